@@ -1,0 +1,106 @@
+package engine
+
+import "fmt"
+
+// Action is one entry of a move log: a move in one of the four directions
+// (the first four actions are the [Direction] values), or one of the
+// run's other actions.
+type Action uint8
+
+// The actions. A move log writes each as one letter: U D L R for the
+// moves, Z for undo, E for End run and K for keep playing.
+const (
+	MoveUp      = Action(Up)
+	MoveDown    = Action(Down)
+	MoveLeft    = Action(Left)
+	MoveRight   = Action(Right)
+	Undo        Action = 4 // take back the last counted move (profiles with undo)
+	EndRun      Action = 5 // end the run early (profiles with End run)
+	KeepPlaying Action = 6 // play on after the win (profiles whose win asks)
+)
+
+const actionLetters = "UDLRZEK"
+
+var actionNames = []string{"up", "down", "left", "right", "undo", "end-run", "keep-playing"}
+
+// ActionOf returns the action a log letter stands for, in either case.
+func ActionOf(letter byte) (Action, bool) {
+	if 'a' <= letter && letter <= 'z' {
+		letter -= 'a' - 'A'
+	}
+	for i := range len(actionLetters) {
+		if actionLetters[i] == letter {
+			return Action(i), true
+		}
+	}
+	return 0, false
+}
+
+// Letter returns the action's letter in a move log.
+func (a Action) Letter() byte {
+	if int(a) < len(actionLetters) {
+		return actionLetters[a]
+	}
+	return '?'
+}
+
+// String returns the action's name: up, down, left, right, undo, end-run
+// or keep-playing.
+func (a Action) String() string { return enumName(actionNames, int(a)) }
+
+// Direction returns the direction of a move; ok is false for the other
+// actions.
+func (a Action) Direction() (d Direction, ok bool) { return Direction(a), a <= MoveRight }
+
+// ActionError is a character of a move log that is not an action.
+type ActionError struct {
+	Offset int // byte offset in the log
+	Char   rune
+}
+
+func (e *ActionError) Error() string {
+	return fmt.Sprintf("character %d: %q is not an action (U D L R, Z undo, E end run, K keep playing)", e.Offset+1, e.Char)
+}
+
+// ParseActions reads a move log: action letters, in either case, with
+// white space between them ignored. Errors are [*ActionError].
+func ParseActions(log string) ([]Action, error) {
+	actions := make([]Action, 0, len(log))
+	for i, r := range log {
+		switch r {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		a, ok := ActionOf(byte(r))
+		if !ok || r > 0x7f {
+			return nil, &ActionError{i, r}
+		}
+		actions = append(actions, a)
+	}
+	return actions, nil
+}
+
+// FormatActions writes actions as a move log of letters.
+func FormatActions(actions []Action) string {
+	b := make([]byte, len(actions))
+	for i, a := range actions {
+		b[i] = a.Letter()
+	}
+	return string(b)
+}
+
+// Do applies one action: a move, an undo, End run or keep playing.
+func (g *Game) Do(a Action) (Step, error) {
+	switch a {
+	case Undo:
+		return Step{}, g.Undo()
+	case EndRun:
+		return Step{}, g.EndRun()
+	case KeepPlaying:
+		return Step{}, g.KeepPlaying()
+	}
+	if d, ok := a.Direction(); ok {
+		return g.Move(d)
+	}
+	return Step{}, fmt.Errorf("invalid action %d", a)
+}

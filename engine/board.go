@@ -1,0 +1,389 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"strconv"
+	"strings"
+)
+
+// Board sizes and tile limits.
+const (
+	MinSide = 2       // the fewest rows or columns a board has
+	MaxSide = 8       // the most rows or columns a board has
+	MaxExp  = 52      // the largest tile exponent
+	MaxTile = 1 << 52 // the largest tile, 2^52
+)
+
+// ErrTileOverflow is returned when a merge would make a tile above [MaxTile].
+var ErrTileOverflow = errors.New("a merge would make a tile above 2^52, the largest tile (a safe integer in JavaScript)")
+
+// Board is a rows x cols grid of tiles, 2x2 to 8x8. It is a value: copy it
+// by assignment and compare it with ==. The zero Board has no cells; make
+// one with [NewBoard], [ParseBoard] or [BoardFromValues].
+type Board struct {
+	rows, cols uint8
+	// cells holds the exponent of each tile in row-major order (stride
+	// cols), 0 for an empty cell. Cells past rows*cols stay 0, so that ==
+	// compares boards.
+	cells [MaxSide * MaxSide]uint8
+}
+
+// NewBoard returns an empty board.
+func NewBoard(rows, cols int) (Board, error) {
+	if rows < MinSide || rows > MaxSide || cols < MinSide || cols > MaxSide {
+		return Board{}, fmt.Errorf("a board is %d to %d cells a side, not %dx%d", MinSide, MaxSide, rows, cols)
+	}
+	return Board{rows: uint8(rows), cols: uint8(cols)}, nil
+}
+
+// Rows returns the number of rows.
+func (b Board) Rows() int { return int(b.rows) }
+
+// Cols returns the number of columns.
+func (b Board) Cols() int { return int(b.cols) }
+
+// Cells returns the number of cells, rows times columns.
+func (b Board) Cells() int { return int(b.rows) * int(b.cols) }
+
+// Exp returns the exponent of the tile at row r, column c (0-based): e for
+// a tile 2^e, 0 for an empty cell.
+func (b Board) Exp(r, c int) int { return int(b.cells[b.index(r, c)]) }
+
+// At returns the tile at row r, column c (0-based), 0 for an empty cell.
+func (b Board) At(r, c int) uint64 { return expValue(b.cells[b.index(r, c)]) }
+
+// Set puts tile v (0 to empty the cell) at row r, column c (0-based).
+func (b *Board) Set(r, c int, v uint64) error {
+	e, err := tileExp(v)
+	if err != nil {
+		return err
+	}
+	b.cells[b.index(r, c)] = e
+	return nil
+}
+
+func (b Board) index(r, c int) int {
+	if uint(r) >= uint(b.rows) || uint(c) >= uint(b.cols) {
+		panic(fmt.Sprintf("engine: cell (%d, %d) is outside a %dx%d board", r, c, b.rows, b.cols))
+	}
+	return r*int(b.cols) + c
+}
+
+func expValue(e uint8) uint64 {
+	if e == 0 {
+		return 0
+	}
+	return 1 << e
+}
+
+// tileExp returns the exponent of tile v, or 0 for v == 0.
+func tileExp(v uint64) (uint8, error) {
+	switch {
+	case v == 0:
+		return 0, nil
+	case v == 1:
+		return 0, errors.New("1 is not a tile (tiles are 2, 4, 8, ...)")
+	case v&(v-1) != 0:
+		return 0, fmt.Errorf("%d is not a power of two", v)
+	case v > MaxTile:
+		return 0, fmt.Errorf("%d is above 2^52, the largest tile", v)
+	}
+	return uint8(bits.TrailingZeros64(v)), nil
+}
+
+// Empty returns the number of empty cells.
+func (b Board) Empty() int {
+	n := 0
+	for _, e := range b.cells[:b.Cells()] {
+		if e == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// MaxTile returns the largest tile, 0 on an empty board.
+func (b Board) MaxTile() uint64 { return expValue(b.maxExp()) }
+
+func (b Board) maxExp() uint8 {
+	var m uint8
+	for _, e := range b.cells[:b.Cells()] {
+		m = max(m, e)
+	}
+	return m
+}
+
+// Sum returns the sum of the tiles.
+func (b Board) Sum() uint64 {
+	var s uint64
+	for _, e := range b.cells[:b.Cells()] {
+		s += expValue(e)
+	}
+	return s
+}
+
+// Slide is the outcome of sliding a board in one direction, before any spawn.
+type Slide struct {
+	Board   Board  // the board after the slide
+	Gained  uint64 // the points gained: the sum of the tiles made by merges
+	Changed bool   // whether any tile moved or merged
+	made    uint64 // bit e is set when a merge made a tile 2^e
+}
+
+// Made reports whether a merge in the slide made tile v.
+func (s Slide) Made(v uint64) bool {
+	return v&(v-1) == 0 && s.made&v != 0
+}
+
+// lineWalk describes line k of a board moving in direction d: the index of
+// its cell at the destination edge, the index step toward the far edge and
+// the line's length; lines is the number of lines.
+func (b Board) lineWalk(d Direction, k int) (start, step, length, lines int) {
+	rows, cols := int(b.rows), int(b.cols)
+	switch d {
+	case Left:
+		return k * cols, 1, cols, rows
+	case Right:
+		return k*cols + cols - 1, -1, cols, rows
+	case Up:
+		return k, cols, rows, cols
+	default: // Down
+		return (rows-1)*cols + k, -cols, rows, cols
+	}
+}
+
+// Slide slides every line toward d: compress out the gaps, merge each pair
+// of equal neighbours once (the pair nearest the destination edge first),
+// pad with empties. It returns [ErrTileOverflow] if a merge would make a
+// tile above [MaxTile].
+func (b Board) Slide(d Direction) (Slide, error) {
+	out := Slide{Board: b}
+	var line [MaxSide]uint8
+	_, _, n, lines := b.lineWalk(d, 0)
+	for k := range lines {
+		start, step, _, _ := b.lineWalk(d, k)
+		for i := range n {
+			line[i] = b.cells[start+i*step]
+		}
+		merged := slide(line[:n])
+		for i, e := range line[:n] {
+			out.Board.cells[start+i*step] = e
+			if merged&(1<<i) == 0 {
+				continue
+			}
+			if e > MaxExp {
+				return Slide{}, ErrTileOverflow
+			}
+			out.Gained += 1 << e
+			out.made |= 1 << e
+		}
+	}
+	out.Changed = out.Board != b
+	return out, nil
+}
+
+// Legal reports whether moving toward d changes the board.
+func (b Board) Legal(d Direction) bool {
+	var line [MaxSide]uint8
+	_, _, n, lines := b.lineWalk(d, 0)
+	for k := range lines {
+		start, step, _, _ := b.lineWalk(d, k)
+		for i := range n {
+			line[i] = b.cells[start+i*step]
+		}
+		if lineMoves(line[:n]) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineMoves reports whether sliding line toward index 0 changes it: a tile
+// follows an empty cell, or two equal tiles meet across nothing but gaps.
+func lineMoves(line []uint8) bool {
+	var prev uint8
+	gap := false
+	for _, e := range line {
+		switch {
+		case e == 0:
+			gap = true
+		case gap || e == prev:
+			return true
+		default:
+			prev = e
+		}
+	}
+	return false
+}
+
+// LegalMoves returns the directions that change the board, in the order of
+// [Directions].
+func (b Board) LegalMoves() []Direction {
+	var legal []Direction
+	for _, d := range Directions {
+		if b.Legal(d) {
+			legal = append(legal, d)
+		}
+	}
+	return legal
+}
+
+// Blocked reports whether no move changes the board: it is full and no two
+// equal tiles are neighbours across a row or a column (or it is empty).
+func (b Board) Blocked() bool {
+	rows, cols := int(b.rows), int(b.cols)
+	if b.Empty() == b.Cells() {
+		return true
+	}
+	for r := range rows {
+		for c := range cols {
+			e := b.cells[r*cols+c]
+			if e == 0 ||
+				c+1 < cols && b.cells[r*cols+c+1] == e ||
+				r+1 < rows && b.cells[(r+1)*cols+c] == e {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// BoardFromValues makes a board from rows of tile values, 0 for an empty
+// cell: the nested-list form of the PGS document, with null read as 0.
+func BoardFromValues(values [][]uint64) (Board, error) {
+	cols := 0
+	if len(values) > 0 {
+		cols = len(values[0])
+	}
+	b, err := NewBoard(len(values), cols)
+	if err != nil {
+		return Board{}, err
+	}
+	for r, row := range values {
+		if len(row) != cols {
+			return Board{}, &BoardError{Row: r + 1, Msg: fmt.Sprintf("has %d cells; row 1 has %d", len(row), cols)}
+		}
+		for c, v := range row {
+			e, err := tileExp(v)
+			if err != nil {
+				return Board{}, &BoardError{Row: r + 1, Col: c + 1, Msg: err.Error()}
+			}
+			b.cells[r*cols+c] = e
+		}
+	}
+	return b, nil
+}
+
+// Values returns the board as rows of tile values, 0 for an empty cell.
+func (b Board) Values() [][]uint64 {
+	out := make([][]uint64, b.rows)
+	for r := range out {
+		out[r] = make([]uint64, b.cols)
+		for c := range out[r] {
+			out[r][c] = b.At(r, c)
+		}
+	}
+	return out
+}
+
+// BoardError is an error in a board's text or values. Row and Col are
+// 1-based; 0 means the error is not about one row or column.
+type BoardError struct {
+	Row, Col int
+	Msg      string
+}
+
+func (e *BoardError) Error() string {
+	switch {
+	case e.Row > 0 && e.Col > 0:
+		return fmt.Sprintf("board row %d, column %d: %s", e.Row, e.Col, e.Msg)
+	case e.Row > 0:
+		return fmt.Sprintf("board row %d: %s", e.Row, e.Msg)
+	}
+	return "board: " + e.Msg
+}
+
+// ParseBoard reads a board written as a text grid: one row a line (or rows
+// separated by "/"), cells separated by spaces, "." or "0" for an empty
+// cell, for example
+//
+//	2 2 . .
+//	. 4 . .
+//	. . . .
+//	. . . 8
+//
+// Blank lines before and after the grid are ignored. Errors are
+// [*BoardError], with 1-based rows counted from the first row of the grid.
+func ParseBoard(text string) (Board, error) {
+	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '/' })
+	var rows [][]string
+	for _, line := range lines {
+		if f := strings.Fields(line); len(f) > 0 || len(rows) > 0 {
+			rows = append(rows, f)
+		}
+	}
+	for len(rows) > 0 && len(rows[len(rows)-1]) == 0 {
+		rows = rows[:len(rows)-1]
+	}
+	if len(rows) < MinSide || len(rows) > MaxSide {
+		return Board{}, &BoardError{Msg: fmt.Sprintf("%d rows; a board has %d to %d", len(rows), MinSide, MaxSide)}
+	}
+	cols := len(rows[0])
+	if cols < MinSide || cols > MaxSide {
+		return Board{}, &BoardError{Row: 1, Msg: fmt.Sprintf("%d cells; a row has %d to %d", cols, MinSide, MaxSide)}
+	}
+	b := Board{rows: uint8(len(rows)), cols: uint8(cols)}
+	for r, row := range rows {
+		if len(row) != cols {
+			return Board{}, &BoardError{Row: r + 1, Msg: fmt.Sprintf("has %d cells; row 1 has %d", len(row), cols)}
+		}
+		for c, cell := range row {
+			e, err := parseCell(cell)
+			if err != nil {
+				return Board{}, &BoardError{Row: r + 1, Col: c + 1, Msg: err.Error()}
+			}
+			b.cells[r*cols+c] = e
+		}
+	}
+	return b, nil
+}
+
+func parseCell(s string) (uint8, error) {
+	if s == "." {
+		return 0, nil
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a tile (a power of two) or \".\"", s)
+	}
+	return tileExp(v)
+}
+
+// String writes the board as the text grid [ParseBoard] reads, one row a
+// line, cells right-aligned, "." for an empty cell.
+func (b Board) String() string {
+	width := 1
+	for _, e := range b.cells[:b.Cells()] {
+		width = max(width, len(strconv.FormatUint(expValue(e), 10)))
+	}
+	var sb strings.Builder
+	for r := range b.Rows() {
+		if r > 0 {
+			sb.WriteByte('\n')
+		}
+		for c := range b.Cols() {
+			cell := "."
+			if v := b.At(r, c); v != 0 {
+				cell = strconv.FormatUint(v, 10)
+			}
+			if c > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(strings.Repeat(" ", width-len(cell)))
+			sb.WriteString(cell)
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,181 @@
+package engine
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tileproof/tileproof/internal/plain"
+)
+
+func mustBoard(t testing.TB, text string) Board {
+	t.Helper()
+	b, err := ParseBoard(text)
+	if err != nil {
+		t.Fatalf("ParseBoard(%q): %v", text, err)
+	}
+	return b
+}
+
+func TestSlideExamples(t *testing.T) {
+	tests := []struct {
+		name   string
+		board  string
+		dir    Direction
+		want   string
+		gained uint64
+	}{
+		{"non-greedy", "2 2 2 2/. . . ./. . . ./. . . .", Left, "4 4 . ./. . . ./. . . ./. . . .", 8},
+		{"priority right", ". 2 2 2/. . . ./. . . ./. . . .", Right, ". . 2 4/. . . ./. . . ./. . . .", 4},
+		{"priority left", "2 2 2 ./. . . ./. . . ./. . . .", Left, "4 2 . ./. . . ./. . . ./. . . .", 4},
+		{"gap then merge", "2 . 2 4/. . . ./. . . ./. . . .", Left, "4 4 . ./. . . ./. . . ./. . . .", 4},
+		{"two pairs", "4 4 8 8/. . . ./. . . ./. . . .", Left, "8 16 . ./. . . ./. . . ./. . . .", 24},
+		{"up", "2 . . ./2 . . ./4 . . ./4 . . .", Up, "4 . . ./8 . . ./. . . ./. . . .", 12},
+		{"down priority", "2 . . ./2 . . ./2 . . ./. . . .", Down, ". . . ./. . . ./2 . . ./4 . . .", 4},
+		{"2x3", "2 2 4/4 . 4", Right, ". 4 4/. . 8", 12},
+		{"3x2 up", "2 2/2 4/4 4", Up, "4 2/4 8/. .", 12},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := mustBoard(t, tt.board).Slide(tt.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := mustBoard(t, tt.want); s.Board != want || s.Gained != tt.gained || !s.Changed {
+				t.Errorf("slide %s:\n%s\ngot (+%d, changed %v)\n%s\nwant (+%d)\n%s", tt.dir, tt.board, s.Gained, s.Changed, s.Board, tt.gained, want)
+			}
+		})
+	}
+}
+
+func TestLegalAndBlocked(t *testing.T) {
+	checker := mustBoard(t, "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2")
+	if !checker.Blocked() || len(checker.LegalMoves()) != 0 {
+		t.Errorf("checkerboard: blocked %v, legal %v", checker.Blocked(), checker.LegalMoves())
+	}
+	vertical := mustBoard(t, "2 4 2 4/4 2 4 2/2 4 2 4/2 8 16 32")
+	if vertical.Blocked() || !vertical.Legal(Up) || !vertical.Legal(Down) || vertical.Legal(Left) || vertical.Legal(Right) {
+		t.Errorf("one vertical pair: blocked %v legal %v", vertical.Blocked(), vertical.LegalMoves())
+	}
+	corner := mustBoard(t, "2 . ./. . ./. . .")
+	if got := corner.LegalMoves(); len(got) != 2 || got[0] != Down || got[1] != Right {
+		t.Errorf("corner tile: legal %v, want [down right]", got)
+	}
+}
+
+func TestParseBoardRoundTrip(t *testing.T) {
+	text := "   2    4    .    .\n   .    .    .    .\n   .    . 2048    .\n   .    .    .    8"
+	b := mustBoard(t, text)
+	if b.String() != text {
+		t.Errorf("String() =\n%s\nwant\n%s", b, text)
+	}
+	if b.At(2, 2) != 2048 || b.Exp(2, 2) != 11 || b.Empty() != 12 || b.MaxTile() != 2048 || b.Sum() != 2062 {
+		t.Errorf("At %d Exp %d Empty %d MaxTile %d Sum %d", b.At(2, 2), b.Exp(2, 2), b.Empty(), b.MaxTile(), b.Sum())
+	}
+	v, err := BoardFromValues(b.Values())
+	if err != nil || v != b {
+		t.Errorf("BoardFromValues(Values()) = %v, %v", v, err)
+	}
+}
+
+func TestParseBoardErrors(t *testing.T) {
+	tests := []struct {
+		text     string
+		row, col int
+	}{
+		{"2 2\n2", 2, 0},
+		{"2 2 2\n2 3 2", 2, 2},
+		{"2 x\n. .", 1, 2},
+		{"2 1\n. .", 1, 2},
+		{"2 9007199254740992\n. .", 1, 2},
+		{"2 2", 0, 0},
+		{"2\n2", 1, 0},
+		{"", 0, 0},
+		{". . . . . . . . .\n. . . . . . . . .", 1, 0},
+	}
+	for _, tt := range tests {
+		_, err := ParseBoard(tt.text)
+		var be *BoardError
+		if !errors.As(err, &be) || be.Row != tt.row || be.Col != tt.col {
+			t.Errorf("ParseBoard(%q) = %v, want a BoardError at row %d, column %d", tt.text, err, tt.row, tt.col)
+		}
+	}
+}
+
+func FuzzParseBoard(f *testing.F) {
+	f.Add("2 2 . .\n. . . .\n. . . .\n. . . 4")
+	f.Add("2 4/8 16")
+	f.Add("2 x\n. .")
+	f.Fuzz(func(t *testing.T, text string) {
+		b, err := ParseBoard(text)
+		if err != nil {
+			var be *BoardError
+			if !errors.As(err, &be) {
+				t.Fatalf("ParseBoard(%q): %v is not a *BoardError", text, err)
+			}
+			return
+		}
+		again, err := ParseBoard(b.String())
+		if err != nil || again != b {
+			t.Fatalf("ParseBoard(%q) = %v; reparsing its String gives %v, %v", text, b, again, err)
+		}
+	})
+}
+
+func toPlain(b Board) plain.Board {
+	p := plain.NewBoard(b.Rows(), b.Cols())
+	for r := range b.Rows() {
+		for c := range b.Cols() {
+			p[r][c] = b.At(r, c)
+		}
+	}
+	return p
+}
+
+// randomBoard fills a rows x cols board with tiles up to 2^maxExp, about
+// a third of the cells empty, so that merges and gaps are common.
+func randomBoard(rng *rand.Rand, rows, cols, maxExp int) Board {
+	b, _ := NewBoard(rows, cols)
+	for i := range rows * cols {
+		if rng.IntN(3) > 0 {
+			b.cells[i] = uint8(1 + rng.IntN(maxExp))
+		}
+	}
+	return b
+}
+
+// TestSlideDifferential checks Board.Slide on every size against the plain
+// implementation.
+func TestSlideDifferential(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for rows := MinSide; rows <= MaxSide; rows++ {
+		for cols := MinSide; cols <= MaxSide; cols++ {
+			for range 300 {
+				b := randomBoard(rng, rows, cols, 1+rng.IntN(6))
+				for _, d := range Directions {
+					s, err := b.Slide(d)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, gained, changed := plain.Move(toPlain(b), d.Letter())
+					if !toPlain(s.Board).Equal(want) || s.Gained != gained || s.Changed != changed || b.Legal(d) != changed {
+						t.Fatalf("%dx%d %s of\n%s\ngot +%d %v\n%s\nplain +%d %v\n%s", rows, cols, d, b, s.Gained, s.Changed, s.Board, gained, changed, want)
+					}
+				}
+				if b.Blocked() != !plain.CanMove(toPlain(b)) {
+					t.Fatalf("Blocked(%v) = %v", b, b.Blocked())
+				}
+			}
+		}
+	}
+}
+
+func TestSlideOverflow(t *testing.T) {
+	b, _ := BoardFromValues([][]uint64{{MaxTile, MaxTile}, {0, 0}})
+	if _, err := b.Slide(Left); !errors.Is(err, ErrTileOverflow) {
+		t.Errorf("merging two 2^52: %v, want ErrTileOverflow", err)
+	}
+	if s, err := b.Slide(Down); err != nil || !s.Changed {
+		t.Errorf("sliding two 2^52 down: %v, %v", s, err)
+	}
+}

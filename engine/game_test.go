@@ -1,0 +1,319 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tileproof/tileproof/internal/plain"
+)
+
+func customProfile(t testing.TB, yaml string) *Profile {
+	t.Helper()
+	p, err := ParseProfile("test.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func plainWeights(p *Profile) []plain.Weight {
+	var w []plain.Weight
+	for _, s := range p.Spawn {
+		w = append(w, plain.Weight{Value: s.Value, Weight: s.Weight})
+	}
+	return w
+}
+
+// TestGameDifferential plays whole random games with the engine and with
+// the plain implementation side by side, on the packed 4x4 path and on
+// generic boards, and compares every step.
+func TestGameDifferential(t *testing.T) {
+	profiles := []*Profile{
+		mustProfile(t, "tile-merge"),
+		customProfile(t, "name: wide\nbase: classic\nrows: 3\ncols: 6\nwin: {tile: 0, when: reach, then: continue}\n"),
+		customProfile(t, "name: eights\nbase: pgs\nspawn: {2: 5, 4: 3, 8: 2}\nstartTiles: 3\nwin: {tile: 65536}\n"),
+		customProfile(t, "name: tiny\nbase: pgs\nrows: 2\ncols: 2\n"),
+		customProfile(t, "name: big\nbase: pgs\nrows: 8\ncols: 8\nstartTiles: 5\n"),
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, p := range profiles {
+		for game := range 40 {
+			seed := fmt.Sprintf("diff-%s-%d", p.Name, game)
+			g, err := NewGame(p, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := plain.NewGame(seed, p.Rows, p.Cols, p.StartTiles, plainWeights(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for move := 0; !ref.Over() && move < 3000; move++ {
+				d := Directions[rng.IntN(4)]
+				before := g.Board()
+				step, err := g.Move(d)
+				if err != nil && !errors.Is(err, ErrIllegalMove) {
+					t.Fatalf("%s %s move %d: %v", p.Name, seed, move, err)
+				}
+				changed := ref.Play(d.Letter())
+				got := toPlain(g.Board())
+				if step.Changed != changed || !got.Equal(ref.Board) || g.Score() != ref.Score || g.Moves() != ref.Moves || g.MaxTile() != ref.Board.Max() {
+					t.Fatalf("%s %s move %d (%s) from\n%s\nengine: changed %v score %d moves %d max %d\n%s\nplain: changed %v score %d moves %d\n%s",
+						p.Name, seed, move, d, before, step.Changed, g.Score(), g.Moves(), g.MaxTile(), got, changed, ref.Score, ref.Moves, ref.Board)
+				}
+				if changed && got[step.Spawn.Row][step.Spawn.Col] != step.Spawn.Value {
+					t.Fatalf("%s move %d: reported spawn %+v, board\n%s", p.Name, move, step.Spawn, got)
+				}
+				if g.Result() == NoMoves != ref.Over() {
+					t.Fatalf("%s move %d: result %v, plain over %v", p.Name, move, g.Result(), ref.Over())
+				}
+				if g.Over() {
+					break
+				}
+			}
+		}
+	}
+}
+
+func load(t *testing.T, p *Profile, board string, rng *RNG) *Game {
+	t.Helper()
+	g, err := Load(p, State{Board: mustBoard(t, board), RNG: rng})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func seeded(seed string) *RNG {
+	r, _ := NewRNG(seed)
+	return &r
+}
+
+func TestUndoRestoresNextSpawn(t *testing.T) {
+	g, err := NewGame(mustProfile(t, "online-2048"), "undo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := g.State()
+	d := g.LegalMoves()[0]
+	first, err := g.Move(d)
+	if err != nil || !first.Changed || !g.CanUndo() {
+		t.Fatalf("move: %+v %v, can undo %v", first, err, g.CanUndo())
+	}
+	if err := g.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if st := g.State(); st.Board != start.Board || st.Score != start.Score || st.Moves != start.Moves || *st.RNG != *start.RNG {
+		t.Fatalf("after undo %+v, want %+v", st, start)
+	}
+	if err := g.Undo(); !errors.Is(err, ErrNoUndo) {
+		t.Errorf("second undo: %v, want ErrNoUndo", err)
+	}
+	again, _ := g.Move(d)
+	if again != first {
+		t.Errorf("the same move after undo spawned %+v, first time %+v", again, first)
+	}
+	if err := g.Undo(); err != nil {
+		t.Errorf("undo after another counted move: %v", err)
+	}
+}
+
+func TestUndoUnsupported(t *testing.T) {
+	g, _ := NewGame(mustProfile(t, "classic"), "x")
+	g.Move(g.LegalMoves()[0])
+	if err := g.Undo(); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("undo in classic: %v, want ErrUnsupported", err)
+	}
+	if err := g.EndRun(); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("end run in classic: %v, want ErrUnsupported", err)
+	}
+}
+
+func TestEndRun(t *testing.T) {
+	g, _ := NewGame(mustProfile(t, "online-2048"), "end")
+	g.Move(g.LegalMoves()[0])
+	if err := g.EndRun(); err != nil || g.Result() != RunFinished || !g.Over() {
+		t.Fatalf("EndRun: %v, result %v", err, g.Result())
+	}
+	before := g.State()
+	if step, err := g.Move(Left); err != nil || step.Changed || g.State().Board != before.Board {
+		t.Errorf("move after End run: %+v %v (online-2048 ignores it)", step, err)
+	}
+	if err := g.Undo(); !errors.Is(err, ErrFinished) {
+		t.Errorf("undo after End run: %v, want ErrFinished", err)
+	}
+	if err := g.EndRun(); !errors.Is(err, ErrFinished) {
+		t.Errorf("second End run: %v, want ErrFinished", err)
+	}
+}
+
+func TestFinishingOrder(t *testing.T) {
+	// The merge makes 2048 and the spawn fills the last cell of a board
+	// with no pairs: target reached comes before no moves left.
+	board := "1024 1024 4 8/16 32 64 128/256 512 2 4/8 16 32 64"
+	g := load(t, mustProfile(t, "online-2048"), board, nil)
+	step, err := g.MoveSpawn(Left, Spawn{Row: 0, Col: 3, Value: 2})
+	if err != nil || !step.Changed || step.Gained != 2048 {
+		t.Fatalf("MoveSpawn: %+v %v", step, err)
+	}
+	if g.Result() != TargetReached || !g.Won() {
+		t.Errorf("result %v won %v, want target reached", g.Result(), g.Won())
+	}
+	// The same in open-ended play: the target is only a milestone.
+	open, _ := mustProfile(t, "online-2048").Setup(2048, true)
+	g = load(t, open, board, nil)
+	g.MoveSpawn(Left, Spawn{Row: 0, Col: 3, Value: 2})
+	if g.Result() != NoMoves || !g.Won() {
+		t.Errorf("open-ended: result %v won %v, want no moves left", g.Result(), g.Won())
+	}
+}
+
+func TestMoveLimit(t *testing.T) {
+	p := customProfile(t, "name: short\nbase: online-2048\nmoveLimit: 3\n")
+	g, _ := NewGame(p, "limit")
+	for g.Moves() < 3 {
+		if g.Over() {
+			t.Fatalf("over after %d moves: %v", g.Moves(), g.Result())
+		}
+		g.Move(g.LegalMoves()[0])
+	}
+	if g.Result() != MoveLimitReached {
+		t.Errorf("after 3 moves: %v, want move limit reached", g.Result())
+	}
+}
+
+func TestWinPerProfile(t *testing.T) {
+	board := "1024 1024 . ./. . . ./. . . ./. . . ."
+	tests := []struct {
+		profile string
+		result  Result
+	}{
+		{"classic", TargetReached},
+		{"tile-merge", Playing},
+		{"pgs", TargetReached},
+		{"online-2048", TargetReached},
+		{"rosetta", TargetReached},
+	}
+	for _, tt := range tests {
+		g := load(t, mustProfile(t, tt.profile), board, seeded("w"))
+		step, err := g.Move(Left)
+		if err != nil || step.Gained != 2048 || !g.Won() || g.Result() != tt.result {
+			t.Errorf("%s: %+v %v, won %v, result %v; want won, %v", tt.profile, step, err, g.Won(), g.Result(), tt.result)
+		}
+	}
+}
+
+func TestClassicKeepPlaying(t *testing.T) {
+	g := load(t, mustProfile(t, "classic"), "1024 1024 1024 1024/. . . ./. . . ./. . . .", seeded("k"))
+	g.Move(Left)
+	if g.Result() != TargetReached {
+		t.Fatalf("result %v", g.Result())
+	}
+	if step, err := g.Move(Right); err != nil || step.Changed {
+		t.Errorf("classic move while stopped at the win: %+v %v, want ignored", step, err)
+	}
+	if err := g.KeepPlaying(); err != nil || g.Result() != Playing {
+		t.Fatalf("KeepPlaying: %v, result %v", err, g.Result())
+	}
+	if err := g.KeepPlaying(); !errors.Is(err, ErrNotWaitingKeep) {
+		t.Errorf("second KeepPlaying: %v", err)
+	}
+	// Two 2048s merge into 4096; the game does not stop again.
+	if step, _ := g.Move(Left); step.Gained != 4096 || g.Result() != Playing {
+		t.Errorf("after keep playing: %+v, result %v", step, g.Result())
+	}
+}
+
+// TestWinRuleMergeVersusReach loads a board that already holds a 4096:
+// under the merge rule (classic) that is no win until a merge makes 2048;
+// under the reach rule (pgs) it is.
+func TestWinRuleMergeVersusReach(t *testing.T) {
+	board := "4096 . . ./. . . ./. . . 2/. . . 2"
+	classic := load(t, mustProfile(t, "classic"), board, seeded("m"))
+	classic.Move(Up)
+	if classic.Won() {
+		t.Error("classic: won without a merge making 2048")
+	}
+	pgs := load(t, mustProfile(t, "pgs"), board, seeded("m"))
+	if !pgs.Won() || pgs.Result() != TargetReached {
+		t.Errorf("pgs: won %v result %v, want won and target reached", pgs.Won(), pgs.Result())
+	}
+}
+
+func TestIllegalMoveRejected(t *testing.T) {
+	for _, name := range []string{"tile-merge", "rosetta"} {
+		g := load(t, mustProfile(t, name), "2 . . ./4 . . ./. . . ./. . . .", seeded("i"))
+		before := g.State()
+		_, err := g.Move(Left)
+		var me *MoveError
+		if !errors.As(err, &me) || !errors.Is(err, ErrIllegalMove) || fmt.Sprint(me.Legal) != "[down right]" {
+			t.Errorf("%s: illegal left: %v, want a MoveError listing down, right", name, err)
+		}
+		if st := g.State(); st.Board != before.Board || *st.RNG != *before.RNG || st.Moves != 0 {
+			t.Errorf("%s: state changed by a rejected move", name)
+		}
+	}
+	g := load(t, mustProfile(t, "pgs"), "2 . . ./4 . . ./. . . ./. . . .", seeded("i"))
+	if step, err := g.Move(Left); err != nil || step.Changed || g.Moves() != 0 {
+		t.Errorf("pgs: illegal left: %+v %v, want ignored", step, err)
+	}
+}
+
+func TestGameOverOnLoad(t *testing.T) {
+	g := load(t, mustProfile(t, "pgs"), "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2", seeded("o"))
+	if g.Result() != NoMoves || len(g.LegalMoves()) != 0 {
+		t.Errorf("blocked board: result %v legal %v", g.Result(), g.LegalMoves())
+	}
+	g = load(t, mustProfile(t, "tile-merge"), "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2", seeded("o"))
+	if _, err := g.Move(Up); !errors.Is(err, ErrFinished) {
+		t.Errorf("tile-merge move on a blocked board: %v, want ErrFinished", err)
+	}
+}
+
+func TestMoveSpawnErrors(t *testing.T) {
+	p := mustProfile(t, "pgs")
+	for _, board := range []string{"2 2 . ./. . . ./. . . ./. . . .", "2 2 ./. . .", "2 2 . . ./. . . . ./. . . . ./. . . . ./. . . . ."} {
+		b := mustBoard(t, board)
+		p := p.Clone()
+		p.Rows, p.Cols = b.Rows(), b.Cols()
+		for _, s := range []Spawn{{0, 0, 2}, {4, 5, 2}, {-1, 0, 2}, {1, 1, 8}, {1, 1, 3}} {
+			g, err := Load(p, State{Board: b})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := g.MoveSpawn(Left, s); !errors.Is(err, ErrBadSpawn) {
+				t.Errorf("%dx%d spawn %+v: %v, want ErrBadSpawn", b.Rows(), b.Cols(), s, err)
+			}
+			if g.Board() != b || g.Moves() != 0 {
+				t.Errorf("state changed by a bad spawn")
+			}
+			if _, err := g.Move(Left); !errors.Is(err, ErrNoRNG) {
+				t.Errorf("Move without RNG: %v", err)
+			}
+		}
+	}
+}
+
+func TestPackedOverflowFallsBack(t *testing.T) {
+	p := customProfile(t, "name: huge\nbase: tile-merge\nwin: {tile: 0}\n")
+	g := load(t, p, "2147483648 2147483648 . ./. . . ./. . . ./. . . .", seeded("h"))
+	if !g.isPacked {
+		t.Fatal("a 4x4 board with 2^31 tiles should start on the packed path")
+	}
+	step, err := g.Move(Left)
+	if err != nil || step.Gained != 1<<32 || g.MaxTile() != 1<<32 || g.isPacked {
+		t.Errorf("merging two 2^31: %+v %v, max %d, packed %v", step, err, g.MaxTile(), g.isPacked)
+	}
+}
+
+func TestScoreOverflow(t *testing.T) {
+	b := mustBoard(t, "2 2 . ./. . . ./. . . ./. . . .")
+	g, err := Load(mustProfile(t, "pgs"), State{Board: b, Score: MaxSafeInteger - 1, RNG: seeded("s")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Move(Left); !errors.Is(err, ErrScoreOverflow) || g.Board() != b {
+		t.Errorf("score overflow: %v", err)
+	}
+}

@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/tileproof/tileproof/internal/plain"
+)
+
+// TestPackedEveryLine checks the packed fast path against the plain
+// implementation on every 4-cell line of tile exponents 0..17 (every tile
+// a 4x4 game can reach, up to 131072), placed as row or column 1 and moved
+// in all four directions.
+func TestPackedEveryLine(t *testing.T) {
+	const n = 18
+	var line [4]uint8
+	for code := range n * n * n * n {
+		for i, c := 0, code; i < 4; i, c = i+1, c/n {
+			line[i] = uint8(c % n)
+		}
+		for _, d := range Directions {
+			b, _ := NewBoard(4, 4)
+			for i, e := range line {
+				if d == Left || d == Right {
+					b.cells[4+i] = e // row 1
+				} else {
+					b.cells[4*i+1] = e // column 1
+				}
+			}
+			checkPacked(t, b, d)
+		}
+	}
+}
+
+// checkPacked compares one packed move with Board.Slide and with the plain
+// implementation.
+func checkPacked(t *testing.T, b Board, d Direction) {
+	t.Helper()
+	p := toPacked(b)
+	if p.board() != b {
+		t.Fatalf("packing\n%s\ngives\n%s", b, p.board())
+	}
+	q, gained, ok := p.slide(d)
+	want, wantGained, changed := plain.Move(toPlain(b), d.Letter())
+	if !ok {
+		if want.Max() <= 1<<packedMaxExp {
+			t.Fatalf("packed %s of\n%s\nreports overflow; plain gives\n%s", d, b, want)
+		}
+		return
+	}
+	if !toPlain(q.board()).Equal(want) || gained != wantGained || (q != p) != changed {
+		t.Fatalf("packed %s of\n%s\ngives +%d\n%s\nplain gives +%d\n%s", d, b, gained, q.board(), wantGained, want)
+	}
+	if e := q.empties(); popcount(e) != q.board().Empty() {
+		t.Fatalf("empties of\n%s\n= %x", q.board(), e)
+	}
+	if q.blocked() != q.board().Blocked() || q.maxExp() != q.board().maxExp() {
+		t.Fatalf("blocked %v, maxExp %d of\n%s", q.blocked(), q.maxExp(), q.board())
+	}
+}
+
+func popcount(x uint64) int {
+	n := 0
+	for ; x != 0; x &= x - 1 {
+		n++
+	}
+	return n
+}
+
+func TestPackedTranspose(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 1000 {
+		b := randomBoard(rng, 4, 4, 31)
+		tr := toPacked(b).transpose().board()
+		for r := range 4 {
+			for c := range 4 {
+				if tr.Exp(r, c) != b.Exp(c, r) {
+					t.Fatalf("transpose of\n%s\n=\n%s", b, tr)
+				}
+			}
+		}
+	}
+}
+
+func TestPackedOverflow(t *testing.T) {
+	b, _ := NewBoard(4, 4)
+	b.cells[0], b.cells[1] = 31, 31
+	if _, _, ok := toPacked(b).slide(Left); ok {
+		t.Error("merging two 2^31 on the packed board: no overflow reported")
+	}
+}
+
+func TestNthEmpty(t *testing.T) {
+	b := mustBoard(t, "2 . 2 ./. . 2 2/2 2 2 2/. 2 . 2")
+	want := []int{1, 3, 4, 5, 12, 14}
+	e := toPacked(b).empties()
+	for n, cell := range want {
+		if got := nthEmpty(e, n); got != cell {
+			t.Errorf("nthEmpty(%d) = %d, want %d", n, got, cell)
+		}
+	}
+}
+
+// FuzzPackedBoard moves whole 4x4 boards, exponents 0..31, on the packed
+// path and compares each direction with the plain implementation.
+func FuzzPackedBoard(f *testing.F) {
+	f.Add(uint64(0x1122334455667788), uint16(0))
+	f.Add(uint64(0xF0F0F0F0F0F0F0F0), uint16(0xFFFF))
+	f.Add(uint64(0x0000000100010001), uint16(0x0001))
+	f.Fuzz(func(t *testing.T, lo uint64, hi uint16) {
+		b := packed{lo, hi}.board()
+		for _, d := range Directions {
+			checkPacked(t, b, d)
+		}
+	})
+}

@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tileproof/tileproof/internal/strictyaml"
+)
+
+func mustProfile(t testing.TB, name string) *Profile {
+	t.Helper()
+	p, err := BuiltinProfile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestBuiltinProfiles(t *testing.T) {
+	want := []string{"classic", "online-2048", "pgs", "rosetta", "tile-merge"}
+	if got := BuiltinNames(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("BuiltinNames() = %v, want %v", got, want)
+	}
+	// The parameters that tell the profiles apart, as DESIGN.md's table
+	// gives them.
+	tests := []struct {
+		name    string
+		win     Win
+		illegal IllegalMove
+		limit   int
+		undo    bool
+	}{
+		{"classic", Win{2048, Merge, Ask}, Ignore, 0, false},
+		{"tile-merge", Win{2048, Reach, Continue}, Reject, 0, false},
+		{"pgs", Win{2048, Reach, Stop}, Ignore, 0, false},
+		{"online-2048", Win{2048, Reach, Stop}, Ignore, 100000, true},
+		{"rosetta", Win{2048, Merge, Stop}, Reject, 0, false},
+	}
+	for _, tt := range tests {
+		p := mustProfile(t, tt.name)
+		if p.Win != tt.win || p.Illegal != tt.illegal || p.MoveLimit != tt.limit || p.Undo != tt.undo || p.EndRun != tt.undo {
+			t.Errorf("%s: win %+v illegal %v limit %d undo %v endRun %v", tt.name, p.Win, p.Illegal, p.MoveLimit, p.Undo, p.EndRun)
+		}
+		if p.Rows != 4 || p.Cols != 4 || p.StartTiles != 2 || len(p.Spawn) != 2 || p.Spawn[0] != (SpawnWeight{2, 9}) || p.Spawn[1] != (SpawnWeight{4, 1}) {
+			t.Errorf("%s: %dx%d, %d start tiles, spawn %v", tt.name, p.Rows, p.Cols, p.StartTiles, p.Spawn)
+		}
+		if p.Source == "" || p.Description == "" || p.Version != 1 {
+			t.Errorf("%s: source %q, version %d, description %q", tt.name, p.Source, p.Version, p.Description)
+		}
+	}
+}
+
+func TestParseProfileBase(t *testing.T) {
+	p, err := ParseProfile("eights.yaml", []byte("name: classic-eights\nbase: classic\nspawn: {8: 1, 2: 8, 4: 1}\nrows: 5\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []SpawnWeight{{2, 8}, {4, 1}, {8, 1}}
+	if p.Name != "classic-eights" || p.Rows != 5 || p.Cols != 4 || p.Win.Then != Ask || len(p.Spawn) != 3 || p.Spawn[2] != want[2] || p.Spawn[0] != want[0] {
+		t.Errorf("got %+v", p)
+	}
+}
+
+func TestParseProfileErrors(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"name: x\nrows: 9\n", "p.yaml:2: rows: 9 is outside 2 to 8"},
+		{"name: x\ncolour: red\n", "p.yaml:2: field colour not found"},
+		{"name: x\nspawn: {3: 1}\n", "p.yaml:2: spawn: 3 is not a tile"},
+		{"name: x\nspawn: {2: 0}\n", "p.yaml:2: spawn: tile 2 has weight 0"},
+		{"name: x\nwin:\n  tile: 2048\n  then: later\n", `p.yaml:4: "later" is not one of continue, stop, ask`},
+		{"name: x\nbase: nosuch\n", `p.yaml:2: no built-in profile "nosuch"`},
+		{"name: Bad Name\n", `p.yaml:1: name: "Bad Name" is not a profile name`},
+		{"name: x\nrows: four\n", "p.yaml:2: cannot unmarshal"},
+		{"name: x\ntargets: [128, 512]\n", "p.yaml:2: targets: do not include the win tile 2048"},
+		{"", "p.yaml: empty document"},
+		{"name: x\n---\nname: y\n", "p.yaml:2: a second document"},
+	}
+	for _, tt := range tests {
+		_, err := ParseProfile("p.yaml", []byte(tt.yaml))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseProfile(%q) = %v, want an error containing %q", tt.yaml, err, tt.want)
+		}
+	}
+}
+
+func TestSetup(t *testing.T) {
+	online := mustProfile(t, "online-2048")
+	p, err := online.Setup(512, true)
+	if err != nil || p.Win.Tile != 512 || p.Win.Then != Continue || online.Win.Tile != 2048 {
+		t.Errorf("Setup(512, open-ended) = %+v, %v", p, err)
+	}
+	if _, err := online.Setup(1024, false); err == nil {
+		t.Error("online-2048 accepted target 1024")
+	}
+	if _, err := mustProfile(t, "rosetta").Setup(2048, true); err == nil {
+		t.Error("rosetta accepted open-ended play")
+	}
+	if _, err := mustProfile(t, "classic").Setup(4096, false); err == nil {
+		t.Error("classic accepted target 4096")
+	}
+}
+
+func FuzzParseProfile(f *testing.F) {
+	for _, name := range BuiltinNames() {
+		data, _ := BuiltinProfileYAML(name)
+		f.Add(string(data))
+	}
+	f.Add("name: x\nbase: classic\nwin: {tile: 0}\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		p, err := ParseProfile("f.yaml", []byte(text))
+		if err != nil {
+			if _, ok := err.(strictyaml.ErrorList); !ok {
+				t.Fatalf("ParseProfile: %v (%T) is not an ErrorList", err, err)
+			}
+			return
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("ParseProfile accepted an invalid profile: %v", err)
+		}
+	})
+}
