@@ -10,10 +10,10 @@ type Action uint8
 // The actions. A move log writes each as one letter: U D L R for the
 // moves, Z for undo, E for End run and K for keep playing.
 const (
-	MoveUp      = Action(Up)
-	MoveDown    = Action(Down)
-	MoveLeft    = Action(Left)
-	MoveRight   = Action(Right)
+	MoveUp             = Action(Up)
+	MoveDown           = Action(Down)
+	MoveLeft           = Action(Left)
+	MoveRight          = Action(Right)
 	Undo        Action = 4 // take back the last counted move (profiles with undo)
 	EndRun      Action = 5 // end the run early (profiles with End run)
 	KeepPlaying Action = 6 // play on after the win (profiles whose win asks)

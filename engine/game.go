@@ -115,23 +115,18 @@ type State struct {
 // spawn generator, with the profile's rules for winning, illegal moves,
 // the move limit, undo and End run. It is not safe for concurrent use.
 type Game struct {
-	p       *Profile
+	r       *Rules
+	p       *Profile // r.p
 	st      gameState
 	prev    gameState // the state before the last counted move, for undo
 	canUndo bool
 	seeded  bool // st.rng drives spawns
-
-	// The profile, digested for the move loop.
-	isPacked   bool // a 4x4 board on the packed fast path
-	winValue   uint64
-	winExp     uint8
-	spawnExps  []uint8
-	spawnCum   []uint64 // running sums of the weights
-	spawnTotal uint64
+	last    Step // what the last counted move did
 }
 
 type gameState struct {
-	pb     packed // the board, when isPacked
+	packed bool   // the board is pb, a 4x4 board on the packed fast path; otherwise b
+	pb     packed // the board, when packed
 	b      Board  // the board, otherwise
 	score  uint64
 	moves  int
@@ -142,45 +137,31 @@ type gameState struct {
 	result Result
 }
 
-// NewGame starts a run of profile p from a seed text: an empty board, then
-// p.StartTiles spawns from the tp1 generator.
-func NewGame(p *Profile, seed string) (*Game, error) {
+// NewGame starts a run from a seed text: an empty board, then the
+// profile's start tiles spawned by the tp1 generator.
+func (r *Rules) NewGame(seed string) (*Game, error) {
 	rng, err := NewRNG(seed)
 	if err != nil {
 		return nil, err
 	}
-	b, err := NewBoard(p.Rows, p.Cols)
-	if err != nil {
-		return nil, err
-	}
-	g, err := newGame(p)
-	if err != nil {
-		return nil, err
-	}
-	g.seeded = true
+	p := r.p
+	b := Board{rows: uint8(p.Rows), cols: uint8(p.Cols)}
+	g := &Game{r: r, p: p, seeded: true}
 	g.st.rng = rng
 	for range p.StartTiles {
-		empty := b.Empty()
-		exp, nth := g.draw(empty)
-		for i, e := range b.cells[:b.Cells()] {
-			if e == 0 {
-				if nth == 0 {
-					b.cells[i] = exp
-					break
-				}
-				nth--
-			}
-		}
+		exp, nth := g.draw(b.Empty())
+		b.cells[b.nthEmpty(nth)] = exp
 	}
 	g.setBoard(b)
 	g.evaluate()
 	return g, nil
 }
 
-// Load returns a game of profile p in state st. The board must have the
-// profile's size. A state whose result is Playing is checked against the
-// finishing conditions first, so a loaded blocked board is over at once.
-func Load(p *Profile, st State) (*Game, error) {
+// Load returns a game in state st. The board must have the profile's
+// size. A state whose result is Playing is checked against the finishing
+// conditions first, so a loaded blocked board is over at once.
+func (r *Rules) Load(st State) (*Game, error) {
+	p := r.p
 	switch {
 	case st.Board.Rows() != p.Rows || st.Board.Cols() != p.Cols:
 		return nil, fmt.Errorf("a %dx%d board in profile %s, which plays on %dx%d", st.Board.Rows(), st.Board.Cols(), p.Name, p.Rows, p.Cols)
@@ -191,10 +172,7 @@ func Load(p *Profile, st State) (*Game, error) {
 	case int(st.Result) >= len(resultNames):
 		return nil, fmt.Errorf("invalid result %d", st.Result)
 	}
-	g, err := newGame(p)
-	if err != nil {
-		return nil, err
-	}
+	g := &Game{r: r, p: p}
 	if st.RNG != nil {
 		g.seeded = true
 		g.st.rng = *st.RNG
@@ -208,60 +186,47 @@ func Load(p *Profile, st State) (*Game, error) {
 	return g, nil
 }
 
-func newGame(p *Profile) (*Game, error) {
-	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("profile %s: %w", p.Name, err)
-	}
-	g := &Game{p: p.Clone(), winValue: p.Win.Tile, spawnTotal: 0}
-	if p.Win.Tile != 0 {
-		g.winExp = log2(p.Win.Tile)
-	}
-	for _, w := range p.Spawn {
-		g.spawnTotal += w.Weight
-		g.spawnExps = append(g.spawnExps, log2(w.Value))
-		g.spawnCum = append(g.spawnCum, g.spawnTotal)
-	}
-	return g, nil
-}
-
-// setBoard installs b, choosing the packed path for a 4x4 board that fits.
+// setBoard installs b, on the packed path when it is a 4x4 board that fits.
 func (g *Game) setBoard(b Board) {
 	g.st.maxExp = b.maxExp()
-	g.isPacked = b.rows == 4 && b.cols == 4 && g.st.maxExp <= packedMaxExp
-	if g.isPacked {
+	g.st.packed = b.rows == 4 && b.cols == 4 && g.st.maxExp <= packedMaxExp
+	if g.st.packed {
 		g.st.pb, g.st.b = toPacked(b), Board{}
 	} else {
-		g.st.b = b
+		g.st.pb, g.st.b = packed{}, b
 	}
 }
 
-// unpack leaves the packed path for good, for a board about to make a tile
-// the packed form cannot hold.
-func (g *Game) unpack() {
-	g.st.b, g.st.pb = g.st.pb.board(), packed{}
-	if g.canUndo {
-		g.prev.b, g.prev.pb = g.prev.pb.board(), packed{}
+// nthEmpty returns the index of empty cell number n (0-based, row-major).
+func (b *Board) nthEmpty(n int) int {
+	for i, e := range b.cells[:b.Cells()] {
+		if e == 0 {
+			if n == 0 {
+				return i
+			}
+			n--
+		}
 	}
-	g.isPacked = false
+	panic("engine: fewer empty cells than drawn") // the draw is modulo the number of empty cells
 }
 
 // draw makes the two tp1 draws of a spawn on a board with empty empty
 // cells: the tile's exponent, then which empty cell (0-based, row-major).
 func (g *Game) draw(empty int) (exp uint8, nth int) {
-	r := g.st.rng.Next() % g.spawnTotal
+	r := g.st.rng.Next() % g.r.spawnTotal
 	i := 0
-	for r >= g.spawnCum[i] {
+	for r >= g.r.spawnCum[i] {
 		i++
 	}
-	return g.spawnExps[i], int(g.st.rng.Next() % uint64(empty))
+	return g.r.spawnExps[i], int(g.st.rng.Next() % uint64(empty))
 }
 
-// Profile returns the game's profile.
-func (g *Game) Profile() *Profile { return g.p.Clone() }
+// Rules returns the game's rules.
+func (g *Game) Rules() *Rules { return g.r }
 
 // Board returns the board.
 func (g *Game) Board() Board {
-	if g.isPacked {
+	if g.st.packed {
 		return g.st.pb.board()
 	}
 	return g.st.b
@@ -307,7 +272,7 @@ func (g *Game) Legal(d Direction) bool {
 	if g.st.result != Playing {
 		return false
 	}
-	if g.isPacked {
+	if g.st.packed {
 		q, _, _ := g.st.pb.slide(d)
 		return q != g.st.pb
 	}
@@ -344,6 +309,10 @@ func (g *Game) Move(d Direction) (Step, error) {
 	if !g.seeded {
 		return Step{}, ErrNoRNG
 	}
+	one := [1]Action{Action(d)}
+	if g.run(one[:], nil) == 1 {
+		return g.last, nil
+	}
 	return g.move(d, nil)
 }
 
@@ -353,17 +322,167 @@ func (g *Game) Move(d Direction) (Step, error) {
 // profile spawns; otherwise the error wraps [ErrBadSpawn] and the state is
 // unchanged. The generator, if any, does not advance.
 func (g *Game) MoveSpawn(d Direction, s Spawn) (Step, error) {
+	one, spawn := [1]Action{Action(d)}, [1]Spawn{s}
+	if g.run(one[:], spawn[:]) == 1 {
+		return g.last, nil
+	}
 	return g.move(d, &s)
 }
 
+// Play applies actions in order, as [Game.Do] would one by one, and stops
+// at the first error, returning the number of actions applied before it.
+// With spawns non-nil, spawns[i] is the tile that appeared after action i
+// (used only when it is a counted move), as [Game.MoveSpawn] takes it;
+// with spawns nil they are drawn from the generator. Play is the fast way
+// to replay a move log.
+func (g *Game) Play(actions []Action, spawns []Spawn) (int, error) {
+	if spawns != nil && len(spawns) != len(actions) {
+		return 0, fmt.Errorf("%d actions but %d spawns", len(actions), len(spawns))
+	}
+	for i := 0; i < len(actions); i++ {
+		var sp []Spawn
+		if spawns != nil {
+			sp = spawns[i:]
+		}
+		if spawns != nil || g.seeded {
+			i += g.run(actions[i:], sp)
+			if i == len(actions) {
+				break
+			}
+		}
+		var err error
+		switch a := actions[i]; {
+		case a > MoveRight:
+			_, err = g.Do(a)
+		case spawns != nil:
+			_, err = g.move(Direction(a), &spawns[i])
+		case !g.seeded:
+			err = ErrNoRNG
+		default:
+			_, err = g.move(Direction(a), nil)
+		}
+		if err != nil {
+			return i, err
+		}
+	}
+	return len(actions), nil
+}
+
+// run plays actions on the packed board, with the state in local
+// variables: the loop replays spend their time in. It takes only the
+// common case, a move that changes the board while the run is playing, and
+// returns the number of actions done at the first action it leaves to
+// move or Do: one that is not a move, does not change the board, comes
+// after the end, has an invalid given spawn, would make a tile or score
+// beyond the packed limits, or might make the win tile under the merge
+// rule. With spawns nil, spawns are drawn; otherwise spawns[i] is action
+// i's. It records what the last move did in g.last.
+func (g *Game) run(actions []Action, spawns []Spawn) int {
+	if !g.st.packed || g.st.result != Playing {
+		return 0
+	}
+	r, p := g.r, g.p
+	// The loop keeps the state in local variables, written back at the end.
+	pb, score, moves, rng, maxExp, won := g.st.pb, g.st.score, g.st.moves, g.st.rng, g.st.maxExp, g.st.won
+	result := Playing
+	winExp, winValue := r.winExp, r.winValue
+	if winValue == 0 {
+		winExp, winValue = 255, ^uint64(0)
+	}
+	mergeRule, stops, undo := p.Win.When == Merge, p.Win.Then != Continue && !g.st.keep, p.Undo
+	limit := p.MoveLimit
+	if limit == 0 {
+		limit = int(^uint(0) >> 1)
+	}
+	prev := g.st // the state before the last move, for undo
+	var lastGained uint64
+	var lastCell int
+	var lastExp uint8
+	n := 0
+	for ; n < len(actions); n++ {
+		a := actions[n]
+		if a > MoveRight {
+			break
+		}
+		q, gained, ok := pb.slide(Direction(a))
+		if !ok || q == pb || gained > MaxSafeInteger-score || mergeRule && !won && gained >= winValue {
+			break
+		}
+		empty := q.empties()
+		var cell int
+		var exp uint8
+		if spawns != nil {
+			s := spawns[n]
+			cell = s.Row*4 + s.Col
+			if uint(s.Row) >= 4 || uint(s.Col) >= 4 || empty>>(4*cell)&1 == 0 || !p.SpawnValue(s.Value) {
+				break
+			}
+			exp = log2(s.Value)
+		}
+		if undo {
+			prev.pb, prev.score, prev.moves, prev.rng, prev.maxExp, prev.won = pb, score, moves, rng, maxExp, won
+		}
+		if spawns == nil {
+			v := rng.Next()
+			if r.spawnTotal == 10 {
+				v %= 10 // the weights of every built-in profile: a constant divisor is a multiply
+			} else {
+				v %= r.spawnTotal
+			}
+			i := 0
+			for v >= r.spawnCum[i] {
+				i++
+			}
+			exp = r.spawnExps[i]
+			// x mod E, E the empty cells (1 to 15), is x mod 720720 (the
+			// least common multiple of 1..16, a constant the compiler
+			// divides by multiplying) mod E: a 32-bit division, shorter
+			// than a 64-bit one on the path from one move to the next.
+			x := uint32(rng.Next() % 720720)
+			cell = nthEmpty(empty, int(x%uint32(bits.OnesCount64(empty))))
+		}
+		q.set(cell, exp)
+		pb = q
+		score += gained
+		moves++
+		lastGained, lastCell, lastExp = gained, cell, exp
+		if gained>>1 > 1<<maxExp-1 && q.hasExpAbove(maxExp) {
+			maxExp++ // a move makes a tile at most one step above the largest
+		}
+		maxExp = max(maxExp, exp)
+		if !mergeRule && maxExp >= winExp {
+			won = true
+		}
+		switch {
+		case won && stops:
+			result = TargetReached
+		case empty&(empty-1) == 0 && q.blocked():
+			result = NoMoves
+		case moves >= limit:
+			result = MoveLimitReached
+		default:
+			continue
+		}
+		n++
+		break
+	}
+	if n > 0 {
+		g.last = Step{Changed: true, Gained: lastGained, Spawn: Spawn{Row: lastCell >> 2, Col: lastCell & 3, Value: 1 << lastExp}}
+		if undo {
+			g.prev, g.canUndo = prev, true
+		}
+		g.st.pb, g.st.score, g.st.moves, g.st.rng, g.st.maxExp, g.st.won, g.st.result = pb, score, moves, rng, maxExp, won, result
+	}
+	return n
+}
+
+// move is the general path of a move, for every board and every case run
+// leaves to it; given, if not nil, is the spawn to place.
 func (g *Game) move(d Direction, given *Spawn) (Step, error) {
 	if g.st.result != Playing {
 		return g.refuse(d)
 	}
-	if g.isPacked {
-		return g.movePacked(d, given)
-	}
-	s, err := g.st.b.Slide(d)
+	s, err := g.Board().Slide(d)
 	if err != nil {
 		return Step{}, err
 	}
@@ -375,80 +494,45 @@ func (g *Game) move(d Direction, given *Spawn) (Step, error) {
 	}
 	b, cols := s.Board, s.Board.Cols()
 	if given != nil {
-		if err := g.checkSpawn(*given, b.Rows(), cols, func(i int) bool { return b.cells[i] == 0 }); err != nil {
+		if err := g.checkSpawn(*given, b); err != nil {
 			return Step{}, err
 		}
 	}
-	g.saveUndo()
-	sp := g.spawnOr(given, b.Empty(), func(nth int) int {
-		for i, e := range b.cells[:b.Cells()] {
-			if e == 0 {
-				if nth == 0 {
-					return i
-				}
-				nth--
-			}
-		}
-		return -1 // not reached: nth < the number of empty cells
-	}, cols)
-	exp := log2(sp.Value)
-	b.cells[sp.Row*cols+sp.Col] = exp
-	g.st.b = b
-	g.account(s.Gained, exp, s.made, b.Blocked())
-	return Step{Changed: true, Gained: s.Gained, Spawn: sp}, nil
-}
-
-// movePacked is move on the packed 4x4 board, the path replays spend their
-// time in.
-func (g *Game) movePacked(d Direction, given *Spawn) (Step, error) {
-	q, gained, ok := g.st.pb.slide(d)
-	if !ok {
-		g.unpack()
-		return g.move(d, given)
+	if g.p.Undo {
+		g.prev, g.canUndo = g.st, true
 	}
-	if q == g.st.pb {
-		return g.refuse(d)
-	}
-	if gained > MaxSafeInteger-g.st.score {
-		return Step{}, ErrScoreOverflow
-	}
-	empty := q.empties()
+	sp := Spawn{}
 	if given != nil {
-		if err := g.checkSpawn(*given, 4, 4, func(i int) bool { return empty>>(4*i)&1 != 0 }); err != nil {
-			return Step{}, err
+		sp = *given
+	} else {
+		exp, nth := g.draw(b.Empty())
+		i := b.nthEmpty(nth)
+		sp = Spawn{Row: i / cols, Col: i % cols, Value: 1 << exp}
+	}
+	b.cells[sp.Row*cols+sp.Col] = log2(sp.Value)
+	maxExp := g.st.maxExp
+	g.setBoard(b)
+	g.st.maxExp = max(maxExp, g.st.maxExp)
+	g.st.score += s.Gained
+	g.st.moves++
+	if !g.st.won && g.r.winValue != 0 {
+		if g.p.Win.When == Reach {
+			g.st.won = g.st.maxExp >= g.r.winExp
+		} else {
+			g.st.won = s.Made(g.r.winValue)
 		}
 	}
-	var made uint64
-	if g.p.Win.When == Merge && !g.st.won && g.winValue != 0 && gained >= g.winValue {
-		// Rare: only a move earning at least the win tile can make it.
-		s, _ := g.st.pb.board().Slide(d)
-		made = s.made
-	}
-	g.saveUndo()
-	var sp Spawn
-	var cell int
-	var exp uint8
-	if given == nil {
-		var nth int
-		exp, nth = g.draw(bits.OnesCount64(empty))
-		cell = nthEmpty(empty, nth)
-		sp = Spawn{Row: cell >> 2, Col: cell & 3, Value: 1 << exp}
-	} else {
-		sp, cell, exp = *given, given.Row*4+given.Col, log2(given.Value)
-	}
-	q.set(cell, exp)
-	g.st.pb = q
-	g.account(gained, exp, made, empty&(empty-1) == 0 && q.blocked())
-	return Step{Changed: true, Gained: gained, Spawn: sp}, nil
+	g.finish(b.Blocked())
+	g.last = Step{Changed: true, Gained: s.Gained, Spawn: sp}
+	return g.last, nil
 }
 
-// checkSpawn checks a given spawn against a board of rows x cols after the
-// slide, on which empty(i) reports whether cell i (row-major) is empty.
-func (g *Game) checkSpawn(s Spawn, rows, cols int, empty func(int) bool) error {
+// checkSpawn checks a given spawn against the board after the slide.
+func (g *Game) checkSpawn(s Spawn, b Board) error {
 	switch {
-	case s.Row < 0 || s.Row >= rows || s.Col < 0 || s.Col >= cols:
-		return fmt.Errorf("%w: cell (%d, %d) is outside the %dx%d board", ErrBadSpawn, s.Row, s.Col, rows, cols)
-	case !empty(s.Row*cols + s.Col):
+	case s.Row < 0 || s.Row >= b.Rows() || s.Col < 0 || s.Col >= b.Cols():
+		return fmt.Errorf("%w: cell (%d, %d) is outside the %dx%d board", ErrBadSpawn, s.Row, s.Col, b.Rows(), b.Cols())
+	case b.At(s.Row, s.Col) != 0:
 		return fmt.Errorf("%w: cell (%d, %d) is not empty after the slide", ErrBadSpawn, s.Row, s.Col)
 	case !g.p.SpawnValue(s.Value):
 		return fmt.Errorf("%w: profile %s spawns %s, not %d", ErrBadSpawn, g.p.Name, g.spawnValues(), s.Value)
@@ -462,52 +546,6 @@ func (g *Game) spawnValues() string {
 		vs[i] = w.Value
 	}
 	return joinUints(vs)
-}
-
-// spawnOr returns the given spawn, or draws one on the generic board,
-// where nthEmpty finds the index of an empty cell.
-func (g *Game) spawnOr(given *Spawn, empty int, nthEmpty func(int) int, cols int) Spawn {
-	if given != nil {
-		return *given
-	}
-	exp, nth := g.draw(empty)
-	i := nthEmpty(nth)
-	return Spawn{Row: i / cols, Col: i % cols, Value: 1 << exp}
-}
-
-// saveUndo keeps the state before a counted move, in a profile with undo.
-func (g *Game) saveUndo() {
-	if g.p.Undo {
-		g.prev, g.canUndo = g.st, true
-	}
-}
-
-// account brings the run up to date after a counted move that gained
-// points and spawned a tile 2^spawnExp; made has bit e set for each tile 2^e
-// a merge made, when the win rule needs it; blocked says whether no move is
-// left.
-func (g *Game) account(gained uint64, spawnExp uint8, made uint64, blocked bool) {
-	g.st.score += gained
-	g.st.moves++
-	if gained>>1 > 1<<g.st.maxExp-1 { // a merge may have made a new largest tile
-		g.st.maxExp = g.boardMaxExp()
-	}
-	g.st.maxExp = max(g.st.maxExp, spawnExp)
-	if !g.st.won && g.winExp != 0 {
-		if g.p.Win.When == Reach {
-			g.st.won = g.st.maxExp >= g.winExp
-		} else {
-			g.st.won = made&g.winValue != 0
-		}
-	}
-	g.finish(blocked)
-}
-
-func (g *Game) boardMaxExp() uint8 {
-	if g.isPacked {
-		return g.st.pb.maxExp()
-	}
-	return g.st.b.maxExp()
 }
 
 // finish checks the finishing conditions in the order of seed 002: the
@@ -525,7 +563,7 @@ func (g *Game) finish(blocked bool) {
 
 // evaluate brings a new or loaded state's flags up to date.
 func (g *Game) evaluate() {
-	if g.winExp != 0 && g.p.Win.When == Reach && g.st.maxExp >= g.winExp {
+	if g.r.winExp != 0 && g.p.Win.When == Reach && g.st.maxExp >= g.r.winExp {
 		g.st.won = true
 	}
 	g.finish(g.Board().Blocked())

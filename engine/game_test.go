@@ -39,7 +39,7 @@ func TestGameDifferential(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, p := range profiles {
-		for game := range 40 {
+		for game := range 20 {
 			seed := fmt.Sprintf("diff-%s-%d", p.Name, game)
 			g, err := NewGame(p, seed)
 			if err != nil {
@@ -298,12 +298,12 @@ func TestMoveSpawnErrors(t *testing.T) {
 func TestPackedOverflowFallsBack(t *testing.T) {
 	p := customProfile(t, "name: huge\nbase: tile-merge\nwin: {tile: 0}\n")
 	g := load(t, p, "2147483648 2147483648 . ./. . . ./. . . ./. . . .", seeded("h"))
-	if !g.isPacked {
+	if !g.st.packed {
 		t.Fatal("a 4x4 board with 2^31 tiles should start on the packed path")
 	}
 	step, err := g.Move(Left)
-	if err != nil || step.Gained != 1<<32 || g.MaxTile() != 1<<32 || g.isPacked {
-		t.Errorf("merging two 2^31: %+v %v, max %d, packed %v", step, err, g.MaxTile(), g.isPacked)
+	if err != nil || step.Gained != 1<<32 || g.MaxTile() != 1<<32 || g.st.packed {
+		t.Errorf("merging two 2^31: %+v %v, max %d, packed %v", step, err, g.MaxTile(), g.st.packed)
 	}
 }
 
@@ -315,5 +315,86 @@ func TestScoreOverflow(t *testing.T) {
 	}
 	if _, err := g.Move(Left); !errors.Is(err, ErrScoreOverflow) || g.Board() != b {
 		t.Errorf("score overflow: %v", err)
+	}
+}
+
+// TestPlayMatchesMove replays random games, with undo, End run and the
+// other actions mixed in, once through Play and once action by action
+// through Do, in every built-in profile, and compares the two.
+func TestPlayMatchesMove(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, name := range BuiltinNames() {
+		rules, err := Compile(mustProfile(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for game := range 30 {
+			seed := fmt.Sprint("play-", game)
+			var log []Action
+			for range 400 {
+				a := Action(rng.IntN(4))
+				switch rng.IntN(50) {
+				case 0:
+					a = Undo
+				case 1:
+					a = KeepPlaying
+				}
+				log = append(log, a)
+			}
+			if game%5 == 0 {
+				log = append(log[:200], append([]Action{EndRun}, log[200:]...)...)
+			}
+			fast, _ := rules.NewGame(seed)
+			nFast, errFast := fast.Play(log, nil)
+			slow, _ := rules.NewGame(seed)
+			nSlow := 0
+			var errSlow error
+			for _, a := range log {
+				if _, errSlow = slow.Do(a); errSlow != nil {
+					break
+				}
+				nSlow++
+			}
+			if nFast != nSlow || fmt.Sprint(errFast) != fmt.Sprint(errSlow) {
+				t.Fatalf("%s %s: Play stopped at %d (%v), Do at %d (%v)", name, seed, nFast, errFast, nSlow, errSlow)
+			}
+			if fs, ss := fast.State(), slow.State(); fs.Board != ss.Board || fs.Score != ss.Score || fs.Moves != ss.Moves ||
+				*fs.RNG != *ss.RNG || fs.Won != ss.Won || fs.Result != ss.Result || fast.CanUndo() != slow.CanUndo() {
+				t.Fatalf("%s %s: Play gives %+v, Do gives %+v", name, seed, fs, ss)
+			}
+		}
+	}
+}
+
+// TestPlaySpawnRecorded records a game's spawns, replays the moves with
+// those spawns on a game without a generator, and checks the same game
+// results; then moves one spawn onto a full cell and checks the error
+// names the move.
+func TestPlaySpawnRecorded(t *testing.T) {
+	rules, _ := Compile(mustProfile(t, "tile-merge"))
+	g, _ := rules.NewGame("recorded")
+	start := g.Board()
+	var log []Action
+	var spawns []Spawn
+	for !g.Over() {
+		d := g.LegalMoves()[0]
+		step, err := g.Move(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log, spawns = append(log, Action(d)), append(spawns, step.Spawn)
+	}
+	replay, err := rules.Load(State{Board: start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := replay.Play(log, spawns); err != nil || n != len(log) || replay.Board() != g.Board() || replay.Score() != g.Score() || replay.Result() != NoMoves {
+		t.Fatalf("spawn-recorded replay: %d of %d, %v; result %v", n, len(log), err, replay.Result())
+	}
+	bad := append([]Spawn(nil), spawns...)
+	bad[10].Value = 8
+	replay, _ = rules.Load(State{Board: start})
+	if n, err := replay.Play(log, bad); n != 10 || !errors.Is(err, ErrBadSpawn) {
+		t.Errorf("a spawn of 8 at move 10: stopped at %d with %v", n, err)
 	}
 }

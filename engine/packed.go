@@ -22,56 +22,58 @@ const (
 	nibbleLSB    = 0x1111111111111111
 )
 
-// rowEntry packs a row's move: the new row's 16 low bits (bits 0-15), its
-// 4 high bits (bits 16-19) and the points gained (bits 20 and up).
-type rowEntry uint64
+// rowEntry is one row's move in a table: the new row's 16 bits (bits
+// 0-15) and the points gained divided by 4 (bits 16-30; merged tiles are
+// multiples of 4). Bit 31, rowEscape, marks a move that makes a tile of
+// 2^16 or more, which needs the row's high bits: such rows are computed by
+// rowMove instead. At 4 bytes an entry, both tables together fit in a
+// 512 KiB L2 cache.
+type rowEntry uint32
 
-var leftTable, rightTable = buildRowTables()
+const rowEscape rowEntry = 1 << 31
 
-func buildRowTables() (left, right *[1 << 16]rowEntry) {
-	left, right = new([1 << 16]rowEntry), new([1 << 16]rowEntry)
+var leftTable, rightTable = buildRowTable(false), buildRowTable(true)
+
+func buildRowTable(reverse bool) *[1 << 16]rowEntry {
+	t := new([1 << 16]rowEntry)
 	for row := range 1 << 16 {
-		left[row] = rowMove(uint16(row), 0, false)
-		right[row] = rowMove(uint16(row), 0, true)
+		lo, hi, gained, _ := rowMove(uint16(row), 0, reverse) // exponents below 16 cannot overflow
+		t[row] = rowEntry(lo) | rowEntry(gained>>2)<<16
+		if hi != 0 {
+			t[row] = rowEscape
+		}
 	}
-	return left, right
+	return t
 }
 
-// rowMove slides one packed row toward column 0, or toward column 3 when
-// reverse is set. ok is false when a merge would make a tile above
-// 2^packedMaxExp.
-func rowMoveOK(lo, hi uint16, reverse bool) (e rowEntry, ok bool) {
+// rowMove slides one packed row, its 16 low bits lo and 4 high bits hi,
+// toward column 0, or toward column 3 when reverse is set. ok is false when
+// a merge would make a tile above 2^packedMaxExp.
+func rowMove(lo, hi uint16, reverse bool) (nlo, nhi uint16, gained uint64, ok bool) {
+	col := func(c int) int {
+		if reverse {
+			return 3 - c
+		}
+		return c
+	}
 	var line [4]uint8
 	for c := range 4 {
-		i := c
-		if reverse {
-			i = 3 - c
-		}
+		i := col(c)
 		line[c] = uint8(lo>>(4*i)&15 | (hi>>i&1)<<4)
 	}
 	merged := slide(line[:])
-	var nlo, nhi uint16
-	var gained uint64
 	for c, x := range line {
 		if x > packedMaxExp {
-			return 0, false
+			return 0, 0, 0, false
 		}
 		if merged&(1<<c) != 0 {
 			gained += 1 << x
 		}
-		i := c
-		if reverse {
-			i = 3 - c
-		}
+		i := col(c)
 		nlo |= uint16(x&15) << (4 * i)
 		nhi |= uint16(x>>4) << i
 	}
-	return rowEntry(nlo) | rowEntry(nhi)<<16 | rowEntry(gained)<<20, true
-}
-
-func rowMove(lo, hi uint16, reverse bool) rowEntry {
-	e, _ := rowMoveOK(lo, hi, reverse) // the tables' rows have exponents below 16 and cannot overflow
-	return e
+	return nlo, nhi, gained, true
 }
 
 // toPacked converts a 4x4 board whose exponents are at most packedMaxExp.
@@ -118,47 +120,81 @@ func (p packed) transpose() packed {
 	return packed{x, h}
 }
 
-// slideRows moves every row toward column 0 (table left) or column 3
-// (table right). ok is false when a merge would make a tile above
-// 2^packedMaxExp.
-func (p packed) slideRows(table *[1 << 16]rowEntry, reverse bool) (q packed, gained uint64, ok bool) {
+// slide moves the board toward d. ok is false when a merge would make a
+// tile above 2^packedMaxExp.
+//
+// A board without high bits (no tile of 2^16 or more) takes four table
+// lookups: left and right look its rows up; up and down gather each column
+// into a row index with one multiply and spread the result back with
+// shifts, which is faster than transposing the board there and back. Other
+// boards, and moves that make a 2^16 tile, take slideSlow.
+func (p packed) slide(d Direction) (q packed, gained uint64, ok bool) {
+	table := leftTable
+	if d == Right || d == Down {
+		table = rightTable
+	}
 	if p.hi == 0 {
-		e0 := table[uint16(p.lo)]
-		e1 := table[uint16(p.lo>>16)]
-		e2 := table[uint16(p.lo>>32)]
-		e3 := table[uint16(p.lo>>48)]
-		q.lo = uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48
-		q.hi = uint16(e0>>16&15 | (e1>>16&15)<<4 | (e2>>16&15)<<8 | (e3>>16&15)<<12)
-		return q, uint64(e0>>20 + e1>>20 + e2>>20 + e3>>20), true
+		var e0, e1, e2, e3 rowEntry
+		if d >= Left {
+			e0 = table[uint16(p.lo)]
+			e1 = table[uint16(p.lo>>16)]
+			e2 = table[uint16(p.lo>>32)]
+			e3 = table[uint16(p.lo>>48)]
+			q.lo = uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48
+		} else {
+			e0 = table[column(p.lo)]
+			e1 = table[column(p.lo>>4)]
+			e2 = table[column(p.lo>>8)]
+			e3 = table[column(p.lo>>12)]
+			q.lo = spreadRow(e0) | spreadRow(e1)<<4 | spreadRow(e2)<<8 | spreadRow(e3)<<12
+		}
+		if (e0|e1|e2|e3)&rowEscape == 0 {
+			return q, uint64(e0>>16+e1>>16+e2>>16+e3>>16) << 2, true
+		}
+	}
+	return p.slideSlow(d, table)
+}
+
+// slideSlow is slide for a board that holds or makes a tile of 2^16 or
+// more: it works on rows, transposing the board for up and down.
+func (p packed) slideSlow(d Direction, table *[1 << 16]rowEntry) (q packed, gained uint64, ok bool) {
+	reverse := d == Right || d == Down
+	if d < Left {
+		p = p.transpose()
 	}
 	for r := range 4 {
 		lo, hi := uint16(p.lo>>(16*r)), p.hi>>(4*r)&15
-		e := table[lo]
-		if hi != 0 {
-			if e, ok = rowMoveOK(lo, hi, reverse); !ok {
-				return packed{}, 0, false
-			}
+		if e := table[lo]; hi == 0 && e&rowEscape == 0 {
+			q.lo |= uint64(e&0xFFFF) << (16 * r)
+			gained += uint64(e>>16) << 2
+			continue
 		}
-		q.lo |= uint64(e&0xFFFF) << (16 * r)
-		q.hi |= uint16(e>>16&15) << (4 * r)
-		gained += uint64(e >> 20)
+		nlo, nhi, g, ok := rowMove(lo, hi, reverse)
+		if !ok {
+			return packed{}, 0, false
+		}
+		q.lo |= uint64(nlo) << (16 * r)
+		q.hi |= nhi << (4 * r)
+		gained += g
+	}
+	if d < Left {
+		q = q.transpose()
 	}
 	return q, gained, true
 }
 
-// slide moves the board toward d.
-func (p packed) slide(d Direction) (q packed, gained uint64, ok bool) {
-	switch d {
-	case Left:
-		return p.slideRows(leftTable, false)
-	case Right:
-		return p.slideRows(rightTable, true)
-	case Up:
-		q, gained, ok = p.transpose().slideRows(leftTable, false)
-	default:
-		q, gained, ok = p.transpose().slideRows(rightTable, true)
-	}
-	return q.transpose(), gained, ok
+// column gathers the nibbles at bits 0, 16, 32 and 48 of x (column 0 of a
+// packed board, rows 0 to 3) into a 16-bit row, row 0 lowest.
+func column(x uint64) uint16 {
+	return uint16((x & 0x000F000F000F000F) * 0x0001001001001000 >> 48)
+}
+
+// spreadRow is the inverse of column: it puts the four nibbles of a table
+// entry's row at bits 0, 16, 32 and 48.
+func spreadRow(e rowEntry) uint64 {
+	x := uint64(e & 0xFFFF)
+	x = (x | x<<24) & 0x000000FF000000FF
+	return (x | x<<12) & 0x000F000F000F000F
 }
 
 // spread16 moves bit i of x to bit 4i.
@@ -204,6 +240,17 @@ func (p packed) blocked() bool {
 	return h|v == 0
 }
 
+// hasExpAbove reports whether a cell's exponent is above e.
+func (p packed) hasExpAbove(e uint8) bool {
+	if p.hi != 0 || e >= 15 {
+		return p.maxExp() > e
+	}
+	// A byte holding a nibble c gets bit 4 set by the addition when c > e.
+	const bytes = 0x0F0F0F0F0F0F0F0F
+	add := uint64(15-e) * 0x0101010101010101
+	return ((p.lo&bytes+add)|(p.lo>>4&bytes+add))&0x1010101010101010 != 0
+}
+
 // maxExp returns the largest exponent on the board.
 func (p packed) maxExp() uint8 {
 	var m uint8
@@ -213,11 +260,18 @@ func (p packed) maxExp() uint8 {
 	return m
 }
 
-// nthEmpty returns the index of empty cell number n (0-based, row-major) of
-// the empty-cell bits e.
+// nthEmpty returns the index of empty cell number n (0-based, row-major)
+// of the empty-cell bits e, which has at most 15 cells set. It is
+// branch-free: with a loop, the unpredictable number of steps cost a
+// mispredicted branch a spawn.
 func nthEmpty(e uint64, n int) int {
-	for ; n > 0; n-- {
-		e &= e - 1
-	}
-	return bits.TrailingZeros64(e) / 4
+	// Nibble i of prefix counts the empty cells 0..i (at most 15, so no
+	// nibble overflows). The wanted cell is the number of nibbles whose
+	// count is at most n.
+	prefix := e * nibbleLSB
+	const bytes = 0x0F0F0F0F0F0F0F0F
+	add := uint64(15-n) * 0x0101010101010101 // a byte holding c gets bit 4 set when c > n
+	even := (prefix&bytes + add) & 0x1010101010101010
+	odd := (prefix>>4&bytes + add) & 0x1010101010101010
+	return 16 - bits.OnesCount64(even) - bits.OnesCount64(odd)
 }

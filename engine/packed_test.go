@@ -114,3 +114,34 @@ func FuzzPackedBoard(f *testing.F) {
 		}
 	})
 }
+
+// TestNthEmptyEveryMask checks the branch-free select against counting,
+// for every set of 1 to 15 empty cells and every position in it.
+func TestNthEmptyEveryMask(t *testing.T) {
+	for mask := 1; mask < 1<<16-1; mask++ {
+		e := spread16(uint16(mask))
+		n := 0
+		for cell := range 16 {
+			if mask>>cell&1 == 0 {
+				continue
+			}
+			if got := nthEmpty(e, n); got != cell {
+				t.Fatalf("mask %016b: nthEmpty(%d) = %d, want %d", mask, n, got, cell)
+			}
+			n++
+		}
+	}
+}
+
+func TestHasExpAbove(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for range 20000 {
+		b := randomBoard(rng, 4, 4, 1+rng.IntN(20))
+		p := toPacked(b)
+		for e := range uint8(22) {
+			if got, want := p.hasExpAbove(e), p.maxExp() > e; got != want {
+				t.Fatalf("hasExpAbove(%d) = %v on\n%s", e, got, b)
+			}
+		}
+	}
+}

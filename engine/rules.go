@@ -1,0 +1,59 @@
+package engine
+
+import "fmt"
+
+// Rules is a profile checked and digested for play. It is immutable, so
+// one Rules starts any number of games, from any number of goroutines:
+// compile a profile once, not once a game.
+type Rules struct {
+	p          *Profile
+	winValue   uint64 // the win tile, 0 for none
+	winExp     uint8
+	spawnExps  []uint8  // the spawn tiles' exponents, ascending
+	spawnCum   []uint64 // running sums of their weights
+	spawnTotal uint64
+}
+
+// Compile checks a profile and returns its rules. Later changes to p do
+// not affect them.
+func Compile(p *Profile) (*Rules, error) {
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("profile %s: %w", p.Name, err)
+	}
+	r := &Rules{p: p.Clone(), winValue: p.Win.Tile}
+	if p.Win.Tile != 0 {
+		r.winExp = log2(p.Win.Tile)
+	}
+	for _, w := range p.Spawn {
+		r.spawnTotal += w.Weight
+		r.spawnExps = append(r.spawnExps, log2(w.Value))
+		r.spawnCum = append(r.spawnCum, r.spawnTotal)
+	}
+	return r, nil
+}
+
+// Profile returns a copy of the profile the rules were compiled from.
+func (r *Rules) Profile() *Profile { return r.p.Clone() }
+
+// Name returns the profile's name.
+func (r *Rules) Name() string { return r.p.Name }
+
+// NewGame starts a run of profile p from a seed text: [Compile] and
+// [Rules.NewGame] in one call.
+func NewGame(p *Profile, seed string) (*Game, error) {
+	r, err := Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	return r.NewGame(seed)
+}
+
+// Load returns a game of profile p in state st: [Compile] and
+// [Rules.Load] in one call.
+func Load(p *Profile, st State) (*Game, error) {
+	r, err := Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	return r.Load(st)
+}
