@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// lineInput and lineOutput are the JSON shapes of seed 004's tool.
+type lineOutput struct {
+	LineAfterLeftSwipe []int64 `json:"lineAfterLeftSwipe"`
+	MergeScoreAdded    int64   `json:"mergeScoreAdded"`
+	LineChanged        bool    `json:"lineChanged"`
+}
+
+func (c *cli) line(args []string) int {
+	fs := c.flags("line", "[--json JSON|-] [CELL...]")
+	jsonIn := fs.String("json", "", "read the input as seed 004's JSON, {\"lineBeforeSwipe\": [...]}, from the argument or - for stdin, and answer in JSON")
+	if code, ok := c.parse(fs, args); !ok {
+		return code
+	}
+	var cells []int64
+	if *jsonIn != "" {
+		if fs.NArg() > 0 {
+			return c.fail(exitBadUsage, "line: give the cells either as arguments or with --json, not both")
+		}
+		data := []byte(*jsonIn)
+		if *jsonIn == "-" {
+			var err error
+			if data, err = io.ReadAll(io.LimitReader(c.stdin, 1<<20)); err != nil {
+				return c.fail(exitBadUsage, "line: reading stdin: %v", err)
+			}
+		}
+		var err error
+		if cells, err = decodeLineJSON(data); err != nil {
+			return c.fail(exitBadUsage, "line: --json: %v", err)
+		}
+	} else {
+		if fs.NArg() == 0 {
+			fs.Usage()
+			return exitBadUsage
+		}
+		for i, a := range fs.Args() {
+			v, err := strconv.ParseInt(a, 10, 64)
+			if err != nil {
+				return c.fail(exitBadUsage, "line: cell %d: %q is not an integer", i, a)
+			}
+			cells = append(cells, v)
+		}
+	}
+	res, err := engine.MergeLine(cells)
+	if err != nil {
+		var le *engine.LineError
+		if errors.As(err, &le) && le.Index >= 0 && *jsonIn != "" {
+			return c.fail(exitBadUsage, "line: lineBeforeSwipe[%d]: %s", le.Index, le.Msg)
+		}
+		return c.fail(exitBadUsage, "line: %v", err)
+	}
+	if *jsonIn != "" {
+		out, _ := json.Marshal(lineOutput{res.Line, res.Score, res.Changed})
+		fmt.Fprintf(c.stdout, "%s\n", out)
+		return exitOK
+	}
+	fmt.Fprintf(c.stdout, "line after left swipe: %s\n", joinInts(res.Line))
+	fmt.Fprintf(c.stdout, "merge score added:     %d\n", res.Score)
+	fmt.Fprintf(c.stdout, "line changed:          %v\n", res.Changed)
+	return exitOK
+}
+
+func joinInts(vs []int64) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = strconv.FormatInt(v, 10)
+	}
+	return strings.Join(s, " ")
+}
+
+// decodeLineJSON reads seed 004's input object strictly: exactly the field
+// lineBeforeSwipe, a list of numbers, each an integer (2, 2.0 and 2e0 are
+// the same number in JSON). Range and power-of-two checks are the
+// engine's.
+func decodeLineJSON(data []byte) ([]int64, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var in struct {
+		LineBeforeSwipe *[]json.RawMessage `json:"lineBeforeSwipe"`
+	}
+	if err := dec.Decode(&in); err != nil {
+		return nil, jsonError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("data after the object, at byte %d", dec.InputOffset())
+	}
+	if in.LineBeforeSwipe == nil {
+		return nil, errors.New(`missing the field "lineBeforeSwipe" (a list of 1 to 16 numbers)`)
+	}
+	raw := *in.LineBeforeSwipe
+	if len(raw) > engine.MaxLine {
+		return nil, fmt.Errorf("lineBeforeSwipe has %d cells; a line has 1 to %d", len(raw), engine.MaxLine)
+	}
+	cells := make([]int64, len(raw))
+	for i, r := range raw {
+		v, err := jsonInteger(r)
+		if err != nil {
+			return nil, fmt.Errorf("lineBeforeSwipe[%d]: %v", i, err)
+		}
+		cells[i] = v
+	}
+	return cells, nil
+}
+
+// jsonInteger reads a JSON value that must be a number with an integer
+// value within ±2^53.
+func jsonInteger(r json.RawMessage) (int64, error) {
+	s := string(r)
+	if s == "" || !(s[0] == '-' || '0' <= s[0] && s[0] <= '9') {
+		return 0, fmt.Errorf("%s is not a number", s)
+	}
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return v, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f > 1<<53 || f < -(1<<53) {
+		return 0, fmt.Errorf("%s is out of range", s)
+	}
+	// The magnitude is bounded, so the exact value is cheap to compute.
+	exact, ok := new(big.Rat).SetString(s)
+	if !ok || !exact.IsInt() {
+		return 0, fmt.Errorf("%s is not an integer", s)
+	}
+	return exact.Num().Int64(), nil
+}
+
+// jsonError rewords the decoder's errors for a person.
+func jsonError(err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Errorf("invalid JSON at byte %d: %v", se.Offset, se)
+	case errors.As(err, &te):
+		field := te.Field
+		if field == "" {
+			return fmt.Errorf("want a JSON object, found %s", te.Value)
+		}
+		return fmt.Errorf("%s: want a list of numbers, found %s", field, te.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("invalid JSON: the input ends inside a value")
+	case err == io.EOF:
+		return errors.New("empty input; want {\"lineBeforeSwipe\": [...]}")
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return fmt.Errorf("%s; the input has only \"lineBeforeSwipe\"", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return err
+}

@@ -1,0 +1,104 @@
+// Command tileproof replays and checks 2048-style tile-merge games: the
+// rules engine's line merge and games, replay verification and the
+// conformance suite. Run "tileproof help" for the commands.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Exit codes, the same for every command.
+const (
+	exitOK       = 0 // everything checked out
+	exitFailed   = 1 // the input was read, and it fails: an illegal move, an invalid replay, a failing case
+	exitBadUsage = 2 // a usage error or input that cannot be read
+)
+
+// cli holds a command's streams, so that tests can run it in-process.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+type command struct {
+	name, args, summary string
+	run                 func(c *cli, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"line", "[--json JSON|-] [CELL...]", "merge one line left, as seed 004's merge-line tool does", (*cli).line},
+		{"play", "--seed S [--profile P] [--moves LOG] [--json]", "play moves from a seed and show the game", (*cli).play},
+		{"profiles", "[NAME|FILE]", "list the profiles, or print one as YAML", (*cli).profiles},
+	}
+}
+
+func main() {
+	c := &cli{os.Stdin, os.Stdout, os.Stderr}
+	os.Exit(c.main(os.Args[1:]))
+}
+
+func (c *cli) main(args []string) int {
+	if len(args) == 0 {
+		c.usage(c.stderr)
+		return exitBadUsage
+	}
+	name := args[0]
+	if name == "help" || name == "-h" || name == "--help" {
+		c.usage(c.stdout)
+		return exitOK
+	}
+	for _, cmd := range commands() {
+		if cmd.name == name {
+			return cmd.run(c, args[1:])
+		}
+	}
+	fmt.Fprintf(c.stderr, "tileproof: unknown command %q\n", name)
+	c.usage(c.stderr)
+	return exitBadUsage
+}
+
+func (c *cli) usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: tileproof COMMAND [ARGS]")
+	fmt.Fprintln(w)
+	for _, cmd := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n  %9s   %s\n", cmd.name, cmd.args, "", cmd.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Exit status: 0 all good, 1 the input fails a check, 2 usage or unreadable input.")
+}
+
+// flags returns a flag set for a command that reports to stderr.
+func (c *cli) flags(name, args string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(c.stderr, "usage: tileproof %s %s\n", name, args)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags; ok is false (and code the exit code) when the
+// command should stop: for -h, or a usage error.
+func (c *cli) parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitBadUsage, false
+	}
+	return 0, true
+}
+
+// fail reports an error and returns code.
+func (c *cli) fail(code int, format string, args ...any) int {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintln(c.stderr, "tileproof: "+strings.TrimRight(msg, "\n"))
+	return code
+}

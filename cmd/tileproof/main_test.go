@@ -1,0 +1,44 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"tileproof": func() { main() },
+	})
+}
+
+// TestScripts runs the command-line tests in testdata/script: each
+// .txtar file runs tileproof and checks its stdout, stderr and exit code.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", RequireExplicitExec: true})
+}
+
+// FuzzLineJSON feeds arbitrary input to the JSON decoder of the line
+// command: it must answer or refuse, never panic, and every answer must be
+// a line the engine accepts or refuses with an error.
+func FuzzLineJSON(f *testing.F) {
+	f.Add(`{"lineBeforeSwipe":[2,2,2,2]}`)
+	f.Add(`{"lineBeforeSwipe":[2.0,4e0,-0,1]}`)
+	f.Add(`{"lineBeforeSwipe":["2"]}`)
+	f.Add(`{"lineBeforeSwipe":[1e400]}`)
+	f.Add(`{"x":1}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		cells, err := decodeLineJSON([]byte(in))
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error %q", err)
+			}
+			return
+		}
+		if len(cells) > 16 {
+			t.Fatalf("decoded %d cells", len(cells))
+		}
+	})
+}
+

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// loadProfile returns a built-in profile by name, or reads a profile file
+// when name is a path (it holds a "/" or ends in .yaml or .yml).
+func loadProfile(name string) (*engine.Profile, error) {
+	if !strings.Contains(name, "/") && !strings.HasSuffix(name, ".yaml") && !strings.HasSuffix(name, ".yml") {
+		return engine.BuiltinProfile(name)
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return engine.ParseProfile(name, data)
+}
+
+func (c *cli) profiles(args []string) int {
+	fs := c.flags("profiles", "[NAME|FILE]")
+	if code, ok := c.parse(fs, args); !ok {
+		return code
+	}
+	switch fs.NArg() {
+	case 0:
+		tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tVERSION\tWIN\tILLEGAL MOVE\tTITLE")
+		for _, name := range engine.BuiltinNames() {
+			p, _ := engine.BuiltinProfile(name)
+			fmt.Fprintf(tw, "%s\t%d\t%d (%s, %s)\t%s\t%s\n", p.Name, p.Version, p.Win.Tile, p.Win.When, p.Win.Then, p.Illegal, p.Title)
+		}
+		tw.Flush()
+		return exitOK
+	case 1:
+		name := fs.Arg(0)
+		if data, err := engine.BuiltinProfileYAML(name); err == nil {
+			c.stdout.Write(data)
+			return exitOK
+		}
+		if _, err := loadProfile(name); err != nil {
+			return c.fail(exitBadUsage, "profiles: %v", err)
+		}
+		data, _ := os.ReadFile(name)
+		c.stdout.Write(data)
+		return exitOK
+	}
+	fs.Usage()
+	return exitBadUsage
+}
