@@ -41,4 +41,3 @@ func FuzzLineJSON(f *testing.F) {
 		}
 	})
 }
-
