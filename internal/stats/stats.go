@@ -1,0 +1,109 @@
+// Package stats holds the few significance tests tileproof uses to judge
+// whether spawns follow a profile's distribution: an exact binomial test,
+// Pearson's chi-square test and the normal tail.
+package stats
+
+import "math"
+
+// BinomialTwoSided returns the two-sided p-value of k successes in n
+// trials with success probability p: the probability, under that
+// distribution, of an outcome no more likely than k.
+func BinomialTwoSided(n, k int, p float64) float64 {
+	if n <= 0 || k < 0 || k > n {
+		return 1
+	}
+	logPMF := func(i int) float64 {
+		lg := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
+		return lg(n) - lg(i) - lg(n-i) + float64(i)*math.Log(p) + float64(n-i)*math.Log1p(-p)
+	}
+	switch p {
+	case 0:
+		return b2f(k == 0)
+	case 1:
+		return b2f(k == n)
+	}
+	ref := logPMF(k) + 1e-7 // outcomes within rounding of k's probability count as as likely
+	sum := 0.0
+	for i := 0; i <= n; i++ {
+		if lp := logPMF(i); lp <= ref {
+			sum += math.Exp(lp)
+		}
+	}
+	return math.Min(1, sum)
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ChiSquare returns Pearson's statistic for observed counts against
+// expected counts, skipping cells whose expected count is 0, and the
+// number of cells that entered it.
+func ChiSquare(observed, expected []float64) (stat float64, cells int) {
+	for i, e := range expected {
+		if e <= 0 {
+			continue
+		}
+		d := observed[i] - e
+		stat += d * d / e
+		cells++
+	}
+	return stat, cells
+}
+
+// ChiSquareSF returns P(X >= x) for X chi-square distributed with df
+// degrees of freedom: the p-value of a chi-square statistic.
+func ChiSquareSF(x float64, df int) float64 {
+	if df <= 0 || x <= 0 {
+		return 1
+	}
+	return gammaQ(float64(df)/2, x/2)
+}
+
+// NormalSF returns P(Z >= z) for a standard normal Z.
+func NormalSF(z float64) float64 { return 0.5 * math.Erfc(z/math.Sqrt2) }
+
+// gammaQ is the regularized upper incomplete gamma function Q(a, x), by
+// its series for x < a+1 and its continued fraction otherwise.
+func gammaQ(a, x float64) float64 {
+	lg, _ := math.Lgamma(a)
+	if x < a+1 {
+		// P(a, x) = x^a e^-x / Gamma(a+1) * sum x^n / ((a+1)...(a+n))
+		term, sum := 1/a, 1/a
+		for n := 1; n < 1000; n++ {
+			term *= x / (a + float64(n))
+			sum += term
+			if math.Abs(term) < math.Abs(sum)*1e-15 {
+				break
+			}
+		}
+		return math.Max(0, 1-sum*math.Exp(-x+a*math.Log(x)-lg))
+	}
+	// Lentz's method for the continued fraction of Q(a, x).
+	const tiny = 1e-300
+	b := x + 1 - a
+	c, d := 1/tiny, 1/b
+	h := d
+	for i := 1; i < 1000; i++ {
+		an := -float64(i) * (float64(i) - a)
+		b += 2
+		d = an*d + b
+		if math.Abs(d) < tiny {
+			d = tiny
+		}
+		c = b + an/c
+		if math.Abs(c) < tiny {
+			c = tiny
+		}
+		d = 1 / d
+		delta := d * c
+		h *= delta
+		if math.Abs(delta-1) < 1e-15 {
+			break
+		}
+	}
+	return math.Exp(-x+a*math.Log(x)-lg) * h
+}

@@ -1,0 +1,114 @@
+package replay
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// potential returns the points a board's tiles would have earned if every
+// tile had been built up from 2s: a tile 2^e counts (e-1) * 2^e. A merge of
+// two 2^e tiles raises it by 2^(e+1), exactly the points the merge earns,
+// so at any point of a game
+//
+//	score = potential(board) - the potentials of all the tiles spawned
+//
+// whatever the moves were. That fixes the score of a claim from its final
+// board and its spawns.
+func potential(v uint64) uint64 {
+	if v < 2 {
+		return 0
+	}
+	e := uint64(bits.TrailingZeros64(v))
+	return (e - 1) * v
+}
+
+// checkClaim checks a claim for internal consistency without replaying, in
+// time that does not grow with the number of moves. Without a final board
+// only the shape of the figures can be checked. With one, every counted
+// move spawned exactly one tile, so the game spawned StartTiles+moves tiles
+// whose sum is the board's sum: with two spawn values that fixes how many
+// of each, and with them the score.
+func checkClaim(p *engine.Profile, c Claim) error {
+	if c.MaxTile != 0 && (c.MaxTile&(c.MaxTile-1) != 0 || c.MaxTile == 1) {
+		return fmt.Errorf("the claimed max tile %d is not a tile", c.MaxTile)
+	}
+	if c.Score%4 != 0 {
+		return fmt.Errorf("the claimed score %d is not a multiple of 4 (every merge makes a tile of 4 or more)", c.Score)
+	}
+	b := c.Board
+	if b == nil {
+		return nil
+	}
+	if b.Rows() != p.Rows || b.Cols() != p.Cols {
+		return fmt.Errorf("the claimed board is %dx%d; profile %s plays on %dx%d", b.Rows(), b.Cols(), p.Name, p.Rows, p.Cols)
+	}
+	if b.MaxTile() != c.MaxTile {
+		return fmt.Errorf("the claimed max tile is %d but the claimed board's largest tile is %d", c.MaxTile, b.MaxTile())
+	}
+	var phi uint64
+	for r := range b.Rows() {
+		for col := range b.Cols() {
+			phi += potential(b.At(r, col))
+		}
+	}
+	spawned := uint64(p.StartTiles) + uint64(c.Moves)
+	sum := b.Sum()
+	lo, hi := p.Spawn[0].Value, p.Spawn[len(p.Spawn)-1].Value
+	if sum < lo*spawned || sum > hi*spawned {
+		return fmt.Errorf("%d spawned tiles (%d start tiles and one a move) of %s cannot add up to the claimed board's %d", spawned, p.StartTiles, spawnValues(p), sum)
+	}
+	switch len(p.Spawn) {
+	case 1:
+		if want := phi - potential(lo)*spawned; c.Score != want {
+			return fmt.Errorf("a board like the claimed one after %d moves has score %d, not %d", c.Moves, want, c.Score)
+		}
+	case 2:
+		// n_lo + n_hi = spawned, lo*n_lo + hi*n_hi = sum.
+		if (sum-lo*spawned)%(hi-lo) != 0 {
+			return fmt.Errorf("%d spawned tiles of %s cannot add up to the claimed board's %d", spawned, spawnValues(p), sum)
+		}
+		nHi := (sum - lo*spawned) / (hi - lo)
+		want := phi - potential(lo)*(spawned-nHi) - potential(hi)*nHi
+		if c.Score != want {
+			return fmt.Errorf("the claimed board after %d moves means %d spawned %ds, and then the score is %d, not %d", c.Moves, nHi, hi, want, c.Score)
+		}
+	}
+	return nil
+}
+
+// checkStart returns "" when b is a start board of profile p: exactly its
+// start tiles, each a value it spawns; otherwise what is wrong.
+func checkStart(p *engine.Profile, b engine.Board) string {
+	if b.Rows() != p.Rows || b.Cols() != p.Cols {
+		return fmt.Sprintf("a %dx%d board; profile %s plays on %dx%d", b.Rows(), b.Cols(), p.Name, p.Rows, p.Cols)
+	}
+	tiles := 0
+	for r := range b.Rows() {
+		for c := range b.Cols() {
+			if v := b.At(r, c); v != 0 {
+				tiles++
+				if !p.SpawnValue(v) {
+					return fmt.Sprintf("a %d in row %d, column %d, which profile %s never spawns", v, r, c, p.Name)
+				}
+			}
+		}
+	}
+	if tiles != p.StartTiles {
+		return fmt.Sprintf("%d tiles", tiles)
+	}
+	return ""
+}
+
+func spawnValues(p *engine.Profile) string {
+	var s []string
+	for _, w := range p.Spawn {
+		s = append(s, fmt.Sprint(w.Value))
+	}
+	return strings.Join(s, " and ")
+}
+
+func sortStrings(s []string) { slices.Sort(s) }

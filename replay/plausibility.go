@@ -1,0 +1,127 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/stats"
+)
+
+// WarnBelow is the p-value under which a plausibility test warns. Each
+// test on an honest game warns with this probability.
+const WarnBelow = 0.001
+
+// Plausibility is how likely the spawns of a spawn-recorded replay are
+// under its profile's distribution. It never makes a replay invalid: an
+// implementation with its own generator may be honest and unlucky, and
+// the figures say how unlucky.
+type Plausibility struct {
+	Spawns int            `json:"spawns"` // start tiles included
+	Values map[uint64]int `json:"values"` // how many of each tile spawned
+	// ValueP is the p-value of the spawned values against the profile's
+	// weights: an exact two-sided binomial test when the profile spawns
+	// two values, Pearson's chi-square otherwise.
+	ValueP float64 `json:"valueP"`
+	// RankP tests the spawns' positions: each spawn's rank among the empty
+	// cells (row-major) should be uniform; a z-test of their mean.
+	RankP float64 `json:"rankP"`
+	// CellP tests them cell by cell: the spawns in each cell against the
+	// chances the cell had (Pearson's chi-square).
+	CellP float64 `json:"cellP"`
+}
+
+func (pl *Plausibility) warnings() []string {
+	var w []string
+	if pl.ValueP < WarnBelow {
+		w = append(w, fmt.Sprintf("the spawned values %v are unlikely under the profile's weights (p = %.2g)", pl.Values, pl.ValueP))
+	}
+	if pl.RankP < WarnBelow {
+		w = append(w, fmt.Sprintf("the spawns favour early or late empty cells (rank test p = %.2g)", pl.RankP))
+	}
+	if pl.CellP < WarnBelow {
+		w = append(w, fmt.Sprintf("the spawns favour some cells (cell test p = %.2g)", pl.CellP))
+	}
+	return w
+}
+
+// plausibilityCounter collects what the tests need, spawn by spawn.
+type plausibilityCounter struct {
+	p        *engine.Profile
+	values   map[uint64]int
+	spawns   int
+	rankSum  float64 // sum of (rank/(E-1) - 1/2)
+	rankVar  float64
+	observed []float64 // spawns per cell
+	expected []float64 // the sum of each cell's chances
+}
+
+func newPlausibilityCounter(p *engine.Profile, start engine.Board) *plausibilityCounter {
+	pc := &plausibilityCounter{p: p, values: map[uint64]int{}, observed: make([]float64, start.Cells()), expected: make([]float64, start.Cells())}
+	for r := range start.Rows() {
+		for c := range start.Cols() {
+			if v := start.At(r, c); v != 0 {
+				pc.values[v]++
+				pc.spawns++
+			}
+		}
+	}
+	return pc
+}
+
+// before counts the spawn s of the legal move d on board b.
+func (pc *plausibilityCounter) before(b engine.Board, d engine.Direction, s engine.Spawn) {
+	sl, err := b.Slide(d)
+	if err != nil || s.Row < 0 || s.Row >= b.Rows() || s.Col < 0 || s.Col >= b.Cols() || sl.Board.At(s.Row, s.Col) != 0 {
+		return // not a spawn the game takes: the replay fails there
+	}
+	pc.values[s.Value]++
+	pc.spawns++
+	empty := sl.Board.Empty()
+	rank, cell := 0, 0
+	for r := range b.Rows() {
+		for c := range b.Cols() {
+			if sl.Board.At(r, c) != 0 {
+				cell++
+				continue
+			}
+			pc.expected[cell] += 1 / float64(empty)
+			if r < s.Row || r == s.Row && c < s.Col {
+				rank++
+			}
+			cell++
+		}
+	}
+	pc.observed[s.Row*b.Cols()+s.Col]++
+	if empty > 1 {
+		e := float64(empty)
+		pc.rankSum += float64(rank)/(e-1) - 0.5
+		pc.rankVar += (e + 1) / (12 * (e - 1))
+	}
+}
+
+func (pc *plausibilityCounter) result() *Plausibility {
+	pl := &Plausibility{Spawns: pc.spawns, Values: pc.values, ValueP: 1, RankP: 1, CellP: 1}
+	var total float64
+	for _, w := range pc.p.Spawn {
+		total += float64(w.Weight)
+	}
+	if len(pc.p.Spawn) == 2 {
+		hi := pc.p.Spawn[1]
+		pl.ValueP = stats.BinomialTwoSided(pc.spawns, pc.values[hi.Value], float64(hi.Weight)/total)
+	} else if len(pc.p.Spawn) > 2 {
+		obs, exp := make([]float64, len(pc.p.Spawn)), make([]float64, len(pc.p.Spawn))
+		for i, w := range pc.p.Spawn {
+			obs[i] = float64(pc.values[w.Value])
+			exp[i] = float64(pc.spawns) * float64(w.Weight) / total
+		}
+		stat, cells := stats.ChiSquare(obs, exp)
+		pl.ValueP = stats.ChiSquareSF(stat, cells-1)
+	}
+	if pc.rankVar > 0 {
+		pl.RankP = 2 * stats.NormalSF(math.Abs(pc.rankSum)/math.Sqrt(pc.rankVar))
+	}
+	stat, cells := stats.ChiSquare(pc.observed, pc.expected)
+	pl.CellP = stats.ChiSquareSF(stat, cells-1)
+	return pl
+}
