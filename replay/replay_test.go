@@ -221,7 +221,9 @@ func TestTampered(t *testing.T) {
 				t.Errorf("the game with an undo is not valid under online-2048: %+v", vd)
 			}
 		}, BadAction, 4},
-		{"undo in a profile without it", false, func(r *Replay) { r.Actions = append(r.Actions[:3:3], append([]engine.Action{engine.Undo}, r.Actions[3:]...)...) }, BadAction, 4},
+		{"undo in a profile without it", false, func(r *Replay) {
+			r.Actions = append(r.Actions[:3:3], append([]engine.Action{engine.Undo}, r.Actions[3:]...)...)
+		}, BadAction, 4},
 		{"spawn onto a full cell", true, func(r *Replay) {
 			g, _ := engine.Load(mustProfile(t, "tile-merge"), engine.State{Board: *r.Start})
 			g.Play(r.Actions[:20], r.Spawns[:20])

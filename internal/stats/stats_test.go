@@ -42,7 +42,9 @@ func probWhere(n int, p float64, keep func(int) bool) float64 {
 	return s
 }
 
-func probAtLeast(n, k int, p float64) float64 { return probWhere(n, p, func(i int) bool { return i >= k }) }
+func probAtLeast(n, k int, p float64) float64 {
+	return probWhere(n, p, func(i int) bool { return i >= k })
+}
 
 func lchoose(n, k int) float64 {
 	a, _ := math.Lgamma(float64(n + 1))
