@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"unicode/utf8"
+)
 
 // Action is one entry of a move log: a move in one of the four directions
 // (the first four actions are the [Direction] values), or one of the
@@ -62,20 +65,34 @@ func (e *ActionError) Error() string {
 	return fmt.Sprintf("character %d: %q is not an action (U D L R, Z undo, E end run, K keep playing)", e.Offset+1, e.Char)
 }
 
+// logByte classifies the bytes of a move log: an action plus 1, 0 for an
+// invalid byte, and skip for white space.
+var logByte = func() (t [256]uint8) {
+	for i := range len(actionLetters) {
+		t[actionLetters[i]] = uint8(i) + 1
+		t[actionLetters[i]+'a'-'A'] = uint8(i) + 1
+	}
+	for _, c := range " \t\n\r" {
+		t[c] = skip
+	}
+	return t
+}()
+
+const skip = 255
+
 // ParseActions reads a move log: action letters, in either case, with
 // white space between them ignored. Errors are [*ActionError].
 func ParseActions(log string) ([]Action, error) {
 	actions := make([]Action, 0, len(log))
-	for i, r := range log {
-		switch r {
-		case ' ', '\t', '\n', '\r':
-			continue
-		}
-		a, ok := ActionOf(byte(r))
-		if !ok || r > 0x7f {
+	for i := 0; i < len(log); i++ {
+		switch c := logByte[log[i]]; c {
+		case skip:
+		case 0:
+			r, _ := utf8.DecodeRuneInString(log[i:])
 			return nil, &ActionError{i, r}
+		default:
+			actions = append(actions, Action(c-1))
 		}
-		actions = append(actions, a)
 	}
 	return actions, nil
 }

@@ -64,7 +64,7 @@ func TestParseProfileBase(t *testing.T) {
 func TestParseProfileErrors(t *testing.T) {
 	tests := []struct{ yaml, want string }{
 		{"name: x\nrows: 9\n", "p.yaml:2: rows: 9 is outside 2 to 8"},
-		{"name: x\ncolour: red\n", "p.yaml:2: field colour not found"},
+		{"name: x\ncolour: red\n", `p.yaml:2: unknown field "colour"`},
 		{"name: x\nspawn: {3: 1}\n", "p.yaml:2: spawn: 3 is not a tile"},
 		{"name: x\nspawn: {2: 0}\n", "p.yaml:2: spawn: tile 2 has weight 0"},
 		{"name: x\nwin:\n  tile: 2048\n  then: later\n", `p.yaml:4: "later" is not one of continue, stop, ask`},

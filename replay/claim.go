@@ -74,7 +74,7 @@ func checkClaim(p *engine.Profile, c Claim) error {
 		nHi := (sum - lo*spawned) / (hi - lo)
 		want := phi - potential(lo)*(spawned-nHi) - potential(hi)*nHi
 		if c.Score != want {
-			return fmt.Errorf("the claimed board after %d moves means %d spawned %ds, and then the score is %d, not %d", c.Moves, nHi, hi, want, c.Score)
+			return fmt.Errorf("the claimed board after %d moves means %d of the spawned tiles were %ds, and then the score is %d, not %d", c.Moves, nHi, hi, want, c.Score)
 		}
 	}
 	return nil

@@ -41,8 +41,8 @@ type Replay struct {
 // Setup is a run's choice where the profile offers one (online-2048's
 // target and finish, PGS continue mode).
 type Setup struct {
-	Target    uint64 `json:"target,omitempty"`
-	OpenEnded bool   `json:"openEnded,omitempty"`
+	Target    uint64 `json:"target,omitempty" yaml:"target"`
+	OpenEnded bool   `json:"openEnded,omitempty" yaml:"openEnded"`
 }
 
 // Claim is what a replay says its game achieved. Score, MaxTile and Moves
@@ -59,26 +59,45 @@ type Claim struct {
 
 // file is the YAML and JSON form of a replay.
 type file struct {
-	Profile        string     `yaml:"profile"`
-	Rules          int        `yaml:"rules"`
-	RNG            string     `yaml:"rng"`
-	Setup          *Setup     `yaml:"setup"`
-	Seed           *string    `yaml:"seed"`
-	Start          *boardNode `yaml:"start"`
-	Moves          *string    `yaml:"moves"`
-	Claim          *claimFile `yaml:"claim"`
-	SeedCommitment string     `yaml:"seedCommitment"`
-	Source         string     `yaml:"source"`
+	Profile        string     `yaml:"profile" json:"profile"`
+	Rules          int        `yaml:"rules" json:"rules"`
+	RNG            string     `yaml:"rng" json:"rng"`
+	Setup          *Setup     `yaml:"setup" json:"setup"`
+	Seed           *seedText  `yaml:"seed" json:"seed"`
+	Start          *boardNode `yaml:"start" json:"start"`
+	Moves          *string    `yaml:"moves" json:"moves"`
+	Claim          *claimFile `yaml:"claim" json:"claim"`
+	SeedCommitment string     `yaml:"seedCommitment" json:"seedCommitment"`
+	Source         string     `yaml:"source" json:"source"`
 }
 
 type claimFile struct {
-	Score   *uint64    `yaml:"score"`
-	MaxTile *uint64    `yaml:"maxTile"`
-	Moves   *int       `yaml:"moves"`
-	Board   *boardNode `yaml:"board"`
-	Won     *bool      `yaml:"won"`
-	Over    *bool      `yaml:"over"`
-	Result  *string    `yaml:"result"`
+	Score   *uint64    `yaml:"score" json:"score"`
+	MaxTile *uint64    `yaml:"maxTile" json:"maxTile"`
+	Moves   *int       `yaml:"moves" json:"moves"`
+	Board   *boardNode `yaml:"board" json:"board"`
+	Won     *bool      `yaml:"won" json:"won"`
+	Over    *bool      `yaml:"over" json:"over"`
+	Result  *string    `yaml:"result" json:"result"`
+}
+
+// seedText is a seed: a string, or in JSON also an integer, which stands
+// for its decimal text (YAML reads a number into a string by itself).
+type seedText string
+
+func (s *seedText) UnmarshalJSON(data []byte) error {
+	if len(data) > 0 && (data[0] == '-' || '0' <= data[0] && data[0] <= '9') {
+		var n json.Number
+		if err := json.Unmarshal(data, &n); err != nil {
+			return err
+		}
+		if _, err := n.Int64(); err != nil {
+			return fmt.Errorf("seed %s is not an integer; write the seed as a string", n)
+		}
+		*s = seedText(n)
+		return nil
+	}
+	return json.Unmarshal(data, (*string)(s))
 }
 
 // boardNode reads a board written as a text grid ("2 2 . .", one row a
@@ -129,19 +148,51 @@ func (b *boardNode) UnmarshalYAML(n *yaml.Node) error {
 	return strictyaml.Fail(n, "a board is a text grid or a list of rows")
 }
 
+// UnmarshalJSON reads a board from JSON: a text grid string, or rows of
+// numbers with null or 0 for an empty cell.
+func (b *boardNode) UnmarshalJSON(data []byte) error {
+	var grid string
+	if json.Unmarshal(data, &grid) == nil {
+		board, err := engine.ParseBoard(grid)
+		b.Board = board
+		return err
+	}
+	var rows [][]*uint64
+	if err := json.Unmarshal(data, &rows); err != nil {
+		return fmt.Errorf("a board is a text grid or a list of rows of numbers")
+	}
+	values := make([][]uint64, len(rows))
+	for r, row := range rows {
+		values[r] = make([]uint64, len(row))
+		for c, v := range row {
+			if v != nil {
+				values[r][c] = *v
+			}
+		}
+	}
+	board, err := engine.BoardFromValues(values)
+	b.Board = board
+	return err
+}
+
 // Decode reads a replay from YAML or JSON. file names it in errors, which
 // are [strictyaml.ErrorList] entries with the line at fault.
 func Decode(name string, data []byte) (*Replay, error) {
-	var f file
-	if err := strictyaml.Decode(name, data, &f); err != nil {
+	f, err := decodeFile(name, data)
+	if err != nil {
 		return nil, err
 	}
-	lines := strictyaml.Lines(data)
+	// The lines of the fields are found only for an error: it takes a
+	// second parse.
 	fail := func(path, format string, args ...any) error {
-		return strictyaml.ErrorList{strictyaml.At(name, lines, path, fmt.Sprintf(format, args...))}
+		return strictyaml.ErrorList{strictyaml.At(name, strictyaml.Lines(data), path, fmt.Sprintf(format, args...))}
 	}
-	r := &Replay{Profile: f.Profile, Rules: f.Rules, RNG: f.RNG, Setup: f.Setup, Seed: f.Seed,
+	r := &Replay{Profile: f.Profile, Rules: f.Rules, RNG: f.RNG, Setup: f.Setup,
 		SeedCommitment: f.SeedCommitment, Source: f.Source}
+	if f.Seed != nil {
+		seed := string(*f.Seed)
+		r.Seed = &seed
+	}
 	switch {
 	case f.Profile == "":
 		return nil, fail("", "missing the field profile")
@@ -161,7 +212,6 @@ func Decode(name string, data []byte) (*Replay, error) {
 	if f.Start != nil {
 		r.Start = &f.Start.Board
 	}
-	var err error
 	if r.Start == nil {
 		r.Actions, err = engine.ParseActions(*f.Moves)
 	} else {

@@ -34,6 +34,8 @@ func commands() []command {
 	return []command{
 		{"line", "[--json JSON|-] [CELL...]", "merge one line left, as seed 004's merge-line tool does", (*cli).line},
 		{"play", "--seed S [--profile P] [--moves LOG] [--json]", "play moves from a seed and show the game", (*cli).play},
+		{"verify", "[--json] [--workers N] [--profile FILE]... FILE|DIR|-...", "verify replays: files, directories, or JSON Lines on stdin (-)", (*cli).verify},
+		{"record", "--seed S [--profile P] (--moves LOG | --player NAME) [--games N] [--spawns] [-o FILE]", "record games as replays, from a move log or by a built-in player", (*cli).record},
 		{"profiles", "[NAME|FILE]", "list the profiles, or print one as YAML", (*cli).profiles},
 	}
 }

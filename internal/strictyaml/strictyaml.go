@@ -59,13 +59,16 @@ func (l ErrorList) Unwrap() []error {
 	return out
 }
 
-var linePrefix = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+var (
+	linePrefix   = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+	unknownField = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
+)
 
 // located turns a message of the yaml library, "line N: msg", into an Error.
 func located(file, msg string) *Error {
 	if m := linePrefix.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return &Error{file, line, m[2]}
+		return &Error{file, line, unknownField.ReplaceAllString(m[2], `unknown field "$1"`)}
 	}
 	return &Error{file, 0, strings.TrimPrefix(msg, "yaml: ")}
 }

@@ -1,0 +1,337 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tileproof/tileproof/replay"
+)
+
+// maxReplaySize bounds one replay file or line: 100,000 moves take about
+// 100 KB, a spawn-recorded log about 700 KB.
+const maxReplaySize = 64 << 20
+
+func (c *cli) verify(args []string) int {
+	fs := c.flags("verify", "[--json] [--workers N] [--profile FILE]... FILE|DIR|-...")
+	asJSON := fs.Bool("json", false, "print one JSON verdict a line (the summary goes to stderr)")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "replays verified in parallel")
+	var profileFiles multiFlag
+	fs.Var(&profileFiles, "profile", "a profile YAML file that replays may name (repeatable)")
+	if code, ok := c.parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitBadUsage
+	}
+	if os.Getenv("GOGC") == "" {
+		// A batch allocates a few KB a replay and keeps almost nothing,
+		// so with the default setting the collector runs every few
+		// milliseconds and, on two cores, eats most of what the second
+		// worker adds. Collecting less often costs a few MB.
+		debug.SetGCPercent(400)
+	}
+	v := replay.NewVerifier()
+	for _, f := range profileFiles {
+		p, err := loadProfile(f)
+		if err == nil {
+			err = v.AddProfile(p)
+		}
+		if err != nil {
+			return c.fail(exitBadUsage, "verify: %v", err)
+		}
+	}
+	inputs := make(chan replay.Input)
+	var listErr error
+	go func() {
+		defer close(inputs)
+		listErr = c.listInputs(fs.Args(), inputs)
+	}()
+	sum := newSummary()
+	progress := c.startProgress(sum)
+	replay.VerifyBatch(inputs, *workers, v.VerifyFile, func(vd replay.Verdict) {
+		sum.add(vd)
+		if *asJSON {
+			b, _ := json.Marshal(vd)
+			fmt.Fprintf(c.stdout, "%s\n", b)
+		} else {
+			printVerdict(c.stdout, vd)
+		}
+	})
+	progress.stop()
+	if listErr != nil {
+		return c.fail(exitBadUsage, "verify: %v", listErr)
+	}
+	out := c.stdout
+	if *asJSON {
+		out = c.stderr
+	}
+	sum.print(out)
+	return sum.exitCode()
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+// listInputs sends every replay named by args, in order: files, the replay
+// files under directories (sorted; manifest.yaml files are not replays),
+// the lines of .jsonl files, and with "-" the lines of stdin.
+func (c *cli) listInputs(args []string, out chan<- replay.Input) error {
+	for _, arg := range args {
+		if arg == "-" {
+			sendLines("stdin", c.stdin, out)
+			continue
+		}
+		info, err := os.Stat(arg)
+		if err != nil {
+			return err
+		}
+		if !info.IsDir() {
+			sendFile(arg, out)
+			continue
+		}
+		var files []string
+		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && isReplayFile(path) {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if len(files) == 0 {
+			return fmt.Errorf("%s: no replay files (.yaml, .yml, .json, .jsonl)", arg)
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			sendFile(f, out)
+		}
+	}
+	return nil
+}
+
+func isReplayFile(path string) bool {
+	base := filepath.Base(path)
+	if base == "manifest.yaml" || strings.HasPrefix(base, ".") {
+		return false
+	}
+	switch filepath.Ext(base) {
+	case ".yaml", ".yml", ".json", ".jsonl":
+		return true
+	}
+	return false
+}
+
+func sendFile(path string, out chan<- replay.Input) {
+	if strings.HasSuffix(path, ".jsonl") {
+		f, err := os.Open(path)
+		if err != nil {
+			out <- replay.Input{Name: path, Err: err}
+			return
+		}
+		defer f.Close()
+		sendLines(path, f, out)
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		out <- replay.Input{Name: path, Err: err}
+		return
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxReplaySize+1))
+	if err == nil && len(data) > maxReplaySize {
+		err = fmt.Errorf("larger than %d MiB", maxReplaySize>>20)
+	}
+	out <- replay.Input{Name: path, Data: data, Err: err}
+}
+
+// sendLines sends each non-blank line of r as a replay named NAME:LINE.
+func sendLines(name string, r io.Reader, out chan<- replay.Input) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	for line := 1; ; line++ {
+		data, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(data)) > 0 {
+			in := replay.Input{Name: fmt.Sprintf("%s:%d", name, line), Data: bytes.TrimRight(data, "\r\n")}
+			if len(data) > maxReplaySize {
+				in.Data, in.Err = nil, fmt.Errorf("line longer than %d MiB", maxReplaySize>>20)
+			}
+			out <- in
+		}
+		if err != nil {
+			if err != io.EOF {
+				out <- replay.Input{Name: fmt.Sprintf("%s:%d", name, line), Err: err}
+			}
+			return
+		}
+	}
+}
+
+func printVerdict(w io.Writer, vd replay.Verdict) {
+	switch {
+	case vd.Valid:
+		fmt.Fprintf(w, "ok     %s: score %d, max tile %d, %d moves (%s)\n", vd.Name, vd.Score, vd.MaxTile, vd.Moves, resultWords(vd.Result))
+		for _, warn := range vd.Warnings {
+			if !strings.Contains(warn, "does not pin") {
+				fmt.Fprintf(w, "       warning: %s\n", warn)
+			}
+		}
+	case vd.Reason == replay.Malformed || vd.Reason == replay.Refused:
+		msg := vd.Error
+		if !strings.HasPrefix(msg, vd.Name) {
+			msg = vd.Name + ": " + msg
+		}
+		fmt.Fprintf(w, "error  %s\n", strings.ReplaceAll(msg, "\n", "\n       "))
+	default:
+		d := vd.Divergence
+		fmt.Fprintf(w, "FAIL   %s: %s", vd.Name, vd.Reason)
+		if d.Action > 0 {
+			fmt.Fprintf(w, " at action %d (after %d counted moves)", d.Action, d.Move)
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "       the replay says: %s\n", d.Expected)
+		fmt.Fprintf(w, "       the rules give:  %s\n", d.Found)
+		for _, m := range vd.Mismatches[min(1, len(vd.Mismatches)):] {
+			if m.Field == "board" {
+				continue // the diff below shows it
+			}
+			fmt.Fprintf(w, "       also %s: claimed %s, found %s\n", m.Field, oneLine(m.Claimed), oneLine(m.Found))
+		}
+		if d.Diff != "" {
+			fmt.Fprintf(w, "       board (-claimed +real):\n%s\n", indentLines(strings.TrimRight(d.Diff, "\n"), "         "))
+		} else if d.Board != "" {
+			fmt.Fprintf(w, "       board:\n%s\n", indentLines(d.Board, "         "))
+		}
+	}
+}
+
+func resultWords(short string) string {
+	var r = map[string]string{"playing": "playing", "target-reached": "target reached", "no-moves": "no moves left", "move-limit": "move limit reached", "run-finished": "run finished"}
+	return r[short]
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func indentLines(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// summary counts verdicts as they stream out.
+type summary struct {
+	total, valid, unreadable int
+	moves                    atomic.Int64
+	count                    atomic.Int64
+	invalid                  map[replay.Reason]int
+	best                     *replay.Verdict
+}
+
+func newSummary() *summary { return &summary{invalid: map[replay.Reason]int{}} }
+
+func (s *summary) add(vd replay.Verdict) {
+	s.total++
+	s.count.Add(1)
+	s.moves.Add(int64(vd.Moves))
+	switch {
+	case vd.Valid:
+		s.valid++
+		if s.best == nil || vd.Score > s.best.Score {
+			s.best = &vd
+		}
+	case vd.Reason == replay.Malformed || vd.Reason == replay.Refused:
+		s.unreadable++
+	default:
+		s.invalid[vd.Reason]++
+	}
+}
+
+func (s *summary) print(w io.Writer) {
+	n := 0
+	var reasons []string
+	for r, k := range s.invalid {
+		n += k
+		reasons = append(reasons, fmt.Sprintf("%s %d", r, k))
+	}
+	sort.Strings(reasons)
+	fmt.Fprintf(w, "%d replays: %d valid, %d invalid", s.total, s.valid, n)
+	if n > 0 {
+		fmt.Fprintf(w, " (%s)", strings.Join(reasons, ", "))
+	}
+	fmt.Fprintf(w, ", %d unreadable", s.unreadable)
+	if s.best != nil {
+		fmt.Fprintf(w, "; best verified score %d (%s)", s.best.Score, s.best.Name)
+	}
+	fmt.Fprintln(w)
+}
+
+func (s *summary) exitCode() int {
+	switch {
+	case s.unreadable > 0:
+		return exitBadUsage
+	case s.valid < s.total:
+		return exitFailed
+	}
+	return exitOK
+}
+
+// progress draws a progress line on stderr while a long batch runs, when
+// stderr is a terminal.
+type progress struct {
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+func (c *cli) startProgress(s *summary) *progress {
+	p := &progress{done: make(chan struct{})}
+	f, ok := c.stderr.(*os.File)
+	if !ok {
+		return p
+	}
+	if info, err := f.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		return p
+	}
+	start := time.Now()
+	p.wg.Go(func() {
+		tick := time.NewTicker(250 * time.Millisecond)
+		defer tick.Stop()
+		drawn := false
+		for {
+			select {
+			case <-p.done:
+				if drawn {
+					fmt.Fprint(f, "\r\033[K")
+				}
+				return
+			case <-tick.C:
+				if el := time.Since(start); el > time.Second {
+					fmt.Fprintf(f, "\r\033[Kverified %d replays, %d moves (%.0f moves/s)", s.count.Load(), s.moves.Load(), float64(s.moves.Load())/el.Seconds())
+					drawn = true
+				}
+			}
+		}
+	})
+	return p
+}
+
+func (p *progress) stop() {
+	close(p.done)
+	p.wg.Wait()
+}

@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParseActions(t *testing.T) {
+	got, err := ParseActions(" L l\tU\r\nrdZ e K ")
+	if err != nil || FormatActions(got) != "LLURDZEK" {
+		t.Errorf("ParseActions = %q, %v", FormatActions(got), err)
+	}
+	for _, tt := range []struct {
+		log    string
+		offset int
+		char   rune
+	}{{"LLX", 2, 'X'}, {"L é", 2, 'é'}, {"U,D", 1, ','}, {"UD\x00", 2, 0}} {
+		_, err := ParseActions(tt.log)
+		var ae *ActionError
+		if !errors.As(err, &ae) || ae.Offset != tt.offset || ae.Char != tt.char {
+			t.Errorf("ParseActions(%q) = %v, want an error at %d for %q", tt.log, err, tt.offset, tt.char)
+		}
+	}
+	if a, ok := ActionOf('k'); !ok || a != KeepPlaying || a.String() != "keep-playing" {
+		t.Errorf("ActionOf('k') = %v, %v", a, ok)
+	}
+}
+
+// FuzzParseActions checks the move-log decoder: it accepts exactly the
+// logs of action letters and white space, and FormatActions gives back the
+// letters.
+func FuzzParseActions(f *testing.F) {
+	f.Add("LLDRUL")
+	f.Add("u d\nZEK")
+	f.Add("L\xffR")
+	f.Fuzz(func(t *testing.T, log string) {
+		actions, err := ParseActions(log)
+		clean := strings.ToUpper(strings.Join(strings.Fields(log), ""))
+		valid := strings.Trim(clean, "UDLRZEK") == "" && !strings.ContainsAny(log, "\v\f\u0085\u00a0")
+		if err != nil {
+			var ae *ActionError
+			if !errors.As(err, &ae) || ae.Offset < 0 || ae.Offset >= len(log) {
+				t.Fatalf("ParseActions(%q): %v", log, err)
+			}
+			return
+		}
+		if !valid || FormatActions(actions) != clean {
+			t.Fatalf("ParseActions(%q) = %q", log, FormatActions(actions))
+		}
+	})
+}

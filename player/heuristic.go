@@ -1,0 +1,181 @@
+package player
+
+import (
+	"math"
+	"sync"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// The evaluation of a board is a sum over its lines, every row and every
+// column, of a score of the line alone (lineScore). A line scores:
+//
+//   - a constant base, so that a live board scores well above a lost one
+//     (0, see maxNode);
+//   - a bonus for each empty cell: room to move is what keeps a game alive;
+//   - a bonus for each pair of equal tiles that would merge along the line;
+//   - a penalty for breaking monotonicity: the tiles of a good line rise
+//     steadily toward one end. The penalty is the smaller of the line's
+//     total rise toward each end, measured on e^4 for a tile 2^e, so that
+//     disorder among big tiles costs far more than among small ones;
+//   - a penalty on the size of the tiles, e^3.5 for each tile 2^e, which
+//     makes the search prefer merging tiles to keeping them apart.
+//
+// Monotone rows and columns both rising toward one side put the biggest
+// tile in a corner and the rest in a snake behind it: the classic way to
+// play 2048. These are the terms that 2048 expectimax players commonly use;
+// the weights were tuned by hand on 4x4 tile-merge games.
+type weights struct {
+	base, empty, merge, mono, monoPow, sum, sumPow float64
+}
+
+var defaultWeights = weights{
+	base:    200000,
+	empty:   270,
+	merge:   700,
+	mono:    47,
+	monoPow: 4,
+	sum:     11,
+	sumPow:  3.5,
+}
+
+// evaluator scores boards with a set of weights. Lines of 2 to 4 cells whose
+// tiles are all below 2^16 are looked up in a table of every such line;
+// other lines are scored directly.
+type evaluator struct {
+	w        weights
+	monoPow  [engine.MaxExp + 2]float64
+	sumPow   [engine.MaxExp + 2]float64
+	tables   [5][]float32 // tables[n]: every line of n cells, exponents 0..15, 4 bits a cell
+	tableSet [5]sync.Once
+}
+
+func newEvaluator(w weights) *evaluator {
+	ev := &evaluator{w: w}
+	for e := range ev.monoPow {
+		if e > 0 {
+			ev.monoPow[e] = math.Pow(float64(e), w.monoPow)
+			ev.sumPow[e] = math.Pow(float64(e), w.sumPow)
+		}
+	}
+	return ev
+}
+
+var (
+	defaultEvalOnce sync.Once
+	defaultEval     *evaluator
+)
+
+func getDefaultEvaluator() *evaluator {
+	defaultEvalOnce.Do(func() { defaultEval = newEvaluator(defaultWeights) })
+	return defaultEval
+}
+
+// lineScore scores one line of exponents (0 for an empty cell).
+func (ev *evaluator) lineScore(line []uint8) float64 {
+	w := &ev.w
+	empty, merges := 0, 0
+	var prev uint8 // the previous tile, skipping empty cells
+	var rise, fall float64
+	for i, e := range line {
+		if e == 0 {
+			empty++
+		} else {
+			if e == prev {
+				merges++
+				prev = 0 // a tile merges once
+			} else {
+				prev = e
+			}
+		}
+		if i > 0 {
+			a, b := ev.monoPow[line[i-1]], ev.monoPow[e]
+			if a > b {
+				fall += a - b
+			} else {
+				rise += b - a
+			}
+		}
+	}
+	var size float64
+	for _, e := range line {
+		size += ev.sumPow[e]
+	}
+	return w.base + w.empty*float64(empty) + w.merge*float64(merges) -
+		w.mono*math.Min(rise, fall) - w.sum*size
+}
+
+// table returns the table of every line of n cells (2 <= n <= 4) with
+// exponents below 16, indexed by the exponents 4 bits a cell, the first
+// cell in the low bits.
+func (ev *evaluator) table(n int) []float32 {
+	ev.tableSet[n].Do(func() {
+		t := make([]float32, 1<<(4*n))
+		line := make([]uint8, n)
+		for k := range t {
+			for i := range line {
+				line[i] = uint8(k >> (4 * i) & 15)
+			}
+			t[k] = float32(ev.lineScore(line))
+		}
+		ev.tables[n] = t
+	})
+	return ev.tables[n]
+}
+
+// grid is a board's exponents in row-major order, read once for the
+// evaluation and the chance nodes.
+type grid struct {
+	rows, cols int
+	cells      [engine.MaxSide * engine.MaxSide]uint8
+	maxExp     uint8
+}
+
+func readGrid(b *engine.Board) grid {
+	g := grid{rows: b.Rows(), cols: b.Cols()}
+	i := 0
+	for r := range g.rows {
+		for c := range g.cols {
+			e := uint8(b.Exp(r, c))
+			g.cells[i] = e
+			g.maxExp = max(g.maxExp, e)
+			i++
+		}
+	}
+	return g
+}
+
+// score evaluates a board: the sum of the scores of its rows and columns.
+func (ev *evaluator) score(g *grid) float64 {
+	rows, cols := g.rows, g.cols
+	var total float64
+	var line [engine.MaxSide]uint8
+	if g.maxExp < 16 && rows <= 4 && cols <= 4 {
+		rt, ct := ev.table(cols), ev.table(rows)
+		for r := range rows {
+			k := 0
+			for c := range cols {
+				k |= int(g.cells[r*cols+c]) << (4 * c)
+			}
+			total += float64(rt[k])
+		}
+		for c := range cols {
+			k := 0
+			for r := range rows {
+				k |= int(g.cells[r*cols+c]) << (4 * r)
+			}
+			total += float64(ct[k])
+		}
+		return total
+	}
+	for r := range rows {
+		total += ev.lineScore(g.cells[r*cols : r*cols+cols])
+	}
+	for c := range cols {
+		for r := range rows {
+			line[r] = g.cells[r*cols+c]
+		}
+		total += ev.lineScore(line[:rows])
+	}
+	return total
+}

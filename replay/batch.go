@@ -1,0 +1,79 @@
+package replay
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Input is one replay of a batch: a file's bytes or a line of JSON Lines,
+// or the error that kept it from being read.
+type Input struct {
+	Name string
+	Data []byte
+	Err  error
+}
+
+// batchSize is the most inputs a worker takes at once: handing replays
+// over one at a time costs more in waking goroutines than verifying a
+// short replay does.
+const batchSize = 64
+
+// VerifyBatch verifies inputs on workers goroutines, each with verify
+// (usually [Verifier.VerifyFile]), and hands the verdicts to emit in input
+// order, each as soon as it and those before it are ready. An input that
+// could not be read is a Malformed verdict; the batch goes on.
+func VerifyBatch(inputs <-chan Input, workers int, verify func(name string, data []byte) Verdict, emit func(Verdict)) {
+	type work struct {
+		in  []Input
+		out chan []Verdict
+	}
+	workers = max(1, workers)
+	order := make(chan chan []Verdict, 2*workers) // bounds the work waiting for earlier work
+	jobs := make(chan work)
+	go func() {
+		defer close(jobs)
+		defer close(order)
+		for in := range inputs {
+			// Take what has arrived, up to batchSize, without waiting for
+			// more: a slow stream still gets each verdict promptly.
+			chunk := []Input{in}
+		more:
+			for len(chunk) < batchSize {
+				select {
+				case next, ok := <-inputs:
+					if !ok {
+						break more
+					}
+					chunk = append(chunk, next)
+				default:
+					break more
+				}
+			}
+			ch := make(chan []Verdict, 1)
+			order <- ch
+			jobs <- work{chunk, ch}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for w := range jobs {
+				out := make([]Verdict, len(w.in))
+				for i, in := range w.in {
+					if in.Err != nil {
+						out[i] = Verdict{Name: in.Name, Reason: Malformed, Error: fmt.Sprintf("%s: %v", in.Name, in.Err)}
+						continue
+					}
+					out[i] = verify(in.Name, in.Data)
+				}
+				w.out <- out
+			}
+		})
+	}
+	for ch := range order {
+		for _, vd := range <-ch {
+			emit(vd)
+		}
+	}
+	wg.Wait()
+}

@@ -1,0 +1,156 @@
+package replay
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/plain"
+)
+
+// plainVerify is the same work as Verifier.VerifyFile for a seeded
+// replay whose profile plays like tile-merge (4x4, 2:9 4:1, no undo), done
+// with the plain implementation: decode, replay, check every move is
+// legal, compare the claim. It is the baseline of the benchmarks.
+func plainVerify(name string, data []byte) Verdict {
+	r, err := Decode(name, data)
+	if err != nil {
+		return Verdict{Name: name, Reason: Malformed, Error: err.Error()}
+	}
+	g, err := plain.NewGame(*r.Seed, 4, 4, 2, plain.DefaultWeights())
+	if err != nil {
+		return Verdict{Name: name, Reason: Malformed, Error: err.Error()}
+	}
+	for i, a := range r.Actions {
+		if !g.Play(a.Letter()) {
+			return Verdict{Name: name, Reason: IllegalMove, Divergence: &Divergence{Action: i + 1}}
+		}
+	}
+	vd := Verdict{Name: name, Score: g.Score, MaxTile: g.Board.Max(), Moves: g.Moves}
+	vd.Valid = vd.Score == r.Claim.Score && vd.MaxTile == r.Claim.MaxTile && vd.Moves == r.Claim.Moves
+	return vd
+}
+
+// longestCorpus returns the longest valid seeded tile-merge replays of
+// replays/, read from disk.
+func longestCorpus(b *testing.B) (files []string, moves int) {
+	for _, f := range []string{"valid/tile-merge-4096.yaml", "valid/tile-merge-2048.yaml", "minimal.yaml"} {
+		path := filepath.Join(corpusDir, f)
+		r, err := Decode(path, mustReadB(b, path))
+		if err != nil {
+			b.Fatal(err)
+		}
+		files, moves = append(files, path), moves+r.Claim.Moves
+	}
+	return files, moves
+}
+
+func mustReadB(b *testing.B, path string) []byte {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+// BenchmarkVerifyLongest is end-to-end verification (read the file,
+// decode, replay, compare) of the longest replays of the corpus, reported
+// per 100,000 moves, with the engine and with the plain implementation.
+func BenchmarkVerifyLongest(b *testing.B) {
+	files, moves := longestCorpus(b)
+	for _, impl := range []struct {
+		name   string
+		verify func(string, []byte) Verdict
+	}{{"engine", NewVerifier().VerifyFile}, {"plain", plainVerify}} {
+		b.Run(impl.name, func(b *testing.B) {
+			total := 0
+			for b.Loop() {
+				for _, f := range files {
+					data, err := os.ReadFile(f)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if vd := impl.verify(f, data); !vd.Valid {
+						b.Fatalf("%s: %+v", f, vd)
+					}
+				}
+				total += moves
+			}
+			b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(total)*1e5, "ms/100k-moves")
+		})
+	}
+}
+
+// batchCorpus records n distinct tile-merge games as JSON, the way a
+// leaderboard receives them, with a corner-keeping player that moves at
+// random one time in four.
+var batchCorpus = sync.OnceValues(func() ([][]byte, int) {
+	const n = 2000
+	p, _ := engine.BuiltinProfile("tile-merge")
+	rules, _ := engine.Compile(p)
+	rng := rand.New(rand.NewPCG(1, 1))
+	out, moves := make([][]byte, n), 0
+	for i := range out {
+		seed := fmt.Sprint("batch-", i)
+		g, _ := rules.NewGame(seed)
+		r := &Replay{Profile: p.Name, Seed: &seed}
+		for !g.Over() {
+			legal := g.LegalMoves()
+			d := legal[0]
+			for _, pref := range []engine.Direction{engine.Down, engine.Left, engine.Right} {
+				if slices.Contains(legal, pref) {
+					d = pref
+					break
+				}
+			}
+			if rng.IntN(4) == 0 {
+				d = legal[rng.IntN(len(legal))]
+			}
+			g.Move(d)
+			r.Actions = append(r.Actions, engine.Action(d))
+		}
+		r.Claim = Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves()}
+		out[i], moves = r.EncodeJSON(), moves+g.Moves()
+	}
+	return out, moves
+})
+
+// BenchmarkBatch verifies 2,000 distinct games through VerifyBatch, on one
+// worker and on two, with the engine and the plain implementation, and
+// reports replays and moves per second.
+func BenchmarkBatch(b *testing.B) {
+	replays, moves := batchCorpus()
+	for _, impl := range []struct {
+		name   string
+		verify func(string, []byte) Verdict
+	}{{"engine", NewVerifier().VerifyFile}, {"plain", plainVerify}} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", impl.name, workers), func(b *testing.B) {
+				n := 0
+				for b.Loop() {
+					in := make(chan Input, 64)
+					go func() {
+						for i, data := range replays {
+							in <- Input{Name: fmt.Sprint(i), Data: data}
+						}
+						close(in)
+					}()
+					VerifyBatch(in, workers, impl.verify, func(vd Verdict) {
+						if !vd.Valid {
+							b.Fatalf("%+v", vd)
+						}
+					})
+					n++
+				}
+				sec := b.Elapsed().Seconds()
+				b.ReportMetric(float64(n*len(replays))/sec, "replays/s")
+				b.ReportMetric(float64(n*moves)/sec/1e6, "Mmoves/s")
+			})
+		}
+	}
+}

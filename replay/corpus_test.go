@@ -1,0 +1,170 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"go.yaml.in/yaml/v3"
+)
+
+const corpusDir = "../replays"
+
+// manifestEntry is one replay of the corpus and the verdict it must get.
+type manifestEntry struct {
+	File    string `yaml:"file"`
+	Verdict string `yaml:"verdict"` // valid, invalid or unreadable
+	Reason  Reason `yaml:"reason"`
+	Action  int    `yaml:"action"`
+	Score   uint64 `yaml:"score"`
+	MaxTile uint64 `yaml:"maxTile"`
+	Moves   int    `yaml:"moves"`
+	Note    string `yaml:"note"`
+}
+
+func readManifest(t *testing.T) []manifestEntry {
+	data, err := os.ReadFile(filepath.Join(corpusDir, "manifest.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m []manifestEntry
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("manifest.yaml: %v", err)
+	}
+	return m
+}
+
+func corpusFiles(t *testing.T) []string {
+	var files []string
+	err := filepath.WalkDir(corpusDir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".yaml") && d.Name() != "manifest.yaml" {
+			rel, _ := filepath.Rel(corpusDir, path)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestCorpus verifies every replay of replays/ and checks the verdict the
+// manifest gives it; every file must be in the manifest.
+func TestCorpus(t *testing.T) {
+	manifest := readManifest(t)
+	var listed []string
+	v := NewVerifier()
+	for _, e := range manifest {
+		listed = append(listed, e.File)
+		t.Run(e.File, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(corpusDir, e.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			vd := v.VerifyFile(e.File, data)
+			switch e.Verdict {
+			case "valid":
+				if !vd.Valid || vd.Score != e.Score || vd.MaxTile != e.MaxTile || vd.Moves != e.Moves {
+					t.Errorf("got valid %v (%s %s %+v), score %d max %d moves %d; manifest: valid, %d %d %d",
+						vd.Valid, vd.Reason, vd.Error, vd.Divergence, vd.Score, vd.MaxTile, vd.Moves, e.Score, e.MaxTile, e.Moves)
+				}
+			case "invalid":
+				if vd.Valid || vd.Reason != e.Reason || e.Action != 0 && vd.Divergence.Action != e.Action {
+					t.Errorf("got valid %v, reason %q, divergence %+v; manifest: invalid, %s at action %d", vd.Valid, vd.Reason, vd.Divergence, e.Reason, e.Action)
+				}
+			case "unreadable":
+				if vd.Reason != e.Reason || vd.Error == "" {
+					t.Errorf("got reason %q (%s); manifest: unreadable, %s", vd.Reason, vd.Error, e.Reason)
+				}
+			default:
+				t.Errorf("manifest verdict %q", e.Verdict)
+			}
+		})
+	}
+	files := corpusFiles(t)
+	slices.Sort(listed)
+	if !slices.Equal(files, listed) {
+		t.Errorf("replays/ holds %v\nthe manifest lists %v", files, listed)
+	}
+	// The corpus has what issue 3 asks for: valid games in every profile,
+	// games reaching 2048 and 4096, and each kind of tampering.
+	want := map[string]bool{"2048": false, "4096": false}
+	profiles := map[string]bool{}
+	for _, e := range manifest {
+		if e.Verdict != "valid" {
+			continue
+		}
+		want["2048"] = want["2048"] || e.MaxTile == 2048
+		want["4096"] = want["4096"] || e.MaxTile == 4096
+		r, err := Decode(e.File, mustRead(t, filepath.Join(corpusDir, e.File)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		profiles[r.Profile] = true
+	}
+	if !want["2048"] || !want["4096"] || len(profiles) != 5 {
+		t.Errorf("the corpus has valid games reaching 2048 %v and 4096 %v, in profiles %v", want["2048"], want["4096"], profiles)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestSchema checks docs/replay.schema.json against the corpus: it accepts
+// every replay that decodes, and rejects the one with an unknown field.
+func TestSchema(t *testing.T) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(mustRead(t, "../docs/replay.schema.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("replay.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := c.Compile("replay.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range corpusFiles(t) {
+		var v any
+		if err := yaml.Unmarshal(mustRead(t, filepath.Join(corpusDir, file)), &v); err != nil {
+			t.Fatal(err)
+		}
+		j, _ := json.Marshal(v) // YAML to the equivalent JSON
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(j))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, decodeErr := Decode(file, mustRead(t, filepath.Join(corpusDir, file)))
+		schemaErr := schema.Validate(inst)
+		if (decodeErr == nil) != (schemaErr == nil) {
+			t.Errorf("%s: Decode says %v, the schema says %v", file, decodeErr, schemaErr)
+		}
+	}
+	for _, bad := range []string{
+		`{"profile":"pgs","moves":"L","claim":{"score":0,"maxTile":0,"moves":0}}`,
+		`{"profile":"pgs","seed":"1","start":"2 2/. .","moves":"L","claim":{"score":0,"maxTile":0,"moves":0}}`,
+		`{"profile":"pgs","seed":"1","moves":"L","claim":{"score":0,"moves":0}}`,
+		`{"profile":"pgs","seed":"1","moves":"LX","claim":{"score":0,"maxTile":0,"moves":0}}`,
+	} {
+		inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+		_, decodeErr := Decode("bad.json", []byte(bad))
+		if schema.Validate(inst) == nil || decodeErr == nil {
+			t.Errorf("%s: the schema accepts it or Decode does (%v)", bad, decodeErr)
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package replay
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/strictyaml"
+	"go.yaml.in/yaml/v3"
+)
+
+// FuzzCutMoves checks the fast way of reading a YAML move log against the
+// YAML decoder: whenever cutMoves takes a document, decoding it the fast
+// way and the slow way must agree.
+func FuzzCutMoves(f *testing.F) {
+	f.Add("profile: tile-merge\nseed: \"7\"\nmoves: LLDRUL   # a comment\nclaim: {score: 0, maxTile: 0, moves: 0}\n")
+	f.Add("profile: x\nmoves: |\n  LLDR\n  UULL\n\n  RR\nclaim: {score: 0, maxTile: 0, moves: 0}\n")
+	f.Add("moves: |-\n    L3:2 R5:2\n    U0:4\nprofile: x\n")
+	f.Add("moves: LL\n  RR\nprofile: x\n")
+	f.Add("moves: L: R\n")
+	f.Add("moves: |\n\tLL\n")
+	f.Add("source: 'a\nmoves: LL\nb'\nprofile: x\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		if _, _, ok := cutMoves([]byte(text)); !ok || strings.HasPrefix(strings.TrimSpace(text), "{") {
+			return // not the fast way of YAML (JSON has its own, checked by TestJSONMatchesYAML)
+		}
+		fast, fastErr := decodeFile("f.yaml", []byte(text))
+		var slow file
+		slowErr := strictyaml.Decode("f.yaml", []byte(text), &slow)
+		if fmt.Sprint(fastErr) != fmt.Sprint(slowErr) {
+			t.Fatalf("fast: %v\nslow: %v", fastErr, slowErr)
+		}
+		if fastErr != nil {
+			return
+		}
+		if normalizeLog(deref(slow.Moves)) != normalizeLog(deref(fast.Moves)) {
+			t.Fatalf("moves: fast %q, slow %q", deref(fast.Moves), deref(slow.Moves))
+		}
+		fast.Moves, slow.Moves = nil, nil
+		if diff := cmp.Diff(slow, fast, cmp.Comparer(func(a, b engine.Board) bool { return a == b })); diff != "" {
+			t.Fatalf("(-slow +fast):\n%s", diff)
+		}
+	})
+}
+
+func normalizeLog(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := range len(s) {
+		if c := s[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			out = append(out, c)
+		}
+	}
+	return string(out)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
+}
+
+// TestJSONMatchesYAML decodes every corpus replay from YAML, then from
+// the same document in JSON (read by encoding/json), and compares.
+func TestJSONMatchesYAML(t *testing.T) {
+	for _, file := range corpusFiles(t) {
+		data := mustRead(t, "../replays/"+file)
+		fromYAML, errY := Decode(file, data)
+		var v any
+		if err := yaml.Unmarshal(data, &v); err != nil {
+			t.Fatal(err)
+		}
+		j, _ := json.Marshal(v)
+		fromJSON, errJ := Decode(file, j)
+		if (errY == nil) != (errJ == nil) {
+			t.Fatalf("%s: YAML %v, JSON %v", file, errY, errJ)
+		}
+		if diff := cmp.Diff(fromYAML, fromJSON, cmp.Comparer(func(a, b engine.Board) bool { return a == b })); errY == nil && diff != "" {
+			t.Errorf("%s (-yaml +json):\n%s", file, diff)
+		}
+	}
+}
