@@ -12,7 +12,6 @@ import (
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/strictyaml"
-	"go.yaml.in/yaml/v3"
 )
 
 // Replay is one recorded game. Exactly one of Seed and Start is set: a
@@ -64,7 +63,7 @@ type file struct {
 	RNG            string     `yaml:"rng" json:"rng"`
 	Setup          *Setup     `yaml:"setup" json:"setup"`
 	Seed           *seedText  `yaml:"seed" json:"seed"`
-	Start          *boardNode `yaml:"start" json:"start"`
+	Start          *engine.Board `yaml:"start" json:"start"`
 	Moves          *string    `yaml:"moves" json:"moves"`
 	Claim          *claimFile `yaml:"claim" json:"claim"`
 	SeedCommitment string     `yaml:"seedCommitment" json:"seedCommitment"`
@@ -75,7 +74,7 @@ type claimFile struct {
 	Score   *uint64    `yaml:"score" json:"score"`
 	MaxTile *uint64    `yaml:"maxTile" json:"maxTile"`
 	Moves   *int       `yaml:"moves" json:"moves"`
-	Board   *boardNode `yaml:"board" json:"board"`
+	Board   *engine.Board `yaml:"board" json:"board"`
 	Won     *bool      `yaml:"won" json:"won"`
 	Over    *bool      `yaml:"over" json:"over"`
 	Result  *string    `yaml:"result" json:"result"`
@@ -98,81 +97,6 @@ func (s *seedText) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	return json.Unmarshal(data, (*string)(s))
-}
-
-// boardNode reads a board written as a text grid ("2 2 . .", one row a
-// line) or as nested lists with null or 0 for an empty cell (the PGS
-// form), with errors at the line of the row at fault.
-type boardNode struct{ engine.Board }
-
-func (b *boardNode) UnmarshalYAML(n *yaml.Node) error {
-	switch n.Kind {
-	case yaml.ScalarNode:
-		board, err := engine.ParseBoard(n.Value)
-		if err != nil {
-			line := n
-			if be, ok := err.(*engine.BoardError); ok && be.Row > 0 && (n.Style == yaml.LiteralStyle || n.Style == yaml.FoldedStyle) {
-				line = &yaml.Node{Line: n.Line + be.Row}
-			}
-			return strictyaml.Fail(line, "%v", err)
-		}
-		b.Board = board
-		return nil
-	case yaml.SequenceNode:
-		rows := make([][]uint64, len(n.Content))
-		for r, row := range n.Content {
-			if row.Kind != yaml.SequenceNode {
-				return strictyaml.Fail(row, "board row %d is not a list", r+1)
-			}
-			for c, cell := range row.Content {
-				var v uint64
-				if cell.Tag != "!!null" {
-					if err := cell.Decode(&v); err != nil {
-						return strictyaml.Fail(cell, "board row %d, column %d: %q is not a tile", r+1, c+1, cell.Value)
-					}
-				}
-				rows[r] = append(rows[r], v)
-			}
-		}
-		board, err := engine.BoardFromValues(rows)
-		if err != nil {
-			at := n
-			if be, ok := err.(*engine.BoardError); ok && be.Row > 0 {
-				at = n.Content[be.Row-1]
-			}
-			return strictyaml.Fail(at, "%v", err)
-		}
-		b.Board = board
-		return nil
-	}
-	return strictyaml.Fail(n, "a board is a text grid or a list of rows")
-}
-
-// UnmarshalJSON reads a board from JSON: a text grid string, or rows of
-// numbers with null or 0 for an empty cell.
-func (b *boardNode) UnmarshalJSON(data []byte) error {
-	var grid string
-	if json.Unmarshal(data, &grid) == nil {
-		board, err := engine.ParseBoard(grid)
-		b.Board = board
-		return err
-	}
-	var rows [][]*uint64
-	if err := json.Unmarshal(data, &rows); err != nil {
-		return fmt.Errorf("a board is a text grid or a list of rows of numbers")
-	}
-	values := make([][]uint64, len(rows))
-	for r, row := range rows {
-		values[r] = make([]uint64, len(row))
-		for c, v := range row {
-			if v != nil {
-				values[r][c] = *v
-			}
-		}
-	}
-	board, err := engine.BoardFromValues(values)
-	b.Board = board
-	return err
 }
 
 // Decode reads a replay from YAML or JSON. file names it in errors, which
@@ -209,9 +133,7 @@ func Decode(name string, data []byte) (*Replay, error) {
 	case f.SeedCommitment != "" && f.Seed == nil:
 		return nil, fail("seedCommitment", "a seed commitment needs a seed")
 	}
-	if f.Start != nil {
-		r.Start = &f.Start.Board
-	}
+	r.Start = f.Start
 	if r.Start == nil {
 		r.Actions, err = engine.ParseActions(*f.Moves)
 	} else {
@@ -232,9 +154,7 @@ func Decode(name string, data []byte) (*Replay, error) {
 		return nil, fail("claim.moves", "claim.moves %d is negative", *c.Moves)
 	}
 	r.Claim = Claim{Score: *c.Score, MaxTile: *c.MaxTile, Moves: *c.Moves, Won: c.Won, Over: c.Over}
-	if c.Board != nil {
-		r.Claim.Board = &c.Board.Board
-	}
+	r.Claim.Board = c.Board
 	if c.Result != nil {
 		var res engine.Result
 		if err := res.UnmarshalText([]byte(*c.Result)); err != nil {

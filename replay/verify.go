@@ -11,8 +11,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/boardfmt"
 )
 
 // Reason names why a replay is not valid. Malformed and Refused are about
@@ -259,7 +259,7 @@ func (v *Verifier) Verify(r *Replay) Verdict {
 			if mm[0].Field == "board" {
 				div.Expected, div.Found = "the claimed board", "another board"
 			}
-			div.Diff = boardDiff(*r.Claim.Board, g.Board())
+			div.Diff = boardfmt.Diff(*r.Claim.Board, g.Board())
 		}
 		return vd.invalid(claimReasons[mm[0].Field], div)
 	}
@@ -354,27 +354,6 @@ func divergence(g *engine.Game, r *Replay, i int, err error) (*Divergence, Reaso
 		div.Expected, div.Found = what, err.Error()
 	}
 	return div, reason
-}
-
-// boardDiff is go-cmp's diff of two boards' rows, aligned alike.
-func boardDiff(claimed, real engine.Board) string {
-	width := max(len(fmt.Sprint(claimed.MaxTile())), len(fmt.Sprint(real.MaxTile())))
-	rows := func(b engine.Board) []string {
-		out := make([]string, b.Rows())
-		for r := range out {
-			cells := make([]string, b.Cols())
-			for c := range cells {
-				cells[c] = "."
-				if v := b.At(r, c); v != 0 {
-					cells[c] = fmt.Sprint(v)
-				}
-				cells[c] = strings.Repeat(" ", width-len(cells[c])) + cells[c]
-			}
-			out[r] = strings.Join(cells, " ")
-		}
-		return out
-	}
-	return cmp.Diff(rows(claimed), rows(real))
 }
 
 var claimReasons = map[string]Reason{

@@ -1,0 +1,419 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/boardfmt"
+)
+
+// ProtocolVersion is the exec protocol version this runner speaks.
+const ProtocolVersion = 1
+
+// Status is the outcome of one case under one profile.
+type Status string
+
+// The statuses. Pass and Skip are not failures; the rest are.
+const (
+	Pass           Status = "pass"
+	Skip           Status = "skip"
+	BoardDiverged  Status = "board-diverged"
+	ScoreDiverged  Status = "score-diverged"
+	FlagsDiffer    Status = "flags-differ"
+	LegalityDiffer Status = "legality-differs"
+	IllegalHandled Status = "illegal-move-handling-differs"
+	SpawnWrong     Status = "spawn-wrong"
+	Crash          Status = "crash"
+	Timeout        Status = "timeout"
+	ProtocolError  Status = "protocol-error"
+)
+
+// Failed reports whether the status is a failure (an empty status, not
+// yet decided, is not).
+func (s Status) Failed() bool { return s != Pass && s != Skip && s != "" }
+
+// Result is one case's outcome under one profile.
+type Result struct {
+	Case    string `json:"case"` // AREA/ID
+	Area    string `json:"area"`
+	Profile string `json:"profile"`
+	Status  Status `json:"status"`
+	Reason  string `json:"reason,omitempty"` // why it was skipped, or what went wrong
+	Step    int    `json:"step,omitempty"`   // the 1-based step that failed
+	Diff    string `json:"diff,omitempty"`   // go-cmp: - the rules, + the implementation
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	// Expected is the known-deviation reason of an expected failure (it
+	// does not fail the run), or of a case that was expected to fail and
+	// passed (an unexpected pass).
+	Expected string `json:"expected,omitempty"`
+}
+
+// Key identifies a result across runs: CASE@PROFILE.
+func (r Result) Key() string { return r.Case + "@" + r.Profile }
+
+// Options select and shape a run.
+type Options struct {
+	Profiles []string       // the profiles to run; nil: every profile the implementation declares
+	Run      *regexp.Regexp // run only the cases whose AREA/ID matches; nil: all
+	// Expectations are known deviations: CASE or CASE@PROFILE to the
+	// reason the implementation fails it.
+	Expectations map[string]string
+	// Properties runs the property checks and the exhaustive line check
+	// after the cases.
+	Properties bool
+}
+
+// Report is the outcome of a run.
+type Report struct {
+	Impl        Hello         `json:"impl"`
+	Pack        string        `json:"pack"`
+	PackVersion string        `json:"packVersion"`
+	Contract    int           `json:"contract"`
+	Results     []Result      `json:"results"`
+	Duration    time.Duration `json:"durationNs"`
+}
+
+// Failures returns the failed results that were not expected, and the
+// expected failures that passed.
+func (r *Report) Failures() (unexpected, unexpectedPasses []Result) {
+	for _, res := range r.Results {
+		switch {
+		case res.Status.Failed() && res.Expected == "":
+			unexpected = append(unexpected, res)
+		case res.Status == Pass && res.Expected != "":
+			unexpectedPasses = append(unexpectedPasses, res)
+		}
+	}
+	return unexpected, unexpectedPasses
+}
+
+// Run runs a pack against an implementation.
+func Run(pack *Pack, impl Impl, opts Options) (*Report, error) {
+	start := time.Now()
+	hello, err := impl.Hello()
+	if err != nil {
+		return nil, fmt.Errorf("hello: %w", err)
+	}
+	if hello.Protocol != 0 && hello.Protocol != ProtocolVersion {
+		return nil, fmt.Errorf("the implementation speaks protocol %d; this runner speaks %d", hello.Protocol, ProtocolVersion)
+	}
+	rep := &Report{Impl: hello, Pack: pack.Name, PackVersion: pack.Version, Contract: pack.Contract}
+	profiles := hello.Profiles
+	if opts.Profiles != nil {
+		profiles = nil
+		for _, p := range opts.Profiles {
+			if !slices.Contains(hello.Profiles, p) {
+				return nil, fmt.Errorf("the implementation does not declare profile %q (it declares %s)", p, strings.Join(hello.Profiles, ", "))
+			}
+			profiles = append(profiles, p)
+		}
+	}
+	for _, c := range pack.Cases {
+		if opts.Run != nil && !opts.Run.MatchString(c.Name()) {
+			continue
+		}
+		for _, p := range profiles {
+			if !c.AppliesTo(p) {
+				continue
+			}
+			res := Result{Case: c.Name(), Area: c.Area, Profile: p, File: c.File, Line: c.Line}
+			if missing := missingFeatures(hello, c.Needs); len(missing) > 0 {
+				res.Status, res.Reason = Skip, "needs "+strings.Join(missing, ", ")
+			} else {
+				runCase(impl, c, p, &res)
+			}
+			rep.add(res, opts.Expectations)
+		}
+	}
+	if opts.Properties {
+		for _, p := range profiles {
+			for _, res := range runProperties(impl, hello, p, opts.Run) {
+				rep.add(res, opts.Expectations)
+			}
+		}
+	}
+	rep.Duration = time.Since(start)
+	return rep, nil
+}
+
+func (r *Report) add(res Result, expectations map[string]string) {
+	if why, ok := expectations[res.Key()]; ok {
+		res.Expected = why
+	} else if why, ok := expectations[res.Case]; ok {
+		res.Expected = why
+	}
+	r.Results = append(r.Results, res)
+}
+
+func missingFeatures(h Hello, needs []string) []string {
+	var missing []string
+	for _, f := range needs {
+		if !h.Has(f) {
+			missing = append(missing, f)
+		}
+	}
+	return missing
+}
+
+// fail records a failure at step (1-based).
+func (res *Result) fail(status Status, step int, diff, format string, args ...any) {
+	res.Status, res.Step, res.Diff, res.Reason = status, step, diff, fmt.Sprintf(format, args...)
+}
+
+// driverFailure records a driver error as the case's result; it returns
+// false for other errors.
+func (res *Result) driverFailure(err error, step int, what string) bool {
+	var de *DriverError
+	if errors.As(err, &de) {
+		res.fail(de.Status, step, "", "%s: %s", what, de.Msg)
+		return true
+	}
+	return false
+}
+
+func runCase(impl Impl, c *Case, profile string, res *Result) {
+	var st State
+	var err error
+	if c.Start.Board != nil {
+		s := c.Start
+		st, err = impl.Load(profile, LoadState{Board: *s.Board, Score: s.Score, Moves: s.Moves, Won: s.Won, KeepPlaying: s.KeepPlaying})
+	} else {
+		st, err = impl.New(profile, *c.Start.Seed)
+	}
+	if err != nil {
+		if !res.driverFailure(err, 0, "start") {
+			res.fail(ProtocolError, 0, "", "the start state was refused: %v", err)
+		}
+		return
+	}
+	for i, step := range c.Steps {
+		n := i + 1
+		var mr *MoveResult
+		var refusal *RuleError
+		switch {
+		case step.Move != nil:
+			r, err := impl.Move(*step.Move, step.Spawn)
+			if err != nil {
+				if res.driverFailure(err, n, "move "+step.Move.String()) || !errors.As(err, &refusal) {
+					if res.Status == "" {
+						res.fail(ProtocolError, n, "", "move %s: %v", step.Move, err)
+					}
+					return
+				}
+			} else {
+				mr = &r
+			}
+		case step.Action != "":
+			s, err := impl.Do(step.Action)
+			if err != nil {
+				if res.driverFailure(err, n, step.Action) || !errors.As(err, &refusal) {
+					if res.Status == "" {
+						res.fail(ProtocolError, n, "", "%s: %v", step.Action, err)
+					}
+					return
+				}
+			} else {
+				st = s
+			}
+		}
+		e := step.Expect
+		what := stepName(step)
+		if e.Error != "" || refusal != nil {
+			switch {
+			case refusal == nil:
+				res.fail(IllegalHandled, n, "", "%s: the rules refuse it (%s); the implementation accepted it", what, e.Error)
+				return
+			case e.Error == "":
+				res.fail(IllegalHandled, n, "", "%s: the rules accept it; the implementation refused it: %s", what, refusal)
+				return
+			case refusal.Code != e.Error:
+				res.fail(IllegalHandled, n, "", "%s: the rules refuse it as %s; the implementation as %s (%s)", what, e.Error, refusal.Code, refusal.Message)
+				return
+			}
+		}
+		slid := st.Board // the board after the slide, before the spawn
+		if mr != nil {
+			if ok := checkSpawn(profileOf(impl, profile), st.Board, *step.Move, step.Spawn, mr, res, n); !ok {
+				return
+			}
+			st = mr.State
+			slid = st.Board
+			if mr.Spawn != nil {
+				slid.Set(mr.Spawn.Row, mr.Spawn.Col, 0)
+			}
+		}
+		if !checkExpect(impl, e, mr, slid, st, res, n, what) {
+			return
+		}
+	}
+	res.Status = Pass
+}
+
+func stepName(st Step) string {
+	switch {
+	case st.Move != nil:
+		return "move " + st.Move.String()
+	case st.Action != "":
+		return st.Action
+	}
+	return "check"
+}
+
+// profileOf returns the profile a case runs under, for the checks every
+// move gets (the spawn values); nil when unknown (a profile outside the
+// built-ins).
+func profileOf(_ Impl, name string) *engine.Profile {
+	p, _ := engine.BuiltinProfile(name)
+	return p
+}
+
+// checkSpawn checks the tile a move reports spawning, as every move gets
+// checked: one tile after a move that changed the board, none after one
+// that did not, in a cell the slide left empty, of a value the profile
+// spawns, where a forced spawn said.
+func checkSpawn(p *engine.Profile, before engine.Board, d engine.Direction, forced *engine.Spawn, mr *MoveResult, res *Result, n int) bool {
+	sp, board := mr.Spawn, mr.State.Board
+	switch {
+	case !mr.Changed && sp != nil:
+		res.fail(SpawnWrong, n, "", "move %s changed nothing but a %d spawned at row %d, column %d", d, sp.Value, sp.Row, sp.Col)
+	case mr.Changed && sp == nil:
+		res.fail(SpawnWrong, n, "", "move %s changed the board but reported no spawn", d)
+	case sp == nil:
+		if board != before {
+			res.fail(BoardDiverged, n, boardfmt.Diff(before, board), "move %s changed nothing, yet the board changed", d)
+		}
+	case sp.Row < 0 || sp.Row >= board.Rows() || sp.Col < 0 || sp.Col >= board.Cols():
+		res.fail(SpawnWrong, n, "", "the spawn at row %d, column %d is off the board", sp.Row, sp.Col)
+	case board.At(sp.Row, sp.Col) != sp.Value:
+		res.fail(SpawnWrong, n, "", "the spawn is reported as %d at row %d, column %d, but the board holds %d there", sp.Value, sp.Row, sp.Col, board.At(sp.Row, sp.Col))
+	case p != nil && !p.SpawnValue(sp.Value):
+		res.fail(SpawnWrong, n, "", "a %d spawned; profile %s spawns only %s", sp.Value, p.Name, spawnValues(p))
+	case forced != nil && *forced != *sp:
+		res.fail(SpawnWrong, n, "", "the spawn was forced to %d at row %d, column %d; it is %d at row %d, column %d", forced.Value, forced.Row, forced.Col, sp.Value, sp.Row, sp.Col)
+	}
+	// (A spawn in a cell the slide did not leave empty shows as a board
+	// divergence: the board minus the spawn is not the slide.)
+	return !res.Status.Failed()
+}
+
+func spawnValues(p *engine.Profile) string {
+	var s []string
+	for _, w := range p.Spawn {
+		s = append(s, fmt.Sprint(w.Value))
+	}
+	return strings.Join(s, " and ")
+}
+
+// checkExpect compares one step's expectations; the board comparisons
+// first, since a wrong board explains the rest.
+func checkExpect(impl Impl, e Expect, mr *MoveResult, slid engine.Board, st State, res *Result, n int, what string) bool {
+	if e.Board != nil && *e.Board != slid {
+		res.fail(BoardDiverged, n, boardfmt.Diff(*e.Board, slid), "%s: the board after the slide differs", what)
+		return false
+	}
+	if e.After != nil && *e.After != st.Board {
+		res.fail(BoardDiverged, n, boardfmt.Diff(*e.After, st.Board), "%s: the board after the step differs", what)
+		return false
+	}
+	if r := e.Row; r != nil {
+		got := make([]*uint64, slid.Cols())
+		want := make([]uint64, len(r.Cells))
+		match := r.Index < slid.Rows() && len(r.Cells) == slid.Cols()
+		for c := range got {
+			v := slid.At(min(r.Index, slid.Rows()-1), c)
+			got[c] = &v
+		}
+		for c, v := range r.Cells {
+			if v != nil {
+				want[c] = *v
+			}
+			match = match && c < len(got) && want[c] == *got[c]
+		}
+		if !match {
+			res.fail(BoardDiverged, n, "", "%s: row %d after the slide is %v, want %v", what, r.Index, derefAll(got), want)
+			return false
+		}
+	}
+	if c := e.Cell; c != nil {
+		if c.Row >= slid.Rows() || c.Col >= slid.Cols() || slid.At(c.Row, c.Col) != c.Value {
+			res.fail(BoardDiverged, n, "", "%s: cell (%d, %d) after the slide is not %d\n%s", what, c.Row, c.Col, c.Value, slid)
+			return false
+		}
+	}
+	if mr != nil {
+		if e.Changed != nil && *e.Changed != mr.Changed {
+			res.fail(LegalityDiffer, n, "", "%s: changed is %v, want %v", what, mr.Changed, *e.Changed)
+			return false
+		}
+		if e.Gained != nil && *e.Gained != mr.Gained {
+			res.fail(ScoreDiverged, n, "", "%s: gained %d points, want %d", what, mr.Gained, *e.Gained)
+			return false
+		}
+		if e.Spawned != nil && *e.Spawned != (mr.Spawn != nil) {
+			res.fail(SpawnWrong, n, "", "%s: spawned is %v, want %v", what, mr.Spawn != nil, *e.Spawned)
+			return false
+		}
+	}
+	if e.Score != nil && *e.Score != st.Score {
+		res.fail(ScoreDiverged, n, "", "%s: the score is %d, want %d", what, st.Score, *e.Score)
+		return false
+	}
+	if e.MaxTile != nil && *e.MaxTile != st.Board.MaxTile() {
+		res.fail(ScoreDiverged, n, "", "%s: the largest tile is %d, want %d", what, st.Board.MaxTile(), *e.MaxTile)
+		return false
+	}
+	if e.Moves != nil && *e.Moves != st.Moves {
+		res.fail(LegalityDiffer, n, "", "%s: %d counted moves, want %d", what, st.Moves, *e.Moves)
+		return false
+	}
+	if e.Won != nil && *e.Won != st.Won {
+		res.fail(FlagsDiffer, n, "", "%s: won is %v, want %v", what, st.Won, *e.Won)
+		return false
+	}
+	if e.Over != nil && *e.Over != st.Over {
+		res.fail(FlagsDiffer, n, "", "%s: over is %v, want %v", what, st.Over, *e.Over)
+		return false
+	}
+	if e.Result != nil && st.Result != "" {
+		want, _ := e.Result.MarshalText()
+		if string(want) != st.Result {
+			res.fail(FlagsDiffer, n, "", "%s: the result is %s, want %s", what, st.Result, want)
+			return false
+		}
+	}
+	if e.Legal != nil {
+		got, err := impl.Legal()
+		if err != nil {
+			if !res.driverFailure(err, n, "legal") {
+				res.fail(ProtocolError, n, "", "legal: %v", err)
+			}
+			return false
+		}
+		if !sameDirections(got, *e.Legal) {
+			res.fail(LegalityDiffer, n, "", "%s: the legal moves are %v, want %v", what, got, *e.Legal)
+			return false
+		}
+	}
+	return true
+}
+
+func derefAll(p []*uint64) []uint64 {
+	out := make([]uint64, len(p))
+	for i, v := range p {
+		out[i] = *v
+	}
+	return out
+}
+
+func sameDirections(a, b []engine.Direction) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}

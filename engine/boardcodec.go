@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/tileproof/tileproof/internal/strictyaml"
+	"go.yaml.in/yaml/v3"
+)
+
+// UnmarshalYAML reads a board written as a text grid (see [ParseBoard]) or
+// as rows of numbers with null or 0 for an empty cell (the PGS form), with
+// errors at the line of the row at fault.
+func (b *Board) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		board, err := ParseBoard(n.Value)
+		if err != nil {
+			at := n
+			var be *BoardError
+			if errors.As(err, &be) && be.Row > 0 && (n.Style == yaml.LiteralStyle || n.Style == yaml.FoldedStyle) {
+				at = &yaml.Node{Line: n.Line + be.Row}
+			}
+			return strictyaml.Fail(at, "%v", err)
+		}
+		*b = board
+		return nil
+	case yaml.SequenceNode:
+		rows := make([][]uint64, len(n.Content))
+		for r, row := range n.Content {
+			if row.Kind != yaml.SequenceNode {
+				return strictyaml.Fail(row, "board row %d is not a list", r+1)
+			}
+			for c, cell := range row.Content {
+				var v uint64
+				if cell.Tag != "!!null" {
+					if err := cell.Decode(&v); err != nil {
+						return strictyaml.Fail(cell, "board row %d, column %d: %q is not a tile", r+1, c+1, cell.Value)
+					}
+				}
+				rows[r] = append(rows[r], v)
+			}
+		}
+		board, err := BoardFromValues(rows)
+		if err != nil {
+			at := n
+			var be *BoardError
+			if errors.As(err, &be) && be.Row > 0 {
+				at = n.Content[be.Row-1]
+			}
+			return strictyaml.Fail(at, "%v", err)
+		}
+		*b = board
+		return nil
+	}
+	return strictyaml.Fail(n, "a board is a text grid or a list of rows")
+}
+
+// UnmarshalJSON reads a board from JSON: a text grid string, or rows of
+// numbers with null or 0 for an empty cell.
+func (b *Board) UnmarshalJSON(data []byte) error {
+	var grid string
+	if json.Unmarshal(data, &grid) == nil {
+		board, err := ParseBoard(grid)
+		*b = board
+		return err
+	}
+	var rows [][]*uint64
+	if err := json.Unmarshal(data, &rows); err != nil {
+		return fmt.Errorf("a board is a text grid or a list of rows of numbers")
+	}
+	values := make([][]uint64, len(rows))
+	for r, row := range rows {
+		values[r] = make([]uint64, len(row))
+		for c, v := range row {
+			if v != nil {
+				values[r][c] = *v
+			}
+		}
+	}
+	board, err := BoardFromValues(values)
+	*b = board
+	return err
+}
+
+// MarshalJSON writes the board as rows of numbers, 0 for an empty cell.
+func (b Board) MarshalJSON() ([]byte, error) { return json.Marshal(b.Values()) }
