@@ -58,26 +58,26 @@ type Claim struct {
 
 // file is the YAML and JSON form of a replay.
 type file struct {
-	Profile        string     `yaml:"profile" json:"profile"`
-	Rules          int        `yaml:"rules" json:"rules"`
-	RNG            string     `yaml:"rng" json:"rng"`
-	Setup          *Setup     `yaml:"setup" json:"setup"`
-	Seed           *seedText  `yaml:"seed" json:"seed"`
+	Profile        string        `yaml:"profile" json:"profile"`
+	Rules          int           `yaml:"rules" json:"rules"`
+	RNG            string        `yaml:"rng" json:"rng"`
+	Setup          *Setup        `yaml:"setup" json:"setup"`
+	Seed           *seedText     `yaml:"seed" json:"seed"`
 	Start          *engine.Board `yaml:"start" json:"start"`
-	Moves          *string    `yaml:"moves" json:"moves"`
-	Claim          *claimFile `yaml:"claim" json:"claim"`
-	SeedCommitment string     `yaml:"seedCommitment" json:"seedCommitment"`
-	Source         string     `yaml:"source" json:"source"`
+	Moves          *string       `yaml:"moves" json:"moves"`
+	Claim          *claimFile    `yaml:"claim" json:"claim"`
+	SeedCommitment string        `yaml:"seedCommitment" json:"seedCommitment"`
+	Source         string        `yaml:"source" json:"source"`
 }
 
 type claimFile struct {
-	Score   *uint64    `yaml:"score" json:"score"`
-	MaxTile *uint64    `yaml:"maxTile" json:"maxTile"`
-	Moves   *int       `yaml:"moves" json:"moves"`
+	Score   *uint64       `yaml:"score" json:"score"`
+	MaxTile *uint64       `yaml:"maxTile" json:"maxTile"`
+	Moves   *int          `yaml:"moves" json:"moves"`
 	Board   *engine.Board `yaml:"board" json:"board"`
-	Won     *bool      `yaml:"won" json:"won"`
-	Over    *bool      `yaml:"over" json:"over"`
-	Result  *string    `yaml:"result" json:"result"`
+	Won     *bool         `yaml:"won" json:"won"`
+	Over    *bool         `yaml:"over" json:"over"`
+	Result  *string       `yaml:"result" json:"result"`
 }
 
 // seedText is a seed: a string, or in JSON also an integer, which stands
