@@ -7,30 +7,36 @@ import (
 	"github.com/tileproof/tileproof/engine"
 )
 
-// The evaluation of a board is a sum over its lines, every row and every
-// column, of a score of the line alone (lineScore). A line scores:
+// weights are the weights of the heuristic evaluation of a board: a sum over
+// its lines, every row and every column, of a score of the line alone
+// (lineScore). A line scores:
 //
-//   - a constant base, so that a live board scores well above a lost one
-//     (0, see maxNode);
 //   - a bonus for each empty cell: room to move is what keeps a game alive;
-//   - a bonus for each pair of equal tiles that would merge along the line;
+//   - a bonus for each merge available along the line (a pair of equal
+//     tiles with only empty cells between them, each tile counted once);
 //   - a penalty for breaking monotonicity: the tiles of a good line rise
 //     steadily toward one end. The penalty is the smaller of the line's
-//     total rise toward each end, measured on e^4 for a tile 2^e, so that
-//     disorder among big tiles costs far more than among small ones;
+//     total rise toward either end, measured on e^4 for a tile 2^e (0 for an
+//     empty cell), so that disorder among big tiles costs far more than
+//     among small ones;
 //   - a penalty on the size of the tiles, e^3.5 for each tile 2^e, which
 //     makes the search prefer merging tiles to keeping them apart.
 //
-// Monotone rows and columns both rising toward one side put the biggest
-// tile in a corner and the rest in a snake behind it: the classic way to
-// play 2048. These are the terms that 2048 expectimax players commonly use;
-// the weights were tuned by hand on 4x4 tile-merge games.
+// Rows and columns that are all monotone toward the same sides put the
+// biggest tile in a corner with the smaller ones in a chain behind it, the
+// usual way to play 2048 well. These terms are the ones 2048 expectimax
+// programs commonly use, and the weights are those published for the
+// best-known of them (nneonneo's 2048-ai, tuned there by optimisation),
+// checked here on 4x4 tile-merge games rather than tuned again.
+//
+// loss is the value of losing (no move left), per line of the board, below
+// the evaluation of the position the search starts from (see Choose).
 type weights struct {
-	base, empty, merge, mono, monoPow, sum, sumPow float64
+	loss, empty, merge, mono, monoPow, sum, sumPow float64
 }
 
 var defaultWeights = weights{
-	base:    200000,
+	loss:    200000,
 	empty:   270,
 	merge:   700,
 	mono:    47,
@@ -44,9 +50,9 @@ var defaultWeights = weights{
 // other lines are scored directly.
 type evaluator struct {
 	w        weights
-	monoPow  [engine.MaxExp + 2]float64
-	sumPow   [engine.MaxExp + 2]float64
-	tables   [5][]float32 // tables[n]: every line of n cells, exponents 0..15, 4 bits a cell
+	monoPow  [engine.MaxExp + 1]float64
+	sumPow   [engine.MaxExp + 1]float64
+	tables   [5][]float64 // tables[n]: every line of n cells, exponents 0..15, 4 bits a cell
 	tableSet [5]sync.Once
 }
 
@@ -101,22 +107,22 @@ func (ev *evaluator) lineScore(line []uint8) float64 {
 	for _, e := range line {
 		size += ev.sumPow[e]
 	}
-	return w.base + w.empty*float64(empty) + w.merge*float64(merges) -
+	return w.empty*float64(empty) + w.merge*float64(merges) -
 		w.mono*math.Min(rise, fall) - w.sum*size
 }
 
 // table returns the table of every line of n cells (2 <= n <= 4) with
 // exponents below 16, indexed by the exponents 4 bits a cell, the first
 // cell in the low bits.
-func (ev *evaluator) table(n int) []float32 {
+func (ev *evaluator) table(n int) []float64 {
 	ev.tableSet[n].Do(func() {
-		t := make([]float32, 1<<(4*n))
+		t := make([]float64, 1<<(4*n))
 		line := make([]uint8, n)
 		for k := range t {
 			for i := range line {
 				line[i] = uint8(k >> (4 * i) & 15)
 			}
-			t[k] = float32(ev.lineScore(line))
+			t[k] = ev.lineScore(line)
 		}
 		ev.tables[n] = t
 	})
@@ -157,14 +163,14 @@ func (ev *evaluator) score(g *grid) float64 {
 			for c := range cols {
 				k |= int(g.cells[r*cols+c]) << (4 * c)
 			}
-			total += float64(rt[k])
+			total += rt[k]
 		}
 		for c := range cols {
 			k := 0
 			for r := range rows {
 				k |= int(g.cells[r*cols+c]) << (4 * r)
 			}
-			total += float64(ct[k])
+			total += ct[k]
 		}
 		return total
 	}

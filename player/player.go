@@ -6,8 +6,8 @@
 //   - "random" ([NewRandom]) chooses uniformly among the legal moves, from
 //     its own seeded generator: short, chaotic games.
 //   - "expectimax" ([NewExpectimax]) searches the game tree with a heuristic
-//     evaluation of the board: long games that usually reach 2048 on the
-//     4x4 tile-merge profile and sometimes 4096.
+//     evaluation of the board: long games that nearly always reach 2048 on
+//     the 4x4 tile-merge profile, and 4096 in about two games in three.
 //
 // A player only reads the game: it never moves it. The caller plays the
 // move Choose returns. A Player keeps state between calls (a generator, a

@@ -2,6 +2,7 @@ package player
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -299,7 +300,7 @@ func TestBoardSizes(t *testing.T) {
 // goroutines as there are CPUs, each with its own player.
 func TestStrength(t *testing.T) {
 	if testing.Short() {
-		t.Skip("ten whole games take several seconds a game")
+		t.Skip("ten whole games take 10 to 40 s on two cores")
 	}
 	const n, want = 10, 7
 	r := builtinRules(t, "tile-merge")
@@ -425,5 +426,58 @@ func BenchmarkRandomChoose(b *testing.B) {
 	for b.Loop() {
 		p.Choose(positions[i%len(positions)])
 		i++
+	}
+}
+
+// TestEvaluatorTable checks the table lookup of the evaluation against the
+// direct computation, on every board shape that uses tables.
+func TestEvaluatorTable(t *testing.T) {
+	ev := getDefaultEvaluator()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for rows := 2; rows <= 4; rows++ {
+		for cols := 2; cols <= 4; cols++ {
+			for range 2000 {
+				g := grid{rows: rows, cols: cols}
+				for i := range rows * cols {
+					if rng.IntN(3) > 0 {
+						g.cells[i] = uint8(1 + rng.IntN(15))
+						g.maxExp = max(g.maxExp, g.cells[i])
+					}
+				}
+				var direct float64
+				var line [engine.MaxSide]uint8
+				for r := range rows {
+					direct += ev.lineScore(g.cells[r*cols : r*cols+cols])
+				}
+				for c := range cols {
+					for r := range rows {
+						line[r] = g.cells[r*cols+c]
+					}
+					direct += ev.lineScore(line[:rows])
+				}
+				if got := ev.score(&g); got != direct {
+					t.Fatalf("%dx%d %v: table %v, direct %v", rows, cols, g.cells[:rows*cols], got, direct)
+				}
+			}
+		}
+	}
+}
+
+// TestEvaluatorPrefersOrder checks the heuristic on two boards with the
+// same tiles: in a chain from a corner, and scattered.
+func TestEvaluatorPrefersOrder(t *testing.T) {
+	ev := getDefaultEvaluator()
+	score := func(text string) float64 {
+		b, err := engine.ParseBoard(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := readGrid(&b)
+		return ev.score(&g)
+	}
+	ordered := score("1024 512 256 128\n8 16 32 64\n4 2 . .\n. . . .")
+	scattered := score("2 512 . 128\n8 1024 32 .\n64 4 256 .\n. 16 . .")
+	if ordered <= scattered {
+		t.Errorf("ordered board %v, scattered %v", ordered, scattered)
 	}
 }
