@@ -49,10 +49,10 @@ func (b Board) Cells() int { return int(b.rows) * int(b.cols) }
 
 // Exp returns the exponent of the tile at row r, column c (0-based): e for
 // a tile 2^e, 0 for an empty cell.
-func (b Board) Exp(r, c int) int { return int(b.cells[b.index(r, c)]) }
+func (b Board) Exp(r, c int) int { return int(b.cells[cellIndex(r, c, b.rows, b.cols)]) }
 
 // At returns the tile at row r, column c (0-based), 0 for an empty cell.
-func (b Board) At(r, c int) uint64 { return expValue(b.cells[b.index(r, c)]) }
+func (b Board) At(r, c int) uint64 { return expValue(b.cells[cellIndex(r, c, b.rows, b.cols)]) }
 
 // Set puts tile v (0 to empty the cell) at row r, column c (0-based).
 func (b *Board) Set(r, c int, v uint64) error {
@@ -64,11 +64,19 @@ func (b *Board) Set(r, c int, v uint64) error {
 	return nil
 }
 
-func (b Board) index(r, c int) int {
-	if uint(r) >= uint(b.rows) || uint(c) >= uint(b.cols) {
-		panic(fmt.Sprintf("engine: cell (%d, %d) is outside a %dx%d board", r, c, b.rows, b.cols))
+func (b *Board) index(r, c int) int { return cellIndex(r, c, b.rows, b.cols) }
+
+func cellIndex(r, c int, rows, cols uint8) int {
+	if uint(r) >= uint(rows) || uint(c) >= uint(cols) {
+		outside(r, c, rows, cols)
 	}
-	return r*int(b.cols) + c
+	return r*int(cols) + c
+}
+
+// outside panics for a cell off the board, out of line so that the
+// accessors stay small enough to inline.
+func outside(r, c int, rows, cols uint8) {
+	panic(fmt.Sprintf("engine: cell (%d, %d) is outside a %dx%d board", r, c, rows, cols))
 }
 
 func expValue(e uint8) uint64 {
