@@ -1,40 +1,275 @@
 package conformance
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/tileproof/tileproof/engine"
 )
 
-// HTTP is a server shaped like the tile-merge API of seed 000 (see
-// docs/protocol.md, "The HTTP driver").
+// HTTP is a server shaped like the tile-merge API of seed 000, such as
+// tileproof serve: GET {base}/api/games lists the games (one a profile),
+// GET {base}/api/games/{game}/init?seed=S starts one, POST
+// {base}/api/games/{game}/action with {state, action} plays an action on
+// the state the driver carries. docs/api.md gives the mapping: the board,
+// flags and counts come from the response's observation, the legal moves
+// from legalActions, a refusal is ok: false with error and reason, and the
+// features from each game's spec.
 type HTTP struct {
 	BaseURL string
-	Timeout time.Duration
+	Timeout time.Duration // for each request; 0 means 5 s
+
+	client *http.Client
+	hello  *Hello
+	specs  map[string]httpSpec
+	game   string
+	state  json.RawMessage // carried from call to call
+	legal  []engine.Direction
+	loads  int
 }
 
-var errHTTPTodo = errors.New("the http driver is not written yet")
+type httpSpec struct {
+	Game        string   `json:"game"`
+	Profile     string   `json:"profile"`
+	Rules       int      `json:"rules"`
+	StateFormat string   `json:"stateFormat"`
+	Features    []string `json:"features"`
+}
 
-// Hello asks the server what it can do.
-func (h *HTTP) Hello() (Hello, error) { return Hello{}, errHTTPTodo }
+type httpResponse struct {
+	OK          bool            `json:"ok"`
+	State       json.RawMessage `json:"state"`
+	Observation *struct {
+		Board  [][]uint64 `json:"board"`
+		Score  uint64     `json:"score"`
+		Moves  int        `json:"moves"`
+		Won    bool       `json:"won"`
+		Over   bool       `json:"over"`
+		Result string     `json:"result"`
+	} `json:"observation"`
+	LegalActions []struct {
+		Type      string `json:"type"`
+		Direction string `json:"direction"`
+	} `json:"legalActions"`
+	Spec    *httpSpec  `json:"spec"`
+	Changed *bool      `json:"changed"`
+	Gained  *uint64    `json:"gained"`
+	Spawn   *wireSpawn `json:"spawn"`
+	Reason  string     `json:"reason"`
+	Error   string     `json:"error"`
+}
 
-// New starts a game.
-func (h *HTTP) New(profile, seed string) (State, error) { return State{}, errHTTPTodo }
+func (h *HTTP) do(method, path string, body any) (*httpResponse, error) {
+	if h.client == nil {
+		t := h.Timeout
+		if t == 0 {
+			t = 5 * time.Second
+		}
+		h.client = &http.Client{Timeout: t}
+	}
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, strings.TrimRight(h.BaseURL, "/")+path, rd)
+	if err != nil {
+		return nil, &DriverError{ProtocolError, err.Error()}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := h.client.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) && ue.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, &DriverError{Timeout, fmt.Sprintf("%s %s: no answer in time", method, path)}
+		}
+		return nil, &DriverError{Crash, fmt.Sprintf("%s %s: %v", method, path, err)}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return nil, &DriverError{Crash, fmt.Sprintf("%s %s: %v", method, path, err)}
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, &DriverError{ProtocolError, fmt.Sprintf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, truncate(string(data), 200))}
+	}
+	var r httpResponse
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, &DriverError{ProtocolError, fmt.Sprintf("%s %s: the answer is not the API's JSON: %v", method, path, err)}
+	}
+	return &r, nil
+}
 
-// Load starts from a state.
-func (h *HTTP) Load(profile string, st LoadState) (State, error) { return State{}, errHTTPTodo }
+// Hello lists the games and reads each one's spec.
+func (h *HTTP) Hello() (Hello, error) {
+	if h.hello != nil {
+		return *h.hello, nil
+	}
+	var list struct {
+		Games []string `json:"games"`
+	}
+	resp, err := h.client0().Get(strings.TrimRight(h.BaseURL, "/") + "/api/games")
+	if err != nil {
+		return Hello{}, &DriverError{Crash, err.Error()}
+	}
+	err = json.NewDecoder(resp.Body).Decode(&list)
+	resp.Body.Close()
+	if err != nil || len(list.Games) == 0 {
+		return Hello{}, &DriverError{ProtocolError, "GET /api/games: no list of games"}
+	}
+	hello := Hello{Name: h.BaseURL, Version: "http", Protocol: ProtocolVersion}
+	h.specs = map[string]httpSpec{}
+	for _, game := range list.Games {
+		r, err := h.do("GET", "/api/games/"+url.PathEscape(game)+"/init?seed=hello", nil)
+		if err != nil {
+			return Hello{}, err
+		}
+		if r.Spec == nil {
+			return Hello{}, &DriverError{ProtocolError, "init of " + game + " has no spec"}
+		}
+		h.specs[r.Spec.Profile] = *r.Spec
+		hello.Profiles = append(hello.Profiles, r.Spec.Profile)
+		for _, f := range r.Spec.Features {
+			if !slices.Contains(hello.Features, f) {
+				hello.Features = append(hello.Features, f)
+			}
+		}
+	}
+	h.hello = &hello
+	return hello, nil
+}
 
-// Move plays a move.
+func (h *HTTP) client0() *http.Client {
+	if h.client == nil {
+		h.do("GET", "/", nil) // sets up the client
+	}
+	return h.client
+}
+
+func (h *HTTP) take(r *httpResponse) (State, error) {
+	if r.Observation == nil || r.State == nil {
+		return State{}, &DriverError{ProtocolError, "the answer has no state or observation"}
+	}
+	b, err := engine.BoardFromValues(r.Observation.Board)
+	if err != nil {
+		return State{}, &DriverError{ProtocolError, "observation.board: " + err.Error()}
+	}
+	h.state = r.State
+	h.legal = nil
+	for _, a := range r.LegalActions {
+		if d, err := engine.ParseDirection(a.Direction); err == nil && a.Type == "move" {
+			h.legal = append(h.legal, d)
+		}
+	}
+	o := r.Observation
+	return State{Board: b, Score: o.Score, Moves: o.Moves, Won: o.Won, Over: o.Over, Result: o.Result}, nil
+}
+
+// New starts a game with a tp1 seed.
+func (h *HTTP) New(profile, seed string) (State, error) {
+	if _, err := h.Hello(); err != nil {
+		return State{}, err
+	}
+	h.game = h.specs[profile].Game
+	r, err := h.do("GET", "/api/games/"+url.PathEscape(h.game)+"/init?seed="+url.QueryEscape(seed), nil)
+	if err != nil {
+		return State{}, err
+	}
+	return h.take(r)
+}
+
+// Load builds a state in the server's state format (tileproof/1) and
+// carries it: the server must take unsigned states (feature load-state).
+func (h *HTTP) Load(profile string, st LoadState) (State, error) {
+	if _, err := h.Hello(); err != nil {
+		return State{}, err
+	}
+	spec := h.specs[profile]
+	if spec.StateFormat != "tileproof/1" {
+		return State{}, &RuleError{"unsupported", "the server's states are " + spec.StateFormat}
+	}
+	h.game = spec.Game
+	h.loads++
+	ws := map[string]any{"format": "tileproof/1", "game": spec.Game, "rules": spec.Rules, "board": st.Board.Values(),
+		"score": st.Score, "moves": st.Moves, "won": st.Won, "keepPlaying": st.KeepPlaying, "result": "playing",
+		"rng": fmt.Sprintf("%016x", uint64(h.loads)*0x9E3779B97F4A7C15)}
+	h.state, _ = json.Marshal(ws)
+	// The server reads the state through the rules (a blocked board is
+	// over at once): observe asks it, changing nothing.
+	r, err := h.post(map[string]any{"type": "observe"})
+	if err != nil {
+		return State{}, err
+	}
+	return h.take(r)
+}
+
+func (h *HTTP) post(action map[string]any) (*httpResponse, error) {
+	if h.state == nil {
+		return nil, &DriverError{ProtocolError, "an action before init or load"}
+	}
+	r, err := h.do("POST", "/api/games/"+url.PathEscape(h.game)+"/action", map[string]any{"state": h.state, "action": action})
+	if err != nil {
+		return nil, err
+	}
+	if !r.OK {
+		h.legal = nil
+		for _, a := range r.LegalActions {
+			if d, err := engine.ParseDirection(a.Direction); err == nil {
+				h.legal = append(h.legal, d)
+			}
+		}
+		return nil, &RuleError{Code: r.Error, Message: r.Reason}
+	}
+	return r, nil
+}
+
+// Move posts a move.
 func (h *HTTP) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
-	return MoveResult{}, errHTTPTodo
+	action := map[string]any{"type": "move", "direction": d.String()}
+	if spawn != nil {
+		action["spawn"] = spawn
+	}
+	r, err := h.post(action)
+	if err != nil {
+		return MoveResult{}, err
+	}
+	st, err := h.take(r)
+	if err != nil {
+		return MoveResult{}, err
+	}
+	if r.Changed == nil {
+		return MoveResult{}, &DriverError{ProtocolError, "the answer to a move has no \"changed\""}
+	}
+	mr := MoveResult{Changed: *r.Changed, State: st}
+	if r.Gained != nil {
+		mr.Gained = *r.Gained
+	}
+	if r.Spawn != nil {
+		mr.Spawn = &engine.Spawn{Row: r.Spawn.Row, Col: r.Spawn.Col, Value: r.Spawn.Value}
+	}
+	return mr, nil
 }
 
-// Legal returns the legal moves.
-func (h *HTTP) Legal() ([]engine.Direction, error) { return nil, errHTTPTodo }
+// Legal returns the legal moves of the last answer.
+func (h *HTTP) Legal() ([]engine.Direction, error) { return slices.Clone(h.legal), nil }
 
-// Do plays an action.
-func (h *HTTP) Do(action string) (State, error) { return State{}, errHTTPTodo }
+// Do posts undo, end-run or keep-playing.
+func (h *HTTP) Do(action string) (State, error) {
+	r, err := h.post(map[string]any{"type": action})
+	if err != nil {
+		return State{}, err
+	}
+	return h.take(r)
+}
 
-// Close does nothing.
+// Close does nothing: the server keeps no game.
 func (h *HTTP) Close() error { return nil }

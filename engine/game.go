@@ -109,6 +109,9 @@ type State struct {
 	// (profiles whose win asks).
 	KeepPlaying bool
 	Result      Result
+	// Prev is the state before the last counted move, which an undo
+	// restores; nil when there is nothing to undo. Its own Prev is nil.
+	Prev *State
 }
 
 // Game is one run under a profile: the board, score, counted moves and the
@@ -161,6 +164,27 @@ func (r *Rules) NewGame(seed string) (*Game, error) {
 // size. A state whose result is Playing is checked against the finishing
 // conditions first, so a loaded blocked board is over at once.
 func (r *Rules) Load(st State) (*Game, error) {
+	g, err := r.load(st)
+	if err != nil || st.Prev == nil {
+		return g, err
+	}
+	switch {
+	case !r.p.Undo:
+		return nil, fmt.Errorf("a state to undo to, in profile %s, which has no undo", r.p.Name)
+	case st.Prev.Prev != nil:
+		return nil, errors.New("undo takes back one move: the state to undo to has one of its own")
+	case (st.Prev.RNG == nil) != (st.RNG == nil):
+		return nil, errors.New("the state to undo to and the state differ in having a generator")
+	}
+	prev, err := r.load(*st.Prev)
+	if err != nil {
+		return nil, fmt.Errorf("the state to undo to: %w", err)
+	}
+	g.prev, g.canUndo = prev.st, true
+	return g, nil
+}
+
+func (r *Rules) load(st State) (*Game, error) {
 	p := r.p
 	switch {
 	case st.Board.Rows() != p.Rows || st.Board.Cols() != p.Cols:
@@ -255,12 +279,22 @@ func (g *Game) CanUndo() bool { return g.canUndo && g.st.result == Playing }
 
 // State returns the game's state.
 func (g *Game) State() State {
-	st := State{
-		Board: g.Board(), Score: g.st.score, Moves: g.st.moves,
-		Won: g.st.won, KeepPlaying: g.st.keep, Result: g.st.result,
+	st := g.export(g.st)
+	if g.canUndo {
+		prev := g.export(g.prev)
+		st.Prev = &prev
 	}
+	return st
+}
+
+func (g *Game) export(s gameState) State {
+	b := s.b
+	if s.packed {
+		b = s.pb.board()
+	}
+	st := State{Board: b, Score: s.score, Moves: s.moves, Won: s.won, KeepPlaying: s.keep, Result: s.result}
 	if g.seeded {
-		rng := g.st.rng
+		rng := s.rng
 		st.RNG = &rng
 	}
 	return st

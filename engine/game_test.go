@@ -398,3 +398,39 @@ func TestPlaySpawnRecorded(t *testing.T) {
 		t.Errorf("a spawn of 8 at move 10: stopped at %d with %v", n, err)
 	}
 }
+
+// TestStateRoundTrip saves a game's state, undo included, loads it, and
+// checks the loaded game plays and undoes exactly like the original.
+func TestStateRoundTrip(t *testing.T) {
+	rules, _ := Compile(mustProfile(t, "online-2048"))
+	g, _ := rules.NewGame("round trip")
+	g.Play([]Action{MoveLeft, MoveDown, MoveRight}, nil)
+	st := g.State()
+	if st.Prev == nil || st.Prev.Moves != st.Moves-1 {
+		t.Fatalf("State().Prev = %+v", st.Prev)
+	}
+	h, err := rules.Load(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := g.Move(g.LegalMoves()[0])
+	b, _ := h.Move(h.LegalMoves()[0])
+	if a != b || g.Board() != h.Board() || *g.State().RNG != *h.State().RNG {
+		t.Errorf("after undo and a move: %+v and %+v", a, b)
+	}
+	st.Prev.Prev = &State{}
+	if _, err := rules.Load(st); err == nil {
+		t.Error("loaded a state with two steps of undo")
+	}
+	classic, _ := Compile(mustProfile(t, "classic"))
+	st.Prev.Prev = nil
+	if _, err := classic.Load(st); err == nil {
+		t.Error("classic loaded a state to undo to")
+	}
+}
