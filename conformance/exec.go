@@ -91,6 +91,8 @@ func (e *Exec) timeout() time.Duration {
 // start runs the process and says hello.
 func (e *Exec) start() error {
 	cmd := exec.Command("sh", "-c", e.Command)
+	ownGroup(cmd)
+	cmd.WaitDelay = time.Second // a child that keeps stderr open cannot hold up a restart
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -146,7 +148,7 @@ func (e *Exec) stop() {
 		return
 	}
 	e.stdin.Close()
-	e.cmd.Process.Kill()
+	killProcess(e.cmd)
 	e.cmd.Wait()
 	e.cmd = nil
 }

@@ -1,0 +1,145 @@
+package conformance
+
+import (
+	"net/http/httptest"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/server"
+)
+
+// TestExecAdapterPasses runs the whole pack and the properties through the
+// exec driver against the reference adapter (conformance/testdata/adapter),
+// an independent implementation of every profile: nothing may fail.
+func TestExecAdapterPasses(t *testing.T) {
+	impl := adapter(t)
+	defer impl.Close()
+	rep, err := Run(loadRepoPack(t), impl, Options{Properties: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed, _ := rep.Failures()
+	for _, f := range failed {
+		t.Errorf("%s [%s]: %s: %s\n%s", f.Case, f.Profile, f.Status, f.Reason, f.Diff)
+	}
+	if _, total := rep.Summaries(); total.Skipped > 0 || total.Passed < 600 {
+		t.Errorf("%+v", total)
+	}
+}
+
+// TestMutantsCaught runs the pack against every broken variant of the
+// adapter's catalogue: each must fail at least one case (or, for the
+// statistical ones, a property), and the test names what caught it.
+func TestMutantsCaught(t *testing.T) {
+	bin, err := buildAdapter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "--list-mutants").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pack := loadRepoPack(t)
+	var names []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, _, _ := strings.Cut(line, "\t")
+		if !strings.HasSuffix(name, "-on-move") && !strings.HasSuffix(name, "-on-legal") {
+			names = append(names, name)
+		}
+	}
+	if len(names) < 20 {
+		t.Fatalf("the catalogue has %d mutants", len(names))
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			impl := adapter(t, "--mutant", name)
+			defer impl.Close()
+			rep, err := Run(pack, impl, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			failed, _ := rep.Failures()
+			if len(failed) == 0 {
+				rep, err = Run(pack, impl, Options{Properties: true, Run: regexp.MustCompile(`^properties/`)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				failed, _ = rep.Failures()
+			}
+			if len(failed) == 0 {
+				t.Fatalf("mutant %s passes every case and property", name)
+			}
+			var caught []string
+			for _, f := range failed[:min(3, len(failed))] {
+				caught = append(caught, f.Case+" ["+f.Profile+"] "+string(f.Status))
+			}
+			t.Logf("%s: caught by %d checks, first %s", name, len(failed), strings.Join(caught, "; "))
+		})
+	}
+}
+
+// TestExecFailures drives the adapter's hooks: a crash, a hang and a line
+// that is not JSON each fail that case with crash, timeout or
+// protocol-error, and the runner restarts the process and goes on.
+func TestExecFailures(t *testing.T) {
+	pack := loadRepoPack(t)
+	for hook, want := range map[string]Status{"crash-on-move": Crash, "hang-on-move": Timeout, "garbage-on-legal": ProtocolError} {
+		t.Run(hook, func(t *testing.T) {
+			impl := adapter(t, "--mutant", hook)
+			impl.Timeout = 300 * time.Millisecond
+			defer impl.Close()
+			rep, err := Run(pack, impl, Options{Run: regexp.MustCompile(`^(rosetta|line)/`)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen, passedAfter := false, false
+			for _, r := range rep.Results {
+				if r.Status == want {
+					seen = true
+				}
+				if seen && r.Status == Pass {
+					passedAfter = true
+				}
+			}
+			if !seen || !passedAfter {
+				t.Errorf("%s: a %s result %v, a pass after it %v", hook, want, seen, passedAfter)
+			}
+		})
+	}
+}
+
+// TestHTTPDriver runs the pack through the HTTP driver against tileproof's
+// server over a real socket: everything a 4x4 server can run passes.
+func TestHTTPDriver(t *testing.T) {
+	var ps []*engine.Profile
+	for _, name := range engine.BuiltinNames() {
+		p, _ := engine.BuiltinProfile(name)
+		ps = append(ps, p)
+	}
+	srv, err := server.New(ps, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.ForcedSpawns = true
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	rep, err := Run(loadRepoPack(t), &HTTP{BaseURL: ts.URL}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed, _ := rep.Failures()
+	for _, f := range failed {
+		t.Errorf("%s [%s]: %s: %s\n%s", f.Case, f.Profile, f.Status, f.Reason, f.Diff)
+	}
+	for _, r := range rep.Results {
+		if r.Status == Skip && !strings.HasPrefix(r.Reason, "needs size:") {
+			t.Errorf("%s [%s] skipped: %s", r.Case, r.Profile, r.Reason)
+		}
+	}
+	_, total := rep.Summaries()
+	t.Logf("through HTTP: %+v", total)
+}

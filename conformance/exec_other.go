@@ -1,0 +1,9 @@
+//go:build !unix
+
+package conformance
+
+import "os/exec"
+
+func ownGroup(cmd *exec.Cmd) {}
+
+func killProcess(cmd *exec.Cmd) { cmd.Process.Kill() }

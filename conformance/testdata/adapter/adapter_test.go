@@ -1,0 +1,857 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// The tests drive the adapter in process through its request handler, and
+// as a process (the test binary re-run as the adapter, see TestMain) for
+// the protocol's line handling, the exit status and the test hooks.
+
+func TestMain(m *testing.M) {
+	if os.Getenv("TILEPROOF_ADAPTER_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+const helloReq = `{"id":1,"op":"hello","protocol":1}`
+
+// newAdapter returns an in-process adapter as run would make it.
+func newAdapter(mutant string) *adapter {
+	return &adapter{mutant: mutant, profiles: slices.Clone(profileOrder), features: allFeatures()}
+}
+
+// session is an in-process adapter that has had its hello.
+type session struct {
+	t *testing.T
+	a *adapter
+}
+
+func newSession(t *testing.T, mutant string) *session {
+	t.Helper()
+	s := &session{t, newAdapter(mutant)}
+	if r := s.do(helloReq); r["ok"] != true {
+		t.Fatalf("hello: %v", r)
+	}
+	return s
+}
+
+// raw answers one request line.
+func (s *session) raw(req string) string {
+	s.t.Helper()
+	out, h := s.a.handle([]byte(req))
+	if h != hookNone {
+		s.t.Fatalf("%s: hook %d", req, h)
+	}
+	return string(out)
+}
+
+// do answers one request and decodes the response.
+func (s *session) do(req string) map[string]any {
+	s.t.Helper()
+	out := s.raw(req)
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		s.t.Fatalf("%s: response %q is not JSON: %v", req, out, err)
+	}
+	return m
+}
+
+// ok answers a request that must succeed.
+func (s *session) ok(req string) map[string]any {
+	s.t.Helper()
+	m := s.do(req)
+	if m["ok"] != true {
+		s.t.Fatalf("%s: %v", req, m)
+	}
+	return m
+}
+
+func boardOf(t *testing.T, m map[string]any) [][]int64 {
+	t.Helper()
+	st, ok := m["state"].(map[string]any)
+	if !ok {
+		t.Fatalf("no state in %v", m)
+	}
+	b, err := json.Marshal(st["board"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]int64
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// load returns a load request for a board given as rows separated by "/".
+func load(profile, rows string, extra ...string) string {
+	var b [][]int64
+	for _, row := range strings.Split(rows, "/") {
+		var r []int64
+		for _, f := range strings.Fields(row) {
+			var v int64
+			if f != "." {
+				fmt.Sscan(f, &v)
+			}
+			r = append(r, v)
+		}
+		b = append(b, r)
+	}
+	data, _ := json.Marshal(b)
+	more := ""
+	for _, e := range extra {
+		more += "," + e
+	}
+	return fmt.Sprintf(`{"id":2,"op":"load","profile":%q,"rows":%d,"cols":%d,"board":%s,"score":0,"moves":0,"won":false,"keepPlaying":false%s}`,
+		profile, len(b), len(b[0]), data, more)
+}
+
+func newReq(profile, seed string) string {
+	return fmt.Sprintf(`{"id":2,"op":"new","profile":%q,"seed":%q}`, profile, seed)
+}
+
+func moveReq(d string) string { return fmt.Sprintf(`{"id":3,"op":"move","direction":%q}`, d) }
+
+func moveSpawn(d string, row, col, value int) string {
+	return fmt.Sprintf(`{"id":3,"op":"move","direction":%q,"spawn":{"row":%d,"col":%d,"value":%d}}`, d, row, col, value)
+}
+
+const (
+	legalReq = `{"id":4,"op":"legal"}`
+	undoReq  = `{"id":5,"op":"undo"}`
+	endReq   = `{"id":6,"op":"end-run"}`
+	keepReq  = `{"id":7,"op":"keep-playing"}`
+)
+
+func TestHello(t *testing.T) {
+	a := newAdapter("")
+	out, _ := a.handle([]byte(helloReq))
+	var h struct {
+		ID       int64    `json:"id"`
+		OK       bool     `json:"ok"`
+		Protocol int      `json:"protocol"`
+		Name     string   `json:"name"`
+		Version  string   `json:"version"`
+		Profiles []string `json:"profiles"`
+		Features []string `json:"features"`
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	if h.ID != 1 || !h.OK || h.Protocol != 1 || h.Name != "tileproof-reference-adapter" || h.Version == "" {
+		t.Errorf("hello: %s", out)
+	}
+	if want := []string{"classic", "tile-merge", "pgs", "online-2048", "rosetta"}; !slices.Equal(h.Profiles, want) {
+		t.Errorf("profiles %v, want %v", h.Profiles, want)
+	}
+	for _, f := range []string{"load-state", "force-spawn", "seed-tp1", "undo", "end-run", "keep-playing", "size:2x2", "size:4x4", "size:8x8", "size:3x7"} {
+		if !slices.Contains(h.Features, f) {
+			t.Errorf("features lack %s: %v", f, h.Features)
+		}
+	}
+	if len(h.Features) != 6+49 {
+		t.Errorf("%d features, want 55", len(h.Features))
+	}
+	// A second hello, and any op before hello, are refused.
+	if r := (&session{t, a}).do(helloReq); r["ok"] != false {
+		t.Errorf("second hello: %v", r)
+	}
+	b := &session{t, newAdapter("")}
+	if r := b.do(newReq("classic", "7")); r["error"] != "no-hello" {
+		t.Errorf("new before hello: %v", r)
+	}
+}
+
+func TestTP1Vectors(t *testing.T) {
+	for _, tc := range []struct {
+		seed            string
+		key, d1, d2, d3 uint64
+	}{
+		{"7", 0x7902699be42c8a8e, 0xd453dfeae1476663, 0xdbd0a02725e205ee, 0xd5da13cdbfb0ff31},
+		{"  7  ", 0x7902699be42c8a8e, 0xd453dfeae1476663, 0xdbd0a02725e205ee, 0xd5da13cdbfb0ff31},
+		{"0", 0x5feceb66ffc86f38, 0x382c6b40f7954d1f, 0xc1092206809911a2, 0xf31b4330c5f03705},
+		{"2048-practice", 0x9978de802fbf5898, 0x14e954d1edfc9235, 0xcfce026fcb80a45f, 0xb2c2e5c27a1db6c9},
+		{"héllo wörld ✓", 0xc2a59c71097b678d, 0xd11b2c1fd506fba0, 0xdfd0e577751d0a1f, 0x77a15aedf60be97e},
+		{"\u00a0日本語\u3000", 0x77710aedc74ecfa3, 0xa16b051b3bce5893, 0x2babf6d97e858de2, 0xfc0228cbceee5b25},
+	} {
+		key, err := seedKey(tc.seed, "")
+		if err != nil || key != tc.key {
+			t.Errorf("seedKey(%q) = %x, %v; want %x", tc.seed, key, err, tc.key)
+			continue
+		}
+		r := splitmix{key}
+		if d1, d2, d3 := r.next(), r.next(), r.next(); d1 != tc.d1 || d2 != tc.d2 || d3 != tc.d3 {
+			t.Errorf("%q draws %x %x %x", tc.seed, d1, d2, d3)
+		}
+	}
+	r := splitmix{0}
+	if d1, d2, d3 := r.next(), r.next(), r.next(); d1 != 0xe220a8397b1dcdaf || d2 != 0x6e789e6aa1b965f4 || d3 != 0x06c45d188009454f {
+		t.Errorf("SplitMix64 from 0: %x %x %x", d1, d2, d3)
+	}
+	for _, bad := range []string{"", "   ", "\u3000\n", strings.Repeat("x", 97), "\xff"} {
+		if _, err := seedKey(bad, ""); err == nil {
+			t.Errorf("seedKey(%q): no error", bad)
+		}
+	}
+	if _, err := seedKey(strings.Repeat("é", 96), ""); err != nil {
+		t.Errorf("96 characters: %v", err)
+	}
+}
+
+func TestOpeningSeed7(t *testing.T) {
+	for _, p := range profileOrder {
+		s := newSession(t, "")
+		got := boardOf(t, s.ok(newReq(p, "7")))
+		want := [][]int64{{2, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 4, 0}}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: opening of seed 7 is %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestNonGreedyMerge(t *testing.T) {
+	s := newSession(t, "")
+	s.ok(load("tile-merge", "2 2 2 2/. . . ./. . . ./. . . ."))
+	m := s.ok(moveSpawn("left", 3, 3, 2))
+	if m["changed"] != true || m["gained"] != 8.0 {
+		t.Errorf("left: %v", m)
+	}
+	want := [][]int64{{4, 4, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 2}}
+	if got := boardOf(t, m); !reflect.DeepEqual(got, want) {
+		t.Errorf("board %v, want %v", got, want)
+	}
+	if st := m["state"].(map[string]any); st["score"] != 8.0 || st["moves"] != 1.0 {
+		t.Errorf("state %v", st)
+	}
+}
+
+func TestForcedSpawn(t *testing.T) {
+	s := newSession(t, "")
+	s.ok(newReq("classic", "7"))
+	m := s.ok(moveSpawn("right", 2, 1, 4))
+	sp := m["spawn"].(map[string]any)
+	if sp["row"] != 2.0 || sp["col"] != 1.0 || sp["value"] != 4.0 {
+		t.Errorf("spawn %v", sp)
+	}
+	want := [][]int64{{0, 0, 0, 2}, {0, 0, 0, 0}, {0, 4, 0, 0}, {0, 0, 0, 4}}
+	if got := boardOf(t, m); !reflect.DeepEqual(got, want) {
+		t.Errorf("board %v, want %v", got, want)
+	}
+	// A forced spawn on a tile, or of a value the profile does not spawn, is refused.
+	if r := s.do(moveSpawn("left", 0, 0, 2)); r["ok"] != false {
+		t.Errorf("spawn on a tile: %v", r)
+	}
+	if r := s.do(moveSpawn("left", 1, 1, 8)); r["ok"] != false {
+		t.Errorf("spawn of 8: %v", r)
+	}
+}
+
+func TestIllegalMove(t *testing.T) {
+	s := newSession(t, "")
+	s.ok(load("tile-merge", "2 . . ./. . . ./. . . ./. . . ."))
+	r := s.do(moveReq("left"))
+	if r["ok"] != false || r["error"] != "illegal-move" || !strings.Contains(r["message"].(string), "down, right") {
+		t.Errorf("tile-merge left: %v", r)
+	}
+	// classic ignores it.
+	s.ok(load("classic", "2 . . ./. . . ./. . . ./. . . ."))
+	r = s.ok(moveReq("up"))
+	if r["changed"] != false || r["spawn"] != nil || r["gained"] != 0.0 {
+		t.Errorf("classic up: %v", r)
+	}
+	if _, present := r["spawn"]; !present {
+		t.Errorf("spawn must be null, not absent: %v", r)
+	}
+	if l := s.ok(legalReq)["legal"]; !reflect.DeepEqual(l, []any{"down", "right"}) {
+		t.Errorf("legal %v", l)
+	}
+}
+
+func TestUndoRestoresSpawn(t *testing.T) {
+	s := newSession(t, "")
+	start := s.ok(newReq("online-2048", "7"))["state"]
+	first := s.ok(moveReq("up"))
+	if u := s.ok(undoReq)["state"]; !reflect.DeepEqual(u, start) {
+		t.Errorf("undo gives %v, want %v", u, start)
+	}
+	if again := s.ok(moveReq("up")); !reflect.DeepEqual(again, first) {
+		t.Errorf("the move after undo gives %v, first time %v", again, first)
+	}
+	s.ok(undoReq)
+	if r := s.do(undoReq); r["error"] != "no-undo" {
+		t.Errorf("second undo: %v", r)
+	}
+	s.ok(moveReq("left"))
+	s.ok(endReq)
+	if r := s.do(undoReq); r["error"] != "finished" {
+		t.Errorf("undo after End run: %v", r)
+	}
+	if r := s.ok(legalReq)["legal"]; !reflect.DeepEqual(r, []any{}) {
+		t.Errorf("legal after the end: %v", r)
+	}
+	s.ok(newReq("classic", "7"))
+	if r := s.do(undoReq); r["error"] != "unsupported" {
+		t.Errorf("undo in classic: %v", r)
+	}
+}
+
+func TestKeepPlaying(t *testing.T) {
+	s := newSession(t, "")
+	s.ok(load("classic", "1024 1024 . ./. . . ./. . . ./. . . ."))
+	st := s.ok(moveSpawn("left", 3, 3, 2))["state"].(map[string]any)
+	if st["won"] != true || st["result"] != "target-reached" || st["over"] != true {
+		t.Fatalf("after the merge to 2048: %v", st)
+	}
+	if r := s.ok(moveReq("right")); r["changed"] != false {
+		t.Errorf("a move while stopped is ignored: %v", r)
+	}
+	st = s.ok(keepReq)["state"].(map[string]any)
+	if st["won"] != true || st["result"] != "playing" || st["over"] != false {
+		t.Errorf("after keep playing: %v", st)
+	}
+	if r := s.do(keepReq); r["error"] != "unsupported" {
+		t.Errorf("keep playing again: %v", r)
+	}
+	// A 4096 loaded in classic has not won (the win is a merge making 2048).
+	st = s.ok(load("classic", "4096 . . ./. . . ./. . . ./. . . ."))["state"].(map[string]any)
+	if st["won"] != false {
+		t.Errorf("classic with a loaded 4096: %v", st)
+	}
+	// In pgs it has.
+	st = s.ok(load("pgs", "4096 . . ./. . . ./. . . ./. . . ."))["state"].(map[string]any)
+	if st["won"] != true || st["result"] != "target-reached" {
+		t.Errorf("pgs with a loaded 4096: %v", st)
+	}
+}
+
+func TestMoveLimit(t *testing.T) {
+	s := newSession(t, "")
+	s.ok(load("online-2048", "2 . . ./. . . ./. . . ./. . . .", `"moves":99999`))
+	st := s.ok(moveReq("right"))["state"].(map[string]any)
+	if st["moves"] != 100000.0 || st["result"] != "move-limit" {
+		t.Errorf("the 100,000th move: %v", st)
+	}
+	if r := s.ok(moveReq("left")); r["changed"] != false {
+		t.Errorf("a move after the limit: %v", r)
+	}
+}
+
+func TestRequestErrors(t *testing.T) {
+	s := newSession(t, "")
+	for _, tc := range []struct{ req, word string }{
+		{`{"id":9,"op":"move","direction":"left"}`, "no-game"},
+		{`{"id":9,"op":"dance"}`, "unsupported-op"},
+		{`not json`, "bad-request"},
+		{newReq("nope", "7"), "unsupported"},
+		{newReq("classic", "   "), "bad-request"},
+		{load("classic", "3 . ./. . ./. . ."), "bad-request"},
+		{load("classic", "2 ./. ."), ""},
+		{`{"id":9,"op":"move","direction":"sideways"}`, "bad-request"},
+	} {
+		r := s.do(tc.req)
+		if tc.word == "" {
+			if r["ok"] != true {
+				t.Errorf("%s: %v", tc.req, r)
+			}
+			continue
+		}
+		if r["ok"] != false || r["error"] != tc.word || r["message"] == "" {
+			t.Errorf("%s: %v, want error %s", tc.req, r, tc.word)
+		}
+	}
+	if r := s.do(`{"id":42,"op":"dance"}`); r["id"] != 42.0 {
+		t.Errorf("id not echoed: %v", r)
+	}
+}
+
+func TestRestricted(t *testing.T) {
+	var out strings.Builder
+	in := strings.NewReader(helloReq + "\n" + load("classic", "2 . . ./. . . ./. . . ./. . . .") + "\n" +
+		newReq("rosetta", "7") + "\n" + `{"id":3,"op":"new","profile":"classic"}` + "\n" + moveSpawn("left", 0, 3, 2) + "\n" +
+		`{"id":3,"op":"new","profile":"classic","seed":"7"}` + "\n")
+	if code := run([]string{"--profiles", "classic", "--features", "undo,size:3x3"}, in, &out, io.Discard); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	want := []string{
+		`"profiles":["classic"],"features":["undo","size:3x3"]`,
+		`"error":"unsupported-op"`, // load without load-state
+		`"error":"unsupported"`,    // rosetta not declared
+		`"ok":true`,                // new without a seed
+		`"error":"bad-request"`,    // a spawn without force-spawn
+		`"error":"bad-request"`,    // a seed without seed-tp1
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines: %s", len(lines), out.String())
+	}
+	for i, w := range want {
+		if !strings.Contains(lines[i], w) {
+			t.Errorf("line %d: %s\nwant %s", i+1, lines[i], w)
+		}
+	}
+	for _, args := range [][]string{{"--mutant", "nope"}, {"--profiles", "classic,nope"}, {"--features", "fly"}, {"extra"}} {
+		if code := run(args, strings.NewReader(""), io.Discard, io.Discard); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+// mutantScripts gives each mutant requests (after hello) on which it
+// answers differently from the correct adapter.
+var mutantScripts = map[string][]string{
+	"greedy-double-merge":      {load("classic", "2 2 2 2/. . . ./. . . ./. . . ."), moveSpawn("left", 3, 3, 2)},
+	"merge-priority-reversed":  {load("classic", "2 2 2 ./. . . ./. . . ./. . . ."), moveSpawn("left", 3, 3, 2)},
+	"merge-chain":              {load("classic", "2 2 4 ./. . . ./. . . ./. . . ."), moveSpawn("left", 3, 3, 2)},
+	"no-compress-before-merge": {load("classic", "2 . 2 ./. . . ./. . . ./. . . ."), moveSpawn("left", 3, 3, 2)},
+	"spawn-after-noop":         {load("classic", "2 . . ./. . . ./. . . ./. . . ."), moveReq("left")},
+	"spawn-fifty-fifty":        {newReq("classic", "7")},
+	"always-spawn-2":           {newReq("classic", "7")},
+	"spawn-on-occupied":        {newReq("classic", "7")},
+	"spawn-first-empty-cell":   {newReq("classic", "7")},
+	"rng-advances-on-noop":     {load("pgs", "2 . . ./. . . ./. . . ./. . . ."), moveReq("left"), moveReq("down")},
+	"tp1-no-trim":              {newReq("classic", " 7 ")},
+	"score-both-tiles":         {load("classic", "2 2 . ./. . . ./. . . ./. . . ."), moveSpawn("left", 3, 3, 2)},
+	"score-old-value":          {load("classic", "2 2 . ./. . . ./. . . ./. . . ."), moveSpawn("left", 3, 3, 2)},
+	"game-over-ignores-vertical": {
+		load("classic", "2 4 8 16/2 32 64 128/4 8 16 32/8 16 32 64"), legalReq},
+	"game-over-when-full": {load("classic", "2 2 8 16/4 32 64 128/8 4 16 32/16 8 32 64"), legalReq},
+	"finish-order-swapped": {
+		load("online-2048", "1024 1024 4 8/16 32 64 128/4 8 16 32/64 128 256 512"), moveSpawn("left", 0, 3, 2)},
+	"move-limit-off-by-one": {
+		load("online-2048", "2 2 . ./. . . ./. . . ./. . . .", `"moves":99999`), moveSpawn("left", 3, 3, 2)},
+	"win-does-not-stop":             {load("rosetta", "1024 1024 . ./. . . ./. . . ./. . . ."), moveSpawn("left", 3, 3, 2)},
+	"win-at-1024":                   {load("pgs", "512 512 . ./. . . ./. . . ./. . . ."), moveSpawn("left", 3, 3, 2)},
+	"win-on-any-tile-ge-in-classic": {load("classic", "4096 . . ./. . . ./. . . ./. . . .")},
+	"keep-playing-clears-won": {
+		load("classic", "1024 1024 . ./. . . ./. . . ./. . . ."), moveSpawn("left", 3, 3, 2), keepReq},
+	"illegal-move-counted":       {load("classic", "2 . . ./. . . ./. . . ./. . . ."), moveReq("left")},
+	"illegal-move-not-rejected":  {load("tile-merge", "2 . . ./. . . ./. . . ./. . . ."), moveReq("left")},
+	"legal-actions-include-noop": {load("classic", "2 . . ./. . . ./. . . ./. . . ."), legalReq},
+	"up-down-swapped":            {newReq("classic", "7"), moveSpawn("up", 1, 1, 2)},
+	"undo-does-not-restore-spawn": {
+		newReq("online-2048", "7"), moveReq("up"), undoReq, moveReq("up")},
+	"undo-twice":           {newReq("online-2048", "7"), moveReq("up"), moveReq("left"), undoReq, undoReq},
+	"end-run-wrong-result": {newReq("online-2048", "7"), endReq},
+}
+
+// script runs requests after hello and returns the responses.
+func script(t *testing.T, mutant string, reqs []string) []string {
+	s := newSession(t, mutant)
+	var out []string
+	for _, r := range reqs {
+		out = append(out, s.raw(r))
+	}
+	return out
+}
+
+func TestMutantsDiffer(t *testing.T) {
+	for _, m := range mutants {
+		t.Run(m.name, func(t *testing.T) {
+			reqs, ok := mutantScripts[m.name]
+			if !ok {
+				t.Fatal("no script for this mutant")
+			}
+			want := script(t, "", reqs)
+			for i, r := range want {
+				for _, bad := range []string{"bad-request", "bad-spawn", "no-game", "unsupported-op"} {
+					if strings.Contains(r, `"error":"`+bad+`"`) {
+						t.Fatalf("the script is wrong: request %s answers %s", reqs[i], r)
+					}
+				}
+			}
+			got := script(t, m.name, reqs)
+			for i := range want {
+				if got[i] != want[i] {
+					t.Logf("request %s\ncorrect: %s\nmutant:  %s", reqs[i], want[i], got[i])
+					return
+				}
+			}
+			t.Errorf("the mutant answers every request as the correct adapter does")
+		})
+	}
+	for name := range mutantScripts {
+		if !isMutant(name) {
+			t.Errorf("script for unknown mutant %s", name)
+		}
+	}
+}
+
+func TestMutantCatalogue(t *testing.T) {
+	var out strings.Builder
+	if code := run([]string{"--list-mutants"}, strings.NewReader(""), &out, io.Discard); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != len(mutants) || len(mutants) < 22 {
+		t.Fatalf("%d lines for %d mutants", len(lines), len(mutants))
+	}
+	seen := map[string]bool{}
+	for i, l := range lines {
+		name, breaks, ok := strings.Cut(l, "\t")
+		if !ok || name != mutants[i].name || breaks == "" || seen[name] {
+			t.Errorf("line %q", l)
+		}
+		seen[name] = true
+	}
+	// Every mutant is a switch in the code: a name nothing tests for would
+	// be a mutant that changes nothing.
+	src := ""
+	for _, f := range []string{"rules.go", "protocol.go", "tp1.go"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src += string(b)
+	}
+	for _, m := range slices.Concat(mutants, hooks) {
+		if !strings.Contains(src, `"`+m.name+`"`) {
+			t.Errorf("mutant %s is not used in the code", m.name)
+		}
+	}
+}
+
+// TestAgainstEngine plays random games with the adapter and with the
+// engine side by side, from seeds and from random loaded states of every
+// size, with every action, and compares every response.
+func TestAgainstEngine(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(20, 48))
+	games := 150
+	if testing.Short() {
+		games = 20
+	}
+	for _, name := range profileOrder {
+		base, err := engine.BuiltinProfile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := range games {
+			s := newSession(t, "")
+			var g *engine.Game
+			var desc string
+			if n%3 == 0 {
+				seed := fmt.Sprintf("game-%d", n)
+				desc = "seed " + seed
+				rules, err := engine.Compile(base)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g, err = rules.NewGame(seed); err != nil {
+					t.Fatal(err)
+				}
+				s.ok(newReq(name, seed))
+			} else {
+				rows, cols := 2+rnd.IntN(7), 2+rnd.IntN(7)
+				if n%3 == 1 {
+					rows, cols = 4, 4
+				}
+				p := base.Clone()
+				p.Rows, p.Cols = rows, cols
+				rules, err := engine.Compile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				maxExp := 1 + rnd.IntN(11)
+				if rnd.IntN(20) == 0 {
+					maxExp = 52
+				}
+				values := make([][]uint64, rows)
+				for r := range values {
+					values[r] = make([]uint64, cols)
+					for c := range values[r] {
+						if rnd.IntN(10) >= 3 {
+							values[r][c] = 1 << (1 + rnd.IntN(maxExp))
+						}
+					}
+				}
+				if maxExp == 52 && rnd.IntN(2) == 0 {
+					values[0][0], values[0][1] = 1<<52, 1<<52 // a merge past the largest tile
+				}
+				b, err := engine.BoardFromValues(values)
+				if err != nil {
+					t.Fatal(err)
+				}
+				score := uint64(4 * rnd.IntN(5000))
+				if rnd.IntN(20) == 0 {
+					score = engine.MaxSafeInteger - uint64(rnd.IntN(5000))
+				}
+				moves := rnd.IntN(1000)
+				if name == "online-2048" && rnd.IntN(3) == 0 {
+					moves = 100000 - 1 - rnd.IntN(10)
+				}
+				won, keep := rnd.IntN(8) == 0, rnd.IntN(8) == 0
+				s.a.ownKey() // start the adapter's own generator
+				own := *s.a.own
+				rng := engine.RNGFromState(own.next()) // the key the load will get
+				g, err = rules.Load(engine.State{Board: b, Score: score, Moves: moves, RNG: &rng, Won: won, KeepPlaying: keep})
+				if err != nil {
+					t.Fatal(err)
+				}
+				desc = fmt.Sprintf("load %dx%d\n%s", rows, cols, b)
+				data, _ := json.Marshal(values)
+				s.ok(fmt.Sprintf(`{"id":2,"op":"load","profile":%q,"rows":%d,"cols":%d,"board":%s,"score":%d,"moves":%d,"won":%v,"keepPlaying":%v}`,
+					name, rows, cols, data, score, moves, won, keep))
+			}
+			var log []string
+			after := 0
+			for step := 0; step < 400 && after < 5; step++ {
+				if g.Over() {
+					after++
+				}
+				var req string
+				var want map[string]any
+				switch k := rnd.IntN(100); {
+				case k < 10:
+					req = legalReq
+					legal := []any{}
+					for _, d := range g.LegalMoves() {
+						legal = append(legal, d.String())
+					}
+					want = map[string]any{"ok": true, "legal": legal}
+				case k < 16:
+					req, want = undoReq, stateOrError(g, g.Undo())
+				case k < 18:
+					req, want = endReq, stateOrError(g, g.EndRun())
+				case k < 21:
+					req, want = keepReq, stateOrError(g, g.KeepPlaying())
+				default:
+					d := engine.Directions[rnd.IntN(4)]
+					var st engine.Step
+					var err error
+					if rnd.IntN(4) == 0 {
+						sp := randomSpawn(rnd, g, d)
+						req = moveSpawn(d.String(), sp.Row, sp.Col, int(sp.Value))
+						st, err = g.MoveSpawn(d, sp)
+					} else {
+						req = moveReq(d.String())
+						st, err = g.Move(d)
+					}
+					want = stateOrError(g, err)
+					if err == nil {
+						want["changed"], want["gained"], want["spawn"] = st.Changed, float64(st.Gained), nil
+						if st.Changed {
+							want["spawn"] = map[string]any{"row": float64(st.Spawn.Row), "col": float64(st.Spawn.Col), "value": float64(st.Spawn.Value)}
+						}
+					}
+				}
+				log = append(log, req)
+				got := s.do(req)
+				delete(got, "id")
+				if _, isErr := want["error"]; isErr {
+					delete(got, "message")
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s, %s:\n%s\nafter %s\nadapter: %v\nengine:  %v", name, desc, strings.Join(log, "\n"), req, got, want)
+				}
+			}
+		}
+	}
+}
+
+// randomSpawn returns a valid spawn for moving g toward d, or now and then
+// an invalid one.
+func randomSpawn(rnd *rand.Rand, g *engine.Game, d engine.Direction) engine.Spawn {
+	b := g.Board()
+	sp := engine.Spawn{Row: rnd.IntN(b.Rows()), Col: rnd.IntN(b.Cols()), Value: []uint64{2, 4, 8}[rnd.IntN(3)]}
+	if rnd.IntN(10) == 0 {
+		if rnd.IntN(3) == 0 {
+			sp.Row = b.Rows() // off the board
+		}
+		return sp
+	}
+	sp.Value = []uint64{2, 4}[rnd.IntN(2)]
+	s, err := b.Slide(d)
+	if err != nil {
+		return sp
+	}
+	var empty [][2]int
+	for r := range b.Rows() {
+		for c := range b.Cols() {
+			if s.Board.At(r, c) == 0 {
+				empty = append(empty, [2]int{r, c})
+			}
+		}
+	}
+	if len(empty) > 0 {
+		e := empty[rnd.IntN(len(empty))]
+		sp.Row, sp.Col = e[0], e[1]
+	}
+	return sp
+}
+
+// stateOrError is the response the engine's outcome calls for (without id
+// and message).
+func stateOrError(g *engine.Game, err error) map[string]any {
+	if err != nil {
+		word := err.Error()
+		switch {
+		case errors.Is(err, engine.ErrIllegalMove):
+			word = "illegal-move"
+		case errors.Is(err, engine.ErrFinished):
+			word = "finished"
+		case errors.Is(err, engine.ErrNoUndo):
+			word = "no-undo"
+		case errors.Is(err, engine.ErrUnsupported), errors.Is(err, engine.ErrNotWaitingKeep):
+			word = "unsupported"
+		case errors.Is(err, engine.ErrBadSpawn):
+			word = "bad-spawn"
+		case errors.Is(err, engine.ErrTileOverflow), errors.Is(err, engine.ErrScoreOverflow):
+			word = "overflow"
+		}
+		return map[string]any{"ok": false, "error": word}
+	}
+	b := g.Board()
+	board := make([]any, b.Rows())
+	for r := range board {
+		row := make([]any, b.Cols())
+		for c := range row {
+			row[c] = float64(b.At(r, c))
+		}
+		board[r] = row
+	}
+	result, _ := g.Result().MarshalText()
+	return map[string]any{"ok": true, "state": map[string]any{
+		"board": board, "score": float64(g.Score()), "moves": float64(g.Moves()),
+		"won": g.Won(), "over": g.Over(), "result": string(result),
+	}}
+}
+
+// process is the adapter run as a process: the test binary, re-run.
+type process struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	lines chan string
+}
+
+func start(t *testing.T, args ...string) *process {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "TILEPROOF_ADAPTER_MAIN=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &process{cmd: cmd, stdin: stdin, lines: make(chan string)}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+	}()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	return p
+}
+
+// ask writes a request and waits up to d for the answer; ok is false when
+// none came (a timeout, or the end of the output).
+func (p *process) ask(t *testing.T, req string, d time.Duration) (string, bool) {
+	t.Helper()
+	if _, err := io.WriteString(p.stdin, req+"\n"); err != nil {
+		return "", false
+	}
+	select {
+	case l, ok := <-p.lines:
+		return l, ok
+	case <-time.After(d):
+		return "", false
+	}
+}
+
+func TestProcess(t *testing.T) {
+	p := start(t)
+	for _, req := range []string{helloReq, newReq("classic", "7"), moveReq("left"), legalReq} {
+		l, ok := p.ask(t, req, 5*time.Second)
+		if !ok || !json.Valid([]byte(l)) || !strings.Contains(l, `"ok":true`) {
+			t.Fatalf("%s: %q %v", req, l, ok)
+		}
+	}
+	p.stdin.Close()
+	if err := p.cmd.Wait(); err != nil {
+		t.Errorf("exit at the end of the input: %v", err)
+	}
+}
+
+func TestHookCrashOnMove(t *testing.T) {
+	p := start(t, "--mutant", "crash-on-move")
+	p.ask(t, helloReq, 5*time.Second)
+	p.ask(t, newReq("classic", "7"), 5*time.Second)
+	for i := 1; i <= 5; i++ {
+		_, ok := p.ask(t, moveReq([]string{"left", "right"}[i%2]), 5*time.Second)
+		if ok != (i < 5) {
+			t.Fatalf("move %d: answered %v", i, ok)
+		}
+	}
+	err := p.cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 3 {
+		t.Errorf("exit: %v, want status 3", err)
+	}
+}
+
+func TestHookHangOnMove(t *testing.T) {
+	p := start(t, "--mutant", "hang-on-move")
+	p.ask(t, helloReq, 5*time.Second)
+	p.ask(t, newReq("classic", "7"), 5*time.Second)
+	for i := 1; i <= 5; i++ {
+		timeout := 5 * time.Second
+		if i == 5 {
+			timeout = 300 * time.Millisecond
+		}
+		if _, ok := p.ask(t, moveReq("left"), timeout); ok != (i < 5) {
+			t.Fatalf("move %d: answered %v", i, ok)
+		}
+	}
+	p.stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case err := <-done:
+		t.Fatalf("the hung adapter exited: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	p.cmd.Process.Kill()
+	<-done
+}
+
+func TestHookGarbageOnLegal(t *testing.T) {
+	p := start(t, "--mutant", "garbage-on-legal")
+	p.ask(t, helloReq, 5*time.Second)
+	p.ask(t, newReq("classic", "7"), 5*time.Second)
+	l, ok := p.ask(t, legalReq, 5*time.Second)
+	if !ok || json.Valid([]byte(l)) {
+		t.Errorf("legal answered %q, %v; want a line that is not JSON", l, ok)
+	}
+	if l, ok := p.ask(t, moveReq("left"), 5*time.Second); !ok || !json.Valid([]byte(l)) {
+		t.Errorf("move after the garbage: %q, %v", l, ok)
+	}
+}

@@ -1,0 +1,365 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// The exec protocol of docs/protocol.md: one JSON request a line in, one
+// JSON response a line out.
+
+const (
+	protocolVersion = 1
+	adapterName     = "tileproof-reference-adapter"
+	adapterVersion  = "1.0.0"
+	// ownSeed seeds the adapter's own generator, which gives the tp1 key of
+	// each game the runner gives no tp1 seed: a loaded state, or a new game
+	// without a seed. Each such game gets the next draw, so successive
+	// games spawn differently (as Math.random would), while a session
+	// replays identically.
+	ownSeed = "tileproof-reference-adapter"
+)
+
+// allFeatures are the features the adapter declares by default.
+func allFeatures() []string {
+	fs := []string{"load-state", "force-spawn", "seed-tp1", "undo", "end-run", "keep-playing"}
+	for r := 2; r <= 8; r++ {
+		for c := 2; c <= 8; c++ {
+			fs = append(fs, sizeFeature(r, c))
+		}
+	}
+	return fs
+}
+
+func sizeFeature(rows, cols int) string { return fmt.Sprintf("size:%dx%d", rows, cols) }
+
+type spawnJSON struct {
+	Row   int   `json:"row"`
+	Col   int   `json:"col"`
+	Value int64 `json:"value"`
+}
+
+type request struct {
+	ID          int64      `json:"id"`
+	Op          string     `json:"op"`
+	Protocol    *int       `json:"protocol"`
+	Profile     string     `json:"profile"`
+	Seed        *string    `json:"seed"`
+	Rows        *int       `json:"rows"`
+	Cols        *int       `json:"cols"`
+	Board       [][]*int64 `json:"board"`
+	Score       int64      `json:"score"`
+	Moves       int64      `json:"moves"`
+	Won         bool       `json:"won"`
+	KeepPlaying bool       `json:"keepPlaying"`
+	Direction   string     `json:"direction"`
+	Spawn       *spawnJSON `json:"spawn"`
+}
+
+type errorResponse struct {
+	ID      int64  `json:"id"`
+	OK      bool   `json:"ok"`
+	Error   string `json:"error"`
+	Message string `json:"message"`
+}
+
+type helloResponse struct {
+	ID       int64    `json:"id"`
+	OK       bool     `json:"ok"`
+	Protocol int      `json:"protocol"`
+	Name     string   `json:"name"`
+	Version  string   `json:"version"`
+	Profiles []string `json:"profiles"`
+	Features []string `json:"features"`
+}
+
+type stateJSON struct {
+	Board  [][]int64 `json:"board"`
+	Score  int64     `json:"score"`
+	Moves  int64     `json:"moves"`
+	Won    bool      `json:"won"`
+	Over   bool      `json:"over"`
+	Result string    `json:"result"`
+}
+
+type stateResponse struct {
+	ID    int64     `json:"id"`
+	OK    bool      `json:"ok"`
+	State stateJSON `json:"state"`
+}
+
+type moveResponse struct {
+	ID      int64      `json:"id"`
+	OK      bool       `json:"ok"`
+	Changed bool       `json:"changed"`
+	Gained  int64      `json:"gained"`
+	Spawn   *spawnJSON `json:"spawn"` // null when no tile appeared
+	State   stateJSON  `json:"state"`
+}
+
+type legalResponse struct {
+	ID    int64    `json:"id"`
+	OK    bool     `json:"ok"`
+	Legal []string `json:"legal"`
+}
+
+// hook is what the process must do besides answering.
+type hook int
+
+const (
+	hookNone  hook = iota
+	hookCrash      // exit with status 3 without answering
+	hookHang       // stop answering until killed
+)
+
+// adapter is one session of the protocol.
+type adapter struct {
+	mutant       string
+	profiles     []string // declared
+	features     []string // declared
+	helloDone    bool
+	game         *game
+	own          *splitmix // the adapter's own generator; nil until the first game that needs it
+	moveRequests int
+}
+
+// ownKey returns the tp1 key of a game without a seed.
+func (a *adapter) ownKey() uint64 {
+	if a.own == nil {
+		key, _ := seedKey(ownSeed, "")
+		a.own = &splitmix{key}
+	}
+	return a.own.next()
+}
+
+func (a *adapter) declared(feature string) bool { return slices.Contains(a.features, feature) }
+
+// handle answers one request line. The answer has no newline; with a
+// hook other than hookNone there is none to write.
+func (a *adapter) handle(line []byte) ([]byte, hook) {
+	var req request
+	if err := json.Unmarshal(line, &req); err != nil {
+		var id struct {
+			ID int64 `json:"id"`
+		}
+		_ = json.Unmarshal(line, &id)
+		return a.fail(id.ID, "bad-request", "the request is not a JSON object of the protocol: %v", err), hookNone
+	}
+	if req.Op == "move" {
+		a.moveRequests++
+		if a.moveRequests == 5 {
+			switch a.mutant {
+			case "crash-on-move":
+				return nil, hookCrash
+			case "hang-on-move":
+				return nil, hookHang
+			}
+		}
+	}
+	if req.Op == "legal" && a.mutant == "garbage-on-legal" {
+		return []byte("legal: up, down (this line is not JSON)"), hookNone
+	}
+	if req.Op != "hello" && !a.helloDone && knownOp(req.Op) {
+		return a.fail(req.ID, "no-hello", "the first request must be hello, not %s", req.Op), hookNone
+	}
+	switch req.Op {
+	case "hello":
+		return a.hello(req), hookNone
+	case "new":
+		return a.newGame(req), hookNone
+	case "load":
+		if !a.declared("load-state") {
+			return a.unsupportedOp(req), hookNone
+		}
+		return a.load(req), hookNone
+	case "move":
+		return a.move(req), hookNone
+	case "legal":
+		if a.game == nil {
+			return a.noGame(req), hookNone
+		}
+		return marshal(legalResponse{ID: req.ID, OK: true, Legal: a.game.legalMoves()}), hookNone
+	case "undo", "end-run", "keep-playing":
+		if !a.declared(req.Op) {
+			return a.unsupportedOp(req), hookNone
+		}
+		if a.game == nil {
+			return a.noGame(req), hookNone
+		}
+		var err error
+		switch req.Op {
+		case "undo":
+			err = a.game.undo()
+		case "end-run":
+			err = a.game.endRun()
+		default:
+			err = a.game.keepPlaying()
+		}
+		if err != nil {
+			return a.refusal(req.ID, err), hookNone
+		}
+		return marshal(stateResponse{ID: req.ID, OK: true, State: a.state()}), hookNone
+	}
+	return a.unsupportedOp(req), hookNone
+}
+
+func knownOp(op string) bool {
+	switch op {
+	case "hello", "new", "load", "move", "legal", "undo", "end-run", "keep-playing":
+		return true
+	}
+	return false
+}
+
+func (a *adapter) hello(req request) []byte {
+	if a.helloDone {
+		return a.fail(req.ID, "bad-request", "hello comes once, first")
+	}
+	a.helloDone = true
+	version := adapterVersion
+	if a.mutant != "" {
+		version += "+" + a.mutant
+	}
+	return marshal(helloResponse{ID: req.ID, OK: true, Protocol: protocolVersion, Name: adapterName, Version: version,
+		Profiles: a.profiles, Features: a.features})
+}
+
+// profile returns the declared profile a request names.
+func (a *adapter) profile(req request) (*profile, []byte) {
+	p, ok := profiles[req.Profile]
+	if !ok || !slices.Contains(a.profiles, req.Profile) {
+		return nil, a.fail(req.ID, "unsupported", "profile %q is not one this implementation declared (%v)", req.Profile, a.profiles)
+	}
+	return p, nil
+}
+
+func (a *adapter) newGame(req request) []byte {
+	p, bad := a.profile(req)
+	if bad != nil {
+		return bad
+	}
+	var key uint64
+	if req.Seed == nil {
+		key = a.ownKey()
+	} else {
+		if !a.declared("seed-tp1") {
+			return a.fail(req.ID, "bad-request", "a seed was given, but this implementation did not declare seed-tp1")
+		}
+		var err error
+		if key, err = seedKey(*req.Seed, a.mutant); err != nil {
+			return a.fail(req.ID, "bad-request", "%v", err)
+		}
+	}
+	a.game = newGame(p, a.mutant, 4, 4, key)
+	return marshal(stateResponse{ID: req.ID, OK: true, State: a.state()})
+}
+
+func (a *adapter) load(req request) []byte {
+	p, bad := a.profile(req)
+	if bad != nil {
+		return bad
+	}
+	rows := len(req.Board)
+	cols := 0
+	if rows > 0 {
+		cols = len(req.Board[0])
+	}
+	switch {
+	case rows < 2 || rows > 8 || cols < 2 || cols > 8:
+		return a.fail(req.ID, "bad-request", "a board is 2 to 8 cells a side, not %dx%d", rows, cols)
+	case req.Rows != nil && *req.Rows != rows, req.Cols != nil && *req.Cols != cols:
+		return a.fail(req.ID, "bad-request", "rows and cols do not match the %dx%d board", rows, cols)
+	case (rows != 4 || cols != 4) && !a.declared(sizeFeature(rows, cols)):
+		return a.fail(req.ID, "unsupported", "this implementation did not declare %s", sizeFeature(rows, cols))
+	case req.Score < 0 || req.Score > maxSafe:
+		return a.fail(req.ID, "bad-request", "score %d is not between 0 and 2^53-1", req.Score)
+	case req.Moves < 0:
+		return a.fail(req.ID, "bad-request", "move count %d is negative", req.Moves)
+	}
+	b := board{rows: rows, cols: cols, cells: make([]int64, 0, rows*cols)}
+	for r, row := range req.Board {
+		if len(row) != cols {
+			return a.fail(req.ID, "bad-request", "board row %d has %d cells; row 1 has %d", r+1, len(row), cols)
+		}
+		for c, v := range row {
+			var t int64
+			if v != nil {
+				t = *v
+			}
+			if t != 0 && (t < 2 || t > maxTile || t&(t-1) != 0) {
+				return a.fail(req.ID, "bad-request", "board row %d, column %d: %d is not a tile (a power of two, 2 to 2^52) or 0", r+1, c+1, t)
+			}
+			b.cells = append(b.cells, t)
+		}
+	}
+	a.game = loadGame(p, a.mutant, b, req.Score, req.Moves, req.Won, req.KeepPlaying, a.ownKey())
+	return marshal(stateResponse{ID: req.ID, OK: true, State: a.state()})
+}
+
+func (a *adapter) move(req request) []byte {
+	if a.game == nil {
+		return a.noGame(req)
+	}
+	var d dir
+	switch req.Direction {
+	case "up":
+		d = up
+	case "down":
+		d = down
+	case "left":
+		d = left
+	case "right":
+		d = right
+	default:
+		return a.fail(req.ID, "bad-request", "direction %q is not up, down, left or right", req.Direction)
+	}
+	if a.mutant == "up-down-swapped" { // MUTANT: the keys of up and down are swapped
+		switch d {
+		case up:
+			d = down
+		case down:
+			d = up
+		}
+	}
+	if req.Spawn != nil && !a.declared("force-spawn") {
+		return a.fail(req.ID, "bad-request", "a spawn was given, but this implementation did not declare force-spawn")
+	}
+	step, err := a.game.move(d, req.Spawn)
+	if err != nil {
+		return a.refusal(req.ID, err)
+	}
+	return marshal(moveResponse{ID: req.ID, OK: true, Changed: step.changed, Gained: step.gained, Spawn: step.spawn, State: a.state()})
+}
+
+func (a *adapter) state() stateJSON {
+	g := a.game
+	return stateJSON{Board: g.board.values(), Score: g.score, Moves: g.moves, Won: g.won, Over: g.result != playing, Result: g.result}
+}
+
+func (a *adapter) noGame(req request) []byte {
+	return a.fail(req.ID, "no-game", "%s before any new or load", req.Op)
+}
+
+func (a *adapter) unsupportedOp(req request) []byte {
+	return a.fail(req.ID, "unsupported-op", "this implementation does not know the op %q", req.Op)
+}
+
+func (a *adapter) refusal(id int64, err error) []byte {
+	if r, ok := err.(*refusal); ok {
+		return a.fail(id, r.word, "%s", r.msg)
+	}
+	return a.fail(id, "bad-request", "%v", err)
+}
+
+func (a *adapter) fail(id int64, word, format string, args ...any) []byte {
+	return marshal(errorResponse{ID: id, OK: false, Error: word, Message: fmt.Sprintf(format, args...)})
+}
+
+func marshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // the responses are plain structs
+	}
+	return b
+}
