@@ -7,28 +7,44 @@ import (
 	"github.com/tileproof/tileproof/engine"
 )
 
-// Lint runs every case of a pack against the built-in engine, twice with
-// different spawn generators, and returns a line for each case that fails
-// (the case or the engine is wrong) or whose outcome depends on the random
-// spawn (an expectation the case cannot make without forcing the spawn).
+// lintSeeds are the spawn generators Lint runs the pack with.
+var lintSeeds = []string{"lint-a", "lint-b", "lint-c", "lint-d", "lint-e", "lint-f"}
+
+// Lint runs every case of a pack against the built-in engine, once with
+// each of several spawn generators, and returns a line for each case that
+// fails every time (the case or the engine is wrong) and each whose
+// outcome changes with the generator (an expectation that depends on the
+// random spawn: the case must force it).
 func Lint(pack *Pack) []string {
-	var problems []string
-	first, err1 := Run(pack, &Builtin{Seed: "lint-a"}, Options{})
-	second, err2 := Run(pack, &Builtin{Seed: "lint-b"}, Options{})
-	if err1 != nil || err2 != nil {
-		return []string{fmt.Sprint("running the pack: ", err1, err2)}
+	var runs []*Report
+	for _, seed := range lintSeeds {
+		rep, err := Run(pack, &Builtin{Seed: seed}, Options{})
+		if err != nil {
+			return []string{"running the pack: " + err.Error()}
+		}
+		runs = append(runs, rep)
 	}
-	for i, res := range first.Results {
-		other := second.Results[i]
+	var problems []string
+	for i, res := range runs[0].Results {
+		var differs *Result
+		for _, rep := range runs[1:] {
+			if rep.Results[i].Status != res.Status {
+				differs = &rep.Results[i]
+			}
+		}
 		switch {
+		case differs != nil:
+			bad := differs
+			if res.Status.Failed() {
+				bad = &res
+			}
+			problems = append(problems, fmt.Sprintf("%s:%d: %s [%s]: the outcome depends on the random spawn (with some spawns: %s: %s); force the spawn", res.File, res.Line, res.Case, res.Profile, bad.Status, bad.Reason))
 		case res.Status.Failed():
 			msg := fmt.Sprintf("%s:%d: %s [%s]: %s at step %d: %s", res.File, res.Line, res.Case, res.Profile, res.Status, res.Step, res.Reason)
 			if res.Diff != "" {
 				msg += "\n" + indent(strings.TrimRight(res.Diff, "\n"), "    ")
 			}
 			problems = append(problems, msg)
-		case other.Status != res.Status:
-			problems = append(problems, fmt.Sprintf("%s:%d: %s [%s]: the outcome depends on the random spawn (%s, then %s: %s); force the spawn", res.File, res.Line, res.Case, res.Profile, res.Status, other.Status, other.Reason))
 		case res.Status == Skip:
 			problems = append(problems, fmt.Sprintf("%s:%d: %s [%s]: skipped by the engine: %s", res.File, res.Line, res.Case, res.Profile, res.Reason))
 		}

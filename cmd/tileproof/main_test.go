@@ -1,7 +1,12 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -16,7 +21,45 @@ func TestMain(m *testing.M) {
 // TestScripts runs the command-line tests in testdata/script: each
 // .txtar file runs tileproof and checks its stdout, stderr and exit code.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script", RequireExplicitExec: true})
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			// $ROOT is the repository (for cases/ and testdata), $ADAPTER
+			// the reference exec adapter, built once.
+			adapter, err := buildAdapter(root)
+			env.Setenv("ROOT", root)
+			env.Setenv("ADAPTER", adapter)
+			return err
+		},
+	})
+}
+
+var (
+	adapterOnce sync.Once
+	adapterBin  string
+	adapterErr  error
+)
+
+func buildAdapter(root string) (string, error) {
+	adapterOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "tileproof-script-adapter")
+		if err != nil {
+			adapterErr = err
+			return
+		}
+		adapterBin = filepath.Join(dir, "adapter")
+		cmd := exec.Command("go", "build", "-o", adapterBin, "./conformance/testdata/adapter")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			adapterErr = fmt.Errorf("building the adapter: %v\n%s", err, out)
+		}
+	})
+	return adapterBin, adapterErr
 }
 
 // FuzzLineJSON feeds arbitrary input to the JSON decoder of the line
