@@ -342,6 +342,29 @@ func TestKeepPlaying(t *testing.T) {
 	}
 }
 
+// TestOwnGenerator checks that games without a tp1 seed do not all spawn
+// alike: each load takes a new key from the adapter's own generator.
+func TestOwnGenerator(t *testing.T) {
+	s := newSession(t, "")
+	values, cells := map[float64]int{}, map[[2]float64]int{}
+	for range 300 {
+		s.ok(load("pgs", "2 . . ./. . . ./. . . ./. . . ."))
+		sp := s.ok(moveReq("right"))["spawn"].(map[string]any)
+		values[sp["value"].(float64)]++
+		cells[[2]float64{sp["row"].(float64), sp["col"].(float64)}]++
+	}
+	if values[2] < 200 || values[4] < 10 || len(cells) != 15 {
+		t.Errorf("300 loads and moves spawned values %v in cells %v", values, cells)
+	}
+	const unseeded = `{"id":2,"op":"new","profile":"pgs"}`
+	if x, y := s.raw(unseeded), s.raw(unseeded); x == y {
+		t.Errorf("two new games without a seed start alike: %s", x)
+	}
+	if x, y := newSession(t, "").raw(unseeded), newSession(t, "").raw(unseeded); x != y {
+		t.Errorf("a session does not replay identically: %s, then %s", x, y)
+	}
+}
+
 func TestMoveLimit(t *testing.T) {
 	s := newSession(t, "")
 	s.ok(load("online-2048", "2 . . ./. . . ./. . . ./. . . .", `"moves":99999`))

@@ -414,9 +414,10 @@ func (g *game) spawn(b *board) spawnJSON {
 		total += w.weight
 	}
 	var value int64
-	r := int64(g.rng.next() % uint64(total))
+	draw := g.rng.next()
+	r := int64(draw % uint64(total))
 	if g.mutant == "spawn-fifty-fifty" { // MUTANT: every spawn value equally likely
-		value = g.p.spawn[r%int64(len(g.p.spawn))].value
+		value = g.p.spawn[draw%uint64(len(g.p.spawn))].value
 	} else {
 		for _, w := range g.p.spawn {
 			if r < w.weight {
@@ -429,7 +430,7 @@ func (g *game) spawn(b *board) spawnJSON {
 	if g.mutant == "always-spawn-2" { // MUTANT: never a 4
 		value = 2
 	}
-	draw := g.rng.next()
+	draw = g.rng.next()
 	c := int(draw % uint64(max(b.empties(), 1)))
 	cell := -1
 	switch g.mutant {
