@@ -260,15 +260,21 @@ func (e *Exec) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error)
 	if err != nil {
 		return MoveResult{}, err
 	}
-	if resp.Changed == nil {
+	return moveResult(st, resp.Changed, resp.Gained, resp.Spawn)
+}
+
+// moveResult assembles a move's outcome from an answer's fields, which
+// both wire drivers name alike.
+func moveResult(st State, changed *bool, gained *uint64, spawn *wireSpawn) (MoveResult, error) {
+	if changed == nil {
 		return MoveResult{}, &DriverError{ProtocolError, "move: the answer has no \"changed\""}
 	}
-	mr := MoveResult{Changed: *resp.Changed, State: st}
-	if resp.Gained != nil {
-		mr.Gained = *resp.Gained
+	mr := MoveResult{Changed: *changed, State: st}
+	if gained != nil {
+		mr.Gained = *gained
 	}
-	if resp.Spawn != nil {
-		mr.Spawn = &engine.Spawn{Row: resp.Spawn.Row, Col: resp.Spawn.Col, Value: resp.Spawn.Value}
+	if spawn != nil {
+		mr.Spawn = &engine.Spawn{Row: spawn.Row, Col: spawn.Col, Value: spawn.Value}
 	}
 	return mr, nil
 }

@@ -246,17 +246,7 @@ func (h *HTTP) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error)
 	if err != nil {
 		return MoveResult{}, err
 	}
-	if r.Changed == nil {
-		return MoveResult{}, &DriverError{ProtocolError, "the answer to a move has no \"changed\""}
-	}
-	mr := MoveResult{Changed: *r.Changed, State: st}
-	if r.Gained != nil {
-		mr.Gained = *r.Gained
-	}
-	if r.Spawn != nil {
-		mr.Spawn = &engine.Spawn{Row: r.Spawn.Row, Col: r.Spawn.Col, Value: r.Spawn.Value}
-	}
-	return mr, nil
+	return moveResult(st, r.Changed, r.Gained, r.Spawn)
 }
 
 // Legal returns the legal moves of the last answer.

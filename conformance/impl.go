@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
@@ -224,20 +223,9 @@ func engineState(g *engine.Game) State {
 
 // ruleError names an engine error as the protocol does.
 func ruleError(err error) error {
-	code := "error"
-	switch {
-	case errors.Is(err, engine.ErrIllegalMove):
-		code = "illegal-move"
-	case errors.Is(err, engine.ErrFinished):
-		code = "finished"
-	case errors.Is(err, engine.ErrUnsupported):
-		code = "unsupported"
-	case errors.Is(err, engine.ErrNoUndo):
-		code = "no-undo"
-	case errors.Is(err, engine.ErrNotWaitingKeep):
-		code = "not-stopped"
-	case errors.Is(err, engine.ErrBadSpawn):
-		code = "bad-spawn"
+	code := engine.Refusal(err)
+	if code == "" {
+		code = "error"
 	}
 	return &RuleError{code, err.Error()}
 }

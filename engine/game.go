@@ -56,6 +56,28 @@ var (
 	ErrNotWaitingKeep = errors.New("the run is not stopped at the win tile")
 )
 
+// Refusal returns the word the tileproof protocols use for an action the
+// rules refuse: illegal-move, finished, unsupported, no-undo, not-stopped
+// (keep playing when play is not stopped at the win) or bad-spawn; "" for
+// any other error.
+func Refusal(err error) string {
+	switch {
+	case errors.Is(err, ErrIllegalMove):
+		return "illegal-move"
+	case errors.Is(err, ErrFinished):
+		return "finished"
+	case errors.Is(err, ErrUnsupported):
+		return "unsupported"
+	case errors.Is(err, ErrNoUndo):
+		return "no-undo"
+	case errors.Is(err, ErrNotWaitingKeep):
+		return "not-stopped"
+	case errors.Is(err, ErrBadSpawn):
+		return "bad-spawn"
+	}
+	return ""
+}
+
 // MoveError is a refused move: one that does not change the board, or any
 // move once the run is over, in a profile that rejects illegal moves.
 type MoveError struct {

@@ -258,13 +258,12 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 		return
 	}
 	step, err := s.apply(g, req.Action)
-	var me *engine.MoveError
-	switch {
+	switch code := engine.Refusal(err); {
 	case errors.Is(err, errBadAction):
 		httpError(w, http.StatusBadRequest, "action: "+err.Error())
 		return
-	case errors.As(err, &me) || isRefusal(err):
-		reply(w, Response{OK: false, Reason: err.Error(), Error: refusalCode(err), LegalActions: legalActions(g)})
+	case code != "":
+		reply(w, Response{OK: false, Reason: err.Error(), Error: code, LegalActions: legalActions(g)})
 		return
 	case err != nil:
 		httpError(w, http.StatusBadRequest, "action: "+err.Error())
@@ -284,27 +283,6 @@ var (
 	errSignature = errors.New("the signature does not match: this server did not hand out this state")
 	errBadAction = errors.New("bad action")
 )
-
-func isRefusal(err error) bool {
-	return errors.Is(err, engine.ErrIllegalMove) || errors.Is(err, engine.ErrFinished) || errors.Is(err, engine.ErrUnsupported) ||
-		errors.Is(err, engine.ErrNoUndo) || errors.Is(err, engine.ErrNotWaitingKeep)
-}
-
-func refusalCode(err error) string {
-	switch {
-	case errors.Is(err, engine.ErrIllegalMove):
-		return "illegal-move"
-	case errors.Is(err, engine.ErrFinished):
-		return "finished"
-	case errors.Is(err, engine.ErrUnsupported):
-		return "unsupported"
-	case errors.Is(err, engine.ErrNoUndo):
-		return "no-undo"
-	case errors.Is(err, engine.ErrNotWaitingKeep):
-		return "not-stopped"
-	}
-	return "error"
-}
 
 func (s *Server) apply(g *engine.Game, a *Action) (*engine.Step, error) {
 	switch a.Type {
