@@ -59,6 +59,15 @@ type Start struct {
 	Won         bool          `yaml:"won"`
 	KeepPlaying bool          `yaml:"keepPlaying"`
 	Seed        *string       `yaml:"seed"`
+	// Setup is the run's choice where the profile offers one: online-2048's
+	// target and finish, PGS continue mode (feature setup).
+	Setup *Setup `yaml:"setup"`
+}
+
+// Setup is a run's choice of target tile and open-ended play.
+type Setup struct {
+	Target    uint64 `yaml:"target" json:"target,omitempty"`
+	OpenEnded bool   `yaml:"openEnded" json:"openEnded,omitempty"`
 }
 
 // Step is one action of a case and what must follow it.
@@ -115,6 +124,7 @@ const (
 	FeatureUndo        = "undo"
 	FeatureEndRun      = "end-run"
 	FeatureKeepPlaying = "keep-playing"
+	FeatureSetup       = "setup"
 )
 
 // SizeFeature is the feature of a board size: "size:RxC".
@@ -122,7 +132,7 @@ func SizeFeature(rows, cols int) string { return fmt.Sprintf("size:%dx%d", rows,
 
 func knownFeature(f string) bool {
 	switch f {
-	case FeatureLoadState, FeatureForceSpawn, FeatureSeedTP1, FeatureUndo, FeatureEndRun, FeatureKeepPlaying:
+	case FeatureLoadState, FeatureForceSpawn, FeatureSeedTP1, FeatureUndo, FeatureEndRun, FeatureKeepPlaying, FeatureSetup:
 		return true
 	}
 	var r, c int
@@ -289,6 +299,9 @@ func ParseCases(file string, data []byte) ([]*Case, error) {
 		}
 		if cn.Start.Seed != nil {
 			needs = append(needs, FeatureSeedTP1)
+		}
+		if cn.Start.Setup != nil {
+			needs = append(needs, FeatureSetup)
 		}
 		for j, sn := range cn.Steps {
 			sat := fmt.Sprintf("%s.steps.%d", at, j)

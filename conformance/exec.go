@@ -50,6 +50,7 @@ type wire struct {
 	Profiles    []string   `json:"profiles,omitempty"`
 	Features    []string   `json:"features,omitempty"`
 	Profile     string     `json:"profile,omitempty"`
+	Setup       *Setup     `json:"setup,omitempty"`
 	Seed        string     `json:"seed,omitempty"`
 	Rows        int        `json:"rows,omitempty"`
 	Cols        int        `json:"cols,omitempty"`
@@ -228,8 +229,8 @@ func (e *Exec) Hello() (Hello, error) {
 }
 
 // New starts a game.
-func (e *Exec) New(profile, seed string) (State, error) {
-	resp, err := e.call(wire{Op: "new", Profile: profile, Seed: seed})
+func (e *Exec) New(profile, seed string, setup *Setup) (State, error) {
+	resp, err := e.call(wire{Op: "new", Profile: profile, Seed: seed, Setup: setup})
 	if err != nil {
 		return State{}, err
 	}
@@ -238,7 +239,7 @@ func (e *Exec) New(profile, seed string) (State, error) {
 
 // Load starts from a given state.
 func (e *Exec) Load(profile string, st LoadState) (State, error) {
-	resp, err := e.call(wire{Op: "load", Profile: profile, Rows: st.Board.Rows(), Cols: st.Board.Cols(), Board: st.Board.Values(),
+	resp, err := e.call(wire{Op: "load", Profile: profile, Setup: st.Setup, Rows: st.Board.Rows(), Cols: st.Board.Cols(), Board: st.Board.Values(),
 		Score: &st.Score, Moves: &st.Moves, Won: &st.Won, KeepPlaying: &st.KeepPlaying})
 	if err != nil {
 		return State{}, err

@@ -175,7 +175,10 @@ func (h *HTTP) take(r *httpResponse) (State, error) {
 }
 
 // New starts a game with a tp1 seed.
-func (h *HTTP) New(profile, seed string) (State, error) {
+func (h *HTTP) New(profile, seed string, setup *Setup) (State, error) {
+	if setup != nil {
+		return State{}, &RuleError{"unsupported", "the HTTP API has no setup"}
+	}
 	if _, err := h.Hello(); err != nil {
 		return State{}, err
 	}
@@ -190,6 +193,9 @@ func (h *HTTP) New(profile, seed string) (State, error) {
 // Load builds a state in the server's state format (tileproof/1) and
 // carries it: the server must take unsigned states (feature load-state).
 func (h *HTTP) Load(profile string, st LoadState) (State, error) {
+	if st.Setup != nil {
+		return State{}, &RuleError{"unsupported", "the HTTP API has no setup"}
+	}
 	if _, err := h.Hello(); err != nil {
 		return State{}, err
 	}

@@ -15,8 +15,9 @@ type Impl interface {
 	// Hello returns what the implementation is and can do.
 	Hello() (Hello, error)
 	// New starts a game; seed is a tp1 seed, "" for an implementation
-	// without seed-tp1.
-	New(profile, seed string) (State, error)
+	// without seed-tp1; setup, when not nil, is the run's choice (feature
+	// setup).
+	New(profile, seed string, setup *Setup) (State, error)
 	// Load starts from a given state (feature load-state).
 	Load(profile string, st LoadState) (State, error)
 	// Move plays a move; spawn, when not nil, is the tile to place after
@@ -54,6 +55,7 @@ type State struct {
 
 // LoadState is a state to load.
 type LoadState struct {
+	Setup       *Setup // the run's choice, when not nil (feature setup)
 	Board       engine.Board
 	Score       uint64
 	Moves       int
@@ -103,7 +105,7 @@ type Builtin struct {
 // Hello declares every built-in profile and every feature.
 func (b *Builtin) Hello() (Hello, error) {
 	h := Hello{Name: "tileproof-engine", Version: "builtin", Protocol: ProtocolVersion, Profiles: engine.BuiltinNames(),
-		Features: []string{FeatureLoadState, FeatureForceSpawn, FeatureSeedTP1, FeatureUndo, FeatureEndRun, FeatureKeepPlaying}}
+		Features: []string{FeatureLoadState, FeatureForceSpawn, FeatureSeedTP1, FeatureUndo, FeatureEndRun, FeatureKeepPlaying, FeatureSetup}}
 	for r := engine.MinSide; r <= engine.MaxSide; r++ {
 		for c := engine.MinSide; c <= engine.MaxSide; c++ {
 			h.Features = append(h.Features, SizeFeature(r, c))
@@ -112,16 +114,31 @@ func (b *Builtin) Hello() (Hello, error) {
 	return h, nil
 }
 
-func (b *Builtin) profile(name string) (*engine.Profile, error) {
+func (b *Builtin) profile(name string, setup *Setup) (*engine.Profile, error) {
+	var p *engine.Profile
+	var err error
 	if b.Profile != nil {
-		return b.Profile(name)
+		p, err = b.Profile(name)
+	} else {
+		p, err = engine.BuiltinProfile(name)
 	}
-	return engine.BuiltinProfile(name)
+	if err != nil || setup == nil {
+		return p, err
+	}
+	target := setup.Target
+	if target == 0 {
+		target = p.Win.Tile
+	}
+	p, err = p.Setup(target, setup.OpenEnded)
+	if err != nil {
+		return nil, &RuleError{"unsupported", err.Error()}
+	}
+	return p, nil
 }
 
 // New starts a tp1 game.
-func (b *Builtin) New(profile, seed string) (State, error) {
-	p, err := b.profile(profile)
+func (b *Builtin) New(profile, seed string, setup *Setup) (State, error) {
+	p, err := b.profile(profile, setup)
 	if err != nil {
 		return State{}, err
 	}
@@ -134,7 +151,7 @@ func (b *Builtin) New(profile, seed string) (State, error) {
 // Load starts from st, on a board of any size: the profile's size is
 // taken from the board, as a case on another size asks.
 func (b *Builtin) Load(profile string, st LoadState) (State, error) {
-	p, err := b.profile(profile)
+	p, err := b.profile(profile, st.Setup)
 	if err != nil {
 		return State{}, err
 	}

@@ -100,7 +100,7 @@ func sameSeedSameGame(impl Impl, p *engine.Profile, res *Result) {
 	const seed = "tileproof-property"
 	var first []State
 	for round := range 2 {
-		st, err := impl.New(p.Name, seed)
+		st, err := impl.New(p.Name, seed, nil)
 		if err != nil {
 			if !res.driverFailure(err, 0, "new") {
 				res.fail(ProtocolError, 0, "", "new: %v", err)

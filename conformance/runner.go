@@ -182,9 +182,9 @@ func runCase(impl Impl, c *Case, profile string, res *Result) {
 	var err error
 	if c.Start.Board != nil {
 		s := c.Start
-		st, err = impl.Load(profile, LoadState{Board: *s.Board, Score: s.Score, Moves: s.Moves, Won: s.Won, KeepPlaying: s.KeepPlaying})
+		st, err = impl.Load(profile, LoadState{Setup: s.Setup, Board: *s.Board, Score: s.Score, Moves: s.Moves, Won: s.Won, KeepPlaying: s.KeepPlaying})
 	} else {
-		st, err = impl.New(profile, *c.Start.Seed)
+		st, err = impl.New(profile, *c.Start.Seed, c.Start.Setup)
 	}
 	if err != nil {
 		if !res.driverFailure(err, 0, "start") {

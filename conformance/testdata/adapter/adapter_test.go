@@ -162,13 +162,13 @@ func TestHello(t *testing.T) {
 	if want := []string{"classic", "tile-merge", "pgs", "online-2048", "rosetta"}; !slices.Equal(h.Profiles, want) {
 		t.Errorf("profiles %v, want %v", h.Profiles, want)
 	}
-	for _, f := range []string{"load-state", "force-spawn", "seed-tp1", "undo", "end-run", "keep-playing", "size:2x2", "size:4x4", "size:8x8", "size:3x7"} {
+	for _, f := range []string{"load-state", "force-spawn", "seed-tp1", "undo", "end-run", "keep-playing", "setup", "size:2x2", "size:4x4", "size:8x8", "size:3x7"} {
 		if !slices.Contains(h.Features, f) {
 			t.Errorf("features lack %s: %v", f, h.Features)
 		}
 	}
-	if len(h.Features) != 6+49 {
-		t.Errorf("%d features, want 55", len(h.Features))
+	if len(h.Features) != 7+49 {
+		t.Errorf("%d features, want 56", len(h.Features))
 	}
 	// A second hello, and any op before hello, are refused.
 	if r := (&session{t, a}).do(helloReq); r["ok"] != false {

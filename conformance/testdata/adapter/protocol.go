@@ -23,7 +23,7 @@ const (
 
 // allFeatures are the features the adapter declares by default.
 func allFeatures() []string {
-	fs := []string{"load-state", "force-spawn", "seed-tp1", "undo", "end-run", "keep-playing"}
+	fs := []string{"load-state", "force-spawn", "seed-tp1", "undo", "end-run", "keep-playing", "setup"}
 	for r := 2; r <= 8; r++ {
 		for c := 2; c <= 8; c++ {
 			fs = append(fs, sizeFeature(r, c))
@@ -55,6 +55,10 @@ type request struct {
 	KeepPlaying bool       `json:"keepPlaying"`
 	Direction   string     `json:"direction"`
 	Spawn       *spawnJSON `json:"spawn"`
+	Setup       *struct {
+		Target    int64 `json:"target"`
+		OpenEnded bool  `json:"openEnded"`
+	} `json:"setup"`
 }
 
 type errorResponse struct {
@@ -225,13 +229,31 @@ func (a *adapter) hello(req request) []byte {
 		Profiles: a.profiles, Features: a.features})
 }
 
-// profile returns the declared profile a request names.
+// profile returns the declared profile a request names, set up as the
+// request's setup chooses: online-2048 offers the targets 128, 512, 2048
+// and 4096 and open-ended play, pgs its continue mode.
 func (a *adapter) profile(req request) (*profile, []byte) {
 	p, ok := profiles[req.Profile]
 	if !ok || !slices.Contains(a.profiles, req.Profile) {
 		return nil, a.fail(req.ID, "unsupported", "profile %q is not one this implementation declared (%v)", req.Profile, a.profiles)
 	}
-	return p, nil
+	if req.Setup == nil {
+		return p, nil
+	}
+	targets := map[string][]int64{"online-2048": {128, 512, 2048, 4096}, "pgs": {2048}}[p.name]
+	target := req.Setup.Target
+	if target == 0 {
+		target = p.winTile
+	}
+	if !a.declared("setup") || !slices.Contains(targets, target) {
+		return nil, a.fail(req.ID, "unsupported", "profile %s offers no setup with target %d", p.name, target)
+	}
+	q := *p
+	q.winTile = target
+	if req.Setup.OpenEnded {
+		q.winThen = "continue"
+	}
+	return &q, nil
 }
 
 func (a *adapter) newGame(req request) []byte {
