@@ -81,5 +81,11 @@ func ProfileYAML(p *engine.Profile) []byte {
 		fmt.Fprintf(&sb, "targets: %v\n", strings.ReplaceAll(fmt.Sprint(p.Targets), " ", ", "))
 	}
 	fmt.Fprintf(&sb, "openEnded: %v\nillegalMove: %s\nmoveLimit: %d\nundo: %v\nendRun: %v\n", p.OpenEnded, p.Illegal, p.MoveLimit, p.Undo, p.EndRun)
+	var order []string
+	for _, r := range p.FinishOrder {
+		b, _ := r.MarshalText()
+		order = append(order, string(b))
+	}
+	fmt.Fprintf(&sb, "finishOrder: [%s]\n", strings.Join(order, ", "))
 	return []byte(sb.String())
 }

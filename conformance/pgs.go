@@ -94,6 +94,8 @@ func pgsProfile(doc pgsDoc, name, source string) (*engine.Profile, error) {
 		Win:       engine.Win{Tile: doc.WinCondition.Value, When: engine.Reach, Then: engine.Stop},
 		OpenEnded: true, // "可设置为继续游戏模式": the document allows continue mode
 		Illegal:   engine.Ignore,
+		// PGS checks the win, then the loss (algorithm steps 6 and 7).
+		FinishOrder: []engine.Result{engine.TargetReached, engine.NoMoves, engine.MoveLimitReached},
 	}
 	for i, v := range s.Values {
 		p.Spawn = append(p.Spawn, engine.SpawnWeight{Value: v, Weight: weights[i]})

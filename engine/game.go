@@ -509,16 +509,11 @@ func (g *Game) run(actions []Action, spawns []Spawn) int {
 		if !mergeRule && maxExp >= winExp {
 			won = true
 		}
-		switch {
-		case won && stops:
-			result = TargetReached
-		case empty&(empty-1) == 0 && q.blocked():
-			result = NoMoves
-		case moves >= limit:
-			result = MoveLimitReached
-		default:
+		target, blocked, limited := won && stops, empty&(empty-1) == 0 && q.blocked(), moves >= limit
+		if !target && !blocked && !limited {
 			continue
 		}
+		result = r.finishResult(target, blocked, limited)
 		n++
 		break
 	}
@@ -604,16 +599,12 @@ func (g *Game) spawnValues() string {
 	return joinUints(vs)
 }
 
-// finish checks the finishing conditions in the order of seed 002: the
-// target, no moves left, the move limit.
+// finish checks the finishing conditions, in the profile's order.
 func (g *Game) finish(blocked bool) {
-	switch {
-	case g.st.won && g.p.Win.Then != Continue && !g.st.keep:
-		g.st.result = TargetReached
-	case blocked:
-		g.st.result = NoMoves
-	case g.p.MoveLimit > 0 && g.st.moves >= g.p.MoveLimit:
-		g.st.result = MoveLimitReached
+	target := g.st.won && g.p.Win.Then != Continue && !g.st.keep
+	limited := g.p.MoveLimit > 0 && g.st.moves >= g.p.MoveLimit
+	if r := g.r.finishResult(target, blocked, limited); r != Playing {
+		g.st.result = r
 	}
 }
 

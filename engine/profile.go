@@ -103,6 +103,11 @@ type Profile struct {
 	OpenEnded  bool     // a run may choose to play on past the win tile
 	Illegal    IllegalMove
 	MoveLimit  int  // counted moves after which the run ends; 0 for none
+	// FinishOrder is the order the finishing conditions are checked in
+	// after a counted move: TargetReached, NoMoves and MoveLimitReached,
+	// each once. Seed 002 gives target, no moves, move limit; the original
+	// game reports no moves before the win when both hold.
+	FinishOrder []Result
 	Undo       bool // one-step undo that restores board, score, moves and the next spawn
 	EndRun     bool // the player may end the run early (result RunFinished)
 }
@@ -112,6 +117,7 @@ func (p *Profile) Clone() *Profile {
 	q := *p
 	q.Spawn = slices.Clone(p.Spawn)
 	q.Targets = slices.Clone(p.Targets)
+	q.FinishOrder = slices.Clone(p.FinishOrder)
 	return &q
 }
 
@@ -189,6 +195,11 @@ func (p *Profile) Validate() error {
 	if len(p.Targets) > 0 && !slices.Contains(p.Targets, p.Win.Tile) {
 		return bad("targets", "do not include the win tile %d", p.Win.Tile)
 	}
+	order := slices.Clone(p.FinishOrder)
+	slices.Sort(order)
+	if !slices.Equal(order, []Result{TargetReached, NoMoves, MoveLimitReached}) {
+		return bad("finishOrder", "%v: list target-reached, no-moves and move-limit, each once", p.FinishOrder)
+	}
 	return nil
 }
 
@@ -243,6 +254,7 @@ type profileFile struct {
 	OpenEnded   *bool     `yaml:"openEnded"`
 	IllegalMove *string   `yaml:"illegalMove"`
 	MoveLimit   *int      `yaml:"moveLimit"`
+	FinishOrder []string  `yaml:"finishOrder"`
 	Undo        *bool     `yaml:"undo"`
 	EndRun      *bool     `yaml:"endRun"`
 }
@@ -250,12 +262,13 @@ type profileFile struct {
 // defaultProfile holds the parameters of a profile file without a base:
 // the rules DESIGN.md gives for all profiles.
 var defaultProfile = Profile{
-	Version:    1,
-	Rows:       4,
-	Cols:       4,
-	StartTiles: 2,
-	Spawn:      []SpawnWeight{{2, 9}, {4, 1}},
-	Win:        Win{Tile: 2048},
+	Version:     1,
+	Rows:        4,
+	Cols:        4,
+	StartTiles:  2,
+	Spawn:       []SpawnWeight{{2, 9}, {4, 1}},
+	Win:         Win{Tile: 2048},
+	FinishOrder: []Result{TargetReached, NoMoves, MoveLimitReached},
 }
 
 // ParseProfile reads a profile from its YAML form; file names it in errors,
@@ -324,6 +337,16 @@ func parseProfile(file string, data []byte, base func(string) (*Profile, error))
 	}
 	if err := setEnum(&p.Illegal, f.IllegalMove, illegalMoveNames); err != nil {
 		return nil, fail("illegalMove", err)
+	}
+	if f.FinishOrder != nil {
+		p.FinishOrder = nil
+		for _, name := range f.FinishOrder {
+			var r Result
+			if err := r.UnmarshalText([]byte(name)); err != nil {
+				return nil, fail("finishOrder", err)
+			}
+			p.FinishOrder = append(p.FinishOrder, r)
+		}
 	}
 	if err := p.Validate(); err != nil {
 		pe := err.(*ProfileError)

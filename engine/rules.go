@@ -14,6 +14,18 @@ type Rules struct {
 	spawnTotal uint64
 }
 
+// finishResult returns the result of the first finishing condition that
+// holds, in the profile's order; Playing when none does.
+func (r *Rules) finishResult(target, blocked, limited bool) Result {
+	for _, res := range r.p.FinishOrder {
+		switch {
+		case res == TargetReached && target, res == NoMoves && blocked, res == MoveLimitReached && limited:
+			return res
+		}
+	}
+	return Playing
+}
+
 // Compile checks a profile and returns its rules. Later changes to p do
 // not affect them.
 func Compile(p *Profile) (*Rules, error) {

@@ -28,6 +28,9 @@ type profile struct {
 	moveLimit  int64    // 0: none
 	undo       bool
 	endRun     bool
+	// noMovesFirst: when a move both reaches the target and leaves no
+	// moves, the result is no-moves (classic, as the original game).
+	noMovesFirst bool
 }
 
 var std = []weight{{2, 9}, {4, 1}}
@@ -35,7 +38,7 @@ var std = []weight{{2, 9}, {4, 1}}
 // The built-in profiles, as engine/profiles/*.yaml give them. All are 4x4;
 // a loaded board of another size plays by the same rules on that size.
 var profiles = map[string]*profile{
-	"classic":     {name: "classic", startTiles: 2, spawn: std, winTile: 2048, winWhen: "merge", winThen: "ask", illegal: "ignore"},
+	"classic":     {name: "classic", startTiles: 2, spawn: std, winTile: 2048, winWhen: "merge", winThen: "ask", illegal: "ignore", noMovesFirst: true},
 	"tile-merge":  {name: "tile-merge", startTiles: 2, spawn: std, winTile: 2048, winWhen: "reach", winThen: "continue", illegal: "reject"},
 	"pgs":         {name: "pgs", startTiles: 2, spawn: std, winTile: 2048, winWhen: "reach", winThen: "stop", illegal: "ignore"},
 	"online-2048": {name: "online-2048", startTiles: 2, spawn: std, winTile: 2048, winWhen: "reach", winThen: "stop", illegal: "ignore", moveLimit: 100000, undo: true, endRun: true},
@@ -381,7 +384,8 @@ func (g *game) evaluate() {
 }
 
 // finish checks the finishing conditions in order: the target, no moves
-// left, the move limit.
+// left, the move limit; classic, as the original game, checks no moves
+// first (its noMovesFirst).
 func (g *game) finish() {
 	stops := g.won && g.p.winThen != "continue" && !g.keep
 	if g.mutant == "win-does-not-stop" { // MUTANT: the win never stops the run
@@ -392,7 +396,11 @@ func (g *game) finish() {
 	if g.mutant == "move-limit-off-by-one" { // MUTANT: one move too many
 		limitReached = g.p.moveLimit > 0 && g.moves > g.p.moveLimit
 	}
-	if g.mutant == "finish-order-swapped" && noMovesLeft { // MUTANT: no moves checked before the target
+	noMovesFirst := g.p.noMovesFirst
+	if g.mutant == "finish-order-swapped" { // MUTANT: the order of target and no moves swapped
+		noMovesFirst = !noMovesFirst
+	}
+	if noMovesFirst && noMovesLeft {
 		g.result = noMoves
 		return
 	}

