@@ -102,14 +102,14 @@ type Profile struct {
 	Targets    []uint64 // win tiles a run may choose ([Profile.Setup]); empty: only Win.Tile
 	OpenEnded  bool     // a run may choose to play on past the win tile
 	Illegal    IllegalMove
-	MoveLimit  int  // counted moves after which the run ends; 0 for none
+	MoveLimit  int // counted moves after which the run ends; 0 for none
 	// FinishOrder is the order the finishing conditions are checked in
 	// after a counted move: TargetReached, NoMoves and MoveLimitReached,
 	// each once. Seed 002 gives target, no moves, move limit; the original
 	// game reports no moves before the win when both hold.
 	FinishOrder []Result
-	Undo       bool // one-step undo that restores board, score, moves and the next spawn
-	EndRun     bool // the player may end the run early (result RunFinished)
+	Undo        bool // one-step undo that restores board, score, moves and the next spawn
+	EndRun      bool // the player may end the run early (result RunFinished)
 }
 
 // Clone returns a deep copy of p.
