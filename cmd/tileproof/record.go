@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
+	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/player"
 	"github.com/tileproof/tileproof/replay"
@@ -29,14 +31,17 @@ func (c *cli) record(args []string) int {
 	commit := fs.Bool("commit", false, "add the seed's SHA-256 commitment")
 	asJSON := fs.Bool("json", false, "write JSON, one replay a line (the default for more than one game)")
 	output := fs.String("o", "", "write to this file instead of stdout")
+	implArg := fs.String("impl", "", "play the games in another implementation, exec:COMMAND (docs/protocol.md), its own generator making the spawns: spawn-recorded replays")
 	if code, ok := c.parse(fs, args); !ok {
 		return code
 	}
 	switch {
 	case fs.NArg() > 0:
 		return c.fail(exitBadUsage, "record: unexpected argument %q", fs.Arg(0))
-	case *seed == "":
+	case *seed == "" && *implArg == "":
 		return c.fail(exitBadUsage, "record: --seed is required")
+	case *implArg != "" && *playerName == "":
+		return c.fail(exitBadUsage, "record: --impl needs --player to choose the moves")
 	case (*moves == "") == (*playerName == ""):
 		return c.fail(exitBadUsage, "record: give either --moves or --player")
 	case *games < 1 || *games > 1 && *playerName == "":
@@ -77,7 +82,27 @@ func (c *cli) record(args []string) int {
 		defer f.Close()
 		w = f
 	}
+	var impl conformance.Impl
+	if *implArg != "" {
+		if impl, err = c.openImpl(*implArg, 5*time.Second); err != nil {
+			return c.fail(exitBadUsage, "record: %v", err)
+		}
+		defer impl.Close()
+	}
 	for i := 1; i <= *games; i++ {
+		if impl != nil {
+			r, divergence, err := recordFromImpl(impl, rules, pl, *maxMoves, *implArg)
+			if err != nil {
+				return c.fail(exitFailed, "record: game %d: %v", i, err)
+			}
+			if err := writeReplay(w, r, *asJSON || *games > 1); err != nil {
+				return c.fail(exitBadUsage, "record: %v", err)
+			}
+			if divergence != "" {
+				return c.fail(exitFailed, "record: game %d: the implementation broke the rules at %s; the game up to there is written, and tileproof verify shows the difference", i, divergence)
+			}
+			continue
+		}
 		s := *seed
 		if *games > 1 {
 			s = fmt.Sprintf("%s-%d", *seed, i)
@@ -173,4 +198,55 @@ func writeReplay(w io.Writer, r *replay.Replay, asJSON bool) error {
 		_, err = w.Write(r.EncodeYAML(80))
 	}
 	return err
+}
+
+// recordFromImpl plays one game in another implementation, the player
+// choosing on a mirror of it in the engine, and records the spawns the
+// implementation made and the claim it reports: a spawn-recorded replay
+// for tileproof verify to judge. When the implementation breaks the rules
+// (a spawn the rules refuse, a legal move it does not make, or a board or
+// score after a move that differs from the rules' own), the game
+// stops there and divergence says where; the replay holds the game up to
+// and including that move, so verify can show the difference.
+func recordFromImpl(impl conformance.Impl, rules *engine.Rules, pl player.Player, maxMoves int, name string) (r *replay.Replay, divergence string, err error) {
+	p := rules.Profile()
+	st, err := impl.New(p.Name, "", nil)
+	if err != nil {
+		return nil, "", fmt.Errorf("new game: %w", err)
+	}
+	start := st.Board
+	mirror, err := rules.Load(engine.State{Board: start})
+	if err != nil {
+		return nil, "", fmt.Errorf("the implementation's start board: %w", err)
+	}
+	r = &replay.Replay{Profile: p.Name, Rules: p.Version, Start: &start, Source: fmt.Sprintf("tileproof record --impl %s --player %s", name, pl.Name())}
+	for !st.Over && !mirror.Over() && (maxMoves == 0 || st.Moves < maxMoves) {
+		d := pl.Choose(mirror)
+		n := len(r.Actions) + 1
+		mr, err := impl.Move(d, nil)
+		if err != nil {
+			return nil, "", fmt.Errorf("move %d (%s): %w", n, d, err)
+		}
+		if !mr.Changed || mr.Spawn == nil {
+			divergence = fmt.Sprintf("move %d (%s): the rules change the board, the implementation reports no change", n, d)
+			break
+		}
+		r.Actions, r.Spawns = append(r.Actions, engine.Action(d)), append(r.Spawns, *mr.Spawn)
+		st = mr.State
+		if _, err := mirror.MoveSpawn(d, *mr.Spawn); err != nil {
+			divergence = fmt.Sprintf("move %d (%s): %v", n, d, err)
+			break
+		}
+		if mirror.Board() != st.Board {
+			divergence = fmt.Sprintf("move %d (%s): its board differs from the rules'", n, d)
+			break
+		}
+		if mirror.Score() != st.Score {
+			divergence = fmt.Sprintf("move %d (%s): its score is %d, the rules give %d", n, d, st.Score, mirror.Score())
+			break
+		}
+	}
+	board := st.Board
+	r.Claim = replay.Claim{Score: st.Score, MaxTile: board.MaxTile(), Moves: len(r.Actions), Board: &board}
+	return r, divergence, nil
 }
