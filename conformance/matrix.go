@@ -1,0 +1,126 @@
+package conformance
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// WriteMatrix writes reports of one pack as a Markdown matrix: a row per
+// implementation, a column per case area and the total, each cell what
+// passed, failed and was skipped there. Implementations whose rows are
+// identical share one row. Below it, the first cases each implementation
+// failed. Reports of different packs or contracts are an error: their
+// counts do not compare.
+func WriteMatrix(w io.Writer, reports []*Report) error {
+	if len(reports) == 0 {
+		return fmt.Errorf("no reports")
+	}
+	first := reports[0]
+	var areas []string
+	for _, r := range reports {
+		if r.Pack != first.Pack || r.PackVersion != first.PackVersion || r.Contract != first.Contract {
+			return fmt.Errorf("%s ran the pack %s %s (contract %d), %s ran %s %s (contract %d): the counts do not compare",
+				label(first), first.Pack, first.PackVersion, first.Contract, label(r), r.Pack, r.PackVersion, r.Contract)
+		}
+		for _, res := range r.Results {
+			if !slices.Contains(areas, res.Area) {
+				areas = append(areas, res.Area)
+			}
+		}
+	}
+	slices.Sort(areas)
+
+	// One row per distinct list of cells, in the order of the reports.
+	type row struct {
+		labels []string
+		cells  []string
+	}
+	var rows []*row
+	byCells := map[string]*row{}
+	for _, r := range reports {
+		sums, total := r.Summaries()
+		cells := make([]string, 0, len(areas)+1)
+		for _, a := range areas {
+			i := slices.IndexFunc(sums, func(s Summary) bool { return s.Area == a })
+			if i < 0 {
+				cells = append(cells, "–")
+				continue
+			}
+			cells = append(cells, cell(sums[i]))
+		}
+		cells = append(cells, cell(total))
+		key := strings.Join(cells, "\x00")
+		if rw := byCells[key]; rw != nil {
+			rw.labels = append(rw.labels, label(r))
+			continue
+		}
+		rw := &row{labels: []string{label(r)}, cells: cells}
+		byCells[key] = rw
+		rows = append(rows, rw)
+	}
+
+	fmt.Fprintf(w, "Pack %s %s, rules contract %d. A cell: ✓ and the cases passed, or ✗ and the cases failed of those run; skipped cases in brackets.\n\n", first.Pack, first.PackVersion, first.Contract)
+	fmt.Fprintf(w, "| implementation | %s | total |\n", strings.Join(areas, " | "))
+	fmt.Fprintf(w, "|---|%s---|\n", strings.Repeat("---|", len(areas)))
+	for _, rw := range rows {
+		fmt.Fprintf(w, "| %s | %s |\n", strings.Join(rw.labels, "<br>"), strings.Join(rw.cells, " | "))
+	}
+
+	var failing []*Report
+	for _, r := range reports {
+		if failed, _ := r.Failures(); len(failed) > 0 {
+			failing = append(failing, r)
+		}
+	}
+	if len(failing) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\nWhat failed first, case by case (the profiles it failed under):\n\n")
+	for _, r := range failing {
+		failed, _ := r.Failures()
+		var cases []string // in order of first failure
+		profiles := map[string][]string{}
+		status := map[string]Status{}
+		for _, f := range failed {
+			if _, seen := profiles[f.Case]; !seen {
+				cases = append(cases, f.Case)
+				status[f.Case] = f.Status
+			}
+			profiles[f.Case] = append(profiles[f.Case], f.Profile)
+		}
+		var first []string
+		for _, c := range cases[:min(3, len(cases))] {
+			first = append(first, fmt.Sprintf("`%s` %s (%s)", c, status[c], strings.Join(profiles[c], ", ")))
+		}
+		more := ""
+		if len(cases) > 3 {
+			more = fmt.Sprintf("; %d more cases", len(cases)-3)
+		}
+		fmt.Fprintf(w, "- %s: %s%s\n", label(r), strings.Join(first, "; "), more)
+	}
+	return nil
+}
+
+// label names a report's implementation: its hello's name and version.
+func label(r *Report) string {
+	return strings.TrimSpace(r.Impl.Name + " " + r.Impl.Version)
+}
+
+// cell is one area's outcome in the matrix.
+func cell(s Summary) string {
+	var c string
+	if s.Failed > 0 {
+		c = fmt.Sprintf("✗ %d of %d", s.Failed, s.Passed+s.Failed+s.Expected)
+	} else {
+		c = fmt.Sprintf("✓ %d", s.Passed)
+		if s.Expected > 0 {
+			c += fmt.Sprintf(", %d known failures", s.Expected)
+		}
+	}
+	if s.Skipped > 0 {
+		c += fmt.Sprintf(" (%d)", s.Skipped)
+	}
+	return c
+}
