@@ -141,6 +141,9 @@ func TestHTTPDriver(t *testing.T) {
 			t.Errorf("%s [%s] skipped: %s", r.Case, r.Profile, r.Reason)
 		}
 	}
+	if rep.Impl.Name != server.Name || rep.Impl.Version != server.Version {
+		t.Errorf("the report names the implementation %q %q, want the server's %q %q", rep.Impl.Name, rep.Impl.Version, server.Name, server.Version)
+	}
 	_, total := rep.Summaries()
 	t.Logf("through HTTP: %+v", total)
 }

@@ -115,7 +115,11 @@ func (h *HTTP) Hello() (Hello, error) {
 		return *h.hello, nil
 	}
 	var list struct {
-		Games []string `json:"games"`
+		Games  []string `json:"games"`
+		Server *struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		} `json:"server"` // optional: tileproof serve names itself
 	}
 	resp, err := h.client0().Get(strings.TrimRight(h.BaseURL, "/") + "/api/games")
 	if err != nil {
@@ -127,6 +131,9 @@ func (h *HTTP) Hello() (Hello, error) {
 		return Hello{}, &DriverError{ProtocolError, "GET /api/games: no list of games"}
 	}
 	hello := Hello{Name: h.BaseURL, Version: "http", Protocol: ProtocolVersion}
+	if sv := list.Server; sv != nil && sv.Name != "" {
+		hello.Name, hello.Version = sv.Name, sv.Version
+	}
 	h.specs = map[string]httpSpec{}
 	for _, game := range list.Games {
 		r, err := h.do("GET", "/api/games/"+url.PathEscape(game)+"/init?seed=hello", nil)

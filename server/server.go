@@ -27,6 +27,13 @@ import (
 // StateFormat names the layout of the state objects this server hands out.
 const StateFormat = "tileproof/1"
 
+// Name and Version identify the server in GET /api/games: its software
+// and the version of the API it serves (docs/api.md).
+const (
+	Name    = "tileproof-serve"
+	Version = "1"
+)
+
 // MaxBody is the largest request body the server reads.
 const MaxBody = 64 << 10
 
@@ -168,7 +175,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 		games = append(games, name)
 	}
 	sort.Strings(games)
-	reply(w, map[string]any{"games": games})
+	reply(w, map[string]any{"games": games, "server": map[string]string{"name": Name, "version": Version}})
 }
 
 func (s *Server) spec(name string, rules *engine.Rules) *Spec {

@@ -179,3 +179,14 @@ func FuzzAction(f *testing.F) {
 		}
 	})
 }
+
+// TestListNamesGamesAndServer checks GET /api/games: the profiles' names,
+// sorted, and the server's name and API version.
+func TestListNamesGamesAndServer(t *testing.T) {
+	ts := newTestServer(t, "")
+	code, _, body := get(t, ts.URL+"/api/games")
+	want := `{"games":["classic","online-2048","pgs","rosetta","tile-merge"],"server":{"name":"tileproof-serve","version":"1"}}`
+	if code != http.StatusOK || strings.TrimSpace(body) != want {
+		t.Errorf("GET /api/games: %d %s, want 200 %s", code, body, want)
+	}
+}
