@@ -110,13 +110,13 @@ func sameSeedSameGame(impl Impl, p *engine.Profile, res *Result) {
 		g, _ := engine.NewGame(p, seed)
 		for i := 0; i < 60 && !g.Over(); i++ {
 			if st.Board != g.Board() {
-				res.fail(BoardDiverged, i, boardfmt.Diff(g.Board(), st.Board), "seed %q, after %d moves, the board is not tp1's", seed, i)
+				res.failBoards(BoardDiverged, i, nil, g.Board(), st.Board, "seed %q, after %d moves, the board is not tp1's", seed, i)
 				return
 			}
 			if round == 0 {
 				first = append(first, st)
 			} else if first[i] != st {
-				res.fail(BoardDiverged, i, boardfmt.Diff(first[i].Board, st.Board), "seed %q played twice: the games differ after %d moves", seed, i)
+				res.failBoards(BoardDiverged, i, nil, first[i].Board, st.Board, "seed %q played twice: the games differ after %d moves", seed, i)
 				return
 			}
 			d := g.LegalMoves()[0]
@@ -314,7 +314,7 @@ func exhaustiveLines(impl Impl, p *engine.Profile, res *Result) {
 			case !want.Changed && !refused && mr.Changed:
 				res.fail(LegalityDiffer, 0, "", "moving %s on\n%s\nchanges nothing, but the implementation reports a change", d, b)
 			case want.Changed && (slid != want.Board || mr.Gained != want.Gained):
-				res.fail(BoardDiverged, 0, boardfmt.Diff(want.Board, slid), "moving %s on\n%s\n(gained %d, the rules give %d)", d, b, mr.Gained, want.Gained)
+				res.failBoards(BoardDiverged, 0, &b, want.Board, slid, "moving %s on\n%s\n(gained %d, the rules give %d)", d, b, mr.Gained, want.Gained)
 			default:
 				continue
 			}

@@ -60,7 +60,9 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 				fmt.Fprintf(w, " at step %d", res.Step)
 			}
 			fmt.Fprintf(w, " (%s:%d)\n      %s\n", res.File, res.Line, strings.ReplaceAll(res.Reason, "\n", "\n      "))
-			if res.Diff != "" {
+			if res.Want != "" && res.Got != "" {
+				writeBoards(w, res, "      ")
+			} else if res.Diff != "" {
 				fmt.Fprintf(w, "      diff (-rules +implementation):\n%s\n", indent(strings.TrimRight(res.Diff, "\n"), "        "))
 			}
 		case res.Status.Failed() && verbose:
@@ -78,6 +80,59 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 		fmt.Fprintf(w, "  %-14s %6d %6d %6d %6d\n", s.Area, s.Passed, s.Failed, s.Expected, s.Skipped)
 	}
 	fmt.Fprintf(w, "  in %.3fs\n", r.Duration.Seconds())
+}
+
+// writeBoards writes a board divergence's boards side by side: the board
+// the step started from (when known), the rules' and the
+// implementation's, with "<" after each row where the last two differ.
+func writeBoards(w io.Writer, res Result, prefix string) {
+	var titles []string
+	var boards [][]string
+	if res.Start != "" {
+		titles = append(titles, fmt.Sprintf("before step %d", max(res.Step, 1)))
+		boards = append(boards, strings.Split(res.Start, "\n"))
+	}
+	titles = append(titles, "the rules give", "the implementation")
+	want, got := strings.Split(res.Want, "\n"), strings.Split(res.Got, "\n")
+	boards = append(boards, want, got)
+	widths := make([]int, len(boards))
+	rows := 0
+	for i, b := range boards {
+		widths[i] = len(titles[i])
+		for _, line := range b {
+			widths[i] = max(widths[i], len(line))
+		}
+		rows = max(rows, len(b))
+	}
+	line := func(cells []string, mark string) {
+		var sb strings.Builder
+		sb.WriteString(prefix)
+		for i, c := range cells {
+			if i > 0 {
+				sb.WriteString("   ")
+			}
+			sb.WriteString(c + strings.Repeat(" ", widths[i]-len(c)))
+		}
+		fmt.Fprintln(w, strings.TrimRight(sb.String()+mark, " "))
+	}
+	line(titles, "")
+	at := func(b []string, r int) string {
+		if r < len(b) {
+			return b[r]
+		}
+		return ""
+	}
+	for r := range rows {
+		cells := make([]string, len(boards))
+		for i, b := range boards {
+			cells[i] = at(b, r)
+		}
+		mark := ""
+		if strings.Join(strings.Fields(at(want, r)), " ") != strings.Join(strings.Fields(at(got, r)), " ") {
+			mark = "  <"
+		}
+		line(cells, mark)
+	}
 }
 
 func indent(s, prefix string) string { return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix) }

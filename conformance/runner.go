@@ -46,6 +46,14 @@ type Result struct {
 	Reason  string `json:"reason,omitempty"` // why it was skipped, or what went wrong
 	Step    int    `json:"step,omitempty"`   // the 1-based step that failed
 	Diff    string `json:"diff,omitempty"`   // go-cmp: - the rules, + the implementation
+	// Start, Want and Got are filled when a whole board diverged: the
+	// board the failing step started from (empty when unknown), the board
+	// the rules give and the one the implementation produced, as text
+	// grids (engine.Board.String). Reports written before these fields
+	// existed read back with them empty.
+	Start string `json:"start,omitempty"`
+	Want  string `json:"want,omitempty"`
+	Got   string `json:"got,omitempty"`
 	File    string `json:"file,omitempty"`
 	Line    int    `json:"line,omitempty"`
 	// Expected is the known-deviation reason of an expected failure (it
@@ -166,6 +174,17 @@ func (res *Result) fail(status Status, step int, diff, format string, args ...an
 	res.Status, res.Step, res.Diff, res.Reason = status, step, diff, fmt.Sprintf(format, args...)
 }
 
+// failBoards records a failure at step where a whole board diverged:
+// start (nil when unknown) is the board the step started from, want the
+// board the rules give, got the implementation's.
+func (res *Result) failBoards(status Status, step int, start *engine.Board, want, got engine.Board, format string, args ...any) {
+	res.fail(status, step, boardfmt.Diff(want, got), format, args...)
+	res.Start, res.Want, res.Got = "", want.String(), got.String()
+	if start != nil {
+		res.Start = start.String()
+	}
+}
+
 // driverFailure records a driver error as the case's result; it returns
 // false for other errors.
 func (res *Result) driverFailure(err error, step int, what string) bool {
@@ -194,6 +213,7 @@ func runCase(impl Impl, c *Case, profile string, res *Result) {
 	}
 	for i, step := range c.Steps {
 		n := i + 1
+		before := st.Board
 		var mr *MoveResult
 		var refusal *RuleError
 		switch {
@@ -248,7 +268,7 @@ func runCase(impl Impl, c *Case, profile string, res *Result) {
 				slid.Set(mr.Spawn.Row, mr.Spawn.Col, 0)
 			}
 		}
-		if !checkExpect(impl, e, mr, slid, st, res, n, what) {
+		if !checkExpect(impl, e, mr, before, slid, st, res, n, what) {
 			return
 		}
 	}
@@ -286,7 +306,7 @@ func checkSpawn(p *engine.Profile, before engine.Board, d engine.Direction, forc
 		res.fail(SpawnWrong, n, "", "move %s changed the board but reported no spawn", d)
 	case sp == nil:
 		if board != before {
-			res.fail(BoardDiverged, n, boardfmt.Diff(before, board), "move %s changed nothing, yet the board changed", d)
+			res.failBoards(BoardDiverged, n, &before, before, board, "move %s changed nothing, yet the board changed", d)
 		}
 	case sp.Row < 0 || sp.Row >= board.Rows() || sp.Col < 0 || sp.Col >= board.Cols():
 		res.fail(SpawnWrong, n, "", "the spawn at row %d, column %d is off the board", sp.Row, sp.Col)
@@ -312,13 +332,13 @@ func spawnValues(p *engine.Profile) string {
 
 // checkExpect compares one step's expectations; the board comparisons
 // first, since a wrong board explains the rest.
-func checkExpect(impl Impl, e Expect, mr *MoveResult, slid engine.Board, st State, res *Result, n int, what string) bool {
+func checkExpect(impl Impl, e Expect, mr *MoveResult, before, slid engine.Board, st State, res *Result, n int, what string) bool {
 	if e.Board != nil && *e.Board != slid {
-		res.fail(BoardDiverged, n, boardfmt.Diff(*e.Board, slid), "%s: the board after the slide differs", what)
+		res.failBoards(BoardDiverged, n, &before, *e.Board, slid, "%s: the board after the slide differs", what)
 		return false
 	}
 	if e.After != nil && *e.After != st.Board {
-		res.fail(BoardDiverged, n, boardfmt.Diff(*e.After, st.Board), "%s: the board after the step differs", what)
+		res.failBoards(BoardDiverged, n, &before, *e.After, st.Board, "%s: the board after the step differs", what)
 		return false
 	}
 	if r := e.Row; r != nil {
