@@ -1,0 +1,103 @@
+package termview
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/replay"
+)
+
+// FrameCaption returns the lines that go under a replay's board at frame
+// f, of a game whose last step is last: the step, score and counted moves,
+// then what led there (the action and the tile that appeared), then how the
+// run stands once it is won or over. For example:
+//
+//	step 3 of 1670   score 12 (+4)   moves 3
+//	left, then a 2 appeared in cell 7 (row 1, column 3)
+func FrameCaption(f replay.Frame, last int) []string {
+	head := fmt.Sprintf("step %d of %d   score %d", f.Step, last, f.Score)
+	if f.Gained > 0 {
+		head += fmt.Sprintf(" (+%d)", f.Gained)
+	}
+	head += fmt.Sprintf("   moves %d", f.Moves)
+	lines := []string{head, Action(f)}
+	var state []string
+	if f.Won {
+		state = append(state, "won")
+	}
+	if f.Result != engine.Playing {
+		state = append(state, "run over: "+f.Result.String())
+	}
+	if len(state) > 0 {
+		lines = append(lines, strings.Join(state, ", "))
+	}
+	return lines
+}
+
+// Action describes what led to frame f: "the start" for frame 0, else the
+// action and, after a counted move, the tile that appeared.
+func Action(f replay.Frame) string {
+	if f.Step == 0 {
+		return "the start"
+	}
+	var s string
+	switch f.Action {
+	case engine.Undo:
+		s = "undo: the last move taken back"
+	case engine.EndRun:
+		s = "end run"
+	case engine.KeepPlaying:
+		s = "keep playing after the win"
+	default:
+		s = f.Action.String()
+	}
+	if sp := f.Spawn; sp != nil {
+		s += fmt.Sprintf(", then a %d appeared in cell %d (row %d, column %d)", sp.Value, sp.Row*f.Board.Cols()+sp.Col, sp.Row, sp.Col)
+	}
+	return s
+}
+
+// VerdictLines returns a verdict for a person, as the last frame of a
+// replay shows it: "valid" and what was proved, or the reason the replay is
+// invalid with what it says and what the rules give at the first
+// divergence:
+//
+//	INVALID: illegal-move at action 704 (after 703 counted moves)
+//	expected  action 704 (left), a move that changes the board
+//	found     moving left does not change the board, ...
+func VerdictLines(v replay.Verdict) []string {
+	if v.Valid {
+		lines := []string{"VALID"}
+		if v.Proved != "" {
+			lines = append(lines, v.Proved)
+		}
+		return lines
+	}
+	d := v.Divergence
+	if d == nil {
+		line := "INVALID: " + string(v.Reason)
+		if v.Error != "" {
+			line += ": " + firstLine(v.Error)
+		}
+		lines := []string{line}
+		for _, m := range v.Mismatches {
+			lines = append(lines, fmt.Sprintf("claimed %s %s, found %s", m.Field, firstLine(m.Claimed), firstLine(m.Found)))
+		}
+		return lines
+	}
+	return []string{
+		fmt.Sprintf("INVALID: %s at action %d (after %d counted moves)", v.Reason, d.Action, d.Move),
+		"expected  " + firstLine(d.Expected),
+		"found     " + firstLine(d.Found),
+	}
+}
+
+// firstLine returns s up to its first line end, with " ..." when more
+// followed, so that a caption keeps one line an item.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " ..."
+	}
+	return s
+}

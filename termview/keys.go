@@ -1,0 +1,351 @@
+package termview
+
+import (
+	"errors"
+	"io"
+	"unicode/utf8"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// Key is one key press: a character (its rune, 0 or more; control keys are
+// their control characters, so Ctrl-C is 3) or one of the named keys,
+// which are negative.
+type Key rune
+
+// The named keys.
+const (
+	KeyUp       Key = -1 - iota // ESC [ A, or ESC O A
+	KeyDown                     // ESC [ B, or ESC O B
+	KeyRight                    // ESC [ C, or ESC O C
+	KeyLeft                     // ESC [ D, or ESC O D
+	KeyHome                     // ESC [ H, ESC O H, ESC [ 1 ~ or ESC [ 7 ~
+	KeyEnd                      // ESC [ F, ESC O F, ESC [ 4 ~ or ESC [ 8 ~
+	KeyPageUp                   // ESC [ 5 ~
+	KeyPageDown                 // ESC [ 6 ~
+	KeyEscape                   // ESC not followed by a sequence (the Esc key, or Alt with a key)
+	KeyUnknown                  // an escape sequence not understood, or a byte that is not UTF-8
+)
+
+// Control characters among the keys.
+const (
+	KeyCtrlC     Key = 3
+	KeyCtrlD     Key = 4
+	KeyEnter     Key = '\r'
+	KeyBackspace Key = 127
+)
+
+// String returns the key's name: "up", "home", "ctrl-c", or the character.
+func (k Key) String() string {
+	switch k {
+	case KeyUp:
+		return "up"
+	case KeyDown:
+		return "down"
+	case KeyRight:
+		return "right"
+	case KeyLeft:
+		return "left"
+	case KeyHome:
+		return "home"
+	case KeyEnd:
+		return "end"
+	case KeyPageUp:
+		return "page-up"
+	case KeyPageDown:
+		return "page-down"
+	case KeyEscape:
+		return "escape"
+	case KeyUnknown:
+		return "unknown"
+	case KeyEnter:
+		return "enter"
+	case KeyBackspace:
+		return "backspace"
+	}
+	if k >= 0 && k < 32 {
+		return "ctrl-" + string(rune('a'+k-1))
+	}
+	if k < 0 || !utf8.ValidRune(rune(k)) {
+		return "unknown"
+	}
+	return string(rune(k))
+}
+
+// maxSequence is the longest escape sequence the decoder buffers; a longer
+// one is garbage and decodes as KeyUnknown.
+const maxSequence = 32
+
+// Decoder reads key presses from a terminal's input: characters (UTF-8)
+// and the escape sequences of the arrows, Home, End, Page Up and Page
+// Down in both their normal (ESC [) and application (ESC O) forms, with or
+// without modifiers. A sequence may arrive split over several reads.
+// Anything it does not understand is KeyUnknown, never an error.
+type Decoder struct {
+	r       io.Reader
+	pending []byte // bytes read that do not yet make a whole key
+	keys    []Key  // keys decoded, not yet returned
+	err     error  // the reader's error, returned once keys is empty
+	buf     [64]byte
+}
+
+// NewDecoder returns a decoder reading r.
+func NewDecoder(r io.Reader) *Decoder {
+	return &Decoder{r: r}
+}
+
+// ReadKey returns the next key. At the end of the input it returns the
+// reader's error (io.EOF), after the keys read before it; an escape
+// sequence cut short by the end of the input is KeyUnknown, a lone ESC
+// KeyEscape.
+func (d *Decoder) ReadKey() (Key, error) {
+	for len(d.keys) == 0 {
+		if d.err != nil {
+			return 0, d.err
+		}
+		n, err := d.r.Read(d.buf[:])
+		d.pending = append(d.pending, d.buf[:n]...)
+		var keys []Key
+		keys, d.pending = decode(d.pending, err != nil)
+		d.keys = append(d.keys, keys...)
+		if err != nil {
+			d.err = err
+		}
+	}
+	k := d.keys[0]
+	d.keys = d.keys[1:]
+	return k, nil
+}
+
+// Decode returns the keys in a whole input, as a Decoder reading it would.
+func Decode(p []byte) []Key {
+	keys, _ := decode(p, true)
+	return keys
+}
+
+// errNeedMore is returned by decodeOne when p is a prefix of a longer key.
+var errNeedMore = errors.New("need more input")
+
+// decode decodes the keys at the start of p and returns the bytes left: a
+// prefix of a key that more input may complete. At the end of the input
+// (atEOF) nothing is left.
+func decode(p []byte, atEOF bool) (keys []Key, rest []byte) {
+	for len(p) > 0 {
+		k, n, err := decodeOne(p, atEOF)
+		if err != nil {
+			break
+		}
+		keys = append(keys, k)
+		p = p[n:]
+	}
+	// Keep the rest in a slice of its own, so the caller's buffer can be
+	// reused.
+	return keys, append([]byte(nil), p...)
+}
+
+// decodeOne decodes the key at the start of p (which is not empty) and
+// returns it with the number of bytes it takes, or errNeedMore.
+func decodeOne(p []byte, atEOF bool) (Key, int, error) {
+	b := p[0]
+	switch {
+	case b == 0x1b:
+		return decodeEscape(p, atEOF)
+	case b < utf8.RuneSelf:
+		return Key(b), 1, nil
+	}
+	if !utf8.FullRune(p) && !atEOF {
+		return 0, 0, errNeedMore
+	}
+	r, size := utf8.DecodeRune(p)
+	if r == utf8.RuneError && size <= 1 {
+		return KeyUnknown, 1, nil
+	}
+	return Key(r), size, nil
+}
+
+// decodeEscape decodes a key that starts with ESC.
+func decodeEscape(p []byte, atEOF bool) (Key, int, error) {
+	if len(p) == 1 {
+		if atEOF {
+			return KeyEscape, 1, nil
+		}
+		return 0, 0, errNeedMore
+	}
+	switch p[1] {
+	case 'O': // SS3: one letter follows
+		if len(p) == 2 {
+			if atEOF {
+				return KeyUnknown, 2, nil
+			}
+			return 0, 0, errNeedMore
+		}
+		switch p[2] {
+		case 'A':
+			return KeyUp, 3, nil
+		case 'B':
+			return KeyDown, 3, nil
+		case 'C':
+			return KeyRight, 3, nil
+		case 'D':
+			return KeyLeft, 3, nil
+		case 'H':
+			return KeyHome, 3, nil
+		case 'F':
+			return KeyEnd, 3, nil
+		}
+		return KeyUnknown, 3, nil
+	case '[': // CSI: parameters and intermediates, then a final byte
+		return decodeCSI(p, atEOF)
+	}
+	// ESC then something else: the Esc key, or Alt with a key. The next
+	// byte is a key of its own.
+	return KeyEscape, 1, nil
+}
+
+// decodeCSI decodes ESC [ P... I... F: parameter bytes 0x30-0x3f,
+// intermediate bytes 0x20-0x2f, a final byte 0x40-0x7e.
+func decodeCSI(p []byte, atEOF bool) (Key, int, error) {
+	i := 2
+	for ; i < len(p) && i < maxSequence; i++ {
+		c := p[i]
+		if c >= 0x20 && c <= 0x3f {
+			continue
+		}
+		if c < 0x40 || c > 0x7e {
+			// Not a sequence after all: what came before is garbage and
+			// this byte starts the next key.
+			return KeyUnknown, i, nil
+		}
+		return csiKey(p[2:i], c), i + 1, nil
+	}
+	if i >= maxSequence || atEOF {
+		return KeyUnknown, i, nil
+	}
+	return 0, 0, errNeedMore
+}
+
+// csiKey names the key of a CSI sequence with parameters params and final
+// byte final.
+func csiKey(params []byte, final byte) Key {
+	switch final {
+	case 'A':
+		return KeyUp
+	case 'B':
+		return KeyDown
+	case 'C':
+		return KeyRight
+	case 'D':
+		return KeyLeft
+	case 'H':
+		return KeyHome
+	case 'F':
+		return KeyEnd
+	case '~':
+		// The first parameter says which key; a modifier may follow ";".
+		n := 0
+		for _, c := range params {
+			if c < '0' || c > '9' {
+				break
+			}
+			n = min(n*10+int(c-'0'), 1000)
+		}
+		switch n {
+		case 1, 7:
+			return KeyHome
+		case 4, 8:
+			return KeyEnd
+		case 5:
+			return KeyPageUp
+		case 6:
+			return KeyPageDown
+		}
+	}
+	return KeyUnknown
+}
+
+// Command is what a key press asks a viewer or a game to do.
+type Command int
+
+// The commands.
+const (
+	None      Command = iota // the key means nothing here
+	MoveUp                   // play a move up
+	MoveDown                 // play a move down
+	MoveLeft                 // play a move left
+	MoveRight                // play a move right
+	Undo                     // take the last move back
+	EndRun                   // end the run
+	Keep                     // keep playing after the win
+	Quit                     // leave
+	Next                     // the next step
+	Prev                     // the step before
+	First                    // the first step
+	Last                     // the last step
+)
+
+// PlayCommand returns what key k does in a game: the arrows and W A S D
+// move, U and Z undo, E ends the run, K keeps playing after the win, and
+// Q, Ctrl-C and Ctrl-D quit. Letters work in either case.
+func PlayCommand(k Key) Command {
+	switch k {
+	case KeyUp, 'w', 'W':
+		return MoveUp
+	case KeyDown, 's', 'S':
+		return MoveDown
+	case KeyLeft, 'a', 'A':
+		return MoveLeft
+	case KeyRight, 'd', 'D':
+		return MoveRight
+	case 'u', 'U', 'z', 'Z':
+		return Undo
+	case 'e', 'E':
+		return EndRun
+	case 'k', 'K':
+		return Keep
+	case 'q', 'Q', KeyCtrlC, KeyCtrlD:
+		return Quit
+	}
+	return None
+}
+
+// ShowCommand returns what key k does in a replay viewer: the right and
+// down arrows, N, space and Enter step forward; the left and up arrows, P
+// and Backspace step back; Home and g go to the start, End and G to the
+// last step; Q, Ctrl-C and Ctrl-D quit.
+func ShowCommand(k Key) Command {
+	switch k {
+	case KeyRight, KeyDown, 'n', 'N', ' ', KeyEnter:
+		return Next
+	case KeyLeft, KeyUp, 'p', 'P', KeyBackspace, 8:
+		return Prev
+	case KeyHome, 'g':
+		return First
+	case KeyEnd, 'G':
+		return Last
+	case 'q', 'Q', KeyCtrlC, KeyCtrlD:
+		return Quit
+	}
+	return None
+}
+
+// Action returns the engine action of a game command: a move, Undo,
+// EndRun or Keep; ok is false for the others.
+func (c Command) Action() (a engine.Action, ok bool) {
+	switch c {
+	case MoveUp:
+		return engine.MoveUp, true
+	case MoveDown:
+		return engine.MoveDown, true
+	case MoveLeft:
+		return engine.MoveLeft, true
+	case MoveRight:
+		return engine.MoveRight, true
+	case Undo:
+		return engine.Undo, true
+	case EndRun:
+		return engine.EndRun, true
+	case Keep:
+		return engine.KeepPlaying, true
+	}
+	return 0, false
+}
