@@ -1,0 +1,204 @@
+package conformance
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExploreBuiltin: the engine against itself finds nothing, in every
+// profile, seeded and forced alike.
+func TestExploreBuiltin(t *testing.T) {
+	rep, err := Explore(&Builtin{}, ExploreOptions{Games: 40, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Divergences) != 0 || rep.Games != 40 || rep.Mode != ExploreSeeded || len(rep.Profiles) < 5 {
+		t.Fatalf("games %d, mode %s, profiles %v, divergences %+v", rep.Games, rep.Mode, rep.Profiles, rep.Divergences)
+	}
+	if rep.Steps < 40*50 { // a random game lasts a hundred moves or more
+		t.Errorf("%d steps compared in 40 games", rep.Steps)
+	}
+}
+
+// TestExploreReferenceAdapter: the reference adapter finds nothing either,
+// seeded and with forced spawns.
+func TestExploreReferenceAdapter(t *testing.T) {
+	for _, features := range []string{"seed-tp1", "load-state,force-spawn"} {
+		impl := adapter(t, "--features", features)
+		rep, err := Explore(impl, ExploreOptions{Games: 15, Seed: 1})
+		impl.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"seed-tp1": ExploreSeeded, "load-state,force-spawn": ExploreForced}[features]
+		if len(rep.Divergences) != 0 || rep.Mode != want || rep.Steps < 15*50 {
+			t.Errorf("%s: mode %s, %d steps, divergences %+v", features, rep.Mode, rep.Steps, rep.Divergences)
+		}
+	}
+}
+
+// TestExploreDeterministic: the same seed plays the same games.
+func TestExploreDeterministic(t *testing.T) {
+	a, _ := Explore(&Builtin{}, ExploreOptions{Games: 5, Seed: 3})
+	b, _ := Explore(&Builtin{}, ExploreOptions{Games: 5, Seed: 3})
+	c, _ := Explore(&Builtin{}, ExploreOptions{Games: 5, Seed: 4})
+	if a.Steps != b.Steps || a.Steps == c.Steps {
+		t.Errorf("steps: seed 3 %d and %d, seed 4 %d", a.Steps, b.Steps, c.Steps)
+	}
+}
+
+// TestExploreMutants plays mutants of the reference adapter: exploration
+// must find each, and shrink it to a small case that passes against the
+// engine (lint accepts it), fails against the mutant with the normal
+// runner, with the kind of the divergence found.
+func TestExploreMutants(t *testing.T) {
+	tests := []struct {
+		mutant, features string
+		kind             Status
+		maxSteps         int // of the shrunk case
+		maxTiles         int // on its start board (a loaded start)
+	}{
+		{"greedy-double-merge", "", BoardDiverged, 1, 4},
+		{"merge-priority-reversed", "", BoardDiverged, 1, 4},
+		{"score-both-tiles", "", ScoreDiverged, 1, 4},
+		{"game-over-when-full", "", FlagsDiffer, 1, 15},
+		{"spawn-after-noop", "load-state,force-spawn", SpawnWrong, 1, 1},
+		{"legal-actions-include-noop", "load-state,force-spawn", LegalityDiffer, 1, 1},
+		// Only seeded: the move sequence is shrunk from a fresh game.
+		{"spawn-on-occupied", "seed-tp1", BoardDiverged, 1, 0},
+		{"illegal-move-counted", "seed-tp1", LegalityDiffer, 2, 0},
+		{"merge-priority-reversed", "seed-tp1", BoardDiverged, 8, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mutant+"/"+cmpStr(tt.features, "all"), func(t *testing.T) {
+			args := []string{"--mutant", tt.mutant}
+			if tt.features != "" {
+				args = append(args, "--features", tt.features)
+			}
+			impl := adapter(t, args...)
+			defer impl.Close()
+			rep, err := Explore(impl, ExploreOptions{Games: 10, Seed: DefaultExploreSeed, Profiles: []string{"classic"}, Impl: "exec:adapter " + strings.Join(args, " ")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			kinds := rep.Kinds()
+			if kinds[tt.kind] == 0 {
+				t.Fatalf("divergences %v, want %s", kinds, tt.kind)
+			}
+			var fc *FoundCase
+			for _, d := range rep.Divergences {
+				if d.Result.Status == tt.kind && d.Found != nil {
+					fc = d.Found
+				}
+			}
+			if fc == nil || !fc.Reproduced {
+				t.Fatalf("no shrunk case of kind %s: %+v", tt.kind, fc)
+			}
+			loaded := fc.Case.Start.Board != nil
+			if loaded != (tt.maxTiles > 0) || fc.Moves > tt.maxSteps || fc.Tiles > tt.maxTiles {
+				t.Errorf("shrunk to %d steps, %d tiles (a loaded start %v); want at most %d steps, %d tiles\n%s", fc.Moves, fc.Tiles, loaded, tt.maxSteps, tt.maxTiles, fc.YAML)
+			}
+			if !strings.Contains(string(fc.YAML), "found by tileproof conform --explore against exec:adapter --mutant "+tt.mutant) ||
+				!strings.Contains(string(fc.YAML), "(tileproof-reference-adapter 1.0.0+"+tt.mutant+"), seed 2048, shrunk from game ") {
+				t.Errorf("the source does not name the implementation and the game:\n%s", fc.YAML)
+			}
+
+			// Written out, the folder is a pack the linter accepts.
+			dir := t.TempDir()
+			files, err := rep.WriteCases(dir)
+			if err != nil || len(files) != len(rep.Kinds()) {
+				t.Fatalf("wrote %v, %v", files, err)
+			}
+			pack, err := LoadPack(os.DirFS(dir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if problems := Lint(pack); len(problems) > 0 {
+				t.Fatalf("lint: %s", strings.Join(problems, "\n"))
+			}
+			// And the normal runner fails the mutant on it, with the kind.
+			rr, err := Run(pack, impl, Options{Profiles: []string{"classic"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, r := range rr.Results {
+				if r.Case == ExploreArea+"/"+fc.ID {
+					found = true
+					if r.Status != tt.kind {
+						t.Errorf("the runner gives %s on %s, want %s", r.Status, r.Case, tt.kind)
+					}
+				} else if !r.Status.Failed() {
+					t.Errorf("%s passes against the mutant", r.Case)
+				}
+			}
+			if !found {
+				t.Errorf("the runner did not run %s", fc.ID)
+			}
+			t.Logf("%s: shrunk in %d runs to\n%s", tt.mutant, fc.Runs, fc.YAML)
+		})
+	}
+}
+
+// TestExploreUsage: an implementation exploration cannot follow, a
+// profile not declared, no games.
+func TestExploreUsage(t *testing.T) {
+	impl := adapter(t, "--features", "load-state,undo")
+	defer impl.Close()
+	_, err := Explore(impl, ExploreOptions{Games: 1})
+	var unsupported *ExploreUnsupportedError
+	if !errors.As(err, &unsupported) || !strings.Contains(err.Error(), "lacks force-spawn, seed-tp1") {
+		t.Errorf("an adapter with load-state only: %v", err)
+	}
+	if _, err := Explore(&Builtin{}, ExploreOptions{Games: 1, Profiles: []string{"chess"}}); err == nil || !strings.Contains(err.Error(), `does not declare profile "chess"`) {
+		t.Errorf("profile chess: %v", err)
+	}
+	if _, err := Explore(&Builtin{}, ExploreOptions{Games: 0}); err == nil {
+		t.Error("0 games explored")
+	}
+}
+
+// TestWriteCasesKeepsPack: a pack.yaml already there (writing into the
+// repository's cases/, say) is left alone.
+func TestWriteCasesKeepsPack(t *testing.T) {
+	impl := adapter(t, "--mutant", "score-both-tiles")
+	defer impl.Close()
+	rep, err := Explore(impl, ExploreOptions{Games: 1, Profiles: []string{"tile-merge"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	pack := filepath.Join(dir, "pack.yaml")
+	os.WriteFile(pack, []byte("name: mine\n"), 0o666)
+	files, err := rep.WriteCases(dir)
+	if err != nil || len(files) != 1 || !strings.HasPrefix(files[0], filepath.Join(dir, ExploreArea, "explore-tile-merge-score-diverged-")) {
+		t.Fatalf("files %v, %v", files, err)
+	}
+	if data, _ := os.ReadFile(pack); string(data) != "name: mine\n" {
+		t.Errorf("pack.yaml was overwritten: %q", data)
+	}
+}
+
+// BenchmarkExplore measures the exploration speed against the reference
+// adapter over the exec protocol: steps compared a second.
+func BenchmarkExplore(b *testing.B) {
+	bin, err := buildAdapter()
+	if err != nil {
+		b.Fatal(err)
+	}
+	impl := &Exec{Command: bin}
+	defer impl.Close()
+	steps := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rep, err := Explore(impl, ExploreOptions{Games: 5, Seed: uint64(i), Profiles: []string{"classic"}})
+		if err != nil || len(rep.Divergences) > 0 {
+			b.Fatal(err, rep.Divergences)
+		}
+		steps += rep.Steps
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+}
