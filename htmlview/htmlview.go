@@ -1,0 +1,93 @@
+// Package htmlview writes self-contained HTML pages of tileproof's
+// results: a replay's viewer ([Replay]), the summary of a batch of
+// verified replays ([Report]) and the failures of a conformance run
+// ([Conformance]).
+//
+// Every page is one file with its CSS and script inline and no reference
+// to anything outside it (no network, fonts or images), so it can be
+// archived as a CI artifact or mailed. A replay's frames are embedded as
+// compact JSON (one short string a board) and drawn by a small script, so
+// a game of many thousand moves stays a page of a few hundred KB.
+// docs/viewer-html.md describes the pages.
+package htmlview
+
+import (
+	"embed"
+	"html/template"
+	"strings"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+//go:embed assets
+var assets embed.FS
+
+var pages = template.Must(template.New("").Funcs(template.FuncMap{
+	"style":  func() template.CSS { return template.CSS(asset("style.css")) },
+	"script": func() template.JS { return template.JS(asset("viewer.js")) },
+	"tile":   tileClass,
+	"cells":  boardCells,
+}).ParseFS(assets, "assets/*.html"))
+
+func asset(name string) string {
+	b, err := assets.ReadFile("assets/" + name)
+	if err != nil {
+		panic(err) // embedded: cannot happen
+	}
+	return string(b)
+}
+
+// expDigits writes a tile exponent as one character: 0 (empty) to 52.
+const expDigits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+// boardCode writes a board row-major, a character a cell, the tile's
+// exponent in expDigits.
+func boardCode(b engine.Board) string {
+	var sb strings.Builder
+	sb.Grow(b.Cells())
+	for r := range b.Rows() {
+		for c := range b.Cols() {
+			sb.WriteByte(expDigits[b.Exp(r, c)])
+		}
+	}
+	return sb.String()
+}
+
+// tileClass is the CSS class of a tile of value v.
+func tileClass(v uint64) string {
+	if v == 0 {
+		return "t0"
+	}
+	e := 0
+	for v > 1 {
+		v >>= 1
+		e++
+	}
+	if e > 12 {
+		e = 13 // 8192 and up share one colour
+	}
+	return "t" + string(expDigits[e])
+}
+
+// cell is one cell of a board drawn by the templates (the conformance
+// page; the replay viewer draws its boards in the script).
+type cell struct {
+	Value uint64
+	Mark  bool // differs from the board it is compared with
+}
+
+// boardCells returns the rows of b, each cell marked where other (when
+// not nil and of the same size) differs.
+func boardCells(b engine.Board, other *engine.Board) [][]cell {
+	rows := make([][]cell, b.Rows())
+	for r := range rows {
+		rows[r] = make([]cell, b.Cols())
+		for c := range rows[r] {
+			rows[r][c].Value = b.At(r, c)
+			if other != nil && other.Rows() == b.Rows() && other.Cols() == b.Cols() {
+				rows[r][c].Mark = other.At(r, c) != b.At(r, c)
+			}
+		}
+	}
+	return rows
+}

@@ -1,0 +1,229 @@
+package htmlview
+
+import (
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+
+	"github.com/tileproof/tileproof/replay"
+)
+
+// Game is a replay to show: the decoded replay, its verdict and its
+// frames, as [replay.Verifier.Trace] returns them.
+type Game struct {
+	Replay  *replay.Replay
+	Verdict replay.Verdict
+	Frames  []replay.Frame
+}
+
+// Options shape a replay's page.
+type Options struct {
+	// Back, when not empty, is the URL of a page to link back to (the
+	// batch report), with BackText its words.
+	Back, BackText string
+}
+
+// Replay writes the viewer page of one replay to w: the board at each
+// step with a slider and keyboard stepping, the score over the moves, and
+// for an invalid replay its first divergence, highlighted. The game must
+// have at least one frame (a replay that could not be replayed has none).
+func Replay(w io.Writer, g Game, opt Options) error {
+	if len(g.Frames) == 0 || g.Replay == nil {
+		return errors.New("htmlview: a replay without frames cannot be shown")
+	}
+	d := viewData(g)
+	v := g.Verdict
+	page := struct {
+		Title    string
+		V        replay.Verdict
+		Data     data
+		Chart    template.HTML
+		Steps    int
+		Options  Options
+		Warnings []string
+	}{Title: v.Name, V: v, Data: d, Chart: scoreChart(d.Score, d.steps()), Steps: d.steps() - 1, Options: opt, Warnings: v.Warnings}
+	if page.Title == "" {
+		page.Title = "replay"
+	}
+	return pages.ExecuteTemplate(w, "replay.html", page)
+}
+
+// data is what the viewer's script reads: the frames, a field a slice
+// (or a string of one character a frame), index i for frame i.
+type data struct {
+	Rows int `json:"rows"`
+	Cols int `json:"cols"`
+	// Board is each frame's board, a character a cell, row-major, the
+	// tile's exponent in expDigits ("0" empty, "1" a 2, "b" a 2048).
+	Board  []string `json:"board"`
+	Score  []uint64 `json:"score"`
+	Moves  []int    `json:"moves"`
+	Gained []uint64 `json:"gained"`
+	// Act is the action that led to each frame, its move-log letter
+	// ("-" for frame 0).
+	Act string `json:"act"`
+	// Spawn is the tile that appeared in each frame: [cell, value], cell
+	// row-major; [0, 0] when none did.
+	Spawn [][2]uint64 `json:"spawn"`
+	// Won and Result are a character a frame: "1" once won; the result's
+	// index in Results.
+	Won     string   `json:"won"`
+	Result  string   `json:"result"`
+	Results []string `json:"results"`
+	Div     *divSpot `json:"div,omitempty"`
+	Profile string   `json:"profile"`
+	Claimed *claimed `json:"claimed,omitempty"`
+}
+
+// divSpot is where and how the viewer shows an invalid replay's first
+// divergence.
+type divSpot struct {
+	// Step is the viewer step that shows it: the last frame, or, when
+	// Board is set, one step past the frames.
+	Step     int    `json:"step"`
+	Reason   string `json:"reason"`
+	Action   int    `json:"action"` // the 1-based action of the log; 0 for none
+	Expected string `json:"expected"`
+	Found    string `json:"found"`
+	Note     string `json:"note"` // one sentence for people
+	// Cells are the highlighted cells, row-major.
+	Cells []int `json:"cells"`
+	// Board is the board of the extra step (a bad spawn: the board after
+	// the action's slide, where the tile would go), Letter its action and
+	// Spawn the recorded tile.
+	Board  string     `json:"board,omitempty"`
+	Letter string     `json:"letter,omitempty"`
+	Spawn  *[2]uint64 `json:"spawn,omitempty"`
+}
+
+// claimed is a claimed final board that differs from the real one, shown
+// beside it at the last step.
+type claimed struct {
+	Board string `json:"board"`
+}
+
+func (d data) steps() int {
+	n := len(d.Board)
+	if d.Div != nil && d.Div.Board != "" {
+		n++
+	}
+	return n
+}
+
+var resultNames = []string{"playing", "target reached", "no moves left", "move limit reached", "run finished"}
+
+func viewData(g Game) data {
+	first := g.Frames[0].Board
+	d := data{Rows: first.Rows(), Cols: first.Cols(), Results: resultNames, Profile: g.Verdict.Profile}
+	act := make([]byte, len(g.Frames))
+	won := make([]byte, len(g.Frames))
+	res := make([]byte, len(g.Frames))
+	for i, f := range g.Frames {
+		d.Board = append(d.Board, boardCode(f.Board))
+		d.Score = append(d.Score, f.Score)
+		d.Moves = append(d.Moves, f.Moves)
+		d.Gained = append(d.Gained, f.Gained)
+		act[i] = '-'
+		if i > 0 {
+			act[i] = f.Action.Letter()
+		}
+		var sp [2]uint64
+		if f.Spawn != nil {
+			sp = [2]uint64{uint64(f.Spawn.Row*d.Cols + f.Spawn.Col), f.Spawn.Value}
+		}
+		d.Spawn = append(d.Spawn, sp)
+		won[i] = '0'
+		if f.Won {
+			won[i] = '1'
+		}
+		res[i] = expDigits[int(f.Result)%len(expDigits)]
+	}
+	d.Act, d.Won, d.Result = string(act), string(won), string(res)
+	d.Div, d.Claimed = divergence(g)
+	return d
+}
+
+// divergence says where the viewer shows an invalid replay's first
+// divergence and which cells it highlights; nil for a valid replay.
+func divergence(g Game) (*divSpot, *claimed) {
+	v := g.Verdict
+	if v.Valid || v.Reason == "" {
+		return nil, nil
+	}
+	last := g.Frames[len(g.Frames)-1]
+	s := &divSpot{Step: len(g.Frames) - 1, Reason: string(v.Reason), Note: reasonNote(v.Reason), Cells: []int{}}
+	if dv := v.Divergence; dv != nil {
+		s.Action, s.Expected, s.Found = dv.Action, dv.Expected, dv.Found
+	}
+	r := g.Replay
+	cols := last.Board.Cols()
+	switch v.Reason {
+	case replay.BadSpawn:
+		// The frames stop before the action; the extra step is that
+		// action's slide with the recorded tile's cell marked.
+		i := len(g.Frames) - 1 // the 0-based index of the refused action
+		if i >= len(r.Actions) || i >= len(r.Spawns) {
+			break
+		}
+		a, sp := r.Actions[i], r.Spawns[i]
+		slid := last.Board
+		if dir, ok := a.Direction(); ok {
+			if sl, err := last.Board.Slide(dir); err == nil {
+				slid = sl.Board
+			}
+		}
+		s.Step = len(g.Frames)
+		s.Board, s.Letter = boardCode(slid), string(a.Letter())
+		if sp.Row >= 0 && sp.Row < slid.Rows() && sp.Col >= 0 && sp.Col < cols {
+			cell := uint64(sp.Row*cols + sp.Col)
+			s.Spawn = &[2]uint64{cell, sp.Value}
+			s.Cells = append(s.Cells, int(cell))
+		}
+		s.Note = fmt.Sprintf("action %d (%s) records a %d in cell %d (row %d, column %d, marked) on the board after its slide: %s",
+			i+1, a, sp.Value, sp.Row*cols+sp.Col, sp.Row, sp.Col, s.Found)
+	case replay.IllegalMove:
+		s.Note = fmt.Sprintf("the next action, %d (%s), changes nothing on this board: an illegal move", s.Action, actionAt(r, s.Action))
+	case replay.AfterEnd:
+		s.Note = fmt.Sprintf("the run has ended here; the log goes on with action %d (%s)", s.Action, actionAt(r, s.Action))
+	case replay.BadAction:
+		s.Note = fmt.Sprintf("the next action, %d (%s), is not allowed here", s.Action, actionAt(r, s.Action))
+	}
+	// A claimed final board that is not the real one: mark the cells
+	// that differ, on the game's end.
+	var cl *claimed
+	if cb := r.Claim.Board; cb != nil && len(g.Frames)-1 == len(r.Actions) && v.Reason != replay.BadSpawn &&
+		cb.Rows() == last.Board.Rows() && cb.Cols() == cols && *cb != last.Board {
+		cl = &claimed{Board: boardCode(*cb)}
+		for row := range cb.Rows() {
+			for c := range cols {
+				if cb.At(row, c) != last.Board.At(row, c) {
+					s.Cells = append(s.Cells, row*cols+c)
+				}
+			}
+		}
+	}
+	return s, cl
+}
+
+func actionAt(r *replay.Replay, action int) string {
+	if action < 1 || action > len(r.Actions) {
+		return "none"
+	}
+	return r.Actions[action-1].String()
+}
+
+// reasonNote is a reason in a sentence.
+func reasonNote(r replay.Reason) string {
+	switch r {
+	case replay.SeedCommitment:
+		return "the seed does not match the commitment published before the game"
+	case replay.ImpossibleClaim:
+		return "the claim contradicts itself: no game reaches it"
+	case replay.Overflow:
+		return "a tile or the score goes past the safe limits"
+	case replay.ClaimMoves, replay.ClaimScore, replay.ClaimMaxTile, replay.ClaimBoard, replay.ClaimWon, replay.ClaimOver, replay.ClaimResult:
+		return "every move is legal, but the claim is not what they produce"
+	}
+	return string(r)
+}

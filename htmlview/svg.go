@@ -1,0 +1,127 @@
+package htmlview
+
+import (
+	"fmt"
+	"html/template"
+	"math"
+	"strings"
+)
+
+// The chart's drawing area, in SVG user units.
+const (
+	chartW, chartH = 640.0, 150.0
+	padL, padB     = 56.0, 20.0
+)
+
+// scoreChart draws the score at each step as an inline SVG line, at most
+// a point a unit of width, with a marker line (id "mark") the script
+// moves to the shown step. steps is the number of viewer steps.
+func scoreChart(score []uint64, steps int) template.HTML {
+	var top uint64 = 1
+	for _, s := range score {
+		top = max(top, s)
+	}
+	n := max(steps-1, 1)
+	x := func(i int) float64 { return padL + float64(i)/float64(n)*(chartW-padL-4) }
+	y := func(s uint64) float64 { return 6 + (1-float64(s)/float64(top))*(chartH-padB-6) }
+	var pts strings.Builder
+	// One point a unit of width: the largest score of the steps it covers.
+	width := int(chartW - padL)
+	for i := 0; i < len(score); {
+		j := min(len(score), i+max(1, len(score)/width))
+		best := score[i]
+		for _, s := range score[i:j] {
+			best = max(best, s)
+		}
+		fmt.Fprintf(&pts, "%.1f,%.1f ", x(i), y(best))
+		i = j
+	}
+	fmt.Fprintf(&pts, "%.1f,%.1f", x(len(score)-1), y(score[len(score)-1]))
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg id="chart" viewBox="0 0 %g %g" role="img" aria-label="score over the steps">`, chartW, chartH)
+	fmt.Fprintf(&b, `<line class="axis" x1="%g" y1="%g" x2="%g" y2="%g"/>`, padL, chartH-padB, chartW-4, chartH-padB)
+	fmt.Fprintf(&b, `<line class="axis" x1="%g" y1="6" x2="%g" y2="%g"/>`, padL, padL, chartH-padB)
+	fmt.Fprintf(&b, `<text x="%g" y="12" text-anchor="end">%d</text>`, padL-4, top)
+	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">0</text>`, padL-4, chartH-padB)
+	fmt.Fprintf(&b, `<text x="%g" y="%g">step 0</text>`, padL, chartH-4)
+	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">step %d</text>`, chartW-4, chartH-4, steps-1)
+	fmt.Fprintf(&b, `<polyline class="score" points="%s"/>`, pts.String())
+	fmt.Fprintf(&b, `<line id="mark" x1="%g" y1="6" x2="%g" y2="%g"/>`, x(n), x(n), chartH-padB)
+	fmt.Fprintf(&b, `<rect id="hit" x="%g" y="0" width="%g" height="%g" data-x0="%g" data-x1="%g" data-steps="%d"/>`, padL, chartW-padL, chartH, padL, chartW-4, steps)
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// bin is one bar of a histogram: the values in [Lo, Hi).
+type bin struct {
+	Lo, Hi uint64
+	Count  int
+}
+
+// histogram puts values in at most maxBins bins of a round width (1, 2 or
+// 5 times a power of ten).
+func histogram(values []uint64, maxBins int) []bin {
+	if len(values) == 0 {
+		return nil
+	}
+	lo, hi := values[0], values[0]
+	for _, v := range values {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	want := max(1, min(maxBins, int(math.Ceil(math.Sqrt(float64(len(values)))))+1))
+	width := uint64(1)
+	for p := uint64(1); ; p *= 10 {
+		found := false
+		for _, m := range []uint64{1, 2, 5} {
+			if w := m * p; (hi/w-lo/w)+1 <= uint64(want) {
+				width, found = w, true
+				break
+			}
+		}
+		if found {
+			break
+		}
+	}
+	start := lo / width * width
+	bins := make([]bin, (hi-start)/width+1)
+	for i := range bins {
+		bins[i].Lo = start + uint64(i)*width
+		bins[i].Hi = bins[i].Lo + width
+	}
+	for _, v := range values {
+		bins[(v-start)/width].Count++
+	}
+	return bins
+}
+
+// histogramSVG draws bins as an inline SVG bar chart.
+func histogramSVG(bins []bin) template.HTML {
+	if len(bins) == 0 {
+		return ""
+	}
+	top := 1
+	for _, b := range bins {
+		top = max(top, b.Count)
+	}
+	const w, h, bottom = 640.0, 180.0, 34.0
+	bw := (w - 40) / float64(len(bins))
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg id="histogram" viewBox="0 0 %g %g" role="img" aria-label="scores of the valid games">`, w, h)
+	fmt.Fprintf(&b, `<line class="axis" x1="30" y1="%g" x2="%g" y2="%g"/>`, h-bottom, w-10, h-bottom)
+	fmt.Fprintf(&b, `<text x="26" y="14" text-anchor="end">%d</text>`, top)
+	for i, bn := range bins {
+		bh := float64(bn.Count) / float64(top) * (h - bottom - 14)
+		x := 30 + float64(i)*bw
+		fmt.Fprintf(&b, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f" data-lo="%d" data-hi="%d" data-count="%d"><title>%d to %d: %d games</title></rect>`,
+			x+1, h-bottom-bh, bw-2, bh, bn.Lo, bn.Hi, bn.Count, bn.Lo, bn.Hi-1, bn.Count)
+		if bn.Count > 0 {
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%d</text>`, x+bw/2, h-bottom-bh-3, bn.Count)
+		}
+		if i%max(1, len(bins)/8) == 0 {
+			fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="start">%d</text>`, x+1, h-bottom+14, bn.Lo)
+		}
+	}
+	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">score</text>`, w-10, h-4)
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
