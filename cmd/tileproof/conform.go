@@ -12,7 +12,7 @@ import (
 )
 
 func (c *cli) conform(args []string) int {
-	fs := c.flags("conform", "--impl builtin|exec:CMD|http://HOST:PORT [--profile P] [--run REGEX] [--json] [--junit FILE] [--strict] [--expect FILE] [--baseline FILE]")
+	fs := c.flags("conform", "--impl builtin|exec:CMD|http://HOST:PORT [--profile P] [--run REGEX] [--json] [--junit FILE] [--strict] [--expect FILE] [--baseline FILE] | --explore N [--seed S] [--explore-out DIR]")
 	implArg := fs.String("impl", "builtin", "the implementation: builtin (the engine), exec:COMMAND (docs/protocol.md) or an http:// URL (the tile-merge API shape)")
 	casesDir := fs.String("cases", "", "a case pack folder (default: the pack built into tileproof)")
 	profiles := fs.String("profile", "", "run only these profiles (comma-separated; default: all the implementation declares)")
@@ -25,11 +25,15 @@ func (c *cli) conform(args []string) int {
 	timeout := fs.Duration("timeout", 5*time.Second, "the exec driver's timeout for each request")
 	properties := fs.Bool("properties", true, "also run the property checks and the exhaustive line check")
 	verbose := fs.Bool("v", false, "also list skipped cases and expected failures")
+	ex := exploreFlags(fs)
 	if code, ok := c.parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return c.fail(exitBadUsage, "conform: unexpected argument %q", fs.Arg(0))
+	}
+	if ex.requested(fs) {
+		return c.conformExplore(fs, ex, *implArg, *profiles, *timeout)
 	}
 	pack, err := conformance.LoadPack(packFS(*casesDir))
 	if err != nil {

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tileproof/tileproof/conformance"
+)
+
+// exploreOpts are the flags of conform --explore.
+type exploreOpts struct {
+	games *int
+	seed  *uint64
+	out   *string
+}
+
+func exploreFlags(fs *flag.FlagSet) exploreOpts {
+	return exploreOpts{
+		games: fs.Int("explore", 0, "instead of the cases, play this many random games against the implementation, compare every step with the engine, and shrink the first divergence of each kind to a case"),
+		seed:  fs.Uint64("seed", conformance.DefaultExploreSeed, "with --explore: the seed of the random games"),
+		out:   fs.String("explore-out", "explore-out", "with --explore: the folder the shrunk cases are written to (a case pack: DIR/pack.yaml, DIR/explore/*.yaml)"),
+	}
+}
+
+// exploreOnly are the flags of conform that apply to --explore.
+var exploreOnly = map[string]bool{"impl": true, "profile": true, "timeout": true, "explore": true, "seed": true, "explore-out": true}
+
+// requested reports whether the command line asks for exploration: --explore
+// or one of its own flags.
+func (ex exploreOpts) requested(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "explore" || f.Name == "seed" || f.Name == "explore-out" })
+	return set
+}
+
+func (c *cli) conformExplore(fs *flag.FlagSet, ex exploreOpts, implArg, profiles string, timeout time.Duration) int {
+	var other []string
+	fs.Visit(func(f *flag.Flag) {
+		if !exploreOnly[f.Name] {
+			other = append(other, "--"+f.Name)
+		}
+	})
+	switch {
+	case *ex.games <= 0:
+		return c.fail(exitBadUsage, "conform: --seed and --explore-out need --explore N, a positive number of games (not %d)", *ex.games)
+	case len(other) > 0:
+		return c.fail(exitBadUsage, "conform: %s does not apply to --explore (it takes --impl, --profile, --seed, --explore-out and --timeout)", strings.Join(other, ", "))
+	}
+	opts := conformance.ExploreOptions{Games: *ex.games, Seed: *ex.seed, Impl: implArg}
+	if profiles != "" {
+		opts.Profiles = strings.Split(profiles, ",")
+	}
+	impl, err := c.openImpl(implArg, timeout)
+	if err != nil {
+		return c.fail(exitBadUsage, "conform: %v", err)
+	}
+	defer impl.Close()
+	rep, err := conformance.Explore(impl, opts)
+	if err != nil { // a usage error: hello failed, a profile, or no way to follow the implementation
+		return c.fail(exitBadUsage, "conform --explore: %v", err)
+	}
+	if _, err := rep.WriteCases(*ex.out); err != nil {
+		rep.WriteText(c.stdout)
+		return c.fail(exitBadUsage, "conform --explore: writing the cases: %v", err)
+	}
+	rep.WriteText(c.stdout)
+	if len(rep.Divergences) > 0 {
+		return exitFailed
+	}
+	fmt.Fprintln(c.stdout, "no divergence")
+	return exitOK
+}
