@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/replay"
 )
 
 // gameJSON is the machine form of a game's state, shared by the commands
@@ -41,21 +42,34 @@ func newGameJSON(g *engine.Game, seed string) gameJSON {
 }
 
 func (c *cli) play(args []string) int {
-	fs := c.flags("play", "--seed S [--profile P] [--moves LOG] [--json]")
-	seed := fs.String("seed", "", "the seed text (tp1: 1 to 96 characters once trimmed)")
+	fs := c.flags("play", "[--seed S] [--profile P] [--moves LOG] [--json] [-o FILE]")
+	seed := fs.String("seed", "", "the seed text (tp1: 1 to 96 characters once trimmed); playing at the terminal, a random one by default")
 	profile := fs.String("profile", "tile-merge", "a built-in profile's name, or a profile YAML file")
 	moves := fs.String("moves", "", "the move log: U D L R, Z undo, E end run, K keep playing; white space ignored")
 	target := fs.Uint64("target", 0, "the run's target tile, in a profile that offers a choice (online-2048)")
 	openEnded := fs.Bool("open-ended", false, "play on past the target, in a profile that offers it")
 	asJSON := fs.Bool("json", false, "print the game as JSON")
+	output := fs.String("o", "", "playing at the terminal: write the game as a replay to this file (default: a new file named after the seed)")
 	if code, ok := c.parse(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return c.fail(exitBadUsage, "play: unexpected argument %q", fs.Arg(0))
 	}
+	// Without --moves (and --json, which prints a state), a person plays
+	// at the terminal.
+	interactive := !flagSet(fs, "moves") && !*asJSON
+	if interactive && *seed == "" {
+		var err error
+		if *seed, err = randomSeed(); err != nil {
+			return c.fail(exitBadUsage, "play: %v", err)
+		}
+	}
 	if *seed == "" {
 		return c.fail(exitBadUsage, "play: --seed is required")
+	}
+	if !interactive && *output != "" {
+		return c.fail(exitBadUsage, "play: -o writes the game played at the terminal; with --moves, use tileproof record --moves LOG -o FILE")
 	}
 	p, err := loadProfile(*profile)
 	if err != nil {
@@ -68,6 +82,13 @@ func (c *cli) play(args []string) int {
 		if p, err = p.Setup(*target, *openEnded); err != nil {
 			return c.fail(exitBadUsage, "play: %v", err)
 		}
+	}
+	if interactive {
+		var setup *replay.Setup
+		if *target != 0 || *openEnded {
+			setup = &replay.Setup{Target: p.Win.Tile, OpenEnded: *openEnded}
+		}
+		return c.playTerminal(p, *seed, setup, *output)
 	}
 	actions, err := engine.ParseActions(*moves)
 	if err != nil {

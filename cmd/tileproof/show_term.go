@@ -1,10 +1,158 @@
 package main
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
 
-// showTerminal prints frame step of s.
+	"golang.org/x/term"
+
+	"github.com/tileproof/tileproof/termview"
+)
+
+// showTerminal shows frame step of s. On a terminal (stdin and stdout both)
+// the keys step through the game, redrawn in place; otherwise it prints
+// the one step, in colour when stdout alone is a terminal.
 func (c *cli) showTerminal(s *shown, step int) int {
+	in, out, interactive := c.terminals()
+	mode := termview.DetectMode(out != nil, os.Getenv)
+	digits := 4
+	for _, f := range s.frames {
+		digits = max(digits, len(strconv.FormatUint(f.Board.MaxTile(), 10)))
+	}
+	opts := termview.Options{Mode: mode, Digits: digits}
+	if !interactive {
+		fmt.Fprintln(c.stdout, strings.Join(showLines(s, step, opts), "\n"))
+		return exitOK
+	}
+	t, err := openRawTerminal(in, out)
+	if err != nil {
+		return c.fail(exitBadUsage, "show: %v", err)
+	}
+	defer t.restore()
+	help := "right, down, n: next   left, up, p: back   Home, g: start   End, G: last   q: quit"
+	for {
+		t.draw(append(showLines(s, step, opts), "", help))
+		k, err := t.readKey()
+		if err != nil {
+			return exitOK // the input ended, or a signal came: leave
+		}
+		switch termview.ShowCommand(k) {
+		case termview.Next:
+			step = min(step+1, len(s.frames)-1)
+		case termview.Prev:
+			step = max(step-1, 0)
+		case termview.First:
+			step = 0
+		case termview.Last:
+			step = len(s.frames) - 1
+		case termview.Quit:
+			return exitOK
+		}
+	}
+}
+
+// showLines returns the lines that show frame step of s: a title, the
+// board, the caption and, at the last step, the verdict.
+func showLines(s *shown, step int, opts termview.Options) []string {
+	title := fmt.Sprintf("%s   profile %s", s.name, s.replay.Profile)
+	if s.replay.Seed != nil {
+		title += fmt.Sprintf("   seed %q", *s.replay.Seed)
+	} else {
+		title += "   spawns recorded"
+	}
 	f := s.frames[step]
-	fmt.Fprintf(c.stdout, "%s: step %d of %d, score %d, %d moves\n%v\n", s.name, step, len(s.frames)-1, f.Score, f.Moves, f.Board)
-	return exitOK
+	lines := []string{title, ""}
+	lines = append(lines, termview.Indent("    ", termview.Board(f.Board, opts))...)
+	lines = append(lines, "")
+	lines = append(lines, termview.FrameCaption(f, len(s.frames)-1)...)
+	if step == len(s.frames)-1 {
+		lines = append(lines, termview.VerdictLines(s.verdict)...)
+	}
+	return lines
+}
+
+// terminals returns stdin and stdout when they are terminals (nil for one
+// that is not), and whether both are.
+func (c *cli) terminals() (in, out *os.File, both bool) {
+	if f, ok := c.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		in = f
+	}
+	if f, ok := c.stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		out = f
+	}
+	return in, out, in != nil && out != nil
+}
+
+// rawTerminal is a terminal in raw mode showing a full-screen view. Its
+// restore puts everything back; call it on every way out (a deferred call
+// covers errors and panics; Ctrl-C arrives as a key in raw mode, and the
+// signals that could still come, SIGINT, SIGTERM and SIGHUP, end readKey).
+type rawTerminal struct {
+	in, out *os.File
+	old     *term.State
+	keys    chan keyRead
+	signals chan os.Signal
+	done    bool
+}
+
+type keyRead struct {
+	key termview.Key
+	err error
+}
+
+// errSignal is readKey's error when a signal ends the view.
+var errSignal = errors.New("interrupted by a signal")
+
+func openRawTerminal(in, out *os.File) (*rawTerminal, error) {
+	old, err := term.MakeRaw(int(in.Fd()))
+	if err != nil {
+		return nil, fmt.Errorf("the terminal's raw mode: %w", err)
+	}
+	t := &rawTerminal{in: in, out: out, old: old, keys: make(chan keyRead), signals: make(chan os.Signal, 1)}
+	signal.Notify(t.signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	io.WriteString(out, termview.EnterScreen)
+	go func() {
+		d := termview.NewDecoder(in)
+		for {
+			k, err := d.ReadKey()
+			t.keys <- keyRead{k, err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return t, nil
+}
+
+// draw redraws the screen with lines.
+func (t *rawTerminal) draw(lines []string) {
+	io.WriteString(t.out, termview.Redraw(lines))
+}
+
+// readKey waits for the next key, the end of the input or a signal.
+func (t *rawTerminal) readKey() (termview.Key, error) {
+	select {
+	case k := <-t.keys:
+		return k.key, k.err
+	case <-t.signals:
+		return 0, errSignal
+	}
+}
+
+// restore leaves the full-screen view and the raw mode; it may be called
+// more than once.
+func (t *rawTerminal) restore() {
+	if t.done {
+		return
+	}
+	t.done = true
+	signal.Stop(t.signals)
+	io.WriteString(t.out, termview.LeaveScreen)
+	term.Restore(int(t.in.Fd()), t.old)
 }

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/replay"
+	"github.com/tileproof/tileproof/termview"
+)
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// randomSeed returns 16 random hex digits, a seed for a game played at
+// the terminal without --seed.
+func randomSeed() (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("a random seed: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// playTerminal lets a person play a game of profile p from seed at the
+// terminal, then writes it as a replay to output (or a new file named after
+// the seed).
+func (c *cli) playTerminal(p *engine.Profile, seed string, setup *replay.Setup, output string) int {
+	rules, err := engine.Compile(p)
+	if err != nil {
+		return c.fail(exitBadUsage, "play: %v", err)
+	}
+	g, err := rules.NewGame(seed)
+	if err != nil {
+		return c.fail(exitBadUsage, "play: %v", err)
+	}
+	in, out, both := c.terminals()
+	if !both {
+		what := "stdin"
+		if in != nil {
+			what = "stdout"
+		}
+		return c.fail(exitBadUsage, "play: without --moves, play is a game for a person at a terminal, and %s is not one; give --moves LOG to play a move log", what)
+	}
+	// The file first, so that a bad -o fails before the game, not after.
+	name, f, err := createReplayFile(output, p.Name, seed)
+	if err != nil {
+		return c.fail(exitBadUsage, "play: %v", err)
+	}
+	defer f.Close()
+	opts := termview.Options{Mode: termview.DetectMode(true, os.Getenv)}
+	t, err := openRawTerminal(in, out)
+	if err != nil {
+		return c.fail(exitBadUsage, "play: %v", err)
+	}
+	defer t.restore()
+	actions, interrupted := playKeys(t, g, p, seed, opts)
+	t.restore()
+	if interrupted {
+		fmt.Fprintln(c.stderr, "tileproof: play: interrupted by a signal; saving the game")
+	}
+
+	r, err := recordGame(rules, seed, actions, nil, 0, false, false)
+	if err != nil {
+		// The game was played on the same rules: this cannot happen.
+		return c.fail(exitFailed, "play: replaying the game: %v", err)
+	}
+	r.Setup = setup
+	r.Source = "tileproof play (a person at a terminal)"
+	_, err = f.Write(r.EncodeYAML(80))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return c.fail(exitBadUsage, "play: %s: %v; the move log was %s", name, err, movesOrNone(actions))
+	}
+	fmt.Fprintf(c.stdout, "score %d, max tile %d, %d moves (%s); the replay is in %s\n", r.Claim.Score, r.Claim.MaxTile, r.Claim.Moves, g.Result(), name)
+	fmt.Fprintf(c.stdout, "check it with: tileproof verify %s\n", name)
+	return exitOK
+}
+
+func movesOrNone(actions []engine.Action) string {
+	if len(actions) == 0 {
+		return "empty"
+	}
+	return engine.FormatActions(actions)
+}
+
+// playKeys runs the game on the terminal until the player quits, the game
+// is over and a key is pressed, the input ends or a signal comes. It
+// returns the actions that count, for the replay.
+func playKeys(t *rawTerminal, g *engine.Game, p *engine.Profile, seed string, opts termview.Options) (actions []engine.Action, interrupted bool) {
+	msg := ""
+	var gained uint64
+	for {
+		asking := g.Result() == engine.TargetReached && p.Win.Then == engine.Ask
+		t.draw(playLines(g, p, seed, opts, gained, msg, asking))
+		msg, gained = "", 0
+		k, err := t.readKey()
+		if err != nil {
+			return actions, errors.Is(err, errSignal)
+		}
+		cmd := termview.PlayCommand(k)
+		if cmd == termview.Quit {
+			return actions, false
+		}
+		if g.Over() && !asking {
+			return actions, false // game over: any key leaves
+		}
+		a, ok := cmd.Action()
+		switch {
+		case !ok:
+			msg = fmt.Sprintf("%s: not a key of the game", k)
+			continue
+		case asking && a != engine.KeepPlaying:
+			msg = "the run stopped at the win: k to keep playing, q to quit"
+			continue
+		case a == engine.Undo && !p.Undo:
+			msg = fmt.Sprintf("profile %s has no undo", p.Name)
+			continue
+		case a == engine.EndRun && !p.EndRun:
+			msg = fmt.Sprintf("profile %s has no End run", p.Name)
+			continue
+		case a == engine.KeepPlaying && !asking:
+			msg = "keep playing is for after the win, in a profile that asks"
+			continue
+		}
+		step, err := g.Do(a)
+		if err != nil {
+			msg = err.Error()
+			continue
+		}
+		if _, isMove := a.Direction(); isMove && !step.Changed {
+			msg = fmt.Sprintf("moving %s changes nothing", a)
+			continue
+		}
+		gained = step.Gained
+		actions = append(actions, a)
+	}
+}
+
+// playLines returns the screen of a game at the terminal.
+func playLines(g *engine.Game, p *engine.Profile, seed string, opts termview.Options, gained uint64, msg string, asking bool) []string {
+	lines := []string{fmt.Sprintf("tileproof play   profile %s   seed %q", p.Name, seed), ""}
+	lines = append(lines, termview.Indent("    ", termview.Board(g.Board(), opts))...)
+	score := fmt.Sprintf("score %d", g.Score())
+	if gained > 0 {
+		score += fmt.Sprintf(" (+%d)", gained)
+	}
+	lines = append(lines, "", fmt.Sprintf("%s   moves %d   max tile %d", score, g.Moves(), g.MaxTile()))
+	switch {
+	case asking:
+		lines = append(lines, fmt.Sprintf("You made %d! k: keep playing, q: quit and save", p.Win.Tile))
+	case g.Over():
+		lines = append(lines, fmt.Sprintf("The run is over: %s. Press a key to save and leave.", g.Result()))
+	case g.Won():
+		lines = append(lines, "won")
+	default:
+		lines = append(lines, "")
+	}
+	lines = append(lines, msg)
+	keys := []string{"arrows or WASD: move"}
+	if p.Undo {
+		keys = append(keys, "u, z: undo")
+	}
+	if p.EndRun {
+		keys = append(keys, "e: end run")
+	}
+	keys = append(keys, "q: quit and save")
+	return append(lines, strings.Join(keys, "   "))
+}
+
+// createReplayFile creates the file a game is written to: output, or a new
+// file in the current directory named after the profile and seed.
+func createReplayFile(output, profile, seed string) (string, *os.File, error) {
+	if output != "" {
+		f, err := os.Create(output)
+		return output, f, err
+	}
+	base := "tileproof-" + profile + "-" + fileSafe(seed)
+	for i := 1; ; i++ {
+		name := base + ".yaml"
+		if i > 1 {
+			name = fmt.Sprintf("%s-%d.yaml", base, i)
+		}
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) && i < 1000 {
+			continue
+		}
+		return name, f, err
+	}
+}
+
+// fileSafe returns s with every character but ASCII letters, digits, "-"
+// and "_" replaced by "_", at most 40 of them.
+func fileSafe(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	return filepath.Base(string(b[:min(len(b), 40)]))
+}
