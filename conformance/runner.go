@@ -54,8 +54,8 @@ type Result struct {
 	Start string `json:"start,omitempty"`
 	Want  string `json:"want,omitempty"`
 	Got   string `json:"got,omitempty"`
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
+	File  string `json:"file,omitempty"`
+	Line  int    `json:"line,omitempty"`
 	// Expected is the known-deviation reason of an expected failure (it
 	// does not fail the run), or of a case that was expected to fail and
 	// passed (an unexpected pass).

@@ -222,6 +222,20 @@ func reasonNote(r replay.Reason) string {
 		return "the claim contradicts itself: no game reaches it"
 	case replay.Overflow:
 		return "a tile or the score goes past the safe limits"
+	case replay.Malformed:
+		return "the file is not a replay: syntax, a missing field, a bad move log"
+	case replay.Refused:
+		return "an unknown profile, rules version or spawn generator: the verifier will not guess"
+	case replay.BadStart:
+		return "a recorded start board that no game starts with"
+	case replay.IllegalMove:
+		return "a move that changes nothing"
+	case replay.AfterEnd:
+		return "an action after the run ended"
+	case replay.BadSpawn:
+		return "a recorded spawn on a full cell, or of a value the profile never spawns"
+	case replay.BadAction:
+		return "undo, End run or keep playing where the rules do not allow it"
 	case replay.ClaimMoves, replay.ClaimScore, replay.ClaimMaxTile, replay.ClaimBoard, replay.ClaimWon, replay.ClaimOver, replay.ClaimResult:
 		return "every move is legal, but the claim is not what they produce"
 	}

@@ -108,7 +108,6 @@ func histogramSVG(bins []bin) template.HTML {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg id="histogram" viewBox="0 0 %g %g" role="img" aria-label="scores of the valid games">`, w, h)
 	fmt.Fprintf(&b, `<line class="axis" x1="30" y1="%g" x2="%g" y2="%g"/>`, h-bottom, w-10, h-bottom)
-	fmt.Fprintf(&b, `<text x="26" y="14" text-anchor="end">%d</text>`, top)
 	for i, bn := range bins {
 		bh := float64(bn.Count) / float64(top) * (h - bottom - 14)
 		x := 30 + float64(i)*bw

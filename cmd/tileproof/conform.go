@@ -12,13 +12,14 @@ import (
 )
 
 func (c *cli) conform(args []string) int {
-	fs := c.flags("conform", "--impl builtin|exec:CMD|http://HOST:PORT [--profile P] [--run REGEX] [--json] [--junit FILE] [--strict] [--expect FILE] [--baseline FILE] | --explore N [--seed S] [--explore-out DIR]")
+	fs := c.flags("conform", "--impl builtin|exec:CMD|http://HOST:PORT [--profile P] [--run REGEX] [--json] [--junit FILE] [--html FILE] [--strict] [--expect FILE] [--baseline FILE] | --explore N [--seed S] [--explore-out DIR]")
 	implArg := fs.String("impl", "builtin", "the implementation: builtin (the engine), exec:COMMAND (docs/protocol.md) or an http:// URL (the tile-merge API shape)")
 	casesDir := fs.String("cases", "", "a case pack folder (default: the pack built into tileproof)")
 	profiles := fs.String("profile", "", "run only these profiles (comma-separated; default: all the implementation declares)")
 	run := fs.String("run", "", "run only the cases whose AREA/ID matches this regular expression")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	junit := fs.String("junit", "", "also write the report as JUnit XML to this file")
+	htmlFile := fs.String("html", "", "also write a page of the failures to this HTML file, each board divergence as three boards side by side")
 	strict := fs.Bool("strict", false, "for certification: a skipped case or an unexpected pass also fails the run")
 	expectFile := fs.String("expect", "", "a YAML file of known deviations: CASE or CASE@PROFILE: reason")
 	baseline := fs.String("baseline", "", "an earlier JSON report: show only regressions and fixes, and fail only on regressions")
@@ -70,6 +71,11 @@ func (c *cli) conform(args []string) int {
 		}
 		if err != nil {
 			return c.fail(exitBadUsage, "conform: --junit: %v", err)
+		}
+	}
+	if *htmlFile != "" {
+		if err := writeConformHTML(rep, *htmlFile); err != nil {
+			return c.fail(exitBadUsage, "conform: --html: %v", err)
 		}
 	}
 	if *baseline != "" {

@@ -25,8 +25,9 @@ import (
 const maxReplaySize = 64 << 20
 
 func (c *cli) verify(args []string) int {
-	fs := c.flags("verify", "[--json] [--workers N] [--profile FILE]... FILE|DIR|-...")
+	fs := c.flags("verify", "[--json] [--workers N] [--report FILE.html] [--profile FILE]... FILE|DIR|-...")
 	asJSON := fs.Bool("json", false, "print one JSON verdict a line (the summary goes to stderr)")
+	reportFile := fs.String("report", "", "also write an HTML summary to this file, with a viewer page per replay in FILE_files beside it (docs/viewer-html.md)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "replays verified in parallel")
 	var profileFiles multiFlag
 	fs.Var(&profileFiles, "profile", "a profile YAML file that replays may name (repeatable)")
@@ -54,6 +55,15 @@ func (c *cli) verify(args []string) int {
 			return c.fail(exitBadUsage, "verify: %v", err)
 		}
 	}
+	verifyOne := v.VerifyFile
+	var report *htmlReport
+	if *reportFile != "" {
+		var err error
+		if report, err = newHTMLReport(*reportFile, v); err != nil {
+			return c.fail(exitBadUsage, "verify: --report: %v", err)
+		}
+		verifyOne = report.verify
+	}
 	inputs := make(chan replay.Input)
 	var listErr error
 	go func() {
@@ -62,8 +72,11 @@ func (c *cli) verify(args []string) int {
 	}()
 	sum := newSummary()
 	progress := c.startProgress(sum)
-	replay.VerifyBatch(inputs, *workers, v.VerifyFile, func(vd replay.Verdict) {
+	replay.VerifyBatch(inputs, *workers, verifyOne, func(vd replay.Verdict) {
 		sum.add(vd)
+		if report != nil {
+			report.add(vd)
+		}
 		if *asJSON {
 			b, _ := json.Marshal(vd)
 			fmt.Fprintf(c.stdout, "%s\n", b)
@@ -73,6 +86,9 @@ func (c *cli) verify(args []string) int {
 	})
 	progress.stop()
 	if listErr != nil {
+		if report != nil {
+			report.abandon()
+		}
 		return c.fail(exitBadUsage, "verify: %v", listErr)
 	}
 	out := c.stdout
@@ -80,6 +96,13 @@ func (c *cli) verify(args []string) int {
 		out = c.stderr
 	}
 	sum.print(out)
+	if report != nil {
+		pages, err := report.finish("tileproof verify " + strings.Join(fs.Args(), " "))
+		if err != nil {
+			return c.fail(exitBadUsage, "verify: --report: %v", err)
+		}
+		fmt.Fprintf(c.stderr, "wrote %s, with %d replay pages in %s\n", *reportFile, pages, report.dir)
+	}
 	return sum.exitCode()
 }
 

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/tileproof/tileproof/htmlview"
+	"github.com/tileproof/tileproof/replay"
+)
+
+// htmlReport is verify --report FILE: the summary page FILE, and a viewer
+// page for each replay that can be replayed in the directory FILE_files
+// beside it (FILE without its extension, then _files), written as the
+// replays are verified. Replays read from stdin get pages too; they have
+// no file to link to.
+type htmlReport struct {
+	v       *replay.Verifier
+	file    *os.File
+	name    string // FILE as given
+	dir     string // the pages' directory
+	dirURL  string // the pages' directory, relative to FILE
+	baseAbs string // FILE's directory, absolute, for the links to replay files
+
+	mu      sync.Mutex
+	pages   map[string]string // a replay's name to its page's URL, relative to FILE
+	err     error             // the first page that could not be written
+	entries []htmlview.Entry
+}
+
+// newHTMLReport creates FILE and its pages' directory, so that a path
+// that cannot be written fails before any replay is verified.
+func newHTMLReport(name string, v *replay.Verifier) (*htmlReport, error) {
+	dir := strings.TrimSuffix(name, filepath.Ext(name)) + "_files"
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		f.Close()
+		os.Remove(name)
+		return nil, err
+	}
+	return &htmlReport{v: v, file: f, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
+		baseAbs: filepath.Dir(abs), pages: map[string]string{}}, nil
+}
+
+// verify verifies one replay as replay.Verifier.VerifyFile does, tracing
+// it to write its page.
+func (h *htmlReport) verify(name string, data []byte) replay.Verdict {
+	r, err := replay.Decode(name, data)
+	if err != nil {
+		return replay.Verdict{Name: name, Reason: replay.Malformed, Error: err.Error()}
+	}
+	vd, frames := h.v.Trace(r)
+	vd.Name = name
+	if len(frames) == 0 {
+		return vd
+	}
+	page := pageFile(name)
+	var b bytes.Buffer
+	err = htmlview.Replay(&b, htmlview.Game{Replay: r, Verdict: vd, Frames: frames},
+		htmlview.Options{Back: "../" + url.PathEscape(filepath.Base(h.name)), BackText: "the batch report"})
+	if err == nil {
+		err = writeFileAtomic(filepath.Join(h.dir, page), b.Bytes())
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err != nil {
+		if h.err == nil {
+			h.err = err
+		}
+		return vd
+	}
+	h.pages[name] = h.dirURL + "/" + url.PathEscape(page)
+	return vd
+}
+
+// add records a verdict, in the batch's order.
+func (h *htmlReport) add(vd replay.Verdict) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.entries = append(h.entries, htmlview.Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name)})
+}
+
+// abandon removes the summary page of a batch that could not be listed
+// (the pages written stay).
+func (h *htmlReport) abandon() {
+	h.file.Close()
+	os.Remove(h.name)
+}
+
+// finish writes the summary page.
+func (h *htmlReport) finish(title string) (pages int, err error) {
+	defer h.file.Close()
+	if h.err != nil {
+		return 0, h.err
+	}
+	if err := htmlview.Report(h.file, title, h.entries); err != nil {
+		return 0, fmt.Errorf("%s: %v", h.name, err)
+	}
+	if err := h.file.Close(); err != nil {
+		return 0, err
+	}
+	return len(h.pages), nil
+}
+
+var jsonlLine = regexp.MustCompile(`^(.*\.jsonl):\d+$`)
+
+// source returns the URL, relative to the report, of the file a replay
+// came from: the file, or the .jsonl file of a line; "" for stdin.
+func (h *htmlReport) source(name string) string {
+	file := name
+	if m := jsonlLine.FindStringSubmatch(name); m != nil {
+		file = m[1]
+	}
+	if info, err := os.Stat(file); err != nil || !info.Mode().IsRegular() {
+		return ""
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(h.baseAbs, abs)
+	if err != nil {
+		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	for i, p := range parts {
+		parts[i] = url.PathEscape(p)
+	}
+	return strings.Join(parts, "/")
+}
+
+var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// pageFile names a replay's page: its base name made safe, and a hash of
+// the whole name so that two replays never share a page.
+func pageFile(name string) string {
+	sum := sha256.Sum256([]byte(name))
+	base := unsafeChars.ReplaceAllString(filepath.Base(name), "_")
+	if len(base) > 60 {
+		base = base[:60]
+	}
+	return base + "-" + hex.EncodeToString(sum[:4]) + ".html"
+}
+
+// writeFileAtomic writes data to a temporary file beside name and renames
+// it, so that a page written twice (a replay named twice) is never torn.
+func writeFileAtomic(name string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(name), ".page-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
