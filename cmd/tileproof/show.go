@@ -53,7 +53,7 @@ func (c *cli) show(args []string) int {
 	if len(s.frames) == 0 {
 		return c.fail(exitBadUsage, "show: %s cannot be replayed: %s: %s", name, s.verdict.Reason, s.verdict.Error)
 	}
-	if *step > len(s.frames)-1 {
+	if *step > len(s.frames)-1 || *step < 0 && flagSet(fs, "step") {
 		return c.fail(exitBadUsage, "show: --step %d: %s has steps 0 to %d", *step, name, len(s.frames)-1)
 	}
 	if *step < 0 {
