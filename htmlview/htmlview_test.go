@@ -353,13 +353,14 @@ func TestHistogram(t *testing.T) {
 // merge priority reversed) and one score failure.
 func failingReport() *conformance.Report {
 	return &conformance.Report{
-		Impl: conformance.Hello{Name: "broken", Version: "0", Profiles: []string{"classic"}},
+		Impl: conformance.Hello{Name: "a-broken-adapter", Version: "0.1", Profiles: []string{"classic"}},
+		Pack: "tileproof-cases", PackVersion: "0.1.0", Contract: 1,
 		Results: []conformance.Result{
 			{Case: "core/ok", Area: "core", Profile: "classic", Status: conformance.Pass},
-			{Case: "core/priority", Area: "core", Profile: "classic", Status: conformance.BoardDiverged, Step: 1,
+			{Case: "core/priority", Area: "core", Profile: "classic", Status: conformance.BoardDiverged, Step: 1, File: "core/merge-priority.yaml", Line: 4,
 				Reason: "move left: the board after the slide differs", Diff: "-want +got",
 				Start: "2 2 2 .\n. . . .\n. . . .\n. . . 4", Want: "4 2 . .\n. . . .\n. . . .\n4 . . .", Got: "2 4 . .\n. . . .\n. . . .\n4 . . ."},
-			{Case: "core/score", Area: "core", Profile: "classic", Status: conformance.ScoreDiverged, Step: 1, Reason: "gained 8 points, want 4"},
+			{Case: "core/score", Area: "core", Profile: "classic", Status: conformance.ScoreDiverged, Step: 1, File: "core/score.yaml", Line: 9, Reason: "gained 8 points, want 4"},
 		},
 	}
 }

@@ -183,11 +183,11 @@ func divergence(g Game) (*divSpot, *claimed) {
 		s.Note = fmt.Sprintf("action %d (%s) records a %d in cell %d (row %d, column %d, marked) on the board after its slide: %s",
 			i+1, a, sp.Value, sp.Row*cols+sp.Col, sp.Row, sp.Col, s.Found)
 	case replay.IllegalMove:
-		s.Note = fmt.Sprintf("the next action, %d (%s), changes nothing on this board: an illegal move", s.Action, actionAt(r, s.Action))
+		s.Note = fmt.Sprintf("action %d (%s), the next, changes nothing on this board: an illegal move", s.Action, actionAt(r, s.Action))
 	case replay.AfterEnd:
 		s.Note = fmt.Sprintf("the run has ended here; the log goes on with action %d (%s)", s.Action, actionAt(r, s.Action))
 	case replay.BadAction:
-		s.Note = fmt.Sprintf("the next action, %d (%s), is not allowed here", s.Action, actionAt(r, s.Action))
+		s.Note = fmt.Sprintf("action %d (%s), the next, is not allowed here", s.Action, actionAt(r, s.Action))
 	}
 	// A claimed final board that is not the real one: mark the cells
 	// that differ, on the game's end.
