@@ -85,7 +85,11 @@ func (c *cli) playTerminal(p *engine.Profile, seed string, setup *replay.Setup, 
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %s: %v; the move log was %s", name, err, movesOrNone(actions))
 	}
-	fmt.Fprintf(c.stdout, "score %d, max tile %d, %d moves (%s); the replay is in %s\n", r.Claim.Score, r.Claim.MaxTile, r.Claim.Moves, g.Result(), name)
+	moves := "moves"
+	if r.Claim.Moves == 1 {
+		moves = "move"
+	}
+	fmt.Fprintf(c.stdout, "score %d, max tile %d, %d %s (%s); the replay is in %s\n", r.Claim.Score, r.Claim.MaxTile, r.Claim.Moves, moves, g.Result(), name)
 	fmt.Fprintf(c.stdout, "check it with: tileproof verify %s\n", name)
 	return exitOK
 }
