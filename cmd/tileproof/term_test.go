@@ -385,9 +385,12 @@ func playKeysOnPTY(t *testing.T, r *ptyRun, g *engine.Game, colour bool, keys ..
 			continue
 		}
 		log = append(log, a)
-		if g.Over() {
+		switch {
+		case g.Result() == engine.TargetReached && g.Rules().Profile().Win.Then == engine.Ask:
+			r.waitLine(`^You made \d+! k: keep playing`)
+		case g.Over():
 			r.waitLine(`^The run is over`)
-		} else {
+		default:
 			r.waitLine(fmt.Sprintf(`^score %d.*   moves %d   max tile %d$`, g.Score(), g.Moves(), g.MaxTile()))
 		}
 		var got engine.Board
@@ -581,5 +584,75 @@ func TestShowOnTerminal(t *testing.T) {
 			}
 			r.checkRestored()
 		})
+	}
+}
+
+func TestPlayOnTerminalKeepPlaying(t *testing.T) {
+	// A classic game whose win tile is 16 stops to ask at the win: keys
+	// other than k and q are refused, k plays on (K in the log).
+	dir := t.TempDir()
+	prof := "name: classic-16\nbase: classic\nwin: {tile: 16, when: merge, then: ask}\n"
+	if err := os.WriteFile(filepath.Join(dir, "c16.yaml"), []byte(prof), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	p, err := engine.ParseProfile("c16.yaml", []byte(prof))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.NewGame(p, "7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := startPTY(t, dir, []string{"NO_COLOR=1"}, "play", "--seed", "7", "--profile", "c16.yaml", "-o", "g.yaml")
+	r.waitLine(`^score 0   moves 0`)
+	keyOf := map[engine.Direction]string{engine.Up: "w", engine.Down: "s", engine.Left: "a", engine.Right: "d"}
+	var log []engine.Action
+	for g.Result() != engine.TargetReached {
+		if g.Over() || g.Moves() > 200 {
+			t.Fatalf("the game ended without the win: %v", g.Result())
+		}
+		// Left and down while they change the board, else the first legal.
+		d := g.LegalMoves()[0]
+		for _, pref := range []engine.Direction{engine.Left, engine.Down} {
+			if g.Legal(pref) {
+				d = pref
+				break
+			}
+		}
+		log = append(log, playKeysOnPTY(t, r, g, false, keyOf[d])...)
+	}
+	r.waitLine(`^You made 16! k: keep playing, q: quit and save$`)
+	r.send("a")
+	r.waitLine(`^the run stopped at the win: k to keep playing, q to quit$`)
+	r.send("k")
+	if err := g.KeepPlaying(); err != nil {
+		t.Fatal(err)
+	}
+	log = append(log, engine.KeepPlaying)
+	r.waitLine(`^won$`)
+	d := g.LegalMoves()[0]
+	log = append(log, playKeysOnPTY(t, r, g, false, keyOf[d])...)
+	r.send("q")
+	if code := r.wait(); code != 0 {
+		t.Fatalf("exit code %d; output %q", code, r.raw.String())
+	}
+	r.checkRestored()
+	data, err := os.ReadFile(filepath.Join(dir, "g.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := replay.NewVerifier()
+	if err := v.AddProfile(p); err != nil {
+		t.Fatal(err)
+	}
+	if vd := v.VerifyFile("g.yaml", data); !vd.Valid || !vd.Won {
+		t.Fatalf("the replay: valid %v (%s %s), won %v\n%s", vd.Valid, vd.Reason, vd.Error, vd.Won, data)
+	}
+	rp, err := replay.Decode("g.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := engine.FormatActions(rp.Actions), engine.FormatActions(log); got != want || !strings.Contains(got, "K") {
+		t.Errorf("move log %q, want %q with a K", got, want)
 	}
 }
