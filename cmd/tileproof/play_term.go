@@ -62,6 +62,8 @@ func (c *cli) playTerminal(p *engine.Profile, seed string, setup *replay.Setup, 
 	opts := termview.Options{Mode: termview.DetectMode(true, os.Getenv)}
 	t, err := openRawTerminal(in, out)
 	if err != nil {
+		f.Close()
+		os.Remove(name) // empty: no game was played
 		return c.fail(exitBadUsage, "play: %v", err)
 	}
 	defer t.restore()
