@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -64,7 +65,10 @@ type ExploreReport struct {
 	Duration time.Duration // the whole run
 	// Playing is the time spent playing and comparing, shrinking left out:
 	// Steps / Playing is the exploration speed.
-	Playing     time.Duration
+	Playing time.Duration
+	// LateGames counts the games started from a late board (see
+	// [Explore]).
+	LateGames   int
 	Divergences []Divergence // at most one a game: a game stops at its first
 }
 
@@ -112,7 +116,11 @@ func (e *ExploreUnsupportedError) Error() string {
 // over and the result, and the legal moves. An implementation with
 // seed-tp1 starts each game from a seed and draws its own spawns; one
 // with load-state and force-spawn loads the engine's start and has every
-// spawn forced. The first divergence of each kind is shrunk to a short
+// spawn forced. Random play from an empty board seldom gets past 256, so
+// with load-state and force-spawn every other game starts instead from a
+// late board: a crowded board of large tiles, often with a pair that
+// makes the win tile, where the win, the end of the game and the two
+// together are a move or two away. The first divergence of each kind is shrunk to a short
 // case (see [FoundCase]); the others are counted. Errors are usage
 // errors: the implementation's hello failed, a profile it does not
 // declare, or neither way to follow it ([*ExploreUnsupportedError]).
@@ -156,6 +164,10 @@ func Explore(impl Impl, opts ExploreOptions) (*ExploreReport, error) {
 		p, _ := engine.BuiltinProfile(profiles[(game-1)%len(profiles)])
 		x := &explorer{impl: impl, hello: hello, p: p, seeded: seeded, canLoad: canLoad,
 			seed: fmt.Sprintf("explore-%d-%d", opts.Seed, game), rng: rand.New(rand.NewPCG(opts.Seed, uint64(game)))}
+		if canLoad && game%2 == 0 {
+			x.late, x.seeded = true, false
+			rep.LateGames++
+		}
 		t := time.Now()
 		d := x.play(maxMoves)
 		rep.Playing += time.Since(t)
@@ -230,6 +242,7 @@ type explorer struct {
 	p       *engine.Profile
 	seeded  bool // the implementation draws its own spawns from the tp1 seed
 	canLoad bool // load-state and force-spawn
+	late    bool // the game starts from a late board (lateBoard), loaded
 	seed    string
 	rng     *rand.Rand
 	steps   int
@@ -240,7 +253,16 @@ type explorer struct {
 
 // play plays the game and returns its first divergence, or nil.
 func (x *explorer) play(maxMoves int) *Divergence {
-	g, err := engine.NewGame(x.p, x.seed)
+	var g *engine.Game
+	var err error
+	if x.late {
+		// The engine draws the spawns (forced on the implementation) from
+		// a generator of the game's own random source.
+		b, rng := x.lateBoard(), engine.RNGFromState(x.rng.Uint64())
+		g, err = engine.Load(x.p, engine.State{Board: b, Score: potential(b), RNG: &rng})
+	} else {
+		g, err = engine.NewGame(x.p, x.seed)
+	}
 	if err != nil {
 		return x.diverged(0, Result{Status: ProtocolError, Reason: "the engine cannot start the game: " + err.Error()})
 	}
@@ -249,7 +271,7 @@ func (x *explorer) play(maxMoves int) *Divergence {
 	if x.seeded {
 		st, err = x.impl.New(x.p.Name, x.seed, nil)
 	} else {
-		st, err = x.impl.Load(x.p.Name, LoadState{Board: g.Board()})
+		st, err = x.impl.Load(x.p.Name, LoadState{Board: g.Board(), Score: g.Score()})
 	}
 	if err != nil {
 		if !res.driverFailure(err, 0, "start") {
@@ -289,6 +311,42 @@ func (x *explorer) play(maxMoves int) *Divergence {
 		}
 	}
 	return nil
+}
+
+// lateBoard returns a board of the profile's size with zero to four
+// empty cells and tiles from 2 to half the win tile (1024 when the profile
+// has none), no two equal tiles side by side; in half of them two tiles of
+// half the win tile sit side by side in the first row, so that a move
+// makes the win tile, and on a full board it may be the last move.
+func (x *explorer) lateBoard() engine.Board {
+	rows, cols := x.p.Rows, x.p.Cols
+	b, _ := engine.NewBoard(rows, cols)
+	top := 10
+	if w := x.p.Win.Tile; w >= 4 {
+		top = bits.Len64(w) - 2
+	}
+	pair := -1
+	if x.rng.IntN(2) == 0 {
+		pair = x.rng.IntN(cols - 1)
+	}
+	for r := range rows {
+		for c := range cols {
+			v := uint64(1) << (1 + x.rng.IntN(top))
+			if r == 0 && (c == pair || c == pair+1) {
+				v = 1 << top
+			} else if top > 2 {
+				for (c > 0 && b.At(r, c-1) == v) || (r > 0 && b.At(r-1, c) == v) {
+					v = 1 << (1 + x.rng.IntN(top))
+				}
+			}
+			b.Set(r, c, v)
+		}
+	}
+	empty := x.rng.IntN(min(5, rows*cols-1))
+	for _, i := range x.rng.Perm(rows * cols)[:empty] {
+		b.Set(i/cols, i%cols, 0)
+	}
+	return b
 }
 
 func (x *explorer) diverged(move int, res Result) *Divergence {
@@ -877,6 +935,9 @@ func (r *ExploreReport) WriteText(w io.Writer) {
 	if r.Mode == ExploreForced {
 		how = "the engine's start loaded and every spawn forced"
 	}
+	if r.LateGames > 0 {
+		how += "; every other game from a late board, loaded, the spawns forced"
+	}
 	fmt.Fprintf(w, "exploring %s %s under %s: %s\n", r.Impl.Name, r.Impl.Version, strings.Join(r.Profiles, ", "), how)
 	for _, d := range r.Divergences {
 		if d.Found == nil {
@@ -912,7 +973,11 @@ func (r *ExploreReport) WriteText(w io.Writer) {
 		rate = float64(r.Steps) / s
 	}
 	fmt.Fprintf(w, "seed              %d\n", r.Seed)
-	fmt.Fprintf(w, "games played      %d\n", r.Games)
+	fmt.Fprintf(w, "games played      %d", r.Games)
+	if r.LateGames > 0 {
+		fmt.Fprintf(w, " (%d from a late board)", r.LateGames)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "steps compared    %d (%.0f a second)\n", r.Steps, rate)
 	kinds := r.Kinds()
 	var parts []string

@@ -58,19 +58,26 @@ func TestExploreMutants(t *testing.T) {
 	tests := []struct {
 		mutant, features string
 		kind             Status
-		maxSteps         int // of the shrunk case
-		maxTiles         int // on its start board (a loaded start)
+		maxSteps         int    // of the shrunk case
+		maxTiles         int    // on its start board (a loaded start)
+		profile          string // default classic
+		games            int    // default 10
 	}{
-		{"greedy-double-merge", "", BoardDiverged, 1, 4},
-		{"merge-priority-reversed", "", BoardDiverged, 1, 4},
-		{"score-both-tiles", "", ScoreDiverged, 1, 4},
-		{"game-over-when-full", "", FlagsDiffer, 1, 15},
-		{"spawn-after-noop", "load-state,force-spawn", SpawnWrong, 1, 1},
-		{"legal-actions-include-noop", "load-state,force-spawn", LegalityDiffer, 1, 1},
+		{"greedy-double-merge", "", BoardDiverged, 1, 4, "", 0},
+		{"merge-priority-reversed", "", BoardDiverged, 1, 4, "", 0},
+		{"score-both-tiles", "", ScoreDiverged, 1, 4, "", 0},
+		{"game-over-when-full", "", FlagsDiffer, 1, 15, "", 0},
+		{"spawn-after-noop", "load-state,force-spawn", SpawnWrong, 1, 1, "", 0},
+		{"legal-actions-include-noop", "load-state,force-spawn", LegalityDiffer, 1, 1, "", 0},
 		// Only seeded: the move sequence is shrunk from a fresh game.
-		{"spawn-on-occupied", "seed-tp1", BoardDiverged, 1, 0},
-		{"illegal-move-counted", "seed-tp1", LegalityDiffer, 2, 0},
-		{"merge-priority-reversed", "seed-tp1", BoardDiverged, 8, 0},
+		{"spawn-on-occupied", "seed-tp1", BoardDiverged, 1, 0, "", 0},
+		{"illegal-move-counted", "seed-tp1", LegalityDiffer, 2, 0, "", 0},
+		{"merge-priority-reversed", "seed-tp1", BoardDiverged, 8, 0, "", 0},
+		// Found from the late boards: the win and the end are out of
+		// reach of random play from an empty board.
+		{"win-at-1024", "", FlagsDiffer, 1, 2, "", 0},
+		{"win-does-not-stop", "", FlagsDiffer, 1, 2, "", 0},
+		{"finish-order-swapped", "", FlagsDiffer, 1, 16, "online-2048", 40},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mutant+"/"+cmpStr(tt.features, "all"), func(t *testing.T) {
@@ -80,7 +87,8 @@ func TestExploreMutants(t *testing.T) {
 			}
 			impl := adapter(t, args...)
 			defer impl.Close()
-			rep, err := Explore(impl, ExploreOptions{Games: 10, Seed: DefaultExploreSeed, Profiles: []string{"classic"}, Impl: "exec:adapter " + strings.Join(args, " ")})
+			profile := cmpStr(tt.profile, "classic")
+			rep, err := Explore(impl, ExploreOptions{Games: max(tt.games, 10), Seed: DefaultExploreSeed, Profiles: []string{profile}, Impl: "exec:adapter " + strings.Join(args, " ")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +128,7 @@ func TestExploreMutants(t *testing.T) {
 				t.Fatalf("lint: %s", strings.Join(problems, "\n"))
 			}
 			// And the normal runner fails the mutant on it, with the kind.
-			rr, err := Run(pack, impl, Options{Profiles: []string{"classic"}})
+			rr, err := Run(pack, impl, Options{Profiles: []string{profile}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -61,8 +61,10 @@ finds when it is run against:
   under the classic profile. What it passes, what it skips and why, and the
   one real difference the suite found are in
   [original-2048.md](original-2048.md).
-- **tileproof-http-server**: `tileproof serve` (docs/api.md) through the
-  HTTP driver, over a real socket.
+- **tileproof-serve 1**: `tileproof serve --forced-spawns` (docs/api.md,
+  API version 1) through the HTTP driver, over a real socket. Its skips are
+  board sizes (the server's games are the five profiles' own 4x4 boards)
+  and run setups it does not offer.
 - **tileproof-reference-adapter 1.0.0+NAME**: the reference exec adapter
   (conformance/testdata/adapter) with one bug switched on, for each bug of
   its catalogue (`adapter --list-mutants` describes each). Every one of
