@@ -98,6 +98,7 @@ if [ "${1:-}" = --check ]; then
 		echo "docs/results.md is stale: run docs/results.sh" >&2
 		exit 1
 	fi
+	echo "docs/results.md is current"
 else
 	cp "$out" docs/results.md
 fi
