@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,6 +45,13 @@ const screenRows, screenCols = 40, 100
 // the environment's colour settings replaced by env.
 func startPTY(t *testing.T, dir string, env []string, args ...string) *ptyRun {
 	t.Helper()
+	return startPTYInput(t, dir, env, nil, args...)
+}
+
+// startPTYInput is startPTY with standard input from in instead of the
+// terminal, when in is not nil.
+func startPTYInput(t *testing.T, dir string, env []string, in io.Reader, args ...string) *ptyRun {
+	t.Helper()
 	bin, err := exec.LookPath("tileproof") // the test binary, set up by testscript.Main
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +74,12 @@ func startPTY(t *testing.T, dir string, env []string, args ...string) *ptyRun {
 	}
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if in != nil {
+		// The controlling terminal is then the child's standard output.
+		cmd.Stdin, cmd.SysProcAttr.Ctty = in, 1
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -654,5 +667,51 @@ func TestPlayOnTerminalKeepPlaying(t *testing.T) {
 	}
 	if got, want := engine.FormatActions(rp.Actions), engine.FormatActions(log); got != want || !strings.Contains(got, "K") {
 		t.Errorf("move log %q, want %q with a K", got, want)
+	}
+}
+
+// TestVerifyProgressOnTerminal checks the progress line of a batch: with
+// stderr a terminal and the work past a second, verify draws what it has
+// verified so far, and clears the line before the summary.
+func TestVerifyProgressOnTerminal(t *testing.T) {
+	data, err := os.ReadFile("../../replays/valid/rosetta-random.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp, err := replay.Decode("rosetta-random.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := string(bytes.TrimSpace(rp.EncodeJSON()))
+	// The replays come down a pipe, as from a file or another program.
+	in, feed := io.Pipe()
+	r := startPTYInput(t, t.TempDir(), []string{"TERM=xterm"}, in, "verify", "-")
+	t.Cleanup(func() { feed.Close() })
+	if _, err := io.WriteString(feed, line+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	r.waitLine(`^ok +stdin:1: score 1384, max tile 128, 147 moves`)
+	// The batch goes on (stdin is open): after a second the progress line.
+	m := r.waitLine(`^verified 1 replays, (\d+) moves \(\d+ moves/s\)$`)
+	if m[1] != "147" {
+		t.Errorf("the progress line counts %s moves, want 147", m[1])
+	}
+	// A second replay, then the end of the input.
+	if _, err := io.WriteString(feed, line+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	feed.Close()
+	if code := r.wait(); code != 0 {
+		t.Fatalf("exit code %d; output %q", code, r.raw.String())
+	}
+	screen := strings.Join(r.screen.lines(), "\n")
+	if !strings.Contains(screen, "2 replays: 2 valid, 0 invalid, 0 unreadable") {
+		t.Errorf("no summary on the screen:\n%s", screen)
+	}
+	if strings.Contains(screen, "verified 1 replays") || strings.Contains(screen, "verified 2 replays") {
+		t.Errorf("the progress line is left on the screen:\n%s", screen)
+	}
+	if !strings.Contains(r.raw.String(), "\r\x1b[K") {
+		t.Errorf("the progress line is not cleared: %q", r.raw.String())
 	}
 }

@@ -77,12 +77,14 @@ func (c *cli) verify(args []string) int {
 		if report != nil {
 			report.add(vd)
 		}
-		if *asJSON {
-			b, _ := json.Marshal(vd)
-			fmt.Fprintf(c.stdout, "%s\n", b)
-		} else {
-			printVerdict(c.stdout, vd)
-		}
+		progress.clearWhile(func() {
+			if *asJSON {
+				b, _ := json.Marshal(vd)
+				fmt.Fprintf(c.stdout, "%s\n", b)
+			} else {
+				printVerdict(c.stdout, vd)
+			}
+		})
 	})
 	progress.stop()
 	if listErr != nil {
@@ -316,10 +318,15 @@ func (s *summary) exitCode() int {
 }
 
 // progress draws a progress line on stderr while a long batch runs, when
-// stderr is a terminal.
+// stderr is a terminal. The verdicts are written with the line cleared
+// (clearWhile), so that on a terminal showing both they never share a
+// line; the next tick draws it again.
 type progress struct {
-	done chan struct{}
-	wg   sync.WaitGroup
+	done  chan struct{}
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	tty   *os.File // nil when stderr is not a terminal
+	drawn bool     // the line is on the screen
 }
 
 func (c *cli) startProgress(s *summary) *progress {
@@ -331,27 +338,38 @@ func (c *cli) startProgress(s *summary) *progress {
 	if info, err := f.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
 		return p
 	}
+	p.tty = f
 	start := time.Now()
 	p.wg.Go(func() {
 		tick := time.NewTicker(250 * time.Millisecond)
 		defer tick.Stop()
-		drawn := false
 		for {
 			select {
 			case <-p.done:
-				if drawn {
-					fmt.Fprint(f, "\r\033[K")
-				}
+				p.clearWhile(func() {})
 				return
 			case <-tick.C:
 				if el := time.Since(start); el > time.Second {
+					p.mu.Lock()
 					fmt.Fprintf(f, "\r\033[Kverified %d replays, %d moves (%.0f moves/s)", s.count.Load(), s.moves.Load(), float64(s.moves.Load())/el.Seconds())
-					drawn = true
+					p.drawn = true
+					p.mu.Unlock()
 				}
 			}
 		}
 	})
 	return p
+}
+
+// clearWhile runs write with the progress line off the screen.
+func (p *progress) clearWhile(write func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		fmt.Fprint(p.tty, "\r\033[K")
+		p.drawn = false
+	}
+	write()
 }
 
 func (p *progress) stop() {
