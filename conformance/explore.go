@@ -228,10 +228,11 @@ func cmpList(a, b []string) []string {
 	return b
 }
 
-// exploreMove is one move of an explored game, with the spawn the engine
-// placed after it (nil when the move changed nothing or was refused).
+// exploreMove is one action of an explored game: a move, with the spawn
+// the engine placed after it (nil when the move changed nothing or was
+// refused), or undo, End run or keep playing.
 type exploreMove struct {
-	Dir   engine.Direction
+	Act   engine.Action
 	Spawn *engine.Spawn
 }
 
@@ -288,10 +289,10 @@ func (x *explorer) play(maxMoves int) *Divergence {
 	}
 	for n := 1; n <= maxMoves; n++ {
 		over := g.Over()
-		d := x.choose(g)
+		a := x.choose(g)
 		x.history = append(x.history, g.State())
-		step, err := g.Move(d)
-		m := exploreMove{Dir: d}
+		step, err := g.Do(a)
+		m := exploreMove{Act: a}
 		if err == nil && step.Changed {
 			sp := step.Spawn
 			m.Spawn = &sp
@@ -306,8 +307,8 @@ func (x *explorer) play(maxMoves int) *Divergence {
 		if !runStep(x.impl, x.p, cs, n, &st, &res) {
 			return x.diverged(n, res)
 		}
-		if over {
-			break // one move after the end, which both refuse
+		if over && g.Over() {
+			break // one action after the end, which both refuse
 		}
 	}
 	return nil
@@ -354,14 +355,27 @@ func (x *explorer) diverged(move int, res Result) *Divergence {
 	return &Divergence{Move: move, Profile: x.p.Name, Result: res}
 }
 
-// choose picks the next move: most often one the engine says is legal,
-// sometimes any direction (a move that changes nothing, or none left).
-func (x *explorer) choose(g *engine.Game) engine.Direction {
+// choose picks the next action. Where the profile has them and the
+// implementation declares them: keep playing half the time when the run
+// has stopped at a win that asks, undo one time in ten (refused, too,
+// where there is nothing to undo), End run one time in 150. Otherwise a
+// move: most often one the engine says is legal, sometimes any direction
+// (a move that changes nothing, or none left).
+func (x *explorer) choose(g *engine.Game) engine.Action {
+	p := x.p
+	switch {
+	case p.Win.Then == engine.Ask && g.Result() == engine.TargetReached && x.hello.Has(FeatureKeepPlaying) && x.rng.IntN(2) == 0:
+		return engine.KeepPlaying
+	case p.Undo && x.hello.Has(FeatureUndo) && x.rng.IntN(10) == 0:
+		return engine.Undo
+	case p.EndRun && x.hello.Has(FeatureEndRun) && x.rng.IntN(150) == 0:
+		return engine.EndRun
+	}
 	legal := g.LegalMoves()
 	if len(legal) > 0 && x.rng.IntN(8) != 0 {
-		return legal[x.rng.IntN(len(legal))]
+		return engine.Action(legal[x.rng.IntN(len(legal))])
 	}
-	return engine.Directions[x.rng.IntN(len(engine.Directions))]
+	return engine.Action(engine.Directions[x.rng.IntN(len(engine.Directions))])
 }
 
 // checkStep is a step that only checks the state: the board, score and
@@ -381,13 +395,18 @@ func fillState(e *Expect, g *engine.Game) {
 	e.After, e.Score, e.Moves, e.Won, e.Over, e.Result, e.Legal = &after, &score, &moves, &won, &over, &result, &legal
 }
 
-// caseStep is the step of a move the engine has just played (step and err
-// are what its Move or MoveSpawn returned): the move, its spawn when
-// forced, and what must follow; full is false for the brief form (the
-// board after only).
+// caseStep is the step of an action the engine has just played (step and
+// err are what its Do or MoveSpawn returned): the move and its spawn when
+// forced, or the action, and what must follow; full is false for the
+// brief form (the board after only).
 func caseStep(g *engine.Game, m exploreMove, step engine.Step, err error, forced, full bool) (Step, error) {
-	d := m.Dir
-	cs := Step{Move: &d}
+	var cs Step
+	d, isMove := m.Act.Direction()
+	if isMove {
+		cs.Move = &d
+	} else {
+		cs.Action = m.Act.String()
+	}
 	if err != nil {
 		code := engine.Refusal(err)
 		if code == "" || code == "bad-spawn" {
@@ -403,6 +422,10 @@ func caseStep(g *engine.Game, m exploreMove, step engine.Step, err error, forced
 	if !full {
 		after := g.Board()
 		cs.Expect.After = &after
+		return cs, nil
+	}
+	if !isMove {
+		fillState(&cs.Expect, g)
 		return cs, nil
 	}
 	slid := g.Board()
@@ -421,11 +444,24 @@ func runStep(impl Impl, p *engine.Profile, step Step, n int, st *State, res *Res
 	var mr *MoveResult
 	var refusal *RuleError
 	what := stepName(step)
-	if step.Move != nil {
+	before := st.Board
+	switch {
+	case step.Move != nil:
 		r, err := impl.Move(*step.Move, step.Spawn)
 		switch {
 		case err == nil:
 			mr = &r
+		case res.driverFailure(err, n, what):
+			return false
+		case !errors.As(err, &refusal):
+			res.fail(ProtocolError, n, "", "%s: %v", what, err)
+			return false
+		}
+	case step.Action != "":
+		s, err := impl.Do(step.Action)
+		switch {
+		case err == nil:
+			*st = s
 		case res.driverFailure(err, n, what):
 			return false
 		case !errors.As(err, &refusal):
@@ -446,7 +482,7 @@ func runStep(impl Impl, p *engine.Profile, step Step, n int, st *State, res *Res
 		res.fail(IllegalHandled, n, "", "%s: the rules refuse it as %s; the implementation as %s (%s)", what, e.Error, refusal.Code, refusal.Message)
 		return false
 	}
-	before, slid := st.Board, st.Board
+	slid := st.Board
 	if mr != nil {
 		if !checkSpawn(p, st.Board, *step.Move, step.Spawn, mr, res, n) {
 			return false
@@ -495,10 +531,14 @@ func (c candidate) build(p *engine.Profile) ([]Step, error) {
 	for i, m := range c.moves {
 		var step engine.Step
 		var err error
-		if c.forced {
-			step, err = g.MoveSpawn(m.Dir, fitSpawn(p, g.Board(), m))
-		} else {
-			step, err = g.Move(m.Dir)
+		d, isMove := m.Act.Direction()
+		switch {
+		case !isMove:
+			step, err = g.Do(m.Act)
+		case c.forced:
+			step, err = g.MoveSpawn(d, fitSpawn(p, g.Board(), d, m.Spawn))
+		default:
+			step, err = g.Move(d)
 		}
 		cs, err := caseStep(g, m, step, err, c.forced, i == len(c.moves)-1)
 		if err != nil {
@@ -509,16 +549,16 @@ func (c candidate) build(p *engine.Profile) ([]Step, error) {
 	return steps, nil
 }
 
-// fitSpawn returns the spawn to force after m on b: m's own when its cell
-// is empty after the slide, else the first empty cell, with m's value (the
-// profile's smallest when m has none). When the move changes nothing the
-// spawn is not used, and any will do.
-func fitSpawn(p *engine.Profile, b engine.Board, m exploreMove) engine.Spawn {
+// fitSpawn returns the spawn to force after move d on b: the recorded
+// spawn when its cell is empty after the slide, else the first empty cell,
+// with the recorded value (the profile's smallest when there is none).
+// When the move changes nothing the spawn is not used, and any will do.
+func fitSpawn(p *engine.Profile, b engine.Board, d engine.Direction, recorded *engine.Spawn) engine.Spawn {
 	sp := engine.Spawn{Value: p.Spawn[0].Value}
-	if m.Spawn != nil {
-		sp = *m.Spawn
+	if recorded != nil {
+		sp = *recorded
 	}
-	s, err := b.Slide(m.Dir)
+	s, err := b.Slide(d)
 	if err != nil || !s.Changed || s.Board.At(sp.Row, sp.Col) == 0 {
 		return sp
 	}
@@ -811,6 +851,10 @@ func caseYAML(id, desc, source, profile string, start Start, steps []Step, got R
 		lead := "      - "
 		if st.Move != nil {
 			w("%smove: %s\n", lead, st.Move)
+			lead = "        "
+		}
+		if st.Action != "" {
+			w("%saction: %s\n", lead, st.Action)
 			lead = "        "
 		}
 		if sp := st.Spawn; sp != nil {

@@ -78,6 +78,11 @@ func TestExploreMutants(t *testing.T) {
 		{"win-at-1024", "", FlagsDiffer, 1, 2, "", 0},
 		{"win-does-not-stop", "", FlagsDiffer, 1, 2, "", 0},
 		{"finish-order-swapped", "", FlagsDiffer, 1, 16, "online-2048", 40},
+		// Undo, End run and keep playing, played among the moves.
+		{"undo-twice", "", IllegalHandled, 4, 2, "online-2048", 40},
+		{"undo-does-not-restore-spawn", "", BoardDiverged, 4, 0, "online-2048", 40},
+		{"end-run-wrong-result", "", FlagsDiffer, 1, 2, "online-2048", 40},
+		{"keep-playing-clears-won", "", FlagsDiffer, 1, 2, "", 40},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mutant+"/"+cmpStr(tt.features, "all"), func(t *testing.T) {
