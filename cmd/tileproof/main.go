@@ -34,7 +34,7 @@ func commands() []command {
 	return []command{
 		{"line", "[--json JSON|-] [CELL...]", "merge one line left, as seed 004's merge-line tool does", (*cli).line},
 		{"play", "[--seed S] [--profile P] [--moves LOG] [--json] [-o FILE]", "play moves from a seed and show the game; without --moves, play at the terminal", (*cli).play},
-		{"verify", "[--json] [--workers N] [--report FILE.html] [--profile FILE]... FILE|DIR|-...", "verify replays: files, directories, or JSON Lines on stdin (-)", (*cli).verify},
+		{"verify", "[--json] [--workers N] [--report FILE.html [--report-pages N]] [--profile FILE]... FILE|DIR|-...", "verify replays: files, directories, or JSON Lines on stdin (-)", (*cli).verify},
 		{"record", "--seed S [--profile P] (--moves LOG | --player NAME) [--games N] [--spawns] [-o FILE]", "record games as replays, from a move log or by a built-in player", (*cli).record},
 		{"show", "[--step N] [--html -o FILE] REPLAY", "show a replay: the board at a step, stepping on a terminal, or an HTML page", (*cli).show},
 		{"conform", "--impl builtin|exec:CMD|URL [--profile P] [--run REGEX] [--json] [--junit FILE] [--html FILE] [--strict] [--expect FILE] [--baseline FILE]", "run the conformance suite against an implementation", (*cli).conform},

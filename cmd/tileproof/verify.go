@@ -25,9 +25,10 @@ import (
 const maxReplaySize = 64 << 20
 
 func (c *cli) verify(args []string) int {
-	fs := c.flags("verify", "[--json] [--workers N] [--report FILE.html] [--profile FILE]... FILE|DIR|-...")
+	fs := c.flags("verify", "[--json] [--workers N] [--report FILE.html [--report-pages N]] [--profile FILE]... FILE|DIR|-...")
 	asJSON := fs.Bool("json", false, "print one JSON verdict a line (the summary goes to stderr)")
 	reportFile := fs.String("report", "", "also write an HTML summary to this file, with a viewer page per replay in FILE_files beside it (docs/viewer-html.md)")
+	reportPages := fs.Int("report-pages", 1000, "with --report, at most this many viewer pages of valid replays, and as many of invalid ones")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "replays verified in parallel")
 	var profileFiles multiFlag
 	fs.Var(&profileFiles, "profile", "a profile YAML file that replays may name (repeatable)")
@@ -59,7 +60,10 @@ func (c *cli) verify(args []string) int {
 	var report *htmlReport
 	if *reportFile != "" {
 		var err error
-		if report, err = newHTMLReport(*reportFile, v); err != nil {
+		if *reportPages < 0 {
+			return c.fail(exitBadUsage, "verify: --report-pages %d: give 0 or more", *reportPages)
+		}
+		if report, err = newHTMLReport(*reportFile, v, *reportPages); err != nil {
 			return c.fail(exitBadUsage, "verify: --report: %v", err)
 		}
 		verifyOne = report.verify
@@ -99,11 +103,14 @@ func (c *cli) verify(args []string) int {
 	}
 	sum.print(out)
 	if report != nil {
-		pages, err := report.finish("tileproof verify " + strings.Join(fs.Args(), " "))
+		pages, unpaged, err := report.finish("tileproof verify " + strings.Join(fs.Args(), " "))
 		if err != nil {
 			return c.fail(exitBadUsage, "verify: --report: %v", err)
 		}
 		fmt.Fprintf(c.stderr, "wrote %s, with %d replay pages in %s\n", *reportFile, pages, report.dir)
+		if unpaged > 0 {
+			fmt.Fprintf(c.stderr, "%d replays have no page: --report-pages %d caps the pages of valid and of invalid replays\n", unpaged, *reportPages)
+		}
 	}
 	return sum.exitCode()
 }

@@ -22,7 +22,9 @@ import (
 // page for each replay that can be replayed in the directory FILE_files
 // beside it (FILE without its extension, then _files), written as the
 // replays are verified. Replays read from stdin get pages too; they have
-// no file to link to.
+// no file to link to. A batch of many replays gets at most maxPages pages
+// of valid replays and maxPages of invalid ones, so that a large audit
+// does not write a file per game; the rest are listed without a page.
 type htmlReport struct {
 	v       *replay.Verifier
 	file    *os.File
@@ -31,7 +33,11 @@ type htmlReport struct {
 	dirURL  string // the pages' directory, relative to FILE
 	baseAbs string // FILE's directory, absolute, for the links to replay files
 
+	maxPages int
+
 	mu      sync.Mutex
+	written [2]int            // pages given out: of valid replays, of invalid ones
+	unpaged int               // replays that could have had a page, over the cap
 	pages   map[string]string // a replay's name to its page's URL, relative to FILE
 	err     error             // the first page that could not be written
 	entries []htmlview.Entry
@@ -39,7 +45,7 @@ type htmlReport struct {
 
 // newHTMLReport creates FILE and its pages' directory, so that a path
 // that cannot be written fails before any replay is verified.
-func newHTMLReport(name string, v *replay.Verifier) (*htmlReport, error) {
+func newHTMLReport(name string, v *replay.Verifier, maxPages int) (*htmlReport, error) {
 	dir := strings.TrimSuffix(name, filepath.Ext(name)) + "_files"
 	abs, err := filepath.Abs(name)
 	if err != nil {
@@ -55,7 +61,7 @@ func newHTMLReport(name string, v *replay.Verifier) (*htmlReport, error) {
 		return nil, err
 	}
 	return &htmlReport{v: v, file: f, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
-		baseAbs: filepath.Dir(abs), pages: map[string]string{}}, nil
+		baseAbs: filepath.Dir(abs), maxPages: maxPages, pages: map[string]string{}}, nil
 }
 
 // verify verifies one replay as replay.Verifier.VerifyFile does, tracing
@@ -64,6 +70,10 @@ func (h *htmlReport) verify(name string, data []byte) replay.Verdict {
 	r, err := replay.Decode(name, data)
 	if err != nil {
 		return replay.Verdict{Name: name, Reason: replay.Malformed, Error: err.Error()}
+	}
+	if vd := h.v.Verify(r); !h.reserve(vd) {
+		vd.Name = name
+		return vd
 	}
 	vd, frames := h.v.Trace(r)
 	vd.Name = name
@@ -89,6 +99,28 @@ func (h *htmlReport) verify(name string, data []byte) replay.Verdict {
 	return vd
 }
 
+// reserve reports whether the replay of verdict vd gets a page, counting
+// it against the cap of its kind. A replay that cannot be replayed
+// (malformed, refused, a bad start) never has a page and takes no place.
+func (h *htmlReport) reserve(vd replay.Verdict) bool {
+	switch vd.Reason {
+	case replay.Malformed, replay.Refused, replay.BadStart:
+		return true // Trace finds no frames: no page
+	}
+	kind := 0
+	if !vd.Valid {
+		kind = 1
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.written[kind] >= h.maxPages {
+		h.unpaged++
+		return false
+	}
+	h.written[kind]++
+	return true
+}
+
 // add records a verdict, in the batch's order.
 func (h *htmlReport) add(vd replay.Verdict) {
 	h.mu.Lock()
@@ -104,18 +136,20 @@ func (h *htmlReport) abandon() {
 }
 
 // finish writes the summary page.
-func (h *htmlReport) finish(title string) (pages int, err error) {
+// pages is the number of viewer pages written, unpaged the number of
+// replays left without one by the cap.
+func (h *htmlReport) finish(title string) (pages, unpaged int, err error) {
 	defer h.file.Close()
 	if h.err != nil {
-		return 0, h.err
+		return 0, 0, h.err
 	}
 	if err := htmlview.Report(h.file, title, h.entries); err != nil {
-		return 0, fmt.Errorf("%s: %v", h.name, err)
+		return 0, 0, fmt.Errorf("%s: %v", h.name, err)
 	}
 	if err := h.file.Close(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return len(h.pages), nil
+	return len(h.pages), h.unpaged, nil
 }
 
 var jsonlLine = regexp.MustCompile(`^(.*\.jsonl):\d+$`)
