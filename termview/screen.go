@@ -1,6 +1,11 @@
 package termview
 
-import "strings"
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
 
 // Escape sequences that set up and leave a full-screen view.
 const (
@@ -31,3 +36,42 @@ func Indent(prefix string, lines []string) []string {
 	}
 	return out
 }
+
+// Fit returns lines cut to a screen of width columns and height rows, as
+// Redraw needs them (a line longer than the screen would wrap and push
+// the view down): each line cut after width visible characters, escape
+// sequences kept and the colours reset after a cut line; and, when the
+// lines do not fit in height rows, a message saying how many are needed
+// instead.
+func Fit(lines []string, width, height int) []string {
+	if len(lines) > height {
+		return Fit([]string{fmt.Sprintf("the window has %d rows; this view needs %d", height, len(lines)), "make it taller, or q to quit"}, width, max(height, 2))
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = cut(l, width)
+	}
+	return out
+}
+
+// cut returns l with at most width visible characters.
+func cut(l string, width int) string {
+	visible := 0
+	for i := 0; i < len(l); {
+		if l[i] == 0x1b {
+			if m := escapeRE.FindStringIndex(l[i:]); m != nil {
+				i += m[1]
+				continue
+			}
+		}
+		if visible == width {
+			return l[:i] + "\x1b[0m"
+		}
+		_, n := utf8.DecodeRuneInString(l[i:])
+		i += n
+		visible++
+	}
+	return l
+}
+
+var escapeRE = regexp.MustCompile(`^\x1b\[[0-9;?]*[A-Za-z]`)

@@ -98,6 +98,8 @@ type rawTerminal struct {
 	old     *term.State
 	keys    chan keyRead
 	signals chan os.Signal
+	resized chan os.Signal
+	last    []string // the lines drawn last, drawn again when the window changes size
 	done    bool
 }
 
@@ -114,8 +116,11 @@ func openRawTerminal(in, out *os.File) (*rawTerminal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the terminal's raw mode: %w", err)
 	}
-	t := &rawTerminal{in: in, out: out, old: old, keys: make(chan keyRead), signals: make(chan os.Signal, 1)}
+	t := &rawTerminal{in: in, out: out, old: old, keys: make(chan keyRead), signals: make(chan os.Signal, 1), resized: make(chan os.Signal, 1)}
 	signal.Notify(t.signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	if len(resizeSignals) > 0 {
+		signal.Notify(t.resized, resizeSignals...)
+	}
 	io.WriteString(out, termview.EnterScreen)
 	go func() {
 		d := termview.NewDecoder(in)
@@ -130,18 +135,27 @@ func openRawTerminal(in, out *os.File) (*rawTerminal, error) {
 	return t, nil
 }
 
-// draw redraws the screen with lines.
+// draw redraws the screen with lines, fitted to the window's size.
 func (t *rawTerminal) draw(lines []string) {
+	t.last = lines
+	if w, h, err := term.GetSize(int(t.out.Fd())); err == nil && w > 0 && h > 0 {
+		lines = termview.Fit(lines, w, h)
+	}
 	io.WriteString(t.out, termview.Redraw(lines))
 }
 
-// readKey waits for the next key, the end of the input or a signal.
+// readKey waits for the next key, the end of the input or a signal; when
+// the window changes size meanwhile, it draws the view again.
 func (t *rawTerminal) readKey() (termview.Key, error) {
-	select {
-	case k := <-t.keys:
-		return k.key, k.err
-	case <-t.signals:
-		return 0, errSignal
+	for {
+		select {
+		case k := <-t.keys:
+			return k.key, k.err
+		case <-t.signals:
+			return 0, errSignal
+		case <-t.resized:
+			t.draw(t.last)
+		}
 	}
 }
 
@@ -153,6 +167,7 @@ func (t *rawTerminal) restore() {
 	}
 	t.done = true
 	signal.Stop(t.signals)
+	signal.Stop(t.resized)
 	io.WriteString(t.out, termview.LeaveScreen)
 	term.Restore(int(t.in.Fd()), t.old)
 }

@@ -715,3 +715,37 @@ func TestVerifyProgressOnTerminal(t *testing.T) {
 		t.Errorf("the progress line is not cleared: %q", r.raw.String())
 	}
 }
+
+// TestShowOnTerminalResize changes the window's size under show: a window
+// too short for the view gets a message saying so, a narrow one the lines
+// cut (never wrapped), and the view comes back when the window grows.
+func TestShowOnTerminalResize(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(root, "replays", "minimal.yaml")
+	r := startPTY(t, root, []string{"NO_COLOR=1"}, "show", "--step", "3", file)
+	r.waitLine(`^step 3 of 1670   score 4`)
+	resize := func(rows, cols uint16) {
+		t.Helper()
+		// The kernel sends the window-size signal to the terminal's
+		// foreground process, as a terminal emulator's resize does.
+		if err := pty.Setsize(r.ptm, &pty.Winsize{Rows: rows, Cols: cols}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resize(6, screenCols)
+	r.waitLine(`^the window has 6 rows; this view needs \d+$`)
+	resize(screenRows, 20)
+	r.waitLine(`^step 3 of 1670   sco$`) // cut at 20 columns
+	resize(screenRows, screenCols)
+	r.waitLine(`^step 3 of 1670   score 4`)
+	r.send("n")
+	r.waitLine(`^step 4 of 1670   score`)
+	r.send("q")
+	if code := r.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	r.checkRestored()
+}
