@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // digits holds a 5x7 glyph for each digit, one string a row, "#" for ink.
@@ -183,11 +184,11 @@ func emulate(data []byte) [][]cell {
 		case s[0] == '\n':
 			row, s = row+1, s[1:]
 		default:
-			r := []rune(s[:min(len(s), 4)])[0]
+			r, n := utf8.DecodeRuneInString(s)
 			if r >= ' ' {
 				put(r)
 			}
-			s = s[len(string(r)):]
+			s = s[n:]
 		}
 	}
 	return screen
