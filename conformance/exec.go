@@ -318,11 +318,17 @@ func (w wire) state() (State, error) {
 	if w.State == nil {
 		return State{}, &DriverError{ProtocolError, w.Op + ": the answer has no \"state\""}
 	}
-	b, err := engine.BoardFromValues(w.State.Board)
+	return w.State.state("the state's board")
+}
+
+// state converts a state as both wire drivers read it; where names the
+// board in an error.
+func (ws *wireState) state(where string) (State, error) {
+	b, err := engine.BoardFromValues(ws.Board)
 	if err != nil {
-		return State{}, &DriverError{ProtocolError, "the state's board: " + err.Error()}
+		return State{}, &DriverError{ProtocolError, where + ": " + err.Error()}
 	}
-	return State{Board: b, Score: w.State.Score, Moves: w.State.Moves, Won: w.State.Won, Over: w.State.Over, Result: w.State.Result}, nil
+	return State{Board: b, Score: ws.Score, Moves: ws.Moves, Won: ws.Won, Over: ws.Over, Result: ws.Result}, nil
 }
 
 // prefixWriter writes each line with a prefix.

@@ -46,16 +46,9 @@ type httpSpec struct {
 }
 
 type httpResponse struct {
-	OK          bool            `json:"ok"`
-	State       json.RawMessage `json:"state"`
-	Observation *struct {
-		Board  [][]uint64 `json:"board"`
-		Score  uint64     `json:"score"`
-		Moves  int        `json:"moves"`
-		Won    bool       `json:"won"`
-		Over   bool       `json:"over"`
-		Result string     `json:"result"`
-	} `json:"observation"`
+	OK           bool            `json:"ok"`
+	State        json.RawMessage `json:"state"`
+	Observation  *wireState      `json:"observation"` // the fields a state has on the exec protocol
 	LegalActions []struct {
 		Type      string `json:"type"`
 		Direction string `json:"direction"`
@@ -166,9 +159,9 @@ func (h *HTTP) take(r *httpResponse) (State, error) {
 	if r.Observation == nil || r.State == nil {
 		return State{}, &DriverError{ProtocolError, "the answer has no state or observation"}
 	}
-	b, err := engine.BoardFromValues(r.Observation.Board)
+	st, err := r.Observation.state("observation.board")
 	if err != nil {
-		return State{}, &DriverError{ProtocolError, "observation.board: " + err.Error()}
+		return State{}, err
 	}
 	h.state = r.State
 	h.legal = nil
@@ -177,8 +170,7 @@ func (h *HTTP) take(r *httpResponse) (State, error) {
 			h.legal = append(h.legal, d)
 		}
 	}
-	o := r.Observation
-	return State{Board: b, Score: o.Score, Moves: o.Moves, Won: o.Won, Over: o.Over, Result: o.Result}, nil
+	return st, nil
 }
 
 // New starts a game with a tp1 seed.

@@ -29,13 +29,19 @@ type Frame struct {
 // frames.
 func (v *Verifier) Trace(r *Replay) (Verdict, []Frame) {
 	vd := v.Verify(r)
+	return vd, v.Frames(r, vd)
+}
+
+// Frames returns the frames of r whose verdict vd is already known (from
+// Verify), as Trace does, without verifying it again.
+func (v *Verifier) Frames(r *Replay, vd Verdict) []Frame {
 	switch vd.Reason {
 	case Malformed, Refused, BadStart:
-		return vd, nil
+		return nil
 	}
 	rules, err := v.compile(r)
 	if err != nil {
-		return vd, nil
+		return nil
 	}
 	var g *engine.Game
 	if r.Seed != nil {
@@ -44,7 +50,7 @@ func (v *Verifier) Trace(r *Replay) (Verdict, []Frame) {
 		g, err = rules.Load(engine.State{Board: *r.Start})
 	}
 	if err != nil {
-		return vd, nil
+		return nil
 	}
 	frame := func(step int, a engine.Action, slid engine.Board) Frame {
 		return Frame{Step: step, Action: a, Slid: slid, Board: g.Board(), Score: g.Score(), Moves: g.Moves(), Won: g.Won(), Result: g.Result()}
@@ -77,5 +83,5 @@ func (v *Verifier) Trace(r *Replay) (Verdict, []Frame) {
 		}
 		frames = append(frames, f)
 	}
-	return vd, frames
+	return frames
 }

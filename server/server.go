@@ -201,14 +201,23 @@ func (s *Server) spec(name string, rules *engine.Rules) *Spec {
 	return sp
 }
 
-func (s *Server) init(w http.ResponseWriter, r *http.Request, name string) {
-	if r.Method != http.MethodGet {
-		httpError(w, http.StatusMethodNotAllowed, "init is GET /api/games/{game}/init?seed=S")
-		return
+// game returns the rules of game name for a request that must use method
+// (usage says how, in an error), or answers the error itself.
+func (s *Server) game(w http.ResponseWriter, r *http.Request, name, method, usage string) (*engine.Rules, bool) {
+	if r.Method != method {
+		httpError(w, http.StatusMethodNotAllowed, usage)
+		return nil, false
 	}
 	rules, ok := s.rules[name]
 	if !ok {
 		httpError(w, http.StatusNotFound, fmt.Sprintf("no game %q (GET /api/games lists them)", name))
+	}
+	return rules, ok
+}
+
+func (s *Server) init(w http.ResponseWriter, r *http.Request, name string) {
+	rules, ok := s.game(w, r, name, http.MethodGet, "init is GET /api/games/{game}/init?seed=S")
+	if !ok {
 		return
 	}
 	seed := r.URL.Query().Get("seed")
@@ -227,13 +236,8 @@ func (s *Server) init(w http.ResponseWriter, r *http.Request, name string) {
 }
 
 func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
-	if r.Method != http.MethodPost {
-		httpError(w, http.StatusMethodNotAllowed, "action is POST /api/games/{game}/action with {state, action}")
-		return
-	}
-	rules, ok := s.rules[name]
+	rules, ok := s.game(w, r, name, http.MethodPost, "action is POST /api/games/{game}/action with {state, action}")
 	if !ok {
-		httpError(w, http.StatusNotFound, fmt.Sprintf("no game %q (GET /api/games lists them)", name))
 		return
 	}
 	var req struct {

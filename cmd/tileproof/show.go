@@ -28,15 +28,9 @@ func (c *cli) show(args []string) int {
 	if fs.NArg() != 1 {
 		return c.fail(exitBadUsage, "show: give one replay file")
 	}
-	v := replay.NewVerifier()
-	for _, f := range profileFiles {
-		p, err := loadProfile(f)
-		if err == nil {
-			err = v.AddProfile(p)
-		}
-		if err != nil {
-			return c.fail(exitBadUsage, "show: %v", err)
-		}
+	v, err := newVerifier(profileFiles)
+	if err != nil {
+		return c.fail(exitBadUsage, "show: %v", err)
 	}
 	name := fs.Arg(0)
 	data, err := os.ReadFile(name)

@@ -46,15 +46,9 @@ func (c *cli) verify(args []string) int {
 		// worker adds. Collecting less often costs a few MB.
 		debug.SetGCPercent(400)
 	}
-	v := replay.NewVerifier()
-	for _, f := range profileFiles {
-		p, err := loadProfile(f)
-		if err == nil {
-			err = v.AddProfile(p)
-		}
-		if err != nil {
-			return c.fail(exitBadUsage, "verify: %v", err)
-		}
+	v, err := newVerifier(profileFiles)
+	if err != nil {
+		return c.fail(exitBadUsage, "verify: %v", err)
 	}
 	verifyOne := v.VerifyFile
 	var report *htmlReport
@@ -322,6 +316,22 @@ func (s *summary) exitCode() int {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// newVerifier returns a verifier that knows the built-in profiles and
+// those of the given YAML files.
+func newVerifier(profileFiles []string) (*replay.Verifier, error) {
+	v := replay.NewVerifier()
+	for _, f := range profileFiles {
+		p, err := loadProfile(f)
+		if err == nil {
+			err = v.AddProfile(p)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
 }
 
 // progress draws a progress line on stderr while a long batch runs, when

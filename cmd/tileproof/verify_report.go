@@ -71,12 +71,12 @@ func (h *htmlReport) verify(name string, data []byte) replay.Verdict {
 	if err != nil {
 		return replay.Verdict{Name: name, Reason: replay.Malformed, Error: err.Error()}
 	}
-	if vd := h.v.Verify(r); !h.reserve(vd) {
-		vd.Name = name
+	vd := h.v.Verify(r)
+	vd.Name = name
+	if !h.reserve(vd) {
 		return vd
 	}
-	vd, frames := h.v.Trace(r)
-	vd.Name = name
+	frames := h.v.Frames(r, vd)
 	if len(frames) == 0 {
 		return vd
 	}
@@ -105,7 +105,7 @@ func (h *htmlReport) verify(name string, data []byte) replay.Verdict {
 func (h *htmlReport) reserve(vd replay.Verdict) bool {
 	switch vd.Reason {
 	case replay.Malformed, replay.Refused, replay.BadStart:
-		return true // Trace finds no frames: no page
+		return true // Frames finds none: no page
 	}
 	kind := 0
 	if !vd.Valid {
