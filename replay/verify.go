@@ -390,11 +390,25 @@ func compareClaim(c Claim, g *engine.Game) []Mismatch {
 	return mm
 }
 
-// checkCommitment returns "" when commitment is "sha256:" and the hex
-// SHA-256 of the seed text, and otherwise what was found instead.
+// Commitment returns the seed commitment of a seed text, published before
+// play (docs/replay-format.md): "sha256:" and the lower-case hex SHA-256
+// of the trimmed seed.
+func Commitment(seed string) (string, error) {
+	t, err := engine.NormalizeSeed(seed)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(t))
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+// checkCommitment returns "" when commitment is the Commitment of the
+// (normalized) seed, and otherwise what was found instead.
 func checkCommitment(commitment, seed string) string {
-	sum := sha256.Sum256([]byte(seed))
-	want := "sha256:" + hex.EncodeToString(sum[:])
+	want, err := Commitment(seed)
+	if err != nil {
+		return err.Error()
+	}
 	if strings.EqualFold(commitment, want) {
 		return ""
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -123,8 +121,8 @@ func (c *cli) record(args []string) int {
 			r.Setup = &replay.Setup{Target: p.Win.Tile, OpenEnded: *openEnded}
 		}
 		if *commit && r.Seed != nil {
-			sum := sha256.Sum256([]byte(*r.Seed))
-			r.SeedCommitment = "sha256:" + hex.EncodeToString(sum[:])
+			// The seed was read by the engine already, so it normalizes.
+			r.SeedCommitment, _ = replay.Commitment(*r.Seed)
 		}
 		if err := writeReplay(w, r, *asJSON || *games > 1); err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
