@@ -66,7 +66,7 @@ type Verdict struct {
 	Mismatches   []Mismatch    `json:"mismatches,omitempty"`
 	Proved       string        `json:"proved,omitempty"`
 	SHA256       string        `json:"sha256,omitempty"` // of the canonical replay, for a valid one
-	Warnings     []string      `json:"warnings,omitempty"`
+	Warnings     []string      `json:"warnings,omitempty"` // the spawn plausibility tests below their threshold (Unpinned says what the replay leaves open)
 	Plausibility *Plausibility `json:"plausibility,omitempty"`
 }
 
@@ -273,14 +273,6 @@ func (v *Verifier) Verify(r *Replay) Verdict {
 		vd.Proved += ", spawns by " + engine.RNGID
 	}
 	vd.SHA256 = canonicalHash(r, p, vd.Seed, g)
-	for _, u := range vd.Unpinned {
-		switch u {
-		case "rules":
-			vd.Warnings = append(vd.Warnings, fmt.Sprintf("the replay does not pin its rules version: verified under %s version %d", p.Name, p.Version))
-		case "rng":
-			vd.Warnings = append(vd.Warnings, "the replay does not pin its spawn generator: verified with "+engine.RNGID)
-		}
-	}
 	return vd
 }
 

@@ -75,22 +75,22 @@ func VerdictLines(v replay.Verdict) []string {
 		return lines
 	}
 	d := v.Divergence
-	if d == nil {
+	if d == nil { // malformed or refused: nothing was replayed
 		line := "INVALID: " + string(v.Reason)
 		if v.Error != "" {
 			line += ": " + firstLine(v.Error)
 		}
-		lines := []string{line}
-		for _, m := range v.Mismatches {
-			lines = append(lines, fmt.Sprintf("claimed %s %s, found %s", m.Field, firstLine(m.Claimed), firstLine(m.Found)))
-		}
-		return lines
+		return []string{line}
 	}
-	return []string{
-		fmt.Sprintf("INVALID: %s at action %d (after %d counted moves)", v.Reason, d.Action, d.Move),
-		"expected  " + firstLine(d.Expected),
-		"found     " + firstLine(d.Found),
+	head := "INVALID: " + string(v.Reason)
+	if d.Action > 0 { // 0: judged before replaying (seed commitment, impossible claim)
+		head += fmt.Sprintf(" at action %d (after %d counted moves)", d.Action, d.Move)
 	}
+	lines := []string{head, "expected  " + firstLine(d.Expected), "found     " + firstLine(d.Found)}
+	for _, m := range v.Mismatches[min(1, len(v.Mismatches)):] {
+		lines = append(lines, fmt.Sprintf("also %s: claimed %s, found %s", m.Field, firstLine(m.Claimed), firstLine(m.Found)))
+	}
+	return lines
 }
 
 // firstLine returns s up to its first line end, with " ..." when more

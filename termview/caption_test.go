@@ -58,8 +58,14 @@ func TestVerdictLines(t *testing.T) {
 			[]string{"INVALID: claim-board at action 3 (after 3 counted moves)", "expected  board ...", "found     board ..."},
 		},
 		{
-			replay.Verdict{Reason: replay.ImpossibleClaim, Mismatches: []replay.Mismatch{{Field: "score", Claimed: "6", Found: "a multiple of 4"}}},
-			[]string{"INVALID: impossible-claim", "claimed score 6, found a multiple of 4"},
+			// Judged before replaying: no action to name.
+			replay.Verdict{Reason: replay.ImpossibleClaim, Divergence: &replay.Divergence{Expected: "a claim some game can reach", Found: "the score is 4, not 6"}},
+			[]string{"INVALID: impossible-claim", "expected  a claim some game can reach", "found     the score is 4, not 6"},
+		},
+		{
+			replay.Verdict{Reason: replay.ClaimScore, Divergence: &replay.Divergence{Action: 9, Move: 9, Expected: "score 8", Found: "score 4"},
+				Mismatches: []replay.Mismatch{{Field: "score", Claimed: "8", Found: "4"}, {Field: "maxTile", Claimed: "8", Found: "4"}}},
+			[]string{"INVALID: claim-score at action 9 (after 9 counted moves)", "expected  score 8", "found     score 4", "also maxTile: claimed 8, found 4"},
 		},
 		{
 			replay.Verdict{Reason: replay.Malformed, Error: "x.yaml:3: moves: bad\nmore"},

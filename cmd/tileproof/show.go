@@ -45,7 +45,11 @@ func (c *cli) show(args []string) int {
 	s.verdict, s.frames = v.Trace(r)
 	s.verdict.Name = name
 	if len(s.frames) == 0 {
-		return c.fail(exitBadUsage, "show: %s cannot be replayed: %s: %s", name, s.verdict.Reason, s.verdict.Error)
+		why := s.verdict.Error
+		if d := s.verdict.Divergence; why == "" && d != nil {
+			why = d.Found // a bad start board
+		}
+		return c.fail(exitBadUsage, "show: %s cannot be replayed: %s: %s", name, s.verdict.Reason, why)
 	}
 	if *step > len(s.frames)-1 || *step < 0 && flagSet(fs, "step") {
 		return c.fail(exitBadUsage, "show: --step %d: %s has steps 0 to %d", *step, name, len(s.frames)-1)

@@ -217,9 +217,7 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 	case vd.Valid:
 		fmt.Fprintf(w, "ok     %s: score %d, max tile %d, %d moves (%s)\n", vd.Name, vd.Score, vd.MaxTile, vd.Moves, resultWords(vd.Result))
 		for _, warn := range vd.Warnings {
-			if !strings.Contains(warn, "does not pin") {
-				fmt.Fprintf(w, "       warning: %s\n", warn)
-			}
+			fmt.Fprintf(w, "       warning: %s\n", warn)
 		}
 	case vd.Reason == replay.Malformed || vd.Reason == replay.Refused:
 		msg := vd.Error
