@@ -65,7 +65,7 @@ type Verdict struct {
 	Divergence   *Divergence   `json:"divergence,omitempty"`
 	Mismatches   []Mismatch    `json:"mismatches,omitempty"`
 	Proved       string        `json:"proved,omitempty"`
-	SHA256       string        `json:"sha256,omitempty"` // of the canonical replay, for a valid one
+	SHA256       string        `json:"sha256,omitempty"`   // of the canonical replay, for a valid one
 	Warnings     []string      `json:"warnings,omitempty"` // the spawn plausibility tests below their threshold (Unpinned says what the replay leaves open)
 	Plausibility *Plausibility `json:"plausibility,omitempty"`
 }
