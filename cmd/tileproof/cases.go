@@ -15,7 +15,7 @@ import (
 
 func (c *cli) cases(args []string) int {
 	if len(args) == 0 {
-		fmt.Fprintln(c.stderr, "usage: tileproof cases lint [DIR] | tileproof cases import-pgs FILE [--name N] [--profile-out FILE] [-o FILE]")
+		fmt.Fprintln(c.stderr, "usage: "+usageLine("cases lint")+" | "+usageLine("cases import-pgs"))
 		return exitBadUsage
 	}
 	switch args[0] {
@@ -36,7 +36,7 @@ func packFS(dir string) fs.FS {
 }
 
 func (c *cli) casesLint(args []string) int {
-	fs := c.flags("cases lint", "[DIR]")
+	fs := c.flags("cases lint")
 	if code, ok := c.parse(fs, args); !ok {
 		return code
 	}
@@ -73,7 +73,7 @@ func (c *cli) reportPackErrors(dir string, err error) int {
 }
 
 func (c *cli) importPGS(args []string) int {
-	fs := c.flags("cases import-pgs", "FILE [--name N] [--profile-out FILE] [-o FILE]")
+	fs := c.flags("cases import-pgs")
 	name := fs.String("name", "pgs-imported", "the name of the profile the document's rules become")
 	profileOut := fs.String("profile-out", "", "write the profile to this file")
 	output := fs.String("o", "", "write the cases to this file instead of stdout")

@@ -12,7 +12,7 @@ import (
 )
 
 func (c *cli) conform(args []string) int {
-	fs := c.flags("conform", "--impl builtin|exec:CMD|http://HOST:PORT [--profile P] [--run REGEX] [--json] [--junit FILE] [--html FILE] [--strict] [--expect FILE] [--baseline FILE] | --explore N [--seed S] [--explore-out DIR]")
+	fs := c.flags("conform")
 	implArg := fs.String("impl", "builtin", "the implementation: builtin (the engine), exec:COMMAND (docs/protocol.md) or an http:// URL (the tile-merge API shape)")
 	casesDir := fs.String("cases", "", "a case pack folder (default: the pack built into tileproof)")
 	profiles := fs.String("profile", "", "run only these profiles (comma-separated; default: all the implementation declares)")

@@ -21,7 +21,7 @@ type lineOutput struct {
 }
 
 func (c *cli) line(args []string) int {
-	fs := c.flags("line", "[--json JSON|-] [CELL...]")
+	fs := c.flags("line")
 	jsonIn := fs.String("json", "", "read the input as seed 004's JSON, {\"lineBeforeSwipe\": [...]}, from the argument or - for stdin, and answer in JSON")
 	if code, ok := c.parse(fs, args); !ok {
 		return code

@@ -35,12 +35,12 @@ func commands() []command {
 		{"line", "[--json JSON|-] [CELL...]", "merge one line left, as seed 004's merge-line tool does", (*cli).line},
 		{"play", "[--seed S] [--profile P] [--moves LOG] [--json] [-o FILE]", "play moves from a seed and show the game; without --moves, play at the terminal", (*cli).play},
 		{"verify", "[--json] [--workers N] [--report FILE.html [--report-pages N]] [--profile FILE]... FILE|DIR|-...", "verify replays: files, directories, or JSON Lines on stdin (-)", (*cli).verify},
-		{"record", "--seed S [--profile P] (--moves LOG | --player NAME) [--games N] [--spawns] [-o FILE]", "record games as replays, from a move log or by a built-in player", (*cli).record},
-		{"show", "[--step N] [--html -o FILE] REPLAY", "show a replay: the board at a step, stepping on a terminal, or an HTML page", (*cli).show},
-		{"conform", "--impl builtin|exec:CMD|URL [--profile P] [--run REGEX] [--json] [--junit FILE] [--html FILE] [--strict] [--expect FILE] [--baseline FILE]", "run the conformance suite against an implementation", (*cli).conform},
+		{"record", "--seed S [--profile P] (--moves LOG | --player NAME) [--games N] [--spawns] [--json] [-o FILE]", "record games as replays, from a move log or by a built-in player", (*cli).record},
+		{"show", "[--step N] [--html -o FILE] [--profile FILE]... REPLAY", "show a replay: the board at a step, stepping on a terminal, or an HTML page", (*cli).show},
+		{"conform", "--impl builtin|exec:CMD|http://HOST:PORT [--profile P] [--run REGEX] [--json] [--junit FILE] [--html FILE] [--strict] [--expect FILE] [--baseline FILE] | --explore N [--seed S] [--explore-out DIR]", "run the conformance suite against an implementation", (*cli).conform},
 		{"matrix", "REPORT.json...", "print conformance reports as one Markdown matrix: implementations by case area", (*cli).matrix},
-		{"cases", "lint [DIR] | import-pgs FILE", "check the case pack against the engine; import a PGS document's test cases and rules", (*cli).cases},
-		{"serve", "[--addr HOST:PORT] [--key-file FILE] [--profiles P,...]", "serve the games over HTTP in the tile-merge API shape (docs/api.md)", (*cli).serve},
+		{"cases", "lint [DIR] | import-pgs FILE [--name N] [--profile-out FILE] [-o FILE]", "check the case pack against the engine; import a PGS document's test cases and rules", (*cli).cases},
+		{"serve", "[--addr HOST:PORT] [--key-file FILE] [--profiles P,...] [--forced-spawns]", "serve the games over HTTP in the tile-merge API shape (docs/api.md)", (*cli).serve},
 		{"profiles", "[NAME|FILE]", "list the profiles, or print one as YAML", (*cli).profiles},
 	}
 }
@@ -80,15 +80,37 @@ func (c *cli) usage(w io.Writer) {
 	fmt.Fprintln(w, "Exit status: 0 all good, 1 the input fails a check, 2 usage or unreadable input.")
 }
 
-// flags returns a flag set for a command that reports to stderr.
-func (c *cli) flags(name, args string) *flag.FlagSet {
+// flags returns a flag set for a command ("verify", or "cases lint" for a
+// subcommand) that reports to stderr, its usage line from commands.
+func (c *cli) flags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(c.stderr, "usage: tileproof %s %s\n", name, args)
+		fmt.Fprintf(c.stderr, "usage: %s\n", usageLine(name))
 		fs.PrintDefaults()
 	}
 	return fs
+}
+
+// usageLine returns "tileproof NAME ARGS" for a command, or for a
+// subcommand ("cases lint") the alternative of its command's ARGS that
+// starts with its name.
+func usageLine(name string) string {
+	top, sub, _ := strings.Cut(name, " ")
+	for _, cmd := range commands() {
+		if cmd.name != top {
+			continue
+		}
+		if sub == "" {
+			return "tileproof " + name + " " + cmd.args
+		}
+		for _, alt := range strings.Split(cmd.args, " | ") {
+			if strings.HasPrefix(alt, sub+" ") || alt == sub {
+				return "tileproof " + top + " " + alt
+			}
+		}
+	}
+	return "tileproof " + name
 }
 
 // parse parses flags; ok is false (and code the exit code) when the

@@ -84,3 +84,17 @@ func FuzzLineJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestUsageLine checks that a command's usage comes from commands(), a
+// subcommand's from its alternative there.
+func TestUsageLine(t *testing.T) {
+	for name, want := range map[string]string{
+		"matrix":           "tileproof matrix REPORT.json...",
+		"cases lint":       "tileproof cases lint [DIR]",
+		"cases import-pgs": "tileproof cases import-pgs FILE [--name N] [--profile-out FILE] [-o FILE]",
+	} {
+		if got := usageLine(name); got != want {
+			t.Errorf("usageLine(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -9,7 +9,7 @@ import (
 )
 
 func (c *cli) matrix(args []string) int {
-	fs := c.flags("matrix", "REPORT.json...")
+	fs := c.flags("matrix")
 	if code, ok := c.parse(fs, args); !ok {
 		return code
 	}

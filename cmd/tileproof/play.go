@@ -42,7 +42,7 @@ func newGameJSON(g *engine.Game, seed string) gameJSON {
 }
 
 func (c *cli) play(args []string) int {
-	fs := c.flags("play", "[--seed S] [--profile P] [--moves LOG] [--json] [-o FILE]")
+	fs := c.flags("play")
 	seed := fs.String("seed", "", "the seed text (tp1: 1 to 96 characters once trimmed); playing at the terminal, a random one by default")
 	profile := fs.String("profile", "tile-merge", "a built-in profile's name, or a profile YAML file")
 	moves := fs.String("moves", "", "the move log: U D L R, Z undo, E end run, K keep playing; white space ignored")

@@ -23,7 +23,7 @@ func loadProfile(name string) (*engine.Profile, error) {
 }
 
 func (c *cli) profiles(args []string) int {
-	fs := c.flags("profiles", "[NAME|FILE]")
+	fs := c.flags("profiles")
 	if code, ok := c.parse(fs, args); !ok {
 		return code
 	}

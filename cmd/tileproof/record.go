@@ -14,7 +14,7 @@ import (
 )
 
 func (c *cli) record(args []string) int {
-	fs := c.flags("record", "--seed S [--profile P] (--moves LOG | --player NAME) [--games N] [--spawns] [--json] [-o FILE]")
+	fs := c.flags("record")
 	seed := fs.String("seed", "", "the seed text; with --games N, the games use S-1 ... S-N")
 	profile := fs.String("profile", "tile-merge", "a built-in profile's name, or a profile YAML file")
 	target := fs.Uint64("target", 0, "the run's target tile, in a profile that offers a choice")

@@ -13,7 +13,7 @@ import (
 )
 
 func (c *cli) serve(args []string) int {
-	fs := c.flags("serve", "[--addr HOST:PORT] [--key-file FILE] [--profiles P,...] [--forced-spawns]")
+	fs := c.flags("serve")
 	addr := fs.String("addr", "127.0.0.1:8048", "the address to listen on (loopback by default)")
 	keyFile := fs.String("key-file", "", "sign the states with the key in this file (or set TILEPROOF_KEY); unsigned without one")
 	profiles := fs.String("profiles", strings.Join(engine.BuiltinNames(), ","), "the games to serve: profile names or files, comma-separated")

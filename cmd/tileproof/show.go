@@ -16,7 +16,7 @@ type shown struct {
 }
 
 func (c *cli) show(args []string) int {
-	fs := c.flags("show", "[--step N] [--html -o FILE] [--profile FILE]... REPLAY")
+	fs := c.flags("show")
 	step := fs.Int("step", -1, "the step to show: 0 the start, N after action N (default: the last)")
 	asHTML := fs.Bool("html", false, "write one self-contained HTML page instead (needs -o)")
 	output := fs.String("o", "", "the HTML file to write")

@@ -25,7 +25,7 @@ import (
 const maxReplaySize = 64 << 20
 
 func (c *cli) verify(args []string) int {
-	fs := c.flags("verify", "[--json] [--workers N] [--report FILE.html [--report-pages N]] [--profile FILE]... FILE|DIR|-...")
+	fs := c.flags("verify")
 	asJSON := fs.Bool("json", false, "print one JSON verdict a line (the summary goes to stderr)")
 	reportFile := fs.String("report", "", "also write an HTML summary to this file, with a viewer page per replay in FILE_files beside it (docs/viewer-html.md)")
 	reportPages := fs.Int("report-pages", 1000, "with --report, at most this many viewer pages of valid replays, and as many of invalid ones")
