@@ -36,12 +36,16 @@ func FuzzParseActions(f *testing.F) {
 	f.Add("L\xffR")
 	f.Fuzz(func(t *testing.T, log string) {
 		actions, err := ParseActions(log)
-		clean := strings.ToUpper(strings.Join(strings.Fields(log), ""))
-		valid := strings.Trim(clean, "UDLRZEK") == "" && !strings.ContainsAny(log, "\v\f\u0085\u00a0")
+		// Valid: only action letters, in either case, and " \t\n\r".
+		valid := strings.Trim(log, "UDLRZEKudlrzek \t\n\r") == ""
+		clean := strings.ToUpper(strings.NewReplacer(" ", "", "\t", "", "\n", "", "\r", "").Replace(log))
 		if err != nil {
 			var ae *ActionError
 			if !errors.As(err, &ae) || ae.Offset < 0 || ae.Offset >= len(log) {
 				t.Fatalf("ParseActions(%q): %v", log, err)
+			}
+			if valid {
+				t.Fatalf("ParseActions(%q) refuses a log of actions and white space: %v", log, err)
 			}
 			return
 		}

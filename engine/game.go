@@ -12,7 +12,8 @@ import (
 type Result uint8
 
 // The results of a run. The finishing conditions are checked after each
-// counted move, in the order of seed 002: target, no moves, move limit.
+// counted move, in the profile's FinishOrder (seed 002's order, target, no
+// moves, move limit, except in classic, which checks no moves first).
 const (
 	Playing          Result = iota // the run goes on
 	TargetReached                  // the win tile ended the run (or paused it, in a profile that asks)

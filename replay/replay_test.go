@@ -410,6 +410,19 @@ func TestCanonicalForm(t *testing.T) {
 	if want := hex.EncodeToString(sum[:]); vd.SHA256 != want {
 		t.Errorf("SHA-256 %s, want %s, the hash of\n%s", vd.SHA256, want, canonical)
 	}
+
+	// The spawn-recorded form: the start board, and the spawn tokens run
+	// together.
+	r, err = Decode("s.yaml", []byte("profile: tile-merge\nstart: |\n  2 2 . .\n  . . . .\n  . . . .\n  . . . .\nmoves: l3:2 D13:4\nclaim: {score: 4, maxTile: 4, moves: 2}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vd = NewVerifier().Verify(r)
+	canonical = `{"profile":"tile-merge","rules":1,"start":[[2,2,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"moves":"L3:2D13:4","claim":{"score":4,"maxTile":4,"moves":2,"board":[[0,0,0,0],[0,0,0,0],[0,0,0,0],[4,4,0,2]],"won":false,"over":false,"result":"playing"}}`
+	sum = sha256.Sum256([]byte(canonical))
+	if want := hex.EncodeToString(sum[:]); !vd.Valid || vd.SHA256 != want {
+		t.Errorf("valid %v (%s %+v), SHA-256 %s, want %s, the hash of\n%s", vd.Valid, vd.Reason, vd.Divergence, vd.SHA256, want, canonical)
+	}
 }
 
 // TestVerifyBatchOrder checks that verdicts come out in input order

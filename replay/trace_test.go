@@ -25,9 +25,6 @@ func TestTraceCorpus(t *testing.T) {
 				return // unreadable: nothing to trace
 			}
 			vd, frames := v.Trace(r)
-			if want := v.Verify(r); vd.Valid != want.Valid || vd.Reason != want.Reason {
-				t.Fatalf("Trace's verdict %v %s, Verify's %v %s", vd.Valid, vd.Reason, want.Valid, want.Reason)
-			}
 			switch {
 			case vd.Reason == Refused || vd.Reason == BadStart:
 				if frames != nil {

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -410,89 +409,41 @@ func checkCommitment(commitment, seed string) string {
 // canonicalHash returns the hex SHA-256 of the canonical form of a valid
 // replay (docs/replay-format.md): the game and what it proved, without
 // metadata or white space, so two files of the same game hash the same.
-// It is written by hand, not by encoding/json, because the move log is
-// most of it and needs no escaping.
 func canonicalHash(r *Replay, p *engine.Profile, seed *string, g *engine.Game) string {
-	var b bytes.Buffer
-	str := func(s string) {
-		plain := true
-		for i := range len(s) {
-			plain = plain && s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\'
-		}
-		if plain {
-			b.WriteByte('"')
-			b.WriteString(s)
-			b.WriteByte('"')
-			return
-		}
-		var sb bytes.Buffer
-		enc := json.NewEncoder(&sb)
-		enc.SetEscapeHTML(false)
-		enc.Encode(s)
-		b.Write(bytes.TrimRight(sb.Bytes(), "\n"))
-	}
-	board := func(bd engine.Board) {
-		b.WriteByte('[')
-		for row := range bd.Rows() {
-			if row > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('[')
-			for c := range bd.Cols() {
-				if c > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString(strconv.FormatUint(bd.At(row, c), 10))
-			}
-			b.WriteByte(']')
-		}
-		b.WriteByte(']')
-	}
-	b.WriteString(`{"profile":`)
-	str(p.Name)
-	fmt.Fprintf(&b, `,"rules":%d`, p.Version)
-	if seed != nil {
-		b.WriteString(`,"rng":"` + engine.RNGID + `"`)
-	}
-	if st := r.Setup; st != nil {
-		b.WriteString(`,"setup":{`)
-		sep := ""
-		if st.Target != 0 {
-			fmt.Fprintf(&b, `"target":%d`, st.Target)
-			sep = ","
-		}
-		if st.OpenEnded {
-			b.WriteString(sep + `"openEnded":true`)
-		}
-		b.WriteByte('}')
-	}
-	if seed != nil {
-		b.WriteString(`,"seed":`)
-		str(*seed)
-	}
-	if r.SeedCommitment != "" {
-		b.WriteString(`,"seedCommitment":`)
-		str(strings.ToLower(r.SeedCommitment))
-	}
-	if r.Start != nil {
-		b.WriteString(`,"start":`)
-		board(*r.Start)
-	}
-	b.WriteString(`,"moves":"`)
-	b.Grow(len(r.Actions))
-	for i, a := range r.Actions {
-		b.WriteByte(a.Letter())
-		if _, isMove := a.Direction(); isMove && r.Start != nil {
-			s := r.Spawns[i]
-			b.WriteString(strconv.Itoa(s.Row*r.Start.Cols() + s.Col))
-			b.WriteByte(':')
-			b.WriteString(strconv.FormatUint(s.Value, 10))
-		}
-	}
 	res, _ := g.Result().MarshalText()
-	fmt.Fprintf(&b, `","claim":{"score":%d,"maxTile":%d,"moves":%d,"board":`, g.Score(), g.MaxTile(), g.Moves())
-	board(g.Board())
-	fmt.Fprintf(&b, `,"won":%v,"over":%v,"result":"%s"}}`, g.Won(), g.Over(), res)
-	sum := sha256.Sum256(b.Bytes())
+	type claim struct {
+		Score   uint64     `json:"score"`
+		MaxTile uint64     `json:"maxTile"`
+		Moves   int        `json:"moves"`
+		Board   [][]uint64 `json:"board"`
+		Won     bool       `json:"won"`
+		Over    bool       `json:"over"`
+		Result  string     `json:"result"`
+	}
+	c := struct {
+		Profile        string     `json:"profile"`
+		Rules          int        `json:"rules"`
+		RNG            string     `json:"rng,omitempty"`
+		Setup          *Setup     `json:"setup,omitempty"`
+		Seed           *string    `json:"seed,omitempty"`
+		SeedCommitment string     `json:"seedCommitment,omitempty"`
+		Start          [][]uint64 `json:"start,omitempty"`
+		Moves          string     `json:"moves"`
+		Claim          claim      `json:"claim"`
+	}{
+		Profile: p.Name, Rules: p.Version, Setup: r.Setup, Seed: seed, SeedCommitment: strings.ToLower(r.SeedCommitment),
+		Moves: strings.ReplaceAll(r.MoveLog(), " ", ""),
+		Claim: claim{g.Score(), g.MaxTile(), g.Moves(), g.Board().Values(), g.Won(), g.Over(), string(res)},
+	}
+	if seed != nil {
+		c.RNG = engine.RNGID
+	} else {
+		c.Start = r.Start.Values()
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(c)
+	sum := sha256.Sum256(bytes.TrimRight(buf.Bytes(), "\n"))
 	return hex.EncodeToString(sum[:])
 }
