@@ -232,10 +232,10 @@ func TestNamesEscaped(t *testing.T) {
 	if strings.Contains(html, "<script>alert") {
 		t.Error("the name is not escaped")
 	}
-	g.Verdict.Name = `</script><b>x`
-	d := embedded(t, page(t, g)) // the data script is not broken out of
-	if len(d.Board) != len(g.Frames) {
-		t.Error("the data")
+	g.Verdict.Profile = `</script><b>x` // embedded in the data script
+	d := embedded(t, page(t, g))        // which it must not break out of
+	if len(d.Board) != len(g.Frames) || d.Profile != g.Verdict.Profile {
+		t.Errorf("the data: %d boards for %d frames, profile %q", len(d.Board), len(g.Frames), d.Profile)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 
+	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -111,7 +112,13 @@ func (d data) steps() int {
 	return n
 }
 
-var resultNames = []string{"playing", "target reached", "no moves left", "move limit reached", "run finished"}
+// resultNames are the results' words, by their numbers (engine.Result).
+var resultNames = func() (names []string) {
+	for r := engine.Playing; r <= engine.RunFinished; r++ {
+		names = append(names, r.String())
+	}
+	return names
+}()
 
 func viewData(g Game) data {
 	first := g.Frames[0].Board

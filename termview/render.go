@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/boardfmt"
 )
 
 // Mode is how a board is drawn.
@@ -198,19 +199,7 @@ func (o Options) digits(b engine.Board) int {
 func Board(b engine.Board, o Options) []string {
 	w := o.digits(b)
 	if o.Mode == Plain {
-		lines := make([]string, b.Rows())
-		for r := range b.Rows() {
-			cells := make([]string, b.Cols())
-			for c := range b.Cols() {
-				cell := "."
-				if v := b.At(r, c); v != 0 {
-					cell = strconv.FormatUint(v, 10)
-				}
-				cells[c] = strings.Repeat(" ", w-len(cell)) + cell
-			}
-			lines[r] = strings.Join(cells, " ")
-		}
-		return lines
+		return boardfmt.Rows(b, w)
 	}
 	tileWidth := w + 2
 	board := SGR(o.Mode, BoardColor, nil)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tileproof/tileproof/conformance"
-	"go.yaml.in/yaml/v3"
+	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
 func (c *cli) conform(args []string) int {
@@ -118,8 +118,8 @@ func readExpectations(file string) (map[string]string, error) {
 		return nil, err
 	}
 	var m map[string]string
-	if err := yaml.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("%s: %v", file, err)
+	if err := strictyaml.Decode(file, data, &m); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

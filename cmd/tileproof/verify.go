@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -248,9 +249,14 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 	}
 }
 
+// resultWords returns a result's words ("no moves left") from its short
+// name in a verdict ("no-moves").
 func resultWords(short string) string {
-	var r = map[string]string{"playing": "playing", "target-reached": "target reached", "no-moves": "no moves left", "move-limit": "move limit reached", "run-finished": "run finished"}
-	return r[short]
+	var r engine.Result
+	if r.UnmarshalText([]byte(short)) != nil {
+		return short
+	}
+	return r.String()
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -261,17 +267,16 @@ func indentLines(s, prefix string) string {
 
 // summary counts verdicts as they stream out.
 type summary struct {
-	total, valid, unreadable int
-	moves                    atomic.Int64
-	count                    atomic.Int64
-	invalid                  map[replay.Reason]int
-	best                     *replay.Verdict
+	valid, unreadable int
+	moves             atomic.Int64
+	count             atomic.Int64 // read by the progress line while the batch runs
+	invalid           map[replay.Reason]int
+	best              *replay.Verdict
 }
 
 func newSummary() *summary { return &summary{invalid: map[replay.Reason]int{}} }
 
 func (s *summary) add(vd replay.Verdict) {
-	s.total++
 	s.count.Add(1)
 	s.moves.Add(int64(vd.Moves))
 	switch {
@@ -295,7 +300,7 @@ func (s *summary) print(w io.Writer) {
 		reasons = append(reasons, fmt.Sprintf("%s %d", r, k))
 	}
 	sort.Strings(reasons)
-	fmt.Fprintf(w, "%d replays: %d valid, %d invalid", s.total, s.valid, n)
+	fmt.Fprintf(w, "%d replays: %d valid, %d invalid", s.count.Load(), s.valid, n)
 	if n > 0 {
 		fmt.Fprintf(w, " (%s)", strings.Join(reasons, ", "))
 	}
@@ -310,7 +315,7 @@ func (s *summary) exitCode() int {
 	switch {
 	case s.unreadable > 0:
 		return exitBadUsage
-	case s.valid < s.total:
+	case int64(s.valid) < s.count.Load():
 		return exitFailed
 	}
 	return exitOK

@@ -105,7 +105,7 @@ func (h *htmlReport) verify(name string, data []byte) replay.Verdict {
 func (h *htmlReport) reserve(vd replay.Verdict) bool {
 	switch vd.Reason {
 	case replay.Malformed, replay.Refused, replay.BadStart:
-		return true // Frames finds none: no page
+		return false
 	}
 	kind := 0
 	if !vd.Valid {
