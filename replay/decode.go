@@ -95,7 +95,7 @@ func lineAt(data []byte, off int64) int {
 
 // logChars are the characters a move log consists of.
 var logChars = func() (t [256]bool) {
-	for _, c := range "UDLRZEKudlrzek0123456789: \t\r" {
+	for _, c := range "UDLRZEKudlrzek0123456789: \t" {
 		t[c] = true
 	}
 	return t
@@ -109,7 +109,7 @@ var logChars = func() (t [256]bool) {
 // decoder then reads.
 func cutMoves(data []byte) (rest []byte, moves string, ok bool) {
 	if !utf8.Valid(data) || bytes.ContainsAny(data, "\r\u0085\u2028\u2029") {
-		return nil, "", false // other line breaks, or an encoding error: the YAML decoder's business
+		return nil, "", false // other line breaks, or an encoding error: the YAML decoder's business (so no "\r" below)
 	}
 	start := -1
 	for i := 0; i < len(data); {
@@ -117,7 +117,7 @@ func cutMoves(data []byte) (rest []byte, moves string, ok bool) {
 		if end < 0 {
 			end = len(data) - i
 		}
-		if line := data[i : i+end]; bytes.HasPrefix(line, []byte("moves:")) && (len(line) == 6 || strings.IndexByte(" \t\r", line[6]) >= 0) {
+		if line := data[i : i+end]; bytes.HasPrefix(line, []byte("moves:")) && (len(line) == 6 || (line[6] == ' ' || line[6] == '\t')) {
 			if start >= 0 {
 				return nil, "", false // a second key: the YAML decoder reports it
 			}
@@ -134,7 +134,7 @@ func cutMoves(data []byte) (rest []byte, moves string, ok bool) {
 	}
 	lineEnd += start
 	valueStart := start + len("moves:")
-	value := bytes.Trim(data[valueStart:lineEnd], " \t\r")
+	value := bytes.Trim(data[valueStart:lineEnd], " \t")
 	// cut replaces data[valueStart:end] with "" and as many newlines.
 	cut := func(end int) []byte {
 		out := make([]byte, 0, valueStart+4+len(data)-end+bytes.Count(data[valueStart:end], []byte{'\n'}))
@@ -168,8 +168,8 @@ func cutMoves(data []byte) (rest []byte, moves string, ok bool) {
 	i := lineEnd + 1
 	for i < len(data) {
 		line := lineOf(data, i)
-		content := bytes.TrimRight(line, " \t\r")
-		if len(content) == 0 && indent < 0 && len(bytes.TrimRight(line, "\r")) > 0 {
+		content := bytes.TrimRight(line, " \t")
+		if len(content) == 0 && indent < 0 && len(line) > 0 {
 			return nil, "", false // leading white-space lines: YAML has rules for those
 		}
 		if len(content) > 0 {
@@ -192,7 +192,7 @@ done:
 	// The block ends before line i; keep the newline that ends its last
 	// line.
 	end := min(i, len(data))
-	if end > 0 && end == i && i < len(data) {
+	if i < len(data) {
 		end--
 	}
 	return cut(end), sb.String(), true
