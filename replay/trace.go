@@ -43,12 +43,7 @@ func (v *Verifier) Frames(r *Replay, vd Verdict) []Frame {
 	if err != nil {
 		return nil
 	}
-	var g *engine.Game
-	if r.Seed != nil {
-		g, err = rules.NewGame(*r.Seed)
-	} else {
-		g, err = rules.Load(engine.State{Board: *r.Start})
-	}
+	g, err := startGame(rules, r)
 	if err != nil {
 		return nil
 	}

@@ -225,15 +225,12 @@ func (v *Verifier) Verify(r *Replay) Verdict {
 		return vd.invalid(ImpossibleClaim, &Divergence{Action: 0, Expected: "a claim some game can reach", Found: err.Error()})
 	}
 
-	var g *engine.Game
-	if r.Seed != nil {
-		g, err = rules.NewGame(*r.Seed)
-	} else {
+	if r.Start != nil {
 		if bad := checkStart(p, *r.Start); bad != "" {
 			return vd.invalid(BadStart, &Divergence{Expected: fmt.Sprintf("%d start tiles of %s", p.StartTiles, spawnValues(p)), Found: bad, Board: r.Start.String()})
 		}
-		g, err = rules.Load(engine.State{Board: *r.Start})
 	}
+	g, err := startGame(rules, r)
 	if err != nil {
 		return refuse("%v", err)
 	}
@@ -273,6 +270,15 @@ func (v *Verifier) Verify(r *Replay) Verdict {
 	}
 	vd.SHA256 = canonicalHash(r, p, vd.Seed, g)
 	return vd
+}
+
+// startGame returns r's game at its start: from its seed, or from its
+// recorded start board.
+func startGame(rules *engine.Rules, r *Replay) (*engine.Game, error) {
+	if r.Seed != nil {
+		return rules.NewGame(*r.Seed)
+	}
+	return rules.Load(engine.State{Board: *r.Start})
 }
 
 func (vd Verdict) invalid(reason Reason, div *Divergence) Verdict {
