@@ -165,14 +165,10 @@ type caseNode struct {
 }
 
 type stepNode struct {
-	Move   string `yaml:"move"`
-	Action string `yaml:"action"`
-	Spawn  *struct {
-		Row   int    `yaml:"row"`
-		Col   int    `yaml:"col"`
-		Value uint64 `yaml:"value"`
-	} `yaml:"spawn"`
-	Expect expectNode `yaml:"expect"`
+	Move   string        `yaml:"move"`
+	Action string        `yaml:"action"`
+	Spawn  *engine.Spawn `yaml:"spawn"`
+	Expect expectNode    `yaml:"expect"`
 }
 
 type expectNode struct {
@@ -366,7 +362,7 @@ func parseStep(sn stepNode) (Step, []string, error) {
 		if st.Move == nil {
 			return st, nil, errors.New("a forced spawn needs a move")
 		}
-		st.Spawn = &engine.Spawn{Row: sn.Spawn.Row, Col: sn.Spawn.Col, Value: sn.Spawn.Value}
+		st.Spawn = sn.Spawn
 		needs = append(needs, FeatureForceSpawn)
 	}
 	e := sn.Expect

@@ -1,6 +1,10 @@
 package conformance
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"regexp"
@@ -146,4 +150,46 @@ func TestHTTPDriver(t *testing.T) {
 	}
 	_, total := rep.Summaries()
 	t.Logf("through HTTP: %+v", total)
+}
+
+// TestHTTPDriverSpawnKeys checks what the HTTP driver puts on the wire for
+// a forced spawn: the lower-case keys of docs/api.md, which a server in any
+// language reads (Go's decoder would also take other cases).
+func TestHTTPDriverSpawnKeys(t *testing.T) {
+	p, _ := engine.BuiltinProfile("classic")
+	srv, err := server.New([]*engine.Profile{p}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.ForcedSpawns = true
+	var bodies []string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		bodies = append(bodies, string(body))
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		srv.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	h := &HTTP{BaseURL: ts.URL}
+	if _, err := h.New("classic", "7", nil); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := engine.NewGame(p, "7")
+	d := g.LegalMoves()[0]
+	sl, _ := g.Board().Slide(d)
+	sp := engine.Spawn{Value: 2}
+	for i := range 16 {
+		if sl.Board.At(i/4, i%4) == 0 {
+			sp.Row, sp.Col = i/4, i%4
+			break
+		}
+	}
+	mr, err := h.Move(d, &sp)
+	if err != nil || mr.Spawn == nil || *mr.Spawn != sp {
+		t.Fatalf("move %s with spawn %+v: %+v, %v", d, sp, mr, err)
+	}
+	want := fmt.Sprintf(`"spawn":{"row":%d,"col":%d,"value":2}`, sp.Row, sp.Col)
+	if last := bodies[len(bodies)-1]; !strings.Contains(last, want) {
+		t.Errorf("the action sent is %s, without %s", last, want)
+	}
 }

@@ -39,38 +39,32 @@ type lineOrErr struct {
 // wire is a protocol request or response; fields are present as the op
 // needs them.
 type wire struct {
-	ID          int        `json:"id"`
-	Op          string     `json:"op,omitempty"`
-	OK          *bool      `json:"ok,omitempty"`
-	Error       string     `json:"error,omitempty"`
-	Message     string     `json:"message,omitempty"`
-	Protocol    int        `json:"protocol,omitempty"`
-	Name        string     `json:"name,omitempty"`
-	Version     string     `json:"version,omitempty"`
-	Profiles    []string   `json:"profiles,omitempty"`
-	Features    []string   `json:"features,omitempty"`
-	Profile     string     `json:"profile,omitempty"`
-	Setup       *Setup     `json:"setup,omitempty"`
-	Seed        string     `json:"seed,omitempty"`
-	Rows        int        `json:"rows,omitempty"`
-	Cols        int        `json:"cols,omitempty"`
-	Board       [][]uint64 `json:"board,omitempty"`
-	Score       *uint64    `json:"score,omitempty"`
-	Moves       *int       `json:"moves,omitempty"`
-	Won         *bool      `json:"won,omitempty"`
-	KeepPlaying *bool      `json:"keepPlaying,omitempty"`
-	Direction   string     `json:"direction,omitempty"`
-	Spawn       *wireSpawn `json:"spawn,omitempty"`
-	Changed     *bool      `json:"changed,omitempty"`
-	Gained      *uint64    `json:"gained,omitempty"`
-	Legal       []string   `json:"legal,omitempty"`
-	State       *wireState `json:"state,omitempty"`
-}
-
-type wireSpawn struct {
-	Row   int    `json:"row"`
-	Col   int    `json:"col"`
-	Value uint64 `json:"value"`
+	ID          int           `json:"id"`
+	Op          string        `json:"op,omitempty"`
+	OK          *bool         `json:"ok,omitempty"`
+	Error       string        `json:"error,omitempty"`
+	Message     string        `json:"message,omitempty"`
+	Protocol    int           `json:"protocol,omitempty"`
+	Name        string        `json:"name,omitempty"`
+	Version     string        `json:"version,omitempty"`
+	Profiles    []string      `json:"profiles,omitempty"`
+	Features    []string      `json:"features,omitempty"`
+	Profile     string        `json:"profile,omitempty"`
+	Setup       *Setup        `json:"setup,omitempty"`
+	Seed        string        `json:"seed,omitempty"`
+	Rows        int           `json:"rows,omitempty"`
+	Cols        int           `json:"cols,omitempty"`
+	Board       [][]uint64    `json:"board,omitempty"`
+	Score       *uint64       `json:"score,omitempty"`
+	Moves       *int          `json:"moves,omitempty"`
+	Won         *bool         `json:"won,omitempty"`
+	KeepPlaying *bool         `json:"keepPlaying,omitempty"`
+	Direction   string        `json:"direction,omitempty"`
+	Spawn       *engine.Spawn `json:"spawn,omitempty"`
+	Changed     *bool         `json:"changed,omitempty"`
+	Gained      *uint64       `json:"gained,omitempty"`
+	Legal       []string      `json:"legal,omitempty"`
+	State       *wireState    `json:"state,omitempty"`
 }
 
 type wireState struct {
@@ -251,7 +245,7 @@ func (e *Exec) Load(profile string, st LoadState) (State, error) {
 func (e *Exec) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
 	req := wire{Op: "move", Direction: d.String()}
 	if spawn != nil {
-		req.Spawn = &wireSpawn{spawn.Row, spawn.Col, spawn.Value}
+		req.Spawn = spawn
 	}
 	resp, err := e.call(req)
 	if err != nil {
@@ -266,16 +260,13 @@ func (e *Exec) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error)
 
 // moveResult assembles a move's outcome from an answer's fields, which
 // both wire drivers name alike.
-func moveResult(st State, changed *bool, gained *uint64, spawn *wireSpawn) (MoveResult, error) {
+func moveResult(st State, changed *bool, gained *uint64, spawn *engine.Spawn) (MoveResult, error) {
 	if changed == nil {
 		return MoveResult{}, &DriverError{ProtocolError, "move: the answer has no \"changed\""}
 	}
-	mr := MoveResult{Changed: *changed, State: st}
+	mr := MoveResult{Changed: *changed, State: st, Spawn: spawn}
 	if gained != nil {
 		mr.Gained = *gained
-	}
-	if spawn != nil {
-		mr.Spawn = &engine.Spawn{Row: spawn.Row, Col: spawn.Col, Value: spawn.Value}
 	}
 	return mr, nil
 }

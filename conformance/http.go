@@ -53,12 +53,12 @@ type httpResponse struct {
 		Type      string `json:"type"`
 		Direction string `json:"direction"`
 	} `json:"legalActions"`
-	Spec    *httpSpec  `json:"spec"`
-	Changed *bool      `json:"changed"`
-	Gained  *uint64    `json:"gained"`
-	Spawn   *wireSpawn `json:"spawn"`
-	Reason  string     `json:"reason"`
-	Error   string     `json:"error"`
+	Spec    *httpSpec     `json:"spec"`
+	Changed *bool         `json:"changed"`
+	Gained  *uint64       `json:"gained"`
+	Spawn   *engine.Spawn `json:"spawn"`
+	Reason  string        `json:"reason"`
+	Error   string        `json:"error"`
 }
 
 func (h *HTTP) do(method, path string, body any) (*httpResponse, error) {

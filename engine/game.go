@@ -110,8 +110,9 @@ func (e *MoveError) Is(target error) bool {
 // Spawn is a tile that appeared: at row Row, column Col (0-based), value
 // Value.
 type Spawn struct {
-	Row, Col int
-	Value    uint64
+	Row   int    `json:"row" yaml:"row"`
+	Col   int    `json:"col" yaml:"col"`
+	Value uint64 `json:"value" yaml:"value"`
 }
 
 // Step is what one move did.

@@ -101,27 +101,21 @@ type Observation struct {
 
 // Response is the answer to init and to an action.
 type Response struct {
-	OK           bool         `json:"ok"`
-	State        *WireState   `json:"state,omitempty"`
-	Observation  *Observation `json:"observation,omitempty"`
-	LegalActions []Action     `json:"legalActions"`
-	Spec         *Spec        `json:"spec,omitempty"`
-	Score        uint64       `json:"score"`
-	GameOver     bool         `json:"gameOver"`
-	Changed      *bool        `json:"changed,omitempty"`
-	Gained       *uint64      `json:"gained,omitempty"`
-	Spawn        *spawnJSON   `json:"spawn,omitempty"`
+	OK           bool          `json:"ok"`
+	State        *WireState    `json:"state,omitempty"`
+	Observation  *Observation  `json:"observation,omitempty"`
+	LegalActions []Action      `json:"legalActions"`
+	Spec         *Spec         `json:"spec,omitempty"`
+	Score        uint64        `json:"score"`
+	GameOver     bool          `json:"gameOver"`
+	Changed      *bool         `json:"changed,omitempty"`
+	Gained       *uint64       `json:"gained,omitempty"`
+	Spawn        *engine.Spawn `json:"spawn,omitempty"`
 	// A refused action: HTTP 200 with ok false, the reason (a teaching
 	// message) and error (illegal-move, finished, unsupported, no-undo,
 	// not-stopped).
 	Reason string `json:"reason,omitempty"`
 	Error  string `json:"error,omitempty"`
-}
-
-type spawnJSON struct {
-	Row   int    `json:"row"`
-	Col   int    `json:"col"`
-	Value uint64 `json:"value"`
 }
 
 // Spec describes a game: its rules and what a client may do.
@@ -284,7 +278,8 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 	if step != nil {
 		resp.Changed, resp.Gained = &step.Changed, &step.Gained
 		if step.Changed {
-			resp.Spawn = &spawnJSON{step.Spawn.Row, step.Spawn.Col, step.Spawn.Value}
+			sp := step.Spawn
+			resp.Spawn = &sp
 		}
 	}
 	reply(w, resp)
