@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -191,5 +192,30 @@ func TestHTTPDriverSpawnKeys(t *testing.T) {
 	want := fmt.Sprintf(`"spawn":{"row":%d,"col":%d,"value":2}`, sp.Row, sp.Col)
 	if last := bodies[len(bodies)-1]; !strings.Contains(last, want) {
 		t.Errorf("the action sent is %s, without %s", last, want)
+	}
+}
+
+// oddMove is the engine, except that every move fails with an error that
+// is neither a rule's refusal nor a driver's.
+type oddMove struct{ *Builtin }
+
+func (oddMove) Move(engine.Direction, *engine.Spawn) (MoveResult, error) {
+	return MoveResult{}, errors.New("something odd")
+}
+
+// TestPropertyCallFailure: a move that fails oddly fails the property
+// (as a protocol error), never lets it pass.
+func TestPropertyCallFailure(t *testing.T) {
+	rep, err := Run(loadRepoPack(t), oddMove{&Builtin{}}, Options{Properties: true, Profiles: []string{"classic"}, Run: regexp.MustCompile(`^properties/`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.Status == Pass {
+			t.Errorf("%s passes although every move fails", r.Case)
+		}
+	}
+	if len(rep.Results) == 0 {
+		t.Fatal("no properties ran")
 	}
 }

@@ -275,9 +275,7 @@ func (x *explorer) play(maxMoves int) *Divergence {
 		st, err = x.impl.Load(x.p.Name, LoadState{Board: g.Board(), Score: g.Score()})
 	}
 	if err != nil {
-		if !res.driverFailure(err, 0, "start") {
-			res.fail(ProtocolError, 0, "", "the start state was refused: %v", err)
-		}
+		res.callFailed(err, 0, "the start state")
 		return x.diverged(0, res)
 	}
 	if x.seeded {
@@ -451,10 +449,8 @@ func runStep(impl Impl, p *engine.Profile, step Step, n int, st *State, res *Res
 		switch {
 		case err == nil:
 			mr = &r
-		case res.driverFailure(err, n, what):
-			return false
 		case !errors.As(err, &refusal):
-			res.fail(ProtocolError, n, "", "%s: %v", what, err)
+			res.callFailed(err, n, what)
 			return false
 		}
 	case step.Action != "":
@@ -462,10 +458,8 @@ func runStep(impl Impl, p *engine.Profile, step Step, n int, st *State, res *Res
 		switch {
 		case err == nil:
 			*st = s
-		case res.driverFailure(err, n, what):
-			return false
 		case !errors.As(err, &refusal):
-			res.fail(ProtocolError, n, "", "%s: %v", what, err)
+			res.callFailed(err, n, what)
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -67,21 +68,21 @@ func runProperties(impl Impl, h Hello, profile string, run *regexp.Regexp) []Res
 	return out
 }
 
-// step plays a move on a loaded state and returns the board after the
-// slide; refused is true when the implementation refused the move.
+// loadAndMove plays a move on a loaded state and returns the board after
+// the slide; refused is true when the implementation refused the move, ok
+// false when the call failed (recorded in res).
 func loadAndMove(impl Impl, p *engine.Profile, b engine.Board, d engine.Direction, res *Result) (mr MoveResult, slid engine.Board, refused bool, ok bool) {
 	if _, err := impl.Load(p.Name, LoadState{Board: b}); err != nil {
-		if !res.driverFailure(err, 0, "load") {
-			res.fail(ProtocolError, 0, "", "load refused: %v", err)
-		}
+		res.callFailed(err, 0, "load")
 		return mr, slid, false, false
 	}
 	mr, err := impl.Move(d, nil)
 	if err != nil {
-		if _, isRule := err.(*RuleError); isRule {
+		var refusal *RuleError
+		if errors.As(err, &refusal) {
 			return mr, b, true, true
 		}
-		res.driverFailure(err, 0, "move")
+		res.callFailed(err, 0, "move")
 		return mr, slid, false, false
 	}
 	if !checkSpawn(p, b, d, nil, &mr, res, 0) {
@@ -102,9 +103,7 @@ func sameSeedSameGame(impl Impl, p *engine.Profile, res *Result) {
 	for round := range 2 {
 		st, err := impl.New(p.Name, seed, nil)
 		if err != nil {
-			if !res.driverFailure(err, 0, "new") {
-				res.fail(ProtocolError, 0, "", "new: %v", err)
-			}
+			res.callFailed(err, 0, "new")
 			return
 		}
 		g, _ := engine.NewGame(p, seed)

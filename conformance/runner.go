@@ -196,6 +196,15 @@ func (res *Result) driverFailure(err error, step int, what string) bool {
 	return false
 }
 
+// callFailed records a call to the implementation that failed other than
+// by a rule's refusal: a driver error (crash, timeout, protocol error) as
+// its status, any other error as a protocol error.
+func (res *Result) callFailed(err error, step int, what string) {
+	if !res.driverFailure(err, step, what) {
+		res.fail(ProtocolError, step, "", "%s: %v", what, err)
+	}
+}
+
 func runCase(impl Impl, c *Case, profile string, res *Result) {
 	var st State
 	var err error
@@ -206,9 +215,7 @@ func runCase(impl Impl, c *Case, profile string, res *Result) {
 		st, err = impl.New(profile, *c.Start.Seed, c.Start.Setup)
 	}
 	if err != nil {
-		if !res.driverFailure(err, 0, "start") {
-			res.fail(ProtocolError, 0, "", "the start state was refused: %v", err)
-		}
+		res.callFailed(err, 0, "the start state")
 		return
 	}
 	for i, step := range c.Steps {
@@ -220,10 +227,8 @@ func runCase(impl Impl, c *Case, profile string, res *Result) {
 		case step.Move != nil:
 			r, err := impl.Move(*step.Move, step.Spawn)
 			if err != nil {
-				if res.driverFailure(err, n, "move "+step.Move.String()) || !errors.As(err, &refusal) {
-					if res.Status == "" {
-						res.fail(ProtocolError, n, "", "move %s: %v", step.Move, err)
-					}
+				if !errors.As(err, &refusal) {
+					res.callFailed(err, n, "move "+step.Move.String())
 					return
 				}
 			} else {
@@ -232,10 +237,8 @@ func runCase(impl Impl, c *Case, profile string, res *Result) {
 		case step.Action != "":
 			s, err := impl.Do(step.Action)
 			if err != nil {
-				if res.driverFailure(err, n, step.Action) || !errors.As(err, &refusal) {
-					if res.Status == "" {
-						res.fail(ProtocolError, n, "", "%s: %v", step.Action, err)
-					}
+				if !errors.As(err, &refusal) {
+					res.callFailed(err, n, step.Action)
 					return
 				}
 			} else {
@@ -410,9 +413,7 @@ func checkExpect(impl Impl, e Expect, mr *MoveResult, before, slid engine.Board,
 	if e.Legal != nil {
 		got, err := impl.Legal()
 		if err != nil {
-			if !res.driverFailure(err, n, "legal") {
-				res.fail(ProtocolError, n, "", "legal: %v", err)
-			}
+			res.callFailed(err, n, "legal")
 			return false
 		}
 		if !sameDirections(got, *e.Legal) {
