@@ -436,60 +436,6 @@ func caseStep(g *engine.Game, m exploreMove, step engine.Step, err error, forced
 	return cs, nil
 }
 
-// runStep runs one step against the implementation from state st, as the
-// runner runs a case's step, and reports whether it passed.
-func runStep(impl Impl, p *engine.Profile, step Step, n int, st *State, res *Result) bool {
-	var mr *MoveResult
-	var refusal *RuleError
-	what := stepName(step)
-	before := st.Board
-	switch {
-	case step.Move != nil:
-		r, err := impl.Move(*step.Move, step.Spawn)
-		switch {
-		case err == nil:
-			mr = &r
-		case !errors.As(err, &refusal):
-			res.callFailed(err, n, what)
-			return false
-		}
-	case step.Action != "":
-		s, err := impl.Do(step.Action)
-		switch {
-		case err == nil:
-			*st = s
-		case !errors.As(err, &refusal):
-			res.callFailed(err, n, what)
-			return false
-		}
-	}
-	e := step.Expect
-	switch {
-	case e.Error == "" && refusal == nil:
-	case refusal == nil:
-		res.fail(IllegalHandled, n, "", "%s: the rules refuse it (%s); the implementation accepted it", what, e.Error)
-		return false
-	case e.Error == "":
-		res.fail(IllegalHandled, n, "", "%s: the rules accept it; the implementation refused it: %s", what, refusal)
-		return false
-	case refusal.Code != e.Error:
-		res.fail(IllegalHandled, n, "", "%s: the rules refuse it as %s; the implementation as %s (%s)", what, e.Error, refusal.Code, refusal.Message)
-		return false
-	}
-	slid := st.Board
-	if mr != nil {
-		if !checkSpawn(p, st.Board, *step.Move, step.Spawn, mr, res, n) {
-			return false
-		}
-		*st = mr.State
-		slid = st.Board
-		if mr.Spawn != nil {
-			slid.Set(mr.Spawn.Row, mr.Spawn.Col, 0)
-		}
-	}
-	return checkExpect(impl, e, mr, before, slid, *st, res, n, what)
-}
-
 // candidate is a case shrinking tries: a start (a tp1 seed, or a state to
 // load) and moves.
 type candidate struct {

@@ -218,64 +218,68 @@ func runCase(impl Impl, c *Case, profile string, res *Result) {
 		res.callFailed(err, 0, "the start state")
 		return
 	}
+	p := profileOf(impl, profile)
 	for i, step := range c.Steps {
-		n := i + 1
-		before := st.Board
-		var mr *MoveResult
-		var refusal *RuleError
-		switch {
-		case step.Move != nil:
-			r, err := impl.Move(*step.Move, step.Spawn)
-			if err != nil {
-				if !errors.As(err, &refusal) {
-					res.callFailed(err, n, "move "+step.Move.String())
-					return
-				}
-			} else {
-				mr = &r
-			}
-		case step.Action != "":
-			s, err := impl.Do(step.Action)
-			if err != nil {
-				if !errors.As(err, &refusal) {
-					res.callFailed(err, n, step.Action)
-					return
-				}
-			} else {
-				st = s
-			}
-		}
-		e := step.Expect
-		what := stepName(step)
-		if e.Error != "" || refusal != nil {
-			switch {
-			case refusal == nil:
-				res.fail(IllegalHandled, n, "", "%s: the rules refuse it (%s); the implementation accepted it", what, e.Error)
-				return
-			case e.Error == "":
-				res.fail(IllegalHandled, n, "", "%s: the rules accept it; the implementation refused it: %s", what, refusal)
-				return
-			case refusal.Code != e.Error:
-				res.fail(IllegalHandled, n, "", "%s: the rules refuse it as %s; the implementation as %s (%s)", what, e.Error, refusal.Code, refusal.Message)
-				return
-			}
-		}
-		slid := st.Board // the board after the slide, before the spawn
-		if mr != nil {
-			if ok := checkSpawn(profileOf(impl, profile), st.Board, *step.Move, step.Spawn, mr, res, n); !ok {
-				return
-			}
-			st = mr.State
-			slid = st.Board
-			if mr.Spawn != nil {
-				slid.Set(mr.Spawn.Row, mr.Spawn.Col, 0)
-			}
-		}
-		if !checkExpect(impl, e, mr, before, slid, st, res, n, what) {
+		if !runStep(impl, p, step, i+1, &st, res) {
 			return
 		}
 	}
 	res.Status = Pass
+}
+
+// runStep runs one step of a case (or of an explored game) against the
+// implementation from state st, updating st, and reports whether it
+// passed; a failure is recorded in res.
+func runStep(impl Impl, p *engine.Profile, step Step, n int, st *State, res *Result) bool {
+	var mr *MoveResult
+	var refusal *RuleError
+	what := stepName(step)
+	before := st.Board
+	switch {
+	case step.Move != nil:
+		r, err := impl.Move(*step.Move, step.Spawn)
+		switch {
+		case err == nil:
+			mr = &r
+		case !errors.As(err, &refusal):
+			res.callFailed(err, n, what)
+			return false
+		}
+	case step.Action != "":
+		s, err := impl.Do(step.Action)
+		switch {
+		case err == nil:
+			*st = s
+		case !errors.As(err, &refusal):
+			res.callFailed(err, n, what)
+			return false
+		}
+	}
+	e := step.Expect
+	switch {
+	case e.Error == "" && refusal == nil:
+	case refusal == nil:
+		res.fail(IllegalHandled, n, "", "%s: the rules refuse it (%s); the implementation accepted it", what, e.Error)
+		return false
+	case e.Error == "":
+		res.fail(IllegalHandled, n, "", "%s: the rules accept it; the implementation refused it: %s", what, refusal)
+		return false
+	case refusal.Code != e.Error:
+		res.fail(IllegalHandled, n, "", "%s: the rules refuse it as %s; the implementation as %s (%s)", what, e.Error, refusal.Code, refusal.Message)
+		return false
+	}
+	slid := st.Board
+	if mr != nil {
+		if !checkSpawn(p, st.Board, *step.Move, step.Spawn, mr, res, n) {
+			return false
+		}
+		*st = mr.State
+		slid = st.Board
+		if mr.Spawn != nil {
+			slid.Set(mr.Spawn.Row, mr.Spawn.Col, 0)
+		}
+	}
+	return checkExpect(impl, e, mr, before, slid, *st, res, n, what)
 }
 
 func stepName(st Step) string {
