@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -269,7 +270,7 @@ func ParseCases(file string, data []byte) ([]*Case, error) {
 	var out []*Case
 	for i, cn := range cf.Cases {
 		at := fmt.Sprintf("cases.%d", i)
-		c := &Case{Area: area, ID: cn.ID, Description: cn.Description, Source: cmp(cn.Source, cf.Source),
+		c := &Case{Area: area, ID: cn.ID, Description: cn.Description, Source: cmp.Or(cn.Source, cf.Source),
 			Profiles: cn.Profiles, File: file, Line: lines[at], Start: cn.Start}
 		if c.Profiles == nil {
 			c.Profiles = cf.Profiles
@@ -323,13 +324,6 @@ func ParseCases(file string, data []byte) ([]*Case, error) {
 		return out, errs
 	}
 	return out, nil
-}
-
-func cmp(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // parseStep checks one step and returns the features it needs.

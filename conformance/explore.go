@@ -1,10 +1,12 @@
 package conformance
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -520,7 +522,6 @@ type shrinker struct {
 	p    *engine.Profile
 	kind Status
 	runs int
-	last Result // the result of the last candidate that kept the divergence
 }
 
 // test reports whether the candidate, run as a case, still diverges with
@@ -539,7 +540,6 @@ func (s *shrinker) test(c *candidate) bool {
 	if res.Status != s.kind {
 		return false
 	}
-	s.last = res
 	if len(c.moves) > 0 && res.Step >= 1 && res.Step < len(c.moves) {
 		// The moves after the failing step are not needed, if the
 		// divergence is the same with full expectations on it.
@@ -707,7 +707,7 @@ func (x *explorer) writeCase(d *Divergence, rep *ExploreReport, c candidate, s *
 		where = fmt.Sprintf("game %d, its start", d.Game)
 	}
 	source := fmt.Sprintf("found by tileproof conform --explore against %s (%s %s), seed %d, shrunk from %s",
-		cmpStr(rep.ImplArg, rep.Impl.Name), rep.Impl.Name, rep.Impl.Version, rep.Seed, where)
+		cmp.Or(rep.ImplArg, rep.Impl.Name), rep.Impl.Name, rep.Impl.Version, rep.Seed, where)
 	if !reproduced {
 		source = strings.Replace(source, "shrunk from", "not shrunk (it did not reproduce alone), from", 1)
 	}
@@ -944,7 +944,7 @@ func (r *ExploreReport) WriteText(w io.Writer) {
 		if !fc.Reproduced {
 			state = "NOT reproduced alone; written unshrunk"
 		}
-		fmt.Fprintf(w, "  %s (%d case runs) to %s: %s\n", state, fc.Runs, size, cmpStr(fc.File, fc.ID))
+		fmt.Fprintf(w, "  %s (%d case runs) to %s: %s\n", state, fc.Runs, size, cmp.Or(fc.File, fc.ID))
 		if fc.Reproduced {
 			fmt.Fprintf(w, "  the case fails against the implementation: %s at step %d: %s\n", fc.Result.Status, fc.Result.Step, firstLine(fc.Result.Reason))
 			if fc.Result.Diff != "" {
@@ -965,7 +965,7 @@ func (r *ExploreReport) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "steps compared    %d (%.0f a second)\n", r.Steps, rate)
 	kinds := r.Kinds()
 	var parts []string
-	for _, k := range sortedStatuses(kinds) {
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, kinds[k]))
 	}
 	if len(parts) == 0 {
@@ -981,15 +981,6 @@ func (r *ExploreReport) WriteText(w io.Writer) {
 	if len(files) > 0 {
 		fmt.Fprintf(w, "cases written     %s\n", strings.Join(files, " "))
 	}
-}
-
-func sortedStatuses(m map[Status]int) []Status {
-	var out []Status
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 func plural(n int, word string) string {

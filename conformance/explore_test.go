@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"path/filepath"
@@ -85,14 +86,14 @@ func TestExploreMutants(t *testing.T) {
 		{"keep-playing-clears-won", "", FlagsDiffer, 1, 2, "", 40},
 	}
 	for _, tt := range tests {
-		t.Run(tt.mutant+"/"+cmpStr(tt.features, "all"), func(t *testing.T) {
+		t.Run(tt.mutant+"/"+cmp.Or(tt.features, "all"), func(t *testing.T) {
 			args := []string{"--mutant", tt.mutant}
 			if tt.features != "" {
 				args = append(args, "--features", tt.features)
 			}
 			impl := adapter(t, args...)
 			defer impl.Close()
-			profile := cmpStr(tt.profile, "classic")
+			profile := cmp.Or(tt.profile, "classic")
 			rep, err := Explore(impl, ExploreOptions{Games: max(tt.games, 10), Seed: DefaultExploreSeed, Profiles: []string{profile}, Impl: "exec:adapter " + strings.Join(args, " ")})
 			if err != nil {
 				t.Fatal(err)

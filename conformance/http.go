@@ -62,13 +62,6 @@ type httpResponse struct {
 }
 
 func (h *HTTP) do(method, path string, body any) (*httpResponse, error) {
-	if h.client == nil {
-		t := h.Timeout
-		if t == 0 {
-			t = 5 * time.Second
-		}
-		h.client = &http.Client{Timeout: t}
-	}
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -79,7 +72,7 @@ func (h *HTTP) do(method, path string, body any) (*httpResponse, error) {
 		return nil, &DriverError{ProtocolError, err.Error()}
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := h.client.Do(req)
+	resp, err := h.httpClient().Do(req)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) && ue.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) {
@@ -114,7 +107,7 @@ func (h *HTTP) Hello() (Hello, error) {
 			Version string `json:"version"`
 		} `json:"server"` // optional: tileproof serve names itself
 	}
-	resp, err := h.client0().Get(strings.TrimRight(h.BaseURL, "/") + "/api/games")
+	resp, err := h.httpClient().Get(strings.TrimRight(h.BaseURL, "/") + "/api/games")
 	if err != nil {
 		return Hello{}, &DriverError{Crash, err.Error()}
 	}
@@ -148,9 +141,15 @@ func (h *HTTP) Hello() (Hello, error) {
 	return hello, nil
 }
 
-func (h *HTTP) client0() *http.Client {
+// httpClient returns the driver's client, made on first use with the
+// request timeout.
+func (h *HTTP) httpClient() *http.Client {
 	if h.client == nil {
-		h.do("GET", "/", nil) // sets up the client
+		t := h.Timeout
+		if t == 0 {
+			t = 5 * time.Second
+		}
+		h.client = &http.Client{Timeout: t}
 	}
 	return h.client
 }

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -89,12 +90,10 @@ type DriverError struct {
 
 func (e *DriverError) Error() string { return fmt.Sprintf("%s: %s", e.Status, e.Msg) }
 
-// Builtin is the built-in engine as an implementation: every profile the
-// resolver knows, every feature. It is what `cases lint` runs the cases
+// Builtin is the built-in engine as an implementation: every built-in
+// profile, every feature. It is what `cases lint` runs the cases
 // against, and the reference the property checks compare with.
 type Builtin struct {
-	// Profile returns a profile by name; nil means the built-in profiles.
-	Profile func(name string) (*engine.Profile, error)
 	// Seed is the tp1 seed of the spawns that are not forced, for games
 	// started by Load; each Load uses Seed plus a counter.
 	Seed  string
@@ -115,13 +114,7 @@ func (b *Builtin) Hello() (Hello, error) {
 }
 
 func (b *Builtin) profile(name string, setup *Setup) (*engine.Profile, error) {
-	var p *engine.Profile
-	var err error
-	if b.Profile != nil {
-		p, err = b.Profile(name)
-	} else {
-		p, err = engine.BuiltinProfile(name)
-	}
+	p, err := engine.BuiltinProfile(name)
 	if err != nil || setup == nil {
 		return p, err
 	}
@@ -159,7 +152,7 @@ func (b *Builtin) Load(profile string, st LoadState) (State, error) {
 	p.Rows, p.Cols = st.Board.Rows(), st.Board.Cols()
 	p.StartTiles = min(p.StartTiles, p.Rows*p.Cols)
 	b.loads++
-	rng, err := engine.NewRNG(fmt.Sprintf("%s-%d", cmpStr(b.Seed, "builtin"), b.loads))
+	rng, err := engine.NewRNG(fmt.Sprintf("%s-%d", cmp.Or(b.Seed, "builtin"), b.loads))
 	if err != nil {
 		return State{}, err
 	}
@@ -168,13 +161,6 @@ func (b *Builtin) Load(profile string, st LoadState) (State, error) {
 		return State{}, err
 	}
 	return engineState(b.game), nil
-}
-
-func cmpStr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // Move plays a move, with a forced spawn when given.

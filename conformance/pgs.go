@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"slices"
@@ -166,7 +167,7 @@ func writePGSCase(sb *strings.Builder, tc pgsCase) error {
 		}
 		// The expected state follows the last action.
 		var lines []string
-		for _, key := range sortedKeys(tc.ExpectedState) {
+		for _, key := range slices.Sorted(maps.Keys(tc.ExpectedState)) {
 			raw := string(tc.ExpectedState[key])
 			switch {
 			case key == "board":
@@ -224,13 +225,4 @@ func pgsBoard(b [][]*uint64) string {
 func yamlString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
-}
-
-func sortedKeys(m map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

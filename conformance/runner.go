@@ -218,7 +218,7 @@ func runCase(impl Impl, c *Case, profile string, res *Result) {
 		res.callFailed(err, 0, "the start state")
 		return
 	}
-	p := profileOf(impl, profile)
+	p, _ := engine.BuiltinProfile(profile)
 	for i, step := range c.Steps {
 		if !runStep(impl, p, step, i+1, &st, res) {
 			return
@@ -295,11 +295,6 @@ func stepName(st Step) string {
 // profileOf returns the profile a case runs under, for the checks every
 // move gets (the spawn values); nil when unknown (a profile outside the
 // built-ins).
-func profileOf(_ Impl, name string) *engine.Profile {
-	p, _ := engine.BuiltinProfile(name)
-	return p
-}
-
 // checkSpawn checks the tile a move reports spawning, as every move gets
 // checked: one tile after a move that changed the board, none after one
 // that did not, in a cell the slide left empty, of a value the profile
