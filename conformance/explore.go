@@ -262,7 +262,7 @@ func (x *explorer) play(maxMoves int) *Divergence {
 		// The engine draws the spawns (forced on the implementation) from
 		// a generator of the game's own random source.
 		b, rng := x.lateBoard(), engine.RNGFromState(x.rng.Uint64())
-		g, err = engine.Load(x.p, engine.State{Board: b, Score: potential(b), RNG: &rng})
+		g, err = engine.Load(x.p, engine.State{Board: b, Score: b.Potential(), RNG: &rng})
 	} else {
 		g, err = engine.NewGame(x.p, x.seed)
 	}

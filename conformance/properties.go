@@ -247,7 +247,7 @@ func metamorphic(impl Impl, p *engine.Profile, res *Result) {
 				res.fail(BoardDiverged, 0, "", "moving %s on\n%s\nthe tiles add up to %d, not %d + the spawned %d", pair[0], b, sum, b.Sum(), mrA.Spawn.Value)
 				return
 			}
-			if want := potential(slidA) - potential(b); mrA.Gained != want {
+			if want := slidA.Potential() - b.Potential(); mrA.Gained != want {
 				res.fail(ScoreDiverged, 0, "", "moving %s on\n%s\ngained %d points; the tiles the merges made add up to %d", pair[0], b, mrA.Gained, want)
 				return
 			}
@@ -267,20 +267,6 @@ func mirrorBoard(b engine.Board, horizontal bool) engine.Board {
 		}
 	}
 	return out
-}
-
-// potential is the sum over tiles 2^e of (e-1)*2^e; a merge raises it by
-// the tile it makes.
-func potential(b engine.Board) uint64 {
-	var s uint64
-	for r := range b.Rows() {
-		for c := range b.Cols() {
-			if e := b.Exp(r, c); e > 0 {
-				s += uint64(e-1) << e
-			}
-		}
-	}
-	return s
 }
 
 // exhaustiveLines compares, for every line of 4 cells of exponents 0 to

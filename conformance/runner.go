@@ -315,21 +315,13 @@ func checkSpawn(p *engine.Profile, before engine.Board, d engine.Direction, forc
 	case board.At(sp.Row, sp.Col) != sp.Value:
 		res.fail(SpawnWrong, n, "", "the spawn is reported as %d at row %d, column %d, but the board holds %d there", sp.Value, sp.Row, sp.Col, board.At(sp.Row, sp.Col))
 	case p != nil && !p.SpawnValue(sp.Value):
-		res.fail(SpawnWrong, n, "", "a %d spawned; profile %s spawns only %s", sp.Value, p.Name, spawnValues(p))
+		res.fail(SpawnWrong, n, "", "a %d spawned; profile %s spawns only %s", sp.Value, p.Name, p.SpawnValues())
 	case forced != nil && *forced != *sp:
 		res.fail(SpawnWrong, n, "", "the spawn was forced to %d at row %d, column %d; it is %d at row %d, column %d", forced.Value, forced.Row, forced.Col, sp.Value, sp.Row, sp.Col)
 	}
 	// (A spawn in a cell the slide did not leave empty shows as a board
 	// divergence: the board minus the spawn is not the slide.)
 	return !res.Status.Failed()
-}
-
-func spawnValues(p *engine.Profile) string {
-	var s []string
-	for _, w := range p.Spawn {
-		s = append(s, fmt.Sprint(w.Value))
-	}
-	return strings.Join(s, " and ")
 }
 
 // checkExpect compares one step's expectations; the board comparisons

@@ -179,3 +179,33 @@ func TestSlideOverflow(t *testing.T) {
 		t.Errorf("sliding two 2^52 down: %v, %v", s, err)
 	}
 }
+
+// TestPotential: a slide raises the potential by the points it gains, on
+// boards of every tile size a random game reaches; and the formula on one
+// board worked by hand.
+func TestPotential(t *testing.T) {
+	b, err := ParseBoard("2 4 . .\n8 . . .\n. . . .\n. . . 2048")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := b.Potential(), uint64(0+4+16+10*2048); got != want {
+		t.Errorf("Potential = %d, want %d", got, want)
+	}
+	p := mustProfile(t, "tile-merge")
+	g, err := NewGame(p, "potential")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; !g.Over() && i < 2000; i++ {
+		d := g.LegalMoves()[i%len(g.LegalMoves())]
+		before := g.Board()
+		sl, err := before.Slide(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sl.Board.Potential()-before.Potential() != sl.Gained {
+			t.Fatalf("move %d (%s) gains %d, the potential rises by %d\n%v", i, d, sl.Gained, sl.Board.Potential()-before.Potential(), before)
+		}
+		g.Move(d)
+	}
+}

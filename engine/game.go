@@ -588,17 +588,9 @@ func (g *Game) checkSpawn(s Spawn, b Board) error {
 	case b.At(s.Row, s.Col) != 0:
 		return fmt.Errorf("%w: cell (%d, %d) is not empty after the slide", ErrBadSpawn, s.Row, s.Col)
 	case !g.p.SpawnValue(s.Value):
-		return fmt.Errorf("%w: profile %s spawns %s, not %d", ErrBadSpawn, g.p.Name, g.spawnValues(), s.Value)
+		return fmt.Errorf("%w: profile %s spawns %s, not %d", ErrBadSpawn, g.p.Name, g.p.SpawnValues(), s.Value)
 	}
 	return nil
-}
-
-func (g *Game) spawnValues() string {
-	vs := make([]uint64, len(g.p.Spawn))
-	for i, w := range g.p.Spawn {
-		vs[i] = w.Value
-	}
-	return joinUints(vs)
 }
 
 // finish checks the finishing conditions, in the profile's order.

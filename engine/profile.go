@@ -224,6 +224,16 @@ func (p *Profile) Setup(target uint64, openEnded bool) (*Profile, error) {
 	return q, nil
 }
 
+// SpawnValues returns the values the profile spawns, for messages: "2 and
+// 4".
+func (p *Profile) SpawnValues() string {
+	s := make([]string, len(p.Spawn))
+	for i, w := range p.Spawn {
+		s[i] = fmt.Sprint(w.Value)
+	}
+	return strings.Join(s, " and ")
+}
+
 func joinUints(vs []uint64) string {
 	s := make([]string, len(vs))
 	for i, v := range vs {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
-	"strings"
 
 	"github.com/tileproof/tileproof/engine"
 )
@@ -49,17 +48,12 @@ func checkClaim(p *engine.Profile, c Claim) error {
 	if b.MaxTile() != c.MaxTile {
 		return fmt.Errorf("the claimed max tile is %d but the claimed board's largest tile is %d", c.MaxTile, b.MaxTile())
 	}
-	var phi uint64
-	for r := range b.Rows() {
-		for col := range b.Cols() {
-			phi += potential(b.At(r, col))
-		}
-	}
+	phi := b.Potential()
 	spawned := uint64(p.StartTiles) + uint64(c.Moves)
 	sum := b.Sum()
 	lo, hi := p.Spawn[0].Value, p.Spawn[len(p.Spawn)-1].Value
 	if sum < lo*spawned || sum > hi*spawned {
-		return fmt.Errorf("%d spawned tiles (%d start tiles and one a move) of %s cannot add up to the claimed board's %d", spawned, p.StartTiles, spawnValues(p), sum)
+		return fmt.Errorf("%d spawned tiles (%d start tiles and one a move) of %s cannot add up to the claimed board's %d", spawned, p.StartTiles, p.SpawnValues(), sum)
 	}
 	switch len(p.Spawn) {
 	case 1:
@@ -69,7 +63,7 @@ func checkClaim(p *engine.Profile, c Claim) error {
 	case 2:
 		// n_lo + n_hi = spawned, lo*n_lo + hi*n_hi = sum.
 		if (sum-lo*spawned)%(hi-lo) != 0 {
-			return fmt.Errorf("%d spawned tiles of %s cannot add up to the claimed board's %d", spawned, spawnValues(p), sum)
+			return fmt.Errorf("%d spawned tiles of %s cannot add up to the claimed board's %d", spawned, p.SpawnValues(), sum)
 		}
 		nHi := (sum - lo*spawned) / (hi - lo)
 		want := phi - potential(lo)*(spawned-nHi) - potential(hi)*nHi
@@ -101,14 +95,6 @@ func checkStart(p *engine.Profile, b engine.Board) string {
 		return fmt.Sprintf("%d tiles", tiles)
 	}
 	return ""
-}
-
-func spawnValues(p *engine.Profile) string {
-	var s []string
-	for _, w := range p.Spawn {
-		s = append(s, fmt.Sprint(w.Value))
-	}
-	return strings.Join(s, " and ")
 }
 
 func sortStrings(s []string) { slices.Sort(s) }

@@ -227,7 +227,7 @@ func (v *Verifier) Verify(r *Replay) Verdict {
 
 	if r.Start != nil {
 		if bad := checkStart(p, *r.Start); bad != "" {
-			return vd.invalid(BadStart, &Divergence{Expected: fmt.Sprintf("%d start tiles of %s", p.StartTiles, spawnValues(p)), Found: bad, Board: r.Start.String()})
+			return vd.invalid(BadStart, &Divergence{Expected: fmt.Sprintf("%d start tiles of %s", p.StartTiles, p.SpawnValues()), Found: bad, Board: r.Start.String()})
 		}
 	}
 	g, err := startGame(rules, r)
