@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/boardfmt"
 )
 
 // DefaultExploreSeed is the seed of exploration's random source when none
@@ -851,22 +852,7 @@ func caseYAML(id, desc, source, profile string, start Start, steps []Step, got R
 // gridYAML writes a board as the lines of a YAML block scalar, each
 // indented: cells separated by one space, "." for empty.
 func gridYAML(b engine.Board, indent string) string {
-	var sb strings.Builder
-	for r := range b.Rows() {
-		sb.WriteString(indent)
-		for c := range b.Cols() {
-			if c > 0 {
-				sb.WriteByte(' ')
-			}
-			if v := b.At(r, c); v != 0 {
-				fmt.Fprint(&sb, v)
-			} else {
-				sb.WriteByte('.')
-			}
-		}
-		sb.WriteByte('\n')
-	}
-	return sb.String()
+	return indent + strings.Join(boardfmt.Rows(b, 0), "\n"+indent) + "\n"
 }
 
 // Kinds returns the number of divergences of each kind.
