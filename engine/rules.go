@@ -50,6 +50,10 @@ func (r *Rules) Profile() *Profile { return r.p.Clone() }
 // Name returns the profile's name.
 func (r *Rules) Name() string { return r.p.Name }
 
+// Version returns the profile's rules version, without the copy Profile
+// makes.
+func (r *Rules) Version() int { return r.p.Version }
+
 // NewGame starts a run of profile p from a seed text: [Compile] and
 // [Rules.NewGame] in one call.
 func NewGame(p *Profile, seed string) (*Game, error) {

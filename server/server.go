@@ -343,7 +343,7 @@ func legalActions(g *engine.Game) []Action {
 // wire converts an engine state to the wire form, signed.
 func (s *Server) wire(name string, rules *engine.Rules, st engine.State) *WireState {
 	res, _ := st.Result.MarshalText()
-	ws := &WireState{Format: StateFormat, Game: name, Rules: rules.Profile().Version, Board: st.Board.Values(), Score: st.Score,
+	ws := &WireState{Format: StateFormat, Game: name, Rules: rules.Version(), Board: st.Board.Values(), Score: st.Score,
 		Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying, Result: string(res)}
 	if st.RNG != nil {
 		ws.RNG = fmt.Sprintf("%016x", st.RNG.State())
@@ -389,14 +389,13 @@ func mustHex(s string) []byte {
 }
 
 func (s *Server) unwire(name string, rules *engine.Rules, ws *WireState, top bool) (engine.State, error) {
-	p := rules.Profile()
 	switch {
 	case ws.Format != StateFormat:
 		return engine.State{}, fmt.Errorf("format %q; this server reads %q", ws.Format, StateFormat)
 	case ws.Game != name:
 		return engine.State{}, fmt.Errorf("a state of game %q sent to game %q", ws.Game, name)
-	case ws.Rules != p.Version:
-		return engine.State{}, fmt.Errorf("rules version %d; game %s is at version %d", ws.Rules, name, p.Version)
+	case ws.Rules != rules.Version():
+		return engine.State{}, fmt.Errorf("rules version %d; game %s is at version %d", ws.Rules, name, rules.Version())
 	case !top && ws.Prev != nil:
 		return engine.State{}, errors.New("prev has a prev of its own")
 	}
