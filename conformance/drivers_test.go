@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -217,5 +218,22 @@ func TestPropertyCallFailure(t *testing.T) {
 	}
 	if len(rep.Results) == 0 {
 		t.Fatal("no properties ran")
+	}
+}
+
+// TestHTTPLegalMoves: the HTTP driver reads the moves among legalActions
+// and, like the exec driver, calls a move in an unknown direction a
+// protocol error.
+func TestHTTPLegalMoves(t *testing.T) {
+	var r httpResponse
+	json.Unmarshal([]byte(`{"legalActions":[{"type":"move","direction":"up"},{"type":"undo"},{"type":"move","direction":"left"}]}`), &r)
+	got, err := r.legalMoves()
+	if err != nil || !sameDirections(got, []engine.Direction{engine.Up, engine.Left}) {
+		t.Errorf("legalMoves = %v, %v; want [up left]", got, err)
+	}
+	json.Unmarshal([]byte(`{"legalActions":[{"type":"move","direction":"sideways"}]}`), &r)
+	var de *DriverError
+	if _, err := r.legalMoves(); !errors.As(err, &de) || de.Status != ProtocolError {
+		t.Errorf("a move sideways: %v, want a protocol error", err)
 	}
 }

@@ -141,6 +141,24 @@ func (h *HTTP) Hello() (Hello, error) {
 	return hello, nil
 }
 
+// legalMoves reads the moves of an answer's legalActions (the other
+// actions are not moves); a move in an unknown direction is a protocol
+// error, as on the exec protocol.
+func (r *httpResponse) legalMoves() ([]engine.Direction, error) {
+	var out []engine.Direction
+	for _, a := range r.LegalActions {
+		if a.Type != "move" {
+			continue
+		}
+		d, err := engine.ParseDirection(a.Direction)
+		if err != nil {
+			return nil, &DriverError{ProtocolError, "legalActions: " + err.Error()}
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
 // httpClient returns the driver's client, made on first use with the
 // request timeout.
 func (h *HTTP) httpClient() *http.Client {
@@ -162,13 +180,10 @@ func (h *HTTP) take(r *httpResponse) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
-	h.state = r.State
-	h.legal = nil
-	for _, a := range r.LegalActions {
-		if d, err := engine.ParseDirection(a.Direction); err == nil && a.Type == "move" {
-			h.legal = append(h.legal, d)
-		}
+	if h.legal, err = r.legalMoves(); err != nil {
+		return State{}, err
 	}
+	h.state = r.State
 	return st, nil
 }
 
@@ -225,11 +240,8 @@ func (h *HTTP) post(action map[string]any) (*httpResponse, error) {
 		return nil, err
 	}
 	if !r.OK {
-		h.legal = nil
-		for _, a := range r.LegalActions {
-			if d, err := engine.ParseDirection(a.Direction); err == nil {
-				h.legal = append(h.legal, d)
-			}
+		if h.legal, err = r.legalMoves(); err != nil {
+			return nil, err
 		}
 		return nil, &RuleError{Code: r.Error, Message: r.Reason}
 	}
