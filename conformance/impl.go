@@ -72,6 +72,16 @@ type MoveResult struct {
 	State   State
 }
 
+// Slid returns the board after the move's slide, before its spawn: the
+// board reported with the spawned tile taken away.
+func (mr MoveResult) Slid() engine.Board {
+	b := mr.State.Board
+	if mr.Spawn != nil {
+		b.Set(mr.Spawn.Row, mr.Spawn.Col, 0)
+	}
+	return b
+}
+
 // RuleError is a step the implementation refused by its rules. Code is
 // illegal-move, finished, unsupported or no-undo (or another word an
 // implementation uses).

@@ -88,11 +88,7 @@ func loadAndMove(impl Impl, p *engine.Profile, b engine.Board, d engine.Directio
 	if !checkSpawn(p, b, d, nil, &mr, res, 0) {
 		return mr, slid, false, false
 	}
-	slid = mr.State.Board
-	if mr.Spawn != nil {
-		slid.Set(mr.Spawn.Row, mr.Spawn.Col, 0)
-	}
-	return mr, slid, false, true
+	return mr, mr.Slid(), false, true
 }
 
 // sameSeedSameGame plays the same seed twice, and against the engine:

@@ -273,11 +273,7 @@ func runStep(impl Impl, p *engine.Profile, step Step, n int, st *State, res *Res
 		if !checkSpawn(p, st.Board, *step.Move, step.Spawn, mr, res, n) {
 			return false
 		}
-		*st = mr.State
-		slid = st.Board
-		if mr.Spawn != nil {
-			slid.Set(mr.Spawn.Row, mr.Spawn.Col, 0)
-		}
+		*st, slid = mr.State, mr.Slid()
 	}
 	return checkExpect(impl, e, mr, before, slid, *st, res, n, what)
 }
