@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/tileproof/tileproof/replay"
 )
 
 func TestMain(m *testing.M) {
@@ -96,5 +98,27 @@ func TestUsageLine(t *testing.T) {
 		if got := usageLine(name); got != want {
 			t.Errorf("usageLine(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+// TestSendLines: each non-blank line is a replay named FILE:LINE; a line
+// over the limit is an error of its own (and not kept in memory), and the
+// lines after it go on.
+func TestSendLines(t *testing.T) {
+	in := "a\n\n" + strings.Repeat("x", 200000) + "\nb\r\nc"
+	out := make(chan replay.Input, 10)
+	sendLines("in", strings.NewReader(in), out, 1000)
+	close(out)
+	var got []string
+	for i := range out {
+		if i.Err != nil {
+			got = append(got, i.Name+" error: "+i.Err.Error())
+		} else {
+			got = append(got, i.Name+" "+string(i.Data))
+		}
+	}
+	want := []string{"in:1 a", "in:3 error: line longer than 1000 bytes", "in:4 b", "in:5 c"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -121,7 +121,7 @@ func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 func (c *cli) listInputs(args []string, out chan<- replay.Input) error {
 	for _, arg := range args {
 		if arg == "-" {
-			sendLines("stdin", c.stdin, out)
+			sendLines("stdin", c.stdin, out, maxReplaySize)
 			continue
 		}
 		info, err := os.Stat(arg)
@@ -176,7 +176,7 @@ func sendFile(path string, out chan<- replay.Input) {
 			return
 		}
 		defer f.Close()
-		sendLines(path, f, out)
+		sendLines(path, f, out, maxReplaySize)
 		return
 	}
 	f, err := os.Open(path)
@@ -193,22 +193,39 @@ func sendFile(path string, out chan<- replay.Input) {
 }
 
 // sendLines sends each non-blank line of r as a replay named NAME:LINE.
-func sendLines(name string, r io.Reader, out chan<- replay.Input) {
+func sendLines(name string, r io.Reader, out chan<- replay.Input, limit int) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	for line := 1; ; line++ {
-		data, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(data)) > 0 {
-			in := replay.Input{Name: fmt.Sprintf("%s:%d", name, line), Data: bytes.TrimRight(data, "\r\n")}
-			if len(data) > maxReplaySize {
-				in.Data, in.Err = nil, fmt.Errorf("line longer than %d MiB", maxReplaySize>>20)
-			}
-			out <- in
+		data, tooLong, err := readLine(br, limit)
+		switch {
+		case tooLong:
+			out <- replay.Input{Name: fmt.Sprintf("%s:%d", name, line), Err: fmt.Errorf("line longer than %d bytes", limit)}
+		case len(bytes.TrimSpace(data)) > 0:
+			out <- replay.Input{Name: fmt.Sprintf("%s:%d", name, line), Data: bytes.TrimRight(data, "\r\n")}
 		}
 		if err != nil {
 			if err != io.EOF {
 				out <- replay.Input{Name: fmt.Sprintf("%s:%d", name, line), Err: err}
 			}
 			return
+		}
+	}
+}
+
+// readLine reads one line, its end included, keeping at most limit bytes
+// in memory: a longer line is read to its end and dropped (tooLong).
+func readLine(br *bufio.Reader, limit int) (line []byte, tooLong bool, err error) {
+	for {
+		frag, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(frag) > limit {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, frag...)
+			}
+		}
+		if err != bufio.ErrBufferFull {
+			return line, tooLong, err
 		}
 	}
 }
