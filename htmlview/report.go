@@ -44,7 +44,7 @@ func Report(w io.Writer, title string, entries []Entry) error {
 		case v.Valid:
 			valid++
 			scores = append(scores, v.Score)
-		case v.Reason == replay.Malformed || v.Reason == replay.Refused:
+		case v.Reason.Unreadable():
 			unreadable++
 			counts[v.Reason]++
 		default:

@@ -39,6 +39,10 @@ const (
 	ClaimResult     Reason = "claim-result"
 )
 
+// Unreadable reports whether the reason is about the input rather than
+// the game: malformed or refused, a replay that could not be judged.
+func (r Reason) Unreadable() bool { return r == Malformed || r == Refused }
+
 // Verdict is the outcome of verifying one replay.
 type Verdict struct {
 	Name   string `json:"name,omitempty"` // the file, or stdin:LINE

@@ -237,7 +237,7 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 		for _, warn := range vd.Warnings {
 			fmt.Fprintf(w, "       warning: %s\n", warn)
 		}
-	case vd.Reason == replay.Malformed || vd.Reason == replay.Refused:
+	case vd.Reason.Unreadable():
 		msg := vd.Error
 		if !strings.HasPrefix(msg, vd.Name) {
 			msg = vd.Name + ": " + msg
@@ -302,7 +302,7 @@ func (s *summary) add(vd replay.Verdict) {
 		if s.best == nil || vd.Score > s.best.Score {
 			s.best = &vd
 		}
-	case vd.Reason == replay.Malformed || vd.Reason == replay.Refused:
+	case vd.Reason.Unreadable():
 		s.unreadable++
 	default:
 		s.invalid[vd.Reason]++
