@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
-	"github.com/tileproof/tileproof/replay"
 )
 
 // gameJSON is the machine form of a game's state, shared by the commands
@@ -71,23 +70,11 @@ func (c *cli) play(args []string) int {
 	if !interactive && *output != "" {
 		return c.fail(exitBadUsage, "play: -o writes the game played at the terminal; with --moves, use tileproof record --moves LOG -o FILE")
 	}
-	p, err := loadProfile(*profile)
+	p, setup, err := loadSetupProfile(*profile, *target, *openEnded)
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %v", err)
 	}
-	if *target != 0 || *openEnded {
-		if *target == 0 {
-			*target = p.Win.Tile
-		}
-		if p, err = p.Setup(*target, *openEnded); err != nil {
-			return c.fail(exitBadUsage, "play: %v", err)
-		}
-	}
 	if interactive {
-		var setup *replay.Setup
-		if *target != 0 || *openEnded {
-			setup = &replay.Setup{Target: p.Win.Tile, OpenEnded: *openEnded}
-		}
 		return c.playTerminal(p, *seed, setup, *output)
 	}
 	actions, err := engine.ParseActions(*moves)

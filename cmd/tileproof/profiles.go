@@ -1,13 +1,29 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/replay"
 )
+
+// loadSetupProfile loads a profile and applies a run's choice of target
+// tile (0: the profile's own) and open-ended play, where one is made; the
+// setup is what a replay of the run records, nil when none was made.
+func loadSetupProfile(name string, target uint64, openEnded bool) (*engine.Profile, *replay.Setup, error) {
+	p, err := loadProfile(name)
+	if err != nil || target == 0 && !openEnded {
+		return p, nil, err
+	}
+	if p, err = p.Setup(cmp.Or(target, p.Win.Tile), openEnded); err != nil {
+		return nil, nil, err
+	}
+	return p, &replay.Setup{Target: p.Win.Tile, OpenEnded: openEnded}, nil
+}
 
 // loadProfile returns a built-in profile by name, or reads a profile file
 // when name is a path (it holds a "/" or ends in .yaml or .yml).

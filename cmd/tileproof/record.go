@@ -45,13 +45,7 @@ func (c *cli) record(args []string) int {
 	case *games < 1 || *games > 1 && *playerName == "":
 		return c.fail(exitBadUsage, "record: --games takes 1 or more games, and more than 1 only with --player")
 	}
-	p, err := loadProfile(*profile)
-	if err == nil && (*target != 0 || *openEnded) {
-		if *target == 0 {
-			*target = p.Win.Tile
-		}
-		p, err = p.Setup(*target, *openEnded)
-	}
+	p, setup, err := loadSetupProfile(*profile, *target, *openEnded)
 	if err != nil {
 		return c.fail(exitBadUsage, "record: %v", err)
 	}
@@ -117,9 +111,7 @@ func (c *cli) record(args []string) int {
 			}
 			return c.fail(code, "record: %v", err)
 		}
-		if *target != 0 || *openEnded {
-			r.Setup = &replay.Setup{Target: p.Win.Tile, OpenEnded: *openEnded}
-		}
+		r.Setup = setup
 		if *commit && r.Seed != nil {
 			// The seed was read by the engine already, so it normalizes.
 			r.SeedCommitment, _ = replay.Commitment(*r.Seed)
