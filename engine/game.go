@@ -148,7 +148,7 @@ type Game struct {
 	prev    gameState // the state before the last counted move, for undo
 	canUndo bool
 	seeded  bool // st.rng drives spawns
-	last    Step // what the last counted move did
+	last    Step // what the last counted move did, as run and move record it for Move and MoveSpawn (playSeeded, only under Play, does not)
 }
 
 type gameState struct {
@@ -172,14 +172,30 @@ func (r *Rules) NewGame(seed string) (*Game, error) {
 		return nil, err
 	}
 	p := r.p
-	b := Board{rows: uint8(p.Rows), cols: uint8(p.Cols)}
 	g := &Game{r: r, p: p, seeded: true}
 	g.st.rng = rng
-	for range p.StartTiles {
-		exp, nth := g.draw(b.Empty())
-		b.cells[b.nthEmpty(nth)] = exp
+	if r.seededFast {
+		// Straight onto the packed board, which every tile fits.
+		var pb packed
+		empty := uint64(nibbleLSB)
+		for range p.StartTiles {
+			exp, nth := g.draw(bits.OnesCount64(empty))
+			cell := nth // every cell is empty: nthEmpty counts at most 15
+			if empty != nibbleLSB {
+				cell = nthEmpty(empty, nth)
+			}
+			pb.set(cell, exp)
+			empty &^= 1 << (4 * cell)
+		}
+		g.st.packed, g.st.pb, g.st.maxExp = true, pb, pb.maxExp()
+	} else {
+		b := Board{rows: uint8(p.Rows), cols: uint8(p.Cols)}
+		for range p.StartTiles {
+			exp, nth := g.draw(b.Empty())
+			b.cells[b.nthEmpty(nth)] = exp
+		}
+		g.setBoard(b)
 	}
-	g.setBoard(b)
 	g.evaluate()
 	return g, nil
 }
@@ -403,7 +419,17 @@ func (g *Game) Play(actions []Action, spawns []Spawn) (int, error) {
 			sp = spawns[i:]
 		}
 		if spawns != nil || g.seeded {
-			i += g.run(actions[i:], sp)
+			rest, retry := actions[i:], false
+			if spawns == nil {
+				var n int
+				n, retry = g.playSeeded(rest)
+				i += n
+				rest = actions[i:]
+			}
+			if retry && len(rest) > 0 {
+				rest = rest[:1] // playSeeded takes the moves after this one
+			}
+			i += g.run(rest, sp)
 			if i == len(actions) {
 				break
 			}
@@ -607,7 +633,11 @@ func (g *Game) evaluate() {
 	if g.r.winExp != 0 && g.p.Win.When == Reach && g.st.maxExp >= g.r.winExp {
 		g.st.won = true
 	}
-	g.finish(g.Board().Blocked())
+	if g.st.packed {
+		g.finish(g.st.pb.blocked())
+	} else {
+		g.finish(g.st.b.Blocked())
+	}
 }
 
 // Undo takes back the last counted move: board, score, move count and the

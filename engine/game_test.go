@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/tileproof/tileproof/internal/plain"
 )
 
@@ -362,6 +363,102 @@ func TestPlayMatchesMove(t *testing.T) {
 				*fs.RNG != *ss.RNG || fs.Won != ss.Won || fs.Result != ss.Result || fast.CanUndo() != slow.CanUndo() {
 				t.Fatalf("%s %s: Play gives %+v, Do gives %+v", name, seed, fs, ss)
 			}
+		}
+	}
+}
+
+// TestPlayEdges compares Play with Do action by action from states at the
+// edges of Play's fast loops: a win tile one merge away in every built-in
+// profile (merge and reach rules, stop, ask and continue), after keep
+// playing, a merge making 2^16 and a board already holding it, a move
+// limit met inside the log and at its very end, a score near 2^53-1, and a
+// nearly full board. It compares the whole state, the state an undo would
+// restore included.
+func TestPlayEdges(t *testing.T) {
+	limited := customProfile(t, "name: limited\nbase: online-2048\nmoveLimit: 40\n")
+	limitedPGS := customProfile(t, "name: limited-pgs\nbase: pgs\nmoveLimit: 25\n")
+	boards := []string{
+		"1024 1024 . ./. . . ./. . . ./. . . .",
+		"2 1024 1024 ./4 . . ./. . . ./. . . .",
+		"32768 32768 . ./2 . . ./. . . ./. . . .",
+		"65536 2 . ./4 . . ./. . . ./. . . .",
+		"2 4 8 16/32 64 128 256/512 2 4 8/16 32 . .",
+		". . . ./. . . ./. . . ./. . . 2",
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	profiles := []*Profile{limited, limitedPGS}
+	for _, name := range BuiltinNames() {
+		profiles = append(profiles, mustProfile(t, name))
+	}
+	for _, p := range profiles {
+		rules, err := Compile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for bi, board := range boards {
+			for _, score := range []uint64{0, MaxSafeInteger - 5000} {
+				for game := range 8 {
+					// Logs long enough to pass the move limits, rich in the
+					// moves that merge the big tiles on these boards (left
+					// and up), with keep playing and undo mixed in.
+					var log []Action
+					for range 30 + game*10 {
+						a := []Action{MoveLeft, MoveLeft, MoveUp, MoveDown, MoveRight}[rng.IntN(5)]
+						switch rng.IntN(25) {
+						case 0:
+							a = KeepPlaying
+						case 1:
+							a = Undo
+						}
+						log = append(log, a)
+					}
+					seed := fmt.Sprint("edge-", bi, "-", game)
+					st := State{Board: mustBoard(t, board), Score: score, RNG: seeded(seed)}
+					fast, err := rules.Load(st)
+					if err != nil {
+						t.Fatal(err)
+					}
+					slow, _ := rules.Load(st)
+					nFast, errFast := fast.Play(log, nil)
+					nSlow := 0
+					var errSlow error
+					for _, a := range log {
+						if _, errSlow = slow.Do(a); errSlow != nil {
+							break
+						}
+						nSlow++
+					}
+					where := fmt.Sprintf("%s, board %d, score %d, game %d", p.Name, bi, score, game)
+					if nFast != nSlow || fmt.Sprint(errFast) != fmt.Sprint(errSlow) {
+						t.Fatalf("%s: Play stopped at %d (%v), Do at %d (%v)", where, nFast, errFast, nSlow, errSlow)
+					}
+					if diff := cmp.Diff(slow.State(), fast.State(), cmp.AllowUnexported(Board{}, RNG{})); diff != "" || fast.MaxTile() != slow.MaxTile() {
+						t.Fatalf("%s: state after Play differs from Do's (-Do +Play):\n%s\nmax tile %d, %d", where, diff, slow.MaxTile(), fast.MaxTile())
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPlayFinishOrder plays the one move that both reaches the move limit
+// and leaves no move, under a profile that checks the move limit first:
+// Play and Move must both end the run with the move limit.
+func TestPlayFinishOrder(t *testing.T) {
+	p := customProfile(t, "name: limit-first\nbase: pgs\nmoveLimit: 1\nfinishOrder: [move-limit, no-moves, target-reached]\n")
+	// Moving right fills the gap and spawns at the bottom left, where no
+	// 2 or 4 has an equal neighbour: the board is blocked.
+	board := "8 16 8 16/16 8 16 8/8 16 8 16/32 64 32 ."
+	for _, play := range []bool{true, false} {
+		g := load(t, p, board, seeded("finish"))
+		var err error
+		if play {
+			_, err = g.Play([]Action{MoveRight}, nil)
+		} else {
+			_, err = g.Move(Right)
+		}
+		if err != nil || g.Result() != MoveLimitReached || !g.Board().Blocked() {
+			t.Errorf("play %v: %v, result %v, board\n%s", play, err, g.Result(), g.Board())
 		}
 	}
 }

@@ -73,10 +73,17 @@ func RNGFromState(s uint64) RNG { return RNG{s} }
 // State returns the generator's state, from which [RNGFromState] resumes.
 func (r RNG) State() uint64 { return r.state }
 
+// rngGamma is what each tp1 draw adds to the state.
+const rngGamma = 0x9E3779B97F4A7C15
+
 // Next returns the next draw.
 func (r *RNG) Next() uint64 {
-	r.state += 0x9E3779B97F4A7C15
-	z := r.state
+	r.state += rngGamma
+	return splitMix(r.state)
+}
+
+// splitMix is SplitMix64's output function: the draw for a state.
+func splitMix(z uint64) uint64 {
 	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
 	z = (z ^ z>>27) * 0x94D049BB133111EB
 	return z ^ z>>31

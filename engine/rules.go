@@ -12,6 +12,11 @@ type Rules struct {
 	spawnExps  []uint8  // the spawn tiles' exponents, ascending
 	spawnCum   []uint64 // running sums of their weights
 	spawnTotal uint64
+	// seededFast says playSeeded may replay this profile's games: 4x4,
+	// spawn weights summing to at most len(spawnTable), spawn tiles below
+	// 2^16 and below the win tile.
+	seededFast bool
+	spawnTable [64]uint8 // the spawn exponent for each draw mod spawnTotal, when seededFast
 }
 
 // finishResult returns the result of the first finishing condition that
@@ -40,6 +45,18 @@ func Compile(p *Profile) (*Rules, error) {
 		r.spawnTotal += w.Weight
 		r.spawnExps = append(r.spawnExps, log2(w.Value))
 		r.spawnCum = append(r.spawnCum, r.spawnTotal)
+	}
+	top := r.spawnExps[len(r.spawnExps)-1]
+	r.seededFast = p.Rows == 4 && p.Cols == 4 && r.spawnTotal <= uint64(len(r.spawnTable)) &&
+		top < 16 && (r.winValue == 0 || top < r.winExp)
+	if r.seededFast {
+		i := 0
+		for v := range r.spawnTotal {
+			for v >= r.spawnCum[i] {
+				i++
+			}
+			r.spawnTable[v] = r.spawnExps[i]
+		}
 	}
 	return r, nil
 }

@@ -1,0 +1,116 @@
+package engine
+
+import "math/bits"
+
+// playSeeded is the replay loop of a seeded 4x4 game, the case a verifier
+// spends nearly all its time in: a move log with spawns from tp1, on a
+// board without a tile of 2^16 or more, before the win tile (or after it,
+// in a profile that plays on). It keeps the whole state in a few local
+// variables, slides with the row tables written out in the loop, and
+// leaves every uncommon event to the general paths: it stops before an
+// action that is not a move, a move that changes nothing, one that makes
+// a tile of 2^16 or more or might make the win tile, or one that would
+// pass the safe-integer score.
+//
+// It returns the number of actions done, and retry: whether it may take
+// actions after the one it stopped before. With retry false it takes no
+// action in this game's present state (the profile, a large tile, a
+// finished run), so run or move must.
+func (g *Game) playSeeded(actions []Action) (n int, retry bool) {
+	r, st := g.r, &g.st
+	stops := g.p.Win.Then != Continue && !st.keep
+	if !g.seeded || !r.seededFast || !st.packed || st.pb.hi != 0 || st.result != Playing || st.won && stops {
+		return 0, false
+	}
+	// guard: a move gaining this much might make the win tile, which
+	// changes won and may end the run; such moves go to the general path.
+	guard := ^uint64(0)
+	if r.winValue != 0 && !st.won {
+		if st.maxExp >= r.winExp {
+			return 0, false
+		}
+		guard = r.winValue
+	}
+	// Every action the loop takes is a counted move, so the move limit is
+	// a bound on n; and a move on such a board gains less than 2^18 (four
+	// rows, each at most two merges making tiles below 2^16), so a score
+	// that cannot pass 2^53-1 within the log needs no check a move.
+	stop, bounded := len(actions), false
+	if limit := g.p.MoveLimit; limit != 0 && limit-st.moves <= stop {
+		stop, bounded = limit-st.moves, true
+	}
+	if stop <= 0 || uint64(stop) > MaxSafeInteger>>18 || st.score > MaxSafeInteger-uint64(stop)<<18 {
+		return 0, false
+	}
+	lo, score, rs, prevLo := st.pb.lo, st.score, st.rng.state, st.pb.lo
+	result := Playing
+loop:
+	for ; n < stop; n++ {
+		// The slide: four row-table lookups (see packed.slide).
+		var q uint64
+		var e0, e1, e2, e3 rowEntry
+		switch a := actions[n]; a {
+		case MoveLeft, MoveRight:
+			t := leftTable
+			if a == MoveRight {
+				t = rightTable
+			}
+			e0, e1, e2, e3 = t[uint16(lo)], t[uint16(lo>>16)], t[uint16(lo>>32)], t[uint16(lo>>48)]
+			q = uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48
+		case MoveUp, MoveDown:
+			t := leftTable
+			if a == MoveDown {
+				t = rightTable
+			}
+			e0, e1, e2, e3 = t[column(lo)], t[column(lo>>4)], t[column(lo>>8)], t[column(lo>>12)]
+			q = spreadRow(e0) | spreadRow(e1)<<4 | spreadRow(e2)<<8 | spreadRow(e3)<<12
+		default:
+			break loop
+		}
+		gained := uint64(e0>>16+e1>>16+e2>>16+e3>>16) << 2
+		if (e0|e1|e2|e3)&rowEscape != 0 || q == lo || gained >= guard {
+			break
+		}
+		// The spawn, as tp1 draws it: the value, then the cell.
+		empty := zeroNibbles(q)
+		rs += rngGamma
+		v := splitMix(rs)
+		if r.spawnTotal == 10 {
+			v %= 10 // the weights of every built-in profile: a constant divisor is a multiply
+		} else {
+			v %= r.spawnTotal
+		}
+		rs += rngGamma
+		// x mod E, E the empty cells (1 to 15), is x mod 720720 (the least
+		// common multiple of 1..16, a constant the compiler divides by
+		// multiplying) mod E: a 32-bit division, shorter than a 64-bit one
+		// on the path from one move to the next.
+		x := uint32(splitMix(rs) % 720720)
+		cell := nthEmpty(empty, int(x%uint32(bits.OnesCount64(empty))))
+		prevLo = lo
+		lo = q | uint64(r.spawnTable[v&63])<<(4*cell)
+		score += gained
+		if empty&(empty-1) == 0 && (packed{lo: lo}).blocked() {
+			result = r.finishResult(false, true, bounded && n+1 == stop)
+			n++
+			break
+		}
+	}
+	if result == Playing && bounded && n == stop {
+		result = r.finishResult(false, false, true)
+	}
+	if n == 0 {
+		return 0, true
+	}
+	// Write the state back, with the state before the last move for undo.
+	if g.p.Undo {
+		g.prev = *st
+		_, lastGained, _ := packed{lo: prevLo}.slide(Direction(actions[n-1]))
+		g.prev.pb, g.prev.score, g.prev.moves, g.prev.result = packed{lo: prevLo}, score-lastGained, st.moves+n-1, Playing
+		g.prev.rng, g.prev.maxExp = RNG{rs - rngGamma - rngGamma}, packed{lo: prevLo}.maxExp()
+		g.canUndo = true
+	}
+	st.pb, st.score, st.moves, st.rng, st.result = packed{lo: lo}, score, st.moves+n, RNG{rs}, result
+	st.maxExp = st.pb.maxExp()
+	return n, true
+}
