@@ -107,8 +107,20 @@ var logChars = func() (t [256]bool) {
 // its lines blanked (so the lines of the other fields stay where they
 // are), and the value. ok is false for any other form, which the YAML
 // decoder then reads.
+// otherBreaks reports whether data holds a line break other than "\n":
+// "\r", NEL, LS or PS. (bytes.ContainsAny would say, but its search for
+// non-ASCII runes decodes every rune: ten times this, on a long log.)
+func otherBreaks(data []byte) bool {
+	if bytes.IndexByte(data, '\r') >= 0 {
+		return true
+	}
+	// NEL is C2 85 in UTF-8, LS and PS are E2 80 A8 and E2 80 A9.
+	return (bytes.IndexByte(data, 0xC2) >= 0 || bytes.IndexByte(data, 0xE2) >= 0) &&
+		bytes.ContainsAny(data, "\u0085\u2028\u2029")
+}
+
 func cutMoves(data []byte) (rest []byte, moves string, ok bool) {
-	if !utf8.Valid(data) || bytes.ContainsAny(data, "\r\u0085\u2028\u2029") {
+	if !utf8.Valid(data) || otherBreaks(data) {
 		return nil, "", false // other line breaks, or an encoding error: the YAML decoder's business (so no "\r" below)
 	}
 	start := -1
@@ -137,10 +149,13 @@ func cutMoves(data []byte) (rest []byte, moves string, ok bool) {
 	value := bytes.Trim(data[valueStart:lineEnd], " \t")
 	// cut replaces data[valueStart:end] with "" and as many newlines.
 	cut := func(end int) []byte {
-		out := make([]byte, 0, valueStart+4+len(data)-end+bytes.Count(data[valueStart:end], []byte{'\n'}))
+		breaks := bytes.Count(data[valueStart:end], []byte{'\n'})
+		out := make([]byte, 0, valueStart+3+breaks+len(data)-end)
 		out = append(out, data[:valueStart]...)
 		out = append(out, ` ""`...)
-		out = append(out, bytes.Repeat([]byte{'\n'}, bytes.Count(data[valueStart:end], []byte{'\n'}))...)
+		for range breaks {
+			out = append(out, '\n')
+		}
 		return append(out, data[end:]...)
 	}
 	if string(value) != "|" && string(value) != "|-" {
@@ -164,6 +179,7 @@ func cutMoves(data []byte) (rest []byte, moves string, ok bool) {
 	// A literal block: the lines after, indented alike, until a line that
 	// is not indented.
 	var sb strings.Builder
+	sb.Grow(len(data) - lineEnd)
 	indent := -1
 	i := lineEnd + 1
 	for i < len(data) {
