@@ -19,7 +19,8 @@ import (
 // way with the same result: a JSON document is read with encoding/json,
 // and a YAML document whose top-level moves is a one-line plain scalar or
 // a literal block of log characters has that value read directly (see
-// cutMoves); everything else goes through the YAML decoder.
+// cutMoves), and the rest of it too when it has the plain form recorders
+// write (see readHeader); everything else goes through the YAML decoder.
 func decodeFile(name string, data []byte) (file, error) {
 	var f file
 	if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
@@ -31,6 +32,11 @@ func decodeFile(name string, data []byte) (file, error) {
 		f = file{} // not JSON: a YAML flow mapping, perhaps
 	}
 	if rest, moves, ok := cutMoves(data); ok {
+		// The header in the form recorders write is read directly too.
+		if f, ok := readHeader(rest); ok && f.Moves != nil && *f.Moves == "" {
+			f.Moves = &moves
+			return f, nil
+		}
 		// The cut is right only if the placeholder is what the YAML
 		// decoder read as the top-level moves (it is not, say, when the
 		// "moves:" line is inside a quoted string); otherwise, and for

@@ -1,0 +1,120 @@
+package replay
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/strictyaml"
+)
+
+var boardsEqual = cmp.Comparer(func(a, b engine.Board) bool { return a == b })
+
+// FuzzReadHeader checks readHeader against the YAML decoder: whatever
+// document it takes, the decoder must take too and read the same.
+func FuzzReadHeader(f *testing.F) {
+	for _, s := range []string{
+		"profile: tile-merge\nseed: \"7\"\nmoves: \"\"\nclaim:\n  score: 20544\n  maxTile: 2048\n  moves: 1033\n",
+		"source: \"tileproof record\"\nprofile: tile-merge\nrules: 1\nrng: tp1\nseed: \"corpus-4\"\nmoves: \"\"\n\n\nclaim:\n  score: 89468\n  maxTile: 4096\n  moves: 4189\n  board: |2\n       2    8    4    2\n     256   64   32    8\n    1024  512  128   16\n    4096 2048 1024    4\n  won: true\n  over: true\n  result: no-moves\n",
+		"# a comment\nprofile: pgs # the profile\nseed: 12\nmoves: \"\"\nclaim:\n   board: |\n     2 4 . .\n\n     . . . .\n     . . . 8\n     . . . .\n   won: false\n",
+		"profile: x\nclaim:\n  board: |-\n    2 4\n    4 2\n# ends the block\n  over: true\n",
+		"profile: x\nclaim:\n  board: |3\n    2 4\n    4 2\n",
+		"profile: \"a #b\" # c\nrules: 007\n",
+		"profile: null\nseed: True\n",
+		"profile: x\nprofile: y\n",
+		"claim:\n  score: 1\n    moves: 2\n",
+		"profile: x\n  y\n",
+		"seedCommitment: sha256:ab\n",
+		"claim: {score: 1,maxTile: 2}\n",
+		"claim: { score: 1 , moves: 2 } # c\n",
+		"claim: {score:1}\n",
+		"claim: {score: 1,}\n",
+		"claim: {won: true, result: no-moves, over: false}\n",
+		"claim: {score: 1}\nclaim:\n  moves: 2\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		fast, ok := readHeader([]byte(text))
+		if !ok {
+			return
+		}
+		var slow file
+		if err := strictyaml.Decode("f.yaml", []byte(text), &slow); err != nil {
+			t.Fatalf("readHeader took a document the YAML decoder refuses: %v\n%+v", err, fast)
+		}
+		if diff := cmp.Diff(slow, fast, boardsEqual); diff != "" {
+			t.Fatalf("(-YAML decoder +readHeader):\n%s", diff)
+		}
+	})
+}
+
+// TestReadHeaderCorpus reads every seeded corpus replay's header both
+// ways and checks that readHeader takes the form tileproof record writes,
+// so the fast way is the one the benchmarks and the corpus exercise.
+func TestReadHeaderCorpus(t *testing.T) {
+	taken := 0
+	for _, name := range corpusFiles(t) {
+		data := mustRead(t, "../replays/"+name)
+		rest, _, ok := cutMoves(data)
+		if !ok {
+			continue
+		}
+		fast, ok := readHeader(rest)
+		if !ok {
+			continue
+		}
+		taken++
+		var slow file
+		if err := strictyaml.Decode(name, rest, &slow); err != nil {
+			t.Fatalf("%s: readHeader took it, the YAML decoder says %v", name, err)
+		}
+		if diff := cmp.Diff(slow, fast, boardsEqual); diff != "" {
+			t.Errorf("%s (-YAML decoder +readHeader):\n%s", name, diff)
+		}
+	}
+	for _, name := range []string{"valid/tile-merge-4096.yaml", "valid/tile-merge-2048.yaml", "minimal.yaml"} {
+		rest, _, ok := cutMoves(mustRead(t, "../replays/"+name))
+		if _, taken := readHeader(rest); !ok || !taken {
+			t.Errorf("%s: not read the fast way (cut %v)", name, ok)
+		}
+	}
+	if taken < 10 {
+		t.Errorf("readHeader took %d corpus replays; the recorder's form is most of them", taken)
+	}
+}
+
+// TestReadHeaderDeclines lists documents readHeader must leave to the
+// YAML decoder, each for a reason the decoder handles differently or
+// words as an error.
+func TestReadHeaderDeclines(t *testing.T) {
+	for _, text := range []string{
+		"",
+		"profile: x\nprofile: y\n",              // a repeated key
+		"profile: null\n",                       // null, not a word
+		"claim:\n  won: yes\n",                  // YAML 1.1 booleans: the decoder's call
+		"rules: 007\n",                          // a leading zero
+		"rules: -1\n",                           // a sign
+		"unknown: 1\n",                          // an unknown field
+		"claim:\n  score: 1\n   moves: 2\n",     // uneven indentation
+		"profile: x\n  y\n",                     // a continued plain scalar
+		"profile: 'x'\n",                        // single quotes
+		"profile: \"a\\tb\"\n",                  // an escape
+		"profile: x\n\tseed: 1\n",               // a tab
+		"claim:\n  board: |\n    2 4\n   4 2\n", // a block line less indented than the first
+		"claim:\n  board: |--\n    2 4\n    4 2\n",
+		"claim:\n  board: |\n    2 4\n    2\n", // a board that does not parse
+		"claim:\n",
+		"---\nprofile: x\n",
+		"claim: {score: 1, score: 2}\n",
+		"claim: {score: 1,}\n",
+		"claim: {board: 2 4/4 2}\n",
+	} {
+		if f, ok := readHeader([]byte(text)); ok {
+			t.Errorf("readHeader took %q: %+v", text, f)
+		}
+	}
+	if _, ok := readHeader([]byte("profile: x\n")); !ok {
+		t.Error("readHeader refused a one-line header")
+	}
+}
