@@ -1,7 +1,5 @@
 package engine
 
-import "math/bits"
-
 // playSeeded is the replay loop of a seeded 4x4 game, the case a verifier
 // spends nearly all its time in: a move log with spawns from tp1, on a
 // board without a tile of 2^16 or more, before the win tile (or after it,
@@ -86,7 +84,8 @@ loop:
 		// multiplying) mod E: a 32-bit division, shorter than a 64-bit one
 		// on the path from one move to the next.
 		x := uint32(splitMix(rs) % 720720)
-		cell := nthEmpty(empty, int(x%uint32(bits.OnesCount64(empty))))
+		prefix := emptyPrefix(empty)
+		cell := nthEmpty(prefix, int(x%emptyCount(prefix)))
 		prevLo = lo
 		lo = q | uint64(r.spawnTable[v&63])<<(4*cell)
 		score += gained

@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"strings"
 )
 
@@ -179,10 +178,15 @@ func (r *Rules) NewGame(seed string) (*Game, error) {
 		var pb packed
 		empty := uint64(nibbleLSB)
 		for range p.StartTiles {
-			exp, nth := g.draw(bits.OnesCount64(empty))
-			cell := nth // every cell is empty: nthEmpty counts at most 15
-			if empty != nibbleLSB {
-				cell = nthEmpty(empty, nth)
+			var exp uint8
+			var cell int
+			if empty == nibbleLSB { // every cell is empty: more than a prefix counts
+				exp, cell = g.draw(16)
+			} else {
+				prefix := emptyPrefix(empty)
+				var nth int
+				exp, nth = g.draw(int(emptyCount(prefix)))
+				cell = nthEmpty(prefix, nth)
 			}
 			pb.set(cell, exp)
 			empty &^= 1 << (4 * cell)
@@ -523,7 +527,8 @@ func (g *Game) run(actions []Action, spawns []Spawn) int {
 			// divides by multiplying) mod E: a 32-bit division, shorter
 			// than a 64-bit one on the path from one move to the next.
 			x := uint32(rng.Next() % 720720)
-			cell = nthEmpty(empty, int(x%uint32(bits.OnesCount64(empty))))
+			prefix := emptyPrefix(empty)
+			cell = nthEmpty(prefix, int(x%emptyCount(prefix)))
 		}
 		q.set(cell, exp)
 		pb = q

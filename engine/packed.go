@@ -1,7 +1,5 @@
 package engine
 
-import "math/bits"
-
 // packed is a 4x4 board in 80 bits, the fast path for the standard board.
 // Cell i (row-major: row i/4, column i%4) holds the exponent
 // lo>>(4i)&15 | (hi>>i&1)<<4, so exponents 0..31 are representable: every
@@ -260,18 +258,27 @@ func (p packed) maxExp() uint8 {
 	return m
 }
 
-// nthEmpty returns the index of empty cell number n (0-based, row-major)
-// of the empty-cell bits e, which has at most 15 cells set. It is
-// branch-free: with a loop, the unpredictable number of steps cost a
-// mispredicted branch a spawn.
-func nthEmpty(e uint64, n int) int {
-	// Nibble i of prefix counts the empty cells 0..i (at most 15, so no
-	// nibble overflows). The wanted cell is the number of nibbles whose
-	// count is at most n.
-	prefix := e * nibbleLSB
-	const bytes = 0x0F0F0F0F0F0F0F0F
-	add := uint64(15-n) * 0x0101010101010101 // a byte holding c gets bit 4 set when c > n
-	even := (prefix&bytes + add) & 0x1010101010101010
-	odd := (prefix>>4&bytes + add) & 0x1010101010101010
-	return 16 - bits.OnesCount64(even) - bits.OnesCount64(odd)
+// emptyPrefix returns the running counts of the empty-cell bits e (bit 4i
+// for cell i, at most 15 cells): nibble i counts the empty cells 0 to i,
+// so the top nibble counts them all. One multiply, where a population
+// count would be a call on CPUs Go does not assume have the instruction.
+func emptyPrefix(e uint64) uint64 { return e * nibbleLSB }
+
+// emptyCount returns the number of empty cells of a prefix from
+// emptyPrefix.
+func emptyCount(prefix uint64) uint32 { return uint32(prefix >> 60) }
+
+// nthEmpty returns the index of empty cell number n (0-based, row-major),
+// given the running counts prefix = emptyPrefix(e). It is branch-free:
+// with a loop, the unpredictable number of steps cost a mispredicted
+// branch a spawn.
+func nthEmpty(prefix uint64, n int) int {
+	// The wanted cell is the number of nibbles whose count is at most n:
+	// 16 less those above n. A byte holding a count c gets bit 4 set by
+	// the addition when c > n; the bits are summed by a multiply.
+	const bytes, ones = 0x0F0F0F0F0F0F0F0F, 0x0101010101010101
+	add := uint64(15-n) * ones
+	even := (prefix&bytes + add) >> 4 & ones
+	odd := (prefix>>4&bytes + add) >> 4 & ones
+	return 16 - int((even+odd)*ones>>56)
 }

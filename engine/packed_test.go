@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -95,7 +96,7 @@ func TestNthEmpty(t *testing.T) {
 	want := []int{1, 3, 4, 5, 12, 14}
 	e := toPacked(b).empties()
 	for n, cell := range want {
-		if got := nthEmpty(e, n); got != cell {
+		if got := nthEmpty(emptyPrefix(e), n); got != cell {
 			t.Errorf("nthEmpty(%d) = %d, want %d", n, got, cell)
 		}
 	}
@@ -115,11 +116,14 @@ func FuzzPackedBoard(f *testing.F) {
 	})
 }
 
-// TestNthEmptyEveryMask checks the branch-free select against counting,
-// for every set of 1 to 15 empty cells and every position in it.
+// TestNthEmptyEveryMask checks the branch-free count and select against
+// counting, for every set of 1 to 15 empty cells and every position in it.
 func TestNthEmptyEveryMask(t *testing.T) {
 	for mask := 1; mask < 1<<16-1; mask++ {
-		e := spread16(uint16(mask))
+		e := emptyPrefix(spread16(uint16(mask)))
+		if got, want := emptyCount(e), bits.OnesCount16(uint16(mask)); int(got) != want {
+			t.Fatalf("mask %016b: emptyCount = %d, want %d", mask, got, want)
+		}
 		n := 0
 		for cell := range 16 {
 			if mask>>cell&1 == 0 {
