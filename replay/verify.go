@@ -443,7 +443,6 @@ func canonicalHash(r *Replay, p *engine.Profile, seed *string, g *engine.Game) s
 		Claim          claim      `json:"claim"`
 	}{
 		Profile: p.Name, Rules: p.Version, Setup: r.Setup, Seed: seed, SeedCommitment: strings.ToLower(r.SeedCommitment),
-		Moves: strings.ReplaceAll(r.MoveLog(), " ", ""),
 		Claim: claim{g.Score(), g.MaxTile(), g.Moves(), g.Board().Values(), g.Won(), g.Over(), string(res)},
 	}
 	if seed != nil {
@@ -451,29 +450,34 @@ func canonicalHash(r *Replay, p *engine.Profile, seed *string, g *engine.Game) s
 	} else {
 		c.Start = r.Start.Values()
 	}
-	// The move log, thousands of letters, goes to the hash as it is rather
-	// than through the JSON encoder, which would scan and copy it for
-	// nothing: a log (letters, digits, ':') holds no character JSON
-	// escapes. The encoder writes the rest with an empty log, and the
-	// letters are hashed in its place.
-	var moves string
-	if !strings.ContainsFunc(c.Moves, func(r rune) bool { return r < ' ' || r > '~' || r == '"' || r == '\\' }) {
-		moves, c.Moves = c.Moves, ""
-	}
+	// The move log, thousands of letters, is hashed as it is rather than
+	// through the JSON encoder, which would copy and scan it for nothing:
+	// a log (letters, and in a spawn-recorded game digits and ':') holds
+	// no character JSON escapes. The encoder writes the form with an empty
+	// log, and the log is hashed in its place: after the first
+	// "moves":"" (keys come in order, and quotes inside strings are
+	// escaped).
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.Encode(c)
 	form := bytes.TrimRight(buf.Bytes(), "\n")
+	at := bytes.Index(form, []byte(`"moves":""`)) + len(`"moves":"`)
 	h := sha256.New()
-	if moves != "" {
-		// The first "moves":"": keys come in order, and quotes inside
-		// strings are escaped.
-		at := bytes.Index(form, []byte(`"moves":""`)) + len(`"moves":"`)
-		h.Write(form[:at])
-		io.WriteString(h, moves)
-		form = form[at:]
+	h.Write(form[:at])
+	if r.Start != nil {
+		io.WriteString(h, strings.ReplaceAll(r.MoveLog(), " ", ""))
+	} else {
+		var chunk [1024]byte
+		for actions := r.Actions; len(actions) > 0; {
+			n := min(len(actions), len(chunk))
+			for i, a := range actions[:n] {
+				chunk[i] = a.Letter()
+			}
+			h.Write(chunk[:n])
+			actions = actions[n:]
+		}
 	}
-	h.Write(form)
+	h.Write(form[at:])
 	return hex.EncodeToString(h.Sum(nil))
 }
