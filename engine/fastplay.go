@@ -20,14 +20,19 @@ func (g *Game) playSeeded(actions []Action) (n int, retry bool) {
 	if !g.seeded || !r.seededFast || !st.packed || st.pb.hi != 0 || st.result != Playing || st.won && stops {
 		return 0, false
 	}
-	// guard: a move gaining this much might make the win tile, which
-	// changes won and may end the run; such moves go to the general path.
-	guard := ^uint64(0)
+	// guard: the loop stops before a move whose table entries' points
+	// (a quarter of the points gained) add up to guard or more. A table
+	// entry for a row that makes a tile of 2^16 or more (rowEscape)
+	// counts 2^15 there, so the guard is at most 2^15; a move gaining
+	// 2^17 without one is left to the general path too, which is rare and
+	// harmless. A move gaining the win tile's value might make it, which
+	// changes won and may end the run: the guard is at most that too.
+	guard := uint32(rowEscape >> 16)
 	if r.winValue != 0 && !st.won {
 		if st.maxExp >= r.winExp {
 			return 0, false
 		}
-		guard = r.winValue
+		guard = uint32(min(r.winValue/4, uint64(guard)))
 	}
 	// Every action the loop takes is a counted move, so the move limit is
 	// a bound on n; and a move on such a board gains less than 2^18 (four
@@ -42,8 +47,9 @@ func (g *Game) playSeeded(actions []Action) (n int, retry bool) {
 	}
 	lo, score, rs, prevLo := st.pb.lo, st.score, st.rng.state, st.pb.lo
 	result := Playing
+	actions = actions[:stop]
 loop:
-	for ; n < stop; n++ {
+	for ; n < len(actions); n++ {
 		// The slide: four row-table lookups (see packed.slide).
 		var q uint64
 		var e0, e1, e2, e3 rowEntry
@@ -65,8 +71,8 @@ loop:
 		default:
 			break loop
 		}
-		gained := uint64(e0>>16+e1>>16+e2>>16+e3>>16) << 2
-		if (e0|e1|e2|e3)&rowEscape != 0 || q == lo || gained >= guard {
+		quarter := uint32(e0>>16 + e1>>16 + e2>>16 + e3>>16)
+		if q == lo || quarter >= guard {
 			break
 		}
 		// The spawn, as tp1 draws it: the value, then the cell.
@@ -88,7 +94,7 @@ loop:
 		cell := nthEmpty(prefix, int(x%emptyCount(prefix)))
 		prevLo = lo
 		lo = q | uint64(r.spawnTable[v&63])<<(4*cell)
-		score += gained
+		score += uint64(quarter) << 2
 		if empty&(empty-1) == 0 && (packed{lo: lo}).blocked() {
 			result = r.finishResult(false, true, bounded && n+1 == stop)
 			n++
