@@ -1,9 +1,5 @@
 package engine
 
-// rowTables are the tables for the moves by their action's low bit: left
-// for up and left, right for down and right.
-var rowTables = [2]*[1 << 16]rowEntry{leftTable, rightTable}
-
 // playSeeded is the replay loop of a seeded 4x4 game, the case a verifier
 // spends nearly all its time in: a move log with spawns from tp1, on a
 // board without a tile of 2^16 or more, before the win tile (or after it,
@@ -58,14 +54,14 @@ loop:
 		var q uint64
 		var e0, e1, e2, e3 rowEntry
 		a := actions[n]
-		t := rowTables[a&1] // an index, not a branch: which way a move goes is hard to predict
+		t := rowTables[a&1]
 		switch a {
 		case MoveLeft, MoveRight:
 			e0, e1, e2, e3 = t[uint16(lo)], t[uint16(lo>>16)], t[uint16(lo>>32)], t[uint16(lo>>48)]
 			q = uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48
 		case MoveUp, MoveDown:
 			e0, e1, e2, e3 = t[column(lo)], t[column(lo>>4)], t[column(lo>>8)], t[column(lo>>12)]
-			q = spreadRow(e0) | spreadRow(e1)<<4 | spreadRow(e2)<<8 | spreadRow(e3)<<12
+			q = transposeLo(uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48)
 		default:
 			break loop
 		}

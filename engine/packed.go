@@ -32,6 +32,12 @@ const rowEscape rowEntry = 1 << 31
 
 var leftTable, rightTable = buildRowTable(false), buildRowTable(true)
 
+// rowTables are the tables by a direction's (or a move action's) low bit:
+// left for up and left, right for down and right. Picking one by index
+// rather than by a branch spares a mispredicted branch where the
+// direction is hard to predict.
+var rowTables = [2]*[1 << 16]rowEntry{leftTable, rightTable}
+
 func buildRowTable(reverse bool) *[1 << 16]rowEntry {
 	t := new([1 << 16]rowEntry)
 	for row := range 1 << 16 {
@@ -101,15 +107,19 @@ func (p *packed) set(i int, e uint8) {
 	p.hi |= uint16(e>>4) << i
 }
 
-// transpose swaps rows and columns.
-func (p packed) transpose() packed {
-	x := p.lo
+// transposeLo swaps the rows and columns of a board's low bits.
+func transposeLo(x uint64) uint64 {
 	// Swap the off-diagonal nibbles of each 2x2 block, then the off-diagonal
 	// 2x2 blocks.
 	t := (x ^ x>>12) & 0x0000F0F00000F0F0
 	x ^= t ^ t<<12
 	t = (x ^ x>>24) & 0x00000000FF00FF00
-	x ^= t ^ t<<24
+	return x ^ t ^ t<<24
+}
+
+// transpose swaps rows and columns.
+func (p packed) transpose() packed {
+	x := transposeLo(p.lo)
 	h := p.hi
 	u := (h ^ h>>3) & 0x0A0A
 	h ^= u ^ u<<3
@@ -123,14 +133,12 @@ func (p packed) transpose() packed {
 //
 // A board without high bits (no tile of 2^16 or more) takes four table
 // lookups: left and right look its rows up; up and down gather each column
-// into a row index with one multiply and spread the result back with
-// shifts, which is faster than transposing the board there and back. Other
-// boards, and moves that make a 2^16 tile, take slideSlow.
+// into a row index with one multiply, and transpose the new columns, put
+// together as rows, back. (Transposing the board first, instead of the
+// multiplies, is slower; so is spreading each new column on its own.)
+// Other boards, and moves that make a 2^16 tile, take slideSlow.
 func (p packed) slide(d Direction) (q packed, gained uint64, ok bool) {
-	table := leftTable
-	if d == Right || d == Down {
-		table = rightTable
-	}
+	table := rowTables[d&1]
 	if p.hi == 0 {
 		var e0, e1, e2, e3 rowEntry
 		if d >= Left {
@@ -144,7 +152,7 @@ func (p packed) slide(d Direction) (q packed, gained uint64, ok bool) {
 			e1 = table[column(p.lo>>4)]
 			e2 = table[column(p.lo>>8)]
 			e3 = table[column(p.lo>>12)]
-			q.lo = spreadRow(e0) | spreadRow(e1)<<4 | spreadRow(e2)<<8 | spreadRow(e3)<<12
+			q.lo = transposeLo(uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48)
 		}
 		if (e0|e1|e2|e3)&rowEscape == 0 {
 			return q, uint64(e0>>16+e1>>16+e2>>16+e3>>16) << 2, true
@@ -185,14 +193,6 @@ func (p packed) slideSlow(d Direction, table *[1 << 16]rowEntry) (q packed, gain
 // packed board, rows 0 to 3) into a 16-bit row, row 0 lowest.
 func column(x uint64) uint16 {
 	return uint16((x & 0x000F000F000F000F) * 0x0001001001001000 >> 48)
-}
-
-// spreadRow is the inverse of column: it puts the four nibbles of a table
-// entry's row at bits 0, 16, 32 and 48.
-func spreadRow(e rowEntry) uint64 {
-	x := uint64(e & 0xFFFF)
-	x = (x | x<<24) & 0x000000FF000000FF
-	return (x | x<<12) & 0x000F000F000F000F
 }
 
 // spread16 moves bit i of x to bit 4i.
