@@ -386,7 +386,8 @@ func TestPlayEdges(t *testing.T) {
 		". . . ./. . . ./. . . ./. . . 2",
 	}
 	rng := rand.New(rand.NewPCG(21, 22))
-	profiles := []*Profile{limited, limitedPGS}
+	weights := customProfile(t, "name: weights\nbase: tile-merge\nspawn: {2: 3, 4: 2, 8: 1}\n") // not 10 in all: the division path
+	profiles := []*Profile{limited, limitedPGS, weights}
 	for _, name := range BuiltinNames() {
 		profiles = append(profiles, mustProfile(t, name))
 	}
