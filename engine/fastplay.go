@@ -6,9 +6,9 @@ package engine
 // in a profile that plays on). It keeps the whole state in a few local
 // variables, slides with the row tables written out in the loop, and
 // leaves every uncommon event to the general paths: it stops before an
-// action that is not a move, a move that changes nothing, one that makes
-// a tile of 2^16 or more or might make the win tile, or one that would
-// pass the safe-integer score.
+// action that is not a move, a move that changes nothing, or one that
+// makes a tile of 2^16 or more or might make the win tile; and it takes
+// nothing when the log is long enough for the score to pass 2^53-1.
 //
 // It returns the number of actions done, and retry: whether it may take
 // actions after the one it stopped before. With retry false it takes no
@@ -35,7 +35,7 @@ func (g *Game) playSeeded(actions []Action) (n int, retry bool) {
 		guard = uint32(min(r.winValue/4, uint64(guard)))
 	}
 	// Every action the loop takes is a counted move, so the move limit is
-	// a bound on n; and a move on such a board gains less than 2^18 (four
+	// a bound on n; and a move the loop takes gains at most 2^18 (four
 	// rows, each at most two merges making tiles below 2^16), so a score
 	// that cannot pass 2^53-1 within the log needs no check a move.
 	stop, bounded := len(actions), false
