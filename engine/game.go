@@ -190,8 +190,9 @@ func (r *Rules) NewGame(seed string) (*Game, error) {
 			}
 			pb.set(cell, exp)
 			empty &^= 1 << (4 * cell)
+			g.st.maxExp = max(g.st.maxExp, exp)
 		}
-		g.st.packed, g.st.pb, g.st.maxExp = true, pb, pb.maxExp()
+		g.st.packed, g.st.pb = true, pb
 	} else {
 		b := Board{rows: uint8(p.Rows), cols: uint8(p.Cols)}
 		for range p.StartTiles {
@@ -628,6 +629,9 @@ func (g *Game) checkSpawn(s Spawn, b Board) error {
 func (g *Game) finish(blocked bool) {
 	target := g.st.won && g.p.Win.Then != Continue && !g.st.keep
 	limited := g.p.MoveLimit > 0 && g.st.moves >= g.p.MoveLimit
+	if !target && !blocked && !limited {
+		return
+	}
 	if r := g.r.finishResult(target, blocked, limited); r != Playing {
 		g.st.result = r
 	}
