@@ -26,7 +26,8 @@ run() { # NAME IMPL [FLAGS...]
 }
 
 run 0-engine builtin
-run 1-original "exec:node conformance/adapters/original-2048.js" --profile classic
+# The original's Math.random seeded: the same report every run.
+ORIGINAL_2048_SEED=${ORIGINAL_2048_SEED:-2048} run 1-original "exec:node conformance/adapters/original-2048.js" --profile classic
 port=$((20000 + RANDOM % 20000))
 "$tp" serve --addr "127.0.0.1:$port" --forced-spawns 2>/dev/null &
 server=$!
