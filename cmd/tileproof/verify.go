@@ -98,11 +98,14 @@ func (c *cli) verify(args []string) int {
 	}
 	sum.print(out)
 	if report != nil {
-		pages, unpaged, err := report.finish("tileproof verify " + strings.Join(fs.Args(), " "))
+		pages, unpaged, stale, err := report.finish("tileproof verify " + strings.Join(fs.Args(), " "))
 		if err != nil {
 			return c.fail(exitBadUsage, "verify: --report: %v", err)
 		}
 		fmt.Fprintf(c.stderr, "wrote %s, with %d replay pages in %s\n", *reportFile, pages, report.dir)
+		if stale > 0 {
+			fmt.Fprintf(c.stderr, "removed %d pages of an earlier report from %s\n", stale, report.dir)
+		}
 		if unpaged > 0 {
 			fmt.Fprintf(c.stderr, "%d replays have no page: --report-pages %d caps the pages of valid and of invalid replays\n", unpaged, *reportPages)
 		}

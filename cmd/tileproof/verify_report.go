@@ -39,6 +39,7 @@ type htmlReport struct {
 	written [2]int            // pages given out: of valid replays, of invalid ones
 	unpaged int               // replays that could have had a page, over the cap
 	pages   map[string]string // a replay's name to its page's URL, relative to FILE
+	files   map[string]bool   // the pages' file names, in dir
 	err     error             // the first page that could not be written
 	entries []htmlview.Entry
 }
@@ -61,7 +62,7 @@ func newHTMLReport(name string, v *replay.Verifier, maxPages int) (*htmlReport, 
 		return nil, err
 	}
 	return &htmlReport{v: v, file: f, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
-		baseAbs: filepath.Dir(abs), maxPages: maxPages, pages: map[string]string{}}, nil
+		baseAbs: filepath.Dir(abs), maxPages: maxPages, pages: map[string]string{}, files: map[string]bool{}}, nil
 }
 
 // verify verifies one replay as replay.Verifier.VerifyFile does, tracing
@@ -96,6 +97,7 @@ func (h *htmlReport) verify(name string, data []byte) replay.Verdict {
 		return vd
 	}
 	h.pages[name] = h.dirURL + "/" + url.PathEscape(page)
+	h.files[page] = true
 	return vd
 }
 
@@ -135,21 +137,47 @@ func (h *htmlReport) abandon() {
 	os.Remove(h.name)
 }
 
-// finish writes the summary page.
-// pages is the number of viewer pages written, unpaged the number of
-// replays left without one by the cap.
-func (h *htmlReport) finish(title string) (pages, unpaged int, err error) {
+// finish writes the summary page, then removes the pages an earlier
+// report left in the directory that this one does not link to, so that
+// the directory holds this report's pages only. pages is the number of
+// viewer pages written, unpaged the number of replays left without one by
+// the cap, stale the number of earlier pages removed.
+func (h *htmlReport) finish(title string) (pages, unpaged, stale int, err error) {
 	defer h.file.Close()
 	if h.err != nil {
-		return 0, 0, h.err
+		return 0, 0, 0, h.err
 	}
 	if err := htmlview.Report(h.file, title, h.entries); err != nil {
-		return 0, 0, fmt.Errorf("%s: %v", h.name, err)
+		return 0, 0, 0, fmt.Errorf("%s: %v", h.name, err)
 	}
 	if err := h.file.Close(); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
-	return len(h.pages), h.unpaged, nil
+	stale, err = h.removeStale()
+	return len(h.pages), h.unpaged, stale, err
+}
+
+// pageName matches the names pageFile gives.
+var pageName = regexp.MustCompile(`^[A-Za-z0-9._-]+-[0-9a-f]{8}\.html$`)
+
+// removeStale removes the files of the pages' directory named as pages
+// are (pageName) that this report did not write. Other files are left.
+func (h *htmlReport) removeStale() (int, error) {
+	entries, err := os.ReadDir(h.dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !pageName.MatchString(e.Name()) || h.files[e.Name()] {
+			continue
+		}
+		if err := os.Remove(filepath.Join(h.dir, e.Name())); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }
 
 var jsonlLine = regexp.MustCompile(`^(.*\.jsonl):\d+$`)
