@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -235,5 +236,32 @@ func TestHTTPLegalMoves(t *testing.T) {
 	var de *DriverError
 	if _, err := r.legalMoves(); !errors.As(err, &de) || de.Status != ProtocolError {
 		t.Errorf("a move sideways: %v, want a protocol error", err)
+	}
+}
+
+// unseeded is the engine declaring every feature but seed-tp1.
+type unseeded struct{ *Builtin }
+
+func (u unseeded) Hello() (Hello, error) {
+	h, err := u.Builtin.Hello()
+	h.Features = slices.DeleteFunc(h.Features, func(f string) bool { return f == FeatureSeedTP1 })
+	return h, err
+}
+
+// TestSkipReasons: a case and a property that need a feature the
+// implementation lacks are skipped with the same words.
+func TestSkipReasons(t *testing.T) {
+	rep, err := Run(loadRepoPack(t), unseeded{&Builtin{}}, Options{Properties: true, Profiles: []string{"tile-merge"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reasons := map[string]string{}
+	for _, r := range rep.Results {
+		if r.Status == Skip {
+			reasons[r.Area] = r.Reason
+		}
+	}
+	if reasons["properties"] != "needs seed-tp1" || reasons["tp1"] != "needs seed-tp1" {
+		t.Errorf("skip reasons by area: %q", reasons)
 	}
 }

@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"regexp"
 
@@ -39,11 +38,12 @@ var properties = []property{
 }
 
 // runProperties runs the checks no single case shows, under one profile;
-// each is a result named properties/NAME.
+// each is a result named properties/NAME. They compare with the engine's
+// built-in profiles only, which are all 4x4: the checks' boards are.
 func runProperties(impl Impl, h Hello, profile string, run *regexp.Regexp) []Result {
 	p, err := engine.BuiltinProfile(profile)
-	if err != nil {
-		return nil // the properties compare with the engine: built-in profiles only
+	if err != nil || p.Rows != 4 || p.Cols != 4 {
+		return nil
 	}
 	var out []Result
 	for _, prop := range properties {
@@ -51,12 +51,8 @@ func runProperties(impl Impl, h Hello, profile string, run *regexp.Regexp) []Res
 		if run != nil && !run.MatchString(res.Case) {
 			continue
 		}
-		needs := prop.needs
-		if p.Rows != 4 || p.Cols != 4 {
-			needs = append(needs, SizeFeature(p.Rows, p.Cols))
-		}
-		if missing := missingFeatures(h, needs); len(missing) > 0 {
-			res.Status, res.Reason = Skip, "needs "+fmt.Sprint(missing)
+		if reason := missingReason(h, prop.needs); reason != "" {
+			res.Status, res.Reason = Skip, reason
 		} else {
 			prop.check(impl, p, &res)
 			if res.Status == "" {

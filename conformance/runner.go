@@ -131,8 +131,8 @@ func Run(pack *Pack, impl Impl, opts Options) (*Report, error) {
 				continue
 			}
 			res := Result{Case: c.Name(), Area: c.Area, Profile: p, File: c.File, Line: c.Line}
-			if missing := missingFeatures(hello, c.Needs); len(missing) > 0 {
-				res.Status, res.Reason = Skip, "needs "+strings.Join(missing, ", ")
+			if reason := missingReason(hello, c.Needs); reason != "" {
+				res.Status, res.Reason = Skip, reason
 			} else {
 				runCase(impl, c, p, &res)
 			}
@@ -159,14 +159,20 @@ func (r *Report) add(res Result, expectations map[string]string) {
 	r.Results = append(r.Results, res)
 }
 
-func missingFeatures(h Hello, needs []string) []string {
+// missingReason returns why a check that needs these features is skipped
+// for an implementation that declares h ("needs load-state, seed-tp1"),
+// or "" when it declares them all.
+func missingReason(h Hello, needs []string) string {
 	var missing []string
 	for _, f := range needs {
 		if !h.Has(f) {
 			missing = append(missing, f)
 		}
 	}
-	return missing
+	if len(missing) == 0 {
+		return ""
+	}
+	return "needs " + strings.Join(missing, ", ")
 }
 
 // fail records a failure at step (1-based).
