@@ -47,6 +47,9 @@ func readHeader(data []byte) (f file, ok bool) {
 		}
 		value := plainValue(rest)
 		if indent == 0 {
+			if inClaim && claimIndent == 0 {
+				return file{}, false // claim with nothing under it: null
+			}
 			inClaim = false
 			if seen[string(key)] {
 				return file{}, false

@@ -105,6 +105,7 @@ func TestReadHeaderDeclines(t *testing.T) {
 		"claim:\n  board: |--\n    2 4\n    4 2\n",
 		"claim:\n  board: |\n    2 4\n    2\n", // a board that does not parse
 		"claim:\n",
+		"claim:\nmoves: 0\n", // claim is null
 		"---\nprofile: x\n",
 		"claim: {score: 1, score: 2}\n",
 		"claim: {score: 1,}\n",
