@@ -9,7 +9,7 @@ import (
 
 // readHeader reads a replay document in the plain form recorders write,
 // without the YAML library (which spends some 40 µs on even a short
-// header, as long as replaying a thousand moves): top-level "key: value"
+// header, as long as replaying some 1,500 moves): top-level "key: value"
 // lines, a claim mapping one level down, the claim's board as a literal
 // block, comments on lines of their own at the left margin or after a
 // value. Values are whole numbers written plainly (no sign, no leading
