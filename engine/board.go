@@ -123,7 +123,6 @@ func (b Board) maxExp() uint8 {
 	return m
 }
 
-// Sum returns the sum of the tiles.
 // Potential returns the sum over the tiles 2^e of (e-1)*2^e: the score a
 // board would have if every tile had been made by merges from 2s. A move
 // raises it by exactly the points it gains, a spawned 2 leaves it as it
@@ -138,6 +137,7 @@ func (b Board) Potential() uint64 {
 	return s
 }
 
+// Sum returns the sum of the tiles.
 func (b Board) Sum() uint64 {
 	var s uint64
 	for _, e := range b.cells[:b.Cells()] {

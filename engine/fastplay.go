@@ -72,20 +72,9 @@ loop:
 		// The spawn, as tp1 draws it: the value, then the cell.
 		empty := zeroNibbles(q)
 		rs += rngGamma
-		v := splitMix(rs)
-		if r.spawnTotal == 10 {
-			v %= 10 // the weights of every built-in profile: a constant divisor is a multiply
-		} else {
-			v %= r.spawnTotal
-		}
+		v := r.weightDraw(splitMix(rs))
 		rs += rngGamma
-		// x mod E, E the empty cells (1 to 15), is x mod 720720 (the least
-		// common multiple of 1..16, a constant the compiler divides by
-		// multiplying) mod E: a 32-bit division, shorter than a 64-bit one
-		// on the path from one move to the next.
-		x := uint32(splitMix(rs) % 720720)
-		prefix := emptyPrefix(empty)
-		cell := nthEmpty(prefix, int(x%emptyCount(prefix)))
+		cell := spawnCell(empty, splitMix(rs))
 		prevLo = lo
 		lo = q | uint64(r.spawnTable[v&63])<<(4*cell)
 		score += uint64(quarter) << 2

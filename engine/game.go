@@ -282,7 +282,7 @@ func (b *Board) nthEmpty(n int) int {
 // draw makes the two tp1 draws of a spawn on a board with empty empty
 // cells: the tile's exponent, then which empty cell (0-based, row-major).
 func (g *Game) draw(empty int) (exp uint8, nth int) {
-	r := g.st.rng.Next() % g.r.spawnTotal
+	r := g.r.weightDraw(g.st.rng.Next())
 	i := 0
 	for r >= g.r.spawnCum[i] {
 		i++
@@ -512,24 +512,13 @@ func (g *Game) run(actions []Action, spawns []Spawn) int {
 			prev.pb, prev.score, prev.moves, prev.rng, prev.maxExp, prev.won = pb, score, moves, rng, maxExp, won
 		}
 		if spawns == nil {
-			v := rng.Next()
-			if r.spawnTotal == 10 {
-				v %= 10 // the weights of every built-in profile: a constant divisor is a multiply
-			} else {
-				v %= r.spawnTotal
-			}
+			v := r.weightDraw(rng.Next())
 			i := 0
 			for v >= r.spawnCum[i] {
 				i++
 			}
 			exp = r.spawnExps[i]
-			// x mod E, E the empty cells (1 to 15), is x mod 720720 (the
-			// least common multiple of 1..16, a constant the compiler
-			// divides by multiplying) mod E: a 32-bit division, shorter
-			// than a 64-bit one on the path from one move to the next.
-			x := uint32(rng.Next() % 720720)
-			prefix := emptyPrefix(empty)
-			cell = nthEmpty(prefix, int(x%emptyCount(prefix)))
+			cell = spawnCell(empty, rng.Next())
 		}
 		q.set(cell, exp)
 		pb = q

@@ -268,6 +268,17 @@ func emptyPrefix(e uint64) uint64 { return e * nibbleLSB }
 // emptyPrefix.
 func emptyCount(prefix uint64) uint32 { return uint32(prefix >> 60) }
 
+// spawnCell returns the cell a spawn's cell draw x picks on a packed board
+// whose empty-cell bits are empty (1 to 15 cells): empty cell number x
+// mod E, E the empty cells. x mod E is x mod 720720 (the least common
+// multiple of 1..16, a constant the compiler divides by multiplying) mod
+// E: a 32-bit division, shorter than a 64-bit one on the path from one
+// move to the next.
+func spawnCell(empty, x uint64) int {
+	prefix := emptyPrefix(empty)
+	return nthEmpty(prefix, int(uint32(x%720720)%emptyCount(prefix)))
+}
+
 // nthEmpty returns the index of empty cell number n (0-based, row-major),
 // given the running counts prefix = emptyPrefix(e). It is branch-free:
 // with a loop, the unpredictable number of steps cost a mispredicted

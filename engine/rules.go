@@ -19,6 +19,15 @@ type Rules struct {
 	spawnTable [64]uint8 // the spawn exponent for each draw mod spawnTotal, when seededFast
 }
 
+// weightDraw returns a spawn's value draw mod the total spawn weight: the
+// draw's place among the weights (spawnCum, spawnTable).
+func (r *Rules) weightDraw(v uint64) uint64 {
+	if r.spawnTotal == 10 {
+		return v % 10 // the weights of every built-in profile: a constant divisor is a multiply
+	}
+	return v % r.spawnTotal
+}
+
 // finishResult returns the result of the first finishing condition that
 // holds, in the profile's order; Playing when none does.
 func (r *Rules) finishResult(target, blocked, limited bool) Result {

@@ -107,12 +107,6 @@ var logChars = func() (t [256]bool) {
 	return t
 }()
 
-// cutMoves finds the value of a top-level "moves:" key written as a
-// one-line plain scalar or as a literal block scalar ("|") of move-log
-// characters, and returns the document with that value replaced by "" and
-// its lines blanked (so the lines of the other fields stay where they
-// are), and the value. ok is false for any other form, which the YAML
-// decoder then reads.
 // otherBreaks reports whether data holds a line break other than "\n":
 // "\r", NEL, LS or PS. (bytes.ContainsAny would say, but its search for
 // non-ASCII runes decodes every rune: ten times this, on a long log.)
@@ -125,6 +119,12 @@ func otherBreaks(data []byte) bool {
 		bytes.ContainsAny(data, "\u0085\u2028\u2029")
 }
 
+// cutMoves finds the value of a top-level "moves:" key written as a
+// one-line plain scalar or as a literal block scalar ("|") of move-log
+// characters, and returns the document with that value replaced by "" and
+// its lines blanked (so the lines of the other fields stay where they
+// are), and the value. ok is false for any other form, which the YAML
+// decoder then reads.
 func cutMoves(data []byte) (rest []byte, moves string, ok bool) {
 	if !utf8.Valid(data) || otherBreaks(data) {
 		return nil, "", false // other line breaks, or an encoding error: the YAML decoder's business (so no "\r" below)
