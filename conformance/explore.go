@@ -365,7 +365,7 @@ func (x *explorer) diverged(move int, res Result) *Divergence {
 func (x *explorer) choose(g *engine.Game) engine.Action {
 	p := x.p
 	switch {
-	case p.Win.Then == engine.Ask && g.Result() == engine.TargetReached && x.hello.Has(FeatureKeepPlaying) && x.rng.IntN(2) == 0:
+	case g.AwaitingKeep() && x.hello.Has(FeatureKeepPlaying) && x.rng.IntN(2) == 0:
 		return engine.KeepPlaying
 	case p.Undo && x.hello.Has(FeatureUndo) && x.rng.IntN(10) == 0:
 		return engine.Undo

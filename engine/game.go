@@ -631,11 +631,15 @@ func (g *Game) evaluate() {
 	if g.r.winExp != 0 && g.p.Win.When == Reach && g.st.maxExp >= g.r.winExp {
 		g.st.won = true
 	}
+	g.finish(g.blocked())
+}
+
+// blocked reports whether no move changes the board.
+func (g *Game) blocked() bool {
 	if g.st.packed {
-		g.finish(g.st.pb.blocked())
-	} else {
-		g.finish(g.st.b.Blocked())
+		return g.st.pb.blocked()
 	}
+	return g.st.b.Blocked()
 }
 
 // Undo takes back the last counted move: board, score, move count and the
@@ -671,10 +675,14 @@ func (g *Game) EndRun() error {
 // KeepPlaying resumes a run stopped at the win tile, in a profile whose
 // win asks (the original game's "Keep going"). Later wins do not stop it.
 func (g *Game) KeepPlaying() error {
-	if g.st.result != TargetReached || g.p.Win.Then != Ask {
+	if !g.AwaitingKeep() {
 		return fmt.Errorf("keep playing: %w", ErrNotWaitingKeep)
 	}
 	g.st.keep, g.st.result = true, Playing
-	g.finish(g.Board().Blocked())
+	g.finish(g.blocked())
 	return nil
 }
+
+// AwaitingKeep reports whether the run stopped at the win tile in a
+// profile whose win asks: keep playing resumes it.
+func (g *Game) AwaitingKeep() bool { return g.st.result == TargetReached && g.p.Win.Then == Ask }

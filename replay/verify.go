@@ -329,7 +329,7 @@ func divergence(g *engine.Game, r *Replay, i int, err error) (*Divergence, Reaso
 		reason = AfterEnd
 		div.Expected = what + " while the run is playing"
 		div.Found = fmt.Sprintf("the run ended after %d moves: %s", g.Moves(), g.Result())
-		if g.Result() == engine.TargetReached && g.Rules().Profile().Win.Then == engine.Ask {
+		if g.AwaitingKeep() {
 			div.Found += " (a replay that plays on records K, keep playing)"
 		}
 	case errors.Is(err, engine.ErrIllegalMove):

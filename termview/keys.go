@@ -263,56 +263,61 @@ func csiKey(params []byte, final byte) Key {
 	return KeyUnknown
 }
 
-// Command is what a key press asks a viewer or a game to do.
+// IsQuit reports whether key k leaves a game or a viewer: Q, Ctrl-C or
+// Ctrl-D.
+func IsQuit(k Key) bool {
+	switch k {
+	case 'q', 'Q', KeyCtrlC, KeyCtrlD:
+		return true
+	}
+	return false
+}
+
+// PlayAction returns the action key k plays in a game: the arrows and W A
+// S D move, U and Z undo, E ends the run, K keeps playing after the win.
+// Letters work in either case. (The keyboard is not a move log: there U
+// is up, here undo.)
+func PlayAction(k Key) (a engine.Action, ok bool) {
+	switch k {
+	case KeyUp, 'w', 'W':
+		return engine.MoveUp, true
+	case KeyDown, 's', 'S':
+		return engine.MoveDown, true
+	case KeyLeft, 'a', 'A':
+		return engine.MoveLeft, true
+	case KeyRight, 'd', 'D':
+		return engine.MoveRight, true
+	case 'u', 'U', 'z', 'Z':
+		return engine.Undo, true
+	case 'e', 'E':
+		return engine.EndRun, true
+	case 'k', 'K':
+		return engine.KeepPlaying, true
+	}
+	return 0, false
+}
+
+// Command is what a key press asks a replay viewer to do.
 type Command int
 
 // The commands.
 const (
-	None      Command = iota // the key means nothing here
-	MoveUp                   // play a move up
-	MoveDown                 // play a move down
-	MoveLeft                 // play a move left
-	MoveRight                // play a move right
-	Undo                     // take the last move back
-	EndRun                   // end the run
-	Keep                     // keep playing after the win
-	Quit                     // leave
-	Next                     // the next step
-	Prev                     // the step before
-	First                    // the first step
-	Last                     // the last step
+	None  Command = iota // the key means nothing here
+	Quit                 // leave
+	Next                 // the next step
+	Prev                 // the step before
+	First                // the first step
+	Last                 // the last step
 )
-
-// PlayCommand returns what key k does in a game: the arrows and W A S D
-// move, U and Z undo, E ends the run, K keeps playing after the win, and
-// Q, Ctrl-C and Ctrl-D quit. Letters work in either case.
-func PlayCommand(k Key) Command {
-	switch k {
-	case KeyUp, 'w', 'W':
-		return MoveUp
-	case KeyDown, 's', 'S':
-		return MoveDown
-	case KeyLeft, 'a', 'A':
-		return MoveLeft
-	case KeyRight, 'd', 'D':
-		return MoveRight
-	case 'u', 'U', 'z', 'Z':
-		return Undo
-	case 'e', 'E':
-		return EndRun
-	case 'k', 'K':
-		return Keep
-	case 'q', 'Q', KeyCtrlC, KeyCtrlD:
-		return Quit
-	}
-	return None
-}
 
 // ShowCommand returns what key k does in a replay viewer: the right and
 // down arrows, N, space and Enter step forward; the left and up arrows, P
 // and Backspace step back; Home and g go to the start, End and G to the
-// last step; Q, Ctrl-C and Ctrl-D quit.
+// last step; the IsQuit keys quit.
 func ShowCommand(k Key) Command {
+	if IsQuit(k) {
+		return Quit
+	}
 	switch k {
 	case KeyRight, KeyDown, 'n', 'N', ' ', KeyEnter:
 		return Next
@@ -322,30 +327,6 @@ func ShowCommand(k Key) Command {
 		return First
 	case KeyEnd, 'G':
 		return Last
-	case 'q', 'Q', KeyCtrlC, KeyCtrlD:
-		return Quit
 	}
 	return None
-}
-
-// Action returns the engine action of a game command: a move, Undo,
-// EndRun or Keep; ok is false for the others.
-func (c Command) Action() (a engine.Action, ok bool) {
-	switch c {
-	case MoveUp:
-		return engine.MoveUp, true
-	case MoveDown:
-		return engine.MoveDown, true
-	case MoveLeft:
-		return engine.MoveLeft, true
-	case MoveRight:
-		return engine.MoveRight, true
-	case Undo:
-		return engine.Undo, true
-	case EndRun:
-		return engine.EndRun, true
-	case Keep:
-		return engine.KeepPlaying, true
-	}
-	return 0, false
 }

@@ -162,18 +162,26 @@ func TestKeyString(t *testing.T) {
 }
 
 func TestCommands(t *testing.T) {
-	play := map[Key]Command{
-		KeyUp: MoveUp, 'w': MoveUp, 'W': MoveUp,
-		KeyDown: MoveDown, 's': MoveDown,
-		KeyLeft: MoveLeft, 'a': MoveLeft,
-		KeyRight: MoveRight, 'd': MoveRight, 'D': MoveRight,
-		'u': Undo, 'z': Undo, 'Z': Undo, 'e': EndRun, 'k': Keep,
-		'q': Quit, KeyCtrlC: Quit, KeyCtrlD: Quit,
-		'n': None, KeyHome: None, KeyUnknown: None, KeyEscape: None,
+	play := map[Key]engine.Action{
+		KeyUp: engine.MoveUp, 'w': engine.MoveUp, 'W': engine.MoveUp,
+		KeyDown: engine.MoveDown, 's': engine.MoveDown,
+		KeyLeft: engine.MoveLeft, 'a': engine.MoveLeft,
+		KeyRight: engine.MoveRight, 'd': engine.MoveRight, 'D': engine.MoveRight,
+		'u': engine.Undo, 'z': engine.Undo, 'Z': engine.Undo, 'e': engine.EndRun, 'k': engine.KeepPlaying,
 	}
 	for k, want := range play {
-		if got := PlayCommand(k); got != want {
-			t.Errorf("PlayCommand(%v) = %v, want %v", k, got, want)
+		if got, ok := PlayAction(k); got != want || !ok {
+			t.Errorf("PlayAction(%v) = %v, %v; want %v", k, got, ok, want)
+		}
+	}
+	for _, k := range []Key{'q', KeyCtrlC, KeyCtrlD, 'n', KeyHome, KeyUnknown, KeyEscape} {
+		if a, ok := PlayAction(k); ok {
+			t.Errorf("PlayAction(%v) = %v, want none", k, a)
+		}
+	}
+	for k, want := range map[Key]bool{'q': true, 'Q': true, KeyCtrlC: true, KeyCtrlD: true, 'w': false, KeyEscape: false} {
+		if IsQuit(k) != want {
+			t.Errorf("IsQuit(%v) = %v, want %v", k, !want, want)
 		}
 	}
 	show := map[Key]Command{
@@ -186,14 +194,6 @@ func TestCommands(t *testing.T) {
 	for k, want := range show {
 		if got := ShowCommand(k); got != want {
 			t.Errorf("ShowCommand(%v) = %v, want %v", k, got, want)
-		}
-	}
-	actions := map[Command]engine.Action{MoveUp: engine.MoveUp, MoveDown: engine.MoveDown, MoveLeft: engine.MoveLeft, MoveRight: engine.MoveRight, Undo: engine.Undo, EndRun: engine.EndRun, Keep: engine.KeepPlaying}
-	for c := None; c <= Last; c++ {
-		a, ok := c.Action()
-		want, wantOK := actions[c]
-		if a != want || ok != wantOK {
-			t.Errorf("Command(%d).Action() = %v, %v; want %v, %v", c, a, ok, want, wantOK)
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
@@ -110,21 +109,20 @@ func playKeys(t *rawTerminal, g *engine.Game, p *engine.Profile, seed string, op
 	msg := ""
 	var gained uint64
 	for {
-		asking := g.Result() == engine.TargetReached && p.Win.Then == engine.Ask
+		asking := g.AwaitingKeep()
 		t.draw(playLines(g, p, seed, opts, gained, msg, asking))
 		msg, gained = "", 0
 		k, err := t.readKey()
 		if err != nil {
 			return actions, errors.Is(err, errSignal)
 		}
-		cmd := termview.PlayCommand(k)
-		if cmd == termview.Quit {
+		if termview.IsQuit(k) {
 			return actions, false
 		}
 		if g.Over() && !asking {
 			return actions, false // game over: any key leaves
 		}
-		a, ok := cmd.Action()
+		a, ok := termview.PlayAction(k)
 		switch {
 		case !ok:
 			msg = fmt.Sprintf("%s: not a key of the game", k)
@@ -132,17 +130,12 @@ func playKeys(t *rawTerminal, g *engine.Game, p *engine.Profile, seed string, op
 		case asking && a != engine.KeepPlaying:
 			msg = "the run stopped at the win: k to keep playing, q to quit"
 			continue
-		case a == engine.Undo && !p.Undo:
-			msg = fmt.Sprintf("profile %s has no undo", p.Name)
-			continue
-		case a == engine.EndRun && !p.EndRun:
-			msg = fmt.Sprintf("profile %s has no End run", p.Name)
-			continue
-		case a == engine.KeepPlaying && !asking:
-			msg = "keep playing is for after the win, in a profile that asks"
-			continue
 		}
 		step, err := g.Do(a)
+		if errors.Is(err, engine.ErrUnsupported) {
+			msg = fmt.Sprintf("profile %s has no %s", p.Name, strings.ReplaceAll(a.String(), "-", " "))
+			continue
+		}
 		if err != nil {
 			msg = err.Error()
 			continue
@@ -217,5 +210,5 @@ func fileSafe(s string) string {
 			b[i] = '_'
 		}
 	}
-	return filepath.Base(string(b[:min(len(b), 40)]))
+	return string(b[:min(len(b), 40)])
 }

@@ -156,7 +156,7 @@ func recordGame(rules *engine.Rules, seed string, log []engine.Action, pl player
 			a := engine.KeepPlaying
 			if !g.Over() {
 				a = engine.Action(pl.Choose(g))
-			} else if !keep || g.Result() != engine.TargetReached || p.Win.Then != engine.Ask {
+			} else if !keep || !g.AwaitingKeep() {
 				break
 			}
 			if err := do(a); err != nil {
