@@ -50,7 +50,6 @@ type ExploreOptions struct {
 	Games    int      // the number of random games
 	Profiles []string // the profiles to play, in turn; nil: every built-in profile the implementation declares
 	Seed     uint64   // the seed of the random source (games and moves)
-	MaxMoves int      // the bound on one game; 0 means DefaultExploreMaxMoves
 	// Impl names the implementation as the user gave it (the --impl
 	// argument), for the source of the cases written.
 	Impl string
@@ -63,9 +62,8 @@ type ExploreReport struct {
 	Seed     uint64
 	Mode     string // ExploreSeeded or ExploreForced
 	Profiles []string
-	Games    int           // games played
-	Steps    int           // steps compared
-	Duration time.Duration // the whole run
+	Games    int // games played
+	Steps    int // steps compared
 	// Playing is the time spent playing and comparing, shrinking left out:
 	// Steps / Playing is the exploration speed.
 	Playing time.Duration
@@ -128,27 +126,17 @@ func (e *ExploreUnsupportedError) Error() string {
 // errors: the implementation's hello failed, a profile it does not
 // declare, or neither way to follow it ([*ExploreUnsupportedError]).
 func Explore(impl Impl, opts ExploreOptions) (*ExploreReport, error) {
-	start := time.Now()
 	if opts.Games <= 0 {
 		return nil, fmt.Errorf("the number of games to explore must be positive, not %d", opts.Games)
 	}
-	hello, err := impl.Hello()
+	hello, err := helloOf(impl)
 	if err != nil {
-		return nil, fmt.Errorf("hello: %w", err)
-	}
-	if hello.Protocol != 0 && hello.Protocol != ProtocolVersion {
-		return nil, fmt.Errorf("the implementation speaks protocol %d; this runner speaks %d", hello.Protocol, ProtocolVersion)
+		return nil, err
 	}
 	canLoad := hello.Has(FeatureLoadState) && hello.Has(FeatureForceSpawn)
 	seeded := hello.Has(FeatureSeedTP1)
 	if !canLoad && !seeded {
-		var missing []string
-		for _, f := range []string{FeatureLoadState, FeatureForceSpawn, FeatureSeedTP1} {
-			if !hello.Has(f) {
-				missing = append(missing, f)
-			}
-		}
-		return nil, &ExploreUnsupportedError{hello, missing}
+		return nil, &ExploreUnsupportedError{hello, missingFeatures(hello, []string{FeatureLoadState, FeatureForceSpawn, FeatureSeedTP1})}
 	}
 	profiles, err := exploreProfiles(hello, opts.Profiles)
 	if err != nil {
@@ -157,10 +145,6 @@ func Explore(impl Impl, opts ExploreOptions) (*ExploreReport, error) {
 	rep := &ExploreReport{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed, Mode: ExploreForced, Profiles: profiles}
 	if seeded {
 		rep.Mode = ExploreSeeded
-	}
-	maxMoves := opts.MaxMoves
-	if maxMoves <= 0 {
-		maxMoves = DefaultExploreMaxMoves
 	}
 	shrunk := map[Status]bool{}
 	for game := 1; game <= opts.Games; game++ {
@@ -172,7 +156,7 @@ func Explore(impl Impl, opts ExploreOptions) (*ExploreReport, error) {
 			rep.LateGames++
 		}
 		t := time.Now()
-		d := x.play(maxMoves)
+		d := x.play(DefaultExploreMaxMoves)
 		rep.Playing += time.Since(t)
 		rep.Games++
 		rep.Steps += x.steps
@@ -190,7 +174,6 @@ func Explore(impl Impl, opts ExploreOptions) (*ExploreReport, error) {
 		}
 		rep.Divergences = append(rep.Divergences, *d)
 	}
-	rep.Duration = time.Since(start)
 	return rep, nil
 }
 
@@ -270,7 +253,7 @@ func (x *explorer) play(maxMoves int) *Divergence {
 	if err != nil {
 		return x.diverged(0, Result{Status: ProtocolError, Reason: "the engine cannot start the game: " + err.Error()})
 	}
-	res := Result{Case: "explore", Profile: x.p.Name}
+	res := Result{Profile: x.p.Name}
 	var st State
 	if x.seeded {
 		st, err = x.impl.New(x.p.Name, x.seed, nil)
@@ -442,10 +425,9 @@ func caseStep(g *engine.Game, m exploreMove, step engine.Step, err error, forced
 // candidate is a case shrinking tries: a start (a tp1 seed, or a state to
 // load) and moves.
 type candidate struct {
-	seed   string       // a tp1 start when not ""
-	start  engine.State // otherwise the state to load
-	moves  []exploreMove
-	forced bool // the spawns are forced (a loaded start)
+	seed  string       // a tp1 start when not ""; with a loaded start, the spawns are forced
+	start engine.State // otherwise the state to load
+	moves []exploreMove
 }
 
 func (c candidate) with(moves []exploreMove) candidate {
@@ -478,12 +460,12 @@ func (c candidate) build(p *engine.Profile) ([]Step, error) {
 		switch {
 		case !isMove:
 			step, err = g.Do(m.Act)
-		case c.forced:
+		case c.seed == "":
 			step, err = g.MoveSpawn(d, fitSpawn(p, g.Board(), d, m.Spawn))
 		default:
 			step, err = g.Move(d)
 		}
-		cs, err := caseStep(g, m, step, err, c.forced, i == len(c.moves)-1)
+		cs, err := caseStep(g, m, step, err, c.seed == "", i == len(c.moves)-1)
 		if err != nil {
 			return nil, err
 		}
@@ -573,7 +555,7 @@ func (x *explorer) shrink(d *Divergence, rep *ExploreReport) (*FoundCase, error)
 	if x.canLoad && n > 0 && s.kind != Timeout {
 		for k := 1; found == nil; k *= 2 {
 			from := max(0, n-k)
-			c := candidate{start: x.history[from], moves: slices.Clone(x.moves[from:n]), forced: true}
+			c := candidate{start: x.history[from], moves: slices.Clone(x.moves[from:n])}
 			if s.test(&c) {
 				found = &c
 			}
@@ -595,7 +577,7 @@ func (x *explorer) shrink(d *Divergence, rep *ExploreReport) (*FoundCase, error)
 		if x.seeded {
 			found = &candidate{seed: x.seed, moves: x.moves[:n]}
 		} else {
-			found = &candidate{start: x.history[0], moves: x.moves[:n], forced: true}
+			found = &candidate{start: x.history[0], moves: x.moves[:n]}
 		}
 	} else {
 		s.minimize(found)
@@ -696,8 +678,9 @@ func (s *shrinker) minimize(c *candidate) {
 	}
 }
 
-// writeCase writes the candidate as a case file, parses it back and runs
-// it against the engine (it must pass) and the implementation.
+// writeCase runs the candidate against the implementation, writes it as a
+// case file with that result, parses it back and runs it against the
+// engine (it must pass).
 func (x *explorer) writeCase(d *Divergence, rep *ExploreReport, c candidate, s *shrinker, reproduced bool) (*FoundCase, error) {
 	steps, err := c.build(x.p)
 	if err != nil {
@@ -712,7 +695,6 @@ func (x *explorer) writeCase(d *Divergence, rep *ExploreReport, c candidate, s *
 	if !reproduced {
 		source = strings.Replace(source, "shrunk from", "not shrunk (it did not reproduce alone), from", 1)
 	}
-	// Run it against the implementation for its description and comment.
 	start := c.caseStart()
 	// The id names the profile and the kind, and a hash of the case, so
 	// that cases found in other runs do not collide.
@@ -723,12 +705,14 @@ func (x *explorer) writeCase(d *Divergence, rep *ExploreReport, c candidate, s *
 	if start.Board != nil {
 		fc.Tiles = start.Board.Cells() - start.Board.Empty()
 	}
-	var res Result
-	runCase(x.impl, &Case{Start: start, Steps: steps}, x.p.Name, &res)
+	// Run it against the implementation, once, for its result, which the
+	// description and the comment give.
+	runCase(x.impl, &Case{Start: start, Steps: steps}, x.p.Name, &fc.Result)
+	res := fc.Result
+	fc.Reproduced = reproduced && res.Status == s.kind
 	desc := fmt.Sprintf("%s %s disagrees with the rules here: %s at step %d: %s", rep.Impl.Name, rep.Impl.Version, res.Status, res.Step, firstLine(res.Reason))
 	if !res.Status.Failed() {
 		desc = fmt.Sprintf("%s %s diverged from the rules in an explored game (%s: %s), but not when this case runs alone", rep.Impl.Name, rep.Impl.Version, d.Result.Status, firstLine(d.Result.Reason))
-		fc.Reproduced = false
 	}
 	fc.YAML = caseYAML(id, desc, source, x.p.Name, start, steps, res)
 	file := ExploreArea + "/" + id + ".yaml"
@@ -741,12 +725,6 @@ func (x *explorer) writeCase(d *Divergence, rep *ExploreReport, c candidate, s *
 	runCase(&Builtin{}, fc.Case, x.p.Name, &onEngine)
 	if onEngine.Status != Pass {
 		return nil, fmt.Errorf("exploration: the case written for game %d fails against the engine: %s at step %d: %s", d.Game, onEngine.Status, onEngine.Step, onEngine.Reason)
-	}
-	fc.Result = Result{}
-	runCase(x.impl, fc.Case, x.p.Name, &fc.Result)
-	fc.Result.Case, fc.Result.Area, fc.Result.Profile = fc.Case.Name(), ExploreArea, x.p.Name
-	if fc.Result.Status != s.kind {
-		fc.Reproduced = false
 	}
 	return fc, nil
 }

@@ -101,15 +101,25 @@ func (r *Report) Failures() (unexpected, unexpectedPasses []Result) {
 	return unexpected, unexpectedPasses
 }
 
+// helloOf asks the implementation what it is and checks it speaks this
+// runner's protocol.
+func helloOf(impl Impl) (Hello, error) {
+	hello, err := impl.Hello()
+	if err != nil {
+		return hello, fmt.Errorf("hello: %w", err)
+	}
+	if hello.Protocol != 0 && hello.Protocol != ProtocolVersion {
+		return hello, fmt.Errorf("the implementation speaks protocol %d; this runner speaks %d", hello.Protocol, ProtocolVersion)
+	}
+	return hello, nil
+}
+
 // Run runs a pack against an implementation.
 func Run(pack *Pack, impl Impl, opts Options) (*Report, error) {
 	start := time.Now()
-	hello, err := impl.Hello()
+	hello, err := helloOf(impl)
 	if err != nil {
-		return nil, fmt.Errorf("hello: %w", err)
-	}
-	if hello.Protocol != 0 && hello.Protocol != ProtocolVersion {
-		return nil, fmt.Errorf("the implementation speaks protocol %d; this runner speaks %d", hello.Protocol, ProtocolVersion)
+		return nil, err
 	}
 	rep := &Report{Impl: hello, Pack: pack.Name, PackVersion: pack.Version, Contract: pack.Contract}
 	profiles := hello.Profiles
@@ -159,20 +169,25 @@ func (r *Report) add(res Result, expectations map[string]string) {
 	r.Results = append(r.Results, res)
 }
 
-// missingReason returns why a check that needs these features is skipped
-// for an implementation that declares h ("needs load-state, seed-tp1"),
-// or "" when it declares them all.
-func missingReason(h Hello, needs []string) string {
+// missingFeatures returns the features of needs that h does not declare.
+func missingFeatures(h Hello, needs []string) []string {
 	var missing []string
 	for _, f := range needs {
 		if !h.Has(f) {
 			missing = append(missing, f)
 		}
 	}
-	if len(missing) == 0 {
-		return ""
+	return missing
+}
+
+// missingReason returns why a check that needs these features is skipped
+// for an implementation that declares h ("needs load-state, seed-tp1"),
+// or "" when it declares them all.
+func missingReason(h Hello, needs []string) string {
+	if missing := missingFeatures(h, needs); len(missing) > 0 {
+		return "needs " + strings.Join(missing, ", ")
 	}
-	return "needs " + strings.Join(missing, ", ")
+	return ""
 }
 
 // fail records a failure at step (1-based).
@@ -294,9 +309,6 @@ func stepName(st Step) string {
 	return "check"
 }
 
-// profileOf returns the profile a case runs under, for the checks every
-// move gets (the spawn values); nil when unknown (a profile outside the
-// built-ins).
 // checkSpawn checks the tile a move reports spawning, as every move gets
 // checked: one tile after a move that changed the board, none after one
 // that did not, in a cell the slide left empty, of a value the profile
