@@ -14,6 +14,7 @@ package htmlview
 import (
 	"embed"
 	"html/template"
+	"math/bits"
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
@@ -58,11 +59,7 @@ func tileClass(v uint64) string {
 	if v == 0 {
 		return "t0"
 	}
-	e := 0
-	for v > 1 {
-		v >>= 1
-		e++
-	}
+	e := bits.TrailingZeros64(v)
 	if e > 12 {
 		e = 13 // 8192 and up share one colour
 	}

@@ -36,14 +36,13 @@ func Replay(w io.Writer, g Game, opt Options) error {
 	d := viewData(g)
 	v := g.Verdict
 	page := struct {
-		Title    string
-		V        replay.Verdict
-		Data     data
-		Chart    template.HTML
-		Steps    int
-		Options  Options
-		Warnings []string
-	}{Title: v.Name, V: v, Data: d, Chart: scoreChart(d.Score, d.steps()), Steps: d.steps() - 1, Options: opt, Warnings: v.Warnings}
+		Title   string
+		V       replay.Verdict
+		Data    data
+		Chart   template.HTML
+		Steps   int
+		Options Options
+	}{Title: v.Name, V: v, Data: d, Chart: scoreChart(d.Score, d.steps()), Steps: d.steps() - 1, Options: opt}
 	if page.Title == "" {
 		page.Title = "replay"
 	}
@@ -144,7 +143,7 @@ func viewData(g Game) data {
 		if f.Won {
 			won[i] = '1'
 		}
-		res[i] = expDigits[int(f.Result)%len(expDigits)]
+		res[i] = expDigits[f.Result]
 	}
 	d.Act, d.Won, d.Result = string(act), string(won), string(res)
 	d.Div, d.Claimed = divergence(g)

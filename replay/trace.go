@@ -9,9 +9,6 @@ import (
 type Frame struct {
 	Step   int           // 0 for the start, else the 1-based action number
 	Action engine.Action // the action that led here (frame 0: none)
-	// Slid is the board after the move's slide, before its spawn; for
-	// frame 0 and the actions that are not moves, the board itself.
-	Slid   engine.Board
 	Spawn  *engine.Spawn // the tile that appeared, after a counted move
 	Gained uint64        // the points the move's merges earned
 	Board  engine.Board
@@ -33,10 +30,12 @@ func (v *Verifier) Trace(r *Replay) (Verdict, []Frame) {
 }
 
 // Frames returns the frames of r whose verdict vd is already known (from
-// Verify), as Trace does, without verifying it again.
+// Verify), as Trace does: it plays the replay once more, action by action,
+// without the verdict's checks. (Verify replays the log in one call, the
+// fast way; a caller that wants pages for only some replays, as verify
+// --report does, pays for the frames of those alone.)
 func (v *Verifier) Frames(r *Replay, vd Verdict) []Frame {
-	switch vd.Reason {
-	case Malformed, Refused, BadStart:
+	if !vd.Reason.Replayable() {
 		return nil
 	}
 	rules, err := v.compile(r)
@@ -47,19 +46,15 @@ func (v *Verifier) Frames(r *Replay, vd Verdict) []Frame {
 	if err != nil {
 		return nil
 	}
-	frame := func(step int, a engine.Action, slid engine.Board) Frame {
-		return Frame{Step: step, Action: a, Slid: slid, Board: g.Board(), Score: g.Score(), Moves: g.Moves(), Won: g.Won(), Result: g.Result()}
+	frame := func(step int, a engine.Action) Frame {
+		return Frame{Step: step, Action: a, Board: g.Board(), Score: g.Score(), Moves: g.Moves(), Won: g.Won(), Result: g.Result()}
 	}
 	frames := make([]Frame, 1, len(r.Actions)+1)
-	frames[0] = frame(0, 0, g.Board())
+	frames[0] = frame(0, 0)
 	for i, a := range r.Actions {
-		slid := g.Board()
 		var st engine.Step
 		var err error
 		if d, ok := a.Direction(); ok {
-			if sl, serr := g.Board().Slide(d); serr == nil {
-				slid = sl.Board
-			}
 			if r.Start != nil {
 				st, err = g.MoveSpawn(d, r.Spawns[i])
 			} else {
@@ -71,7 +66,7 @@ func (v *Verifier) Frames(r *Replay, vd Verdict) []Frame {
 		if err != nil {
 			break
 		}
-		f := frame(i+1, a, slid)
+		f := frame(i+1, a)
 		if st.Changed {
 			s := st.Spawn
 			f.Spawn, f.Gained = &s, st.Gained

@@ -44,6 +44,11 @@ const (
 // the game: malformed or refused, a replay that could not be judged.
 func (r Reason) Unreadable() bool { return r == Malformed || r == Refused }
 
+// Replayable reports whether a replay with this verdict reason can be
+// played from its start (so has frames, see [Verifier.Frames]): all but
+// the unreadable ones and a bad start board.
+func (r Reason) Replayable() bool { return !r.Unreadable() && r != BadStart }
+
 // Verdict is the outcome of verifying one replay.
 type Verdict struct {
 	Name   string `json:"name,omitempty"` // the file, or stdin:LINE

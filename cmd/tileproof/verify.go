@@ -54,7 +54,6 @@ func (c *cli) verify(args []string) int {
 	verifyOne := v.VerifyFile
 	var report *htmlReport
 	if *reportFile != "" {
-		var err error
 		if *reportPages < 0 {
 			return c.fail(exitBadUsage, "verify: --report-pages %d: give 0 or more", *reportPages)
 		}

@@ -105,8 +105,7 @@ func (h *htmlReport) verify(name string, data []byte) replay.Verdict {
 // it against the cap of its kind. A replay that cannot be replayed
 // (malformed, refused, a bad start) never has a page and takes no place.
 func (h *htmlReport) reserve(vd replay.Verdict) bool {
-	switch vd.Reason {
-	case replay.Malformed, replay.Refused, replay.BadStart:
+	if !vd.Reason.Replayable() {
 		return false
 	}
 	kind := 0
