@@ -33,7 +33,7 @@ func (c *cli) conform(args []string) int {
 	if fs.NArg() > 0 {
 		return c.fail(exitBadUsage, "conform: unexpected argument %q", fs.Arg(0))
 	}
-	if ex.requested(fs) {
+	if exploreRequested(fs) {
 		return c.conformExplore(fs, ex, *implArg, *profiles, *timeout)
 	}
 	pack, err := conformance.LoadPack(packFS(*casesDir))

@@ -27,12 +27,10 @@ func exploreFlags(fs *flag.FlagSet) exploreOpts {
 // exploreOnly are the flags of conform that apply to --explore.
 var exploreOnly = map[string]bool{"impl": true, "profile": true, "timeout": true, "explore": true, "seed": true, "explore-out": true}
 
-// requested reports whether the command line asks for exploration: --explore
-// or one of its own flags.
-func (ex exploreOpts) requested(fs *flag.FlagSet) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "explore" || f.Name == "seed" || f.Name == "explore-out" })
-	return set
+// exploreRequested reports whether the command line asks for
+// exploration: --explore or one of its own flags.
+func exploreRequested(fs *flag.FlagSet) bool {
+	return flagSet(fs, "explore") || flagSet(fs, "seed") || flagSet(fs, "explore-out")
 }
 
 func (c *cli) conformExplore(fs *flag.FlagSet, ex exploreOpts, implArg, profiles string, timeout time.Duration) int {

@@ -131,3 +131,10 @@ func (c *cli) fail(code int, format string, args ...any) int {
 	fmt.Fprintln(c.stderr, "tileproof: "+strings.TrimRight(msg, "\n"))
 	return code
 }
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

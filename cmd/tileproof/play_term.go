@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,13 +13,6 @@ import (
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/termview"
 )
-
-// flagSet reports whether the flag name was given on the command line.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
 
 // randomSeed returns 16 random hex digits, a seed for a game played at
 // the terminal without --seed.
@@ -72,11 +64,7 @@ func (c *cli) playTerminal(p *engine.Profile, seed string, setup *replay.Setup, 
 		fmt.Fprintln(c.stderr, "tileproof: play: interrupted by a signal; saving the game")
 	}
 
-	r, err := recordGame(rules, seed, actions, nil, 0, false, false)
-	if err != nil {
-		// The game was played on the same rules: this cannot happen.
-		return c.fail(exitFailed, "play: replaying the game: %v", err)
-	}
+	r := gameReplay(g, seed, actions)
 	r.Setup = setup
 	r.Source = "tileproof play (a person at a terminal)"
 	_, err = f.Write(r.EncodeYAML(80))

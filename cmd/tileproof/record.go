@@ -130,7 +130,6 @@ func recordGame(rules *engine.Rules, seed string, log []engine.Action, pl player
 	if err != nil {
 		return nil, err
 	}
-	p := rules.Profile()
 	start := g.Board()
 	var actions []engine.Action
 	var spawns []engine.Spawn
@@ -164,20 +163,25 @@ func recordGame(rules *engine.Rules, seed string, log []engine.Action, pl player
 			}
 		}
 	}
-	board, won, over, result := g.Board(), g.Won(), g.Over(), g.Result()
-	r := &replay.Replay{
-		Profile: p.Name, Rules: p.Version, Actions: actions,
-		Claim: replay.Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: &board, Won: &won, Over: &over, Result: &result},
-	}
+	r := gameReplay(g, seed, actions)
 	if pl != nil {
 		r.Source = fmt.Sprintf("tileproof record --player %s", pl.Name())
 	}
 	if spawnForm {
+		r.Seed, r.RNG = nil, ""
 		r.Start, r.Spawns = &start, spawns
-	} else {
-		r.Seed, r.RNG = &seed, engine.RNGID
 	}
 	return r, nil
+}
+
+// gameReplay returns game g, played from seed by actions (the ones that
+// count), as a seeded replay whose claim is everything the game reached.
+func gameReplay(g *engine.Game, seed string, actions []engine.Action) *replay.Replay {
+	board, won, over, result := g.Board(), g.Won(), g.Over(), g.Result()
+	return &replay.Replay{
+		Profile: g.Rules().Name(), Rules: g.Rules().Version(), Seed: &seed, RNG: engine.RNGID, Actions: actions,
+		Claim: replay.Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: &board, Won: &won, Over: &over, Result: &result},
+	}
 }
 
 func writeReplay(w io.Writer, r *replay.Replay, asJSON bool) error {
@@ -217,8 +221,12 @@ func recordFromImpl(impl conformance.Impl, rules *engine.Rules, pl player.Player
 		if err != nil {
 			return nil, "", fmt.Errorf("move %d (%s): %w", n, d, err)
 		}
-		if !mr.Changed || mr.Spawn == nil {
+		if !mr.Changed {
 			divergence = fmt.Sprintf("move %d (%s): the rules change the board, the implementation reports no change", n, d)
+			break
+		}
+		if mr.Spawn == nil {
+			divergence = fmt.Sprintf("move %d (%s): the implementation reports no spawn after a move that changed the board", n, d)
 			break
 		}
 		r.Actions, r.Spawns = append(r.Actions, engine.Action(d)), append(r.Spawns, *mr.Spawn)
