@@ -251,11 +251,28 @@ func (p packed) hasExpAbove(e uint8) bool {
 
 // maxExp returns the largest exponent on the board.
 func (p packed) maxExp() uint8 {
-	var m uint8
-	for i := range 16 {
-		m = max(m, p.exp(i))
+	if p.hi != 0 {
+		var m uint8
+		for i := range 16 {
+			m = max(m, p.exp(i))
+		}
+		return m
 	}
-	return m
+	// The low bits only: the largest of the 16 nibbles, as bytes, without
+	// a branch: the even and odd nibbles side by side, then halves.
+	const bytes = 0x0F0F0F0F0F0F0F0F
+	m := maxBytes(p.lo&bytes, p.lo>>4&bytes)
+	m = maxBytes(m, m>>32)
+	m = maxBytes(m, m>>16)
+	return uint8(maxBytes(m, m>>8))
+}
+
+// maxBytes returns the larger of a's and b's byte i, for every byte i,
+// each below 128.
+func maxBytes(a, b uint64) uint64 {
+	const high = 0x8080808080808080
+	ge := ((a | high) - b) & high // bit 7 of byte i set where a's is at least b's
+	return b ^ (a^b)&(ge>>7*0xFF)
 }
 
 // emptyPrefix returns the running counts of the empty-cell bits e (bit 4i

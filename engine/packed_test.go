@@ -149,3 +149,25 @@ func TestHasExpAbove(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxExpEveryCell puts each exponent in each cell of boards whose
+// other cells are random and smaller, with and without high bits.
+func TestMaxExpEveryCell(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for cell := range 16 {
+		for e := range uint8(packedMaxExp + 1) {
+			for range 20 {
+				var p packed
+				for i := range 16 {
+					if i != cell && e > 0 {
+						p.set(i, uint8(rng.IntN(int(e))))
+					}
+				}
+				p.set(cell, e)
+				if got, want := p.maxExp(), p.board().maxExp(); got != want || got != e {
+					t.Fatalf("maxExp of\n%s\n= %d, want %d", p.board(), got, e)
+				}
+			}
+		}
+	}
+}
