@@ -166,12 +166,23 @@ type gameState struct {
 // NewGame starts a run from a seed text: an empty board, then the
 // profile's start tiles spawned by the tp1 generator.
 func (r *Rules) NewGame(seed string) (*Game, error) {
-	rng, err := NewRNG(seed)
-	if err != nil {
+	// Small enough to inline, so that a caller that keeps the game to
+	// itself (a verifier replaying one log) has it on its stack.
+	g := new(Game)
+	if err := r.start(g, seed); err != nil {
 		return nil, err
 	}
+	return g, nil
+}
+
+// start sets the zero game g to a new run from seed.
+func (r *Rules) start(g *Game, seed string) error {
+	rng, err := NewRNG(seed)
+	if err != nil {
+		return err
+	}
 	p := r.p
-	g := &Game{r: r, p: p, seeded: true}
+	g.r, g.p, g.seeded = r, p, true
 	g.st.rng = rng
 	if r.seededFast {
 		// Straight onto the packed board, which every tile fits.
@@ -202,7 +213,7 @@ func (r *Rules) NewGame(seed string) (*Game, error) {
 		g.setBoard(b)
 	}
 	g.evaluate()
-	return g, nil
+	return nil
 }
 
 // Load returns a game in state st. The board must have the profile's
