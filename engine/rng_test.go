@@ -57,7 +57,8 @@ func TestSplitMix64Reference(t *testing.T) {
 }
 
 func TestSeedKeyMatchesPlain(t *testing.T) {
-	for _, s := range []string{"a", "\t x\n", "seed with inner  spaces", strings.Repeat("é", 96), "\u2028z\u2029"} {
+	for _, s := range []string{"a", "\t x\n", "seed with inner  spaces", strings.Repeat("é", 96), "\u2028z\u2029",
+		strings.Repeat("a", 96), "\vx\f", "\x1cx\x1f", "x\u00a0", "\u0085x"} {
 		got, err := SeedKey(s)
 		want, perr := plain.Key(s)
 		if err != nil || perr != nil || got != want {
@@ -97,6 +98,7 @@ func TestOpeningSeed7(t *testing.T) {
 func FuzzSeedKey(f *testing.F) {
 	f.Add("7")
 	f.Add(" \u00a0x ")
+	f.Add("\x1cx\r")
 	f.Fuzz(func(t *testing.T, s string) {
 		got, err := SeedKey(s)
 		want, perr := plain.Key(s)
