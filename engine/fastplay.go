@@ -46,7 +46,8 @@ func (g *Game) playSeeded(actions []Action) (n int, retry bool) {
 		return 0, false
 	}
 	lo, score, rs, prevLo := st.pb.lo, st.score, st.rng.state, st.pb.lo
-	result := Playing
+	spawns, total := &r.spawnTable, r.spawnTotal
+	blocked := false
 	actions = actions[:stop]
 loop:
 	for ; n < len(actions); n++ {
@@ -72,20 +73,26 @@ loop:
 		// The spawn, as tp1 draws it: the value, then the cell.
 		empty := zeroNibbles(q)
 		rs += rngGamma
-		v := r.weightDraw(splitMix(rs))
+		v := splitMix(rs)
+		if total == 10 {
+			v %= 10 // the weights of every built-in profile: a constant divisor is a multiply
+		} else {
+			v %= total
+		}
 		rs += rngGamma
 		cell := spawnCell(empty, splitMix(rs))
 		prevLo = lo
-		lo = q | uint64(r.spawnTable[v&63])<<(4*cell)
+		lo = q | uint64(spawns[v&63])<<(4*cell)
 		score += uint64(quarter) << 2
 		if empty&(empty-1) == 0 && (packed{lo: lo}).blocked() {
-			result = r.finishResult(false, true, bounded && n+1 == stop)
+			blocked = true
 			n++
 			break
 		}
 	}
-	if result == Playing && bounded && n == stop {
-		result = r.finishResult(false, false, true)
+	result := Playing
+	if blocked || bounded && n == stop {
+		result = r.finishResult(false, blocked, bounded && n == stop)
 	}
 	if n == 0 {
 		return 0, true
