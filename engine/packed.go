@@ -1,5 +1,7 @@
 package engine
 
+import "math/bits"
+
 // packed is a 4x4 board in 80 bits, the fast path for the standard board.
 // Cell i (row-major: row i/4, column i%4) holds the exponent
 // lo>>(4i)&15 | (hi>>i&1)<<4, so exponents 0..31 are representable: every
@@ -301,12 +303,16 @@ func spawnCell(empty, x uint64) int {
 // with a loop, the unpredictable number of steps cost a mispredicted
 // branch a spawn.
 func nthEmpty(prefix uint64, n int) int {
-	// The wanted cell is the number of nibbles whose count is at most n:
-	// 16 less those above n. A byte holding a count c gets bit 4 set by
-	// the addition when c > n; the bits are summed by a multiply.
-	const bytes, ones = 0x0F0F0F0F0F0F0F0F, 0x0101010101010101
+	// The counts never fall from one cell to the next, so the cells whose
+	// count is above n are the wanted cell and every cell after it: the
+	// wanted cell is the first of them. Even and odd cells' counts go in
+	// bytes of their own, where adding 15-n sets bit 4 of a count above
+	// n; moved back to bit 4i for cell i, the lowest set bit is the
+	// answer. (Bit 63 is only there to tell the compiler the word is not
+	// 0: cell 15, counting every empty cell, is always above n.)
+	const bytes, ones, fours = 0x0F0F0F0F0F0F0F0F, 0x0101010101010101, 0x1010101010101010
 	add := uint64(15-n) * ones
-	even := (prefix&bytes + add) >> 4 & ones
-	odd := (prefix>>4&bytes + add) >> 4 & ones
-	return 16 - int((even+odd)*ones>>56)
+	even := (prefix&bytes + add) & fours
+	odd := (prefix>>4&bytes + add) & fours
+	return bits.TrailingZeros64(even>>4|odd|1<<63) >> 2
 }
