@@ -311,7 +311,7 @@ func nthEmpty(prefix uint64, n int) int {
 	// answer. (Bit 63 is only there to tell the compiler the word is not
 	// 0: cell 15, counting every empty cell, is always above n.)
 	const bytes, ones, fours = 0x0F0F0F0F0F0F0F0F, 0x0101010101010101, 0x1010101010101010
-	add := uint64(15-n) * ones
+	add := 15*ones - uint64(n)*ones
 	even := (prefix&bytes + add) & fours
 	odd := (prefix>>4&bytes + add) & fours
 	return bits.TrailingZeros64(even>>4|odd|1<<63) >> 2
