@@ -80,9 +80,9 @@ loop:
 			v %= total
 		}
 		rs += rngGamma
-		cell := spawnCell(empty, splitMix(rs))
+		shift := spawnShift(empty, splitMix(rs))
 		prevLo = lo
-		lo = q | uint64(spawns[v&63])<<(uint(4*cell)&63) // &63: cell < 16, and the compiler need not check the shift
+		lo = q | uint64(spawns[v&63])<<(shift&63) // &63: the compiler need not check the shift
 		score += uint64(quarter) << 2
 		if empty&(empty-1) == 0 && (packed{lo: lo}).blocked() {
 			blocked = true

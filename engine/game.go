@@ -529,7 +529,7 @@ func (g *Game) run(actions []Action, spawns []Spawn) int {
 				i++
 			}
 			exp = r.spawnExps[i]
-			cell = spawnCell(empty, rng.Next())
+			cell = int(spawnShift(empty, rng.Next()) >> 2)
 		}
 		q.set(cell, exp)
 		pb = q

@@ -287,32 +287,35 @@ func emptyPrefix(e uint64) uint64 { return e * nibbleLSB }
 // emptyPrefix.
 func emptyCount(prefix uint64) uint32 { return uint32(prefix >> 60) }
 
-// spawnCell returns the cell a spawn's cell draw x picks on a packed board
-// whose empty-cell bits are empty (1 to 15 cells): empty cell number x
-// mod E, E the empty cells. x mod E is x mod 720720 (the least common
-// multiple of 1..16, a constant the compiler divides by multiplying) mod
-// E: a 32-bit division, shorter than a 64-bit one on the path from one
-// move to the next.
-func spawnCell(empty, x uint64) int {
+// spawnShift returns where the nibble starts (4 times the cell) of the
+// cell a spawn's cell draw x picks on a packed board whose empty-cell bits
+// are empty (1 to 15 cells): empty cell number x mod E, E the empty cells.
+// x mod E is x mod 720720 (the least common multiple of 1..16, a constant
+// the compiler divides by multiplying) mod E: a 32-bit division, shorter
+// than a 64-bit one on the path from one move to the next.
+func spawnShift(empty, x uint64) uint {
 	prefix := emptyPrefix(empty)
-	return nthEmpty(prefix, int(uint32(x%720720)%emptyCount(prefix)))
+	return nthEmptyShift(prefix, int(uint32(x%720720)%emptyCount(prefix)))
 }
 
 // nthEmpty returns the index of empty cell number n (0-based, row-major),
 // given the running counts prefix = emptyPrefix(e). It is branch-free:
 // with a loop, the unpredictable number of steps cost a mispredicted
 // branch a spawn.
-func nthEmpty(prefix uint64, n int) int {
+func nthEmpty(prefix uint64, n int) int { return int(nthEmptyShift(prefix, n) >> 2) }
+
+// nthEmptyShift is 4 times nthEmpty: where the cell's nibble starts.
+func nthEmptyShift(prefix uint64, n int) uint {
 	// The counts never fall from one cell to the next, so the cells whose
 	// count is above n are the wanted cell and every cell after it: the
 	// wanted cell is the first of them. Even and odd cells' counts go in
 	// bytes of their own, where adding 15-n sets bit 4 of a count above
-	// n; moved back to bit 4i for cell i, the lowest set bit is the
-	// answer. (Bit 63 is only there to tell the compiler the word is not
+	// n; moved back to bit 4i for cell i, the lowest set bit is 4 times
+	// the answer. (Bit 63 is only there to tell the compiler the word is not
 	// 0: cell 15, counting every empty cell, is always above n.)
 	const bytes, ones, fours = 0x0F0F0F0F0F0F0F0F, 0x0101010101010101, 0x1010101010101010
 	add := 15*ones - uint64(n)*ones
 	even := (prefix&bytes + add) & fours
 	odd := (prefix>>4&bytes + add) & fours
-	return bits.TrailingZeros64(even>>4|odd|1<<63) >> 2
+	return uint(bits.TrailingZeros64(even>>4 | odd | 1<<63))
 }
