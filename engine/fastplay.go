@@ -45,7 +45,11 @@ func (g *Game) playSeeded(actions []Action) (n int, retry bool) {
 	if stop <= 0 || uint64(stop) > MaxSafeInteger>>18 || st.score > MaxSafeInteger-uint64(stop)<<18 {
 		return 0, false
 	}
-	lo, score, rs, prevLo := st.pb.lo, st.score, st.rng.state, st.pb.lo
+	lo, score, rs := st.pb.lo, st.score, st.rng.state
+	// The board before move n goes to boards[n&1], memory rather than a
+	// register the loop would have to keep: the loop has more values than
+	// the CPU has registers already.
+	var boards [2]uint64
 	spawns, total := &r.spawnTable, r.spawnTotal
 	blocked := false
 	actions = actions[:stop]
@@ -81,7 +85,7 @@ loop:
 		}
 		rs += rngGamma
 		shift := spawnShift(empty, splitMix(rs))
-		prevLo = lo
+		boards[n&1] = lo
 		lo = q | uint64(spawns[v&63])<<(shift&63) // &63: the compiler need not check the shift
 		score += uint64(quarter) << 2
 		if empty&(empty-1) == 0 && (packed{lo: lo}).blocked() {
@@ -97,6 +101,7 @@ loop:
 	if n == 0 {
 		return 0, true
 	}
+	prevLo := boards[(n-1)&1]
 	// Write the state back, with the state before the last move for undo.
 	if g.p.Undo {
 		g.prev = *st
