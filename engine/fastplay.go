@@ -46,11 +46,13 @@ func (g *Game) playSeeded(actions []Action) (n int, retry bool) {
 		return 0, false
 	}
 	lo, score, rs := st.pb.lo, st.score, st.rng.state
-	// The board before move n goes to boards[n&1], memory rather than a
-	// register the loop would have to keep: the loop has more values than
-	// the CPU has registers already.
+	// The board before move n goes to boards[n&1], for the undo state. An
+	// array with an index that varies is kept in memory: one variable
+	// would take a register, and the loop has more values than amd64 has
+	// registers already (what Go spills, it reloads on the path between
+	// moves). One slot would do as well as two, but would be a variable.
 	var boards [2]uint64
-	spawns, total := &r.spawnTable, r.spawnTotal
+	spawnExp, total := &r.spawnTable, r.spawnTotal
 	blocked := false
 	actions = actions[:stop]
 loop:
@@ -77,16 +79,11 @@ loop:
 		// The spawn, as tp1 draws it: the value, then the cell.
 		empty := zeroNibbles(q)
 		rs += rngGamma
-		v := splitMix(rs)
-		if total == 10 {
-			v %= 10 // the weights of every built-in profile: a constant divisor is a multiply
-		} else {
-			v %= total
-		}
+		v := weightDraw(splitMix(rs), total)
 		rs += rngGamma
 		shift := spawnShift(empty, splitMix(rs))
 		boards[n&1] = lo
-		lo = q | uint64(spawns[v&63])<<(shift&63) // &63: the compiler need not check the shift
+		lo = q | uint64(spawnExp[v&63])<<(shift&63) // &63: the compiler need not check the shift
 		score += uint64(quarter) << 2
 		if empty&(empty-1) == 0 && (packed{lo: lo}).blocked() {
 			blocked = true

@@ -462,6 +462,39 @@ func TestPlayFinishOrder(t *testing.T) {
 			t.Errorf("play %v: %v, result %v, board\n%s", play, err, g.Result(), g.Board())
 		}
 	}
+	// Blocked before the limit, with the rest of the log within it: no
+	// moves left (pgs ignores the moves after the end).
+	p = customProfile(t, "name: limit-first-3\nbase: pgs\nmoveLimit: 3\nfinishOrder: [move-limit, no-moves, target-reached]\n")
+	g := load(t, p, board, seeded("finish"))
+	if _, err := g.Play([]Action{MoveRight, MoveLeft, MoveLeft}, nil); err != nil || g.Moves() != 1 || g.Result() != NoMoves {
+		t.Errorf("blocked before the limit: %v, %d moves, result %v", err, g.Moves(), g.Result())
+	}
+}
+
+// TestReplayOnStack checks what engine.md promises a verifier: a game
+// started and replayed by a caller that keeps it to itself allocates
+// nothing (NewGame inlines, and the game lives on the caller's stack).
+func TestReplayOnStack(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage instrumentation changes what the compiler inlines")
+	}
+	rules, _ := Compile(mustProfile(t, "tile-merge"))
+	games := corpus()[:10]
+	i := 0
+	allocs := testing.AllocsPerRun(50, func() {
+		rg := games[i%len(games)]
+		i++
+		g, err := rules.NewGame(rg.seed)
+		if err != nil {
+			panic(err)
+		}
+		if _, err := g.Play(rg.actions, nil); err != nil || !g.Over() {
+			panic(fmt.Sprint("replay did not end the game: ", err))
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("a replay allocates %.1f times; want 0", allocs)
+	}
 }
 
 // TestPlaySpawnRecorded records a game's spawns, replays the moves with

@@ -274,7 +274,7 @@ func (p packed) maxExp() uint8 {
 func maxBytes(a, b uint64) uint64 {
 	const high = 0x8080808080808080
 	ge := ((a | high) - b) & high // bit 7 of byte i set where a's is at least b's
-	return b ^ (a^b)&(ge>>7*0xFF)
+	return b ^ (a^b)&((ge>>7)*0xFF)
 }
 
 // emptyPrefix returns the running counts of the empty-cell bits e (bit 4i
@@ -299,9 +299,10 @@ func spawnShift(empty, x uint64) uint {
 }
 
 // nthEmpty returns the index of empty cell number n (0-based, row-major),
-// given the running counts prefix = emptyPrefix(e). It is branch-free:
-// with a loop, the unpredictable number of steps cost a mispredicted
-// branch a spawn.
+// given the running counts prefix = emptyPrefix(e) of 1 to 15 empty cells
+// and n below their number (otherwise the answer is 15, and
+// nthEmptyShift's 63). It is branch-free: with a loop, the unpredictable
+// number of steps cost a mispredicted branch a spawn.
 func nthEmpty(prefix uint64, n int) int { return int(nthEmptyShift(prefix, n) >> 2) }
 
 // nthEmptyShift is 4 times nthEmpty: where the cell's nibble starts.
@@ -314,7 +315,7 @@ func nthEmptyShift(prefix uint64, n int) uint {
 	// the answer. (Bit 63 is only there to tell the compiler the word is not
 	// 0: cell 15, counting every empty cell, is always above n.)
 	const bytes, ones, fours = 0x0F0F0F0F0F0F0F0F, 0x0101010101010101, 0x1010101010101010
-	add := 15*ones - uint64(n)*ones
+	add := 15*ones - uint64(n)*ones // (15-n)*ones, in a form the compiler adds to the counts in one step less
 	even := (prefix&bytes + add) & fours
 	odd := (prefix>>4&bytes + add) & fours
 	return uint(bits.TrailingZeros64(even>>4 | odd | 1<<63))

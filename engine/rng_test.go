@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/internal/plain"
 )
@@ -65,6 +67,40 @@ func TestSeedKeyMatchesPlain(t *testing.T) {
 			t.Errorf("SeedKey(%q) = %#x, %v; plain %#x, %v", s, got, err, want, perr)
 		}
 	}
+}
+
+// TestPlainSeed checks the seeds NormalizeSeed takes without decoding
+// against the general path's answer, at each edge of the shortcut: ASCII
+// white space at either end (every one of the six), characters that are
+// not white space, non-ASCII bytes, valid or not, and the length limit.
+func TestPlainSeed(t *testing.T) {
+	seeds := []string{"x", "x\x7f", "\x00x", "\x1cx\x1f", "x y", strings.Repeat("a", 96), strings.Repeat("a", 97),
+		" " + strings.Repeat("a", 96), "x\u00a0", "\u0085x", "x\x85", "\xc3", "é"}
+	for _, c := range " \t\n\v\f\r" {
+		seeds = append(seeds, "x"+string(c), string(c)+"x")
+	}
+	for _, s := range seeds {
+		got, err := NormalizeSeed(s)
+		want, werr := normalizeDecoded(s)
+		if got != want || (err == nil) != (werr == nil) {
+			t.Errorf("NormalizeSeed(%q) = %q, %v; decoded, %q, %v", s, got, err, want, werr)
+		}
+		if plainSeed(s) && (got != s || err != nil) {
+			t.Errorf("plainSeed(%q), but it normalizes to %q, %v", s, got, err)
+		}
+	}
+}
+
+// normalizeDecoded is NormalizeSeed's rule written out plainly.
+func normalizeDecoded(s string) (string, error) {
+	if !utf8.ValidString(s) {
+		return "", errors.New("invalid")
+	}
+	t := strings.TrimFunc(s, unicode.IsSpace)
+	if n := utf8.RuneCountInString(t); n == 0 || n > MaxSeedLength {
+		return "", errors.New("length")
+	}
+	return t, nil
 }
 
 func TestSeedErrors(t *testing.T) {

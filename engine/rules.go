@@ -21,11 +21,15 @@ type Rules struct {
 
 // weightDraw returns a spawn's value draw mod the total spawn weight: the
 // draw's place among the weights (spawnCum, spawnTable).
-func (r *Rules) weightDraw(v uint64) uint64 {
-	if r.spawnTotal == 10 {
-		return v % 10 // the weights of every built-in profile: a constant divisor is a multiply
+func (r *Rules) weightDraw(v uint64) uint64 { return weightDraw(v, r.spawnTotal) }
+
+// weightDraw returns v mod total, dividing by a constant for the total of
+// every built-in profile's weights (a multiply, not a division).
+func weightDraw(v, total uint64) uint64 {
+	if total == 10 {
+		return v % 10
 	}
-	return v % r.spawnTotal
+	return v % total
 }
 
 // finishResult returns the result of the first finishing condition that
