@@ -167,7 +167,7 @@ type gameState struct {
 // profile's start tiles spawned by the tp1 generator.
 func (r *Rules) NewGame(seed string) (*Game, error) {
 	// Small enough to inline, so that a caller that keeps the game to
-	// itself (a verifier replaying one log) has it on its stack.
+	// itself has it on its stack, not the heap (TestReplayOnStack).
 	g := new(Game)
 	if err := r.start(g, seed); err != nil {
 		return nil, err
