@@ -98,13 +98,13 @@ loop:
 	if n == 0 {
 		return 0, true
 	}
-	prevLo := boards[(n-1)&1]
 	// Write the state back, with the state before the last move for undo.
 	if g.p.Undo {
+		prev := packed{lo: boards[(n-1)&1]}
+		_, lastGained, _ := prev.slide(Direction(actions[n-1]))
 		g.prev = *st
-		_, lastGained, _ := packed{lo: prevLo}.slide(Direction(actions[n-1]))
-		g.prev.pb, g.prev.score, g.prev.moves, g.prev.result = packed{lo: prevLo}, score-lastGained, st.moves+n-1, Playing
-		g.prev.rng, g.prev.maxExp = RNG{rs - rngGamma - rngGamma}, packed{lo: prevLo}.maxExp()
+		g.prev.pb, g.prev.score, g.prev.moves, g.prev.result = prev, score-lastGained, st.moves+n-1, Playing
+		g.prev.rng, g.prev.maxExp = RNG{rs - rngGamma - rngGamma}, prev.maxExp()
 		g.canUndo = true
 	}
 	st.pb, st.score, st.moves, st.rng, st.result = packed{lo: lo}, score, st.moves+n, RNG{rs}, result

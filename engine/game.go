@@ -293,12 +293,8 @@ func (b *Board) nthEmpty(n int) int {
 // draw makes the two tp1 draws of a spawn on a board with empty empty
 // cells: the tile's exponent, then which empty cell (0-based, row-major).
 func (g *Game) draw(empty int) (exp uint8, nth int) {
-	r := g.r.weightDraw(g.st.rng.Next())
-	i := 0
-	for r >= g.r.spawnCum[i] {
-		i++
-	}
-	return g.r.spawnExps[i], int(g.st.rng.Next() % uint64(empty))
+	exp = g.r.spawnExp(g.st.rng.Next())
+	return exp, int(g.st.rng.Next() % uint64(empty))
 }
 
 // Rules returns the game's rules.
@@ -523,12 +519,7 @@ func (g *Game) run(actions []Action, spawns []Spawn) int {
 			prev.pb, prev.score, prev.moves, prev.rng, prev.maxExp, prev.won = pb, score, moves, rng, maxExp, won
 		}
 		if spawns == nil {
-			v := r.weightDraw(rng.Next())
-			i := 0
-			for v >= r.spawnCum[i] {
-				i++
-			}
-			exp = r.spawnExps[i]
+			exp = r.spawnExp(rng.Next())
 			cell = int(spawnShift(empty, rng.Next()) >> 2)
 		}
 		q.set(cell, exp)

@@ -348,14 +348,7 @@ func TestPlayMatchesMove(t *testing.T) {
 			fast, _ := rules.NewGame(seed)
 			nFast, errFast := fast.Play(log, nil)
 			slow, _ := rules.NewGame(seed)
-			nSlow := 0
-			var errSlow error
-			for _, a := range log {
-				if _, errSlow = slow.Do(a); errSlow != nil {
-					break
-				}
-				nSlow++
-			}
+			nSlow, errSlow := doEach(slow, log)
 			if nFast != nSlow || fmt.Sprint(errFast) != fmt.Sprint(errSlow) {
 				t.Fatalf("%s %s: Play stopped at %d (%v), Do at %d (%v)", name, seed, nFast, errFast, nSlow, errSlow)
 			}
@@ -365,6 +358,17 @@ func TestPlayMatchesMove(t *testing.T) {
 			}
 		}
 	}
+}
+
+// doEach plays log on g action by action with Do, as Play's reference:
+// the number of actions done and the error that stopped it.
+func doEach(g *Game, log []Action) (int, error) {
+	for i, a := range log {
+		if _, err := g.Do(a); err != nil {
+			return i, err
+		}
+	}
+	return len(log), nil
 }
 
 // TestPlayEdges compares Play with Do action by action from states at the
@@ -421,14 +425,7 @@ func TestPlayEdges(t *testing.T) {
 					}
 					slow, _ := rules.Load(st)
 					nFast, errFast := fast.Play(log, nil)
-					nSlow := 0
-					var errSlow error
-					for _, a := range log {
-						if _, errSlow = slow.Do(a); errSlow != nil {
-							break
-						}
-						nSlow++
-					}
+					nSlow, errSlow := doEach(slow, log)
 					where := fmt.Sprintf("%s, board %d, score %d, game %d", p.Name, bi, score, game)
 					if nFast != nSlow || fmt.Sprint(errFast) != fmt.Sprint(errSlow) {
 						t.Fatalf("%s: Play stopped at %d (%v), Do at %d (%v)", where, nFast, errFast, nSlow, errSlow)

@@ -19,9 +19,15 @@ type Rules struct {
 	spawnTable [64]uint8 // the spawn exponent for each draw mod spawnTotal, when seededFast
 }
 
-// weightDraw returns a spawn's value draw mod the total spawn weight: the
-// draw's place among the weights (spawnCum, spawnTable).
-func (r *Rules) weightDraw(v uint64) uint64 { return weightDraw(v, r.spawnTotal) }
+// spawnExp returns the exponent of the tile a spawn's value draw v picks:
+// v mod the total spawn weight, placed among the weights (spawnCum).
+func (r *Rules) spawnExp(v uint64) uint8 {
+	w, i := weightDraw(v, r.spawnTotal), 0
+	for w >= r.spawnCum[i] {
+		i++
+	}
+	return r.spawnExps[i]
+}
 
 // weightDraw returns v mod total, dividing by a constant for the total of
 // every built-in profile's weights (a multiply, not a division).

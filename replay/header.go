@@ -212,13 +212,13 @@ func (c *claimFile) set(key string, v []byte) bool {
 		}
 		return ok
 	case "won", "over":
-		b, ok := map[string]bool{"true": true, "false": false}[string(v)]
+		b := string(v) == "true"
 		if key == "won" {
 			c.Won = &b
 		} else {
 			c.Over = &b
 		}
-		return ok
+		return b || string(v) == "false"
 	case "result":
 		s, ok := text(v)
 		c.Result = &s

@@ -470,19 +470,7 @@ func canonicalHash(r *Replay, p *engine.Profile, seed *string, g *engine.Game) s
 	at := bytes.Index(form, []byte(`"moves":""`)) + len(`"moves":"`)
 	h := sha256.New()
 	h.Write(form[:at])
-	if r.Start != nil {
-		io.WriteString(h, strings.ReplaceAll(r.MoveLog(), " ", ""))
-	} else {
-		var chunk [1024]byte
-		for actions := r.Actions; len(actions) > 0; {
-			n := min(len(actions), len(chunk))
-			for i, a := range actions[:n] {
-				chunk[i] = a.Letter()
-			}
-			h.Write(chunk[:n])
-			actions = actions[n:]
-		}
-	}
+	io.WriteString(h, strings.ReplaceAll(r.MoveLog(), " ", "")) // a spawn log's spaces go
 	h.Write(form[at:])
 	return hex.EncodeToString(h.Sum(nil))
 }
