@@ -1,101 +1,89 @@
 package conformance
 
 import (
-	"bytes"
+	"encoding/json"
 	"os"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
 )
 
-// TestBoardDivergenceBoards runs a broken implementation (merge priority
-// reversed) on the merge-priority cases: a board divergence carries the
-// step's start board, the rules' board and the implementation's, as text
-// grids equal to what the case and the engine say, in the JSON report and
-// side by side in the text report.
-func TestBoardDivergenceBoards(t *testing.T) {
-	impl := adapter(t, "--mutant", "merge-priority-reversed")
-	defer impl.Close()
-	pack := loadRepoPack(t)
-	rep, err := Run(pack, impl, Options{Run: regexp.MustCompile(`^core/priority-three-equal-left$`), Profiles: []string{"classic"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rep.Results) != 1 {
-		t.Fatalf("%d results", len(rep.Results))
-	}
-	res := rep.Results[0]
-	var c *Case
-	for _, pc := range pack.Cases {
-		if pc.Name() == res.Case {
-			c = pc
-		}
-	}
-	if res.Status != BoardDiverged || res.Step != 1 {
-		t.Fatalf("status %s at step %d", res.Status, res.Step)
-	}
-	if res.Start != c.Start.Board.String() {
-		t.Errorf("start\n%s\nwant the case's start\n%s", res.Start, c.Start.Board)
-	}
-	want := c.Steps[0].Expect.Board
-	if res.Want != want.String() {
-		t.Errorf("want\n%s\nis not the case's expected board\n%s", res.Want, want)
-	}
-	// The implementation merged the far pair first: 2 2 2 -> 2 4.
-	got, err := engine.ParseBoard(res.Got)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.At(0, 0) != 2 || got.At(0, 1) != 4 || got.At(0, 2) != 0 {
-		t.Errorf("got\n%s", res.Got)
-	}
-
-	var text bytes.Buffer
-	rep.WriteText(&text, false)
-	for _, line := range []string{
-		"      before step 1   the rules give   the implementation\n",
-		"      2 2 2 .         4 2 . .          2 4 . .             <\n",
-		"      . . . .         . . . .          . . . .\n",
-	} {
-		if !strings.Contains(text.String(), line) {
-			t.Errorf("the text report lacks %q:\n%s", line, text.String())
-		}
-	}
-
-	// The boards survive the JSON report.
-	var js bytes.Buffer
-	if err := rep.WriteJSON(&js); err != nil {
-		t.Fatal(err)
-	}
-	back, err := ReadReport(&js)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b := back.Results[0]; b.Start != res.Start || b.Want != res.Want || b.Got != res.Got {
-		t.Errorf("read back %+v", b)
+// TestOldReportReads reads reports written by earlier versions (the
+// checked-in baseline of the original 2048, and one with a board
+// divergence as reports had them before results carried mismatches) and
+// checks every result against the file's own JSON, read independently:
+// the case, the status and the boards survive. It then checks that
+// Compare finds a regression and a fix made in a copy.
+func TestOldReportReads(t *testing.T) {
+	for _, file := range []string{"adapters/original-2048.report.json", "testdata/report-before-mismatches.json"} {
+		t.Run(file, func(t *testing.T) { checkOldReport(t, file) })
 	}
 }
 
-// TestOldReportReads checks that a report written before the boards were
-// added (the checked-in baseline of the original 2048) still reads and
-// compares.
-func TestOldReportReads(t *testing.T) {
-	f, err := os.Open("adapters/original-2048.report.json")
+func checkOldReport(t *testing.T, file string) {
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var raw struct {
+		Results []map[string]any `json:"results"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(file)
 	defer f.Close()
 	base, err := ReadReport(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(base.Results) < 100 {
-		t.Fatalf("%d results", len(base.Results))
+	if len(base.Results) == 0 || len(base.Results) != len(raw.Results) {
+		t.Fatalf("%d results read, %d in the file", len(base.Results), len(raw.Results))
 	}
-	regressions, _ := base.Compare(base)
-	if len(regressions) != 0 {
-		t.Errorf("a report against itself: %v", regressions)
+	boards := 0
+	for i, res := range base.Results {
+		r := raw.Results[i]
+		if res.Case != r["case"] || string(res.Status) != r["status"] || res.Profile != r["profile"] {
+			t.Errorf("result %d: read %s [%s] %s, the file has %v [%v] %v", i, res.Case, res.Profile, res.Status, r["case"], r["profile"], r["status"])
+		}
+		for name, b := range map[string]*string{"start": grid(res.Start), "want": grid(res.Want), "got": grid(res.Got)} {
+			if want, _ := r[name].(string); (b == nil) != (want == "") || b != nil && *b != want {
+				t.Errorf("result %d (%s): %s read as %v, the file has %q", i, res.Case, name, b, want)
+			}
+		}
+		if res.Want != nil {
+			boards++
+		}
 	}
+	if boards == 0 && strings.Contains(string(data), `"want"`) {
+		t.Error("no result read with boards")
+	}
+	changed := &Report{Results: append([]Result(nil), base.Results...)}
+	pass, fail := -1, -1
+	for i, res := range changed.Results {
+		switch {
+		case res.Status == Pass && pass < 0:
+			pass = i
+		case res.Status.Failed() && fail < 0:
+			fail = i
+		}
+	}
+	changed.Results[pass].Status = BoardDiverged
+	wantFixes := 0
+	if fail >= 0 {
+		changed.Results[fail].Status, wantFixes = Pass, 1
+	}
+	regressions, fixes := changed.Compare(base)
+	if len(regressions) != 1 || regressions[0].Key != base.Results[pass].Key() || len(fixes) != wantFixes {
+		t.Errorf("regressions %v, fixes %v; want %s and %d fixes", regressions, fixes, base.Results[pass].Key(), wantFixes)
+	}
+}
+
+func grid(b *engine.Board) *string {
+	if b == nil {
+		return nil
+	}
+	s := b.String()
+	return &s
 }

@@ -5,10 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -40,9 +37,7 @@ func TestPackAgainstEngine(t *testing.T) {
 // TestBuiltinPassesAll runs the embedded pack and the properties against
 // the engine through TestImpl.
 func TestBuiltinPassesAll(t *testing.T) {
-	if err := TestImpl(&Builtin{}, Options{Properties: true}); err != nil {
-		t.Fatal(err)
-	}
+	TestImpl(t, &Builtin{}, Options{Properties: true})
 }
 
 func TestImportPGS(t *testing.T) {
@@ -99,7 +94,7 @@ func mustRead(t testing.TB, path string) []byte {
 
 func TestParseCasesErrors(t *testing.T) {
 	tests := []struct{ yaml, want string }{
-		{"source: x\nprofiles: [all]\ncases:\n  - id: a\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: sideways}]\n", `c.yaml:6: case a, step 1: unknown direction "sideways"`},
+		{"source: x\nprofiles: [all]\ncases:\n  - id: a\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: sideways}]\n", `c.yaml:6: unknown direction "sideways"`},
 		{"source: x\nprofiles: [all]\ncases:\n  - id: a\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: left, expect: {colour: red}}]\n", `c.yaml:6: unknown field "colour"`},
 		{"source: x\nprofiles: [all]\ncases:\n  - id: a\n    start: {board: \"2 3\\n. .\"}\n    steps: [{move: left}]\n", "c.yaml:5: board row 1, column 2: 3 is not a power of two"},
 		{"profiles: [all]\ncases:\n  - id: a\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: left}]\n", "c.yaml:3: case a names no source"},
@@ -202,26 +197,4 @@ func TestReports(t *testing.T) {
 	if len(failed) != 0 || len(xpass) == 0 {
 		t.Errorf("failed %v, unexpected passes %v", failed, xpass)
 	}
-}
-
-var buildAdapter = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "tileproof-adapter")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "adapter")
-	out, err := exec.Command("go", "build", "-o", bin, "./testdata/adapter").CombinedOutput()
-	if err != nil {
-		return "", errors.New(string(out))
-	}
-	return bin, nil
-})
-
-func adapter(t *testing.T, args ...string) *Exec {
-	bin, err := buildAdapter()
-	if err != nil {
-		t.Fatalf("building the adapter: %v", err)
-	}
-	var stderr bytes.Buffer
-	return &Exec{Command: strings.Join(append([]string{bin}, args...), " "), Stderr: &stderr}
 }

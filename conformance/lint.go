@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/tileproof/tileproof/engine"
 )
@@ -40,11 +39,7 @@ func Lint(pack *Pack) []string {
 			}
 			problems = append(problems, fmt.Sprintf("%s:%d: %s [%s]: the outcome depends on the random spawn (with some spawns: %s: %s); force the spawn", res.File, res.Line, res.Case, res.Profile, bad.Status, bad.Reason))
 		case res.Status.Failed():
-			msg := fmt.Sprintf("%s:%d: %s [%s]: %s at step %d: %s", res.File, res.Line, res.Case, res.Profile, res.Status, res.Step, res.Reason)
-			if res.Diff != "" {
-				msg += "\n" + indent(strings.TrimRight(res.Diff, "\n"), "    ")
-			}
-			problems = append(problems, msg)
+			problems = append(problems, fmt.Sprintf("%s:%d: %s [%s]: %s at step %d: %s", res.File, res.Line, res.Case, res.Profile, res.Status, res.Step, res.Explain("    ")))
 		case res.Status == Skip:
 			problems = append(problems, fmt.Sprintf("%s:%d: %s [%s]: skipped by the engine: %s", res.File, res.Line, res.Case, res.Profile, res.Reason))
 		}
@@ -62,30 +57,4 @@ func Lint(pack *Pack) []string {
 func isProfile(name string) bool {
 	_, err := engine.BuiltinProfile(name)
 	return err == nil
-}
-
-// ProfileYAML writes a profile in the YAML form engine.ParseProfile reads.
-func ProfileYAML(p *engine.Profile) []byte {
-	var sb strings.Builder
-	q := func(s string) string { return yamlString(s) }
-	fmt.Fprintf(&sb, "name: %s\nversion: %d\ntitle: %s\nsource: %s\ndescription: %s\n", p.Name, p.Version, q(p.Title), q(p.Source), q(p.Description))
-	fmt.Fprintf(&sb, "rows: %d\ncols: %d\nstartTiles: %d\nspawn: {", p.Rows, p.Cols, p.StartTiles)
-	for i, w := range p.Spawn {
-		if i > 0 {
-			sb.WriteString(", ")
-		}
-		fmt.Fprintf(&sb, "%d: %d", w.Value, w.Weight)
-	}
-	fmt.Fprintf(&sb, "}\nwin: {tile: %d, when: %s, then: %s}\n", p.Win.Tile, p.Win.When, p.Win.Then)
-	if len(p.Targets) > 0 {
-		fmt.Fprintf(&sb, "targets: %v\n", strings.ReplaceAll(fmt.Sprint(p.Targets), " ", ", "))
-	}
-	fmt.Fprintf(&sb, "openEnded: %v\nillegalMove: %s\nmoveLimit: %d\nundo: %v\nendRun: %v\n", p.OpenEnded, p.Illegal, p.MoveLimit, p.Undo, p.EndRun)
-	var order []string
-	for _, r := range p.FinishOrder {
-		b, _ := r.MarshalText()
-		order = append(order, string(b))
-	}
-	fmt.Fprintf(&sb, "finishOrder: [%s]\n", strings.Join(order, ", "))
-	return []byte(sb.String())
 }

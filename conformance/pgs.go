@@ -7,13 +7,12 @@ import (
 	"math"
 	"math/big"
 	"slices"
-	"strings"
 
 	"github.com/tileproof/tileproof/engine"
 )
 
 // The parts of a PGS (PlayCraft Gameplay Schema) 2048 document that carry
-// rules and test cases (seed 001).
+// rules and test cases (the PGS 2048 skeleton, docs/sources.md).
 type pgsDoc struct {
 	Version  string `json:"version"`
 	Entities struct {
@@ -65,18 +64,20 @@ func ImportPGS(data []byte, name, source string) (*engine.Profile, []byte, error
 	if err != nil {
 		return nil, nil, err
 	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "# Imported by tileproof cases import-pgs from %s.\n", source)
-	fmt.Fprintf(&sb, "source: %s\nprofiles: [%s]\ncases:\n", yamlString(source+", testCases"), name)
+	var cases []*Case
 	for _, tc := range doc.TestCases {
-		if err := writePGSCase(&sb, tc); err != nil {
+		c, err := pgsCaseOf(tc)
+		if err != nil {
 			return nil, nil, fmt.Errorf("test case %q: %w", tc.ID, err)
 		}
+		cases = append(cases, c)
 	}
-	if _, err := ParseCases("pgs/imported.yaml", []byte(sb.String())); err != nil {
+	out := fmt.Appendf(nil, "# Imported by tileproof cases import-pgs from %s.\n", source)
+	out = append(out, EncodeCases(source+", testCases", []string{name}, cases)...)
+	if _, err := ParseCases("pgs/imported.yaml", out); err != nil {
 		return nil, nil, fmt.Errorf("the imported cases do not read back: %w", err)
 	}
-	return p, []byte(sb.String()), nil
+	return p, out, nil
 }
 
 func pgsProfile(doc pgsDoc, name, source string) (*engine.Profile, error) {
@@ -147,82 +148,100 @@ func integerWeights(ws []float64) ([]uint64, error) {
 	return out, nil
 }
 
-func writePGSCase(sb *strings.Builder, tc pgsCase) error {
-	fmt.Fprintf(sb, "  - id: %s\n", tc.ID)
-	if tc.Description != "" {
-		fmt.Fprintf(sb, "    description: %s\n", yamlString(tc.Description))
+// pgsCaseOf turns a PGS test case into a case: its initial state, its
+// actions, and its expected state as the last step's expectations.
+func pgsCaseOf(tc pgsCase) (*Case, error) {
+	start, err := pgsBoard(tc.InitialState.Board)
+	if err != nil {
+		return nil, fmt.Errorf("initialState.board: %w", err)
 	}
-	fmt.Fprintf(sb, "    start:\n      board: %s\n", pgsBoard(tc.InitialState.Board))
-	if tc.InitialState.Score != 0 {
-		fmt.Fprintf(sb, "      score: %d\n", tc.InitialState.Score)
-	}
-	fmt.Fprintf(sb, "    steps:\n")
-	for i, a := range tc.Actions {
+	c := &Case{ID: tc.ID, Description: tc.Description, Start: Start{Board: &start, Score: tc.InitialState.Score}}
+	for _, a := range tc.Actions {
 		if a.Type != "slide" && a.Type != "move" {
-			return fmt.Errorf("action type %q", a.Type)
+			return nil, fmt.Errorf("action type %q", a.Type)
 		}
-		fmt.Fprintf(sb, "      - move: %s\n", a.Direction)
-		if i < len(tc.Actions)-1 {
-			continue
+		d, err := engine.ParseDirection(a.Direction)
+		if err != nil {
+			return nil, err
 		}
-		// The expected state follows the last action.
-		var lines []string
-		for _, key := range slices.Sorted(maps.Keys(tc.ExpectedState)) {
-			raw := string(tc.ExpectedState[key])
-			switch {
-			case key == "board":
-				var b [][]*uint64
-				if err := json.Unmarshal(tc.ExpectedState[key], &b); err != nil {
-					return fmt.Errorf("expectedState.board: %w", err)
+		c.Steps = append(c.Steps, Step{Move: &d})
+	}
+	if len(c.Steps) == 0 {
+		return nil, fmt.Errorf("no actions")
+	}
+	// The expected state follows the last action.
+	e := &c.Steps[len(c.Steps)-1].Expect
+	for _, key := range slices.Sorted(maps.Keys(tc.ExpectedState)) {
+		raw := tc.ExpectedState[key]
+		var err error
+		var r, col int
+		switch {
+		case key == "board":
+			var rows [][]*uint64
+			if err = json.Unmarshal(raw, &rows); err == nil {
+				var b engine.Board
+				if b, err = pgsBoard(rows); err == nil {
+					e.Board = &b
 				}
-				lines = append(lines, "board: "+pgsBoard(b))
-			case key == "scoreGained":
-				lines = append(lines, "gained: "+raw)
-			case key == "newTileSpawned":
-				lines = append(lines, "spawned: "+raw)
-			case key == "boardUnchanged":
-				lines = append(lines, "changed: "+map[string]string{"true": "false", "false": "true"}[raw])
-			case key == "gameOver":
-				lines = append(lines, "over: "+raw)
-			case key == "win":
-				lines = append(lines, "won: "+raw)
-			case strings.HasPrefix(key, "board_row"):
-				var r, c int
-				if n, _ := fmt.Sscanf(key, "board_row%d_col%d", &r, &c); n == 2 {
-					lines = append(lines, fmt.Sprintf("cell: {row: %d, col: %d, value: %s}", r, c, raw))
-				} else if n, _ := fmt.Sscanf(key, "board_row%d", &r); n == 1 {
-					lines = append(lines, fmt.Sprintf("row: {index: %d, cells: %s}", r, raw))
-				} else {
-					return fmt.Errorf("expectedState key %q", key)
-				}
-			default:
-				return fmt.Errorf("expectedState key %q is not one tileproof knows", key)
 			}
+		case key == "scoreGained":
+			err = json.Unmarshal(raw, &e.Gained)
+		case key == "newTileSpawned":
+			err = json.Unmarshal(raw, &e.Spawned)
+		case key == "boardUnchanged":
+			var unchanged bool
+			if err = json.Unmarshal(raw, &unchanged); err == nil {
+				changed := !unchanged
+				e.Changed = &changed
+			}
+		case key == "gameOver":
+			err = json.Unmarshal(raw, &e.Over)
+		case key == "win":
+			err = json.Unmarshal(raw, &e.Won)
+		case pgsKey(key, "board_row%d_col%d", &r, &col):
+			e.Cell = &CellExpect{Row: r, Col: col}
+			err = json.Unmarshal(raw, &e.Cell.Value)
+		case pgsKey(key, "board_row%d", &r):
+			e.Row = &RowExpect{Index: r}
+			err = json.Unmarshal(raw, &e.Row.Cells)
+		default:
+			return nil, fmt.Errorf("expectedState key %q is not one tileproof knows", key)
 		}
-		fmt.Fprintf(sb, "        expect:\n")
-		for _, l := range lines {
-			fmt.Fprintf(sb, "          %s\n", l)
+		if err != nil {
+			return nil, fmt.Errorf("expectedState.%s: %w", key, err)
 		}
 	}
-	return nil
+	return c, nil
 }
 
-func pgsBoard(b [][]*uint64) string {
-	rows := make([]string, len(b))
-	for r, row := range b {
-		cells := make([]string, len(row))
+// pgsKey reports whether key is exactly the form format with its numbers.
+func pgsKey(key, format string, nums ...*int) bool {
+	args := make([]any, len(nums))
+	for i, n := range nums {
+		args[i] = n
+	}
+	n, _ := fmt.Sscanf(key, format, args...)
+	return n == len(nums) && fmt.Sprintf(format, derefInts(nums)...) == key
+}
+
+func derefInts(nums []*int) []any {
+	out := make([]any, len(nums))
+	for i, n := range nums {
+		out[i] = *n
+	}
+	return out
+}
+
+// pgsBoard reads a PGS board: rows of numbers, null for an empty cell.
+func pgsBoard(rows [][]*uint64) (engine.Board, error) {
+	values := make([][]uint64, len(rows))
+	for r, row := range rows {
+		values[r] = make([]uint64, len(row))
 		for c, v := range row {
-			cells[c] = "null"
 			if v != nil {
-				cells[c] = fmt.Sprint(*v)
+				values[r][c] = *v
 			}
 		}
-		rows[r] = "[" + strings.Join(cells, ", ") + "]"
 	}
-	return "[" + strings.Join(rows, ", ") + "]"
-}
-
-func yamlString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+	return engine.BoardFromValues(values)
 }

@@ -2,12 +2,13 @@ package conformance
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 
 	"github.com/tileproof/tileproof/engine"
-	"github.com/tileproof/tileproof/internal/boardfmt"
 	"github.com/tileproof/tileproof/internal/stats"
+	"github.com/tileproof/tileproof/protocol"
 )
 
 // PropertyAlpha is the false-alarm rate of each statistical property
@@ -30,30 +31,29 @@ type property struct {
 }
 
 var properties = []property{
-	{"same-seed-same-game", []string{FeatureSeedTP1}, sameSeedSameGame},
-	{"no-spawn-after-noop", []string{FeatureLoadState}, noSpawnAfterNoop},
-	{"spawn-distribution", []string{FeatureLoadState}, spawnDistribution},
-	{"metamorphic", []string{FeatureLoadState}, metamorphic},
-	{"exhaustive-lines", []string{FeatureLoadState}, exhaustiveLines},
+	{"same-seed-same-game", []string{protocol.SeedTP1}, sameSeedSameGame},
+	{"no-spawn-after-noop", []string{protocol.LoadState}, noSpawnAfterNoop},
+	{"spawn-distribution", []string{protocol.LoadState}, spawnDistribution},
+	{"metamorphic", []string{protocol.LoadState}, metamorphic},
+	{"exhaustive-lines", []string{protocol.LoadState}, exhaustiveLines},
 }
 
 // runProperties runs the checks no single case shows, under one profile;
-// each is a result named properties/NAME. They compare with the engine's
-// built-in profiles only, which are all 4x4: the checks' boards are.
-func runProperties(impl Impl, h Hello, profile string, run *regexp.Regexp) []Result {
-	p, err := engine.BuiltinProfile(profile)
-	if err != nil || p.Rows != 4 || p.Cols != 4 {
-		return nil
-	}
+// each is a result named properties/NAME. Their boards are 4x4: under a
+// profile of another size each is skipped, saying so.
+func runProperties(impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp) []Result {
 	var out []Result
 	for _, prop := range properties {
-		res := Result{Case: "properties/" + prop.name, Area: "properties", Profile: profile}
+		res := Result{Case: "properties/" + prop.name, Area: "properties", Profile: p.Name}
 		if run != nil && !run.MatchString(res.Case) {
 			continue
 		}
-		if reason := missingReason(h, prop.needs); reason != "" {
+		switch reason := missingReason(h, prop.needs); {
+		case p.Rows != 4 || p.Cols != 4:
+			res.Status, res.Reason = Skip, fmt.Sprintf("the property checks play on 4x4 boards; profile %s plays on %dx%d", p.Name, p.Rows, p.Cols)
+		case reason != "":
 			res.Status, res.Reason = Skip, reason
-		} else {
+		default:
 			prop.check(impl, p, &res)
 			if res.Status == "" {
 				res.Status = Pass
@@ -68,7 +68,7 @@ func runProperties(impl Impl, h Hello, profile string, run *regexp.Regexp) []Res
 // the slide; refused is true when the implementation refused the move, ok
 // false when the call failed (recorded in res).
 func loadAndMove(impl Impl, p *engine.Profile, b engine.Board, d engine.Direction, res *Result) (mr MoveResult, slid engine.Board, refused bool, ok bool) {
-	if _, err := impl.Load(p.Name, LoadState{Board: b}); err != nil {
+	if _, err := impl.(Loader).Load(p.Name, LoadState{Board: b}); err != nil {
 		res.callFailed(err, 0, "load")
 		return mr, slid, false, false
 	}
@@ -81,7 +81,8 @@ func loadAndMove(impl Impl, p *engine.Profile, b engine.Board, d engine.Directio
 		res.callFailed(err, 0, "move")
 		return mr, slid, false, false
 	}
-	if !checkSpawn(p, b, d, nil, &mr, res, 0) {
+	c := &checker{what: "move " + d.String()}
+	if c.spawn(p, b, d, nil, &mr); !c.record(res, 0) {
 		return mr, slid, false, false
 	}
 	return mr, mr.Slid(), false, true
@@ -114,7 +115,7 @@ func sameSeedSameGame(impl Impl, p *engine.Profile, res *Result) {
 			mr, err := impl.Move(d, nil)
 			if err != nil {
 				if !res.driverFailure(err, i+1, "move") {
-					res.fail(IllegalHandled, i+1, "", "move %s: %v", d, err)
+					res.fail(IllegalHandled, i+1, "move %s: %v", d, err)
 				}
 				return
 			}
@@ -140,7 +141,7 @@ func noSpawnAfterNoop(impl Impl, p *engine.Profile, res *Result) {
 				return
 			}
 			if !refused && (mr.Changed || mr.State.Moves != 0) {
-				res.fail(LegalityDiffer, 0, "", "on\n%s\nmove %s changes nothing, but the implementation reports changed %v, %d moves", b, d, mr.Changed, mr.State.Moves)
+				res.fail(LegalityDiffer, 0, "on\n%s\nmove %s changes nothing, but the implementation reports changed %v, %d moves", b, d, mr.Changed, mr.State.Moves)
 				return
 			}
 		}
@@ -162,7 +163,7 @@ func spawnDistribution(impl Impl, p *engine.Profile, res *Result) {
 			return
 		}
 		if refused || mr.Spawn == nil {
-			res.fail(SpawnWrong, 0, "", "moving right on\n%s\ngave no spawn", b)
+			res.fail(SpawnWrong, 0, "moving right on\n%s\ngave no spawn", b)
 			return
 		}
 		values[mr.Spawn.Value]++
@@ -185,7 +186,7 @@ func spawnDistribution(impl Impl, p *engine.Profile, res *Result) {
 		pv = stats.ChiSquareSF(stat, k-1)
 	}
 	if pv < PropertyAlpha {
-		res.fail(SpawnWrong, 0, "", "the spawned values %v in %d spawns are unlikely under the weights %v (p = %.2g < %g)", values, DistributionSample, p.Spawn, pv, PropertyAlpha)
+		res.fail(SpawnWrong, 0, "the spawned values %v in %d spawns are unlikely under the weights %v (p = %.2g < %g)", values, DistributionSample, p.Spawn, pv, PropertyAlpha)
 		return
 	}
 	expected := make([]float64, 16)
@@ -195,12 +196,12 @@ func spawnDistribution(impl Impl, p *engine.Profile, res *Result) {
 		}
 	}
 	if cells[3] > 0 {
-		res.fail(SpawnWrong, 0, "", "a tile spawned on the occupied cell (0, 3)")
+		res.fail(SpawnWrong, 0, "a tile spawned on the occupied cell (0, 3)")
 		return
 	}
 	stat, k := stats.ChiSquare(cells, expected)
 	if pc := stats.ChiSquareSF(stat, k-1); pc < PropertyAlpha {
-		res.fail(SpawnWrong, 0, "", "the spawns' cells %v are unlikely under uniform placement over the 15 empty cells (p = %.2g < %g)", cells, pc, PropertyAlpha)
+		res.fail(SpawnWrong, 0, "the spawns' cells %v are unlikely under uniform placement over the 15 empty cells (p = %.2g < %g)", cells, pc, PropertyAlpha)
 	}
 }
 
@@ -232,15 +233,15 @@ func metamorphic(impl Impl, p *engine.Profile, res *Result) {
 				return
 			}
 			if want := mirrorBoard(slidA, pair[0] == engine.Left); want != slidB || mrA.Gained != mrB.Gained {
-				res.fail(BoardDiverged, 0, boardfmt.Diff(want, slidB), "moving %s on\n%s\nis not the mirror of moving %s on the mirrored board (gained %d and %d)", pair[0], b, pair[1], mrA.Gained, mrB.Gained)
+				res.failBoards(BoardDiverged, 0, &mirror, want, slidB, "moving %s on\n%s\nis not the mirror of moving %s on the mirrored board (gained %d and %d)", pair[0], b, pair[1], mrA.Gained, mrB.Gained)
 				return
 			}
 			if sum := mrA.State.Board.Sum(); sum != b.Sum()+mrA.Spawn.Value {
-				res.fail(BoardDiverged, 0, "", "moving %s on\n%s\nthe tiles add up to %d, not %d + the spawned %d", pair[0], b, sum, b.Sum(), mrA.Spawn.Value)
+				res.fail(BoardDiverged, 0, "moving %s on\n%s\nthe tiles add up to %d, not %d + the spawned %d", pair[0], b, sum, b.Sum(), mrA.Spawn.Value)
 				return
 			}
 			if want := slidA.Potential() - b.Potential(); mrA.Gained != want {
-				res.fail(ScoreDiverged, 0, "", "moving %s on\n%s\ngained %d points; the tiles the merges made add up to %d", pair[0], b, mrA.Gained, want)
+				res.fail(ScoreDiverged, 0, "moving %s on\n%s\ngained %d points; the tiles the merges made add up to %d", pair[0], b, mrA.Gained, want)
 				return
 			}
 		}
@@ -287,9 +288,9 @@ func exhaustiveLines(impl Impl, p *engine.Profile, res *Result) {
 			}
 			switch {
 			case want.Changed && refused:
-				res.fail(IllegalHandled, 0, "", "moving %s on\n%s\nchanges the board, but the implementation refused it", d, b)
+				res.fail(IllegalHandled, 0, "moving %s on\n%s\nchanges the board, but the implementation refused it", d, b)
 			case !want.Changed && !refused && mr.Changed:
-				res.fail(LegalityDiffer, 0, "", "moving %s on\n%s\nchanges nothing, but the implementation reports a change", d, b)
+				res.fail(LegalityDiffer, 0, "moving %s on\n%s\nchanges nothing, but the implementation reports a change", d, b)
 			case want.Changed && (slid != want.Board || mr.Gained != want.Gained):
 				res.failBoards(BoardDiverged, 0, &b, want.Board, slid, "moving %s on\n%s\n(gained %d, the rules give %d)", d, b, mr.Gained, want.Gained)
 			default:

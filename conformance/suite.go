@@ -1,51 +1,60 @@
 package conformance
 
 import (
-	"errors"
-	"fmt"
-	"strings"
-
-	"github.com/tileproof/tileproof/cases"
+	"testing"
 )
 
-// DefaultPack returns the case pack built into tileproof (the cases/
-// folder of its repository).
-func DefaultPack() (*Pack, error) { return LoadPack(cases.FS) }
-
-// TestImpl runs the built-in pack, with the property checks, against an
-// implementation and returns an error describing every failure, or nil
-// when there is none: the way testing/fstest.TestFS checks a file system.
-// A Go implementation calls it from its own tests, through an [Impl] of
-// its own (or [Exec] for a program):
+// TestImpl runs the built-in pack, with the property checks when
+// opts.Properties is set, against an implementation from a Go test, the
+// way testscript runs scripts: each case under each profile is a subtest
+// of its own, named AREA/ID@PROFILE (and the properties of a profile
+// properties@PROFILE/NAME), so `go test -run` picks the cases to run. A
+// failing case fails its subtest with the failure in words; a skipped one
+// is skipped with the reason. A Go implementation calls it from its own
+// tests, through an [Impl] of its own:
 //
 //	func TestConformance(t *testing.T) {
-//		if err := conformance.TestImpl(myImpl{}, conformance.Options{}); err != nil {
-//			t.Fatal(err)
-//		}
+//		conformance.TestImpl(t, myImpl{}, conformance.Options{Properties: true})
 //	}
 //
-// Skipped cases are not failures; with opts.Properties false the property
-// checks are left out.
-func TestImpl(impl Impl, opts Options) error {
+// Expected failures (opts.Expectations) are logged, not failed; an
+// expected failure that passes fails.
+func TestImpl(t *testing.T, impl Impl, opts Options) {
+	t.Helper()
 	pack, err := DefaultPack()
 	if err != nil {
-		return err
+		t.Fatal(err)
 	}
-	rep, err := Run(pack, impl, opts)
+	_, checks, err := plan(pack, impl, opts)
 	if err != nil {
-		return err
+		t.Fatal(err)
 	}
-	failed, _ := rep.Failures()
-	if len(failed) == 0 {
-		return nil
+	for _, c := range checks {
+		t.Run(c.name, func(t *testing.T) {
+			results := c.run()
+			if len(results) == 1 && results[0].Key() == c.name {
+				report(t, results[0], opts.Expectations)
+				return
+			}
+			for _, res := range results {
+				t.Run(res.Case[len("properties/"):], func(t *testing.T) { report(t, res, opts.Expectations) })
+			}
+		})
 	}
-	var errs []error
-	for _, res := range failed {
-		msg := fmt.Sprintf("%s [%s]: %s at step %d: %s", res.Case, res.Profile, res.Status, res.Step, res.Reason)
-		if res.Diff != "" {
-			msg += "\n" + indent(strings.TrimRight(res.Diff, "\n"), "\t")
-		}
-		errs = append(errs, errors.New(msg))
+}
+
+// report passes, fails or skips the test of one result.
+func report(t *testing.T, res Result, expectations map[string]string) {
+	t.Helper()
+	res.expect(expectations)
+	switch {
+	case res.Status == Skip:
+		t.Skip(res.Reason)
+	case res.Status.Failed() && res.Expected != "":
+		t.Logf("expected failure (%s): %s at step %d: %s", res.Expected, res.Status, res.Step, res.Explain("\t"))
+	case res.Status.Failed():
+		t.Errorf("%s:%d: %s at step %d: %s", res.File, res.Line, res.Status, res.Step, res.Explain("\t"))
+	case res.Expected != "":
+		t.Errorf("passes, but it is expected to fail: %s", res.Expected)
 	}
-	return fmt.Errorf("%d of %d conformance checks failed:\n%w", len(failed), len(rep.Results), errors.Join(errs...))
 }

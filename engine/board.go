@@ -123,18 +123,34 @@ func (b Board) maxExp() uint8 {
 	return m
 }
 
-// Potential returns the sum over the tiles 2^e of (e-1)*2^e: the score a
+// Potential returns the sum of the tiles' [TilePotential]s: the score a
 // board would have if every tile had been made by merges from 2s. A move
 // raises it by exactly the points it gains, a spawned 2 leaves it as it
 // is and a spawned 4 adds 4.
 func (b Board) Potential() uint64 {
 	var s uint64
 	for _, e := range b.cells[:b.Cells()] {
-		if e > 0 {
-			s += uint64(e-1) << e
-		}
+		s += expPotential(e)
 	}
 	return s
+}
+
+// TilePotential returns the points tile v would have earned if it had
+// been built up from 2s: a tile 2^e counts (e-1) * 2^e (0 for an empty
+// cell and for a 2). A merge of two 2^e tiles raises the sum over a board
+// by 2^(e+1), exactly the points the merge earns.
+func TilePotential(v uint64) uint64 {
+	if v < 2 || v&(v-1) != 0 {
+		return 0
+	}
+	return expPotential(uint8(bits.TrailingZeros64(v)))
+}
+
+func expPotential(e uint8) uint64 {
+	if e == 0 {
+		return 0
+	}
+	return uint64(e-1) << e
 }
 
 // Sum returns the sum of the tiles.

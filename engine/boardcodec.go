@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/tileproof/tileproof/internal/strictyaml"
 	"go.yaml.in/yaml/v3"
@@ -86,3 +88,48 @@ func (b *Board) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON writes the board as rows of numbers, 0 for an empty cell.
 func (b Board) MarshalJSON() ([]byte, error) { return json.Marshal(b.Values()) }
+
+// MarshalYAML writes the board as a text grid in a literal block, one row
+// a line, cells separated by a space, "." for an empty cell: the form
+// [Board.UnmarshalYAML] reads.
+func (b Board) MarshalYAML() (any, error) {
+	var sb strings.Builder
+	for r := range b.Rows() {
+		for c := range b.Cols() {
+			if c > 0 {
+				sb.WriteByte(' ')
+			}
+			if v := b.At(r, c); v != 0 {
+				sb.WriteString(strconv.FormatUint(v, 10))
+			} else {
+				sb.WriteByte('.')
+			}
+		}
+		sb.WriteByte('\n')
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.LiteralStyle, Tag: "!!str", Value: sb.String()}, nil
+}
+
+// UnmarshalYAML reads a direction as [ParseDirection] does, with an error
+// at the node's line.
+func (d *Direction) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return strictyaml.Fail(n, "a direction is up, down, left or right")
+	}
+	if err := d.UnmarshalText([]byte(n.Value)); err != nil {
+		return strictyaml.Fail(n, "%v", err)
+	}
+	return nil
+}
+
+// UnmarshalYAML reads a result's short name, with an error at the node's
+// line.
+func (r *Result) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return strictyaml.Fail(n, "a result is one of %s", strings.Join(resultNames, ", "))
+	}
+	if err := r.UnmarshalText([]byte(n.Value)); err != nil {
+		return strictyaml.Fail(n, "%v", err)
+	}
+	return nil
+}

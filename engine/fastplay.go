@@ -38,9 +38,9 @@ func (g *Game) playSeeded(actions []Action) (n int, retry bool) {
 	// a bound on n; and a move the loop takes gains at most 2^18 (four
 	// rows, each at most two merges making tiles below 2^16), so a score
 	// that cannot pass 2^53-1 within the log needs no check a move.
-	stop, bounded := len(actions), false
+	stop := len(actions)
 	if limit := g.p.MoveLimit; limit != 0 && limit-st.moves <= stop {
-		stop, bounded = limit-st.moves, true
+		stop = limit - st.moves
 	}
 	if stop <= 0 || uint64(stop) > MaxSafeInteger>>18 || st.score > MaxSafeInteger-uint64(stop)<<18 {
 		return 0, false
@@ -91,10 +91,9 @@ loop:
 			break
 		}
 	}
-	result := Playing
-	if blocked || bounded && n == stop {
-		result = r.finishResult(false, blocked, bounded && n == stop)
-	}
+	// The loop stops before any move that makes the win tile, and the move
+	// limit bounds n, so the finishing rule applies as after any move.
+	result := r.finished(st.won, st.keep, st.moves+n, blocked)
 	if n == 0 {
 		return 0, true
 	}

@@ -147,7 +147,6 @@ type Game struct {
 	prev    gameState // the state before the last counted move, for undo
 	canUndo bool
 	seeded  bool // st.rng drives spawns
-	last    Step // what the last counted move did, as run and move record it for Move and MoveSpawn (playSeeded, only under Play, does not)
 }
 
 type gameState struct {
@@ -396,8 +395,8 @@ func (g *Game) Move(d Direction) (Step, error) {
 		return Step{}, ErrNoRNG
 	}
 	one := [1]Action{Action(d)}
-	if g.run(one[:], nil) == 1 {
-		return g.last, nil
+	if n, last := g.run(one[:], nil); n == 1 {
+		return last, nil
 	}
 	return g.move(d, nil)
 }
@@ -409,8 +408,8 @@ func (g *Game) Move(d Direction) (Step, error) {
 // unchanged. The generator, if any, does not advance.
 func (g *Game) MoveSpawn(d Direction, s Spawn) (Step, error) {
 	one, spawn := [1]Action{Action(d)}, [1]Spawn{s}
-	if g.run(one[:], spawn[:]) == 1 {
-		return g.last, nil
+	if n, last := g.run(one[:], spawn[:]); n == 1 {
+		return last, nil
 	}
 	return g.move(d, &s)
 }
@@ -441,7 +440,8 @@ func (g *Game) Play(actions []Action, spawns []Spawn) (int, error) {
 			if retry && len(rest) > 0 {
 				rest = rest[:1] // playSeeded takes the moves after this one
 			}
-			i += g.run(rest, sp)
+			n, _ := g.run(rest, sp)
+			i += n
 			if i == len(actions) {
 				break
 			}
@@ -472,10 +472,10 @@ func (g *Game) Play(actions []Action, spawns []Spawn) (int, error) {
 // after the end, has an invalid given spawn, would make a tile or score
 // beyond the packed limits, or might make the win tile under the merge
 // rule. With spawns nil, spawns are drawn; otherwise spawns[i] is action
-// i's. It records what the last move did in g.last.
-func (g *Game) run(actions []Action, spawns []Spawn) int {
+// i's. last is what the last action done did.
+func (g *Game) run(actions []Action, spawns []Spawn) (n int, last Step) {
 	if !g.st.packed || g.st.result != Playing {
-		return 0
+		return 0, Step{}
 	}
 	r, p := g.r, g.p
 	// The loop keeps the state in local variables, written back at the end.
@@ -485,16 +485,11 @@ func (g *Game) run(actions []Action, spawns []Spawn) int {
 	if winValue == 0 {
 		winExp, winValue = 255, ^uint64(0)
 	}
-	mergeRule, stops, undo := p.Win.When == Merge, p.Win.Then != Continue && !g.st.keep, p.Undo
-	limit := p.MoveLimit
-	if limit == 0 {
-		limit = int(^uint(0) >> 1)
-	}
+	mergeRule, keep, undo := p.Win.When == Merge, g.st.keep, p.Undo
 	prev := g.st // the state before the last move, for undo
 	var lastGained uint64
 	var lastCell int
 	var lastExp uint8
-	n := 0
 	for ; n < len(actions); n++ {
 		a := actions[n]
 		if a > MoveRight {
@@ -534,22 +529,19 @@ func (g *Game) run(actions []Action, spawns []Spawn) int {
 		if !mergeRule && maxExp >= winExp {
 			won = true
 		}
-		target, blocked, limited := won && stops, empty&(empty-1) == 0 && q.blocked(), moves >= limit
-		if !target && !blocked && !limited {
-			continue
+		if result = r.finished(won, keep, moves, empty&(empty-1) == 0 && q.blocked()); result != Playing {
+			n++
+			break
 		}
-		result = r.finishResult(target, blocked, limited)
-		n++
-		break
 	}
 	if n > 0 {
-		g.last = Step{Changed: true, Gained: lastGained, Spawn: Spawn{Row: lastCell >> 2, Col: lastCell & 3, Value: 1 << lastExp}}
+		last = Step{Changed: true, Gained: lastGained, Spawn: Spawn{Row: lastCell >> 2, Col: lastCell & 3, Value: 1 << lastExp}}
 		if undo {
 			g.prev, g.canUndo = prev, true
 		}
 		g.st.pb, g.st.score, g.st.moves, g.st.rng, g.st.maxExp, g.st.won, g.st.result = pb, score, moves, rng, maxExp, won, result
 	}
-	return n
+	return n, last
 }
 
 // move is the general path of a move, for every board and every case run
@@ -599,8 +591,7 @@ func (g *Game) move(d Direction, given *Spawn) (Step, error) {
 		}
 	}
 	g.finish(b.Blocked())
-	g.last = Step{Changed: true, Gained: s.Gained, Spawn: sp}
-	return g.last, nil
+	return Step{Changed: true, Gained: s.Gained, Spawn: sp}, nil
 }
 
 // checkSpawn checks a given spawn against the board after the slide.
@@ -616,14 +607,9 @@ func (g *Game) checkSpawn(s Spawn, b Board) error {
 	return nil
 }
 
-// finish checks the finishing conditions, in the profile's order.
+// finish ends the run when a finishing condition holds ([Rules.finished]).
 func (g *Game) finish(blocked bool) {
-	target := g.st.won && g.p.Win.Then != Continue && !g.st.keep
-	limited := g.p.MoveLimit > 0 && g.st.moves >= g.p.MoveLimit
-	if !target && !blocked && !limited {
-		return
-	}
-	if r := g.r.finishResult(target, blocked, limited); r != Playing {
+	if r := g.r.finished(g.st.won, g.st.keep, g.st.moves, blocked); r != Playing {
 		g.st.result = r
 	}
 }

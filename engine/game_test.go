@@ -162,7 +162,7 @@ func TestFinishingOrder(t *testing.T) {
 		t.Errorf("result %v won %v, want target reached", g.Result(), g.Won())
 	}
 	// The same in open-ended play: the target is only a milestone.
-	open, _ := mustProfile(t, "online-2048").Setup(2048, true)
+	open, _ := mustProfile(t, "online-2048").WithSetup(Setup{2048, true})
 	g = load(t, open, board, nil)
 	g.MoveSpawn(Left, Spawn{Row: 0, Col: 3, Value: 2})
 	if g.Result() != NoMoves || !g.Won() {

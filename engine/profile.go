@@ -1,16 +1,11 @@
 package engine
 
 import (
-	"embed"
 	"fmt"
-	"io/fs"
 	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
-
-	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
 // WinWhen says what counts as winning.
@@ -203,25 +198,53 @@ func (p *Profile) Validate() error {
 	return nil
 }
 
-// Setup returns the profile as a run sets it up: with target as its win
-// tile (one of Targets, or the win tile itself) and, when openEnded, play
-// going on past it. Profiles without those choices refuse them.
-func (p *Profile) Setup(target uint64, openEnded bool) (*Profile, error) {
+// Setup is a run's choice where the profile offers one (online-2048's
+// target and finish, PGS continue mode): the win tile Target, 0 for the
+// profile's own, and OpenEnded, play going on past it.
+type Setup struct {
+	Target    uint64 `json:"target,omitempty" yaml:"target"`
+	OpenEnded bool   `json:"openEnded,omitempty" yaml:"openEnded"`
+}
+
+// WithSetup returns the profile as a run sets it up: with the setup's
+// target as its win tile (one of Targets, or the win tile itself; 0 for
+// the win tile) and, when open-ended, play going on past it. Profiles
+// without those choices refuse them.
+func (p *Profile) WithSetup(s Setup) (*Profile, error) {
+	target := s.Target
+	if target == 0 {
+		target = p.Win.Tile
+	}
 	if target != p.Win.Tile && !slices.Contains(p.Targets, target) {
 		if len(p.Targets) == 0 {
 			return nil, fmt.Errorf("profile %s has the fixed win tile %d, not %d", p.Name, p.Win.Tile, target)
 		}
 		return nil, fmt.Errorf("profile %s offers the targets %s, not %d", p.Name, joinUints(p.Targets), target)
 	}
-	if openEnded && !p.OpenEnded && p.Win.Then != Continue {
+	if s.OpenEnded && !p.OpenEnded && p.Win.Then != Continue {
 		return nil, fmt.Errorf("profile %s has no open-ended play", p.Name)
 	}
 	q := p.Clone()
 	q.Win.Tile = target
-	if openEnded {
+	if s.OpenEnded {
 		q.Win.Then = Continue
 	}
 	return q, nil
+}
+
+// Canonical returns the setup as it changes profile p's rules, the zero
+// Setup when it changes nothing: the target left out when it is p's win
+// tile, open-ended play when p plays on past the win anyway. Two setups
+// that give the same rules are equal once canonical. s must be one that
+// [Profile.WithSetup] accepts.
+func (s Setup) Canonical(p *Profile) Setup {
+	if s.Target == p.Win.Tile {
+		s.Target = 0
+	}
+	if p.Win.Then == Continue {
+		s.OpenEnded = false
+	}
+	return s
 }
 
 // SpawnValues returns the values the profile spawns, for messages: "2 and
@@ -240,214 +263,6 @@ func joinUints(vs []uint64) string {
 		s[i] = fmt.Sprint(v)
 	}
 	return strings.Join(s, ", ")
-}
-
-// profileFile is the YAML form of a profile. Pointer fields are optional:
-// absent, they keep the base profile's value.
-type profileFile struct {
-	Name        string            `yaml:"name"`
-	Base        string            `yaml:"base"`
-	Version     *int              `yaml:"version"`
-	Title       *string           `yaml:"title"`
-	Source      *string           `yaml:"source"`
-	Description *string           `yaml:"description"`
-	Rows        *int              `yaml:"rows"`
-	Cols        *int              `yaml:"cols"`
-	StartTiles  *int              `yaml:"startTiles"`
-	Spawn       map[uint64]uint64 `yaml:"spawn"`
-	Win         *struct {
-		Tile *uint64 `yaml:"tile"`
-		When *string `yaml:"when"`
-		Then *string `yaml:"then"`
-	} `yaml:"win"`
-	Targets     *[]uint64 `yaml:"targets"`
-	OpenEnded   *bool     `yaml:"openEnded"`
-	IllegalMove *string   `yaml:"illegalMove"`
-	MoveLimit   *int      `yaml:"moveLimit"`
-	FinishOrder []string  `yaml:"finishOrder"`
-	Undo        *bool     `yaml:"undo"`
-	EndRun      *bool     `yaml:"endRun"`
-}
-
-// defaultProfile holds the parameters of a profile file without a base:
-// the rules DESIGN.md gives for all profiles.
-var defaultProfile = Profile{
-	Version:     1,
-	Rows:        4,
-	Cols:        4,
-	StartTiles:  2,
-	Spawn:       []SpawnWeight{{2, 9}, {4, 1}},
-	Win:         Win{Tile: 2048},
-	FinishOrder: []Result{TargetReached, NoMoves, MoveLimitReached},
-}
-
-// ParseProfile reads a profile from its YAML form; file names it in errors,
-// which give the line of the field at fault. A profile may name a built-in
-// profile as its base and change only some parameters:
-//
-//	name: classic-8s
-//	base: classic
-//	spawn: {2: 8, 4: 1, 8: 1}
-//
-// Without a base, absent parameters take the defaults of docs/profiles.md.
-func ParseProfile(file string, data []byte) (*Profile, error) {
-	return parseProfile(file, data, loadBuiltin)
-}
-
-// parseProfile reads a profile, looking its base up with base (nil: a base
-// is not allowed, as in the built-in profiles themselves).
-func parseProfile(file string, data []byte, base func(string) (*Profile, error)) (*Profile, error) {
-	var f profileFile
-	if err := strictyaml.Decode(file, data, &f); err != nil {
-		return nil, err
-	}
-	lines := strictyaml.Lines(data)
-	fail := func(field string, err error) error {
-		return strictyaml.ErrorList{strictyaml.At(file, lines, field, err.Error())}
-	}
-	p := defaultProfile.Clone()
-	if f.Base != "" {
-		if base == nil {
-			return nil, fail("base", fmt.Errorf("a built-in profile states every parameter and has no base"))
-		}
-		b, err := base(f.Base)
-		if err != nil {
-			return nil, fail("base", err)
-		}
-		p = b
-	}
-	p.Name = f.Name
-	set(&p.Version, f.Version)
-	set(&p.Title, f.Title)
-	set(&p.Source, f.Source)
-	set(&p.Description, f.Description)
-	set(&p.Rows, f.Rows)
-	set(&p.Cols, f.Cols)
-	set(&p.StartTiles, f.StartTiles)
-	set(&p.Targets, f.Targets)
-	set(&p.OpenEnded, f.OpenEnded)
-	set(&p.MoveLimit, f.MoveLimit)
-	set(&p.Undo, f.Undo)
-	set(&p.EndRun, f.EndRun)
-	if f.Spawn != nil {
-		p.Spawn = p.Spawn[:0]
-		for v, w := range f.Spawn {
-			p.Spawn = append(p.Spawn, SpawnWeight{v, w})
-		}
-		slices.SortFunc(p.Spawn, func(a, b SpawnWeight) int { return cmpUint(a.Value, b.Value) })
-	}
-	if f.Win != nil {
-		set(&p.Win.Tile, f.Win.Tile)
-		if err := setEnum(&p.Win.When, f.Win.When, winWhenNames); err != nil {
-			return nil, fail("win.when", err)
-		}
-		if err := setEnum(&p.Win.Then, f.Win.Then, winThenNames); err != nil {
-			return nil, fail("win.then", err)
-		}
-	}
-	if err := setEnum(&p.Illegal, f.IllegalMove, illegalMoveNames); err != nil {
-		return nil, fail("illegalMove", err)
-	}
-	if f.FinishOrder != nil {
-		p.FinishOrder = nil
-		for _, name := range f.FinishOrder {
-			var r Result
-			if err := r.UnmarshalText([]byte(name)); err != nil {
-				return nil, fail("finishOrder", err)
-			}
-			p.FinishOrder = append(p.FinishOrder, r)
-		}
-	}
-	if err := p.Validate(); err != nil {
-		pe := err.(*ProfileError)
-		return nil, fail(pe.Field, err)
-	}
-	return p, nil
-}
-
-func set[T any](dst *T, src *T) {
-	if src != nil {
-		*dst = *src
-	}
-}
-
-func setEnum[T ~uint8](dst *T, src *string, names []string) error {
-	if src == nil {
-		return nil
-	}
-	i, err := enumValue(names, *src)
-	*dst = T(i)
-	return err
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-//go:embed profiles/*.yaml
-var profileFiles embed.FS
-
-var builtins = sync.OnceValues(func() (map[string]*Profile, error) {
-	m := map[string]*Profile{}
-	names, err := fs.Glob(profileFiles, "profiles/*.yaml")
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range names {
-		data, err := profileFiles.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		p, err := parseProfile("engine/"+name, data, nil)
-		if err != nil {
-			return nil, err
-		}
-		if "profiles/"+p.Name+".yaml" != name {
-			return nil, fmt.Errorf("engine/%s names profile %s", name, p.Name)
-		}
-		m[p.Name] = p
-	}
-	return m, nil
-})
-
-// loadBuiltin returns a copy of a built-in profile.
-func loadBuiltin(name string) (*Profile, error) {
-	m, err := builtins()
-	if err != nil {
-		return nil, err
-	}
-	if p, ok := m[name]; ok {
-		return p.Clone(), nil
-	}
-	return nil, fmt.Errorf("no built-in profile %q (the built-ins are %s)", name, strings.Join(BuiltinNames(), ", "))
-}
-
-// BuiltinProfile returns a copy of the built-in profile of that name.
-func BuiltinProfile(name string) (*Profile, error) { return loadBuiltin(name) }
-
-// BuiltinNames returns the names of the built-in profiles, sorted.
-func BuiltinNames() []string {
-	m, _ := builtins()
-	names := make([]string, 0, len(m))
-	for name := range m {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
-}
-
-// BuiltinProfileYAML returns the YAML definition of a built-in profile.
-func BuiltinProfileYAML(name string) ([]byte, error) {
-	if _, err := loadBuiltin(name); err != nil {
-		return nil, err
-	}
-	return profileFiles.ReadFile("profiles/" + name + ".yaml")
 }
 
 // log2 returns the exponent of a power of two.

@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/tileproof/tileproof/internal/strictyaml"
+	"go.yaml.in/yaml/v3"
 )
 
 func mustProfile(t testing.TB, name string) *Profile {
@@ -73,7 +75,7 @@ func TestParseProfileErrors(t *testing.T) {
 		{"name: x\nrows: four\n", "p.yaml:2: cannot unmarshal"},
 		{"name: x\ntargets: [128, 512]\n", "p.yaml:2: targets: do not include the win tile 2048"},
 		{"", "p.yaml: empty document"},
-		{"name: x\n---\nname: y\n", "p.yaml:2: a second document"},
+		{"name: x\n---\nname: y\n", "p.yaml:2:1: a second document"},
 	}
 	for _, tt := range tests {
 		_, err := ParseProfile("p.yaml", []byte(tt.yaml))
@@ -85,17 +87,17 @@ func TestParseProfileErrors(t *testing.T) {
 
 func TestSetup(t *testing.T) {
 	online := mustProfile(t, "online-2048")
-	p, err := online.Setup(512, true)
+	p, err := online.WithSetup(Setup{512, true})
 	if err != nil || p.Win.Tile != 512 || p.Win.Then != Continue || online.Win.Tile != 2048 {
 		t.Errorf("Setup(512, open-ended) = %+v, %v", p, err)
 	}
-	if _, err := online.Setup(1024, false); err == nil {
+	if _, err := online.WithSetup(Setup{1024, false}); err == nil {
 		t.Error("online-2048 accepted target 1024")
 	}
-	if _, err := mustProfile(t, "rosetta").Setup(2048, true); err == nil {
+	if _, err := mustProfile(t, "rosetta").WithSetup(Setup{2048, true}); err == nil {
 		t.Error("rosetta accepted open-ended play")
 	}
-	if _, err := mustProfile(t, "classic").Setup(4096, false); err == nil {
+	if _, err := mustProfile(t, "classic").WithSetup(Setup{4096, false}); err == nil {
 		t.Error("classic accepted target 4096")
 	}
 }
@@ -118,4 +120,60 @@ func FuzzParseProfile(f *testing.F) {
 			t.Fatalf("ParseProfile accepted an invalid profile: %v", err)
 		}
 	})
+}
+
+// TestProfileMarshalYAML writes every built-in profile, and variants of
+// them, in their YAML form and reads it back: the same profile.
+func TestProfileMarshalYAML(t *testing.T) {
+	var profiles []*Profile
+	for _, name := range BuiltinNames() {
+		profiles = append(profiles, mustProfile(t, name))
+	}
+	online := mustProfile(t, "online-2048")
+	v := online.Clone()
+	v.Name, v.Rows, v.Cols, v.Spawn = "variant", 3, 5, []SpawnWeight{{2, 3}, {8, 1}, {16, 7}}
+	v.Description = "two lines\nof description: with a colon"
+	profiles = append(profiles, v)
+	for _, p := range profiles {
+		data, err := yaml.Marshal(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		back, err := ParseProfile(p.Name+".yaml", data)
+		if err != nil {
+			t.Fatalf("%s: the written form does not read back: %v\n%s", p.Name, err, data)
+		}
+		if diff := cmp.Diff(p, back); diff != "" {
+			t.Errorf("%s: read back differs (-written +read):\n%s\n%s", p.Name, diff, data)
+		}
+	}
+}
+
+func TestSetupCanonical(t *testing.T) {
+	online, merge := mustProfile(t, "online-2048"), mustProfile(t, "tile-merge")
+	for _, tc := range []struct {
+		p    *Profile
+		s    Setup
+		want Setup
+	}{
+		{online, Setup{}, Setup{}},
+		{online, Setup{Target: 2048}, Setup{}},
+		{online, Setup{Target: 512}, Setup{Target: 512}},
+		{online, Setup{Target: 2048, OpenEnded: true}, Setup{OpenEnded: true}},
+		{merge, Setup{OpenEnded: true}, Setup{}},
+		{merge, Setup{Target: 2048, OpenEnded: true}, Setup{}},
+	} {
+		if got := tc.s.Canonical(tc.p); got != tc.want {
+			t.Errorf("%s: %+v.Canonical() = %+v, want %+v", tc.p.Name, tc.s, got, tc.want)
+		}
+		// Equal once canonical means the same rules.
+		a, errA := tc.p.WithSetup(tc.s)
+		b, errB := tc.p.WithSetup(tc.want)
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %v, %v", tc.p.Name, errA, errB)
+		}
+		if diff := cmp.Diff(a, b); diff != "" {
+			t.Errorf("%s: %+v and its canonical %+v give different rules:\n%s", tc.p.Name, tc.s, tc.want, diff)
+		}
+	}
 }

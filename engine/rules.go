@@ -9,6 +9,8 @@ type Rules struct {
 	p          *Profile
 	winValue   uint64 // the win tile, 0 for none
 	winExp     uint8
+	winStops   bool     // the win ends the run (or pauses it, in a profile that asks)
+	moveLimit  int      // the profile's move limit, 0 for none
 	spawnExps  []uint8  // the spawn tiles' exponents, ascending
 	spawnCum   []uint64 // running sums of their weights
 	spawnTotal uint64
@@ -38,6 +40,22 @@ func weightDraw(v, total uint64) uint64 {
 	return v % total
 }
 
+// finished states the finishing rule, for every path a move takes: after
+// a counted move, the run ends with the first of the profile's finishing
+// conditions that holds, in its FinishOrder: the target (the win rule met,
+// in a profile whose win stops play, and the player has not chosen to play
+// on), no moves (blocked: no move changes the board) or the move limit
+// (moves counted moves, at a profile's limit). It returns Playing when none
+// holds.
+func (r *Rules) finished(won, keep bool, moves int, blocked bool) Result {
+	target := won && r.winStops && !keep
+	limited := r.moveLimit != 0 && moves >= r.moveLimit
+	if !target && !blocked && !limited {
+		return Playing
+	}
+	return r.finishResult(target, blocked, limited)
+}
+
 // finishResult returns the result of the first finishing condition that
 // holds, in the profile's order; Playing when none does.
 func (r *Rules) finishResult(target, blocked, limited bool) Result {
@@ -56,7 +74,7 @@ func Compile(p *Profile) (*Rules, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("profile %s: %w", p.Name, err)
 	}
-	r := &Rules{p: p.Clone(), winValue: p.Win.Tile}
+	r := &Rules{p: p.Clone(), winValue: p.Win.Tile, winStops: p.Win.Then != Continue, moveLimit: p.MoveLimit}
 	if p.Win.Tile != 0 {
 		r.winExp = log2(p.Win.Tile)
 	}

@@ -4,7 +4,6 @@ import (
 	"io"
 
 	"github.com/tileproof/tileproof/conformance"
-	"github.com/tileproof/tileproof/engine"
 )
 
 // caseView is one failure on the conformance page: the result, and its
@@ -16,22 +15,15 @@ type caseView struct {
 }
 
 // caseFailure returns a failed result for the page, with its boards when
-// it carries them and they read.
+// it carries them.
 func caseFailure(res conformance.Result) caseView {
 	cv := caseView{Result: res}
-	if res.Want == "" || res.Got == "" {
+	if res.Want == nil || res.Got == nil {
 		return cv
 	}
-	want, err1 := engine.ParseBoard(res.Want)
-	got, err2 := engine.ParseBoard(res.Got)
-	if err1 != nil || err2 != nil {
-		return cv
-	}
-	cv.Want, cv.Got = boardCells(want, &got), boardCells(got, &want)
-	if res.Start != "" {
-		if start, err := engine.ParseBoard(res.Start); err == nil {
-			cv.Start = boardCells(start, nil)
-		}
+	cv.Want, cv.Got = boardCells(*res.Want, res.Got), boardCells(*res.Got, res.Want)
+	if res.Start != nil {
+		cv.Start = boardCells(*res.Start, nil)
 	}
 	return cv
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -176,7 +177,7 @@ func TestIllegalMoveShown(t *testing.T) {
 	if d.Div == nil || d.Div.Step != len(d.Board)-1 || d.Div.Step != 508 || len(d.Div.Cells) != 0 || !strings.Contains(d.Div.Note, "illegal move") {
 		t.Fatalf("div %+v", d.Div)
 	}
-	for _, s := range []string{"invalid: illegal-move", g.Verdict.Divergence.Expected, "action 509, after 508 counted moves"} {
+	for _, s := range []string{"invalid: illegal-move", g.Verdict.Divergence.Says(), "action 509, after 508 counted moves"} {
 		if !strings.Contains(html, escaped(s)) {
 			t.Errorf("the page lacks %q", s)
 		}
@@ -349,6 +350,14 @@ func TestHistogram(t *testing.T) {
 	}
 }
 
+func mustBoard(text string) *engine.Board {
+	b, err := engine.ParseBoard(text)
+	if err != nil {
+		panic(err)
+	}
+	return &b
+}
+
 // failingReport is a conformance report with one board divergence (the
 // merge priority reversed) and one score failure.
 func failingReport() *conformance.Report {
@@ -358,8 +367,8 @@ func failingReport() *conformance.Report {
 		Results: []conformance.Result{
 			{Case: "core/ok", Area: "core", Profile: "classic", Status: conformance.Pass},
 			{Case: "core/priority", Area: "core", Profile: "classic", Status: conformance.BoardDiverged, Step: 1, File: "core/merge-priority.yaml", Line: 4,
-				Reason: "move left: the board after the slide differs", Diff: "-want +got",
-				Start: "2 2 2 .\n. . . .\n. . . .\n. . . 4", Want: "4 2 . .\n. . . .\n. . . .\n4 . . .", Got: "2 4 . .\n. . . .\n. . . .\n4 . . ."},
+				Reason: "move left: the board after the slide differs",
+				Start:  mustBoard("2 2 2 .\n. . . .\n. . . .\n. . . 4"), Want: mustBoard("4 2 . .\n. . . .\n. . . .\n4 . . ."), Got: mustBoard("2 4 . .\n. . . .\n. . . .\n4 . . .")},
 			{Case: "core/score", Area: "core", Profile: "classic", Status: conformance.ScoreDiverged, Step: 1, File: "core/score.yaml", Line: 9, Reason: "gained 8 points, want 4"},
 		},
 	}

@@ -158,27 +158,23 @@ func divergence(g Game) (*divSpot, *claimed) {
 		return nil, nil
 	}
 	last := g.Frames[len(g.Frames)-1]
-	s := &divSpot{Step: len(g.Frames) - 1, Reason: string(v.Reason), Note: reasonNote(v.Reason), Cells: []int{}}
-	if dv := v.Divergence; dv != nil {
-		s.Action, s.Expected, s.Found = dv.Action, dv.Expected, dv.Found
+	s := &divSpot{Step: len(g.Frames) - 1, Reason: string(v.Reason), Note: v.Reason.Describe(), Cells: []int{}}
+	dv := v.Divergence
+	if dv != nil {
+		e := v.Explain()
+		s.Action, s.Expected, s.Found = dv.Action, e.Says, e.Gives
 	}
 	r := g.Replay
 	cols := last.Board.Cols()
 	switch v.Reason {
 	case replay.BadSpawn:
 		// The frames stop before the action; the extra step is that
-		// action's slide with the recorded tile's cell marked.
-		i := len(g.Frames) - 1 // the 0-based index of the refused action
-		if i >= len(r.Actions) || i >= len(r.Spawns) {
+		// action's slide (the divergence's board) with the recorded
+		// tile's cell marked.
+		if dv == nil || dv.Board == nil || dv.Spawn == nil {
 			break
 		}
-		a, sp := r.Actions[i], r.Spawns[i]
-		slid := last.Board
-		if dir, ok := a.Direction(); ok {
-			if sl, err := last.Board.Slide(dir); err == nil {
-				slid = sl.Board
-			}
-		}
+		i, a, sp, slid := dv.Action-1, dv.Act, *dv.Spawn, *dv.Board
 		s.Step = len(g.Frames)
 		s.Board, s.Letter = boardCode(slid), string(a.Letter())
 		if sp.Row >= 0 && sp.Row < slid.Rows() && sp.Col >= 0 && sp.Col < cols {
@@ -217,33 +213,4 @@ func actionAt(r *replay.Replay, action int) string {
 		return "none"
 	}
 	return r.Actions[action-1].String()
-}
-
-// reasonNote is a reason in a sentence.
-func reasonNote(r replay.Reason) string {
-	switch r {
-	case replay.SeedCommitment:
-		return "the seed does not match the commitment published before the game"
-	case replay.ImpossibleClaim:
-		return "the claim contradicts itself: no game reaches it"
-	case replay.Overflow:
-		return "a tile or the score goes past the safe limits"
-	case replay.Malformed:
-		return "the file is not a replay: syntax, a missing field, a bad move log"
-	case replay.Refused:
-		return "an unknown profile, rules version or spawn generator: the verifier will not guess"
-	case replay.BadStart:
-		return "a recorded start board that no game starts with"
-	case replay.IllegalMove:
-		return "a move that changes nothing"
-	case replay.AfterEnd:
-		return "an action after the run ended"
-	case replay.BadSpawn:
-		return "a recorded spawn on a full cell, or of a value the profile never spawns"
-	case replay.BadAction:
-		return "undo, End run or keep playing where the rules do not allow it"
-	case replay.ClaimMoves, replay.ClaimScore, replay.ClaimMaxTile, replay.ClaimBoard, replay.ClaimWon, replay.ClaimOver, replay.ClaimResult:
-		return "every move is legal, but the claim is not what they produce"
-	}
-	return string(r)
 }

@@ -57,7 +57,7 @@ func Report(w io.Writer, title string, entries []Entry) error {
 	}
 	var reasons []reason
 	for r, n := range counts {
-		reasons = append(reasons, reason{string(r), n, reasonNote(r)})
+		reasons = append(reasons, reason{string(r), n, r.Describe()})
 	}
 	sort.Slice(reasons, func(i, j int) bool {
 		if reasons[i].Count != reasons[j].Count {

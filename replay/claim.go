@@ -2,31 +2,15 @@ package replay
 
 import (
 	"fmt"
-	"math/bits"
-	"slices"
 
 	"github.com/tileproof/tileproof/engine"
 )
 
-// potential returns the points a board's tiles would have earned if every
-// tile had been built up from 2s: a tile 2^e counts (e-1) * 2^e. A merge of
-// two 2^e tiles raises it by 2^(e+1), exactly the points the merge earns,
-// so at any point of a game
-//
-//	score = potential(board) - the potentials of all the tiles spawned
-//
-// whatever the moves were. That fixes the score of a claim from its final
-// board and its spawns.
-func potential(v uint64) uint64 {
-	if v < 2 {
-		return 0
-	}
-	e := uint64(bits.TrailingZeros64(v))
-	return (e - 1) * v
-}
-
 // checkClaim checks a claim for internal consistency without replaying, in
-// time that does not grow with the number of moves. Without a final board
+// time that does not grow with the number of moves. A board's potential
+// (engine's Board.Potential) rises by exactly the points each merge earns,
+// so at any point of a game score = potential(board) - the potentials of
+// all the tiles spawned, whatever the moves were. Without a final board
 // only the shape of the figures can be checked. With one, every counted
 // move spawned exactly one tile, so the game spawned StartTiles+moves tiles
 // whose sum is the board's sum: with two spawn values that fixes how many
@@ -57,7 +41,7 @@ func checkClaim(p *engine.Profile, c Claim) error {
 	}
 	switch len(p.Spawn) {
 	case 1:
-		if want := phi - potential(lo)*spawned; c.Score != want {
+		if want := phi - engine.TilePotential(lo)*spawned; c.Score != want {
 			return fmt.Errorf("a board like the claimed one after %d moves has score %d, not %d", c.Moves, want, c.Score)
 		}
 	case 2:
@@ -66,7 +50,7 @@ func checkClaim(p *engine.Profile, c Claim) error {
 			return fmt.Errorf("%d spawned tiles of %s cannot add up to the claimed board's %d", spawned, p.SpawnValues(), sum)
 		}
 		nHi := (sum - lo*spawned) / (hi - lo)
-		want := phi - potential(lo)*(spawned-nHi) - potential(hi)*nHi
+		want := phi - engine.TilePotential(lo)*(spawned-nHi) - engine.TilePotential(hi)*nHi
 		if c.Score != want {
 			return fmt.Errorf("the claimed board after %d moves means %d of the spawned tiles were %ds, and then the score is %d, not %d", c.Moves, nHi, hi, want, c.Score)
 		}
@@ -96,5 +80,3 @@ func checkStart(p *engine.Profile, b engine.Board) string {
 	}
 	return ""
 }
-
-func sortStrings(s []string) { slices.Sort(s) }

@@ -2,238 +2,315 @@ package replay
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
-// decodeFile decodes a replay document into its file form, strictly.
-//
-// Reading the move log is most of the work of decoding a long replay, and
-// a YAML library scans a long scalar slowly, so two cases take a faster
-// way with the same result: a JSON document is read with encoding/json,
-// and a YAML document whose top-level moves is a one-line plain scalar or
-// a literal block of log characters has that value read directly (see
-// cutMoves), and the rest of it too when it has the plain form recorders
-// write (see readHeader); everything else goes through the YAML decoder.
-func decodeFile(name string, data []byte) (file, error) {
-	var f file
-	if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
-		err := decodeJSON(name, data, &f)
-		var se *json.SyntaxError
-		if !errors.As(err, &se) {
-			return f, err
-		}
-		f = file{} // not JSON: a YAML flow mapping, perhaps
+// MaxHeader bounds a replay's fields other than its move log: the bytes a
+// YAML replay has once the move log is cut out (see cutMoves). The YAML
+// library parses no more than that.
+const MaxHeader = 64 << 10
+
+// headerLimits are the limits the YAML library reads a replay's header
+// within: far above any replay (a header has some 20 nodes), far below
+// what costs memory (each node takes some hundred bytes).
+var headerLimits = strictyaml.Limits{Bytes: MaxHeader, Nodes: 4096, Keys: 64}
+
+// Decode reads a replay from YAML or JSON. name names it in errors, which
+// are [strictyaml.ErrorList] entries with the line and column at fault.
+// Decoding is strict and bounded whatever the input: every field is read
+// as one kind of value and no other (a count is a plain decimal number, a
+// flag true or false), a key is a field's exact name, given once, and
+// memory and time stay within a small multiple of the input's size (see
+// docs/security.md).
+func Decode(name string, data []byte) (*Replay, error) {
+	var f form
+	if err := decodeForm(name, data, &f); err != nil {
+		return nil, err
 	}
-	if rest, moves, ok := cutMoves(data); ok {
-		// The header in the form recorders write is read directly too.
-		if f, ok := readHeader(rest); ok && f.Moves != nil && *f.Moves == "" {
-			f.Moves = &moves
-			return f, nil
-		}
-		// The cut is right only if the placeholder is what the YAML
-		// decoder read as the top-level moves (it is not, say, when the
-		// "moves:" line is inside a quoted string); otherwise, and for
-		// every error, the slow way decides.
-		if err := strictyaml.Decode(name, rest, &f); err == nil && f.Moves != nil && *f.Moves == "" {
-			f.Moves = &moves
-			return f, nil
-		}
-		f = file{}
-	}
-	return f, strictyaml.Decode(name, data, &f)
+	return f.replay(name)
 }
 
-// decodeJSON decodes a JSON replay strictly, with errors at their line.
-func decodeJSON(name string, data []byte, f *file) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(f)
-	if err == nil {
-		if _, err = dec.Token(); err == io.EOF {
+// decodeForm reads a document's fields, the fastest way its form allows:
+// JSON with a strict JSON reader; YAML with its move log cut out (a long
+// scalar the YAML library scans slowly) and the rest read directly when it
+// has the plain form recorders write, or by the YAML library, bounded.
+func decodeForm(name string, data []byte, f *form) error {
+	if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
+		err := readJSON(name, data, f)
+		var se *jsonSyntaxError
+		if !errors.As(err, &se) {
+			return err
+		}
+		// Not JSON: perhaps a YAML flow mapping. If it is not YAML either,
+		// the JSON error says more.
+		*f = form{}
+		if readYAML(name, data, f) == nil {
 			return nil
 		}
-		return strictyaml.ErrorList{{File: name, Line: lineAt(data, dec.InputOffset()), Msg: "data after the replay's object"}}
+		*f = form{}
+		return se.list
 	}
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
+	if rest, moves, at, ok := cutMoves(data); ok {
+		if readHeader(rest, f) {
+			if f.present(fMoves) && f.text[fMoves] == "" {
+				f.text[fMoves], f.at[fMoves] = moves, at
+				return nil
+			}
+		}
+		// The cut is right only if the placeholder is what the YAML
+		// library read as the top-level moves (it is not, say, when the
+		// "moves:" line is inside a quoted string); otherwise the whole
+		// document goes to the YAML library, which decides.
+		*f = form{}
+		if err := readYAML(name, rest, f); err == nil && f.present(fMoves) && f.text[fMoves] == "" && f.at[fMoves].line == at.line {
+			f.text[fMoves] = moves
+			return nil
+		} else if err != nil && len(data) > MaxHeader {
+			return err // the whole document would be refused for its size: the cut one's error says more
+		}
+		*f = form{}
+	}
+	return readYAML(name, data, f)
+}
+
+// scalarKind is what a syntax says a scalar value is.
+type scalarKind uint8
+
+const (
+	sString scalarKind = iota // a string: JSON's, YAML's quoted or block scalars, or a plain one YAML reads as a string
+	sInt                      // a whole number written plainly: an optional "-", then 0 or 1-9 and more digits
+	sBool                     // true or false, exactly
+	sNull                     // null
+	sOther                    // anything else: another form of number, a YAML True, ...
+)
+
+// scalar is one scalar value as a syntax read it.
+type scalar struct {
+	text  string
+	kind  scalarKind
+	at    pos
+	block bool // a YAML block scalar, whose first line is the one after at
+}
+
+// classifyNumber returns sInt for a whole number written plainly and
+// sOther for any other number.
+func classifyNumber(s string) scalarKind {
+	d := strings.TrimPrefix(s, "-")
+	if d == "" || d[0] == '0' && len(d) > 1 {
+		return sOther
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return sOther
+		}
+	}
+	return sInt
+}
+
+// describe names a scalar for a message: a string quoted, anything else
+// as written; cut when long.
+func (s scalar) describe() string {
 	switch {
-	case errors.As(err, &se):
-		return se // the caller tries YAML
-	case errors.As(err, &te):
-		field := te.Field
-		if field == "" {
-			field = "the replay"
+	case s.kind == sString:
+		return "the string " + strictyaml.Quote(s.text, 40)
+	case s.kind == sNull:
+		return "null"
+	case len(s.text) > 40:
+		return strictyaml.Quote(s.text, 40)
+	}
+	return s.text
+}
+
+// decodeError collects the errors of one document.
+type decodeError struct {
+	name string
+	list strictyaml.ErrorList
+}
+
+func (d *decodeError) add(at pos, format string, args ...any) {
+	d.list = append(d.list, &strictyaml.Error{File: d.name, Line: at.line, Col: at.col, Msg: fmt.Sprintf(format, args...)})
+}
+
+// setScalar stores a scalar value of field fd, found at s.at, checking it
+// is of the field's kind.
+func (f *form) setScalar(fd field, s scalar, errs *decodeError) {
+	path := paths[fd.id]
+	bad := func(want string) { errs.add(s.at, "%s: %s where %s goes", path, s.describe(), want) }
+	switch fd.kind {
+	case kText, kLog:
+		if s.kind != sString {
+			bad("a string")
+			return
 		}
-		return strictyaml.ErrorList{{File: name, Line: lineAt(data, te.Offset), Msg: fmt.Sprintf("%s: a JSON %s where a %s goes", field, te.Value, jsonKind(te.Type.String()))}}
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		field := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
-		return strictyaml.ErrorList{{File: name, Line: lineAt(data, dec.InputOffset()), Msg: fmt.Sprintf("unknown field %q", field)}}
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return strictyaml.ErrorList{{File: name, Line: lineAt(data, int64(len(data))), Msg: "invalid JSON: the document ends inside a value"}}
-	}
-	return strictyaml.ErrorList{{File: name, Line: lineAt(data, dec.InputOffset()), Msg: strings.TrimPrefix(err.Error(), "json: ")}}
-}
-
-func jsonKind(goType string) string {
-	switch {
-	case strings.Contains(goType, "int"):
-		return "whole number"
-	case strings.Contains(goType, "string"):
-		return "string"
-	case strings.Contains(goType, "bool"):
-		return "true or false"
-	}
-	return "value of another kind"
-}
-
-// lineAt returns the 1-based line of byte offset off in data.
-func lineAt(data []byte, off int64) int {
-	off = min(max(off, 0), int64(len(data)))
-	return 1 + bytes.Count(data[:off], []byte{'\n'})
-}
-
-// logChars are the characters a move log consists of.
-var logChars = func() (t [256]bool) {
-	for _, c := range "UDLRZEKudlrzek0123456789: \t" {
-		t[c] = true
-	}
-	return t
-}()
-
-// otherBreaks reports whether data holds a line break other than "\n":
-// "\r", NEL, LS or PS. (bytes.ContainsAny would say, but its search for
-// non-ASCII runes decodes every rune: ten times this, on a long log.)
-func otherBreaks(data []byte) bool {
-	if bytes.IndexByte(data, '\r') >= 0 {
-		return true
-	}
-	// NEL is C2 85 in UTF-8, LS and PS are E2 80 A8 and E2 80 A9.
-	return (bytes.IndexByte(data, 0xC2) >= 0 || bytes.IndexByte(data, 0xE2) >= 0) &&
-		bytes.ContainsAny(data, "\u0085\u2028\u2029")
-}
-
-// cutMoves finds the value of a top-level "moves:" key written as a
-// one-line plain scalar or as a literal block scalar ("|") of move-log
-// characters, and returns the document with that value replaced by "" and
-// its lines blanked (so the lines of the other fields stay where they
-// are), and the value. ok is false for any other form, which the YAML
-// decoder then reads.
-func cutMoves(data []byte) (rest []byte, moves string, ok bool) {
-	if !utf8.Valid(data) || otherBreaks(data) {
-		return nil, "", false // other line breaks, or an encoding error: the YAML decoder's business (so no "\r" below)
-	}
-	start := -1
-	for i := 0; i < len(data); {
-		end := bytes.IndexByte(data[i:], '\n')
-		if end < 0 {
-			end = len(data) - i
+		f.text[fd.id] = s.text
+	case kSeed:
+		if s.kind != sString && s.kind != sInt {
+			errs.add(s.at, "%s: %s is not a seed: write it as a string (or a whole number)", path, s.describe())
+			return
 		}
-		if line := data[i : i+end]; bytes.HasPrefix(line, []byte("moves:")) && (len(line) == 6 || (line[6] == ' ' || line[6] == '\t')) {
-			if start >= 0 {
-				return nil, "", false // a second key: the YAML decoder reports it
+		f.text[fd.id] = s.text
+	case kCount:
+		n, err := strconv.ParseUint(s.text, 10, 64)
+		if s.kind != sInt || err != nil || n > engine.MaxSafeInteger {
+			errs.add(s.at, "%s: %s is not a whole number from 0 to 2^53-1 written plainly (no sign, fraction, leading zero or other base)", path, s.describe())
+			return
+		}
+		f.num[fd.id] = n
+	case kFlag:
+		if s.kind != sBool {
+			bad("true or false")
+			return
+		}
+		f.flag[fd.id] = s.text == "true"
+	case kBoard:
+		if s.kind != sString {
+			bad("a board (a text grid, or a list of rows)")
+			return
+		}
+		b, err := engine.ParseBoard(s.text)
+		if err != nil {
+			at := s.at
+			var be *engine.BoardError
+			if errors.As(err, &be) && be.Row > 0 && s.block {
+				at = pos{at.line + be.Row, 0} // the row's own line
 			}
-			start = i
+			errs.add(at, "%s: %v", path, err)
+			return
 		}
-		i += end + 1
+		*f.boardOf(fd.id) = b
+	default:
+		bad("a mapping")
 	}
-	if start < 0 {
-		return nil, "", false
-	}
-	lineEnd := bytes.IndexByte(data[start:], '\n')
-	if lineEnd < 0 {
-		lineEnd = len(data) - start
-	}
-	lineEnd += start
-	valueStart := start + len("moves:")
-	value := bytes.Trim(data[valueStart:lineEnd], " \t")
-	// cut replaces data[valueStart:end] with "" and as many newlines.
-	cut := func(end int) []byte {
-		breaks := bytes.Count(data[valueStart:end], []byte{'\n'})
-		out := make([]byte, 0, valueStart+3+breaks+len(data)-end)
-		out = append(out, data[:valueStart]...)
-		out = append(out, ` ""`...)
-		for range breaks {
-			out = append(out, '\n')
-		}
-		return append(out, data[end:]...)
-	}
-	if string(value) != "|" && string(value) != "|-" {
-		// A plain scalar on one line, perhaps with a comment.
-		for i := 1; i < len(value); i++ {
-			if value[i] == '#' && (value[i-1] == ' ' || value[i-1] == '\t') {
-				value = bytes.TrimRight(value[:i], " \t")
-				break
-			}
-		}
-		// value is a subslice of data: cut it alone, keeping any comment.
-		valueEnd := valueStart + bytes.Index(data[valueStart:lineEnd], value) + len(value)
-		if len(value) == 0 || !isLogLetter(value[0]) || !allLog(value) || bytes.Contains(value, []byte(": ")) || value[len(value)-1] == ':' {
-			return nil, "", false
-		}
-		if next := lineEnd + 1; next < len(data) && (data[next] == ' ' || data[next] == '\t') && len(bytes.TrimSpace(lineOf(data, next))) > 0 {
-			return nil, "", false // a plain scalar continued on the next line
-		}
-		return cut(valueEnd), string(value), true
-	}
-	// A literal block: the lines after, indented alike, until a line that
-	// is not indented.
-	var sb strings.Builder
-	sb.Grow(len(data) - lineEnd)
-	indent := -1
-	i := lineEnd + 1
-	for i < len(data) {
-		line := lineOf(data, i)
-		content := bytes.TrimRight(line, " \t")
-		if len(content) == 0 && indent < 0 && len(line) > 0 {
-			return nil, "", false // leading white-space lines: YAML has rules for those
-		}
-		if len(content) > 0 {
-			n := len(line) - len(bytes.TrimLeft(line, " "))
-			switch {
-			case n == 0:
-				goto done
-			case bytes.IndexByte(line, '\t') >= 0 || indent >= 0 && n < indent || !allLog(content):
-				return nil, "", false
-			}
-			if indent < 0 {
-				indent = n
-			}
-			sb.Write(content)
-			sb.WriteByte('\n')
-		}
-		i += len(line) + 1
-	}
-done:
-	// The block ends before line i; keep the newline that ends its last
-	// line.
-	end := min(i, len(data))
-	if i < len(data) {
-		end--
-	}
-	return cut(end), sb.String(), true
 }
 
-func lineOf(data []byte, i int) []byte {
-	if end := bytes.IndexByte(data[i:], '\n'); end >= 0 {
-		return data[i : i+end]
+// setRows stores a board given as rows of cells, each a scalar.
+func (f *form) setRows(fd field, at pos, rows [][]scalar, errs *decodeError) {
+	values := make([][]uint64, len(rows))
+	for r, row := range rows {
+		values[r] = make([]uint64, len(row))
+		for c, cell := range row {
+			if cell.kind == sNull {
+				continue
+			}
+			v, err := strconv.ParseUint(cell.text, 10, 64)
+			if cell.kind != sInt || err != nil {
+				errs.add(cell.at, "%s: board row %d, column %d: %s is not a tile", paths[fd.id], r+1, c+1, cell.describe())
+				return
+			}
+			values[r][c] = v
+		}
 	}
-	return data[i:]
+	b, err := engine.BoardFromValues(values)
+	if err != nil {
+		var be *engine.BoardError
+		if errors.As(err, &be) && be.Row > 0 && be.Row <= len(rows) && len(rows[be.Row-1]) > 0 {
+			at = rows[be.Row-1][max(be.Col-1, 0)%len(rows[be.Row-1])].at
+		}
+		errs.add(at, "%s: %v", paths[fd.id], err)
+		return
+	}
+	*f.boardOf(fd.id) = b
 }
 
-func isLogLetter(c byte) bool { return logChars[c] && (c|0x20) >= 'a' && (c|0x20) <= 'z' }
-
-func allLog(b []byte) bool {
-	for _, c := range b {
-		if !logChars[c] {
+// commitmentForm is what a seed commitment must look like: "sha256:" and
+// 64 lower-case hex digits.
+func commitmentForm(s string) bool {
+	h, ok := strings.CutPrefix(s, "sha256:")
+	if !ok || len(h) != 64 {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		if !('0' <= h[i] && h[i] <= '9' || 'a' <= h[i] && h[i] <= 'f') {
 			return false
 		}
 	}
 	return true
+}
+
+// replay checks what the fields mean together and returns the replay.
+func (f *form) replay(name string) (*Replay, error) {
+	errs := &decodeError{name: name}
+	fail := func(id fieldID, format string, args ...any) (*Replay, error) {
+		errs.add(f.at[id], format, args...)
+		return nil, errs.list
+	}
+	top := pos{}
+	switch {
+	case !f.present(fProfile):
+		errs.add(top, "missing the field profile")
+		return nil, errs.list
+	case !f.present(fMoves):
+		errs.add(top, "missing the field moves")
+		return nil, errs.list
+	case !f.present(fClaim):
+		errs.add(top, "missing the field claim")
+		return nil, errs.list
+	case !f.present(fSeed) && !f.present(fStart):
+		errs.add(top, "missing the field seed (or start, for a replay that records its spawns)")
+		return nil, errs.list
+	case f.present(fSeed) && f.present(fStart):
+		return fail(fStart, "a replay has a seed or a start board, not both")
+	case f.present(fCommitment) && !f.present(fSeed):
+		return fail(fCommitment, "a seed commitment needs a seed")
+	case f.present(fCommitment) && !commitmentForm(f.text[fCommitment]):
+		return fail(fCommitment, "seedCommitment %s: write it as sha256: and the 64 lower-case hex digits of the seed's SHA-256", strictyaml.Quote(f.text[fCommitment], 80))
+	case f.present(fRNG) && f.present(fStart):
+		return fail(fRNG, "rng names the generator of a seeded replay's spawns; a replay that records its spawns has none")
+	case f.present(fRules) && f.num[fRules] > 1<<31-1:
+		return fail(fRules, "rules version %d is out of range", f.num[fRules])
+	}
+	r := &Replay{Profile: f.text[fProfile], Rules: int(f.num[fRules]), RNG: f.text[fRNG],
+		SeedCommitment: f.text[fCommitment], Source: f.text[fSource]}
+	if f.present(fSetup) {
+		r.Setup = &engine.Setup{Target: f.num[fTarget], OpenEnded: f.flag[fOpenEnded]}
+	}
+	var err error
+	if f.present(fSeed) {
+		seed := f.text[fSeed]
+		r.Seed = &seed
+		r.Actions, err = engine.ParseActions(f.text[fMoves])
+	} else {
+		start := f.start
+		r.Start = &start
+		r.Actions, r.Spawns, err = ParseSpawnLog(f.text[fMoves], start.Cols())
+	}
+	if err != nil {
+		return fail(fMoves, "moves: %v", err)
+	}
+	switch {
+	case !f.present(fScore):
+		return fail(fClaim, "the claim has no score")
+	case !f.present(fMaxTile):
+		return fail(fClaim, "the claim has no maxTile")
+	case !f.present(fClaimMoves):
+		return fail(fClaim, "the claim has no moves (the number of counted moves)")
+	}
+	c := &r.Claim
+	c.Score, c.MaxTile, c.Moves = f.num[fScore], f.num[fMaxTile], int(f.num[fClaimMoves])
+	if f.present(fBoard) {
+		b := f.board
+		c.Board = &b
+	}
+	if f.present(fWon) {
+		won := f.flag[fWon]
+		c.Won = &won
+	}
+	if f.present(fOver) {
+		over := f.flag[fOver]
+		c.Over = &over
+	}
+	if f.present(fResult) {
+		var res engine.Result
+		if err := res.UnmarshalText([]byte(f.text[fResult])); err != nil {
+			return fail(fResult, "claim.result: %v", err)
+		}
+		c.Result = &res
+	}
+	return r, nil
 }

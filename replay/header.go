@@ -7,28 +7,27 @@ import (
 	"github.com/tileproof/tileproof/engine"
 )
 
-// readHeader reads a replay document in the plain form recorders write,
-// without the YAML library (which spends some 40 µs on even a short
-// header, as long as replaying some 1,500 moves): top-level "key: value"
-// lines, a claim mapping one level down, the claim's board as a literal
-// block, comments on lines of their own at the left margin or after a
-// value. Values are whole numbers written plainly (no sign, no leading
-// zero), true or false, double-quoted strings of printable ASCII without
-// escapes, or plain words of letters, digits, "-" and "_" that YAML reads
-// as strings.
+// readHeader reads a replay document in the plain form recorders write
+// into f, without the YAML library (which spends some 40 µs on even a
+// short header, as long as replaying some 1,500 moves): top-level
+// "key: value" lines, the claim mapping one level down (or as a one-line
+// flow mapping), the claim's board as a literal block, comments on lines
+// of their own at the left margin or after a value. Values are whole
+// numbers written plainly (no sign, no leading zero), true or false,
+// double-quoted strings of printable ASCII without escapes, or plain
+// words of letters, digits, "-" and "_" that YAML reads as strings.
 //
-// ok is false for anything else: another YAML construct, an unknown or
-// repeated key, a value of another form or of the wrong kind for its
-// field, a board that does not parse. The YAML decoder then reads the
-// document, so that it alone words every error; readHeader never gives a
-// result it would not (FuzzReadHeader).
-func readHeader(data []byte) (f file, ok bool) {
+// It returns false for anything else: another YAML construct, an unknown
+// or repeated key, a value of another form or of the wrong kind for its
+// field, a board that does not parse. The YAML library then reads the
+// document, so that that path alone words every error; readHeader never
+// gives a result it would not (FuzzReadHeader).
+func readHeader(data []byte, f *form) bool {
 	for _, c := range data {
 		if c != '\n' && (c < ' ' || c > '~') {
-			return file{}, false // tabs, other controls, non-ASCII: the YAML decoder's business
+			return false // tabs, other controls, non-ASCII: the YAML library's business
 		}
 	}
-	seen := map[string]bool{}
 	var claimIndent int // the claim mapping's indentation, once its first key is read
 	inClaim := false
 	lines := bytes.Split(data, []byte{'\n'})
@@ -39,63 +38,58 @@ func readHeader(data []byte) (f file, ok bool) {
 		case len(line) == 0, line[0] == '#':
 			continue
 		case indent == len(line), line[indent] == '#':
-			return file{}, false // white-space lines, indented comments
+			return false // white-space lines, indented comments
 		}
 		key, rest, found := bytes.Cut(line[indent:], []byte(":"))
 		if !found || !isKey(key) || len(rest) > 0 && rest[0] != ' ' {
-			return file{}, false
+			return false
 		}
 		value := plainValue(rest)
+		at := pos{i + 1, indent + 1}
 		if indent == 0 {
 			if inClaim && claimIndent == 0 {
-				return file{}, false // claim with nothing under it: null
+				return false // claim with nothing under it: null
 			}
 			inClaim = false
-			if seen[string(key)] {
-				return file{}, false
+			fd, ok := lookup(replayFields, string(key))
+			if !ok || f.present(fd.id) {
+				return false
 			}
-			seen[string(key)] = true
-			if string(key) == "claim" {
-				f.Claim = &claimFile{}
-				if value != nil {
-					if !f.Claim.setFlow(value) {
-						return file{}, false
-					}
-					continue
+			f.mark(fd.id, at)
+			switch {
+			case fd.id == fClaim && value != nil:
+				if !f.setFlow(value, line, i+1) {
+					return false
 				}
+			case fd.id == fClaim:
 				inClaim, claimIndent = true, 0
-				continue
-			}
-			if !f.setTop(string(key), value) {
-				return file{}, false
+			case !f.setPlain(fd, value):
+				return false
 			}
 			continue
 		}
 		if !inClaim || claimIndent != 0 && indent != claimIndent {
-			return file{}, false
+			return false
 		}
 		claimIndent = indent
-		ckey := "claim." + string(key)
-		if seen[ckey] {
-			return file{}, false
+		fd, ok := lookup(claimFields, string(key))
+		if !ok || f.present(fd.id) {
+			return false
 		}
-		seen[ckey] = true
-		if string(key) == "board" && len(value) > 0 && value[0] == '|' {
+		f.mark(fd.id, at)
+		if fd.id == fBoard && len(value) > 0 && value[0] == '|' {
 			board, next, ok := literalBoard(lines, i, indent, value)
 			if !ok {
-				return file{}, false
+				return false
 			}
-			f.Claim.Board, i = &board, next-1
+			f.board, i = board, next-1
 			continue
 		}
-		if !f.Claim.set(string(key), value) {
-			return file{}, false
+		if !f.setPlain(fd, value) {
+			return false
 		}
 	}
-	if len(seen) == 0 || inClaim && claimIndent == 0 {
-		return file{}, false // an empty document, or claim with nothing under it
-	}
-	return f, true
+	return f.has != 0 && !(inClaim && claimIndent == 0) // not an empty document, nor a claim with nothing under it
 }
 
 // isKey reports whether k is a key readHeader reads: letters only.
@@ -162,86 +156,61 @@ func number(v []byte) (uint64, bool) {
 	return n, err == nil
 }
 
-func (f *file) setTop(key string, v []byte) bool {
+// setPlain stores the plain value v of field fd, if it is of the field's
+// kind as YAML would read it.
+func (f *form) setPlain(fd field, v []byte) bool {
 	if v == nil {
 		return false
 	}
-	switch key {
-	case "rules":
+	switch fd.kind {
+	case kCount:
 		n, ok := number(v)
-		f.Rules = int(n)
-		return ok
-	case "seed":
+		f.num[fd.id] = n
+		return ok && n <= engine.MaxSafeInteger
+	case kFlag:
+		f.flag[fd.id] = string(v) == "true"
+		return string(v) == "true" || string(v) == "false"
+	case kText, kSeed, kLog:
 		s, ok := text(v)
-		f.Seed = (*seedText)(&s)
-		return ok
-	}
-	s, ok := text(v)
-	switch key {
-	case "profile":
-		f.Profile = s
-	case "rng":
-		f.RNG = s
-	case "moves":
-		f.Moves = &s
-	case "seedCommitment":
-		f.SeedCommitment = s
-	case "source":
-		f.Source = s
-	default:
-		return false // setup, start and unknown keys
-	}
-	return ok
-}
-
-func (c *claimFile) set(key string, v []byte) bool {
-	if v == nil {
-		return false
-	}
-	switch key {
-	case "score", "maxTile", "moves":
-		n, ok := number(v)
-		switch key {
-		case "score":
-			c.Score = &n
-		case "maxTile":
-			c.MaxTile = &n
-		default:
-			m := int(n)
-			c.Moves = &m
+		if _, isNumber := number(v); isNumber && fd.kind != kSeed {
+			return false // YAML reads it as a number, which a text field does not take
 		}
-		return ok
-	case "won", "over":
-		b := string(v) == "true"
-		if key == "won" {
-			c.Won = &b
-		} else {
-			c.Over = &b
-		}
-		return b || string(v) == "false"
-	case "result":
-		s, ok := text(v)
-		c.Result = &s
+		f.text[fd.id] = s
 		return ok
 	}
-	return false
+	return false // setup, start, and boards that are not literal blocks
 }
 
 // setFlow reads a claim written as a one-line flow mapping of plain
-// values, "{score: 20544, maxTile: 2048, moves: 1033}", as DESIGN.md's
-// minimal replay has it.
-func (c *claimFile) setFlow(v []byte) bool {
+// values, "{score: 20544, maxTile: 2048, moves: 1033}", as the minimal
+// replay of docs/replay-format.md has it: v, part of line, which is line
+// number n.
+func (f *form) setFlow(v, line []byte, n int) bool {
 	if len(v) < 2 || v[0] != '{' || v[len(v)-1] != '}' || bytes.ContainsAny(v[1:len(v)-1], "{}[]\"'#&*!|>%@`") {
 		return false
 	}
-	seen := map[string]bool{}
-	for entry := range bytes.SplitSeq(v[1:len(v)-1], []byte(",")) {
+	off := cap(line) - cap(v) + 1 // v is part of line (plainValue slices it): where its entries start
+	for inner := v[1 : len(v)-1]; ; {
+		entry, more, _ := bytes.Cut(inner, []byte(","))
+		lead := len(entry) - len(bytes.TrimLeft(entry, " "))
 		key, value, found := bytes.Cut(bytes.Trim(entry, " "), []byte(": "))
 		value = bytes.TrimLeft(value, " ")
-		if !found || !isKey(key) || seen[string(key)] || string(key) == "board" || !c.set(string(key), value) {
+		if !found || !isKey(key) {
 			return false
 		}
-		seen[string(key)] = true
+		fd, ok := lookup(claimFields, string(key))
+		if !ok || fd.id == fBoard || f.present(fd.id) {
+			return false
+		}
+		f.mark(fd.id, pos{n, 1 + off + lead})
+		if !f.setPlain(fd, value) {
+			return false
+		}
+		if more == nil {
+			break
+		}
+		off += len(entry) + 1
+		inner = more
 	}
 	return true
 }

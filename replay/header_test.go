@@ -5,10 +5,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tileproof/tileproof/engine"
-	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
-var boardsEqual = cmp.Comparer(func(a, b engine.Board) bool { return a == b })
+var (
+	boardsEqual = cmp.Comparer(func(a, b engine.Board) bool { return a == b })
+	formsEqual  = cmp.Options{boardsEqual, cmp.AllowUnexported(form{}, pos{})}
+)
 
 // FuzzReadHeader checks readHeader against the YAML decoder: whatever
 // document it takes, the decoder must take too and read the same.
@@ -35,16 +37,16 @@ func FuzzReadHeader(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		fast, ok := readHeader([]byte(text))
-		if !ok {
+		var fast form
+		if !readHeader([]byte(text), &fast) {
 			return
 		}
-		var slow file
-		if err := strictyaml.Decode("f.yaml", []byte(text), &slow); err != nil {
-			t.Fatalf("readHeader took a document the YAML decoder refuses: %v\n%+v", err, fast)
+		var slow form
+		if err := readYAML("f.yaml", []byte(text), &slow); err != nil {
+			t.Fatalf("readHeader took a document the YAML reader refuses: %v\n%+v", err, fast)
 		}
-		if diff := cmp.Diff(slow, fast, boardsEqual); diff != "" {
-			t.Fatalf("(-YAML decoder +readHeader):\n%s", diff)
+		if diff := cmp.Diff(slow, fast, formsEqual); diff != "" {
+			t.Fatalf("(-YAML reader +readHeader):\n%s", diff)
 		}
 	})
 }
@@ -56,26 +58,26 @@ func TestReadHeaderCorpus(t *testing.T) {
 	taken := 0
 	for _, name := range corpusFiles(t) {
 		data := mustRead(t, "../replays/"+name)
-		rest, _, ok := cutMoves(data)
+		rest, _, _, ok := cutMoves(data)
 		if !ok {
 			continue
 		}
-		fast, ok := readHeader(rest)
-		if !ok {
+		var fast form
+		if !readHeader(rest, &fast) {
 			continue
 		}
 		taken++
-		var slow file
-		if err := strictyaml.Decode(name, rest, &slow); err != nil {
-			t.Fatalf("%s: readHeader took it, the YAML decoder says %v", name, err)
+		var slow form
+		if err := readYAML(name, rest, &slow); err != nil {
+			t.Fatalf("%s: readHeader took it, the YAML reader says %v", name, err)
 		}
-		if diff := cmp.Diff(slow, fast, boardsEqual); diff != "" {
-			t.Errorf("%s (-YAML decoder +readHeader):\n%s", name, diff)
+		if diff := cmp.Diff(slow, fast, formsEqual); diff != "" {
+			t.Errorf("%s (-YAML reader +readHeader):\n%s", name, diff)
 		}
 	}
 	for _, name := range []string{"valid/tile-merge-4096.yaml", "valid/tile-merge-2048.yaml", "minimal.yaml"} {
-		rest, _, ok := cutMoves(mustRead(t, "../replays/"+name))
-		if _, taken := readHeader(rest); !ok || !taken {
+		rest, _, _, ok := cutMoves(mustRead(t, "../replays/"+name))
+		if taken := readHeader(rest, &form{}); !ok || !taken {
 			t.Errorf("%s: not read the fast way (cut %v)", name, ok)
 		}
 	}
@@ -111,11 +113,11 @@ func TestReadHeaderDeclines(t *testing.T) {
 		"claim: {score: 1,}\n",
 		"claim: {board: 2 4/4 2}\n",
 	} {
-		if f, ok := readHeader([]byte(text)); ok {
+		if f := (form{}); readHeader([]byte(text), &f) {
 			t.Errorf("readHeader took %q: %+v", text, f)
 		}
 	}
-	if _, ok := readHeader([]byte("profile: x\n")); !ok {
+	if !readHeader([]byte("profile: x\n"), &form{}) {
 		t.Error("readHeader refused a one-line header")
 	}
 }

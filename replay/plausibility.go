@@ -69,30 +69,26 @@ func newPlausibilityCounter(p *engine.Profile, start engine.Board) *plausibility
 	return pc
 }
 
-// before counts the spawn s of the legal move d on board b.
-func (pc *plausibilityCounter) before(b engine.Board, d engine.Direction, s engine.Spawn) {
-	sl, err := b.Slide(d)
-	if err != nil || s.Row < 0 || s.Row >= b.Rows() || s.Col < 0 || s.Col >= b.Cols() || sl.Board.At(s.Row, s.Col) != 0 {
-		return // not a spawn the game takes: the replay fails there
-	}
+// count counts the spawn s of a counted move whose board, spawn
+// included, is after: the cells that were empty for it are after's empty
+// cells and s's own.
+func (pc *plausibilityCounter) count(after engine.Board, s engine.Spawn) {
 	pc.values[s.Value]++
 	pc.spawns++
-	empty := sl.Board.Empty()
-	rank, cell := 0, 0
-	for r := range b.Rows() {
-		for c := range b.Cols() {
-			if sl.Board.At(r, c) != 0 {
-				cell++
-				continue
-			}
-			pc.expected[cell] += 1 / float64(empty)
-			if r < s.Row || r == s.Row && c < s.Col {
-				rank++
-			}
-			cell++
+	cols := after.Cols()
+	at := s.Row*cols + s.Col
+	empty := after.Empty() + 1
+	rank := 0
+	for i := range after.Cells() {
+		if i != at && after.At(i/cols, i%cols) != 0 {
+			continue
+		}
+		pc.expected[i] += 1 / float64(empty)
+		if i < at {
+			rank++
 		}
 	}
-	pc.observed[s.Row*b.Cols()+s.Col]++
+	pc.observed[at]++
 	if empty > 1 {
 		e := float64(empty)
 		pc.rankSum += float64(rank)/(e-1) - 0.5

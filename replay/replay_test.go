@@ -62,18 +62,18 @@ func TestDecodeMinimal(t *testing.T) {
 func TestDecodeErrors(t *testing.T) {
 	tests := []struct{ yaml, want string }{
 		{"profile: x\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml: missing the field seed"},
-		{"profile: x\nseed: \"1\"\nmoves: LXR\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:3: moves: character 2: 'X' is not an action"},
-		{"profile: x\nseed: \"1\"\nmoves: L\nclaim: {score: 0, moves: 0}\n", "r.yaml:4: the claim has no maxTile"},
-		{"profile: x\nseed: \"1\"\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0, board: \"2 2\\n2\"}\n", "r.yaml:4: board row 2: has 1 cells"},
-		{"profile: x\nstart: |\n  2 . . .\n  . 3 . .\n  . . . .\n  . . . .\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:4: board row 2, column 2: 3 is not a power of two"},
-		{"profile: x\nstart: [[2, null], [null, x]]\nmoves: L1:2\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:2: board row 2, column 2: \"x\" is not a tile"},
-		{"profile: x\nstart: [[2, null], [null, null]]\nmoves: L1\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:3: moves: character 1: move 'L' needs its spawn as CELL:VALUE"},
-		{"profile: x\nseed: \"1\"\nstart: [[2, null], [null, null]]\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:3: a replay has a seed or a start board, not both"},
-		{"profile: x\nseed: \"1\"\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0}\nscore: 5\n", `r.yaml:5: unknown field "score"`},
-		{"profile: x\nseed: \"1\"\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0, result: won}\n", `r.yaml:4: claim.result: "won" is not one of`},
-		{"{\"profile\": \"x\",\n \"seed\": 7,\n \"moves\": \"L\",\n \"claim\": {\"score\": -4, \"maxTile\": 0, \"moves\": 0}}", "r.yaml:4: claim.score: a JSON number -4 where a whole number goes"},
-		{"{\"profile\": \"x\",\n \"seed\": \"7\",\n \"moves\": \"L\",\n \"claim\": {\"score\": 4, \"maxTile\": 0, \"moves\": 0},\n \"extra\": 1}", `r.yaml:5: unknown field "extra"`},
-		{"{\"profile\": \"x\",\n \"seed\": 7.5,\n \"moves\": \"L\",\n \"claim\": {\"score\": 4, \"maxTile\": 0, \"moves\": 0}}", "seed 7.5 is not an integer"},
+		{"profile: x\nseed: \"1\"\nmoves: LXR\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:3:1: moves: character 2: 'X' is not an action"},
+		{"profile: x\nseed: \"1\"\nmoves: L\nclaim: {score: 0, moves: 0}\n", "r.yaml:4:1: the claim has no maxTile"},
+		{"profile: x\nseed: \"1\"\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0, board: \"2 2\\n2\"}\n", "r.yaml:4:48: claim.board: board row 2: has 1 cells"},
+		{"profile: x\nstart: |\n  2 . . .\n  . 3 . .\n  . . . .\n  . . . .\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:4: start: board row 2, column 2: 3 is not a power of two"},
+		{"profile: x\nstart: [[2, null], [null, x]]\nmoves: L1:2\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:2:27: start: board row 2, column 2: the string \"x\" is not a tile"},
+		{"profile: x\nstart: [[2, null], [null, null]]\nmoves: L1\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:3:1: moves: character 1: move 'L' needs its spawn as CELL:VALUE"},
+		{"profile: x\nseed: \"1\"\nstart: [[2, null], [null, null]]\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:3:1: a replay has a seed or a start board, not both"},
+		{"profile: x\nseed: \"1\"\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0}\nscore: 5\n", `r.yaml:5:1: unknown field "score"`},
+		{"profile: x\nseed: \"1\"\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0, result: won}\n", `r.yaml:4:41: claim.result: "won" is not one of`},
+		{"{\"profile\": \"x\",\n \"seed\": 7,\n \"moves\": \"L\",\n \"claim\": {\"score\": -4, \"maxTile\": 0, \"moves\": 0}}", "r.yaml:4:21: claim.score: -4 is not a whole number from 0 to 2^53-1"},
+		{"{\"profile\": \"x\",\n \"seed\": \"7\",\n \"moves\": \"L\",\n \"claim\": {\"score\": 4, \"maxTile\": 0, \"moves\": 0},\n \"extra\": 1}", `r.yaml:5:2: unknown field "extra"`},
+		{"{\"profile\": \"x\",\n \"seed\": 7.5,\n \"moves\": \"L\",\n \"claim\": {\"score\": 4, \"maxTile\": 0, \"moves\": 0}}", "r.yaml:2:10: seed: 7.5 is not a seed"},
 		{"profile: x\nseed: \"1\"\nmoves: |\n  LL\n  RR\n   UU\n LL\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "did not find expected key"},
 		{"profile: [x\n", "r.yaml:1: did not find expected"},
 	}
@@ -270,10 +270,10 @@ func TestTampered(t *testing.T) {
 			if tt.action >= 0 && vd.Divergence.Action != tt.action {
 				t.Errorf("diverges at action %d, want %d: %+v", vd.Divergence.Action, tt.action, vd.Divergence)
 			}
-			if vd.Reason == ClaimBoard && !(strings.Contains(vd.Divergence.Diff, "-") && strings.Contains(vd.Divergence.Diff, "+")) {
-				t.Errorf("board claim without a go-cmp diff: %q", vd.Divergence.Diff)
+			if vd.Reason == ClaimBoard && !(strings.Contains(vd.Divergence.Diff(), "-") && strings.Contains(vd.Divergence.Diff(), "+")) {
+				t.Errorf("board claim without a go-cmp diff: %q", vd.Divergence.Diff())
 			}
-			if vd.Divergence == nil || vd.Divergence.Expected == "" || vd.Divergence.Found == "" {
+			if vd.Divergence == nil || vd.Divergence.Says() == "" || vd.Divergence.Gives() == "" {
 				t.Errorf("divergence without what was expected and found: %+v", vd.Divergence)
 			}
 		})

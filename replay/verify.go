@@ -1,112 +1,41 @@
 package replay
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/tileproof/tileproof/engine"
-	"github.com/tileproof/tileproof/internal/boardfmt"
 )
-
-// Reason names why a replay is not valid. Malformed and Refused are about
-// the input (it cannot be judged); the others are verdicts on the game.
-type Reason string
-
-// The reasons, in docs/replay-format.md's words.
-const (
-	Malformed       Reason = "malformed"        // the file is not a replay: syntax, a missing field, a bad move log
-	Refused         Reason = "refused"          // unknown profile, rules version or generator: the verifier will not guess
-	SeedCommitment  Reason = "seed-commitment"  // the seed does not match the published commitment
-	ImpossibleClaim Reason = "impossible-claim" // the claim contradicts itself (found before replaying)
-	BadStart        Reason = "bad-start"        // a spawn-recorded start board that no game starts with
-	IllegalMove     Reason = "illegal-move"     // a move that changes nothing
-	AfterEnd        Reason = "after-end"        // an action after the run ended
-	BadSpawn        Reason = "bad-spawn"        // a recorded spawn on a full cell, of a value the profile never spawns, or missing
-	BadAction       Reason = "bad-action"       // undo, End run or keep playing where the rules do not allow it
-	Overflow        Reason = "overflow"         // a tile or score beyond the safe-integer limits
-	ClaimMoves      Reason = "claim-moves"      // the claimed counted moves differ (a truncated or padded log)
-	ClaimScore      Reason = "claim-score"
-	ClaimMaxTile    Reason = "claim-max-tile"
-	ClaimBoard      Reason = "claim-board"
-	ClaimWon        Reason = "claim-won"
-	ClaimOver       Reason = "claim-over"
-	ClaimResult     Reason = "claim-result"
-)
-
-// Unreadable reports whether the reason is about the input rather than
-// the game: malformed or refused, a replay that could not be judged.
-func (r Reason) Unreadable() bool { return r == Malformed || r == Refused }
-
-// Replayable reports whether a replay with this verdict reason can be
-// played from its start (so has frames, see [Verifier.Frames]): all but
-// the unreadable ones and a bad start board.
-func (r Reason) Replayable() bool { return !r.Unreadable() && r != BadStart }
-
-// Verdict is the outcome of verifying one replay.
-type Verdict struct {
-	Name   string `json:"name,omitempty"` // the file, or stdin:LINE
-	Valid  bool   `json:"valid"`
-	Reason Reason `json:"reason,omitempty"`
-	Error  string `json:"error,omitempty"` // for malformed and refused replays
-
-	Profile      string   `json:"profile,omitempty"`
-	RulesVersion int      `json:"rulesVersion,omitempty"`
-	RNG          string   `json:"rng,omitempty"`      // tp1 for a seeded replay
-	Seed         *string  `json:"seed,omitempty"`     // the normalized seed text
-	Unpinned     []string `json:"unpinned,omitempty"` // "rules", "rng": not pinned by the replay, so this verifier's were used
-
-	// The game as replayed: to the end when valid, to the divergence
-	// otherwise.
-	Score   uint64 `json:"score"`
-	MaxTile uint64 `json:"maxTile"`
-	Moves   int    `json:"moves"`
-	Won     bool   `json:"won"`
-	Over    bool   `json:"over"`
-	Result  string `json:"result,omitempty"`
-
-	Divergence   *Divergence   `json:"divergence,omitempty"`
-	Mismatches   []Mismatch    `json:"mismatches,omitempty"`
-	Proved       string        `json:"proved,omitempty"`
-	SHA256       string        `json:"sha256,omitempty"`   // of the canonical replay, for a valid one
-	Warnings     []string      `json:"warnings,omitempty"` // the spawn plausibility tests below their threshold (Unpinned says what the replay leaves open)
-	Plausibility *Plausibility `json:"plausibility,omitempty"`
-}
-
-// Divergence is the first point where a replay leaves the rules.
-type Divergence struct {
-	Action   int    `json:"action"` // 1-based position in the move log; the log's length for a claim
-	Move     int    `json:"move"`   // counted moves before it
-	Expected string `json:"expected"`
-	Found    string `json:"found"`
-	Board    string `json:"board,omitempty"` // the board there, as a text grid
-	Diff     string `json:"diff,omitempty"`  // claimed board against the real one (go-cmp; - claimed, + real)
-}
-
-// Mismatch is one claimed figure that is not what the moves produce.
-type Mismatch struct {
-	Field   string `json:"field"`
-	Claimed string `json:"claimed"`
-	Found   string `json:"found"`
-}
 
 // Verifier verifies replays against the built-in profiles and any added
 // ones. It is safe for concurrent use.
 type Verifier struct {
 	mu       sync.Mutex
 	profiles map[string]*engine.Profile
-	rules    map[string]*engine.Rules // by profile name and setup
+	rules    map[rulesKey]*compiled // by profile name and canonical setup
+}
+
+type rulesKey struct {
+	profile string
+	setup   engine.Setup
+}
+
+// compiled is a profile with a setup, ready for play: the rules, and the
+// profile they were compiled from (shared, never changed).
+type compiled struct {
+	rules *engine.Rules
+	p     *engine.Profile
+	setup engine.Setup // canonical
 }
 
 // NewVerifier returns a verifier that knows the built-in profiles.
 func NewVerifier() *Verifier {
-	v := &Verifier{profiles: map[string]*engine.Profile{}, rules: map[string]*engine.Rules{}}
+	v := &Verifier{profiles: map[string]*engine.Profile{}, rules: map[rulesKey]*compiled{}}
 	for _, name := range engine.BuiltinNames() {
 		v.profiles[name], _ = engine.BuiltinProfile(name)
 	}
@@ -123,7 +52,7 @@ func (v *Verifier) AddProfile(p *engine.Profile) error {
 	defer v.mu.Unlock()
 	v.profiles[p.Name] = p.Clone()
 	for k := range v.rules {
-		if strings.HasPrefix(k, p.Name+"\x00") {
+		if k.profile == p.Name {
 			delete(v.rules, k)
 		}
 	}
@@ -132,42 +61,38 @@ func (v *Verifier) AddProfile(p *engine.Profile) error {
 
 // compile returns the rules a replay is verified under: its profile with
 // its setup, compiled once and shared.
-func (v *Verifier) compile(r *Replay) (*engine.Rules, error) {
-	key := r.Profile + "\x00"
-	if r.Setup != nil {
-		key += fmt.Sprintf("%d/%v", r.Setup.Target, r.Setup.OpenEnded)
-	}
+func (v *Verifier) compile(r *Replay) (*compiled, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if rules, ok := v.rules[key]; ok {
-		return rules, nil
-	}
 	p, ok := v.profiles[r.Profile]
 	if !ok {
 		return nil, fmt.Errorf("unknown profile %q (this verifier knows %s)", r.Profile, strings.Join(v.names(), ", "))
 	}
+	var setup engine.Setup
 	if r.Setup != nil {
-		target := r.Setup.Target
-		if target == 0 {
-			target = p.Win.Tile
-		}
-		var err error
-		if p, err = p.Setup(target, r.Setup.OpenEnded); err != nil {
-			return nil, err
-		}
+		setup = *r.Setup
+	}
+	key := rulesKey{r.Profile, setup}
+	if c, ok := v.rules[key]; ok {
+		return c, nil
+	}
+	q, err := p.WithSetup(setup)
+	if err != nil {
+		return nil, err
 	}
 	// A replay records the moves that count: a move that changes nothing,
 	// or any move after the end, is invalid in every profile, even in one
 	// whose game would pass over it. Verifying under the profile's rules
 	// with illegal moves rejected makes the engine stop at them.
-	p = p.Clone()
-	p.Illegal = engine.Reject
-	rules, err := engine.Compile(p)
+	played := q.Clone()
+	played.Illegal = engine.Reject
+	rules, err := engine.Compile(played)
 	if err != nil {
 		return nil, err
 	}
-	v.rules[key] = rules
-	return rules, nil
+	c := &compiled{rules: rules, p: q, setup: setup.Canonical(p)}
+	v.rules[key] = c
+	return c, nil
 }
 
 func (v *Verifier) names() []string {
@@ -175,7 +100,7 @@ func (v *Verifier) names() []string {
 	for n := range v.profiles {
 		names = append(names, n)
 	}
-	sortStrings(names)
+	slices.Sort(names)
 	return names
 }
 
@@ -193,17 +118,35 @@ func (v *Verifier) VerifyFile(name string, data []byte) Verdict {
 
 // Verify replays r through the engine and returns its verdict.
 func (v *Verifier) Verify(r *Replay) Verdict {
+	vd, _ := v.verify(r, false)
+	return vd
+}
+
+// Trace verifies r and returns the game frame by frame beside the
+// verdict: every action the rules accept, so to the end of a replay whose
+// moves are all legal (even one whose claim is false) and to the last
+// frame before the divergence of one that breaks the rules. A replay that
+// cannot be replayed at all (malformed, refused, a bad start board) has no
+// frames.
+func (v *Verifier) Trace(r *Replay) (Verdict, []Frame) { return v.verify(r, true) }
+
+// verify is Verify, and with trace the frames too.
+func (v *Verifier) verify(r *Replay, trace bool) (Verdict, []Frame) {
 	vd := Verdict{Profile: r.Profile}
-	refuse := func(format string, args ...any) Verdict {
+	refuse := func(format string, args ...any) (Verdict, []Frame) {
 		vd.Reason, vd.Error = Refused, fmt.Sprintf(format, args...)
-		return vd
+		return vd, nil
 	}
-	rules, err := v.compile(r)
+	c, err := v.compile(r)
 	if err != nil {
 		return refuse("%v", err)
 	}
-	p := rules.Profile()
+	p := c.p
 	vd.RulesVersion = p.Version
+	if c.setup != (engine.Setup{}) {
+		setup := c.setup
+		vd.Setup = &setup
+	}
 	switch {
 	case r.Rules == 0:
 		vd.Unpinned = append(vd.Unpinned, "rules")
@@ -222,64 +165,99 @@ func (v *Verifier) Verify(r *Replay) Verdict {
 		seed, err := engine.NormalizeSeed(*r.Seed)
 		if err != nil {
 			vd.Reason, vd.Error = Malformed, err.Error()
-			return vd
+			return vd, nil
 		}
 		vd.Seed = &seed
-		if r.SeedCommitment != "" {
-			if bad := checkCommitment(r.SeedCommitment, seed); bad != "" {
-				return vd.invalid(SeedCommitment, &Divergence{Expected: r.SeedCommitment, Found: bad})
-			}
+	}
+	// A wrong seed commitment or an impossible claim is judged before
+	// replaying; the game is still played for its frames when they are
+	// asked for.
+	var early *Divergence
+	var earlyReason Reason
+	if r.SeedCommitment != "" && vd.Seed != nil {
+		if want, _ := Commitment(*vd.Seed); r.SeedCommitment != want {
+			early, earlyReason = &Divergence{Committed: r.SeedCommitment, Computed: want}, SeedCommitment
 		}
 	}
-	if err := checkClaim(p, r.Claim); err != nil {
-		return vd.invalid(ImpossibleClaim, &Divergence{Action: 0, Expected: "a claim some game can reach", Found: err.Error()})
+	if err := checkClaim(p, r.Claim); early == nil && err != nil {
+		early, earlyReason = &Divergence{claim: &r.Claim, Problem: err.Error()}, ImpossibleClaim
 	}
-
+	if early != nil && !trace {
+		return vd.invalid(earlyReason, early), nil
+	}
 	if r.Start != nil {
 		if bad := checkStart(p, *r.Start); bad != "" {
-			return vd.invalid(BadStart, &Divergence{Expected: fmt.Sprintf("%d start tiles of %s", p.StartTiles, p.SpawnValues()), Found: bad, Board: r.Start.String()})
+			if early != nil {
+				return vd.invalid(earlyReason, early), nil // no frames: the game cannot start
+			}
+			start := *r.Start
+			return vd.invalid(BadStart, &Divergence{Board: &start, Problem: bad, startTiles: p.StartTiles, spawns: p.SpawnValues()}), nil
 		}
 	}
-	g, err := startGame(rules, r)
+	g, err := startGame(c.rules, r)
 	if err != nil {
 		return refuse("%v", err)
 	}
 	var plaus *plausibilityCounter
-	if r.Start != nil {
+	if r.Start != nil && early == nil {
 		plaus = newPlausibilityCounter(p, *r.Start)
 	}
-	if div, reason := replayLog(g, r, plaus); div != nil {
-		vd.describe(g)
-		return vd.invalid(reason, div)
+	var frames []Frame
+	if trace {
+		frames = make([]Frame, 1, len(r.Actions)+1)
+		frames[0] = frameOf(g, 0, 0, engine.Step{})
 	}
+	div, reason := replayLog(g, r, plaus, &frames, trace)
+	if early != nil {
+		return vd.invalid(earlyReason, early), frames
+	}
+	vd.Replayed = true
 	vd.describe(g)
+	if div != nil {
+		return vd.invalid(reason, div), frames
+	}
 	if plaus != nil {
 		vd.Plausibility = plaus.result()
 		vd.Warnings = append(vd.Warnings, vd.Plausibility.warnings()...)
 	}
 	if mm := compareClaim(r.Claim, g); len(mm) > 0 {
 		vd.Mismatches = mm
-		div := &Divergence{Action: len(r.Actions), Move: g.Moves(), Expected: fmt.Sprintf("%s %s", mm[0].Field, mm[0].Claimed),
-			Found: fmt.Sprintf("%s %s", mm[0].Field, mm[0].Found), Board: g.Board().String()}
-		if r.Claim.Board != nil && *r.Claim.Board != g.Board() {
-			if mm[0].Field == "board" {
-				div.Expected, div.Found = "the claimed board", "another board"
-			}
-			div.Diff = boardfmt.Diff(*r.Claim.Board, g.Board())
+		board := g.Board()
+		div := &Divergence{Action: len(r.Actions), Move: g.Moves(), Board: &board, Claim: &mm[0]}
+		if cb := r.Claim.Board; cb != nil && *cb != board {
+			claimed := *cb
+			div.Claimed = &claimed
 		}
-		return vd.invalid(claimReasons[mm[0].Field], div)
+		return vd.invalid(claimReasons[mm[0].Field], div), frames
 	}
 	vd.Valid = true
+	vd.Proved = proof(g, p, vd.Seed, vd.Setup)
+	vd.SHA256 = canonicalHash(r, c, vd.Seed, g)
+	return vd, frames
+}
+
+// proof states what a valid replay proved, the rules it holds under in
+// full: the profile, its version, the setup, the generator.
+func proof(g *engine.Game, p *engine.Profile, seed *string, setup *engine.Setup) string {
 	from := "the recorded start board and spawns"
-	if vd.Seed != nil {
-		from = fmt.Sprintf("seed %q", *vd.Seed)
+	if seed != nil {
+		from = fmt.Sprintf("seed %q", *seed)
 	}
-	vd.Proved = fmt.Sprintf("score %d, tile %d in %d moves is reachable from %s under profile %s, rules version %d", g.Score(), g.MaxTile(), g.Moves(), from, p.Name, p.Version)
-	if r.Seed != nil {
-		vd.Proved += ", spawns by " + engine.RNGID
+	s := fmt.Sprintf("score %d, tile %d in %d moves is reachable from %s under profile %s, rules version %d", g.Score(), g.MaxTile(), g.Moves(), from, p.Name, p.Version)
+	if setup != nil {
+		var parts []string
+		if setup.Target != 0 {
+			parts = append(parts, fmt.Sprintf("target %d", setup.Target))
+		}
+		if setup.OpenEnded {
+			parts = append(parts, "open-ended")
+		}
+		s += ", setup " + strings.Join(parts, " and ")
 	}
-	vd.SHA256 = canonicalHash(r, p, vd.Seed, g)
-	return vd
+	if seed != nil {
+		s += ", spawns by " + engine.RNGID
+	}
+	return s
 }
 
 // startGame returns r's game at its start: from its seed, or from its
@@ -292,32 +270,46 @@ func startGame(rules *engine.Rules, r *Replay) (*engine.Game, error) {
 }
 
 func (vd Verdict) invalid(reason Reason, div *Divergence) Verdict {
+	div.reason = reason
 	vd.Valid, vd.Reason, vd.Divergence = false, reason, div
 	return vd
 }
 
 // describe fills in the game's figures.
 func (vd *Verdict) describe(g *engine.Game) {
-	res, _ := g.Result().MarshalText()
-	vd.Score, vd.MaxTile, vd.Moves, vd.Won, vd.Over, vd.Result = g.Score(), g.MaxTile(), g.Moves(), g.Won(), g.Over(), string(res)
+	vd.Score, vd.MaxTile, vd.Moves, vd.Won, vd.Over, vd.Result = g.Score(), g.MaxTile(), g.Moves(), g.Won(), g.Over(), g.Result()
 }
 
-// replayLog plays the log, stopping at the first action the rules refuse.
-func replayLog(g *engine.Game, r *Replay, plaus *plausibilityCounter) (*Divergence, Reason) {
-	if plaus == nil {
+// replayLog plays the log, stopping at the first action the rules refuse;
+// with trace it appends each action's frame to frames.
+func replayLog(g *engine.Game, r *Replay, plaus *plausibilityCounter, frames *[]Frame, trace bool) (*Divergence, Reason) {
+	if plaus == nil && !trace {
+		// The fast way: the whole seeded log in one call.
 		if n, err := g.Play(r.Actions, nil); err != nil {
 			return divergence(g, r, n, err)
 		}
 		return nil, ""
 	}
-	// Spawn-recorded: one action at a time, to count each spawn's chances
-	// for the plausibility check.
 	for i, a := range r.Actions {
-		if d, ok := a.Direction(); ok && g.Legal(d) {
-			plaus.before(g.Board(), d, r.Spawns[i])
+		var st engine.Step
+		var err error
+		d, isMove := a.Direction()
+		switch {
+		case !isMove:
+			st, err = g.Do(a)
+		case r.Start != nil:
+			st, err = g.MoveSpawn(d, r.Spawns[i])
+		default:
+			st, err = g.Move(d)
 		}
-		if _, err := g.Play(r.Actions[i:i+1], r.Spawns[i:i+1]); err != nil {
+		if err != nil {
 			return divergence(g, r, i, err)
+		}
+		if plaus != nil && st.Changed {
+			plaus.count(g.Board(), st.Spawn)
+		}
+		if trace {
+			*frames = append(*frames, frameOf(g, i+1, a, st))
 		}
 	}
 	return nil, ""
@@ -326,41 +318,32 @@ func replayLog(g *engine.Game, r *Replay, plaus *plausibilityCounter) (*Divergen
 // divergence describes the refusal of action i (0-based) in game g.
 func divergence(g *engine.Game, r *Replay, i int, err error) (*Divergence, Reason) {
 	a := r.Actions[i]
-	div := &Divergence{Action: i + 1, Move: g.Moves(), Board: g.Board().String()}
-	what := fmt.Sprintf("action %d (%s)", i+1, a)
-	var reason Reason
+	board := g.Board()
+	div := &Divergence{Action: i + 1, Move: g.Moves(), Act: a, Board: &board}
 	switch {
 	case errors.Is(err, engine.ErrFinished):
-		reason = AfterEnd
-		div.Expected = what + " while the run is playing"
-		div.Found = fmt.Sprintf("the run ended after %d moves: %s", g.Moves(), g.Result())
-		if g.AwaitingKeep() {
-			div.Found += " (a replay that plays on records K, keep playing)"
-		}
+		div.Ended, div.AwaitingKeep = g.Result(), g.AwaitingKeep()
+		return div, AfterEnd
 	case errors.Is(err, engine.ErrIllegalMove):
-		reason = IllegalMove
-		div.Expected = what + ", a move that changes the board"
-		var me *engine.MoveError
-		errors.As(err, &me)
-		div.Found = me.Error()
+		div.Legal, div.Problem = g.LegalMoves(), err.Error()
+		return div, IllegalMove
 	case errors.Is(err, engine.ErrBadSpawn):
-		reason = BadSpawn
 		s := r.Spawns[i]
-		div.Expected = fmt.Sprintf("%s followed by %d in row %d, column %d", what, s.Value, s.Row, s.Col)
-		div.Found = strings.TrimPrefix(err.Error(), engine.ErrBadSpawn.Error()+": ")
+		div.Spawn = &s
+		div.Problem = strings.TrimPrefix(err.Error(), engine.ErrBadSpawn.Error()+": ")
 		if d, ok := a.Direction(); ok {
-			if sl, serr := g.Board().Slide(d); serr == nil {
-				div.Board = sl.Board.String() // the board after the slide, where the tile would go
+			if sl, serr := board.Slide(d); serr == nil {
+				slid := sl.Board
+				div.Board = &slid // the board after the slide, where the tile would go
 			}
 		}
+		return div, BadSpawn
 	case errors.Is(err, engine.ErrTileOverflow), errors.Is(err, engine.ErrScoreOverflow):
-		reason = Overflow
-		div.Expected, div.Found = what, err.Error()
-	default: // undo, End run, keep playing refused
-		reason = BadAction
-		div.Expected, div.Found = what, err.Error()
+		div.Problem = err.Error()
+		return div, Overflow
 	}
-	return div, reason
+	div.Problem = err.Error() // undo, End run, keep playing refused
+	return div, BadAction
 }
 
 var claimReasons = map[string]Reason{
@@ -372,27 +355,28 @@ var claimReasons = map[string]Reason{
 // move count first (a truncated or padded log shows there).
 func compareClaim(c Claim, g *engine.Game) []Mismatch {
 	var mm []Mismatch
-	add := func(field string, claimed, found any) {
-		if fmt.Sprint(claimed) != fmt.Sprint(found) {
+	count := func(field string, claimed, found uint64) {
+		if claimed != found {
 			mm = append(mm, Mismatch{field, fmt.Sprint(claimed), fmt.Sprint(found)})
 		}
 	}
-	add("moves", c.Moves, g.Moves())
-	add("score", c.Score, g.Score())
-	add("maxTile", c.MaxTile, g.MaxTile())
+	flag := func(field string, claimed *bool, found bool) {
+		if claimed != nil && *claimed != found {
+			mm = append(mm, Mismatch{field, fmt.Sprint(*claimed), fmt.Sprint(found)})
+		}
+	}
+	count("moves", uint64(c.Moves), uint64(g.Moves()))
+	count("score", c.Score, g.Score())
+	count("maxTile", c.MaxTile, g.MaxTile())
 	if c.Board != nil && *c.Board != g.Board() {
 		mm = append(mm, Mismatch{"board", c.Board.String(), g.Board().String()})
 	}
-	if c.Won != nil {
-		add("won", *c.Won, g.Won())
-	}
-	if c.Over != nil {
-		add("over", *c.Over, g.Over())
-	}
-	if c.Result != nil {
+	flag("won", c.Won, g.Won())
+	flag("over", c.Over, g.Over())
+	if c.Result != nil && *c.Result != g.Result() {
 		claimed, _ := c.Result.MarshalText()
 		found, _ := g.Result().MarshalText()
-		add("result", string(claimed), string(found))
+		mm = append(mm, Mismatch{"result", string(claimed), string(found)})
 	}
 	return mm
 }
@@ -407,70 +391,4 @@ func Commitment(seed string) (string, error) {
 	}
 	sum := sha256.Sum256([]byte(t))
 	return "sha256:" + hex.EncodeToString(sum[:]), nil
-}
-
-// checkCommitment returns "" when commitment is the Commitment of the
-// (normalized) seed, and otherwise what was found instead.
-func checkCommitment(commitment, seed string) string {
-	want, err := Commitment(seed)
-	if err != nil {
-		return err.Error()
-	}
-	if strings.EqualFold(commitment, want) {
-		return ""
-	}
-	return fmt.Sprintf("the seed hashes to %s", want)
-}
-
-// canonicalHash returns the hex SHA-256 of the canonical form of a valid
-// replay (docs/replay-format.md): the game and what it proved, without
-// metadata or white space, so two files of the same game hash the same.
-func canonicalHash(r *Replay, p *engine.Profile, seed *string, g *engine.Game) string {
-	res, _ := g.Result().MarshalText()
-	type claim struct {
-		Score   uint64     `json:"score"`
-		MaxTile uint64     `json:"maxTile"`
-		Moves   int        `json:"moves"`
-		Board   [][]uint64 `json:"board"`
-		Won     bool       `json:"won"`
-		Over    bool       `json:"over"`
-		Result  string     `json:"result"`
-	}
-	c := struct {
-		Profile        string     `json:"profile"`
-		Rules          int        `json:"rules"`
-		RNG            string     `json:"rng,omitempty"`
-		Setup          *Setup     `json:"setup,omitempty"`
-		Seed           *string    `json:"seed,omitempty"`
-		SeedCommitment string     `json:"seedCommitment,omitempty"`
-		Start          [][]uint64 `json:"start,omitempty"`
-		Moves          string     `json:"moves"`
-		Claim          claim      `json:"claim"`
-	}{
-		Profile: p.Name, Rules: p.Version, Setup: r.Setup, Seed: seed, SeedCommitment: strings.ToLower(r.SeedCommitment),
-		Claim: claim{g.Score(), g.MaxTile(), g.Moves(), g.Board().Values(), g.Won(), g.Over(), string(res)},
-	}
-	if seed != nil {
-		c.RNG = engine.RNGID
-	} else {
-		c.Start = r.Start.Values()
-	}
-	// The move log, thousands of letters, is hashed as it is rather than
-	// through the JSON encoder, which would copy and scan it for nothing:
-	// a log (letters, and in a spawn-recorded game digits and ':') holds
-	// no character JSON escapes. The encoder writes the form with an empty
-	// log, and the log is hashed in its place: after the first
-	// "moves":"" (keys come in order, and quotes inside strings are
-	// escaped).
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.Encode(c)
-	form := bytes.TrimRight(buf.Bytes(), "\n")
-	at := bytes.Index(form, []byte(`"moves":""`)) + len(`"moves":"`)
-	h := sha256.New()
-	h.Write(form[:at])
-	io.WriteString(h, strings.ReplaceAll(r.MoveLog(), " ", "")) // a spawn log's spaces go
-	h.Write(form[at:])
-	return hex.EncodeToString(h.Sum(nil))
 }

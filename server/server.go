@@ -1,5 +1,5 @@
 // Package server is tileproof's reference HTTP server of the tile-merge
-// API shape (seed 000): GET /api/games/{game}/init?seed=S starts a game,
+// API shape (the tile-merge API's rules, docs/sources.md): GET /api/games/{game}/init?seed=S starts a game,
 // POST /api/games/{game}/action plays an action on the state the client
 // carries. The server keeps nothing between requests: the state holds the
 // board, score, moves, flags, the tp1 generator and the undo step, and
@@ -22,10 +22,8 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/protocol"
 )
-
-// StateFormat names the layout of the state objects this server hands out.
-const StateFormat = "tileproof/1"
 
 // Name and Version identify the server in GET /api/games: its software
 // and the version of the API it serves (docs/api.md).
@@ -62,77 +60,6 @@ func New(profiles []*engine.Profile, key []byte) (*Server, error) {
 	return s, nil
 }
 
-// WireState is the state a client carries from one call to the next.
-type WireState struct {
-	Format      string     `json:"format"`
-	Game        string     `json:"game"`
-	Rules       int        `json:"rules"`
-	Board       [][]uint64 `json:"board"`
-	Score       uint64     `json:"score"`
-	Moves       int        `json:"moves"`
-	Won         bool       `json:"won"`
-	KeepPlaying bool       `json:"keepPlaying"`
-	Result      string     `json:"result"`
-	RNG         string     `json:"rng"`            // the tp1 generator's state, 16 hex digits
-	Prev        *WireState `json:"prev,omitempty"` // the state an undo returns to
-	Sig         string     `json:"sig,omitempty"`  // HMAC-SHA256 of the state without sig, with the server's key
-}
-
-// Action is a request's action: {"type": "move", "direction": "left"}, or
-// undo, end-run, keep-playing, or observe (which changes nothing and
-// answers the state with its observation and legal actions). Spawn forces
-// the next tile when the server allows it.
-type Action struct {
-	Type      string        `json:"type"`
-	Direction string        `json:"direction,omitempty"`
-	Spawn     *engine.Spawn `json:"spawn,omitempty"`
-}
-
-// Observation is what the player sees.
-type Observation struct {
-	Board   [][]uint64 `json:"board"`
-	Score   uint64     `json:"score"`
-	Moves   int        `json:"moves"`
-	MaxTile uint64     `json:"maxTile"`
-	Won     bool       `json:"won"`
-	Over    bool       `json:"over"`
-	Result  string     `json:"result"`
-}
-
-// Response is the answer to init and to an action.
-type Response struct {
-	OK           bool          `json:"ok"`
-	State        *WireState    `json:"state,omitempty"`
-	Observation  *Observation  `json:"observation,omitempty"`
-	LegalActions []Action      `json:"legalActions"`
-	Spec         *Spec         `json:"spec,omitempty"`
-	Score        uint64        `json:"score"`
-	GameOver     bool          `json:"gameOver"`
-	Changed      *bool         `json:"changed,omitempty"`
-	Gained       *uint64       `json:"gained,omitempty"`
-	Spawn        *engine.Spawn `json:"spawn,omitempty"`
-	// A refused action: HTTP 200 with ok false, the reason (a teaching
-	// message) and error (illegal-move, finished, unsupported, no-undo,
-	// not-stopped).
-	Reason string `json:"reason,omitempty"`
-	Error  string `json:"error,omitempty"`
-}
-
-// Spec describes a game: its rules and what a client may do.
-type Spec struct {
-	Game        string   `json:"game"`
-	Profile     string   `json:"profile"`
-	Rules       int      `json:"rules"`
-	Title       string   `json:"title"`
-	Rows        int      `json:"rows"`
-	Cols        int      `json:"cols"`
-	RNG         string   `json:"rng"`
-	StateFormat string   `json:"stateFormat"`
-	Signed      bool     `json:"signed"`
-	Features    []string `json:"features"`
-	Actions     []string `json:"actions"`
-}
-
 // ServeHTTP routes the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
@@ -151,7 +78,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func httpError(w http.ResponseWriter, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(map[string]string{"error": msg})
+	json.NewEncoder(w).Encode(protocol.ErrorBody{Error: msg})
 }
 
 func reply(w http.ResponseWriter, v any) {
@@ -169,28 +96,28 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 		games = append(games, name)
 	}
 	sort.Strings(games)
-	reply(w, map[string]any{"games": games, "server": map[string]string{"name": Name, "version": Version}})
+	reply(w, protocol.GameList{Games: games, Server: &protocol.ServerInfo{Name: Name, Version: Version}})
 }
 
-func (s *Server) spec(name string, rules *engine.Rules) *Spec {
+func (s *Server) spec(name string, rules *engine.Rules) *protocol.Spec {
 	p := rules.Profile()
-	sp := &Spec{Game: name, Profile: p.Name, Rules: p.Version, Title: p.Title, Rows: p.Rows, Cols: p.Cols, RNG: engine.RNGID,
-		StateFormat: StateFormat, Signed: len(s.key) > 0, Features: []string{"seed-tp1"}, Actions: []string{"move"}}
-	sp.Features = append(sp.Features, fmt.Sprintf("size:%dx%d", p.Rows, p.Cols))
+	sp := &protocol.Spec{Game: name, Profile: p.Name, Rules: p.Version, Title: p.Title, Rows: p.Rows, Cols: p.Cols, RNG: engine.RNGID,
+		StateFormat: protocol.StateFormat, Signed: len(s.key) > 0, Features: []string{protocol.SeedTP1}, Actions: []string{"move"}}
+	sp.Features = append(sp.Features, protocol.SizeFeature(p.Rows, p.Cols))
 	if len(s.key) == 0 {
-		sp.Features = append(sp.Features, "load-state")
+		sp.Features = append(sp.Features, protocol.LoadState)
 	}
 	if s.ForcedSpawns {
-		sp.Features = append(sp.Features, "force-spawn")
+		sp.Features = append(sp.Features, protocol.ForceSpawn)
 	}
 	if p.Undo {
-		sp.Features, sp.Actions = append(sp.Features, "undo"), append(sp.Actions, "undo")
+		sp.Features, sp.Actions = append(sp.Features, protocol.Undo), append(sp.Actions, "undo")
 	}
 	if p.EndRun {
-		sp.Features, sp.Actions = append(sp.Features, "end-run"), append(sp.Actions, "end-run")
+		sp.Features, sp.Actions = append(sp.Features, protocol.EndRun), append(sp.Actions, "end-run")
 	}
 	if p.Win.Then == engine.Ask {
-		sp.Features, sp.Actions = append(sp.Features, "keep-playing"), append(sp.Actions, "keep-playing")
+		sp.Features, sp.Actions = append(sp.Features, protocol.KeepPlaying), append(sp.Actions, "keep-playing")
 	}
 	return sp
 }
@@ -234,10 +161,7 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 	if !ok {
 		return
 	}
-	var req struct {
-		State  *WireState `json:"state"`
-		Action *Action    `json:"action"`
-	}
+	var req protocol.ActionRequest
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	if err != nil {
 		httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is larger than %d bytes", MaxBody))
@@ -268,7 +192,7 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 		httpError(w, http.StatusBadRequest, "action: "+err.Error())
 		return
 	case code != "":
-		reply(w, Response{OK: false, Reason: err.Error(), Error: code, LegalActions: legalActions(g)})
+		reply(w, protocol.Response{OK: false, Reason: err.Error(), Error: code, LegalActions: legalActions(g)})
 		return
 	case err != nil:
 		httpError(w, http.StatusBadRequest, "action: "+err.Error())
@@ -290,7 +214,7 @@ var (
 	errBadAction = errors.New("bad action")
 )
 
-func (s *Server) apply(g *engine.Game, a *Action) (*engine.Step, error) {
+func (s *Server) apply(g *engine.Game, a *protocol.Action) (*engine.Step, error) {
 	switch a.Type {
 	case "move":
 		d, err := engine.ParseDirection(a.Direction)
@@ -322,28 +246,28 @@ func (s *Server) apply(g *engine.Game, a *Action) (*engine.Step, error) {
 	return nil, fmt.Errorf("%w: type %q is not move, undo, end-run, keep-playing or observe", errBadAction, a.Type)
 }
 
-func (s *Server) respond(name string, g *engine.Game) Response {
+func (s *Server) respond(name string, g *engine.Game) protocol.Response {
 	st := g.State()
 	ws := s.wire(name, g.Rules(), st)
 	res, _ := g.Result().MarshalText()
-	return Response{
+	return protocol.Response{
 		OK: true, State: ws, LegalActions: legalActions(g), Score: g.Score(), GameOver: g.Over(),
-		Observation: &Observation{Board: g.Board().Values(), Score: g.Score(), Moves: g.Moves(), MaxTile: g.MaxTile(), Won: g.Won(), Over: g.Over(), Result: string(res)},
+		Observation: &protocol.Observation{Board: g.Board().Values(), Score: g.Score(), Moves: g.Moves(), MaxTile: g.MaxTile(), Won: g.Won(), Over: g.Over(), Result: string(res)},
 	}
 }
 
-func legalActions(g *engine.Game) []Action {
-	out := []Action{}
+func legalActions(g *engine.Game) []protocol.Action {
+	out := []protocol.Action{}
 	for _, d := range g.LegalMoves() {
-		out = append(out, Action{Type: "move", Direction: d.String()})
+		out = append(out, protocol.Action{Type: "move", Direction: d.String()})
 	}
 	return out
 }
 
 // wire converts an engine state to the wire form, signed.
-func (s *Server) wire(name string, rules *engine.Rules, st engine.State) *WireState {
+func (s *Server) wire(name string, rules *engine.Rules, st engine.State) *protocol.GameState {
 	res, _ := st.Result.MarshalText()
-	ws := &WireState{Format: StateFormat, Game: name, Rules: rules.Version(), Board: st.Board.Values(), Score: st.Score,
+	ws := &protocol.GameState{Format: protocol.StateFormat, Game: name, Rules: rules.Version(), Board: st.Board.Values(), Score: st.Score,
 		Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying, Result: string(res)}
 	if st.RNG != nil {
 		ws.RNG = fmt.Sprintf("%016x", st.RNG.State())
@@ -356,7 +280,7 @@ func (s *Server) wire(name string, rules *engine.Rules, st engine.State) *WireSt
 	return ws
 }
 
-func (s *Server) sign(ws *WireState) string {
+func (s *Server) sign(ws *protocol.GameState) string {
 	if len(s.key) == 0 {
 		return ""
 	}
@@ -369,7 +293,7 @@ func (s *Server) sign(ws *WireState) string {
 }
 
 // load checks a client's state (its signature first) and loads it.
-func (s *Server) load(name string, rules *engine.Rules, ws *WireState) (*engine.Game, error) {
+func (s *Server) load(name string, rules *engine.Rules, ws *protocol.GameState) (*engine.Game, error) {
 	if len(s.key) > 0 {
 		want, err := hex.DecodeString(ws.Sig)
 		if err != nil || !hmac.Equal(want, mustHex(s.sign(ws))) {
@@ -388,10 +312,10 @@ func mustHex(s string) []byte {
 	return b
 }
 
-func (s *Server) unwire(name string, rules *engine.Rules, ws *WireState, top bool) (engine.State, error) {
+func (s *Server) unwire(name string, rules *engine.Rules, ws *protocol.GameState, top bool) (engine.State, error) {
 	switch {
-	case ws.Format != StateFormat:
-		return engine.State{}, fmt.Errorf("format %q; this server reads %q", ws.Format, StateFormat)
+	case ws.Format != protocol.StateFormat:
+		return engine.State{}, fmt.Errorf("format %q; this server reads %q", ws.Format, protocol.StateFormat)
 	case ws.Game != name:
 		return engine.State{}, fmt.Errorf("a state of game %q sent to game %q", ws.Game, name)
 	case ws.Rules != rules.Version():

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/protocol"
 )
 
 func newTestServer(t *testing.T, key string) *httptest.Server {
@@ -28,7 +29,7 @@ func newTestServer(t *testing.T, key string) *httptest.Server {
 	return ts
 }
 
-func get(t *testing.T, url string) (int, Response, string) {
+func get(t *testing.T, url string) (int, protocol.Response, string) {
 	t.Helper()
 	resp, err := http.Get(url)
 	if err != nil {
@@ -36,12 +37,12 @@ func get(t *testing.T, url string) (int, Response, string) {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	var r Response
+	var r protocol.Response
 	json.Unmarshal(body, &r)
 	return resp.StatusCode, r, string(body)
 }
 
-func post(t *testing.T, url string, body string) (int, Response, string) {
+func post(t *testing.T, url string, body string) (int, protocol.Response, string) {
 	t.Helper()
 	resp, err := http.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
@@ -49,12 +50,12 @@ func post(t *testing.T, url string, body string) (int, Response, string) {
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(resp.Body)
-	var r Response
+	var r protocol.Response
 	json.Unmarshal(data, &r)
 	return resp.StatusCode, r, string(data)
 }
 
-func action(t *testing.T, st *WireState, a Action) string {
+func action(t *testing.T, st *protocol.GameState, a protocol.Action) string {
 	b, _ := json.Marshal(map[string]any{"state": st, "action": a})
 	return string(b)
 }
@@ -72,9 +73,9 @@ func TestPlaysLikeTheEngine(t *testing.T) {
 	st := r.State
 	for i := 0; !g.Over() && i < 300; i++ {
 		d := g.LegalMoves()[i%len(g.LegalMoves())]
-		a := Action{Type: "move", Direction: d.String()}
+		a := protocol.Action{Type: "move", Direction: d.String()}
 		if i%17 == 5 {
-			a = Action{Type: "undo"}
+			a = protocol.Action{Type: "undo"}
 			g.Undo()
 		} else {
 			g.Move(d)
@@ -102,7 +103,7 @@ func TestRefusalsAndErrors(t *testing.T) {
 	st := r.State
 	// An illegal move in tile-merge: HTTP 200, ok false, a teaching reason.
 	st.Board = [][]uint64{{2, 0, 0, 0}, {4, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}
-	code, r, body := post(t, ts.URL+"/api/games/tile-merge/action", action(t, st, Action{Type: "move", Direction: "left"}))
+	code, r, body := post(t, ts.URL+"/api/games/tile-merge/action", action(t, st, protocol.Action{Type: "move", Direction: "left"}))
 	if code != 200 || r.OK || r.Error != "illegal-move" || !strings.Contains(r.Reason, "does not change the board") || len(r.LegalActions) != 2 {
 		t.Errorf("illegal move: %d %s", code, body)
 	}
@@ -113,12 +114,12 @@ func TestRefusalsAndErrors(t *testing.T) {
 	}{
 		{"POST", "/api/games/tile-merge/action", `{"state":`, 400, "not {state, action} JSON"},
 		{"POST", "/api/games/tile-merge/action", `{"state":{}, "action":{"type":"move","direction":"left"}, "extra":1}`, 400, "unknown field"},
-		{"POST", "/api/games/tile-merge/action", action(t, &WireState{Format: StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{3}}, Result: "playing"}, Action{Type: "move", Direction: "left"}), 400, "a board is 2 to 8 cells a side"},
-		{"POST", "/api/games/tile-merge/action", action(t, &WireState{Format: StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{3, 0}, {0, 0}}, Result: "playing"}, Action{Type: "move", Direction: "left"}), 400, "3 is not a power of two"},
-		{"POST", "/api/games/tile-merge/action", action(t, &WireState{Format: StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{2, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}, Result: "playing", Score: 1 << 60}, Action{Type: "move", Direction: "right"}), 400, "above 2^53-1"},
-		{"POST", "/api/games/tile-merge/action", action(t, &WireState{Format: StateFormat, Game: "classic", Rules: 1}, Action{Type: "move", Direction: "right"}), 400, `a state of game \"classic\" sent to game \"tile-merge\"`},
-		{"POST", "/api/games/tile-merge/action", action(t, st, Action{Type: "jump"}), 400, `type \"jump\" is not move`},
-		{"POST", "/api/games/tile-merge/action", action(t, st, Action{Type: "move", Direction: "left", Spawn: &engine.Spawn{Row: 0, Col: 3, Value: 2}}), 400, "does not take forced spawns"},
+		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{3}}, Result: "playing"}, protocol.Action{Type: "move", Direction: "left"}), 400, "a board is 2 to 8 cells a side"},
+		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{3, 0}, {0, 0}}, Result: "playing"}, protocol.Action{Type: "move", Direction: "left"}), 400, "3 is not a power of two"},
+		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{2, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}, Result: "playing", Score: 1 << 60}, protocol.Action{Type: "move", Direction: "right"}), 400, "above 2^53-1"},
+		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "classic", Rules: 1}, protocol.Action{Type: "move", Direction: "right"}), 400, `a state of game \"classic\" sent to game \"tile-merge\"`},
+		{"POST", "/api/games/tile-merge/action", action(t, st, protocol.Action{Type: "jump"}), 400, `type \"jump\" is not move`},
+		{"POST", "/api/games/tile-merge/action", action(t, st, protocol.Action{Type: "move", Direction: "left", Spawn: &engine.Spawn{Row: 0, Col: 3, Value: 2}}), 400, "does not take forced spawns"},
 		{"POST", "/api/games/tile-merge/action", `{"state":` + strings.Repeat(" ", MaxBody) + `{}}`, 413, "larger than"},
 		{"GET", "/api/games/tile-merge/action", "", 405, "POST"},
 		{"GET", "/api/games/chess/init?seed=1", "", 404, `no game \"chess\"`},
@@ -145,20 +146,20 @@ func TestSignedStates(t *testing.T) {
 	ts := newTestServer(t, "secret")
 	_, r, _ := get(t, ts.URL+"/api/games/classic/init?seed=7")
 	st := *r.State
-	code, _, body := post(t, ts.URL+"/api/games/classic/action", action(t, &st, Action{Type: "move", Direction: "left"}))
+	code, _, body := post(t, ts.URL+"/api/games/classic/action", action(t, &st, protocol.Action{Type: "move", Direction: "left"}))
 	if code != 200 {
 		t.Fatalf("signed state refused: %s", body)
 	}
-	for name, edit := range map[string]func(*WireState){
-		"board": func(w *WireState) { w.Board[0][0] = 1024 },
-		"score": func(w *WireState) { w.Score = 100000 },
-		"rng":   func(w *WireState) { w.RNG = "0000000000000001" },
-		"sig":   func(w *WireState) { w.Sig = "00" },
+	for name, edit := range map[string]func(*protocol.GameState){
+		"board": func(w *protocol.GameState) { w.Board[0][0] = 1024 },
+		"score": func(w *protocol.GameState) { w.Score = 100000 },
+		"rng":   func(w *protocol.GameState) { w.RNG = "0000000000000001" },
+		"sig":   func(w *protocol.GameState) { w.Sig = "00" },
 	} {
 		edited := st
 		edited.Board = [][]uint64{append([]uint64(nil), st.Board[0]...), st.Board[1], st.Board[2], st.Board[3]}
 		edit(&edited)
-		code, _, body := post(t, ts.URL+"/api/games/classic/action", action(t, &edited, Action{Type: "move", Direction: "left"}))
+		code, _, body := post(t, ts.URL+"/api/games/classic/action", action(t, &edited, protocol.Action{Type: "move", Direction: "left"}))
 		if code != 403 || !strings.Contains(body, "signature does not match") {
 			t.Errorf("edited %s: %d %s", name, code, body)
 		}

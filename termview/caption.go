@@ -59,13 +59,14 @@ func Action(f replay.Frame) string {
 }
 
 // VerdictLines returns a verdict for a person, as the last frame of a
-// replay shows it: "valid" and what was proved, or the reason the replay is
-// invalid with what it says and what the rules give at the first
-// divergence:
+// replay shows it: "VALID" and what was proved, or "INVALID", the
+// verdict's headline, what the replay says and what the rules give at the
+// first divergence, and the other figures that differ
+// ([replay.Verdict.Explain]):
 //
 //	INVALID: illegal-move at action 704 (after 703 counted moves)
-//	expected  action 704 (left), a move that changes the board
-//	found     moving left does not change the board, ...
+//	the replay says: action 704 (left), a move that changes the board
+//	the rules give:  moving left does not change the board, ...
 func VerdictLines(v replay.Verdict) []string {
 	if v.Valid {
 		lines := []string{"VALID"}
@@ -74,21 +75,13 @@ func VerdictLines(v replay.Verdict) []string {
 		}
 		return lines
 	}
-	d := v.Divergence
-	if d == nil { // malformed or refused: nothing was replayed
-		line := "INVALID: " + string(v.Reason)
-		if v.Error != "" {
-			line += ": " + firstLine(v.Error)
-		}
-		return []string{line}
+	e := v.Explain()
+	lines := []string{"INVALID: " + firstLine(e.Headline)}
+	if e.Says != "" || e.Gives != "" {
+		lines = append(lines, "the replay says: "+e.Says, "the rules give:  "+e.Gives)
 	}
-	head := "INVALID: " + string(v.Reason)
-	if d.Action > 0 { // 0: judged before replaying (seed commitment, impossible claim)
-		head += fmt.Sprintf(" at action %d (after %d counted moves)", d.Action, d.Move)
-	}
-	lines := []string{head, "expected  " + firstLine(d.Expected), "found     " + firstLine(d.Found)}
-	for _, m := range v.Mismatches[min(1, len(v.Mismatches)):] {
-		lines = append(lines, fmt.Sprintf("also %s: claimed %s, found %s", m.Field, firstLine(m.Claimed), firstLine(m.Found)))
+	for _, a := range e.Also {
+		lines = append(lines, "also "+a)
 	}
 	return lines
 }

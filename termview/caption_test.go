@@ -43,29 +43,35 @@ func TestFrameCaption(t *testing.T) {
 	}
 }
 
+// verdictOf verifies a replay given as YAML.
+func verdictOf(t *testing.T, text string) replay.Verdict {
+	t.Helper()
+	r, err := replay.Decode("r.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return replay.NewVerifier().Verify(r)
+}
+
+// TestVerdictLines lays out real verdicts: of tile-merge games from seed
+// "7" (L L U R scores 12 and makes an 8; a third L changes nothing).
 func TestVerdictLines(t *testing.T) {
 	for _, tc := range []struct {
 		v    replay.Verdict
 		want []string
 	}{
-		{replay.Verdict{Valid: true, Proved: "score 4 ... by tp1"}, []string{"VALID", "score 4 ... by tp1"}},
-		{
-			replay.Verdict{Reason: replay.IllegalMove, Divergence: &replay.Divergence{Action: 704, Move: 703, Expected: "action 704 (left), a move that changes the board", Found: "moving left does not change the board"}},
-			[]string{"INVALID: illegal-move at action 704 (after 703 counted moves)", "expected  action 704 (left), a move that changes the board", "found     moving left does not change the board"},
-		},
-		{
-			replay.Verdict{Reason: replay.ClaimBoard, Divergence: &replay.Divergence{Action: 3, Move: 3, Expected: "board\n2 .\n. .", Found: "board\n4 .\n. ."}},
-			[]string{"INVALID: claim-board at action 3 (after 3 counted moves)", "expected  board ...", "found     board ..."},
-		},
+		{verdictOf(t, "profile: tile-merge\nseed: \"7\"\nmoves: LLUR\nclaim: {score: 12, maxTile: 8, moves: 4}\n"),
+			[]string{"VALID", "score 12, tile 8 in 4 moves is reachable from seed \"7\" under profile tile-merge, rules version 1, spawns by tp1"}},
+		{verdictOf(t, "profile: tile-merge\nseed: \"7\"\nmoves: LLL\nclaim: {score: 0, maxTile: 4, moves: 3}\n"),
+			[]string{"INVALID: illegal-move at action 3 (after 2 counted moves)", "the replay says: action 3 (left), a move that changes the board",
+				"the rules give:  moving left does not change the board, so it is not a legal move; legal moves: up, down, right"}},
+		{verdictOf(t, "profile: tile-merge\nseed: \"7\"\nmoves: LLUR\nclaim: {score: 16, maxTile: 16, moves: 4}\n"),
+			[]string{"INVALID: claim-score at action 4 (after 4 counted moves)", "the replay says: score 16", "the rules give:  score 12",
+				"also maxTile: the replay says 16, the rules give 8"}},
 		{
 			// Judged before replaying: no action to name.
-			replay.Verdict{Reason: replay.ImpossibleClaim, Divergence: &replay.Divergence{Expected: "a claim some game can reach", Found: "the score is 4, not 6"}},
-			[]string{"INVALID: impossible-claim", "expected  a claim some game can reach", "found     the score is 4, not 6"},
-		},
-		{
-			replay.Verdict{Reason: replay.ClaimScore, Divergence: &replay.Divergence{Action: 9, Move: 9, Expected: "score 8", Found: "score 4"},
-				Mismatches: []replay.Mismatch{{Field: "score", Claimed: "8", Found: "4"}, {Field: "maxTile", Claimed: "8", Found: "4"}}},
-			[]string{"INVALID: claim-score at action 9 (after 9 counted moves)", "expected  score 8", "found     score 4", "also maxTile: claimed 8, found 4"},
+			verdictOf(t, "profile: tile-merge\nseed: \"7\"\nmoves: LLUR\nclaim: {score: 6, maxTile: 8, moves: 4}\n"),
+			[]string{"INVALID: impossible-claim", "the replay says: score 6, max tile 8 in 4 moves", "the rules give:  the claimed score 6 is not a multiple of 4 (every merge makes a tile of 4 or more)"},
 		},
 		{
 			replay.Verdict{Reason: replay.Malformed, Error: "x.yaml:3: moves: bad\nmore"},

@@ -101,7 +101,7 @@ func (c *cli) importPGS(args []string) int {
 		return c.fail(exitBadUsage, "cases import-pgs: %s: %v", file, err)
 	}
 	if *profileOut != "" {
-		if err := os.WriteFile(*profileOut, conformance.ProfileYAML(p), 0o644); err != nil {
+		if err := os.WriteFile(*profileOut, profileYAML(p), 0o644); err != nil {
 			return c.fail(exitBadUsage, "cases import-pgs: %v", err)
 		}
 	}

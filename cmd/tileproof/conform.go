@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/conformance/driver"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
@@ -103,9 +104,9 @@ func (c *cli) openImpl(arg string, timeout time.Duration) (conformance.Impl, err
 	case arg == "builtin":
 		return &conformance.Builtin{}, nil
 	case strings.HasPrefix(arg, "exec:"):
-		return &conformance.Exec{Command: strings.TrimPrefix(arg, "exec:"), Timeout: timeout, Stderr: c.stderr}, nil
+		return &driver.Exec{Command: strings.TrimPrefix(arg, "exec:"), Timeout: timeout, Stderr: c.stderr}, nil
 	case strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://"):
-		return &conformance.HTTP{BaseURL: arg, Timeout: timeout}, nil
+		return &driver.HTTP{BaseURL: arg, Timeout: timeout}, nil
 	}
 	return nil, fmt.Errorf("--impl %q: want builtin, exec:COMMAND or an http:// URL", arg)
 }

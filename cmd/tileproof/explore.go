@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/conformance/explore"
 )
 
 // exploreOpts are the flags of conform --explore.
@@ -19,7 +19,7 @@ type exploreOpts struct {
 func exploreFlags(fs *flag.FlagSet) exploreOpts {
 	return exploreOpts{
 		games: fs.Int("explore", 0, "instead of the cases, play this many random games against the implementation, compare every step with the engine, and shrink the first divergence of each kind to a case"),
-		seed:  fs.Uint64("seed", conformance.DefaultExploreSeed, "with --explore: the seed of the random games"),
+		seed:  fs.Uint64("seed", explore.DefaultSeed, "with --explore: the seed of the random games"),
 		out:   fs.String("explore-out", "explore-out", "with --explore: the folder the shrunk cases are written to (a case pack: DIR/pack.yaml, DIR/explore/*.yaml)"),
 	}
 }
@@ -46,7 +46,7 @@ func (c *cli) conformExplore(fs *flag.FlagSet, ex exploreOpts, implArg, profiles
 	case len(other) > 0:
 		return c.fail(exitBadUsage, "conform: %s does not apply to --explore (it takes --impl, --profile, --seed, --explore-out and --timeout)", strings.Join(other, ", "))
 	}
-	opts := conformance.ExploreOptions{Games: *ex.games, Seed: *ex.seed, Impl: implArg}
+	opts := explore.Options{Games: *ex.games, Seed: *ex.seed, Impl: implArg}
 	if profiles != "" {
 		opts.Profiles = strings.Split(profiles, ",")
 	}
@@ -55,7 +55,7 @@ func (c *cli) conformExplore(fs *flag.FlagSet, ex exploreOpts, implArg, profiles
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
 	defer impl.Close()
-	rep, err := conformance.Explore(impl, opts)
+	rep, err := explore.Explore(impl, opts)
 	if err != nil { // a usage error: hello failed, a profile, or no way to follow the implementation
 		return c.fail(exitBadUsage, "conform --explore: %v", err)
 	}

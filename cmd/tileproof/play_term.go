@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
-	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/termview"
 )
 
@@ -27,7 +26,7 @@ func randomSeed() (string, error) {
 // playTerminal lets a person play a game of profile p from seed at the
 // terminal, then writes it as a replay to output (or a new file named after
 // the seed).
-func (c *cli) playTerminal(p *engine.Profile, seed string, setup *replay.Setup, output string) int {
+func (c *cli) playTerminal(p *engine.Profile, seed string, setup *engine.Setup, output string) int {
 	rules, err := engine.Compile(p)
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %v", err)

@@ -8,21 +8,22 @@ import (
 	"text/tabwriter"
 
 	"github.com/tileproof/tileproof/engine"
-	"github.com/tileproof/tileproof/replay"
+	"go.yaml.in/yaml/v3"
 )
 
 // loadSetupProfile loads a profile and applies a run's choice of target
 // tile (0: the profile's own) and open-ended play, where one is made; the
 // setup is what a replay of the run records, nil when none was made.
-func loadSetupProfile(name string, target uint64, openEnded bool) (*engine.Profile, *replay.Setup, error) {
+func loadSetupProfile(name string, target uint64, openEnded bool) (*engine.Profile, *engine.Setup, error) {
 	p, err := loadProfile(name)
 	if err != nil || target == 0 && !openEnded {
 		return p, nil, err
 	}
-	if p, err = p.Setup(cmp.Or(target, p.Win.Tile), openEnded); err != nil {
+	setup := engine.Setup{Target: cmp.Or(target, p.Win.Tile), OpenEnded: openEnded}
+	if p, err = p.WithSetup(setup); err != nil {
 		return nil, nil, err
 	}
-	return p, &replay.Setup{Target: p.Win.Tile, OpenEnded: openEnded}, nil
+	return p, &setup, nil
 }
 
 // loadProfile returns a built-in profile by name, or reads a profile file
@@ -68,4 +69,13 @@ func (c *cli) profiles(args []string) int {
 	}
 	fs.Usage()
 	return exitBadUsage
+}
+
+// profileYAML writes a profile as a profile file: every parameter stated.
+func profileYAML(p *engine.Profile) []byte {
+	data, err := yaml.Marshal(p)
+	if err != nil {
+		panic(err) // a profile's every field is of a kind YAML writes
+	}
+	return data
 }

@@ -47,7 +47,7 @@ func (c *cli) show(args []string) int {
 	if len(s.frames) == 0 {
 		why := s.verdict.Error
 		if d := s.verdict.Divergence; why == "" && d != nil {
-			why = d.Found // a bad start board
+			why = d.Gives() // a bad start board
 		}
 		return c.fail(exitBadUsage, "show: %s cannot be replayed: %s: %s", name, s.verdict.Reason, why)
 	}

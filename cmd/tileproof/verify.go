@@ -17,7 +17,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -233,9 +232,10 @@ func readLine(br *bufio.Reader, limit int) (line []byte, tooLong bool, err error
 }
 
 func printVerdict(w io.Writer, vd replay.Verdict) {
+	e := vd.Explain()
 	switch {
 	case vd.Valid:
-		fmt.Fprintf(w, "ok     %s: score %d, max tile %d, %d moves (%s)\n", vd.Name, vd.Score, vd.MaxTile, vd.Moves, resultWords(vd.Result))
+		fmt.Fprintf(w, "ok     %s: %s\n", vd.Name, e.Headline)
 		for _, warn := range vd.Warnings {
 			fmt.Fprintf(w, "       warning: %s\n", warn)
 		}
@@ -247,38 +247,19 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 		fmt.Fprintf(w, "error  %s\n", strings.ReplaceAll(msg, "\n", "\n       "))
 	default:
 		d := vd.Divergence
-		fmt.Fprintf(w, "FAIL   %s: %s", vd.Name, vd.Reason)
-		if d.Action > 0 {
-			fmt.Fprintf(w, " at action %d (after %d counted moves)", d.Action, d.Move)
+		fmt.Fprintf(w, "FAIL   %s: %s\n", vd.Name, e.Headline)
+		fmt.Fprintf(w, "       the replay says: %s\n", e.Says)
+		fmt.Fprintf(w, "       the rules give:  %s\n", e.Gives)
+		for _, a := range e.Also {
+			fmt.Fprintf(w, "       also %s\n", a)
 		}
-		fmt.Fprintln(w)
-		fmt.Fprintf(w, "       the replay says: %s\n", d.Expected)
-		fmt.Fprintf(w, "       the rules give:  %s\n", d.Found)
-		for _, m := range vd.Mismatches[min(1, len(vd.Mismatches)):] {
-			if m.Field == "board" {
-				continue // the diff below shows it
-			}
-			fmt.Fprintf(w, "       also %s: claimed %s, found %s\n", m.Field, oneLine(m.Claimed), oneLine(m.Found))
-		}
-		if d.Diff != "" {
-			fmt.Fprintf(w, "       board (-claimed +real):\n%s\n", indentLines(strings.TrimRight(d.Diff, "\n"), "         "))
-		} else if d.Board != "" {
-			fmt.Fprintf(w, "       board:\n%s\n", indentLines(d.Board, "         "))
+		if diff := d.Diff(); diff != "" {
+			fmt.Fprintf(w, "       board (-claimed +real):\n%s\n", indentLines(strings.TrimRight(diff, "\n"), "         "))
+		} else if d.Board != nil {
+			fmt.Fprintf(w, "       board:\n%s\n", indentLines(d.Board.String(), "         "))
 		}
 	}
 }
-
-// resultWords returns a result's words ("no moves left") from its short
-// name in a verdict ("no-moves").
-func resultWords(short string) string {
-	var r engine.Result
-	if r.UnmarshalText([]byte(short)) != nil {
-		return short
-	}
-	return r.String()
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func indentLines(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)

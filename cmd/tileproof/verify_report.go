@@ -77,7 +77,8 @@ func (h *htmlReport) verify(name string, data []byte) replay.Verdict {
 	if !h.reserve(vd) {
 		return vd
 	}
-	frames := h.v.Frames(r, vd)
+	vd, frames := h.v.Trace(r) // the same verdict, with its frames
+	vd.Name = name
 	if len(frames) == 0 {
 		return vd
 	}

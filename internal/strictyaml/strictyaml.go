@@ -1,7 +1,14 @@
 // Package strictyaml decodes YAML (and so JSON) documents strictly, the way
-// every tileproof data file is read: an unknown field, a second document or
-// a value of the wrong type is an error, and every error names the file and
-// line it is about, as "file:line: message".
+// every tileproof data file is read: an unknown field, a repeated key, a
+// second document or a value of the wrong type is an error, and every error
+// names the file and line it is about, as "file:line: message" (with the
+// column, "file:line:col: message", where it is known).
+//
+// A YAML library spends hundreds of bytes on every node it parses, and
+// compares every key of a mapping with every other, so before it sees a
+// document [Parse] and [Decode] check it against [Limits]: its size, an
+// upper bound of its nodes counted from its bytes, and the keys of each
+// mapping. Memory and time are then bounded whatever the document's shape.
 package strictyaml
 
 import (
@@ -12,22 +19,28 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// Error is one decoding error, at a line of a file (Line 0: the whole file).
+// Error is one decoding error, at a line of a file (Line 0: the whole file)
+// and, where it is known, a column (1-based; 0 when unknown).
 type Error struct {
 	File string
 	Line int
+	Col  int
 	Msg  string
 }
 
 func (e *Error) Error() string {
-	if e.Line == 0 {
+	switch {
+	case e.Line == 0:
 		return e.File + ": " + e.Msg
+	case e.Col == 0:
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 	}
-	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
 }
 
 // ErrorList is every error found in one document, in the order found.
@@ -59,6 +72,144 @@ func (l ErrorList) Unwrap() []error {
 	return out
 }
 
+// Limits bound a document before the YAML library parses it.
+type Limits struct {
+	Bytes int // the document's size
+	// Nodes bounds the nodes the document can hold, as [CountNodes]
+	// counts them from its bytes (an upper bound, so a document under it
+	// never parses into more).
+	Nodes int
+	Keys  int // the keys of one mapping
+}
+
+// DefaultLimits are the limits of [Decode]: far above any case file,
+// profile or expectations file, far below what exhausts a machine (a
+// document at the limits parses in well under a second and some
+// hundred MB).
+var DefaultLimits = Limits{Bytes: 8 << 20, Nodes: 200_000, Keys: 1000}
+
+// CountNodes returns an upper bound of the nodes of a YAML document: one,
+// plus one for each byte that can begin another (a flow indicator, a
+// key's colon, a block sequence's dash, a complex key's question mark) and
+// each line. It counts those bytes inside scalars and comments too, so it
+// can only count too many.
+func CountNodes(data []byte) int {
+	n := 1
+	for _, c := range data {
+		switch c {
+		case ',', '[', '{', ':', '-', '?', '\n':
+			n++
+		}
+	}
+	return n
+}
+
+// Check returns the first reason the document in data is refused before
+// any YAML library sees it: larger than the limits, more nodes than they
+// allow, invalid UTF-8, or a control character (which YAML does not allow
+// either) other than tab, line feed and carriage return. nil when none.
+func Check(file string, data []byte, lim Limits) error {
+	if len(data) > lim.Bytes {
+		return ErrorList{{File: file, Msg: fmt.Sprintf("%d bytes; this document may have at most %d", len(data), lim.Bytes)}}
+	}
+	if n := CountNodes(data); n > lim.Nodes {
+		return ErrorList{{File: file, Msg: fmt.Sprintf("as many as %d YAML nodes (counted from the indicators and lines); this document may have at most %d", n, lim.Nodes)}}
+	}
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		c := data[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '\n':
+				line, col = line+1, 0
+			case c < ' ' && c != '\t' && c != '\r', c == 0x7f:
+				return ErrorList{{File: file, Line: line, Col: col, Msg: fmt.Sprintf("the control character %U; a YAML document holds none", c)}}
+			}
+			i, col = i+1, col+1
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return ErrorList{{File: file, Line: line, Col: col, Msg: fmt.Sprintf("the byte %#02x is not valid UTF-8", c)}}
+		}
+		i, col = i+size, col+1
+	}
+	return nil
+}
+
+// Parse checks the document in data against lim ([Check]), parses it and
+// returns its root node (the document's content, not the document node),
+// after checking that no mapping repeats a key or has more than lim.Keys
+// keys. An empty document is an error. Errors are an [ErrorList].
+func Parse(file string, data []byte, lim Limits) (*yaml.Node, error) {
+	if err := Check(file, data, lim); err != nil {
+		return nil, err
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	err := dec.Decode(&doc)
+	if err == io.EOF {
+		return nil, ErrorList{{File: file, Msg: "empty document"}}
+	}
+	if err != nil {
+		return nil, convert(file, err)
+	}
+	if err := secondDocument(file, dec); err != nil {
+		return nil, err
+	}
+	if len(doc.Content) == 0 {
+		return nil, ErrorList{{File: file, Msg: "empty document"}}
+	}
+	root := doc.Content[0]
+	if err := checkKeys(file, root, lim.Keys); err != nil {
+		return nil, err
+	}
+	return root, nil
+}
+
+func secondDocument(file string, dec *yaml.Decoder) error {
+	var extra yaml.Node
+	err := dec.Decode(&extra)
+	switch {
+	case err == io.EOF:
+		return nil
+	case err != nil:
+		return convert(file, err)
+	}
+	return ErrorList{{File: file, Line: extra.Line, Col: extra.Column, Msg: "a second document; a file holds one"}}
+}
+
+// checkKeys walks the tree and reports the first mapping with a repeated
+// key or more than max keys, in time linear in the tree.
+func checkKeys(file string, n *yaml.Node, max int) error {
+	switch n.Kind {
+	case yaml.MappingNode:
+		if len(n.Content)/2 > max {
+			return ErrorList{{File: file, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf("a mapping of %d keys; at most %d", len(n.Content)/2, max)}}
+		}
+		seen := make(map[string]*yaml.Node, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind == yaml.ScalarNode {
+				if first, ok := seen[k.Value]; ok {
+					return ErrorList{{File: file, Line: k.Line, Col: k.Column, Msg: fmt.Sprintf("the key %s again (first at line %d)", Quote(k.Value, 40), first.Line)}}
+				}
+				seen[k.Value] = k
+			}
+			if err := checkKeys(file, n.Content[i+1], max); err != nil {
+				return err
+			}
+		}
+	case yaml.SequenceNode, yaml.DocumentNode:
+		for _, c := range n.Content {
+			if err := checkKeys(file, c, max); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 var (
 	linePrefix   = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 	unknownField = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
@@ -68,30 +219,27 @@ var (
 func located(file, msg string) *Error {
 	if m := linePrefix.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return &Error{file, line, unknownField.ReplaceAllString(m[2], `unknown field "$1"`)}
+		return &Error{File: file, Line: line, Msg: unknownField.ReplaceAllString(m[2], `unknown field "$1"`)}
 	}
-	return &Error{file, 0, strings.TrimPrefix(msg, "yaml: ")}
+	return &Error{File: file, Msg: strings.TrimPrefix(msg, "yaml: ")}
 }
 
-// Decode decodes the single YAML or JSON document in data into v. Fields
-// that v does not have are errors. The errors are an [ErrorList] whose
-// entries name file and a line.
+// Decode decodes the single YAML or JSON document in data into v, within
+// [DefaultLimits]. Fields that v does not have, and keys given twice, are
+// errors. The errors are an [ErrorList] whose entries name file and a
+// line.
 func Decode(file string, data []byte, v any) error {
+	// The document is parsed twice: once into nodes, to check its keys in
+	// linear time (the YAML library's own check is quadratic and reports
+	// every pair), then into v with unknown fields refused, which a node's
+	// Decode cannot do.
+	if _, err := Parse(file, data, DefaultLimits); err != nil {
+		return err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	err := dec.Decode(v)
-	if err == io.EOF {
-		return ErrorList{{file, 0, "empty document"}}
-	}
-	if err != nil {
+	if err := dec.Decode(v); err != nil {
 		return convert(file, err)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err != io.EOF {
-		if err != nil {
-			return convert(file, err)
-		}
-		return ErrorList{{file, extra.Line, "a second document; a file holds one"}}
 	}
 	return nil
 }
@@ -114,6 +262,20 @@ func Fail(n *yaml.Node, format string, args ...any) error {
 	return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: ", n.Line) + fmt.Sprintf(format, args...)}}
 }
 
+// Quote returns s quoted as Go quotes it (%q), cut to at most max bytes of
+// s with the length of the rest said, so that a message never echoes a
+// long value whole.
+func Quote(s string, max int) string {
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d bytes in all)", strconv.Quote(s[:cut]), len(s))
+}
+
 // Lines returns the line of every mapping key and sequence item in the
 // document in data, by dotted path: "win.tile" for key tile under key win,
 // "cases.2" for the third item of the list under cases. Callers use it to
@@ -121,8 +283,8 @@ func Fail(n *yaml.Node, format string, args ...any) error {
 // gives an empty map.
 func Lines(data []byte) map[string]int {
 	lines := map[string]int{}
-	var root yaml.Node
-	if yaml.Unmarshal(data, &root) != nil || len(root.Content) == 0 {
+	root, err := Parse("", data, DefaultLimits)
+	if err != nil {
 		return lines
 	}
 	var walk func(n *yaml.Node, path string)
@@ -142,7 +304,7 @@ func Lines(data []byte) map[string]int {
 			}
 		}
 	}
-	walk(root.Content[0], "")
+	walk(root, "")
 	return lines
 }
 
@@ -158,7 +320,7 @@ func join(path, key string) string {
 func At(file string, lines map[string]int, path, msg string) *Error {
 	for p := path; p != ""; {
 		if line, ok := lines[p]; ok {
-			return &Error{file, line, msg}
+			return &Error{File: file, Line: line, Msg: msg}
 		}
 		i := strings.LastIndexByte(p, '.')
 		if i < 0 {
@@ -166,5 +328,5 @@ func At(file string, lines map[string]int, path, msg string) *Error {
 		}
 		p = p[:i]
 	}
-	return &Error{file, 0, msg}
+	return &Error{File: file, Msg: msg}
 }

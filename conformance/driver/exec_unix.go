@@ -1,6 +1,6 @@
 //go:build unix
 
-package conformance
+package driver
 
 import (
 	"os/exec"

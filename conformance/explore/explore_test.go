@@ -1,22 +1,33 @@
-package conformance
+package explore
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/conformance/driver"
+	"github.com/tileproof/tileproof/conformance/internal/adaptertest"
 )
+
+// adapter returns the exec driver of the reference adapter run with args.
+func adapter(t testing.TB, args ...string) *driver.Exec {
+	var stderr bytes.Buffer
+	return &driver.Exec{Command: adaptertest.Command(t, args...), Stderr: &stderr}
+}
 
 // TestExploreBuiltin: the engine against itself finds nothing, in every
 // profile, seeded and forced alike.
 func TestExploreBuiltin(t *testing.T) {
-	rep, err := Explore(&Builtin{}, ExploreOptions{Games: 40, Seed: 7})
+	rep, err := Explore(&conformance.Builtin{}, Options{Games: 40, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Divergences) != 0 || rep.Games != 40 || rep.Mode != ExploreSeeded || len(rep.Profiles) < 5 {
+	if len(rep.Divergences) != 0 || rep.Games != 40 || rep.Mode != Seeded || len(rep.Profiles) < 5 {
 		t.Fatalf("games %d, mode %s, profiles %v, divergences %+v", rep.Games, rep.Mode, rep.Profiles, rep.Divergences)
 	}
 	if rep.Steps < 40*50 { // a random game lasts a hundred moves or more
@@ -29,12 +40,12 @@ func TestExploreBuiltin(t *testing.T) {
 func TestExploreReferenceAdapter(t *testing.T) {
 	for _, features := range []string{"seed-tp1", "load-state,force-spawn"} {
 		impl := adapter(t, "--features", features)
-		rep, err := Explore(impl, ExploreOptions{Games: 15, Seed: 1})
+		rep, err := Explore(impl, Options{Games: 15, Seed: 1})
 		impl.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := map[string]string{"seed-tp1": ExploreSeeded, "load-state,force-spawn": ExploreForced}[features]
+		want := map[string]string{"seed-tp1": Seeded, "load-state,force-spawn": Forced}[features]
 		if len(rep.Divergences) != 0 || rep.Mode != want || rep.Steps < 15*50 {
 			t.Errorf("%s: mode %s, %d steps, divergences %+v", features, rep.Mode, rep.Steps, rep.Divergences)
 		}
@@ -43,9 +54,9 @@ func TestExploreReferenceAdapter(t *testing.T) {
 
 // TestExploreDeterministic: the same seed plays the same games.
 func TestExploreDeterministic(t *testing.T) {
-	a, _ := Explore(&Builtin{}, ExploreOptions{Games: 5, Seed: 3})
-	b, _ := Explore(&Builtin{}, ExploreOptions{Games: 5, Seed: 3})
-	c, _ := Explore(&Builtin{}, ExploreOptions{Games: 5, Seed: 4})
+	a, _ := Explore(&conformance.Builtin{}, Options{Games: 5, Seed: 3})
+	b, _ := Explore(&conformance.Builtin{}, Options{Games: 5, Seed: 3})
+	c, _ := Explore(&conformance.Builtin{}, Options{Games: 5, Seed: 4})
 	if a.Steps != b.Steps || a.Steps == c.Steps {
 		t.Errorf("steps: seed 3 %d and %d, seed 4 %d", a.Steps, b.Steps, c.Steps)
 	}
@@ -58,32 +69,32 @@ func TestExploreDeterministic(t *testing.T) {
 func TestExploreMutants(t *testing.T) {
 	tests := []struct {
 		mutant, features string
-		kind             Status
+		kind             conformance.Status
 		maxSteps         int    // of the shrunk case
 		maxTiles         int    // on its start board (a loaded start)
 		profile          string // default classic
 		games            int    // default 10
 	}{
-		{"greedy-double-merge", "", BoardDiverged, 1, 4, "", 0},
-		{"merge-priority-reversed", "", BoardDiverged, 1, 4, "", 0},
-		{"score-both-tiles", "", ScoreDiverged, 1, 4, "", 0},
-		{"game-over-when-full", "", FlagsDiffer, 1, 15, "", 0},
-		{"spawn-after-noop", "load-state,force-spawn", SpawnWrong, 1, 1, "", 0},
-		{"legal-actions-include-noop", "load-state,force-spawn", LegalityDiffer, 1, 1, "", 0},
+		{"greedy-double-merge", "", conformance.BoardDiverged, 1, 4, "", 0},
+		{"merge-priority-reversed", "", conformance.BoardDiverged, 1, 4, "", 0},
+		{"score-both-tiles", "", conformance.ScoreDiverged, 1, 4, "", 0},
+		{"game-over-when-full", "", conformance.FlagsDiffer, 1, 15, "", 0},
+		{"spawn-after-noop", "load-state,force-spawn", conformance.SpawnWrong, 1, 1, "", 0},
+		{"legal-actions-include-noop", "load-state,force-spawn", conformance.LegalityDiffer, 1, 1, "", 0},
 		// Only seeded: the move sequence is shrunk from a fresh game.
-		{"spawn-on-occupied", "seed-tp1", BoardDiverged, 1, 0, "", 0},
-		{"illegal-move-counted", "seed-tp1", LegalityDiffer, 2, 0, "", 0},
-		{"merge-priority-reversed", "seed-tp1", BoardDiverged, 8, 0, "", 0},
+		{"spawn-on-occupied", "seed-tp1", conformance.BoardDiverged, 1, 0, "", 0},
+		{"illegal-move-counted", "seed-tp1", conformance.LegalityDiffer, 2, 0, "", 0},
+		{"merge-priority-reversed", "seed-tp1", conformance.BoardDiverged, 8, 0, "", 0},
 		// Found from the late boards: the win and the end are out of
 		// reach of random play from an empty board.
-		{"win-at-1024", "", FlagsDiffer, 1, 2, "", 0},
-		{"win-does-not-stop", "", FlagsDiffer, 1, 2, "", 0},
-		{"finish-order-swapped", "", FlagsDiffer, 1, 16, "online-2048", 40},
+		{"win-at-1024", "", conformance.FlagsDiffer, 1, 2, "", 0},
+		{"win-does-not-stop", "", conformance.FlagsDiffer, 1, 2, "", 0},
+		{"finish-order-swapped", "", conformance.FlagsDiffer, 1, 16, "online-2048", 40},
 		// Undo, End run and keep playing, played among the moves.
-		{"undo-twice", "", IllegalHandled, 4, 2, "online-2048", 40},
-		{"undo-does-not-restore-spawn", "", BoardDiverged, 4, 0, "online-2048", 40},
-		{"end-run-wrong-result", "", FlagsDiffer, 1, 2, "online-2048", 40},
-		{"keep-playing-clears-won", "", FlagsDiffer, 1, 2, "", 40},
+		{"undo-twice", "", conformance.IllegalHandled, 4, 2, "online-2048", 40},
+		{"undo-does-not-restore-spawn", "", conformance.BoardDiverged, 4, 0, "online-2048", 40},
+		{"end-run-wrong-result", "", conformance.FlagsDiffer, 1, 2, "online-2048", 40},
+		{"keep-playing-clears-won", "", conformance.FlagsDiffer, 1, 2, "", 40},
 	}
 	for _, tt := range tests {
 		t.Run(tt.mutant+"/"+cmp.Or(tt.features, "all"), func(t *testing.T) {
@@ -94,7 +105,7 @@ func TestExploreMutants(t *testing.T) {
 			impl := adapter(t, args...)
 			defer impl.Close()
 			profile := cmp.Or(tt.profile, "classic")
-			rep, err := Explore(impl, ExploreOptions{Games: max(tt.games, 10), Seed: DefaultExploreSeed, Profiles: []string{profile}, Impl: "exec:adapter " + strings.Join(args, " ")})
+			rep, err := Explore(impl, Options{Games: max(tt.games, 10), Seed: DefaultSeed, Profiles: []string{profile}, Impl: "exec:adapter " + strings.Join(args, " ")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,21 +137,21 @@ func TestExploreMutants(t *testing.T) {
 			if err != nil || len(files) != len(rep.Kinds()) {
 				t.Fatalf("wrote %v, %v", files, err)
 			}
-			pack, err := LoadPack(os.DirFS(dir))
+			pack, err := conformance.LoadPack(os.DirFS(dir))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if problems := Lint(pack); len(problems) > 0 {
+			if problems := conformance.Lint(pack); len(problems) > 0 {
 				t.Fatalf("lint: %s", strings.Join(problems, "\n"))
 			}
 			// And the normal runner fails the mutant on it, with the kind.
-			rr, err := Run(pack, impl, Options{Profiles: []string{profile}})
+			rr, err := conformance.Run(pack, impl, conformance.Options{Profiles: []string{profile}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			found := false
 			for _, r := range rr.Results {
-				if r.Case == ExploreArea+"/"+fc.ID {
+				if r.Case == Area+"/"+fc.ID {
 					found = true
 					if r.Status != tt.kind {
 						t.Errorf("the runner gives %s on %s, want %s", r.Status, r.Case, tt.kind)
@@ -162,15 +173,15 @@ func TestExploreMutants(t *testing.T) {
 func TestExploreUsage(t *testing.T) {
 	impl := adapter(t, "--features", "load-state,undo")
 	defer impl.Close()
-	_, err := Explore(impl, ExploreOptions{Games: 1})
-	var unsupported *ExploreUnsupportedError
+	_, err := Explore(impl, Options{Games: 1})
+	var unsupported *UnsupportedError
 	if !errors.As(err, &unsupported) || !strings.Contains(err.Error(), "lacks force-spawn, seed-tp1") {
 		t.Errorf("an adapter with load-state only: %v", err)
 	}
-	if _, err := Explore(&Builtin{}, ExploreOptions{Games: 1, Profiles: []string{"chess"}}); err == nil || !strings.Contains(err.Error(), `does not declare profile "chess"`) {
+	if _, err := Explore(&conformance.Builtin{}, Options{Games: 1, Profiles: []string{"chess"}}); err == nil || !strings.Contains(err.Error(), `does not declare profile "chess"`) {
 		t.Errorf("profile chess: %v", err)
 	}
-	if _, err := Explore(&Builtin{}, ExploreOptions{Games: 0}); err == nil {
+	if _, err := Explore(&conformance.Builtin{}, Options{Games: 0}); err == nil {
 		t.Error("0 games explored")
 	}
 }
@@ -180,7 +191,7 @@ func TestExploreUsage(t *testing.T) {
 func TestWriteCasesKeepsPack(t *testing.T) {
 	impl := adapter(t, "--mutant", "score-both-tiles")
 	defer impl.Close()
-	rep, err := Explore(impl, ExploreOptions{Games: 1, Profiles: []string{"tile-merge"}})
+	rep, err := Explore(impl, Options{Games: 1, Profiles: []string{"tile-merge"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +199,7 @@ func TestWriteCasesKeepsPack(t *testing.T) {
 	pack := filepath.Join(dir, "pack.yaml")
 	os.WriteFile(pack, []byte("name: mine\n"), 0o666)
 	files, err := rep.WriteCases(dir)
-	if err != nil || len(files) != 1 || !strings.HasPrefix(files[0], filepath.Join(dir, ExploreArea, "explore-tile-merge-score-diverged-")) {
+	if err != nil || len(files) != 1 || !strings.HasPrefix(files[0], filepath.Join(dir, Area, "explore-tile-merge-score-diverged-")) {
 		t.Fatalf("files %v, %v", files, err)
 	}
 	if data, _ := os.ReadFile(pack); string(data) != "name: mine\n" {
@@ -199,16 +210,12 @@ func TestWriteCasesKeepsPack(t *testing.T) {
 // BenchmarkExplore measures the exploration speed against the reference
 // adapter over the exec protocol: steps compared a second.
 func BenchmarkExplore(b *testing.B) {
-	bin, err := buildAdapter()
-	if err != nil {
-		b.Fatal(err)
-	}
-	impl := &Exec{Command: bin}
+	impl := &driver.Exec{Command: adaptertest.Command(b)}
 	defer impl.Close()
 	steps := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		rep, err := Explore(impl, ExploreOptions{Games: 5, Seed: uint64(i), Profiles: []string{"classic"}})
+		rep, err := Explore(impl, Options{Games: 5, Seed: uint64(i), Profiles: []string{"classic"}})
 		if err != nil || len(rep.Divergences) > 0 {
 			b.Fatal(err, rep.Divergences)
 		}

@@ -1,0 +1,165 @@
+package conformance
+
+import (
+	"cmp"
+	"fmt"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/protocol"
+)
+
+// Builtin is the built-in engine as an implementation: every built-in
+// profile (and the profiles of Profiles), every feature. It is what
+// `cases lint` runs the cases against, and the reference the property
+// checks compare with.
+type Builtin struct {
+	// Seed is the tp1 seed of the spawns that are not forced, for games
+	// started by Load; each Load uses Seed plus a counter.
+	Seed string
+	// Profiles are profiles it plays beside the built-in ones, by name.
+	Profiles []*engine.Profile
+	loads    int
+	game     *engine.Game
+}
+
+// Hello declares every built-in profile (and Profiles) and every feature.
+func (b *Builtin) Hello() (Hello, error) {
+	h := Hello{Name: "tileproof-engine", Version: "builtin", Protocol: protocol.Version, Profiles: engine.BuiltinNames(),
+		Features: []string{protocol.LoadState, protocol.ForceSpawn, protocol.SeedTP1, protocol.Undo, protocol.EndRun, protocol.KeepPlaying, protocol.Setup}}
+	for _, p := range b.Profiles {
+		h.Profiles = append(h.Profiles, p.Name)
+	}
+	for r := engine.MinSide; r <= engine.MaxSide; r++ {
+		for c := engine.MinSide; c <= engine.MaxSide; c++ {
+			h.Features = append(h.Features, protocol.SizeFeature(r, c))
+		}
+	}
+	return h, nil
+}
+
+func (b *Builtin) profile(name string, setup *engine.Setup) (*engine.Profile, error) {
+	var p *engine.Profile
+	for _, q := range b.Profiles {
+		if q.Name == name {
+			p = q
+		}
+	}
+	if p == nil {
+		var err error
+		if p, err = engine.BuiltinProfile(name); err != nil {
+			return nil, err
+		}
+	}
+	if setup == nil {
+		return p, nil
+	}
+	p, err := p.WithSetup(*setup)
+	if err != nil {
+		return nil, &RuleError{"unsupported", err.Error()}
+	}
+	return p, nil
+}
+
+// New starts a tp1 game.
+func (b *Builtin) New(profile, seed string, setup *engine.Setup) (State, error) {
+	p, err := b.profile(profile, setup)
+	if err != nil {
+		return State{}, err
+	}
+	if b.game, err = engine.NewGame(p, seed); err != nil {
+		return State{}, err
+	}
+	return engineState(b.game), nil
+}
+
+// Load starts from st, on a board of any size: the profile's size is
+// taken from the board, as a case on another size asks.
+func (b *Builtin) Load(profile string, st LoadState) (State, error) {
+	p, err := b.profile(profile, st.Setup)
+	if err != nil {
+		return State{}, err
+	}
+	p = p.Clone()
+	p.Rows, p.Cols = st.Board.Rows(), st.Board.Cols()
+	p.StartTiles = min(p.StartTiles, p.Rows*p.Cols)
+	b.loads++
+	rng, err := engine.NewRNG(fmt.Sprintf("%s-%d", cmp.Or(b.Seed, "builtin"), b.loads))
+	if err != nil {
+		return State{}, err
+	}
+	b.game, err = engine.Load(p, engine.State{Board: st.Board, Score: st.Score, Moves: st.Moves, RNG: &rng, Won: st.Won, KeepPlaying: st.KeepPlaying})
+	if err != nil {
+		return State{}, err
+	}
+	return engineState(b.game), nil
+}
+
+// Move plays a move, with a forced spawn when given.
+func (b *Builtin) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	if b.game == nil {
+		return MoveResult{}, &DriverError{ProtocolError, "move before new or load"}
+	}
+	var step engine.Step
+	var err error
+	if spawn != nil {
+		step, err = b.game.MoveSpawn(d, *spawn)
+	} else {
+		step, err = b.game.Move(d)
+	}
+	if err != nil {
+		return MoveResult{}, ruleError(err)
+	}
+	mr := MoveResult{Changed: step.Changed, Gained: step.Gained, State: engineState(b.game)}
+	if step.Changed {
+		sp := step.Spawn
+		mr.Spawn = &sp
+	}
+	return mr, nil
+}
+
+// Legal returns the game's legal moves.
+func (b *Builtin) Legal() ([]engine.Direction, error) {
+	if b.game == nil {
+		return nil, &DriverError{ProtocolError, "legal before new or load"}
+	}
+	return b.game.LegalMoves(), nil
+}
+
+// Do plays undo, end-run or keep-playing.
+func (b *Builtin) Do(action string) (State, error) {
+	if b.game == nil {
+		return State{}, &DriverError{ProtocolError, action + " before new or load"}
+	}
+	var err error
+	switch action {
+	case "undo":
+		err = b.game.Undo()
+	case "end-run":
+		err = b.game.EndRun()
+	case "keep-playing":
+		err = b.game.KeepPlaying()
+	default:
+		return State{}, &RuleError{"unsupported", "unknown action " + action}
+	}
+	if err != nil {
+		return State{}, ruleError(err)
+	}
+	return engineState(b.game), nil
+}
+
+// Close does nothing.
+func (b *Builtin) Close() error { return nil }
+
+func engineState(g *engine.Game) State {
+	res, _ := g.Result().MarshalText()
+	return State{Board: g.Board(), Score: g.Score(), Moves: g.Moves(), Won: g.Won(), Over: g.Over(), Result: string(res)}
+}
+
+// ruleError names an engine error as the protocol does.
+func ruleError(err error) error {
+	code := engine.Refusal(err)
+	if code == "" {
+		code = "error"
+	}
+	return &RuleError{code, err.Error()}
+}

@@ -1,0 +1,294 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// Session follows one game in an implementation step by step against
+// expectations: the runner's cases, exploration's games and the games
+// record --impl writes all compare an implementation with the rules
+// through it.
+type Session struct {
+	Impl Impl
+	// Profile is the profile of the game, whose spawn values every spawn
+	// is checked against.
+	Profile *engine.Profile
+	// State is the implementation's state after the last step; set it to
+	// the start state.
+	State State
+}
+
+// New starts the session's game from a tp1 seed ("" for an
+// implementation without seed-tp1) and setup; it reports whether the
+// implementation answered with a state, recording the failure in res
+// otherwise.
+func (s *Session) New(seed string, setup *engine.Setup, res *Result) bool {
+	st, err := s.Impl.New(s.Profile.Name, seed, setup)
+	if err != nil {
+		res.callFailed(err, 0, "the start state")
+		return false
+	}
+	s.State = st
+	return true
+}
+
+// Load starts the session's game from a given state, as [Session.New].
+func (s *Session) Load(ls LoadState, res *Result) bool {
+	loader, ok := s.Impl.(Loader)
+	if !ok {
+		res.fail(ProtocolError, 0, "the start state: the implementation has no Load method")
+		return false
+	}
+	st, err := loader.Load(s.Profile.Name, ls)
+	if err != nil {
+		res.callFailed(err, 0, "the start state")
+		return false
+	}
+	s.State = st
+	return true
+}
+
+// Outcome is what an implementation did in one step.
+type Outcome struct {
+	Before  State       // its state before the step
+	Move    *MoveResult // a move it played
+	Refusal *RuleError  // a step it refused by its rules
+}
+
+// Step plays step n (1-based) of the game and compares what follows with
+// the step's expectations. It reports whether the step passed; a failure
+// is recorded in res, with every mismatch of the step.
+func (s *Session) Step(step Step, n int, res *Result) bool {
+	out, ok := s.Play(step, n, res)
+	return ok && s.Check(step, out, n, res)
+}
+
+// Play plays step n in the implementation and returns what it did. ok is
+// false when the call failed other than by a refusal (a crash, a timeout,
+// a protocol error, an action the implementation lacks), recorded in res.
+func (s *Session) Play(step Step, n int, res *Result) (out Outcome, ok bool) {
+	out.Before = s.State
+	what := stepName(step)
+	var err error
+	switch {
+	case step.Move != nil:
+		var mr MoveResult
+		if mr, err = s.Impl.Move(*step.Move, step.Spawn); err == nil {
+			out.Move = &mr
+			s.State = mr.State
+		}
+	case step.Action != "":
+		doer, can := s.Impl.(Doer)
+		if !can {
+			res.fail(ProtocolError, n, "%s: the implementation has no Do method for the run's other actions", what)
+			return out, false
+		}
+		var st State
+		if st, err = doer.Do(step.Action); err == nil {
+			s.State = st
+		}
+	}
+	if err != nil && !errors.As(err, &out.Refusal) {
+		res.callFailed(err, n, what)
+		return out, false
+	}
+	return out, true
+}
+
+func stepName(st Step) string {
+	switch {
+	case st.Move != nil:
+		return "move " + st.Move.String()
+	case st.Action != "":
+		return st.Action
+	}
+	return "check"
+}
+
+// checker collects a step's mismatches.
+type checker struct {
+	what string
+	mm   []Mismatch
+	// boards is the first board mismatch's boards: the start, the rules',
+	// the implementation's.
+	boards *[3]engine.Board
+	start  bool // boards[0] is known
+}
+
+func (c *checker) add(field string, status Status, want, got any, format string, args ...any) {
+	for _, m := range c.mm {
+		if m.Field == field {
+			return // one mismatch a field: a later check of it says the same
+		}
+	}
+	c.mm = append(c.mm, Mismatch{Field: field, Status: status, Want: fmt.Sprint(want), Got: fmt.Sprint(got), Text: fmt.Sprintf(format, args...)})
+}
+
+// board adds a mismatch of a whole board.
+func (c *checker) board(field string, before, want, got engine.Board, format string, args ...any) {
+	n := len(c.mm)
+	c.add(field, BoardDiverged, want, got, format, args...)
+	if len(c.mm) > n && c.boards == nil {
+		c.boards = &[3]engine.Board{before, want, got}
+	}
+}
+
+// Check compares what the implementation did in step n (out, from
+// [Session.Play]) with the step's expectations and the rules every move
+// is held to (one tile after a move that changed the board, none after one
+// that did not, in a cell the slide left empty, of a value the profile
+// spawns, where a forced spawn said). It reports whether the step passed;
+// a failure is recorded in res with every mismatch, the most basic first
+// (the board, then the spawn, the score, legality and the flags) as the
+// result's status.
+func (s *Session) Check(step Step, out Outcome, n int, res *Result) bool {
+	e := step.Expect
+	what := stepName(step)
+	switch refusal := out.Refusal; {
+	case e.Error == "" && refusal == nil:
+	case refusal == nil:
+		res.fail(IllegalHandled, n, "%s: the rules refuse it (%s); the implementation accepted it", what, e.Error)
+		return false
+	case e.Error == "":
+		res.fail(IllegalHandled, n, "%s: the rules accept it; the implementation refused it: %s", what, refusal)
+		return false
+	case refusal.Code != e.Error:
+		res.fail(IllegalHandled, n, "%s: the rules refuse it as %s; the implementation as %s (%s)", what, e.Error, refusal.Code, refusal.Message)
+		return false
+	}
+	c := &checker{what: what}
+	before, st := out.Before.Board, s.State
+	slid := st.Board
+	if mr := out.Move; mr != nil {
+		c.spawn(s.Profile, before, *step.Move, step.Spawn, mr)
+		slid = mr.Slid()
+	}
+	c.expect(e, out.Move, before, slid, st)
+	if e.Legal != nil {
+		if ll, can := s.Impl.(LegalLister); can {
+			got, err := ll.Legal()
+			if err != nil {
+				res.callFailed(err, n, "legal")
+				return false
+			}
+			if !sameDirections(got, *e.Legal) {
+				c.add("legal", LegalityDiffer, *e.Legal, got, "%s: the legal moves are %v, want %v", what, got, *e.Legal)
+			}
+		}
+	}
+	return c.record(res, n)
+}
+
+// record reports whether there was no mismatch; otherwise it records
+// them in res as step n's failure.
+func (c *checker) record(res *Result, n int) bool {
+	if len(c.mm) == 0 {
+		return true
+	}
+	res.Status, res.Step, res.Reason, res.Mismatches = c.mm[0].Status, n, c.mm[0].Text, c.mm
+	if b := c.boards; b != nil {
+		start, want, got := b[0], b[1], b[2]
+		res.Start, res.Want, res.Got = &start, &want, &got
+	}
+	return false
+}
+
+// spawn checks the tile a move reports spawning.
+func (c *checker) spawn(p *engine.Profile, before engine.Board, d engine.Direction, forced *engine.Spawn, mr *MoveResult) {
+	sp, board := mr.Spawn, mr.State.Board
+	switch {
+	case !mr.Changed && sp != nil:
+		c.add("spawn", SpawnWrong, "none", *sp, "move %s changed nothing but a %d spawned at row %d, column %d", d, sp.Value, sp.Row, sp.Col)
+	case mr.Changed && sp == nil:
+		c.add("spawn", SpawnWrong, "a spawn", "none", "move %s changed the board but reported no spawn", d)
+	case sp == nil:
+		if board != before {
+			c.board("board", before, before, board, "move %s changed nothing, yet the board changed", d)
+		}
+	case sp.Row < 0 || sp.Row >= board.Rows() || sp.Col < 0 || sp.Col >= board.Cols():
+		c.add("spawn", SpawnWrong, "a cell of the board", *sp, "the spawn at row %d, column %d is off the board", sp.Row, sp.Col)
+	case board.At(sp.Row, sp.Col) != sp.Value:
+		c.add("spawn", SpawnWrong, sp.Value, board.At(sp.Row, sp.Col), "the spawn is reported as %d at row %d, column %d, but the board holds %d there", sp.Value, sp.Row, sp.Col, board.At(sp.Row, sp.Col))
+	case p != nil && !p.SpawnValue(sp.Value):
+		c.add("spawn", SpawnWrong, p.SpawnValues(), sp.Value, "a %d spawned; profile %s spawns only %s", sp.Value, p.Name, p.SpawnValues())
+	case forced != nil && *forced != *sp:
+		c.add("spawn", SpawnWrong, *forced, *sp, "the spawn was forced to %d at row %d, column %d; it is %d at row %d, column %d", forced.Value, forced.Row, forced.Col, sp.Value, sp.Row, sp.Col)
+	}
+	// (A spawn in a cell the slide did not leave empty shows as a board
+	// divergence: the board minus the spawn is not the slide.)
+}
+
+// expect compares a step's expectations, the boards first.
+func (c *checker) expect(e Expect, mr *MoveResult, before, slid engine.Board, st State) {
+	what := c.what
+	if e.Board != nil && *e.Board != slid {
+		c.board("board", before, *e.Board, slid, "%s: the board after the slide differs", what)
+	}
+	if e.After != nil && *e.After != st.Board {
+		c.board("after", before, *e.After, st.Board, "%s: the board after the step differs", what)
+	}
+	if r := e.Row; r != nil {
+		got := make([]uint64, slid.Cols())
+		want := make([]uint64, len(r.Cells))
+		match := r.Index < slid.Rows() && len(r.Cells) == slid.Cols()
+		for col := range got {
+			got[col] = slid.At(min(r.Index, slid.Rows()-1), col)
+		}
+		for col, v := range r.Cells {
+			if v != nil {
+				want[col] = *v
+			}
+			match = match && col < len(got) && want[col] == got[col]
+		}
+		if !match {
+			c.add("row", BoardDiverged, want, got, "%s: row %d after the slide is %v, want %v", what, r.Index, got, want)
+		}
+	}
+	if cell := e.Cell; cell != nil {
+		if cell.Row >= slid.Rows() || cell.Col >= slid.Cols() || slid.At(cell.Row, cell.Col) != cell.Value {
+			c.add("cell", BoardDiverged, cell.Value, "another tile", "%s: cell (%d, %d) after the slide is not %d\n%s", what, cell.Row, cell.Col, cell.Value, slid)
+		}
+	}
+	if mr != nil {
+		if e.Changed != nil && *e.Changed != mr.Changed {
+			c.add("changed", LegalityDiffer, *e.Changed, mr.Changed, "%s: changed is %v, want %v", what, mr.Changed, *e.Changed)
+		}
+		if e.Gained != nil && *e.Gained != mr.Gained {
+			c.add("gained", ScoreDiverged, *e.Gained, mr.Gained, "%s: gained %d points, want %d", what, mr.Gained, *e.Gained)
+		}
+		if e.Spawned != nil && *e.Spawned != (mr.Spawn != nil) {
+			c.add("spawned", SpawnWrong, *e.Spawned, mr.Spawn != nil, "%s: spawned is %v, want %v", what, mr.Spawn != nil, *e.Spawned)
+		}
+	}
+	if e.Score != nil && *e.Score != st.Score {
+		c.add("score", ScoreDiverged, *e.Score, st.Score, "%s: the score is %d, want %d", what, st.Score, *e.Score)
+	}
+	if e.MaxTile != nil && *e.MaxTile != st.Board.MaxTile() {
+		c.add("maxTile", ScoreDiverged, *e.MaxTile, st.Board.MaxTile(), "%s: the largest tile is %d, want %d", what, st.Board.MaxTile(), *e.MaxTile)
+	}
+	if e.Moves != nil && *e.Moves != st.Moves {
+		c.add("moves", LegalityDiffer, *e.Moves, st.Moves, "%s: %d counted moves, want %d", what, st.Moves, *e.Moves)
+	}
+	if e.Won != nil && *e.Won != st.Won {
+		c.add("won", FlagsDiffer, *e.Won, st.Won, "%s: won is %v, want %v", what, st.Won, *e.Won)
+	}
+	if e.Over != nil && *e.Over != st.Over {
+		c.add("over", FlagsDiffer, *e.Over, st.Over, "%s: over is %v, want %v", what, st.Over, *e.Over)
+	}
+	if e.Result != nil && st.Result != "" {
+		if want, _ := e.Result.MarshalText(); string(want) != st.Result {
+			c.add("result", FlagsDiffer, string(want), st.Result, "%s: the result is %s, want %s", what, st.Result, want)
+		}
+	}
+}
+
+func sameDirections(a, b []engine.Direction) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}

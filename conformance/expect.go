@@ -1,0 +1,68 @@
+package conformance
+
+import (
+	"github.com/tileproof/tileproof/engine"
+)
+
+// EngineStep returns the step of an action the engine has just played in
+// game g, with what must follow it as the engine played it: st and err
+// are what the engine's Do, Move or MoveSpawn returned. forced gives the
+// step the spawn the engine placed (for an implementation whose spawns
+// are forced); full asks for every expectation of the step (the board
+// after the slide, the points, changed and spawned, the whole state and
+// the legal moves), and otherwise only the board after. An error the
+// protocol has no word for (or a bad spawn) is returned as it is.
+func EngineStep(g *engine.Game, a engine.Action, st engine.Step, err error, forced, full bool) (Step, error) {
+	var cs Step
+	d, isMove := a.Direction()
+	if isMove {
+		cs.Move = &d
+	} else {
+		cs.Action = a.String()
+	}
+	if err != nil {
+		code := engine.Refusal(err)
+		if code == "" || code == "bad-spawn" {
+			return cs, err
+		}
+		cs.Expect.Error = code
+		return cs, nil
+	}
+	if forced && st.Changed {
+		sp := st.Spawn
+		cs.Spawn = &sp
+	}
+	if !full {
+		after := g.Board()
+		cs.Expect.After = &after
+		return cs, nil
+	}
+	if isMove {
+		slid := g.Board()
+		if st.Changed {
+			slid.Set(st.Spawn.Row, st.Spawn.Col, 0)
+		}
+		gained, changed := st.Gained, st.Changed
+		cs.Expect.Board, cs.Expect.Gained, cs.Expect.Changed, cs.Expect.Spawned = &slid, &gained, &changed, &changed
+	}
+	cs.Expect.state(g)
+	return cs, nil
+}
+
+// StateStep is a step that only checks the state: game g's board, score,
+// counted moves, flags, result and legal moves.
+func StateStep(g *engine.Game) Step {
+	var st Step
+	st.Expect.state(g)
+	return st
+}
+
+// state expects game g's whole state.
+func (e *Expect) state(g *engine.Game) {
+	after, score, moves, won, over, result := g.Board(), g.Score(), g.Moves(), g.Won(), g.Over(), g.Result()
+	legal := g.LegalMoves()
+	if legal == nil {
+		legal = []engine.Direction{}
+	}
+	e.After, e.Score, e.Moves, e.Won, e.Over, e.Result, e.Legal = &after, &score, &moves, &won, &over, &result, &legal
+}

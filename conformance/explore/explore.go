@@ -1,0 +1,213 @@
+package explore
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/protocol"
+)
+
+// DefaultSeed is the seed of exploration's random source when none is
+// given: a run is reproducible from the seed its summary prints.
+const DefaultSeed = 2048
+
+// DefaultMaxMoves bounds one explored game: a random game ends long
+// before (a few hundred moves), so the bound only stops an implementation
+// that never ends a game.
+const DefaultMaxMoves = 5000
+
+// Area is the folder, under the output folder, that explored cases are
+// written to (so the output folder is a case pack of its own).
+const Area = "explore"
+
+// shrinkBudget bounds the case runs one shrink may make.
+const shrinkBudget = 4000
+
+// The ways exploration plays an implementation's games.
+const (
+	// Seeded: the implementation starts each game from a tp1 seed and
+	// draws its own spawns, which must be tp1's (feature seed-tp1).
+	Seeded = "seeded"
+	// Forced: the implementation loads the engine's start and every spawn
+	// is forced to the engine's (features load-state, force-spawn).
+	Forced = "forced"
+)
+
+// Options shape an exploration run.
+type Options struct {
+	Games    int      // the number of random games
+	Profiles []string // the profiles to play, in turn; nil: every profile the implementation declares
+	Seed     uint64   // the seed of the random source (games and moves)
+	// Impl names the implementation as the user gave it (the --impl
+	// argument), for the source of the cases written.
+	Impl string
+	// Known are profiles beside the built-in ones (profile files), by
+	// name.
+	Known []*engine.Profile
+}
+
+// Report is the outcome of an exploration run.
+type Report struct {
+	Impl     conformance.Hello
+	ImplArg  string // the implementation as the user named it
+	Seed     uint64
+	Mode     string // Seeded or Forced
+	Profiles []string
+	Games    int // games played
+	Steps    int // steps compared
+	// Playing is the time spent playing and comparing, shrinking left out:
+	// Steps / Playing is the exploration speed.
+	Playing time.Duration
+	// LateGames counts the games started from a late board (see
+	// [Explore]).
+	LateGames   int
+	Divergences []Divergence // at most one a game: a game stops at its first
+}
+
+// Divergence is the first step of one game at which the implementation
+// and the engine disagree.
+type Divergence struct {
+	Game    int // 1-based
+	Move    int // the 1-based move of the game; 0 for the start
+	Profile string
+	Result  conformance.Result // the step's check, as the runner reports it
+	Found   *FoundCase         // the shrunk case: for the first divergence of each kind only
+}
+
+// UnsupportedError is returned when an implementation declares neither
+// way exploration can follow it.
+type UnsupportedError struct {
+	Impl    conformance.Hello
+	Missing []string
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("%s %s declares neither load-state with force-spawn nor seed-tp1 (it lacks %s): exploration needs one of them to make its spawns follow the engine's",
+		e.Impl.Name, e.Impl.Version, strings.Join(e.Missing, ", "))
+}
+
+// Explore plays random games against an implementation and compares every
+// step with the engine: the board after the slide, the points gained,
+// changed, the spawn, the board after, the score and move count, won and
+// over and the result, and the legal moves. An implementation with
+// seed-tp1 starts each game from a seed and draws its own spawns; one
+// with load-state and force-spawn loads the engine's start and has every
+// spawn forced. Random play from an empty board seldom gets past 256, so
+// with load-state and force-spawn every other game starts instead from a
+// late board: a crowded board of large tiles, often with a pair that
+// makes the win tile, where the win, the end of the game and the two
+// together are a move or two away. The first divergence of each kind is
+// shrunk to a short case (see [FoundCase]); the others are counted.
+// Errors are usage errors: the implementation's hello failed, a profile
+// it does not declare or that is not known, or neither way to follow it
+// ([*UnsupportedError]).
+func Explore(impl conformance.Impl, opts Options) (*Report, error) {
+	if opts.Games <= 0 {
+		return nil, fmt.Errorf("the number of games to explore must be positive, not %d", opts.Games)
+	}
+	hello, err := conformance.HelloOf(impl)
+	if err != nil {
+		return nil, err
+	}
+	_, loader := impl.(conformance.Loader)
+	canLoad := loader && hello.Has(protocol.LoadState) && hello.Has(protocol.ForceSpawn)
+	seeded := hello.Has(protocol.SeedTP1)
+	if !canLoad && !seeded {
+		var missing []string
+		for _, f := range []string{protocol.LoadState, protocol.ForceSpawn, protocol.SeedTP1} {
+			if !hello.Has(f) {
+				missing = append(missing, f)
+			}
+		}
+		return nil, &UnsupportedError{hello, missing}
+	}
+	profiles, err := profilesOf(hello, opts)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed, Mode: Forced}
+	for _, p := range profiles {
+		rep.Profiles = append(rep.Profiles, p.Name)
+	}
+	if seeded {
+		rep.Mode = Seeded
+	}
+	shrunk := map[conformance.Status]bool{}
+	for game := 1; game <= opts.Games; game++ {
+		p := profiles[(game-1)%len(profiles)]
+		x := &explorer{impl: impl, hello: hello, p: p, seeded: seeded, canLoad: canLoad,
+			seed: fmt.Sprintf("explore-%d-%d", opts.Seed, game), rng: rand.New(rand.NewPCG(opts.Seed, uint64(game)))}
+		if canLoad && game%2 == 0 {
+			x.late, x.seeded = true, false
+			rep.LateGames++
+		}
+		t := time.Now()
+		d := x.play(DefaultMaxMoves)
+		rep.Playing += time.Since(t)
+		rep.Games++
+		rep.Steps += x.steps
+		if d == nil {
+			continue
+		}
+		d.Game = game
+		if !shrunk[d.Result.Status] {
+			shrunk[d.Result.Status] = true
+			fc, err := x.shrink(d, rep)
+			if err != nil {
+				return nil, err
+			}
+			d.Found = fc
+		}
+		rep.Divergences = append(rep.Divergences, *d)
+	}
+	return rep, nil
+}
+
+// profilesOf returns the profiles to play: the ones asked for, which the
+// implementation must declare, or every one it declares that is known; a
+// profile needs its board size declared too.
+func profilesOf(h conformance.Hello, opts Options) ([]*engine.Profile, error) {
+	asked := opts.Profiles
+	names := h.Profiles
+	if asked != nil {
+		names = asked
+	}
+	var out []*engine.Profile
+	for _, name := range names {
+		if asked != nil && !slices.Contains(h.Profiles, name) {
+			return nil, fmt.Errorf("the implementation does not declare profile %q (it declares %s)", name, strings.Join(h.Profiles, ", "))
+		}
+		p := known(name, opts.Known)
+		if p == nil {
+			return nil, fmt.Errorf("unknown profile %q: exploration compares with the engine, which plays the built-in profiles and the profile files given", name)
+		}
+		if (p.Rows != 4 || p.Cols != 4) && !h.Has(protocol.SizeFeature(p.Rows, p.Cols)) {
+			if asked != nil {
+				return nil, fmt.Errorf("profile %q plays on %dx%d, and the implementation does not declare %s", name, p.Rows, p.Cols, protocol.SizeFeature(p.Rows, p.Cols))
+			}
+			continue
+		}
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("the implementation declares no profile to explore (it declares %s)", strings.Join(h.Profiles, ", "))
+	}
+	return out, nil
+}
+
+// known returns a profile by name, from known or built in; nil when
+// neither has it.
+func known(name string, known []*engine.Profile) *engine.Profile {
+	for _, p := range known {
+		if p.Name == name {
+			return p
+		}
+	}
+	p, _ := engine.BuiltinProfile(name)
+	return p
+}

@@ -1,0 +1,141 @@
+package explore
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/engine"
+)
+
+// FoundCase is a divergence shrunk to a case of the pack's format.
+type FoundCase struct {
+	ID    string
+	YAML  []byte            // the case file
+	Case  *conformance.Case // YAML, parsed back
+	Moves int               // moves (and checks) of the case
+	Tiles int               // tiles on its start board; 0 for a seeded start
+	// Result is the case run against the implementation with the normal
+	// runner: a failure of the divergence's kind, unless the divergence
+	// did not reproduce (Reproduced false).
+	Result     conformance.Result
+	Reproduced bool
+	Runs       int    // case runs the shrinking made
+	File       string // where WriteCases wrote it
+}
+
+// writeCase runs the candidate against the implementation, writes it as a
+// case file with that result, parses it back and runs it against the
+// engine (it must pass).
+func (x *explorer) writeCase(d *Divergence, rep *Report, c candidate, s *shrinker, reproduced bool) (*FoundCase, error) {
+	steps, err := c.build(x.p)
+	if err != nil {
+		return nil, fmt.Errorf("exploration: the shrunk case of game %d does not play on the engine: %v", d.Game, err)
+	}
+	where := fmt.Sprintf("game %d move %d", d.Game, d.Move)
+	if d.Move == 0 {
+		where = fmt.Sprintf("game %d, its start", d.Game)
+	}
+	source := fmt.Sprintf("found by tileproof conform --explore against %s (%s %s), seed %d, shrunk from %s",
+		cmp.Or(rep.ImplArg, rep.Impl.Name), rep.Impl.Name, rep.Impl.Version, rep.Seed, where)
+	if !reproduced {
+		source = strings.Replace(source, "shrunk from", "not shrunk (it did not reproduce alone), from", 1)
+	}
+	found := &conformance.Case{Start: c.caseStart(), Steps: steps}
+	// The id names the profile and the kind, and a hash of the case (its
+	// start and steps as written), so that cases found in other runs do
+	// not collide.
+	h := fnv.New32a()
+	h.Write(conformance.EncodeCases("", []string{x.p.Name}, []*conformance.Case{found}))
+	found.ID = fmt.Sprintf("explore-%s-%s-%08x", x.p.Name, d.Result.Status, h.Sum32())
+	fc := &FoundCase{ID: found.ID, Moves: len(steps), Runs: s.runs, Reproduced: reproduced}
+	if b := found.Start.Board; b != nil {
+		fc.Tiles = b.Cells() - b.Empty()
+	}
+	// Run it against the implementation, once, for its result, which the
+	// description and the comment give.
+	conformance.RunCase(x.impl, found, x.p, &fc.Result)
+	res := fc.Result
+	fc.Reproduced = reproduced && res.Status == s.kind
+	found.Description = fmt.Sprintf("%s %s disagrees with the rules here: %s at step %d: %s", rep.Impl.Name, rep.Impl.Version, res.Status, res.Step, firstLine(res.Reason))
+	if !res.Status.Failed() {
+		found.Description = fmt.Sprintf("%s %s diverged from the rules in an explored game (%s: %s), but not when this case runs alone", rep.Impl.Name, rep.Impl.Version, d.Result.Status, firstLine(d.Result.Reason))
+	}
+	fc.YAML = append(comment(res), conformance.EncodeCases(source, []string{x.p.Name}, []*conformance.Case{found})...)
+	file := Area + "/" + found.ID + ".yaml"
+	cases, err := conformance.ParseCases(file, fc.YAML)
+	if err != nil || len(cases) != 1 {
+		return nil, fmt.Errorf("exploration: the case written for game %d does not read back: %v\n%s", d.Game, err, fc.YAML)
+	}
+	fc.Case = cases[0]
+	var onEngine conformance.Result
+	conformance.RunCase(&conformance.Builtin{Profiles: []*engine.Profile{x.p}}, fc.Case, x.p, &onEngine)
+	if onEngine.Status != conformance.Pass {
+		return nil, fmt.Errorf("exploration: the case written for game %d fails against the engine: %s at step %d: %s", d.Game, onEngine.Status, onEngine.Step, onEngine.Reason)
+	}
+	return fc, nil
+}
+
+// comment is the head of a found case's file: how to add it to the pack,
+// and what the implementation did.
+func comment(got conformance.Result) []byte {
+	var sb strings.Builder
+	sb.WriteString("# Found by tileproof conform --explore. To add it to the pack, copy it to an\n")
+	sb.WriteString("# area folder of cases/ (and give it a better id and description).\n")
+	if got.Status.Failed() {
+		fmt.Fprintf(&sb, "#\n# Against the implementation: %s at step %d\n#   %s\n", got.Status, got.Step, got.Explain("#   "))
+	}
+	return []byte(sb.String())
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// Kinds returns the number of divergences of each kind.
+func (r *Report) Kinds() map[conformance.Status]int {
+	m := map[conformance.Status]int{}
+	for _, d := range r.Divergences {
+		m[d.Result.Status]++
+	}
+	return m
+}
+
+// WriteCases writes the shrunk cases into dir, a case pack: each as
+// dir/explore/ID.yaml, and dir/pack.yaml when dir has none, so that
+// `tileproof cases lint dir` runs them. It sets each FoundCase's File and
+// returns the files written.
+func (r *Report) WriteCases(dir string) ([]string, error) {
+	var files []string
+	for i := range r.Divergences {
+		fc := r.Divergences[i].Found
+		if fc == nil {
+			continue
+		}
+		if len(files) == 0 {
+			if err := os.MkdirAll(filepath.Join(dir, Area), 0o777); err != nil {
+				return files, err
+			}
+			pack := filepath.Join(dir, "pack.yaml")
+			if _, err := os.Stat(pack); errors.Is(err, os.ErrNotExist) {
+				data := fmt.Sprintf("# Cases found by tileproof conform --explore; lint them with tileproof cases lint %s.\nname: explored\nversion: 0.0.0\ncontract: %d\n", dir, conformance.Contract)
+				if err := os.WriteFile(pack, []byte(data), 0o666); err != nil {
+					return files, err
+				}
+			}
+		}
+		file := filepath.Join(dir, Area, fc.ID+".yaml")
+		if err := os.WriteFile(file, fc.YAML, 0o666); err != nil {
+			return files, err
+		}
+		fc.File = file
+		files = append(files, file)
+	}
+	return files, nil
+}

@@ -1,0 +1,83 @@
+package explore
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// WriteText writes the run's summary: each kind's first divergence with
+// its shrunk case, then the games, the steps, the divergences by kind and
+// the case files.
+func (r *Report) WriteText(w io.Writer) {
+	how := "its own tp1 spawns, from a seed a game"
+	if r.Mode == Forced {
+		how = "the engine's start loaded and every spawn forced"
+	}
+	if r.LateGames > 0 {
+		how += "; every other game from a late board, loaded, the spawns forced"
+	}
+	fmt.Fprintf(w, "exploring %s %s under %s: %s\n", r.Impl.Name, r.Impl.Version, strings.Join(r.Profiles, ", "), how)
+	for _, d := range r.Divergences {
+		if d.Found == nil {
+			continue
+		}
+		where := fmt.Sprintf("move %d", d.Move)
+		if d.Move == 0 {
+			where = "the start"
+		}
+		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] %s: %s: %s\n", d.Game, d.Profile, where, d.Result.Status, d.Result.Explain("    "))
+		fc := d.Found
+		size := plural(fc.Moves, "step") + " from the game's seed"
+		if fc.Case.Start.Board != nil {
+			size = fmt.Sprintf("%s from a board of %s", plural(fc.Moves, "step"), plural(fc.Tiles, "tile"))
+		}
+		state := "shrunk"
+		if !fc.Reproduced {
+			state = "NOT reproduced alone; written unshrunk"
+		}
+		fmt.Fprintf(w, "  %s (%d case runs) to %s: %s\n", state, fc.Runs, size, cmp.Or(fc.File, fc.ID))
+		if fc.Reproduced {
+			fmt.Fprintf(w, "  the case fails against the implementation: %s at step %d: %s\n", fc.Result.Status, fc.Result.Step, fc.Result.Explain("    "))
+		}
+	}
+	rate := 0.0
+	if s := r.Playing.Seconds(); s > 0 {
+		rate = float64(r.Steps) / s
+	}
+	fmt.Fprintf(w, "seed              %d\n", r.Seed)
+	fmt.Fprintf(w, "games played      %d", r.Games)
+	if r.LateGames > 0 {
+		fmt.Fprintf(w, " (%d from a late board)", r.LateGames)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "steps compared    %d (%.0f a second)\n", r.Steps, rate)
+	kinds := r.Kinds()
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, kinds[k]))
+	}
+	if len(parts) == 0 {
+		parts = []string{"none"}
+	}
+	fmt.Fprintf(w, "divergences       %d: %s\n", len(r.Divergences), strings.Join(parts, ", "))
+	var files []string
+	for _, d := range r.Divergences {
+		if d.Found != nil && d.Found.File != "" {
+			files = append(files, d.Found.File)
+		}
+	}
+	if len(files) > 0 {
+		fmt.Fprintf(w, "cases written     %s\n", strings.Join(files, " "))
+	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,94 @@
+package conformance
+
+import (
+	"encoding/xml"
+	"io"
+	"strings"
+)
+
+// The JUnit XML shapes CI systems read.
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Name    string       `xml:"name,attr"`
+	Tests   int          `xml:"tests,attr"`
+	Fails   int          `xml:"failures,attr"`
+	Skips   int          `xml:"skipped,attr"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name  string      `xml:"name,attr"`
+	Tests int         `xml:"tests,attr"`
+	Fails int         `xml:"failures,attr"`
+	Skips int         `xml:"skipped,attr"`
+	Cases []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
+}
+
+// WriteJUnit writes the report as JUnit XML: a test suite per area, a test
+// case per case and profile; expected failures are reported as skipped.
+func (r *Report) WriteJUnit(w io.Writer) error {
+	suites := junitSuites{Name: "tileproof conformance: " + r.Impl.Name}
+	index := map[string]int{}
+	for _, res := range r.Results {
+		i, ok := index[res.Area]
+		if !ok {
+			i = len(suites.Suites)
+			index[res.Area] = i
+			suites.Suites = append(suites.Suites, junitSuite{Name: res.Area})
+		}
+		s := &suites.Suites[i]
+		jc := junitCase{Name: res.Case + " [" + res.Profile + "]", Classname: "tileproof." + res.Area}
+		switch {
+		case res.Status == Skip:
+			jc.Skipped = &junitSkipped{res.Reason}
+			s.Skips++
+		case res.Status.Failed() && res.Expected != "":
+			jc.Skipped = &junitSkipped{"expected failure: " + res.Expected}
+			s.Skips++
+		case res.Status.Failed():
+			jc.Failure = &junitFailure{Message: res.Reason, Type: string(res.Status), Text: failureText(res)}
+			s.Fails++
+		}
+		s.Tests++
+		s.Cases = append(s.Cases, jc)
+	}
+	for _, s := range suites.Suites {
+		suites.Tests, suites.Fails, suites.Skips = suites.Tests+s.Tests, suites.Fails+s.Fails, suites.Skips+s.Skips
+	}
+	io.WriteString(w, xml.Header)
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(suites); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// failureText is a failure's detail for JUnit: every mismatch of its step,
+// and the diff of its boards.
+func failureText(res Result) string {
+	var sb strings.Builder
+	for _, m := range res.Mismatches {
+		sb.WriteString(m.Text + "\n")
+	}
+	sb.WriteString(res.Diff())
+	return sb.String()
+}

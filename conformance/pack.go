@@ -1,0 +1,93 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+
+	"github.com/tileproof/tileproof/cases"
+	"github.com/tileproof/tileproof/internal/strictyaml"
+)
+
+// Contract is the rules-contract version of the case packs this runner
+// understands.
+const Contract = 1
+
+// Pack is a set of cases: the pack.yaml of a cases folder and every case
+// file below it.
+type Pack struct {
+	Name     string
+	Version  string
+	Contract int
+	Cases    []*Case
+}
+
+type packFile struct {
+	Name     string `yaml:"name"`
+	Version  string `yaml:"version"`
+	Contract int    `yaml:"contract"`
+}
+
+// DefaultPack returns the case pack built into tileproof (the cases/
+// folder of its repository).
+func DefaultPack() (*Pack, error) { return LoadPack(cases.FS) }
+
+// LoadPack reads the pack at the root of fsys: pack.yaml and every other
+// .yaml file below it, each a case file. Errors name the file and line;
+// every file is read and all its errors reported, as a
+// [strictyaml.ErrorList].
+func LoadPack(fsys fs.FS) (*Pack, error) {
+	data, err := fs.ReadFile(fsys, "pack.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("a case pack needs pack.yaml: %w", err)
+	}
+	var pf packFile
+	if err := strictyaml.Decode("pack.yaml", data, &pf); err != nil {
+		return nil, err
+	}
+	if pf.Contract != Contract {
+		return nil, strictyaml.ErrorList{strictyaml.At("pack.yaml", strictyaml.Lines(data), "contract",
+			fmt.Sprintf("the pack is written for rules contract %d; this runner knows contract %d only", pf.Contract, Contract))}
+	}
+	pack := &Pack{Name: pf.Name, Version: pf.Version, Contract: pf.Contract}
+	var files []string
+	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".yaml") && p != "pack.yaml" {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var errs strictyaml.ErrorList
+	seen := map[string]string{}
+	for _, f := range files {
+		data, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		cases, err := ParseCases(f, data)
+		var list strictyaml.ErrorList
+		if errors.As(err, &list) {
+			errs = append(errs, list...)
+		} else if err != nil {
+			return nil, err
+		}
+		for _, c := range cases {
+			if prev, ok := seen[c.ID]; ok {
+				errs = append(errs, &strictyaml.Error{File: f, Line: c.Line, Msg: fmt.Sprintf("case id %q is also used in %s", c.ID, prev)})
+				continue
+			}
+			seen[c.ID] = fmt.Sprintf("%s:%d", f, c.Line)
+			pack.Cases = append(pack.Cases, c)
+		}
+	}
+	if len(errs) > 0 {
+		return pack, errs
+	}
+	return pack, nil
+}

@@ -1,0 +1,91 @@
+package conformance
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteText writes a line per failing case with its diff, the unexpected
+// passes, and a summary per area. verbose adds the skipped cases.
+func (r *Report) WriteText(w io.Writer, verbose bool) {
+	for _, res := range r.Results {
+		switch {
+		case res.Status.Failed() && res.Expected == "":
+			fmt.Fprintf(w, "FAIL  %s [%s] %s", res.Case, res.Profile, res.Status)
+			if res.Step > 0 {
+				fmt.Fprintf(w, " at step %d", res.Step)
+			}
+			fmt.Fprintf(w, " (%s:%d)\n      %s\n", res.File, res.Line, res.Summary("      "))
+			if res.Want != nil && res.Got != nil {
+				writeBoards(w, res, "      ")
+			}
+		case res.Status.Failed() && verbose:
+			fmt.Fprintf(w, "xfail %s [%s] %s: %s (expected: %s)\n", res.Case, res.Profile, res.Status, res.Reason, res.Expected)
+		case res.Status == Pass && res.Expected != "":
+			fmt.Fprintf(w, "XPASS %s [%s]: passes, but the expectations file says it fails: %s\n", res.Case, res.Profile, res.Expected)
+		case res.Status == Skip && verbose:
+			fmt.Fprintf(w, "skip  %s [%s]: %s\n", res.Case, res.Profile, res.Reason)
+		}
+	}
+	areas, total := r.Summaries()
+	fmt.Fprintf(w, "\nconformance of %s %s (profiles %s) to the pack %s %s, rules contract %d\n", r.Impl.Name, r.Impl.Version, strings.Join(r.Impl.Profiles, ", "), r.Pack, r.PackVersion, r.Contract)
+	fmt.Fprintf(w, "  %-14s %6s %6s %6s %6s\n", "area", "passed", "failed", "xfail", "skipped")
+	for _, s := range append(areas, total) {
+		fmt.Fprintf(w, "  %-14s %6d %6d %6d %6d\n", s.Area, s.Passed, s.Failed, s.Expected, s.Skipped)
+	}
+	fmt.Fprintf(w, "  in %.3fs\n", r.Duration.Seconds())
+}
+
+// writeBoards writes a board divergence's boards side by side: the board
+// the step started from (when known), the rules' and the
+// implementation's, with "<" after each row where the last two differ.
+func writeBoards(w io.Writer, res Result, prefix string) {
+	var titles []string
+	var boards [][]string
+	if res.Start != nil {
+		titles = append(titles, fmt.Sprintf("before step %d", max(res.Step, 1)))
+		boards = append(boards, strings.Split(res.Start.String(), "\n"))
+	}
+	titles = append(titles, "the rules give", "the implementation")
+	want, got := strings.Split(res.Want.String(), "\n"), strings.Split(res.Got.String(), "\n")
+	boards = append(boards, want, got)
+	widths := make([]int, len(boards))
+	rows := 0
+	for i, b := range boards {
+		widths[i] = len(titles[i])
+		for _, line := range b {
+			widths[i] = max(widths[i], len(line))
+		}
+		rows = max(rows, len(b))
+	}
+	line := func(cells []string, mark string) {
+		var sb strings.Builder
+		sb.WriteString(prefix)
+		for i, c := range cells {
+			if i > 0 {
+				sb.WriteString("   ")
+			}
+			sb.WriteString(c + strings.Repeat(" ", widths[i]-len(c)))
+		}
+		fmt.Fprintln(w, strings.TrimRight(sb.String()+mark, " "))
+	}
+	line(titles, "")
+	at := func(b []string, r int) string {
+		if r < len(b) {
+			return b[r]
+		}
+		return ""
+	}
+	for r := range rows {
+		cells := make([]string, len(boards))
+		for i, b := range boards {
+			cells[i] = at(b, r)
+		}
+		mark := ""
+		if strings.Join(strings.Fields(at(want, r)), " ") != strings.Join(strings.Fields(at(got, r)), " ") {
+			mark = "  <"
+		}
+		line(cells, mark)
+	}
+}

@@ -1,0 +1,188 @@
+package conformance
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/boardfmt"
+)
+
+// Status is the outcome of one case under one profile.
+type Status string
+
+// The statuses. Pass and Skip are not failures; the rest are.
+const (
+	Pass           Status = "pass"
+	Skip           Status = "skip"
+	BoardDiverged  Status = "board-diverged"
+	ScoreDiverged  Status = "score-diverged"
+	FlagsDiffer    Status = "flags-differ"
+	LegalityDiffer Status = "legality-differs"
+	IllegalHandled Status = "illegal-move-handling-differs"
+	SpawnWrong     Status = "spawn-wrong"
+	Crash          Status = "crash"
+	Timeout        Status = "timeout"
+	ProtocolError  Status = "protocol-error"
+)
+
+// Failed reports whether the status is a failure (an empty status, not
+// yet decided, is not).
+func (s Status) Failed() bool { return s != Pass && s != Skip && s != "" }
+
+// Result is one case's outcome under one profile.
+type Result struct {
+	Case    string // AREA/ID
+	Area    string
+	Profile string
+	Status  Status
+	Reason  string // why it was skipped, or what went wrong: the first mismatch's words
+	Step    int    // the 1-based step that failed
+	// Mismatches are every expectation the failing step missed, in the
+	// order the runner compares them (the board first); the first is the
+	// status's.
+	Mismatches []Mismatch
+	// Start, Want and Got are set when a whole board diverged: the board
+	// the failing step started from (nil when unknown), the board the
+	// rules give and the one the implementation produced.
+	Start, Want, Got *engine.Board
+	File             string
+	Line             int
+	// Expected is the known-deviation reason of an expected failure (it
+	// does not fail the run), or of a case that was expected to fail and
+	// passed (an unexpected pass).
+	Expected string
+}
+
+// Mismatch is one expectation of a step that the implementation missed.
+type Mismatch struct {
+	Field  string `json:"field"`  // board, after, row, cell, spawn, changed, gained, spawned, score, maxTile, moves, won, over, result, legal
+	Status Status `json:"status"` // the kind of failure it is
+	Want   string `json:"want"`   // what the rules give
+	Got    string `json:"got"`    // what the implementation did
+	Text   string `json:"text"`   // the mismatch in words
+}
+
+// Key identifies a result across runs: CASE@PROFILE.
+func (r Result) Key() string { return r.Case + "@" + r.Profile }
+
+// Diff returns go-cmp's diff of a board divergence's boards (- the rules,
+// + the implementation); "" for other failures.
+func (r Result) Diff() string {
+	if r.Want == nil || r.Got == nil {
+		return ""
+	}
+	return boardfmt.Diff(*r.Want, *r.Got)
+}
+
+// Summary returns a failure in words: its reason, then the step's other
+// mismatches, each line after the first indented by indent.
+func (r Result) Summary(indent string) string {
+	var sb strings.Builder
+	sb.WriteString(r.Reason)
+	for _, m := range r.Mismatches[min(1, len(r.Mismatches)):] {
+		sb.WriteString("\nalso " + m.Text)
+	}
+	return strings.ReplaceAll(sb.String(), "\n", "\n"+indent)
+}
+
+// Explain returns [Result.Summary] and then the diff of the boards, when
+// a board diverged.
+func (r Result) Explain(indent string) string {
+	s := r.Summary(indent)
+	if d := strings.TrimRight(r.Diff(), "\n"); d != "" {
+		s += "\n" + indent + "diff (-rules +implementation):\n" + indent + "  " + strings.ReplaceAll(d, "\n", "\n"+indent+"  ")
+	}
+	return s
+}
+
+// resultJSON is a result's JSON form: boards as text grids, and the diff.
+type resultJSON struct {
+	Case       string     `json:"case"`
+	Area       string     `json:"area"`
+	Profile    string     `json:"profile"`
+	Status     Status     `json:"status"`
+	Reason     string     `json:"reason,omitempty"`
+	Step       int        `json:"step,omitempty"`
+	Mismatches []Mismatch `json:"mismatches,omitempty"`
+	Diff       string     `json:"diff,omitempty"`
+	Start      string     `json:"start,omitempty"`
+	Want       string     `json:"want,omitempty"`
+	Got        string     `json:"got,omitempty"`
+	File       string     `json:"file,omitempty"`
+	Line       int        `json:"line,omitempty"`
+	Expected   string     `json:"expected,omitempty"`
+}
+
+// MarshalJSON writes the result with its boards as text grids.
+func (r Result) MarshalJSON() ([]byte, error) {
+	grid := func(b *engine.Board) string {
+		if b == nil {
+			return ""
+		}
+		return b.String()
+	}
+	return json.Marshal(resultJSON{r.Case, r.Area, r.Profile, r.Status, r.Reason, r.Step, r.Mismatches, r.Diff(),
+		grid(r.Start), grid(r.Want), grid(r.Got), r.File, r.Line, r.Expected})
+}
+
+// UnmarshalJSON reads a result MarshalJSON wrote (or an older report's,
+// without boards or mismatches). A board that does not read is left out.
+func (r *Result) UnmarshalJSON(data []byte) error {
+	var j resultJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	board := func(s string) *engine.Board {
+		if s == "" {
+			return nil
+		}
+		b, err := engine.ParseBoard(s)
+		if err != nil {
+			return nil
+		}
+		return &b
+	}
+	*r = Result{Case: j.Case, Area: j.Area, Profile: j.Profile, Status: j.Status, Reason: j.Reason, Step: j.Step,
+		Mismatches: j.Mismatches, Start: board(j.Start), Want: board(j.Want), Got: board(j.Got), File: j.File, Line: j.Line, Expected: j.Expected}
+	return nil
+}
+
+// fail records a failure at step (1-based) with no mismatch of its own.
+func (res *Result) fail(status Status, step int, format string, args ...any) {
+	res.Status, res.Step, res.Reason = status, step, fmt.Sprintf(format, args...)
+}
+
+// failBoards records a failure at step where a whole board diverged:
+// start (nil when unknown) is the board the step started from, want the
+// board the rules give, got the implementation's.
+func (res *Result) failBoards(status Status, step int, start *engine.Board, want, got engine.Board, format string, args ...any) {
+	res.fail(status, step, format, args...)
+	res.Want, res.Got, res.Start = &want, &got, nil
+	if start != nil {
+		s := *start
+		res.Start = &s
+	}
+}
+
+// driverFailure records a driver error as the case's result; it returns
+// false for other errors.
+func (res *Result) driverFailure(err error, step int, what string) bool {
+	var de *DriverError
+	if errors.As(err, &de) {
+		res.fail(de.Status, step, "%s: %s", what, de.Msg)
+		return true
+	}
+	return false
+}
+
+// callFailed records a call to the implementation that failed other than
+// by a rule's refusal: a driver error (crash, timeout, protocol error) as
+// its status, any other error as a protocol error.
+func (res *Result) callFailed(err error, step int, what string) {
+	if !res.driverFailure(err, step, what) {
+		res.fail(ProtocolError, step, "%s: %v", what, err)
+	}
+}

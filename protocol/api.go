@@ -1,0 +1,103 @@
+package protocol
+
+import "github.com/tileproof/tileproof/engine"
+
+// StateFormat names the layout of the state objects of the HTTP API.
+const StateFormat = "tileproof/1"
+
+// GameList is the answer to GET /api/games: the games served, one a
+// profile, and the server that serves them (optional: tileproof serve
+// names itself).
+type GameList struct {
+	Games  []string    `json:"games"`
+	Server *ServerInfo `json:"server,omitempty"`
+}
+
+// ServerInfo names a server's software and the version of the API it
+// serves.
+type ServerInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// GameState is the state a client carries from one call to the next.
+type GameState struct {
+	Format      string     `json:"format"`
+	Game        string     `json:"game"`
+	Rules       int        `json:"rules"`
+	Board       [][]uint64 `json:"board"`
+	Score       uint64     `json:"score"`
+	Moves       int        `json:"moves"`
+	Won         bool       `json:"won"`
+	KeepPlaying bool       `json:"keepPlaying"`
+	Result      string     `json:"result"`
+	RNG         string     `json:"rng"`            // the tp1 generator's state, 16 hex digits
+	Prev        *GameState `json:"prev,omitempty"` // the state an undo returns to
+	Sig         string     `json:"sig,omitempty"`  // the server's signature, when it signs
+}
+
+// Action is a request's action: {"type": "move", "direction": "left"}, or
+// undo, end-run, keep-playing, or observe (which changes nothing and
+// answers the state with its observation and legal actions). Spawn forces
+// the next tile, where the server allows it.
+type Action struct {
+	Type      string        `json:"type"`
+	Direction string        `json:"direction,omitempty"`
+	Spawn     *engine.Spawn `json:"spawn,omitempty"`
+}
+
+// ActionRequest is the body of POST /api/games/{game}/action.
+type ActionRequest struct {
+	State  *GameState `json:"state"`
+	Action *Action    `json:"action"`
+}
+
+// Observation is what the player sees.
+type Observation struct {
+	Board   [][]uint64 `json:"board"`
+	Score   uint64     `json:"score"`
+	Moves   int        `json:"moves"`
+	MaxTile uint64     `json:"maxTile"`
+	Won     bool       `json:"won"`
+	Over    bool       `json:"over"`
+	Result  string     `json:"result"`
+}
+
+// Response is the answer to init and to an action.
+type Response struct {
+	OK           bool          `json:"ok"`
+	State        *GameState    `json:"state,omitempty"`
+	Observation  *Observation  `json:"observation,omitempty"`
+	LegalActions []Action      `json:"legalActions"`
+	Spec         *Spec         `json:"spec,omitempty"`
+	Score        uint64        `json:"score"`
+	GameOver     bool          `json:"gameOver"`
+	Changed      *bool         `json:"changed,omitempty"`
+	Gained       *uint64       `json:"gained,omitempty"`
+	Spawn        *engine.Spawn `json:"spawn,omitempty"`
+	// A refused action: HTTP 200 with ok false, the reason (a teaching
+	// message) and error (illegal-move, finished, unsupported, no-undo,
+	// not-stopped).
+	Reason string `json:"reason,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// Spec describes a game: its rules and what a client may do.
+type Spec struct {
+	Game        string   `json:"game"`
+	Profile     string   `json:"profile"`
+	Rules       int      `json:"rules"`
+	Title       string   `json:"title"`
+	Rows        int      `json:"rows"`
+	Cols        int      `json:"cols"`
+	RNG         string   `json:"rng"`
+	StateFormat string   `json:"stateFormat"`
+	Signed      bool     `json:"signed"`
+	Features    []string `json:"features"`
+	Actions     []string `json:"actions"`
+}
+
+// ErrorBody is the body of an HTTP error answer.
+type ErrorBody struct {
+	Error string `json:"error"`
+}

@@ -1,0 +1,152 @@
+package replay
+
+import (
+	"github.com/tileproof/tileproof/internal/strictyaml"
+	"go.yaml.in/yaml/v3"
+)
+
+// readYAML reads a YAML replay document (or the header left once cutMoves
+// took its move log) into f: parsed into nodes by the YAML library within
+// headerLimits, then each field read as its kind.
+func readYAML(name string, data []byte, f *form) error {
+	root, err := strictyaml.Parse(name, data, headerLimits)
+	if err != nil {
+		return err
+	}
+	errs := &decodeError{name: name}
+	readMapping(root, "", replayFields, f, errs)
+	if len(errs.list) > 0 {
+		return errs.list
+	}
+	return nil
+}
+
+func nodePos(n *yaml.Node) pos { return pos{n.Line, n.Column} }
+
+// readMapping reads the mapping n at path ("" for the replay) of the given
+// fields, stopping at the first error.
+func readMapping(n *yaml.Node, path string, fields []field, f *form, errs *decodeError) {
+	if path == "" {
+		path = "the replay"
+	}
+	if !plainNode(n, path, errs) {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		errs.add(nodePos(n), "%s: %s where a mapping goes", path, nodeKind(n))
+		return
+	}
+	for i := 0; i+1 < len(n.Content) && len(errs.list) == 0; i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if !plainNode(k, path, errs) {
+			return
+		}
+		fd, ok := lookup(fields, k.Value)
+		if k.Kind != yaml.ScalarNode || k.Tag != "!!str" || !ok {
+			errs.add(nodePos(k), "unknown field %s", strictyaml.Quote(k.Value, 40))
+			return
+		}
+		f.mark(fd.id, nodePos(k))
+		readValue(v, fd, f, errs)
+	}
+}
+
+// plainNode reports whether n uses none of the YAML features a replay has
+// no use for and that make one document mean different things to
+// different readers, or cost far more than its size: anchors, aliases,
+// merge keys, and tags other than the core schema's.
+func plainNode(n *yaml.Node, path string, errs *decodeError) bool {
+	switch {
+	case n.Kind == yaml.AliasNode || n.Anchor != "":
+		errs.add(nodePos(n), "%s: an anchor or alias; a replay is read without them", path)
+	case n.Tag == "!!merge":
+		errs.add(nodePos(n), "%s: a merge key (<<); a replay is read without them", path)
+	case n.Kind == yaml.ScalarNode && !coreTag(n.Tag):
+		errs.add(nodePos(n), "%s: the tag %s; a replay's values are strings, numbers, true, false or null", path, strictyaml.Quote(n.Tag, 40))
+	default:
+		return true
+	}
+	return false
+}
+
+func coreTag(tag string) bool {
+	switch tag {
+	case "!!str", "!!int", "!!bool", "!!null", "!!float":
+		return true
+	}
+	return false
+}
+
+func nodeKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return yamlScalar(n).describe()
+}
+
+// yamlScalar classifies a scalar node as the syntaxes share it. A number
+// counts as one only written plainly, as YAML resolves it (not quoted);
+// true and false only in lower case.
+func yamlScalar(n *yaml.Node) scalar {
+	s := scalar{text: n.Value, kind: sOther, at: nodePos(n)}
+	switch n.Tag {
+	case "!!str":
+		s.kind = sString
+	case "!!int":
+		s.kind = classifyNumber(n.Value)
+	case "!!bool":
+		if n.Value == "true" || n.Value == "false" {
+			s.kind = sBool
+		}
+	case "!!null":
+		s.kind = sNull
+	}
+	return s
+}
+
+// readValue reads the value node v of field fd.
+func readValue(v *yaml.Node, fd field, f *form, errs *decodeError) {
+	path := paths[fd.id]
+	if !plainNode(v, path, errs) {
+		return
+	}
+	switch {
+	case fd.kind == kObject:
+		readMapping(v, path, fd.sub, f, errs)
+		return
+	case fd.kind == kBoard && v.Kind == yaml.SequenceNode:
+		rows := make([][]scalar, 0, len(v.Content))
+		for _, row := range v.Content {
+			if !plainNode(row, path, errs) {
+				return
+			}
+			if row.Kind != yaml.SequenceNode {
+				errs.add(nodePos(row), "%s: %s where a row (a list of cells) goes", path, nodeKind(row))
+				return
+			}
+			cells := make([]scalar, 0, len(row.Content))
+			for _, cell := range row.Content {
+				if !plainNode(cell, path, errs) {
+					return
+				}
+				if cell.Kind != yaml.ScalarNode {
+					errs.add(nodePos(cell), "%s: %s where a cell goes", path, nodeKind(cell))
+					return
+				}
+				cells = append(cells, yamlScalar(cell))
+			}
+			rows = append(rows, cells)
+		}
+		f.setRows(fd, nodePos(v), rows, errs)
+		return
+	case v.Kind != yaml.ScalarNode:
+		errs.add(nodePos(v), "%s: %s where a single value goes", path, nodeKind(v))
+		return
+	}
+	s := yamlScalar(v)
+	s.block = v.Style == yaml.LiteralStyle || v.Style == yaml.FoldedStyle
+	f.setScalar(fd, s, errs)
+}

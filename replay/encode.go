@@ -1,0 +1,256 @@
+package replay
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/tileproof/tileproof/engine"
+)
+
+// form returns the replay's fields as they are written: the claim as
+// complete as it is, the setup in full when there is one.
+func (r *Replay) form() *form {
+	f := &form{}
+	set := func(id fieldID) { f.has |= 1 << id }
+	text := func(id fieldID, s string) {
+		if s != "" {
+			set(id)
+			f.text[id] = s
+		}
+	}
+	text(fSource, r.Source)
+	set(fProfile)
+	f.text[fProfile] = r.Profile
+	if r.Rules != 0 {
+		set(fRules)
+		f.num[fRules] = uint64(r.Rules)
+	}
+	text(fRNG, r.RNG)
+	if s := r.Setup; s != nil {
+		set(fSetup)
+		set(fTarget)
+		set(fOpenEnded)
+		f.num[fTarget], f.flag[fOpenEnded] = s.Target, s.OpenEnded
+	}
+	if r.Seed != nil {
+		set(fSeed)
+		f.text[fSeed] = *r.Seed
+	}
+	text(fCommitment, r.SeedCommitment)
+	if r.Start != nil {
+		set(fStart)
+		f.start = *r.Start
+	}
+	set(fMoves)
+	f.text[fMoves] = r.MoveLog()
+	f.setClaim(r.Claim)
+	return f
+}
+
+// setClaim sets the claim's fields: the three figures, and the others
+// when given.
+func (f *form) setClaim(c Claim) {
+	f.has |= 1<<fClaim | 1<<fScore | 1<<fMaxTile | 1<<fClaimMoves
+	f.num[fScore], f.num[fMaxTile], f.num[fClaimMoves] = c.Score, c.MaxTile, uint64(c.Moves)
+	if c.Board != nil {
+		f.has |= 1 << fBoard
+		f.board = *c.Board
+	}
+	if c.Won != nil {
+		f.has |= 1 << fWon
+		f.flag[fWon] = *c.Won
+	}
+	if c.Over != nil {
+		f.has |= 1 << fOver
+		f.flag[fOver] = *c.Over
+	}
+	if c.Result != nil {
+		f.has |= 1 << fResult
+		name, _ := c.Result.MarshalText()
+		f.text[fResult] = string(name)
+	}
+}
+
+// EncodeYAML writes a replay in the YAML form, the moves wrapped in lines
+// of width letters and the claim as complete as it is.
+func (r *Replay) EncodeYAML(width int) []byte {
+	f := r.form()
+	var b []byte
+	for _, fd := range replayFields {
+		b = f.appendYAML(b, fd, "", width)
+	}
+	return b
+}
+
+// appendYAML writes field fd, if present, as a line (or lines) indented by
+// indent.
+func (f *form) appendYAML(b []byte, fd field, indent string, width int) []byte {
+	if !f.present(fd.id) {
+		return b
+	}
+	b = append(append(append(b, indent...), fd.key...), ':')
+	switch fd.kind {
+	case kObject:
+		if !hasBoard(fd.sub) {
+			// A flow mapping on one line: {target: 512, openEnded: true}.
+			b = append(b, " {"...)
+			first := true
+			for _, s := range fd.sub {
+				if f.present(s.id) {
+					if !first {
+						b = append(b, ", "...)
+					}
+					first = false
+					b = append(append(b, s.key...), ": "...)
+					b = f.appendScalarYAML(b, s)
+				}
+			}
+			return append(b, "}\n"...)
+		}
+		b = append(b, '\n')
+		for _, s := range fd.sub {
+			b = f.appendYAML(b, s, indent+"  ", width)
+		}
+		return b
+	case kBoard:
+		// |2: the first row may start with spaces.
+		return append(append(append(b, " |2\n"...), indentLines(f.boardOf(fd.id).String(), indent+"  ")...), '\n')
+	case kLog:
+		return append(append(append(b, " |\n"...), indentLines(wrap(f.text[fd.id], width), indent+"  ")...), '\n')
+	}
+	b = append(b, ' ')
+	return append(f.appendScalarYAML(b, fd), '\n')
+}
+
+func hasBoard(fields []field) bool {
+	for _, f := range fields {
+		if f.kind == kBoard {
+			return true
+		}
+	}
+	return false
+}
+
+// appendScalarYAML writes a scalar field's value: a string as a plain
+// word where YAML (and readers of older YAML) can only read it as that
+// string, else quoted; a seed always quoted.
+func (f *form) appendScalarYAML(b []byte, fd field) []byte {
+	switch fd.kind {
+	case kCount:
+		return strconv.AppendUint(b, f.num[fd.id], 10)
+	case kFlag:
+		return strconv.AppendBool(b, f.flag[fd.id])
+	case kText:
+		if s := f.text[fd.id]; plainWord(s) {
+			return append(b, s...)
+		}
+	}
+	return appendQuoted(b, f.text[fd.id])
+}
+
+// plainWord reports whether s can be written as a plain YAML scalar that
+// every reader takes as the string s: a letter, then letters, digits,
+// "-", "_" and ":" (not last), and not a word that YAML 1.1 or 1.2 reads as
+// null or a boolean.
+func plainWord(s string) bool {
+	if s == "" || !isLetter(s[0]) || s[len(s)-1] == ':' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isLetter(c) && !('0' <= c && c <= '9') && c != '-' && c != '_' && c != ':' {
+			return false
+		}
+	}
+	switch strings.ToLower(s) {
+	case "null", "true", "false", "yes", "no", "on", "off", "y", "n":
+		return false
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+// appendQuoted writes s as a JSON string, which is a YAML double-quoted
+// scalar too. Invalid UTF-8, which no decoded replay holds, becomes
+// U+FFFD.
+func appendQuoted(b []byte, s string) []byte {
+	out, err := jsontext.AppendQuote(b, s)
+	if err != nil {
+		out, _ = jsontext.AppendQuote(b, strings.ToValidUTF8(s, "\uFFFD"))
+	}
+	return out
+}
+
+// EncodeJSON writes a replay as one line of JSON (for JSON Lines batches).
+func (r *Replay) EncodeJSON() []byte { return r.form().appendJSON(nil, replayFields) }
+
+// appendJSON writes the present fields of fields as a JSON object.
+func (f *form) appendJSON(b []byte, fields []field) []byte {
+	b = append(b, '{')
+	first := true
+	for _, fd := range fields {
+		if !f.present(fd.id) {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(appendQuoted(b, fd.key), ':')
+		switch fd.kind {
+		case kObject:
+			b = f.appendJSON(b, fd.sub)
+		case kBoard:
+			b = appendRows(b, *f.boardOf(fd.id))
+		case kCount:
+			b = strconv.AppendUint(b, f.num[fd.id], 10)
+		case kFlag:
+			b = strconv.AppendBool(b, f.flag[fd.id])
+		default:
+			b = appendQuoted(b, f.text[fd.id])
+		}
+	}
+	return append(b, '}')
+}
+
+// appendRows writes a board as rows of numbers, 0 for an empty cell.
+func appendRows(b []byte, board engine.Board) []byte {
+	b = append(b, '[')
+	for r := range board.Rows() {
+		if r > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		for c := range board.Cols() {
+			if c > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendUint(b, board.At(r, c), 10)
+		}
+		b = append(b, ']')
+	}
+	return append(b, ']')
+}
+
+func wrap(s string, width int) string {
+	if width <= 0 || len(s) <= width {
+		return s
+	}
+	var sb strings.Builder
+	for len(s) > width {
+		cut := width
+		if i := strings.LastIndexByte(s[:width+1], ' '); i > 0 {
+			cut = i
+		}
+		sb.WriteString(strings.TrimSpace(s[:cut]))
+		sb.WriteByte('\n')
+		s = strings.TrimLeft(s[cut:], " ")
+	}
+	sb.WriteString(s)
+	return sb.String()
+}
+
+func indentLines(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}

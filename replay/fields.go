@@ -1,0 +1,138 @@
+package replay
+
+import (
+	"github.com/tileproof/tileproof/engine"
+)
+
+// The replay format's fields are stated once, in the tables below: the
+// YAML and JSON readers, the reader of the plain form recorders write, the
+// writers and the canonical form take their keys, kinds and order from
+// them.
+
+// fieldID names a field of the replay format.
+type fieldID uint8
+
+const (
+	fSource fieldID = iota
+	fProfile
+	fRules
+	fRNG
+	fSetup
+	fTarget
+	fOpenEnded
+	fSeed
+	fCommitment
+	fStart
+	fMoves
+	fClaim
+	fScore
+	fMaxTile
+	fClaimMoves
+	fBoard
+	fWon
+	fOver
+	fResult
+	numFields
+)
+
+// kind is what a field's value is, in every syntax.
+type kind uint8
+
+const (
+	kText   kind = iota // a string
+	kSeed               // a string, or a whole number standing for its decimal text
+	kCount              // a whole number written plainly: 0, or 1-9 and more digits; at most 2^53-1
+	kFlag               // true or false
+	kBoard              // a text grid, or rows of numbers with null or 0 for an empty cell
+	kLog                // the move log, a string
+	kObject             // a mapping of the fields under it
+)
+
+// field is one field of the format.
+type field struct {
+	key  string
+	id   fieldID
+	kind kind
+	sub  []field // an object's fields
+}
+
+var (
+	setupFields = []field{
+		{"target", fTarget, kCount, nil},
+		{"openEnded", fOpenEnded, kFlag, nil},
+	}
+	claimFields = []field{
+		{"score", fScore, kCount, nil},
+		{"maxTile", fMaxTile, kCount, nil},
+		{"moves", fClaimMoves, kCount, nil},
+		{"board", fBoard, kBoard, nil},
+		{"won", fWon, kFlag, nil},
+		{"over", fOver, kFlag, nil},
+		{"result", fResult, kText, nil},
+	}
+	// replayFields are the top-level fields, in the order they are written.
+	replayFields = []field{
+		{"source", fSource, kText, nil},
+		{"profile", fProfile, kText, nil},
+		{"rules", fRules, kCount, nil},
+		{"rng", fRNG, kText, nil},
+		{"setup", fSetup, kObject, setupFields},
+		{"seed", fSeed, kSeed, nil},
+		{"seedCommitment", fCommitment, kText, nil},
+		{"start", fStart, kBoard, nil},
+		{"moves", fMoves, kLog, nil},
+		{"claim", fClaim, kObject, claimFields},
+	}
+)
+
+// paths are the fields' names in messages: "claim.score".
+var paths = func() (p [numFields]string) {
+	for _, f := range replayFields {
+		p[f.id] = f.key
+		for _, s := range f.sub {
+			p[s.id] = f.key + "." + s.key
+		}
+	}
+	return p
+}()
+
+// lookup returns the field of fields with that key.
+func lookup(fields []field, key string) (field, bool) {
+	for _, f := range fields {
+		if f.key == key {
+			return f, true
+		}
+	}
+	return field{}, false
+}
+
+// pos is a place in a document: 1-based line and column, 0 when unknown.
+type pos struct{ line, col int }
+
+// form is a replay document as its fields were read, before the meaning
+// of the whole is checked ([form.replay]), or a replay's fields about to
+// be written ([Replay.form]).
+type form struct {
+	has   uint32 // bit 1<<id: field id is present
+	text  [numFields]string
+	num   [numFields]uint64
+	flag  [numFields]bool
+	start engine.Board
+	board engine.Board
+	at    [numFields]pos // where each field's key is
+}
+
+func (f *form) present(id fieldID) bool { return f.has&(1<<id) != 0 }
+
+func (f *form) mark(id fieldID, at pos) {
+	f.has |= 1 << id
+	f.at[id] = at
+}
+
+// boardOf returns the board of a board field.
+func (f *form) boardOf(id fieldID) *engine.Board {
+	if id == fStart {
+		return &f.start
+	}
+	return &f.board
+}

@@ -1,0 +1,29 @@
+package replay
+
+import (
+	"github.com/tileproof/tileproof/engine"
+)
+
+// Frame is the game after one step of a replay: what a viewer shows.
+// Frame 0 is the start; frame i follows action i of the move log.
+type Frame struct {
+	Step   int           // 0 for the start, else the 1-based action number
+	Action engine.Action // the action that led here (frame 0: none)
+	Spawn  *engine.Spawn // the tile that appeared, after a counted move
+	Gained uint64        // the points the move's merges earned
+	Board  engine.Board
+	Score  uint64
+	Moves  int // counted moves so far
+	Won    bool
+	Result engine.Result
+}
+
+// frameOf returns game g's frame after step (the action a, its step st).
+func frameOf(g *engine.Game, step int, a engine.Action, st engine.Step) Frame {
+	f := Frame{Step: step, Action: a, Board: g.Board(), Score: g.Score(), Moves: g.Moves(), Won: g.Won(), Result: g.Result()}
+	if st.Changed {
+		s := st.Spawn
+		f.Spawn, f.Gained = &s, st.Gained
+	}
+	return f
+}

@@ -1,0 +1,288 @@
+package replay
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/boardfmt"
+)
+
+// Reason names why a replay is not valid. Malformed and Refused are about
+// the input (it cannot be judged); the others are verdicts on the game.
+type Reason string
+
+// The reasons, in docs/replay-format.md's words ([Reason.Describe] says
+// each in a sentence).
+const (
+	Malformed       Reason = "malformed"
+	Refused         Reason = "refused"
+	SeedCommitment  Reason = "seed-commitment"
+	ImpossibleClaim Reason = "impossible-claim"
+	BadStart        Reason = "bad-start"
+	IllegalMove     Reason = "illegal-move"
+	AfterEnd        Reason = "after-end"
+	BadSpawn        Reason = "bad-spawn"
+	BadAction       Reason = "bad-action"
+	Overflow        Reason = "overflow"
+	ClaimMoves      Reason = "claim-moves"
+	ClaimScore      Reason = "claim-score"
+	ClaimMaxTile    Reason = "claim-max-tile"
+	ClaimBoard      Reason = "claim-board"
+	ClaimWon        Reason = "claim-won"
+	ClaimOver       Reason = "claim-over"
+	ClaimResult     Reason = "claim-result"
+)
+
+var reasonSentences = map[Reason]string{
+	Malformed:       "The file is not a replay tileproof can read: its syntax, a missing field, or a move log that does not parse.",
+	Refused:         "The replay names a profile, rules version or spawn generator this verifier does not know; it will not guess.",
+	SeedCommitment:  "The seed does not hash to the commitment published before the game.",
+	ImpossibleClaim: "The claim contradicts itself: no game reaches those figures together (found before replaying).",
+	BadStart:        "The recorded start board is not one any game of this profile starts with.",
+	IllegalMove:     "A move that changes nothing is recorded: it is not a move of the game.",
+	AfterEnd:        "An action is recorded after the run had ended.",
+	BadSpawn:        "A recorded spawn lands on a full cell, is a value the profile never spawns, or is missing.",
+	BadAction:       "An undo, End run or keep playing is recorded where the rules do not allow it.",
+	Overflow:        "A tile or the score goes beyond the safe-integer limits.",
+	ClaimMoves:      "The claimed number of counted moves is not what the log holds (a truncated or padded log).",
+	ClaimScore:      "The claimed score is not what the moves produce.",
+	ClaimMaxTile:    "The claimed largest tile is not what the moves produce.",
+	ClaimBoard:      "The claimed final board is not the one the moves produce.",
+	ClaimWon:        "The claimed win is not what the moves produce.",
+	ClaimOver:       "The claim says the game is over, or not, and the moves say otherwise.",
+	ClaimResult:     "The claimed result is not how the run stands after the moves.",
+}
+
+// Describe says in one sentence what the reason means.
+func (r Reason) Describe() string { return reasonSentences[r] }
+
+// Unreadable reports whether the reason is about the input rather than
+// the game: malformed or refused, a replay that could not be judged.
+func (r Reason) Unreadable() bool { return r == Malformed || r == Refused }
+
+// Replayable reports whether a replay with this verdict reason can be
+// played from its start (so has frames, see [Verifier.Trace]): all but the
+// unreadable ones and a bad start board.
+func (r Reason) Replayable() bool { return !r.Unreadable() && r != BadStart }
+
+// Verdict is the outcome of verifying one replay.
+type Verdict struct {
+	Name   string // the file, or stdin:LINE
+	Valid  bool
+	Reason Reason // why it is not valid
+	Error  string // for malformed and refused replays
+
+	Profile      string
+	RulesVersion int
+	Setup        *engine.Setup // the run's setup as it changes the profile's rules (canonical); nil for none
+	RNG          string        // tp1 for a seeded replay
+	Seed         *string       // the normalized seed text
+	Unpinned     []string      // "rules", "rng": not pinned by the replay, so this verifier's were used
+
+	// Replayed says the game was replayed, so the figures below are the
+	// game's: to the end when valid, to the divergence otherwise. A
+	// replay judged before replaying (unreadable, a seed commitment, an
+	// impossible claim, a bad start board) has none.
+	Replayed bool
+	Score    uint64
+	MaxTile  uint64
+	Moves    int
+	Won      bool
+	Over     bool
+	Result   engine.Result
+
+	Divergence   *Divergence
+	Mismatches   []Mismatch // every claimed figure that differs, the first of them the divergence's
+	Proved       string     // what a valid replay proved
+	SHA256       string     // of the canonical replay, for a valid one
+	Warnings     []string   // the spawn plausibility tests below their threshold
+	Plausibility *Plausibility
+}
+
+// Divergence is the first point where a replay leaves the rules: the
+// place, and what the replay says against what the rules give there
+// ([Divergence.Says], [Divergence.Gives]). Which fields are set depends on
+// the verdict's reason.
+type Divergence struct {
+	Action int           // 1-based position in the move log; the log's length for a claim; 0 when found before replaying
+	Move   int           // counted moves before it
+	Act    engine.Action // the action at Action (for the reasons about an action)
+	// Board is the board there: before the action, or after its slide for
+	// a bad spawn (where the tile would go); the final board for a claim;
+	// the start board for a bad start.
+	Board   *engine.Board
+	Claimed *engine.Board // claim-board: the claimed final board
+
+	Spawn        *engine.Spawn      // bad-spawn: the recorded tile
+	Legal        []engine.Direction // illegal-move: the moves the rules accept there
+	Ended        engine.Result      // after-end: how the run had ended
+	AwaitingKeep bool               // after-end: stopped at the win in a profile whose win asks
+	Claim        *Mismatch          // claim-*: the first claimed figure that differs
+	Committed    string             // seed-commitment: the published commitment
+	Computed     string             // seed-commitment: the seed's own
+	Problem      string             // what the rules found, in words
+
+	reason     Reason // the verdict's, which says which of the fields above are set
+	claim      *Claim // impossible-claim: the claim
+	startTiles int    // bad-start: the profile's start tiles
+	spawns     string // bad-start: the values it spawns
+}
+
+// Mismatch is one claimed figure that is not what the moves produce.
+type Mismatch struct {
+	Field   string // moves, score, maxTile, board, won, over or result
+	Claimed string // what the replay says
+	Found   string // what the rules give
+}
+
+// MarshalJSON writes a mismatch with both its present keys (replaySays,
+// rulesGive) and its earlier ones (claimed, found).
+func (m Mismatch) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Field   string `json:"field"`
+		Says    string `json:"replaySays"`
+		Gives   string `json:"rulesGive"`
+		Claimed string `json:"claimed"`
+		Found   string `json:"found"`
+	}{Field: m.Field, Says: m.Claimed, Gives: m.Found, Claimed: m.Claimed, Found: m.Found})
+}
+
+// what names the divergence's action: "action 704 (left)".
+func (d *Divergence) what() string { return fmt.Sprintf("action %d (%s)", d.Action, d.Act) }
+
+// Says returns what the replay says at the divergence, for people.
+func (d *Divergence) Says() string {
+	switch d.reason {
+	case SeedCommitment:
+		return "seedCommitment " + d.Committed
+	case ImpossibleClaim:
+		return fmt.Sprintf("score %d, max tile %d in %d moves", d.claim.Score, d.claim.MaxTile, d.claim.Moves)
+	case BadStart:
+		return "the start board below"
+	case IllegalMove:
+		return d.what() + ", a move that changes the board"
+	case AfterEnd:
+		return d.what() + " while the run is playing"
+	case BadSpawn:
+		return fmt.Sprintf("%s followed by %d in row %d, column %d", d.what(), d.Spawn.Value, d.Spawn.Row, d.Spawn.Col)
+	case ClaimBoard:
+		return "the final board marked - in the diff"
+	case Overflow, BadAction:
+		return d.what()
+	}
+	if d.Claim != nil {
+		return d.Claim.Field + " " + d.Claim.Claimed
+	}
+	return ""
+}
+
+// Gives returns what the rules give at the divergence, for people.
+func (d *Divergence) Gives() string {
+	switch d.reason {
+	case SeedCommitment:
+		return "the seed hashes to " + d.Computed
+	case BadStart:
+		return fmt.Sprintf("%d start tiles of %s; this board: %s", d.startTiles, d.spawns, d.Problem)
+	case AfterEnd:
+		s := fmt.Sprintf("the run ended after %d moves: %s", d.Move, d.Ended)
+		if d.AwaitingKeep {
+			s += " (a replay that plays on records K, keep playing)"
+		}
+		return s
+	case ClaimBoard:
+		return "the board the moves produce, marked + in the diff"
+	}
+	if d.Claim != nil {
+		return d.Claim.Field + " " + d.Claim.Found
+	}
+	return d.Problem
+}
+
+// Diff returns the claimed final board against the real one, as a go-cmp
+// diff (- claimed, + real), for a claim-board divergence; "" otherwise.
+func (d *Divergence) Diff() string {
+	if d.Claimed == nil || d.Board == nil {
+		return ""
+	}
+	return boardfmt.Diff(*d.Claimed, *d.Board)
+}
+
+// MarshalJSON writes the divergence as docs/replay-format.md gives it:
+// what the replay says and what the rules give (replaySays, rulesGive,
+// and under their earlier names expected and found), the board as a text
+// grid, the diff of a claimed board.
+func (d *Divergence) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Action   int    `json:"action"`
+		Move     int    `json:"move"`
+		Says     string `json:"replaySays"`
+		Gives    string `json:"rulesGive"`
+		Expected string `json:"expected"`
+		Found    string `json:"found"`
+		Board    string `json:"board,omitempty"`
+		Diff     string `json:"diff,omitempty"`
+	}{Action: d.Action, Move: d.Move, Says: d.Says(), Gives: d.Gives(), Diff: d.Diff()}
+	out.Expected, out.Found = out.Says, out.Gives
+	if d.Board != nil {
+		out.Board = d.Board.String()
+	}
+	return json.Marshal(out)
+}
+
+// Headline returns the verdict's first line for people, without the
+// replay's name: "valid: score 12, max tile 8, 4 moves (playing)",
+// "illegal-move at action 704 (after 703 counted moves)", or the reason
+// and error of an unreadable replay.
+func (vd Verdict) Headline() string {
+	switch {
+	case vd.Valid:
+		return fmt.Sprintf("score %d, max tile %d, %d moves (%s)", vd.Score, vd.MaxTile, vd.Moves, vd.Result)
+	case vd.Reason.Unreadable():
+		return string(vd.Reason) + ": " + vd.Error
+	}
+	s := string(vd.Reason)
+	if d := vd.Divergence; d != nil && d.Action > 0 {
+		s += fmt.Sprintf(" at action %d (after %d counted moves)", d.Action, d.Move)
+	}
+	return s
+}
+
+// MarshalJSON writes the verdict as docs/replay-format.md gives it. The
+// game's figures are written only for a replay that was replayed.
+func (vd Verdict) MarshalJSON() ([]byte, error) {
+	type figures struct {
+		Score   uint64 `json:"score"`
+		MaxTile uint64 `json:"maxTile"`
+		Moves   int    `json:"moves"`
+		Won     bool   `json:"won"`
+		Over    bool   `json:"over"`
+		Result  string `json:"result"`
+	}
+	out := struct {
+		Name         string        `json:"name,omitempty"`
+		Valid        bool          `json:"valid"`
+		Reason       Reason        `json:"reason,omitempty"`
+		Error        string        `json:"error,omitempty"`
+		Profile      string        `json:"profile,omitempty"`
+		RulesVersion int           `json:"rulesVersion,omitempty"`
+		Setup        *engine.Setup `json:"setup,omitempty"`
+		RNG          string        `json:"rng,omitempty"`
+		Seed         *string       `json:"seed,omitempty"`
+		Unpinned     []string      `json:"unpinned,omitempty"`
+		*figures
+		Divergence   *Divergence   `json:"divergence,omitempty"`
+		Mismatches   []Mismatch    `json:"mismatches,omitempty"`
+		Proved       string        `json:"proved,omitempty"`
+		SHA256       string        `json:"sha256,omitempty"`
+		Warnings     []string      `json:"warnings,omitempty"`
+		Plausibility *Plausibility `json:"plausibility,omitempty"`
+	}{Name: vd.Name, Valid: vd.Valid, Reason: vd.Reason, Error: vd.Error, Profile: vd.Profile, RulesVersion: vd.RulesVersion,
+		Setup: vd.Setup, RNG: vd.RNG, Seed: vd.Seed, Unpinned: vd.Unpinned, Divergence: vd.Divergence, Mismatches: vd.Mismatches,
+		Proved: vd.Proved, SHA256: vd.SHA256, Warnings: vd.Warnings, Plausibility: vd.Plausibility}
+	if vd.Replayed {
+		res, _ := vd.Result.MarshalText()
+		out.figures = &figures{vd.Score, vd.MaxTile, vd.Moves, vd.Won, vd.Over, string(res)}
+	}
+	return json.Marshal(out)
+}
