@@ -1,0 +1,346 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// The exec protocol of docs/protocol.md: one JSON request a line in, one
+// JSON response a line out. The adapter offers hello, new and move; every
+// other op is refused as unsupported.
+
+const (
+	protocolVersion = 1
+	implName        = "2048.c (Debian package 2048)"
+	// profileName is the name in the profile file 2048c.yaml; a new game
+	// may name the profile by it or by what hello declared.
+	profileName = "2048c"
+	// sizeFeature is the one board the game has (#define SIZE 4).
+	sizeFeature = "size:4x4"
+)
+
+type request struct {
+	ID        int64           `json:"id"`
+	Op        string          `json:"op"`
+	Profile   string          `json:"profile"`
+	Seed      *string         `json:"seed"`
+	Setup     json.RawMessage `json:"setup"`
+	Direction string          `json:"direction"`
+	Spawn     json.RawMessage `json:"spawn"`
+}
+
+type errorResponse struct {
+	ID      int64  `json:"id"`
+	OK      bool   `json:"ok"`
+	Error   string `json:"error"`
+	Message string `json:"message"`
+}
+
+type helloResponse struct {
+	ID       int64    `json:"id"`
+	OK       bool     `json:"ok"`
+	Protocol int      `json:"protocol"`
+	Name     string   `json:"name"`
+	Version  string   `json:"version"`
+	Profiles []string `json:"profiles"`
+	Features []string `json:"features"`
+}
+
+type spawnJSON struct {
+	Row   int    `json:"row"`
+	Col   int    `json:"col"`
+	Value uint64 `json:"value"`
+}
+
+type stateJSON struct {
+	Board  [][]uint64 `json:"board"`
+	Score  uint64     `json:"score"`
+	Moves  int        `json:"moves"`
+	Won    bool       `json:"won"`
+	Over   bool       `json:"over"`
+	Result string     `json:"result"`
+}
+
+type stateResponse struct {
+	ID    int64     `json:"id"`
+	OK    bool      `json:"ok"`
+	State stateJSON `json:"state"`
+}
+
+type moveResponse struct {
+	ID      int64      `json:"id"`
+	OK      bool       `json:"ok"`
+	Changed bool       `json:"changed"`
+	Gained  uint64     `json:"gained"`
+	Spawn   *spawnJSON `json:"spawn"` // null when no tile appeared
+	State   stateJSON  `json:"state"`
+}
+
+// adapter is one session of the protocol, driving one game at a time.
+type adapter struct {
+	cfg       gameConfig
+	restart   bool   // start new games with the game's r key, not a new process
+	runs      int64  // the runs of the program started: with -clock, the next run's second is cfg.second plus runs
+	declared  string // the profile hello declares
+	version   string // the program's version, for hello
+	helloDone bool
+	g         *game  // the running program; nil when none runs
+	started   bool   // a game was started
+	lost      string // why the game was given up, after a failure
+	st        shown  // the game as its screen last showed it
+}
+
+// shown is the state of the game: the board and score as the screen
+// showed them, the moves the adapter saw it make, and whether it said
+// GAME OVER.
+type shown struct {
+	frame Frame
+	moves int
+	over  bool
+}
+
+// handle answers one request line; the answer has no newline.
+func (a *adapter) handle(line []byte) []byte {
+	var req request
+	if err := json.Unmarshal(line, &req); err != nil {
+		var id struct {
+			ID int64 `json:"id"`
+		}
+		_ = json.Unmarshal(line, &id)
+		return fail(id.ID, "bad-request", "the request is not a JSON object of the protocol: %v", err)
+	}
+	if req.Op != "hello" && !a.helloDone {
+		return fail(req.ID, "no-hello", "the first request must be hello, not %q", req.Op)
+	}
+	switch req.Op {
+	case "hello":
+		if a.helloDone {
+			return fail(req.ID, "bad-request", "hello comes once, first")
+		}
+		a.helloDone = true
+		return marshal(helloResponse{ID: req.ID, OK: true, Protocol: protocolVersion, Name: implName, Version: a.version,
+			Profiles: []string{a.declared}, Features: []string{sizeFeature}})
+	case "new":
+		return a.newGame(req)
+	case "move":
+		return a.move(req)
+	case "load", "legal", "undo", "end-run", "keep-playing":
+		return fail(req.ID, "unsupported", "2048.c cannot %s: it can only start a game and take the four moves", what(req.Op))
+	}
+	return fail(req.ID, "unsupported", "the op %q is not one this implementation offers (hello, new, move)", req.Op)
+}
+
+// what names an op the game cannot do, for its refusal.
+func what(op string) string {
+	return map[string]string{
+		"load": "load a state", "legal": "list the legal moves", "undo": "undo a move",
+		"end-run": "end a run", "keep-playing": "keep playing after a win (it never stops at one)",
+	}[op]
+}
+
+func (a *adapter) newGame(req request) []byte {
+	switch {
+	case req.Profile != a.declared && req.Profile != profileName:
+		return fail(req.ID, "unsupported", "profile %q is not the one this implementation declared (%s)", req.Profile, a.declared)
+	case req.Seed != nil:
+		return fail(req.ID, "unsupported", "a seed was given, but 2048.c seeds itself from the clock (no seed-tp1)")
+	case req.Setup != nil && string(req.Setup) != "null":
+		return fail(req.ID, "unsupported", "2048.c offers no choice of target or open-ended play (no setup)")
+	}
+	f, err := a.start()
+	if err != nil {
+		a.giveUp(err)
+		return refusal(req.ID, err)
+	}
+	a.started, a.lost, a.st = true, "", shown{frame: f}
+	return marshal(stateResponse{ID: req.ID, OK: true, State: a.state()})
+}
+
+// start starts a game: a new run of the program, or with restart the
+// game's own restart (r, then y) where the program runs.
+func (a *adapter) start() (Frame, error) {
+	if a.restart && a.g != nil && !a.st.over {
+		return a.restartGame()
+	}
+	a.stop()
+	cfg := a.cfg
+	cfg.second += a.runs
+	a.runs++
+	g, f, err := startGame(cfg)
+	if err != nil {
+		return Frame{}, err
+	}
+	a.g = g
+	return f, nil
+}
+
+// restartGame presses r and y: the game asks "RESTART? (y/n)", draws the
+// new board (initBoard, still with the old score), then draws it again
+// with the score reset.
+func (a *adapter) restartGame() (Frame, error) {
+	if err := a.g.press(restartKeys); err != nil {
+		return Frame{}, err
+	}
+	var frames []Frame
+	for prompted := false; len(frames) < 2; {
+		e, err := a.g.next()
+		switch {
+		case err != nil:
+			return Frame{}, err
+		case e.Kind == RestartPrompt && !prompted:
+			prompted = true
+		case e.Kind == FrameDrawn && prompted:
+			frames = append(frames, e.Frame)
+		default:
+			return Frame{}, &failure{unreadable, fmt.Sprintf("after r and y the game showed %s (screen byte %d); a restart shows its prompt and two boards", e.Kind, e.End)}
+		}
+	}
+	return frames[1], nil
+}
+
+func (a *adapter) move(req request) []byte {
+	keys, ok := arrowKeys[req.Direction]
+	switch {
+	case !ok:
+		return fail(req.ID, "bad-request", "direction %q is not up, down, left or right", req.Direction)
+	case req.Spawn != nil && string(req.Spawn) != "null":
+		return fail(req.ID, "unsupported", "2048.c places its own tiles (no force-spawn)")
+	case a.lost != "":
+		return fail(req.ID, gameExited, "the game was given up after an earlier failure (%s); new starts another", a.lost)
+	case !a.started:
+		return fail(req.ID, "no-game", "move before any new")
+	case a.st.over:
+		// The program exited after GAME OVER: a key changes nothing.
+		return marshal(moveResponse{ID: req.ID, OK: true, State: a.state()})
+	}
+	r, err := a.play(keys)
+	if err != nil {
+		a.giveUp(err)
+		return refusal(req.ID, err)
+	}
+	r.ID, r.OK = req.ID, true
+	return marshal(r)
+}
+
+// play presses a move and the redraw keys and reads what the game drew: a
+// move that changes the board draws it after the slide, then after the
+// spawn (with a pause between); the redraw follows, or, when no move is
+// left, GAME OVER and the program's exit. A move that changes nothing
+// draws nothing before the redraw.
+func (a *adapter) play(keys string) (moveResponse, error) {
+	if err := a.g.press(keys + syncKeys); err != nil {
+		return moveResponse{}, err
+	}
+	var frames []Frame
+	var final Frame
+	over := false
+	for done := false; !done; {
+		e, err := a.g.next()
+		if err != nil {
+			return moveResponse{}, err
+		}
+		switch e.Kind {
+		case FrameDrawn:
+			frames = append(frames, e.Frame)
+			continue
+		case QuitPrompt:
+			if e, err = a.g.next(); err != nil {
+				return moveResponse{}, err
+			}
+			if e.Kind != FrameDrawn {
+				return moveResponse{}, &failure{unreadable, fmt.Sprintf("after QUIT? (y/n) and n the game showed %s, not the board (screen byte %d)", e.Kind, e.End)}
+			}
+			final = e.Frame
+		case GameOver:
+			if len(frames) == 0 {
+				return moveResponse{}, &failure{unreadable, fmt.Sprintf("GAME OVER after a move that drew nothing (screen byte %d)", e.End)}
+			}
+			if err := a.g.ends(); err != nil {
+				return moveResponse{}, err
+			}
+			final, over = frames[len(frames)-1], true
+		default:
+			return moveResponse{}, &failure{unreadable, fmt.Sprintf("the game showed %s after a move (screen byte %d)", e.Kind, e.End)}
+		}
+		done = true
+	}
+	switch len(frames) {
+	case 0:
+		// Nothing drawn: the game did not take the move.
+		a.st.frame = final
+		return moveResponse{State: a.state()}, nil
+	case 2:
+	default:
+		return moveResponse{}, &failure{unreadable, fmt.Sprintf("the move drew %d boards; a move draws two (after the slide, after the spawn) or none", len(frames))}
+	}
+	slid, spawned := frames[0], frames[1]
+	if final != spawned {
+		return moveResponse{}, &failure{unreadable, "the board drawn again after the move is not the one drawn after its spawn"}
+	}
+	var sp *spawnJSON
+	for r := range boardSize {
+		for c := range boardSize {
+			if spawned.Board[r][c] == slid.Board[r][c] {
+				continue
+			}
+			if sp != nil {
+				return moveResponse{}, &failure{unreadable, fmt.Sprintf("cells (%d, %d) and (%d, %d) both changed between the board after the slide and the board after the spawn", sp.Row, sp.Col, r, c)}
+			}
+			sp = &spawnJSON{Row: r, Col: c, Value: spawned.Board[r][c]}
+		}
+	}
+	var gained uint64
+	if slid.Score > a.st.frame.Score {
+		gained = slid.Score - a.st.frame.Score
+	}
+	a.st = shown{frame: final, moves: a.st.moves + 1, over: over}
+	return moveResponse{Changed: true, Gained: gained, Spawn: sp, State: a.state()}, nil
+}
+
+// state is the game's state as the protocol gives it. 2048.c has no win:
+// won is always false; its only end is GAME OVER, no move left.
+func (a *adapter) state() stateJSON {
+	st := stateJSON{Board: make([][]uint64, boardSize), Score: a.st.frame.Score, Moves: a.st.moves, Over: a.st.over, Result: "playing"}
+	for r := range st.Board {
+		st.Board[r] = append([]uint64(nil), a.st.frame.Board[r][:]...)
+	}
+	if a.st.over {
+		st.Result = "no-moves"
+	}
+	return st
+}
+
+// giveUp ends a game the adapter lost track of.
+func (a *adapter) giveUp(err error) {
+	a.stop()
+	a.lost = err.Error()
+}
+
+// stop ends the program, if one runs.
+func (a *adapter) stop() {
+	if a.g != nil {
+		a.g.close()
+		a.g = nil
+	}
+}
+
+func refusal(id int64, err error) []byte {
+	var f *failure
+	if errors.As(err, &f) {
+		return fail(id, f.word, "%s", f.msg)
+	}
+	return fail(id, cannotStart, "%v", err)
+}
+
+func fail(id int64, word, format string, args ...any) []byte {
+	return marshal(errorResponse{ID: id, OK: false, Error: word, Message: fmt.Sprintf(format, args...)})
+}
+
+func marshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // the responses are plain structs
+	}
+	return b
+}
