@@ -1,0 +1,80 @@
+package hallabois
+
+// Rules are the parameters of one of the peer's rulesets (its
+// src/rules.rs): ClassicV1 for first-format recordings, ClassicV2 for the
+// second format.
+type Rules struct {
+	Name string
+	// BreakMax is how many breaks a game may use.
+	BreakMax int
+	// BreakBelow: a break clears every tile below it.
+	BreakBelow uint64
+	// BreakCost is the price of a break in points on a board of the
+	// size; DefaultBreakCost on the sizes it does not list. A break needs
+	// the current score to be at least the price.
+	BreakCost        map[Size]uint64
+	DefaultBreakCost uint64
+	// BreakWhenOver: a break may be used on a board with no move left
+	// (the first format's validator does not look; the second refuses).
+	BreakWhenOver bool
+	// WinTile: the game is won once a tile is at least it. Winning does
+	// not end the game; only a board with no move left does.
+	WinTile uint64
+}
+
+// Size is a board size, columns by rows.
+type Size struct{ W, H int }
+
+// Cost returns the price of a break on a board of w columns and h rows.
+func (r *Rules) Cost(w, h int) uint64 {
+	if c, ok := r.BreakCost[Size{w, h}]; ok {
+		return c
+	}
+	return r.DefaultBreakCost
+}
+
+// ClassicV1 are the rules the peer checks first-format recordings by: a
+// break costs 1000 points on every board size.
+var ClassicV1 = Rules{
+	Name:             "ClassicV1",
+	BreakMax:         3,
+	BreakBelow:       16,
+	DefaultBreakCost: 1000,
+	BreakWhenOver:    true,
+	WinTile:          2048,
+}
+
+// ClassicV2 are the rules of second-format recordings: the price of a
+// break grows with the board.
+var ClassicV2 = Rules{
+	Name:       "ClassicV2",
+	BreakMax:   3,
+	BreakBelow: 16,
+	BreakCost: map[Size]uint64{
+		{2, 2}: 100,
+		{2, 3}: 250, {3, 2}: 250,
+		{3, 3}: 500,
+		{3, 4}: 750, {4, 3}: 750,
+		{4, 4}: 1000,
+		{4, 5}: 1250, {5, 4}: 1250,
+		{5, 5}: 1500,
+		{5, 6}: 1750, {6, 5}: 1750,
+		{6, 6}: 2000,
+	},
+	DefaultBreakCost: 2500,
+	WinTile:          2048,
+}
+
+// Won reports whether b has a tile of at least the win tile.
+func (r *Rules) Won(b Board) bool { return b.Max() >= r.WinTile }
+
+// clearBelow returns b with every tile below the break threshold removed.
+func (r *Rules) clearBelow(b Board) Board {
+	c := b.Clone()
+	for i, v := range c.Cells {
+		if v < r.BreakBelow {
+			c.Cells[i] = 0
+		}
+	}
+	return c
+}

@@ -1,0 +1,232 @@
+package hallabois
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Limits of the second-format reader. The moves field is read up to
+// MaxV2MoveBytes decoded bytes, some 152,000 moves (the longest game of
+// the peer's corpus has 4,276), in about 10 ms; the whole file, comments
+// included, up to MaxV2Bytes.
+const (
+	MaxV2Bytes     = 4 << 20
+	MaxV2MoveBytes = 64 << 10
+)
+
+// V2 is a second-format recording ("seeded recording"): the board size,
+// the seed and the moves. The spawns are the generator's ([LCG]).
+type V2 struct {
+	W, H  int
+	Seed  uint32
+	Moves []Dir
+	// Extra is what follows the moves field after another ":", which the
+	// peer ignores; Comment is everything after the first line, which the
+	// peer ignores too (its games hold their final state there).
+	Extra, Comment string
+}
+
+// v2Dirs are the directions of the moves field's base-6 digits.
+var v2Dirs = [6]Dir{End, Up, Right, Down, Left, Break}
+
+// ParseV2 reads a second-format recording, as the peer's reader does: only
+// the first line counts, and it is
+//
+//	"::" VERSION ":" WIDTH ":" HEIGHT ":" SEED ":" MOVES
+//
+// with VERSION 2 and MOVES the moves in base64 (standard alphabet, no
+// padding): its bytes are the digits, least significant first, of a number
+// in base 64, and that number's digits in base 6, least significant first,
+// are the moves (1 up, 2 right, 3 down, 4 left, 5 break, 0 the end marker).
+// Like the peer it reads as many base-6 digits as the number 64^(n-1) has
+// for n bytes, so a recording whose last moves are 0 digits keeps some of
+// them. The board is 2x2 to 6x6 and the seed a 32-bit number (the
+// generator's state). file names the recording in errors, which are
+// [*Error].
+func ParseV2(file string, data []byte) (*V2, error) {
+	fail := func(off int, format string, args ...any) error {
+		return &Error{File: file, Byte: off + 1, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(data) > MaxV2Bytes {
+		return nil, &Error{File: file, Msg: fmt.Sprintf("%d bytes; a second-format recording is read up to %d", len(data), MaxV2Bytes)}
+	}
+	s := string(data)
+	line, comment := s, ""
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		line, comment = s[:i], s[i+1:]
+		line = strings.TrimSuffix(line, "\r") // Rust's lines() takes "\r\n" as one line end
+	}
+	if !strings.HasPrefix(line, "::") {
+		return nil, fail(0, "does not start with \"::\" (the second format's mark)")
+	}
+	fields := strings.Split(line[2:], ":")
+	off := make([]int, len(fields)) // offset of each field
+	o := 2
+	for i, f := range fields {
+		off[i] = o
+		o += len(f) + 1
+	}
+	names := []string{"version", "width", "height", "seed", "moves"}
+	field := func(i int, max uint64) (uint64, error) {
+		if i >= len(fields) {
+			return 0, fail(len(line), "no %s field (the fields are %s)", names[i], strings.Join(names, ", "))
+		}
+		v, err := parseUint(fields[i], max)
+		if err != nil {
+			return 0, fail(off[i], "%s: %v", names[i], err)
+		}
+		return v, nil
+	}
+	version, err := field(0, math.MaxUint8)
+	if err != nil {
+		return nil, err
+	}
+	if version != 2 {
+		return nil, fail(off[0], "version %d; the second format is version 2", version)
+	}
+	rec := &V2{Comment: comment}
+	w, err := field(1, math.MaxInt32)
+	if err != nil {
+		return nil, err
+	}
+	h, err := field(2, math.MaxInt32)
+	if err != nil {
+		return nil, err
+	}
+	if w < MinSide || w > MaxSide || h < MinSide || h > MaxSide {
+		return nil, fail(off[1], "a %dx%d board is outside %dx%d to %dx%d", w, h, MinSide, MinSide, MaxSide, MaxSide)
+	}
+	rec.W, rec.H = int(w), int(h)
+	seed, err := field(3, math.MaxUint32)
+	if err != nil {
+		return nil, err
+	}
+	rec.Seed = uint32(seed)
+	if len(fields) < 5 {
+		return nil, fail(len(line), "no moves field (the fields are %s)", strings.Join(names, ", "))
+	}
+	if len(fields) > 5 {
+		rec.Extra = strings.Join(fields[5:], ":")
+	}
+	moves := fields[4]
+	for i := 0; i < len(moves); i++ {
+		if c := moves[i]; !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/') {
+			return nil, fail(off[4]+i, "moves: %s is not a base64 character (A-Z a-z 0-9 + /, no padding)", strconv.QuoteRune(rune(c)))
+		}
+	}
+	if n := base64.RawStdEncoding.DecodedLen(len(moves)); n > MaxV2MoveBytes {
+		return nil, fail(off[4], "moves: %d bytes; the moves are read up to %d", n, MaxV2MoveBytes)
+	}
+	raw, err := base64.RawStdEncoding.Strict().DecodeString(moves)
+	if err != nil {
+		at := 0
+		var ce base64.CorruptInputError
+		if errors.As(err, &ce) {
+			at = int(ce)
+		}
+		return nil, fail(off[4]+at, "moves: not base64 without padding (the last group of characters is cut short, or its last character leaves bits over)")
+	}
+	rec.Moves = decodeMoves(raw)
+	return rec, nil
+}
+
+// decodeMoves turns the moves field's bytes into the moves.
+func decodeMoves(raw []byte) []Dir {
+	n := len(raw)
+	if n == 0 {
+		return nil
+	}
+	// The number is the sum of raw[i]*64^i. A byte may be up to 255, so
+	// it is the 6-bit low parts at bit 6i plus the 2-bit high parts at
+	// bit 6i+6: two bit strings, each built in one pass.
+	lo, hi := new(big.Int), new(big.Int)
+	lw := make([]big.Word, (6*n+63)/64+1)
+	hw := make([]big.Word, (6*n+6+63)/64+1)
+	for i, b := range raw {
+		putBits(lw, 6*i, uint64(b&63))
+		putBits(hw, 6*i+6, uint64(b>>6))
+	}
+	lo.SetBits(lw)
+	hi.SetBits(hw)
+	v := lo.Add(lo, hi)
+	var digits string
+	if v.Sign() > 0 {
+		digits = v.Text(6)
+	}
+	count := len(digits)
+	if raw[n-1] == 0 {
+		// The number may have fewer digits than 64^(n-1), whose length
+		// the peer's reader keeps.
+		p := new(big.Int).Lsh(big.NewInt(1), uint(6*(n-1)))
+		count = max(count, len(p.Text(6)))
+	}
+	moves := make([]Dir, count)
+	for i := range len(digits) {
+		moves[i] = v2Dirs[digits[len(digits)-1-i]-'0']
+	}
+	for i := len(digits); i < count; i++ {
+		moves[i] = End
+	}
+	return moves
+}
+
+// putBits ors the low bits of v into the bit string ws at bit pos.
+func putBits(ws []big.Word, pos int, v uint64) {
+	ws[pos/64] |= big.Word(v << (pos % 64))
+	if s := pos % 64; s > 56 {
+		ws[pos/64+1] |= big.Word(v >> (64 - s))
+	}
+}
+
+// String writes the recording's first line in the second format, as the
+// peer writes it: "::2:W:H:SEED:MOVES". The moves are packed the other way
+// round from [ParseV2], so a recording whose last move is not the end
+// marker reads back the same.
+func (r *V2) String() string {
+	return fmt.Sprintf("::2:%d:%d:%d:%s", r.W, r.H, r.Seed, encodeMoves(r.Moves))
+}
+
+// encodeMoves packs moves as base-6 digits into base64.
+func encodeMoves(moves []Dir) string {
+	n := len(moves)
+	if n == 0 {
+		return ""
+	}
+	digit := func(d Dir) int64 { return int64(slices.Index(v2Dirs[:], d)) }
+	v := base6(moves, digit)
+	// As many base-64 digits as 6^(n-1) has, or as the number has.
+	bits := v.BitLen()
+	p := new(big.Int).Exp(big.NewInt(6), big.NewInt(int64(n-1)), nil)
+	count := max((bits+5)/6, (p.BitLen()+5)/6)
+	raw := make([]byte, count)
+	for i := range raw {
+		for b := range 6 {
+			raw[i] |= byte(v.Bit(6*i+b)) << b
+		}
+	}
+	return base64.RawStdEncoding.EncodeToString(raw)
+}
+
+// base6 returns the number whose base-6 digits, least significant first,
+// are the moves' digits, splitting the list in halves so that long lists
+// take time near linear.
+func base6(moves []Dir, digit func(Dir) int64) *big.Int {
+	if len(moves) <= 16 {
+		v := new(big.Int)
+		for i := len(moves) - 1; i >= 0; i-- {
+			v.Mul(v, big.NewInt(6))
+			v.Add(v, big.NewInt(digit(moves[i])))
+		}
+		return v
+	}
+	m := len(moves) / 2
+	lo, hi := base6(moves[:m], digit), base6(moves[m:], digit)
+	hi.Mul(hi, new(big.Int).Exp(big.NewInt(6), big.NewInt(int64(m)), nil))
+	return hi.Add(hi, lo)
+}
