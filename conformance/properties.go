@@ -11,18 +11,18 @@ import (
 	"github.com/tileproof/tileproof/protocol"
 )
 
-// PropertyAlpha is the false-alarm rate of each statistical property
+// propertyAlpha is the false-alarm rate of each statistical property
 // check: an implementation that follows the distribution fails it with
 // this probability.
-const PropertyAlpha = 0.001
+const propertyAlpha = 0.001
 
-// DistributionSample is the number of spawns the distribution check draws.
-const DistributionSample = 2000
+// distributionSample is the number of spawns the distribution check draws.
+const distributionSample = 2000
 
-// ExhaustiveMaxExp is the largest tile exponent of the exhaustive line
-// check: every line of 4 cells of tiles up to 2^ExhaustiveMaxExp (and
+// exhaustiveMaxExp is the largest tile exponent of the exhaustive line
+// check: every line of 4 cells of tiles up to 2^exhaustiveMaxExp (and
 // empty), 6^4 = 1296 lines, in every direction.
-const ExhaustiveMaxExp = 5
+const exhaustiveMaxExp = 5
 
 type property struct {
 	name  string
@@ -148,16 +148,16 @@ func noSpawnAfterNoop(impl Impl, p *engine.Profile, res *Result) {
 	}
 }
 
-// spawnDistribution draws DistributionSample spawns on a board with one
+// spawnDistribution draws distributionSample spawns on a board with one
 // tile, which a move right sends to the end of row 0 leaving 15 empty
 // cells, and tests the values against the profile's weights (exact
 // binomial or chi-square) and the cells against uniform (chi-square), each
-// at PropertyAlpha.
+// at propertyAlpha.
 func spawnDistribution(impl Impl, p *engine.Profile, res *Result) {
 	b, _ := engine.ParseBoard("2 . . ./. . . ./. . . ./. . . .")
 	values := map[uint64]int{}
 	cells := make([]float64, 16)
-	for range DistributionSample {
+	for range distributionSample {
 		mr, _, refused, ok := loadAndMove(impl, p, b, engine.Right, res)
 		if !ok {
 			return
@@ -176,23 +176,23 @@ func spawnDistribution(impl Impl, p *engine.Profile, res *Result) {
 	var pv float64
 	if len(p.Spawn) == 2 {
 		hi := p.Spawn[1]
-		pv = stats.BinomialTwoSided(DistributionSample, values[hi.Value], float64(hi.Weight)/total)
+		pv = stats.BinomialTwoSided(distributionSample, values[hi.Value], float64(hi.Weight)/total)
 	} else {
 		obs, exp := make([]float64, len(p.Spawn)), make([]float64, len(p.Spawn))
 		for i, w := range p.Spawn {
-			obs[i], exp[i] = float64(values[w.Value]), DistributionSample*float64(w.Weight)/total
+			obs[i], exp[i] = float64(values[w.Value]), distributionSample*float64(w.Weight)/total
 		}
 		stat, k := stats.ChiSquare(obs, exp)
 		pv = stats.ChiSquareSF(stat, k-1)
 	}
-	if pv < PropertyAlpha {
-		res.fail(SpawnWrong, 0, "the spawned values %v in %d spawns are unlikely under the weights %v (p = %.2g < %g)", values, DistributionSample, p.Spawn, pv, PropertyAlpha)
+	if pv < propertyAlpha {
+		res.fail(SpawnWrong, 0, "the spawned values %v in %d spawns are unlikely under the weights %v (p = %.2g < %g)", values, distributionSample, p.Spawn, pv, propertyAlpha)
 		return
 	}
 	expected := make([]float64, 16)
 	for c := 1; c < 16; c++ {
 		if c != 3 {
-			expected[c] = DistributionSample / 15.0
+			expected[c] = distributionSample / 15.0
 		}
 	}
 	if cells[3] > 0 {
@@ -200,8 +200,8 @@ func spawnDistribution(impl Impl, p *engine.Profile, res *Result) {
 		return
 	}
 	stat, k := stats.ChiSquare(cells, expected)
-	if pc := stats.ChiSquareSF(stat, k-1); pc < PropertyAlpha {
-		res.fail(SpawnWrong, 0, "the spawns' cells %v are unlikely under uniform placement over the 15 empty cells (p = %.2g < %g)", cells, pc, PropertyAlpha)
+	if pc := stats.ChiSquareSF(stat, k-1); pc < propertyAlpha {
+		res.fail(SpawnWrong, 0, "the spawns' cells %v are unlikely under uniform placement over the 15 empty cells (p = %.2g < %g)", cells, pc, propertyAlpha)
 	}
 }
 
@@ -263,9 +263,9 @@ func mirrorBoard(b engine.Board, horizontal bool) engine.Board {
 }
 
 // exhaustiveLines compares, for every line of 4 cells of exponents 0 to
-// ExhaustiveMaxExp, the slide in every direction with the engine's.
+// exhaustiveMaxExp, the slide in every direction with the engine's.
 func exhaustiveLines(impl Impl, p *engine.Profile, res *Result) {
-	const n = ExhaustiveMaxExp + 1
+	const n = exhaustiveMaxExp + 1
 	for code := range n * n * n * n {
 		for _, d := range engine.Directions {
 			b, _ := engine.NewBoard(4, 4)
