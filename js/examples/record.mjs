@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// Records games of random play with the kit and writes them as replays,
+// one JSON line each, on stdout:
+//
+//   node js/examples/record.mjs --games 20 --seed ci > games.jsonl
+//   tileproof verify --json - < games.jsonl
+//
+// Game i (from 1) has the tp1 seed "SEED-i". Each move is one of the legal
+// moves, picked by a generator of its own; a game ends when no move is
+// left or at the first 2048 tile (the profiles differ on what winning
+// does, and this player does not choose). --form spawns writes the same
+// games in the spawn-recorded form: the start board and each spawn.
+
+import { parseArgs } from 'node:util';
+import { normalizeSeed, createTP1, startBoard, chooseSpawn, DEFAULT_WEIGHTS, slide, legalMoves, maxTile, Recorder } from '../src/index.js';
+
+const usage = 'usage: node record.mjs [--games N] [--seed S] [--profile P] [--form seeded|spawns] [--rules V]';
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      games: { type: 'string', default: '1' },
+      seed: { type: 'string', default: 'kit' },
+      profile: { type: 'string', default: 'tile-merge' },
+      form: { type: 'string', default: 'seeded' },
+      rules: { type: 'string' },
+    },
+  });
+  const games = Number(values.games);
+  if (!Number.isInteger(games) || games < 1 || games > 100000) throw new Error(`--games ${values.games}: a whole number from 1 to 100000`);
+  if (values.form !== 'seeded' && values.form !== 'spawns') throw new Error(`--form ${values.form}: seeded or spawns`);
+  normalizeSeed(values.seed); // refuses an empty seed, with the reason
+  const rules = values.rules === undefined ? undefined : Number(values.rules);
+  return { ...values, games, rules };
+}
+
+// play plays one game of random legal moves and returns its replay line.
+async function play(seed, o, source) {
+  const rng = await createTP1(seed);
+  const pick = await createTP1(`${seed}/player`); // the player's choices, apart from the spawns
+  let board = startBoard(rng);
+  const rec = o.form === 'seeded'
+    ? new Recorder({ profile: o.profile, rules: o.rules, seed, source })
+    : new Recorder({ profile: o.profile, rules: o.rules, start: board, source });
+  let score = 0;
+  for (let legal = legalMoves(board); legal.length > 0 && maxTile(board) < 2048; legal = legalMoves(board)) {
+    const direction = legal[Number(pick.next() % BigInt(legal.length))];
+    const s = slide(board, direction);
+    const spawn = chooseSpawn(s.board, DEFAULT_WEIGHTS, rng);
+    s.board[spawn.row][spawn.col] = spawn.value;
+    board = s.board;
+    score += s.gained;
+    rec.move(direction, spawn);
+  }
+  return rec.toJSONLine({ score, board });
+}
+
+async function main() {
+  let o;
+  try {
+    o = options();
+  } catch (e) {
+    process.stderr.write(`record.mjs: ${e.message}\n${usage}\n`);
+    process.exit(2);
+  }
+  for (let i = 1; i <= o.games; i++) {
+    const source = `js/examples/record.mjs --seed ${o.seed} --form ${o.form}: game ${i}, random play`;
+    if (!process.stdout.write(await play(`${o.seed}-${i}`, o, source))) await new Promise((r) => process.stdout.once('drain', r));
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`record.mjs: ${e.message}\n`);
+  process.exit(2);
+});

@@ -1,0 +1,278 @@
+// The exec-protocol harness (docs/protocol.md): an implementation's author
+// writes the hooks of an adapter object, and the harness speaks the
+// protocol for it over JSON Lines: hello, request ids, the checks of every
+// request, feature gating, forced spawns, the state and the error
+// responses. Everything the protocol says is in this file, most of it in
+// the tables below.
+
+import { isTile, normalizeSeed } from './tp1.js';
+import { DIRECTIONS } from './rules.js';
+
+/** The protocol version the harness speaks. */
+export const PROTOCOL_VERSION = 1;
+
+/**
+ * The error words of a response with ok: false. The first five are the
+ * rules' refusals (docs/protocol.md); the others are the harness's own,
+ * as the reference adapter (conformance/testdata/adapter) answers them.
+ */
+export const ERRORS = Object.freeze({
+  illegalMove: 'illegal-move', // a move that changes nothing, in a profile that rejects it
+  finished: 'finished', // a move or action after the end of the run
+  unsupported: 'unsupported', // not in the profile, or not in this implementation (a size, a setup)
+  noUndo: 'no-undo', // nothing to undo
+  notStopped: 'not-stopped', // keep playing when play is not stopped at the win
+  badRequest: 'bad-request', // a request that is not what the protocol says
+  noHello: 'no-hello', // a request before hello
+  noGame: 'no-game', // a request that needs a game, before new or load
+  unsupportedOp: 'unsupported-op', // an op this implementation does not know
+  error: 'error', // a hook failed (threw something other than a Refusal)
+});
+
+// Each op: the hook it calls, the feature it needs (an op without its
+// feature is unknown to the implementation) and whether it needs a game.
+const OPS = {
+  hello: {},
+  new: { hook: 'newGame' },
+  load: { hook: 'load', feature: 'load-state' },
+  move: { hook: 'move', game: true },
+  legal: { hook: 'legal', game: true },
+  undo: { hook: 'undo', game: true },
+  'end-run': { hook: 'endRun', game: true },
+  'keep-playing': { hook: 'keepPlaying', game: true },
+};
+
+const MAX_LINE = 1 << 20; // characters in a request line
+
+/** A refusal by the rules: the hook throws it, the harness answers ok: false with its word. */
+export class Refusal extends Error {
+  /**
+   * @param {string} word one of {@link ERRORS}' words, e.g. "illegal-move"
+   * @param {string} message free text for the person reading the report
+   */
+  constructor(word, message) {
+    super(message);
+    this.name = 'Refusal';
+    this.word = word;
+  }
+}
+
+const fail = (word, message) => {
+  throw new Refusal(word, message);
+};
+
+function checkBoard(board, rows, cols) {
+  if (!Array.isArray(board) || board.length < 2 || board.length > 8) fail(ERRORS.badRequest, 'board: 2 to 8 rows of cells');
+  const width = Array.isArray(board[0]) ? board[0].length : 0;
+  const out = board.map((row, r) => {
+    if (!Array.isArray(row) || row.length !== width || width < 2 || width > 8) {
+      fail(ERRORS.badRequest, `board row ${r + 1} is not 2 to 8 cells, as long as row 1`);
+    }
+    return row.map((v, c) => {
+      if (v === null || v === 0) return 0;
+      if (!isTile(v)) fail(ERRORS.badRequest, `board row ${r + 1}, column ${c + 1}: ${JSON.stringify(v)} is not a tile (a power of two, 2 to 2^52) or 0`);
+      return v;
+    });
+  });
+  if ((rows !== undefined && rows !== out.length) || (cols !== undefined && cols !== width)) {
+    fail(ERRORS.badRequest, `rows ${rows} and cols ${cols} do not match the ${out.length}x${width} board`);
+  }
+  return out;
+}
+
+const count = (v, what, max = Number.MAX_SAFE_INTEGER) => {
+  if (v === undefined) return 0;
+  if (!Number.isSafeInteger(v) || v < 0 || v > max) fail(ERRORS.badRequest, `${what} ${JSON.stringify(v)} is not a whole number from 0 to ${max}`);
+  return v;
+};
+
+const flag = (v, what) => {
+  if (v === undefined) return false;
+  if (typeof v !== 'boolean') fail(ERRORS.badRequest, `${what} is true or false`);
+  return v;
+};
+
+/**
+ * Returns a protocol session over an adapter: a function from one request
+ * line to its response line (without newlines), which never throws.
+ *
+ * The adapter holds the implementation's hooks; each may return a promise.
+ * A hook refuses with `throw new Refusal(word, message)`. The harness
+ * calls `state()` after each op that answers a state.
+ *
+ * - `name`, `version`, `profiles`, `features`: what hello declares (the
+ *   features of docs/case-format.md: load-state, force-spawn, seed-tp1,
+ *   undo, end-run, keep-playing, setup, size:RxC)
+ * - `newGame({profile, seed, setup})`: start a game; seed only with seed-tp1
+ * - `load({profile, setup, rows, cols, board, score, moves, won, keepPlaying})`: with load-state
+ * - `move(direction, spawn)` returns `{changed, gained, spawn}`: spawn, the
+ *   tile to place after the slide, is null unless the runner forces one
+ *   (force-spawn); the result's spawn is the tile that appeared
+ * - `legal()` returns the directions that change the board
+ * - `undo()`, `endRun()`, `keepPlaying()`: optional; an adapter without
+ *   one answers unsupported
+ * - `state()` returns `{board, score, moves, won, over, result}`
+ *
+ * @param {object} adapter the hooks and declarations above
+ * @returns {(line: string) => Promise<string|null>} null for a blank line, which gets no answer
+ */
+export function createSession(adapter) {
+  const profiles = [...(adapter.profiles || [])];
+  const features = [...(adapter.features || [])];
+  const has = (f) => features.includes(f);
+  let helloDone = false;
+  let size = null; // [rows, cols] of the game, once there is one
+
+  async function state() {
+    const s = await adapter.state();
+    const out = { board: s.board, score: s.score, moves: s.moves, won: !!s.won, over: !!s.over };
+    if (s.result !== undefined) out.result = s.result;
+    size = [s.board.length, s.board[0].length];
+    return out;
+  }
+
+  function profileOf(req) {
+    if (!profiles.includes(req.profile)) fail(ERRORS.unsupported, `profile ${JSON.stringify(req.profile)} is not one this implementation declared (${profiles.join(', ')})`);
+    if (req.setup === undefined) return;
+    if (!has('setup')) fail(ERRORS.unsupported, 'a setup was given, but this implementation did not declare setup');
+    if (req.setup === null || typeof req.setup !== 'object') fail(ERRORS.badRequest, 'setup is {target, openEnded}');
+  }
+
+  const handlers = {
+    hello() {
+      if (helloDone) fail(ERRORS.badRequest, 'hello comes once, first');
+      helloDone = true;
+      return { protocol: PROTOCOL_VERSION, name: adapter.name, version: adapter.version, profiles, features };
+    },
+    async new(req) {
+      profileOf(req);
+      if (req.seed !== undefined && !has('seed-tp1')) fail(ERRORS.badRequest, 'a seed was given, but this implementation did not declare seed-tp1');
+      if (req.seed !== undefined) {
+        if (typeof req.seed !== 'string') fail(ERRORS.badRequest, 'seed is a string');
+        try {
+          normalizeSeed(req.seed);
+        } catch (e) {
+          fail(ERRORS.badRequest, e.message);
+        }
+      }
+      await adapter.newGame({ profile: req.profile, seed: req.seed, setup: req.setup });
+      return { state: await state() };
+    },
+    async load(req) {
+      profileOf(req);
+      const board = checkBoard(req.board, req.rows, req.cols);
+      const [rows, cols] = [board.length, board[0].length];
+      if (!(rows === 4 && cols === 4) && !has(`size:${rows}x${cols}`)) fail(ERRORS.unsupported, `this implementation did not declare size:${rows}x${cols}`);
+      await adapter.load({
+        profile: req.profile, setup: req.setup, rows, cols, board,
+        score: count(req.score, 'score'), moves: count(req.moves, 'moves'),
+        won: flag(req.won, 'won'), keepPlaying: flag(req.keepPlaying, 'keepPlaying'),
+      });
+      return { state: await state() };
+    },
+    async move(req) {
+      if (!DIRECTIONS.includes(req.direction)) fail(ERRORS.badRequest, `direction ${JSON.stringify(req.direction)} is not up, down, left or right`);
+      let spawn = null;
+      if (req.spawn !== undefined && req.spawn !== null) {
+        if (!has('force-spawn')) fail(ERRORS.badRequest, 'a spawn was given, but this implementation did not declare force-spawn');
+        const { row, col, value } = req.spawn;
+        if (!Number.isInteger(row) || !Number.isInteger(col) || row < 0 || col < 0 || row >= size[0] || col >= size[1] || !isTile(value)) {
+          fail(ERRORS.badRequest, `spawn ${JSON.stringify(req.spawn)} is not a tile on a cell of the ${size[0]}x${size[1]} board`);
+        }
+        spawn = { row, col, value };
+      }
+      const r = await adapter.move(req.direction, spawn);
+      const changed = !!r.changed;
+      return { changed, gained: r.gained || 0, spawn: changed && r.spawn ? r.spawn : null, state: await state() };
+    },
+    async legal() {
+      const legal = await adapter.legal();
+      if (!Array.isArray(legal) || !legal.every((d) => DIRECTIONS.includes(d))) throw new Error(`legal() returned ${JSON.stringify(legal)}, not a list of directions`);
+      return { legal };
+    },
+  };
+  for (const op of ['undo', 'end-run', 'keep-playing']) {
+    handlers[op] = async () => {
+      await adapter[OPS[op].hook]();
+      return { state: await state() };
+    };
+  }
+
+  async function answer(req) {
+    const op = Object.hasOwn(OPS, req.op) ? OPS[req.op] : undefined;
+    if (!op || (op.feature && !has(op.feature))) fail(ERRORS.unsupportedOp, `this implementation does not know the op ${JSON.stringify(req.op)}`);
+    if (!helloDone && req.op !== 'hello') fail(ERRORS.noHello, `the first request must be hello, not ${req.op}`);
+    if (op.hook && typeof adapter[op.hook] !== 'function') fail(ERRORS.unsupported, `this implementation has no ${req.op}`);
+    if (op.game && size === null) fail(ERRORS.noGame, `${req.op} before any new or load`);
+    return handlers[req.op](req);
+  }
+
+  return async function handle(line) {
+    if (line.trim() === '') return null;
+    let req;
+    try {
+      req = JSON.parse(line);
+    } catch (e) {
+      return JSON.stringify({ id: null, ok: false, error: ERRORS.badRequest, message: `the request is not JSON: ${e.message}` });
+    }
+    if (req === null || typeof req !== 'object' || Array.isArray(req)) {
+      return JSON.stringify({ id: null, ok: false, error: ERRORS.badRequest, message: 'the request is not a JSON object' });
+    }
+    const id = req.id;
+    try {
+      if (!Number.isSafeInteger(id)) fail(ERRORS.badRequest, `the request's id ${JSON.stringify(id)} is not an integer`);
+      return JSON.stringify({ id, ok: true, ...(await answer(req)) });
+    } catch (e) {
+      const refusal = e instanceof Refusal;
+      return JSON.stringify({
+        id: id === undefined ? null : id, ok: false,
+        error: refusal ? e.word : ERRORS.error,
+        message: refusal ? e.message : String((e && e.stack) || e),
+      });
+    }
+  };
+}
+
+/**
+ * Serves an adapter over the exec protocol: reads request lines from
+ * input, answers each in order on output, and resolves at the end of the
+ * input. A request line longer than 1 MiB is answered bad-request and
+ * skipped.
+ * @param {object} adapter the hooks of {@link createSession}
+ * @param {{input?: AsyncIterable<string|Uint8Array>, output?: {write(s: string): boolean, once?: Function}}} [streams] process.stdin and process.stdout unless given
+ * @returns {Promise<void>}
+ */
+export async function serve(adapter, { input = process.stdin, output = process.stdout } = {}) {
+  const handle = createSession(adapter);
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let skipping = false; // inside an over-long line
+  const write = async (s) => {
+    if (!output.write(s + '\n') && output.once) await new Promise((resolve) => output.once('drain', resolve));
+  };
+  const tooLong = () => write(JSON.stringify({ id: null, ok: false, error: ERRORS.badRequest, message: `a request line is at most ${MAX_LINE} characters` }));
+  for await (const chunk of input) {
+    buffer += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (skipping) {
+        skipping = false;
+        continue;
+      }
+      const out = await handle(line);
+      if (out !== null) await write(out);
+    }
+    if (buffer.length > MAX_LINE) {
+      if (!skipping) await tooLong();
+      skipping = true;
+      buffer = '';
+    }
+  }
+  buffer += decoder.decode();
+  if (!skipping && buffer.trim() !== '') {
+    const out = await handle(buffer);
+    if (out !== null) await write(out);
+  }
+}

@@ -1,0 +1,116 @@
+// Fuzz tests of the kit's decoders, with a fixed budget and a fixed seed:
+// mutated protocol requests into the harness, random text into
+// normalizeSeed, random values into the Recorder. Whatever comes in, the
+// answer is a well-formed response or the documented error, never a crash.
+// FUZZ_SEED=text FUZZ_N=count runs another stream or a longer one.
+
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createSession, ERRORS } from '../src/harness.js';
+import { normalizeSeed, SeedError, TP1, seedKey } from '../src/tp1.js';
+import { Recorder } from '../src/recorder.js';
+import { slide, legalMoves } from '../src/rules.js';
+
+const N = Number(process.env.FUZZ_N || 3000);
+const rng = new TP1(await seedKey(process.env.FUZZ_SEED || 'kit fuzz'));
+const int = (n) => Number(rng.next() % BigInt(n));
+const pick = (xs) => xs[int(xs.length)];
+
+const values = [null, true, false, 0, -1, 1.5, 2, 4, 3, 2 ** 53, 1e308, '', 'up', 'classic', '7', 'toString', '__proto__', 'hasOwnProperty', [], [[]], {}, [[2, 0], [0, 2]],
+  [[2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]], { row: 0, col: 0, value: 2 }, { row: 9, col: -1, value: 'x' }];
+const valid = [
+  { id: 1, op: 'hello', protocol: 1 },
+  { id: 2, op: 'new', profile: 'classic' },
+  { id: 3, op: 'load', profile: 'classic', rows: 2, cols: 2, board: [[2, 2], [0, 0]], score: 0, moves: 0, won: false, keepPlaying: false },
+  { id: 4, op: 'move', direction: 'left', spawn: { row: 0, col: 1, value: 2 } },
+  { id: 5, op: 'legal' }, { id: 6, op: 'undo' }, { id: 7, op: 'keep-playing' },
+];
+
+// A mutation of a valid request: a field set to a random value, removed,
+// or the text cut, doubled or with a character changed.
+function mutate() {
+  const req = structuredClone(pick(valid));
+  const keys = Object.keys(req);
+  switch (int(5)) {
+    case 0: req[pick(keys)] = structuredClone(pick(values)); break;
+    case 1: delete req[pick(keys)]; break;
+    case 2: { const s = JSON.stringify(req); return s.slice(0, int(s.length + 1)); }
+    case 3: { const s = JSON.stringify(req); const i = int(s.length); return s.slice(0, i) + String.fromCharCode(int(0x3000)) + s.slice(i + 1); }
+    default: return JSON.stringify(req) + JSON.stringify(req);
+  }
+  return JSON.stringify(req);
+}
+
+// A game whose hooks are the kit's move on a real board.
+function game() {
+  let st = null;
+  return {
+    name: 'fuzz', version: '0', profiles: ['classic'], features: ['load-state', 'force-spawn', 'keep-playing', 'size:2x2'],
+    newGame() { st = { board: [[2, 0], [0, 2]], score: 0, moves: 0 }; },
+    load(req) { st = { board: req.board, score: req.score, moves: req.moves }; },
+    move(d, spawn) {
+      const s = slide(st.board, d);
+      if (s.changed) {
+        const t = spawn || { row: 0, col: 0, value: 2 };
+        s.board[t.row][t.col] = t.value;
+        st = { board: s.board, score: st.score + s.gained, moves: st.moves + 1 };
+      }
+      return { changed: s.changed, gained: s.gained, spawn };
+    },
+    legal: () => legalMoves(st.board),
+    keepPlaying() {},
+    state: () => ({ ...st, won: false, over: false }),
+  };
+}
+
+test('the harness answers every line with one protocol response', async () => {
+  const words = new Set(Object.values(ERRORS));
+  const handle = createSession(game());
+  await handle(JSON.stringify(valid[0]));
+  for (let i = 0; i < N; i++) {
+    const line = mutate();
+    const out = await handle(line);
+    if (out === null) { assert.equal(line.trim(), ''); continue; }
+    assert.ok(!out.includes('\n'), line);
+    const r = JSON.parse(out);
+    assert.equal(typeof r.ok, 'boolean', line);
+    let req;
+    try { req = JSON.parse(line); } catch { req = undefined; }
+    if (req && Number.isSafeInteger(req.id)) assert.equal(r.id, req.id, line);
+    if (!r.ok) {
+      assert.ok(words.has(r.error), `${line} -> ${out}`);
+      assert.notEqual(r.error, ERRORS.error, `the harness let a hook fail on ${line}: ${r.message}`);
+      assert.equal(typeof r.message, 'string');
+    }
+  }
+});
+
+test('normalizeSeed returns text or throws SeedError, whatever the text', () => {
+  for (let i = 0; i < N; i++) {
+    let s = '';
+    for (let n = int(8); n > 0; n--) {
+      s += pick([' ', '\u3000', '\u0085', '\ufeff', 'x', '\ud800', '\udc00', '🎲', String.fromCharCode(int(0x10000))]);
+    }
+    try {
+      const t = normalizeSeed(s);
+      assert.ok(t.length > 0 && t === normalizeSeed(t), JSON.stringify(s));
+    } catch (e) {
+      assert.ok(e instanceof SeedError, `${JSON.stringify(s)}: ${e}`);
+    }
+  }
+});
+
+test('the Recorder refuses bad values with TypeError, RangeError or SeedError only', () => {
+  const fields = ['profile', 'seed', 'start', 'rules', 'setup', 'seedCommitment', 'source'];
+  for (let i = 0; i < N; i++) {
+    const o = { profile: 'classic', seed: '7' };
+    o[pick(fields)] = structuredClone(pick(values));
+    try {
+      const rec = new Recorder(o);
+      rec.move(pick(['up', 'U', 'x', 1, 'toString', 'constructor']), pick(values));
+      rec.replay({ score: pick(values), board: pick(values), maxTile: pick([undefined, 2, 3]) });
+    } catch (e) {
+      assert.ok(e instanceof TypeError || e instanceof RangeError || e instanceof SeedError, `${JSON.stringify(o)}: ${e.stack}`);
+    }
+  }
+});
