@@ -46,6 +46,29 @@ type Doer interface {
 	Do(action string) (State, error)
 }
 
+// OneMove is one independent game of a single move: a state to load, and
+// the move to play on it.
+type OneMove struct {
+	State LoadState
+	Move  engine.Direction
+}
+
+// OneMoveResult is what the move of a [OneMove] did, or why it did not:
+// Err is a [*RuleError] for a refusal, a [*DriverError] for a call that
+// failed.
+type OneMoveResult struct {
+	Move MoveResult
+	Err  error
+}
+
+// Pipeliner is a [Loader] that plays many independent games of one move
+// in one call, so that a driver can send all the requests before it reads
+// the answers (the property checks play thousands). The results are in
+// the order of the games, one each.
+type Pipeliner interface {
+	PlayAll(profile string, games []OneMove) []OneMoveResult
+}
+
 // Hello is an implementation's declaration of itself.
 type Hello struct {
 	Name     string   `json:"name"`

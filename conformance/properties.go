@@ -64,28 +64,59 @@ func runProperties(impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp) []
 	return out
 }
 
-// loadAndMove plays a move on a loaded state and returns the board after
-// the slide; refused is true when the implementation refused the move, ok
-// false when the call failed (recorded in res).
-func loadAndMove(impl Impl, p *engine.Profile, b engine.Board, d engine.Direction, res *Result) (mr MoveResult, slid engine.Board, refused bool, ok bool) {
-	if _, err := impl.(Loader).Load(p.Name, LoadState{Board: b}); err != nil {
-		res.callFailed(err, 0, "load")
-		return mr, slid, false, false
-	}
-	mr, err := impl.Move(d, nil)
-	if err != nil {
-		var refusal *RuleError
-		if errors.As(err, &refusal) {
-			return mr, b, true, true
+// played is one game of a property check played: the move's result, and
+// the board after its slide (the board loaded, when it was refused).
+type played struct {
+	mr      MoveResult
+	slid    engine.Board
+	refused bool
+}
+
+// playAll plays games of one move each, loaded boards bs and moves ds, all
+// at once through a [Pipeliner] or one after another, and checks each
+// move's spawn as every move is checked. ok is false when a call failed or
+// a spawn was wrong, recorded in res.
+func playAll(impl Impl, p *engine.Profile, bs []engine.Board, ds []engine.Direction, res *Result) (out []played, ok bool) {
+	var results []OneMoveResult
+	if pl, can := impl.(Pipeliner); can {
+		games := make([]OneMove, len(bs))
+		for i := range bs {
+			games[i] = OneMove{LoadState{Board: bs[i]}, ds[i]}
 		}
-		res.callFailed(err, 0, "move")
-		return mr, slid, false, false
+		results = pl.PlayAll(p.Name, games)
+	} else {
+		for i := range bs {
+			r := OneMoveResult{}
+			if _, r.Err = impl.(Loader).Load(p.Name, LoadState{Board: bs[i]}); r.Err == nil {
+				r.Move, r.Err = impl.Move(ds[i], nil)
+			}
+			results = append(results, r)
+			if r.Err != nil && !isRefusal(r.Err) {
+				break // the call failed: the check stops here
+			}
+		}
 	}
-	c := &checker{what: "move " + d.String()}
-	if c.spawn(p, b, d, nil, &mr); !c.record(res, 0) {
-		return mr, slid, false, false
+	for i, r := range results {
+		if r.Err != nil {
+			if !isRefusal(r.Err) {
+				res.callFailed(r.Err, 0, "move "+ds[i].String())
+				return out, false
+			}
+			out = append(out, played{slid: bs[i], refused: true})
+			continue
+		}
+		c := &checker{what: "move " + ds[i].String()}
+		if c.spawn(p, bs[i], ds[i], nil, &r.Move); !c.record(res, 0) {
+			return out, false
+		}
+		out = append(out, played{mr: r.Move, slid: r.Move.Slid()})
 	}
-	return mr, mr.Slid(), false, true
+	return out, true
+}
+
+func isRefusal(err error) bool {
+	var refusal *RuleError
+	return errors.As(err, &refusal)
 }
 
 // sameSeedSameGame plays the same seed twice, and against the engine:
@@ -129,21 +160,24 @@ func sameSeedSameGame(impl Impl, p *engine.Profile, res *Result) {
 // no tile appears (checkSpawn fails a spawn after a move that did not
 // change the board) and the move is not counted.
 func noSpawnAfterNoop(impl Impl, p *engine.Profile, res *Result) {
-	boards := []string{"2 . . ./. . . ./. . . ./. . . .", "2 4 . ./4 2 . ./. . . ./. . . .", "2 4 8 16/. . . ./. . . ./. . . ."}
-	for _, text := range boards {
+	var bs []engine.Board
+	var ds []engine.Direction
+	for _, text := range []string{"2 . . ./. . . ./. . . ./. . . .", "2 4 . ./4 2 . ./. . . ./. . . .", "2 4 8 16/. . . ./. . . ./. . . ."} {
 		b, _ := engine.ParseBoard(text)
 		for _, d := range engine.Directions {
-			if b.Legal(d) {
-				continue
+			if !b.Legal(d) {
+				bs, ds = append(bs, b), append(ds, d)
 			}
-			mr, _, refused, ok := loadAndMove(impl, p, b, d, res)
-			if !ok {
-				return
-			}
-			if !refused && (mr.Changed || mr.State.Moves != 0) {
-				res.fail(LegalityDiffer, 0, "on\n%s\nmove %s changes nothing, but the implementation reports changed %v, %d moves", b, d, mr.Changed, mr.State.Moves)
-				return
-			}
+		}
+	}
+	out, ok := playAll(impl, p, bs, ds, res)
+	if !ok {
+		return
+	}
+	for i, g := range out {
+		if !g.refused && (g.mr.Changed || g.mr.State.Moves != 0) {
+			res.fail(LegalityDiffer, 0, "on\n%s\nmove %s changes nothing, but the implementation reports changed %v, %d moves", bs[i], ds[i], g.mr.Changed, g.mr.State.Moves)
+			return
 		}
 	}
 }
@@ -155,19 +189,23 @@ func noSpawnAfterNoop(impl Impl, p *engine.Profile, res *Result) {
 // at propertyAlpha.
 func spawnDistribution(impl Impl, p *engine.Profile, res *Result) {
 	b, _ := engine.ParseBoard("2 . . ./. . . ./. . . ./. . . .")
+	bs, ds := make([]engine.Board, distributionSample), make([]engine.Direction, distributionSample)
+	for i := range bs {
+		bs[i], ds[i] = b, engine.Right
+	}
+	out, ok := playAll(impl, p, bs, ds, res)
+	if !ok {
+		return
+	}
 	values := map[uint64]int{}
 	cells := make([]float64, 16)
-	for range distributionSample {
-		mr, _, refused, ok := loadAndMove(impl, p, b, engine.Right, res)
-		if !ok {
-			return
-		}
-		if refused || mr.Spawn == nil {
+	for _, g := range out {
+		if g.refused || g.mr.Spawn == nil {
 			res.fail(SpawnWrong, 0, "moving right on\n%s\ngave no spawn", b)
 			return
 		}
-		values[mr.Spawn.Value]++
-		cells[mr.Spawn.Row*4+mr.Spawn.Col]++
+		values[g.mr.Spawn.Value]++
+		cells[g.mr.Spawn.Row*4+g.mr.Spawn.Col]++
 	}
 	var total float64
 	for _, w := range p.Spawn {
@@ -212,6 +250,11 @@ func spawnDistribution(impl Impl, p *engine.Profile, res *Result) {
 // difference of docs/replay-format.md).
 func metamorphic(impl Impl, p *engine.Profile, res *Result) {
 	rng := rand.New(rand.NewPCG(2048, 4096))
+	pairs := [][2]engine.Direction{{engine.Left, engine.Right}, {engine.Up, engine.Down}}
+	// Each board is played four times: a move and the mirrored move on
+	// the mirrored board, for both pairs of directions.
+	var boards, bs []engine.Board
+	var ds []engine.Direction
 	for range 150 {
 		var b engine.Board
 		for !b.Legal(engine.Left) || !b.Legal(engine.Right) || !b.Legal(engine.Up) || !b.Legal(engine.Down) {
@@ -222,26 +265,34 @@ func metamorphic(impl Impl, p *engine.Profile, res *Result) {
 				}
 			}
 		}
-		for _, pair := range [][2]engine.Direction{{engine.Left, engine.Right}, {engine.Up, engine.Down}} {
-			mirror := mirrorBoard(b, pair[0] == engine.Left)
-			mrA, slidA, _, ok := loadAndMove(impl, p, b, pair[0], res)
-			if !ok {
+		boards = append(boards, b)
+		for _, pair := range pairs {
+			bs, ds = append(bs, b, mirrorBoard(b, pair[0] == engine.Left)), append(ds, pair[0], pair[1])
+		}
+	}
+	out, ok := playAll(impl, p, bs, ds, res)
+	if !ok {
+		return
+	}
+	for k, b := range boards {
+		for j, pair := range pairs {
+			i := 4*k + 2*j
+			a, m := out[i], out[i+1]
+			mirror := bs[i+1]
+			if want := mirrorBoard(a.slid, pair[0] == engine.Left); want != m.slid || a.mr.Gained != m.mr.Gained {
+				res.failBoards(BoardDiverged, 0, &mirror, want, m.slid, "moving %s on\n%s\nis not the mirror of moving %s on the mirrored board (gained %d and %d)", pair[0], b, pair[1], a.mr.Gained, m.mr.Gained)
 				return
 			}
-			mrB, slidB, _, ok := loadAndMove(impl, p, mirror, pair[1], res)
-			if !ok {
+			if a.refused || a.mr.Spawn == nil {
+				res.fail(IllegalHandled, 0, "moving %s on\n%s\nchanges the board, but the implementation refused it or spawned nothing", pair[0], b)
 				return
 			}
-			if want := mirrorBoard(slidA, pair[0] == engine.Left); want != slidB || mrA.Gained != mrB.Gained {
-				res.failBoards(BoardDiverged, 0, &mirror, want, slidB, "moving %s on\n%s\nis not the mirror of moving %s on the mirrored board (gained %d and %d)", pair[0], b, pair[1], mrA.Gained, mrB.Gained)
+			if sum := a.mr.State.Board.Sum(); sum != b.Sum()+a.mr.Spawn.Value {
+				res.fail(BoardDiverged, 0, "moving %s on\n%s\nthe tiles add up to %d, not %d + the spawned %d", pair[0], b, sum, b.Sum(), a.mr.Spawn.Value)
 				return
 			}
-			if sum := mrA.State.Board.Sum(); sum != b.Sum()+mrA.Spawn.Value {
-				res.fail(BoardDiverged, 0, "moving %s on\n%s\nthe tiles add up to %d, not %d + the spawned %d", pair[0], b, sum, b.Sum(), mrA.Spawn.Value)
-				return
-			}
-			if want := slidA.Potential() - b.Potential(); mrA.Gained != want {
-				res.fail(ScoreDiverged, 0, "moving %s on\n%s\ngained %d points; the tiles the merges made add up to %d", pair[0], b, mrA.Gained, want)
+			if want := a.slid.Potential() - b.Potential(); a.mr.Gained != want {
+				res.fail(ScoreDiverged, 0, "moving %s on\n%s\ngained %d points; the tiles the merges made add up to %d", pair[0], b, a.mr.Gained, want)
 				return
 			}
 		}
@@ -266,6 +317,8 @@ func mirrorBoard(b engine.Board, horizontal bool) engine.Board {
 // exhaustiveMaxExp, the slide in every direction with the engine's.
 func exhaustiveLines(impl Impl, p *engine.Profile, res *Result) {
 	const n = exhaustiveMaxExp + 1
+	var bs []engine.Board
+	var ds []engine.Direction
 	for code := range n * n * n * n {
 		for _, d := range engine.Directions {
 			b, _ := engine.NewBoard(4, 4)
@@ -278,25 +331,28 @@ func exhaustiveLines(impl Impl, p *engine.Profile, res *Result) {
 					}
 				}
 			}
-			if b.Empty() == 16 {
-				continue
+			if b.Empty() < 16 {
+				bs, ds = append(bs, b), append(ds, d)
 			}
-			want, _ := b.Slide(d)
-			mr, slid, refused, ok := loadAndMove(impl, p, b, d, res)
-			if !ok {
-				return
-			}
-			switch {
-			case want.Changed && refused:
-				res.fail(IllegalHandled, 0, "moving %s on\n%s\nchanges the board, but the implementation refused it", d, b)
-			case !want.Changed && !refused && mr.Changed:
-				res.fail(LegalityDiffer, 0, "moving %s on\n%s\nchanges nothing, but the implementation reports a change", d, b)
-			case want.Changed && (slid != want.Board || mr.Gained != want.Gained):
-				res.failBoards(BoardDiverged, 0, &b, want.Board, slid, "moving %s on\n%s\n(gained %d, the rules give %d)", d, b, mr.Gained, want.Gained)
-			default:
-				continue
-			}
-			return
 		}
+	}
+	out, ok := playAll(impl, p, bs, ds, res)
+	if !ok {
+		return
+	}
+	for i, g := range out {
+		b, d := bs[i], ds[i]
+		want, _ := b.Slide(d)
+		switch {
+		case want.Changed && g.refused:
+			res.fail(IllegalHandled, 0, "moving %s on\n%s\nchanges the board, but the implementation refused it", d, b)
+		case !want.Changed && !g.refused && g.mr.Changed:
+			res.fail(LegalityDiffer, 0, "moving %s on\n%s\nchanges nothing, but the implementation reports a change", d, b)
+		case want.Changed && (g.slid != want.Board || g.mr.Gained != want.Gained):
+			res.failBoards(BoardDiverged, 0, &b, want.Board, g.slid, "moving %s on\n%s\n(gained %d, the rules give %d)", d, b, g.mr.Gained, want.Gained)
+		default:
+			continue
+		}
+		return
 	}
 }
