@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
 // RNGID names the seeded spawn generator the engine implements. A replay
@@ -22,7 +24,9 @@ type SeedError struct {
 	Msg  string
 }
 
-func (e *SeedError) Error() string { return fmt.Sprintf("seed %q: %s", e.Seed, e.Msg) }
+// Error names the seed, cut when it is long (a message never echoes a
+// long input whole).
+func (e *SeedError) Error() string { return fmt.Sprintf("seed %s: %s", strictyaml.Quote(e.Seed, 100), e.Msg) }
 
 // NormalizeSeed returns the seed text tp1 hashes: s with leading and
 // trailing Unicode White_Space removed. What remains must be valid UTF-8

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/tileproof/tileproof/engine"
@@ -52,7 +53,15 @@ func checkClaim(p *engine.Profile, c Claim) error {
 		nHi := (sum - lo*spawned) / (hi - lo)
 		want := phi - engine.TilePotential(lo)*(spawned-nHi) - engine.TilePotential(hi)*nHi
 		if c.Score != want {
-			return fmt.Errorf("the claimed board after %d moves means %d of the spawned tiles were %ds, and then the score is %d, not %d", c.Moves, nHi, hi, want, c.Score)
+			// Say which tiles the claimed score would need: a board with a
+			// tile missing (or added) shows there first.
+			msg := fmt.Sprintf("the claimed board after %d moves means %d of the spawned tiles were %ds, and then the score is %d, not %d", c.Moves, nHi, hi, want, c.Score)
+			if dp := engine.TilePotential(hi) - engine.TilePotential(lo); dp > 0 && phi >= c.Score && (phi-c.Score-engine.TilePotential(lo)*spawned)%dp == 0 {
+				if n := (phi - c.Score - engine.TilePotential(lo)*spawned) / dp; n <= spawned {
+					msg += fmt.Sprintf("; with score %d the spawns held %d %ds and the board's tiles would add up to %d, not %d (a tile missing or added?)", c.Score, n, hi, lo*spawned+(hi-lo)*n, sum)
+				}
+			}
+			return errors.New(msg)
 		}
 	}
 	return nil

@@ -237,8 +237,12 @@ func (jr *jsonReader) rows(path string) ([][]scalar, error) {
 
 // wrong reports a token of the wrong kind for the value at path.
 func (jr *jsonReader) wrong(path string, tok jsontext.Token, at pos, want string) error {
-	what := map[jsontext.Kind]string{'{': "an object", '[': "a list", '}': "the end of an object", ']': "the end of a list"}[tok.Kind()]
-	if what == "" {
+	what := map[jsontext.Kind]string{'{': "an object", '[': "a list", '}': "the end of an object", ']': "the end of a list", 'n': "null"}[tok.Kind()]
+	switch {
+	case what != "":
+	case tok.Kind() == '"':
+		what = "the string " + strictyaml.Quote(tok.String(), 40)
+	default:
 		what = strictyaml.Quote(tok.String(), 40)
 	}
 	if path == "" {

@@ -48,8 +48,11 @@ func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error
 			} else {
 				ok = false
 			}
-			if !ok || cell >= 64 {
+			if !ok {
 				return nil, nil, fmt.Errorf("character %d: move %q needs its spawn as CELL:VALUE, like %c14:2", at+1, log[at], log[at])
+			}
+			if cell >= uint64(cols)*engine.MaxSide {
+				return nil, nil, fmt.Errorf("character %d: move %q spawns in cell %d, outside any board of %d columns (cells count from 0, row by row)", at+1, log[at], cell, cols)
 			}
 			s.Row, s.Col = int(cell)/cols, int(cell)%cols
 		}

@@ -34,15 +34,25 @@ type Plausibility struct {
 func (pl *Plausibility) warnings() []string {
 	var w []string
 	if pl.ValueP < WarnBelow {
-		w = append(w, fmt.Sprintf("the spawned values %v are unlikely under the profile's weights (p = %.2g)", pl.Values, pl.ValueP))
+		w = append(w, fmt.Sprintf("the spawned values %v are unlikely under the profile's weights (p %s)", pl.Values, pValue(pl.ValueP)))
 	}
 	if pl.RankP < WarnBelow {
-		w = append(w, fmt.Sprintf("the spawns favour early or late empty cells (rank test p = %.2g)", pl.RankP))
+		w = append(w, fmt.Sprintf("the spawns favour early or late empty cells (rank test p %s)", pValue(pl.RankP)))
 	}
 	if pl.CellP < WarnBelow {
-		w = append(w, fmt.Sprintf("the spawns favour some cells (cell test p = %.2g)", pl.CellP))
+		w = append(w, fmt.Sprintf("the spawns favour some cells (cell test p %s)", pValue(pl.CellP)))
 	}
 	return w
+}
+
+// pValue writes a p-value for a message: "= 0.00042", or "< 1e-300" for
+// one too small for a float64 to hold (0 from the computation means that,
+// never that the spawns are impossible).
+func pValue(p float64) string {
+	if p < 1e-300 {
+		return "< 1e-300"
+	}
+	return fmt.Sprintf("= %.2g", p)
 }
 
 // plausibilityCounter collects what the tests need, spawn by spawn.

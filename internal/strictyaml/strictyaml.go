@@ -184,10 +184,7 @@ func secondDocument(file string, dec *yaml.Decoder) error {
 func checkKeys(file string, n *yaml.Node, max int) error {
 	switch n.Kind {
 	case yaml.MappingNode:
-		if len(n.Content)/2 > max {
-			return ErrorList{{File: file, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf("a mapping of %d keys; at most %d", len(n.Content)/2, max)}}
-		}
-		seen := make(map[string]*yaml.Node, len(n.Content)/2)
+		seen := make(map[string]*yaml.Node, min(len(n.Content)/2, max+1))
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
 			if k.Kind == yaml.ScalarNode {
@@ -199,6 +196,9 @@ func checkKeys(file string, n *yaml.Node, max int) error {
 			if err := checkKeys(file, n.Content[i+1], max); err != nil {
 				return err
 			}
+		}
+		if len(n.Content)/2 > max {
+			return ErrorList{{File: file, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf("a mapping of %d keys; at most %d", len(n.Content)/2, max)}}
 		}
 	case yaml.SequenceNode, yaml.DocumentNode:
 		for _, c := range n.Content {

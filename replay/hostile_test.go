@@ -1,0 +1,188 @@
+package replay
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/tileproof/tileproof/internal/strictyaml"
+)
+
+// The attacks of a submitter who writes replays by hand, each held here:
+// a leaderboard verifies files its players wrote.
+
+const goodJSON = `{"profile":"tile-merge","seed":"7","moves":"LLUR","claim":{"score":12,"maxTile":8,"moves":4}}`
+
+func mustDecodeFail(t *testing.T, name, text, want string) {
+	t.Helper()
+	_, err := Decode(name, []byte(text))
+	var list strictyaml.ErrorList
+	if !errors.As(err, &list) || !strings.Contains(err.Error(), want) {
+		t.Errorf("Decode(%.80q) = %v, want an error list with %q", text, err, want)
+	}
+}
+
+// TestJSONReadOneWay: a claim that other JSON readers read differently
+// (a case variant, a name equal by Unicode folding, a repeated name, the
+// last of which encoding/json keeps) is an error naming its place.
+func TestJSONReadOneWay(t *testing.T) {
+	if _, err := Decode("g.json", []byte(goodJSON)); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{`{"profile":"tile-merge","seed":"7","moves":"LLUR","claim":{"score":999996,"maxTile":8,"moves":4},"Claim":{"score":12,"maxTile":8,"moves":4}}`, `a.json:1:98: unknown field "Claim"`},
+		{`{"profile":"tile-merge","seed":"99","moves":"LLUR","ſeed":"7","claim":{"score":12,"maxTile":8,"moves":4}}`, `unknown field "ſeed"`},
+		{`{"profile":"tile-merge","seed":"7","moves":"LLUR","claim":{"score":999996,"score":12,"maxTile":8,"moves":4}}`, "a.json:1:75: the field claim/score again"},
+		{`{"profile":"tile-merge","profile":"classic","seed":"7","moves":"LLUR","claim":{"score":12,"maxTile":8,"moves":4}}`, "the field profile again"},
+		{"{\"profile\":\"tile-merge\",\"seed\":\"7\xff\",\"moves\":\"L\",\"claim\":{\"score\":0,\"maxTile\":4,\"moves\":1}}", "a.json:1:34: invalid JSON: invalid UTF-8"},
+		{`{"profile":"tile-merge","seed":"7","moves":"LLUR","claim":{"score":12,"maxTile":8,"moves":4}} {}`, "data after the replay's object"},
+		{`{"profile":"tile-merge","seed":"7","moves":"LLUR","claim":{"score":12.0,"maxTile":8,"moves":4}}`, "claim.score: 12.0 is not a whole number"},
+		{`{"profile":"tile-merge","seed":"7","moves":"LLUR","claim":{"score":18446744073709551616,"maxTile":8,"moves":4}}`, "claim.score: 18446744073709551616 is not a whole number from 0 to 2^53-1"},
+		{`{"profile":"tile-merge","seed":true,"moves":"LLUR","claim":{"score":12,"maxTile":8,"moves":4}}`, "seed: true is not a seed"},
+		{`{"profile":"tile-merge","seed":"7","moves":"LLUR","claim":null}`, "claim: null where an object goes"},
+	} {
+		mustDecodeFail(t, "a.json", tc.text, tc.want)
+	}
+}
+
+// TestYAMLNumbersPlainly: a count is a plain decimal whole number in
+// range; YAML's other forms of numbers (hexadecimal, underscores, a sign,
+// a fraction, out of range) and of booleans (True, yes) are errors, never
+// read as the number or the flag a reader might take them for.
+func TestYAMLNumbersPlainly(t *testing.T) {
+	base := "profile: tile-merge\nseed: \"7\"\nmoves: LLUR\nclaim:\n  score: %s\n  maxTile: 8\n  moves: 4\n"
+	for _, score := range []string{"0x7e68", "32_360", "+32360", "32360.0", "18446744073709551616", "9007199254740992", "-4", "1e3", "012"} {
+		mustDecodeFail(t, "n.yaml", strings.Replace(base, "%s", score, 1), "n.yaml:5:10: claim.score: "+score+" is not a whole number")
+	}
+	mustDecodeFail(t, "n.yaml", strings.Replace(base, "%s", "\"12\"", 1), `claim.score: the string "12" is not a whole number`)
+	mustDecodeFail(t, "r.yaml", "profile: tile-merge\nrules: 1.0\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n", "r.yaml:2:8: rules: 1.0 is not a whole number")
+	mustDecodeFail(t, "s.yaml", "profile: tile-merge\nseed: true\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n", "s.yaml:2:7: seed: true is not a seed")
+	mustDecodeFail(t, "w.yaml", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1, won: True}\n", "claim.won: True where true or false goes")
+	mustDecodeFail(t, "a.yaml", "profile: &p tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n", "a.yaml:1:10: profile: an anchor or alias")
+}
+
+// TestBoundedMemory: a value the YAML library would parse into millions
+// of nodes, or a header of many keys, is refused before the library sees
+// it, in memory a small multiple of the input (docs/security.md).
+func TestBoundedMemory(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"flow list in source", "source: [" + strings.Repeat("0,", 4<<20) + "0]\nprofile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n", "at most 65536"},
+		{"flow list in claim.board", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1, board: [" + strings.Repeat("[0],", 1<<20) + "[0]]}\n", "at most 65536"},
+		{"many keys", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim:\n" + strings.Repeat("  x: 1\n", 9000), "at most 4096"},
+		{"many small keys", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim:\n" + strings.Repeat(" x: 1\n", 2000), "the key \"x\" again"},
+		{"deep nesting", "profile: tile-merge\nseed: \"7\"\nmoves: L\nsource: " + strings.Repeat("[", 30000) + "\nclaim: {score: 0, maxTile: 4, moves: 1}\n", "YAML nodes"},
+		{"a JSON line that is not JSON", "{source: [" + strings.Repeat("0,", 1<<20) + "0]}", "invalid JSON"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			_, err = Decode("b.yaml", []byte(tc.text))
+			runtime.ReadMemStats(&after)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("%.200v, want %q", err, tc.want)
+			}
+			mem := after.TotalAlloc - before.TotalAlloc
+			if limit := 20*uint64(len(tc.text)) + 8<<20; mem > limit {
+				t.Errorf("%d bytes allocated for a %d-byte input (at most %d)", mem, len(tc.text), limit)
+			}
+			if len(err.Error()) > 400 {
+				t.Errorf("a message of %d bytes: it echoes the input", len(err.Error()))
+			}
+		})
+	}
+}
+
+// TestLongValuesCut: a long seed, field name or value is cut in messages.
+func TestLongValuesCut(t *testing.T) {
+	long := strings.Repeat("x", 10000)
+	r, err := Decode("l.yaml", []byte("profile: tile-merge\nseed: \""+long+"\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vd := NewVerifier().Verify(r)
+	if vd.Reason != Malformed || len(vd.Error) > 300 || !strings.Contains(vd.Error, "10000 bytes in all") {
+		t.Errorf("%s: %.400s", vd.Reason, vd.Error)
+	}
+	for _, text := range []string{
+		"profile: tile-merge\n" + long + ": 1\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
+		`{"profile":"tile-merge","` + long + `":1}`,
+		"profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\nseedCommitment: " + long + "\n",
+	} {
+		if _, err := Decode("l.yaml", []byte(text)); err == nil || len(err.Error()) > 300 {
+			t.Errorf("%.300v", err)
+		}
+	}
+}
+
+// TestSpawnLogPlaces: a spawn's cell beyond any board of the log's width
+// says so, not that the token lacks its spawn.
+func TestSpawnLogPlaces(t *testing.T) {
+	mustDecodeFail(t, "p.yaml", "profile: tile-merge\nstart: |\n  2 2 . .\n  . . . .\n  . . . .\n  . . . .\nmoves: L64:2\nclaim: {score: 4, maxTile: 4, moves: 1}\n",
+		"moves: character 1: move 'L' spawns in cell 64, outside any board of 4 columns")
+}
+
+// TestCommitmentLowerCase: a seed commitment is "sha256:" and 64
+// lower-case hex digits, as documented; upper case is refused, not
+// matched leniently.
+func TestCommitmentLowerCase(t *testing.T) {
+	c, _ := Commitment("7")
+	text := "profile: tile-merge\nseed: \"7\"\nseedCommitment: %s\nmoves: LLUR\nclaim: {score: 12, maxTile: 8, moves: 4}\n"
+	r, err := Decode("c.yaml", []byte(strings.Replace(text, "%s", c, 1)))
+	if err != nil || !NewVerifier().Verify(r).Valid {
+		t.Fatalf("the lower-case commitment: %v", err)
+	}
+	mustDecodeFail(t, "c.yaml", strings.Replace(text, "%s", "SHA256:"+strings.ToUpper(c[7:]), 1), "c.yaml:3:1: seedCommitment")
+	mustDecodeFail(t, "c.yaml", strings.Replace(text, "%s", "sha256:"+strings.ToUpper(c[7:]), 1), "lower-case hex")
+}
+
+// TestRNGOnEveryReplay: rng names a seeded replay's generator; beside a
+// start board (a replay that records its spawns) any rng is refused, as
+// an unknown one is for a seeded replay.
+func TestRNGOnEveryReplay(t *testing.T) {
+	mustDecodeFail(t, "g.yaml", "profile: tile-merge\nrng: mt19937-bogus\nstart: |\n  2 2 . .\n  . . . .\n  . . . .\n  . . . .\nmoves: L3:2\nclaim: {score: 4, maxTile: 4, moves: 1}\n",
+		"g.yaml:2:1: rng names the generator of a seeded replay's spawns")
+	r, err := Decode("g.yaml", []byte("profile: tile-merge\nrng: mt19937-bogus\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vd := NewVerifier().Verify(r); vd.Reason != Refused || !strings.Contains(vd.Error, `"mt19937-bogus"`) {
+		t.Errorf("%s: %s", vd.Reason, vd.Error)
+	}
+}
+
+// TestSetupInVerdict: the proof states the setup the game was verified
+// under, and the canonical form leaves the setup out when it changes
+// nothing: no setup, setup {} and setup {target: 2048} hash the same, an
+// open-ended run does not.
+func TestSetupInVerdict(t *testing.T) {
+	play := playGame(t, "online-2048", "setup", 40, false)
+	hashes := map[string]string{}
+	for _, setup := range []string{"", "setup: {}\n", "setup: {target: 2048}\n", "setup: {target: 2048, openEnded: false}\n", "setup: {openEnded: true}\n"} {
+		r := *play
+		text := string(r.EncodeYAML(0))
+		text = strings.Replace(text, "profile: online-2048\n", "profile: online-2048\n"+setup, 1)
+		d, err := Decode("s.yaml", []byte(text))
+		if err != nil {
+			t.Fatalf("%q: %v", setup, err)
+		}
+		vd := NewVerifier().Verify(d)
+		if !vd.Valid {
+			t.Fatalf("%q: %s %v", setup, vd.Reason, vd.Divergence)
+		}
+		hashes[setup] = vd.SHA256
+		if open := strings.Contains(setup, "openEnded: true"); open != strings.Contains(vd.Proved, "setup open-ended") || open != (vd.Setup != nil) {
+			t.Errorf("%q: the proof %q, setup %+v", setup, vd.Proved, vd.Setup)
+		}
+	}
+	if h := hashes[""]; hashes["setup: {}\n"] != h || hashes["setup: {target: 2048}\n"] != h || hashes["setup: {target: 2048, openEnded: false}\n"] != h {
+		t.Errorf("equal games hash differently: %v", hashes)
+	}
+	if hashes["setup: {openEnded: true}\n"] == hashes[""] {
+		t.Error("an open-ended run hashes as the run that stops at the target")
+	}
+}
