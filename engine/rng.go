@@ -26,7 +26,9 @@ type SeedError struct {
 
 // Error names the seed, cut when it is long (a message never echoes a
 // long input whole).
-func (e *SeedError) Error() string { return fmt.Sprintf("seed %s: %s", strictyaml.Quote(e.Seed, 100), e.Msg) }
+func (e *SeedError) Error() string {
+	return fmt.Sprintf("seed %s: %s", strictyaml.Quote(e.Seed, 100), e.Msg)
+}
 
 // NormalizeSeed returns the seed text tp1 hashes: s with leading and
 // trailing Unicode White_Space removed. What remains must be valid UTF-8
