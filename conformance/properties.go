@@ -11,10 +11,11 @@ import (
 	"github.com/tileproof/tileproof/protocol"
 )
 
-// propertyAlpha is the false-alarm rate of each statistical property
-// check: an implementation that follows the distribution fails it with
-// this probability.
-const propertyAlpha = 0.001
+// FalseAlarmRate bounds the chance that a run of the suite fails a
+// correct implementation by chance: all the run's statistical tests
+// together (every profile's), by Bonferroni's bound, each test at the
+// level FalseAlarmRate / the number of statistical tests in the run.
+const FalseAlarmRate = 1e-4
 
 // distributionSample is the number of spawns the distribution check draws.
 const distributionSample = 2000
@@ -27,21 +28,34 @@ const exhaustiveMaxExp = 5
 type property struct {
 	name  string
 	needs []string
-	check func(impl Impl, p *engine.Profile, res *Result)
+	tests int // the statistical tests it makes
+	// check runs the property; alpha is the level of each of its
+	// statistical tests.
+	check func(impl Impl, p *engine.Profile, res *Result, alpha float64)
 }
 
 var properties = []property{
-	{"same-seed-same-game", []string{protocol.SeedTP1}, sameSeedSameGame},
-	{"no-spawn-after-noop", []string{protocol.LoadState}, noSpawnAfterNoop},
-	{"spawn-distribution", []string{protocol.LoadState}, spawnDistribution},
-	{"metamorphic", []string{protocol.LoadState}, metamorphic},
-	{"exhaustive-lines", []string{protocol.LoadState}, exhaustiveLines},
+	{"same-seed-same-game", []string{protocol.SeedTP1}, 0, sameSeedSameGame},
+	{"no-spawn-after-noop", []string{protocol.LoadState}, 0, noSpawnAfterNoop},
+	{"spawn-distribution", []string{protocol.LoadState}, 2, spawnDistribution},
+	{"metamorphic", []string{protocol.LoadState}, 0, metamorphic},
+	{"exhaustive-lines", []string{protocol.LoadState}, 0, exhaustiveLines},
+}
+
+// statisticalTests returns the number of statistical tests the property
+// checks make under one profile.
+func statisticalTests() int {
+	n := 0
+	for _, p := range properties {
+		n += p.tests
+	}
+	return n
 }
 
 // runProperties runs the checks no single case shows, under one profile;
 // each is a result named properties/NAME. Their boards are 4x4: under a
 // profile of another size each is skipped, saying so.
-func runProperties(impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp) []Result {
+func runProperties(impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp, alpha float64) []Result {
 	var out []Result
 	for _, prop := range properties {
 		res := Result{Case: "properties/" + prop.name, Area: "properties", Profile: p.Name}
@@ -54,7 +68,7 @@ func runProperties(impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp) []
 		case reason != "":
 			res.Status, res.Reason = Skip, reason
 		default:
-			prop.check(impl, p, &res)
+			prop.check(impl, p, &res, alpha)
 			if res.Status == "" {
 				res.Status = Pass
 			}
@@ -121,7 +135,7 @@ func isRefusal(err error) bool {
 
 // sameSeedSameGame plays the same seed twice, and against the engine:
 // the games must be the same, move for move (tp1 makes them so).
-func sameSeedSameGame(impl Impl, p *engine.Profile, res *Result) {
+func sameSeedSameGame(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 	const seed = "tileproof-property"
 	var first []State
 	for round := range 2 {
@@ -159,7 +173,7 @@ func sameSeedSameGame(impl Impl, p *engine.Profile, res *Result) {
 // noSpawnAfterNoop loads boards where a move changes nothing and checks
 // no tile appears (checkSpawn fails a spawn after a move that did not
 // change the board) and the move is not counted.
-func noSpawnAfterNoop(impl Impl, p *engine.Profile, res *Result) {
+func noSpawnAfterNoop(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 	var bs []engine.Board
 	var ds []engine.Direction
 	for _, text := range []string{"2 . . ./. . . ./. . . ./. . . .", "2 4 . ./4 2 . ./. . . ./. . . .", "2 4 8 16/. . . ./. . . ./. . . ."} {
@@ -186,8 +200,8 @@ func noSpawnAfterNoop(impl Impl, p *engine.Profile, res *Result) {
 // tile, which a move right sends to the end of row 0 leaving 15 empty
 // cells, and tests the values against the profile's weights (exact
 // binomial or chi-square) and the cells against uniform (chi-square), each
-// at propertyAlpha.
-func spawnDistribution(impl Impl, p *engine.Profile, res *Result) {
+// at alpha.
+func spawnDistribution(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 	b, _ := engine.ParseBoard("2 . . ./. . . ./. . . ./. . . .")
 	bs, ds := make([]engine.Board, distributionSample), make([]engine.Direction, distributionSample)
 	for i := range bs {
@@ -223,8 +237,8 @@ func spawnDistribution(impl Impl, p *engine.Profile, res *Result) {
 		stat, k := stats.ChiSquare(obs, exp)
 		pv = stats.ChiSquareSF(stat, k-1)
 	}
-	if pv < propertyAlpha {
-		res.fail(SpawnWrong, 0, "the spawned values %v in %d spawns are unlikely under the weights %v (p = %.2g < %g)", values, distributionSample, p.Spawn, pv, propertyAlpha)
+	if pv < alpha {
+		res.fail(SpawnWrong, 0, "the spawned values %v in %d spawns are unlikely under the weights %v (p = %.2g < %g)", values, distributionSample, p.Spawn, pv, alpha)
 		return
 	}
 	expected := make([]float64, 16)
@@ -238,8 +252,8 @@ func spawnDistribution(impl Impl, p *engine.Profile, res *Result) {
 		return
 	}
 	stat, k := stats.ChiSquare(cells, expected)
-	if pc := stats.ChiSquareSF(stat, k-1); pc < propertyAlpha {
-		res.fail(SpawnWrong, 0, "the spawns' cells %v are unlikely under uniform placement over the 15 empty cells (p = %.2g < %g)", cells, pc, propertyAlpha)
+	if pc := stats.ChiSquareSF(stat, k-1); pc < alpha {
+		res.fail(SpawnWrong, 0, "the spawns' cells %v are unlikely under uniform placement over the 15 empty cells (p = %.2g < %g)", cells, pc, alpha)
 	}
 }
 
@@ -248,7 +262,7 @@ func spawnDistribution(impl Impl, p *engine.Profile, res *Result) {
 // down); the tile sum after a move is the sum before plus the spawned
 // tile; the points gained are the tiles the merges made (the potential
 // difference of docs/replay-format.md).
-func metamorphic(impl Impl, p *engine.Profile, res *Result) {
+func metamorphic(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 	rng := rand.New(rand.NewPCG(2048, 4096))
 	pairs := [][2]engine.Direction{{engine.Left, engine.Right}, {engine.Up, engine.Down}}
 	// Each board is played four times: a move and the mirrored move on
@@ -315,7 +329,7 @@ func mirrorBoard(b engine.Board, horizontal bool) engine.Board {
 
 // exhaustiveLines compares, for every line of 4 cells of exponents 0 to
 // exhaustiveMaxExp, the slide in every direction with the engine's.
-func exhaustiveLines(impl Impl, p *engine.Profile, res *Result) {
+func exhaustiveLines(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 	const n = exhaustiveMaxExp + 1
 	var bs []engine.Board
 	var ds []engine.Direction

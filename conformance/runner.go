@@ -174,8 +174,9 @@ func plan(pack *Pack, impl Impl, opts Options) (*Report, []check, error) {
 		}
 	}
 	if opts.Properties {
+		alpha := FalseAlarmRate / float64(max(1, statisticalTests()*len(profiles)))
 		for _, p := range profiles {
-			checks = append(checks, check{"properties@" + p.Name, func() []Result { return runProperties(impl, hello, p, opts.Run) }})
+			checks = append(checks, check{"properties@" + p.Name, func() []Result { return runProperties(impl, hello, p, opts.Run, alpha) }})
 		}
 	}
 	return rep, checks, nil

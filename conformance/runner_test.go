@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"testing"
@@ -60,4 +61,28 @@ func TestSkipReasons(t *testing.T) {
 	if reasons["properties"] != "needs seed-tp1" || reasons["tp1"] != "needs seed-tp1" {
 		t.Errorf("skip reasons by area: %q", reasons)
 	}
+}
+
+// TestSpawnDistributionCalibrated plays the spawn-distribution property
+// against the engine (a correct implementation) 400 times at a per-test
+// level of 0.02, and checks the check fails about as often as its two
+// tests' levels say (at most 0.04 of the runs, by Bonferroni): the level a
+// run gives each test is what it costs a correct implementation. (The
+// run's own level is FalseAlarmRate, 1e-4, too rare to count here.)
+func TestSpawnDistributionCalibrated(t *testing.T) {
+	p, _ := engine.BuiltinProfile("classic")
+	const runs, alpha = 400, 0.02
+	failures := 0
+	for i := range runs {
+		var res Result
+		spawnDistribution(&Builtin{Seed: fmt.Sprint("calibrate-", i)}, p, &res, alpha)
+		if res.Status.Failed() {
+			failures++
+		}
+	}
+	// Binomial(400, 0.04) exceeds 32 with probability below 1e-4.
+	if failures > 32 {
+		t.Errorf("%d of %d runs of a correct implementation failed at level %g a test", failures, runs, alpha)
+	}
+	t.Logf("%d of %d runs failed (%.3f; at most %.3f expected)", failures, runs, float64(failures)/runs, 2*alpha)
 }
