@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/plain"
@@ -153,4 +155,50 @@ func BenchmarkBatch(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkBatchRatio is the batch of short seeded games end to end as
+// tileproof verify --json does it on one worker (decode, replay, compare,
+// hash, the verdict written as its JSON line), against the engine's own
+// replay of the same games in the same loop: ratio is verification's
+// rate of moves over the engine's (issue 13's target: at least 0.4).
+func BenchmarkBatchRatio(b *testing.B) {
+	replays, moves := batchCorpus()
+	v := NewVerifier()
+	p, _ := engine.BuiltinProfile("tile-merge")
+	rules, _ := engine.Compile(p)
+	decoded := make([]*Replay, len(replays))
+	for i, data := range replays {
+		r, err := Decode("b", data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		decoded[i] = r
+	}
+	var replayTime, verifyTime time.Duration
+	var out []byte
+	for b.Loop() {
+		t := time.Now()
+		for _, r := range decoded {
+			g, _ := rules.NewGame(*r.Seed)
+			if _, err := g.Play(r.Actions, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		replayTime += time.Since(t)
+		t = time.Now()
+		for i, data := range replays {
+			vd := v.VerifyFile("stdin:"+strconv.Itoa(i+1), data)
+			if !vd.Valid {
+				b.Fatalf("%+v", vd)
+			}
+			out = vd.AppendJSON(out[:0])
+			out = append(out, '\n')
+		}
+		verifyTime += time.Since(t)
+	}
+	n := float64(b.N * moves)
+	b.ReportMetric(n/replayTime.Seconds()/1e6, "engine-Mmoves/s")
+	b.ReportMetric(n/verifyTime.Seconds()/1e6, "verify-Mmoves/s")
+	b.ReportMetric(replayTime.Seconds()/verifyTime.Seconds(), "ratio")
 }

@@ -55,7 +55,7 @@ func cutMoves(data []byte) (rest []byte, moves string, at pos, ok bool) {
 	if start < 0 {
 		return nil, "", pos{}, false
 	}
-	at = pos{line, 1}
+	at = pos{line: line, col: 1}
 	lineEnd := bytes.IndexByte(data[start:], '\n')
 	if lineEnd < 0 {
 		lineEnd = len(data) - start

@@ -42,6 +42,11 @@ func Decode(name string, data []byte) (*Replay, error) {
 // has the plain form recorders write, or by the YAML library, bounded.
 func decodeForm(name string, data []byte, f *form) error {
 	if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
+		if readJSONPlain(data, f) {
+			f.src = data
+			return nil
+		}
+		*f = form{}
 		err := readJSON(name, data, f)
 		var se *jsonSyntaxError
 		if !errors.As(err, &se) {
@@ -130,10 +135,12 @@ func (s scalar) describe() string {
 // decodeError collects the errors of one document.
 type decodeError struct {
 	name string
+	src  []byte // the document, for places recorded as offsets
 	list strictyaml.ErrorList
 }
 
 func (d *decodeError) add(at pos, format string, args ...any) {
+	at = at.resolve(d.src)
 	d.list = append(d.list, &strictyaml.Error{File: d.name, Line: at.line, Col: at.col, Msg: fmt.Sprintf(format, args...)})
 }
 
@@ -178,7 +185,7 @@ func (f *form) setScalar(fd field, s scalar, errs *decodeError) {
 			at := s.at
 			var be *engine.BoardError
 			if errors.As(err, &be) && be.Row > 0 && s.block {
-				at = pos{at.line + be.Row, 0} // the row's own line
+				at = pos{line: at.line + be.Row} // the row's own line
 			}
 			errs.add(at, "%s: %v", path, err)
 			return
@@ -235,7 +242,7 @@ func commitmentForm(s string) bool {
 
 // replay checks what the fields mean together and returns the replay.
 func (f *form) replay(name string) (*Replay, error) {
-	errs := &decodeError{name: name}
+	errs := &decodeError{name: name, src: f.src}
 	fail := func(id fieldID, format string, args ...any) (*Replay, error) {
 		errs.add(f.at[id], format, args...)
 		return nil, errs.list

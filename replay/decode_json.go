@@ -31,9 +31,6 @@ type jsonReader struct {
 	data []byte
 	dec  *jsontext.Decoder
 	errs *decodeError
-	// lines[i] is the offset of line i+2's first byte, found once an error
-	// needs a line.
-	lines []int
 }
 
 // readJSON reads a JSON replay document into f.
@@ -41,7 +38,8 @@ func readJSON(name string, data []byte, f *form) error {
 	dec := jsonDecoders.Get().(*jsontext.Decoder)
 	dec.Reset(bytes.NewBuffer(data)) // a bytes.Buffer's contents are read in place, not copied
 	defer jsonDecoders.Put(dec)
-	jr := &jsonReader{data: data, dec: dec, errs: &decodeError{name: name}}
+	jr := &jsonReader{data: data, dec: dec, errs: &decodeError{name: name, src: data}}
+	f.src = data
 	if err := jr.object("", replayFields, f); err != nil {
 		if errors.Is(err, errReported) {
 			// A wrong value was found before the end: a document that is
@@ -93,12 +91,10 @@ func (jr *jsonReader) fail(err error) error {
 // errReported stops reading after an error that is already in the list.
 var errReported = errors.New("reported")
 
-// pos returns the line and column of byte offset off.
+// pos returns the place of byte offset off (its line and column are found
+// when a message needs them).
 func (jr *jsonReader) pos(off int64) pos {
-	off = min(max(off, 0), int64(len(jr.data)))
-	line := 1 + bytes.Count(jr.data[:off], []byte{'\n'})
-	col := int(off) - (bytes.LastIndexByte(jr.data[:off], '\n') + 1) + 1
-	return pos{line, col}
+	return pos{off: int(min(max(off, 0), int64(len(jr.data)))) + 1}
 }
 
 // here is where the next token starts.
@@ -123,14 +119,16 @@ func (jr *jsonReader) object(path string, fields []field, f *form) error {
 	}
 	for jr.dec.PeekKind() != '}' {
 		keyAt := jr.here()
-		tok, err := jr.dec.ReadToken()
+		// The name, read raw: a name without escapes is matched without
+		// making a string of it.
+		raw, err := jr.dec.ReadValue()
 		if err != nil {
 			return err
 		}
-		key := tok.String()
-		fd, ok := lookup(fields, key)
+		fd, ok := lookupRaw(fields, raw)
 		if !ok {
-			jr.errs.add(keyAt, "unknown field %s", strictyaml.Quote(key, 40))
+			key, _ := jsontext.AppendUnquote(nil, raw)
+			jr.errs.add(keyAt, "unknown field %s", strictyaml.Quote(string(key), 40))
 			return errReported
 		}
 		f.mark(fd.id, keyAt)
@@ -177,25 +175,60 @@ func (jr *jsonReader) stop() error {
 // scalar reads a string, number, true, false or null, the value at path.
 func (jr *jsonReader) scalar(path string) (scalar, error) {
 	at := jr.here()
-	tok, err := jr.dec.ReadToken()
+	switch jr.dec.PeekKind() {
+	case '{', '[':
+		tok, err := jr.dec.ReadToken()
+		if err != nil {
+			return scalar{}, err
+		}
+		return scalar{}, jr.wrong(path, tok, at, "a single value")
+	}
+	// Read raw, so that a string without escapes becomes a string in one
+	// copy and a number or a literal in none.
+	raw, err := jr.dec.ReadValue()
 	if err != nil {
 		return scalar{}, err
 	}
 	s := scalar{at: at}
-	switch k := tok.Kind(); k {
+	switch raw[0] {
 	case '"':
-		s.text, s.kind = tok.String(), sString
-	case '0':
-		s.text = tok.String()
-		s.kind = classifyNumber(s.text)
-	case 't', 'f':
-		s.text, s.kind = tok.String(), sBool
+		s.kind = sString
+		if bytes.IndexByte(raw, '\\') < 0 {
+			s.text = string(raw[1 : len(raw)-1])
+		} else {
+			text, _ := jsontext.AppendUnquote(nil, raw) // valid: the decoder read it
+			s.text = string(text)
+		}
+	case 't':
+		s.text, s.kind = "true", sBool
+	case 'f':
+		s.text, s.kind = "false", sBool
 	case 'n':
 		s.text, s.kind = "null", sNull
 	default:
-		return s, jr.wrong(path, tok, at, "a single value")
+		s.text = string(raw)
+		s.kind = classifyNumber(s.text)
 	}
 	return s, nil
+}
+
+// lookupRaw returns the field of fields whose name is the JSON string
+// raw, as the document writes it (quoted).
+func lookupRaw(fields []field, raw []byte) (field, bool) {
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		name, err := jsontext.AppendUnquote(nil, raw)
+		if err != nil {
+			return field{}, false
+		}
+		return lookup(fields, string(name))
+	}
+	name := raw[1 : len(raw)-1]
+	for _, f := range fields {
+		if string(name) == f.key {
+			return f, true
+		}
+	}
+	return field{}, false
 }
 
 // rows reads the board at path as an array of rows, each an array of

@@ -75,3 +75,36 @@ func TestJSONMatchesYAML(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadJSONPlain checks readJSONPlain against the JSON reader:
+// whatever document it takes, the reader takes too and reads the same
+// form, places included.
+func FuzzReadJSONPlain(f *testing.F) {
+	for _, s := range []string{
+		`{"profile":"tile-merge","seed":"7","moves":"LLUR","claim":{"score":12,"maxTile":8,"moves":4}}`,
+		` { "source" : "x" , "profile":"classic","rules":1,"rng":"tp1","setup":{"target":2048,"openEnded":false},"seed":-12,"seedCommitment":"sha256:ab","moves":"L U","claim":{"score":0,"maxTile":4,"moves":1,"board":"2 . . .\n. . . .","won":false,"over":true,"result":"no-moves"}}` + "\n",
+		`{"profile":"x","start":[[2,null,0,4],[0,0,0,0]],"moves":"L3:2","claim":{"score":0,"maxTile":4,"moves":1,"board":[[2, 0],[0 ,null]]}}`,
+		`{"profile":"x","profile":"y"}`,
+		`{"profile":"x","seed":7.0}`,
+		`{"profile":"x","claim":{"score":012}}`,
+		`{"profile":"x","claim":{"won":True}}`,
+		`{"profile":"x\u0041"}`,
+		`{}`, `{"profile":"x"} x`, `{"claim":{}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var fast form
+		if !readJSONPlain([]byte(text), &fast) {
+			return
+		}
+		var slow form
+		if err := readJSON("f.json", []byte(text), &slow); err != nil {
+			t.Fatalf("readJSONPlain took a document the JSON reader refuses: %v\n%+v", err, fast)
+		}
+		fast.src = slow.src
+		if diff := cmp.Diff(slow, fast, formsEqual); diff != "" {
+			t.Fatalf("(-JSON reader +readJSONPlain):\n%s", diff)
+		}
+	})
+}

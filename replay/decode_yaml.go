@@ -21,7 +21,7 @@ func readYAML(name string, data []byte, f *form) error {
 	return nil
 }
 
-func nodePos(n *yaml.Node) pos { return pos{n.Line, n.Column} }
+func nodePos(n *yaml.Node) pos { return pos{line: n.Line, col: n.Column} }
 
 // readMapping reads the mapping n at path ("" for the replay) of the given
 // fields, stopping at the first error.

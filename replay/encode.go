@@ -175,6 +175,10 @@ func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 // scalar too. Invalid UTF-8, which no decoded replay holds, becomes
 // U+FFFD.
 func appendQuoted(b []byte, s string) []byte {
+	if plainASCII(s) {
+		// Most strings (move logs, profile names, seeds) need no escape.
+		return append(append(append(b, '"'), s...), '"')
+	}
 	out, err := jsontext.AppendQuote(b, s)
 	if err != nil {
 		out, _ = jsontext.AppendQuote(b, strings.ToValidUTF8(s, "\uFFFD"))
@@ -214,6 +218,27 @@ func (f *form) appendJSON(b []byte, fields []field) []byte {
 	return append(b, '}')
 }
 
+// plainASCII reports whether s is printable ASCII without a quote or a
+// backslash: a JSON string of it is s between quotes.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// tileText holds the decimal text of every tile, by exponent ("0" for an
+// empty cell).
+var tileText = func() (t [engine.MaxExp + 1]string) {
+	t[0] = "0"
+	for e := 1; e <= engine.MaxExp; e++ {
+		t[e] = strconv.FormatUint(1<<e, 10)
+	}
+	return t
+}()
+
 // appendRows writes a board as rows of numbers, 0 for an empty cell.
 func appendRows(b []byte, board engine.Board) []byte {
 	b = append(b, '[')
@@ -226,7 +251,7 @@ func appendRows(b []byte, board engine.Board) []byte {
 			if c > 0 {
 				b = append(b, ',')
 			}
-			b = strconv.AppendUint(b, board.At(r, c), 10)
+			b = append(b, tileText[board.Exp(r, c)]...)
 		}
 		b = append(b, ']')
 	}

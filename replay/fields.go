@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"bytes"
+
 	"github.com/tileproof/tileproof/engine"
 )
 
@@ -106,8 +108,23 @@ func lookup(fields []field, key string) (field, bool) {
 	return field{}, false
 }
 
-// pos is a place in a document: 1-based line and column, 0 when unknown.
-type pos struct{ line, col int }
+// pos is a place in a document: 1-based line and column, 0 when unknown;
+// or, as the JSON reader records places (finding lines takes a scan), the
+// byte offset plus one in off, turned into a line and column only for a
+// message ([decodeError.add]).
+type pos struct{ line, col, off int }
+
+// resolve returns the place with its line and column, found from the
+// byte offset in src where it has one.
+func (p pos) resolve(src []byte) pos {
+	if p.line != 0 || p.off == 0 || src == nil {
+		return p
+	}
+	off := min(p.off-1, len(src))
+	line := 1 + bytes.Count(src[:off], []byte{'\n'})
+	col := off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
+	return pos{line: line, col: col}
+}
 
 // form is a replay document as its fields were read, before the meaning
 // of the whole is checked ([form.replay]), or a replay's fields about to
@@ -120,6 +137,7 @@ type form struct {
 	start engine.Board
 	board engine.Board
 	at    [numFields]pos // where each field's key is
+	src   []byte         // the document, for places recorded as offsets
 }
 
 func (f *form) present(id fieldID) bool { return f.has&(1<<id) != 0 }

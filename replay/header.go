@@ -45,7 +45,7 @@ func readHeader(data []byte, f *form) bool {
 			return false
 		}
 		value := plainValue(rest)
-		at := pos{i + 1, indent + 1}
+		at := pos{line: i + 1, col: indent + 1}
 		if indent == 0 {
 			if inClaim && claimIndent == 0 {
 				return false // claim with nothing under it: null
@@ -202,7 +202,7 @@ func (f *form) setFlow(v, line []byte, n int) bool {
 		if !ok || fd.id == fBoard || f.present(fd.id) {
 			return false
 		}
-		f.mark(fd.id, pos{n, 1 + off + lead})
+		f.mark(fd.id, pos{line: n, col: 1 + off + lead})
 		if !f.setPlain(fd, value) {
 			return false
 		}

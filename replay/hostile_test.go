@@ -175,8 +175,8 @@ func TestSetupInVerdict(t *testing.T) {
 			t.Fatalf("%q: %s %v", setup, vd.Reason, vd.Divergence)
 		}
 		hashes[setup] = vd.SHA256
-		if open := strings.Contains(setup, "openEnded: true"); open != strings.Contains(vd.Proved, "setup open-ended") || open != (vd.Setup != nil) {
-			t.Errorf("%q: the proof %q, setup %+v", setup, vd.Proved, vd.Setup)
+		if open := strings.Contains(setup, "openEnded: true"); open != strings.Contains(vd.Proved(), "setup open-ended") || open != (vd.Setup != nil) {
+			t.Errorf("%q: the proof %q, setup %+v", setup, vd.Proved(), vd.Setup)
 		}
 	}
 	if h := hashes[""]; hashes["setup: {}\n"] != h || hashes["setup: {target: 2048}\n"] != h || hashes["setup: {target: 2048, openEnded: false}\n"] != h {

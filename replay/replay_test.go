@@ -99,7 +99,7 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		vd := v.Verify(r) // must not panic, whatever the replay says
-		if vd.Valid && (vd.SHA256 == "" || vd.Proved == "") {
+		if vd.Valid && (vd.SHA256 == "" || vd.Proved() == "") {
 			t.Fatalf("a valid verdict without proof: %+v", vd)
 		}
 		if !vd.Valid && vd.Reason == "" {
@@ -145,8 +145,8 @@ func TestVerifyValid(t *testing.T) {
 	r := playGame(t, "tile-merge", "proof", 0, false)
 	vd := verify(t, r)
 	want := fmt.Sprintf("score %d, tile %d in %d moves is reachable from seed \"proof\" under profile tile-merge, rules version 1, spawns by tp1", r.Claim.Score, r.Claim.MaxTile, r.Claim.Moves)
-	if vd.Proved != want || fmt.Sprint(vd.Unpinned) != "[rules rng]" {
-		t.Errorf("proved %q, unpinned %v; want %q", vd.Proved, vd.Unpinned, want)
+	if vd.Proved() != want || fmt.Sprint(vd.Unpinned) != "[rules rng]" {
+		t.Errorf("proved %q, unpinned %v; want %q", vd.Proved(), vd.Unpinned, want)
 	}
 }
 

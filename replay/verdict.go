@@ -3,6 +3,7 @@ package replay
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
@@ -94,7 +95,6 @@ type Verdict struct {
 
 	Divergence   *Divergence
 	Mismatches   []Mismatch // every claimed figure that differs, the first of them the divergence's
-	Proved       string     // what a valid replay proved
 	SHA256       string     // of the canonical replay, for a valid one
 	Warnings     []string   // the spawn plausibility tests below their threshold
 	Plausibility *Plausibility
@@ -208,26 +208,50 @@ func (d *Divergence) Diff() string {
 	return boardfmt.Diff(*d.Claimed, *d.Board)
 }
 
-// MarshalJSON writes the divergence as docs/replay-format.md gives it:
-// what the replay says and what the rules give (replaySays, rulesGive,
-// and under their earlier names expected and found), the board as a text
-// grid, the diff of a claimed board.
-func (d *Divergence) MarshalJSON() ([]byte, error) {
-	out := struct {
-		Action   int    `json:"action"`
-		Move     int    `json:"move"`
-		Says     string `json:"replaySays"`
-		Gives    string `json:"rulesGive"`
-		Expected string `json:"expected"`
-		Found    string `json:"found"`
-		Board    string `json:"board,omitempty"`
-		Diff     string `json:"diff,omitempty"`
-	}{Action: d.Action, Move: d.Move, Says: d.Says(), Gives: d.Gives(), Diff: d.Diff()}
-	out.Expected, out.Found = out.Says, out.Gives
-	if d.Board != nil {
-		out.Board = d.Board.String()
+// Proved states what a valid replay proved ("" for another), with the
+// rules it holds under in full: "score 12, tile 8 in 4 moves is reachable
+// from seed "7" under profile tile-merge, rules version 1, spawns by tp1",
+// and the setup where the run made one.
+func (vd Verdict) Proved() string {
+	if !vd.Valid {
+		return ""
 	}
-	return json.Marshal(out)
+	return string(vd.appendProof(nil))
+}
+
+// appendProof appends the proof to b, with appends: every valid replay of
+// a batch writes one.
+func (vd Verdict) appendProof(b []byte) []byte {
+	b = append(b, "score "...)
+	b = strconv.AppendUint(b, vd.Score, 10)
+	b = append(b, ", tile "...)
+	b = strconv.AppendUint(b, vd.MaxTile, 10)
+	b = append(b, " in "...)
+	b = strconv.AppendInt(b, int64(vd.Moves), 10)
+	b = append(b, " moves is reachable from "...)
+	if vd.Seed != nil {
+		b = strconv.AppendQuote(append(b, "seed "...), *vd.Seed)
+	} else {
+		b = append(b, "the recorded start board and spawns"...)
+	}
+	b = append(append(b, " under profile "...), vd.Profile...)
+	b = strconv.AppendInt(append(b, ", rules version "...), int64(vd.RulesVersion), 10)
+	if setup := vd.Setup; setup != nil {
+		b = append(b, ", setup "...)
+		if setup.Target != 0 {
+			b = strconv.AppendUint(append(b, "target "...), setup.Target, 10)
+			if setup.OpenEnded {
+				b = append(b, " and "...)
+			}
+		}
+		if setup.OpenEnded {
+			b = append(b, "open-ended"...)
+		}
+	}
+	if vd.RNG != "" {
+		b = append(append(b, ", spawns by "...), vd.RNG...)
+	}
+	return b
 }
 
 // Headline returns the verdict's first line for people, without the
@@ -248,41 +272,158 @@ func (vd Verdict) Headline() string {
 	return s
 }
 
-// MarshalJSON writes the verdict as docs/replay-format.md gives it. The
-// game's figures are written only for a replay that was replayed.
-func (vd Verdict) MarshalJSON() ([]byte, error) {
-	type figures struct {
-		Score   uint64 `json:"score"`
-		MaxTile uint64 `json:"maxTile"`
-		Moves   int    `json:"moves"`
-		Won     bool   `json:"won"`
-		Over    bool   `json:"over"`
-		Result  string `json:"result"`
+// MarshalJSON writes the verdict as docs/replay-format.md gives it
+// ([Verdict.AppendJSON]).
+func (vd Verdict) MarshalJSON() ([]byte, error) { return vd.AppendJSON(nil), nil }
+
+// AppendJSON appends the verdict's JSON form, as docs/replay-format.md
+// gives it, to b: the game's figures only for a replay that was replayed,
+// empty fields left out. It is written by hand, not by reflection: a
+// batch writes one a replay.
+func (vd Verdict) AppendJSON(b []byte) []byte {
+	w := jsonWriter{b: append(b, '{')}
+	if vd.Name != "" {
+		w.str("name", vd.Name)
 	}
-	out := struct {
-		Name         string        `json:"name,omitempty"`
-		Valid        bool          `json:"valid"`
-		Reason       Reason        `json:"reason,omitempty"`
-		Error        string        `json:"error,omitempty"`
-		Profile      string        `json:"profile,omitempty"`
-		RulesVersion int           `json:"rulesVersion,omitempty"`
-		Setup        *engine.Setup `json:"setup,omitempty"`
-		RNG          string        `json:"rng,omitempty"`
-		Seed         *string       `json:"seed,omitempty"`
-		Unpinned     []string      `json:"unpinned,omitempty"`
-		*figures
-		Divergence   *Divergence   `json:"divergence,omitempty"`
-		Mismatches   []Mismatch    `json:"mismatches,omitempty"`
-		Proved       string        `json:"proved,omitempty"`
-		SHA256       string        `json:"sha256,omitempty"`
-		Warnings     []string      `json:"warnings,omitempty"`
-		Plausibility *Plausibility `json:"plausibility,omitempty"`
-	}{Name: vd.Name, Valid: vd.Valid, Reason: vd.Reason, Error: vd.Error, Profile: vd.Profile, RulesVersion: vd.RulesVersion,
-		Setup: vd.Setup, RNG: vd.RNG, Seed: vd.Seed, Unpinned: vd.Unpinned, Divergence: vd.Divergence, Mismatches: vd.Mismatches,
-		Proved: vd.Proved, SHA256: vd.SHA256, Warnings: vd.Warnings, Plausibility: vd.Plausibility}
+	w.key("valid")
+	w.b = strconv.AppendBool(w.b, vd.Valid)
+	w.opt("reason", string(vd.Reason))
+	w.opt("error", vd.Error)
+	w.opt("profile", vd.Profile)
+	if vd.RulesVersion != 0 {
+		w.num("rulesVersion", uint64(vd.RulesVersion))
+	}
+	if s := vd.Setup; s != nil {
+		w.key("setup")
+		w.b = append(w.b, '{')
+		inner := jsonWriter{b: w.b}
+		if s.Target != 0 {
+			inner.num("target", s.Target)
+		}
+		if s.OpenEnded {
+			inner.key("openEnded")
+			inner.b = append(inner.b, "true"...)
+		}
+		w.b = append(inner.b, '}')
+	}
+	w.opt("rng", vd.RNG)
+	if vd.Seed != nil {
+		w.str("seed", *vd.Seed)
+	}
+	w.strs("unpinned", vd.Unpinned)
 	if vd.Replayed {
+		w.num("score", vd.Score)
+		w.num("maxTile", vd.MaxTile)
+		w.num("moves", uint64(vd.Moves))
+		w.key("won")
+		w.b = strconv.AppendBool(w.b, vd.Won)
+		w.key("over")
+		w.b = strconv.AppendBool(w.b, vd.Over)
 		res, _ := vd.Result.MarshalText()
-		out.figures = &figures{vd.Score, vd.MaxTile, vd.Moves, vd.Won, vd.Over, string(res)}
+		w.str("result", string(res))
 	}
-	return json.Marshal(out)
+	if d := vd.Divergence; d != nil {
+		w.key("divergence")
+		w.b = d.appendJSON(w.b)
+	}
+	if len(vd.Mismatches) > 0 {
+		w.key("mismatches")
+		w.b = append(w.b, '[')
+		for i, m := range vd.Mismatches {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			mw := jsonWriter{b: append(w.b, '{')}
+			mw.str("field", m.Field)
+			mw.str("replaySays", m.Claimed)
+			mw.str("rulesGive", m.Found)
+			mw.str("claimed", m.Claimed)
+			mw.str("found", m.Found)
+			w.b = append(mw.b, '}')
+		}
+		w.b = append(w.b, ']')
+	}
+	if vd.Valid {
+		var buf [192]byte
+		w.key("proved")
+		w.b = appendQuoted(w.b, string(vd.appendProof(buf[:0])))
+	}
+	w.opt("sha256", vd.SHA256)
+	w.strs("warnings", vd.Warnings)
+	if pl := vd.Plausibility; pl != nil {
+		w.key("plausibility")
+		data, _ := json.Marshal(pl)
+		w.b = append(w.b, data...)
+	}
+	return append(w.b, '}')
+}
+
+// appendJSON writes the divergence as docs/replay-format.md gives it:
+// what the replay says and what the rules give (replaySays, rulesGive,
+// and under their earlier names expected and found), the board as a text
+// grid, the diff of a claimed board.
+func (d *Divergence) appendJSON(b []byte) []byte {
+	w := jsonWriter{b: append(b, '{')}
+	w.num("action", uint64(d.Action))
+	w.num("move", uint64(d.Move))
+	says, gives := d.Says(), d.Gives()
+	w.str("replaySays", says)
+	w.str("rulesGive", gives)
+	w.str("expected", says)
+	w.str("found", gives)
+	if d.Board != nil {
+		w.str("board", d.Board.String())
+	}
+	w.opt("diff", d.Diff())
+	return append(w.b, '}')
+}
+
+// MarshalJSON writes the divergence as the verdict's JSON has it.
+func (d *Divergence) MarshalJSON() ([]byte, error) { return d.appendJSON(nil), nil }
+
+// jsonWriter appends the members of a JSON object.
+type jsonWriter struct {
+	b    []byte
+	more bool // a member is written: the next needs a comma
+}
+
+func (w *jsonWriter) key(k string) {
+	if w.more {
+		w.b = append(w.b, ',')
+	}
+	w.more = true
+	w.b = append(append(append(w.b, '"'), k...), '"', ':')
+}
+
+func (w *jsonWriter) str(k, v string) {
+	w.key(k)
+	w.b = appendQuoted(w.b, v)
+}
+
+// opt writes a string member unless it is empty.
+func (w *jsonWriter) opt(k, v string) {
+	if v != "" {
+		w.str(k, v)
+	}
+}
+
+func (w *jsonWriter) num(k string, v uint64) {
+	w.key(k)
+	w.b = strconv.AppendUint(w.b, v, 10)
+}
+
+// strs writes a list of strings unless it is empty.
+func (w *jsonWriter) strs(k string, vs []string) {
+	if len(vs) == 0 {
+		return
+	}
+	w.key(k)
+	w.b = append(w.b, '[')
+	for i, v := range vs {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = appendQuoted(w.b, v)
+	}
+	w.b = append(w.b, ']')
 }

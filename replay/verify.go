@@ -231,33 +231,8 @@ func (v *Verifier) verify(r *Replay, trace bool) (Verdict, []Frame) {
 		return vd.invalid(claimReasons[mm[0].Field], div), frames
 	}
 	vd.Valid = true
-	vd.Proved = proof(g, p, vd.Seed, vd.Setup)
 	vd.SHA256 = canonicalHash(r, c, vd.Seed, g)
 	return vd, frames
-}
-
-// proof states what a valid replay proved, the rules it holds under in
-// full: the profile, its version, the setup, the generator.
-func proof(g *engine.Game, p *engine.Profile, seed *string, setup *engine.Setup) string {
-	from := "the recorded start board and spawns"
-	if seed != nil {
-		from = fmt.Sprintf("seed %q", *seed)
-	}
-	s := fmt.Sprintf("score %d, tile %d in %d moves is reachable from %s under profile %s, rules version %d", g.Score(), g.MaxTile(), g.Moves(), from, p.Name, p.Version)
-	if setup != nil {
-		var parts []string
-		if setup.Target != 0 {
-			parts = append(parts, fmt.Sprintf("target %d", setup.Target))
-		}
-		if setup.OpenEnded {
-			parts = append(parts, "open-ended")
-		}
-		s += ", setup " + strings.Join(parts, " and ")
-	}
-	if seed != nil {
-		s += ", spawns by " + engine.RNGID
-	}
-	return s
 }
 
 // startGame returns r's game at its start: from its seed, or from its

@@ -70,8 +70,8 @@ func Action(f replay.Frame) string {
 func VerdictLines(v replay.Verdict) []string {
 	if v.Valid {
 		lines := []string{"VALID"}
-		if v.Proved != "" {
-			lines = append(lines, v.Proved)
+		if v.Proved() != "" {
+			lines = append(lines, v.Proved())
 		}
 		return lines
 	}

@@ -1,0 +1,236 @@
+package replay
+
+import (
+	"strconv"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// readJSONPlain reads a JSON replay in the plain form recorders write
+// into f without the tokenizer, which spends most of the time of
+// verifying a short game: one object of the format's fields, each given
+// once; strings of printable ASCII without escapes; counts written
+// plainly; true and false; boards as text grids or rows of whole numbers
+// and nulls; white space between tokens. It returns false for anything
+// else (another form of a value, an unknown or repeated name, a value of
+// the wrong kind, data after the object), and readJSON then reads the
+// document, so that it alone words every error: readJSONPlain never gives
+// a result readJSON would not (FuzzReadJSONPlain).
+func readJSONPlain(data []byte, f *form) bool {
+	p := plainJSON{data: data}
+	p.ws()
+	if !p.object(replayFields, f) {
+		return false
+	}
+	p.ws()
+	return p.i == len(data)
+}
+
+type plainJSON struct {
+	data []byte
+	i    int
+}
+
+func (p *plainJSON) ws() {
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// byte reads byte c, after white space.
+func (p *plainJSON) byte(c byte) bool {
+	p.ws()
+	if p.i < len(p.data) && p.data[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *plainJSON) peek() byte {
+	p.ws()
+	if p.i < len(p.data) {
+		return p.data[p.i]
+	}
+	return 0
+}
+
+// str reads a string of printable ASCII without escapes.
+func (p *plainJSON) str() (string, bool) {
+	if p.peek() != '"' {
+		return "", false
+	}
+	start := p.i + 1
+	for j := start; j < len(p.data); j++ {
+		switch c := p.data[j]; {
+		case c == '"':
+			p.i = j + 1
+			return string(p.data[start:j]), true
+		case c < ' ' || c > '~' || c == '\\':
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// integer reads a whole number written plainly, with a sign when signed
+// is true: its text.
+func (p *plainJSON) integer(signed bool) ([]byte, bool) {
+	p.ws()
+	start := p.i
+	if signed && p.i < len(p.data) && p.data[p.i] == '-' {
+		p.i++
+	}
+	digits := p.i
+	for p.i < len(p.data) && '0' <= p.data[p.i] && p.data[p.i] <= '9' {
+		p.i++
+	}
+	n := p.i - digits
+	if n == 0 || n > 1 && p.data[digits] == '0' {
+		return nil, false
+	}
+	if p.i < len(p.data) {
+		switch p.data[p.i] {
+		case '.', 'e', 'E':
+			return nil, false // a fraction or an exponent: another form
+		}
+	}
+	return p.data[start:p.i], true
+}
+
+// object reads an object of the given fields into f.
+func (p *plainJSON) object(fields []field, f *form) bool {
+	if !p.byte('{') {
+		return false
+	}
+	if p.byte('}') {
+		return true
+	}
+	for {
+		at := pos{off: p.i + 1}
+		key, ok := p.str()
+		if !ok {
+			return false
+		}
+		fd, ok := lookup(fields, key)
+		if !ok || f.present(fd.id) || !p.byte(':') {
+			return false
+		}
+		f.mark(fd.id, at)
+		if !p.value(fd, f) {
+			return false
+		}
+		if p.byte('}') {
+			return true
+		}
+		if !p.byte(',') {
+			return false
+		}
+	}
+}
+
+// value reads the value of field fd into f.
+func (p *plainJSON) value(fd field, f *form) bool {
+	switch fd.kind {
+	case kObject:
+		return p.object(fd.sub, f)
+	case kText, kLog:
+		s, ok := p.str()
+		f.text[fd.id] = s
+		return ok
+	case kSeed:
+		if p.peek() == '"' {
+			s, ok := p.str()
+			f.text[fd.id] = s
+			return ok
+		}
+		n, ok := p.integer(true)
+		f.text[fd.id] = string(n)
+		return ok
+	case kCount:
+		n, ok := p.integer(false)
+		if !ok {
+			return false
+		}
+		v, err := strconv.ParseUint(string(n), 10, 64)
+		f.num[fd.id] = v
+		return err == nil && v <= engine.MaxSafeInteger
+	case kFlag:
+		p.ws()
+		rest := p.data[p.i:]
+		switch {
+		case len(rest) >= 4 && string(rest[:4]) == "true":
+			p.i += 4
+			f.flag[fd.id] = true
+		case len(rest) >= 5 && string(rest[:5]) == "false":
+			p.i += 5
+		default:
+			return false
+		}
+		return true
+	case kBoard:
+		if p.peek() == '"' {
+			s, ok := p.str()
+			if !ok {
+				return false
+			}
+			b, err := engine.ParseBoard(s)
+			*f.boardOf(fd.id) = b
+			return err == nil
+		}
+		return p.rows(fd, f)
+	}
+	return false
+}
+
+// rows reads a board as rows of whole numbers and nulls.
+func (p *plainJSON) rows(fd field, f *form) bool {
+	if !p.byte('[') {
+		return false
+	}
+	var values [][]uint64
+	for len(values) <= engine.MaxSide {
+		if !p.byte('[') {
+			return false
+		}
+		var row []uint64
+		for len(row) <= engine.MaxSide {
+			var v uint64
+			p.ws()
+			if rest := p.data[p.i:]; len(rest) >= 4 && string(rest[:4]) == "null" {
+				p.i += 4
+			} else {
+				n, ok := p.integer(false)
+				if !ok {
+					return false
+				}
+				var err error
+				if v, err = strconv.ParseUint(string(n), 10, 64); err != nil {
+					return false
+				}
+			}
+			row = append(row, v)
+			if p.byte(']') {
+				break
+			}
+			if !p.byte(',') {
+				return false
+			}
+		}
+		values = append(values, row)
+		if p.byte(']') {
+			b, err := engine.BoardFromValues(values)
+			*f.boardOf(fd.id) = b
+			return err == nil
+		}
+		if !p.byte(',') {
+			return false
+		}
+	}
+	return false
+}
