@@ -93,13 +93,30 @@ func profileOf(name string, known []*engine.Profile) (*engine.Profile, error) {
 }
 
 // runProfiles returns the profiles a run runs: the ones asked for, which
-// the implementation must declare, or all it declares; each must be known.
+// the implementation must declare, or all it declares; each must be known
+// (built in, given in opts.Known, or a profile file the implementation
+// declares by its path, read relative to the runner's directory).
 func runProfiles(h Hello, opts Options) ([]*engine.Profile, error) {
-	names := h.Profiles
+	known := slices.Clone(opts.Known)
+	var declared []string // the declared profiles, by name
+	for _, d := range h.Profiles {
+		name := d
+		if isProfileFile(d) {
+			p, err := readProfileFile(d)
+			if err != nil {
+				return nil, err
+			}
+			known, name = append(known, p), p.Name
+		}
+		if !slices.Contains(declared, name) {
+			declared = append(declared, name)
+		}
+	}
+	names := declared
 	if opts.Profiles != nil {
 		names = nil
 		for _, p := range opts.Profiles {
-			if !slices.Contains(h.Profiles, p) {
+			if !slices.Contains(declared, p) {
 				return nil, fmt.Errorf("the implementation does not declare profile %q (it declares %s)", p, strings.Join(h.Profiles, ", "))
 			}
 			if !slices.Contains(names, p) {
@@ -109,7 +126,7 @@ func runProfiles(h Hello, opts Options) ([]*engine.Profile, error) {
 	}
 	var out []*engine.Profile
 	for _, name := range names {
-		p, err := profileOf(name, opts.Known)
+		p, err := profileOf(name, known)
 		if err != nil {
 			return nil, err
 		}
@@ -159,15 +176,26 @@ func plan(pack *Pack, impl Impl, opts Options) (*Report, []check, error) {
 			continue
 		}
 		for _, p := range profiles {
-			if !c.AppliesTo(p.Name) {
+			// A variant runs every case but those written for it by name
+			// with the engine's expectations under its rules.
+			variant := !isBuiltin(p.Name) && !slices.Contains(c.Profiles, p.Name)
+			if !c.AppliesTo(p.Name) && !variant {
 				continue
 			}
 			checks = append(checks, check{c.Name() + "@" + p.Name, func() []Result {
 				res := Result{Case: c.Name(), Area: c.Area, Profile: p.Name, File: c.File, Line: c.Line}
-				if reason := missingReason(hello, c.Needs); reason != "" {
+				run, reason := c, missingReason(hello, c.Needs)
+				if variant && reason == "" {
+					// A case written for other profiles, under a variant:
+					// its expectations are the engine's under the variant.
+					if run, reason = derive(c, p); reason != "" {
+						reason = "it cannot run under this profile: " + reason
+					}
+				}
+				if reason != "" {
 					res.Status, res.Reason = Skip, reason
 				} else {
-					RunCase(impl, c, p, &res)
+					RunCase(impl, run, p, &res)
 				}
 				return []Result{res}
 			}})

@@ -1,0 +1,138 @@
+package conformance
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// continueVariant is classic whose win does not stop play: the variant
+// of implementations that keep playing after 2048.
+func continueVariant(t *testing.T) *engine.Profile {
+	t.Helper()
+	p, err := engine.ParseProfile("classic-continue.yaml", []byte("name: classic-continue\nbase: classic\nwin: {then: continue}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestVariantWholeSuite: the engine playing a variant passes the whole
+// suite under it, the cases written for other profiles with the engine's
+// expectations under the variant, and the property checks.
+func TestVariantWholeSuite(t *testing.T) {
+	v := continueVariant(t)
+	rep, err := Run(loadRepoPack(t), &Builtin{Profiles: []*engine.Profile{v}}, Options{Profiles: []string{v.Name}, Properties: true, Known: []*engine.Profile{v}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	passed, properties := 0, 0
+	for _, r := range rep.Results {
+		switch {
+		case r.Status.Failed():
+			t.Errorf("%s [%s]: %s at step %d: %s", r.Case, r.Profile, r.Status, r.Step, r.Explain("\t"))
+		case r.Status == Pass && r.Area == "properties":
+			properties++
+		case r.Status == Pass:
+			passed++
+		}
+		if r.Profile != v.Name {
+			t.Errorf("%s is reported under %q", r.Case, r.Profile)
+		}
+	}
+	if passed < 150 || properties < 4 {
+		t.Errorf("%d cases and %d properties passed under the variant", passed, properties)
+	}
+}
+
+// classicAsVariant plays classic's rules, the win stopping play, whatever
+// profile it is asked for: an implementation that claims a variant it
+// does not follow.
+type classicAsVariant struct {
+	*Builtin
+	variant string
+}
+
+func (c classicAsVariant) Hello() (Hello, error) {
+	h, err := c.Builtin.Hello()
+	h.Profiles = []string{c.variant}
+	return h, err
+}
+
+func (c classicAsVariant) New(profile, seed string, setup *engine.Setup) (State, error) {
+	return c.Builtin.New("classic", seed, setup)
+}
+
+func (c classicAsVariant) Load(profile string, st LoadState) (State, error) {
+	return c.Builtin.Load("classic", st)
+}
+
+// TestVariantCatchesItsRules: the derived expectations are the variant's,
+// not the cases' own: classic's rules fail the variant where the win
+// stops play, and only there.
+func TestVariantCatchesItsRules(t *testing.T) {
+	v := continueVariant(t)
+	rep, err := Run(loadRepoPack(t), classicAsVariant{&Builtin{}, v.Name}, Options{Known: []*engine.Profile{v}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed, _ := rep.Failures()
+	if len(failed) == 0 {
+		t.Fatal("classic's rules pass a variant whose win does not stop play")
+	}
+	for _, r := range failed {
+		if r.Status != FlagsDiffer && r.Status != IllegalHandled && r.Status != LegalityDiffer && !strings.Contains(r.Reason, "no open-ended play") {
+			t.Errorf("%s: %s: %s (a win that stops play shows in the flags, the legal moves, moves after the end and a refused open-ended setup)", r.Case, r.Status, r.Reason)
+		}
+	}
+	t.Logf("%d failures, first %s: %s", len(failed), failed[0].Case, failed[0].Reason)
+}
+
+// declaresFile is the engine declaring a profile by the path of its file.
+type declaresFile struct {
+	*Builtin
+	path string
+}
+
+func (d declaresFile) Hello() (Hello, error) {
+	h, err := d.Builtin.Hello()
+	h.Profiles = []string{d.path, d.path}
+	return h, err
+}
+
+// TestProfileFileInHello: a profile file an implementation names in hello
+// by its path is read (relative to the runner's directory) and run under
+// its name, once though declared twice; an unknown profile is an error.
+func TestProfileFileInHello(t *testing.T) {
+	v := continueVariant(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mine.yaml")
+	if err := os.WriteFile(path, []byte("name: classic-continue\nbase: classic\nwin: {then: continue}\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(loadRepoPack(t), declaresFile{&Builtin{Profiles: []*engine.Profile{v}}, path}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, r := range rep.Results {
+		seen[r.Profile]++
+		if r.Status.Failed() {
+			t.Errorf("%s: %s", r.Case, r.Reason)
+		}
+	}
+	if len(seen) != 1 || seen[v.Name] == 0 || seen[v.Name] > len(loadRepoPack(t).Cases) {
+		t.Errorf("results by profile %v", seen)
+	}
+	_, err = Run(loadRepoPack(t), declaresFile{&Builtin{}, "no-such-profile"}, Options{})
+	if err == nil || !strings.Contains(err.Error(), `unknown profile "no-such-profile"`) {
+		t.Errorf("an unknown profile: %v", err)
+	}
+	_, err = Run(loadRepoPack(t), declaresFile{&Builtin{}, filepath.Join(dir, "absent.yaml")}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "absent.yaml") {
+		t.Errorf("an absent profile file: %v", err)
+	}
+}
