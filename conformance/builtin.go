@@ -14,12 +14,19 @@ import (
 // checks compare with.
 type Builtin struct {
 	// Seed is the tp1 seed of the spawns that are not forced, for games
-	// started by Load; each Load uses Seed plus a counter.
+	// started by Load and by New without a seed; each uses Seed plus a
+	// counter.
 	Seed string
 	// Profiles are profiles it plays beside the built-in ones, by name.
 	Profiles []*engine.Profile
-	loads    int
+	games    int
 	game     *engine.Game
+}
+
+// nextSeed is the seed of the next game the engine starts its own way.
+func (b *Builtin) nextSeed() string {
+	b.games++
+	return fmt.Sprintf("%s-%d", cmp.Or(b.Seed, "builtin"), b.games)
 }
 
 // Hello declares every built-in profile (and Profiles) and every feature.
@@ -60,11 +67,14 @@ func (b *Builtin) profile(name string, setup *engine.Setup) (*engine.Profile, er
 	return p, nil
 }
 
-// New starts a tp1 game.
+// New starts a tp1 game from seed; without one, from a seed of its own.
 func (b *Builtin) New(profile, seed string, setup *engine.Setup) (State, error) {
 	p, err := b.profile(profile, setup)
 	if err != nil {
 		return State{}, err
+	}
+	if seed == "" {
+		seed = b.nextSeed()
 	}
 	if b.game, err = engine.NewGame(p, seed); err != nil {
 		return State{}, err
@@ -82,8 +92,7 @@ func (b *Builtin) Load(profile string, st LoadState) (State, error) {
 	p = p.Clone()
 	p.Rows, p.Cols = st.Board.Rows(), st.Board.Cols()
 	p.StartTiles = min(p.StartTiles, p.Rows*p.Cols)
-	b.loads++
-	rng, err := engine.NewRNG(fmt.Sprintf("%s-%d", cmp.Or(b.Seed, "builtin"), b.loads))
+	rng, err := engine.NewRNG(b.nextSeed())
 	if err != nil {
 		return State{}, err
 	}

@@ -20,26 +20,31 @@ const FalseAlarmRate = 1e-4
 // distributionSample is the number of spawns the distribution check draws.
 const distributionSample = 2000
 
+// startSample is the number of games the start check starts.
+const startSample = 200
+
 // exhaustiveMaxExp is the largest tile exponent of the exhaustive line
 // check: every line of 4 cells of tiles up to 2^exhaustiveMaxExp (and
 // empty), 6^4 = 1296 lines, in every direction.
 const exhaustiveMaxExp = 5
 
 type property struct {
-	name  string
-	needs []string
-	tests int // the statistical tests it makes
+	name    string
+	needs   []string
+	tests   int  // the statistical tests it makes
+	anySize bool // it plays on the profile's board, not on 4x4 boards of its own
 	// check runs the property; alpha is the level of each of its
 	// statistical tests.
 	check func(impl Impl, p *engine.Profile, res *Result, alpha float64)
 }
 
 var properties = []property{
-	{"same-seed-same-game", []string{protocol.SeedTP1}, 0, sameSeedSameGame},
-	{"no-spawn-after-noop", []string{protocol.LoadState}, 0, noSpawnAfterNoop},
-	{"spawn-distribution", []string{protocol.LoadState}, 2, spawnDistribution},
-	{"metamorphic", []string{protocol.LoadState}, 0, metamorphic},
-	{"exhaustive-lines", []string{protocol.LoadState}, 0, exhaustiveLines},
+	{"start", nil, 2, true, startBoards},
+	{"same-seed-same-game", []string{protocol.SeedTP1}, 0, false, sameSeedSameGame},
+	{"no-spawn-after-noop", []string{protocol.LoadState}, 0, false, noSpawnAfterNoop},
+	{"spawn-distribution", []string{protocol.LoadState}, 2, false, spawnDistribution},
+	{"metamorphic", []string{protocol.LoadState}, 0, false, metamorphic},
+	{"exhaustive-lines", []string{protocol.LoadState}, 0, false, exhaustiveLines},
 }
 
 // statisticalTests returns the number of statistical tests the property
@@ -53,8 +58,9 @@ func statisticalTests() int {
 }
 
 // runProperties runs the checks no single case shows, under one profile;
-// each is a result named properties/NAME. Their boards are 4x4: under a
-// profile of another size each is skipped, saying so.
+// each is a result named properties/NAME. Most play 4x4 boards of their
+// own: under a profile of another size each of those is skipped, saying
+// so.
 func runProperties(impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp, alpha float64) []Result {
 	var out []Result
 	for _, prop := range properties {
@@ -63,7 +69,7 @@ func runProperties(impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp, al
 			continue
 		}
 		switch reason := missingReason(h, prop.needs); {
-		case p.Rows != 4 || p.Cols != 4:
+		case !prop.anySize && (p.Rows != 4 || p.Cols != 4):
 			res.Status, res.Reason = Skip, fmt.Sprintf("the property checks play on 4x4 boards; profile %s plays on %dx%d", p.Name, p.Rows, p.Cols)
 		case reason != "":
 			res.Status, res.Reason = Skip, reason
@@ -133,6 +139,117 @@ func isRefusal(err error) bool {
 	return errors.As(err, &refusal)
 }
 
+// startBoards starts startSample games the implementation's own way (from
+// tp1 seeds when it declares seed-tp1, when each start must be tp1's) and
+// checks each start: the profile's number of start tiles, each a value it
+// spawns, score 0, no counted move, not over, and the legal moves of that
+// board; then, over all the starts, the tiles' values against the
+// profile's weights (exact binomial, or chi-square for more values) and
+// their cells against uniform over the board (chi-square), each at alpha.
+func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
+	h, _ := impl.Hello()
+	seeded := h.Has(protocol.SeedTP1)
+	values := map[uint64]int{}
+	cells := make([]float64, p.Rows*p.Cols)
+	tiles := 0
+	for i := range startSample {
+		seed := ""
+		if seeded {
+			seed = fmt.Sprintf("start-%d", i+1)
+		}
+		st, err := impl.New(p.Name, seed, nil)
+		if err != nil {
+			res.callFailed(err, 0, "new")
+			return
+		}
+		b := st.Board
+		if b.Rows() != p.Rows || b.Cols() != p.Cols {
+			res.fail(BoardDiverged, 0, "a new game starts on a %dx%d board; profile %s plays on %dx%d", b.Rows(), b.Cols(), p.Name, p.Rows, p.Cols)
+			return
+		}
+		if seeded {
+			g, _ := engine.NewGame(p, seed)
+			if b != g.Board() {
+				res.failBoards(BoardDiverged, 0, nil, g.Board(), b, "seed %q starts on another board than tp1's", seed)
+				return
+			}
+		}
+		if n := b.Cells() - b.Empty(); n != p.StartTiles {
+			res.fail(SpawnWrong, 0, "a new game starts with %d tiles; profile %s starts with %d:\n%s", n, p.Name, p.StartTiles, b)
+			return
+		}
+		for c := range b.Cells() {
+			if v := b.At(c/p.Cols, c%p.Cols); v != 0 {
+				if !p.SpawnValue(v) {
+					res.fail(SpawnWrong, 0, "a new game starts with a %d; profile %s spawns only %s:\n%s", v, p.Name, p.SpawnValues(), b)
+					return
+				}
+				values[v]++
+				cells[c]++
+				tiles++
+			}
+		}
+		g, err := engine.Load(p, engine.State{Board: b})
+		if err != nil {
+			res.fail(BoardDiverged, 0, "a new game's board does not load: %v", err)
+			return
+		}
+		if st.Score != 0 || st.Moves != 0 || st.Won != g.Won() || st.Over != g.Over() {
+			res.fail(FlagsDiffer, 0, "a new game starts with score %d, %d moves, won %v, over %v; the rules give 0, 0, %v, %v on\n%s", st.Score, st.Moves, st.Won, st.Over, g.Won(), g.Over(), b)
+			return
+		}
+		if ll, ok := impl.(LegalLister); ok {
+			got, err := ll.Legal()
+			if err != nil {
+				if isRefusal(err) {
+					continue // the implementation does not list legal moves
+				}
+				res.callFailed(err, 0, "legal")
+				return
+			}
+			if want := g.LegalMoves(); !sameDirections(got, want) {
+				res.fail(LegalityDiffer, 0, "a new game on\n%s\nlists the legal moves %v; the rules give %v", b, got, want)
+				return
+			}
+		}
+	}
+	if pv := valuesP(p, values, tiles); pv < alpha {
+		res.fail(SpawnWrong, 0, "the start tiles' values %v in %d tiles are unlikely under the weights %v (p = %.2g < %g)", values, tiles, p.Spawn, pv, alpha)
+		return
+	}
+	expected := make([]float64, len(cells))
+	for c := range expected {
+		expected[c] = float64(tiles) / float64(len(cells))
+	}
+	stat, k := stats.ChiSquare(cells, expected)
+	if pc := stats.ChiSquareSF(stat, k-1); pc < alpha {
+		res.fail(SpawnWrong, 0, "the start tiles' cells %v are unlikely under uniform placement over the %d cells (p = %.2g < %g)", cells, len(cells), pc, alpha)
+	}
+}
+
+// valuesP is the p-value of spawned values (n tiles, counted by value)
+// under the profile's weights: an exact two-sided binomial test for two
+// values, Pearson's chi-square for more; 1 for one value.
+func valuesP(p *engine.Profile, values map[uint64]int, n int) float64 {
+	var total float64
+	for _, w := range p.Spawn {
+		total += float64(w.Weight)
+	}
+	switch len(p.Spawn) {
+	case 1:
+		return 1
+	case 2:
+		hi := p.Spawn[1]
+		return stats.BinomialTwoSided(n, values[hi.Value], float64(hi.Weight)/total)
+	}
+	obs, exp := make([]float64, len(p.Spawn)), make([]float64, len(p.Spawn))
+	for i, w := range p.Spawn {
+		obs[i], exp[i] = float64(values[w.Value]), float64(n)*float64(w.Weight)/total
+	}
+	stat, k := stats.ChiSquare(obs, exp)
+	return stats.ChiSquareSF(stat, k-1)
+}
+
 // sameSeedSameGame plays the same seed twice, and against the engine:
 // the games must be the same, move for move (tp1 makes them so).
 func sameSeedSameGame(impl Impl, p *engine.Profile, res *Result, alpha float64) {
@@ -193,7 +310,43 @@ func noSpawnAfterNoop(impl Impl, p *engine.Profile, res *Result, alpha float64) 
 			res.fail(LegalityDiffer, 0, "on\n%s\nmove %s changes nothing, but the implementation reports changed %v, %d moves", bs[i], ds[i], g.mr.Changed, g.mr.State.Moves)
 			return
 		}
+		if g.refused && !boardKept(impl, p, bs[i], ds[i], res) {
+			return
+		}
 	}
+}
+
+// boardKept checks the board after a refused move, which the answer does
+// not show: it loads b, plays the refused move d, then a legal move, whose
+// slide must be the slide of b (a tile the refused move spawned would be
+// in it). It reports whether the board was kept; a failure is recorded.
+func boardKept(impl Impl, p *engine.Profile, b engine.Board, d engine.Direction, res *Result) bool {
+	var legal engine.Direction
+	for _, l := range engine.Directions {
+		if b.Legal(l) {
+			legal = l
+			break
+		}
+	}
+	want, _ := b.Slide(legal)
+	if _, err := impl.(Loader).Load(p.Name, LoadState{Board: b}); err != nil {
+		res.callFailed(err, 0, "load")
+		return false
+	}
+	if _, err := impl.Move(d, nil); err != nil && !isRefusal(err) {
+		res.callFailed(err, 0, "move "+d.String())
+		return false
+	}
+	mr, err := impl.Move(legal, nil)
+	if err != nil {
+		res.callFailed(err, 0, "move "+legal.String())
+		return false
+	}
+	if slid := mr.Slid(); slid != want.Board {
+		res.failBoards(SpawnWrong, 0, &b, want.Board, slid, "on\n%s\nmove %s is refused, and then move %s slides another board: the refused move changed the board", b, d, legal)
+		return false
+	}
+	return true
 }
 
 // spawnDistribution draws distributionSample spawns on a board with one
@@ -221,24 +374,8 @@ func spawnDistribution(impl Impl, p *engine.Profile, res *Result, alpha float64)
 		values[g.mr.Spawn.Value]++
 		cells[g.mr.Spawn.Row*4+g.mr.Spawn.Col]++
 	}
-	var total float64
-	for _, w := range p.Spawn {
-		total += float64(w.Weight)
-	}
-	var pv float64
-	if len(p.Spawn) == 2 {
-		hi := p.Spawn[1]
-		pv = stats.BinomialTwoSided(distributionSample, values[hi.Value], float64(hi.Weight)/total)
-	} else {
-		obs, exp := make([]float64, len(p.Spawn)), make([]float64, len(p.Spawn))
-		for i, w := range p.Spawn {
-			obs[i], exp[i] = float64(values[w.Value]), distributionSample*float64(w.Weight)/total
-		}
-		stat, k := stats.ChiSquare(obs, exp)
-		pv = stats.ChiSquareSF(stat, k-1)
-	}
-	if pv < alpha {
-		res.fail(SpawnWrong, 0, "the spawned values %v in %d spawns are unlikely under the weights %v (p = %.2g < %g)", values, distributionSample, p.Spawn, pv, alpha)
+	if pv := valuesP(p, values, distributionSample); pv < alpha {
+		res.fail(SpawnWrong, 0, "the spawned values %v in %d spawns are unlikely under the weights %v (p = %.2g < %g)", values, distributionSample, p.Spawn, valuesP(p, values, distributionSample), alpha)
 		return
 	}
 	expected := make([]float64, 16)

@@ -27,7 +27,7 @@ func TestPropertyCallFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range rep.Results {
-		if r.Status == Pass {
+		if r.Status == Pass && r.Case != "properties/start" { // the start plays no move
 			t.Errorf("%s passes although every move fails", r.Case)
 		}
 	}

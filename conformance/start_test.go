@@ -1,0 +1,151 @@
+package conformance
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// ownStart is the engine without seed-tp1 (its starts its own), with its
+// start board changed by start: a black box whose start is wrong.
+type ownStart struct {
+	*Builtin
+	start func(b engine.Board, n int) (engine.Board, uint64)
+	n     int
+}
+
+func (o *ownStart) Hello() (Hello, error) {
+	h, err := o.Builtin.Hello()
+	var features []string
+	for _, f := range h.Features {
+		if f != "seed-tp1" {
+			features = append(features, f)
+		}
+	}
+	h.Features = features
+	return h, err
+}
+
+func (o *ownStart) New(profile, seed string, setup *engine.Setup) (State, error) {
+	st, err := o.Builtin.New(profile, seed, setup)
+	if err != nil {
+		return st, err
+	}
+	o.n++
+	b, score := o.start(st.Board, o.n)
+	p, _ := o.profile(profile, setup)
+	rng, _ := engine.NewRNG(o.nextSeed())
+	if o.game, err = engine.Load(p, engine.State{Board: b, Score: score, RNG: &rng}); err != nil {
+		return State{}, err
+	}
+	return engineState(o.game), nil
+}
+
+func runStart(t *testing.T, impl Impl) Result {
+	t.Helper()
+	rep, err := Run(loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{"tile-merge"}, Run: regexp.MustCompile(`^properties/start$`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 {
+		t.Fatalf("%d results", len(rep.Results))
+	}
+	return rep.Results[0]
+}
+
+// TestStartCheck: the implementation's own start, played many times, is
+// checked tile by tile and in its distribution; each break of it fails.
+func TestStartCheck(t *testing.T) {
+	if res := runStart(t, &ownStart{Builtin: &Builtin{}, start: func(b engine.Board, _ int) (engine.Board, uint64) { return b, 0 }}); res.Status != Pass {
+		t.Fatalf("the engine's own start: %s: %s", res.Status, res.Reason)
+	}
+	for _, tc := range []struct {
+		name  string
+		start func(b engine.Board, n int) (engine.Board, uint64)
+		want  string
+	}{
+		{"three tiles", func(b engine.Board, _ int) (engine.Board, uint64) {
+			for c := range 16 {
+				if b.At(c/4, c%4) == 0 {
+					b.Set(c/4, c%4, 2)
+					break
+				}
+			}
+			return b, 0
+		}, "starts with 3 tiles"},
+		{"a tile of 8", func(b engine.Board, n int) (engine.Board, uint64) {
+			if n == 50 {
+				for c := range 16 {
+					if b.At(c/4, c%4) != 0 {
+						b.Set(c/4, c%4, 8)
+						break
+					}
+				}
+			}
+			return b, 0
+		}, "starts with a 8"},
+		{"score", func(b engine.Board, _ int) (engine.Board, uint64) { return b, 4 }, "starts with score 4"},
+		{"half 4s", func(b engine.Board, n int) (engine.Board, uint64) {
+			for c := range 16 {
+				if v := b.At(c/4, c%4); v != 0 && n%2 == 0 {
+					b.Set(c/4, c%4, 4)
+				}
+			}
+			return b, 0
+		}, "values"},
+		{"corners", func(b engine.Board, _ int) (engine.Board, uint64) {
+			var out engine.Board = b
+			for c := range 16 {
+				out.Set(c/4, c%4, 0)
+			}
+			out.Set(0, 0, b.MaxTile())
+			out.Set(3, 3, 2)
+			return out, 0
+		}, "cells"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := runStart(t, &ownStart{Builtin: &Builtin{}, start: tc.start})
+			if !res.Status.Failed() || !strings.Contains(res.Reason, tc.want) {
+				t.Errorf("%s: %s, want a failure saying %q", res.Status, res.Reason, tc.want)
+			}
+		})
+	}
+}
+
+// refusesAndSpawns is the engine whose refused moves spawn a tile all the
+// same, unseen in the refusal's answer.
+type refusesAndSpawns struct{ *Builtin }
+
+func (r refusesAndSpawns) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	mr, err := r.Builtin.Move(d, spawn)
+	if isRefusal(err) && r.game != nil {
+		st := r.game.State()
+		for c := range st.Board.Cells() {
+			if st.Board.At(c/st.Board.Cols(), c%st.Board.Cols()) == 0 {
+				st.Board.Set(c/st.Board.Cols(), c%st.Board.Cols(), 2)
+				break
+			}
+		}
+		st.Prev = nil
+		r.game, _ = engine.Load(r.game.Rules().Profile(), st)
+	}
+	return mr, err
+}
+
+// TestNoSpawnAfterRefusedMove: in a profile that refuses a move that
+// changes nothing, a tile spawned by the refused move is found.
+func TestNoSpawnAfterRefusedMove(t *testing.T) {
+	for _, impl := range []Impl{&Builtin{}, refusesAndSpawns{&Builtin{}}} {
+		rep, err := Run(loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{"tile-merge"}, Run: regexp.MustCompile(`^properties/no-spawn-after-noop$`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := rep.Results[0]
+		_, broken := impl.(refusesAndSpawns)
+		if broken != res.Status.Failed() || broken && !strings.Contains(res.Reason, "the refused move changed the board") {
+			t.Errorf("%T: %s: %s", impl, res.Status, res.Reason)
+		}
+	}
+}
