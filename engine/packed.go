@@ -1,6 +1,9 @@
 package engine
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // packed is a 4x4 board in 80 bits, the fast path for the standard board.
 // Cell i (row-major: row i/4, column i%4) holds the exponent
@@ -32,13 +35,19 @@ type rowEntry uint32
 
 const rowEscape rowEntry = 1 << 31
 
-var leftTable, rightTable = buildRowTable(false), buildRowTable(true)
-
 // rowTables are the tables by a direction's (or a move action's) low bit:
 // left for up and left, right for down and right. Picking one by index
 // rather than by a branch spares a mispredicted branch where the
-// direction is hard to predict.
-var rowTables = [2]*[1 << 16]rowEntry{leftTable, rightTable}
+// direction is hard to predict. They are built at first use (buildTables,
+// from Compile and toPacked: every packed board comes through one of
+// them), so that a command that plays no game does not pay the
+// milliseconds building them takes.
+var rowTables [2]*[1 << 16]rowEntry
+
+// buildTables builds rowTables, once.
+var buildTables = sync.OnceFunc(func() {
+	rowTables = [2]*[1 << 16]rowEntry{buildRowTable(false), buildRowTable(true)}
+})
 
 func buildRowTable(reverse bool) *[1 << 16]rowEntry {
 	t := new([1 << 16]rowEntry)
@@ -84,6 +93,7 @@ func rowMove(lo, hi uint16, reverse bool) (nlo, nhi uint16, gained uint64, ok bo
 
 // toPacked converts a 4x4 board whose exponents are at most packedMaxExp.
 func toPacked(b Board) packed {
+	buildTables()
 	var p packed
 	for i, e := range b.cells[:16] {
 		p.set(i, e)

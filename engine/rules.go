@@ -74,6 +74,7 @@ func Compile(p *Profile) (*Rules, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("profile %s: %w", p.Name, err)
 	}
+	buildTables()
 	r := &Rules{p: p.Clone(), winValue: p.Win.Tile, winStops: p.Win.Then != Continue, moveLimit: p.MoveLimit}
 	if p.Win.Tile != 0 {
 		r.winExp = log2(p.Win.Tile)

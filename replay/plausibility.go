@@ -55,8 +55,10 @@ func pValue(p float64) string {
 	return fmt.Sprintf("= %.2g", p)
 }
 
-// plausibilityCounter collects what the tests need, spawn by spawn.
-type plausibilityCounter struct {
+// SpawnCounter collects what the plausibility tests need, spawn by
+// spawn, for one game or pooled over many (as conformance's observation
+// of an implementation's own games does).
+type SpawnCounter struct {
 	p        *engine.Profile
 	values   map[uint64]int
 	spawns   int
@@ -66,8 +68,13 @@ type plausibilityCounter struct {
 	expected []float64 // the sum of each cell's chances
 }
 
-func newPlausibilityCounter(p *engine.Profile, start engine.Board) *plausibilityCounter {
-	pc := &plausibilityCounter{p: p, values: map[uint64]int{}, observed: make([]float64, start.Cells()), expected: make([]float64, start.Cells())}
+// NewSpawnCounter returns a counter of spawns of profile p's games.
+func NewSpawnCounter(p *engine.Profile) *SpawnCounter {
+	return &SpawnCounter{p: p, values: map[uint64]int{}, observed: make([]float64, p.Rows*p.Cols), expected: make([]float64, p.Rows*p.Cols)}
+}
+
+// Start counts a game's start tiles: their values.
+func (pc *SpawnCounter) Start(start engine.Board) {
 	for r := range start.Rows() {
 		for c := range start.Cols() {
 			if v := start.At(r, c); v != 0 {
@@ -76,13 +83,12 @@ func newPlausibilityCounter(p *engine.Profile, start engine.Board) *plausibility
 			}
 		}
 	}
-	return pc
 }
 
-// count counts the spawn s of a counted move whose board, spawn
+// Count counts the spawn s of a counted move whose board, spawn
 // included, is after: the cells that were empty for it are after's empty
 // cells and s's own.
-func (pc *plausibilityCounter) count(after engine.Board, s engine.Spawn) {
+func (pc *SpawnCounter) Count(after engine.Board, s engine.Spawn) {
 	pc.values[s.Value]++
 	pc.spawns++
 	cols := after.Cols()
@@ -106,7 +112,8 @@ func (pc *plausibilityCounter) count(after engine.Board, s engine.Spawn) {
 	}
 }
 
-func (pc *plausibilityCounter) result() *Plausibility {
+// Result returns the tests' p-values over what was counted.
+func (pc *SpawnCounter) Result() *Plausibility {
 	pl := &Plausibility{Spawns: pc.spawns, Values: pc.values, ValueP: 1, RankP: 1, CellP: 1}
 	var total float64
 	for _, w := range pc.p.Spawn {

@@ -198,9 +198,10 @@ func (v *Verifier) verify(r *Replay, trace bool) (Verdict, []Frame) {
 	if err != nil {
 		return refuse("%v", err)
 	}
-	var plaus *plausibilityCounter
+	var plaus *SpawnCounter
 	if r.Start != nil && early == nil {
-		plaus = newPlausibilityCounter(p, *r.Start)
+		plaus = NewSpawnCounter(p)
+		plaus.Start(*r.Start)
 	}
 	var frames []Frame
 	if trace {
@@ -217,7 +218,7 @@ func (v *Verifier) verify(r *Replay, trace bool) (Verdict, []Frame) {
 		return vd.invalid(reason, div), frames
 	}
 	if plaus != nil {
-		vd.Plausibility = plaus.result()
+		vd.Plausibility = plaus.Result()
 		vd.Warnings = append(vd.Warnings, vd.Plausibility.warnings()...)
 	}
 	if mm := compareClaim(r.Claim, g); len(mm) > 0 {
@@ -257,7 +258,7 @@ func (vd *Verdict) describe(g *engine.Game) {
 
 // replayLog plays the log, stopping at the first action the rules refuse;
 // with trace it appends each action's frame to frames.
-func replayLog(g *engine.Game, r *Replay, plaus *plausibilityCounter, frames *[]Frame, trace bool) (*Divergence, Reason) {
+func replayLog(g *engine.Game, r *Replay, plaus *SpawnCounter, frames *[]Frame, trace bool) (*Divergence, Reason) {
 	if plaus == nil && !trace {
 		// The fast way: the whole seeded log in one call.
 		if n, err := g.Play(r.Actions, nil); err != nil {
@@ -281,7 +282,7 @@ func replayLog(g *engine.Game, r *Replay, plaus *plausibilityCounter, frames *[]
 			return divergence(g, r, i, err)
 		}
 		if plaus != nil && st.Changed {
-			plaus.count(g.Board(), st.Spawn)
+			plaus.Count(g.Board(), st.Spawn)
 		}
 		if trace {
 			*frames = append(*frames, frameOf(g, i+1, a, st))

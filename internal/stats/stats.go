@@ -107,3 +107,17 @@ func gammaQ(a, x float64) float64 {
 	}
 	return math.Exp(-x+a*math.Log(x)-lg) * h
 }
+
+// PoissonSF returns P(X >= k) for X Poisson with mean lambda: the
+// p-value of seeing k or more events where lambda are expected.
+func PoissonSF(k int, lambda float64) float64 {
+	if k <= 0 {
+		return 1
+	}
+	if lambda <= 0 {
+		return 0
+	}
+	// P(X >= k) is the regularized lower incomplete gamma P(k, lambda),
+	// 1 - Q(k, lambda).
+	return 1 - gammaQ(float64(k), lambda)
+}

@@ -79,3 +79,21 @@ func TestNormalSF(t *testing.T) {
 		t.Errorf("NormalSF(1.96) = %v", got)
 	}
 }
+
+// TestPoissonSF checks the tail against sums of the probabilities.
+func TestPoissonSF(t *testing.T) {
+	for _, lambda := range []float64{0.01, 0.5, 3, 20} {
+		pmf, cdf := math.Exp(-lambda), 0.0
+		for k := 0; k < 40; k++ {
+			want := 1 - cdf
+			if got := PoissonSF(k, lambda); math.Abs(got-want) > 1e-9*math.Max(1, want) && math.Abs(got-want) > 1e-12 {
+				t.Errorf("PoissonSF(%d, %g) = %g, want %g", k, lambda, got, want)
+			}
+			cdf += pmf
+			pmf *= lambda / float64(k+1)
+		}
+	}
+	if PoissonSF(0, 5) != 1 || PoissonSF(3, 0) != 0 {
+		t.Error("the edges")
+	}
+}
