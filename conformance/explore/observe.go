@@ -1,0 +1,514 @@
+package explore
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/stats"
+	"github.com/tileproof/tileproof/player"
+	"github.com/tileproof/tileproof/protocol"
+	"github.com/tileproof/tileproof/replay"
+)
+
+// Observation checks an implementation that can only start games and move
+// (a compiled program, a terminal game, a sealed web build): it plays the
+// implementation's own games through new and move, copies each spawn the
+// implementation reports into the engine, and compares every step with
+// the rules, as the runner compares a case's step. Over all its games it
+// tests the spawns' distribution and looks for games that repeat each
+// other (a generator seeded by the clock).
+
+// DefaultObserveGames is the number of games an observation plays when
+// none is given.
+const DefaultObserveGames = 20
+
+// openingSpawns is the number of spawns, after the start, that make a
+// game's opening for the repeated-openings check.
+const openingSpawns = 30
+
+// ObserveOptions shape an observation run.
+type ObserveOptions struct {
+	Games    int      // the number of games; 0: DefaultObserveGames
+	Seed     uint64   // the seed of the players and of the moves that change nothing
+	Profiles []string // the profiles to play, in turn; nil: every profile the implementation declares
+	Known    []*engine.Profile
+	// MaxMoves bounds a game's counted moves; 0: DefaultMaxMoves.
+	MaxMoves int
+}
+
+// ObserveReport is the outcome of an observation run.
+type ObserveReport struct {
+	Impl     conformance.Hello
+	Seed     uint64
+	Profiles []string
+	Games    int // games played
+	Steps    int // steps compared
+	Playing  time.Duration
+	// Results are the observation's checks, under each profile, as the
+	// runner reports its cases (area "observe"): observe/steps (every
+	// step of every game), observe/spawn-values, observe/spawn-ranks,
+	// observe/spawn-cells (the spawns of all the games against the
+	// profile's distribution) and observe/repeated-openings.
+	Results []conformance.Result
+	// Divergences are the first divergence of each kind, each with its
+	// game up to and including it.
+	Divergences []Observed
+}
+
+// Observed is a divergence found in an observed game.
+type Observed struct {
+	Game    int // 1-based
+	Move    int // the 1-based action of the game; 0 for the start
+	Profile string
+	Player  string
+	Result  conformance.Result
+	// Replay is the game up to and including the divergence, as the
+	// implementation played it: a spawn-recorded replay whose claim is
+	// the implementation's state, so tileproof verify shows where it left
+	// the rules (a divergence that is not a counted move, such as a legal
+	// move refused, shows in the claim).
+	Replay *replay.Replay
+	File   string // where WriteReplays wrote it
+}
+
+// Observe plays observed games against an implementation (see
+// [PlayObserved]), the players turn about (random, and every third game
+// expectimax, which reaches the win and the late game), and checks the
+// spawns of all its games together. Errors are usage errors: the
+// implementation's hello failed, or a profile it does not declare or that
+// is not known.
+func Observe(impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error) {
+	games := opts.Games
+	if games == 0 {
+		games = DefaultObserveGames
+	}
+	if games < 0 {
+		return nil, fmt.Errorf("the number of games to observe must be positive, not %d", games)
+	}
+	hello, err := conformance.HelloOf(impl)
+	if err != nil {
+		return nil, err
+	}
+	profiles, err := profilesOf(hello, Options{Profiles: opts.Profiles, Known: opts.Known})
+	if err != nil {
+		return nil, err
+	}
+	rep := &ObserveReport{Impl: hello, Seed: opts.Seed}
+	for _, p := range profiles {
+		rep.Profiles = append(rep.Profiles, p.Name)
+	}
+	// Each profile's statistical tests share the run's false-alarm rate.
+	alpha := conformance.FalseAlarmRate / float64(4*len(profiles))
+	legal := legalOffered(impl)
+	for _, p := range profiles {
+		o := &observer{p: p, counter: replay.NewSpawnCounter(p)}
+		steps := conformance.Result{Case: "observe/steps", Area: "observe", Profile: p.Name}
+		shown := map[conformance.Status]bool{}
+		for game := 1; game <= games; game++ {
+			name := "random"
+			if game%3 == 0 {
+				name = "expectimax"
+			}
+			pl, _ := player.New(name, opts.Seed*1000+uint64(game))
+			t := time.Now()
+			g, err := PlayObserved(impl, p, pl, GameOptions{MaxMoves: opts.MaxMoves, Legal: legal, Noop: opts.Seed*1000 + uint64(game), KeepPlaying: hello.Has(protocol.KeepPlaying)})
+			rep.Playing += time.Since(t)
+			if err != nil {
+				return nil, err
+			}
+			rep.Games++
+			rep.Steps += g.Steps
+			o.add(g)
+			if d := g.Divergence; d != nil {
+				if !steps.Status.Failed() {
+					steps.Status, steps.Step, steps.Reason, steps.Mismatches = d.Status, d.Step, fmt.Sprintf("game %d (%s): %s", game, name, d.Reason), d.Mismatches
+					steps.Start, steps.Want, steps.Got = d.Start, d.Want, d.Got
+				}
+				if !shown[d.Status] {
+					shown[d.Status] = true
+					rep.Divergences = append(rep.Divergences, Observed{Game: game, Move: d.Step, Profile: p.Name, Player: name, Result: *d, Replay: g.Replay})
+				}
+			}
+		}
+		if steps.Status == "" {
+			steps.Status = conformance.Pass
+		}
+		rep.Results = append(rep.Results, steps)
+		rep.Results = append(rep.Results, o.results(alpha)...)
+	}
+	return rep, nil
+}
+
+// legalOffered reports whether the implementation lists legal moves: a
+// LegalLister that does not refuse the request (before any game, a
+// refusal is all the answer can be).
+func legalOffered(impl conformance.Impl) bool {
+	ll, ok := impl.(conformance.LegalLister)
+	if !ok {
+		return false
+	}
+	_, err := ll.Legal()
+	var refusal *conformance.RuleError
+	return !(errors.As(err, &refusal) && refusal.Code == "unsupported")
+}
+
+// GameOptions shape one observed game.
+type GameOptions struct {
+	MaxMoves int  // bounds the counted moves; 0: DefaultMaxMoves
+	Legal    bool // the implementation lists legal moves: compare them
+	// Noop seeds the choice of moves that change nothing, one move in ten;
+	// 0: none are played.
+	Noop uint64
+	// KeepPlaying plays on after a win that asks (the implementation
+	// declares keep-playing).
+	KeepPlaying bool
+}
+
+// Game is an observed game.
+type Game struct {
+	Replay     *replay.Replay      // the game as the implementation played it (its claim the implementation's state)
+	Steps      int                 // steps compared
+	Divergence *conformance.Result // the first step that left the rules; nil when none did
+	spawns     []engine.Spawn      // the start tiles, then each counted move's spawn
+	afters     []engine.Board      // each counted move's board, spawn included
+}
+
+// PlayObserved plays one game in the implementation through new and move
+// alone, the player choosing on the engine's mirror of it: each spawn the
+// implementation reports is copied into the mirror, and every step is
+// compared as the runner compares a case's step (the board after the
+// slide, changed, gained, the spawn on an empty cell with a value the
+// profile spawns, the board after, score, moves, won, over, result, and
+// the legal moves where they are listed), moves that change nothing (one
+// in ten, with opts.Noop) and one move after the end included. The game
+// stops at its first divergence. An error is a failure of the engine
+// itself.
+func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, opts GameOptions) (*Game, error) {
+	maxMoves := opts.MaxMoves
+	if maxMoves == 0 {
+		maxMoves = DefaultMaxMoves
+	}
+	rules, err := engine.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	var noop *rand.Rand
+	if opts.Noop != 0 {
+		noop = rand.New(rand.NewPCG(opts.Noop, 0x6e6f6f70)) // "noop"
+	}
+	s := &conformance.Session{Impl: impl, Profile: p}
+	g := &Game{}
+	res := conformance.Result{Profile: p.Name}
+	if !s.New("", nil, &res) {
+		g.Divergence = &res
+		return g, nil
+	}
+	start := s.State.Board
+	r := &replay.Replay{Profile: p.Name, Rules: p.Version, Start: &start, Source: fmt.Sprintf("tileproof conform --observe, player %s", pl.Name())}
+	g.Replay = r
+	mirror, err := rules.Load(engine.State{Board: start})
+	if err != nil {
+		res.Status, res.Reason = conformance.BoardDiverged, fmt.Sprintf("the start board: %v", err)
+		g.Divergence = &res
+		return g, nil
+	}
+	g.spawns = startTiles(start)
+	// The start: the state a game of the rules has on that board.
+	first := conformance.StateStep(mirror)
+	if !opts.Legal {
+		first.Expect.Legal = nil
+	}
+	g.Steps++
+	if !s.Step(first, 0, &res) {
+		g.Divergence = &res
+		g.claim(s.State)
+		return g, nil
+	}
+	for n := 1; ; n++ {
+		over := mirror.Over()
+		a := choose(mirror, pl, noop, opts.KeepPlaying)
+		step := conformance.Step{}
+		d, isMove := a.Direction()
+		if isMove {
+			step.Move = &d
+		} else {
+			step.Action = a.String()
+		}
+		out, ok := s.Play(step, n, &res)
+		if !ok {
+			g.Divergence = &res
+			break
+		}
+		// The engine plays the step, with the implementation's spawn.
+		var st engine.Step
+		if isMove {
+			st, err = mirror.MoveSpawn(d, spawnFor(mirror, p, d, out.Move))
+		} else {
+			st, err = mirror.Do(a)
+		}
+		cs, err := conformance.EngineStep(mirror, a, st, err, false, true)
+		if err != nil {
+			// The implementation's spawn is one the rules do not take.
+			res.Status, res.Step = conformance.SpawnWrong, n
+			res.Reason = fmt.Sprintf("move %s: the implementation's spawn %+v is not one the rules make: %v", d, *out.Move.Spawn, err)
+			g.record(a, out)
+			g.Divergence = &res
+			break
+		}
+		cs.Move, cs.Action = step.Move, step.Action
+		if !opts.Legal {
+			cs.Expect.Legal = nil
+		}
+		g.Steps++
+		passed := s.Check(cs, out, n, &res)
+		g.record(a, out)
+		if !passed {
+			g.Divergence = &res
+			break
+		}
+		if over && mirror.Over() || mirror.Moves() >= maxMoves {
+			break // one move after the end, which both refused or ignored
+		}
+	}
+	g.claim(s.State)
+	return g, nil
+}
+
+// record adds a step the implementation played to the replay, when it
+// counted it: a move that changed its board, with its spawn, or an action.
+func (g *Game) record(a engine.Action, out conformance.Outcome) {
+	if out.Refusal != nil {
+		return
+	}
+	r := g.Replay
+	if mr := out.Move; mr != nil {
+		if !mr.Changed || mr.Spawn == nil {
+			return
+		}
+		r.Actions, r.Spawns = append(r.Actions, a), append(r.Spawns, *mr.Spawn)
+		g.spawns, g.afters = append(g.spawns, *mr.Spawn), append(g.afters, mr.State.Board)
+		return
+	}
+	r.Actions, r.Spawns = append(r.Actions, a), append(r.Spawns, engine.Spawn{})
+}
+
+// claim sets the replay's claim to the implementation's state.
+func (g *Game) claim(st conformance.State) {
+	board := st.Board
+	won, over := st.Won, st.Over
+	c := replay.Claim{Score: st.Score, MaxTile: board.MaxTile(), Moves: st.Moves, Board: &board, Won: &won, Over: &over}
+	var res engine.Result
+	if st.Result != "" && res.UnmarshalText([]byte(st.Result)) == nil {
+		c.Result = &res
+	}
+	g.Replay.Claim = c
+}
+
+// choose picks the next action on the mirror: keep playing at a win that
+// asks (when offered), a move that changes nothing one time in ten (with
+// noop), any move once the game is over (the one move after the end),
+// else the player's move.
+func choose(mirror *engine.Game, pl player.Player, noop *rand.Rand, keep bool) engine.Action {
+	if mirror.AwaitingKeep() && keep {
+		return engine.KeepPlaying
+	}
+	if mirror.Over() {
+		return engine.Action(engine.Left)
+	}
+	if noop != nil && noop.IntN(10) == 0 {
+		var stuck []engine.Direction
+		for _, d := range engine.Directions {
+			if !mirror.Legal(d) {
+				stuck = append(stuck, d)
+			}
+		}
+		if len(stuck) > 0 {
+			return engine.Action(stuck[noop.IntN(len(stuck))])
+		}
+	}
+	return engine.Action(pl.Choose(mirror))
+}
+
+// spawnFor returns the spawn the mirror places after move d: the
+// implementation's, or where it reported none (a move it did not count,
+// or a wrong answer the comparison will name) the first cell the slide
+// leaves empty, with the profile's smallest value.
+func spawnFor(mirror *engine.Game, p *engine.Profile, d engine.Direction, mr *conformance.MoveResult) engine.Spawn {
+	if mr != nil && mr.Spawn != nil {
+		return *mr.Spawn
+	}
+	sp := engine.Spawn{Value: p.Spawn[0].Value}
+	sl, err := mirror.Board().Slide(d)
+	if err != nil {
+		return sp
+	}
+	for c := range sl.Board.Cells() {
+		if sl.Board.At(c/sl.Board.Cols(), c%sl.Board.Cols()) == 0 {
+			sp.Row, sp.Col = c/sl.Board.Cols(), c%sl.Board.Cols()
+			break
+		}
+	}
+	return sp
+}
+
+// startTiles returns a start board's tiles as spawns, row by row.
+func startTiles(b engine.Board) []engine.Spawn {
+	var out []engine.Spawn
+	for c := range b.Cells() {
+		if v := b.At(c/b.Cols(), c%b.Cols()); v != 0 {
+			out = append(out, engine.Spawn{Row: c / b.Cols(), Col: c % b.Cols(), Value: v})
+		}
+	}
+	return out
+}
+
+// observer pools a profile's observed games for the checks across them.
+type observer struct {
+	p        *engine.Profile
+	counter  *replay.SpawnCounter
+	openings map[string]int // a game's start and first spawns' values, to the games that had them
+	games    int            // the games long enough to have an opening
+}
+
+func (o *observer) add(g *Game) {
+	if g.Replay == nil {
+		return
+	}
+	o.counter.Start(*g.Replay.Start)
+	for i, after := range g.afters {
+		o.counter.Count(after, g.spawns[len(g.spawns)-len(g.afters)+i])
+	}
+	if len(g.afters) < openingSpawns {
+		return
+	}
+	if o.openings == nil {
+		o.openings = map[string]int{}
+	}
+	key := g.Replay.Start.String()
+	for _, s := range g.spawns[len(g.spawns)-len(g.afters):][:openingSpawns] {
+		key += fmt.Sprintf(" %d", s.Value)
+	}
+	o.openings[key]++
+	o.games++
+}
+
+// results returns the checks across the games, each statistical test at
+// level alpha.
+func (o *observer) results(alpha float64) []conformance.Result {
+	res := func(name string) conformance.Result {
+		return conformance.Result{Case: "observe/" + name, Area: "observe", Profile: o.p.Name, Status: conformance.Pass}
+	}
+	pl := o.counter.Result()
+	check := func(name string, p float64, what string) conformance.Result {
+		r := res(name)
+		if pl.Spawns < 50 {
+			r.Status, r.Reason = conformance.Skip, fmt.Sprintf("%d spawns observed: too few to test", pl.Spawns)
+		} else if p < alpha {
+			r.Status, r.Reason = conformance.SpawnWrong, fmt.Sprintf("%s, in %d spawns of the observed games (p = %.2g < %g)", what, pl.Spawns, p, alpha)
+		}
+		return r
+	}
+	out := []conformance.Result{
+		check("spawn-values", pl.ValueP, fmt.Sprintf("the spawned values %v are unlikely under the weights %v", pl.Values, o.p.Spawn)),
+		check("spawn-ranks", pl.RankP, "the spawns favour early or late empty cells"),
+		check("spawn-cells", pl.CellP, "the spawns favour some cells"),
+	}
+	// Repeated openings: games that share their start and the values of
+	// their first spawns, against what independent games of the profile's
+	// distribution share by chance (a Poisson test of the pairs).
+	r := res("repeated-openings")
+	pairs := 0
+	for _, n := range o.openings {
+		pairs += n * (n - 1) / 2
+	}
+	if o.games < 2 {
+		r.Status, r.Reason = conformance.Skip, fmt.Sprintf("%d games of %d spawns or more observed: too few to compare", o.games, openingSpawns)
+	} else {
+		lambda := float64(o.games*(o.games-1)/2) * openingCollision(o.p)
+		if p := stats.PoissonSF(pairs, lambda); p < alpha {
+			r.Status = conformance.SpawnWrong
+			r.Reason = fmt.Sprintf("%d pairs of the %d games share their start board and their first %d spawns' values, where %.2g are expected by chance (p = %.2g < %g): the games are not independent (a generator seeded by the clock?)", pairs, o.games, openingSpawns, lambda, p, alpha)
+		}
+	}
+	return append(out, r)
+}
+
+// openingCollision returns the chance that two independent games of p
+// share their start board and the values of their first openingSpawns
+// spawns: a start of p.StartTiles tiles on distinct cells, uniform, each
+// value drawn by the weights.
+func openingCollision(p *engine.Profile) float64 {
+	var total, sq float64
+	for _, w := range p.Spawn {
+		total += float64(w.Weight)
+	}
+	for _, w := range p.Spawn {
+		q := float64(w.Weight) / total
+		sq += q * q
+	}
+	cells := float64(p.Rows * p.Cols)
+	// 1 / C(cells, tiles): two starts on the same cells.
+	lg := func(x float64) float64 { v, _ := math.Lgamma(x + 1); return v }
+	k := float64(p.StartTiles)
+	sameCells := math.Exp(lg(k) + lg(cells-k) - lg(cells))
+	return sameCells * math.Pow(sq, k+openingSpawns)
+}
+
+// WriteReplays writes each divergence's game into dir as
+// dir/observe-PROFILE-KIND-GAME.yaml (creating dir), so that tileproof
+// verify and show reproduce it; it sets each Observed's File and returns
+// the files written.
+func (r *ObserveReport) WriteReplays(dir string) ([]string, error) {
+	var files []string
+	for i := range r.Divergences {
+		d := &r.Divergences[i]
+		if d.Replay == nil {
+			continue
+		}
+		if len(files) == 0 {
+			if err := os.MkdirAll(dir, 0o777); err != nil {
+				return files, err
+			}
+		}
+		file := filepath.Join(dir, fmt.Sprintf("observe-%s-%s-%d.yaml", d.Profile, d.Result.Status, d.Game))
+		if err := os.WriteFile(file, d.Replay.EncodeYAML(80), 0o666); err != nil {
+			return files, err
+		}
+		d.File = file
+		files = append(files, file)
+	}
+	return files, nil
+}
+
+// WriteText writes the run's summary: each kind's first divergence and
+// where its game is, then the games, the steps and the checks.
+func (r *ObserveReport) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "observing %s %s under %s: its own games through new and move, each spawn copied into the engine\n", r.Impl.Name, r.Impl.Version, strings.Join(r.Profiles, ", "))
+	for _, d := range r.Divergences {
+		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] (%s) action %d: %s: %s\n", d.Game, d.Profile, d.Player, d.Move, d.Result.Status, d.Result.Explain("    "))
+		if d.File != "" {
+			fmt.Fprintf(w, "  the game up to there: %s (tileproof verify and show replay it)\n", d.File)
+		}
+	}
+	rate := 0.0
+	if s := r.Playing.Seconds(); s > 0 {
+		rate = float64(r.Steps) / s
+	}
+	fmt.Fprintf(w, "seed              %d\ngames played      %d\nsteps compared    %d (%.0f a second)\n", r.Seed, r.Games, r.Steps, rate)
+	for _, res := range r.Results {
+		fmt.Fprintf(w, "  %-28s [%s] %s", res.Case, res.Profile, res.Status)
+		if res.Reason != "" && res.Status != conformance.Pass {
+			fmt.Fprintf(w, ": %s", firstLine(res.Reason))
+		}
+		fmt.Fprintln(w)
+	}
+}
