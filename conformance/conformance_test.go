@@ -45,7 +45,7 @@ func TestImportPGS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, caseYAML, err := ImportPGS(data, "pgs", "seed 001")
+	p, caseYAML, err := ImportPGS(data, "pgs", "PGS 2048 skeleton, testCases")
 	if err != nil {
 		t.Fatal(err)
 	}

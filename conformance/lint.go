@@ -13,7 +13,9 @@ var lintSeeds = []string{"lint-a", "lint-b", "lint-c", "lint-d", "lint-e", "lint
 // each of several spawn generators, and returns a line for each case that
 // fails every time (the case or the engine is wrong) and each whose
 // outcome changes with the generator (an expectation that depends on the
-// random spawn: the case must force it).
+// random spawn: the case must force it), each whose source names no known
+// source ([CheckSource]), and each that names a profile the engine does
+// not have.
 func Lint(pack *Pack) []string {
 	var runs []*Report
 	for _, seed := range lintSeeds {
@@ -44,12 +46,44 @@ func Lint(pack *Pack) []string {
 			problems = append(problems, fmt.Sprintf("%s:%d: %s [%s]: skipped by the engine: %s", res.File, res.Line, res.Case, res.Profile, res.Reason))
 		}
 	}
+	problems = append(problems, lintSources(pack)...)
 	for _, c := range pack.Cases {
 		for _, p := range c.Profiles {
 			if p != "all" && !isProfile(p) {
 				problems = append(problems, fmt.Sprintf("%s:%d: %s: no built-in profile %q", c.File, c.Line, c.Name(), p))
 			}
 		}
+	}
+	return problems
+}
+
+// lintSources returns a line for each source that [CheckSource] refuses,
+// once a file and source: at the first case that has it, with how many
+// more of the file's cases have it too.
+func lintSources(pack *Pack) []string {
+	type key struct{ file, source string }
+	first := map[key]*Case{}
+	count := map[key]int{}
+	var order []key
+	for _, c := range pack.Cases {
+		k := key{c.File, c.Source}
+		if _, seen := first[k]; !seen {
+			if CheckSource(c.Source) == nil {
+				first[k] = nil
+				continue
+			}
+			first[k] = c
+			order = append(order, k)
+		}
+		count[k]++
+	}
+	var problems []string
+	for _, k := range order {
+		c, more := first[k], ""
+		if n := count[k] - 1; n > 0 {
+			more = fmt.Sprintf(" (and %d more cases of the file)", n)
+		}
+		problems = append(problems, fmt.Sprintf("%s:%d: %s%s: %v", c.File, c.Line, c.Name(), more, CheckSource(c.Source)))
 	}
 	return problems
 }

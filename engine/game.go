@@ -11,8 +11,9 @@ import (
 type Result uint8
 
 // The results of a run. The finishing conditions are checked after each
-// counted move, in the profile's FinishOrder (seed 002's order, target, no
-// moves, move limit, except in classic, which checks no moves first).
+// counted move, in the profile's FinishOrder (the order of Online 2048's
+// "Finishing conditions", target, no moves, move limit, except in classic,
+// which checks no moves first; docs/profiles.md).
 const (
 	Playing          Result = iota // the run goes on
 	TargetReached                  // the win tile ended the run (or paused it, in a profile that asks)
@@ -24,8 +25,9 @@ const (
 var resultNames = []string{"playing", "target-reached", "no-moves", "move-limit", "run-finished"}
 var resultTexts = []string{"playing", "target reached", "no moves left", "move limit reached", "run finished"}
 
-// String returns the result as seed 002 words it: "target reached", "no
-// moves left", "move limit reached", "run finished", or "playing".
+// String returns the result as Online 2048's "Finishing conditions" word
+// it: "target reached", "no moves left", "move limit reached", "run
+// finished", or "playing".
 func (r Result) String() string { return enumName(resultTexts, int(r)) }
 
 // MarshalText writes the result's short name: playing, target-reached,

@@ -36,8 +36,8 @@ func slide(line []uint8) (merged uint32) {
 	return merged
 }
 
-// LineResult is the outcome of [MergeLine], named as in the merge-line tool
-// (seed 004).
+// LineResult is the outcome of [MergeLine], named as in the Merge-line
+// tool (docs/sources.md).
 type LineResult struct {
 	// Line is the line after a left swipe, as long as the input.
 	Line []int64

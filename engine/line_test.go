@@ -16,7 +16,7 @@ func TestMergeLine(t *testing.T) {
 		score   int64
 		changed bool
 	}{
-		// Seed 004's example.
+		// The Merge-line tool's example.
 		{[]int64{2, 2, 2, 2}, []int64{4, 4, 0, 0}, 8, true},
 		{[]int64{0, 2, 2, 2}, []int64{4, 2, 0, 0}, 4, true},
 		{[]int64{2, 0, 2, 4}, []int64{4, 4, 0, 0}, 4, true},

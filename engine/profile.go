@@ -100,8 +100,8 @@ type Profile struct {
 	MoveLimit  int // counted moves after which the run ends; 0 for none
 	// FinishOrder is the order the finishing conditions are checked in
 	// after a counted move: TargetReached, NoMoves and MoveLimitReached,
-	// each once. Seed 002 gives target, no moves, move limit; the original
-	// game reports no moves before the win when both hold.
+	// each once. Online 2048 gives target, no moves, move limit; the
+	// Original 2048 reports no moves before the win when both hold.
 	FinishOrder []Result
 	Undo        bool // one-step undo that restores board, score, moves and the next spawn
 	EndRun      bool // the player may end the run early (result RunFinished)

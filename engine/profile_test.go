@@ -23,8 +23,8 @@ func TestBuiltinProfiles(t *testing.T) {
 	if got := BuiltinNames(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("BuiltinNames() = %v, want %v", got, want)
 	}
-	// The parameters that tell the profiles apart, as DESIGN.md's table
-	// gives them.
+	// The parameters that tell the profiles apart, as docs/profiles.md's
+	// table of the built-in profiles gives them.
 	tests := []struct {
 		name    string
 		win     Win

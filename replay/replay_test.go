@@ -49,7 +49,7 @@ func playGame(t testing.TB, profile, seed string, maxMoves int, spawnForm bool) 
 }
 
 func TestDecodeMinimal(t *testing.T) {
-	// DESIGN.md's minimal form.
+	// The minimal form of docs/replay-format.md.
 	r, err := Decode("min.yaml", []byte("profile: tile-merge\nseed: \"7\"\nmoves: LLDRUL   # U D L R; white space ignored\nclaim: {score: 20544, maxTile: 2048, moves: 1033}\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func (x *explorer) writeCase(d *Divergence, rep *Report, c candidate, s *shrinke
 	if d.Move == 0 {
 		where = fmt.Sprintf("game %d, its start", d.Game)
 	}
-	source := fmt.Sprintf("found by tileproof conform --explore against %s (%s %s), seed %d, shrunk from %s",
+	source := fmt.Sprintf("%s%s (%s %s), seed %d, shrunk from %s", conformance.ExploredSource,
 		cmp.Or(rep.ImplArg, rep.Impl.Name), rep.Impl.Name, rep.Impl.Version, rep.Seed, where)
 	if !reproduced {
 		source = strings.Replace(source, "shrunk from", "not shrunk (it did not reproduce alone), from", 1)
