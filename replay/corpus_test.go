@@ -155,11 +155,24 @@ func TestSchema(t *testing.T) {
 			t.Errorf("%s: Decode says %v, the schema says %v", file, decodeErr, schemaErr)
 		}
 	}
+	// A whole-number seed is a seed to both.
+	good := `{"profile":"pgs","seed":7,"moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`
+	if inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(good)); schema.Validate(inst) != nil {
+		t.Errorf("the schema refuses %s", good)
+	}
+	if _, err := Decode("good.json", []byte(good)); err != nil {
+		t.Errorf("Decode refuses %s: %v", good, err)
+	}
 	for _, bad := range []string{
 		`{"profile":"pgs","moves":"L","claim":{"score":0,"maxTile":0,"moves":0}}`,
 		`{"profile":"pgs","seed":"1","start":"2 2/. .","moves":"L","claim":{"score":0,"maxTile":0,"moves":0}}`,
 		`{"profile":"pgs","seed":"1","moves":"L","claim":{"score":0,"moves":0}}`,
 		`{"profile":"pgs","seed":"1","moves":"LX","claim":{"score":0,"maxTile":0,"moves":0}}`,
+		`{"profile":"pgs","rng":"tp1","start":"2 2/. .","moves":"L1:2","claim":{"score":4,"maxTile":4,"moves":1}}`,
+		`{"profile":"pgs","seed":"7","seedCommitment":"sha256:7902699BE42C8A8E46FBBB4501726517E86B22C56A189F7625A6DA49081B2451","moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+		`{"profile":"pgs","rules":2147483648,"seed":"1","moves":"L","claim":{"score":0,"maxTile":0,"moves":0}}`,
+		`{"profile":"pgs","rules":0,"seed":"1","moves":"L","claim":{"score":0,"maxTile":0,"moves":0}}`,
+		`{"profile":"pgs","seed":"1","moves":"L","claim":{"score":0,"maxTile":0,"moves":9007199254740992}}`,
 	} {
 		inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(bad))
 		_, decodeErr := Decode("bad.json", []byte(bad))

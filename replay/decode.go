@@ -33,6 +33,11 @@ func Decode(name string, data []byte) (*Replay, error) {
 	if err := decodeForm(name, data, &f); err != nil {
 		return nil, err
 	}
+	// The same bound for every form the replay is written in (the YAML
+	// library's is the document less its move log, which cutMoves takes).
+	if n := len(data) - len(f.text[fMoves]); n > MaxHeader {
+		return nil, strictyaml.ErrorList{{File: name, Msg: fmt.Sprintf("the replay's fields other than moves take %d bytes; at most %d", n, MaxHeader)}}
+	}
 	return f.replay(name)
 }
 
@@ -269,8 +274,8 @@ func (f *form) replay(name string) (*Replay, error) {
 		return fail(fCommitment, "seedCommitment %s: write it as sha256: and the 64 lower-case hex digits of the seed's SHA-256", strictyaml.Quote(f.text[fCommitment], 80))
 	case f.present(fRNG) && f.present(fStart):
 		return fail(fRNG, "rng names the generator of a seeded replay's spawns; a replay that records its spawns has none")
-	case f.present(fRules) && f.num[fRules] > 1<<31-1:
-		return fail(fRules, "rules version %d is out of range", f.num[fRules])
+	case f.present(fRules) && (f.num[fRules] == 0 || f.num[fRules] > 1<<31-1):
+		return fail(fRules, "rules version %d: a rules version is 1 to 2^31-1 (leave rules out for none)", f.num[fRules])
 	}
 	r := &Replay{Profile: f.text[fProfile], Rules: int(f.num[fRules]), RNG: f.text[fRNG],
 		SeedCommitment: f.text[fCommitment], Source: f.text[fSource]}

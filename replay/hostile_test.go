@@ -75,6 +75,8 @@ func TestBoundedMemory(t *testing.T) {
 		{"many small keys", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim:\n" + strings.Repeat(" x: 1\n", 2000), "the key \"x\" again"},
 		{"deep nesting", "profile: tile-merge\nseed: \"7\"\nmoves: L\nsource: " + strings.Repeat("[", 30000) + "\nclaim: {score: 0, maxTile: 4, moves: 1}\n", "YAML nodes"},
 		{"a JSON line that is not JSON", "{source: [" + strings.Repeat("0,", 1<<20) + "0]}", "invalid JSON"},
+		{"a long source in JSON", `{"source":"` + strings.Repeat("x", 70000) + `","profile":"tile-merge","seed":"7","moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`, "the replay's fields other than moves take 70"},
+		{"a long source in the plain YAML form", "source: \"" + strings.Repeat("x", 70000) + "\"\nprofile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n", "the replay's fields other than moves take 70"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
