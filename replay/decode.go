@@ -19,7 +19,7 @@ const MaxHeader = 64 << 10
 // headerLimits are the limits the YAML library reads a replay's header
 // within: far above any replay (a header has some 20 nodes), far below
 // what costs memory (each node takes some hundred bytes).
-var headerLimits = strictyaml.Limits{Bytes: MaxHeader, Nodes: 4096, Keys: 64}
+var headerLimits = strictyaml.Limits{Bytes: MaxHeader, Nodes: 1024, Keys: 64}
 
 // Decode reads a replay from YAML or JSON. name names it in errors, which
 // are [strictyaml.ErrorList] entries with the line and column at fault.

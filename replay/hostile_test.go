@@ -2,6 +2,7 @@ package replay
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -71,8 +72,8 @@ func TestBoundedMemory(t *testing.T) {
 	}{
 		{"flow list in source", "source: [" + strings.Repeat("0,", 4<<20) + "0]\nprofile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n", "at most 65536"},
 		{"flow list in claim.board", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1, board: [" + strings.Repeat("[0],", 1<<20) + "[0]]}\n", "at most 65536"},
-		{"many keys", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim:\n" + strings.Repeat("  x: 1\n", 9000), "at most 4096"},
-		{"many small keys", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim:\n" + strings.Repeat(" x: 1\n", 2000), "the key \"x\" again"},
+		{"many keys", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim:\n" + strings.Repeat("  x: 1\n", 9000), "at most 1024"},
+		{"many small keys", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim:\n" + strings.Repeat(" x: 1\n", 200), "the key \"x\" again"},
 		{"deep nesting", "profile: tile-merge\nseed: \"7\"\nmoves: L\nsource: " + strings.Repeat("[", 30000) + "\nclaim: {score: 0, maxTile: 4, moves: 1}\n", "YAML nodes"},
 		{"a JSON line that is not JSON", "{source: [" + strings.Repeat("0,", 1<<20) + "0]}", "invalid JSON"},
 		{"a long source in JSON", `{"source":"` + strings.Repeat("x", 70000) + `","profile":"tile-merge","seed":"7","moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`, "the replay's fields other than moves take 70"},
@@ -186,5 +187,39 @@ func TestSetupInVerdict(t *testing.T) {
 	}
 	if hashes["setup: {openEnded: true}\n"] == hashes[""] {
 		t.Error("an open-ended run hashes as the run that stops at the target")
+	}
+}
+
+// BenchmarkHostile decodes the worst inputs of docs/security.md and
+// reports what each costs: bytes allocated per byte of input, and time.
+func BenchmarkHostile(b *testing.B) {
+	moves := strings.Repeat("LRUD", 1<<20) // a valid 4 MB move log
+	for _, tc := range []struct{ name, text string }{
+		{"8MB-flow-list-in-source", "source: [" + strings.Repeat("0,", 4<<20) + "0]\nprofile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n"},
+		{"4MB-claim-board", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1, board: [" + strings.Repeat("[0],", 1<<20) + "[0]]}\n"},
+		{"60000-keys", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim:\n" + func() string {
+			var sb strings.Builder
+			for i := range 60000 {
+				fmt.Fprintf(&sb, "  k%d: 1\n", i)
+			}
+			return sb.String()
+		}()},
+		{"1000-nodes-under-the-limit", "source: [" + strings.Repeat("0,", 990) + "0]\nprofile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n"},
+		{"2000-repeated-keys", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim:\n" + strings.Repeat("  x: 1\n", 2000)},
+		{"JSON-case-variant-keys", `{"profile":"tile-merge","seed":"7","moves":"L","claim":{"score":0,"maxTile":4,"moves":1},"Claim":{}}`},
+		{"4MB-move-log-YAML", "profile: tile-merge\nseed: \"7\"\nmoves: " + moves + "\nclaim: {score: 0, maxTile: 4, moves: 1}\n"},
+		{"4MB-move-log-JSON", `{"profile":"tile-merge","seed":"7","moves":"` + moves + `","claim":{"score":0,"maxTile":4,"moves":1}}`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			data := []byte(tc.text)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for b.Loop() {
+				Decode("h.yaml", data)
+			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(len(data)), "alloc-bytes/input-byte")
+			b.ReportMetric(float64(len(data)), "input-bytes")
+		})
 	}
 }
