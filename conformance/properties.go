@@ -139,9 +139,11 @@ func isRefusal(err error) bool {
 	return errors.As(err, &refusal)
 }
 
-// startBoards starts startSample games the implementation's own way (from
-// tp1 seeds when it declares seed-tp1, when each start must be tp1's) and
-// checks each start: the profile's number of start tiles, each a value it
+// startBoards first wins a game, when the implementation loads states and
+// the profile has a win tile (a new game must not keep anything of the
+// game before it), then starts startSample games the implementation's own
+// way (from tp1 seeds when it declares seed-tp1, when each start must be
+// tp1's) and checks each start: the profile's number of start tiles, each a value it
 // spawns, score 0, no counted move, not over, and the legal moves of that
 // board; then, over all the starts, the tiles' values against the
 // profile's weights (exact binomial, or chi-square for more values) and
@@ -152,6 +154,9 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 	values := map[uint64]int{}
 	cells := make([]float64, p.Rows*p.Cols)
 	tiles := 0
+	if !winFirst(impl, p, res) {
+		return
+	}
 	for i := range startSample {
 		seed := ""
 		if seeded {
@@ -225,6 +230,35 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 	if pc := stats.ChiSquareSF(stat, k-1); pc < alpha {
 		res.fail(SpawnWrong, 0, "the start tiles' cells %v are unlikely under uniform placement over the %d cells (p = %.2g < %g)", cells, len(cells), pc, alpha)
 	}
+}
+
+// winFirst plays one winning move, when the implementation loads states
+// and the profile has a win tile: two halves of the win tile merged left on
+// an otherwise empty board. What the move gives is not checked here (the
+// cases check wins); ok is false when a call failed, recorded in res. A
+// refusal (the implementation loads no such board) is not a failure: the
+// starts are checked all the same.
+func winFirst(impl Impl, p *engine.Profile, res *Result) (ok bool) {
+	l, loads := impl.(Loader)
+	if !loads || p.Win.Tile < 4 || p.Cols < 2 {
+		return true
+	}
+	b, _ := engine.NewBoard(p.Rows, p.Cols)
+	if b.Set(0, 0, p.Win.Tile/2) != nil || b.Set(0, 1, p.Win.Tile/2) != nil {
+		return true // a win tile the board cannot hold half of
+	}
+	if _, err := l.Load(p.Name, LoadState{Board: b}); err != nil {
+		if isRefusal(err) {
+			return true
+		}
+		res.callFailed(err, 0, "load")
+		return false
+	}
+	if _, err := impl.Move(engine.Left, nil); err != nil && !isRefusal(err) {
+		res.callFailed(err, 0, "move left")
+		return false
+	}
+	return true
 }
 
 // valuesP is the p-value of spawned values (n tiles, counted by value)

@@ -149,3 +149,33 @@ func TestNoSpawnAfterRefusedMove(t *testing.T) {
 		}
 	}
 }
+
+// keepsWin is the engine whose new game starts won once a game before it
+// was won: the new game keeps a flag of the old one.
+type keepsWin struct {
+	*Builtin
+	won bool
+}
+
+func (k *keepsWin) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	mr, err := k.Builtin.Move(d, spawn)
+	if err == nil && k.game.Won() {
+		k.won = true
+	}
+	return mr, err
+}
+
+func (k *keepsWin) New(profile, seed string, setup *engine.Setup) (State, error) {
+	st, err := k.Builtin.New(profile, seed, setup)
+	st.Won = st.Won || k.won
+	return st, err
+}
+
+// TestStartAfterWin: the start check wins a game first, so a new game that
+// keeps the old game's win is found without a case run before it.
+func TestStartAfterWin(t *testing.T) {
+	res := runStart(t, &keepsWin{Builtin: &Builtin{}})
+	if !res.Status.Failed() || !strings.Contains(res.Reason, "won true") {
+		t.Errorf("%s: %s, want a failure saying the new game starts won", res.Status, res.Reason)
+	}
+}
