@@ -130,12 +130,10 @@ async function main() {
   await serve({
     name: `${pkg.name} engine (npm)`,
     version: pkg.version,
-    // A profile file is declared by its path, which the runner reads
+    // A profile file: hello declares its path, which the runner reads
     // relative to the directory it runs in (the one this process starts
-    // in), and requests name it by its name: the harness accepts a
-    // request's profile only if hello declared it, so hello declares both,
-    // the file and its name, one profile to the runner.
-    profiles: [path.relative(process.cwd(), profileFile), profileName],
+    // in), and requests name it by the file's name.
+    profiles: [{ file: path.relative(process.cwd(), profileFile), name: profileName }],
     features,
     // A new game as the element starts one: createBoard with its default
     // columns and rows, 4 and 4 (Game.js constructor and createGameBoard).

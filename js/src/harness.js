@@ -102,7 +102,10 @@ const flag = (v, what) => {
  *
  * - `name`, `version`, `profiles`, `features`: what hello declares (the
  *   features of docs/case-format.md: load-state, force-spawn, seed-tp1,
- *   undo, end-run, keep-playing, setup, size:RxC)
+ *   undo, end-run, keep-playing, setup, size:RxC). A profile is a built-in
+ *   profile's name, or `{file, name}` for a profile file of the
+ *   implementation's own variant: hello declares the file's path, and
+ *   requests name the profile by the file's `name:`
  * - `newGame({profile, seed, setup})`: start a game; seed only with seed-tp1
  * - `load({profile, setup, rows, cols, board, score, moves, won, keepPlaying})`: with load-state
  * - `move(direction, spawn)` returns `{changed, gained, spawn}`: spawn, the
@@ -117,7 +120,13 @@ const flag = (v, what) => {
  * @returns {(line: string) => Promise<string|null>} null for a blank line, which gets no answer
  */
 export function createSession(adapter) {
-  const profiles = [...(adapter.profiles || [])];
+  const declared = (adapter.profiles || []).map((p) => {
+    if (typeof p === 'string') return { hello: p, name: p };
+    if (p && typeof p.file === 'string' && typeof p.name === 'string') return { hello: p.file, name: p.name };
+    throw new TypeError(`profile ${JSON.stringify(p)} is neither a name nor {file, name}`);
+  });
+  const profiles = declared.map((p) => p.hello);
+  const names = declared.map((p) => p.name);
   const features = [...(adapter.features || [])];
   const has = (f) => features.includes(f);
   let helloDone = false;
@@ -132,7 +141,7 @@ export function createSession(adapter) {
   }
 
   function profileOf(req) {
-    if (!profiles.includes(req.profile)) fail(ERRORS.unsupported, `profile ${JSON.stringify(req.profile)} is not one this implementation declared (${profiles.join(', ')})`);
+    if (!names.includes(req.profile)) fail(ERRORS.unsupported, `profile ${JSON.stringify(req.profile)} is not one this implementation declared (${names.join(', ')})`);
     if (req.setup === undefined) return;
     if (!has('setup')) fail(ERRORS.unsupported, 'a setup was given, but this implementation did not declare setup');
     if (req.setup === null || typeof req.setup !== 'object') fail(ERRORS.badRequest, 'setup is {target, openEnded}');

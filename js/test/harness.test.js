@@ -72,6 +72,16 @@ test('new: the declared profiles only; a seed only with seed-tp1; a setup only w
   assert.match(empty.message, /empty once white space is trimmed/);
 });
 
+test('a profile file: hello declares its path, requests name it by its name', async () => {
+  const a = adapter({ profiles: ['classic', { file: 'variants/mine.yaml', name: 'mine' }] });
+  const [h, byName, byPath] = await session(a, hello, { id: 2, op: 'new', profile: 'mine' }, { id: 3, op: 'new', profile: 'variants/mine.yaml' });
+  assert.deepEqual(h.profiles, ['classic', 'variants/mine.yaml']);
+  assert.equal(byName.ok, true);
+  assert.equal(byPath.error, 'unsupported', 'requests carry the name, not the path');
+  assert.deepEqual(a.calls, [['new', { profile: 'mine', seed: undefined, setup: undefined }]]);
+  assert.throws(() => createSession(adapter({ profiles: [{ file: 'x.yaml' }] })), TypeError);
+});
+
 test('load: the board checked, null cells as 0, sizes as declared', async () => {
   const a = adapter();
   const ok = { id: 2, op: 'load', profile: 'classic', rows: 2, cols: 2, board: [[2, null], [0, 4]], score: 8, moves: 3, won: false, keepPlaying: false };
