@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +19,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/replay"
 )
 
 // The browser tests open the pages in headless Chromium, one browser for
@@ -73,18 +79,55 @@ func tab(t *testing.T) context.Context {
 	return ctx
 }
 
-// open writes html to a file and opens it in a new tab.
+// open writes html to a file and opens it in a new tab, at the
+// browser's window size (1000 by 1000).
 func open(t *testing.T, html string) context.Context {
+	t.Helper()
+	return openAt(t, html, 0, 0, "", "#board .c")
+}
+
+// openAt writes html to a file and opens it in a new tab: in a viewport
+// of w by h CSS pixels (a phone's, with its viewport rules, when w is
+// narrower than 600; the window's size when w is 0), at the address's
+// fragment hash, waiting for an element of selector wait.
+func openAt(t *testing.T, html string, w, h int64, hash, wait string) context.Context {
 	t.Helper()
 	ctx := tab(t)
 	file := filepath.Join(t.TempDir(), "page.html")
 	if err := os.WriteFile(file, []byte(html), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+file), chromedp.WaitVisible("#board .c")); err != nil {
+	var steps []chromedp.Action[chromedp.Void]
+	if w > 0 {
+		var opts []chromedp.EmulateViewportOption
+		if w < 600 {
+			opts = append(opts, chromedp.EmulateMobile)
+		}
+		steps = append(steps, chromedp.EmulateViewport(w, h, opts...))
+	}
+	steps = append(steps, chromedp.Navigate("file://"+file+hash), chromedp.WaitReady(wait))
+	if err := chromedp.Do(ctx, steps...); err != nil {
 		t.Fatal(err)
 	}
 	return ctx
+}
+
+// eval evaluates a JavaScript expression in the tab.
+func eval[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// do runs actions in the tab.
+func do(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
 }
 
 // shown is what the viewer shows, read from the page.
@@ -210,13 +253,577 @@ func TestBrowserDivergence(t *testing.T) {
 		}
 	})
 	t.Run("illegal-move", func(t *testing.T) {
+		// The refused move is a step past the frames: the board it was
+		// refused on, with its arrow drawn over it; a step back is the
+		// last frame, without.
 		g := load(t, "tampered/illegal-move-inserted.yaml")
 		ctx := open(t, page(t, g))
-		check(t, ctx, g, 508, "loading")
-		if s := read(t, ctx); !s.NoteOn || len(s.Bad) != 0 || !strings.Contains(s.Note, "action 509 (left)") || !strings.Contains(s.Note, "illegal move") {
-			t.Errorf("note %q (shown %v), marked %v", s.Note, s.NoteOn, s.Bad)
+		s := read(t, ctx)
+		if s.Step != 509 || !s.NoteOn || len(s.Bad) != 0 || !strings.Contains(s.Note, "action 509 (left)") || !strings.Contains(s.Note, "illegal move") {
+			t.Errorf("on opening: step %d, note %q (shown %v), marked %v", s.Step, s.Note, s.NoteOn, s.Bad)
+		}
+		if want := flat(g.Frames[508].Board.Values()); !slices.Equal(s.Cells, want) {
+			t.Errorf("cells %v, want the board it was refused on %v", s.Cells, want)
+		}
+		over := eval[string](t, ctx, `(r => r && getComputedStyle(r).display !== "none" ? r.textContent : "")(document.querySelector("#board .refused"))`)
+		if over != "\u2190left: changes nothing" {
+			t.Errorf("the board shows %q over it, want the refused move", over)
+		}
+		if got := eval[string](t, ctx, `document.getElementById("f-action").textContent`); got != "left (refused)" {
+			t.Errorf("the action: %q", got)
+		}
+		do(t, ctx, "←", chromedp.KeyEvent(kb.ArrowLeft))
+		check(t, ctx, g, 508, "←")
+		if n := eval[int](t, ctx, `document.querySelectorAll("#board .refused").length`); n != 0 {
+			t.Errorf("step 508 still shows the refused move")
 		}
 	})
+}
+
+// TestBrowserKeysOnSlider: once the slider has the focus (a click on it
+// gives it), every documented key still does what it says.
+func TestBrowserKeysOnSlider(t *testing.T) {
+	g := load(t, "valid/tile-merge-4096.yaml")
+	ctx := open(t, page(t, g))
+	last := len(g.Frames) - 1
+	do(t, ctx, "focus", chromedp.Click("#slider"))
+	if !eval[bool](t, ctx, `document.activeElement === document.getElementById("slider")`) {
+		t.Fatal("the slider has not the focus")
+	}
+	do(t, ctx, "Home", chromedp.KeyEvent(kb.Home))
+	check(t, ctx, g, 0, "Home")
+	for _, st := range []struct {
+		key  string
+		want int
+	}{
+		{"n", 1}, {"n", 2}, {"p", 1}, {kb.ArrowRight, 2}, {kb.ArrowLeft, 1},
+		{kb.PageDown, 51}, {kb.PageDown, 101}, {kb.PageUp, 51}, {kb.End, last}, {kb.PageUp, last - 50}, {"p", last - 51}, {kb.Home, 0},
+	} {
+		do(t, ctx, st.key, chromedp.KeyEvent(st.key))
+		if !eval[bool](t, ctx, `document.activeElement === document.getElementById("slider")`) {
+			t.Fatalf("after %q the slider lost the focus", st.key)
+		}
+		check(t, ctx, g, st.want, fmt.Sprintf("%q on the focused slider", st.key))
+	}
+	// k and space play and pause, on the slider too.
+	do(t, ctx, "k", chromedp.KeyEvent("k"))
+	if eval[string](t, ctx, `document.getElementById("play").getAttribute("aria-pressed")`) != "true" {
+		t.Error("k on the slider does not play")
+	}
+	do(t, ctx, "space", chromedp.KeyEvent(" "))
+	if eval[string](t, ctx, `document.getElementById("play").getAttribute("aria-pressed")`) != "false" {
+		t.Error("space on the slider does not pause")
+	}
+}
+
+// TestBrowserChartClick clicks the score chart where the axis puts given
+// steps: the viewer goes to that step, within the steps one pixel spans
+// (the chart scales with the window, so the click is mapped in its units).
+// A drag goes on to the step under the pointer when the button is let go.
+func TestBrowserChartClick(t *testing.T) {
+	g := load(t, "valid/tile-merge-4096.yaml")
+	last := len(g.Frames) - 1
+	for _, width := range []int64{1000, 390} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			ctx := openAt(t, page(t, g), width, 900, "", "#board .c")
+			do(t, ctx, "scroll", chromedp.ScrollIntoView("#chart"))
+			// at returns the viewport point of step k on the axis, and the
+			// axis's length in CSS pixels.
+			at := func(k int) (x, y, px float64) {
+				p := eval[[]float64](t, ctx, fmt.Sprintf(`(() => {
+					const hit = document.getElementById("hit"), svg = hit.ownerSVGElement, m = svg.getScreenCTM();
+					const x0 = +hit.dataset.x0, x1 = +hit.dataset.x1, pt = svg.createSVGPoint();
+					pt.x = x0 + %d / %d * (x1 - x0); pt.y = 60;
+					const p = pt.matrixTransform(m);
+					return [p.x, p.y, (x1 - x0) * m.a];
+				})()`, k, last))
+				return p[0], p[1], p[2]
+			}
+			for _, k := range []int{0, 700, 2100, 3500, 4000, last} {
+				x, y, px := at(k)
+				do(t, ctx, fmt.Sprintf("click at step %d", k), chromedp.MouseClickXY(x, y))
+				tol := int(math.Ceil(float64(last) / px))
+				if s := read(t, ctx); s.Step < k-tol || s.Step > k+tol {
+					t.Errorf("a click where the axis has step %d (x %.1f) shows step %d (%d steps a pixel)", k, x, s.Step, tol)
+				}
+			}
+			x0, y, _ := at(1000)
+			x1, _, px := at(3000)
+			do(t, ctx, "drag",
+				chromedp.MouseEvent(chromedp.MousePressed, x0, y, chromedp.ButtonLeft),
+				chromedp.MouseEvent(chromedp.MouseMoved, (x0+x1)/2, y, chromedp.ButtonLeft),
+				chromedp.MouseEvent(chromedp.MouseMoved, x1, y, chromedp.ButtonLeft),
+				chromedp.MouseEvent(chromedp.MouseReleased, x1, y, chromedp.ButtonLeft))
+			if s, tol := read(t, ctx), int(math.Ceil(float64(last)/px)); s.Step < 3000-tol || s.Step > 3000+tol {
+				t.Errorf("a drag from step 1000 to 3000 shows step %d", s.Step)
+			}
+		})
+	}
+}
+
+// TestBrowserHashChange: a #step=N opens the page at step N, and editing
+// the address on the open page moves to the new N.
+func TestBrowserHashChange(t *testing.T) {
+	g := load(t, "valid/tile-merge-4096.yaml")
+	ctx := openAt(t, page(t, g), 0, 0, "#step=77", "#board .c")
+	check(t, ctx, g, 77, "opening at #step=77")
+	for _, n := range []int{1234, 5, 4000} {
+		eval[string](t, ctx, fmt.Sprintf(`location.hash = "#step=%d"; ""`, n))
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`+document.getElementById("board").dataset.step === %d`, n), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+			t.Fatalf("#step=%d set on the open page: still at step %d", n, read(t, ctx).Step)
+		}
+		check(t, ctx, g, n, fmt.Sprintf("#step=%d", n))
+	}
+	// The address follows the steps taken.
+	do(t, ctx, "→", chromedp.KeyEvent(kb.ArrowRight))
+	if h := eval[string](t, ctx, `location.hash`); h != "#step=4001" {
+		t.Errorf("after → the address ends in %q", h)
+	}
+}
+
+// TestBrowserPlayPause: ▶ plays (from the start when at the end), the
+// steps going on by themselves, and pauses on a second press; a step
+// taken by hand pauses too.
+func TestBrowserPlayPause(t *testing.T) {
+	g := load(t, "valid/tile-merge-4096.yaml")
+	ctx := open(t, page(t, g))
+	last := len(g.Frames) - 1
+	pressed := func() string {
+		return eval[string](t, ctx, `document.getElementById("play").getAttribute("aria-pressed")`)
+	}
+	do(t, ctx, "speed", chromedp.SetValue("#speed", "30"))
+	do(t, ctx, "play", chromedp.Click("#play"))
+	if pressed() != "true" {
+		t.Fatal("▶ does not say it plays")
+	}
+	// From the end it starts again at 0, then goes on.
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`+document.getElementById("board").dataset.step >= 3`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("playing: still at step %d", read(t, ctx).Step)
+	}
+	if s := read(t, ctx).Step; s >= last/2 {
+		t.Errorf("playing from the end went to step %d, not from the start", s)
+	}
+	do(t, ctx, "pause", chromedp.Click("#play"))
+	paused := read(t, ctx).Step
+	time.Sleep(500 * time.Millisecond)
+	if s := read(t, ctx).Step; s != paused || pressed() != "false" {
+		t.Errorf("paused at step %d, then at %d (pressed %s)", paused, s, pressed())
+	}
+	check(t, ctx, g, paused, "pausing")
+	do(t, ctx, "play", chromedp.Click("#play"))
+	do(t, ctx, "→", chromedp.KeyEvent(kb.ArrowRight))
+	at := read(t, ctx).Step
+	time.Sleep(500 * time.Millisecond)
+	if s := read(t, ctx).Step; s != at || pressed() != "false" {
+		t.Errorf("a step by hand does not pause: step %d, then %d", at, s)
+	}
+}
+
+// width is what a page measures in a viewport: the document's widths
+// (scrolled, shown) and height.
+type width struct {
+	Scroll, Client, Height int
+}
+
+const readWidth = `JSON.stringify({scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth, height: document.documentElement.scrollHeight})`
+
+func measure(t *testing.T, ctx context.Context) width {
+	t.Helper()
+	var w width
+	if err := json.Unmarshal([]byte(eval[string](t, ctx, readWidth)), &w); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// manyFailures is a conformance report of n cases of the core area each
+// failing the same way in every one of profiles (board divergences).
+func manyFailures(n int, profiles []string) *conformance.Report {
+	rep := &conformance.Report{Impl: conformance.Hello{Name: "many", Profiles: profiles}, Pack: "tileproof-cases"}
+	for i := range n {
+		start := mustBoard(fmt.Sprintf("2 2 2 .\n. . . .\n. . . .\n. . . %d", 2<<(i%10)))
+		want := mustBoard(fmt.Sprintf("4 2 . .\n. . . .\n. . . .\n%d . . .", 2<<(i%10)))
+		got := mustBoard(fmt.Sprintf("2 4 . .\n. . . .\n. . . .\n%d . . .", 2<<(i%10)))
+		for _, p := range profiles {
+			rep.Results = append(rep.Results, conformance.Result{Case: fmt.Sprintf("core/case-%03d", i), Area: "core", Profile: p, Status: conformance.BoardDiverged, Step: 1,
+				File: "core/x.yaml", Line: 4 + 10*i, Reason: "move left: the board after the slide differs", Start: start, Want: want, Got: got})
+		}
+	}
+	return rep
+}
+
+// TestBrowserWidths opens each kind of page at 1,280 px and on a phone
+// (390 px): nothing is wider than the window, so nothing scrolls sideways.
+func TestBrowserWidths(t *testing.T) {
+	var rep, conf, many bytes.Buffer
+	if err := Report(&rep, "tileproof verify replays", corpusEntries(t)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Conformance(&conf, failingReport()); err != nil {
+		t.Fatal(err)
+	}
+	if err := Conformance(&many, manyProfiles()); err != nil {
+		t.Fatal(err)
+	}
+	big := load(t, "valid/tile-merge-4096.yaml")
+	pages := []struct{ name, html, wait string }{
+		{"the viewer of a valid game", page(t, big), "#board .c"},
+		{"the viewer of an illegal move", page(t, load(t, "tampered/illegal-move-inserted.yaml")), "#board .c"},
+		{"the viewer of a false claimed board", page(t, load(t, "tampered/truncated.yaml")), "#board .c"},
+		{"the viewer of an 8x8 game", page(t, wideGame(t)), "#board .c"},
+		{"the batch report", rep.String(), "#replays"},
+		{"the conformance page", conf.String(), "#summary"},
+		{"the conformance page of many profiles", many.String(), "#summary"},
+	}
+	for _, w := range []int64{1280, 390} {
+		for _, p := range pages {
+			ctx := openAt(t, p.html, w, 844, "", p.wait)
+			m := measure(t, ctx)
+			if m.Client != int(w) || m.Scroll > m.Client {
+				t.Errorf("%s at %d px: %d px wide in a window of %d", p.name, w, m.Scroll, m.Client)
+			}
+			if p.wait == "#replays" {
+				if tw := eval[float64](t, ctx, `document.getElementById("replays").getBoundingClientRect().right`); tw > float64(w) {
+					t.Errorf("the replays table at %d px ends at %.0f px", w, tw)
+				}
+			}
+		}
+	}
+}
+
+// TestBrowserReportRows checks the replays table in the browser: the
+// invalid and unreadable rows first, a reason's link showing its rows
+// only, the verdict and name filters, sorting by a column both ways (the
+// figures never computed last).
+func TestBrowserReportRows(t *testing.T) {
+	entries := corpusEntries(t)
+	slices.SortStableFunc(entries, func(a, b Entry) int {
+		return strings.Compare(filepath.Base(a.Verdict.Name), filepath.Base(b.Verdict.Name))
+	})
+	var b bytes.Buffer
+	if err := Report(&b, "batch", entries); err != nil {
+		t.Fatal(err)
+	}
+	ctx := openAt(t, b.String(), 1280, 900, "", "#replays")
+	type row struct {
+		Kind, Reason, Name string
+		Score              *float64
+	}
+	rows := func() []row {
+		var out []row
+		js := eval[string](t, ctx, `JSON.stringify(Array.from(document.querySelectorAll("#replays tbody tr")).filter(r => !r.hidden && r.offsetHeight > 0).map(r =>
+			({kind: r.dataset.kind, reason: r.dataset.reason, name: r.dataset.name, score: r.dataset.score === undefined ? null : +r.dataset.score})))`)
+		if err := json.Unmarshal([]byte(js), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	all := rows()
+	if len(all) != len(entries) {
+		t.Fatalf("%d rows shown for %d replays", len(all), len(entries))
+	}
+	rank := map[string]int{"invalid": 0, "unreadable": 1, "valid": 2}
+	for i := 1; i < len(all); i++ {
+		if rank[all[i-1].Kind] > rank[all[i].Kind] {
+			t.Errorf("row %d: %s after %s", i, all[i].Kind, all[i-1].Kind)
+		}
+	}
+	count := func(f func(Entry) bool) int {
+		n := 0
+		for _, e := range entries {
+			if f(e) {
+				n++
+			}
+		}
+		return n
+	}
+	// A reason's link: its rows only, the table in view.
+	// The link's filter follows hashchange, an event of its own: wait for
+	// it (a loaded machine runs it late).
+	badSpawnOnly := func(what string) {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`Array.from(document.querySelectorAll("#replays tbody tr")).filter(r => !r.hidden && r.offsetHeight > 0).every(r => r.dataset.reason === "bad-spawn")`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+			t.Errorf("%s: the rows are never bad-spawn's alone: %v", what, err)
+		}
+	}
+	do(t, ctx, "the bad-spawn link", chromedp.Click(`#reasons a[href="#reason-bad-spawn"]`))
+	badSpawnOnly("the bad-spawn link")
+	got := rows()
+	if len(got) != count(func(e Entry) bool { return e.Verdict.Reason == replay.BadSpawn }) || len(got) == 0 {
+		t.Errorf("the bad-spawn link shows %d rows", len(got))
+	}
+	for _, r := range got {
+		if r.Reason != "bad-spawn" {
+			t.Errorf("the bad-spawn link shows a %s row", r.Reason)
+		}
+	}
+	if top := eval[float64](t, ctx, `document.getElementById("replays-title").getBoundingClientRect().top`); top < -1 || top > 900 {
+		t.Errorf("after the link the table's title is at %.0f px", top)
+	}
+	// The same link again (the address unchanged) after another filter.
+	do(t, ctx, "valid only", chromedp.SetValue("#show", "kind:valid"), chromedp.Evaluate[chromedp.Void](`document.getElementById("show").dispatchEvent(new Event("change"))`))
+	if got := rows(); len(got) != count(func(e Entry) bool { return e.Verdict.Valid }) || got[0].Kind != "valid" || got[len(got)-1].Kind != "valid" {
+		t.Errorf("the valid filter shows %d rows", len(got))
+	}
+	do(t, ctx, "the bad-spawn link again", chromedp.Click(`#reasons a[href="#reason-bad-spawn"]`))
+	badSpawnOnly("the bad-spawn link again")
+	if got := rows(); len(got) == 0 || got[0].Reason != "bad-spawn" {
+		t.Errorf("the link followed a second time shows %v", got)
+	}
+	do(t, ctx, "all", chromedp.SetValue("#show", ""), chromedp.Evaluate[chromedp.Void](`document.getElementById("show").dispatchEvent(new Event("change"))`))
+	do(t, ctx, "a name", chromedp.SendKeys("#q", "spawn"))
+	got = rows()
+	if len(got) != count(func(e Entry) bool { return strings.Contains(e.Verdict.Name, "spawn") }) || len(got) == 0 {
+		t.Errorf("the name filter shows %d rows", len(got))
+	}
+	do(t, ctx, "no name", chromedp.Evaluate[chromedp.Void](`(q => { q.value = ""; q.dispatchEvent(new Event("input")); })(document.getElementById("q"))`))
+	// Sorting by score: up, then down; never computed last both ways.
+	for _, dir := range []float64{1, -1} {
+		do(t, ctx, "sort by score", chromedp.Click(`#replays th[data-sort="score"] button`))
+		got := rows()
+		if len(got) != len(entries) {
+			t.Fatalf("sorted: %d rows", len(got))
+		}
+		none := false
+		for i, r := range got {
+			switch {
+			case r.Score == nil:
+				none = true
+			case none:
+				t.Errorf("sorted %v: a score after the rows without one", dir)
+			case i > 0 && got[i-1].Score != nil && (*r.Score-*got[i-1].Score)*dir < 0:
+				t.Errorf("sorted %v: %v after %v", dir, *r.Score, *got[i-1].Score)
+			}
+		}
+		if !none {
+			t.Error("no row without a score: the corpus has some")
+		}
+	}
+	do(t, ctx, "sort by #", chromedp.Click(`#replays th[data-sort="n"] button`))
+	if got := rows(); got[0].Name != entries[0].Verdict.Name || got[len(got)-1].Name != entries[len(entries)-1].Verdict.Name {
+		t.Errorf("sorted by #: %s first, %s last", got[0].Name, got[len(got)-1].Name)
+	}
+}
+
+// TestBrowserConformanceHeight: a run of 60 failing cases, each in 5
+// profiles (300 failures), makes a page hardly taller than one of the same
+// cases in one profile, and at most 260 px a case at 1,280 px, 650 px on a
+// phone (the page that drew each failure took 313 px a failure at 1,280
+// px); the summary links to the table of contents, which links to the
+// cases.
+func TestBrowserConformanceHeight(t *testing.T) {
+	profiles := []string{"classic", "tile-merge", "pgs", "online-2048", "rosetta"}
+	heights := map[int]map[int64]int{}
+	for _, n := range []int{1, 5} {
+		var b bytes.Buffer
+		if err := Conformance(&b, manyFailures(60, profiles[:n])); err != nil {
+			t.Fatal(err)
+		}
+		heights[n] = map[int64]int{}
+		for _, w := range []int64{1280, 390} {
+			ctx := openAt(t, b.String(), w, 844, "", "#summary")
+			heights[n][w] = measure(t, ctx).Height
+			if n == 5 && w == 1280 {
+				t.Logf("60 cases in 5 profiles: %d bytes, %d px at 1,280 px", b.Len(), heights[n][w])
+				// The summary's count links to the area, the contents to a case.
+				do(t, ctx, "the failed count", chromedp.Click(`#summary a[href="#area-core"]`))
+				if top := eval[float64](t, ctx, `document.getElementById("area-core").getBoundingClientRect().top`); math.Abs(top) > 2 {
+					t.Errorf("the summary's link leaves the area at %.0f px", top)
+				}
+				do(t, ctx, "a case", chromedp.Click(`#toc a[href="#core/case-042"]`))
+				if top := eval[float64](t, ctx, `document.getElementById("core/case-042").getBoundingClientRect().top`); math.Abs(top) > 2 {
+					t.Errorf("the contents' link leaves the case at %.0f px", top)
+				}
+			}
+		}
+	}
+	t.Logf("heights: %v", heights)
+	for w, perCase := range map[int64]int{1280: 260, 390: 650} {
+		if h5, h1 := heights[5][w], heights[1][w]; float64(h5) > 1.1*float64(h1) || h5 > 60*perCase {
+			t.Errorf("at %d px: 60 cases in 5 profiles make %d px, in 1 profile %d px (want at most 10%% more, and %d px a case)", w, h5, h1, perCase)
+		}
+	}
+}
+
+// TestBrowserMarksApart: the marks of neighbouring marked cells stay
+// inside their cells (no outline or shadow reaching across the gap), so
+// two marked neighbours never merge into one shape.
+func TestBrowserMarksApart(t *testing.T) {
+	var b bytes.Buffer
+	if err := Conformance(&b, failingReport()); err != nil {
+		t.Fatal(err)
+	}
+	claim := page(t, load(t, "tampered/truncated.yaml"))
+	for name, html := range map[string]string{"conformance": b.String(), "claimed board": claim} {
+		ctx := openAt(t, html, 0, 0, "", ".c.bad")
+		js := eval[string](t, ctx, `JSON.stringify((() => {
+			// reach is how far a cell's mark is drawn outside its box.
+			const reach = c => {
+				const cs = getComputedStyle(c);
+				let r = cs.outlineStyle === "none" ? 0 : Math.max(0, parseFloat(cs.outlineWidth) + parseFloat(cs.outlineOffset));
+				for (const sh of cs.boxShadow === "none" ? [] : cs.boxShadow.split(/,(?![^(]*\))/)) {
+					if (/inset/.test(sh)) { continue; }
+					const n = (sh.replace(/rgba?\([^)]*\)/, "").match(/-?[\d.]+px/g) || []).map(parseFloat);
+					r = Math.max(r, Math.max(Math.abs(n[0] || 0), Math.abs(n[1] || 0)) + (n[2] || 0) + (n[3] || 0));
+				}
+				return r;
+			};
+			const out = [];
+			for (const board of document.querySelectorAll(".board")) {
+				const cells = Array.from(board.querySelectorAll(".c"));
+				for (let i = 0; i + 1 < cells.length; i++) {
+					const a = cells[i], b = cells[i + 1];
+					const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+					if (!a.classList.contains("bad") || !b.classList.contains("bad") || Math.abs(ra.top - rb.top) > 1) { continue; }
+					out.push({gap: rb.left - ra.right, reach: reach(a) + reach(b)});
+				}
+			}
+			return out;
+		})())`)
+		var pairs []struct{ Gap, Reach float64 }
+		if err := json.Unmarshal([]byte(js), &pairs); err != nil {
+			t.Fatal(err)
+		}
+		if len(pairs) == 0 {
+			t.Fatalf("%s: no two marked neighbours to look at", name)
+		}
+		for _, p := range pairs {
+			if p.Reach >= p.Gap {
+				t.Errorf("%s: two marked neighbours %.1f px apart draw their marks %.1f px out", name, p.Gap, p.Reach)
+			}
+		}
+	}
+}
+
+// rgb reads a CSS rgb() or rgba() colour.
+func rgb(t *testing.T, s string) [3]float64 {
+	t.Helper()
+	m := regexp.MustCompile(`rgba?\((\d+), (\d+), (\d+)`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("not a colour: %q", s)
+	}
+	var c [3]float64
+	for i := range c {
+		v, _ := strconv.Atoi(m[i+1])
+		c[i] = float64(v) / 255
+	}
+	return c
+}
+
+// contrast is the WCAG contrast ratio of two colours.
+func contrast(a, b [3]float64) float64 {
+	lum := func(c [3]float64) float64 {
+		var l [3]float64
+		for i, v := range c {
+			if v <= 0.03928 {
+				l[i] = v / 12.92
+			} else {
+				l[i] = math.Pow((v+0.055)/1.055, 2.4)
+			}
+		}
+		return 0.2126*l[0] + 0.7152*l[1] + 0.0722*l[2]
+	}
+	la, lb := lum(a), lum(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+}
+
+// TestBrowserNewTileVisible: the mark of the tile that appeared stands
+// out from the tile (a contrast of 3, as WCAG asks of marks) on a new 2
+// and on a new 4, and the figures name its cell by row and column only.
+func TestBrowserNewTileVisible(t *testing.T) {
+	g := load(t, "valid/tile-merge-4096.yaml")
+	steps := map[uint64]int{}
+	for i, f := range g.Frames {
+		if f.Spawn != nil && steps[f.Spawn.Value] == 0 {
+			steps[f.Spawn.Value] = i
+		}
+	}
+	if steps[2] == 0 || steps[4] == 0 {
+		t.Fatalf("no new 2 and 4 in the game: %v", steps)
+	}
+	ctx := open(t, page(t, g))
+	spawnText := regexp.MustCompile(`^a (2|4) at row \d, column \d \(ringed\)$`)
+	for v, step := range steps {
+		eval[string](t, ctx, fmt.Sprintf(`location.hash = "#step=%d"; ""`, step))
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`+document.getElementById("board").dataset.step === %d`, step), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+			t.Fatal(err)
+		}
+		js := eval[string](t, ctx, `JSON.stringify((c => c ? {value: +c.dataset.value, bg: getComputedStyle(c).backgroundColor, ring: getComputedStyle(c).boxShadow} : null)(document.querySelector("#board .c.new")))`)
+		var c struct {
+			Value    uint64
+			Bg, Ring string
+		}
+		if err := json.Unmarshal([]byte(js), &c); err != nil || c.Value != v {
+			t.Fatalf("step %d: the new tile %s (%v), want a %d", step, js, err, v)
+		}
+		if r := contrast(rgb(t, c.Ring), rgb(t, c.Bg)); r < 3 {
+			t.Errorf("a new %d: its mark %s on %s has a contrast of %.2f", v, c.Ring, c.Bg, r)
+		}
+		if s := eval[string](t, ctx, `document.getElementById("f-spawn").textContent`); !spawnText.MatchString(s) {
+			t.Errorf("step %d: the tile that appeared is %q", step, s)
+		}
+	}
+}
+
+// TestBrowserNoConsoleErrors opens every kind of page and uses it (keys,
+// play, the chart, the report's filter and sort, the conformance page's
+// links): nothing is written to the console as an error, and no script
+// throws.
+func TestBrowserNoConsoleErrors(t *testing.T) {
+	var rep, conf bytes.Buffer
+	if err := Report(&rep, "batch", corpusEntries(t)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Conformance(&conf, manyProfiles()); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []struct {
+		name, html, wait string
+		use              []chromedp.Action[chromedp.Void]
+	}{
+		{"viewer", page(t, load(t, "valid/tile-merge-4096.yaml")), "#board .c", []chromedp.Action[chromedp.Void]{
+			chromedp.KeyEvent(kb.Home), chromedp.KeyEvent("n"), chromedp.KeyEvent(kb.PageDown), chromedp.Click("#play"), chromedp.Sleep(300 * time.Millisecond),
+			chromedp.KeyEvent(" "), chromedp.Click("#last"), chromedp.Click("#chart"), chromedp.Evaluate[chromedp.Void](`location.hash = "#step=3"`)}},
+		{"bad spawn", page(t, load(t, "tampered/spawn-on-full-cell.yaml")), "#board .c", []chromedp.Action[chromedp.Void]{
+			chromedp.KeyEvent(kb.ArrowLeft), chromedp.Click("#go-div"), chromedp.KeyEvent(kb.End)}},
+		{"illegal move", page(t, load(t, "tampered/illegal-move-inserted.yaml")), "#board .c", []chromedp.Action[chromedp.Void]{
+			chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.End), chromedp.Click("#play"), chromedp.Sleep(300 * time.Millisecond)}},
+		{"report", rep.String(), "#replays", []chromedp.Action[chromedp.Void]{
+			chromedp.Click(`#reasons a[href="#reason-illegal-move"]`), chromedp.Click(`#replays th[data-sort="moves"] button`), chromedp.SendKeys("#q", "tile")}},
+		{"conformance", conf.String(), "#summary", []chromedp.Action[chromedp.Void]{
+			chromedp.Click(`#summary a[href="#area-core"]`), chromedp.Click(`#toc a[href="#core/a"]`)}},
+	} {
+		t.Run(p.name, func(t *testing.T) {
+			ctx := tab(t)
+			var mu sync.Mutex
+			var bad []string
+			msgs := chromedp.Console(ctx)
+			go func() {
+				for m, err := range msgs {
+					if err != nil {
+						return
+					}
+					if m.Type == chromedp.ConsoleError || m.IsException() {
+						mu.Lock()
+						bad = append(bad, m.String())
+						mu.Unlock()
+					}
+				}
+			}()
+			file := filepath.Join(t.TempDir(), "page.html")
+			if err := os.WriteFile(file, []byte(p.html), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			do(t, ctx, "open", chromedp.Navigate("file://"+file), chromedp.WaitReady(p.wait))
+			do(t, ctx, "use", p.use...)
+			do(t, ctx, "settle", chromedp.Sleep(200*time.Millisecond))
+			mu.Lock()
+			defer mu.Unlock()
+			for _, m := range bad {
+				t.Errorf("the console: %s", m)
+			}
+		})
+	}
 }
 
 // TestScreenshots writes the screenshots of docs/viewer-html.md when
@@ -230,22 +837,24 @@ func TestScreenshots(t *testing.T) {
 	if err := Report(&rep, "tileproof verify replays", corpusEntries(t)); err != nil {
 		t.Fatal(err)
 	}
-	if err := Conformance(&conf, failingReport()); err != nil {
+	if err := Conformance(&conf, manyProfiles()); err != nil {
 		t.Fatal(err)
 	}
-	for _, shot := range []struct{ file, html, hash string }{
-		{"viewer-bad-spawn.png", page(t, load(t, "tampered/spawn-on-full-cell.yaml")), ""},
-		{"viewer-valid.png", page(t, load(t, "valid/tile-merge-4096.yaml")), "#step=2500"},
-		{"report.png", rep.String(), ""},
-		{"conformance.png", conf.String(), ""},
+	for _, shot := range []struct {
+		file, html, hash, wait string
+		w, h                   int64
+	}{
+		{"viewer-bad-spawn.png", page(t, load(t, "tampered/spawn-on-full-cell.yaml")), "", "#board .c", 900, 820},
+		{"viewer-illegal-move.png", page(t, load(t, "tampered/illegal-move-inserted.yaml")), "", "#board .c", 900, 820},
+		{"viewer-valid.png", page(t, load(t, "valid/tile-merge-4096.yaml")), "#step=2500", "#board .c", 900, 820},
+		{"viewer-phone.png", page(t, load(t, "tampered/illegal-move-inserted.yaml")), "", "#board .c", 390, 844},
+		{"report.png", rep.String(), "#replays-title", "#replays", 1280, 900},
+		{"report-phone.png", rep.String(), "#replays-title", "#replays", 390, 844},
+		{"conformance.png", conf.String(), "", "#summary", 1280, 1100},
 	} {
-		ctx := tab(t)
-		file := filepath.Join(t.TempDir(), "page.html")
-		if err := os.WriteFile(file, []byte(shot.html), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		ctx := openAt(t, shot.html, shot.w, shot.h, shot.hash, shot.wait)
 		png, err := chromedp.Run(ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
-			if err := chromedp.Do(ctx, chromedp.EmulateViewport(900, 820), chromedp.Navigate("file://"+file+shot.hash), chromedp.Sleep(200*time.Millisecond)); err != nil {
+			if err := chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond)); err != nil {
 				return nil, err
 			}
 			return chromedp.Run(ctx, chromedp.CaptureScreenshot())

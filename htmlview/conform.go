@@ -1,44 +1,271 @@
 package htmlview
 
 import (
+	"cmp"
+	"fmt"
+	"html/template"
 	"io"
+	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/engine"
 )
 
-// caseView is one failure on the conformance page: the result, and its
-// boards when a whole board diverged (the step's start, the rules', the
-// implementation's, with the cells where the last two differ marked).
-type caseView struct {
-	conformance.Result
-	Start, Want, Got [][]cell
+// failCase is one failing case on the conformance page: every profile it
+// fails in, and its failures, one variant for each different failure (a
+// case usually fails the same way in every profile, and is drawn once).
+type failCase struct {
+	Case, Area string
+	File       string
+	Line       int
+	Profiles   []string
+	In         string       // the profiles in words: "classic, pgs", or "all 5 profiles"
+	Keys       []string     // CASE@PROFILE, an anchor each, for links made before the grouping
+	Href       template.URL // the link to the case's section: "#" and the case (its id)
+	Variants   []variant
 }
 
-// caseFailure returns a failed result for the page, with its boards when
-// it carries them.
-func caseFailure(res conformance.Result) caseView {
-	cv := caseView{Result: res}
-	if res.Want == nil || res.Got == nil {
-		return cv
+// variant is one failure of a case, the same in each of its profiles.
+type variant struct {
+	Profiles []string
+	In       string // as failCase.In
+	Status   conformance.Status
+	Step     int  // the failing step, from 1; 0 for a property check
+	Property bool // a property check, which has no steps
+	Reason   []segment
+	Also     [][]segment
+	// The boards: the one the failing step started from (or the board a
+	// property loaded), the rules' and the implementation's, the cells
+	// where the last two differ marked (Diffs of them). Start is nil when
+	// unknown or drawn in Reason already; Want is nil when no whole board
+	// diverged (Got is then the implementation's board after the step,
+	// when known).
+	Start, Want, Got [][]cell
+	Diffs            int
+}
+
+// At says where the variant failed: "at step 3", or "" for a property.
+func (v variant) At() string {
+	if v.Property || v.Step == 0 {
+		return ""
 	}
-	cv.Want, cv.Got = boardCells(*res.Want, res.Got), boardCells(*res.Got, res.Want)
-	if res.Start != nil {
-		cv.Start = boardCells(*res.Start, nil)
+	return fmt.Sprintf("at step %d", v.Step)
+}
+
+// StartCaption is the caption of the board the failure started from.
+func (v variant) StartCaption() string {
+	if v.Property {
+		return "the board loaded"
 	}
-	return cv
+	return fmt.Sprintf("before step %d", max(v.Step, 1))
+}
+
+// segment is a piece of a failure's text: words, or a board the text
+// holds as a grid (a property check's text shows the board it played on),
+// drawn as a board.
+type segment struct {
+	Text  string
+	Board [][]cell
+}
+
+// gridLine is a line of a board written as a text grid.
+var gridLine = regexp.MustCompile(`^\s*(\.|\d+)(\s+(\.|\d+))+\s*$`)
+
+// segments splits a failure's text into words and boards: a run of two to
+// engine.MaxSide lines, each of the same number of cells, that reads as a
+// board ([engine.ParseBoard]) is a board. boards collects the boards
+// found. Each line is looked at once, whatever the text (it may come from
+// the implementation).
+func segments(text string, boards *[]engine.Board) []segment {
+	var out []segment
+	var words []string // the text lines not yet in out
+	flush := func() {
+		if len(words) > 0 {
+			out = append(out, segment{Text: strings.Join(words, "\n")})
+			words = words[:0]
+		}
+	}
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); {
+		j := i + 1
+		if gridLine.MatchString(lines[i]) {
+			n := len(strings.Fields(lines[i]))
+			for j < len(lines) && gridLine.MatchString(lines[j]) && len(strings.Fields(lines[j])) == n {
+				j++
+			}
+		}
+		if j-i >= engine.MinSide && j-i <= engine.MaxSide {
+			if b, err := engine.ParseBoard(strings.Join(lines[i:j], "\n")); err == nil {
+				flush()
+				out = append(out, segment{Board: boardCells(b, nil)})
+				*boards = append(*boards, b)
+				i = j
+				continue
+			}
+		}
+		words = append(words, lines[i:j]...)
+		i = j
+	}
+	flush()
+	return out
+}
+
+// signature identifies a failure's content: results of one case with the
+// same signature are one variant.
+func signature(r conformance.Result) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s\x00%d\x00%s\x00", r.Status, r.Step, r.Reason)
+	for _, m := range r.Mismatches {
+		fmt.Fprintf(&sb, "%s\x00%s\x00%s\x00%s\x00", m.Field, m.Want, m.Got, m.Text)
+	}
+	for _, b := range []*engine.Board{r.Start, r.Want, r.Got} {
+		if b != nil {
+			sb.WriteString(b.String())
+		}
+		sb.WriteByte(0)
+	}
+	return sb.String()
+}
+
+// variantOf returns a failed result as a variant (without its profiles).
+func variantOf(res conformance.Result) variant {
+	v := variant{Status: res.Status, Step: res.Step, Property: res.Area == "properties"}
+	var inText []engine.Board
+	v.Reason = segments(res.Reason, &inText)
+	for _, m := range res.Mismatches[min(1, len(res.Mismatches)):] {
+		v.Also = append(v.Also, segments("also "+m.Text, &inText))
+	}
+	if res.Start != nil && !slices.Contains(inText, *res.Start) {
+		v.Start = boardCells(*res.Start, nil)
+	}
+	switch {
+	case res.Want != nil && res.Got != nil:
+		v.Want, v.Got = boardCells(*res.Want, res.Got), boardCells(*res.Got, res.Want)
+		for _, row := range v.Got {
+			for _, c := range row {
+				if c.Mark {
+					v.Diffs++
+				}
+			}
+		}
+	case res.Got != nil:
+		v.Got = boardCells(*res.Got, nil)
+	}
+	return v
+}
+
+// profilesIn writes profiles in words: every profile of all (the
+// implementation's) as "all N profiles", others listed.
+func profilesIn(profiles, all []string) string {
+	if len(all) > 1 && len(profiles) == len(all) {
+		every := true
+		for _, p := range all {
+			every = every && slices.Contains(profiles, p)
+		}
+		if every {
+			return fmt.Sprintf("all %d profiles", len(all))
+		}
+	}
+	return strings.Join(profiles, ", ")
+}
+
+// groupFailures groups failed results by case, in the order of the
+// areas, then of the results; all are the implementation's profiles.
+func groupFailures(failed []conformance.Result, all []string) []failCase {
+	var cases []*failCase
+	byCase := map[string]*failCase{}
+	variants := map[string]int{} // a variant's index in its case, by the case and its signature
+	for _, res := range failed {
+		fc := byCase[res.Case]
+		if fc == nil {
+			// The href is "#" and the case as it is: a case is AREA/ID, and
+			// "/" needs no escape in a fragment.
+			fc = &failCase{Case: res.Case, Area: res.Area, File: res.File, Line: res.Line, Href: template.URL("#" + res.Case)}
+			byCase[res.Case] = fc
+			cases = append(cases, fc)
+		}
+		fc.Profiles = append(fc.Profiles, res.Profile)
+		fc.Keys = append(fc.Keys, res.Key())
+		key := res.Case + "\x00" + signature(res)
+		i, ok := variants[key]
+		if !ok {
+			i = len(fc.Variants)
+			variants[key] = i
+			fc.Variants = append(fc.Variants, variantOf(res))
+		}
+		fc.Variants[i].Profiles = append(fc.Variants[i].Profiles, res.Profile)
+	}
+	out := make([]failCase, len(cases))
+	for i, fc := range cases {
+		fc.In = profilesIn(fc.Profiles, all)
+		for j := range fc.Variants {
+			fc.Variants[j].In = profilesIn(fc.Variants[j].Profiles, all)
+		}
+		out[i] = *fc
+	}
+	slices.SortStableFunc(out, func(a, b failCase) int { return cmp.Compare(a.Area, b.Area) })
+	return out
+}
+
+// areaFailures is one area of the table of contents.
+type areaFailures struct {
+	Area  string
+	Cases []failCase
+}
+
+// listed is a result of the lists after the failures (expected failures,
+// unexpected passes), one line a case and reason.
+type listed struct {
+	Case, Reason, Expected string
+	Status                 conformance.Status
+	Profiles               []string
+}
+
+func listResults(results []conformance.Result) []listed {
+	type line struct {
+		c, reason, expected string
+		status              conformance.Status
+	}
+	var out []listed
+	index := map[line]int{}
+	for _, r := range results {
+		key := line{r.Case, r.Reason, r.Expected, r.Status}
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			out = append(out, listed{Case: r.Case, Reason: r.Reason, Expected: r.Expected, Status: r.Status})
+		}
+		out[i].Profiles = append(out[i].Profiles, r.Profile)
+	}
+	return out
+}
+
+// areaRow is a line of the summary table.
+type areaRow struct {
+	conformance.Summary
+	XPass int // unexpected passes (counted as passed in the summary)
 }
 
 // Conformance writes the page of a conformance run's failures to w: the
-// summary per area, then each failing case with its reason and, where a
-// board diverged, the board it started from, the rules' board and the
-// implementation's side by side, the differing cells marked; other
-// failures show their diff. Expected failures and unexpected passes are
-// listed after.
+// verdict, the summary per area (with unexpected passes), a table of
+// contents of the failing cases linked from the summary, then each
+// failing case once, with every profile it fails in: its reason and,
+// where a board diverged, the board it started from, the rules' board and
+// the implementation's side by side, the differing cells marked; boards a
+// property check's text holds are drawn as boards. Expected failures and
+// unexpected passes are listed after.
 func Conformance(w io.Writer, rep *conformance.Report) error {
 	failed, xpass := rep.Failures()
-	var views []caseView
-	for _, res := range failed {
-		views = append(views, caseFailure(res))
+	groups := groupFailures(failed, rep.Impl.Profiles)
+	var toc []areaFailures
+	for _, g := range groups {
+		if n := len(toc); n == 0 || toc[n-1].Area != g.Area {
+			toc = append(toc, areaFailures{Area: g.Area})
+		}
+		toc[len(toc)-1].Cases = append(toc[len(toc)-1].Cases, g)
 	}
 	var expected []conformance.Result
 	for _, res := range rep.Results {
@@ -47,13 +274,38 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		}
 	}
 	areas, total := rep.Summaries()
+	xpassBy := map[string]int{}
+	for _, r := range xpass {
+		xpassBy[r.Area]++
+	}
+	rows := make([]areaRow, len(areas))
+	for i, a := range areas {
+		rows[i] = areaRow{a, xpassBy[a.Area]}
+	}
+	var statuses []string
+	byStatus := map[conformance.Status]int{}
+	for _, r := range failed {
+		byStatus[r.Status]++
+	}
+	for s, n := range byStatus {
+		statuses = append(statuses, fmt.Sprintf("%s %d", s, n))
+	}
+	slices.Sort(statuses)
 	page := struct {
-		R        *conformance.Report
-		Areas    []conformance.Summary
-		Total    conformance.Summary
-		Failed   []caseView
-		Expected []conformance.Result
-		XPass    []conformance.Result
-	}{rep, areas, total, views, expected, xpass}
-	return pages.ExecuteTemplate(w, "conform.html", page)
+		R           *conformance.Report
+		Areas       []areaRow
+		Total       areaRow
+		Failures    int
+		Statuses    string
+		TOC         []areaFailures
+		Cases       []failCase
+		Expected    []listed
+		XPass       []listed
+		FailedAreas map[string]bool
+	}{rep, rows, areaRow{total, len(xpass)}, len(failed), strings.Join(statuses, ", "), toc, groups,
+		listResults(expected), listResults(xpass), map[string]bool{}}
+	for _, a := range toc {
+		page.FailedAreas[a.Area] = true
+	}
+	return pages().ExecuteTemplate(w, "conform.html", page)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -66,3 +67,35 @@ func embedded(t testing.TB, html string) data {
 func filepathGlob(pattern string) ([]string, error) { return filepath.Glob(pattern) }
 
 func readFile(name string) ([]byte, error) { return os.ReadFile(name) }
+
+// wideGame plays a game of 300 moves on an 8x8 board (a profile based on
+// tile-merge) and returns it as a valid replay's game, to draw the
+// largest board there is.
+func wideGame(t testing.TB) Game {
+	t.Helper()
+	p, err := engine.ParseProfile("wide.yaml", []byte("name: wide\nbase: tile-merge\nrows: 8\ncols: 8\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.NewGame(p, "wide")
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames := []replay.Frame{{Board: g.Board()}}
+	for i := 1; i <= 300 && !g.Over(); i++ {
+		d := g.LegalMoves()[i%len(g.LegalMoves())]
+		st, err := g.Move(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := replay.Frame{Step: i, Action: engine.Action(d), Gained: st.Gained, Board: g.Board(), Score: g.Score(), Moves: g.Moves(), Won: g.Won(), Result: g.Result()}
+		if st.Changed {
+			s := st.Spawn
+			f.Spawn = &s
+		}
+		frames = append(frames, f)
+	}
+	last := frames[len(frames)-1]
+	return Game{Replay: &replay.Replay{}, Frames: frames,
+		Verdict: replay.Verdict{Name: "wide.yaml", Valid: true, Profile: "wide", Replayed: true, Score: last.Score, MaxTile: last.Board.MaxTile(), Moves: last.Moves}}
+}

@@ -16,6 +16,7 @@ import (
 	"html/template"
 	"math/bits"
 	"strings"
+	"sync"
 
 	"github.com/tileproof/tileproof/engine"
 )
@@ -23,12 +24,15 @@ import (
 //go:embed assets
 var assets embed.FS
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{
-	"style":  func() template.CSS { return template.CSS(asset("style.css")) },
-	"script": func() template.JS { return template.JS(asset("viewer.js")) },
-	"tile":   tileClass,
-	"cells":  boardCells,
-}).ParseFS(assets, "assets/*.html"))
+// pages are the page templates, parsed at first use: a command that
+// writes no page does not pay for them at start.
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"style":  func() template.CSS { return template.CSS(asset("style.css")) },
+		"script": func(name string) template.JS { return template.JS(asset(name)) },
+		"tile":   tileClass,
+	}).ParseFS(assets, "assets/*.html"))
+})
 
 func asset(name string) string {
 	b, err := assets.ReadFile("assets/" + name)

@@ -3,6 +3,7 @@ package htmlview
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -168,19 +169,47 @@ func TestClaimBoardHighlighted(t *testing.T) {
 	}
 }
 
-// TestIllegalMoveShown: an illegal move is said on the last frame, the
-// one before it, with nothing marked.
-func TestIllegalMoveShown(t *testing.T) {
-	g := load(t, "tampered/illegal-move-inserted.yaml")
-	html := page(t, g)
-	d := embedded(t, html)
-	if d.Div == nil || d.Div.Step != len(d.Board)-1 || d.Div.Step != 508 || len(d.Div.Cells) != 0 || !strings.Contains(d.Div.Note, "illegal move") {
-		t.Fatalf("div %+v", d.Div)
+// TestRefusedActionShown: an illegal move, an action after the end and
+// one not allowed each get a step past the frames: the board they were
+// refused on (the last frame's), their action and how it was refused,
+// with nothing marked; the page says the divergence in words.
+func TestRefusedActionShown(t *testing.T) {
+	for _, tc := range []struct {
+		name, letter, refused string
+		action                int
+	}{
+		{"tampered/illegal-move-inserted.yaml", "L", "changes nothing", 509},
+		{"tampered/keep-playing-missing.yaml", "L", "after the end", 1023},
+		{"tampered/undo-not-allowed.yaml", "Z", "not allowed", 301},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := load(t, tc.name)
+			html := page(t, g)
+			d := embedded(t, html)
+			if d.Div == nil || d.Div.Action != tc.action || d.Div.Step != len(d.Board) || len(d.Board) != tc.action {
+				t.Fatalf("div %+v with %d frames; want action %d shown at step %d, one past the frames", d.Div, len(d.Board), tc.action, tc.action)
+			}
+			if d.Div.Board != d.Board[len(d.Board)-1] || d.Div.Letter != tc.letter || d.Div.Refused != tc.refused || len(d.Div.Cells) != 0 || d.Div.Spawn != nil {
+				t.Errorf("the refused step: board %q (the last frame %q), letter %q, refused %q, cells %v, spawn %v; want %s, %q",
+					d.Div.Board, d.Board[len(d.Board)-1], d.Div.Letter, d.Div.Refused, d.Div.Cells, d.Div.Spawn, tc.letter, tc.refused)
+			}
+			e := g.Verdict.Explain()
+			for _, s := range []string{"invalid: " + string(g.Verdict.Reason), e.Says, e.Gives, g.Verdict.Reason.Describe(),
+				fmt.Sprintf("action %d, after %d counted moves", tc.action, g.Verdict.Divergence.Move)} {
+				if !strings.Contains(html, escaped(s)) {
+					t.Errorf("the page lacks %q", s)
+				}
+			}
+		})
 	}
-	for _, s := range []string{"invalid: illegal-move", g.Verdict.Divergence.Says(), "action 509, after 508 counted moves"} {
-		if !strings.Contains(html, escaped(s)) {
-			t.Errorf("the page lacks %q", s)
-		}
+	// The note says the move in words, naming the cell one way.
+	d := embedded(t, page(t, load(t, "tampered/illegal-move-inserted.yaml")))
+	if d.Div.Note != "action 509 (left) changes nothing on this board: an illegal move" {
+		t.Errorf("note %q", d.Div.Note)
+	}
+	d = embedded(t, page(t, load(t, "tampered/spawn-on-full-cell.yaml")))
+	if d.Div.Note != "action 301 (down) records a 2 at row 1, column 0 (marked) on the board after its slide" {
+		t.Errorf("note %q", d.Div.Note)
 	}
 }
 
@@ -237,6 +266,77 @@ func TestNamesEscaped(t *testing.T) {
 	d := embedded(t, page(t, g))        // which it must not break out of
 	if len(d.Board) != len(g.Frames) || d.Profile != g.Verdict.Profile {
 		t.Errorf("the data: %d boards for %d frames, profile %q", len(d.Board), len(g.Frames), d.Profile)
+	}
+	// A case's name is in ids and links of the conformance page; a
+	// reason, a name and an error in the report's rows and their data.
+	rep := failingReport()
+	rep.Results[1].Case = `core/"><script>alert(1)</script>`
+	var b bytes.Buffer
+	if err := Conformance(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "<script>alert") {
+		t.Error("the conformance page does not escape a case's name")
+	}
+	b.Reset()
+	bad := replay.Verdict{Name: `"><script>alert(1)</script>`, Reason: replay.Malformed, Error: "<script>alert(2)</script>"}
+	if err := Report(&b, "<script>alert(3)</script>", []Entry{{Verdict: bad, Source: `x"><script>alert(4)</script>`}}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "<script>alert") {
+		t.Error("the report does not escape a name, an error or a title")
+	}
+}
+
+// cssColour reads a tile class's background from the style sheet.
+func cssColour(t *testing.T, class string) [3]float64 {
+	t.Helper()
+	m := regexp.MustCompile(`\.c\.` + class + ` \{ background: #([0-9a-f]{6});`).FindStringSubmatch(asset("style.css"))
+	if m == nil {
+		t.Fatalf("no background of .c.%s", class)
+	}
+	var rgb [3]float64
+	for i := range rgb {
+		v, _ := strconv.ParseUint(m[1][2*i:2*i+2], 16, 8)
+		rgb[i] = float64(v) / 255
+	}
+	return rgb
+}
+
+// lab converts an sRGB colour to CIELAB (D65).
+func lab(c [3]float64) [3]float64 {
+	var lin [3]float64
+	for i, v := range c {
+		if v <= 0.04045 {
+			lin[i] = v / 12.92
+		} else {
+			lin[i] = math.Pow((v+0.055)/1.055, 2.4)
+		}
+	}
+	x := (0.4124*lin[0] + 0.3576*lin[1] + 0.1805*lin[2]) / 0.95047
+	y := 0.2126*lin[0] + 0.7152*lin[1] + 0.0722*lin[2]
+	z := (0.0193*lin[0] + 0.1192*lin[1] + 0.9505*lin[2]) / 1.08883
+	f := func(t float64) float64 {
+		if t > 0.008856 {
+			return math.Cbrt(t)
+		}
+		return 7.787*t + 16.0/116
+	}
+	return [3]float64{116*f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))}
+}
+
+// TestHighTilesApart: the tiles from 128 to 2048 differ in colour by a
+// CIE76 distance of at least 10 (about what tells two colours apart at a
+// glance; the original's 512, 1024 and 2048 differ by 5 to 6).
+func TestHighTilesApart(t *testing.T) {
+	classes := []string{"t7", "t8", "t9", "ta", "tb", "tc"}
+	for i, a := range classes {
+		for _, b := range classes[i+1:] {
+			la, lb := lab(cssColour(t, a)), lab(cssColour(t, b))
+			if d := math.Sqrt((la[0]-lb[0])*(la[0]-lb[0]) + (la[1]-lb[1])*(la[1]-lb[1]) + (la[2]-lb[2])*(la[2]-lb[2])); d < 10 {
+				t.Errorf("tiles %s and %s differ by %.1f", a, b, d)
+			}
+		}
 	}
 }
 
@@ -328,9 +428,152 @@ func TestReport(t *testing.T) {
 		t.Errorf("%d plausibility rows, want %d", got, spawnRecorded)
 	}
 	for _, r := range []string{"illegal-move", "bad-spawn", "claim-score", "malformed", "refused"} {
-		if !strings.Contains(html, "<td>"+r+"</td>") {
-			t.Errorf("the reasons table lacks %s", r)
+		if !strings.Contains(html, `<td><a href="#reason-`+r+`">`+r+"</a></td>") {
+			t.Errorf("the reasons table lacks %s, linked to its rows", r)
 		}
+	}
+}
+
+// reportRowRE reads a row of the replays table: its id, its place in the
+// batch, its kind and reason, and its cells.
+var reportRowRE = regexp.MustCompile(`(?s)<tr(?: id="([^"]*)")? data-n="(\d+)" data-kind="(\w+)" data-reason="([\w-]*)"[^>]*>(.*?)</tr>`)
+
+type reportRowSeen struct {
+	id, kind, reason, cells string
+	n                       int
+}
+
+func reportRowsOf(t *testing.T, html string) []reportRowSeen {
+	t.Helper()
+	table := html[strings.Index(html, `<table id="replays">`):]
+	table = table[:strings.Index(table, "</table>")]
+	var rows []reportRowSeen
+	for _, m := range reportRowRE.FindAllStringSubmatch(table, -1) {
+		n, _ := strconv.Atoi(m[2])
+		rows = append(rows, reportRowSeen{id: m[1], n: n, kind: m[3], reason: m[4], cells: m[5]})
+	}
+	return rows
+}
+
+// TestReportOrder checks the replays table is in the order to triage it:
+// the invalid first, then the unreadable, then the valid; each reason's
+// rows together, the reasons in the order of the reasons table, the
+// first row of each the target of its link; the batch's order within a
+// reason and among the valid.
+func TestReportOrder(t *testing.T) {
+	entries := corpusEntries(t)
+	// Interleave the kinds, as a batch in input order has them.
+	slices.SortStableFunc(entries, func(a, b Entry) int {
+		return strings.Compare(a.Verdict.Name[strings.LastIndex(a.Verdict.Name, "/"):], b.Verdict.Name[strings.LastIndex(b.Verdict.Name, "/"):])
+	})
+	if firstValid := slices.IndexFunc(entries, func(e Entry) bool { return e.Verdict.Valid }); !slices.ContainsFunc(entries[firstValid:], func(e Entry) bool { return !e.Verdict.Valid }) {
+		t.Fatal("the test batch does not interleave the kinds")
+	}
+	var b bytes.Buffer
+	if err := Report(&b, "batch", entries); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	rows := reportRowsOf(t, html)
+	if len(rows) != len(entries) {
+		t.Fatalf("%d rows for %d replays", len(rows), len(entries))
+	}
+	var reasonOrder []string
+	for _, m := range regexp.MustCompile(`<td><a href="#reason-([\w-]+)">`).FindAllStringSubmatch(html, -1) {
+		reasonOrder = append(reasonOrder, m[1])
+	}
+	rank := map[string]int{"invalid": 0, "unreadable": 1, "valid": 2}
+	seen := map[int]bool{}
+	for i, r := range rows {
+		e := entries[r.n-1]
+		if seen[r.n] || kindOf(e.Verdict) != r.kind || string(e.Verdict.Reason) != r.reason || !strings.Contains(r.cells, escaped(e.Verdict.Name)) {
+			t.Fatalf("row %d: #%d %s %s is not replay %d (%s)", i, r.n, r.kind, r.reason, r.n, e.Verdict.Name)
+		}
+		seen[r.n] = true
+		if i == 0 {
+			continue
+		}
+		p := rows[i-1]
+		switch {
+		case rank[p.kind] > rank[r.kind]:
+			t.Errorf("row %d: %s after %s", i, r.kind, p.kind)
+		case p.kind != r.kind:
+		case r.kind != "valid" && p.reason != r.reason && slices.Index(reasonOrder, p.reason) > slices.Index(reasonOrder, r.reason):
+			t.Errorf("row %d: reason %s after %s, against the reasons table %v", i, r.reason, p.reason, reasonOrder)
+		case (r.kind == "valid" || p.reason == r.reason) && p.n > r.n:
+			t.Errorf("row %d: #%d after #%d in the same group", i, r.n, p.n)
+		}
+	}
+	// Every reason's rows are together, its first the link's target.
+	for _, reason := range reasonOrder {
+		first := slices.IndexFunc(rows, func(r reportRowSeen) bool { return r.reason == reason })
+		if first < 0 || rows[first].id != "reason-"+reason {
+			t.Errorf("reason %s: the first of its rows has id %q", reason, rows[max(first, 0)].id)
+		}
+		for i := first; i < len(rows); i++ {
+			if rows[i].reason != reason && slices.ContainsFunc(rows[i:], func(r reportRowSeen) bool { return r.reason == reason }) {
+				t.Errorf("reason %s: its rows are not together", reason)
+				break
+			}
+		}
+	}
+	if strings.Count(html, `id="reason-`) != len(reasonOrder) {
+		t.Errorf("%d reason anchors for %d reasons", strings.Count(html, `id="reason-`), len(reasonOrder))
+	}
+}
+
+// TestReportWhat checks the words of each row: an invalid replay's
+// place and what the replay says against what the rules give (the
+// verdict's explanation), an unreadable one's error, and a dash for each
+// figure never computed.
+func TestReportWhat(t *testing.T) {
+	entries := corpusEntries(t)
+	var b bytes.Buffer
+	if err := Report(&b, "batch", entries); err != nil {
+		t.Fatal(err)
+	}
+	rows := reportRowsOf(t, b.String())
+	dashes := 0
+	for _, r := range rows {
+		v := entries[r.n-1].Verdict
+		cells := r.cells
+		if v.Replayed {
+			for _, fig := range []string{strconv.FormatUint(v.Score, 10), strconv.FormatUint(v.MaxTile, 10), strconv.Itoa(v.Moves)} {
+				if !strings.Contains(cells, `<td class="n">`+fig+"</td>") {
+					t.Errorf("%s: no figure %s in %s", v.Name, fig, cells)
+				}
+			}
+		} else {
+			if strings.Count(cells, `title="not computed">&ndash;</td>`) != 3 || strings.Contains(cells, `<td class="n">0</td>`) {
+				t.Errorf("%s was never replayed; its figures: %s", v.Name, cells)
+			}
+			dashes++
+		}
+		e := v.Explain()
+		switch {
+		case v.Valid:
+		case v.Reason.Unreadable():
+			if !strings.Contains(cells, escaped(v.Error)) {
+				t.Errorf("%s: no error %q", v.Name, v.Error)
+			}
+		default:
+			says := `<span class="lbl">the replay says</span> ` + escaped(e.Says)
+			gives := `<span class="lbl">the rules give</span> ` + escaped(e.Gives)
+			if e.Says == "" || !strings.Contains(cells, says) || !strings.Contains(cells, gives) {
+				t.Errorf("%s: the row lacks %q or %q:\n%s", v.Name, says, gives, cells)
+			}
+			if d := v.Divergence; d.Action > 0 && !strings.Contains(cells, fmt.Sprintf("action %d, after %d counted moves", d.Action, d.Move)) {
+				t.Errorf("%s: the row does not say where", v.Name)
+			}
+			for _, a := range e.Also {
+				if !strings.Contains(cells, escaped(a)) {
+					t.Errorf("%s: the row lacks %q", v.Name, a)
+				}
+			}
+		}
+	}
+	if dashes < 3 {
+		t.Errorf("only %d rows never replayed: the corpus has more", dashes)
 	}
 }
 
@@ -383,24 +626,14 @@ func TestConformancePage(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := b.String()
-	sec := html[strings.Index(html, `id="core/priority@classic"`):]
-	sec = sec[:strings.Index(sec, "</section>")]
+	sec := section(t, html, "core/priority")
 	cells := regexp.MustCompile(`<figure class="(start|want|got)">.*?</figure>`).FindAllString(sec, -1)
 	if len(cells) != 3 {
 		t.Fatalf("%d boards in\n%s", len(cells), sec)
 	}
-	cellRE := regexp.MustCompile(`<div class="c (t\w)( bad)?" data-value="(\d+)">`)
 	wantBoards := [][]uint64{{2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4}, {4, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0}, {2, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0}}
 	for i, fig := range cells {
-		var marked []int
-		var values []uint64
-		for k, m := range cellRE.FindAllStringSubmatch(fig, -1) {
-			v, _ := strconv.ParseUint(m[3], 10, 64)
-			values = append(values, v)
-			if m[2] != "" {
-				marked = append(marked, k)
-			}
-		}
+		values, marked := gridOf(fig)
 		if !slices.Equal(values, wantBoards[i]) {
 			t.Errorf("board %d: %v, want %v", i, values, wantBoards[i])
 		}
@@ -412,7 +645,222 @@ func TestConformancePage(t *testing.T) {
 			t.Errorf("board %d: marked %v, want %v", i, marked, wantMarked)
 		}
 	}
+	if !strings.Contains(sec, "<figcaption>before step 1</figcaption>") || !strings.Contains(sec, "2 cells differ (marked)") {
+		t.Errorf("the captions of\n%s", sec)
+	}
 	if !strings.Contains(html, "gained 8 points, want 4") || strings.Contains(html, "core/ok") {
 		t.Error("the failures listed are not the failures")
+	}
+}
+
+// section returns the failing case's section of a conformance page.
+func section(t *testing.T, html, name string) string {
+	t.Helper()
+	i := strings.Index(html, `<section class="case" id="`+name+`">`)
+	if i < 0 {
+		t.Fatalf("no section of %s", name)
+	}
+	sec := html[i:]
+	return sec[:strings.Index(sec, "</section>")]
+}
+
+var cellRE = regexp.MustCompile(`<div class="c (t\w)( bad)?" data-value="(\d+)">`)
+
+// gridOf reads a drawn board: its values row-major, the marked cells.
+func gridOf(html string) (values []uint64, marked []int) {
+	for k, m := range cellRE.FindAllStringSubmatch(html, -1) {
+		v, _ := strconv.ParseUint(m[3], 10, 64)
+		values = append(values, v)
+		if m[2] != "" {
+			marked = append(marked, k)
+		}
+	}
+	return values, marked
+}
+
+// manyProfiles is a report where core/a fails the same way in four
+// profiles and another way in a fifth, core/b in one, a property in two,
+// with its board in the text, and another in one, its board loaded not in
+// the text.
+func manyProfiles() *conformance.Report {
+	profiles := []string{"classic", "tile-merge", "pgs", "online-2048", "rosetta"}
+	rep := &conformance.Report{Impl: conformance.Hello{Name: "a-broken-adapter", Version: "0.1", Profiles: profiles}, Pack: "tileproof-cases", PackVersion: "0.2.0", Contract: 1}
+	start, want, got := mustBoard("2 2 2 .\n. . . .\n. . . .\n. . . ."), mustBoard("4 2 . .\n. . . .\n. . . .\n. . . ."), mustBoard("2 4 . .\n. . . .\n. . . .\n. . . .")
+	for _, p := range profiles {
+		r := conformance.Result{Case: "core/a", Area: "core", Profile: p, Status: conformance.BoardDiverged, Step: 1, File: "core/a.yaml", Line: 3,
+			Reason: "move left: the board after the slide differs", Start: start, Want: want, Got: got}
+		if p == "rosetta" {
+			r.Step, r.Reason = 2, "move left: something else"
+		}
+		rep.Results = append(rep.Results, r)
+	}
+	rep.Results = append(rep.Results,
+		conformance.Result{Case: "core/b", Area: "core", Profile: "pgs", Status: conformance.ScoreDiverged, Step: 1, Reason: "move left: gained 8 points, want 4",
+			Mismatches: []conformance.Mismatch{{Field: "gained", Text: "move left: gained 8 points, want 4"}, {Field: "score", Text: "move left: the score is 8, want 4"}}},
+		conformance.Result{Case: "core/c", Area: "core", Profile: "pgs", Status: conformance.Pass})
+	loaded := mustBoard("2 . . .\n2 . . .\n. . . .\n. . . .")
+	mirror := mustBoard(". . . 2\n. . . 2\n. . . .\n. . . .")
+	rep.Results = append(rep.Results, conformance.Result{Case: "properties/metamorphic", Area: "properties", Profile: "pgs", Status: conformance.BoardDiverged,
+		Reason: "moving left on\n" + loaded.String() + "\nis not the mirror of moving right on the mirrored board", Start: mirror, Want: mirror, Got: loaded})
+	for _, p := range profiles[:2] {
+		rep.Results = append(rep.Results, conformance.Result{Case: "properties/exhaustive-lines", Area: "properties", Profile: p, Status: conformance.BoardDiverged,
+			Reason: "moving up on\n" + loaded.String() + "\n(gained 4, the rules give 4)", Start: loaded, Want: mustBoard("4 . . .\n. . . .\n. . . .\n. . . ."), Got: mustBoard(". . . .\n. . . .\n. . . .\n4 . . .")})
+	}
+	return rep
+}
+
+// TestConformanceGrouped checks that a case is drawn once however many
+// profiles it fails in: one section, a variant for each different
+// failure with its profiles, an anchor for each CASE@PROFILE, one entry
+// of the table of contents linked from the summary.
+func TestConformanceGrouped(t *testing.T) {
+	var b bytes.Buffer
+	if err := Conformance(&b, manyProfiles()); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	if n := strings.Count(html, `<section class="case"`); n != 4 {
+		t.Errorf("%d sections for 4 failing cases", n)
+	}
+	a := section(t, html, "core/a")
+	if n := strings.Count(a, `<div class="variant">`); n != 2 {
+		t.Errorf("core/a: %d variants, want 2", n)
+	}
+	for _, want := range []string{"fails in all 5 profiles", "<b>board-diverged at step 1</b> in classic, tile-merge, pgs, online-2048",
+		"<b>board-diverged at step 2</b> in rosetta", `<span id="core/a@rosetta"></span>`, `<span id="core/a@classic"></span>`} {
+		if !strings.Contains(a, want) {
+			t.Errorf("core/a lacks %q:\n%s", want, a)
+		}
+	}
+	if n := strings.Count(a, `<figure class="want">`); n != 2 {
+		t.Errorf("core/a draws the rules' board %d times, want once a variant", n)
+	}
+	toc := html[strings.Index(html, `<nav id="toc">`):]
+	toc = toc[:strings.Index(toc, "</nav>")]
+	for _, c := range []string{"core/a", "core/b", "properties/exhaustive-lines"} {
+		if strings.Count(toc, `<a href="#`+c+`">`) != 1 {
+			t.Errorf("the table of contents does not link %s once", c)
+		}
+	}
+	if strings.Contains(toc, "core/c") {
+		t.Error("a passing case in the table of contents")
+	}
+	for _, want := range []string{`<td class="n"><a href="#area-core">6</a></td>`, `<td class="n"><a href="#area-properties">3</a></td>`, `<h3 id="area-core">`,
+		`<span class="verdict invalid big">FAIL</span> 9 unexpected failures in 4 cases`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	// The property: its board drawn from its text, once (not again as the
+	// board loaded), the caption without steps.
+	p := section(t, html, "properties/exhaustive-lines")
+	if strings.Contains(p, "before step") || strings.Contains(p, "2 . . .") || strings.Count(p, `<div class="board small"`) != 3 {
+		t.Errorf("the property's boards:\n%s", p)
+	}
+	text := p[strings.Index(p, `<div class="text">`):]
+	text = text[:strings.Index(text, `<div class="row">`)]
+	if values, _ := gridOf(text); !slices.Equal(values, flat(mustBoard("2 . . .\n2 . . .\n. . . .\n. . . .").Values())) {
+		t.Errorf("the property's text board: %v", values)
+	}
+	if !strings.Contains(text, "<p>moving up on</p>") || !strings.Contains(text, "<p>(gained 4, the rules give 4)</p>") {
+		t.Errorf("the property's text:\n%s", text)
+	}
+	// A property's board loaded, not in its text: drawn, with no step.
+	if m := section(t, html, "properties/metamorphic"); !strings.Contains(m, `<figure class="start"><figcaption>the board loaded</figcaption>`) || strings.Contains(m, "step") {
+		t.Errorf("the metamorphic property:\n%s", m)
+	}
+	// The score failure: its other mismatch said too.
+	if bsec := section(t, html, "core/b"); !strings.Contains(bsec, "also move left: the score is 8, want 4") {
+		t.Errorf("core/b:\n%s", bsec)
+	}
+}
+
+// TestConformanceVerdict checks the verdict at the top and the
+// unexpected passes column.
+func TestConformanceVerdict(t *testing.T) {
+	rep := &conformance.Report{Impl: conformance.Hello{Name: "x", Profiles: []string{"classic"}}, Results: []conformance.Result{
+		{Case: "core/a", Area: "core", Profile: "classic", Status: conformance.Pass},
+		{Case: "core/b", Area: "core", Profile: "classic", Status: conformance.Pass, Expected: "known"},
+		{Case: "line/c", Area: "line", Profile: "classic", Status: conformance.Pass, Expected: "known"},
+		{Case: "line/d", Area: "line", Profile: "classic", Status: conformance.BoardDiverged, Expected: "known", Reason: "x"},
+		{Case: "tp1/e", Area: "tp1", Profile: "classic", Status: conformance.Skip},
+	}}
+	var b bytes.Buffer
+	if err := Conformance(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, want := range []string{`<span class="verdict valid big">PASS</span> no unexpected failure: 3 passed, 1 expected failures, 1 skipped`,
+		"with --strict, 1 skipped and 2 unexpected passes fail the run",
+		`<tr><td>core</td><td class="n">2</td><td class="n">0</td><td class="n">0</td><td class="n"><a href="#xpass">1</a></td><td class="n">0</td></tr>`,
+		`<tr><td>line</td><td class="n">1</td><td class="n">0</td><td class="n">1</td><td class="n"><a href="#xpass">1</a></td><td class="n">0</td></tr>`,
+		`<h2 id="xpass">Unexpected passes</h2>`, `<p id="none">No unexpected failures.</p>`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if strings.Contains(html, "FAIL") {
+		t.Error("a passing run says FAIL")
+	}
+}
+
+// TestConformanceStepBoards: a failure that carries the step's start and
+// the implementation's board but no board of the rules (a score failure)
+// shows the two boards.
+func TestConformanceStepBoards(t *testing.T) {
+	start, got := mustBoard("2 2 . .\n. . . .\n. . . .\n. . . ."), mustBoard("4 . . .\n. . . .\n. . 2 .\n. . . .")
+	rep := &conformance.Report{Impl: conformance.Hello{Name: "x", Profiles: []string{"classic"}}, Results: []conformance.Result{
+		{Case: "core/s", Area: "core", Profile: "classic", Status: conformance.ScoreDiverged, Step: 3, Reason: "move left: gained 8 points, want 4", Start: start, Got: got},
+	}}
+	var b bytes.Buffer
+	if err := Conformance(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	sec := section(t, b.String(), "core/s")
+	figs := regexp.MustCompile(`(?s)<figure class="(start|got)"><figcaption>(.*?)</figcaption>(.*?)</figure>`).FindAllStringSubmatch(sec, -1)
+	if len(figs) != 2 || figs[0][2] != "before step 3" || figs[1][2] != "the implementation, after the step" || strings.Contains(sec, `class="want"`) {
+		t.Fatalf("the boards of\n%s", sec)
+	}
+	for i, b := range []*engine.Board{start, got} {
+		if values, marked := gridOf(figs[i][3]); !slices.Equal(values, flat(b.Values())) || len(marked) != 0 {
+			t.Errorf("board %d: %v marked %v", i, values, marked)
+		}
+	}
+}
+
+// TestSegments checks the reading of boards out of a failure's text.
+func TestSegments(t *testing.T) {
+	for _, tc := range []struct {
+		text   string
+		want   []string // the segments: text, or "#" a board
+		boards []string
+	}{
+		{"moving up on\n 2  .  .  .\n 4  .  .  .\n .  .  .  .\n .  .  . 16\nchanges nothing", []string{"moving up on", "#", "changes nothing"}, []string{"2 . . ./4 . . ./. . . ./. . . 16"}},
+		{"no board here\nat all", []string{"no board here\nat all"}, nil},
+		{"a row\n2 4 8\nand a 2x2\n2 .\n. 4", []string{"a row\n2 4 8\nand a 2x2", "#"}, []string{"2 ./. 4"}},
+		{"not a board\n2 4\n8 16 32", []string{"not a board\n2 4\n8 16 32"}, nil},
+		{"not tiles\n3 5\n7 9", []string{"not tiles\n3 5\n7 9"}, nil},
+		{"a 2x2, then a row\n2 4\n8 16\n32 64 128", []string{"a 2x2, then a row", "#", "32 64 128"}, []string{"2 4/8 16"}},
+		{"", []string{""}, nil},
+	} {
+		var boards []engine.Board
+		segs := segments(tc.text, &boards)
+		var got []string
+		for _, s := range segs {
+			if s.Board != nil {
+				got = append(got, "#")
+			} else {
+				got = append(got, s.Text)
+			}
+		}
+		if !slices.Equal(got, tc.want) || len(boards) != len(tc.boards) {
+			t.Errorf("%q: segments %q, %d boards; want %q, %d", tc.text, got, len(boards), tc.want, len(tc.boards))
+			continue
+		}
+		for i, b := range boards {
+			if b != *mustBoard(tc.boards[i]) {
+				t.Errorf("%q: board %d is\n%s", tc.text, i, b)
+			}
+		}
 	}
 }

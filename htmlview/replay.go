@@ -46,7 +46,7 @@ func Replay(w io.Writer, g Game, opt Options) error {
 	if page.Title == "" {
 		page.Title = "replay"
 	}
-	return pages.ExecuteTemplate(w, "replay.html", page)
+	return pages().ExecuteTemplate(w, "replay.html", page)
 }
 
 // data is what the viewer's script reads: the frames, a field a slice
@@ -89,12 +89,15 @@ type divSpot struct {
 	Note     string `json:"note"` // one sentence for people
 	// Cells are the highlighted cells, row-major.
 	Cells []int `json:"cells"`
-	// Board is the board of the extra step (a bad spawn: the board after
-	// the action's slide, where the tile would go), Letter its action and
-	// Spawn the recorded tile.
-	Board  string     `json:"board,omitempty"`
-	Letter string     `json:"letter,omitempty"`
-	Spawn  *[2]uint64 `json:"spawn,omitempty"`
+	// Board is the board of the extra step: after the action's slide for
+	// a bad spawn, where the tile would go (Spawn the recorded tile); the
+	// board the action was refused on for an illegal move, an action after
+	// the end or one not allowed (Refused says how, in a few words, drawn
+	// over the board with the action). Letter is the action.
+	Board   string     `json:"board,omitempty"`
+	Letter  string     `json:"letter,omitempty"`
+	Spawn   *[2]uint64 `json:"spawn,omitempty"`
+	Refused string     `json:"refused,omitempty"`
 }
 
 // claimed is a claimed final board that differs from the real one, shown
@@ -166,6 +169,14 @@ func divergence(g Game) (*divSpot, *claimed) {
 	}
 	r := g.Replay
 	cols := last.Board.Cols()
+	// refuse makes the extra step of an action the rules refuse: the
+	// board it was refused on, the action drawn over it.
+	refuse := func(why string) {
+		if s.Action < 1 || s.Action > len(r.Actions) {
+			return
+		}
+		s.Step, s.Board, s.Letter, s.Refused = len(g.Frames), boardCode(last.Board), string(r.Actions[s.Action-1].Letter()), why
+	}
 	switch v.Reason {
 	case replay.BadSpawn:
 		// The frames stop before the action; the extra step is that
@@ -182,14 +193,17 @@ func divergence(g Game) (*divSpot, *claimed) {
 			s.Spawn = &[2]uint64{cell, sp.Value}
 			s.Cells = append(s.Cells, int(cell))
 		}
-		s.Note = fmt.Sprintf("action %d (%s) records a %d in cell %d (row %d, column %d, marked) on the board after its slide: %s",
-			i+1, a, sp.Value, sp.Row*cols+sp.Col, sp.Row, sp.Col, s.Found)
+		s.Note = fmt.Sprintf("action %d (%s) records a %d at row %d, column %d (marked) on the board after its slide",
+			i+1, a, sp.Value, sp.Row, sp.Col)
 	case replay.IllegalMove:
-		s.Note = fmt.Sprintf("action %d (%s), the next, changes nothing on this board: an illegal move", s.Action, actionAt(r, s.Action))
+		refuse("changes nothing")
+		s.Note = fmt.Sprintf("action %d (%s) changes nothing on this board: an illegal move", s.Action, actionAt(r, s.Action))
 	case replay.AfterEnd:
-		s.Note = fmt.Sprintf("the run has ended here; the log goes on with action %d (%s)", s.Action, actionAt(r, s.Action))
+		refuse("after the end")
+		s.Note = fmt.Sprintf("the run has ended on this board; the log goes on with action %d (%s)", s.Action, actionAt(r, s.Action))
 	case replay.BadAction:
-		s.Note = fmt.Sprintf("action %d (%s), the next, is not allowed here", s.Action, actionAt(r, s.Action))
+		refuse("not allowed")
+		s.Note = fmt.Sprintf("action %d (%s) is not allowed here", s.Action, actionAt(r, s.Action))
 	}
 	// A claimed final board that is not the real one: mark the cells
 	// that differ, on the game's end.

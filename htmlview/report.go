@@ -1,10 +1,11 @@
 package htmlview
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
 	"io"
-	"sort"
+	"slices"
 
 	"github.com/tileproof/tileproof/replay"
 )
@@ -19,69 +20,148 @@ type Entry struct {
 	Source  string
 }
 
-// Report writes the summary page of a batch of verified replays to w:
-// the verdict counts, the reasons of the invalid and unreadable ones, the
-// score distribution of the valid games (an SVG histogram), the spawn
-// plausibility of each spawn-recorded game, and a row for each replay
-// linking to its page. title names the batch.
-func Report(w io.Writer, title string, entries []Entry) error {
-	type reason struct {
-		Reason string
-		Count  int
-		Note   string
+// The kinds of verdict, in the order the report lists them: the replays
+// to look at first come first.
+const (
+	kindInvalid    = "invalid"
+	kindUnreadable = "unreadable"
+	kindValid      = "valid"
+)
+
+var kindRank = map[string]int{kindInvalid: 0, kindUnreadable: 1, kindValid: 2}
+
+func kindOf(v replay.Verdict) string {
+	switch {
+	case v.Valid:
+		return kindValid
+	case v.Reason.Unreadable():
+		return kindUnreadable
 	}
+	return kindInvalid
+}
+
+// reportRow is one row of the replays table.
+type reportRow struct {
+	Entry
+	N      int    // the replay's place in the batch, from 1
+	Kind   string // kindInvalid, kindUnreadable or kindValid
+	Anchor string // the id of the first row of a reason ("reason-illegal-move"), "" for the others
+	// KindAnchor is the id of a mark in the first row of a kind
+	// ("kind-invalid"), "" in the others.
+	KindAnchor string
+	// Where, Says, Gives and Also are the verdict told to people
+	// (replay.Verdict.Explain): where the replay left the rules, what it
+	// says there and what the rules give, the other figures that differ.
+	Where, Says, Gives string
+	Also               []string
+}
+
+// reasonCount is one line of the reasons table.
+type reasonCount struct {
+	Reason string
+	Kind   string
+	Count  int
+	Note   string
+}
+
+// Report writes the summary page of a batch of verified replays to w:
+// the verdict counts, the reasons of the invalid and unreadable ones
+// (each linked to its replays), the score distribution of the valid games
+// (an SVG histogram), the spawn plausibility of each spawn-recorded game,
+// and a row for each replay linking to its page. entries are in the
+// batch's order; the rows put the invalid replays first, then the
+// unreadable, each reason's together in the order of the reasons table,
+// then the valid, and an inline script sorts and filters them (the order
+// holds without it). title names the batch.
+func Report(w io.Writer, title string, entries []Entry) error {
 	type plaus struct {
 		Entry
 		P *replay.Plausibility
 	}
-	var valid, invalid, unreadable int
-	var scores []uint64
 	counts := map[replay.Reason]int{}
+	kinds := map[string]int{}
+	var scores []uint64
 	var plausible []plaus
 	for _, e := range entries {
 		v := e.Verdict
-		switch {
-		case v.Valid:
-			valid++
+		k := kindOf(v)
+		kinds[k]++
+		if k == kindValid {
 			scores = append(scores, v.Score)
-		case v.Reason.Unreadable():
-			unreadable++
-			counts[v.Reason]++
-		default:
-			invalid++
+		} else {
 			counts[v.Reason]++
 		}
 		if v.Plausibility != nil {
 			plausible = append(plausible, plaus{e, v.Plausibility})
 		}
 	}
-	var reasons []reason
+	var reasons []reasonCount
 	for r, n := range counts {
-		reasons = append(reasons, reason{string(r), n, r.Describe()})
+		reasons = append(reasons, reasonCount{string(r), kindOf(replay.Verdict{Reason: r}), n, r.Describe()})
 	}
-	sort.Slice(reasons, func(i, j int) bool {
-		if reasons[i].Count != reasons[j].Count {
-			return reasons[i].Count > reasons[j].Count
-		}
-		return reasons[i].Reason < reasons[j].Reason
+	slices.SortFunc(reasons, func(a, b reasonCount) int {
+		return cmp.Or(cmp.Compare(kindRank[a.Kind], kindRank[b.Kind]), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Reason, b.Reason))
 	})
+	rows := reportRows(entries, reasons)
 	bins := histogram(scores, 20)
 	var stats string
 	if len(scores) > 0 {
-		s := append([]uint64(nil), scores...)
-		sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+		s := slices.Clone(scores)
+		slices.Sort(s)
 		stats = fmt.Sprintf("%d valid games: lowest %d, median %d, highest %d", len(s), s[0], s[len(s)/2], s[len(s)-1])
 	}
 	page := struct {
 		Title                      string
 		Total                      int
 		Valid, Invalid, Unreadable int
-		Reasons                    []reason
+		Reasons                    []reasonCount
 		Histogram                  template.HTML
 		Stats                      string
 		Plausible                  []plaus
-		Entries                    []Entry
+		Rows                       []reportRow
 		WarnBelow                  float64
-	}{title, len(entries), valid, invalid, unreadable, reasons, histogramSVG(bins), stats, plausible, entries, replay.WarnBelow}
-	return pages.ExecuteTemplate(w, "report.html", page)
+	}{title, len(entries), kinds[kindValid], kinds[kindInvalid], kinds[kindUnreadable], reasons, histogramSVG(bins), stats, plausible, rows, replay.WarnBelow}
+	return pages().ExecuteTemplate(w, "report.html", page)
+}
+
+// reportRows returns the rows of the replays table in the order to triage
+// them: the invalid replays, then the unreadable, each reason's rows
+// together in the order of reasons, then the valid ones; within a reason,
+// and among the valid, the batch's order.
+func reportRows(entries []Entry, reasons []reasonCount) []reportRow {
+	rank := map[string]int{}
+	for i, r := range reasons {
+		rank[r.Reason] = i
+	}
+	rows := make([]reportRow, len(entries))
+	for i, e := range entries {
+		v := e.Verdict
+		row := reportRow{Entry: e, N: i + 1, Kind: kindOf(v)}
+		if !v.Valid {
+			ex := v.Explain()
+			row.Says, row.Gives, row.Also = ex.Says, ex.Gives, ex.Also
+			if d := v.Divergence; d != nil && d.Action > 0 {
+				row.Where = fmt.Sprintf("action %d, after %d counted moves", d.Action, d.Move)
+			}
+		}
+		rows[i] = row
+	}
+	slices.SortStableFunc(rows, func(a, b reportRow) int {
+		if c := cmp.Compare(kindRank[a.Kind], kindRank[b.Kind]); c != 0 || a.Kind == kindValid {
+			return c
+		}
+		return cmp.Compare(rank[string(a.Verdict.Reason)], rank[string(b.Verdict.Reason)])
+	})
+	seen := map[string]bool{}
+	for i := range rows {
+		if k := rows[i].Kind; !seen[k] {
+			seen[k] = true
+			rows[i].KindAnchor = "kind-" + k
+		}
+		if r := "reason-" + string(rows[i].Verdict.Reason); rows[i].Kind != kindValid && !seen[r] {
+			seen[r] = true
+			rows[i].Anchor = r
+		}
+	}
+	return rows
 }

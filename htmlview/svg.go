@@ -47,7 +47,11 @@ func scoreChart(score []uint64, steps int) template.HTML {
 	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">step %d</text>`, chartW-4, chartH-4, steps-1)
 	fmt.Fprintf(&b, `<polyline class="score" points="%s"/>`, pts.String())
 	fmt.Fprintf(&b, `<line id="mark" x1="%g" y1="6" x2="%g" y2="%g"/>`, x(n), x(n), chartH-padB)
-	fmt.Fprintf(&b, `<rect id="hit" x="%g" y="0" width="%g" height="%g" data-x0="%g" data-x1="%g" data-steps="%d"/>`, padL, chartW-padL, chartH, padL, chartW-4, steps)
+	// The click area is the whole chart; the script maps a point to the
+	// step at that x on the axis (data-x0 is step 0, data-x1 the last),
+	// in the chart's own units, so that the click lands where the axis
+	// says.
+	fmt.Fprintf(&b, `<rect id="hit" x="0" y="0" width="%g" height="%g" data-x0="%g" data-x1="%g" data-steps="%d"/>`, chartW, chartH, padL, chartW-4, steps)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
