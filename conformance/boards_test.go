@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/json"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -86,4 +87,36 @@ func grid(b *engine.Board) *string {
 	}
 	s := b.String()
 	return &s
+}
+
+// scoreOff is the engine reporting one point too many after each move.
+type scoreOff struct{ *Builtin }
+
+func (s scoreOff) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	mr, err := s.Builtin.Move(d, spawn)
+	mr.State.Score++
+	return mr, err
+}
+
+// TestStepBoards: a step that fails on a field other than a board still
+// carries the board it started from and the implementation's after it,
+// without a rules board, and the text report draws the two.
+func TestStepBoards(t *testing.T) {
+	rep, err := Run(loadRepoPack(t), scoreOff{&Builtin{}}, Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^core/merge-pair-once-2222-left$`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := rep.Results[0]
+	if res.Status != ScoreDiverged || res.Start == nil || res.Got == nil || res.Want != nil {
+		t.Fatalf("%s: start %v, got %v, want %v", res.Status, res.Start, res.Got, res.Want)
+	}
+	start, _ := engine.ParseBoard("2 2 2 2\n. . . .\n. . . .\n. . . .")
+	if *res.Start != start || res.Got.At(0, 0) != 4 || res.Got.At(0, 1) != 4 || res.Got.Cells()-res.Got.Empty() != 3 {
+		t.Errorf("the boards are\n%v\nand\n%v; want the start 2 2 2 2 and 4 4 with a spawn", res.Start, res.Got)
+	}
+	var text strings.Builder
+	rep.WriteText(&text, false)
+	if !strings.Contains(text.String(), "before step 1   the implementation") || strings.Contains(text.String(), "the rules give") {
+		t.Errorf("the text report does not draw the two boards:\n%s", text.String())
+	}
 }

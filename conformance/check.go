@@ -117,6 +117,9 @@ type checker struct {
 	// the implementation's.
 	boards *[3]engine.Board
 	start  bool // boards[0] is known
+	// step is the board the step started from and the implementation's
+	// after it, shown with a mismatch of another field (nil when unknown).
+	step *[2]engine.Board
 }
 
 func (c *checker) add(field string, status Status, want, got any, format string, args ...any) {
@@ -148,20 +151,23 @@ func (c *checker) board(field string, before, want, got engine.Board, format str
 func (s *Session) Check(step Step, out Outcome, n int, res *Result) bool {
 	e := step.Expect
 	what := stepName(step)
+	before, st := out.Before.Board, s.State
 	switch refusal := out.Refusal; {
 	case e.Error == "" && refusal == nil:
 	case refusal == nil:
 		res.fail(IllegalHandled, n, "%s: the rules refuse it (%s); the implementation accepted it", what, e.Error)
+		res.stepBoards(before, st.Board)
 		return false
 	case e.Error == "":
 		res.fail(IllegalHandled, n, "%s: the rules accept it; the implementation refused it: %s", what, refusal)
+		res.stepBoards(before, st.Board)
 		return false
 	case refusal.Code != e.Error:
 		res.fail(IllegalHandled, n, "%s: the rules refuse it as %s; the implementation as %s (%s)", what, e.Error, refusal.Code, refusal.Message)
+		res.stepBoards(before, st.Board)
 		return false
 	}
-	c := &checker{what: what}
-	before, st := out.Before.Board, s.State
+	c := &checker{what: what, step: &[2]engine.Board{before, st.Board}}
 	slid := st.Board
 	if mr := out.Move; mr != nil {
 		c.spawn(s.Profile, before, *step.Move, step.Spawn, mr)
@@ -193,6 +199,8 @@ func (c *checker) record(res *Result, n int) bool {
 	if b := c.boards; b != nil {
 		start, want, got := b[0], b[1], b[2]
 		res.Start, res.Want, res.Got = &start, &want, &got
+	} else if b := c.step; b != nil {
+		res.stepBoards(b[0], b[1])
 	}
 	return false
 }

@@ -17,7 +17,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 				fmt.Fprintf(w, " at step %d", res.Step)
 			}
 			fmt.Fprintf(w, " (%s:%d)\n      %s\n", res.File, res.Line, res.Summary("      "))
-			if res.Want != nil && res.Got != nil {
+			if res.Got != nil {
 				writeBoards(w, res, "      ")
 			}
 		case res.Status.Failed() && verbose:
@@ -37,9 +37,10 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 	fmt.Fprintf(w, "  in %.3fs\n", r.Duration.Seconds())
 }
 
-// writeBoards writes a board divergence's boards side by side: the board
-// the step started from (when known), the rules' and the
-// implementation's, with "<" after each row where the last two differ.
+// writeBoards writes a failure's boards side by side: the board the step
+// started from (when known), the rules' (when a whole board diverged) and
+// the implementation's, with "<" after each row where the last two
+// differ.
 func writeBoards(w io.Writer, res Result, prefix string) {
 	var titles []string
 	var boards [][]string
@@ -47,9 +48,13 @@ func writeBoards(w io.Writer, res Result, prefix string) {
 		titles = append(titles, fmt.Sprintf("before step %d", max(res.Step, 1)))
 		boards = append(boards, strings.Split(res.Start.String(), "\n"))
 	}
-	titles = append(titles, "the rules give", "the implementation")
-	want, got := strings.Split(res.Want.String(), "\n"), strings.Split(res.Got.String(), "\n")
-	boards = append(boards, want, got)
+	var want []string
+	if res.Want != nil {
+		want = strings.Split(res.Want.String(), "\n")
+		titles, boards = append(titles, "the rules give"), append(boards, want)
+	}
+	got := strings.Split(res.Got.String(), "\n")
+	titles, boards = append(titles, "the implementation"), append(boards, got)
 	widths := make([]int, len(boards))
 	rows := 0
 	for i, b := range boards {
@@ -83,7 +88,7 @@ func writeBoards(w io.Writer, res Result, prefix string) {
 			cells[i] = at(b, r)
 		}
 		mark := ""
-		if strings.Join(strings.Fields(at(want, r)), " ") != strings.Join(strings.Fields(at(got, r)), " ") {
+		if want != nil && strings.Join(strings.Fields(at(want, r)), " ") != strings.Join(strings.Fields(at(got, r)), " ") {
 			mark = "  <"
 		}
 		line(cells, mark)

@@ -44,9 +44,9 @@ type Result struct {
 	// order the runner compares them (the board first); the first is the
 	// status's.
 	Mismatches []Mismatch
-	// Start, Want and Got are set when a whole board diverged: the board
-	// the failing step started from (nil when unknown), the board the
-	// rules give and the one the implementation produced.
+	// Start and Got are the board the failing step started from and the
+	// board the implementation produced (each nil when unknown); Want,
+	// the board the rules give, is set only when a whole board diverged.
 	Start, Want, Got *engine.Board
 	File             string
 	Line             int
@@ -165,6 +165,13 @@ func (res *Result) failBoards(status Status, step int, start *engine.Board, want
 		s := *start
 		res.Start = &s
 	}
+}
+
+// stepBoards records the boards of a step that failed on a field other
+// than a whole board: the one it started from and the implementation's
+// after it.
+func (res *Result) stepBoards(before, got engine.Board) {
+	res.Start, res.Got = &before, &got
 }
 
 // driverFailure records a driver error as the case's result; it returns
