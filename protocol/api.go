@@ -5,6 +5,12 @@ import "github.com/tileproof/tileproof/engine"
 // StateFormat names the layout of the state objects of the HTTP API.
 const StateFormat = "tileproof/1"
 
+// ServerSeed is the feature of a game whose server draws the seed when
+// init names none (a signed tileproof serve): the seed stays sealed until
+// the game is over, its commitment given from the start (docs/api.md).
+// It is a feature of the HTTP API alone, not one a case requires.
+const ServerSeed = "server-seed"
+
 // GameList is the answer to GET /api/games: the games served, one a
 // profile, and the server that serves them (optional: tileproof serve
 // names itself).
@@ -20,7 +26,9 @@ type ServerInfo struct {
 	Version string `json:"version"`
 }
 
-// GameState is the state a client carries from one call to the next.
+// GameState is the state a client carries from one call to the next. On
+// a server that signs, the generator is not in the clear: Seal holds it,
+// sealed with the rest (docs/api.md, "Signed states").
 type GameState struct {
 	Format      string     `json:"format"`
 	Game        string     `json:"game"`
@@ -31,9 +39,9 @@ type GameState struct {
 	Won         bool       `json:"won"`
 	KeepPlaying bool       `json:"keepPlaying"`
 	Result      string     `json:"result"`
-	RNG         string     `json:"rng"`            // the tp1 generator's state, 16 hex digits
+	RNG         string     `json:"rng,omitempty"`  // the tp1 generator's state, 16 hex digits (unsigned servers)
 	Prev        *GameState `json:"prev,omitempty"` // the state an undo returns to
-	Sig         string     `json:"sig,omitempty"`  // the server's signature, when it signs
+	Seal        string     `json:"seal,omitempty"` // the generator and the server's seal of the state, when it signs
 }
 
 // Action is a request's action: {"type": "move", "direction": "left"}, or
@@ -75,9 +83,16 @@ type Response struct {
 	Changed      *bool         `json:"changed,omitempty"`
 	Gained       *uint64       `json:"gained,omitempty"`
 	Spawn        *engine.Spawn `json:"spawn,omitempty"`
+	// SeedCommitment is the commitment to a seed the server drew
+	// ("sha256:" and the lower-case hex SHA-256 of the seed, as in a
+	// replay), in every answer of such a game; Seed is the seed itself,
+	// in the answers once the game is over for good.
+	SeedCommitment string `json:"seedCommitment,omitempty"`
+	Seed           string `json:"seed,omitempty"`
 	// A refused action: HTTP 200 with ok false, the reason (a teaching
 	// message) and error (illegal-move, finished, unsupported, no-undo,
-	// not-stopped).
+	// not-stopped), with the state's observation, score and gameOver
+	// and no new state: the state sent is still the one to play.
 	Reason string `json:"reason,omitempty"`
 	Error  string `json:"error,omitempty"`
 }

@@ -1,28 +1,31 @@
 // Package server is tileproof's reference HTTP server of the tile-merge
-// API shape (the tile-merge API's rules, docs/sources.md): GET /api/games/{game}/init?seed=S starts a game,
-// POST /api/games/{game}/action plays an action on the state the client
-// carries. The server keeps nothing between requests: the state holds the
-// board, score, moves, flags, the tp1 generator and the undo step, and
-// with a key the server signs it and rejects a state whose signature does
-// not match. docs/api.md documents it with curl examples.
+// API shape (the Tile Merge API's rules, docs/sources.md): GET
+// /api/games/{game}/init?seed=S starts a game, POST
+// /api/games/{game}/action plays an action on the state the client
+// carries. docs/api.md documents it with curl examples.
+//
+// Unsigned, the server keeps nothing between requests: the state holds
+// the board, score, moves, flags, the tp1 generator and the undo step,
+// and anyone can build one. Signed (a key of at least [MinKeySize]
+// bytes), the generator is sealed with AES-256-GCM, which also
+// authenticates the rest of the state, and the server records which
+// states were played, so that each state is good for one action
+// (docs/api.md, "Signed states", gives the threat model).
 package server
 
 import (
-	"bytes"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/strictyaml"
 	"github.com/tileproof/tileproof/protocol"
+	"github.com/tileproof/tileproof/replay"
 )
 
 // Name and Version identify the server in GET /api/games: its software
@@ -32,33 +35,86 @@ const (
 	Version = "1"
 )
 
-// MaxBody is the largest request body the server reads.
-const MaxBody = 64 << 10
-
-// Server serves the games of a set of profiles, one game name each.
+// Server serves the games of a set of profiles, one game name each. It
+// is safe for concurrent use.
 type Server struct {
-	rules map[string]*engine.Rules
-	key   []byte
+	rules  map[string]*engine.Rules
+	sealer *sealer // nil: unsigned
+	record *record // the used-state record, when signed
 	// ForcedSpawns lets an action name the tile that appears after it
-	// (for conformance tests of the server itself). Off, a client cannot
-	// choose its spawns.
+	// (for conformance tests of the server itself), on an unsigned server
+	// only: a signed server never takes a forced spawn, whatever this
+	// says. Off, a client cannot choose its spawns.
 	ForcedSpawns bool
 }
 
-// New returns a server of the given profiles, each served under its name.
-// A non-empty key makes the server sign every state it hands out and
-// reject any it did not sign.
+// Options configure a server.
+type Options struct {
+	// Key, at least MinKeySize bytes, makes the server seal and sign
+	// every state it hands out and take only those, each once. Empty: an
+	// unsigned server, which takes any state.
+	Key []byte
+	// Window is how many of the latest states a signed server hands out
+	// stay playable (0: DefaultWindow; rounded up to a power of two of at
+	// least MinWindow). The used-state record takes Window/8 bytes.
+	Window int
+}
+
+// New returns a server of the given profiles, each served under its name,
+// signed with key when it is not empty ([NewWith] with Options{Key: key}).
 func New(profiles []*engine.Profile, key []byte) (*Server, error) {
-	s := &Server{rules: map[string]*engine.Rules{}, key: key}
+	return NewWith(profiles, Options{Key: key})
+}
+
+// NewWith returns a server of the given profiles, each served under its
+// name. A key shorter than MinKeySize bytes is an error: a server given a
+// key must not run unsigned or on a guessable key.
+func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
+	s := &Server{rules: map[string]*engine.Rules{}}
+	switch n := len(opts.Key); {
+	case n > 0 && n < MinKeySize:
+		return nil, fmt.Errorf("the key is %d bytes; a key has at least %d (say, 32 random bytes: head -c 32 /dev/urandom | base64)", n, MinKeySize)
+	case n > 0:
+		var err error
+		if s.sealer, err = newSealer(opts.Key); err != nil {
+			return nil, err
+		}
+		w := opts.Window
+		if w == 0 {
+			w = DefaultWindow
+		}
+		if w < 0 {
+			return nil, fmt.Errorf("window %d is negative", w)
+		}
+		s.record = newRecord(w)
+	}
 	for _, p := range profiles {
 		r, err := engine.Compile(p)
 		if err != nil {
 			return nil, err
 		}
+		if _, dup := s.rules[p.Name]; dup {
+			return nil, fmt.Errorf("profile %s is given twice", p.Name)
+		}
 		s.rules[p.Name] = r
 	}
 	return s, nil
 }
+
+// Signed reports whether the server seals and signs its states.
+func (s *Server) Signed() bool { return s.sealer != nil }
+
+// RecordSize returns the memory of the used-state record in bytes (0 on
+// an unsigned server): Window/8, whatever the traffic.
+func (s *Server) RecordSize() int {
+	if s.record == nil {
+		return 0
+	}
+	return s.record.size()
+}
+
+// forced reports whether the server takes forced spawns.
+func (s *Server) forced() bool { return s.ForcedSpawns && s.sealer == nil }
 
 // ServeHTTP routes the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -78,11 +134,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func httpError(w http.ResponseWriter, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(protocol.ErrorBody{Error: msg})
+	writeJSON(w, protocol.ErrorBody{Error: msg})
 }
 
 func reply(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
+	writeJSON(w, v)
+}
+
+// writeJSON writes v as one line of JSON. v is the server's own, so it
+// always encodes; a write error is the client's going away.
+func writeJSON(w io.Writer, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
@@ -102,12 +164,14 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 func (s *Server) spec(name string, rules *engine.Rules) *protocol.Spec {
 	p := rules.Profile()
 	sp := &protocol.Spec{Game: name, Profile: p.Name, Rules: p.Version, Title: p.Title, Rows: p.Rows, Cols: p.Cols, RNG: engine.RNGID,
-		StateFormat: protocol.StateFormat, Signed: len(s.key) > 0, Features: []string{protocol.SeedTP1}, Actions: []string{"move"}}
+		StateFormat: protocol.StateFormat, Signed: s.Signed(), Features: []string{protocol.SeedTP1}, Actions: []string{"move"}}
 	sp.Features = append(sp.Features, protocol.SizeFeature(p.Rows, p.Cols))
-	if len(s.key) == 0 {
+	if s.Signed() {
+		sp.Features = append(sp.Features, protocol.ServerSeed)
+	} else {
 		sp.Features = append(sp.Features, protocol.LoadState)
 	}
-	if s.ForcedSpawns {
+	if s.forced() {
 		sp.Features = append(sp.Features, protocol.ForceSpawn)
 	}
 	if p.Undo {
@@ -131,7 +195,7 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request, name, method, usag
 	}
 	rules, ok := s.rules[name]
 	if !ok {
-		httpError(w, http.StatusNotFound, fmt.Sprintf("no game %q (GET /api/games lists them)", name))
+		httpError(w, http.StatusNotFound, fmt.Sprintf("no game %s (GET /api/games lists them)", strictyaml.Quote(name, maxQuoted)))
 	}
 	return rules, ok
 }
@@ -141,17 +205,26 @@ func (s *Server) init(w http.ResponseWriter, r *http.Request, name string) {
 	if !ok {
 		return
 	}
-	seed := r.URL.Query().Get("seed")
-	if seed == "" {
-		httpError(w, http.StatusBadRequest, "init needs ?seed=S (1 to 96 characters)")
+	seed, given, rerr := initSeed(r)
+	if rerr != nil {
+		httpError(w, rerr.code, rerr.msg)
 		return
+	}
+	var drawn string
+	switch {
+	case !given && !s.Signed():
+		httpError(w, http.StatusBadRequest, "init needs ?seed=S (1 to 96 characters); only a signed server draws one")
+		return
+	case !given:
+		drawn = drawSeed()
+		seed = drawn
 	}
 	g, err := rules.NewGame(seed)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	resp := s.respond(name, g)
+	resp := s.respond(name, g, drawn)
 	resp.Spec = s.spec(name, rules)
 	reply(w, resp)
 }
@@ -161,29 +234,34 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 	if !ok {
 		return
 	}
-	var req protocol.ActionRequest
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
-	if err != nil {
-		httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is larger than %d bytes", MaxBody))
+	req, rerr := readAction(w, r)
+	if rerr != nil {
+		httpError(w, rerr.code, rerr.msg)
 		return
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		httpError(w, http.StatusBadRequest, "the request is not {state, action} JSON: "+err.Error())
-		return
-	}
-	if req.State == nil || req.Action == nil {
-		httpError(w, http.StatusBadRequest, "the request needs both state and action")
-		return
-	}
-	g, err := s.load(name, rules, req.State)
-	if err != nil {
-		code := http.StatusBadRequest
-		if errors.Is(err, errSignature) {
-			code = http.StatusForbidden
+	var sec *secret
+	var serial uint64
+	if s.Signed() {
+		var opened secret
+		var err error
+		var buf [256]byte
+		if serial, opened, err = s.sealer.open(req.State.Seal, appendVisible(buf[:0], req.State)); err == nil {
+			err = s.record.check(serial)
 		}
-		httpError(w, code, "state: "+err.Error())
+		if err != nil {
+			httpError(w, stateStatus(err), "state: "+err.Error())
+			return
+		}
+		sec = &opened
+	}
+	st, err := s.unwire(name, rules, req.State, sec)
+	if err != nil {
+		httpError(w, stateStatus(err), "state: "+err.Error())
+		return
+	}
+	g, err := rules.Load(st)
+	if err != nil {
+		httpError(w, http.StatusBadRequest, "state: "+err.Error())
 		return
 	}
 	step, err := s.apply(g, req.Action)
@@ -192,13 +270,27 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 		httpError(w, http.StatusBadRequest, "action: "+err.Error())
 		return
 	case code != "":
-		reply(w, protocol.Response{OK: false, Reason: err.Error(), Error: code, LegalActions: legalActions(g)})
+		// Refused by the rules: nothing changed, so the state sent stays
+		// the one to play, and the answer tells it as it is.
+		obs := observe(g)
+		reply(w, protocol.Response{OK: false, Reason: err.Error(), Error: code, LegalActions: legalActions(g),
+			Observation: obs, Score: obs.Score, GameOver: obs.Over})
 		return
 	case err != nil:
 		httpError(w, http.StatusBadRequest, "action: "+err.Error())
 		return
 	}
-	resp := s.respond(name, g)
+	var seed string
+	if sec != nil {
+		// The answer hands out the next state: this one is spent. Of two
+		// requests with one state, one gets here.
+		if err := s.record.use(serial); err != nil {
+			httpError(w, stateStatus(err), "state: "+err.Error())
+			return
+		}
+		seed = sec.seed
+	}
+	resp := s.respond(name, g, seed)
 	if step != nil {
 		resp.Changed, resp.Gained = &step.Changed, &step.Gained
 		if step.Changed {
@@ -209,21 +301,34 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 	reply(w, resp)
 }
 
-var (
-	errSignature = errors.New("the signature does not match: this server did not hand out this state")
-	errBadAction = errors.New("bad action")
-)
+// stateStatus is the HTTP status of a state the server does not take:
+// 403 for a seal that does not match, 409 for a state played already, 410
+// for one too old or from an earlier run, 400 for anything else.
+func stateStatus(err error) int {
+	switch {
+	case errors.Is(err, errSeal):
+		return http.StatusForbidden
+	case errors.Is(err, errUsed):
+		return http.StatusConflict
+	case errors.Is(err, errExpired), errors.Is(err, errOtherRun):
+		return http.StatusGone
+	}
+	return http.StatusBadRequest
+}
+
+var errBadAction = errors.New("bad action")
 
 func (s *Server) apply(g *engine.Game, a *protocol.Action) (*engine.Step, error) {
 	switch a.Type {
 	case "move":
-		d, err := engine.ParseDirection(a.Direction)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", errBadAction, err)
+		d, ok := direction(a.Direction)
+		if !ok {
+			return nil, fmt.Errorf("%w: direction %s is not up, down, left or right", errBadAction, strictyaml.Quote(a.Direction, maxQuoted))
 		}
 		var step engine.Step
+		var err error
 		if a.Spawn != nil {
-			if !s.ForcedSpawns {
+			if !s.forced() {
 				return nil, fmt.Errorf("%w: this server does not take forced spawns", errBadAction)
 			}
 			step, err = g.MoveSpawn(d, *a.Spawn)
@@ -243,17 +348,41 @@ func (s *Server) apply(g *engine.Game, a *protocol.Action) (*engine.Step, error)
 	case "observe":
 		return nil, nil // changes nothing: the answer is the state as the rules read it
 	}
-	return nil, fmt.Errorf("%w: type %q is not move, undo, end-run, keep-playing or observe", errBadAction, a.Type)
+	return nil, fmt.Errorf("%w: type %s is not move, undo, end-run, keep-playing or observe", errBadAction, strictyaml.Quote(a.Type, maxQuoted))
 }
 
-func (s *Server) respond(name string, g *engine.Game) protocol.Response {
-	st := g.State()
-	ws := s.wire(name, g.Rules(), st)
-	res, _ := g.Result().MarshalText()
-	return protocol.Response{
-		OK: true, State: ws, LegalActions: legalActions(g), Score: g.Score(), GameOver: g.Over(),
-		Observation: &protocol.Observation{Board: g.Board().Values(), Score: g.Score(), Moves: g.Moves(), MaxTile: g.MaxTile(), Won: g.Won(), Over: g.Over(), Result: string(res)},
+// direction reads a move's direction, exactly as the API names them.
+func direction(s string) (engine.Direction, bool) {
+	for _, d := range engine.Directions {
+		if s == d.String() {
+			return d, true
+		}
 	}
+	return 0, false
+}
+
+// respond is the answer of an action that hands out the next state; seed
+// is the seed the server drew for the game, or "".
+func (s *Server) respond(name string, g *engine.Game, seed string) protocol.Response {
+	obs := observe(g)
+	resp := protocol.Response{
+		OK: true, State: s.wire(name, g, seed), LegalActions: legalActions(g), Score: obs.Score, GameOver: obs.Over, Observation: obs,
+	}
+	if seed != "" {
+		resp.SeedCommitment, _ = replay.Commitment(seed)
+		if g.Over() && !g.AwaitingKeep() {
+			// Over for good: no action of the rules plays on, so the
+			// seed tells nothing that could still be used.
+			resp.Seed = seed
+		}
+	}
+	return resp
+}
+
+// observe is what the player sees of a game.
+func observe(g *engine.Game) *protocol.Observation {
+	res, _ := g.Result().MarshalText()
+	return &protocol.Observation{Board: g.Board().Values(), Score: g.Score(), Moves: g.Moves(), MaxTile: g.MaxTile(), Won: g.Won(), Over: g.Over(), Result: string(res)}
 }
 
 func legalActions(g *engine.Game) []protocol.Action {
@@ -262,90 +391,4 @@ func legalActions(g *engine.Game) []protocol.Action {
 		out = append(out, protocol.Action{Type: "move", Direction: d.String()})
 	}
 	return out
-}
-
-// wire converts an engine state to the wire form, signed.
-func (s *Server) wire(name string, rules *engine.Rules, st engine.State) *protocol.GameState {
-	res, _ := st.Result.MarshalText()
-	ws := &protocol.GameState{Format: protocol.StateFormat, Game: name, Rules: rules.Version(), Board: st.Board.Values(), Score: st.Score,
-		Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying, Result: string(res)}
-	if st.RNG != nil {
-		ws.RNG = fmt.Sprintf("%016x", st.RNG.State())
-	}
-	if st.Prev != nil {
-		ws.Prev = s.wire(name, rules, *st.Prev)
-		ws.Prev.Sig = ""
-	}
-	ws.Sig = s.sign(ws)
-	return ws
-}
-
-func (s *Server) sign(ws *protocol.GameState) string {
-	if len(s.key) == 0 {
-		return ""
-	}
-	c := *ws
-	c.Sig = ""
-	data, _ := json.Marshal(c)
-	mac := hmac.New(sha256.New, s.key)
-	mac.Write(data)
-	return hex.EncodeToString(mac.Sum(nil))
-}
-
-// load checks a client's state (its signature first) and loads it.
-func (s *Server) load(name string, rules *engine.Rules, ws *protocol.GameState) (*engine.Game, error) {
-	if len(s.key) > 0 {
-		want, err := hex.DecodeString(ws.Sig)
-		if err != nil || !hmac.Equal(want, mustHex(s.sign(ws))) {
-			return nil, errSignature
-		}
-	}
-	st, err := s.unwire(name, rules, ws, true)
-	if err != nil {
-		return nil, err
-	}
-	return rules.Load(st)
-}
-
-func mustHex(s string) []byte {
-	b, _ := hex.DecodeString(s)
-	return b
-}
-
-func (s *Server) unwire(name string, rules *engine.Rules, ws *protocol.GameState, top bool) (engine.State, error) {
-	switch {
-	case ws.Format != protocol.StateFormat:
-		return engine.State{}, fmt.Errorf("format %q; this server reads %q", ws.Format, protocol.StateFormat)
-	case ws.Game != name:
-		return engine.State{}, fmt.Errorf("a state of game %q sent to game %q", ws.Game, name)
-	case ws.Rules != rules.Version():
-		return engine.State{}, fmt.Errorf("rules version %d; game %s is at version %d", ws.Rules, name, rules.Version())
-	case !top && ws.Prev != nil:
-		return engine.State{}, errors.New("prev has a prev of its own")
-	}
-	b, err := engine.BoardFromValues(ws.Board)
-	if err != nil {
-		return engine.State{}, err
-	}
-	var result engine.Result
-	if err := result.UnmarshalText([]byte(ws.Result)); err != nil {
-		return engine.State{}, fmt.Errorf("result: %v", err)
-	}
-	st := engine.State{Board: b, Score: ws.Score, Moves: ws.Moves, Won: ws.Won, KeepPlaying: ws.KeepPlaying, Result: result}
-	if ws.RNG != "" {
-		v, err := strconv.ParseUint(ws.RNG, 16, 64)
-		if err != nil || len(ws.RNG) != 16 {
-			return engine.State{}, fmt.Errorf("rng %q is not 16 hex digits", ws.RNG)
-		}
-		rng := engine.RNGFromState(v)
-		st.RNG = &rng
-	}
-	if ws.Prev != nil {
-		prev, err := s.unwire(name, rules, ws.Prev, false)
-		if err != nil {
-			return engine.State{}, fmt.Errorf("prev: %w", err)
-		}
-		st.Prev = &prev
-	}
-	return st, nil
 }

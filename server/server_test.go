@@ -2,10 +2,12 @@ package server
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,20 +15,33 @@ import (
 	"github.com/tileproof/tileproof/protocol"
 )
 
-func newTestServer(t *testing.T, key string) *httptest.Server {
-	t.Helper()
+// testKey is a key of the shortest length a server takes.
+const testKey = "0123456789abcdef0123456789abcdef"
+
+func builtins() []*engine.Profile {
 	var ps []*engine.Profile
 	for _, name := range engine.BuiltinNames() {
 		p, _ := engine.BuiltinProfile(name)
 		ps = append(ps, p)
 	}
-	s, err := New(ps, []byte(key))
+	return ps
+}
+
+func newTestServer(t *testing.T, key string) *httptest.Server {
+	t.Helper()
+	ts, _ := newTestServerWith(t, Options{Key: []byte(key)})
+	return ts
+}
+
+func newTestServerWith(t *testing.T, opts Options) (*httptest.Server, *Server) {
+	t.Helper()
+	s, err := NewWith(builtins(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
-	return ts
+	return ts, s
 }
 
 func get(t *testing.T, url string) (int, protocol.Response, string) {
@@ -56,6 +71,7 @@ func post(t *testing.T, url string, body string) (int, protocol.Response, string
 }
 
 func action(t *testing.T, st *protocol.GameState, a protocol.Action) string {
+	t.Helper()
 	b, _ := json.Marshal(map[string]any{"state": st, "action": a})
 	return string(b)
 }
@@ -63,9 +79,9 @@ func action(t *testing.T, st *protocol.GameState, a protocol.Action) string {
 // TestPlaysLikeTheEngine plays a whole game through the API, carrying the
 // state, and compares every step with the engine.
 func TestPlaysLikeTheEngine(t *testing.T) {
-	ts := newTestServer(t, "secret")
+	ts := newTestServer(t, testKey)
 	code, r, body := get(t, ts.URL+"/api/games/online-2048/init?seed=7")
-	if code != 200 || !r.OK || r.Spec == nil || !r.Spec.Signed || r.State.Sig == "" {
+	if code != 200 || !r.OK || r.Spec == nil || !r.Spec.Signed || r.State.Seal == "" || r.State.RNG != "" {
 		t.Fatalf("init: %d %s", code, body)
 	}
 	p, _ := engine.BuiltinProfile("online-2048")
@@ -113,7 +129,7 @@ func TestRefusalsAndErrors(t *testing.T) {
 		want               string
 	}{
 		{"POST", "/api/games/tile-merge/action", `{"state":`, 400, "not {state, action} JSON"},
-		{"POST", "/api/games/tile-merge/action", `{"state":{}, "action":{"type":"move","direction":"left"}, "extra":1}`, 400, "unknown field"},
+		{"POST", "/api/games/tile-merge/action", `{"state":{}, "action":{"type":"move","direction":"left"}, "extra":1}`, 400, `unknown key \"extra\"`},
 		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{3}}, Result: "playing"}, protocol.Action{Type: "move", Direction: "left"}), 400, "a board is 2 to 8 cells a side"},
 		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{3, 0}, {0, 0}}, Result: "playing"}, protocol.Action{Type: "move", Direction: "left"}), 400, "3 is not a power of two"},
 		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{2, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}, Result: "playing", Score: 1 << 60}, protocol.Action{Type: "move", Direction: "right"}), 400, "above 2^53-1"},
@@ -129,6 +145,9 @@ func TestRefusalsAndErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		req, _ := http.NewRequest(tt.method, ts.URL+tt.path, bytes.NewReader([]byte(tt.body)))
+		if tt.method == "POST" {
+			req.Header.Set("Content-Type", "application/json")
+		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -143,40 +162,82 @@ func TestRefusalsAndErrors(t *testing.T) {
 
 // TestSignedStates: with a key, a state the client edits is refused.
 func TestSignedStates(t *testing.T) {
-	ts := newTestServer(t, "secret")
+	ts := newTestServer(t, testKey)
 	_, r, _ := get(t, ts.URL+"/api/games/classic/init?seed=7")
 	st := *r.State
-	code, _, body := post(t, ts.URL+"/api/games/classic/action", action(t, &st, protocol.Action{Type: "move", Direction: "left"}))
-	if code != 200 {
+	code, r, body := post(t, ts.URL+"/api/games/classic/action", action(t, &st, protocol.Action{Type: "move", Direction: "left"}))
+	if code != 200 || r.State == nil {
 		t.Fatalf("signed state refused: %s", body)
 	}
+	st = *r.State // the state of the answer: the first is spent now
 	for name, edit := range map[string]func(*protocol.GameState){
-		"board": func(w *protocol.GameState) { w.Board[0][0] = 1024 },
-		"score": func(w *protocol.GameState) { w.Score = 100000 },
-		"rng":   func(w *protocol.GameState) { w.RNG = "0000000000000001" },
-		"sig":   func(w *protocol.GameState) { w.Sig = "00" },
+		"board":  func(w *protocol.GameState) { w.Board[0][0] = 1024 },
+		"score":  func(w *protocol.GameState) { w.Score = 100000 },
+		"moves":  func(w *protocol.GameState) { w.Moves = 0 },
+		"won":    func(w *protocol.GameState) { w.Won = true },
+		"result": func(w *protocol.GameState) { w.Result = "no-moves" },
+		"seal":   func(w *protocol.GameState) { w.Seal = w.Seal[:len(w.Seal)-2] + "AA" },
+		"serial": func(w *protocol.GameState) { w.Seal = flipSealByte(w.Seal, 12) },
+		"secret": func(w *protocol.GameState) { w.Seal = flipSealByte(w.Seal, 20) },
+		"none":   func(w *protocol.GameState) { w.Seal = "" },
+		"junk":   func(w *protocol.GameState) { w.Seal = "!!" },
 	} {
 		edited := st
 		edited.Board = [][]uint64{append([]uint64(nil), st.Board[0]...), st.Board[1], st.Board[2], st.Board[3]}
 		edit(&edited)
 		code, _, body := post(t, ts.URL+"/api/games/classic/action", action(t, &edited, protocol.Action{Type: "move", Direction: "left"}))
-		if code != 403 || !strings.Contains(body, "signature does not match") {
+		if code != 403 || !strings.Contains(body, "seal does not match") {
 			t.Errorf("edited %s: %d %s", name, code, body)
 		}
 	}
+	// Unedited, it plays (the edits spent nothing).
+	if code, _, body := post(t, ts.URL+"/api/games/classic/action", action(t, &st, protocol.Action{Type: "observe"})); code != 200 {
+		t.Errorf("the unedited state after the edits: %d %s", code, body)
+	}
 }
 
-// FuzzAction posts arbitrary bodies: the server answers, never panics.
+// flipSealByte returns seal with byte i of its decoded form changed.
+func flipSealByte(seal string, i int) string {
+	b, _ := base64.RawURLEncoding.DecodeString(seal)
+	b[i] ^= 1
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// FuzzAction posts arbitrary bodies to an unsigned and a signed server:
+// each answers with a status of the API and JSON, an error message of
+// bounded length, never a panic.
 func FuzzAction(f *testing.F) {
 	f.Add(`{"state":{"format":"tileproof/1","game":"classic","rules":1,"board":[[2,0],[0,0]],"result":"playing","rng":"0000000000000001"},"action":{"type":"move","direction":"left"}}`)
 	f.Add(`{"state":{"format":"tileproof/1","game":"classic","rules":1,"board":[[2,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"result":"playing","rng":"00","prev":{}},"action":{"type":"undo"}}`)
+	f.Add(`{"state":{"format":"tileproof/1","game":"classic","rules":1,"board":[[2,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"result":"playing","moves":9007199254740990,"rng":"0000000000000001"},"action":{"type":"move","direction":"right"}}`)
 	p, _ := engine.BuiltinProfile("classic")
-	s, _ := New([]*engine.Profile{p}, nil)
+	unsigned, _ := New([]*engine.Profile{p}, nil)
+	signed, _ := New([]*engine.Profile{p}, []byte(testKey))
+	rec := httptest.NewRecorder()
+	signed.ServeHTTP(rec, httptest.NewRequest("GET", "/api/games/classic/init?seed=7", nil))
+	var r protocol.Response
+	json.Unmarshal(rec.Body.Bytes(), &r)
+	f.Add(action(&testing.T{}, r.State, protocol.Action{Type: "move", Direction: "left"}))
 	f.Fuzz(func(t *testing.T, body string) {
-		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, httptest.NewRequest("POST", "/api/games/classic/action", strings.NewReader(body)))
-		if rec.Code != 200 && rec.Code != 400 && rec.Code != 403 && rec.Code != 413 {
-			t.Fatalf("status %d: %s", rec.Code, rec.Body)
+		for _, s := range []*Server{unsigned, signed} {
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest("POST", "/api/games/classic/action", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			s.ServeHTTP(rec, req)
+			switch rec.Code {
+			case 200:
+				var r protocol.Response
+				if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil || r.OK != (r.State != nil) || r.Observation == nil {
+					t.Fatalf("signed %v: 200 %s", s.Signed(), rec.Body)
+				}
+			case 400, 403, 409, 410, 413:
+				var e protocol.ErrorBody
+				if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Error == "" || len(e.Error) > 1000 {
+					t.Fatalf("signed %v: %d %s", s.Signed(), rec.Code, rec.Body)
+				}
+			default:
+				t.Fatalf("signed %v: status %d: %s", s.Signed(), rec.Code, rec.Body)
+			}
 		}
 	})
 }
@@ -186,8 +247,9 @@ func FuzzAction(f *testing.F) {
 func TestListNamesGamesAndServer(t *testing.T) {
 	ts := newTestServer(t, "")
 	code, _, body := get(t, ts.URL+"/api/games")
-	want := `{"games":["classic","online-2048","pgs","rosetta","tile-merge"],"server":{"name":"tileproof-serve","version":"1"}}`
-	if code != http.StatusOK || strings.TrimSpace(body) != want {
+	names := slices.Sorted(slices.Values(engine.BuiltinNames())) // the server lists a map's keys: sorted, or in random order
+	want, _ := json.Marshal(protocol.GameList{Games: names, Server: &protocol.ServerInfo{Name: "tileproof-serve", Version: "1"}})
+	if code != http.StatusOK || strings.TrimSpace(body) != string(want) {
 		t.Errorf("GET /api/games: %d %s, want 200 %s", code, body, want)
 	}
 }

@@ -1,0 +1,246 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/tileproof/tileproof/internal/strictyaml"
+	"github.com/tileproof/tileproof/protocol"
+)
+
+// MaxBody is the largest request body the server reads.
+const MaxBody = 64 << 10
+
+// maxQuoted is how much of a client's text an error message quotes.
+const maxQuoted = 60
+
+// requestError is a request the server does not read: the HTTP status
+// and what is wrong.
+type requestError struct {
+	code int
+	msg  string
+}
+
+func (e *requestError) Error() string { return e.msg }
+
+// strictJSON is how a request is read: one JSON object and nothing after
+// it, keys matched exactly (case included), a key given twice, an unknown
+// key or invalid UTF-8 an error. encoding/json would match "STATE" and
+// "ſtate" to state and let the last of two keys win, so a proxy or a log
+// reading the same body in another language could see another request.
+var strictJSON = json.JoinOptions(
+	json.RejectUnknownMembers(true),
+	json.MatchCaseInsensitiveNames(false),
+	jsontext.AllowDuplicateNames(false),
+	jsontext.AllowInvalidUTF8(false),
+)
+
+// readAction reads the body of POST .../action: Content-Type
+// application/json (charset utf-8 at most), at most MaxBody bytes, read
+// strictly.
+func readAction(w http.ResponseWriter, r *http.Request) (*protocol.ActionRequest, *requestError) {
+	if err := checkContentType(r.Header); err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return nil, &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is larger than %d bytes", MaxBody)}
+		}
+		return nil, &requestError{http.StatusBadRequest, "reading the request: " + err.Error()}
+	}
+	if err := checkShape(body); err != nil {
+		return nil, &requestError{http.StatusBadRequest, "the request is not {state, action} JSON: " + err.Error()}
+	}
+	var req protocol.ActionRequest
+	if err := json.Unmarshal(body, &req, strictJSON); err != nil {
+		return nil, &requestError{http.StatusBadRequest, "the request is not {state, action} JSON: " + describe(body, err)}
+	}
+	if req.State == nil || req.Action == nil {
+		return nil, &requestError{http.StatusBadRequest, "the request needs both state and action"}
+	}
+	return &req, nil
+}
+
+// The shape of the largest request: {state: {board: [[cell]], prev:
+// {board: [[cell]]}}} nests 5 deep, and two boards of 8x8 with their
+// fields are about 200 values.
+const (
+	maxDepth  = 5
+	maxValues = 1024
+)
+
+// decoders keeps token decoders for reuse: each has buffers of its own.
+var decoders = sync.Pool{New: func() any { return jsontext.NewDecoder(new(bytes.Buffer)) }}
+
+// checkShape bounds what decoding body can cost before it is decoded: at
+// most maxDepth levels of nesting and maxValues values. Within them a
+// request allocates a small multiple of its size, whatever its shape (a
+// list of 20,000 empty rows would cost 38 times its 63 KB).
+func checkShape(body []byte) error {
+	dec := decoders.Get().(*jsontext.Decoder)
+	dec.Reset(bytes.NewBuffer(body), strictJSON)
+	defer decoders.Put(dec)
+	for n := 0; ; n++ {
+		kind := dec.PeekKind()
+		if kind == 0 {
+			break // the end, or an error that decoding reports with its place
+		}
+		switch {
+		case n == maxValues:
+			return fmt.Errorf("%s: more than %d values; a request has two boards of 8x8 at most", position(body, dec.InputOffset()), maxValues)
+		case (kind == '{' || kind == '[') && dec.StackDepth() == maxDepth:
+			return fmt.Errorf("%s: nested more than %d deep; a request nests %d deep at most", position(body, dec.InputOffset()), maxDepth, maxDepth)
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			break
+		}
+	}
+	return nil
+}
+
+// checkContentType accepts one Content-Type, application/json, with no
+// parameter but charset=utf-8.
+func checkContentType(h http.Header) *requestError {
+	refuse := func(what string) *requestError {
+		return &requestError{http.StatusUnsupportedMediaType, what + "; the API reads application/json"}
+	}
+	cts := h.Values("Content-Type")
+	switch len(cts) {
+	case 0:
+		return refuse("the request has no Content-Type")
+	case 1:
+	default:
+		return refuse("the request has several Content-Type headers")
+	}
+	mt, params, err := mime.ParseMediaType(cts[0])
+	if err != nil || mt != "application/json" {
+		return refuse("the request's Content-Type is " + strictyaml.Quote(cts[0], maxQuoted))
+	}
+	for k, v := range params {
+		if k != "charset" || !strings.EqualFold(v, "utf-8") {
+			return refuse("the request's Content-Type is " + strictyaml.Quote(cts[0], maxQuoted) + " (the only parameter taken is charset=utf-8)")
+		}
+	}
+	return nil
+}
+
+// describe says where in body and what err, a decoding error, found:
+// the line and column, the key's path, and what is wrong, quoting at most
+// maxQuoted bytes of anything the client wrote.
+func describe(body []byte, err error) string {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return "the request is empty"
+	}
+	at := func(off int64, ptr jsontext.Pointer) string {
+		s := position(body, off)
+		if ptr != "" {
+			s += " (" + strictyaml.Quote(string(ptr), maxQuoted) + ")"
+		}
+		return s
+	}
+	if se, ok := errors.AsType[*jsontext.SyntacticError](err); ok {
+		switch {
+		case errors.Is(err, jsontext.ErrDuplicateName):
+			return fmt.Sprintf("%s: the key %s is given twice; a key is given once", at(se.ByteOffset, se.JSONPointer.Parent()), strictyaml.Quote(se.JSONPointer.LastToken(), maxQuoted))
+		case errors.Is(se.Err, io.ErrUnexpectedEOF):
+			return fmt.Sprintf("%s: the request ends inside a value", at(int64(len(body)), ""))
+		}
+		return fmt.Sprintf("%s: %s", at(se.ByteOffset, se.JSONPointer), strings.TrimPrefix(se.Err.Error(), "jsontext: "))
+	}
+	if se, ok := errors.AsType[*json.SemanticError](err); ok {
+		if errors.Is(se.Err, json.ErrUnknownName) {
+			return fmt.Sprintf("%s: unknown key %s (keys are matched exactly, case included)", at(se.ByteOffset, se.JSONPointer.Parent()), strictyaml.Quote(se.JSONPointer.LastToken(), maxQuoted))
+		}
+		got := kindName(se.JSONKind)
+		if len(se.JSONValue) > 0 && (se.JSONKind == '0' || se.JSONKind == '"') {
+			got += " " + strictyaml.Quote(string(se.JSONValue), maxQuoted)
+		}
+		return fmt.Sprintf("%s: %s where %s belongs", at(se.ByteOffset, se.JSONPointer), got, typeName(se.GoType))
+	}
+	return err.Error()
+}
+
+// position returns "line L, column C" of byte offset off in body (1-based;
+// a column counts bytes).
+func position(body []byte, off int64) string {
+	off = min(max(off, 0), int64(len(body)))
+	line := 1 + bytes.Count(body[:off], []byte{'\n'})
+	col := int(off) - bytes.LastIndexByte(body[:off], '\n')
+	return fmt.Sprintf("line %d, column %d", line, col)
+}
+
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case 'n':
+		return "null"
+	case 'f', 't':
+		return "a boolean"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	}
+	return "a value"
+}
+
+// typeName says in words what a Go type reads.
+func typeName(t reflect.Type) string {
+	if t == nil {
+		return "another value"
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64:
+		return "a whole number from -2^63 to 2^63-1"
+	case reflect.Uint64:
+		return "a whole number from 0 to 2^64-1"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		return "a list"
+	case reflect.Struct:
+		return "an object"
+	}
+	return "a " + t.String()
+}
+
+// initSeed reads the query of GET .../init: seed once, nothing else. ok
+// false with no error means no seed was given.
+func initSeed(r *http.Request) (seed string, ok bool, rerr *requestError) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return "", false, &requestError{http.StatusBadRequest, "the query does not parse: " + err.Error()}
+	}
+	for k, v := range q {
+		switch {
+		case k != "seed":
+			return "", false, &requestError{http.StatusBadRequest, "unknown parameter " + strictyaml.Quote(k, maxQuoted) + "; init takes seed alone"}
+		case len(v) > 1:
+			return "", false, &requestError{http.StatusBadRequest, "seed is given more than once"}
+		}
+	}
+	vs, ok := q["seed"]
+	if !ok {
+		return "", false, nil
+	}
+	return vs[0], true, nil
+}

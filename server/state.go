@@ -1,0 +1,151 @@
+package server
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/strictyaml"
+	"github.com/tileproof/tileproof/protocol"
+)
+
+// MaxMoves is the largest move count a state may carry: one move more
+// is still at most 2^53-1, the largest integer every JSON reader reads
+// exactly.
+const MaxMoves = engine.MaxSafeInteger - 1
+
+// serverSeedLen is the length of the seeds a signed server draws: 32
+// hex digits, 128 bits.
+const serverSeedLen = 32
+
+// drawSeed returns a new random seed of serverSeedLen hex digits.
+func drawSeed() string {
+	var b [serverSeedLen / 2]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// wire converts a game's state to the wire form: the generator in the
+// clear on an unsigned server, sealed on a signed one, with seed (the
+// seed the server drew, or "") among the secrets.
+func (s *Server) wire(name string, g *engine.Game, seed string) *protocol.GameState {
+	st := g.State()
+	ws := visibleState(name, g.Rules(), st)
+	if st.Prev != nil {
+		ws.Prev = visibleState(name, g.Rules(), *st.Prev)
+	}
+	if s.sealer == nil {
+		if st.RNG != nil {
+			ws.RNG = fmt.Sprintf("%016x", st.RNG.State())
+		}
+		if st.Prev != nil && st.Prev.RNG != nil {
+			ws.Prev.RNG = fmt.Sprintf("%016x", st.Prev.RNG.State())
+		}
+		return ws
+	}
+	// A signed server's games are all seeded: it loads no state.
+	sec := secret{rng: st.RNG.State(), seed: seed}
+	if st.Prev != nil {
+		sec.hasPrev, sec.prevRNG = true, st.Prev.RNG.State()
+	}
+	var buf [256]byte
+	ws.Seal = s.sealer.seal(s.record.issue(), appendVisible(buf[:0], ws), sec)
+	return ws
+}
+
+// visibleState is the wire form of a state without its generator.
+func visibleState(name string, rules *engine.Rules, st engine.State) *protocol.GameState {
+	res, _ := st.Result.MarshalText()
+	return &protocol.GameState{Format: protocol.StateFormat, Game: name, Rules: rules.Version(), Board: st.Board.Values(), Score: st.Score,
+		Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying, Result: string(res)}
+}
+
+// unwire checks a client's state and converts it to an engine state. sec
+// is the opened seal of a signed server's state, nil on an unsigned
+// server, where the generator is in the clear.
+func (s *Server) unwire(name string, rules *engine.Rules, ws *protocol.GameState, sec *secret) (engine.State, error) {
+	st, err := unwireOne(name, rules, ws)
+	if err != nil {
+		return engine.State{}, err
+	}
+	switch {
+	case sec == nil && ws.Seal != "":
+		return engine.State{}, errors.New("a seal, on a server that seals nothing: this server signs no state")
+	case ws.Prev != nil && ws.Prev.Seal != "":
+		return engine.State{}, errors.New("prev: a seal; only the state itself carries one")
+	}
+	if ws.Prev != nil {
+		if ws.Prev.Prev != nil {
+			return engine.State{}, errors.New("prev has a prev of its own")
+		}
+		prev, err := unwireOne(name, rules, ws.Prev)
+		if err != nil {
+			return engine.State{}, fmt.Errorf("prev: %w", err)
+		}
+		st.Prev = &prev
+	}
+	if sec == nil {
+		if st.RNG, err = parseRNG(ws.RNG); err != nil {
+			return engine.State{}, err
+		}
+		if st.Prev != nil {
+			if st.Prev.RNG, err = parseRNG(ws.Prev.RNG); err != nil {
+				return engine.State{}, fmt.Errorf("prev: %w", err)
+			}
+		}
+		return st, nil
+	}
+	if ws.RNG != "" || ws.Prev != nil && ws.Prev.RNG != "" {
+		return engine.State{}, errors.New("rng in a signed server's state: its generator is sealed")
+	}
+	if (st.Prev != nil) != sec.hasPrev {
+		return engine.State{}, errSeal // sealed by this server, so never so
+	}
+	rng := engine.RNGFromState(sec.rng)
+	st.RNG = &rng
+	if st.Prev != nil {
+		prng := engine.RNGFromState(sec.prevRNG)
+		st.Prev.RNG = &prng
+	}
+	return st, nil
+}
+
+// unwireOne checks and converts the clear fields of one state.
+func unwireOne(name string, rules *engine.Rules, ws *protocol.GameState) (engine.State, error) {
+	switch {
+	case ws.Format != protocol.StateFormat:
+		return engine.State{}, fmt.Errorf("format %s; this server reads %q", strictyaml.Quote(ws.Format, maxQuoted), protocol.StateFormat)
+	case ws.Game != name:
+		return engine.State{}, fmt.Errorf("a state of game %s sent to game %q", strictyaml.Quote(ws.Game, maxQuoted), name)
+	case ws.Rules != rules.Version():
+		return engine.State{}, fmt.Errorf("rules version %d; game %s is at version %d", ws.Rules, name, rules.Version())
+	case ws.Moves < 0 || ws.Moves > MaxMoves:
+		return engine.State{}, fmt.Errorf("move count %d is not from 0 to 2^53-2", ws.Moves)
+	}
+	b, err := engine.BoardFromValues(ws.Board)
+	if err != nil {
+		return engine.State{}, err
+	}
+	var result engine.Result
+	if err := result.UnmarshalText([]byte(ws.Result)); err != nil {
+		return engine.State{}, fmt.Errorf("result %s is not playing, target-reached, no-moves, move-limit or run-finished", strictyaml.Quote(ws.Result, maxQuoted))
+	}
+	return engine.State{Board: b, Score: ws.Score, Moves: ws.Moves, Won: ws.Won, KeepPlaying: ws.KeepPlaying, Result: result}, nil
+}
+
+// parseRNG reads a generator in the clear: "" (none: every spawn must be
+// given) or 16 hex digits.
+func parseRNG(s string) (*engine.RNG, error) {
+	if s == "" {
+		return nil, nil
+	}
+	v, err := strconv.ParseUint(s, 16, 64)
+	if err != nil || len(s) != 16 {
+		return nil, fmt.Errorf("rng %s is not 16 hex digits", strictyaml.Quote(s, maxQuoted))
+	}
+	rng := engine.RNGFromState(v)
+	return &rng, nil
+}
