@@ -95,14 +95,15 @@ func profileOf(name string, known []*engine.Profile) (*engine.Profile, error) {
 // runProfiles returns the profiles a run runs: the ones asked for, which
 // the implementation must declare, or all it declares; each must be known
 // (built in, given in opts.Known, or a profile file the implementation
-// declares by its path, read relative to the runner's directory).
+// declares or the run asks for by its path, read relative to the runner's
+// directory).
 func runProfiles(h Hello, opts Options) ([]*engine.Profile, error) {
 	known := slices.Clone(opts.Known)
 	var declared []string // the declared profiles, by name
 	for _, d := range h.Profiles {
 		name := d
 		if isProfileFile(d) {
-			p, err := readProfileFile(d)
+			p, err := readProfileFile(d, "the profile file the implementation declares")
 			if err != nil {
 				return nil, err
 			}
@@ -116,6 +117,13 @@ func runProfiles(h Hello, opts Options) ([]*engine.Profile, error) {
 	if opts.Profiles != nil {
 		names = nil
 		for _, p := range opts.Profiles {
+			if isProfileFile(p) {
+				f, err := readProfileFile(p, "the profile file asked for")
+				if err != nil {
+					return nil, err
+				}
+				known, p = append(known, f), f.Name
+			}
 			if !slices.Contains(declared, p) {
 				return nil, fmt.Errorf("the implementation does not declare profile %q (it declares %s)", p, strings.Join(h.Profiles, ", "))
 			}

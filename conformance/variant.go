@@ -22,12 +22,12 @@ func isProfileFile(declared string) bool {
 	return strings.Contains(declared, "/") || strings.HasSuffix(declared, ".yaml") || strings.HasSuffix(declared, ".yml")
 }
 
-// readProfileFile reads a profile file an implementation declared, its
-// path relative to the directory the runner runs in.
-func readProfileFile(path string) (*engine.Profile, error) {
+// readProfileFile reads a profile file, its path relative to the
+// directory the runner runs in; what says whose file it is.
+func readProfileFile(path, what string) (*engine.Profile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("the profile file the implementation declares: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return engine.ParseProfile(path, data)
 }

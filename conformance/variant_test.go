@@ -136,3 +136,35 @@ func TestProfileFileInHello(t *testing.T) {
 		t.Errorf("an absent profile file: %v", err)
 	}
 }
+
+// TestProfileFileAskedFor: a run asked for a profile file by its path
+// reads it and runs it under its name when the implementation declares
+// that name, and says which file it could not read.
+func TestProfileFileAskedFor(t *testing.T) {
+	v := continueVariant(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mine.yaml")
+	if err := os.WriteFile(path, []byte("name: classic-continue\nbase: classic\nwin: {then: continue}\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	impl := classicAsVariant{&Builtin{Profiles: []*engine.Profile{v}}, v.Name}
+	rep, err := Run(loadRepoPack(t), impl, Options{Profiles: []string{path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) == 0 || rep.Results[0].Profile != v.Name {
+		t.Fatalf("%d results, the first under %q", len(rep.Results), rep.Results[0].Profile)
+	}
+	failed := 0
+	for _, r := range rep.Results {
+		if r.Status.Failed() {
+			failed++
+		}
+	}
+	if failed == 0 {
+		t.Error("classic's rules pass the variant asked for by its file")
+	}
+	if _, err := Run(loadRepoPack(t), impl, Options{Profiles: []string{filepath.Join(dir, "absent.yaml")}}); err == nil || !strings.Contains(err.Error(), "the profile file asked for") {
+		t.Errorf("an absent profile file asked for: %v", err)
+	}
+}
