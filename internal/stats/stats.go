@@ -7,14 +7,13 @@ import "math"
 
 // BinomialTwoSided returns the two-sided p-value of k successes in n
 // trials with success probability p: the probability, under that
-// distribution, of an outcome no more likely than k.
+// distribution, of an outcome no more likely than k. It sums the two
+// tails outward from the mode, each term from the one before it, and
+// stops where the terms no longer change the sum: a few hundred terms
+// whatever n, for the spawns of a game of any length.
 func BinomialTwoSided(n, k int, p float64) float64 {
 	if n <= 0 || k < 0 || k > n {
 		return 1
-	}
-	logPMF := func(i int) float64 {
-		lg := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
-		return lg(n) - lg(i) - lg(n-i) + float64(i)*math.Log(p) + float64(n-i)*math.Log1p(-p)
 	}
 	switch p {
 	case 0:
@@ -22,14 +21,40 @@ func BinomialTwoSided(n, k int, p float64) float64 {
 	case 1:
 		return b2f(k == n)
 	}
-	ref := logPMF(k) + 1e-7 // outcomes within rounding of k's probability count as as likely
+	logPMF := func(i int) float64 {
+		lg := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
+		return lg(n) - lg(i) - lg(n-i) + float64(i)*math.Log(p) + float64(n-i)*math.Log1p(-p)
+	}
+	mode := min(n, int(float64(n+1)*p))
+	top := logPMF(mode)
+	// Terms are relative to the mode's, in (0, 1]; an outcome within
+	// rounding of k's probability counts as as likely.
+	ref := math.Exp(logPMF(k) - top + 1e-7)
+	odds := p / (1 - p)
 	sum := 0.0
-	for i := 0; i <= n; i++ {
-		if lp := logPMF(i); lp <= ref {
-			sum += math.Exp(lp)
+	// Below the mode: t(i-1) = t(i) * i / (n-i+1) / odds.
+	for i, t := mode, 1.0; i >= 0; i-- {
+		if t <= ref {
+			sum += t
+			if t < sum*1e-17 {
+				break
+			}
+		}
+		if i > 0 {
+			t *= float64(i) / float64(n-i+1) / odds
 		}
 	}
-	return math.Min(1, sum)
+	// Above it: t(i+1) = t(i) * (n-i) / (i+1) * odds.
+	for i, t := mode+1, float64(n-mode)/float64(mode+1)*odds; i <= n; i++ {
+		if t <= ref {
+			sum += t
+			if t < sum*1e-17 {
+				break
+			}
+		}
+		t *= float64(n-i) / float64(i+1) * odds
+	}
+	return math.Min(1, sum*math.Exp(top))
 }
 
 func b2f(b bool) float64 {

@@ -97,3 +97,51 @@ func TestPoissonSF(t *testing.T) {
 		t.Error("the edges")
 	}
 }
+
+// binomialTwoSidedPlain is the test by definition: every outcome's
+// probability from Lgamma, summed where it is no more than k's.
+func binomialTwoSidedPlain(n, k int, p float64) float64 {
+	logPMF := func(i int) float64 {
+		lg := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
+		return lg(n) - lg(i) - lg(n-i) + float64(i)*math.Log(p) + float64(n-i)*math.Log1p(-p)
+	}
+	ref := logPMF(k) + 1e-7
+	sum := 0.0
+	for i := 0; i <= n; i++ {
+		if lp := logPMF(i); lp <= ref {
+			sum += math.Exp(lp)
+		}
+	}
+	return math.Min(1, sum)
+}
+
+// TestBinomialTwoSidedAgainstPlain: the sum from the mode outward is the
+// sum over every outcome, for small and large n, either tail, and odds
+// of a spawn of 4 from 1 in 2 to 1 in 100.
+func TestBinomialTwoSidedAgainstPlain(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 20, 101, 1000, 4189, 20000} {
+		for _, p := range []float64{0.5, 0.1, 0.25, 0.01, 0.9} {
+			for _, k := range []int{0, 1, n / 20, n / 10, n / 8, n / 4, n / 2, n - 1, n} {
+				got, want := BinomialTwoSided(n, k, p), binomialTwoSidedPlain(n, k, p)
+				if want > 1e-250 && !near(got, want, 1e-9*want) || want <= 1e-250 && got > 1e-240 {
+					t.Errorf("n %d, k %d, p %g: %g, by definition %g", n, k, p, got, want)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkBinomialTwoSided is the value test of a long game's spawns
+// (4,189 spawns, 1 in 10 a 4), from the mode outward and by definition.
+func BenchmarkBinomialTwoSided(b *testing.B) {
+	b.Run("outward", func(b *testing.B) {
+		for b.Loop() {
+			BinomialTwoSided(4189, 430, 0.1)
+		}
+	})
+	b.Run("plain", func(b *testing.B) {
+		for b.Loop() {
+			binomialTwoSidedPlain(4189, 430, 0.1)
+		}
+	})
+}
