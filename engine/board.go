@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -110,6 +111,23 @@ func (b Board) Empty() int {
 		}
 	}
 	return n
+}
+
+// EmptyMask returns the empty cells as bits: bit i is set when cell i,
+// row-major, is empty. It reads eight cells at a time.
+func (b Board) EmptyMask() uint64 {
+	const low7, high = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	var mask uint64
+	for w := range 8 {
+		x := binary.LittleEndian.Uint64(b.cells[8*w:])
+		// A byte's high bit is set when the byte is not 0 (exponents are
+		// below 0x80, so no byte carries into the next).
+		nonzero := ((x&low7)+low7 | x) & high
+		zero := ^nonzero & high
+		// Gather the eight high bits into a byte, cell 8w+j at bit j.
+		mask |= ((zero >> 7) * 0x0102040810204080 >> 56) << (8 * w)
+	}
+	return mask & (^uint64(0) >> (64 - b.Cells()))
 }
 
 // MaxTile returns the largest tile, 0 on an empty board.

@@ -209,3 +209,28 @@ func TestPotential(t *testing.T) {
 		g.Move(d)
 	}
 }
+
+// TestEmptyMask: the mask read eight cells at a time is the empty cells
+// one by one, on boards of every size with every exponent (a 2, exponent
+// 1, right after an empty cell included).
+func TestEmptyMask(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for range 20000 {
+		rows, cols := 2+rng.IntN(7), 2+rng.IntN(7)
+		b, _ := NewBoard(rows, cols)
+		for c := range rows * cols {
+			if rng.IntN(3) > 0 {
+				b.cells[c] = uint8(rng.IntN(MaxExp + 1))
+			}
+		}
+		var want uint64
+		for c := range rows * cols {
+			if b.cells[c] == 0 {
+				want |= 1 << c
+			}
+		}
+		if got := b.EmptyMask(); got != want {
+			t.Fatalf("%dx%d board %v: mask %064b, want %064b", rows, cols, b.cells[:rows*cols], got, want)
+		}
+	}
+}

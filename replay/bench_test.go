@@ -202,3 +202,101 @@ func BenchmarkBatchRatio(b *testing.B) {
 	b.ReportMetric(n/verifyTime.Seconds()/1e6, "verify-Mmoves/s")
 	b.ReportMetric(replayTime.Seconds()/verifyTime.Seconds(), "ratio")
 }
+
+// spawnRecorded returns the seeded replay r as the spawn-recorded replay
+// of the same game: its start board and each action's spawn, as a game
+// with its own generator records it.
+func spawnRecorded(tb testing.TB, r *Replay) *Replay {
+	tb.Helper()
+	p, _ := engine.BuiltinProfile(r.Profile)
+	rules, _ := engine.Compile(p)
+	g, err := rules.NewGame(*r.Seed)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	start := g.Board()
+	out := &Replay{Profile: r.Profile, Start: &start, Claim: r.Claim, Actions: r.Actions, Spawns: make([]engine.Spawn, len(r.Actions))}
+	for i, a := range r.Actions {
+		st, err := g.Do(a)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out.Spawns[i] = st.Spawn
+	}
+	return out
+}
+
+// BenchmarkSpawnRecordedRatio verifies the batch of short games twice in
+// one loop, seeded and spawn-recorded (the form of every game from an
+// implementation with its own generator), end to end on one worker with
+// the verdicts written: ratio is the spawn-recorded rate over the seeded
+// one (issue 13's target: at least 0.5).
+func BenchmarkSpawnRecordedRatio(b *testing.B) {
+	seeded, moves := batchCorpus()
+	spawns := make([][]byte, len(seeded))
+	for i, data := range seeded {
+		r, err := Decode("b", data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		spawns[i] = spawnRecorded(b, r).EncodeJSON()
+	}
+	v := NewVerifier()
+	var seededTime, spawnsTime time.Duration
+	var out []byte
+	verifyAll := func(batch [][]byte) time.Duration {
+		t := time.Now()
+		for i, data := range batch {
+			vd := v.VerifyFile("stdin:"+strconv.Itoa(i+1), data)
+			if !vd.Valid {
+				b.Fatalf("%+v", vd)
+			}
+			out = vd.AppendJSON(out[:0])
+			out = append(out, '\n')
+		}
+		return time.Since(t)
+	}
+	for b.Loop() {
+		seededTime += verifyAll(seeded)
+		spawnsTime += verifyAll(spawns)
+	}
+	n := float64(b.N * moves)
+	b.ReportMetric(n/seededTime.Seconds()/1e6, "seeded-Mmoves/s")
+	b.ReportMetric(n/spawnsTime.Seconds()/1e6, "spawns-Mmoves/s")
+	b.ReportMetric(seededTime.Seconds()/spawnsTime.Seconds(), "ratio")
+}
+
+// BenchmarkLongSpawnRecorded verifies the corpus's longest game (4,189
+// moves to a 4096) spawn-recorded, end to end from its bytes, and reports
+// moves per second (issue 13's target: at least 20 M), with the engine's
+// own replay of the same game in the same loop for the ratio.
+func BenchmarkLongSpawnRecorded(b *testing.B) {
+	path := filepath.Join(corpusDir, "valid/tile-merge-4096.yaml")
+	r, err := Decode(path, mustReadB(b, path))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sr := spawnRecorded(b, r)
+	data := sr.EncodeJSON()
+	p, _ := engine.BuiltinProfile(r.Profile)
+	rules, _ := engine.Compile(p)
+	v := NewVerifier()
+	var engineTime, verifyTime time.Duration
+	for b.Loop() {
+		t := time.Now()
+		g, _ := rules.Load(engine.State{Board: *sr.Start})
+		if _, err := g.Play(sr.Actions, sr.Spawns); err != nil {
+			b.Fatal(err)
+		}
+		engineTime += time.Since(t)
+		t = time.Now()
+		if vd := v.VerifyFile(path, data); !vd.Valid {
+			b.Fatalf("%+v", vd)
+		}
+		verifyTime += time.Since(t)
+	}
+	n := float64(b.N * r.Claim.Moves)
+	b.ReportMetric(n/verifyTime.Seconds()/1e6, "verify-Mmoves/s")
+	b.ReportMetric(n/engineTime.Seconds()/1e6, "engine-Mmoves/s")
+	b.ReportMetric(engineTime.Seconds()/verifyTime.Seconds(), "ratio")
+}

@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/stats"
@@ -60,7 +61,7 @@ func pValue(p float64) string {
 // of an implementation's own games does).
 type SpawnCounter struct {
 	p        *engine.Profile
-	values   map[uint64]int
+	values   [engine.MaxExp + 1]int // spawns by tile exponent
 	spawns   int
 	rankSum  float64 // sum of (rank/(E-1) - 1/2)
 	rankVar  float64
@@ -70,7 +71,16 @@ type SpawnCounter struct {
 
 // NewSpawnCounter returns a counter of spawns of profile p's games.
 func NewSpawnCounter(p *engine.Profile) *SpawnCounter {
-	return &SpawnCounter{p: p, values: map[uint64]int{}, observed: make([]float64, p.Rows*p.Cols), expected: make([]float64, p.Rows*p.Cols)}
+	return &SpawnCounter{p: p, observed: make([]float64, p.Rows*p.Cols), expected: make([]float64, p.Rows*p.Cols)}
+}
+
+// count counts one spawned tile of value v (a tile: a power of two from
+// 2 to 2^52, as the engine has checked).
+func (pc *SpawnCounter) count(v uint64) {
+	if e := bits.TrailingZeros64(v); e <= engine.MaxExp {
+		pc.values[e]++
+	}
+	pc.spawns++
 }
 
 // Start counts a game's start tiles: their values.
@@ -78,8 +88,7 @@ func (pc *SpawnCounter) Start(start engine.Board) {
 	for r := range start.Rows() {
 		for c := range start.Cols() {
 			if v := start.At(r, c); v != 0 {
-				pc.values[v]++
-				pc.spawns++
+				pc.count(v)
 			}
 		}
 	}
@@ -89,20 +98,14 @@ func (pc *SpawnCounter) Start(start engine.Board) {
 // included, is after: the cells that were empty for it are after's empty
 // cells and s's own.
 func (pc *SpawnCounter) Count(after engine.Board, s engine.Spawn) {
-	pc.values[s.Value]++
-	pc.spawns++
-	cols := after.Cols()
-	at := s.Row*cols + s.Col
-	empty := after.Empty() + 1
-	rank := 0
-	for i := range after.Cells() {
-		if i != at && after.At(i/cols, i%cols) != 0 {
-			continue
-		}
-		pc.expected[i] += 1 / float64(empty)
-		if i < at {
-			rank++
-		}
+	pc.count(s.Value)
+	at := s.Row*after.Cols() + s.Col
+	open := after.EmptyMask() | 1<<at // the cells the spawn could have taken
+	empty := bits.OnesCount64(open)
+	rank := bits.OnesCount64(open & (1<<at - 1))
+	chance := 1 / float64(empty)
+	for m := open; m != 0; m &= m - 1 {
+		pc.expected[bits.TrailingZeros64(m)] += chance
 	}
 	pc.observed[at]++
 	if empty > 1 {
@@ -114,18 +117,24 @@ func (pc *SpawnCounter) Count(after engine.Board, s engine.Spawn) {
 
 // Result returns the tests' p-values over what was counted.
 func (pc *SpawnCounter) Result() *Plausibility {
-	pl := &Plausibility{Spawns: pc.spawns, Values: pc.values, ValueP: 1, RankP: 1, CellP: 1}
+	values := map[uint64]int{}
+	for e, n := range pc.values {
+		if n > 0 {
+			values[1<<e] = n
+		}
+	}
+	pl := &Plausibility{Spawns: pc.spawns, Values: values, ValueP: 1, RankP: 1, CellP: 1}
 	var total float64
 	for _, w := range pc.p.Spawn {
 		total += float64(w.Weight)
 	}
 	if len(pc.p.Spawn) == 2 {
 		hi := pc.p.Spawn[1]
-		pl.ValueP = stats.BinomialTwoSided(pc.spawns, pc.values[hi.Value], float64(hi.Weight)/total)
+		pl.ValueP = stats.BinomialTwoSided(pc.spawns, values[hi.Value], float64(hi.Weight)/total)
 	} else if len(pc.p.Spawn) > 2 {
 		obs, exp := make([]float64, len(pc.p.Spawn)), make([]float64, len(pc.p.Spawn))
 		for i, w := range pc.p.Spawn {
-			obs[i] = float64(pc.values[w.Value])
+			obs[i] = float64(values[w.Value])
 			exp[i] = float64(pc.spawns) * float64(w.Weight) / total
 		}
 		stat, cells := stats.ChiSquare(obs, exp)
