@@ -122,7 +122,7 @@ func (b Board) EmptyMask() uint64 {
 		x := binary.LittleEndian.Uint64(b.cells[8*w:])
 		// A byte's high bit is set when the byte is not 0 (exponents are
 		// below 0x80, so no byte carries into the next).
-		nonzero := ((x&low7)+low7 | x) & high
+		nonzero := ((x & low7) + low7 | x) & high
 		zero := ^nonzero & high
 		// Gather the eight high bits into a byte, cell 8w+j at bit j.
 		mask |= ((zero >> 7) * 0x0102040810204080 >> 56) << (8 * w)
