@@ -11,7 +11,7 @@ import (
 type Action uint8
 
 // The actions. A move log writes each as one letter: U D L R for the
-// moves, Z for undo, E for End run and K for keep playing.
+// moves, Z for undo, E for End run, K for keep playing and B for a break.
 const (
 	MoveUp             = Action(Up)
 	MoveDown           = Action(Down)
@@ -20,11 +20,12 @@ const (
 	Undo        Action = 4 // take back the last counted move (profiles with undo)
 	EndRun      Action = 5 // end the run early (profiles with End run)
 	KeepPlaying Action = 6 // play on after the win (profiles whose win asks)
+	Break       Action = 7 // clear the small tiles for a price in points (profiles with a break)
 )
 
-const actionLetters = "UDLRZEK"
+const actionLetters = "UDLRZEKB"
 
-var actionNames = []string{"up", "down", "left", "right", "undo", "end-run", "keep-playing"}
+var actionNames = []string{"up", "down", "left", "right", "undo", "end-run", "keep-playing", "break"}
 
 // ActionOf returns the action a log letter stands for, in either case.
 func ActionOf(letter byte) (Action, bool) {
@@ -47,8 +48,8 @@ func (a Action) Letter() byte {
 	return '?'
 }
 
-// String returns the action's name: up, down, left, right, undo, end-run
-// or keep-playing.
+// String returns the action's name: up, down, left, right, undo, end-run,
+// keep-playing or break.
 func (a Action) String() string { return enumName(actionNames, int(a)) }
 
 // Direction returns the direction of a move; ok is false for the other
@@ -62,7 +63,7 @@ type ActionError struct {
 }
 
 func (e *ActionError) Error() string {
-	return fmt.Sprintf("character %d: %q is not an action (U D L R, Z undo, E end run, K keep playing)", e.Offset+1, e.Char)
+	return fmt.Sprintf("character %d: %q is not an action (U D L R, Z undo, E end run, K keep playing, B break)", e.Offset+1, e.Char)
 }
 
 // logByte classifies the bytes of a move log: an action plus 1, 0 for an
@@ -106,9 +107,12 @@ func FormatActions(actions []Action) string {
 	return string(b)
 }
 
-// Do applies one action: a move, an undo, End run or keep playing.
+// Do applies one action: a move, an undo, End run, keep playing or a
+// break.
 func (g *Game) Do(a Action) (Step, error) {
 	switch a {
+	case Break:
+		return Step{}, g.Break()
 	case Undo:
 		return Step{}, g.Undo()
 	case EndRun:

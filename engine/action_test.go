@@ -7,8 +7,8 @@ import (
 )
 
 func TestParseActions(t *testing.T) {
-	got, err := ParseActions(" L l\tU\r\nrdZ e K ")
-	if err != nil || FormatActions(got) != "LLURDZEK" {
+	got, err := ParseActions(" L l\tU\r\nrdZ e K bB")
+	if err != nil || FormatActions(got) != "LLURDZEKBB" {
 		t.Errorf("ParseActions = %q, %v", FormatActions(got), err)
 	}
 	for _, tt := range []struct {
@@ -25,6 +25,9 @@ func TestParseActions(t *testing.T) {
 	if a, ok := ActionOf('k'); !ok || a != KeepPlaying || a.String() != "keep-playing" {
 		t.Errorf("ActionOf('k') = %v, %v", a, ok)
 	}
+	if a, ok := ActionOf('b'); !ok || a != Break || a.String() != "break" || a.Letter() != 'B' {
+		t.Errorf("ActionOf('b') = %v, %v", a, ok)
+	}
 }
 
 // FuzzParseActions checks the move-log decoder: it accepts exactly the
@@ -33,11 +36,12 @@ func TestParseActions(t *testing.T) {
 func FuzzParseActions(f *testing.F) {
 	f.Add("LLDRUL")
 	f.Add("u d\nZEK")
+	f.Add("LbB")
 	f.Add("L\xffR")
 	f.Fuzz(func(t *testing.T, log string) {
 		actions, err := ParseActions(log)
 		// Valid: only action letters, in either case, and " \t\n\r".
-		valid := strings.Trim(log, "UDLRZEKudlrzek \t\n\r") == ""
+		valid := strings.Trim(log, "UDLRZEKBudlrzekb \t\n\r") == ""
 		clean := strings.ToUpper(strings.NewReplacer(" ", "", "\t", "", "\n", "", "\r", "").Replace(log))
 		if err != nil {
 			var ae *ActionError

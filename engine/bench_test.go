@@ -211,3 +211,62 @@ func BenchmarkMove(b *testing.B) {
 }
 
 var benchSink uint64
+
+// BenchmarkReplayGenerators replays games of hallabois-4x4 whose spawns
+// come from each generator, each game played by the corner-keeping
+// player of benchGames under its own: tp1 takes the fast loop, the
+// hallabois generator the general path (docs/peers.md gives the ratio).
+func BenchmarkReplayGenerators(b *testing.B) {
+	p, _ := BuiltinProfile("hallabois-4x4")
+	rules, err := Compile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, gen := range []Generator{TP1, HallaboisLCG} {
+		rng := rand.New(rand.NewPCG(7, 8))
+		type game struct {
+			seed string
+			log  []Action
+		}
+		games := make([]game, 100)
+		for i := range games {
+			seed := fmt.Sprint(1000 + i)
+			g, err := rules.NewGameWith(gen, seed)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var log []Action
+			for !g.Over() {
+				legal := g.LegalMoves()
+				d := legal[0]
+				for _, pref := range []Direction{Down, Left, Right, Up} {
+					if g.Legal(pref) {
+						d = pref
+						break
+					}
+				}
+				if rng.IntN(4) == 0 {
+					d = legal[rng.IntN(len(legal))]
+				}
+				g.Move(d)
+				log = append(log, Action(d))
+			}
+			games[i] = game{seed, log}
+		}
+		b.Run(gen.String(), func(b *testing.B) {
+			moves := 0
+			for i := 0; b.Loop(); i++ {
+				rg := games[i%len(games)]
+				g, err := rules.NewGameWith(gen, rg.seed)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := g.Play(rg.log, nil); err != nil || !g.Over() {
+					b.Fatal("replay did not end the game: ", err)
+				}
+				moves += len(rg.log)
+			}
+			reportMoves(b, moves)
+		})
+	}
+}

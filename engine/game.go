@@ -56,12 +56,14 @@ var (
 	ErrUnsupported    = errors.New("not in this profile")
 	ErrBadSpawn       = errors.New("invalid spawn")
 	ErrNotWaitingKeep = errors.New("the run is not stopped at the win tile")
+	ErrNoBreak        = errors.New("no break left")
 )
 
 // Refusal returns the word the tileproof protocols use for an action the
 // rules refuse: illegal-move, finished, unsupported, no-undo, not-stopped
 // (keep playing when play is not stopped at the win) or bad-spawn; "" for
-// any other error.
+// any other error (a break refused for its limit or its price, which no
+// protocol sends, among them).
 func Refusal(err error) string {
 	switch {
 	case errors.Is(err, ErrIllegalMove):
@@ -127,9 +129,14 @@ type Step struct {
 type State struct {
 	Board Board
 	Score uint64
-	Moves int  // counted moves so far
-	RNG   *RNG // the spawn generator; nil for a game whose spawns are all given
-	Won   bool // the win rule has been met
+	Moves int // counted moves so far
+	// RNG is the spawn generator's position; nil for a game whose spawns
+	// are all given. Generator says whose: tp1's (the zero value), or
+	// under HallaboisLCG the LCG's 32-bit state.
+	RNG       *RNG
+	Generator Generator
+	Breaks    int  // the breaks used (profiles with a break)
+	Won       bool // the win rule has been met
 	// KeepPlaying records that the player chose to play on after the win
 	// (profiles whose win asks).
 	KeepPlaying bool
@@ -148,7 +155,8 @@ type Game struct {
 	st      gameState
 	prev    gameState // the state before the last counted move, for undo
 	canUndo bool
-	seeded  bool // st.rng drives spawns
+	seeded  bool      // st.rng drives spawns
+	gen     Generator // whose state st.rng is, when seeded
 }
 
 type gameState struct {
@@ -157,6 +165,7 @@ type gameState struct {
 	b      Board  // the board, otherwise
 	score  uint64
 	moves  int
+	breaks int
 	rng    RNG
 	maxExp uint8
 	won    bool
@@ -176,14 +185,44 @@ func (r *Rules) NewGame(seed string) (*Game, error) {
 	return g, nil
 }
 
-// start sets the zero game g to a new run from seed.
+// NewGameWith starts a run from a seed whose spawns gen draws: tp1, as
+// [Rules.NewGame] does, or the hallabois generator, whose seed is the
+// decimal text of a 32-bit number ([LCGSeed]). Only tp1 games take the
+// fast replay loop; the others play every move on the general path.
+func (r *Rules) NewGameWith(gen Generator, seed string) (*Game, error) {
+	g := new(Game)
+	switch gen {
+	case TP1:
+		if err := r.start(g, seed); err != nil {
+			return nil, err
+		}
+	case HallaboisLCG:
+		s, err := LCGSeed(seed)
+		if err != nil {
+			return nil, err
+		}
+		r.startFrom(g, HallaboisLCG, RNG{uint64(s)})
+	default:
+		return nil, fmt.Errorf("invalid generator %d", gen)
+	}
+	return g, nil
+}
+
+// start sets the zero game g to a new run from a tp1 seed.
 func (r *Rules) start(g *Game, seed string) error {
 	rng, err := NewRNG(seed)
 	if err != nil {
 		return err
 	}
+	r.startFrom(g, TP1, rng)
+	return nil
+}
+
+// startFrom sets the zero game g to a new run whose spawns gen draws,
+// from its state rng.
+func (r *Rules) startFrom(g *Game, gen Generator, rng RNG) {
 	p := r.p
-	g.r, g.p, g.seeded = r, p, true
+	g.r, g.p, g.seeded, g.gen = r, p, true, gen
 	g.st.rng = rng
 	if r.seededFast {
 		// Straight onto the packed board, which every tile fits.
@@ -214,7 +253,6 @@ func (r *Rules) start(g *Game, seed string) error {
 		g.setBoard(b)
 	}
 	g.evaluate()
-	return nil
 }
 
 // Load returns a game in state st. The board must have the profile's
@@ -232,6 +270,8 @@ func (r *Rules) Load(st State) (*Game, error) {
 		return nil, errors.New("undo takes back one move: the state to undo to has one of its own")
 	case (st.Prev.RNG == nil) != (st.RNG == nil):
 		return nil, errors.New("the state to undo to and the state differ in having a generator")
+	case st.Prev.RNG != nil && st.Prev.Generator != st.Generator:
+		return nil, errors.New("the state to undo to and the state have different generators")
 	}
 	prev, err := r.load(*st.Prev)
 	if err != nil {
@@ -252,13 +292,19 @@ func (r *Rules) load(st State) (*Game, error) {
 		return nil, fmt.Errorf("move count %d is negative", st.Moves)
 	case int(st.Result) >= len(resultNames):
 		return nil, fmt.Errorf("invalid result %d", st.Result)
+	case st.Breaks < 0 || st.Breaks > p.Break.Limit:
+		return nil, fmt.Errorf("%d breaks used, in profile %s, which allows %d", st.Breaks, p.Name, p.Break.Limit)
+	case st.RNG != nil && st.Generator > HallaboisLCG:
+		return nil, fmt.Errorf("invalid generator %d", st.Generator)
+	case st.RNG != nil && st.Generator == HallaboisLCG && st.RNG.state > 1<<32-1:
+		return nil, fmt.Errorf("generator state %d is above 2^32-1, the hallabois generator's", st.RNG.state)
 	}
 	g := &Game{r: r, p: p}
 	if st.RNG != nil {
-		g.seeded = true
+		g.seeded, g.gen = true, st.Generator
 		g.st.rng = *st.RNG
 	}
-	g.st.score, g.st.moves = st.Score, st.Moves
+	g.st.score, g.st.moves, g.st.breaks = st.Score, st.Moves, st.Breaks
 	g.st.won, g.st.keep, g.st.result = st.Won, st.KeepPlaying, st.Result
 	g.setBoard(st.Board)
 	if st.Result == Playing {
@@ -291,9 +337,13 @@ func (b *Board) nthEmpty(n int) int {
 	panic("engine: fewer empty cells than drawn") // the draw is modulo the number of empty cells
 }
 
-// draw makes the two tp1 draws of a spawn on a board with empty empty
-// cells: the tile's exponent, then which empty cell (0-based, row-major).
+// draw makes the two draws of a spawn on a board with empty empty cells,
+// the tile's exponent and which empty cell (0-based, row-major): tp1
+// draws them in that order, the hallabois generator the other way round.
 func (g *Game) draw(empty int) (exp uint8, nth int) {
+	if g.gen != TP1 {
+		return g.drawLCG(empty)
+	}
 	exp = g.r.spawnExp(g.st.rng.Next())
 	return exp, int(g.st.rng.Next() % uint64(empty))
 }
@@ -327,6 +377,13 @@ func (g *Game) Result() Result { return g.st.result }
 // Over reports whether the run has finished: no move is accepted.
 func (g *Game) Over() bool { return g.st.result != Playing }
 
+// Breaks returns the number of breaks the run has used.
+func (g *Game) Breaks() int { return g.st.breaks }
+
+// Generator returns the generator of a seeded game's spawns (TP1 for a
+// game whose spawns are all given).
+func (g *Game) Generator() Generator { return g.gen }
+
 // CanUndo reports whether [Game.Undo] would take a move back.
 func (g *Game) CanUndo() bool { return g.canUndo && g.st.result == Playing }
 
@@ -345,10 +402,10 @@ func (g *Game) export(s gameState) State {
 	if s.packed {
 		b = s.pb.board()
 	}
-	st := State{Board: b, Score: s.score, Moves: s.moves, Won: s.won, KeepPlaying: s.keep, Result: s.result}
+	st := State{Board: b, Score: s.score, Moves: s.moves, Breaks: s.breaks, Won: s.won, KeepPlaying: s.keep, Result: s.result}
 	if g.seeded {
 		rng := s.rng
-		st.RNG = &rng
+		st.RNG, st.Generator = &rng, g.gen
 	}
 	return st
 }
@@ -433,7 +490,7 @@ func (g *Game) Play(actions []Action, spawns []Spawn) (int, error) {
 		}
 		if spawns != nil || g.seeded {
 			rest, retry := actions[i:], false
-			if spawns == nil {
+			if spawns == nil && g.gen == TP1 {
 				var n int
 				n, retry = g.playSeeded(rest)
 				i += n
@@ -473,10 +530,11 @@ func (g *Game) Play(actions []Action, spawns []Spawn) (int, error) {
 // move or Do: one that is not a move, does not change the board, comes
 // after the end, has an invalid given spawn, would make a tile or score
 // beyond the packed limits, or might make the win tile under the merge
-// rule. With spawns nil, spawns are drawn; otherwise spawns[i] is action
-// i's. last is what the last action done did.
+// rule. With spawns nil, spawns are drawn (by tp1: a game of another
+// generator takes none here); otherwise spawns[i] is action i's. last is
+// what the last action done did.
 func (g *Game) run(actions []Action, spawns []Spawn) (n int, last Step) {
-	if !g.st.packed || g.st.result != Playing {
+	if !g.st.packed || g.st.result != Playing || spawns == nil && g.gen != TP1 {
 		return 0, Step{}
 	}
 	r, p := g.r, g.p
@@ -671,6 +729,51 @@ func (g *Game) KeepPlaying() error {
 	g.st.keep, g.st.result = true, Playing
 	g.finish(g.blocked())
 	return nil
+}
+
+// Break clears every tile below the profile's break tile and takes the
+// break's price off the score, in a profile with a break (the hallabois
+// game's). It needs a break left (the profile's limit) and a score of at
+// least the price, or it is refused with [ErrNoBreak] and the state
+// unchanged. It is not a counted move, no tile spawns after it, and a
+// break that clears no tile still costs its price. A break cannot be
+// undone, nor the move before it. Once the run is over a break is
+// refused ([ErrFinished]), except in a profile whose break is allowed
+// with no move left: a run that ended with no move left takes one, and
+// goes on if the cleared board has a move.
+func (g *Game) Break() error {
+	br := g.p.Break
+	switch {
+	case br.Limit == 0:
+		return fmt.Errorf("break: %w %s", ErrUnsupported, g.p.Name)
+	case g.st.result != Playing && (g.st.result != NoMoves || br.WhenNoMoves != BreakAllow):
+		return fmt.Errorf("break: %w (%s)", ErrFinished, g.st.result)
+	case g.st.breaks >= br.Limit:
+		return fmt.Errorf("break: %w: profile %s allows %s a run, and they are used", ErrNoBreak, g.p.Name, plural(br.Limit, "break"))
+	case g.st.score < br.Price:
+		return fmt.Errorf("break: %w: a break costs %d points and the score is %d", ErrNoBreak, br.Price, g.st.score)
+	}
+	b := g.Board()
+	below := log2(br.Below)
+	for i := range b.Cells() {
+		if b.cells[i] < below {
+			b.cells[i] = 0
+		}
+	}
+	g.setBoard(b)
+	g.st.score -= br.Price
+	g.st.breaks++
+	g.st.result, g.canUndo = Playing, false
+	g.finish(g.blocked())
+	return nil
+}
+
+// plural returns "1 break", "3 breaks".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // AwaitingKeep reports whether the run stopped at the win tile in a

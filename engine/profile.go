@@ -43,15 +43,31 @@ const (
 	Reject
 )
 
-var (
-	winWhenNames     = []string{"reach", "merge"}
-	winThenNames     = []string{"continue", "stop", "ask"}
-	illegalMoveNames = []string{"ignore", "reject"}
+// BreakNoMoves says whether a break is taken once no move is left.
+type BreakNoMoves uint8
+
+const (
+	// BreakRefuse: a break needs a move left. A board with no move left
+	// has ended the run, and a break then is an action after the end (the
+	// hallabois second format's rule).
+	BreakRefuse BreakNoMoves = iota
+	// BreakAllow: a run that ended because no move is left still takes a
+	// break, and plays on when the cleared board has a move (the hallabois
+	// first format's validator, which does not look).
+	BreakAllow
 )
 
-func (w WinWhen) String() string     { return enumName(winWhenNames, int(w)) }
-func (w WinThen) String() string     { return enumName(winThenNames, int(w)) }
-func (m IllegalMove) String() string { return enumName(illegalMoveNames, int(m)) }
+var (
+	winWhenNames      = []string{"reach", "merge"}
+	winThenNames      = []string{"continue", "stop", "ask"}
+	illegalMoveNames  = []string{"ignore", "reject"}
+	breakNoMovesNames = []string{"refuse", "allow"}
+)
+
+func (w WinWhen) String() string      { return enumName(winWhenNames, int(w)) }
+func (w WinThen) String() string      { return enumName(winThenNames, int(w)) }
+func (m IllegalMove) String() string  { return enumName(illegalMoveNames, int(m)) }
+func (b BreakNoMoves) String() string { return enumName(breakNoMovesNames, int(b)) }
 
 func enumName(names []string, i int) string {
 	if i < len(names) {
@@ -80,6 +96,21 @@ type Win struct {
 	Then WinThen
 }
 
+// BreakRule is a profile's break, the hallabois game's: an action (log
+// letter B) that clears every tile below a threshold for a price in
+// points, a limited number of times a run. A break is not a counted move,
+// no tile spawns after it, and a break that clears nothing still costs its
+// price. The zero BreakRule is a profile without a break, which refuses
+// one as it refuses an undo.
+type BreakRule struct {
+	Limit int    // breaks a run may use; 0 for a profile without a break
+	Below uint64 // a break clears every tile below this tile
+	// Price is the points a break costs: it needs a score of at least
+	// this, and takes it off the score.
+	Price       uint64
+	WhenNoMoves BreakNoMoves // on a board with no move left: refuse or allow
+}
+
 // Profile is a named set of rule parameters. The built-in profiles are the
 // rules as each source document states them ([BuiltinProfiles]); a user
 // defines more in YAML ([ParseProfile]).
@@ -105,6 +136,7 @@ type Profile struct {
 	FinishOrder []Result
 	Undo        bool // one-step undo that restores board, score, moves and the next spawn
 	EndRun      bool // the player may end the run early (result RunFinished)
+	Break       BreakRule
 }
 
 // Clone returns a deep copy of p.
@@ -190,6 +222,9 @@ func (p *Profile) Validate() error {
 	if len(p.Targets) > 0 && !slices.Contains(p.Targets, p.Win.Tile) {
 		return bad("targets", "do not include the win tile %d", p.Win.Tile)
 	}
+	if err := p.Break.validate(); err != nil {
+		return err
+	}
 	order := slices.Clone(p.FinishOrder)
 	slices.Sort(order)
 	if !slices.Equal(order, []Result{TargetReached, NoMoves, MoveLimitReached}) {
@@ -197,6 +232,35 @@ func (p *Profile) Validate() error {
 	}
 	return nil
 }
+
+// validate checks a break rule; errors are [*ProfileError].
+func (b BreakRule) validate() error {
+	bad := func(field, format string, args ...any) error {
+		return &ProfileError{"break." + field, fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case b.Limit < 0:
+		return bad("limit", "%d is negative (0 means no break)", b.Limit)
+	case b.Limit == 0:
+		if b != (BreakRule{}) {
+			return bad("limit", "0 (no break) takes no other break settings")
+		}
+		return nil
+	case b.Limit > MaxBreaks:
+		return bad("limit", "%d is above %d", b.Limit, MaxBreaks)
+	case b.Price > MaxSafeInteger:
+		return bad("price", "%d is above 2^53-1", b.Price)
+	case b.WhenNoMoves > BreakAllow:
+		return bad("whenNoMoves", "invalid value %d", b.WhenNoMoves)
+	}
+	if e, err := tileExp(b.Below); err != nil || e < 2 {
+		return bad("below", "%d is not a tile of 4 or more (a break clears the tiles below it)", b.Below)
+	}
+	return nil
+}
+
+// MaxBreaks is the most breaks a profile may allow a run.
+const MaxBreaks = 1 << 20
 
 // Setup is a run's choice where the profile offers one (online-2048's
 // target and finish, PGS continue mode): the win tile Target, 0 for the

@@ -19,7 +19,7 @@ func mustProfile(t testing.TB, name string) *Profile {
 }
 
 func TestBuiltinProfiles(t *testing.T) {
-	want := []string{"classic", "online-2048", "pgs", "rosetta", "tile-merge"}
+	want := []string{"classic", "hallabois-3x3", "hallabois-4x4", "hallabois-v1-3x3", "hallabois-v1-4x4", "online-2048", "pgs", "rosetta", "tile-merge"}
 	if got := BuiltinNames(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("BuiltinNames() = %v, want %v", got, want)
 	}
@@ -48,6 +48,90 @@ func TestBuiltinProfiles(t *testing.T) {
 		}
 		if p.Source == "" || p.Description == "" || p.Version != 1 {
 			t.Errorf("%s: source %q, version %d, description %q", tt.name, p.Source, p.Version, p.Description)
+		}
+		if p.Break != (BreakRule{}) {
+			t.Errorf("%s has a break: %+v", tt.name, p.Break)
+		}
+	}
+}
+
+// TestHallaboisProfiles checks the hallabois profiles against the rules
+// docs/peers.md reads from the peer's source: where they differ from
+// classic, by name.
+func TestHallaboisProfiles(t *testing.T) {
+	tests := []struct {
+		name  string
+		side  int
+		price uint64
+		when  BreakNoMoves
+		two   uint64 // the weight of 2 against 1 for 4
+	}{
+		{"hallabois-4x4", 4, 1000, BreakRefuse, 3},
+		{"hallabois-3x3", 3, 500, BreakRefuse, 3},
+		{"hallabois-v1-4x4", 4, 1000, BreakAllow, 9},
+		{"hallabois-v1-3x3", 3, 1000, BreakAllow, 9},
+	}
+	classic := mustProfile(t, "classic")
+	for _, tt := range tests {
+		p := mustProfile(t, tt.name)
+		if p.Rows != tt.side || p.Cols != tt.side || p.StartTiles != 2 {
+			t.Errorf("%s: %dx%d, %d start tiles", tt.name, p.Rows, p.Cols, p.StartTiles)
+		}
+		if diff := cmp.Diff([]SpawnWeight{{2, tt.two}, {4, 1}}, p.Spawn); diff != "" {
+			t.Errorf("%s: spawn (-want +got):\n%s", tt.name, diff)
+		}
+		if p.Win != (Win{2048, Reach, Continue}) || p.Illegal != Reject || p.Undo || p.EndRun || p.MoveLimit != 0 || len(p.Targets) > 0 || p.OpenEnded {
+			t.Errorf("%s: win %+v, illegal %v, undo %v, end run %v, limit %d", tt.name, p.Win, p.Illegal, p.Undo, p.EndRun, p.MoveLimit)
+		}
+		if want := (BreakRule{Limit: 3, Below: 16, Price: tt.price, WhenNoMoves: tt.when}); p.Break != want {
+			t.Errorf("%s: break %+v, want %+v", tt.name, p.Break, want)
+		}
+		// Classic's differences, each by name, and nothing else but the
+		// names, the texts and the board.
+		q := classic.Clone()
+		q.Name, q.Title, q.Source, q.Description, q.Rows, q.Cols = p.Name, p.Title, p.Source, p.Description, p.Rows, p.Cols
+		q.Spawn, q.Win, q.Illegal, q.Break = p.Spawn, p.Win, p.Illegal, p.Break
+		q.FinishOrder = p.FinishOrder
+		if diff := cmp.Diff(q, p); diff != "" {
+			t.Errorf("%s differs from classic in more than it states:\n%s", tt.name, diff)
+		}
+	}
+}
+
+// TestParseProfileBreak reads break blocks: a base's break kept, changed
+// or removed with limit 0.
+func TestParseProfileBreak(t *testing.T) {
+	p, err := ParseProfile("b.yaml", []byte("name: cheap\nbase: hallabois-4x4\nbreak: {price: 8}\n"))
+	if err != nil || p.Break != (BreakRule{3, 16, 8, BreakRefuse}) {
+		t.Errorf("price 8: %+v, %v", p.Break, err)
+	}
+	p, err = ParseProfile("b.yaml", []byte("name: none\nbase: hallabois-4x4\nbreak: {limit: 0}\n"))
+	if err != nil || p.Break != (BreakRule{}) {
+		t.Errorf("limit 0: %+v, %v", p.Break, err)
+	}
+	p, err = ParseProfile("b.yaml", []byte("name: own\nbreak:\n  limit: 1\n  below: 4\n  whenNoMoves: allow\n"))
+	if err != nil || p.Break != (BreakRule{1, 4, 0, BreakAllow}) {
+		t.Errorf("own: %+v, %v", p.Break, err)
+	}
+}
+
+func TestParseProfileBreakErrors(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"name: x\nbreak: {limit: -1}\n", "p.yaml:2: break.limit: -1 is negative"},
+		{"name: x\nbreak: {limit: 1048577, below: 16}\n", "break.limit: 1048577 is above 1048576"},
+		{"name: x\nbreak: {price: 5}\n", "break.limit: 0 (no break) takes no other break settings"},
+		{"name: x\nbase: hallabois-4x4\nbreak: {limit: 0, price: 5}\n", "break.limit: 0 (no break) takes no other break settings"},
+		{"name: x\nbreak: {limit: 1}\n", "break.below: 0 is not a tile of 4 or more"},
+		{"name: x\nbreak: {limit: 1, below: 2}\n", "break.below: 2 is not a tile of 4 or more"},
+		{"name: x\nbreak: {limit: 1, below: 12}\n", "break.below: 12 is not a tile"},
+		{"name: x\nbreak: {limit: 1, below: 16, price: 9007199254740992}\n", "break.price: 9007199254740992 is above 2^53-1"},
+		{"name: x\nbreak:\n  limit: 1\n  below: 16\n  whenNoMoves: maybe\n", `p.yaml:5: "maybe" is not one of refuse, allow`},
+		{"name: x\nbreak: {limit: 1, below: 16, cost: 3}\n", `unknown field "cost"`},
+	}
+	for _, tt := range tests {
+		_, err := ParseProfile("p.yaml", []byte(tt.yaml))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseProfile(%q) = %v, want an error containing %q", tt.yaml, err, tt.want)
 		}
 	}
 }
@@ -108,6 +192,7 @@ func FuzzParseProfile(f *testing.F) {
 		f.Add(string(data))
 	}
 	f.Add("name: x\nbase: classic\nwin: {tile: 0}\n")
+	f.Add("name: x\nbase: hallabois-4x4\nbreak: {limit: 0}\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		p, err := ParseProfile("f.yaml", []byte(text))
 		if err != nil {
@@ -133,7 +218,9 @@ func TestProfileMarshalYAML(t *testing.T) {
 	v := online.Clone()
 	v.Name, v.Rows, v.Cols, v.Spawn = "variant", 3, 5, []SpawnWeight{{2, 3}, {8, 1}, {16, 7}}
 	v.Description = "two lines\nof description: with a colon"
-	profiles = append(profiles, v)
+	w := v.Clone()
+	w.Name, w.Break = "variant-break", BreakRule{Limit: 2, Below: 64, Price: 250, WhenNoMoves: BreakAllow}
+	profiles = append(profiles, v, w)
 	for _, p := range profiles {
 		data, err := yaml.Marshal(p)
 		if err != nil {

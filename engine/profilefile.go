@@ -30,12 +30,22 @@ type profileFile struct {
 	FinishOrder []string          `yaml:"finishOrder,omitempty,flow"`
 	Undo        *bool             `yaml:"undo,omitempty"`
 	EndRun      *bool             `yaml:"endRun,omitempty"`
+	Break       *breakFile        `yaml:"break,omitempty,flow"`
 }
 
 type winFile struct {
 	Tile *uint64 `yaml:"tile,omitempty"`
 	When *string `yaml:"when,omitempty"`
 	Then *string `yaml:"then,omitempty"`
+}
+
+// breakFile is the YAML form of a break rule. A profile without a break
+// leaves it out; "limit: 0" in a profile with a base removes the base's.
+type breakFile struct {
+	Limit       *int    `yaml:"limit,omitempty"`
+	Below       *uint64 `yaml:"below,omitempty"`
+	Price       *uint64 `yaml:"price,omitempty"`
+	WhenNoMoves *string `yaml:"whenNoMoves,omitempty"`
 }
 
 // MarshalYAML writes the profile in the form [ParseProfile] reads, every
@@ -49,6 +59,9 @@ func (p *Profile) MarshalYAML() (any, error) {
 		OpenEnded: &p.OpenEnded, IllegalMove: str(p.Illegal), MoveLimit: &p.MoveLimit, Undo: &p.Undo, EndRun: &p.EndRun}
 	for _, w := range p.Spawn {
 		f.Spawn[w.Value] = w.Weight
+	}
+	if br := p.Break; br.Limit > 0 {
+		f.Break = &breakFile{Limit: &br.Limit, Below: &br.Below, Price: &br.Price, WhenNoMoves: str(br.WhenNoMoves)}
 	}
 	if len(p.Targets) > 0 {
 		f.Targets = &p.Targets
@@ -142,6 +155,9 @@ func parseProfile(file string, data []byte, base func(string) (*Profile, error))
 	if err := setEnum(&p.Illegal, f.IllegalMove, illegalMoveNames); err != nil {
 		return nil, fail("illegalMove", err)
 	}
+	if err := setBreak(&p.Break, f.Break); err != nil {
+		return nil, fail("break.whenNoMoves", err)
+	}
 	if f.FinishOrder != nil {
 		p.FinishOrder = nil
 		for _, name := range f.FinishOrder {
@@ -157,6 +173,22 @@ func parseProfile(file string, data []byte, base func(string) (*Profile, error))
 		return nil, fail(pe.Field, err)
 	}
 	return p, nil
+}
+
+// setBreak applies a file's break block to the base's rule: "limit: 0"
+// removes the break, so that the other settings are the zero ones unless
+// the block gives them (which Validate refuses).
+func setBreak(b *BreakRule, f *breakFile) error {
+	if f == nil {
+		return nil
+	}
+	if f.Limit != nil && *f.Limit == 0 {
+		*b = BreakRule{}
+	}
+	set(&b.Limit, f.Limit)
+	set(&b.Below, f.Below)
+	set(&b.Price, f.Price)
+	return setEnum(&b.WhenNoMoves, f.WhenNoMoves, breakNoMovesNames)
 }
 
 func set[T any](dst *T, src *T) {

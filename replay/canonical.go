@@ -18,7 +18,8 @@ func canonicalHash(r *Replay, c *compiled, seed *string, g *engine.Game) string 
 }
 
 // canonicalForm returns the canonical form: JSON of the fields profile,
-// rules (the version verified), rng (for a seeded replay), setup (as it
+// rules (the version verified), rng (for a seeded replay, the generator
+// verified with: tp1 or hallabois-lcg), setup (as it
 // changes the rules, and only then), seed (normalized), seedCommitment,
 // start, moves (without white space, letters in upper case) and the claim
 // in full, as the game has it.
@@ -42,7 +43,7 @@ func canonicalForm(r *Replay, c *compiled, seed *string, g *engine.Game) []byte 
 	}
 	if seed != nil {
 		set(fRNG)
-		f.text[fRNG] = engine.RNGID
+		f.text[fRNG] = g.Generator().String() // the generator the game was verified with
 		set(fSeed)
 		f.text[fSeed] = *seed
 	} else {

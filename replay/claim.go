@@ -16,11 +16,22 @@ import (
 // move spawned exactly one tile, so the game spawned StartTiles+moves tiles
 // whose sum is the board's sum: with two spawn values that fixes how many
 // of each, and with them the score.
+//
+// In a profile with a break, the breaks (which the claim does not count)
+// take their price off the score and tiles off the board, so the score is
+// a multiple of 4 less some number of prices, and the board's sum is at
+// most what the spawns add up to; the score is not checked against the
+// board.
 func checkClaim(p *engine.Profile, c Claim) error {
 	if c.MaxTile != 0 && (c.MaxTile&(c.MaxTile-1) != 0 || c.MaxTile == 1) {
 		return fmt.Errorf("the claimed max tile %d is not a tile", c.MaxTile)
 	}
-	if c.Score%4 != 0 {
+	br := p.Break
+	if br.Limit > 0 {
+		if !breaksFit(c.Score, br) {
+			return fmt.Errorf("the claimed score %d is no multiple of 4 less up to %d breaks of %d points (every merge makes a tile of 4 or more)", c.Score, br.Limit, br.Price)
+		}
+	} else if c.Score%4 != 0 {
 		return fmt.Errorf("the claimed score %d is not a multiple of 4 (every merge makes a tile of 4 or more)", c.Score)
 	}
 	b := c.Board
@@ -37,6 +48,12 @@ func checkClaim(p *engine.Profile, c Claim) error {
 	spawned := uint64(p.StartTiles) + uint64(c.Moves)
 	sum := b.Sum()
 	lo, hi := p.Spawn[0].Value, p.Spawn[len(p.Spawn)-1].Value
+	if br.Limit > 0 {
+		if sum > hi*spawned {
+			return fmt.Errorf("%d spawned tiles (%d start tiles and one a move) of %s add up to less than the claimed board's %d (breaks only take tiles away)", spawned, p.StartTiles, p.SpawnValues(), sum)
+		}
+		return nil
+	}
 	if sum < lo*spawned || sum > hi*spawned {
 		return fmt.Errorf("%d spawned tiles (%d start tiles and one a move) of %s cannot add up to the claimed board's %d", spawned, p.StartTiles, p.SpawnValues(), sum)
 	}
@@ -65,6 +82,19 @@ func checkClaim(p *engine.Profile, c Claim) error {
 		}
 	}
 	return nil
+}
+
+// breaksFit reports whether score is a multiple of 4 less k prices of
+// break rule br, for some k from 0 to its limit: what merges and breaks
+// can make. Residues modulo 4 repeat every 4 breaks, so k up to 3 is
+// enough.
+func breaksFit(score uint64, br engine.BreakRule) bool {
+	for k := range uint64(min(br.Limit, 3)) + 1 {
+		if (score+k*(br.Price%4))%4 == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // checkStart returns "" when b is a start board of profile p: exactly its

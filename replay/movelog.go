@@ -11,8 +11,8 @@ import (
 // ParseSpawnLog reads the move log of a spawn-recorded replay: each move
 // letter followed by the tile that appeared, as CELL:VALUE with CELL the
 // row-major index on a board of cols columns ("L14:2" is a left move after
-// which a 2 appeared in cell 14); Z, E and K stand alone. White space is
-// ignored.
+// which a 2 appeared in cell 14); Z, E, K and B (a break, after which no
+// tile appears) stand alone. White space is ignored.
 func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error) {
 	var actions []engine.Action
 	var spawns []engine.Spawn
@@ -63,19 +63,21 @@ func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error
 }
 
 // FormatSpawnLog writes a spawn-recorded move log, the inverse of
-// [ParseSpawnLog], tokens separated by spaces.
+// [ParseSpawnLog], tokens separated by spaces. (Appends, not fmt: the
+// canonical form of every spawn-recorded replay writes one.)
 func FormatSpawnLog(actions []engine.Action, spawns []engine.Spawn, cols int) string {
-	var sb strings.Builder
+	b := make([]byte, 0, 8*len(actions))
 	for i, a := range actions {
 		if i > 0 {
-			sb.WriteByte(' ')
+			b = append(b, ' ')
 		}
-		sb.WriteByte(a.Letter())
+		b = append(b, a.Letter())
 		if _, isMove := a.Direction(); isMove {
-			fmt.Fprintf(&sb, "%d:%d", spawns[i].Row*cols+spawns[i].Col, spawns[i].Value)
+			b = strconv.AppendInt(b, int64(spawns[i].Row*cols+spawns[i].Col), 10)
+			b = strconv.AppendUint(append(b, ':'), spawns[i].Value, 10)
 		}
 	}
-	return sb.String()
+	return string(b)
 }
 
 // MoveLog returns the move log as it is written in the replay: letters

@@ -154,15 +154,14 @@ func (v *Verifier) verify(r *Replay, trace bool) (Verdict, []Frame) {
 		return refuse("the replay pins rules version %d of profile %s; this verifier knows version %d only", r.Rules, p.Name, p.Version)
 	}
 	if r.Seed != nil {
-		switch r.RNG {
-		case "":
+		gen := engine.TP1
+		if r.RNG == "" {
 			vd.Unpinned = append(vd.Unpinned, "rng")
-		case engine.RNGID:
-		default:
-			return refuse("the replay pins the spawn generator %q; this verifier knows %q only", r.RNG, engine.RNGID)
+		} else if gen, err = engine.ParseGenerator(r.RNG); err != nil {
+			return refuse("the replay pins the spawn generator %q; this verifier knows %s and %s", r.RNG, engine.TP1, engine.HallaboisLCG)
 		}
-		vd.RNG = engine.RNGID
-		seed, err := engine.NormalizeSeed(*r.Seed)
+		vd.RNG = gen.String()
+		seed, err := gen.Seed(*r.Seed)
 		if err != nil {
 			vd.Reason, vd.Error = Malformed, err.Error()
 			return vd, nil
@@ -236,10 +235,14 @@ func (v *Verifier) verify(r *Replay, trace bool) (Verdict, []Frame) {
 	return vd, frames
 }
 
-// startGame returns r's game at its start: from its seed, or from its
-// recorded start board.
+// startGame returns r's game at its start: from its seed, with the spawns
+// of the generator it pins (tp1 when it pins none), or from its recorded
+// start board.
 func startGame(rules *engine.Rules, r *Replay) (*engine.Game, error) {
 	if r.Seed != nil {
+		if r.RNG == engine.LCGID {
+			return rules.NewGameWith(engine.HallaboisLCG, *r.Seed)
+		}
 		return rules.NewGame(*r.Seed)
 	}
 	return rules.Load(engine.State{Board: *r.Start})

@@ -16,9 +16,15 @@
 // tiles below 16 for a price in points, at most three times a game. They
 // give a recording the verdict the peer's validator gives it, with the score
 // and the first problem, and list what the peer lets pass that tileproof's
-// rules would not. They are the oracle the engine's hallabois profile is
+// rules would not. They are the oracle the engine's hallabois profiles are
 // checked against; docs/peers.md states the rules with the source lines they
 // come from.
+//
+// [Convert] turns a recording into a tileproof replay (what tileproof
+// import hallabois writes): a second-format game a seeded replay under
+// the profile of its board with rng hallabois-lcg, a first-format game a
+// spawn-recorded one, breaks as B, and the claim the plain validator's
+// figures. tileproof verify then checks it with the engine.
 //
 // Licence: the formats, the generator and the rules were read from the
 // peer's public source (src/ and its tests) and written anew here; no code

@@ -1,9 +1,11 @@
 package hallabois
 
+import "github.com/tileproof/tileproof/engine"
+
 // RNGID names the second format's spawn procedure (its generator, the cell
 // and value draws and the two start tiles) in a tileproof replay's rng
-// field, beside tileproof's own tp1.
-const RNGID = "hallabois-lcg"
+// field, beside tileproof's own tp1: the engine's name for it.
+const RNGID = engine.LCGID
 
 // LCG is the second format's generator: a linear congruential generator
 // whose state is 32 bits. Each draw computes 1103515245*state + 12345
