@@ -8,7 +8,7 @@ import (
 
 // logChars are the characters a move log consists of.
 var logChars = func() (t [256]bool) {
-	for _, c := range "UDLRZEKudlrzek0123456789: \t" {
+	for _, c := range "UDLRZEKBudlrzekb0123456789: \t" {
 		t[c] = true
 	}
 	return t

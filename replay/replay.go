@@ -14,7 +14,7 @@ import (
 type Replay struct {
 	Profile string        // a profile name
 	Rules   int           // the profile's rules version the replay pins; 0 when absent
-	RNG     string        // the spawn generator the replay pins ("tp1"); "" when absent
+	RNG     string        // the spawn generator the replay pins ("tp1" or "hallabois-lcg"); "" when absent
 	Setup   *engine.Setup // the run's choice of target and finish, where the profile offers one
 
 	Seed  *string       // the seed text, for a seeded replay

@@ -44,7 +44,7 @@ var reasonSentences = map[Reason]string{
 	IllegalMove:     "A move that changes nothing is recorded: it is not a move of the game.",
 	AfterEnd:        "An action is recorded after the run had ended.",
 	BadSpawn:        "A recorded spawn lands on a full cell, is a value the profile never spawns, or is missing.",
-	BadAction:       "An undo, End run or keep playing is recorded where the rules do not allow it.",
+	BadAction:       "An undo, End run, keep playing or break is recorded where the rules do not allow it.",
 	Overflow:        "A tile or the score goes beyond the safe-integer limits.",
 	ClaimMoves:      "The claimed number of counted moves is not what the log holds (a truncated or padded log).",
 	ClaimScore:      "The claimed score is not what the moves produce.",
@@ -77,7 +77,7 @@ type Verdict struct {
 	Profile      string
 	RulesVersion int
 	Setup        *engine.Setup // the run's setup as it changes the profile's rules (canonical); nil for none
-	RNG          string        // tp1 for a seeded replay
+	RNG          string        // the generator a seeded replay was verified with: tp1 or hallabois-lcg
 	Seed         *string       // the normalized seed text
 	Unpinned     []string      // "rules", "rng": not pinned by the replay, so this verifier's were used
 
