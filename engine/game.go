@@ -454,10 +454,10 @@ func (g *Game) Move(d Direction) (Step, error) {
 		return Step{}, ErrNoRNG
 	}
 	one := [1]Action{Action(d)}
-	if n, last := g.run(one[:], nil); n == 1 {
+	if n, last := g.run(one[:], nil, nil); n == 1 {
 		return last, nil
 	}
-	return g.move(d, nil)
+	return g.move(d, nil, nil)
 }
 
 // MoveSpawn plays a move whose spawn is given rather than drawn: for games
@@ -467,10 +467,10 @@ func (g *Game) Move(d Direction) (Step, error) {
 // unchanged. The generator, if any, does not advance.
 func (g *Game) MoveSpawn(d Direction, s Spawn) (Step, error) {
 	one, spawn := [1]Action{Action(d)}, [1]Spawn{s}
-	if n, last := g.run(one[:], spawn[:]); n == 1 {
+	if n, last := g.run(one[:], spawn[:], nil); n == 1 {
 		return last, nil
 	}
-	return g.move(d, &s)
+	return g.move(d, &s, nil)
 }
 
 // Play applies actions in order, as [Game.Do] would one by one, and stops
@@ -480,6 +480,24 @@ func (g *Game) MoveSpawn(d Direction, s Spawn) (Step, error) {
 // with spawns nil they are drawn from the generator. Play is the fast way
 // to replay a move log.
 func (g *Game) Play(actions []Action, spawns []Spawn) (int, error) {
+	return g.play(actions, spawns, nil)
+}
+
+// PlayRecorded plays a spawn-recorded move log as [Game.Play] does with
+// spawns, and tells where each spawn could have gone: for each counted
+// move i it sets open[i] to the cells the slide left empty, bit
+// row*cols+col for each (the cells a generator could have chosen). The
+// entries of other actions are left as they are. open is as long as
+// actions.
+func (g *Game) PlayRecorded(actions []Action, spawns []Spawn, open []uint64) (int, error) {
+	if len(open) != len(actions) {
+		return 0, fmt.Errorf("%d actions but room for %d open cells", len(actions), len(open))
+	}
+	return g.play(actions, spawns, open)
+}
+
+// play is Play, and PlayRecorded when open is not nil.
+func (g *Game) play(actions []Action, spawns []Spawn, open []uint64) (int, error) {
 	if spawns != nil && len(spawns) != len(actions) {
 		return 0, fmt.Errorf("%d actions but %d spawns", len(actions), len(spawns))
 	}
@@ -499,7 +517,11 @@ func (g *Game) Play(actions []Action, spawns []Spawn) (int, error) {
 			if retry && len(rest) > 0 {
 				rest = rest[:1] // playSeeded takes the moves after this one
 			}
-			n, _ := g.run(rest, sp)
+			var o []uint64
+			if open != nil {
+				o = open[i:]
+			}
+			n, _ := g.run(rest, sp, o)
 			i += n
 			if i == len(actions) {
 				break
@@ -509,12 +531,14 @@ func (g *Game) Play(actions []Action, spawns []Spawn) (int, error) {
 		switch a := actions[i]; {
 		case a > MoveRight:
 			_, err = g.Do(a)
+		case spawns != nil && open != nil:
+			_, err = g.move(Direction(a), &spawns[i], &open[i])
 		case spawns != nil:
-			_, err = g.move(Direction(a), &spawns[i])
+			_, err = g.move(Direction(a), &spawns[i], nil)
 		case !g.seeded:
 			err = ErrNoRNG
 		default:
-			_, err = g.move(Direction(a), nil)
+			_, err = g.move(Direction(a), nil, nil)
 		}
 		if err != nil {
 			return i, err
@@ -531,9 +555,10 @@ func (g *Game) Play(actions []Action, spawns []Spawn) (int, error) {
 // after the end, has an invalid given spawn, would make a tile or score
 // beyond the packed limits, or might make the win tile under the merge
 // rule. With spawns nil, spawns are drawn (by tp1: a game of another
-// generator takes none here); otherwise spawns[i] is action i's. last is
-// what the last action done did.
-func (g *Game) run(actions []Action, spawns []Spawn) (n int, last Step) {
+// generator takes none here); otherwise spawns[i] is action i's, and
+// open, when not nil, gets each move's empty cells after the slide
+// ([Game.PlayRecorded]). last is what the last action done did.
+func (g *Game) run(actions []Action, spawns []Spawn, open []uint64) (n int, last Step) {
 	if !g.st.packed || g.st.result != Playing || spawns == nil && g.gen != TP1 {
 		return 0, Step{}
 	}
@@ -569,6 +594,9 @@ func (g *Game) run(actions []Action, spawns []Spawn) (n int, last Step) {
 				break
 			}
 			exp = log2(s.Value)
+			if open != nil {
+				open[n] = nibbleBits(empty)
+			}
 		}
 		if undo {
 			prev.pb, prev.score, prev.moves, prev.rng, prev.maxExp, prev.won = pb, score, moves, rng, maxExp, won
@@ -605,8 +633,9 @@ func (g *Game) run(actions []Action, spawns []Spawn) (n int, last Step) {
 }
 
 // move is the general path of a move, for every board and every case run
-// leaves to it; given, if not nil, is the spawn to place.
-func (g *Game) move(d Direction, given *Spawn) (Step, error) {
+// leaves to it; given, if not nil, is the spawn to place, and open, if not
+// nil, gets the empty cells after the slide.
+func (g *Game) move(d Direction, given *Spawn, open *uint64) (Step, error) {
 	if g.st.result != Playing {
 		return g.refuse(d)
 	}
@@ -625,6 +654,9 @@ func (g *Game) move(d Direction, given *Spawn) (Step, error) {
 		if err := g.checkSpawn(*given, b); err != nil {
 			return Step{}, err
 		}
+	}
+	if open != nil {
+		*open = b.EmptyMask()
 	}
 	if g.p.Undo {
 		g.prev, g.canUndo = g.st, true

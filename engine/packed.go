@@ -222,6 +222,15 @@ func zeroNibbles(x uint64) uint64 {
 	return ^(x | x>>1 | x>>2 | x>>3) & nibbleLSB
 }
 
+// nibbleBits gathers bit 4i of x into bit i, for the 16 nibbles of x
+// whose only bits are bit 0 (as empties gives them).
+func nibbleBits(x uint64) uint64 {
+	x = (x | x>>3) & 0x0303030303030303
+	x = (x | x>>6) & 0x000f000f000f000f
+	x = (x | x>>12) & 0x000000ff000000ff
+	return (x | x>>24) & 0xffff
+}
+
 // empties returns bit 4i set for every empty cell i.
 func (p packed) empties() uint64 {
 	z := zeroNibbles(p.lo)

@@ -3,7 +3,6 @@ package replay
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"strings"
 
 	"github.com/tileproof/tileproof/engine"
 )
@@ -55,7 +54,11 @@ func canonicalForm(r *Replay, c *compiled, seed *string, g *engine.Game) []byte 
 		f.text[fCommitment] = r.SeedCommitment
 	}
 	set(fMoves)
-	f.text[fMoves] = strings.ReplaceAll(r.MoveLog(), " ", "") // a spawn log's spaces go
+	if r.Start != nil {
+		f.text[fMoves] = string(appendSpawnLog(make([]byte, 0, 8*len(r.Actions)), r.Actions, r.Spawns, r.Start.Cols(), false))
+	} else {
+		f.text[fMoves] = engine.FormatActions(r.Actions)
+	}
 	board, won, over, result := g.Board(), g.Won(), g.Over(), g.Result()
 	f.setClaim(Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: &board, Won: &won, Over: &over, Result: &result})
 	return f.appendJSON(make([]byte, 0, 256+len(f.text[fMoves])), replayFields)

@@ -2,8 +2,8 @@ package replay
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
-	"strings"
 
 	"github.com/tileproof/tileproof/engine"
 )
@@ -14,47 +14,41 @@ import (
 // which a 2 appeared in cell 14); Z, E, K and B (a break, after which no
 // tile appears) stand alone. White space is ignored.
 func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error) {
-	var actions []engine.Action
-	var spawns []engine.Spawn
-	i := 0
-	skip := func() {
-		for i < len(log) && strings.IndexByte(" \t\r\n", log[i]) >= 0 {
-			i++
+	n := 0 // the actions: one letter each
+	for i := 0; i < len(log); i++ {
+		if isLogLetter(log[i]) {
+			n++
 		}
 	}
-	number := func() (uint64, bool) {
-		j := i
-		for i < len(log) && '0' <= log[i] && log[i] <= '9' {
+	actions, spawns := make([]engine.Action, 0, n), make([]engine.Spawn, 0, n)
+	for i := 0; i < len(log); {
+		c := log[i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
 			i++
+			continue
 		}
-		v, err := strconv.ParseUint(log[j:i], 10, 64)
-		return v, err == nil
-	}
-	for skip(); i < len(log); skip() {
 		at := i
-		a, ok := engine.ActionOf(log[i])
+		a, ok := engine.ActionOf(c)
 		if !ok {
-			return nil, nil, &engine.ActionError{Offset: at, Char: rune(log[i])}
+			return nil, nil, &engine.ActionError{Offset: at, Char: rune(c)}
 		}
 		i++
 		var s engine.Spawn
 		if _, isMove := a.Direction(); isMove {
-			cell, ok := number()
+			var cell, value uint64
+			cell, i, ok = readDecimal(log, i)
 			if ok && i < len(log) && log[i] == ':' {
-				i++
-				var value uint64
-				value, ok = number()
-				s.Value = value
+				value, i, ok = readDecimal(log, i+1)
 			} else {
 				ok = false
 			}
 			if !ok {
-				return nil, nil, fmt.Errorf("character %d: move %q needs its spawn as CELL:VALUE, like %c14:2", at+1, log[at], log[at])
+				return nil, nil, fmt.Errorf("character %d: move %q needs its spawn as CELL:VALUE, like %c14:2", at+1, c, c)
 			}
 			if cell >= uint64(cols)*engine.MaxSide {
-				return nil, nil, fmt.Errorf("character %d: move %q spawns in cell %d, outside any board of %d columns (cells count from 0, row by row)", at+1, log[at], cell, cols)
+				return nil, nil, fmt.Errorf("character %d: move %q spawns in cell %d, outside any board of %d columns (cells count from 0, row by row)", at+1, c, cell, cols)
 			}
-			s.Row, s.Col = int(cell)/cols, int(cell)%cols
+			s = engine.Spawn{Row: int(cell) / cols, Col: int(cell) % cols, Value: value}
 		}
 		actions = append(actions, a)
 		spawns = append(spawns, s)
@@ -62,23 +56,55 @@ func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error
 	return actions, spawns, nil
 }
 
+// readDecimal reads the decimal digits of s from i: their value and the
+// index after them. ok is false when there is no digit, or more than a
+// uint64 holds.
+func readDecimal(s string, i int) (v uint64, next int, ok bool) {
+	j := i
+	for ; j < len(s) && '0' <= s[j] && s[j] <= '9'; j++ {
+		d := uint64(s[j] - '0')
+		if v > (1<<64-1-d)/10 {
+			return 0, j, false
+		}
+		v = v*10 + d
+	}
+	return v, j, j > i
+}
+
 // FormatSpawnLog writes a spawn-recorded move log, the inverse of
-// [ParseSpawnLog], tokens separated by spaces. (Appends, not fmt: the
-// canonical form of every spawn-recorded replay writes one.)
+// [ParseSpawnLog], tokens separated by spaces.
 func FormatSpawnLog(actions []engine.Action, spawns []engine.Spawn, cols int) string {
-	b := make([]byte, 0, 8*len(actions))
+	return string(appendSpawnLog(make([]byte, 0, 8*len(actions)), actions, spawns, cols, true))
+}
+
+// appendSpawnLog appends a spawn-recorded move log to b, its tokens
+// separated by spaces when spaced (the canonical form has none).
+func appendSpawnLog(b []byte, actions []engine.Action, spawns []engine.Spawn, cols int, spaced bool) []byte {
 	for i, a := range actions {
-		if i > 0 {
+		if spaced && i > 0 {
 			b = append(b, ' ')
 		}
 		b = append(b, a.Letter())
 		if _, isMove := a.Direction(); isMove {
-			b = strconv.AppendInt(b, int64(spawns[i].Row*cols+spawns[i].Col), 10)
-			b = strconv.AppendUint(append(b, ':'), spawns[i].Value, 10)
+			b = strconv.AppendUint(b, uint64(spawns[i].Row*cols+spawns[i].Col), 10)
+			b = append(b, ':')
+			if v := spawns[i].Value; v != 0 && v&(v-1) == 0 && v <= engine.MaxTile {
+				b = append(b, tileTexts[bits.TrailingZeros64(v)]...)
+			} else {
+				b = strconv.AppendUint(b, v, 10)
+			}
 		}
 	}
-	return string(b)
+	return b
 }
+
+// tileTexts are the tiles' decimal texts by exponent.
+var tileTexts = func() (t [engine.MaxExp + 1]string) {
+	for e := range t {
+		t[e] = strconv.FormatUint(1<<e, 10)
+	}
+	return t
+}()
 
 // MoveLog returns the move log as it is written in the replay: letters
 // for a seeded replay, tokens with spawns for a spawn-recorded one.

@@ -98,9 +98,15 @@ func (pc *SpawnCounter) Start(start engine.Board) {
 // included, is after: the cells that were empty for it are after's empty
 // cells and s's own.
 func (pc *SpawnCounter) Count(after engine.Board, s engine.Spawn) {
+	pc.CountOpen(after.EmptyMask()|1<<(s.Row*after.Cols()+s.Col), s)
+}
+
+// CountOpen counts the spawn s of a counted move that could have taken
+// the cells of open, bit row*cols+col for each ([engine.Game.PlayRecorded]
+// gives them), s's own cell among them.
+func (pc *SpawnCounter) CountOpen(open uint64, s engine.Spawn) {
 	pc.count(s.Value)
-	at := s.Row*after.Cols() + s.Col
-	open := after.EmptyMask() | 1<<at // the cells the spawn could have taken
+	at := s.Row*pc.p.Cols + s.Col
 	empty := bits.OnesCount64(open)
 	rank := bits.OnesCount64(open & (1<<at - 1))
 	chance := 1 / float64(empty)

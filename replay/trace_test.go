@@ -25,6 +25,11 @@ func TestTraceCorpus(t *testing.T) {
 				return // unreadable: nothing to trace
 			}
 			vd, frames := v.Trace(r)
+			// Tracing takes the move-by-move way, verifying the fast one:
+			// the same verdict, plausibility figures included.
+			if traced, verified := string(vd.AppendJSON(nil)), string(v.Verify(r).AppendJSON(nil)); traced != verified {
+				t.Errorf("traced verdict\n%s\nverified\n%s", traced, verified)
+			}
 			switch {
 			case vd.Reason == Refused || vd.Reason == BadStart:
 				if frames != nil {

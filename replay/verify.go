@@ -262,10 +262,25 @@ func (vd *Verdict) describe(g *engine.Game) {
 // replayLog plays the log, stopping at the first action the rules refuse;
 // with trace it appends each action's frame to frames.
 func replayLog(g *engine.Game, r *Replay, plaus *SpawnCounter, frames *[]Frame, trace bool) (*Divergence, Reason) {
-	if plaus == nil && !trace {
+	switch {
+	case plaus == nil && !trace:
 		// The fast way: the whole seeded log in one call.
 		if n, err := g.Play(r.Actions, nil); err != nil {
 			return divergence(g, r, n, err)
+		}
+		return nil, ""
+	case !trace:
+		// A spawn-recorded log in one call too, the engine telling where
+		// each spawn could have gone (a counted move leaves an empty cell,
+		// so an entry of 0 is an action that spawned nothing).
+		open := make([]uint64, len(r.Actions))
+		if n, err := g.PlayRecorded(r.Actions, r.Spawns, open); err != nil {
+			return divergence(g, r, n, err)
+		}
+		for i, o := range open {
+			if o != 0 {
+				plaus.CountOpen(o, r.Spawns[i])
+			}
 		}
 		return nil, ""
 	}

@@ -1,0 +1,82 @@
+package replay
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// parseSpawnLogPlain is the spawn log's grammar read the plain way:
+// tokens found by the letters, numbers by strconv.
+func parseSpawnLogPlain(log string, cols int) ([]engine.Action, []engine.Spawn, error) {
+	var actions []engine.Action
+	var spawns []engine.Spawn
+	i := 0
+	for i < len(log) {
+		if strings.IndexByte(" \t\r\n", log[i]) >= 0 {
+			i++
+			continue
+		}
+		a, ok := engine.ActionOf(log[i])
+		if !ok {
+			return nil, nil, fmt.Errorf("bad letter at %d", i)
+		}
+		i++
+		var s engine.Spawn
+		if _, isMove := a.Direction(); isMove {
+			j := i
+			for i < len(log) && '0' <= log[i] && log[i] <= '9' {
+				i++
+			}
+			cell, err := strconv.ParseUint(log[j:i], 10, 64)
+			if err != nil || i >= len(log) || log[i] != ':' {
+				return nil, nil, fmt.Errorf("bad cell at %d", j)
+			}
+			i++
+			j = i
+			for i < len(log) && '0' <= log[i] && log[i] <= '9' {
+				i++
+			}
+			value, err := strconv.ParseUint(log[j:i], 10, 64)
+			if err != nil || cell >= uint64(cols)*engine.MaxSide {
+				return nil, nil, fmt.Errorf("bad value at %d", j)
+			}
+			s = engine.Spawn{Row: int(cell) / cols, Col: int(cell) % cols, Value: value}
+		}
+		actions, spawns = append(actions, a), append(spawns, s)
+	}
+	return actions, spawns, nil
+}
+
+// FuzzParseSpawnLog: the spawn log parser accepts what the plain reading
+// accepts and reads the same actions and spawns; what it reads, written
+// back (spaced or as the canonical form writes it), reads the same again.
+func FuzzParseSpawnLog(f *testing.F) {
+	for _, s := range []string{"L14:2", "L14:2 U3:4\nZ", "R0:2K E B", "L014:02", "L18446744073709551615:2", "L18446744073709551616:2", "L:2", "L2:", "U1:2x", "d7:4 l2:2"} {
+		f.Add(s, 4)
+	}
+	f.Fuzz(func(t *testing.T, log string, cols int) {
+		cols = 2 + (cols%7+7)%7
+		actions, spawns, err := ParseSpawnLog(log, cols)
+		pa, ps, perr := parseSpawnLogPlain(log, cols)
+		if (err == nil) != (perr == nil) {
+			t.Fatalf("%q: error %v, the plain reading %v", log, err, perr)
+		}
+		if err != nil {
+			return
+		}
+		if !slices.Equal(actions, pa) || !slices.Equal(spawns, ps) {
+			t.Fatalf("%q: %v %v, the plain reading %v %v", log, actions, spawns, pa, ps)
+		}
+		for _, spaced := range []bool{true, false} {
+			again, sp, err := ParseSpawnLog(string(appendSpawnLog(nil, actions, spawns, cols, spaced)), cols)
+			if err != nil || !slices.Equal(again, actions) || !slices.Equal(sp, spawns) {
+				t.Fatalf("%q written back (spaced %v) reads %v %v (%v)", log, spaced, again, sp, err)
+			}
+		}
+	})
+}
