@@ -6,28 +6,39 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/cases"
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
-func (c *cli) cases(args []string) int {
-	if len(args) == 0 {
-		fmt.Fprintln(c.stderr, "usage: "+usageLine("cases lint")+" | "+usageLine("cases import-pgs"))
-		return exitBadUsage
+func (c *cli) casesCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "cases (lint [DIR] | import-pgs FILE [flags])",
+		Short: "check the case pack against the engine; import a PGS document's test cases and rules",
+		Long: `Work on conformance cases (docs/case-format.md): lint a case pack against the engine, or
+import the test cases and rules of a PGS document.`,
+		DisableFlagsInUseLine:      true,
+		SuggestionsMinimumDistance: 2,
 	}
-	switch args[0] {
-	case "lint":
-		return c.casesLint(args[1:])
-	case "import-pgs":
-		return c.importPGS(args[1:])
-	}
-	return c.fail(exitBadUsage, "cases: unknown subcommand %q (lint or import-pgs)", args[0])
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int {
+		if len(args) == 0 {
+			return c.usageFail(cmd)
+		}
+		msg := fmt.Sprintf("cases: unknown subcommand %q (lint or import-pgs)", args[0])
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += fmt.Sprintf("; did you mean %s?", s[0])
+		}
+		return c.fail(exitBadUsage, "%s", msg)
+	})
+	cmd.AddCommand(c.casesLintCommand(), c.importPGSCommand())
+	return cmd
 }
 
-// packFS returns the case pack in dir, or the embedded one for "".
+// packFS returns the case pack in dir, or the built-in one for "".
 func packFS(dir string) fs.FS {
 	if dir == "" {
 		return cases.FS
@@ -35,16 +46,40 @@ func packFS(dir string) fs.FS {
 	return os.DirFS(dir)
 }
 
+func (c *cli) casesLintCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "lint [DIR]",
+		Short: "check a case pack against the engine",
+		Long: `Check a case pack against the engine: every case must decode, name a known source
+(docs/sources.md), and pass against the rules, with an expectation that does not depend on
+the random spawn. DIR is a pack's folder; without it, ./cases when the current directory
+is the repository (it holds cases/pack.yaml), else the pack built into tileproof.`,
+	}
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.casesLint(args) })
+	return cmd
+}
+
+// builtinPackName names the pack built into the binary in messages.
+const builtinPackName = "the built-in pack"
+
 func (c *cli) casesLint(args []string) int {
-	fs := c.flags("cases lint")
-	if code, ok := c.parse(fs, args); !ok {
-		return code
+	if len(args) > 1 {
+		return c.fail(exitBadUsage, "cases lint: give one folder, or none")
 	}
-	dir := "cases"
-	if fs.NArg() > 0 {
-		dir = fs.Arg(0)
+	dir, fsys := "", fs.FS(cases.FS)
+	switch {
+	case len(args) == 1:
+		dir, fsys = args[0], os.DirFS(args[0])
+	default:
+		if info, err := os.Stat(filepath.Join("cases", "pack.yaml")); err == nil && info.Mode().IsRegular() {
+			dir, fsys = "cases", os.DirFS("cases")
+		}
 	}
-	pack, err := conformance.LoadPack(os.DirFS(dir))
+	where := dir
+	if dir == "" {
+		where = builtinPackName
+	}
+	pack, err := conformance.LoadPack(fsys)
 	if err != nil {
 		return c.reportPackErrors(dir, err)
 	}
@@ -52,61 +87,73 @@ func (c *cli) casesLint(args []string) int {
 	for _, p := range problems {
 		fmt.Fprintf(c.stdout, "%s\n", p)
 	}
-	fmt.Fprintf(c.stdout, "%d cases in %s: %d problems\n", len(pack.Cases), dir, len(problems))
+	fmt.Fprintf(c.stdout, "%s in %s: %s\n", plural(len(pack.Cases), "case"), where, plural(len(problems), "problem"))
 	if len(problems) > 0 {
 		return exitFailed
 	}
 	return exitOK
 }
 
-// reportPackErrors prints a pack's decoding errors with the folder.
+// reportPackErrors prints a pack's decoding errors with the folder ("" for
+// the built-in pack).
 func (c *cli) reportPackErrors(dir string, err error) int {
+	where := dir
+	if dir == "" {
+		where = builtinPackName
+	}
 	var list strictyaml.ErrorList
 	if errors.As(err, &list) {
 		for _, e := range list {
 			e.File = filepath.Join(dir, e.File)
 			fmt.Fprintf(c.stderr, "%s\n", e)
 		}
-		return c.fail(exitBadUsage, "%d errors in the case pack %s", len(list), dir)
+		return c.fail(exitBadUsage, "%d errors in the case pack %s", len(list), where)
 	}
-	return c.fail(exitBadUsage, "%s: %v", dir, err)
+	return c.fail(exitBadUsage, "%s: %v", where, err)
 }
 
-func (c *cli) importPGS(args []string) int {
-	fs := c.flags("cases import-pgs")
-	name := fs.String("name", "pgs-imported", "the name of the profile the document's rules become")
-	profileOut := fs.String("profile-out", "", "write the profile to this file")
-	output := fs.String("o", "", "write the cases to this file instead of stdout")
-	// Flags may follow the file.
-	var file string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		file, args = args[0], args[1:]
+type importPGSFlags struct {
+	name, profileOut, output string
+}
+
+func (c *cli) importPGSCommand() *cobra.Command {
+	var f importPGSFlags
+	cmd := &cobra.Command{
+		Use:   "import-pgs FILE [flags]",
+		Short: "import a PGS document's test cases and rules",
+		Long: `Import a PGS 2048 skeleton's document (docs/sources.md): its testCases become a case file
+(keeping their ids) and its rules a profile.`,
 	}
-	if code, ok := c.parse(fs, args); !ok {
-		return code
+	c.flags(cmd, func(fl *pflag.FlagSet) {
+		fl.SortFlags = false
+		fl.StringVar(&f.name, "name", "pgs-imported", "the `NAME` of the profile the document's rules become")
+		fl.StringVar(&f.profileOut, "profile-out", "", "write the profile to `FILE`")
+		fl.StringVarP(&f.output, "output", "o", "", "write the cases to `FILE` instead of stdout")
+	})
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.importPGS(cmd, &f, args) })
+	return cmd
+}
+
+func (c *cli) importPGS(cmd *cobra.Command, f *importPGSFlags, args []string) int {
+	if len(args) != 1 {
+		return c.usageFail(cmd)
 	}
-	if file == "" && fs.NArg() == 1 {
-		file = fs.Arg(0)
-	}
-	if file == "" {
-		fs.Usage()
-		return exitBadUsage
-	}
-	data, err := os.ReadFile(file)
+	file := args[0]
+	data, err := readFileMax(file, maxPGSSize)
 	if err != nil {
 		return c.fail(exitBadUsage, "cases import-pgs: %v", err)
 	}
-	p, caseYAML, err := conformance.ImportPGS(data, *name, "PGS document "+filepath.Base(file))
+	p, caseYAML, err := conformance.ImportPGS(data, f.name, conformance.ImportedSource+filepath.Base(file))
 	if err != nil {
 		return c.fail(exitBadUsage, "cases import-pgs: %s: %v", file, err)
 	}
-	if *profileOut != "" {
-		if err := os.WriteFile(*profileOut, profileYAML(p), 0o644); err != nil {
+	if f.profileOut != "" {
+		if err := os.WriteFile(f.profileOut, profileYAML(p), 0o644); err != nil {
 			return c.fail(exitBadUsage, "cases import-pgs: %v", err)
 		}
 	}
-	if *output != "" {
-		if err := os.WriteFile(*output, caseYAML, 0o644); err != nil {
+	if f.output != "" {
+		if err := os.WriteFile(f.output, caseYAML, 0o644); err != nil {
 			return c.fail(exitBadUsage, "cases import-pgs: %v", err)
 		}
 		return exitOK
@@ -114,3 +161,6 @@ func (c *cli) importPGS(args []string) int {
 	c.stdout.Write(caseYAML)
 	return exitOK
 }
+
+// maxPGSSize bounds a PGS document: the skeleton is a few kilobytes.
+const maxPGSSize = 16 << 20

@@ -2,60 +2,100 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/conformance/driver"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
-func (c *cli) conform(args []string) int {
-	fs := c.flags("conform")
-	implArg := fs.String("impl", "builtin", "the implementation: builtin (the engine), exec:COMMAND (docs/protocol.md) or an http:// URL (the tile-merge API shape)")
-	casesDir := fs.String("cases", "", "a case pack folder (default: the pack built into tileproof)")
-	profiles := fs.String("profile", "", "run only these profiles (comma-separated; default: all the implementation declares)")
-	run := fs.String("run", "", "run only the cases whose AREA/ID matches this regular expression")
-	asJSON := fs.Bool("json", false, "print the report as JSON")
-	junit := fs.String("junit", "", "also write the report as JUnit XML to this file")
-	htmlFile := fs.String("html", "", "also write a page of the failures to this HTML file, each board divergence as three boards side by side")
-	strict := fs.Bool("strict", false, "for certification: a skipped case or an unexpected pass also fails the run")
-	expectFile := fs.String("expect", "", "a YAML file of known deviations: CASE or CASE@PROFILE: reason")
-	baseline := fs.String("baseline", "", "an earlier JSON report: show only regressions and fixes, and fail only on regressions")
-	timeout := fs.Duration("timeout", 5*time.Second, "the exec driver's timeout for each request")
-	properties := fs.Bool("properties", true, "also run the property checks and the exhaustive line check")
-	verbose := fs.Bool("v", false, "also list skipped cases and expected failures")
-	ex := exploreFlags(fs)
-	if code, ok := c.parse(fs, args); !ok {
-		return code
+// conformFlags are the flags of tileproof conform.
+type conformFlags struct {
+	impl, cases, profiles, run, junit, html, expect, baseline string
+	json, strict, properties, verbose                         bool
+	timeout                                                   time.Duration
+	explore                                                   exploreOpts
+}
+
+func (c *cli) conformCommand() *cobra.Command {
+	var f conformFlags
+	cmd := &cobra.Command{
+		Use:   "conform --impl IMPL [flags]",
+		Short: "run the conformance suite against an implementation",
+		Long: `Run the conformance suite against an implementation: the case pack (built in, or --cases
+DIR) under every profile the implementation declares, and the property checks
+(docs/conformance.md). A line per failing case, with the boards side by side, then a
+summary per area. A case runs once for each profile it applies to, so the total counts
+runs, not cases; a case that needs a feature the implementation does not declare is
+skipped (-v lists each with its reason).
+
+IMPL is exec:COMMAND (an adapter speaking the exec protocol, docs/protocol.md),
+http://HOST:PORT (a server of the tile-merge API shape, docs/api.md), or builtin (the
+engine itself, a self-check that must pass).
+
+With --explore N, play N random games against the implementation instead, compared with
+the engine step by step; the first divergence of each kind is shrunk to a case.
+
+Exit status 1 when a case fails (with --strict, also a skip or an unexpected pass).`,
 	}
-	if fs.NArg() > 0 {
-		return c.fail(exitBadUsage, "conform: unexpected argument %q", fs.Arg(0))
+	c.flags(cmd, func(fl *pflag.FlagSet) {
+		fl.StringVar(&f.impl, "impl", "", "the implementation: exec:`COMMAND`, http://HOST:PORT, or builtin (required)")
+		fl.StringVar(&f.cases, "cases", "", "a case pack `DIR` (default: the pack built into tileproof)")
+		fl.StringVar(&f.profiles, "profile", "", "run only these `PROFILES` (comma-separated; default: all the implementation declares)")
+		fl.StringVar(&f.run, "run", "", "run only the cases whose AREA/ID matches this `REGEXP`")
+		fl.BoolVar(&f.json, "json", false, "print the report as JSON")
+		fl.StringVar(&f.junit, "junit", "", "also write the report as JUnit XML to `FILE`")
+		fl.StringVar(&f.html, "html", "", "also write a page of the failures to the HTML `FILE`, each board divergence as three boards side by side")
+		fl.BoolVar(&f.strict, "strict", false, "for certification: a skipped case or an unexpected pass also fails the run")
+		fl.StringVar(&f.expect, "expect", "", "a YAML `FILE` of known deviations: CASE or CASE@PROFILE: reason")
+		fl.StringVar(&f.baseline, "baseline", "", "an earlier JSON report `FILE`: show only regressions and fixes, and fail only on regressions")
+		fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "the exec and HTTP drivers' timeout for each request")
+		fl.BoolVar(&f.properties, "properties", true, "also run the property checks (docs/conformance.md)")
+		fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the skipped cases, with why, and the expected failures")
+		f.explore = exploreFlags(fl)
+		registerProfileCompletion(cmd, "profile")
+		cmd.RegisterFlagCompletionFunc("impl", cobra.FixedCompletions([]string{"builtin", "exec:", "http://"}, cobra.ShellCompDirectiveNoSpace))
+	})
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.conform(cmd, &f, args) })
+	return cmd
+}
+
+func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
+	if len(args) > 0 {
+		return c.fail(exitBadUsage, "conform: unexpected argument %q", args[0])
 	}
-	if exploreRequested(fs) {
-		return c.conformExplore(fs, ex, *implArg, *profiles, *timeout)
+	if f.impl == "" {
+		return c.fail(exitBadUsage, "conform: give --impl: exec:COMMAND (an adapter, docs/protocol.md), http://HOST:PORT (a server, docs/api.md), or builtin (the engine itself, a self-check)")
 	}
-	pack, err := conformance.LoadPack(packFS(*casesDir))
+	if exploreRequested(cmd.Flags()) {
+		return c.conformExplore(cmd.Flags(), f.explore, f.impl, f.profiles, f.timeout)
+	}
+	pack, err := conformance.LoadPack(packFS(f.cases))
 	if err != nil {
-		return c.reportPackErrors(*casesDir, err)
+		return c.reportPackErrors(f.cases, err)
 	}
-	opts := conformance.Options{Properties: *properties}
-	if *profiles != "" {
-		opts.Profiles = strings.Split(*profiles, ",")
+	opts := conformance.Options{Properties: f.properties}
+	if f.profiles != "" {
+		opts.Profiles = strings.Split(f.profiles, ",")
 	}
-	if *run != "" {
-		if opts.Run, err = regexp.Compile(*run); err != nil {
+	if f.run != "" {
+		if opts.Run, err = regexp.Compile(f.run); err != nil {
 			return c.fail(exitBadUsage, "conform: --run: %v", err)
 		}
 	}
-	if *expectFile != "" {
-		if opts.Expectations, err = readExpectations(*expectFile); err != nil {
+	if f.expect != "" {
+		if opts.Expectations, err = readExpectations(f.expect); err != nil {
 			return c.fail(exitBadUsage, "conform: %v", err)
 		}
 	}
-	impl, err := c.openImpl(*implArg, *timeout)
+	impl, err := c.openImpl(f.impl, f.timeout)
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
@@ -64,39 +104,63 @@ func (c *cli) conform(args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
-	if *junit != "" {
-		f, err := os.Create(*junit)
+	if f.junit != "" {
+		out, err := os.Create(f.junit)
 		if err == nil {
-			err = rep.WriteJUnit(f)
-			f.Close()
+			err = rep.WriteJUnit(out)
+			out.Close()
 		}
 		if err != nil {
 			return c.fail(exitBadUsage, "conform: --junit: %v", err)
 		}
 	}
-	if *htmlFile != "" {
-		if err := writeConformHTML(rep, *htmlFile); err != nil {
+	if f.html != "" {
+		if err := writeConformHTML(rep, f.html); err != nil {
 			return c.fail(exitBadUsage, "conform: --html: %v", err)
 		}
 	}
-	if *baseline != "" {
-		return c.compareBaseline(rep, *baseline)
+	if f.baseline != "" {
+		return c.compareBaseline(rep, f.baseline)
 	}
-	if *asJSON {
+	if f.json {
 		rep.WriteJSON(c.stdout)
 	} else {
-		rep.WriteText(c.stdout, *verbose)
+		rep.WriteText(c.stdout, f.verbose)
+		writeTotalNote(c.stdout, rep, f.verbose)
 	}
 	failed, xpass := rep.Failures()
 	_, total := rep.Summaries()
 	switch {
 	case len(failed) > 0:
 		return exitFailed
-	case *strict && (total.Skipped > 0 || len(xpass) > 0):
-		fmt.Fprintf(c.stderr, "tileproof: conform: --strict: %d skipped, %d unexpected passes\n", total.Skipped, len(xpass))
+	case f.strict && (total.Skipped > 0 || len(xpass) > 0):
+		fmt.Fprintf(c.stderr, "tileproof: conform: --strict: %d skipped, %s\n", total.Skipped, plural(len(xpass), "unexpected pass"))
 		return exitFailed
 	}
 	return exitOK
+}
+
+// propertiesArea is the report area of the property checks.
+const propertiesArea = "properties"
+
+// writeTotalNote says under the summary what its total counts, and when
+// cases were skipped, how to see why.
+func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
+	cases := map[string]bool{}
+	runs, props := 0, 0
+	for _, res := range rep.Results {
+		if res.Area == propertiesArea {
+			props++
+			continue
+		}
+		cases[res.Case] = true
+		runs++
+	}
+	fmt.Fprintf(w, "  (total: %s of %s, each under every profile it applies to, and %s)\n",
+		plural(runs, "run"), plural(len(cases), "case"), plural(props, "property check"))
+	if _, total := rep.Summaries(); total.Skipped > 0 && !verbose {
+		fmt.Fprintf(w, "  (%d skipped: each needs a feature or a board size the implementation does not declare; -v lists them with why)\n", total.Skipped)
+	}
 }
 
 func (c *cli) openImpl(arg string, timeout time.Duration) (conformance.Impl, error) {

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/conformance/explore"
 )
@@ -16,12 +17,12 @@ type exploreOpts struct {
 	out   *string
 }
 
-func exploreFlags(fs *flag.FlagSet) exploreOpts {
-	return exploreOpts{
-		games: fs.Int("explore", 0, "instead of the cases, play this many random games against the implementation, compare every step with the engine, and shrink the first divergence of each kind to a case"),
-		seed:  fs.Uint64("seed", explore.DefaultSeed, "with --explore: the seed of the random games"),
-		out:   fs.String("explore-out", "explore-out", "with --explore: the folder the shrunk cases are written to (a case pack: DIR/pack.yaml, DIR/explore/*.yaml)"),
-	}
+func exploreFlags(fs *pflag.FlagSet) exploreOpts {
+	ex := exploreOpts{games: new(int), seed: new(uint64), out: new(string)}
+	intFlag(fs, ex.games, "explore", 0, "instead of the cases, play `N` random games against the implementation, compare every step with the engine, and shrink the first divergence of each kind to a case")
+	uint64Flag(fs, ex.seed, "seed", explore.DefaultSeed, "with --explore: the `SEED` of the random games")
+	fs.StringVar(ex.out, "explore-out", "explore-out", "with --explore: the `DIR` the shrunk cases are written to (a case pack: DIR/pack.yaml, DIR/explore/*.yaml)")
+	return ex
 }
 
 // exploreOnly are the flags of conform that apply to --explore.
@@ -29,13 +30,13 @@ var exploreOnly = map[string]bool{"impl": true, "profile": true, "timeout": true
 
 // exploreRequested reports whether the command line asks for
 // exploration: --explore or one of its own flags.
-func exploreRequested(fs *flag.FlagSet) bool {
-	return flagSet(fs, "explore") || flagSet(fs, "seed") || flagSet(fs, "explore-out")
+func exploreRequested(fs *pflag.FlagSet) bool {
+	return fs.Changed("explore") || fs.Changed("seed") || fs.Changed("explore-out")
 }
 
-func (c *cli) conformExplore(fs *flag.FlagSet, ex exploreOpts, implArg, profiles string, timeout time.Duration) int {
+func (c *cli) conformExplore(fs *pflag.FlagSet, ex exploreOpts, implArg, profiles string, timeout time.Duration) int {
 	var other []string
-	fs.Visit(func(f *flag.Flag) {
+	fs.Visit(func(f *pflag.Flag) {
 		if !exploreOnly[f.Name] {
 			other = append(other, "--"+f.Name)
 		}

@@ -10,29 +10,45 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/tileproof/tileproof/engine"
 )
 
-// lineInput and lineOutput are the JSON shapes of seed 004's tool.
+// lineOutput is the JSON shape of the Merge-line tool's answer.
 type lineOutput struct {
 	LineAfterLeftSwipe []int64 `json:"lineAfterLeftSwipe"`
 	MergeScoreAdded    int64   `json:"mergeScoreAdded"`
 	LineChanged        bool    `json:"lineChanged"`
 }
 
-func (c *cli) line(args []string) int {
-	fs := c.flags("line")
-	jsonIn := fs.String("json", "", "read the input as seed 004's JSON, {\"lineBeforeSwipe\": [...]}, from the argument or - for stdin, and answer in JSON")
-	if code, ok := c.parse(fs, args); !ok {
-		return code
+func (c *cli) lineCommand() *cobra.Command {
+	var jsonIn string
+	cmd := &cobra.Command{
+		Use:   "line [flags] CELL...",
+		Short: "merge one line left, as the Merge-line tool does",
+		Long: `Merge one line left, as the Merge-line tool does (docs/sources.md): 1 to 16 cells, each 0
+(or ".", an empty cell as boards print it) or a power of two up to 2^52; it prints the line
+after the swipe, the merge score and whether the line changed. With --json, read the
+tool's JSON shape, {"lineBeforeSwipe": [...]}, and answer in it.`,
+		Example: "  tileproof line 2 2 2 2\n  tileproof line . 2 . 2\n  tileproof line --json '{\"lineBeforeSwipe\":[2,2,2,2]}'",
 	}
+	c.flags(cmd, func(fl *pflag.FlagSet) {
+		fl.StringVar(&jsonIn, "json", "", "read the cells as the Merge-line tool's `JSON`, {\"lineBeforeSwipe\": [...]}, from the argument or - for stdin, and answer in JSON")
+	})
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.line(cmd, jsonIn, args) })
+	return cmd
+}
+
+func (c *cli) line(cmd *cobra.Command, jsonIn string, args []string) int {
 	var cells []int64
-	if *jsonIn != "" {
-		if fs.NArg() > 0 {
+	if jsonIn != "" {
+		if len(args) > 0 {
 			return c.fail(exitBadUsage, "line: give the cells either as arguments or with --json, not both")
 		}
-		data := []byte(*jsonIn)
-		if *jsonIn == "-" {
+		data := []byte(jsonIn)
+		if jsonIn == "-" {
 			var err error
 			if data, err = io.ReadAll(io.LimitReader(c.stdin, 1<<20)); err != nil {
 				return c.fail(exitBadUsage, "line: reading stdin: %v", err)
@@ -43,14 +59,17 @@ func (c *cli) line(args []string) int {
 			return c.fail(exitBadUsage, "line: --json: %v", err)
 		}
 	} else {
-		if fs.NArg() == 0 {
-			fs.Usage()
-			return exitBadUsage
+		if len(args) == 0 {
+			return c.usageFail(cmd)
 		}
-		for i, a := range fs.Args() {
+		for i, a := range args {
+			if a == "." {
+				cells = append(cells, 0)
+				continue
+			}
 			v, err := strconv.ParseInt(a, 10, 64)
 			if err != nil {
-				return c.fail(exitBadUsage, "line: cell %d: %q is not an integer", i, a)
+				return c.fail(exitBadUsage, "line: cell %d: %q is not an integer (or . for an empty cell)", i, a)
 			}
 			cells = append(cells, v)
 		}
@@ -58,12 +77,12 @@ func (c *cli) line(args []string) int {
 	res, err := engine.MergeLine(cells)
 	if err != nil {
 		var le *engine.LineError
-		if errors.As(err, &le) && le.Index >= 0 && *jsonIn != "" {
+		if errors.As(err, &le) && le.Index >= 0 && jsonIn != "" {
 			return c.fail(exitBadUsage, "line: lineBeforeSwipe[%d]: %s", le.Index, le.Msg)
 		}
 		return c.fail(exitBadUsage, "line: %v", err)
 	}
-	if *jsonIn != "" {
+	if jsonIn != "" {
 		out, _ := json.Marshal(lineOutput{res.Line, res.Score, res.Changed})
 		fmt.Fprintf(c.stdout, "%s\n", out)
 		return exitOK
@@ -82,7 +101,7 @@ func joinInts(vs []int64) string {
 	return strings.Join(s, " ")
 }
 
-// decodeLineJSON reads seed 004's input object strictly: exactly the field
+// decodeLineJSON reads the Merge-line tool's input object strictly: exactly the field
 // lineBeforeSwipe, a list of numbers, each an integer (2, 2.0 and 2e0 are
 // the same number in JSON). Range and power-of-two checks are the
 // engine's.

@@ -1,15 +1,22 @@
-// Command tileproof replays and checks 2048-style tile-merge games: the
-// rules engine's line merge and games, replay verification and the
-// conformance suite. Run "tileproof help" for the commands.
+// Command tileproof replays and checks 2048-style tile-merge games: replay
+// verification, the conformance suite, the rules engine's line merge and
+// games. Run "tileproof --help" for the commands and "tileproof COMMAND
+// --help" for a command's flags.
+//
+// The command line is parsed by spf13/cobra (flags anywhere among the
+// arguments, --help everywhere, suggestions for a mistyped command, shell
+// completion); each command's file holds its flags and its wiring, and the
+// work is in the library packages.
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit codes, the same for every command.
@@ -19,110 +26,226 @@ const (
 	exitBadUsage = 2 // a usage error or input that cannot be read
 )
 
-// cli holds a command's streams, so that tests can run it in-process.
+// cli holds a command's streams, so that tests can run it in-process, and
+// the exit code of the command that ran.
 type cli struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-}
+	code           int
 
-type command struct {
-	name, args, summary string
-	run                 func(c *cli, args []string) int
-}
-
-func commands() []command {
-	return []command{
-		{"line", "[--json JSON|-] [CELL...]", "merge one line left, as seed 004's merge-line tool does", (*cli).line},
-		{"play", "[--seed S] [--profile P] [--moves LOG] [--json] [-o FILE]", "play moves from a seed and show the game; without --moves, play at the terminal", (*cli).play},
-		{"verify", "[--json] [--workers N] [--report FILE.html [--report-pages N]] [--profile FILE]... FILE|DIR|-...", "verify replays: files, directories, or JSON Lines on stdin (-)", (*cli).verify},
-		{"record", "--seed S [--profile P] (--moves LOG | --player NAME) [--games N] [--spawns] [--json] [-o FILE]", "record games as replays, from a move log or by a built-in player", (*cli).record},
-		{"show", "[--step N] [--html -o FILE] [--profile FILE]... REPLAY", "show a replay: the board at a step, stepping on a terminal, or an HTML page", (*cli).show},
-		{"conform", "--impl builtin|exec:CMD|http://HOST:PORT [--profile P] [--run REGEX] [--json] [--junit FILE] [--html FILE] [--strict] [--expect FILE] [--baseline FILE] | --explore N [--seed S] [--explore-out DIR]", "run the conformance suite against an implementation", (*cli).conform},
-		{"matrix", "REPORT.json...", "print conformance reports as one Markdown matrix: implementations by case area", (*cli).matrix},
-		{"cases", "lint [DIR] | import-pgs FILE [--name N] [--profile-out FILE] [-o FILE]", "check the case pack against the engine; import a PGS document's test cases and rules", (*cli).cases},
-		{"serve", "[--addr HOST:PORT] [--key-file FILE] [--profiles P,...] [--forced-spawns]", "serve the games over HTTP in the tile-merge API shape (docs/api.md)", (*cli).serve},
-		{"profiles", "[NAME|FILE]", "list the profiles, or print one as YAML", (*cli).profiles},
-	}
+	// definers define each command's flags, when the command line needs
+	// them (see flags).
+	definers map[*cobra.Command]func()
 }
 
 func main() {
-	c := &cli{os.Stdin, os.Stdout, os.Stderr}
+	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
 	os.Exit(c.main(os.Args[1:]))
 }
 
+// main runs the command line args and returns the exit code.
 func (c *cli) main(args []string) int {
-	if len(args) == 0 {
-		c.usage(c.stderr)
-		return exitBadUsage
+	root := c.commandTree()
+	c.prepare(root, args)
+	args, cmd, err := protectArgs(root, args)
+	if err != nil {
+		return c.usageError(cmd, err)
 	}
-	name := args[0]
-	if name == "help" || name == "-h" || name == "--help" {
-		c.usage(c.stdout)
-		return exitOK
+	root.SetArgs(args)
+	root.SetIn(c.stdin)
+	root.SetOut(c.stdout)
+	root.SetErr(c.stderr)
+	if cmd, err = root.ExecuteC(); err != nil {
+		return c.usageError(cmd, err)
 	}
-	for _, cmd := range commands() {
-		if cmd.name == name {
-			return cmd.run(c, args[1:])
+	return c.code
+}
+
+// The groups of commands in the help, in order.
+var commandGroups = []*cobra.Group{
+	{ID: "replays", Title: "Replays (recorded games)"},
+	{ID: "conformance", Title: "Conformance (another implementation under the suite)"},
+	{ID: "rules", Title: "The rules"},
+}
+
+// rootCommand returns the command tree with every command's flags.
+func (c *cli) rootCommand() *cobra.Command {
+	root := c.commandTree()
+	c.defineAllFlags()
+	c.addCompletionCommand(root)
+	return root
+}
+
+// commandTree returns the command tree, the commands' flags not yet
+// defined but for the root's (see flags). It is built anew for every run
+// and reads nothing (no file, no profile, no template).
+func (c *cli) commandTree() *cobra.Command {
+	cobra.EnableCommandSorting = false
+	root := &cobra.Command{
+		Use:   "tileproof COMMAND [ARGS]",
+		Short: "tileproof replays and checks 2048-style tile-merge games",
+		Long: "tileproof replays and checks 2048-style tile-merge games: it verifies recorded games\n" +
+			"against the rules, and runs a conformance suite against other implementations.",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	version := root.Flags().Bool("version", false, "print the versions, as tileproof version does")
+	root.RunE = c.run(func(cmd *cobra.Command, args []string) int {
+		if *version {
+			return c.printVersion()
+		}
+		return c.usageFail(cmd)
+	})
+	root.AddGroup(commandGroups...)
+	for _, sub := range []struct {
+		group string
+		cmd   *cobra.Command
+	}{
+		{"replays", c.verifyCommand()},
+		{"replays", c.showCommand()},
+		{"replays", c.playCommand()},
+		{"replays", c.recordCommand()},
+		{"replays", c.importCommand()},
+		{"conformance", c.conformCommand()},
+		{"conformance", c.matrixCommand()},
+		{"conformance", c.casesCommand()},
+		{"rules", c.lineCommand()},
+		{"rules", c.profilesCommand()},
+		{"rules", c.serveCommand()},
+		{"", c.versionCommand()},
+	} {
+		sub.cmd.GroupID = sub.group
+		sub.cmd.Flags().SortFlags = false
+		root.AddCommand(sub.cmd)
+	}
+	root.SetHelpCommand(c.helpCommand(root))
+	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) { writeHelp(cmd.OutOrStdout(), cmd) })
+	root.SetUsageFunc(func(cmd *cobra.Command) error { writeUsage(cmd.OutOrStderr(), cmd); return nil })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
+	return root
+}
+
+// flags registers define, which defines cmd's flags (and what needs them,
+// their completion), to run only when the command line needs them: for
+// the command that runs, or for every command when cobra's help or
+// completion command runs. Most runs define one command's flags: defining
+// all of them is most of the cost of the command line.
+func (c *cli) flags(cmd *cobra.Command, define func(fl *pflag.FlagSet)) {
+	if c.definers == nil {
+		c.definers = map[*cobra.Command]func(){}
+	}
+	c.definers[cmd] = func() { define(cmd.Flags()) }
+}
+
+// prepare completes the tree for the command line args: the flags of the
+// command it names, or every command's flags and cobra's completion
+// command when it names none that the tree holds yet (help, completion and
+// __complete, the shell's completion requests: they read every command),
+// and the completion command for the root's help too, which lists it.
+func (c *cli) prepare(root *cobra.Command, args []string) {
+	cmd, _, err := root.Find(args)
+	switch {
+	case err != nil:
+		c.defineAllFlags()
+		c.addCompletionCommand(root)
+		return
+	case cmd == root:
+		c.addCompletionCommand(root)
+	default:
+		root.CompletionOptions.DisableDefaultCmd = true
+	}
+	for ; cmd != nil; cmd = cmd.Parent() {
+		if define, ok := c.definers[cmd]; ok {
+			define()
+			delete(c.definers, cmd)
 		}
 	}
-	fmt.Fprintf(c.stderr, "tileproof: unknown command %q\n", name)
-	c.usage(c.stderr)
+}
+
+func (c *cli) defineAllFlags() {
+	for cmd, define := range c.definers {
+		define()
+		delete(c.definers, cmd)
+	}
+}
+
+// addCompletionCommand adds cobra's completion command, with a summary in
+// the words of the others; without a shell it is a usage error.
+func (c *cli) addCompletionCommand(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, sub := range root.Commands() {
+		if sub.Name() == "completion" {
+			sub.Short = "print a shell completion script: bash, zsh, fish or powershell"
+			sub.RunE = c.run(func(cmd *cobra.Command, _ []string) int { return c.usageFail(cmd) })
+		}
+	}
+}
+
+// helpCommand is "tileproof help [COMMAND...]": the command's help, as
+// --help gives it; an unknown command is a usage error, with a suggestion.
+func (c *cli) helpCommand(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [COMMAND]",
+		Short: "print a command's help, as --help does",
+		ValidArgsFunction: func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			cmd, _, err := root.Find(args)
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var names []cobra.Completion
+			for _, sub := range cmd.Commands() {
+				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+					names = append(names, cobra.CompletionWithDesc(sub.Name(), sub.Short))
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: c.run(func(_ *cobra.Command, args []string) int {
+			cmd, rest, err := root.Find(args)
+			if err != nil || len(rest) > 0 {
+				msg := fmt.Sprintf("help: unknown command %q", strings.Join(args, " "))
+				if s := root.SuggestionsFor(args[0]); len(s) > 0 {
+					msg += fmt.Sprintf("; did you mean %s?", s[0])
+				}
+				return c.fail(exitBadUsage, "%s", msg)
+			}
+			cmd.InitDefaultHelpFlag()
+			writeHelp(c.stdout, cmd)
+			return exitOK
+		}),
+	}
+}
+
+// run adapts a command's function, which returns its exit code, to cobra.
+func (c *cli) run(f func(cmd *cobra.Command, args []string) int) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		c.code = f(cmd, unprotect(args))
+		return nil
+	}
+}
+
+// usageError reports a command line that cobra could not parse (an
+// unknown command or flag, a bad flag value) and returns exitBadUsage.
+func (c *cli) usageError(cmd *cobra.Command, err error) int {
+	msg := strings.TrimRight(strings.ReplaceAll(err.Error(), argMark, ""), "\n")
+	path := "tileproof"
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	prefix := "tileproof: "
+	if name := strings.TrimPrefix(path, "tileproof"); name != "" {
+		prefix += strings.TrimSpace(name) + ": "
+	}
+	fmt.Fprintln(c.stderr, prefix+msg)
+	fmt.Fprintf(c.stderr, "Run \"%s --help\" for usage.\n", path)
 	return exitBadUsage
 }
 
-func (c *cli) usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: tileproof COMMAND [ARGS]")
-	fmt.Fprintln(w)
-	for _, cmd := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n  %9s   %s\n", cmd.name, cmd.args, "", cmd.summary)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Exit status: 0 all good, 1 the input fails a check, 2 usage or unreadable input.")
-}
-
-// flags returns a flag set for a command ("verify", or "cases lint" for a
-// subcommand) that reports to stderr, its usage line from commands.
-func (c *cli) flags(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(c.stderr, "usage: %s\n", usageLine(name))
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// usageLine returns "tileproof NAME ARGS" for a command, or for a
-// subcommand ("cases lint") the alternative of its command's ARGS that
-// starts with its name.
-func usageLine(name string) string {
-	top, sub, _ := strings.Cut(name, " ")
-	for _, cmd := range commands() {
-		if cmd.name != top {
-			continue
-		}
-		if sub == "" {
-			return "tileproof " + name + " " + cmd.args
-		}
-		for _, alt := range strings.Split(cmd.args, " | ") {
-			if strings.HasPrefix(alt, sub+" ") || alt == sub {
-				return "tileproof " + top + " " + alt
-			}
-		}
-	}
-	return "tileproof " + name
-}
-
-// parse parses flags; ok is false (and code the exit code) when the
-// command should stop: for -h, or a usage error.
-func (c *cli) parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, false
-		}
-		return exitBadUsage, false
-	}
-	return 0, true
+// usageFail writes cmd's usage to stderr, for a command line that lacks
+// what the command needs, and returns exitBadUsage.
+func (c *cli) usageFail(cmd *cobra.Command) int {
+	writeUsage(c.stderr, cmd)
+	return exitBadUsage
 }
 
 // fail reports an error and returns code.
@@ -132,9 +255,11 @@ func (c *cli) fail(code int, format string, args ...any) int {
 	return code
 }
 
-// flagSet reports whether the flag name was given on the command line.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
+// plural returns "1 replay", "2 replays": n and the noun, with an s unless
+// n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -5,12 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -30,6 +32,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"implausible": implausibleCmd},
 		Setup: func(env *testscript.Env) error {
 			// $ROOT is the repository (for cases/ and testdata), $ADAPTER
 			// the reference exec adapter, built once.
@@ -64,6 +67,75 @@ func buildAdapter(root string) (string, error) {
 	return adapterBin, adapterErr
 }
 
+// implausibleCmd is the testscript command "implausible FILE MOVES": it
+// writes a spawn-recorded tile-merge game of up to MOVES moves (the first
+// legal of left, up, right, down each time) in which every tile that
+// appears is a 4 on the first empty cell: a legal game whose spawns the
+// plausibility tests must find implausible.
+func implausibleCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: implausible FILE MOVES")
+	}
+	n, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("MOVES: %v", err)
+	}
+	data, err := implausibleGame(n)
+	if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	if err := os.WriteFile(ts.MkAbs(args[0]), data, 0o666); err != nil {
+		ts.Fatalf("%v", err)
+	}
+}
+
+func implausibleGame(moves int) ([]byte, error) {
+	p, err := engine.BuiltinProfile("tile-merge")
+	if err != nil {
+		return nil, err
+	}
+	start, err := engine.BoardFromValues([][]uint64{{4, 4, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}})
+	if err != nil {
+		return nil, err
+	}
+	g, err := engine.Load(p, engine.State{Board: start})
+	if err != nil {
+		return nil, err
+	}
+	r := &replay.Replay{Profile: p.Name, Rules: p.Version, Start: &start}
+	for len(r.Actions) < moves && !g.Over() {
+		d := g.LegalMoves()[0]
+		sl, err := g.Board().Slide(d)
+		if err != nil {
+			return nil, err
+		}
+		s, ok := firstEmpty(sl.Board)
+		if !ok {
+			return nil, fmt.Errorf("no empty cell after a move that changed the board")
+		}
+		s.Value = 4
+		if _, err := g.MoveSpawn(d, s); err != nil {
+			return nil, err
+		}
+		r.Actions, r.Spawns = append(r.Actions, engine.Action(d)), append(r.Spawns, s)
+	}
+	b := g.Board()
+	r.Claim = replay.Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: &b}
+	return r.EncodeYAML(80), nil
+}
+
+// firstEmpty returns the first empty cell of b, row by row.
+func firstEmpty(b engine.Board) (engine.Spawn, bool) {
+	for r := range b.Rows() {
+		for c := range b.Cols() {
+			if b.At(r, c) == 0 {
+				return engine.Spawn{Row: r, Col: c}, true
+			}
+		}
+	}
+	return engine.Spawn{}, false
+}
+
 // FuzzLineJSON feeds arbitrary input to the JSON decoder of the line
 // command: it must answer or refuse, never panic, and every answer must be
 // a line the engine accepts or refuses with an error.
@@ -85,20 +157,6 @@ func FuzzLineJSON(f *testing.F) {
 			t.Fatalf("decoded %d cells", len(cells))
 		}
 	})
-}
-
-// TestUsageLine checks that a command's usage comes from commands(), a
-// subcommand's from its alternative there.
-func TestUsageLine(t *testing.T) {
-	for name, want := range map[string]string{
-		"matrix":           "tileproof matrix REPORT.json...",
-		"cases lint":       "tileproof cases lint [DIR]",
-		"cases import-pgs": "tileproof cases import-pgs FILE [--name N] [--profile-out FILE] [-o FILE]",
-	} {
-		if got := usageLine(name); got != want {
-			t.Errorf("usageLine(%q) = %q, want %q", name, got, want)
-		}
-	}
 }
 
 // TestSendLines: each non-blank line is a replay named FILE:LINE; a line

@@ -3,22 +3,37 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
+
+	"github.com/spf13/cobra"
 
 	"github.com/tileproof/tileproof/conformance"
 )
 
-func (c *cli) matrix(args []string) int {
-	fs := c.flags("matrix")
-	if code, ok := c.parse(fs, args); !ok {
-		return code
+// maxReportSize bounds a conformance report read by matrix: a report of
+// the whole pack is about a megabyte.
+const maxReportSize = 256 << 20
+
+func (c *cli) matrixCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "matrix REPORT.json...",
+		Short: "print conformance reports as one Markdown matrix: implementations by case area",
+		Long: `Print conformance reports (the JSON of tileproof conform --json) as one Markdown matrix:
+an implementation a row, a case area a column, the cases passed or failed in each
+(docs/results.md is made so).`,
 	}
-	if fs.NArg() == 0 {
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.matrix(args) })
+	return cmd
+}
+
+func (c *cli) matrix(args []string) int {
+	if len(args) == 0 {
 		return c.fail(exitBadUsage, "matrix: give the JSON reports of tileproof conform --json")
 	}
 	var reports []*conformance.Report
-	for _, name := range fs.Args() {
-		data, err := os.ReadFile(name)
+	for _, name := range args {
+		data, err := readFileMax(name, maxReportSize)
 		if err != nil {
 			return c.fail(exitBadUsage, "matrix: %v", err)
 		}
@@ -34,4 +49,18 @@ func (c *cli) matrix(args []string) int {
 	}
 	fmt.Fprint(c.stdout, out.String())
 	return exitOK
+}
+
+// readFileMax reads a file of at most limit bytes.
+func readFileMax(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
+	}
+	return data, err
 }

@@ -7,6 +7,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/tileproof/tileproof/engine"
 )
 
@@ -40,57 +43,79 @@ func newGameJSON(g *engine.Game, seed string) gameJSON {
 	}
 }
 
-func (c *cli) play(args []string) int {
-	fs := c.flags("play")
-	seed := fs.String("seed", "", "the seed text (tp1: 1 to 96 characters once trimmed); playing at the terminal, a random one by default")
-	profile := fs.String("profile", "tile-merge", "a built-in profile's name, or a profile YAML file")
-	moves := fs.String("moves", "", "the move log: U D L R, Z undo, E end run, K keep playing; white space ignored")
-	target := fs.Uint64("target", 0, "the run's target tile, in a profile that offers a choice (online-2048)")
-	openEnded := fs.Bool("open-ended", false, "play on past the target, in a profile that offers it")
-	asJSON := fs.Bool("json", false, "print the game as JSON")
-	output := fs.String("o", "", "playing at the terminal: write the game as a replay to this file (default: a new file named after the seed)")
-	if code, ok := c.parse(fs, args); !ok {
-		return code
+// playFlags are the flags of tileproof play.
+type playFlags struct {
+	seed, profile, moves, output string
+	target                       uint64
+	openEnded, json              bool
+}
+
+func (c *cli) playCommand() *cobra.Command {
+	var f playFlags
+	cmd := &cobra.Command{
+		Use:   "play [flags]",
+		Short: "play moves from a seed and show the game; without --moves, play at the terminal",
+		Long: `Play a game. With --moves, play the move log from the seed and print the game: the board,
+score, moves, max tile, flags and legal moves (--json for a machine). Without --moves, play
+at the terminal (arrows or WASD, u undo, e End run, k keep playing, q quit), in colour; the
+game is written as a replay when at least one move counted (docs/viewer-terminal.md).
+
+An illegal move in a profile that refuses it exits 1, naming the action.`,
 	}
-	if fs.NArg() > 0 {
-		return c.fail(exitBadUsage, "play: unexpected argument %q", fs.Arg(0))
+	c.flags(cmd, func(fl *pflag.FlagSet) {
+		fl.StringVar(&f.seed, "seed", "", "the seed `TEXT` (tp1: 1 to 96 characters once trimmed); at the terminal, a random one when not given")
+		fl.StringVar(&f.profile, "profile", "tile-merge", "a built-in profile's `NAME`, or a profile YAML file")
+		fl.StringVar(&f.moves, "moves", "", "the move `LOG`: U D L R, Z undo, E End run, K keep playing; white space ignored")
+		uint64Flag(fl, &f.target, "target", 0, "the run's target `TILE`, in a profile that offers a choice (online-2048); 0: the profile's own")
+		fl.BoolVar(&f.openEnded, "open-ended", false, "play on past the target, in a profile that offers it")
+		fl.BoolVar(&f.json, "json", false, "print the game as JSON")
+		fl.StringVarP(&f.output, "output", "o", "", "at the terminal, write the game as a replay to `FILE` (default: a new file named after the profile and seed)")
+		registerProfileCompletion(cmd, "profile")
+	})
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.play(cmd, &f, args) })
+	return cmd
+}
+
+func (c *cli) play(cmd *cobra.Command, f *playFlags, args []string) int {
+	if len(args) > 0 {
+		return c.fail(exitBadUsage, "play: unexpected argument %q", args[0])
 	}
 	// Without --moves (and --json, which prints a state), a person plays
 	// at the terminal.
-	interactive := !flagSet(fs, "moves") && !*asJSON
-	if interactive && *seed == "" {
+	interactive := !cmd.Flags().Changed("moves") && !f.json
+	if interactive && f.seed == "" {
 		var err error
-		if *seed, err = randomSeed(); err != nil {
+		if f.seed, err = randomSeed(); err != nil {
 			return c.fail(exitBadUsage, "play: %v", err)
 		}
 	}
-	if *seed == "" {
+	if f.seed == "" {
 		return c.fail(exitBadUsage, "play: --seed is required")
 	}
-	if !interactive && *output != "" {
+	if !interactive && f.output != "" {
 		return c.fail(exitBadUsage, "play: -o writes the game played at the terminal; with --moves, use tileproof record --moves LOG -o FILE")
 	}
-	p, setup, err := loadSetupProfile(*profile, *target, *openEnded)
+	p, setup, err := loadSetupProfile(f.profile, f.target, f.openEnded)
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %v", err)
 	}
 	if interactive {
-		return c.playTerminal(p, *seed, setup, *output)
+		return c.playTerminal(p, f.seed, setup, f.output)
 	}
-	actions, err := engine.ParseActions(*moves)
+	actions, err := engine.ParseActions(f.moves)
 	if err != nil {
 		return c.fail(exitBadUsage, "play: --moves: %v", err)
 	}
-	g, err := engine.NewGame(p, *seed)
+	g, err := engine.NewGame(p, f.seed)
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %v", err)
 	}
 	n, playErr := g.Play(actions, nil)
-	if *asJSON {
-		out, _ := json.Marshal(newGameJSON(g, *seed))
+	if f.json {
+		out, _ := json.Marshal(newGameJSON(g, f.seed))
 		fmt.Fprintf(c.stdout, "%s\n", out)
 	} else {
-		printGame(c.stdout, g, *seed)
+		printGame(c.stdout, g, f.seed)
 	}
 	if playErr != nil {
 		code := exitFailed

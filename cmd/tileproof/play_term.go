@@ -35,7 +35,7 @@ func (c *cli) playTerminal(p *engine.Profile, seed string, setup *engine.Setup, 
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %v", err)
 	}
-	in, out, both := c.terminals()
+	in, outTerm, both := c.terminals()
 	if !both {
 		what := "stdin"
 		if in != nil {
@@ -43,17 +43,17 @@ func (c *cli) playTerminal(p *engine.Profile, seed string, setup *engine.Setup, 
 		}
 		return c.fail(exitBadUsage, "play: without --moves, play is a game for a person at a terminal, and %s is not one; give --moves LOG to play a move log", what)
 	}
-	// The file first, so that a bad -o fails before the game, not after.
-	name, f, err := createReplayFile(output, p.Name, seed)
+	// The file first, so that a bad -o fails before the game, not after;
+	// an existing file is not truncated until there is a game to write.
+	out, err := createReplayFile(output, p.Name, seed)
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %v", err)
 	}
-	defer f.Close()
+	defer out.f.Close()
 	opts := termview.Options{Mode: termview.DetectMode(true, os.Getenv)}
-	t, err := openRawTerminal(in, out)
+	t, err := openRawTerminal(in, outTerm)
 	if err != nil {
-		f.Close()
-		os.Remove(name) // empty: no game was played
+		out.discard()
 		return c.fail(exitBadUsage, "play: %v", err)
 	}
 	defer t.restore()
@@ -62,23 +62,27 @@ func (c *cli) playTerminal(p *engine.Profile, seed string, setup *engine.Setup, 
 	if interrupted {
 		fmt.Fprintln(c.stderr, "tileproof: play: interrupted by a signal; saving the game")
 	}
+	if len(actions) == 0 {
+		out.discard()
+		fmt.Fprintln(c.stdout, "no move counted, so no replay is written")
+		return exitOK
+	}
 
 	r := gameReplay(g, seed, actions)
 	r.Setup = setup
 	r.Source = "tileproof play (a person at a terminal)"
-	_, err = f.Write(r.EncodeYAML(80))
-	if cerr := f.Close(); err == nil {
+	err = out.f.Truncate(0)
+	if err == nil {
+		_, err = out.f.Write(r.EncodeYAML(80))
+	}
+	if cerr := out.f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return c.fail(exitBadUsage, "play: %s: %v; the move log was %s", name, err, movesOrNone(actions))
+		return c.fail(exitBadUsage, "play: %s: %v; the move log was %s", out.name, err, movesOrNone(actions))
 	}
-	moves := "moves"
-	if r.Claim.Moves == 1 {
-		moves = "move"
-	}
-	fmt.Fprintf(c.stdout, "score %d, max tile %d, %d %s (%s); the replay is in %s\n", r.Claim.Score, r.Claim.MaxTile, r.Claim.Moves, moves, g.Result(), name)
-	fmt.Fprintf(c.stdout, "check it with: tileproof verify %s\n", name)
+	fmt.Fprintf(c.stdout, "score %d, max tile %d, %s (%s); the replay is in %s\n", r.Claim.Score, r.Claim.MaxTile, plural(r.Claim.Moves, "move"), g.Result(), out.name)
+	fmt.Fprintf(c.stdout, "check it with: tileproof verify %s\n", out.name)
 	return exitOK
 }
 
@@ -167,12 +171,38 @@ func playLines(g *engine.Game, p *engine.Profile, seed string, opts termview.Opt
 	return append(lines, strings.Join(keys, "   "))
 }
 
-// createReplayFile creates the file a game is written to: output, or a new
-// file in the current directory named after the profile and seed.
-func createReplayFile(output, profile, seed string) (string, *os.File, error) {
+// replayFile is the file a game played at the terminal goes to.
+type replayFile struct {
+	name    string
+	f       *os.File
+	created bool // by this run: removed when there is no game to write
+}
+
+// discard closes the file and removes it if this run created it; a file
+// that was there is left as it was.
+func (r *replayFile) discard() {
+	r.f.Close()
+	if r.created {
+		os.Remove(r.name)
+	}
+}
+
+// createReplayFile opens the file a game is written to: output (created
+// if need be, not truncated yet), or a new file in the current directory
+// named after the profile and seed.
+func createReplayFile(output, profile, seed string) (*replayFile, error) {
 	if output != "" {
-		f, err := os.Create(output)
-		return output, f, err
+		created := false
+		f, err := os.OpenFile(output, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) {
+			f, err = os.OpenFile(output, os.O_WRONLY, 0)
+		} else {
+			created = err == nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &replayFile{output, f, created}, nil
 	}
 	base := "tileproof-" + profile + "-" + fileSafe(seed)
 	for i := 1; ; i++ {
@@ -184,7 +214,10 @@ func createReplayFile(output, profile, seed string) (string, *os.File, error) {
 		if errors.Is(err, fs.ErrExist) && i < 1000 {
 			continue
 		}
-		return name, f, err
+		if err != nil {
+			return nil, err
+		}
+		return &replayFile{name, f, true}, nil
 	}
 }
 

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tileproof/tileproof/engine"
+	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/tileproof/tileproof/engine"
 )
 
 // loadSetupProfile loads a profile and applies a run's choice of target
@@ -39,12 +41,21 @@ func loadProfile(name string) (*engine.Profile, error) {
 	return engine.ParseProfile(name, data)
 }
 
-func (c *cli) profiles(args []string) int {
-	fs := c.flags("profiles")
-	if code, ok := c.parse(fs, args); !ok {
-		return code
+func (c *cli) profilesCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "profiles [NAME|FILE]",
+		Short: "list the profiles, or print one as YAML",
+		Long: `List the built-in rule profiles (docs/profiles.md), or print one as YAML: a built-in
+profile as it is written (with the sources it quotes), a profile FILE as it resolves, its
+base applied and every parameter stated, as the engine will play it.`,
+		ValidArgsFunction: completeProfiles,
 	}
-	switch fs.NArg() {
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.profiles(cmd, args) })
+	return cmd
+}
+
+func (c *cli) profiles(cmd *cobra.Command, args []string) int {
+	switch len(args) {
 	case 0:
 		tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "NAME\tVERSION\tWIN\tILLEGAL MOVE\tTITLE")
@@ -55,20 +66,34 @@ func (c *cli) profiles(args []string) int {
 		tw.Flush()
 		return exitOK
 	case 1:
-		name := fs.Arg(0)
+		name := args[0]
 		if data, err := engine.BuiltinProfileYAML(name); err == nil {
 			c.stdout.Write(data)
 			return exitOK
 		}
-		if _, err := loadProfile(name); err != nil {
+		p, err := loadProfile(name)
+		if err != nil {
 			return c.fail(exitBadUsage, "profiles: %v", err)
 		}
-		data, _ := os.ReadFile(name)
-		c.stdout.Write(data)
+		fmt.Fprintf(c.stdout, "# %s, resolved: every parameter as the engine plays it\n", name)
+		c.stdout.Write(profileYAML(p))
 		return exitOK
 	}
-	fs.Usage()
-	return exitBadUsage
+	return c.usageFail(cmd)
+}
+
+// completeProfiles completes a profile argument: the built-in names, and
+// YAML files.
+func completeProfiles(cmd *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if cmd.Name() == "profiles" && len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp // one profile at most
+	}
+	return engine.BuiltinNames(), cobra.ShellCompDirectiveDefault
+}
+
+// registerProfileCompletion completes the flag name with profiles.
+func registerProfileCompletion(cmd *cobra.Command, name string) {
+	cmd.RegisterFlagCompletionFunc(name, completeProfiles)
 }
 
 // profileYAML writes a profile as a profile file: every parameter stated.

@@ -5,7 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
@@ -13,39 +18,66 @@ import (
 	"github.com/tileproof/tileproof/replay"
 )
 
-func (c *cli) record(args []string) int {
-	fs := c.flags("record")
-	seed := fs.String("seed", "", "the seed text; with --games N, the games use S-1 ... S-N")
-	profile := fs.String("profile", "tile-merge", "a built-in profile's name, or a profile YAML file")
-	target := fs.Uint64("target", 0, "the run's target tile, in a profile that offers a choice")
-	openEnded := fs.Bool("open-ended", false, "play on past the target, in a profile that offers it")
-	moves := fs.String("moves", "", "the move log to record")
-	playerName := fs.String("player", "", "let a built-in player play: random or expectimax")
-	playerSeed := fs.Uint64("player-seed", 1, "the random player's seed")
-	maxMoves := fs.Int("max-moves", 0, "stop a player after this many counted moves (0: play to the end)")
-	keep := fs.Bool("keep-playing", false, "when the run stops at the win and the profile asks (classic), record K and play on")
-	games := fs.Int("games", 1, "how many games to record (with --player)")
-	spawns := fs.Bool("spawns", false, "write the spawn-recorded form: the start board and each spawn, no seed")
-	commit := fs.Bool("commit", false, "add the seed's SHA-256 commitment")
-	asJSON := fs.Bool("json", false, "write JSON, one replay a line (the default for more than one game)")
-	output := fs.String("o", "", "write to this file instead of stdout")
-	implArg := fs.String("impl", "", "play the games in another implementation, exec:COMMAND (docs/protocol.md), its own generator making the spawns: spawn-recorded replays")
-	if code, ok := c.parse(fs, args); !ok {
-		return code
+// recordFlags are the flags of tileproof record.
+type recordFlags struct {
+	seed, profile, moves, player, output, impl string
+	target, playerSeed                         uint64
+	openEnded, keep, spawns, commit, json      bool
+	maxMoves, games                            int
+}
+
+func (c *cli) recordCommand() *cobra.Command {
+	var f recordFlags
+	cmd := &cobra.Command{
+		Use:   "record --seed S (--moves LOG | --player NAME) [flags]",
+		Short: "record games as replays, from a move log or by a built-in player",
+		Long: `Record games as replays, to make test data: from a seed and a move log, or played by a
+built-in player (random or expectimax), one or many (--games). The claim is everything the
+game reached. With --impl exec:COMMAND --player P the games are played in another
+implementation and recorded with its spawns (spawn-recorded replays, no seed); when it
+breaks the rules, record exits 1 naming the move.`,
 	}
+	c.flags(cmd, func(fl *pflag.FlagSet) {
+		fl.StringVar(&f.seed, "seed", "", "the seed `TEXT`; with --games N, the games use TEXT-1 ... TEXT-N")
+		fl.StringVar(&f.profile, "profile", "tile-merge", "a built-in profile's `NAME`, or a profile YAML file")
+		uint64Flag(fl, &f.target, "target", 0, "the run's target `TILE`, in a profile that offers a choice; 0: the profile's own")
+		fl.BoolVar(&f.openEnded, "open-ended", false, "play on past the target, in a profile that offers it")
+		fl.StringVar(&f.moves, "moves", "", "the move `LOG` to record")
+		fl.StringVar(&f.player, "player", "", "let a built-in player play: `NAME` random or expectimax")
+		uint64Flag(fl, &f.playerSeed, "player-seed", 1, "the random player's `SEED`")
+		intFlag(fl, &f.maxMoves, "max-moves", 0, "stop a player after `N` counted moves (0: play to the end)")
+		fl.BoolVar(&f.keep, "keep-playing", false, "when the run stops at the win and the profile asks (classic), record K and play on")
+		intFlag(fl, &f.games, "games", 1, "how many games to record (more than 1 with --player)")
+		fl.BoolVar(&f.spawns, "spawns", false, "write the spawn-recorded form: the start board and each spawn, no seed")
+		fl.BoolVar(&f.commit, "commit", false, "add the seed's SHA-256 commitment")
+		fl.BoolVar(&f.json, "json", false, "write JSON, one replay a line (the default for more than one game)")
+		fl.StringVarP(&f.output, "output", "o", "", "write to `FILE` instead of stdout")
+		fl.StringVar(&f.impl, "impl", "", "play the games in another implementation, exec:`COMMAND` (docs/protocol.md), its own generator making the spawns")
+		registerProfileCompletion(cmd, "profile")
+		cmd.RegisterFlagCompletionFunc("player", cobra.FixedCompletions(player.Names(), cobra.ShellCompDirectiveNoFileComp))
+	})
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.record(&f, args) })
+	return cmd
+}
+
+func (c *cli) record(f *recordFlags, args []string) int {
 	switch {
-	case fs.NArg() > 0:
-		return c.fail(exitBadUsage, "record: unexpected argument %q", fs.Arg(0))
-	case *seed == "" && *implArg == "":
+	case len(args) > 0:
+		return c.fail(exitBadUsage, "record: unexpected argument %q", args[0])
+	case f.seed == "" && f.impl == "":
 		return c.fail(exitBadUsage, "record: --seed is required")
-	case *implArg != "" && *playerName == "":
+	case f.impl != "" && f.player == "":
 		return c.fail(exitBadUsage, "record: --impl needs --player to choose the moves")
-	case (*moves == "") == (*playerName == ""):
+	case (f.moves == "") == (f.player == ""):
 		return c.fail(exitBadUsage, "record: give either --moves or --player")
-	case *games < 1 || *games > 1 && *playerName == "":
+	case f.games < 1 || f.games > 1 && f.player == "":
 		return c.fail(exitBadUsage, "record: --games takes 1 or more games, and more than 1 only with --player")
+	case f.maxMoves < 0:
+		return c.fail(exitBadUsage, "record: --max-moves %d: give 0 or more", f.maxMoves)
+	case f.player != "" && !slices.Contains(player.Names(), f.player):
+		return c.fail(exitBadUsage, "record: no player %q; the players are %s", f.player, strings.Join(player.Names(), " and "))
 	}
-	p, setup, err := loadSetupProfile(*profile, *target, *openEnded)
+	p, setup, err := loadSetupProfile(f.profile, f.target, f.openEnded)
 	if err != nil {
 		return c.fail(exitBadUsage, "record: %v", err)
 	}
@@ -54,52 +86,55 @@ func (c *cli) record(args []string) int {
 		return c.fail(exitBadUsage, "record: %v", err)
 	}
 	var log []engine.Action
-	if *moves != "" {
-		if log, err = engine.ParseActions(*moves); err != nil {
+	if f.moves != "" {
+		if log, err = engine.ParseActions(f.moves); err != nil {
 			return c.fail(exitBadUsage, "record: --moves: %v", err)
 		}
 	}
 	var pl player.Player
-	if *playerName != "" {
-		if pl, err = player.New(*playerName, *playerSeed); err != nil {
+	if f.player != "" {
+		if pl, err = player.New(f.player, f.playerSeed); err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
 	}
 	w := c.stdout
-	if *output != "" {
-		f, err := os.Create(*output)
+	if f.output != "" {
+		out, err := os.Create(f.output)
 		if err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
-		defer f.Close()
-		w = f
+		defer out.Close()
+		w = out
 	}
 	var impl conformance.Impl
-	if *implArg != "" {
-		if impl, err = c.openImpl(*implArg, 5*time.Second); err != nil {
+	if f.impl != "" {
+		if impl, err = c.openImpl(f.impl, 5*time.Second); err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
 		defer impl.Close()
 	}
-	for i := 1; i <= *games; i++ {
+	for i := 1; i <= f.games; i++ {
 		if impl != nil {
-			r, divergence, err := recordFromImpl(impl, rules, pl, *maxMoves, *implArg)
+			r, divergence, written, err := recordFromImpl(impl, rules, pl, f.maxMoves, f.impl)
 			if err != nil {
 				return c.fail(exitFailed, "record: game %d: %v", i, err)
 			}
-			if err := writeReplay(w, r, *asJSON || *games > 1); err != nil {
+			if err := writeReplay(w, r, f.json || f.games > 1); err != nil {
 				return c.fail(exitBadUsage, "record: %v", err)
 			}
-			if divergence != "" {
-				return c.fail(exitFailed, "record: game %d: the implementation broke the rules at %s; the game up to there is written, and tileproof verify shows the difference", i, divergence)
+			switch {
+			case divergence != "" && written:
+				return c.fail(exitFailed, "record: game %d: the implementation broke the rules at %s; the replay written ends with that move, and tileproof verify shows the difference", i, divergence)
+			case divergence != "":
+				return c.fail(exitFailed, "record: game %d: the implementation broke the rules at %s; its answer cannot be written as a replay's move, so the replay written stops before it (and verifies)", i, divergence)
 			}
 			continue
 		}
-		s := *seed
-		if *games > 1 {
-			s = fmt.Sprintf("%s-%d", *seed, i)
+		s := f.seed
+		if f.games > 1 {
+			s = fmt.Sprintf("%s-%d", f.seed, i)
 		}
-		r, err := recordGame(rules, s, log, pl, *maxMoves, *keep, *spawns)
+		r, err := recordGame(rules, s, log, pl, f.maxMoves, f.keep, f.spawns)
 		if err != nil {
 			code := exitFailed
 			if errors.Is(err, engine.ErrUnsupported) {
@@ -112,11 +147,11 @@ func (c *cli) record(args []string) int {
 			return c.fail(code, "record: %v", err)
 		}
 		r.Setup = setup
-		if *commit && r.Seed != nil {
+		if f.commit && r.Seed != nil {
 			// The seed was read by the engine already, so it normalizes.
 			r.SeedCommitment, _ = replay.Commitment(*r.Seed)
 		}
-		if err := writeReplay(w, r, *asJSON || *games > 1); err != nil {
+		if err := writeReplay(w, r, f.json || f.games > 1); err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
 	}
@@ -200,26 +235,29 @@ func writeReplay(w io.Writer, r *replay.Replay, asJSON bool) error {
 // for tileproof verify to judge. When the implementation breaks the rules
 // (a spawn the rules refuse, a legal move it does not make, or a board or
 // score after a move that differs from the rules' own), the game
-// stops there and divergence says where; the replay holds the game up to
-// and including that move, so verify can show the difference.
-func recordFromImpl(impl conformance.Impl, rules *engine.Rules, pl player.Player, maxMoves int, name string) (r *replay.Replay, divergence string, err error) {
+// stops there and divergence says where. written says whether the replay
+// holds that move, so that verify shows the difference: a move the
+// implementation reports as no change, or with no spawn, cannot be
+// written, and the replay stops before it.
+func recordFromImpl(impl conformance.Impl, rules *engine.Rules, pl player.Player, maxMoves int, name string) (r *replay.Replay, divergence string, written bool, err error) {
 	p := rules.Profile()
 	st, err := impl.New(p.Name, "", nil)
 	if err != nil {
-		return nil, "", fmt.Errorf("new game: %w", err)
+		return nil, "", false, fmt.Errorf("new game: %w", err)
 	}
 	start := st.Board
 	mirror, err := rules.Load(engine.State{Board: start})
 	if err != nil {
-		return nil, "", fmt.Errorf("the implementation's start board: %w", err)
+		return nil, "", false, fmt.Errorf("the implementation's start board: %w", err)
 	}
 	r = &replay.Replay{Profile: p.Name, Rules: p.Version, Start: &start, Source: fmt.Sprintf("tileproof record --impl %s --player %s", name, pl.Name())}
 	for !st.Over && !mirror.Over() && (maxMoves == 0 || st.Moves < maxMoves) {
 		d := pl.Choose(mirror)
 		n := len(r.Actions) + 1
+		written = false // this move is not in the replay yet
 		mr, err := impl.Move(d, nil)
 		if err != nil {
-			return nil, "", fmt.Errorf("move %d (%s): %w", n, d, err)
+			return nil, "", false, fmt.Errorf("move %d (%s): %w", n, d, err)
 		}
 		if !mr.Changed {
 			divergence = fmt.Sprintf("move %d (%s): the rules change the board, the implementation reports no change", n, d)
@@ -230,7 +268,7 @@ func recordFromImpl(impl conformance.Impl, rules *engine.Rules, pl player.Player
 			break
 		}
 		r.Actions, r.Spawns = append(r.Actions, engine.Action(d)), append(r.Spawns, *mr.Spawn)
-		st = mr.State
+		st, written = mr.State, true
 		if _, err := mirror.MoveSpawn(d, *mr.Spawn); err != nil {
 			divergence = fmt.Sprintf("move %d (%s): %v", n, d, err)
 			break
@@ -246,5 +284,5 @@ func recordFromImpl(impl conformance.Impl, rules *engine.Rules, pl player.Player
 	}
 	board := st.Board
 	r.Claim = replay.Claim{Score: st.Score, MaxTile: board.MaxTile(), Moves: len(r.Actions), Board: &board}
-	return r, divergence, nil
+	return r, divergence, divergence != "" && written, nil
 }

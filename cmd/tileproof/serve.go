@@ -8,29 +8,57 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/server"
 )
 
-func (c *cli) serve(args []string) int {
-	fs := c.flags("serve")
-	addr := fs.String("addr", "127.0.0.1:8048", "the address to listen on (loopback by default)")
-	keyFile := fs.String("key-file", "", "sign the states with the key in this file (or set TILEPROOF_KEY); unsigned without one")
-	profiles := fs.String("profiles", strings.Join(engine.BuiltinNames(), ","), "the games to serve: profile names or files, comma-separated")
-	forced := fs.Bool("forced-spawns", false, "let an action force the next spawn (for testing; a player could cheat with it)")
-	if code, ok := c.parse(fs, args); !ok {
-		return code
+// maxKeyFileSize bounds the key file read.
+const maxKeyFileSize = 64 << 10
+
+type serveFlags struct {
+	addr, keyFile, profiles string
+	forced                  bool
+}
+
+func (c *cli) serveCommand() *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve [flags]",
+		Short: "serve the games over HTTP in the tile-merge API shape (docs/api.md)",
+		Long: `Serve the games over HTTP in the tile-merge API shape (docs/api.md): a reference server
+that conform --impl http://HOST:PORT can check. With a key (--key-file, or TILEPROOF_KEY),
+the states are signed so that a client cannot forge one; the key must be at least 32
+bytes (head -c 32 /dev/urandom | base64 > key makes one). Without either, the states are
+unsigned.`,
 	}
-	key := []byte(os.Getenv("TILEPROOF_KEY"))
-	if *keyFile != "" {
-		data, err := os.ReadFile(*keyFile)
-		if err != nil {
-			return c.fail(exitBadUsage, "serve: %v", err)
-		}
-		key = []byte(strings.TrimSpace(string(data)))
+	c.flags(cmd, func(fl *pflag.FlagSet) {
+		fl.StringVar(&f.addr, "addr", "127.0.0.1:8048", "the `HOST:PORT` to listen on (loopback by default)")
+		fl.StringVar(&f.keyFile, "key-file", "", "sign the states with the key in `FILE` (white space around it trimmed; 32 bytes or more); default: TILEPROOF_KEY, else unsigned")
+		// The default is worked out when serve runs: the built-in names are
+		// read from the profiles' files, too slow for every start.
+		fl.StringVar(&f.profiles, "profiles", "", "the games to serve: profile `NAMES` or files, comma-separated (default: every built-in profile)")
+		fl.BoolVar(&f.forced, "forced-spawns", false, "let an action force the next spawn (for testing; a player could cheat with it)")
+	})
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.serve(&f, args) })
+	return cmd
+}
+
+func (c *cli) serve(f *serveFlags, args []string) int {
+	if len(args) > 0 {
+		return c.fail(exitBadUsage, "serve: unexpected argument %q", args[0])
+	}
+	key, err := signingKey(f.keyFile, os.LookupEnv)
+	if err != nil {
+		return c.fail(exitBadUsage, "serve: %v", err)
+	}
+	if f.profiles == "" {
+		f.profiles = strings.Join(engine.BuiltinNames(), ",")
 	}
 	var ps []*engine.Profile
-	for _, name := range strings.Split(*profiles, ",") {
+	for _, name := range strings.Split(f.profiles, ",") {
 		p, err := loadProfile(strings.TrimSpace(name))
 		if err != nil {
 			return c.fail(exitBadUsage, "serve: %v", err)
@@ -41,19 +69,49 @@ func (c *cli) serve(args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "serve: %v", err)
 	}
-	srv.ForcedSpawns = *forced
-	ln, err := net.Listen("tcp", *addr)
+	srv.ForcedSpawns = f.forced
+	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return c.fail(exitBadUsage, "serve: %v", err)
 	}
-	signed := "unsigned states"
+	signed := "unsigned states: give --key-file to sign them"
 	if len(key) > 0 {
 		signed = "signed states"
 	}
-	fmt.Fprintf(c.stderr, "tileproof: serving %s on http://%s (%s)\n", *profiles, ln.Addr(), signed)
+	fmt.Fprintf(c.stderr, "tileproof: serving %s on http://%s (%s)\n", f.profiles, ln.Addr(), signed)
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
 	if err := hs.Serve(ln); err != nil {
 		return c.fail(exitFailed, "serve: %v", err)
 	}
 	return exitOK
+}
+
+// signingKey returns the key the states are signed with: the key file's
+// content with the white space around it trimmed, else TILEPROOF_KEY as
+// it is, else none (nil: unsigned). A key that is given but shorter than
+// [server.MinKeySize] is an error, so that an empty or truncated key file never
+// starts a server that signs nothing or signs weakly.
+func signingKey(keyFile string, lookupEnv func(string) (string, bool)) ([]byte, error) {
+	var key []byte
+	var from string
+	switch env, set := lookupEnv("TILEPROOF_KEY"); {
+	case keyFile != "":
+		data, err := readFileMax(keyFile, maxKeyFileSize)
+		if err != nil {
+			return nil, fmt.Errorf("--key-file: %v", err)
+		}
+		key, from = []byte(strings.TrimSpace(string(data))), "--key-file "+keyFile
+	case set:
+		key, from = []byte(env), "TILEPROOF_KEY"
+	default:
+		return nil, nil
+	}
+	if len(key) < server.MinKeySize {
+		what := fmt.Sprintf("is %d bytes", len(key))
+		if len(key) == 0 {
+			what = "is empty"
+		}
+		return nil, fmt.Errorf("%s: the key %s; a signing key needs %d bytes or more (head -c 32 /dev/urandom | base64 makes one), or give none to serve unsigned states", from, what, server.MinKeySize)
+	}
+	return key, nil
 }

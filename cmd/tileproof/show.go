@@ -3,6 +3,9 @@ package main
 import (
 	"os"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -15,24 +18,53 @@ type shown struct {
 	frames  []replay.Frame
 }
 
-func (c *cli) show(args []string) int {
-	fs := c.flags("show")
-	step := fs.Int("step", -1, "the step to show: 0 the start, N after action N (default: the last)")
-	asHTML := fs.Bool("html", false, "write one self-contained HTML page instead (needs -o)")
-	output := fs.String("o", "", "the HTML file to write")
-	var profileFiles multiFlag
-	fs.Var(&profileFiles, "profile", "a profile YAML file that the replay may name (repeatable)")
-	if code, ok := c.parse(fs, args); !ok {
-		return code
+// showFlags are the flags of tileproof show.
+type showFlags struct {
+	step         optionalInt
+	html         bool
+	output       string
+	profileFiles []string
+}
+
+func (c *cli) showCommand() *cobra.Command {
+	f := showFlags{step: optionalInt{unset: "the last"}}
+	cmd := &cobra.Command{
+		Use:   "show [flags] REPLAY",
+		Short: "show a replay: the board at a step, stepping on a terminal, or an HTML page",
+		Long: `Show a replay: the board at a step, with the move and the spawn that led there, and the
+replay's verdict (VALID, or INVALID with the first divergence: the replay says / the rules
+give). On a terminal (stdin and stdout both), step through the game with the arrow keys or
+n/p, Home/End or g/G, q to quit. With --html, write one self-contained HTML page instead
+(docs/viewer-html.md).
+
+An invalid replay is shown (its frames stop at the divergence) and exits 1, as verify does;
+a replay that cannot be read or replayed exits 2.`,
 	}
-	if fs.NArg() != 1 {
+	c.flags(cmd, func(fl *pflag.FlagSet) {
+		fl.Var(&f.step, "step", "the step to show: 0 the start, `N` after action N")
+		fl.BoolVar(&f.html, "html", false, "write one self-contained HTML page instead (needs -o)")
+		fl.StringVarP(&f.output, "output", "o", "", "with --html, the HTML `FILE` to write")
+		fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); the replay uses it when its profile: names the file's name:")
+	})
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.show(&f, args) })
+	return cmd
+}
+
+func (c *cli) show(f *showFlags, args []string) int {
+	if len(args) != 1 {
 		return c.fail(exitBadUsage, "show: give one replay file")
 	}
-	v, err := newVerifier(profileFiles)
+	if f.html && f.output == "" {
+		return c.fail(exitBadUsage, "show: --html needs -o FILE")
+	}
+	if !f.html && f.output != "" {
+		return c.fail(exitBadUsage, "show: -o goes with --html")
+	}
+	v, err := newVerifier(f.profileFiles)
 	if err != nil {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}
-	name := fs.Arg(0)
+	name := args[0]
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return c.fail(exitBadUsage, "show: %v", err)
@@ -51,20 +83,26 @@ func (c *cli) show(args []string) int {
 		}
 		return c.fail(exitBadUsage, "show: %s cannot be replayed: %s: %s", name, s.verdict.Reason, why)
 	}
-	if *step > len(s.frames)-1 || *step < 0 && flagSet(fs, "step") {
-		return c.fail(exitBadUsage, "show: --step %d: %s has steps 0 to %d", *step, name, len(s.frames)-1)
-	}
-	if *step < 0 {
-		*step = len(s.frames) - 1
-	}
-	if *asHTML {
-		if *output == "" {
-			return c.fail(exitBadUsage, "show: --html needs -o FILE")
+	last := len(s.frames) - 1
+	step := last
+	if f.step.set {
+		if f.step.n < 0 || f.step.n > last {
+			return c.fail(exitBadUsage, "show: --step %d: %s has steps 0 to %d", f.step.n, name, last)
 		}
-		return c.showHTML(s, *output)
+		step = f.step.n
 	}
-	if *output != "" {
-		return c.fail(exitBadUsage, "show: -o goes with --html")
+	code := exitOK
+	if !s.verdict.Valid {
+		code = exitFailed
 	}
-	return c.showTerminal(s, *step)
+	if f.html {
+		if failed := c.showHTML(s, f.output); failed != exitOK {
+			return failed
+		}
+		return code
+	}
+	if failed := c.showTerminal(s, step); failed != exitOK {
+		return failed
+	}
+	return code
 }

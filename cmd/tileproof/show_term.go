@@ -58,7 +58,8 @@ func (c *cli) showTerminal(s *shown, step int) int {
 }
 
 // showLines returns the lines that show frame step of s: a title, the
-// board, the caption and, at the last step, the verdict.
+// board, the caption and the replay's verdict (at every step: it is the
+// verdict of the whole replay, and its divergence is at the last frame).
 func showLines(s *shown, step int, opts termview.Options) []string {
 	title := fmt.Sprintf("%s   profile %s", s.name, s.replay.Profile)
 	if s.replay.Seed != nil {
@@ -71,10 +72,7 @@ func showLines(s *shown, step int, opts termview.Options) []string {
 	lines = append(lines, termview.Indent("    ", termview.Board(f.Board, opts))...)
 	lines = append(lines, "")
 	lines = append(lines, termview.FrameCaption(f, len(s.frames)-1)...)
-	if step == len(s.frames)-1 {
-		lines = append(lines, termview.VerdictLines(s.verdict)...)
-	}
-	return lines
+	return append(lines, termview.VerdictLines(s.verdict)...)
 }
 
 // terminals returns stdin and stdout when they are terminals (nil for one

@@ -535,6 +535,48 @@ func TestPlayOnTerminalSignal(t *testing.T) {
 	}
 }
 
+// TestPlayOnTerminalNoMove quits before any move counted: no replay is
+// written, neither a new file nor over an existing -o file, which is left
+// as it was; a refused move does not count.
+func TestPlayOnTerminalNoMove(t *testing.T) {
+	for _, existing := range []bool{false, true} {
+		t.Run(fmt.Sprintf("existing=%v", existing), func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "g.yaml")
+			const before = "an earlier game\n"
+			args := []string{"play", "--seed", "12", "--profile", "classic"}
+			if existing {
+				if err := os.WriteFile(file, []byte(before), 0o666); err != nil {
+					t.Fatal(err)
+				}
+				args = append(args, "-o", "g.yaml")
+			}
+			r := startPTY(t, dir, []string{"NO_COLOR=1"}, args...)
+			r.waitLine(`^score 0   moves 0`)
+			r.send("\x1b[B") // seed 12's board: down changes nothing (a refused move)
+			r.waitLine(`^moving down changes nothing$`)
+			r.send("q")
+			if code := r.wait(); code != 0 {
+				t.Fatalf("exit code %d; output %q", code, r.raw.String())
+			}
+			r.checkRestored()
+			if !strings.Contains(r.raw.String(), "no move counted, so no replay is written") {
+				t.Errorf("the output does not say that no replay is written:\n%q", r.raw.String())
+			}
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch data, err := os.ReadFile(file); {
+			case existing && string(data) != before:
+				t.Errorf("-o g.yaml was %q, is now %q (%v)", before, data, err)
+			case !existing && len(entries) != 0:
+				t.Errorf("files written: %v", entries)
+			}
+		})
+	}
+}
+
 func TestShowOnTerminal(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -598,6 +640,27 @@ func TestShowOnTerminal(t *testing.T) {
 			r.checkRestored()
 		})
 	}
+}
+
+// TestShowOnTerminalInvalid steps through an invalid replay: the verdict
+// is on the screen at every step, and show exits 1 when the viewer quits.
+func TestShowOnTerminalInvalid(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(root, "replays", "tampered", "move-changed.yaml")
+	r := startPTY(t, root, []string{"NO_COLOR=1"}, "show", file, "--step", "0")
+	r.waitLine(`^step 0 of 703   score 0`)
+	r.waitLine(`^INVALID: illegal-move at action 704 \(after 703 counted moves\)$`)
+	r.send("G")
+	r.waitLine(`^step 703 of 703   `)
+	r.waitLine(`^the rules give:  moving left does not change the board`)
+	r.send("q")
+	if code := r.wait(); code != 1 {
+		t.Fatalf("exit code %d, want 1", code)
+	}
+	r.checkRestored()
 }
 
 func TestPlayOnTerminalKeepPlaying(t *testing.T) {
@@ -692,7 +755,7 @@ func TestVerifyProgressOnTerminal(t *testing.T) {
 	}
 	r.waitLine(`^ok +stdin:1: score 1384, max tile 128, 147 moves`)
 	// The batch goes on (stdin is open): after a second the progress line.
-	m := r.waitLine(`^verified 1 replays, (\d+) moves \(\d+ moves/s\)$`)
+	m := r.waitLine(`^verified 1 replay, (\d+) moves \(\d+ moves/s\)$`)
 	if m[1] != "147" {
 		t.Errorf("the progress line counts %s moves, want 147", m[1])
 	}
@@ -708,7 +771,7 @@ func TestVerifyProgressOnTerminal(t *testing.T) {
 	if !strings.Contains(screen, "2 replays: 2 valid, 0 invalid, 0 unreadable") {
 		t.Errorf("no summary on the screen:\n%s", screen)
 	}
-	if strings.Contains(screen, "verified 1 replays") || strings.Contains(screen, "verified 2 replays") {
+	if strings.Contains(screen, "verified 1 replay") || strings.Contains(screen, "verified 2 replays") {
 		t.Errorf("the progress line is left on the screen:\n%s", screen)
 	}
 	if !strings.Contains(r.raw.String(), "\r\x1b[K") {

@@ -17,6 +17,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -24,20 +27,54 @@ import (
 // 100 KB, a spawn-recorded log about 700 KB.
 const maxReplaySize = 64 << 20
 
-func (c *cli) verify(args []string) int {
-	fs := c.flags("verify")
-	asJSON := fs.Bool("json", false, "print one JSON verdict a line (the summary goes to stderr)")
-	reportFile := fs.String("report", "", "also write an HTML summary to this file, with a viewer page per replay in FILE_files beside it (docs/viewer-html.md)")
-	reportPages := fs.Int("report-pages", 1000, "with --report, at most this many viewer pages of valid replays, and as many of invalid ones")
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "replays verified in parallel")
-	var profileFiles multiFlag
-	fs.Var(&profileFiles, "profile", "a profile YAML file that replays may name (repeatable)")
-	if code, ok := c.parse(fs, args); !ok {
-		return code
+// verifyFlags are the flags of tileproof verify.
+type verifyFlags struct {
+	json         bool
+	strict       bool
+	report       string
+	reportPages  int
+	workers      int
+	profileFiles []string
+}
+
+func (c *cli) verifyCommand() *cobra.Command {
+	var f verifyFlags
+	cmd := &cobra.Command{
+		Use:   "verify [flags] FILE|DIR|-...",
+		Short: "verify replays: files, directories, or JSON Lines on stdin (-)",
+		Long: `Verify recorded games (replays) against the rules: each is replayed from its seed or its
+recorded spawns and its claimed figures checked. A verdict a replay (ok, FAIL with the first
+divergence, the replay says / the rules give, or error for an unreadable one), then a summary.
+
+A FILE is read as given. A DIR is searched for replay files (.yaml, .yml, .json, and .jsonl,
+whose every line is a replay; manifest.yaml files are not replays): regular files only, links
+and other special files inside a directory are skipped with a note. - reads JSON Lines from
+stdin. The format: docs/replay-format.md.
+
+Exit status 1 when a replay is invalid (or, with --strict, a spawn-recorded one has
+implausible spawns), 2 when one cannot be read.`,
 	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return exitBadUsage
+	c.flags(cmd, func(fl *pflag.FlagSet) {
+		fl.BoolVar(&f.json, "json", false, "print one JSON verdict a line (the summary goes to stderr)")
+		fl.BoolVar(&f.strict, "strict", false, "fail (exit 1) a valid replay whose spawns the plausibility tests warn about, as a leaderboard may want")
+		fl.StringVar(&f.report, "report", "", "also write an HTML summary to `FILE`.html, with a viewer page per replay in FILE_files beside it (docs/viewer-html.md)")
+		intFlag(fl, &f.reportPages, "report-pages", 1000, "with --report, at most `N` viewer pages of valid replays, and as many of invalid ones")
+		intFlag(fl, &f.workers, "workers", 0, "`N` replays verified in parallel (0: one a CPU)")
+		fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); a replay uses it when its profile: names the file's name:")
+	})
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.verify(cmd, &f, args) })
+	return cmd
+}
+
+func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
+	if len(args) == 0 {
+		return c.usageFail(cmd)
+	}
+	switch {
+	case f.workers < 0:
+		return c.fail(exitBadUsage, "verify: --workers %d: give 1 or more, or 0 for one a CPU", f.workers)
+	case f.workers == 0:
+		f.workers = runtime.GOMAXPROCS(0)
 	}
 	if os.Getenv("GOGC") == "" {
 		// A batch allocates a few KB a replay and keeps almost nothing,
@@ -46,40 +83,45 @@ func (c *cli) verify(args []string) int {
 		// worker adds. Collecting less often costs a few MB.
 		debug.SetGCPercent(400)
 	}
-	v, err := newVerifier(profileFiles)
+	v, err := newVerifier(f.profileFiles)
 	if err != nil {
 		return c.fail(exitBadUsage, "verify: %v", err)
 	}
 	verifyOne := v.VerifyFile
 	var report *htmlReport
-	if *reportFile != "" {
-		if *reportPages < 0 {
-			return c.fail(exitBadUsage, "verify: --report-pages %d: give 0 or more", *reportPages)
+	if f.report != "" {
+		if f.reportPages < 0 {
+			return c.fail(exitBadUsage, "verify: --report-pages %d: give 0 or more", f.reportPages)
 		}
-		if report, err = newHTMLReport(*reportFile, v, *reportPages); err != nil {
+		if report, err = newHTMLReport(f.report, v, f.reportPages); err != nil {
 			return c.fail(exitBadUsage, "verify: --report: %v", err)
 		}
 		verifyOne = report.verify
 	}
+	sum := newSummary(f.strict)
+	progress := c.startProgress(sum)
 	inputs := make(chan replay.Input)
 	var listErr error
 	go func() {
 		defer close(inputs)
-		listErr = c.listInputs(fs.Args(), inputs)
+		listErr = c.listInputs(args, inputs, func(path, why string) {
+			sum.skipped.Add(1)
+			progress.clearWhile(func() {
+				fmt.Fprintf(c.stderr, "tileproof: verify: skipped %s: %s\n", path, why)
+			})
+		})
 	}()
-	sum := newSummary()
-	progress := c.startProgress(sum)
-	replay.VerifyBatch(inputs, *workers, verifyOne, func(vd replay.Verdict) {
+	replay.VerifyBatch(inputs, f.workers, verifyOne, func(vd replay.Verdict) {
 		sum.add(vd)
 		if report != nil {
 			report.add(vd)
 		}
 		progress.clearWhile(func() {
-			if *asJSON {
+			if f.json {
 				b, _ := json.Marshal(vd)
 				fmt.Fprintf(c.stdout, "%s\n", b)
 			} else {
-				printVerdict(c.stdout, vd)
+				printVerdict(c.stdout, vd, f.strict)
 			}
 		})
 	})
@@ -91,35 +133,44 @@ func (c *cli) verify(args []string) int {
 		return c.fail(exitBadUsage, "verify: %v", listErr)
 	}
 	out := c.stdout
-	if *asJSON {
+	if f.json {
 		out = c.stderr
 	}
 	sum.print(out)
 	if report != nil {
-		pages, unpaged, stale, err := report.finish("tileproof verify " + strings.Join(fs.Args(), " "))
+		pages, unpaged, stale, err := report.finish("tileproof verify " + strings.Join(args, " "))
 		if err != nil {
 			return c.fail(exitBadUsage, "verify: --report: %v", err)
 		}
-		fmt.Fprintf(c.stderr, "wrote %s, with %d replay pages in %s\n", *reportFile, pages, report.dir)
+		fmt.Fprintf(c.stderr, "wrote %s, with %s in %s\n", f.report, plural(pages, "replay page"), report.dir)
 		if stale > 0 {
-			fmt.Fprintf(c.stderr, "removed %d pages of an earlier report from %s\n", stale, report.dir)
+			fmt.Fprintf(c.stderr, "removed %s of an earlier report from %s\n", plural(stale, "page"), report.dir)
 		}
 		if unpaged > 0 {
-			fmt.Fprintf(c.stderr, "%d replays have no page: --report-pages %d caps the pages of valid and of invalid replays\n", unpaged, *reportPages)
+			fmt.Fprintf(c.stderr, "%s no page: --report-pages %d caps the pages of valid and of invalid replays\n", pluralHave(unpaged, "replay"), f.reportPages)
 		}
 	}
 	return sum.exitCode()
 }
 
-type multiFlag []string
-
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
-func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+// pluralHave returns "1 replay has", "2 replays have".
+func pluralHave(n int, noun string) string {
+	if n == 1 {
+		return plural(n, noun) + " has"
+	}
+	return plural(n, noun) + " have"
+}
 
 // listInputs sends every replay named by args, in order: files, the replay
 // files under directories (sorted; manifest.yaml files are not replays),
 // the lines of .jsonl files, and with "-" the lines of stdin.
-func (c *cli) listInputs(args []string, out chan<- replay.Input) error {
+//
+// A file named in args is read as given (a link followed, a pipe read: a
+// shell's <(...) is one). Inside a directory only regular files are read:
+// a link, a named pipe or a device there is passed to skip with what it
+// is, and never opened, so that a directory of submissions cannot make
+// verify read a file outside it or wait on a pipe.
+func (c *cli) listInputs(args []string, out chan<- replay.Input, skip func(path, why string)) error {
 	for _, arg := range args {
 		if arg == "-" {
 			sendLines("stdin", c.stdin, out, maxReplaySize)
@@ -130,17 +181,28 @@ func (c *cli) listInputs(args []string, out chan<- replay.Input) error {
 			return err
 		}
 		if !info.IsDir() {
-			sendFile(arg, out)
+			sendFile(arg, out, false)
 			continue
 		}
+		// A directory named through a link is followed: walk it from
+		// "link/.", which resolves the link (WalkDir follows none).
+		root := arg
+		if l, err := os.Lstat(arg); err == nil && l.Mode()&fs.ModeSymlink != 0 {
+			root = arg + string(filepath.Separator) + "."
+		}
 		var files []string
-		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
-			if !d.IsDir() && isReplayFile(path) {
-				files = append(files, path)
+			if d.IsDir() || !isReplayFile(path) {
+				return nil
 			}
+			if !d.Type().IsRegular() {
+				skip(path, notRegular(d.Type()))
+				return nil
+			}
+			files = append(files, path)
 			return nil
 		})
 		if err != nil {
@@ -151,10 +213,27 @@ func (c *cli) listInputs(args []string, out chan<- replay.Input) error {
 		}
 		sort.Strings(files)
 		for _, f := range files {
-			sendFile(f, out)
+			sendFile(f, out, true)
 		}
 	}
 	return nil
+}
+
+// notRegular says what a file that is not a regular one is, and why it
+// is not read.
+func notRegular(m fs.FileMode) string {
+	what := "not a regular file"
+	switch {
+	case m&fs.ModeSymlink != 0:
+		what = "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	case m&fs.ModeDevice != 0:
+		what = "a device"
+	}
+	return what + "; inside a directory only regular files are read (name it on the command line to read it)"
 }
 
 func isReplayFile(path string) bool {
@@ -169,23 +248,24 @@ func isReplayFile(path string) bool {
 	return false
 }
 
-func sendFile(path string, out chan<- replay.Input) {
-	if strings.HasSuffix(path, ".jsonl") {
-		f, err := os.Open(path)
-		if err != nil {
-			out <- replay.Input{Name: path, Err: err}
-			return
-		}
-		defer f.Close()
-		sendLines(path, f, out, maxReplaySize)
-		return
+// sendFile sends the replays of one file: the file, or each line of a
+// .jsonl file. A file found in a directory (inDir) is opened only if it is
+// still a regular file (openRegular).
+func sendFile(path string, out chan<- replay.Input, inDir bool) {
+	open := os.Open
+	if inDir {
+		open = openRegular
 	}
-	f, err := os.Open(path)
+	f, err := open(path)
 	if err != nil {
 		out <- replay.Input{Name: path, Err: err}
 		return
 	}
 	defer f.Close()
+	if strings.HasSuffix(path, ".jsonl") {
+		sendLines(path, f, out, maxReplaySize)
+		return
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxReplaySize+1))
 	if err == nil && len(data) > maxReplaySize {
 		err = fmt.Errorf("larger than %d MiB", maxReplaySize>>20)
@@ -231,11 +311,19 @@ func readLine(br *bufio.Reader, limit int) (line []byte, tooLong bool, err error
 	}
 }
 
-func printVerdict(w io.Writer, vd replay.Verdict) {
+// printVerdict writes a verdict for a person: ok, FAIL or error, then
+// what replay.Verdict.Explain gives. Under --strict (strict), a valid
+// replay with plausibility warnings is a FAIL.
+func printVerdict(w io.Writer, vd replay.Verdict, strict bool) {
 	e := vd.Explain()
 	switch {
 	case vd.Valid:
-		fmt.Fprintf(w, "ok     %s: %s\n", vd.Name, e.Headline)
+		label := "ok    "
+		if strict && len(vd.Warnings) > 0 {
+			label = "FAIL  "
+			e.Headline += "; --strict: the spawns are implausible"
+		}
+		fmt.Fprintf(w, "%s %s: %s\n", label, vd.Name, e.Headline)
 		for _, warn := range vd.Warnings {
 			fmt.Fprintf(w, "       warning: %s\n", warn)
 		}
@@ -267,20 +355,31 @@ func indentLines(s, prefix string) string {
 
 // summary counts verdicts as they stream out.
 type summary struct {
+	strict            bool // --strict: a valid replay with warnings fails
 	valid, unreadable int
+	warned            int // valid replays with plausibility warnings
 	moves             atomic.Int64
 	count             atomic.Int64 // read by the progress line while the batch runs
+	skipped           atomic.Int64 // files inside directories that are not regular files
 	invalid           map[replay.Reason]int
 	best              *replay.Verdict
 }
 
-func newSummary() *summary { return &summary{invalid: map[replay.Reason]int{}} }
+func newSummary(strict bool) *summary {
+	return &summary{strict: strict, invalid: map[replay.Reason]int{}}
+}
 
 func (s *summary) add(vd replay.Verdict) {
 	s.count.Add(1)
 	s.moves.Add(int64(vd.Moves))
 	switch {
 	case vd.Valid:
+		if len(vd.Warnings) > 0 {
+			s.warned++
+			if s.strict {
+				return
+			}
+		}
 		s.valid++
 		if s.best == nil || vd.Score > s.best.Score {
 			s.best = &vd
@@ -292,6 +391,8 @@ func (s *summary) add(vd replay.Verdict) {
 	}
 }
 
+// print writes the summary line: "12 replays: 10 valid, 2 invalid
+// (claim-score 1, illegal-move 1), 0 unreadable; best verified score ...".
 func (s *summary) print(w io.Writer) {
 	n := 0
 	var reasons []string
@@ -300,11 +401,21 @@ func (s *summary) print(w io.Writer) {
 		reasons = append(reasons, fmt.Sprintf("%s %d", r, k))
 	}
 	sort.Strings(reasons)
-	fmt.Fprintf(w, "%d replays: %d valid, %d invalid", s.count.Load(), s.valid, n)
+	fmt.Fprintf(w, "%s: %d valid", plural(int(s.count.Load()), "replay"), s.valid)
+	switch {
+	case s.warned > 0 && s.strict:
+		fmt.Fprintf(w, ", %d implausible (--strict)", s.warned)
+	case s.warned > 0:
+		fmt.Fprintf(w, " (%d with spawn warnings)", s.warned)
+	}
+	fmt.Fprintf(w, ", %d invalid", n)
 	if n > 0 {
 		fmt.Fprintf(w, " (%s)", strings.Join(reasons, ", "))
 	}
 	fmt.Fprintf(w, ", %d unreadable", s.unreadable)
+	if k := s.skipped.Load(); k > 0 {
+		fmt.Fprintf(w, ", %d skipped (not regular files)", k)
+	}
 	if s.best != nil {
 		fmt.Fprintf(w, "; best verified score %d (%s)", s.best.Score, s.best.Name)
 	}
@@ -371,7 +482,7 @@ func (c *cli) startProgress(s *summary) *progress {
 			case <-tick.C:
 				if el := time.Since(start); el > time.Second {
 					p.mu.Lock()
-					fmt.Fprintf(f, "\r\033[Kverified %d replays, %d moves (%.0f moves/s)", s.count.Load(), s.moves.Load(), float64(s.moves.Load())/el.Seconds())
+					fmt.Fprintf(f, "\r\033[Kverified %s, %d moves (%.0f moves/s)", plural(int(s.count.Load()), "replay"), s.moves.Load(), float64(s.moves.Load())/el.Seconds())
 					p.drawn = true
 					p.mu.Unlock()
 				}

@@ -1,0 +1,31 @@
+//go:build !unix
+
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+// openRegular opens a file found in a directory for reading, only if it
+// is a regular file (checked before and after the open).
+func openRegular(path string) (*os.File, error) {
+	if info, err := os.Lstat(path); err != nil {
+		return nil, err
+	} else if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %s", path, notRegular(info.Mode()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %s", path, notRegular(info.Mode()))
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
