@@ -75,11 +75,21 @@ type Hello struct {
 	Version  string   `json:"version"`
 	Protocol int      `json:"protocol"`
 	Profiles []string `json:"profiles"`
-	Features []string `json:"features"`
+	Features []string `json:"features"` // under every profile
+	// ProfileFeatures are features that hold under one profile only,
+	// beside Features: a server's game of one board size, say.
+	ProfileFeatures map[string][]string `json:"profileFeatures,omitempty"`
 }
 
-// Has reports whether the implementation declares a feature.
+// Has reports whether the implementation declares a feature under every
+// profile.
 func (h Hello) Has(feature string) bool { return slices.Contains(h.Features, feature) }
+
+// HasUnder reports whether the implementation declares a feature under
+// a profile: under every profile, or under that one.
+func (h Hello) HasUnder(profile, feature string) bool {
+	return h.Has(feature) || slices.Contains(h.ProfileFeatures[profile], feature)
+}
 
 // State is a game's state as an implementation reports it.
 type State struct {

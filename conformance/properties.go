@@ -68,7 +68,7 @@ func runProperties(impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp, al
 		if run != nil && !run.MatchString(res.Case) {
 			continue
 		}
-		switch reason := missingReason(h, prop.needs); {
+		switch reason := missingReason(h, p.Name, prop.needs); {
 		case !prop.anySize && (p.Rows != 4 || p.Cols != 4):
 			res.Status, res.Reason = Skip, fmt.Sprintf("the property checks play on 4x4 boards; profile %s plays on %dx%d", p.Name, p.Rows, p.Cols)
 		case reason != "":
@@ -233,14 +233,14 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 }
 
 // winFirst plays one winning move, when the implementation loads states
-// and the profile has a win tile: two halves of the win tile merged left on
-// an otherwise empty board. What the move gives is not checked here (the
+// (it declares load-state) and the profile has a win tile: two halves of
+// the win tile merged left on an otherwise empty board. What the move gives is not checked here (the
 // cases check wins); ok is false when a call failed, recorded in res. A
 // refusal (the implementation loads no such board) is not a failure: the
 // starts are checked all the same.
 func winFirst(impl Impl, p *engine.Profile, res *Result) (ok bool) {
 	l, loads := impl.(Loader)
-	if !loads || p.Win.Tile < 4 || p.Cols < 2 {
+	if h, _ := impl.Hello(); !loads || !h.Has(protocol.LoadState) || p.Win.Tile < 4 || p.Cols < 2 {
 		return true
 	}
 	b, _ := engine.NewBoard(p.Rows, p.Cols)

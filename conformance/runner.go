@@ -92,11 +92,16 @@ func profileOf(name string, known []*engine.Profile) (*engine.Profile, error) {
 	return p, nil
 }
 
-// runProfiles returns the profiles a run runs: the ones asked for, which
-// the implementation must declare, or all it declares; each must be known
-// (built in, given in opts.Known, or a profile file the implementation
-// declares or the run asks for by its path, read relative to the runner's
-// directory).
+// Profiles returns the profiles a run under hello h runs: the ones asked
+// for (by name, or by the path of a profile file), which the
+// implementation must declare, or all it declares; each must be known
+// (built in, in known, or a profile file the implementation declares or
+// the run asks for by its path, read relative to the runner's directory).
+// Exploration and observation run the same profiles as the cases.
+func Profiles(h Hello, asked []string, known []*engine.Profile) ([]*engine.Profile, error) {
+	return runProfiles(h, Options{Profiles: asked, Known: known})
+}
+
 func runProfiles(h Hello, opts Options) ([]*engine.Profile, error) {
 	known := slices.Clone(opts.Known)
 	var declared []string // the declared profiles, by name
@@ -177,7 +182,14 @@ func plan(pack *Pack, impl Impl, opts Options) (*Report, []check, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	rep := &Report{Impl: hello, Pack: pack.Name, PackVersion: pack.Version, Contract: pack.Contract}
+	// The report names the profiles run by name (a profile file declared
+	// by its path included).
+	named := hello
+	named.Profiles = nil
+	for _, p := range profiles {
+		named.Profiles = append(named.Profiles, p.Name)
+	}
+	rep := &Report{Impl: named, Pack: pack.Name, PackVersion: pack.Version, Contract: pack.Contract}
 	var checks []check
 	for _, c := range pack.Cases {
 		if opts.Run != nil && !opts.Run.MatchString(c.Name()) {
@@ -192,7 +204,7 @@ func plan(pack *Pack, impl Impl, opts Options) (*Report, []check, error) {
 			}
 			checks = append(checks, check{c.Name() + "@" + p.Name, func() []Result {
 				res := Result{Case: c.Name(), Area: c.Area, Profile: p.Name, File: c.File, Line: c.Line}
-				run, reason := c, missingReason(hello, c.Needs)
+				run, reason := c, missingReason(hello, p.Name, caseNeeds(c, p))
 				if variant && reason == "" {
 					// A case written for other profiles, under a variant:
 					// its expectations are the engine's under the variant.
@@ -223,6 +235,16 @@ func (r *Report) add(res Result, expectations map[string]string) {
 	r.Results = append(r.Results, res)
 }
 
+// Append adds results of checks run beside the pack (observation's, say)
+// to the report, each marked expected when expectations name it, so
+// that baselines, JUnit, HTML and the exit status count them as they
+// count the cases.
+func (r *Report) Append(expectations map[string]string, results ...Result) {
+	for _, res := range results {
+		r.add(res, expectations)
+	}
+}
+
 // expect sets the result's known-deviation reason, if expectations (by
 // CASE@PROFILE, or by CASE) give one.
 func (res *Result) expect(expectations map[string]string) {
@@ -233,22 +255,34 @@ func (res *Result) expect(expectations map[string]string) {
 	}
 }
 
-// missingFeatures returns the features of needs that h does not declare.
-func missingFeatures(h Hello, needs []string) []string {
+// missingFeatures returns the features of needs that h does not declare
+// under profile.
+func missingFeatures(h Hello, profile string, needs []string) []string {
 	var missing []string
 	for _, f := range needs {
-		if !h.Has(f) {
+		if !h.HasUnder(profile, f) {
 			missing = append(missing, f)
 		}
 	}
 	return missing
 }
 
-// missingReason returns why a check that needs these features is skipped
-// for an implementation that declares h ("needs load-state, seed-tp1"),
-// or "" when it declares them all.
-func missingReason(h Hello, needs []string) string {
-	if missing := missingFeatures(h, needs); len(missing) > 0 {
+// caseNeeds returns the features case c needs under profile p: its own,
+// and a 4x4 start board's size under a profile of another size (the
+// size of any other board is among c's own; 4x4 needs no declaring
+// where it is the profile's size).
+func caseNeeds(c *Case, p *engine.Profile) []string {
+	if b := c.Start.Board; b != nil && b.Rows() == 4 && b.Cols() == 4 && (p.Rows != 4 || p.Cols != 4) {
+		return append(slices.Clip(c.Needs), protocol.SizeFeature(4, 4))
+	}
+	return c.Needs
+}
+
+// missingReason returns why a check under profile that needs these
+// features is skipped for an implementation that declares h ("needs
+// load-state, seed-tp1"), or "" when it declares them all.
+func missingReason(h Hello, profile string, needs []string) string {
+	if missing := missingFeatures(h, profile, needs); len(missing) > 0 {
 		return "needs " + strings.Join(missing, ", ")
 	}
 	return ""

@@ -5,27 +5,83 @@ import "github.com/tileproof/tileproof/engine"
 // Version is the exec protocol version this package speaks.
 const Version = 1
 
-// Message is an exec protocol request or answer: one JSON object on one
-// line. Each op uses the fields docs/protocol.md gives it; the others are
-// left out.
-type Message struct {
-	ID       int    `json:"id"`
-	Op       string `json:"op,omitempty"`
-	OK       *bool  `json:"ok,omitempty"`
-	Error    string `json:"error,omitempty"`
-	Message  string `json:"message,omitempty"`
-	Protocol int    `json:"protocol,omitempty"`
+// MaxLine is the longest line of the exec protocol, in bytes before its
+// newline: a request or an answer longer than this is a protocol error.
+const MaxLine = 1 << 20
 
-	// hello's answer
-	Name     string   `json:"name,omitempty"`
-	Version  string   `json:"version,omitempty"`
-	Profiles []string `json:"profiles,omitempty"`
-	Features []string `json:"features,omitempty"`
+// The limits of hello's answer (docs/protocol.schema.json): how many
+// profiles and features it lists, and how long a profile is.
+const (
+	MaxProfiles      = 256
+	MaxFeatures      = 256
+	MaxProfileLength = 256
+	MaxNameLength    = 256 // the name and the version
+	MaxMessageLength = 65536
+)
+
+// The ops of the exec protocol.
+const (
+	OpHello       = "hello"
+	OpNew         = "new"
+	OpLoad        = "load"
+	OpMove        = "move"
+	OpLegal       = "legal"
+	OpUndo        = "undo"
+	OpEndRun      = "end-run"
+	OpKeepPlaying = "keep-playing"
+)
+
+// The error words of an answer with ok: false (docs/protocol.md). The
+// first are the rules' refusals, the words of engine.Refusal and of the
+// case format's error expectation; the others say that the request could
+// not be answered at all.
+const (
+	ErrorIllegalMove = "illegal-move" // a move that changes nothing, in a profile that rejects it
+	ErrorFinished    = "finished"     // a move (in a profile that rejects it), undo or End run after the end of the run
+	ErrorUnsupported = "unsupported"  // an action or a setup the profile does not have
+	ErrorNoUndo      = "no-undo"      // nothing to undo
+	ErrorNotStopped  = "not-stopped"  // keep playing when play is not stopped at the win
+	ErrorBadSpawn    = "bad-spawn"    // a forced spawn off the board, on a tile, or of a value the profile never spawns
+	ErrorOverflow    = "overflow"     // a merge would make a tile above 2^52, or the score would pass 2^53-1
+
+	ErrorBadRequest    = "bad-request"    // the request is not what the protocol or the declaration allows
+	ErrorNoHello       = "no-hello"       // a request before hello
+	ErrorNoGame        = "no-game"        // a request that needs a game, before any new or load
+	ErrorUnsupportedOp = "unsupported-op" // an op the implementation does not have, or did not declare the feature of
+	ErrorImpl          = "impl-error"     // the implementation failed for a reason of its own
+)
+
+// RuleWord reports whether an error word is one of the rules' refusals,
+// which a case can expect, rather than a failure to answer.
+func RuleWord(word string) bool {
+	switch word {
+	case ErrorIllegalMove, ErrorFinished, ErrorUnsupported, ErrorNoUndo, ErrorNotStopped, ErrorBadSpawn, ErrorOverflow:
+		return true
+	}
+	return false
+}
+
+// ProtocolWord reports whether an error word is one of the protocol's
+// own: the request could not be answered.
+func ProtocolWord(word string) bool {
+	switch word {
+	case ErrorBadRequest, ErrorNoHello, ErrorNoGame, ErrorUnsupportedOp, ErrorImpl:
+		return true
+	}
+	return false
+}
+
+// Request is an exec protocol request: one JSON object on one line. Each
+// op has the fields docs/protocol.md gives it; the others are left out.
+type Request struct {
+	ID       int    `json:"id"`
+	Op       string `json:"op"`
+	Protocol int    `json:"protocol,omitempty"` // hello
 
 	// new and load
 	Profile     string        `json:"profile,omitempty"`
-	Setup       *engine.Setup `json:"setup,omitempty"`
 	Seed        string        `json:"seed,omitempty"`
+	Setup       *engine.Setup `json:"setup,omitempty"`
 	Rows        int           `json:"rows,omitempty"`
 	Cols        int           `json:"cols,omitempty"`
 	Board       [][]uint64    `json:"board,omitempty"`
@@ -34,17 +90,37 @@ type Message struct {
 	Won         *bool         `json:"won,omitempty"`
 	KeepPlaying *bool         `json:"keepPlaying,omitempty"`
 
-	// move, and its answer
+	// move
 	Direction string        `json:"direction,omitempty"`
 	Spawn     *engine.Spawn `json:"spawn,omitempty"`
-	Changed   *bool         `json:"changed,omitempty"`
-	Gained    *uint64       `json:"gained,omitempty"`
+}
 
-	// legal's answer
-	Legal []string `json:"legal,omitempty"`
+// Answer is an exec protocol answer as the runner reads it, once checked
+// against docs/protocol.schema.json: the fields of its op, the others
+// zero.
+type Answer struct {
+	ID      int64 // 0 for null: the answer to a line that was not a request
+	OK      bool
+	Error   string // ok false: the word
+	Message string // ok false: free text
 
-	// the answers of new, load, move, undo, end-run, keep-playing
-	State *State `json:"state,omitempty"`
+	// hello
+	Protocol int
+	Name     string
+	Version  string
+	Profiles []string
+	Features []string
+
+	// move
+	Changed bool
+	Gained  uint64
+	Spawn   *engine.Spawn // nil when no tile appeared
+
+	// legal
+	Legal []string
+
+	// new, load, move, undo, end-run, keep-playing
+	State *State
 }
 
 // State is a game's state as an implementation reports it, on the exec

@@ -1,7 +1,9 @@
 // Package protocol holds the wire forms that tileproof's implementation
 // drivers and its reference server share, so that one statement of each
-// serves both: the exec protocol of docs/protocol.md (JSON Lines between
-// the conformance runner and an adapter), the HTTP API of docs/api.md (the
+// serves both: the exec protocol of docs/protocol.md and
+// docs/protocol.schema.json (JSON Lines between the conformance runner and
+// an adapter: its requests, answers, error words and limits), the HTTP API
+// of docs/api.md (the
 // tile-merge API shape, served by tileproof serve), and the names of the
 // features an implementation declares.
 //
@@ -30,7 +32,9 @@ const (
 // SizeFeature is the feature of a board size: "size:RxC".
 func SizeFeature(rows, cols int) string { return fmt.Sprintf("size:%dx%d", rows, cols) }
 
-// KnownFeature reports whether f is a feature this protocol defines.
+// KnownFeature reports whether f is a feature this protocol defines: one
+// of the constants above, or size:RxC with R and C from 2 to 8 (the
+// feature of docs/protocol.schema.json).
 func KnownFeature(f string) bool {
 	switch f {
 	case LoadState, ForceSpawn, SeedTP1, Undo, EndRun, KeepPlaying, Setup:

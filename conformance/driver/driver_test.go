@@ -18,7 +18,6 @@ import (
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/conformance/internal/adaptertest"
 	"github.com/tileproof/tileproof/engine"
-	"github.com/tileproof/tileproof/protocol"
 	"github.com/tileproof/tileproof/server"
 )
 
@@ -129,8 +128,11 @@ func TestExecFailures(t *testing.T) {
 }
 
 // TestHTTPDriver runs the pack through the HTTP driver against tileproof's
-// server over a real socket: everything a 4x4 server without setups (its
-// games are fixed) can run passes.
+// server over a real socket, every built-in profile a game of its own:
+// everything it can run passes. What it cannot run is a board of another
+// size than a game's, a setup (its games are fixed), and the actions a
+// game offers only under its own profile (keep playing in classic, undo
+// and End run in online-2048).
 func TestHTTPDriver(t *testing.T) {
 	var ps []*engine.Profile
 	for _, name := range engine.BuiltinNames() {
@@ -152,9 +154,15 @@ func TestHTTPDriver(t *testing.T) {
 	for _, f := range failed {
 		t.Errorf("%s [%s]: %s: %s\n%s", f.Case, f.Profile, f.Status, f.Reason, f.Diff())
 	}
+	onlySome := map[string]bool{"setup": true, "keep-playing": true, "undo": true, "end-run": true}
 	for _, r := range rep.Results {
-		if r.Status == conformance.Skip && !strings.HasPrefix(r.Reason, "needs size:") && r.Reason != "needs setup" {
-			t.Errorf("%s [%s] skipped: %s", r.Case, r.Profile, r.Reason)
+		if r.Status != conformance.Skip {
+			continue
+		}
+		for _, f := range strings.Split(strings.TrimPrefix(r.Reason, "needs "), ", ") {
+			if !strings.HasPrefix(f, "size:") && !onlySome[f] {
+				t.Errorf("%s [%s] skipped: %s", r.Case, r.Profile, r.Reason)
+			}
 		}
 	}
 	if rep.Impl.Name != server.Name || rep.Impl.Version != server.Version {
@@ -223,28 +231,6 @@ func TestHTTPLegalMoves(t *testing.T) {
 	}
 }
 
-// FuzzExecAnswer feeds arbitrary lines to what the exec driver makes of an
-// implementation's answer: an error or a state, never a panic.
-func FuzzExecAnswer(f *testing.F) {
-	f.Add([]byte(`{"id":1,"ok":true,"state":{"board":[[2,0],[0,0]],"score":0,"moves":0},"changed":true,"gained":4,"spawn":{"row":0,"col":1,"value":2}}`))
-	f.Add([]byte(`{"id":1,"ok":true,"state":{"board":[[3]]}}`))
-	f.Add([]byte(`{"state":{"board":[[2,2],[2]]},"changed":false}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var w protocol.Message
-		if json.Unmarshal(data, &w) != nil {
-			return
-		}
-		st, err := answerState(w)
-		if err != nil {
-			return
-		}
-		if st.Board.Rows() == 0 {
-			t.Fatalf("a state without a board from %q", data)
-		}
-		moveResult(st, w.Changed, w.Gained, w.Spawn)
-	})
-}
-
 // FuzzHTTPAnswer feeds arbitrary answers to what the HTTP driver makes of
 // a server's response: an error or a state, never a panic.
 func FuzzHTTPAnswer(f *testing.F) {
@@ -255,8 +241,8 @@ func FuzzHTTPAnswer(f *testing.F) {
 		if json.Unmarshal(data, &r) != nil {
 			return
 		}
-		h := &HTTP{}
-		if st, err := h.take(&r); err == nil && st.Board.Rows() == 0 {
+		var g httpGame
+		if st, err := g.take(&r); err == nil && st.Board.Rows() == 0 {
 			t.Fatalf("a state without a board from %q", data)
 		}
 	})
@@ -327,31 +313,101 @@ func TestBoardDivergenceBoards(t *testing.T) {
 	}
 }
 
-// BenchmarkSuite runs the whole pack (no properties) against the engine
-// in-process and against the reference adapter over the exec protocol,
-// and reports cases per second: the exec figure is what the pipe round
-// trips cost, the builtin one what the runner itself costs.
+// oneAtATime hides a driver's PlayAll: the property checks then play
+// their games one request at a time, as they did before drivers could
+// pipeline.
+type oneAtATime struct{ d pipelined }
+
+type pipelined interface {
+	conformance.Impl
+	conformance.Loader
+	conformance.LegalLister
+	conformance.Doer
+}
+
+func (o oneAtATime) Hello() (conformance.Hello, error) { return o.d.Hello() }
+func (o oneAtATime) New(p, s string, su *engine.Setup) (conformance.State, error) {
+	return o.d.New(p, s, su)
+}
+func (o oneAtATime) Load(p string, st conformance.LoadState) (conformance.State, error) {
+	return o.d.Load(p, st)
+}
+func (o oneAtATime) Move(d engine.Direction, sp *engine.Spawn) (conformance.MoveResult, error) {
+	return o.d.Move(d, sp)
+}
+func (o oneAtATime) Legal() ([]engine.Direction, error)     { return o.d.Legal() }
+func (o oneAtATime) Do(a string) (conformance.State, error) { return o.d.Do(a) }
+func (o oneAtATime) Close() error                           { return o.d.Close() }
+
+// BenchmarkSuite runs the whole pack, without and with the property
+// checks, against the engine in-process, against the reference adapter
+// over the exec protocol and against tileproof's server over HTTP (on a
+// real socket), in the same run. It reports cases per second and, for
+// the drivers, the ratio of a run's time to the engine's ("x-builtin").
+// The drivers run as they are (their PlayAll pipelines the property
+// checks' games) and, for the properties, one request at a time
+// ("one-by-one", PlayAll hidden) as before they could.
 func BenchmarkSuite(b *testing.B) {
 	pack := adaptertest.Pack(b)
-	for _, impl := range []struct {
-		name string
-		new  func() conformance.Impl
-	}{
-		{"builtin", func() conformance.Impl { return &conformance.Builtin{} }},
-		{"exec-adapter", func() conformance.Impl { return &Exec{Command: adaptertest.Command(b)} }},
-	} {
-		b.Run(impl.name, func(b *testing.B) {
-			im := impl.new()
-			defer im.Close()
-			n := 0
-			for b.Loop() {
-				rep, err := conformance.Run(pack, im, conformance.Options{})
-				if err != nil {
+	// The five profiles of the source documents: the ones every driver
+	// here plays.
+	profiles := []string{"classic", "tile-merge", "pgs", "online-2048", "rosetta"}
+	var ps []*engine.Profile
+	for _, name := range profiles {
+		p, _ := engine.BuiltinProfile(name)
+		ps = append(ps, p)
+	}
+	srv, err := server.New(ps, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv.ForcedSpawns = true
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	for _, props := range []bool{false, true} {
+		name := "cases"
+		if props {
+			name = "properties"
+		}
+		var builtin time.Duration // one run's time against the engine
+		for _, impl := range []struct {
+			name string
+			new  func() conformance.Impl
+		}{
+			{"builtin", func() conformance.Impl { return &conformance.Builtin{} }},
+			{"exec-adapter", func() conformance.Impl { return &Exec{Command: adaptertest.Command(b)} }},
+			{"exec-adapter-one-by-one", func() conformance.Impl { return oneAtATime{&Exec{Command: adaptertest.Command(b)}} }},
+			{"http-server", func() conformance.Impl { return &HTTP{BaseURL: ts.URL} }},
+			{"http-server-one-by-one", func() conformance.Impl { return oneAtATime{&HTTP{BaseURL: ts.URL}} }},
+		} {
+			if !props && strings.HasSuffix(impl.name, "-one-by-one") {
+				continue // the cases do not pipeline
+			}
+			b.Run(name+"/"+impl.name, func(b *testing.B) {
+				im := impl.new()
+				defer im.Close()
+				if _, err := im.Hello(); err != nil {
 					b.Fatal(err)
 				}
-				n += len(rep.Results)
-			}
-			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "cases/s")
-		})
+				n := 0
+				for b.Loop() {
+					rep, err := conformance.Run(pack, im, conformance.Options{Properties: props, Profiles: profiles})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if failed, _ := rep.Failures(); len(failed) > 0 && !strings.HasPrefix(impl.name, "http") {
+						b.Fatalf("%d failures, the first %s: %s", len(failed), failed[0].Key(), failed[0].Reason)
+					}
+					n += len(rep.Results)
+				}
+				per := b.Elapsed() / time.Duration(b.N)
+				b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "cases/s")
+				if impl.name == "builtin" {
+					builtin = per
+				} else if builtin > 0 {
+					b.ReportMetric(float64(per)/float64(builtin), "x-builtin")
+				}
+			})
+		}
 	}
 }

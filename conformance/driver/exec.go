@@ -1,12 +1,9 @@
 package driver
 
 import (
-	"bufio"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
@@ -17,167 +14,83 @@ import (
 )
 
 // Exec is an implementation in any language, run as a process that speaks
-// the exec protocol (docs/protocol.md) on its stdin and stdout. A crash, a
-// timeout or a malformed answer fails the step with a DriverError and the
-// process is restarted for the next request.
+// the exec protocol (docs/protocol.md) on its stdin and stdout.
+//
+// A request that gets no proper answer (a timeout, a crash: the process
+// exits or closes its stdout, or an answer that is not one: not JSON,
+// longer than protocol.MaxLine, another request's, against
+// docs/protocol.schema.json) fails with a [conformance.DriverError]; the
+// process and every process it started are ended, and the next request
+// starts it again, with a new hello. After MaxTimeouts timeouts in a row,
+// three failed starts in a row, or once RunTimeout has passed, the driver
+// stops: every later request fails at once as not run, with the reason.
+//
+// Exec is a [conformance.Pipeliner]: PlayAll writes a batch's requests
+// while it reads their answers.
 type Exec struct {
 	Command string        // run with sh -c
-	Timeout time.Duration // for each request; 0 means 5 s
-	Stderr  io.Writer     // where the process's stderr goes, prefixed; nil: os.Stderr
+	Timeout time.Duration // for each answer; 0 means 5 s
+	// RunTimeout bounds the whole run, from the first start; 0: no bound.
+	RunTimeout time.Duration
+	// MaxTimeouts is how many timeouts in a row stop the driver; 0 means 3.
+	MaxTimeouts int
+	// Stderr is where the process's stderr goes, each line prefixed
+	// "impl: ", at most StderrLimit bytes in all; nil: os.Stderr.
+	Stderr io.Writer
 
-	mu     sync.Mutex
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  chan lineOrErr
-	nextID int
-	hello  *conformance.Hello
+	mu           sync.Mutex
+	proc         *process
+	hello        *conformance.Hello
+	nextID       int
+	began        time.Time // the first start
+	timeouts     int       // in a row
+	failedStarts int       // in a row
+	stopped      *conformance.DriverError
+	stderr       *cappedWriter
+	answers      reader // reads the answers, its buffers reused
+	out          []byte // the requests being written, reused
 }
 
-type lineOrErr struct {
-	line []byte
-	err  error
-}
+const (
+	// StderrLimit is how much of the implementation's stderr Exec passes
+	// on, over the whole run: the rest is dropped, and counted.
+	StderrLimit = 1 << 20
+	// window is how many requests a batch keeps in flight.
+	window = 64
+	// maxFailedStarts is how many failed starts in a row stop the driver.
+	maxFailedStarts = 3
+)
 
-func (e *Exec) timeout() time.Duration {
-	if e.Timeout > 0 {
-		return e.Timeout
-	}
-	return 5 * time.Second
-}
-
-// start runs the process and says hello.
-func (e *Exec) start() error {
-	cmd := exec.Command("sh", "-c", e.Command)
-	ownGroup(cmd)
-	cmd.WaitDelay = time.Second // a child that keeps stderr open cannot hold up a restart
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	w := e.Stderr
-	if w == nil {
-		w = os.Stderr
-	}
-	cmd.Stderr = &prefixWriter{w: w, prefix: "impl: "}
-	if err := cmd.Start(); err != nil {
-		return &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("cannot start %q: %v", e.Command, err)}
-	}
-	lines := make(chan lineOrErr, 1)
-	go func() {
-		r := bufio.NewReaderSize(stdout, 1<<16)
-		for {
-			line, err := r.ReadBytes('\n')
-			if len(line) > 0 && err == nil {
-				lines <- lineOrErr{line: line}
-				continue
-			}
-			if err == nil || err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			lines <- lineOrErr{err: err}
-			close(lines)
-			return
-		}
-	}()
-	e.cmd, e.stdin, e.lines = cmd, stdin, lines
-	resp, err := e.roundTrip(protocol.Message{Op: "hello", Protocol: protocol.Version})
-	if err != nil {
-		return err
-	}
-	h := conformance.Hello{Name: resp.Name, Version: resp.Version, Protocol: resp.Protocol, Profiles: resp.Profiles, Features: resp.Features}
-	if h.Protocol != protocol.Version {
-		e.stop()
-		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("hello: the implementation speaks protocol %d; this runner speaks %d", h.Protocol, protocol.Version)}
-	}
-	if e.hello == nil {
-		e.hello = &h
-	}
-	return nil
-}
-
-// stop kills the process; the next request starts a new one.
-func (e *Exec) stop() {
-	if e.cmd == nil {
-		return
-	}
-	e.stdin.Close()
-	killProcess(e.cmd)
-	e.cmd.Wait()
-	e.cmd = nil
-}
-
-// call sends one request and returns the response; a RuleError when the
-// implementation answers ok: false.
-func (e *Exec) call(req protocol.Message) (protocol.Message, error) {
+// call sends one request and returns its answer; err is the failure, or
+// the refusal.
+func (e *Exec) call(req protocol.Request) (protocol.Answer, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.cmd == nil {
-		if err := e.start(); err != nil {
-			return protocol.Message{}, err
-		}
+	if err := e.ensure(); err != nil {
+		return protocol.Answer{}, err
 	}
-	resp, err := e.roundTrip(req)
-	if err != nil {
-		return protocol.Message{}, err
+	var a protocol.Answer
+	var aerr error
+	if _, err := e.exchange([]protocol.Request{req}, func(_ int, got protocol.Answer, err error) { a, aerr = got, err }); err != nil {
+		return protocol.Answer{}, err
 	}
-	if !*resp.OK {
-		return resp, &conformance.RuleError{Code: resp.Error, Message: resp.Message}
-	}
-	return resp, nil
-}
-
-func (e *Exec) roundTrip(req protocol.Message) (protocol.Message, error) {
-	e.nextID++
-	req.ID = e.nextID
-	line, _ := json.Marshal(req)
-	if _, err := e.stdin.Write(append(line, '\n')); err != nil {
-		e.stop()
-		return protocol.Message{}, &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s: the implementation is not reading its input (%v)", req.Op, err)}
-	}
-	select {
-	case got := <-e.lines:
-		if got.err != nil {
-			e.stop()
-			state := "exited"
-			if e.cmd != nil && e.cmd.ProcessState != nil {
-				state = e.cmd.ProcessState.String()
-			}
-			return protocol.Message{}, &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s: the implementation %s without answering", req.Op, state)}
-		}
-		var resp protocol.Message
-		if err := json.Unmarshal(got.line, &resp); err != nil {
-			e.stop()
-			return protocol.Message{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the answer is not JSON: %q", req.Op, truncate(string(got.line), 120))}
-		}
-		if resp.ID != req.ID || resp.OK == nil {
-			e.stop()
-			return protocol.Message{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the answer %s is not a response to request %d (it needs \"id\": %d and \"ok\")", req.Op, truncate(string(got.line), 120), req.ID, req.ID)}
-		}
-		return resp, nil
-	case <-time.After(e.timeout()):
-		e.stop()
-		return protocol.Message{}, &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s: no answer within %s", req.Op, e.timeout())}
-	}
+	return a, aerr
 }
 
 func truncate(s string, n int) string {
-	s = strings.TrimRight(s, "\n")
 	if len(s) > n {
 		return s[:n] + "..."
 	}
 	return s
 }
 
-// Hello starts the process (once) and returns its declaration.
+// Hello starts the process (once) and returns its declaration, each
+// profile and feature once.
 func (e *Exec) Hello() (conformance.Hello, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.hello == nil {
-		if err := e.start(); err != nil {
+		if err := e.ensure(); err != nil {
 			return conformance.Hello{}, err
 		}
 	}
@@ -186,65 +99,93 @@ func (e *Exec) Hello() (conformance.Hello, error) {
 
 // New starts a game.
 func (e *Exec) New(profile, seed string, setup *engine.Setup) (conformance.State, error) {
-	resp, err := e.call(protocol.Message{Op: "new", Profile: profile, Seed: seed, Setup: setup})
+	a, err := e.call(protocol.Request{Op: protocol.OpNew, Profile: profile, Seed: seed, Setup: setup})
 	if err != nil {
 		return conformance.State{}, err
 	}
-	return answerState(resp)
+	return stateOf(a)
 }
 
 // Load starts from a given state.
 func (e *Exec) Load(profile string, st conformance.LoadState) (conformance.State, error) {
-	resp, err := e.call(protocol.Message{Op: "load", Profile: profile, Setup: st.Setup, Rows: st.Board.Rows(), Cols: st.Board.Cols(), Board: st.Board.Values(),
-		Score: &st.Score, Moves: &st.Moves, Won: &st.Won, KeepPlaying: &st.KeepPlaying})
+	a, err := e.call(loadRequest(profile, st))
 	if err != nil {
 		return conformance.State{}, err
 	}
-	return answerState(resp)
+	return stateOf(a)
+}
+
+func loadRequest(profile string, st conformance.LoadState) protocol.Request {
+	return protocol.Request{Op: protocol.OpLoad, Profile: profile, Setup: st.Setup, Rows: st.Board.Rows(), Cols: st.Board.Cols(), Board: st.Board.Values(),
+		Score: &st.Score, Moves: &st.Moves, Won: &st.Won, KeepPlaying: &st.KeepPlaying}
 }
 
 // Move plays a move.
 func (e *Exec) Move(d engine.Direction, spawn *engine.Spawn) (conformance.MoveResult, error) {
-	req := protocol.Message{Op: "move", Direction: d.String()}
-	if spawn != nil {
-		req.Spawn = spawn
-	}
-	resp, err := e.call(req)
+	a, err := e.call(protocol.Request{Op: protocol.OpMove, Direction: d.String(), Spawn: spawn})
 	if err != nil {
 		return conformance.MoveResult{}, err
 	}
-	st, err := answerState(resp)
-	if err != nil {
-		return conformance.MoveResult{}, err
-	}
-	return moveResult(st, resp.Changed, resp.Gained, resp.Spawn)
+	return moveOf(a)
 }
 
-// moveResult assembles a move's outcome from an answer's fields, which
-// both wire drivers name alike.
-func moveResult(st conformance.State, changed *bool, gained *uint64, spawn *engine.Spawn) (conformance.MoveResult, error) {
-	if changed == nil {
-		return conformance.MoveResult{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "move: the answer has no \"changed\""}
+// PlayAll plays games of one move each: a load and a move for each game,
+// written while the answers are read. A game whose load is refused gets
+// the refusal (its move's answer is read and dropped). At the first
+// request that gets no proper answer the process is ended, as after any
+// failure: that game gets the failure, and the games after it are not
+// played, each failing as not run with the reason.
+func (e *Exec) PlayAll(profile string, games []conformance.OneMove) []conformance.OneMoveResult {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]conformance.OneMoveResult, len(games))
+	if len(games) == 0 {
+		return out
 	}
-	mr := conformance.MoveResult{Changed: *changed, State: st, Spawn: spawn}
-	if gained != nil {
-		mr.Gained = *gained
+	failed, err := 0, e.ensure()
+	if err == nil {
+		reqs := make([]protocol.Request, 0, 2*len(games))
+		for _, g := range games {
+			reqs = append(reqs, loadRequest(profile, g.State), protocol.Request{Op: protocol.OpMove, Direction: g.Move.String()})
+		}
+		failed, err = e.exchange(reqs, func(i int, a protocol.Answer, err error) {
+			r := &out[i/2]
+			switch {
+			case i%2 == 0:
+				r.Err = err // the load's refusal is the game's
+			case r.Err != nil: // the load was refused: the move played on another game
+			case err != nil:
+				r.Err = err
+			default:
+				r.Move, r.Err = moveOf(a)
+			}
+		})
+		failed /= 2
 	}
-	return mr, nil
+	if err != nil {
+		out[failed] = conformance.OneMoveResult{Err: err}
+		de := &conformance.DriverError{Status: conformance.ProtocolError, Msg: err.Error()}
+		errors.As(err, &de)
+		rest := error(&conformance.DriverError{Status: de.Status, Msg: fmt.Sprintf("not run: game %d of %d of the batch failed before it: %s", failed+1, len(games), de.Msg)})
+		if strings.HasPrefix(de.Msg, "not run: ") {
+			rest = de // the driver has stopped: the reason is the same for all
+		}
+		for k := failed + 1; k < len(games); k++ {
+			out[k].Err = rest
+		}
+	}
+	return out
 }
 
 // Legal asks for the legal moves.
 func (e *Exec) Legal() ([]engine.Direction, error) {
-	resp, err := e.call(protocol.Message{Op: "legal"})
+	a, err := e.call(protocol.Request{Op: protocol.OpLegal})
 	if err != nil {
 		return nil, err
 	}
-	out := []engine.Direction{}
-	for _, name := range resp.Legal {
-		d, err := engine.ParseDirection(name)
-		if err != nil {
-			return nil, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "legal: " + err.Error()}
-		}
+	out := make([]engine.Direction, 0, len(a.Legal))
+	for _, name := range a.Legal {
+		d, _ := engine.ParseDirection(name) // the schema allows only the four
 		out = append(out, d)
 	}
 	return out, nil
@@ -252,27 +193,41 @@ func (e *Exec) Legal() ([]engine.Direction, error) {
 
 // Do plays undo, end-run or keep-playing.
 func (e *Exec) Do(action string) (conformance.State, error) {
-	resp, err := e.call(protocol.Message{Op: action})
+	switch action {
+	case protocol.OpUndo, protocol.OpEndRun, protocol.OpKeepPlaying:
+	default:
+		return conformance.State{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%q is not an action of the protocol", action)}
+	}
+	a, err := e.call(protocol.Request{Op: action})
 	if err != nil {
 		return conformance.State{}, err
 	}
-	return answerState(resp)
+	return stateOf(a)
 }
 
-// Close ends the process.
+// Close ends the process and every process it started.
 func (e *Exec) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.stop()
+	e.kill()
+	if e.stderr != nil {
+		e.stderr.close()
+	}
 	return nil
 }
 
-// answerState returns the state of an answer.
-func answerState(m protocol.Message) (conformance.State, error) {
-	if m.State == nil {
-		return conformance.State{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: m.Op + ": the answer has no \"state\""}
+// stateOf returns the state of an answer the schema has checked.
+func stateOf(a protocol.Answer) (conformance.State, error) {
+	return fromWire(*a.State, "the state's board")
+}
+
+// moveOf returns the outcome of a move's answer the schema has checked.
+func moveOf(a protocol.Answer) (conformance.MoveResult, error) {
+	st, err := stateOf(a)
+	if err != nil {
+		return conformance.MoveResult{}, err
 	}
-	return fromWire(*m.State, "the state's board")
+	return conformance.MoveResult{Changed: a.Changed, Gained: a.Gained, Spawn: a.Spawn, State: st}, nil
 }
 
 // fromWire converts a state as both drivers read it; where names the
@@ -283,30 +238,4 @@ func fromWire(ws protocol.State, where string) (conformance.State, error) {
 		return conformance.State{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: where + ": " + err.Error()}
 	}
 	return conformance.State{Board: b, Score: ws.Score, Moves: ws.Moves, Won: ws.Won, Over: ws.Over, Result: ws.Result}, nil
-}
-
-// prefixWriter writes each line with a prefix.
-type prefixWriter struct {
-	w      io.Writer
-	prefix string
-	mid    bool
-}
-
-func (p *prefixWriter) Write(b []byte) (int, error) {
-	n := len(b)
-	for len(b) > 0 {
-		if !p.mid {
-			io.WriteString(p.w, p.prefix)
-		}
-		i := strings.IndexByte(string(b), '\n')
-		if i < 0 {
-			p.w.Write(b)
-			p.mid = true
-			break
-		}
-		p.w.Write(b[:i+1])
-		p.mid = false
-		b = b[i+1:]
-	}
-	return n, nil
 }

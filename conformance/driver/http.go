@@ -11,6 +11,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tileproof/tileproof/conformance"
@@ -26,6 +28,9 @@ import (
 // flags and counts come from the response's observation, the legal moves
 // from legalActions, a refusal is ok: false with error and reason, and the
 // features from each game's spec.
+//
+// HTTP is a [conformance.Pipeliner]: PlayAll plays its games on
+// httpWorkers connections at once.
 type HTTP struct {
 	BaseURL string
 	Timeout time.Duration // for each request; 0 means 5 s
@@ -33,10 +38,19 @@ type HTTP struct {
 	client *http.Client
 	hello  *conformance.Hello
 	specs  map[string]protocol.Spec
-	game   string
-	state  json.RawMessage // carried from call to call
-	legal  []engine.Direction
-	loads  int
+	loads  int // the states loaded so far: each gets a generator of its own
+	game   httpGame
+}
+
+// httpWorkers is how many requests PlayAll has in flight.
+const httpWorkers = 4
+
+// httpGame is a game the driver plays: the server keeps none, so the
+// driver carries its state from call to call.
+type httpGame struct {
+	name  string          // the API's game
+	state json.RawMessage // the state to send with the next action
+	legal []engine.Direction
 }
 
 // httpResponse is an answer of the API, its state kept as it came, to be
@@ -47,6 +61,18 @@ type httpResponse struct {
 }
 
 func (h *HTTP) do(method, path string, body any) (*httpResponse, error) {
+	var r httpResponse
+	if err := h.fetch(method, path, body, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func (h *HTTP) get(path string, out any) error { return h.fetch("GET", path, nil, out) }
+
+// fetch makes a request and reads its JSON answer into out: at most
+// maxHTTPBody bytes, HTTP 200.
+func (h *HTTP) fetch(method, path string, body any, out any) error {
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -54,31 +80,35 @@ func (h *HTTP) do(method, path string, body any) (*httpResponse, error) {
 	}
 	req, err := http.NewRequest(method, strings.TrimRight(h.BaseURL, "/")+path, rd)
 	if err != nil {
-		return nil, &conformance.DriverError{Status: conformance.ProtocolError, Msg: err.Error()}
+		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: err.Error()}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := h.httpClient().Do(req)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) && ue.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) {
-			return nil, &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s %s: no answer in time", method, path)}
+			return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s %s: no answer in time", method, path)}
 		}
-		return nil, &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s %s: %v", method, path, err)}
+		return &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s %s: %v", method, path, err)}
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		return nil, &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s %s: %v", method, path, err)}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxHTTPBody+1))
+	switch {
+	case err != nil:
+		return &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s %s: %v", method, path, err)}
+	case len(data) > maxHTTPBody:
+		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: the answer is longer than %d bytes", method, path, maxHTTPBody)}
+	case resp.StatusCode != http.StatusOK:
+		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, truncate(strings.TrimSpace(string(data)), 200))}
 	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, truncate(string(data), 200))}
+	if err := json.Unmarshal(data, out); err != nil {
+		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: the answer is not the API's JSON: %v", method, path, err)}
 	}
-	var r httpResponse
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: the answer is not the API's JSON: %v", method, path, err)}
-	}
-	return &r, nil
+	return nil
 }
+
+// maxHTTPBody is the longest answer the driver reads.
+const maxHTTPBody = 16 << 20
 
 // Hello lists the games and reads each one's spec.
 func (h *HTTP) Hello() (conformance.Hello, error) {
@@ -86,14 +116,11 @@ func (h *HTTP) Hello() (conformance.Hello, error) {
 		return *h.hello, nil
 	}
 	var list protocol.GameList
-	resp, err := h.httpClient().Get(strings.TrimRight(h.BaseURL, "/") + "/api/games")
-	if err != nil {
-		return conformance.Hello{}, &conformance.DriverError{Status: conformance.Crash, Msg: err.Error()}
+	if err := h.get("/api/games", &list); err != nil {
+		return conformance.Hello{}, err
 	}
-	err = json.NewDecoder(resp.Body).Decode(&list)
-	resp.Body.Close()
-	if err != nil || len(list.Games) == 0 {
-		return conformance.Hello{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "GET /api/games: no list of games"}
+	if len(list.Games) == 0 || len(list.Games) > protocol.MaxProfiles {
+		return conformance.Hello{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("GET /api/games: %d games; a server has 1 to %d", len(list.Games), protocol.MaxProfiles)}
 	}
 	hello := conformance.Hello{Name: h.BaseURL, Version: "http", Protocol: protocol.Version}
 	if sv := list.Server; sv != nil && sv.Name != "" {
@@ -108,11 +135,30 @@ func (h *HTTP) Hello() (conformance.Hello, error) {
 		if r.Spec == nil {
 			return conformance.Hello{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "init of " + game + " has no spec"}
 		}
+		if _, dup := h.specs[r.Spec.Profile]; dup {
+			continue // a profile served twice counts once
+		}
 		h.specs[r.Spec.Profile] = *r.Spec
 		hello.Profiles = append(hello.Profiles, r.Spec.Profile)
-		for _, f := range r.Spec.Features {
+	}
+	// Each game is one profile, on its own board: the features every game
+	// has hold under every profile, the others under their game's only
+	// (a 3x3 game's size is not the 4x4 games').
+	for i, p := range hello.Profiles {
+		own := h.specs[p].Features
+		if i == 0 {
+			hello.Features = slices.Clone(own)
+		} else {
+			hello.Features = slices.DeleteFunc(hello.Features, func(f string) bool { return !slices.Contains(own, f) })
+		}
+	}
+	for _, p := range hello.Profiles {
+		for _, f := range h.specs[p].Features {
 			if !slices.Contains(hello.Features, f) {
-				hello.Features = append(hello.Features, f)
+				if hello.ProfileFeatures == nil {
+					hello.ProfileFeatures = map[string][]string{}
+				}
+				hello.ProfileFeatures[p] = append(hello.ProfileFeatures[p], f)
 			}
 		}
 	}
@@ -146,12 +192,15 @@ func (h *HTTP) httpClient() *http.Client {
 		if t == 0 {
 			t = 5 * time.Second
 		}
-		h.client = &http.Client{Timeout: t}
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = httpWorkers // PlayAll's connections stay open
+		h.client = &http.Client{Timeout: t, Transport: tr}
 	}
 	return h.client
 }
 
-func (h *HTTP) take(r *httpResponse) (conformance.State, error) {
+// take reads the state of an answer and carries it in g.
+func (g *httpGame) take(r *httpResponse) (conformance.State, error) {
 	if r.Observation == nil || r.State == nil {
 		return conformance.State{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "the answer has no state or observation"}
 	}
@@ -160,10 +209,10 @@ func (h *HTTP) take(r *httpResponse) (conformance.State, error) {
 	if err != nil {
 		return conformance.State{}, err
 	}
-	if h.legal, err = r.legalMoves(); err != nil {
+	if g.legal, err = r.legalMoves(); err != nil {
 		return conformance.State{}, err
 	}
-	h.state = r.State
+	g.state = r.State
 	return st, nil
 }
 
@@ -175,55 +224,60 @@ func (h *HTTP) New(profile, seed string, setup *engine.Setup) (conformance.State
 	if _, err := h.Hello(); err != nil {
 		return conformance.State{}, err
 	}
-	h.game = h.specs[profile].Game
-	r, err := h.do("GET", "/api/games/"+url.PathEscape(h.game)+"/init?seed="+url.QueryEscape(seed), nil)
+	h.game = httpGame{name: h.specs[profile].Game}
+	r, err := h.do("GET", "/api/games/"+url.PathEscape(h.game.name)+"/init?seed="+url.QueryEscape(seed), nil)
 	if err != nil {
 		return conformance.State{}, err
 	}
-	return h.take(r)
+	return h.game.take(r)
 }
 
 // Load builds a state in the server's state format (tileproof/1) and
 // carries it: the server must take unsigned states (feature load-state).
 func (h *HTTP) Load(profile string, st conformance.LoadState) (conformance.State, error) {
-	if st.Setup != nil {
-		return conformance.State{}, &conformance.RuleError{Code: "unsupported", Message: "the HTTP API has no setup"}
-	}
 	if _, err := h.Hello(); err != nil {
 		return conformance.State{}, err
+	}
+	h.loads++
+	return h.load(&h.game, profile, st, h.loads)
+}
+
+// load starts g from st, the n-th state loaded (its generator's seed).
+func (h *HTTP) load(g *httpGame, profile string, st conformance.LoadState, n int) (conformance.State, error) {
+	if st.Setup != nil {
+		return conformance.State{}, &conformance.RuleError{Code: "unsupported", Message: "the HTTP API has no setup"}
 	}
 	spec := h.specs[profile]
 	if spec.StateFormat != protocol.StateFormat {
 		return conformance.State{}, &conformance.RuleError{Code: "unsupported", Message: "the server's states are " + spec.StateFormat}
 	}
-	h.game = spec.Game
-	h.loads++
 	ws := protocol.GameState{Format: protocol.StateFormat, Game: spec.Game, Rules: spec.Rules, Board: st.Board.Values(),
 		Score: st.Score, Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying, Result: "playing",
-		RNG: fmt.Sprintf("%016x", uint64(h.loads)*0x9E3779B97F4A7C15)}
-	h.state, _ = json.Marshal(ws)
+		RNG: fmt.Sprintf("%016x", uint64(n)*0x9E3779B97F4A7C15)}
+	g.name = spec.Game
+	g.state, _ = json.Marshal(ws)
 	// The server reads the state through the rules (a blocked board is
 	// over at once): observe asks it, changing nothing.
-	r, err := h.post(protocol.Action{Type: "observe"})
+	r, err := h.post(g, protocol.Action{Type: "observe"})
 	if err != nil {
 		return conformance.State{}, err
 	}
-	return h.take(r)
+	return g.take(r)
 }
 
-func (h *HTTP) post(action protocol.Action) (*httpResponse, error) {
-	if h.state == nil {
+func (h *HTTP) post(g *httpGame, action protocol.Action) (*httpResponse, error) {
+	if g.state == nil {
 		return nil, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "an action before init or load"}
 	}
-	r, err := h.do("POST", "/api/games/"+url.PathEscape(h.game)+"/action", struct {
+	r, err := h.do("POST", "/api/games/"+url.PathEscape(g.name)+"/action", struct {
 		State  json.RawMessage  `json:"state"`
 		Action *protocol.Action `json:"action"`
-	}{h.state, &action})
+	}{g.state, &action})
 	if err != nil {
 		return nil, err
 	}
 	if !r.OK {
-		if h.legal, err = r.legalMoves(); err != nil {
+		if g.legal, err = r.legalMoves(); err != nil {
 			return nil, err
 		}
 		return nil, &conformance.RuleError{Code: r.Error, Message: r.Reason}
@@ -233,27 +287,85 @@ func (h *HTTP) post(action protocol.Action) (*httpResponse, error) {
 
 // Move posts a move.
 func (h *HTTP) Move(d engine.Direction, spawn *engine.Spawn) (conformance.MoveResult, error) {
-	r, err := h.post(protocol.Action{Type: "move", Direction: d.String(), Spawn: spawn})
+	return h.move(&h.game, d, spawn)
+}
+
+func (h *HTTP) move(g *httpGame, d engine.Direction, spawn *engine.Spawn) (conformance.MoveResult, error) {
+	r, err := h.post(g, protocol.Action{Type: "move", Direction: d.String(), Spawn: spawn})
 	if err != nil {
 		return conformance.MoveResult{}, err
 	}
-	st, err := h.take(r)
+	st, err := g.take(r)
 	if err != nil {
 		return conformance.MoveResult{}, err
 	}
-	return moveResult(st, r.Changed, r.Gained, r.Spawn)
+	if r.Changed == nil {
+		return conformance.MoveResult{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "move: the answer has no \"changed\""}
+	}
+	mr := conformance.MoveResult{Changed: *r.Changed, State: st, Spawn: r.Spawn}
+	if r.Gained != nil {
+		mr.Gained = *r.Gained
+	}
+	return mr, nil
+}
+
+// PlayAll plays games of one move each, httpWorkers at once, each a state
+// loaded (an observe) and a move. At the first game that fails other than
+// by a refusal no further game is begun: the games begun finish, and the
+// others fail as not run, with the reason.
+func (h *HTTP) PlayAll(profile string, games []conformance.OneMove) []conformance.OneMoveResult {
+	out := make([]conformance.OneMoveResult, len(games))
+	if _, err := h.Hello(); err != nil {
+		for i := range out {
+			out[i].Err = err
+		}
+		return out
+	}
+	base := h.loads
+	h.loads += len(games)
+	h.httpClient() // made before the workers share it
+	var next atomic.Int64
+	var failed atomic.Bool
+	var failure atomic.Pointer[conformance.DriverError]
+	var wg sync.WaitGroup
+	for range min(httpWorkers, len(games)) {
+		wg.Go(func() {
+			for !failed.Load() {
+				i := int(next.Add(1)) - 1
+				if i >= len(games) {
+					return
+				}
+				var g httpGame
+				r := &out[i]
+				if _, r.Err = h.load(&g, profile, games[i].State, base+i+1); r.Err == nil {
+					r.Move, r.Err = h.move(&g, games[i].Move, nil)
+				}
+				if de, ok := errors.AsType[*conformance.DriverError](r.Err); ok {
+					failure.CompareAndSwap(nil, de)
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if de := failure.Load(); de != nil {
+		for i := int(min(next.Load(), int64(len(games)))); i < len(games); i++ {
+			out[i].Err = &conformance.DriverError{Status: de.Status, Msg: "not run: a game of the batch failed before it: " + de.Msg}
+		}
+	}
+	return out
 }
 
 // Legal returns the legal moves of the last answer.
-func (h *HTTP) Legal() ([]engine.Direction, error) { return slices.Clone(h.legal), nil }
+func (h *HTTP) Legal() ([]engine.Direction, error) { return slices.Clone(h.game.legal), nil }
 
 // Do posts undo, end-run or keep-playing.
 func (h *HTTP) Do(action string) (conformance.State, error) {
-	r, err := h.post(protocol.Action{Type: action})
+	r, err := h.post(&h.game, protocol.Action{Type: action})
 	if err != nil {
 		return conformance.State{}, err
 	}
-	return h.take(r)
+	return h.game.take(r)
 }
 
 // Close does nothing: the server keeps no game.

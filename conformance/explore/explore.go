@@ -3,7 +3,6 @@ package explore
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"time"
 
@@ -172,23 +171,15 @@ func Explore(impl conformance.Impl, opts Options) (*Report, error) {
 // implementation must declare, or every one it declares that is known; a
 // profile needs its board size declared too.
 func profilesOf(h conformance.Hello, opts Options) ([]*engine.Profile, error) {
-	asked := opts.Profiles
-	names := h.Profiles
-	if asked != nil {
-		names = asked
+	profiles, err := conformance.Profiles(h, opts.Profiles, opts.Known)
+	if err != nil {
+		return nil, err
 	}
 	var out []*engine.Profile
-	for _, name := range names {
-		if asked != nil && !slices.Contains(h.Profiles, name) {
-			return nil, fmt.Errorf("the implementation does not declare profile %q (it declares %s)", name, strings.Join(h.Profiles, ", "))
-		}
-		p := known(name, opts.Known)
-		if p == nil {
-			return nil, fmt.Errorf("unknown profile %q: exploration compares with the engine, which plays the built-in profiles and the profile files given", name)
-		}
-		if (p.Rows != 4 || p.Cols != 4) && !h.Has(protocol.SizeFeature(p.Rows, p.Cols)) {
-			if asked != nil {
-				return nil, fmt.Errorf("profile %q plays on %dx%d, and the implementation does not declare %s", name, p.Rows, p.Cols, protocol.SizeFeature(p.Rows, p.Cols))
+	for _, p := range profiles {
+		if (p.Rows != 4 || p.Cols != 4) && !h.HasUnder(p.Name, protocol.SizeFeature(p.Rows, p.Cols)) {
+			if opts.Profiles != nil {
+				return nil, fmt.Errorf("profile %q plays on %dx%d, and the implementation does not declare %s", p.Name, p.Rows, p.Cols, protocol.SizeFeature(p.Rows, p.Cols))
 			}
 			continue
 		}
@@ -198,16 +189,4 @@ func profilesOf(h conformance.Hello, opts Options) ([]*engine.Profile, error) {
 		return nil, fmt.Errorf("the implementation declares no profile to explore (it declares %s)", strings.Join(h.Profiles, ", "))
 	}
 	return out, nil
-}
-
-// known returns a profile by name, from known or built in; nil when
-// neither has it.
-func known(name string, known []*engine.Profile) *engine.Profile {
-	for _, p := range known {
-		if p.Name == name {
-			return p
-		}
-	}
-	p, _ := engine.BuiltinProfile(name)
-	return p
 }

@@ -327,7 +327,7 @@ func TestKeepPlaying(t *testing.T) {
 	if st["won"] != true || st["result"] != "playing" || st["over"] != false {
 		t.Errorf("after keep playing: %v", st)
 	}
-	if r := s.do(keepReq); r["error"] != "unsupported" {
+	if r := s.do(keepReq); r["error"] != "not-stopped" {
 		t.Errorf("keep playing again: %v", r)
 	}
 	// A 4096 loaded in classic has not won (the win is a merge making 2048).
@@ -383,7 +383,7 @@ func TestRequestErrors(t *testing.T) {
 		{`{"id":9,"op":"move","direction":"left"}`, "no-game"},
 		{`{"id":9,"op":"dance"}`, "unsupported-op"},
 		{`not json`, "bad-request"},
-		{newReq("nope", "7"), "unsupported"},
+		{newReq("nope", "7"), "bad-request"},
 		{newReq("classic", "   "), "bad-request"},
 		{load("classic", "3 . ./. . ./. . ."), "bad-request"},
 		{load("classic", "2 ./. ."), ""},
@@ -403,6 +403,17 @@ func TestRequestErrors(t *testing.T) {
 	if r := s.do(`{"id":42,"op":"dance"}`); r["id"] != 42.0 {
 		t.Errorf("id not echoed: %v", r)
 	}
+	// A line that is not a request with an integer id is answered with
+	// the id null (docs/protocol.md).
+	for _, line := range []string{`not json`, `{"op":"legal"}`, `{"id":1.5,"op":"legal"}`, `{"id":"7","op":"legal"}`, `[1]`} {
+		r := s.do(line)
+		if id, present := r["id"]; !present || id != nil || r["error"] != "bad-request" {
+			t.Errorf("%s: %v, want id null and bad-request", line, r)
+		}
+	}
+	if r := s.do(`{"id":9,"op":"load","profile":"classic","board":"2 2"}`); r["id"] != 9.0 || r["error"] != "bad-request" {
+		t.Errorf("a request of the wrong shape with an id: %v", r)
+	}
 }
 
 func TestRestricted(t *testing.T) {
@@ -417,7 +428,7 @@ func TestRestricted(t *testing.T) {
 	want := []string{
 		`"profiles":["classic"],"features":["undo","size:3x3"]`,
 		`"error":"unsupported-op"`, // load without load-state
-		`"error":"unsupported"`,    // rosetta not declared
+		`"error":"bad-request"`,    // rosetta not declared
 		`"ok":true`,                // new without a seed
 		`"error":"bad-request"`,    // a spawn without force-spawn
 		`"error":"bad-request"`,    // a seed without seed-tp1
@@ -723,20 +734,12 @@ func randomSpawn(rnd *rand.Rand, g *engine.Game, d engine.Direction) engine.Spaw
 // and message).
 func stateOrError(g *engine.Game, err error) map[string]any {
 	if err != nil {
-		word := err.Error()
-		switch {
-		case errors.Is(err, engine.ErrIllegalMove):
-			word = "illegal-move"
-		case errors.Is(err, engine.ErrFinished):
-			word = "finished"
-		case errors.Is(err, engine.ErrNoUndo):
-			word = "no-undo"
-		case errors.Is(err, engine.ErrUnsupported), errors.Is(err, engine.ErrNotWaitingKeep):
-			word = "unsupported"
-		case errors.Is(err, engine.ErrBadSpawn):
-			word = "bad-spawn"
-		case errors.Is(err, engine.ErrTileOverflow), errors.Is(err, engine.ErrScoreOverflow):
-			word = "overflow"
+		word := engine.Refusal(err)
+		if errors.Is(err, engine.ErrTileOverflow) || errors.Is(err, engine.ErrScoreOverflow) {
+			word = "overflow" // the engine's refusal without a word of its own
+		}
+		if word == "" {
+			word = err.Error()
 		}
 		return map[string]any{"ok": false, "error": word}
 	}
@@ -876,5 +879,38 @@ func TestHookGarbageOnLegal(t *testing.T) {
 	}
 	if l, ok := p.ask(t, moveReq("left"), 5*time.Second); !ok || !json.Valid([]byte(l)) {
 		t.Errorf("move after the garbage: %q, %v", l, ok)
+	}
+}
+
+// TestSetupAsEngine: the adapter takes and refuses the run setups the
+// engine takes and refuses, in every profile (a setup that changes
+// nothing, the profile's own win tile, is taken everywhere), with the
+// words of docs/protocol.md: unsupported for a setup the profile does not
+// offer, bad-request for a setup the implementation did not declare.
+func TestSetupAsEngine(t *testing.T) {
+	for _, name := range profileOrder {
+		p, err := engine.BuiltinProfile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, target := range []uint64{0, 128, 256, 512, 2048, 4096} {
+			for _, open := range []bool{false, true} {
+				setup := fmt.Sprintf(`{"target":%d,"openEnded":%v}`, target, open)
+				r := newSession(t, "").do(fmt.Sprintf(`{"id":2,"op":"new","profile":%q,"seed":"7","setup":%s}`, name, setup))
+				_, err := p.WithSetup(engine.Setup{Target: target, OpenEnded: open})
+				switch {
+				case err == nil && r["ok"] != true:
+					t.Errorf("%s, setup %s: the engine takes it, the adapter answers %v", name, setup, r)
+				case err != nil && r["error"] != "unsupported":
+					t.Errorf("%s, setup %s: the engine refuses it (%v), the adapter answers %v", name, setup, err, r)
+				}
+			}
+		}
+	}
+	a := &adapter{profiles: slices.Clone(profileOrder), features: []string{"seed-tp1"}}
+	s := &session{t, a}
+	s.ok(helloReq)
+	if r := s.do(`{"id":2,"op":"new","profile":"online-2048","seed":"7","setup":{"target":512}}`); r["error"] != "bad-request" {
+		t.Errorf("a setup without the feature: %v", r)
 	}
 }

@@ -98,23 +98,32 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 var errCrash = fmt.Errorf("crash")
 
 // serve answers the requests of stdin, one line each, until the end of
-// the input.
+// the input. The answers are buffered while whole requests wait in the
+// input (a runner that pipelines them), and written before the adapter
+// can wait for more.
 func serve(a *adapter, stdin io.Reader, stdout, stderr io.Writer) error {
 	in := bufio.NewReader(stdin)
+	out := bufio.NewWriterSize(stdout, 32<<10)
 	for {
 		line, err := in.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
 			resp, h := a.handle(line)
 			switch h {
 			case hookCrash:
+				out.Flush()
 				return errCrash
 			case hookHang:
+				out.Flush()
 				fmt.Fprintln(stderr, "adapter: hang-on-move: no more answers")
 				for {
 					time.Sleep(time.Hour)
 				}
 			}
-			if _, werr := stdout.Write(append(resp, '\n')); werr != nil {
+			out.Write(resp)
+			out.WriteByte('\n')
+		}
+		if pending, _ := in.Peek(in.Buffered()); err != nil || bytes.IndexByte(pending, '\n') < 0 {
+			if werr := out.Flush(); werr != nil {
 				return werr
 			}
 		}

@@ -62,7 +62,7 @@ type request struct {
 }
 
 type errorResponse struct {
-	ID      int64  `json:"id"`
+	ID      *int64 `json:"id"` // null for a line that is not a request
 	OK      bool   `json:"ok"`
 	Error   string `json:"error"`
 	Message string `json:"message"`
@@ -142,13 +142,21 @@ func (a *adapter) declared(feature string) bool { return slices.Contains(a.featu
 // handle answers one request line. The answer has no newline; with a
 // hook other than hookNone there is none to write.
 func (a *adapter) handle(line []byte) ([]byte, hook) {
+	// The answer to a line that is not a request with an integer id has
+	// the id null.
+	var probe struct {
+		ID *int64 `json:"id"`
+	}
+	if err := json.Unmarshal(line, &probe); err != nil || probe.ID == nil {
+		why := "it has no integer id"
+		if err != nil {
+			why = err.Error()
+		}
+		return marshal(errorResponse{ID: nil, OK: false, Error: "bad-request", Message: "the line is not a request of the protocol: " + why}), hookNone
+	}
 	var req request
 	if err := json.Unmarshal(line, &req); err != nil {
-		var id struct {
-			ID int64 `json:"id"`
-		}
-		_ = json.Unmarshal(line, &id)
-		return a.fail(id.ID, "bad-request", "the request is not a JSON object of the protocol: %v", err), hookNone
+		return a.fail(*probe.ID, "bad-request", "the request is not a JSON object of the protocol: %v", err), hookNone
 	}
 	if req.Op == "move" {
 		a.moveRequests++
@@ -235,18 +243,26 @@ func (a *adapter) hello(req request) []byte {
 func (a *adapter) profile(req request) (*profile, []byte) {
 	p, ok := profiles[req.Profile]
 	if !ok || !slices.Contains(a.profiles, req.Profile) {
-		return nil, a.fail(req.ID, "unsupported", "profile %q is not one this implementation declared (%v)", req.Profile, a.profiles)
+		return nil, a.fail(req.ID, "bad-request", "profile %q is not one this implementation declared (%v)", req.Profile, a.profiles)
 	}
 	if req.Setup == nil {
 		return p, nil
 	}
-	targets := map[string][]int64{"online-2048": {128, 512, 2048, 4096}, "pgs": {2048}}[p.name]
+	if !a.declared("setup") {
+		return nil, a.fail(req.ID, "bad-request", "a setup was given, but this implementation did not declare setup")
+	}
+	// A run may choose the profile's own win tile, or one of its targets;
+	// open-ended play where the profile offers it, or plays on anyway.
+	targets := append([]int64{p.winTile}, map[string][]int64{"online-2048": {128, 512, 4096}}[p.name]...)
 	target := req.Setup.Target
 	if target == 0 {
 		target = p.winTile
 	}
-	if !a.declared("setup") || !slices.Contains(targets, target) {
+	if !slices.Contains(targets, target) {
 		return nil, a.fail(req.ID, "unsupported", "profile %s offers no setup with target %d", p.name, target)
+	}
+	if req.Setup.OpenEnded && p.name != "online-2048" && p.name != "pgs" && p.winThen != "continue" {
+		return nil, a.fail(req.ID, "unsupported", "profile %s has no open-ended play", p.name)
 	}
 	q := *p
 	q.winTile = target
@@ -293,7 +309,7 @@ func (a *adapter) load(req request) []byte {
 	case req.Rows != nil && *req.Rows != rows, req.Cols != nil && *req.Cols != cols:
 		return a.fail(req.ID, "bad-request", "rows and cols do not match the %dx%d board", rows, cols)
 	case (rows != 4 || cols != 4) && !a.declared(sizeFeature(rows, cols)):
-		return a.fail(req.ID, "unsupported", "this implementation did not declare %s", sizeFeature(rows, cols))
+		return a.fail(req.ID, "bad-request", "this implementation did not declare %s", sizeFeature(rows, cols))
 	case req.Score < 0 || req.Score > maxSafe:
 		return a.fail(req.ID, "bad-request", "score %d is not between 0 and 2^53-1", req.Score)
 	case req.Moves < 0:
@@ -375,7 +391,7 @@ func (a *adapter) refusal(id int64, err error) []byte {
 }
 
 func (a *adapter) fail(id int64, word, format string, args ...any) []byte {
-	return marshal(errorResponse{ID: id, OK: false, Error: word, Message: fmt.Sprintf(format, args...)})
+	return marshal(errorResponse{ID: &id, OK: false, Error: word, Message: fmt.Sprintf(format, args...)})
 }
 
 func marshal(v any) []byte {

@@ -629,10 +629,10 @@ func (g *game) endRun() error {
 // win asks.
 func (g *game) keepPlaying() error {
 	if g.p.winThen != "ask" {
-		return refuse("unsupported", "profile %s does not ask after the win", g.p.name)
+		return refuse("not-stopped", "profile %s does not stop to ask after the win", g.p.name)
 	}
 	if g.result != targetReached {
-		return refuse("unsupported", "the run is not stopped at the win tile (it is %s)", g.result)
+		return refuse("not-stopped", "the run is not stopped at the win tile (it is %s)", g.result)
 	}
 	g.keep, g.result = true, playing
 	if g.mutant == "keep-playing-clears-won" { // MUTANT: plays on by forgetting the win

@@ -1,0 +1,286 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/protocol"
+)
+
+// The conversation of an Exec with its process: starting it and saying
+// hello, writing requests and reading their answers, and the rules of
+// docs/protocol.md, "Failures": what fails a request, when the process is
+// ended, and when the driver stops.
+
+func (e *Exec) timeout() time.Duration {
+	if e.Timeout > 0 {
+		return e.Timeout
+	}
+	return 5 * time.Second
+}
+
+func (e *Exec) maxTimeouts() int {
+	if e.MaxTimeouts > 0 {
+		return e.MaxTimeouts
+	}
+	return 3
+}
+
+// wait returns how long to wait for the next answer: the timeout, or
+// what is left of the run's time when that is less; deadline is true in
+// the second case.
+func (e *Exec) wait() (d time.Duration, deadline bool) {
+	d = e.timeout()
+	if e.RunTimeout > 0 {
+		if left := e.RunTimeout - time.Since(e.began); left < d {
+			return max(left, 0), true
+		}
+	}
+	return d, false
+}
+
+// giveUp stops the driver for reason: every later request fails, not
+// run. It returns that error.
+func (e *Exec) giveUp(status conformance.Status, reason string) error {
+	if e.stopped == nil {
+		e.stopped = &conformance.DriverError{Status: status, Msg: "not run: " + reason}
+	}
+	return e.stopped
+}
+
+// ensure starts the process and says hello, unless it runs; it returns
+// the failure, or why the driver has stopped.
+func (e *Exec) ensure() error {
+	if e.stopped != nil {
+		return e.stopped
+	}
+	if e.began.IsZero() {
+		e.began = time.Now()
+	}
+	if d, deadline := e.wait(); deadline && d <= 0 {
+		return e.giveUp(conformance.Timeout, fmt.Sprintf("the run's time limit of %s has passed", e.RunTimeout))
+	}
+	if e.proc != nil {
+		return nil
+	}
+	if e.stderr == nil {
+		w := e.Stderr
+		if w == nil {
+			w = os.Stderr
+		}
+		e.stderr = &cappedWriter{w: w, prefix: "impl: ", limit: StderrLimit}
+	}
+	p, err := startProcess(e.Command, e.stderr)
+	if err != nil {
+		return e.startFailed(&conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("cannot start %q: %v", e.Command, err)})
+	}
+	e.proc = p
+	var a protocol.Answer
+	var refused error
+	if _, err := e.exchange([]protocol.Request{{Op: protocol.OpHello, Protocol: protocol.Version}}, func(_ int, got protocol.Answer, err error) { a, refused = got, err }); err != nil {
+		return e.startFailed(err)
+	}
+	if refused != nil {
+		return e.startFailed(&conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("hello (request %d): the implementation refused it: %s: %s", e.nextID, a.Error, truncate(a.Message, 200))})
+	}
+	if a.Protocol != protocol.Version {
+		e.kill()
+		return e.giveUp(conformance.ProtocolError, fmt.Sprintf("hello: the implementation speaks protocol %d; this runner speaks %d", a.Protocol, protocol.Version))
+	}
+	e.failedStarts = 0
+	if e.hello == nil {
+		e.hello = &conformance.Hello{Name: a.Name, Version: a.Version, Protocol: a.Protocol, Profiles: dedupe(a.Profiles), Features: dedupe(a.Features)}
+	}
+	return nil
+}
+
+// startFailed counts a failed start and returns its error: the driver
+// stops after maxFailedStarts in a row.
+func (e *Exec) startFailed(err error) error {
+	e.kill()
+	if e.failedStarts++; e.failedStarts >= maxFailedStarts && e.stopped == nil {
+		var de *conformance.DriverError
+		if errors.As(err, &de) {
+			e.giveUp(de.Status, fmt.Sprintf("the implementation failed to start %d times in a row (the last: %s)", e.failedStarts, de.Msg))
+		}
+	}
+	return err
+}
+
+// kill ends the process, if one runs.
+func (e *Exec) kill() {
+	if e.proc != nil {
+		e.proc.stop()
+		e.proc = nil
+	}
+}
+
+// dedupe returns the items of list, each once, in order.
+func dedupe(list []string) []string {
+	out := make([]string, 0, len(list))
+	seen := make(map[string]bool, len(list))
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// exchange numbers reqs and sends them to the running process, reading
+// their answers in order and calling got with each: its answer, and err,
+// a *RuleError for a refusal by the rules or a *DriverError for an answer
+// with a protocol word. With more than one request, a goroutine writes
+// them, at most window ahead of the answers. At the first request that
+// gets no proper answer it ends the process and returns that failure and
+// the request's index; n is len(reqs) when every request was answered.
+// Each answer has the timeout from the one before (from the first write,
+// for the first).
+func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answer, err error)) (n int, err error) {
+	p := e.proc
+	for i := range reqs {
+		e.nextID++
+		reqs[i].ID = e.nextID
+	}
+	slots := make(chan struct{}, window)
+	written := make(chan struct{})
+	if len(reqs) == 1 {
+		e.out = append(appendRequest(e.out[:0], &reqs[0]), '\n')
+		d, _ := e.wait()
+		p.stdin.SetWriteDeadline(time.Now().Add(d))
+		_, err := p.stdin.Write(e.out)
+		close(written)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			e.kill()
+			return 0, &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s (request %d): the implementation has not read its input for %s", reqs[0].Op, reqs[0].ID, d)}
+		} // any other failure shows as the end of its stdout
+	} else {
+		go writeRequests(p, reqs, slots, written)
+	}
+	defer func() {
+		if err != nil {
+			e.kill()
+		}
+		<-written
+	}()
+	d, deadline := e.wait()
+	for i, req := range reqs {
+		what := requestName{req.Op, req.ID} // named only in an error
+		data, rerr := p.readLine(time.Now().Add(d))
+		switch {
+		case errors.Is(rerr, os.ErrDeadlineExceeded) && p.exited():
+			return i, &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s: the implementation %s without answering", what, p.ended())}
+		case errors.Is(rerr, os.ErrDeadlineExceeded):
+			return i, e.timedOut(what, d, deadline)
+		case errors.Is(rerr, errLineTooLong):
+			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the answer is longer than %d bytes", what, protocol.MaxLine)}
+		case rerr != nil:
+			msg := fmt.Sprintf("%s: the implementation %s without answering", what, p.ended())
+			if len(data) > 0 {
+				msg += fmt.Sprintf(" (it wrote %q without a newline)", truncate(string(data), 120))
+			}
+			return i, &conformance.DriverError{Status: conformance.Crash, Msg: msg}
+		}
+		if len(reqs) > 1 {
+			select { // this request's slot, taken once the writer is past it
+			case <-slots:
+			default:
+				select {
+				case <-slots:
+				case <-time.After(d):
+					return i, e.timedOut(what, d, deadline)
+				}
+			}
+		}
+		a, err := e.answers.read(req.Op, data)
+		switch {
+		case err != nil:
+			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the answer %s is not the protocol's: %v", what, truncate(string(data), 120), err)}
+		case a.ID == 0: // null: the answer to a line that was not a request
+			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the implementation could not read the request: %s: %s", what, a.Error, truncate(a.Message, 200))}
+		case a.ID != int64(req.ID):
+			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the answer is to request %d, not %d: %s", what, a.ID, req.ID, truncate(string(data), 120))}
+		}
+		if req.Op != protocol.OpHello {
+			e.timeouts = 0
+		}
+		got(i, a, refusal(what, a))
+		d, deadline = e.wait()
+	}
+	return len(reqs), nil
+}
+
+// timedOut counts a timeout and returns its error; the driver stops after
+// MaxTimeouts in a row, or at the end of the run's time.
+func (e *Exec) timedOut(what requestName, d time.Duration, deadline bool) error {
+	e.timeouts++
+	if deadline {
+		e.giveUp(conformance.Timeout, fmt.Sprintf("the run's time limit of %s has passed", e.RunTimeout))
+		return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s: no answer before the run's time limit of %s", what, e.RunTimeout)}
+	}
+	if e.timeouts >= e.maxTimeouts() {
+		e.giveUp(conformance.Timeout, fmt.Sprintf("the implementation timed out on %d requests in a row (the last: %s); the driver stopped", e.timeouts, what))
+	}
+	return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s: no answer within %s", what, d)}
+}
+
+// writeRequests writes reqs to the process, taking a slot for each (the
+// reader frees one an answer) and flushing whenever it would wait for
+// one; it closes written when it is done, or gives up when the process
+// stops.
+func writeRequests(p *process, reqs []protocol.Request, slots chan struct{}, written chan struct{}) {
+	defer close(written)
+	var buf []byte
+	flush := func() bool {
+		if len(buf) == 0 {
+			return true
+		}
+		_, err := p.stdin.Write(buf)
+		buf = buf[:0]
+		return err == nil
+	}
+	for _, req := range reqs {
+		select {
+		case slots <- struct{}{}:
+		default:
+			if !flush() {
+				return
+			}
+			select {
+			case slots <- struct{}{}:
+			case <-p.quit:
+				return
+			}
+		}
+		buf = append(appendRequest(buf, &req), '\n')
+		if len(buf) >= 32<<10 && !flush() {
+			return
+		}
+	}
+	flush()
+}
+
+// requestName names a request in an error: "move (request 17)".
+type requestName struct {
+	op string
+	id int
+}
+
+func (r requestName) String() string { return fmt.Sprintf("%s (request %d)", r.op, r.id) }
+
+// refusal returns an answer's ok: false as an error: a *RuleError for a
+// rules word, a *DriverError (protocol-error) for a protocol word; nil
+// for ok: true.
+func refusal(what requestName, a protocol.Answer) error {
+	switch {
+	case a.OK:
+		return nil
+	case protocol.RuleWord(a.Error):
+		return &conformance.RuleError{Code: a.Error, Message: a.Message}
+	}
+	return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the implementation answered %s: %s", what, a.Error, truncate(a.Message, 200))}
+}

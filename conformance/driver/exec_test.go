@@ -1,0 +1,357 @@
+//go:build unix
+
+package driver
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/conformance/internal/adaptertest"
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/protocol"
+)
+
+// The exec driver against hostile implementations (issue 12): each test
+// is one way an implementation can cost the runner its memory, its time or
+// the truth about what happened.
+
+// TestExecLineLimit: an answer that never ends its line is a protocol
+// error once it passes protocol.MaxLine, at once and in bounded memory
+// (without the limit the driver reads until the timeout, gigabytes).
+func TestExecLineLimit(t *testing.T) {
+	e := &Exec{Command: fake(t, "endless-line"), Stderr: io.Discard}
+	defer e.Close()
+	if _, err := e.Hello(); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	_, err := e.Load("classic", conformance.LoadState{Board: classicBoard})
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&after)
+	wantDriverError(t, err, conformance.ProtocolError, "load (request 2)", fmt.Sprintf("longer than %d bytes", protocol.MaxLine))
+	if elapsed > 3*time.Second {
+		t.Errorf("%v to refuse the line", elapsed)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16*protocol.MaxLine {
+		t.Errorf("reading the line allocated %d MiB", grew>>20)
+	}
+}
+
+// alive reports whether process pid runs (a zombie does not).
+func alive(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
+}
+
+// pids reads the pids a command appended to file, waiting for n of them.
+func pids(t *testing.T, file string, n int) []int {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		data, _ := os.ReadFile(file)
+		var out []int
+		for _, f := range strings.Fields(string(data)) {
+			if p, err := strconv.Atoi(f); err == nil {
+				out = append(out, p)
+			}
+		}
+		if len(out) >= n {
+			return out
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %d pids, want %d", file, len(out), n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func waitDead(t *testing.T, what string, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(3 * time.Second); alive(pid); {
+		if time.Now().After(deadline) {
+			t.Errorf("%s: process %d still runs", what, pid)
+			syscall.Kill(pid, syscall.SIGKILL)
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestExecEndsDescendants starts the adapter behind a shell that first
+// starts a child that tries to outlive it, four ways: in its process
+// group; in a session of its own (setsid); in a session of its own with
+// its parent gone at once (setsid -f: only the tag finds it); with its
+// environment cleared (env -i: only its parent finds it). Each child is
+// ended when the driver ends the adapter, at Close and (but the last,
+// whose parent is gone by then) at the restart after a crash.
+func TestExecEndsDescendants(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the descendants are found through /proc")
+	}
+	adapterCmd := adaptertest.Command(t, "--mutant", "crash-on-move")
+	for _, tc := range []struct {
+		name, child string
+		restart     bool // the child is ended at a restart after the adapter crashed too
+	}{
+		{"group", `sleep 1000 & echo $! >> "$F"`, true},
+		{"setsid", `setsid sleep 1000 & echo $! >> "$F"`, true},
+		{"setsid-orphan", `setsid -f sh -c 'echo $$ >> "$F"; exec sleep 1000'`, true},
+		{"env-cleared", `setsid env -i sleep 1000 & echo $! >> "$F"`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "pids")
+			e := &Exec{Command: fmt.Sprintf("export F='%s'; %s; exec %s", file, tc.child, adapterCmd), Timeout: 10 * time.Second, Stderr: io.Discard}
+			defer e.Close()
+			if _, err := e.Hello(); err != nil {
+				t.Fatal(err)
+			}
+			first := pids(t, file, 1)[0]
+			if !alive(first) {
+				t.Fatalf("the child %d did not start", first)
+			}
+			if tc.restart {
+				// The adapter exits at its 5th move; the next request
+				// starts another, with a child of its own.
+				if _, err := e.Load("classic", conformance.LoadState{Board: classicBoard}); err != nil {
+					t.Fatal(err)
+				}
+				var err error
+				start := time.Now()
+				for i := 0; i < 5 && err == nil; i++ {
+					_, err = e.Move(engine.Right, nil)
+				}
+				// The child holds the adapter's stdout open: the exit is seen
+				// by the process ending, well before the timeout of 10 s.
+				wantDriverError(t, err, conformance.Crash, "exited (exit status 3)")
+				if elapsed := time.Since(start); elapsed > 5*time.Second {
+					t.Errorf("the crash was seen after %v", elapsed)
+				}
+				waitDead(t, "after the crash", first)
+				if _, err := e.Hello(); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := e.Load("classic", conformance.LoadState{Board: classicBoard}); err != nil {
+					t.Fatal(err)
+				}
+				first = pids(t, file, 2)[1]
+			}
+			e.Close()
+			waitDead(t, "at Close", first)
+		})
+	}
+}
+
+// TestExecHelloBounded: a hello that lists a profile 100,000 times is a
+// protocol error that names the field (it made the runner run the suite
+// 100,000 times); below the bound a profile listed twice counts once.
+func TestExecHelloBounded(t *testing.T) {
+	e := &Exec{Command: fake(t, "profiles 100000"), Stderr: io.Discard}
+	defer e.Close()
+	_, err := e.Hello()
+	wantDriverError(t, err, conformance.ProtocolError, "hello (request 1)", "/profiles", "more than 256 items")
+
+	e2 := &Exec{Command: fake(t, "profiles 3"), Stderr: io.Discard}
+	defer e2.Close()
+	h, err := e2.Hello()
+	if err != nil || len(h.Profiles) != 1 || h.Profiles[0] != "classic" {
+		t.Errorf("hello with classic three times: %v, %v", h.Profiles, err)
+	}
+}
+
+// TestExecStderrCapped: 10 MB on stderr reaches the runner's stderr as
+// StderrLimit bytes and a note of the rest, and does not block the
+// implementation.
+func TestExecStderrCapped(t *testing.T) {
+	var stderr bytes.Buffer
+	e := &Exec{Command: fake(t, "stderr 10000000"), Stderr: &stderr}
+	if _, err := e.Hello(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.New("classic", "", nil); err != nil {
+		t.Fatal(err)
+	}
+	// The copy of stderr runs beside the answers: wait for all of it.
+	time.Sleep(200 * time.Millisecond)
+	e.Close()
+	if n := stderr.Len(); n > StderrLimit+200 || n < StderrLimit {
+		t.Errorf("%d bytes of stderr passed on, want %d and a note", n, StderrLimit)
+	}
+	if want := fmt.Sprintf("impl: [%d more bytes of stderr dropped", 10000000-StderrLimit); !strings.Contains(stderr.String(), want) {
+		t.Errorf("no note %q in %q", want, stderr.String()[max(0, stderr.Len()-200):])
+	}
+}
+
+// runCore runs the core cases under classic.
+func runCore(t *testing.T, impl conformance.Impl) *conformance.Report {
+	t.Helper()
+	rep, err := conformance.Run(adaptertest.Pack(t), impl, conformance.Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^core/`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) < 50 {
+		t.Fatalf("%d results", len(rep.Results))
+	}
+	return rep
+}
+
+// TestExecStopsAfterTimeouts: an implementation that answers hello and
+// then nothing costs three timeouts, not one a request (52 minutes for
+// the pack at 5 s each): the rest is reported as not run, saying why.
+func TestExecStopsAfterTimeouts(t *testing.T) {
+	e := &Exec{Command: fake(t, "silent"), Timeout: 500 * time.Millisecond, Stderr: io.Discard}
+	defer e.Close()
+	start := time.Now()
+	rep := runCore(t, e)
+	if elapsed := time.Since(start); elapsed > 5*time.Second {
+		t.Errorf("%d cases took %v", len(rep.Results), elapsed)
+	}
+	i := 0
+	for _, r := range rep.Results {
+		if r.Status == conformance.Skip {
+			continue
+		}
+		i++
+		want := "no answer within 500ms"
+		if i > 3 {
+			want = "not run: the implementation timed out on 3 requests in a row (the last: load (request 6)); the driver stopped"
+		}
+		if r.Status != conformance.Timeout || !strings.Contains(r.Reason, want) {
+			t.Fatalf("%s, the %dth case run: %s: %s; want timeout: %s", r.Case, i, r.Status, r.Reason, want)
+		}
+	}
+}
+
+// TestExecRunTimeout: past the run's time limit no request is sent: the
+// request under way fails, the rest are not run.
+func TestExecRunTimeout(t *testing.T) {
+	e := &Exec{Command: fake(t, "slow 40ms"), RunTimeout: time.Second, Stderr: io.Discard}
+	defer e.Close()
+	start := time.Now()
+	rep := runCore(t, e)
+	if elapsed := time.Since(start); elapsed > 4*time.Second {
+		t.Errorf("%d cases took %v", len(rep.Results), elapsed)
+	}
+	var limit, notRun, other int
+	for _, r := range rep.Results {
+		switch {
+		case strings.Contains(r.Reason, "no answer before the run's time limit of 1s"):
+			limit++
+		case strings.Contains(r.Reason, "not run: the run's time limit of 1s has passed"):
+			notRun++
+		case r.Status != conformance.Timeout:
+			other++ // played: the fake's answers are not the rules'
+		}
+	}
+	// The time can run out during a request, or between two.
+	if limit > 1 || notRun < len(rep.Results)/2 || other == 0 {
+		t.Errorf("%d cases played, %d at the limit, %d not run (of %d)", other, limit, notRun, len(rep.Results))
+	}
+}
+
+// TestExecEndOfStdout: an implementation that closes its stdout and runs
+// on is reported as that, at once, and one that exits with its status;
+// both are crashes, neither a timeout.
+func TestExecEndOfStdout(t *testing.T) {
+	for mode, want := range map[string]string{
+		"close-stdout":     "new (request 2): the implementation closed its stdout, still running, without answering",
+		"exit-after-hello": "new (request 2): the implementation exited (exit status 7) without answering",
+	} {
+		e := &Exec{Command: fake(t, mode), Stderr: io.Discard}
+		if _, err := e.Hello(); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		_, err := e.New("classic", "", nil)
+		wantDriverError(t, err, conformance.Crash, want)
+		if elapsed := time.Since(start); elapsed > 2*time.Second {
+			t.Errorf("%s: %v to see it", mode, elapsed)
+		}
+		e.Close()
+	}
+}
+
+// TestExecDeaf: an implementation that stops reading its input (here
+// while it answers ahead, guessing the ids) fills the pipe of requests;
+// the write that would wait for ever times out.
+func TestExecDeaf(t *testing.T) {
+	e := &Exec{Command: fake(t, "deaf"), Timeout: 500 * time.Millisecond, Stderr: io.Discard}
+	defer e.Close()
+	var err error
+	n := 0
+	for ; n < 100000 && err == nil; n++ {
+		_, err = e.Legal()
+	}
+	wantDriverError(t, err, conformance.Timeout, "legal (request", "the implementation has not read its input for 500ms")
+	if n < 100 {
+		t.Errorf("failed after %d requests", n)
+	}
+}
+
+// TestExecAnswers: what the driver makes of answers that are not proper
+// ones, and of refusals: each names the request and the field.
+func TestExecAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		mode   string
+		call   func(e *Exec) error
+		status conformance.Status // "" for a refusal by the rules
+		words  []string
+		ended  bool // the answer is not one: the process is ended
+	}{
+		{"no-state", func(e *Exec) error { _, err := e.New("classic", "", nil); return err }, conformance.ProtocolError,
+			[]string{"new (request 2)", `missing field "state"`}, true},
+		{"no-state", func(e *Exec) error { _, err := e.Legal(); return err }, conformance.ProtocolError,
+			[]string{"legal (request 2)", `missing field "legal"`}, true},
+		{"no-state", func(e *Exec) error { _, err := e.Do("undo"); return err }, conformance.ProtocolError,
+			[]string{"undo (request 2)", `missing field "state"`}, true},
+		{"bare-refusal", func(e *Exec) error { _, err := e.Legal(); return err }, conformance.ProtocolError,
+			[]string{"legal (request 2)", `missing field "error"`}, true},
+		{"word oops", func(e *Exec) error { _, err := e.Move(engine.Left, nil); return err }, conformance.ProtocolError,
+			[]string{"move (request 2)", `/error: "oops" is not an error word`}, true},
+		{"word bad-request", func(e *Exec) error { _, err := e.Move(engine.Left, nil); return err }, conformance.ProtocolError,
+			[]string{"move (request 2): the implementation answered bad-request: as asked"}, false},
+		{"word impl-error", func(e *Exec) error { _, err := e.Move(engine.Left, nil); return err }, conformance.ProtocolError,
+			[]string{"the implementation answered impl-error: as asked"}, false},
+		{"wrong-id", func(e *Exec) error { _, err := e.New("classic", "", nil); return err }, conformance.ProtocolError,
+			[]string{"new (request 2): the answer is to request 3, not 2"}, true},
+		{"word not-stopped", func(e *Exec) error { _, err := e.Do("keep-playing"); return err }, "", []string{"not-stopped"}, false},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			e := &Exec{Command: fake(t, tc.mode), Stderr: io.Discard}
+			defer e.Close()
+			if _, err := e.Hello(); err != nil {
+				t.Fatal(err)
+			}
+			err := tc.call(e)
+			if tc.status == "" {
+				var re *conformance.RuleError
+				if !errors.As(err, &re) || re.Code != tc.words[0] || re.Message != "as asked" {
+					t.Errorf("%v, want the refusal %s", err, tc.words[0])
+				}
+			} else {
+				wantDriverError(t, err, tc.status, tc.words...)
+			}
+			// A malformed answer ends the process; a proper refusal, with
+			// a protocol word or a rules word, does not.
+			if ended := e.proc == nil; ended != tc.ended {
+				t.Errorf("the process was ended: %v, want %v", ended, tc.ended)
+			}
+		})
+	}
+}

@@ -1,0 +1,265 @@
+package driver
+
+import (
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/server"
+)
+
+var classicBoard, _ = engine.ParseBoard("2 . . ./. . . ./. . . ./. . . .")
+
+// randomGames returns n games of one move on random boards, a quarter of
+// the moves ones that change nothing.
+func randomGames(n int, seed uint64) []conformance.OneMove {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	games := make([]conformance.OneMove, n)
+	for i := range games {
+		b, _ := engine.NewBoard(4, 4)
+		for c := range 16 {
+			if rng.IntN(3) == 0 {
+				b.Set(c/4, c%4, 2<<rng.IntN(5))
+			}
+		}
+		if b.Empty() == 16 {
+			b.Set(0, 0, 2)
+		}
+		games[i] = conformance.OneMove{State: conformance.LoadState{Board: b}, Move: engine.Directions[rng.IntN(4)]}
+	}
+	return games
+}
+
+// oneByOne plays games as the property checks do without a Pipeliner.
+func oneByOne(impl interface {
+	conformance.Impl
+	conformance.Loader
+}, profile string, games []conformance.OneMove) []conformance.OneMoveResult {
+	out := make([]conformance.OneMoveResult, len(games))
+	for i, g := range games {
+		if _, out[i].Err = impl.Load(profile, g.State); out[i].Err == nil {
+			out[i].Move, out[i].Err = impl.Move(g.Move, nil)
+		}
+	}
+	return out
+}
+
+// sameResults compares two batches' results, refusals by their word.
+func sameResults(t *testing.T, got, want []conformance.OneMoveResult) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d results, want %d", len(got), len(want))
+	}
+	refusals := 0
+	for i := range got {
+		var g, w *conformance.RuleError
+		errors.As(got[i].Err, &g)
+		errors.As(want[i].Err, &w)
+		switch {
+		case (got[i].Err == nil) != (want[i].Err == nil) || (g == nil) != (w == nil):
+			t.Fatalf("game %d: %v, want %v", i, got[i].Err, want[i].Err)
+		case g != nil && g.Code != w.Code:
+			t.Fatalf("game %d: refused as %s, want %s", i, g.Code, w.Code)
+		case g != nil:
+			refusals++
+		case got[i].Err != nil:
+			t.Fatalf("game %d: %v", i, got[i].Err)
+		case !reflect.DeepEqual(got[i].Move, want[i].Move):
+			t.Fatalf("game %d: %+v, want %+v", i, got[i].Move, want[i].Move)
+		}
+	}
+	if refusals == 0 || refusals == len(got) {
+		t.Errorf("%d refusals in %d games: the batch does not mix them", refusals, len(got))
+	}
+}
+
+// TestPlayAllAsOneByOne: the games of a pipelined batch come out as the
+// same games played one request at a time, refusals of moves that change
+// nothing (tile-merge) included: the adapter draws the spawns of loaded
+// games from its own generator in the order of the loads, so the two
+// runs see the same tiles.
+func TestPlayAllAsOneByOne(t *testing.T) {
+	games := randomGames(500, 7)
+	a, b := adapter(t), adapter(t)
+	defer a.Close()
+	defer b.Close()
+	sameResults(t, a.PlayAll("tile-merge", games), oneByOne(b, "tile-merge", games))
+	// A batch after a batch, and after single requests: ids go on.
+	sameResults(t, a.PlayAll("tile-merge", games[:100]), oneByOne(b, "tile-merge", games[:100]))
+	if _, err := a.Load("classic", conformance.LoadState{Board: classicBoard}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Load("classic", conformance.LoadState{Board: classicBoard}); err != nil {
+		t.Fatal(err)
+	}
+	sameResults(t, a.PlayAll("tile-merge", games[100:]), oneByOne(b, "tile-merge", games[100:]))
+}
+
+// TestPlayAllFailure: a crash and a hang in the middle of a batch fail
+// that game; the games after it are not run (not played on a process
+// that is gone, nor each waiting its timeout); the next request starts
+// the adapter again.
+func TestPlayAllFailure(t *testing.T) {
+	games := randomGames(20, 3)
+	for i := range games {
+		games[i].State.Board = classicBoard
+		games[i].Move = engine.Right // a move that changes the board: every game moves
+	}
+	for hook, want := range map[string]conformance.Status{"crash-on-move": conformance.Crash, "hang-on-move": conformance.Timeout} {
+		t.Run(hook, func(t *testing.T) {
+			e := adapter(t, "--mutant", hook)
+			e.Timeout = time.Second
+			defer e.Close()
+			start := time.Now()
+			out := e.PlayAll("classic", games)
+			if elapsed := time.Since(start); elapsed > 4*time.Second { // 16 s, a timeout a game
+				t.Errorf("the batch took %v", elapsed)
+			}
+			for i, r := range out {
+				switch {
+				case i < 4 && r.Err != nil:
+					t.Errorf("game %d: %v", i+1, r.Err)
+				case i == 4:
+					wantDriverError(t, r.Err, want, "move (request 11)")
+				case i > 4:
+					wantDriverError(t, r.Err, want, "not run: game 5 of 20 of the batch failed before it")
+				}
+			}
+			if _, err := e.Load("classic", conformance.LoadState{Board: classicBoard}); err != nil {
+				t.Errorf("after the batch: %v", err)
+			}
+		})
+	}
+}
+
+// TestPlayAllRefusedLoad: a game whose load is refused gets the refusal;
+// its move, already sent, played on the game before, and its answer is
+// dropped; the games after it are played as if it were not there.
+func TestPlayAllRefusedLoad(t *testing.T) {
+	games := randomGames(6, 5)
+	bad := games[2]
+	bad.State.Setup = &engine.Setup{Target: 512} // classic has no choice of target
+	a, b := adapter(t), adapter(t)
+	defer a.Close()
+	defer b.Close()
+	out := a.PlayAll("classic", append(append(games[:2:2], bad), games[2:]...))
+	var re *conformance.RuleError
+	if !errors.As(out[2].Err, &re) || re.Code != "unsupported" {
+		t.Fatalf("the refused load: %v", out[2].Err)
+	}
+	out = append(out[:2], out[3:]...)
+	want := oneByOne(b, "classic", games[:2])
+	b.Load("classic", bad.State) // the adapter draws for a load only when it takes it: nothing to match here
+	want = append(want, oneByOne(b, "classic", games[2:])...)
+	for i := range want {
+		if !reflect.DeepEqual(out[i], want[i]) {
+			t.Errorf("game %d: %+v, want %+v", i, out[i], want[i])
+		}
+	}
+}
+
+// TestPlayAllWindow: a batch keeps at most window requests unanswered. An
+// implementation that answers only once 64 requests wait gets them (and
+// plays the batch); one that waits for 65 never does.
+func TestPlayAllWindow(t *testing.T) {
+	games := randomGames(100, 1)
+	e := &Exec{Command: fake(t, "window 64"), Timeout: 2 * time.Second, Stderr: io.Discard}
+	defer e.Close()
+	for i, r := range e.PlayAll("classic", games) {
+		if r.Err != nil {
+			t.Fatalf("window 64, game %d: %v", i+1, r.Err)
+		}
+	}
+	e2 := &Exec{Command: fake(t, "window 65"), Timeout: time.Second, Stderr: io.Discard}
+	defer e2.Close()
+	out := e2.PlayAll("classic", games)
+	wantDriverError(t, out[0].Err, conformance.Timeout, "load (request 2): no answer within 1s")
+}
+
+// TestHTTPPlayAll: through the HTTP driver a batch is played on several
+// connections at once, at most httpWorkers, and comes out as the same
+// games played one at a time (each load's generator is its number in the
+// run, whatever the order the requests finish in).
+func TestHTTPPlayAll(t *testing.T) {
+	var ps []*engine.Profile
+	for _, name := range engine.BuiltinNames() {
+		p, _ := engine.BuiltinProfile(name)
+		ps = append(ps, p)
+	}
+	srv, err := server.New(ps, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inFlight, most atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := inFlight.Add(1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		time.Sleep(200 * time.Microsecond) // long enough for requests to overlap
+		srv.ServeHTTP(w, r)
+		inFlight.Add(-1)
+	}))
+	defer ts.Close()
+	games := randomGames(300, 9)
+	got := (&HTTP{BaseURL: ts.URL}).PlayAll("tile-merge", games)
+	if m := most.Load(); m < 2 || m > httpWorkers {
+		t.Errorf("at most %d requests in flight, want 2 to %d", m, httpWorkers)
+	}
+	most.Store(0)
+	want := oneByOne(&HTTP{BaseURL: ts.URL}, "tile-merge", games)
+	if m := most.Load(); m != 1 {
+		t.Errorf("one at a time: %d in flight", m)
+	}
+	sameResults(t, got, want)
+}
+
+// TestHTTPPlayAllStops: once a game of a batch fails (the server stops
+// answering properly), no further game is begun: the rest are not run.
+func TestHTTPPlayAllStops(t *testing.T) {
+	p, _ := engine.BuiltinProfile("classic")
+	srv, err := server.New([]*engine.Profile{p}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var posts atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == "POST" && posts.Add(1) > 40 {
+			http.Error(w, "gone", http.StatusServiceUnavailable)
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	out := (&HTTP{BaseURL: ts.URL}).PlayAll("classic", randomGames(1000, 2))
+	first := -1
+	for i, r := range out {
+		if r.Err != nil && !isRefusal(r.Err) {
+			first = i
+			break
+		}
+	}
+	if first < 0 || first > 40 {
+		t.Fatalf("the first failure at game %d", first+1)
+	}
+	wantDriverError(t, out[first].Err, conformance.ProtocolError, "HTTP 503")
+	if n := posts.Load(); n > 40+2*httpWorkers {
+		t.Errorf("%d actions posted for 20 games and a failure", n)
+	}
+	if last := out[len(out)-1].Err; last == nil || !strings.Contains(last.Error(), "not run: a game of the batch failed before it") {
+		t.Errorf("the last game: %v", last)
+	}
+}
+
+func isRefusal(err error) bool {
+	var re *conformance.RuleError
+	return errors.As(err, &re)
+}

@@ -1,0 +1,232 @@
+package driver
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/tileproof/tileproof/protocol"
+)
+
+// A process is one run of an implementation's command: its pipes, the
+// lines it writes on stdout, and its end. Every process it starts is
+// ended with it (killTree): the command runs in a session of its own,
+// with a tag in its environment that its descendants inherit.
+
+// tagVariable is the environment variable that marks an implementation's
+// processes: its value is a random tag, new for each start.
+const tagVariable = "TILEPROOF_EXEC_RUN"
+
+// errLineTooLong is a line longer than protocol.MaxLine.
+var errLineTooLong = fmt.Errorf("a line longer than %d bytes", protocol.MaxLine)
+
+// exitGrace is how long a process whose stdout closed is given to exit,
+// before the driver reports it closed stdout while still running.
+const exitGrace = 200 * time.Millisecond
+
+type process struct {
+	cmd   *exec.Cmd
+	tag   string
+	stdin *os.File
+	out   *os.File      // the read end of stdout, read with deadlines
+	lines *bufio.Reader // of out
+	done  chan struct{} // closed when the process has exited
+	quit  chan struct{} // closed by stop
+	once  sync.Once
+
+	mu       sync.Mutex // orders the end of the process and the deadlines of reads
+	exitedAt time.Time  // when the process exited; zero while it runs
+}
+
+// startProcess runs command through sh -c, its stderr going to stderr.
+func startProcess(command string, stderr io.Writer) (*process, error) {
+	var raw [8]byte
+	rand.Read(raw[:])
+	p := &process{tag: hex.EncodeToString(raw[:]), done: make(chan struct{}), quit: make(chan struct{})}
+	p.cmd = exec.Command("sh", "-c", command)
+	p.cmd.Env = append(os.Environ(), tagVariable+"="+p.tag)
+	ownSession(p.cmd)
+	// The pipes are the driver's own, not os/exec's: Wait then returns
+	// when the process exits, whoever else holds them open.
+	var pipes [6]*os.File
+	var err error
+	for i := 0; i < 6 && err == nil; i += 2 {
+		pipes[i], pipes[i+1], err = os.Pipe()
+	}
+	closeAll := func(fs ...*os.File) {
+		for _, f := range fs {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}
+	if err != nil {
+		closeAll(pipes[:]...)
+		return nil, err
+	}
+	inR, inW, outR, outW, errR, errW := pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5]
+	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = inR, outW, errW
+	err = p.cmd.Start()
+	closeAll(inR, outW, errW)
+	if err != nil {
+		closeAll(inW, outR, errR)
+		return nil, err
+	}
+	p.stdin, p.out, p.lines = inW, outR, bufio.NewReaderSize(outR, 64<<10)
+	go func() {
+		io.Copy(stderr, errR)
+		errR.Close()
+	}()
+	go func() {
+		p.cmd.Wait()
+		p.mu.Lock()
+		p.exitedAt = time.Now()
+		close(p.done)
+		// A process it started may hold stdout open: a read under way
+		// gives up soon.
+		p.out.SetReadDeadline(p.exitedAt.Add(exitGrace))
+		p.mu.Unlock()
+	}()
+	return p, nil
+}
+
+// readLine reads the next line of stdout, waiting until deadline, or
+// exitGrace after the process exited: a timeout is
+// os.ErrDeadlineExceeded.
+func (p *process) readLine(deadline time.Time) ([]byte, error) {
+	if buf, _ := p.lines.Peek(p.lines.Buffered()); bytes.IndexByte(buf, '\n') < 0 {
+		p.mu.Lock()
+		if !p.exitedAt.IsZero() {
+			deadline = p.exitedAt.Add(exitGrace)
+		}
+		p.out.SetReadDeadline(deadline) // a read is to come
+		p.mu.Unlock()
+	}
+	return readLine(p.lines, protocol.MaxLine)
+}
+
+// exited reports whether the process has exited.
+func (p *process) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// readLine reads a line of at most max bytes before its newline, which
+// it strips; a longer line is errLineTooLong, and what was read of it is
+// dropped. A last line without a newline is returned with io.EOF.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var buf []byte
+	for {
+		frag, err := r.ReadSlice('\n')
+		switch {
+		case err == nil:
+			if len(buf)+len(frag)-1 > max {
+				return nil, errLineTooLong
+			}
+			return append(buf, frag[:len(frag)-1]...), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			if len(buf)+len(frag) > max {
+				return nil, errLineTooLong
+			}
+			buf = append(buf, frag...)
+		default:
+			if len(buf)+len(frag) > max {
+				return nil, errLineTooLong
+			}
+			return append(buf, frag...), err
+		}
+	}
+}
+
+// ended says how stdout ended: the process exited (how), or it closed
+// stdout and still runs.
+func (p *process) ended() string {
+	select {
+	case <-p.done:
+		return "exited (" + p.cmd.ProcessState.String() + ")"
+	case <-time.After(exitGrace):
+		return "closed its stdout, still running,"
+	}
+}
+
+// stop ends the process and every process it started, and waits for it.
+func (p *process) stop() {
+	p.once.Do(func() {
+		close(p.quit)
+		// First the kill, then the end of stdin: a process whose input ends
+		// may exit first, and its children would lose the parent they are
+		// found by.
+		killTree(p.cmd.Process.Pid, p.tag)
+		p.stdin.Close()
+		select {
+		case <-p.done:
+		case <-time.After(5 * time.Second): // it could not be killed: leave it
+		}
+		p.out.Close()
+	})
+}
+
+// cappedWriter passes at most limit bytes to w, each line prefixed, and
+// then one line saying what it dropped; it is safe for concurrent use
+// (two processes' stderr can overlap at a restart).
+type cappedWriter struct {
+	mu      sync.Mutex
+	w       io.Writer
+	prefix  string
+	limit   int
+	written int
+	dropped int
+	mid     bool // within a line
+}
+
+func (c *cappedWriter) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := len(b)
+	if room := c.limit - c.written; len(b) > room {
+		c.dropped += len(b) - max(room, 0)
+		b = b[:max(room, 0)]
+	}
+	c.written += len(b)
+	for len(b) > 0 {
+		if !c.mid {
+			io.WriteString(c.w, c.prefix)
+		}
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			c.w.Write(b)
+			c.mid = true
+			break
+		}
+		c.w.Write(b[:i+1])
+		c.mid = false
+		b = b[i+1:]
+	}
+	return n, nil
+}
+
+// close writes the note of what was dropped, if anything was.
+func (c *cappedWriter) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dropped > 0 {
+		nl := ""
+		if c.mid {
+			nl = "\n"
+		}
+		fmt.Fprintf(c.w, "%s%s[%d more bytes of stderr dropped: at most %d are passed on]\n", nl, c.prefix, c.dropped, c.limit)
+		c.dropped, c.mid = 0, false
+	}
+}
