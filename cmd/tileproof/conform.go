@@ -22,6 +22,7 @@ type conformFlags struct {
 	json, strict, properties, verbose                         bool
 	timeout                                                   time.Duration
 	explore                                                   exploreOpts
+	observe                                                   observeOpts
 }
 
 func (c *cli) conformCommand() *cobra.Command {
@@ -43,7 +44,13 @@ engine itself, a self-check that must pass).
 With --explore N, play N random games against the implementation instead, compared with
 the engine step by step; the first divergence of each kind is shrunk to a case.
 
-Exit status 1 when a case fails (with --strict, also a skip or an unexpected pass).`,
+An implementation that can neither load a state nor take a tp1 seed starts every game
+itself, so no case can start where it needs: its own games are observed instead
+(--observe N, on request for any implementation), each spawn it reports copied into the
+engine and every step compared, with the spawns' statistics over all the games.
+
+Exit status 1 when a check fails (with --strict, also a skip or an unexpected pass); 2
+when no check could run at all.`,
 	}
 	c.flags(cmd, func(fl *pflag.FlagSet) {
 		fl.StringVar(&f.impl, "impl", "", "the implementation: exec:`COMMAND`, http://HOST:PORT, or builtin (required)")
@@ -60,6 +67,7 @@ Exit status 1 when a case fails (with --strict, also a skip or an unexpected pas
 		fl.BoolVar(&f.properties, "properties", true, "also run the property checks (docs/conformance.md)")
 		fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the skipped cases, with why, and the expected failures")
 		f.explore = exploreFlags(fl)
+		observeFlags(fl, &f.observe)
 		registerProfileCompletion(cmd, "profile")
 		cmd.RegisterFlagCompletionFunc("impl", cobra.FixedCompletions([]string{"builtin", "exec:", "http://"}, cobra.ShellCompDirectiveNoSpace))
 	})
@@ -104,6 +112,11 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
+	if games := observing(cmd.Flags(), f.observe, rep.Impl, opts.Run); games > 0 {
+		if err := c.observe(impl, rep, opts, f.observe, games, !f.json && f.baseline == ""); err != nil {
+			return c.fail(exitBadUsage, "conform --observe: %v", err)
+		}
+	}
 	if f.junit != "" {
 		out, err := os.Create(f.junit)
 		if err == nil {
@@ -119,14 +132,20 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 			return c.fail(exitBadUsage, "conform: --html: %v", err)
 		}
 	}
+	code := exitOK
 	if f.baseline != "" {
-		return c.compareBaseline(rep, f.baseline)
-	}
-	if f.json {
+		code = c.compareBaseline(rep, f.baseline)
+	} else if f.json {
 		rep.WriteJSON(c.stdout)
 	} else {
 		rep.WriteText(c.stdout, f.verbose)
 		writeTotalNote(c.stdout, rep, f.verbose)
+	}
+	if reason := nothingRan(rep); reason != "" {
+		return c.fail(exitBadUsage, "conform: no check could run: %s", reason)
+	}
+	if f.baseline != "" {
+		return code
 	}
 	failed, xpass := rep.Failures()
 	_, total := rep.Summaries()
@@ -140,24 +159,51 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	return exitOK
 }
 
-// propertiesArea is the report area of the property checks.
-const propertiesArea = "properties"
+// nothingRan says why no check of the report ran, "" when one did: every
+// result skipped (the first reason given), or none at all.
+func nothingRan(rep *conformance.Report) string {
+	if len(rep.Results) == 0 {
+		return "nothing matches the selection"
+	}
+	for _, res := range rep.Results {
+		if res.Status != conformance.Skip {
+			return ""
+		}
+	}
+	return fmt.Sprintf("all %s skipped (the first: %s)", plural(len(rep.Results), "check"), rep.Results[0].Reason)
+}
+
+// The report areas of the checks that are not cases.
+const (
+	propertiesArea = "properties"
+	observeArea    = "observe"
+)
 
 // writeTotalNote says under the summary what its total counts, and when
 // cases were skipped, how to see why.
 func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
 	cases := map[string]bool{}
-	runs, props := 0, 0
+	runs, props, observed := 0, 0, 0
 	for _, res := range rep.Results {
-		if res.Area == propertiesArea {
+		switch res.Area {
+		case propertiesArea:
 			props++
-			continue
+		case observeArea:
+			observed++
+		default:
+			cases[res.Case] = true
+			runs++
 		}
-		cases[res.Case] = true
-		runs++
+	}
+	also := plural(props, "property check")
+	switch {
+	case observed > 0 && props == 0:
+		also = plural(observed, "observation check")
+	case observed > 0:
+		also += " and " + plural(observed, "observation check")
 	}
 	fmt.Fprintf(w, "  (total: %s of %s, each under every profile it applies to, and %s)\n",
-		plural(runs, "run"), plural(len(cases), "case"), plural(props, "property check"))
+		plural(runs, "run"), plural(len(cases), "case"), also)
 	if _, total := rep.Summaries(); total.Skipped > 0 && !verbose {
 		fmt.Fprintf(w, "  (%d skipped: each needs a feature or a board size the implementation does not declare; -v lists them with why)\n", total.Skipped)
 	}
