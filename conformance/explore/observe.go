@@ -375,27 +375,36 @@ func startTiles(b engine.Board) []engine.Spawn {
 type observer struct {
 	p        *engine.Profile
 	counter  *replay.SpawnCounter
-	openings map[string]int // a game's start and first spawns' values, to the games that had them
-	games    int            // the games long enough to have an opening
+	openings map[string]int  // a game's start and first spawns' values, to the games that had them
+	games    int             // the games long enough to have an opening
+	counted  map[string]bool // the openings whose game's spawns are counted
 }
 
+// add pools game g. Its spawns join the distribution tests unless a game
+// with the same opening was pooled before: a game that repeats another
+// (a generator seeded by the clock) is no new sample, and counting it
+// again would make the tests see a bias that is one game's luck.
 func (o *observer) add(g *Game) {
 	if g.Replay == nil {
 		return
 	}
-	o.counter.Start(*g.Replay.Start)
-	for i, after := range g.afters {
-		o.counter.Count(after, g.spawns[len(g.spawns)-len(g.afters)+i])
-	}
-	if len(g.afters) < openingSpawns {
-		return
-	}
 	if o.openings == nil {
-		o.openings = map[string]int{}
+		o.openings, o.counted = map[string]int{}, map[string]bool{}
 	}
+	spawns := g.spawns[len(g.spawns)-len(g.afters):]
 	key := g.Replay.Start.String()
-	for _, s := range g.spawns[len(g.spawns)-len(g.afters):][:openingSpawns] {
+	for _, s := range spawns[:min(openingSpawns, len(spawns))] {
 		key += fmt.Sprintf(" %d", s.Value)
+	}
+	if !o.counted[key] {
+		o.counted[key] = true
+		o.counter.Start(*g.Replay.Start)
+		for i, after := range g.afters {
+			o.counter.Count(after, spawns[i])
+		}
+	}
+	if len(spawns) < openingSpawns {
+		return
 	}
 	o.openings[key]++
 	o.games++

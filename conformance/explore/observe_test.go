@@ -6,6 +6,7 @@ import (
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/player"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -165,4 +166,29 @@ type renamed struct {
 
 func (r *renamed) New(_, seed string, setup *engine.Setup) (conformance.State, error) {
 	return r.blackBox.New(r.profile, seed, setup)
+}
+
+// TestObserverCountsARepeatOnce: a game that repeats another's opening
+// joins the repeated-openings check but not the spawn distribution
+// again, where it would be no new sample.
+func TestObserverCountsARepeatOnce(t *testing.T) {
+	p, _ := engine.BuiltinProfile("tile-merge")
+	bb := &blackBox{b: &conformance.Builtin{}, same: true}
+	var games []*Game
+	for i := range 3 {
+		pl, _ := player.New("random", uint64(i+1))
+		g, err := PlayObserved(bb, p, pl, GameOptions{MaxMoves: 100})
+		if err != nil || g.Divergence != nil {
+			t.Fatalf("game %d: %v %v", i, err, g.Divergence)
+		}
+		games = append(games, g)
+	}
+	o := &observer{p: p, counter: replay.NewSpawnCounter(p)}
+	o.add(games[0])
+	once := o.counter.Result().Spawns
+	o.add(games[1])
+	o.add(games[2])
+	if got := o.counter.Result().Spawns; got != once || o.games != 3 {
+		t.Errorf("three games of one opening: %d spawns counted (one game has %d), %d games compared for openings", got, once, o.games)
+	}
 }
