@@ -157,6 +157,8 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 	if !winFirst(impl, p, res) {
 		return
 	}
+	var first engine.Board
+	same := true // every start so far on the first one's board
 	for i := range startSample {
 		seed := ""
 		if seeded {
@@ -168,6 +170,10 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 			return
 		}
 		b := st.Board
+		if i == 0 {
+			first = b
+		}
+		same = same && b == first
 		if b.Rows() != p.Rows || b.Cols() != p.Cols {
 			res.fail(BoardDiverged, 0, "a new game starts on a %dx%d board; profile %s plays on %dx%d", b.Rows(), b.Cols(), p.Name, p.Rows, p.Cols)
 			return
@@ -217,6 +223,10 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 				return
 			}
 		}
+	}
+	if same && !seeded && p.StartTiles > 0 {
+		res.fail(SpawnWrong, 0, "all %d new games start on the same board, where independent starts all agree with no real chance: the games are not independent (a generator seeded by the clock?):\n%s", startSample, first)
+		return
 	}
 	if pv := valuesP(p, values, tiles); pv < alpha {
 		res.fail(SpawnWrong, 0, "the start tiles' values %v in %d tiles are unlikely under the weights %v (p = %.2g < %g)", values, tiles, p.Spawn, pv, alpha)

@@ -179,3 +179,19 @@ func TestStartAfterWin(t *testing.T) {
 		t.Errorf("%s: %s, want a failure saying the new game starts won", res.Status, res.Reason)
 	}
 }
+
+// TestStartAllTheSame: an implementation whose every new game starts on
+// one board (a generator seeded by the clock, all in one second) fails
+// the start check saying so, not only by its values.
+func TestStartAllTheSame(t *testing.T) {
+	var once engine.Board
+	res := runStart(t, &ownStart{Builtin: &Builtin{}, start: func(b engine.Board, n int) (engine.Board, uint64) {
+		if n == 1 {
+			once = b
+		}
+		return once, 0
+	}})
+	if !res.Status.Failed() || !strings.Contains(res.Reason, "all 200 new games start on the same board") {
+		t.Errorf("%s: %s, want a failure saying every start is the same", res.Status, res.Reason)
+	}
+}
