@@ -61,7 +61,7 @@ func WriteMatrix(w io.Writer, reports []*Report) error {
 		rows = append(rows, rw)
 	}
 
-	fmt.Fprintf(w, "Pack %s %s, rules contract %d. A cell: ✓ and the cases passed, or ✗ and the cases failed of those run; skipped cases in brackets.\n\n", first.Pack, first.PackVersion, first.Contract)
+	fmt.Fprintf(w, "Pack %s %s, rules contract %d. A cell: ✓ and the cases passed, or ✗ and the cases failed of those run; skipped cases in brackets; skipped where none ran.\n\n", first.Pack, first.PackVersion, first.Contract)
 	fmt.Fprintf(w, "| implementation | %s | total |\n", strings.Join(areas, " | "))
 	fmt.Fprintf(w, "|---|%s---|\n", strings.Repeat("---|", len(areas)))
 	for _, rw := range rows {
@@ -110,6 +110,9 @@ func label(r *Report) string {
 
 // cell is one area's outcome in the matrix.
 func cell(s Summary) string {
+	if s.Passed+s.Failed+s.Expected == 0 && s.Skipped > 0 {
+		return fmt.Sprintf("skipped (%d)", s.Skipped) // nothing ran: not a pass
+	}
 	var c string
 	if s.Failed > 0 {
 		c = fmt.Sprintf("✗ %d of %d", s.Failed, s.Passed+s.Failed+s.Expected)

