@@ -97,7 +97,7 @@ async function main() {
     const before = rowsOf(engine.positions);
     const scoreBefore = engine.score;
     if (spawn) {
-      if (spawn.value !== 2 && spawn.value !== 4) throw new Refusal(ERRORS.unsupported, `a spawn of ${spawn.value}: this game spawns only 2 and 4`);
+      if (spawn.value !== 2 && spawn.value !== 4) throw new Refusal(ERRORS.badSpawn, `a spawn of ${spawn.value}: this game spawns only 2 and 4`);
       // Where the forced tile must go has to be empty after the slide:
       // slide a copy (the engine's own Board) to know before the engine moves.
       const probe = new Board(before[0].length, before.length);

@@ -42,7 +42,7 @@ serve({
     if (!s.changed) {
       throw new Refusal(ERRORS.illegalMove, `moving ${direction} does not change the board; legal moves: ${legalMoves(game.board).join(', ')}`);
     }
-    if (spawn && s.board[spawn.row][spawn.col] !== 0) throw new Refusal(ERRORS.badRequest, `the spawn's cell is not empty after the slide`);
+    if (spawn && s.board[spawn.row][spawn.col] !== 0) throw new Refusal(ERRORS.badSpawn, `the spawn's cell is not empty after the slide`);
     const tile = spawn || chooseSpawn(s.board, DEFAULT_WEIGHTS, game.rng);
     s.board[tile.row][tile.col] = tile.value;
     game.board = s.board;

@@ -12,21 +12,24 @@ import { DIRECTIONS } from './rules.js';
 export const PROTOCOL_VERSION = 1;
 
 /**
- * The error words of a response with ok: false. The first five are the
- * rules' refusals (docs/protocol.md); the others are the harness's own,
- * as the reference adapter (conformance/testdata/adapter) answers them.
+ * The error words of a response with ok: false (docs/protocol.md, Error
+ * words). The first seven are the rules' refusals, which a hook throws as
+ * a {@link Refusal}; the others are the protocol's, which the harness
+ * answers itself.
  */
 export const ERRORS = Object.freeze({
   illegalMove: 'illegal-move', // a move that changes nothing, in a profile that rejects it
   finished: 'finished', // a move or action after the end of the run
-  unsupported: 'unsupported', // not in the profile, or not in this implementation (a size, a setup)
+  unsupported: 'unsupported', // undo or End run in a profile without it, a setup the profile does not offer
   noUndo: 'no-undo', // nothing to undo
   notStopped: 'not-stopped', // keep playing when play is not stopped at the win
-  badRequest: 'bad-request', // a request that is not what the protocol says
+  badSpawn: 'bad-spawn', // a forced spawn the slide does not allow
+  overflow: 'overflow', // a tile above 2^52 or a score above 2^53-1
+  badRequest: 'bad-request', // not what the protocol allows, or outside hello's declaration (a profile, size, seed, setup, spawn)
   noHello: 'no-hello', // a request before hello
   noGame: 'no-game', // a request that needs a game, before new or load
-  unsupportedOp: 'unsupported-op', // an op this implementation does not know
-  error: 'error', // a hook failed (threw something other than a Refusal)
+  unsupportedOp: 'unsupported-op', // an op this implementation does not know, or whose feature it did not declare
+  implError: 'impl-error', // the implementation failed (a hook threw something other than a Refusal)
 });
 
 // Each op: the hook it calls, the feature it needs (an op without its
@@ -37,12 +40,13 @@ const OPS = {
   load: { hook: 'load', feature: 'load-state' },
   move: { hook: 'move', game: true },
   legal: { hook: 'legal', game: true },
-  undo: { hook: 'undo', game: true },
-  'end-run': { hook: 'endRun', game: true },
-  'keep-playing': { hook: 'keepPlaying', game: true },
+  undo: { hook: 'undo', feature: 'undo', game: true },
+  'end-run': { hook: 'endRun', feature: 'end-run', game: true },
+  'keep-playing': { hook: 'keepPlaying', feature: 'keep-playing', game: true },
 };
 
-const MAX_LINE = 1 << 20; // characters in a request line
+const MAX_LINE = 1 << 20; // bytes in a request line, its newline aside
+const utf8Length = (s) => new TextEncoder().encode(s).length;
 
 /** A refusal by the rules: the hook throws it, the harness answers ok: false with its word. */
 export class Refusal extends Error {
@@ -141,9 +145,9 @@ export function createSession(adapter) {
   }
 
   function profileOf(req) {
-    if (!names.includes(req.profile)) fail(ERRORS.unsupported, `profile ${JSON.stringify(req.profile)} is not one this implementation declared (${names.join(', ')})`);
+    if (!names.includes(req.profile)) fail(ERRORS.badRequest, `profile ${JSON.stringify(req.profile)} is not one this implementation declared (${names.join(', ')})`);
     if (req.setup === undefined) return;
-    if (!has('setup')) fail(ERRORS.unsupported, 'a setup was given, but this implementation did not declare setup');
+    if (!has('setup')) fail(ERRORS.badRequest, 'a setup was given, but this implementation did not declare setup');
     if (req.setup === null || typeof req.setup !== 'object') fail(ERRORS.badRequest, 'setup is {target, openEnded}');
   }
 
@@ -151,7 +155,7 @@ export function createSession(adapter) {
     hello() {
       if (helloDone) fail(ERRORS.badRequest, 'hello comes once, first');
       helloDone = true;
-      return { protocol: PROTOCOL_VERSION, name: adapter.name, version: adapter.version, profiles, features };
+      return { protocol: PROTOCOL_VERSION, name: adapter.name, version: adapter.version ?? '', profiles, features };
     },
     async new(req) {
       profileOf(req);
@@ -171,7 +175,7 @@ export function createSession(adapter) {
       profileOf(req);
       const board = checkBoard(req.board, req.rows, req.cols);
       const [rows, cols] = [board.length, board[0].length];
-      if (!(rows === 4 && cols === 4) && !has(`size:${rows}x${cols}`)) fail(ERRORS.unsupported, `this implementation did not declare size:${rows}x${cols}`);
+      if (!(rows === 4 && cols === 4) && !has(`size:${rows}x${cols}`)) fail(ERRORS.badRequest, `this implementation did not declare size:${rows}x${cols}`);
       await adapter.load({
         profile: req.profile, setup: req.setup, rows, cols, board,
         score: count(req.score, 'score'), moves: count(req.moves, 'moves'),
@@ -211,7 +215,7 @@ export function createSession(adapter) {
     const op = Object.hasOwn(OPS, req.op) ? OPS[req.op] : undefined;
     if (!op || (op.feature && !has(op.feature))) fail(ERRORS.unsupportedOp, `this implementation does not know the op ${JSON.stringify(req.op)}`);
     if (!helloDone && req.op !== 'hello') fail(ERRORS.noHello, `the first request must be hello, not ${req.op}`);
-    if (op.hook && typeof adapter[op.hook] !== 'function') fail(ERRORS.unsupported, `this implementation has no ${req.op}`);
+    if (op.hook && typeof adapter[op.hook] !== 'function') fail(ERRORS.unsupportedOp, `this implementation has no ${req.op}`);
     if (op.game && size === null) fail(ERRORS.noGame, `${req.op} before any new or load`);
     return handlers[req.op](req);
   }
@@ -227,15 +231,15 @@ export function createSession(adapter) {
     if (req === null || typeof req !== 'object' || Array.isArray(req)) {
       return JSON.stringify({ id: null, ok: false, error: ERRORS.badRequest, message: 'the request is not a JSON object' });
     }
-    const id = req.id;
+    const id = Number.isSafeInteger(req.id) ? req.id : null; // the answer to a line without an integer id has id null
     try {
-      if (!Number.isSafeInteger(id)) fail(ERRORS.badRequest, `the request's id ${JSON.stringify(id)} is not an integer`);
+      if (id === null) fail(ERRORS.badRequest, `the request's id ${JSON.stringify(req.id)} is not an integer`);
       return JSON.stringify({ id, ok: true, ...(await answer(req)) });
     } catch (e) {
       const refusal = e instanceof Refusal;
       return JSON.stringify({
-        id: id === undefined ? null : id, ok: false,
-        error: refusal ? e.word : ERRORS.error,
+        id, ok: false,
+        error: refusal ? e.word : ERRORS.implError,
         message: refusal ? e.message : String((e && e.stack) || e),
       });
     }
@@ -259,7 +263,7 @@ export async function serve(adapter, { input = process.stdin, output = process.s
   const write = async (s) => {
     if (!output.write(s + '\n') && output.once) await new Promise((resolve) => output.once('drain', resolve));
   };
-  const tooLong = () => write(JSON.stringify({ id: null, ok: false, error: ERRORS.badRequest, message: `a request line is at most ${MAX_LINE} characters` }));
+  const tooLong = () => write(JSON.stringify({ id: null, ok: false, error: ERRORS.badRequest, message: `a request line is at most ${MAX_LINE} bytes` }));
   for await (const chunk of input) {
     buffer += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     let nl;
@@ -270,10 +274,14 @@ export async function serve(adapter, { input = process.stdin, output = process.s
         skipping = false;
         continue;
       }
+      if (line.length > MAX_LINE / 3 && utf8Length(line) > MAX_LINE) {
+        await tooLong();
+        continue;
+      }
       const out = await handle(line);
       if (out !== null) await write(out);
     }
-    if (buffer.length > MAX_LINE) {
+    if (buffer.length > MAX_LINE / 3 && utf8Length(buffer) > MAX_LINE) { // a line of UTF-16 length n is at most 3n bytes
       if (!skipping) await tooLong();
       skipping = true;
       buffer = '';

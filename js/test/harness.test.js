@@ -52,7 +52,7 @@ test('requests before hello, a second hello, unknown ops and ids that are not in
     { id: 'x', op: 'legal' }, { op: 'legal' }, 'not json', '[1]', { id: 8, op: 'legal' });
   assert.deepEqual(r.map((x) => [x.id, x.ok, x.error]), [
     [5, false, 'no-hello'], [1, true, undefined], [1, false, 'bad-request'], [7, false, 'unsupported-op'],
-    ['x', false, 'bad-request'], [null, false, 'bad-request'], [null, false, 'bad-request'], [null, false, 'bad-request'],
+    [null, false, 'bad-request'], [null, false, 'bad-request'], [null, false, 'bad-request'], [null, false, 'bad-request'],
     [8, false, 'no-game'],
   ]);
   for (const x of r.filter((x) => !x.ok)) assert.equal(typeof x.message, 'string');
@@ -62,7 +62,7 @@ test('new: the declared profiles only; a seed only with seed-tp1; a setup only w
   const a = adapter();
   const r = await session(a, hello, { id: 2, op: 'new', profile: 'pgs' }, { id: 3, op: 'new', profile: 'classic', seed: '7' },
     { id: 4, op: 'new', profile: 'classic', setup: { target: 512 } }, { id: 5, op: 'new', profile: 'classic' });
-  assert.deepEqual(r.map((x) => x.error), [undefined, 'unsupported', 'bad-request', 'unsupported', undefined]);
+  assert.deepEqual(r.map((x) => x.error), [undefined, 'bad-request', 'bad-request', 'bad-request', undefined], 'an undeclared profile, seed, setup');
   assert.deepEqual(a.calls, [['new', { profile: 'classic', seed: undefined, setup: undefined }]]);
   const b = adapter({ features: ['seed-tp1'] });
   const [, , empty, long] = await session(b, hello, { id: 2, op: 'new', profile: 'classic', seed: '7' },
@@ -77,7 +77,7 @@ test('a profile file: hello declares its path, requests name it by its name', as
   const [h, byName, byPath] = await session(a, hello, { id: 2, op: 'new', profile: 'mine' }, { id: 3, op: 'new', profile: 'variants/mine.yaml' });
   assert.deepEqual(h.profiles, ['classic', 'variants/mine.yaml']);
   assert.equal(byName.ok, true);
-  assert.equal(byPath.error, 'unsupported', 'requests carry the name, not the path');
+  assert.equal(byPath.error, 'bad-request', 'requests carry the name, not the path');
   assert.deepEqual(a.calls, [['new', { profile: 'mine', seed: undefined, setup: undefined }]]);
   assert.throws(() => createSession(adapter({ profiles: [{ file: 'x.yaml' }] })), TypeError);
 });
@@ -90,7 +90,7 @@ test('load: the board checked, null cells as 0, sizes as declared', async () => 
     { ...ok, id: 6, score: -1 }, { ...ok, id: 7, moves: 1.5 }, { ...ok, id: 8, won: 'no' },
     { ...ok, id: 9, rows: 3, cols: 3, board: [[0, 0, 0], [0, 0, 0], [0, 0, 2]] },
     { ...ok, id: 10, rows: 4, cols: 4, board: [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]] });
-  assert.deepEqual(r.map((x) => x.error), [undefined, undefined, 'bad-request', 'bad-request', 'bad-request', 'bad-request', 'bad-request', 'bad-request', 'unsupported', undefined]);
+  assert.deepEqual(r.map((x) => x.error), [undefined, undefined, 'bad-request', 'bad-request', 'bad-request', 'bad-request', 'bad-request', 'bad-request', 'bad-request', undefined], 'an undeclared size is outside the declaration');
   assert.deepEqual(a.calls[0], ['load', { profile: 'classic', setup: undefined, rows: 2, cols: 2, board: [[2, 0], [0, 4]], score: 8, moves: 3, won: false, keepPlaying: false }]);
   const [, noLoad] = await session(adapter({ features: [] }), hello, ok);
   assert.equal(noLoad.error, 'unsupported-op', 'load without load-state');
@@ -112,7 +112,7 @@ test('move: the direction and the forced spawn checked; refusals and failures an
   assert.equal(r[4].changed, false);
   assert.equal(r[4].spawn, null, 'no spawn after a move that changed nothing');
   assert.deepEqual([r[5].error, r[5].message], ['illegal-move', 'nothing moves']);
-  assert.equal(r[6].error, 'error');
+  assert.equal(r[6].error, 'impl-error');
   assert.match(r[6].message, /a bug in the hook/);
   assert.deepEqual(r.slice(7).map((x) => x.error), ['bad-request', 'bad-request', 'bad-request']);
   assert.deepEqual(a.calls.filter((c) => c[0] === 'move').map((c) => c[2]), [{ row: 0, col: 1, value: 4 }, null, null, null, null]);
@@ -123,14 +123,16 @@ test('move: the direction and the forced spawn checked; refusals and failures an
 
 test('legal, and the optional undo, end-run and keep-playing', async () => {
   let kept = 0;
-  const r = await session(adapter({ keepPlaying() { if (kept++) throw new Refusal(ERRORS.notStopped, 'not stopped'); } }),
+  const r = await session(adapter({ features: ['keep-playing'], keepPlaying() { if (kept++) throw new Refusal(ERRORS.notStopped, 'not stopped'); } }),
     hello, { id: 2, op: 'new', profile: 'classic' }, { id: 3, op: 'legal' }, { id: 4, op: 'undo' }, { id: 5, op: 'end-run' },
     { id: 6, op: 'keep-playing' }, { id: 7, op: 'keep-playing' });
   assert.deepEqual(r[2], { id: 3, ok: true, legal: ['left'] });
-  assert.deepEqual(r.slice(3).map((x) => x.error), ['unsupported', 'unsupported', undefined, 'not-stopped']);
+  assert.deepEqual(r.slice(3).map((x) => x.error), ['unsupported-op', 'unsupported-op', undefined, 'not-stopped'], 'undo and end-run undeclared');
+  const [, , noHook] = await session(adapter({ features: ['undo'] }), hello, { id: 2, op: 'new', profile: 'classic' }, { id: 3, op: 'undo' });
+  assert.equal(noHook.error, 'unsupported-op', 'undo declared without its hook');
   assert.ok(r[5].state);
   const [, , bad] = await session(adapter({ legal: () => ['sideways'] }), hello, { id: 2, op: 'new', profile: 'classic' }, { id: 3, op: 'legal' });
-  assert.equal(bad.error, 'error');
+  assert.equal(bad.error, 'impl-error');
 });
 
 test('serve: lines in order, blank lines skipped, a line without its newline at the end, an over-long line', async () => {
