@@ -122,7 +122,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(bytes.TrimSpace(line)) > 0 || err == errTooLong {
 			var out []byte
 			if err == errTooLong {
-				out = fail(0, "bad-request", "a request line longer than %d bytes", maxRequest)
+				out = failID(nil, "bad-request", "a request line longer than %d bytes", maxRequest)
 			} else {
 				out = a.handle(line)
 			}

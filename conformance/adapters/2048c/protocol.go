@@ -31,7 +31,7 @@ type request struct {
 }
 
 type errorResponse struct {
-	ID      int64  `json:"id"`
+	ID      *int64 `json:"id"` // null for a line without an integer id
 	OK      bool   `json:"ok"`
 	Error   string `json:"error"`
 	Message string `json:"message"`
@@ -103,12 +103,15 @@ type shown struct {
 // handle answers one request line; the answer has no newline.
 func (a *adapter) handle(line []byte) []byte {
 	var req request
+	var id struct {
+		ID *int64 `json:"id"`
+	}
 	if err := json.Unmarshal(line, &req); err != nil {
-		var id struct {
-			ID int64 `json:"id"`
-		}
 		_ = json.Unmarshal(line, &id)
-		return fail(id.ID, "bad-request", "the request is not a JSON object of the protocol: %v", err)
+		return failID(id.ID, "bad-request", "the request is not a JSON object of the protocol: %v", err)
+	}
+	if _ = json.Unmarshal(line, &id); id.ID == nil {
+		return failID(nil, "bad-request", "the request has no integer id")
 	}
 	if req.Op != "hello" && !a.helloDone {
 		return fail(req.ID, "no-hello", "the first request must be hello, not %q", req.Op)
@@ -126,9 +129,9 @@ func (a *adapter) handle(line []byte) []byte {
 	case "move":
 		return a.move(req)
 	case "load", "legal", "undo", "end-run", "keep-playing":
-		return fail(req.ID, "unsupported", "2048.c cannot %s: it can only start a game and take the four moves", what(req.Op))
+		return fail(req.ID, "unsupported-op", "2048.c cannot %s: it can only start a game and take the four moves", what(req.Op))
 	}
-	return fail(req.ID, "unsupported", "the op %q is not one this implementation offers (hello, new, move)", req.Op)
+	return fail(req.ID, "unsupported-op", "the op %q is not one this implementation offers (hello, new, move)", req.Op)
 }
 
 // what names an op the game cannot do, for its refusal.
@@ -142,11 +145,11 @@ func what(op string) string {
 func (a *adapter) newGame(req request) []byte {
 	switch {
 	case req.Profile != a.declared && req.Profile != profileName:
-		return fail(req.ID, "unsupported", "profile %q is not the one this implementation declared (%s)", req.Profile, a.declared)
+		return fail(req.ID, "bad-request", "profile %q is not the one this implementation declared (%s)", req.Profile, a.declared)
 	case req.Seed != nil:
-		return fail(req.ID, "unsupported", "a seed was given, but 2048.c seeds itself from the clock (no seed-tp1)")
+		return fail(req.ID, "bad-request", "a seed was given, but 2048.c seeds itself from the clock (no seed-tp1)")
 	case req.Setup != nil && string(req.Setup) != "null":
-		return fail(req.ID, "unsupported", "2048.c offers no choice of target or open-ended play (no setup)")
+		return fail(req.ID, "bad-request", "2048.c offers no choice of target or open-ended play (no setup)")
 	}
 	f, err := a.start()
 	if err != nil {
@@ -205,9 +208,9 @@ func (a *adapter) move(req request) []byte {
 	case !ok:
 		return fail(req.ID, "bad-request", "direction %q is not up, down, left or right", req.Direction)
 	case req.Spawn != nil && string(req.Spawn) != "null":
-		return fail(req.ID, "unsupported", "2048.c places its own tiles (no force-spawn)")
+		return fail(req.ID, "bad-request", "2048.c places its own tiles (no force-spawn)")
 	case a.lost != "":
-		return fail(req.ID, gameExited, "the game was given up after an earlier failure (%s); new starts another", a.lost)
+		return fail(req.ID, implError, "%s: the game was given up after an earlier failure (%s); new starts another", gameExited, a.lost)
 	case !a.started:
 		return fail(req.ID, "no-game", "move before any new")
 	case a.st.over:
@@ -325,15 +328,28 @@ func (a *adapter) stop() {
 	}
 }
 
+// implError is the protocol's word for an implementation that failed:
+// the adapter's own failure words (the game exited, its screen could not
+// be read) begin its message.
+const implError = "impl-error"
+
+// refusal answers a failure of the game: impl-error, the failure's word
+// and what happened in the message.
 func refusal(id int64, err error) []byte {
 	var f *failure
 	if errors.As(err, &f) {
-		return fail(id, f.word, "%s", f.msg)
+		return fail(id, implError, "%s: %s", f.word, f.msg)
 	}
-	return fail(id, cannotStart, "%v", err)
+	return fail(id, implError, "%s: %v", cannotStart, err)
 }
 
 func fail(id int64, word, format string, args ...any) []byte {
+	return failID(&id, word, format, args...)
+}
+
+// failID answers a refusal to the request of id, nil for a line without
+// an integer id (its answer's id is null).
+func failID(id *int64, word, format string, args ...any) []byte {
 	return marshal(errorResponse{ID: id, OK: false, Error: word, Message: fmt.Sprintf(format, args...)})
 }
 
