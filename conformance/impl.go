@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -35,10 +36,17 @@ type Loader interface {
 }
 
 // LegalLister is an [Impl] that lists the moves that change the board now.
-// Without it, expectations of the legal moves are not checked.
+// Without it, expectations of the legal moves are not checked; nor are
+// they when Legal returns an error that is [ErrNoLegal] (a driver's
+// implementation that answers it does not list them).
 type LegalLister interface {
 	Legal() ([]engine.Direction, error)
 }
+
+// ErrNoLegal is the error of a [LegalLister] whose implementation does
+// not list legal moves (over the exec protocol, legal answered
+// unsupported-op): the legal moves go unchecked, which is no failure.
+var ErrNoLegal = errors.New("the implementation does not list legal moves")
 
 // Doer is an [Impl] that plays the run's other actions: "undo",
 // "end-run" or "keep-playing" (features undo, end-run, keep-playing).

@@ -212,7 +212,7 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 		if ll, ok := impl.(LegalLister); ok {
 			got, err := ll.Legal()
 			if err != nil {
-				if isRefusal(err) {
+				if isRefusal(err) || errors.Is(err, ErrNoLegal) {
 					continue // the implementation does not list legal moves
 				}
 				res.callFailed(err, 0, "legal")

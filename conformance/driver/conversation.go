@@ -281,6 +281,8 @@ func refusal(what requestName, a protocol.Answer) error {
 		return nil
 	case protocol.RuleWord(a.Error):
 		return &conformance.RuleError{Code: a.Error, Message: a.Message}
+	case what.op == protocol.OpLegal && a.Error == protocol.ErrorUnsupportedOp:
+		return fmt.Errorf("%s: %w (%s)", what, conformance.ErrNoLegal, truncate(a.Message, 200))
 	}
 	return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the implementation answered %s: %s", what, a.Error, truncate(a.Message, 200))}
 }

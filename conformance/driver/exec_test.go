@@ -355,3 +355,18 @@ func TestExecAnswers(t *testing.T) {
 		})
 	}
 }
+
+// TestLegalNotListed: legal answered unsupported-op means the
+// implementation does not list legal moves (legal has no feature to leave
+// undeclared): ErrNoLegal, which the runner takes as nothing to compare;
+// the same word to another op stays a protocol error.
+func TestLegalNotListed(t *testing.T) {
+	no := protocol.Answer{ID: 3, OK: false, Error: protocol.ErrorUnsupportedOp, Message: "no legal here"}
+	if err := refusal(requestName{protocol.OpLegal, 3}, no); !errors.Is(err, conformance.ErrNoLegal) {
+		t.Errorf("legal answered unsupported-op: %v, want ErrNoLegal", err)
+	}
+	var de *conformance.DriverError
+	if err := refusal(requestName{protocol.OpMove, 3}, no); !errors.As(err, &de) || de.Status != conformance.ProtocolError {
+		t.Errorf("move answered unsupported-op: %v, want a protocol error", err)
+	}
+}

@@ -158,7 +158,7 @@ func legalOffered(impl conformance.Impl) bool {
 	}
 	_, err := ll.Legal()
 	var refusal *conformance.RuleError
-	return !(errors.As(err, &refusal) && refusal.Code == "unsupported")
+	return !errors.Is(err, conformance.ErrNoLegal) && !(errors.As(err, &refusal) && refusal.Code == "unsupported")
 }
 
 // GameOptions shape one observed game.
