@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/conformance/explore"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/player"
 	"github.com/tileproof/tileproof/replay"
@@ -24,6 +26,7 @@ type recordFlags struct {
 	target, playerSeed                         uint64
 	openEnded, keep, spawns, commit, json      bool
 	maxMoves, games                            int
+	timeout                                    time.Duration
 }
 
 func (c *cli) recordCommand() *cobra.Command {
@@ -34,8 +37,12 @@ func (c *cli) recordCommand() *cobra.Command {
 		Long: `Record games as replays, to make test data: from a seed and a move log, or played by a
 built-in player (random or expectimax), one or many (--games). The claim is everything the
 game reached. With --impl exec:COMMAND --player P the games are played in another
-implementation and recorded with its spawns (spawn-recorded replays, no seed); when it
-breaks the rules, record exits 1 naming the move.`,
+implementation and recorded with its spawns (spawn-recorded replays, no seed, the claim
+the implementation's own state: score, moves, board, won, over, result). Every step is
+compared with the engine as conform --observe compares it (moves that change nothing and
+one move after the end included); when the implementation breaks the rules, the game
+written ends there and record exits 1 naming the step. Without --profile, the games are
+played under the first profile the implementation declares.`,
 	}
 	c.flags(cmd, func(fl *pflag.FlagSet) {
 		fl.StringVar(&f.seed, "seed", "", "the seed `TEXT`; with --games N, the games use TEXT-1 ... TEXT-N")
@@ -53,14 +60,15 @@ breaks the rules, record exits 1 naming the move.`,
 		fl.BoolVar(&f.json, "json", false, "write JSON, one replay a line (the default for more than one game)")
 		fl.StringVarP(&f.output, "output", "o", "", "write to `FILE` instead of stdout")
 		fl.StringVar(&f.impl, "impl", "", "play the games in another implementation, exec:`COMMAND` (docs/protocol.md), its own generator making the spawns")
+		fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "with --impl: the driver's timeout for each request")
 		registerProfileCompletion(cmd, "profile")
 		cmd.RegisterFlagCompletionFunc("player", cobra.FixedCompletions(player.Names(), cobra.ShellCompDirectiveNoFileComp))
 	})
-	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.record(&f, args) })
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.record(cmd, &f, args) })
 	return cmd
 }
 
-func (c *cli) record(f *recordFlags, args []string) int {
+func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	switch {
 	case len(args) > 0:
 		return c.fail(exitBadUsage, "record: unexpected argument %q", args[0])
@@ -108,25 +116,28 @@ func (c *cli) record(f *recordFlags, args []string) int {
 	}
 	var impl conformance.Impl
 	if f.impl != "" {
-		if impl, err = c.openImpl(f.impl, 5*time.Second); err != nil {
+		if impl, err = c.openImpl(f.impl, f.timeout); err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
 		defer impl.Close()
+		if p, err = c.implProfile(impl, cmd.Flags().Changed("profile"), p); err != nil {
+			return c.fail(exitBadUsage, "record: %v", err)
+		}
 	}
 	for i := 1; i <= f.games; i++ {
 		if impl != nil {
-			r, divergence, written, err := recordFromImpl(impl, rules, pl, f.maxMoves, f.impl)
+			g, err := explore.PlayObserved(impl, p, pl, explore.GameOptions{
+				MaxMoves: playTo(f.maxMoves), Legal: explore.LegalOffered(impl), Noop: f.playerSeed*1000 + uint64(i), KeepPlaying: f.keep,
+			})
 			if err != nil {
 				return c.fail(exitFailed, "record: game %d: %v", i, err)
 			}
-			if err := writeReplay(w, r, f.json || f.games > 1); err != nil {
+			g.Replay.Source = fmt.Sprintf("tileproof record --impl %s --player %s", f.impl, pl.Name())
+			if err := writeReplay(w, g.Replay, f.json || f.games > 1); err != nil {
 				return c.fail(exitBadUsage, "record: %v", err)
 			}
-			switch {
-			case divergence != "" && written:
-				return c.fail(exitFailed, "record: game %d: the implementation broke the rules at %s; the replay written ends with that move, and tileproof verify shows the difference", i, divergence)
-			case divergence != "":
-				return c.fail(exitFailed, "record: game %d: the implementation broke the rules at %s; its answer cannot be written as a replay's move, so the replay written stops before it (and verifies)", i, divergence)
+			if d := g.Divergence; d != nil {
+				return c.fail(exitFailed, "record: game %d: the implementation broke the rules at step %d: %s: %s; the replay written ends there, and tileproof verify shows where it leaves the rules", i, d.Step, d.Status, d.Reason)
 			}
 			continue
 		}
@@ -229,60 +240,33 @@ func writeReplay(w io.Writer, r *replay.Replay, asJSON bool) error {
 	return err
 }
 
-// recordFromImpl plays one game in another implementation, the player
-// choosing on a mirror of it in the engine, and records the spawns the
-// implementation made and the claim it reports: a spawn-recorded replay
-// for tileproof verify to judge. When the implementation breaks the rules
-// (a spawn the rules refuse, a legal move it does not make, or a board or
-// score after a move that differs from the rules' own), the game
-// stops there and divergence says where. written says whether the replay
-// holds that move, so that verify shows the difference: a move the
-// implementation reports as no change, or with no spawn, cannot be
-// written, and the replay stops before it.
-func recordFromImpl(impl conformance.Impl, rules *engine.Rules, pl player.Player, maxMoves int, name string) (r *replay.Replay, divergence string, written bool, err error) {
-	p := rules.Profile()
-	st, err := impl.New(p.Name, "", nil)
+// playTo is the most counted moves a game in another implementation
+// plays: --max-moves, or for 0 as many as a game has.
+func playTo(maxMoves int) int {
+	if maxMoves == 0 {
+		return math.MaxInt
+	}
+	return maxMoves
+}
+
+// implProfile returns the profile to play in impl: p, which the
+// implementation must declare, when --profile was given; else the first
+// profile it declares, said on stderr.
+func (c *cli) implProfile(impl conformance.Impl, asked bool, p *engine.Profile) (*engine.Profile, error) {
+	h, err := conformance.HelloOf(impl)
 	if err != nil {
-		return nil, "", false, fmt.Errorf("new game: %w", err)
+		return nil, err
 	}
-	start := st.Board
-	mirror, err := rules.Load(engine.State{Board: start})
+	var names []string
+	if asked {
+		names = []string{p.Name}
+	}
+	ps, err := conformance.Profiles(h, names, []*engine.Profile{p})
 	if err != nil {
-		return nil, "", false, fmt.Errorf("the implementation's start board: %w", err)
+		return nil, err
 	}
-	r = &replay.Replay{Profile: p.Name, Rules: p.Version, Start: &start, Source: fmt.Sprintf("tileproof record --impl %s --player %s", name, pl.Name())}
-	for !st.Over && !mirror.Over() && (maxMoves == 0 || st.Moves < maxMoves) {
-		d := pl.Choose(mirror)
-		n := len(r.Actions) + 1
-		written = false // this move is not in the replay yet
-		mr, err := impl.Move(d, nil)
-		if err != nil {
-			return nil, "", false, fmt.Errorf("move %d (%s): %w", n, d, err)
-		}
-		if !mr.Changed {
-			divergence = fmt.Sprintf("move %d (%s): the rules change the board, the implementation reports no change", n, d)
-			break
-		}
-		if mr.Spawn == nil {
-			divergence = fmt.Sprintf("move %d (%s): the implementation reports no spawn after a move that changed the board", n, d)
-			break
-		}
-		r.Actions, r.Spawns = append(r.Actions, engine.Action(d)), append(r.Spawns, *mr.Spawn)
-		st, written = mr.State, true
-		if _, err := mirror.MoveSpawn(d, *mr.Spawn); err != nil {
-			divergence = fmt.Sprintf("move %d (%s): %v", n, d, err)
-			break
-		}
-		if mirror.Board() != st.Board {
-			divergence = fmt.Sprintf("move %d (%s): its board differs from the rules'", n, d)
-			break
-		}
-		if mirror.Score() != st.Score {
-			divergence = fmt.Sprintf("move %d (%s): its score is %d, the rules give %d", n, d, st.Score, mirror.Score())
-			break
-		}
+	if !asked {
+		fmt.Fprintf(c.stderr, "tileproof: record: profile %s, the first the implementation declares\n", ps[0].Name)
 	}
-	board := st.Board
-	r.Claim = replay.Claim{Score: st.Score, MaxTile: board.MaxTile(), Moves: len(r.Actions), Board: &board}
-	return r, divergence, divergence != "" && written, nil
+	return ps[0], nil
 }

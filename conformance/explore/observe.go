@@ -108,7 +108,7 @@ func Observe(impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error)
 	}
 	// Each profile's statistical tests share the run's false-alarm rate.
 	alpha := conformance.FalseAlarmRate / float64(4*len(profiles))
-	legal := legalOffered(impl)
+	legal := LegalOffered(impl)
 	for _, p := range profiles {
 		o := &observer{p: p, counter: replay.NewSpawnCounter(p)}
 		steps := conformance.Result{Case: "observe/steps", Area: "observe", Profile: p.Name}
@@ -148,10 +148,10 @@ func Observe(impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error)
 	return rep, nil
 }
 
-// legalOffered reports whether the implementation lists legal moves: a
+// LegalOffered reports whether the implementation lists legal moves: a
 // LegalLister that does not refuse the request (before any game, a
 // refusal is all the answer can be).
-func legalOffered(impl conformance.Impl) bool {
+func LegalOffered(impl conformance.Impl) bool {
 	ll, ok := impl.(conformance.LegalLister)
 	if !ok {
 		return false
