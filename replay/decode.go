@@ -124,17 +124,18 @@ func classifyNumber(s string) scalarKind {
 }
 
 // describe names a scalar for a message: a string quoted, anything else
-// as written; cut when long.
+// as written, unless it is long or holds more than a name's characters
+// (then only its size: a message does not repeat the file).
 func (s scalar) describe() string {
 	switch {
 	case s.kind == sString:
-		return "the string " + strictyaml.Quote(s.text, 40)
+		return "the string " + strictyaml.Echo(s.text)
 	case s.kind == sNull:
 		return "null"
-	case len(s.text) > 40:
-		return strictyaml.Quote(s.text, 40)
+	case strictyaml.Echoable(s.text):
+		return s.text
 	}
-	return s.text
+	return strictyaml.Echo(s.text)
 }
 
 // decodeError collects the errors of one document.

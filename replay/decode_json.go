@@ -128,7 +128,7 @@ func (jr *jsonReader) object(path string, fields []field, f *form) error {
 		fd, ok := lookupRaw(fields, raw)
 		if !ok {
 			key, _ := jsontext.AppendUnquote(nil, raw)
-			jr.errs.add(keyAt, "unknown field %s", strictyaml.Quote(string(key), 40))
+			jr.errs.add(keyAt, "unknown field %s", strictyaml.Echo(string(key)))
 			return errReported
 		}
 		f.mark(fd.id, keyAt)
@@ -274,9 +274,11 @@ func (jr *jsonReader) wrong(path string, tok jsontext.Token, at pos, want string
 	switch {
 	case what != "":
 	case tok.Kind() == '"':
-		what = "the string " + strictyaml.Quote(tok.String(), 40)
+		what = "the string " + strictyaml.Echo(tok.String())
+	case strictyaml.Echoable(tok.String()):
+		what = tok.String()
 	default:
-		what = strictyaml.Quote(tok.String(), 40)
+		what = strictyaml.Echo(tok.String())
 	}
 	if path == "" {
 		path = "the replay"

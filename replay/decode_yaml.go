@@ -43,7 +43,7 @@ func readMapping(n *yaml.Node, path string, fields []field, f *form, errs *decod
 		}
 		fd, ok := lookup(fields, k.Value)
 		if k.Kind != yaml.ScalarNode || k.Tag != "!!str" || !ok {
-			errs.add(nodePos(k), "unknown field %s", strictyaml.Quote(k.Value, 40))
+			errs.add(nodePos(k), "unknown field %s", strictyaml.Echo(k.Value))
 			return
 		}
 		f.mark(fd.id, nodePos(k))
@@ -62,7 +62,7 @@ func plainNode(n *yaml.Node, path string, errs *decodeError) bool {
 	case n.Tag == "!!merge":
 		errs.add(nodePos(n), "%s: a merge key (<<); a replay is read without them", path)
 	case n.Kind == yaml.ScalarNode && !coreTag(n.Tag):
-		errs.add(nodePos(n), "%s: the tag %s; a replay's values are strings, numbers, true, false or null", path, strictyaml.Quote(n.Tag, 40))
+		errs.add(nodePos(n), "%s: the tag %s; a replay's values are strings, numbers, true, false or null", path, strictyaml.Echo(n.Tag))
 	default:
 		return true
 	}

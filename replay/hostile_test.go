@@ -223,3 +223,27 @@ func BenchmarkHostile(b *testing.B) {
 		})
 	}
 }
+
+// TestErrorsDoNotEchoTheFile: a file that is not a replay (a secret a
+// path pointed at) is refused without its text in the error, whatever its
+// shape; a field name or a plain value is still named.
+func TestErrorsDoNotEchoTheFile(t *testing.T) {
+	const secret = "$6$abcdefsecrethash"
+	for _, doc := range []string{
+		"root:" + secret + ":19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n",
+		"root: " + secret + "\n",
+		"{\"root\": \"" + secret + "\"}",
+		"{\"profile\": \"tile-merge\", \"seed\": {\"" + secret + "\": 1}}",
+		"profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: " + secret + ", maxTile: 4, moves: 1}\n",
+		"secret line one " + secret + " two\n",
+	} {
+		_, err := Decode("shadow", []byte(doc))
+		if err == nil || strings.Contains(err.Error(), "secret") {
+			t.Errorf("%q: %v", doc, err)
+		}
+	}
+	_, err := Decode("r.yaml", []byte("profile: tile-merge\nsead: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n"))
+	if err == nil || !strings.Contains(err.Error(), `unknown field "sead"`) {
+		t.Errorf("a misspelt field: %v, want it named", err)
+	}
+}

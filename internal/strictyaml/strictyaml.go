@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -189,7 +190,7 @@ func checkKeys(file string, n *yaml.Node, max int) error {
 			k := n.Content[i]
 			if k.Kind == yaml.ScalarNode {
 				if first, ok := seen[k.Value]; ok {
-					return ErrorList{{File: file, Line: k.Line, Col: k.Column, Msg: fmt.Sprintf("the key %s again (first at line %d)", Quote(k.Value, 40), first.Line)}}
+					return ErrorList{{File: file, Line: k.Line, Col: k.Column, Msg: fmt.Sprintf("the key %s again (first at line %d)", Echo(k.Value), first.Line)}}
 				}
 				seen[k.Value] = k
 			}
@@ -219,7 +220,10 @@ var (
 func located(file, msg string) *Error {
 	if m := linePrefix.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return &Error{File: file, Line: line, Msg: unknownField.ReplaceAllString(m[2], `unknown field "$1"`)}
+		if f := unknownField.FindStringSubmatch(m[2]); f != nil {
+			return &Error{File: file, Line: line, Msg: "unknown field " + Echo(f[1])}
+		}
+		return &Error{File: file, Line: line, Msg: m[2]}
 	}
 	return &Error{File: file, Msg: strings.TrimPrefix(msg, "yaml: ")}
 }
@@ -274,6 +278,36 @@ func Quote(s string, max int) string {
 		cut--
 	}
 	return fmt.Sprintf("%s... (%d bytes in all)", strconv.Quote(s[:cut]), len(s))
+}
+
+// maxEcho is the longest input text a message repeats as it is.
+const maxEcho = 32
+
+// Echo returns input text for a message: quoted when it could be a field
+// name or a plain value ([Echoable]), otherwise only its size ("a text
+// of 42 bytes"). A message shown to the person who submitted a file must
+// not repeat the file: a replay path pointing at a secret, read as a
+// replay, is refused without a line of it in the error.
+func Echo(s string) string {
+	if !Echoable(s) {
+		return fmt.Sprintf("a text of %d bytes", len(s))
+	}
+	return strconv.Quote(s)
+}
+
+// Echoable reports whether a message may repeat input text s as it is: at
+// most 32 bytes of letters, digits and "-_.+", as a field name or a
+// number is written.
+func Echoable(s string) bool {
+	if s == "" || len(s) > maxEcho {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("-_.+", r) {
+			return false
+		}
+	}
+	return true
 }
 
 // Lines returns the line of every mapping key and sequence item in the
