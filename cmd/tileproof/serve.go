@@ -21,6 +21,7 @@ const maxKeyFileSize = 64 << 10
 type serveFlags struct {
 	addr, keyFile, profiles string
 	forced                  bool
+	window                  int
 }
 
 func (c *cli) serveCommand() *cobra.Command {
@@ -40,7 +41,8 @@ unsigned.`,
 		// The default is worked out when serve runs: the built-in names are
 		// read from the profiles' files, too slow for every start.
 		fl.StringVar(&f.profiles, "profiles", "", "the games to serve: profile `NAMES` or files, comma-separated (default: every built-in profile)")
-		fl.BoolVar(&f.forced, "forced-spawns", false, "let an action force the next spawn (for testing; a player could cheat with it)")
+		fl.BoolVar(&f.forced, "forced-spawns", false, "let an action force the next spawn (for testing, unsigned only: a player could cheat with it)")
+		intFlag(fl, &f.window, "window", server.DefaultWindow, "signed: how many of the latest states handed out stay playable, each once (the record of used states takes N/8 bytes)")
 	})
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.serve(&f, args) })
 	return cmd
@@ -54,6 +56,9 @@ func (c *cli) serve(f *serveFlags, args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "serve: %v", err)
 	}
+	if f.forced && len(key) > 0 {
+		return c.fail(exitBadUsage, "serve: --forced-spawns and a signing key: a signed server takes no forced spawn (it would let a player choose the tiles); give one or the other")
+	}
 	if f.profiles == "" {
 		f.profiles = strings.Join(engine.BuiltinNames(), ",")
 	}
@@ -65,7 +70,7 @@ func (c *cli) serve(f *serveFlags, args []string) int {
 		}
 		ps = append(ps, p)
 	}
-	srv, err := server.New(ps, key)
+	srv, err := server.NewWith(ps, server.Options{Key: key, Window: f.window})
 	if err != nil {
 		return c.fail(exitBadUsage, "serve: %v", err)
 	}
@@ -76,10 +81,12 @@ func (c *cli) serve(f *serveFlags, args []string) int {
 	}
 	signed := "unsigned states: give --key-file to sign them"
 	if len(key) > 0 {
-		signed = "signed states"
+		signed = fmt.Sprintf("signed states, each playable once; a record of %d bytes", srv.RecordSize())
 	}
 	fmt.Fprintf(c.stderr, "tileproof: serving %s on http://%s (%s)\n", f.profiles, ln.Addr(), signed)
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
+	// Requests are small (a state of at most 64 KiB, in the body): 16 KiB
+	// of headers is plenty, where the default is 1 MiB.
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second, MaxHeaderBytes: 16 << 10}
 	if err := hs.Serve(ln); err != nil {
 		return c.fail(exitFailed, "serve: %v", err)
 	}
