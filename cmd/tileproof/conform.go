@@ -20,7 +20,7 @@ import (
 type conformFlags struct {
 	impl, cases, profiles, run, junit, html, expect, baseline string
 	json, strict, properties, verbose                         bool
-	timeout                                                   time.Duration
+	timeout, runTimeout                                       time.Duration
 	explore                                                   exploreOpts
 	observe                                                   observeOpts
 }
@@ -64,6 +64,7 @@ when no check could run at all.`,
 		fl.StringVar(&f.expect, "expect", "", "a YAML `FILE` of known deviations: CASE or CASE@PROFILE: reason")
 		fl.StringVar(&f.baseline, "baseline", "", "an earlier JSON report `FILE`: show only regressions and fixes, and fail only on regressions")
 		fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "the exec and HTTP drivers' timeout for each request")
+		fl.DurationVar(&f.runTimeout, "run-timeout", 0, "over exec: the most the whole run may take, the checks left reported as not run (0: no bound)")
 		fl.BoolVar(&f.properties, "properties", true, "also run the property checks (docs/conformance.md)")
 		fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the skipped cases, with why, and the expected failures")
 		f.explore = exploreFlags(fl)
@@ -83,7 +84,7 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 		return c.fail(exitBadUsage, "conform: give --impl: exec:COMMAND (an adapter, docs/protocol.md), http://HOST:PORT (a server, docs/api.md), or builtin (the engine itself, a self-check)")
 	}
 	if exploreRequested(cmd.Flags()) {
-		return c.conformExplore(cmd.Flags(), f.explore, f.impl, f.profiles, f.timeout)
+		return c.conformExplore(cmd.Flags(), f.explore, f.impl, f.profiles, f.timeout, f.runTimeout)
 	}
 	pack, err := conformance.LoadPack(packFS(f.cases))
 	if err != nil {
@@ -103,11 +104,12 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 			return c.fail(exitBadUsage, "conform: %v", err)
 		}
 	}
-	impl, err := c.openImpl(f.impl, f.timeout)
+	impl, err := c.openImpl(f.impl, f.timeout, f.runTimeout)
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
 	defer impl.Close()
+	defer c.interruptible(impl)()
 	rep, err := conformance.Run(pack, impl, opts)
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
@@ -209,12 +211,14 @@ func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
 	}
 }
 
-func (c *cli) openImpl(arg string, timeout time.Duration) (conformance.Impl, error) {
+// openImpl returns the implementation --impl names; timeout bounds each
+// request, runTimeout a whole run over exec (0: no bound).
+func (c *cli) openImpl(arg string, timeout, runTimeout time.Duration) (conformance.Impl, error) {
 	switch {
 	case arg == "builtin":
 		return &conformance.Builtin{}, nil
 	case strings.HasPrefix(arg, "exec:"):
-		return &driver.Exec{Command: strings.TrimPrefix(arg, "exec:"), Timeout: timeout, Stderr: c.stderr}, nil
+		return &driver.Exec{Command: strings.TrimPrefix(arg, "exec:"), Timeout: timeout, RunTimeout: runTimeout, Stderr: c.stderr}, nil
 	case strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://"):
 		return &driver.HTTP{BaseURL: arg, Timeout: timeout}, nil
 	}

@@ -26,7 +26,7 @@ func exploreFlags(fs *pflag.FlagSet) exploreOpts {
 }
 
 // exploreOnly are the flags of conform that apply to --explore.
-var exploreOnly = map[string]bool{"impl": true, "profile": true, "timeout": true, "explore": true, "seed": true, "explore-out": true}
+var exploreOnly = map[string]bool{"impl": true, "profile": true, "timeout": true, "run-timeout": true, "explore": true, "seed": true, "explore-out": true}
 
 // exploreRequested reports whether the command line asks for
 // exploration: --explore or one of its own flags.
@@ -34,7 +34,7 @@ func exploreRequested(fs *pflag.FlagSet) bool {
 	return fs.Changed("explore") || fs.Changed("seed") || fs.Changed("explore-out")
 }
 
-func (c *cli) conformExplore(fs *pflag.FlagSet, ex exploreOpts, implArg, profiles string, timeout time.Duration) int {
+func (c *cli) conformExplore(fs *pflag.FlagSet, ex exploreOpts, implArg, profiles string, timeout, runTimeout time.Duration) int {
 	var other []string
 	fs.Visit(func(f *pflag.Flag) {
 		if !exploreOnly[f.Name] {
@@ -45,17 +45,18 @@ func (c *cli) conformExplore(fs *pflag.FlagSet, ex exploreOpts, implArg, profile
 	case *ex.games <= 0:
 		return c.fail(exitBadUsage, "conform: --seed and --explore-out need --explore N, a positive number of games (not %d)", *ex.games)
 	case len(other) > 0:
-		return c.fail(exitBadUsage, "conform: %s does not apply to --explore (it takes --impl, --profile, --seed, --explore-out and --timeout)", strings.Join(other, ", "))
+		return c.fail(exitBadUsage, "conform: %s does not apply to --explore (it takes --impl, --profile, --seed, --explore-out, --timeout and --run-timeout)", strings.Join(other, ", "))
 	}
 	opts := explore.Options{Games: *ex.games, Seed: *ex.seed, Impl: implArg}
 	if profiles != "" {
 		opts.Profiles = strings.Split(profiles, ",")
 	}
-	impl, err := c.openImpl(implArg, timeout)
+	impl, err := c.openImpl(implArg, timeout, runTimeout)
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
 	defer impl.Close()
+	defer c.interruptible(impl)()
 	rep, err := explore.Explore(impl, opts)
 	if err != nil { // a usage error: hello failed, a profile, or no way to follow the implementation
 		return c.fail(exitBadUsage, "conform --explore: %v", err)

@@ -116,10 +116,11 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	}
 	var impl conformance.Impl
 	if f.impl != "" {
-		if impl, err = c.openImpl(f.impl, f.timeout); err != nil {
+		if impl, err = c.openImpl(f.impl, f.timeout, 0); err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
 		defer impl.Close()
+		defer c.interruptible(impl)()
 		if p, err = c.implProfile(impl, cmd.Flags().Changed("profile"), p); err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}

@@ -78,6 +78,7 @@ func (e *Exec) ensure() error {
 		return e.startFailed(&conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("cannot start %q: %v", e.Command, err)})
 	}
 	e.proc = p
+	e.running.Store(p)
 	var a protocol.Answer
 	var refused error
 	if _, err := e.exchange([]protocol.Request{{Op: protocol.OpHello, Protocol: protocol.Version}}, func(_ int, got protocol.Answer, err error) { a, refused = got, err }); err != nil {
@@ -115,6 +116,7 @@ func (e *Exec) kill() {
 	if e.proc != nil {
 		e.proc.stop()
 		e.proc = nil
+		e.running.Store(nil)
 	}
 }
 

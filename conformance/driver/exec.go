@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tileproof/tileproof/conformance"
@@ -40,6 +41,7 @@ type Exec struct {
 
 	mu           sync.Mutex
 	proc         *process
+	running      atomic.Pointer[process] // proc, for Interrupt, which takes no lock
 	hello        *conformance.Hello
 	nextID       int
 	began        time.Time // the first start
@@ -206,6 +208,15 @@ func (e *Exec) Do(action string) (conformance.State, error) {
 }
 
 // Close ends the process and every process it started.
+// Interrupt ends the running implementation now, without waiting for a
+// request in flight (which then fails): for a signal, after which the
+// caller exits. It is safe to call while another method runs.
+func (e *Exec) Interrupt() {
+	if p := e.running.Load(); p != nil {
+		p.stop()
+	}
+}
+
 func (e *Exec) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()

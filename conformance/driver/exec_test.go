@@ -370,3 +370,30 @@ func TestLegalNotListed(t *testing.T) {
 		t.Errorf("move answered unsupported-op: %v, want a protocol error", err)
 	}
 }
+
+// TestExecInterrupt: Interrupt ends the implementation while a request
+// waits on it (Close would wait for the request's timeout): the request
+// fails at once.
+func TestExecInterrupt(t *testing.T) {
+	e := &Exec{Command: fake(t, "silent"), Timeout: time.Minute, Stderr: io.Discard}
+	defer e.Close()
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.New("classic", "", nil)
+		done <- err
+	}()
+	time.Sleep(300 * time.Millisecond) // hello is answered, new is in flight
+	start := time.Now()
+	e.Interrupt()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("new answered after the interrupt")
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("the request ended %v after the interrupt", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the request still waits 10s after the interrupt")
+	}
+}
