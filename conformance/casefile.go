@@ -27,7 +27,7 @@ type caseFile struct {
 var caseID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 
 // refusals are the refusals an expectation can name.
-var refusals = []string{"illegal-move", "finished", "unsupported", "no-undo", "not-stopped"}
+var refusals = []string{"illegal-move", "finished", "unsupported", "no-undo", "not-stopped", "bad-spawn", "overflow"}
 
 // actionFeatures are the actions a step can play, with the features they
 // need.

@@ -61,9 +61,10 @@ var (
 
 // Refusal returns the word the tileproof protocols use for an action the
 // rules refuse: illegal-move, finished, unsupported, no-undo, not-stopped
-// (keep playing when play is not stopped at the win) or bad-spawn; "" for
-// any other error (a break refused for its limit or its price, which no
-// protocol sends, among them).
+// (keep playing when play is not stopped at the win), bad-spawn or
+// overflow (a tile above 2^52, a score above 2^53-1); "" for any other
+// error (a break refused for its limit or its price, which no protocol
+// sends, among them).
 func Refusal(err error) string {
 	switch {
 	case errors.Is(err, ErrIllegalMove):
@@ -78,6 +79,8 @@ func Refusal(err error) string {
 		return "not-stopped"
 	case errors.Is(err, ErrBadSpawn):
 		return "bad-spawn"
+	case errors.Is(err, ErrTileOverflow), errors.Is(err, ErrScoreOverflow):
+		return "overflow"
 	}
 	return ""
 }

@@ -142,6 +142,23 @@ function move(direction, spawn) {
     // tile lands where asked. The cell's index is known only after the
     // slide, so it is computed when the game asks.
     const { row, col, value } = spawn;
+    if (value !== 2 && value !== 4) throw new Refusal(ERRORS.badSpawn, `a spawn of ${value}: the game spawns only 2 and 4`);
+    // The cells the slide leaves empty, from a copy of the game: a spawn
+    // forced elsewhere is refused, the game as it was.
+    pending = game.serialize();
+    const copy = new GameManager(game.size, NoInput, NoActuator, Storage);
+    let free = null;
+    const copyCells = copy.grid.availableCells;
+    copy.grid.availableCells = function () {
+      const cells = copyCells.call(this);
+      if (free === null) free = cells; // the first ask is the spawn's, after the slide
+      return cells;
+    };
+    forced = [0.5, 0.5]; // the copy's spawn draws nothing from the game's generator
+    try { copy.move(dirs[direction]); } finally { forced = null; }
+    if (free !== null && !free.some((c) => c.x === col && c.y === row)) {
+      throw new Refusal(ERRORS.badSpawn, `the spawn's cell (row ${row}, col ${col}) is not empty after moving ${direction}`);
+    }
     forced = [value === 4 ? 0.95 : 0.5];
     const availableCells = gm.grid.availableCells;
     gm.grid.availableCells = function () {
@@ -177,7 +194,10 @@ function legal() {
 const features = ['load-state', 'force-spawn', 'keep-playing'];
 for (let n = 2; n <= 8; n++) features.push('size:' + n + 'x' + n);
 
-import('../../js/src/harness.js').then(({ serve, Refusal, ERRORS }) => serve({
+// The harness's refusal and words, for move's checks of a forced spawn.
+let Refusal, ERRORS;
+
+import('../../js/src/harness.js').then((harness) => ({ Refusal, ERRORS } = harness) && harness.serve({
   name: 'original-2048 (npm ' + pkg.name + ')',
   version: pkg.version,
   profiles: ['classic'],

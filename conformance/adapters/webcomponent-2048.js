@@ -104,7 +104,7 @@ async function main() {
       probe.setState({ positions: engine.positions, score: 0 });
       probe.move(dirs[direction]);
       if (probe.positions[spawn.row][spawn.col] !== undefined && !sameBoard(rowsOf(probe.positions), before)) {
-        throw new Refusal(ERRORS.badRequest, `the spawn's cell (row ${spawn.row}, col ${spawn.col}) is not empty after moving ${direction}`);
+        throw new Refusal(ERRORS.badSpawn, `the spawn's cell (row ${spawn.row}, col ${spawn.col}) is not empty after moving ${direction}`);
       }
     }
     moving = { spawn, placed: null };
