@@ -76,6 +76,9 @@ func (p *plainImpl) Move(d engine.Direction, spawn *engine.Spawn) (conformance.M
 	if !changed {
 		return conformance.MoveResult{}, &conformance.RuleError{Code: "illegal-move", Message: fmt.Sprintf("%s changes nothing; legal: %s", d, plain.LegalMoves(p.game.Board))}
 	}
+	if next.Max() > engine.MaxTile || p.game.Score+gained > 1<<53-1 {
+		return conformance.MoveResult{}, &conformance.RuleError{Code: "overflow", Message: "a tile above 2^52 or a score above 2^53-1"}
+	}
 	g := p.game
 	var sp engine.Spawn
 	if spawn == nil {
@@ -90,8 +93,8 @@ func (p *plainImpl) Move(d engine.Direction, spawn *engine.Spawn) (conformance.M
 			}
 		}
 	} else {
-		if next[spawn.Row][spawn.Col] != 0 {
-			return conformance.MoveResult{}, &conformance.RuleError{Code: "bad-request", Message: "the forced spawn's cell is not empty"}
+		if spawn.Value != 2 && spawn.Value != 4 || next[spawn.Row][spawn.Col] != 0 {
+			return conformance.MoveResult{}, &conformance.RuleError{Code: "bad-spawn", Message: "the forced spawn is not a 2 or a 4 on a cell the slide left empty"}
 		}
 		next[spawn.Row][spawn.Col] = spawn.Value
 		g.Board, g.Score, g.Moves = next, g.Score+gained, g.Moves+1
