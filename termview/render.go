@@ -55,14 +55,14 @@ type RGB struct{ R, G, B uint8 }
 
 // The colours of the board, chosen to resemble the original game's.
 var (
-	BoardColor = RGB{0xbb, 0xad, 0xa0} // the board around the tiles
-	EmptyColor = RGB{0xcd, 0xc1, 0xb4} // an empty cell
-	DarkText   = RGB{0x77, 0x6e, 0x65} // the numbers on 2 and 4
-	LightText  = RGB{0xf9, 0xf6, 0xf2} // the numbers on the other tiles
+	boardColor = RGB{0xbb, 0xad, 0xa0} // the board around the tiles
+	emptyColor = RGB{0xcd, 0xc1, 0xb4} // an empty cell
+	darkText   = RGB{0x77, 0x6e, 0x65} // the numbers on 2 and 4
+	lightText  = RGB{0xf9, 0xf6, 0xf2} // the numbers on the other tiles
 )
 
 // tileColors holds the background of tile 2^e at index e-1, for 2 to 2048;
-// larger tiles share SuperColor.
+// larger tiles share superColor.
 var tileColors = [...]RGB{
 	{0xee, 0xe4, 0xda}, // 2
 	{0xed, 0xe0, 0xc8}, // 4
@@ -77,14 +77,14 @@ var tileColors = [...]RGB{
 	{0xed, 0xc2, 0x2e}, // 2048
 }
 
-// SuperColor is the background of the tiles above 2048.
-var SuperColor = RGB{0x3c, 0x3a, 0x32}
+// superColor is the background of the tiles above 2048.
+var superColor = RGB{0x3c, 0x3a, 0x32}
 
 // TileColors returns the background and text colours of tile v (0 for an
 // empty cell, which has no text).
 func TileColors(v uint64) (bg, fg RGB) {
 	if v == 0 {
-		return EmptyColor, DarkText
+		return emptyColor, darkText
 	}
 	e := 0
 	for x := v; x > 1; x >>= 1 {
@@ -96,12 +96,12 @@ func TileColors(v uint64) (bg, fg RGB) {
 	case e < 1:
 		bg = tileColors[0] // tile 1, which only a user profile could make
 	default:
-		bg = SuperColor
+		bg = superColor
 	}
 	if v <= 4 {
-		return bg, DarkText
+		return bg, darkText
 	}
-	return bg, LightText
+	return bg, lightText
 }
 
 // cubeLevels are the six intensities of the xterm 6x6x6 colour cube.
@@ -202,7 +202,7 @@ func Board(b engine.Board, o Options) []string {
 		return boardfmt.Rows(b, w)
 	}
 	tileWidth := w + 2
-	board := SGR(o.Mode, BoardColor, nil)
+	board := SGR(o.Mode, boardColor, nil)
 	gap := board + strings.Repeat(" ", b.Cols()*(tileWidth+1)+1) + Reset
 	lines := []string{gap}
 	for r := range b.Rows() {

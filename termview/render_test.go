@@ -147,20 +147,20 @@ func TestTileColors(t *testing.T) {
 	prev := RGB{}
 	for e := 1; e <= 11; e++ {
 		bg, fg := TileColors(1 << e)
-		if bg == prev || bg == SuperColor || bg == EmptyColor {
+		if bg == prev || bg == superColor || bg == emptyColor {
 			t.Errorf("tile %d: background %v repeats another", 1<<e, bg)
 		}
-		if want := LightText; e <= 2 && fg != DarkText || e > 2 && fg != want {
+		if want := lightText; e <= 2 && fg != darkText || e > 2 && fg != want {
 			t.Errorf("tile %d: text %v", 1<<e, fg)
 		}
 		prev = bg
 	}
 	for _, v := range []uint64{4096, 1 << 52} {
-		if bg, fg := TileColors(v); bg != SuperColor || fg != LightText {
+		if bg, fg := TileColors(v); bg != superColor || fg != lightText {
 			t.Errorf("tile %d: %v on %v", v, fg, bg)
 		}
 	}
-	if bg, _ := TileColors(0); bg != EmptyColor {
+	if bg, _ := TileColors(0); bg != emptyColor {
 		t.Errorf("empty cell: %v", bg)
 	}
 }
