@@ -97,4 +97,4 @@ fi
 mkdir -p "$(dirname "$list")"
 cp "$work/list" "$list"
 echo "wrote $list"
-grep -c UNEXPLAINED "$list" > /dev/null && echo "explain each UNEXPLAINED line of $list" >&2 || true
+grep -q '  UNEXPLAINED$' "$list" && echo "explain each UNEXPLAINED line of $list" >&2 || true
