@@ -535,3 +535,23 @@ func TestRequestMemoryBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestBadForcedSpawnIsARefusal: under ForcedSpawns, a spawn the slide does
+// not allow is the rules' refusal bad-spawn (HTTP 200, ok false, the state
+// as it was), as the exec protocol answers it, not a malformed request.
+func TestBadForcedSpawnIsARefusal(t *testing.T) {
+	ts, s := newTestServerWith(t, Options{})
+	s.ForcedSpawns = true
+	st := &protocol.GameState{Format: protocol.StateFormat, Game: "classic", Rules: 1, Result: "playing",
+		Board: [][]uint64{{2, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}}
+	for _, sp := range []engine.Spawn{{Row: 0, Col: 3, Value: 2}, {Row: 1, Col: 1, Value: 8}, {Row: 9, Col: 0, Value: 2}} {
+		code, r, body := post(t, ts.URL+"/api/games/classic/action", action(t, st, protocol.Action{Type: "move", Direction: "right", Spawn: &sp}))
+		if code != 200 || r.OK || r.Error != "bad-spawn" || r.State != nil || r.Observation == nil || r.Observation.Board[0][0] != 2 {
+			t.Errorf("right with spawn %+v: %d %s", sp, code, body)
+		}
+	}
+	sp := engine.Spawn{Row: 1, Col: 1, Value: 4}
+	if code, r, body := post(t, ts.URL+"/api/games/classic/action", action(t, st, protocol.Action{Type: "move", Direction: "right", Spawn: &sp})); code != 200 || !r.OK || r.Observation.Board[1][1] != 4 {
+		t.Errorf("right with a good spawn: %d %s", code, body)
+	}
+}

@@ -331,10 +331,9 @@ func (s *Server) apply(g *engine.Game, a *protocol.Action) (*engine.Step, error)
 			if !s.forced() {
 				return nil, fmt.Errorf("%w: this server does not take forced spawns", errBadAction)
 			}
+			// A spawn the slide does not allow is the rules' refusal,
+			// bad-spawn, as in the exec protocol: the caller answers it.
 			step, err = g.MoveSpawn(d, *a.Spawn)
-			if errors.Is(err, engine.ErrBadSpawn) {
-				return nil, fmt.Errorf("%w: %v", errBadAction, err)
-			}
 		} else {
 			step, err = g.Move(d)
 		}
