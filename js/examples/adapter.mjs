@@ -9,6 +9,7 @@
 import { serve, Refusal, ERRORS, slide, legalMoves, maxTile, createTP1, chooseSpawn, startBoard, DEFAULT_WEIGHTS } from '../src/index.js';
 
 const WIN = 2048; // tile-merge: reaching it is a milestone, play goes on
+const MAX_TILE = 2 ** 52; // the largest tile a game may hold (docs/protocol.md)
 
 const features = ['load-state', 'force-spawn', 'seed-tp1'];
 for (let r = 2; r <= 8; r++) for (let c = 2; c <= 8; c++) features.push(`size:${r}x${c}`);
@@ -42,7 +43,11 @@ serve({
     if (!s.changed) {
       throw new Refusal(ERRORS.illegalMove, `moving ${direction} does not change the board; legal moves: ${legalMoves(game.board).join(', ')}`);
     }
+    if (maxTile(s.board) > MAX_TILE || game.score + s.gained > Number.MAX_SAFE_INTEGER) {
+      throw new Refusal(ERRORS.overflow, `moving ${direction} would make a tile above 2^52 or a score above 2^53-1`);
+    }
     if (spawn && s.board[spawn.row][spawn.col] !== 0) throw new Refusal(ERRORS.badSpawn, `the spawn's cell is not empty after the slide`);
+    if (spawn && !(spawn.value in DEFAULT_WEIGHTS)) throw new Refusal(ERRORS.badSpawn, `tile-merge spawns 2 and 4, not ${spawn.value}`);
     const tile = spawn || chooseSpawn(s.board, DEFAULT_WEIGHTS, game.rng);
     s.board[tile.row][tile.col] = tile.value;
     game.board = s.board;
