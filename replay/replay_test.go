@@ -271,7 +271,7 @@ func TestTampered(t *testing.T) {
 				t.Errorf("diverges at action %d, want %d: %+v", vd.Divergence.Action, tt.action, vd.Divergence)
 			}
 			if vd.Reason == ClaimBoard && !(strings.Contains(vd.Divergence.Diff(), "-") && strings.Contains(vd.Divergence.Diff(), "+")) {
-				t.Errorf("board claim without a go-cmp diff: %q", vd.Divergence.Diff())
+				t.Errorf("board claim without a diff: %q", vd.Divergence.Diff())
 			}
 			if vd.Divergence == nil || vd.Divergence.Says() == "" || vd.Divergence.Gives() == "" {
 				t.Errorf("divergence without what was expected and found: %+v", vd.Divergence)

@@ -1,12 +1,11 @@
 // Package boardfmt shows boards to people in reports: aligned rows, and
-// go-cmp diffs of two boards row by row.
+// the row-by-row difference of two boards.
 package boardfmt
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/tileproof/tileproof/engine"
 )
 
@@ -28,12 +27,30 @@ func Rows(b engine.Board, width int) []string {
 	return out
 }
 
-// Diff is go-cmp's diff of two boards' rows, aligned alike: "-" lines are
-// want's, "+" lines got's. It is empty when the boards are equal.
+// Diff is the difference of two boards, row by row in place (a row is
+// compared with the row of the same number, never realigned, since a
+// board's rows are positions): a row the two share once, indented by two
+// spaces; a row that differs as want's, marked "- ", then got's, marked
+// "+ "; each line ends in a newline. Both boards' cells are aligned to one
+// width. It is empty when the boards are equal.
 func Diff(want, got engine.Board) string {
 	if want == got {
 		return ""
 	}
 	width := max(len(fmt.Sprint(want.MaxTile())), len(fmt.Sprint(got.MaxTile())))
-	return cmp.Diff(Rows(want, width), Rows(got, width))
+	w, g := Rows(want, width), Rows(got, width)
+	var sb strings.Builder
+	for i := range max(len(w), len(g)) {
+		if i < len(w) && i < len(g) && w[i] == g[i] {
+			sb.WriteString("  " + w[i] + "\n")
+			continue
+		}
+		if i < len(w) {
+			sb.WriteString("- " + w[i] + "\n")
+		}
+		if i < len(g) {
+			sb.WriteString("+ " + g[i] + "\n")
+		}
+	}
+	return sb.String()
 }
