@@ -29,16 +29,21 @@ var actionNames = []string{"up", "down", "left", "right", "undo", "end-run", "ke
 
 // ActionOf returns the action a log letter stands for, in either case.
 func ActionOf(letter byte) (Action, bool) {
-	if 'a' <= letter && letter <= 'z' {
-		letter -= 'a' - 'A'
-	}
-	for i := range len(actionLetters) {
-		if actionLetters[i] == letter {
-			return Action(i), true
-		}
+	if a := actionByLetter[letter]; a != 0 {
+		return a - 1, true
 	}
 	return 0, false
 }
+
+// actionByLetter is each log letter's action plus one, in either case; 0
+// for a byte that is no action's letter.
+var actionByLetter = func() (t [256]Action) {
+	for i := range len(actionLetters) {
+		t[actionLetters[i]] = Action(i) + 1
+		t[actionLetters[i]|0x20] = Action(i) + 1
+	}
+	return t
+}()
 
 // Letter returns the action's letter in a move log.
 func (a Action) Letter() byte {

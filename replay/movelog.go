@@ -21,6 +21,10 @@ func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error
 		}
 	}
 	actions, spawns := make([]engine.Action, 0, n), make([]engine.Spawn, 0, n)
+	// A cell's row without a division a move: for a cell below 64 (checked
+	// below) and cols from 1 to 8, cell*ceil(2^16/cols)>>16 is cell/cols,
+	// the rounding up adding less than 64/2^16 to a fraction at most 7/8.
+	recip := (1<<16 + cols - 1) / cols
 	for i := 0; i < len(log); {
 		c := log[i]
 		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
@@ -48,7 +52,8 @@ func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error
 			if cell >= uint64(cols)*engine.MaxSide {
 				return nil, nil, fmt.Errorf("character %d: move %q spawns in cell %d, outside any board of %d columns (cells count from 0, row by row)", at+1, c, cell, cols)
 			}
-			s = engine.Spawn{Row: int(cell) / cols, Col: int(cell) % cols, Value: value}
+			row := int(cell) * recip >> 16
+			s = engine.Spawn{Row: row, Col: int(cell) - row*cols, Value: value}
 		}
 		actions = append(actions, a)
 		spawns = append(spawns, s)

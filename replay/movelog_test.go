@@ -21,10 +21,11 @@ func parseSpawnLogPlain(log string, cols int) ([]engine.Action, []engine.Spawn, 
 			i++
 			continue
 		}
-		a, ok := engine.ActionOf(log[i])
-		if !ok {
+		k := strings.IndexByte("UDLRZEKB", strings.ToUpper(log[i : i+1])[0])
+		if k < 0 {
 			return nil, nil, fmt.Errorf("bad letter at %d", i)
 		}
+		a := engine.Action(k)
 		i++
 		var s engine.Spawn
 		if _, isMove := a.Direction(); isMove {
@@ -50,6 +51,33 @@ func parseSpawnLogPlain(log string, cols int) ([]engine.Action, []engine.Spawn, 
 		actions, spawns = append(actions, a), append(spawns, s)
 	}
 	return actions, spawns, nil
+}
+
+// TestParseSpawnLogEveryCell: every cell of every board width, in every
+// move, read as the plain reading reads it (the parser finds a cell's row
+// by multiplying where the plain reading divides).
+func TestParseSpawnLogEveryCell(t *testing.T) {
+	for cols := 2; cols <= engine.MaxSide; cols++ {
+		var log strings.Builder
+		for cell := range cols * engine.MaxSide {
+			fmt.Fprintf(&log, "%c%d:%d ", "UDLRudlr"[cell%8], cell, 2<<(cell%3))
+		}
+		actions, spawns, err := ParseSpawnLog(log.String(), cols)
+		pa, ps, perr := parseSpawnLogPlain(log.String(), cols)
+		if err != nil || perr != nil || !slices.Equal(actions, pa) || !slices.Equal(spawns, ps) || len(spawns) != cols*engine.MaxSide {
+			t.Errorf("%d columns: %v %v %v, the plain reading %v %v %v", cols, actions, spawns, err, pa, ps, perr)
+		}
+	}
+	for c := range 256 {
+		a, ok := engine.ActionOf(byte(c))
+		k := strings.IndexByte("UDLRZEKB", strings.ToUpper(string(rune(c)))[0])
+		if c >= 0x80 {
+			k = -1
+		}
+		if ok != (k >= 0) || ok && a != engine.Action(k) || !ok && a != 0 {
+			t.Errorf("ActionOf(%q) = %v, %v", byte(c), a, ok)
+		}
+	}
 }
 
 // FuzzParseSpawnLog: the spawn log parser accepts what the plain reading

@@ -109,17 +109,31 @@ func (pc *SpawnCounter) CountOpen(open uint64, s engine.Spawn) {
 	at := s.Row*pc.p.Cols + s.Col
 	empty := bits.OnesCount64(open)
 	rank := bits.OnesCount64(open & (1<<at - 1))
-	chance := 1 / float64(empty)
+	t := &openTerms[empty]
 	for m := open; m != 0; m &= m - 1 {
-		pc.expected[bits.TrailingZeros64(m)] += chance
+		pc.expected[bits.TrailingZeros64(m)] += t.chance
 	}
 	pc.observed[at]++
 	if empty > 1 {
-		e := float64(empty)
-		pc.rankSum += float64(rank)/(e-1) - 0.5
-		pc.rankVar += (e + 1) / (12 * (e - 1))
+		pc.rankSum += float64(rank)*t.rankScale - 0.5
+		pc.rankVar += t.rankVar
 	}
 }
+
+// openTerms are CountOpen's figures for a spawn with k cells open, by k,
+// so that a move costs no division: each cell's chance 1/k, the scale
+// 1/(k-1) of a rank to [0, 1], and the variance (k+1)/(12(k-1)) of the
+// scaled rank of a uniform choice.
+var openTerms = func() (t [engine.MaxSide*engine.MaxSide + 1]struct{ chance, rankScale, rankVar float64 }) {
+	for k := 1; k < len(t); k++ {
+		e := float64(k)
+		t[k].chance = 1 / e
+		if k > 1 {
+			t[k].rankScale, t[k].rankVar = 1/(e-1), (e+1)/(12*(e-1))
+		}
+	}
+	return t
+}()
 
 // Result returns the tests' p-values over what was counted.
 func (pc *SpawnCounter) Result() *Plausibility {

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -60,7 +61,10 @@ func TestSpawnCounterAgainstPlain(t *testing.T) {
 				t.Errorf("%dx%d cell %d: observed %g expected %g, plainly %g and %g", size[0], size[1], c, pc.observed[c], pc.expected[c], observed[c], expected[c])
 			}
 		}
-		if pc.rankSum != rankSum {
+		// The counter multiplies by 1/(k-1) where the plain count divides:
+		// the sums agree to rounding, and one rank counted wrong moves the
+		// sum by at least 1/63.
+		if math.Abs(pc.rankSum-rankSum) > 1e-9 {
 			t.Errorf("%dx%d: rank sum %g, plainly %g", size[0], size[1], pc.rankSum, rankSum)
 		}
 	}
