@@ -7,6 +7,7 @@ import (
 	"regexp"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/boardfmt"
 	"github.com/tileproof/tileproof/internal/stats"
 	"github.com/tileproof/tileproof/protocol"
 )
@@ -419,7 +420,7 @@ func spawnDistribution(impl Impl, p *engine.Profile, res *Result, alpha float64)
 		cells[g.mr.Spawn.Row*4+g.mr.Spawn.Col]++
 	}
 	if pv := valuesP(p, values, distributionSample); pv < alpha {
-		res.fail(SpawnWrong, 0, "the spawned values %v in %d spawns are unlikely under the weights %v (p = %.2g < %g)", values, distributionSample, p.Spawn, valuesP(p, values, distributionSample), alpha)
+		res.fail(SpawnWrong, 0, "the spawned values (%s) in %d spawns are unlikely under the weights (%s) (p = %.2g < %g)", boardfmt.Counts(values), distributionSample, boardfmt.Weights(p.Spawn), valuesP(p, values, distributionSample), alpha)
 		return
 	}
 	expected := make([]float64, 16)

@@ -19,6 +19,7 @@ var sourceNames = []string{
 	"Rosetta Code 2048 task",
 	"Merge-line tool",
 	"Original 2048",
+	"hallabois validator",
 	"tileproof",
 }
 

@@ -35,7 +35,7 @@ func TestCheckSource(t *testing.T) {
 		{"Online 2048 Game, Finishing conditions", "does not begin with the name of a known source"},
 		{"online 2048, Rule Core", "does not begin with the name of a known source"},
 		{"Online 2048x", "does not begin with the name of a known source"},
-		{"test", "Tile Merge API, PGS 2048 skeleton, Online 2048, Rosetta Code 2048 task, Merge-line tool, Original 2048, tileproof"},
+		{"test", "Tile Merge API, PGS 2048 skeleton, Online 2048, Rosetta Code 2048 task, Merge-line tool, Original 2048, hallabois validator, tileproof"},
 		{"Online 2048, Rule Core; seed 003, Rosetta Code", "its citation 2 (\"seed 003, Rosetta Code\")"},
 		{"Online 2048, \"Rule Core", "a quotation is not closed"},
 		{"Online 2048; ; tileproof", "citation 2 is empty"},

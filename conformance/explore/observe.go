@@ -13,6 +13,7 @@ import (
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/boardfmt"
 	"github.com/tileproof/tileproof/internal/stats"
 	"github.com/tileproof/tileproof/player"
 	"github.com/tileproof/tileproof/protocol"
@@ -427,7 +428,7 @@ func (o *observer) results(alpha float64) []conformance.Result {
 		return r
 	}
 	out := []conformance.Result{
-		check("spawn-values", pl.ValueP, fmt.Sprintf("the spawned values %v are unlikely under the weights %v", pl.Values, o.p.Spawn)),
+		check("spawn-values", pl.ValueP, fmt.Sprintf("the spawned values (%s) are unlikely under the weights (%s)", boardfmt.Counts(pl.Values), boardfmt.Weights(o.p.Spawn))),
 		check("spawn-ranks", pl.RankP, "the spawns favour early or late empty cells"),
 		check("spawn-cells", pl.CellP, "the spawns favour some cells"),
 	}

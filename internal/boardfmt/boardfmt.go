@@ -1,9 +1,11 @@
-// Package boardfmt shows boards to people in reports: aligned rows, and
-// the row-by-row difference of two boards.
+// Package boardfmt shows boards and tiles to people in reports: aligned
+// rows, the row-by-row difference of two boards, counts of tiles.
 package boardfmt
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
@@ -53,4 +55,26 @@ func Diff(want, got engine.Board) string {
 		}
 	}
 	return sb.String()
+}
+
+// Counts shows how many of each tile there were, smallest tile first:
+// "2: 2, 4: 499" (a tile with no count left out).
+func Counts(n map[uint64]int) string {
+	var parts []string
+	for _, v := range slices.Sorted(maps.Keys(n)) {
+		if n[v] != 0 {
+			parts = append(parts, fmt.Sprintf("%d: %d", v, n[v]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Weights shows a profile's spawn weights as its file writes them: "2: 9,
+// 4: 1".
+func Weights(ws []engine.SpawnWeight) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = fmt.Sprintf("%d: %d", w.Value, w.Weight)
+	}
+	return strings.Join(parts, ", ")
 }

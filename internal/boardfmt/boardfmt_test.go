@@ -35,3 +35,12 @@ func TestDiff(t *testing.T) {
 		}
 	}
 }
+
+func TestCountsAndWeights(t *testing.T) {
+	if got := Counts(map[uint64]int{4: 499, 2: 2, 8: 0, 1024: 1}); got != "2: 2, 4: 499, 1024: 1" {
+		t.Errorf("Counts = %q", got)
+	}
+	if got := Weights([]engine.SpawnWeight{{Value: 2, Weight: 9}, {Value: 4, Weight: 1}}); got != "2: 9, 4: 1" {
+		t.Errorf("Weights = %q", got)
+	}
+}
