@@ -287,6 +287,44 @@ func TestExecEndOfStdout(t *testing.T) {
 	}
 }
 
+// TestExecEndOfStdoutSimpleCommand: an adapter named as one simple
+// command (a path, no exec of its own) that closes its stdout is seen to,
+// at once: the shell that runs it does not keep a copy of the pipe open.
+func TestExecEndOfStdoutSimpleCommand(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TILEPROOF_FAKE", "close-stdout")
+	e := &Exec{Command: "'" + exe + "'", Timeout: 5 * time.Second, Stderr: io.Discard}
+	defer e.Close()
+	if _, err := e.Hello(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.New("classic", "", nil)
+	wantDriverError(t, err, conformance.Crash, "closed its stdout, still running")
+}
+
+func TestExecPrefix(t *testing.T) {
+	for command, want := range map[string]string{
+		"node adapter.js --fast":   "exec node adapter.js --fast",
+		"'/a b/adapter' -x":        "exec '/a b/adapter' -x",
+		"node $HOME/a.js":          "exec node $HOME/a.js",
+		"cd js && node a.js":       "cd js && node a.js",
+		"A=1 node a.js":            "A=1 node a.js",
+		"exec node a.js":           "exec node a.js",
+		"node a.js 2>/dev/null":    "node a.js 2>/dev/null",
+		"if true; then node a; fi": "if true; then node a; fi",
+		"node a.js | tee log":      "node a.js | tee log",
+		"(node a.js)":              "(node a.js)",
+		"node a.js\nnode b.js":     "node a.js\nnode b.js",
+	} {
+		if got := execPrefix(command); got != want {
+			t.Errorf("execPrefix(%q) = %q, want %q", command, got, want)
+		}
+	}
+}
+
 // TestExecDeaf: an implementation that stops reading its input (here
 // while it answers ahead, guessing the ids) fills the pipe of requests;
 // the write that would wait for ever times out.

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 
@@ -46,12 +47,13 @@ type process struct {
 	exitedAt time.Time  // when the process exited; zero while it runs
 }
 
-// startProcess runs command through sh -c, its stderr going to stderr.
+// startProcess runs command through sh -c (as [execPrefix] gives it),
+// its stderr going to stderr.
 func startProcess(command string, stderr io.Writer) (*process, error) {
 	var raw [8]byte
 	rand.Read(raw[:])
 	p := &process{tag: hex.EncodeToString(raw[:]), done: make(chan struct{}), quit: make(chan struct{})}
-	p.cmd = exec.Command("sh", "-c", command)
+	p.cmd = exec.Command("sh", "-c", execPrefix(command))
 	p.cmd.Env = append(os.Environ(), tagVariable+"="+p.tag)
 	ownSession(p.cmd)
 	// The pipes are the driver's own, not os/exec's: Wait then returns
@@ -229,4 +231,25 @@ func (c *cappedWriter) close() {
 		fmt.Fprintf(c.w, "%s%s[%d more bytes of stderr dropped: at most %d are passed on]\n", nl, c.prefix, c.dropped, c.limit)
 		c.dropped, c.mid = 0, false
 	}
+}
+
+// execPrefix puts exec before command when it is one simple command (no
+// operator, no assignment or reserved word first), so that the shell
+// becomes the adapter instead of staying its parent: dash, Debian's sh,
+// forks even the last command of sh -c, and its copy of the adapter's
+// stdout would hide the adapter closing its own (seen as silence, not as
+// the end of its answers). A compound command is run as it is.
+func execPrefix(command string) string {
+	if strings.ContainsAny(command, ";&|()<>`\n") {
+		return command
+	}
+	words := strings.Fields(command)
+	if len(words) == 0 || strings.Contains(words[0], "=") {
+		return command
+	}
+	switch words[0] {
+	case "!", "{", "if", "for", "while", "until", "case", "exec", "[[", "function", "time":
+		return command
+	}
+	return "exec " + command
 }
