@@ -33,6 +33,10 @@ const (
 	ClaimWon        Reason = "claim-won"
 	ClaimOver       Reason = "claim-over"
 	ClaimResult     Reason = "claim-result"
+	// Implausible is given by no verification: [Verdict.Strict] gives it
+	// to a valid replay whose spawns the plausibility tests warn about,
+	// for a policy (verify --strict) that refuses those.
+	Implausible Reason = "implausible"
 )
 
 var reasonSentences = map[Reason]string{
@@ -53,6 +57,7 @@ var reasonSentences = map[Reason]string{
 	ClaimWon:        "The claimed win is not what the moves produce.",
 	ClaimOver:       "The claim says the game is over, or not, and the moves say otherwise.",
 	ClaimResult:     "The claimed result is not how the run stands after the moves.",
+	Implausible:     "The moves are the rules', but the spawns are unlikely under the profile's weights, and the policy (verify --strict) refuses that.",
 }
 
 // Describe says in one sentence what the reason means.
@@ -61,6 +66,17 @@ func (r Reason) Describe() string { return reasonSentences[r] }
 // Unreadable reports whether the reason is about the input rather than
 // the game: malformed or refused, a replay that could not be judged.
 func (r Reason) Unreadable() bool { return r == Malformed || r == Refused }
+
+// Strict returns the verdict as a policy that refuses implausible spawns
+// reads it (verify --strict): a valid verdict with plausibility warnings
+// becomes invalid, with reason [Implausible] (its figures, warnings and
+// plausibility kept); any other verdict is returned as it is.
+func (vd Verdict) Strict() Verdict {
+	if vd.Valid && len(vd.Warnings) > 0 {
+		vd.Valid, vd.Reason = false, Implausible
+	}
+	return vd
+}
 
 // Replayable reports whether a replay with this verdict reason can be
 // played from its start (so has frames, see [Verifier.Trace]): all but the

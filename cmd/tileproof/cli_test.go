@@ -204,6 +204,8 @@ func TestSigningKey(t *testing.T) {
 		{"blank file", write("blank", " \n\t\n"), env("", false), "", "the key is empty"},
 		{"empty env", "", env("", true), "", "TILEPROOF_KEY: the key is empty"},
 		{"short env", "", env("abc", true), "", "TILEPROOF_KEY: the key is 3 bytes"},
+		{"blank env", "", env(strings.Repeat(" ", 40), true), "", "TILEPROOF_KEY: the key is empty"},
+		{"env with a newline", "", env(key32+"\n", true), key32, ""},
 		{"big file", write("big", strings.Repeat("k", maxKeyFileSize+1)), env("", false), "", "larger than"},
 	} {
 		key, err := signingKey(tc.file, tc.env)

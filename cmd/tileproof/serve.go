@@ -109,7 +109,7 @@ func signingKey(keyFile string, lookupEnv func(string) (string, bool)) ([]byte, 
 		}
 		key, from = []byte(strings.TrimSpace(string(data))), "--key-file "+keyFile
 	case set:
-		key, from = []byte(env), "TILEPROOF_KEY"
+		key, from = []byte(strings.TrimSpace(env)), "TILEPROOF_KEY" // as a key file is read
 	default:
 		return nil, nil
 	}

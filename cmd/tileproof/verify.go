@@ -118,6 +118,9 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		}
 		progress.clearWhile(func() {
 			if f.json {
+				if f.strict {
+					vd = vd.Strict() // the line says what the exit status says
+				}
 				b, _ := json.Marshal(vd)
 				fmt.Fprintf(c.stdout, "%s\n", b)
 			} else {
