@@ -693,9 +693,9 @@ func (g *Game) move(d Direction, given *Spawn, open *uint64) (Step, error) {
 func (g *Game) checkSpawn(s Spawn, b Board) error {
 	switch {
 	case s.Row < 0 || s.Row >= b.Rows() || s.Col < 0 || s.Col >= b.Cols():
-		return fmt.Errorf("%w: cell (%d, %d) is outside the %dx%d board", ErrBadSpawn, s.Row, s.Col, b.Rows(), b.Cols())
+		return fmt.Errorf("%w: row %d, column %d is outside the %dx%d board", ErrBadSpawn, s.Row, s.Col, b.Rows(), b.Cols())
 	case b.At(s.Row, s.Col) != 0:
-		return fmt.Errorf("%w: cell (%d, %d) is not empty after the slide", ErrBadSpawn, s.Row, s.Col)
+		return fmt.Errorf("%w: row %d, column %d is not empty after the slide", ErrBadSpawn, s.Row, s.Col)
 	case !g.p.SpawnValue(s.Value):
 		return fmt.Errorf("%w: profile %s spawns %s, not %d", ErrBadSpawn, g.p.Name, g.p.SpawnValues(), s.Value)
 	}

@@ -28,7 +28,7 @@ func (vd Verdict) Explain() Explanation {
 		if m.Field == "board" {
 			continue // the views draw boards
 		}
-		e.Also = append(e.Also, m.Field+": the replay says "+oneLine(m.Claimed)+", the rules give "+oneLine(m.Found))
+		e.Also = append(e.Also, "the replay says "+oneLine(m.words(m.Claimed))+", the rules give "+oneLine(m.words(m.Found)))
 	}
 	return e
 }

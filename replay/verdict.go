@@ -171,7 +171,7 @@ func (d *Divergence) what() string { return fmt.Sprintf("action %d (%s)", d.Acti
 func (d *Divergence) Says() string {
 	switch d.reason {
 	case SeedCommitment:
-		return "seedCommitment " + d.Committed
+		return "seed commitment " + d.Committed
 	case ImpossibleClaim:
 		return fmt.Sprintf("score %d, max tile %d in %d moves", d.claim.Score, d.claim.MaxTile, d.claim.Moves)
 	case BadStart:
@@ -188,9 +188,26 @@ func (d *Divergence) Says() string {
 		return d.what()
 	}
 	if d.Claim != nil {
-		return d.Claim.Field + " " + d.Claim.Claimed
+		return d.Claim.words(d.Claim.Claimed)
 	}
 	return ""
+}
+
+// words says a figure of the mismatch for people: the field in words, then
+// the value, true and false as yes and no ("game over yes", "max tile
+// 2048").
+func (m *Mismatch) words(value string) string {
+	name := map[string]string{"maxTile": "max tile", "over": "game over"}[m.Field]
+	if name == "" {
+		name = m.Field
+	}
+	switch value {
+	case "true":
+		value = "yes"
+	case "false":
+		value = "no"
+	}
+	return name + " " + value
 }
 
 // Gives returns what the rules give at the divergence, for people.
@@ -210,13 +227,13 @@ func (d *Divergence) Gives() string {
 		return "the board the moves produce, marked + in the diff"
 	}
 	if d.Claim != nil {
-		return d.Claim.Field + " " + d.Claim.Found
+		return d.Claim.words(d.Claim.Found)
 	}
 	return d.Problem
 }
 
-// Diff returns the claimed final board against the real one, as a go-cmp
-// diff (- claimed, + real), for a claim-board divergence; "" otherwise.
+// Diff returns the claimed final board against the real one, row by row
+// (- claimed, + real), for a claim-board divergence; "" otherwise.
 func (d *Divergence) Diff() string {
 	if d.Claimed == nil || d.Board == nil {
 		return ""

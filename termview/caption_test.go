@@ -67,7 +67,7 @@ func TestVerdictLines(t *testing.T) {
 				"the rules give:  moving left does not change the board, so it is not a legal move; legal moves: up, down, right"}},
 		{verdictOf(t, "profile: tile-merge\nseed: \"7\"\nmoves: LLUR\nclaim: {score: 16, maxTile: 16, moves: 4}\n"),
 			[]string{"INVALID: claim-score at action 4 (after 4 counted moves)", "the replay says: score 16", "the rules give:  score 12",
-				"also maxTile: the replay says 16, the rules give 8"}},
+				"also the replay says max tile 16, the rules give max tile 8"}},
 		{
 			// Judged before replaying: no action to name.
 			verdictOf(t, "profile: tile-merge\nseed: \"7\"\nmoves: LLUR\nclaim: {score: 6, maxTile: 8, moves: 4}\n"),
