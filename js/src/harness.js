@@ -6,7 +6,7 @@
 // the tables below.
 
 import { isTile, normalizeSeed } from './tp1.js';
-import { DIRECTIONS } from './rules.js';
+import { DIRECTIONS, slide, maxTile } from './rules.js';
 
 /** The protocol version the harness speaks. */
 export const PROTOCOL_VERSION = 1;
@@ -46,6 +46,8 @@ const OPS = {
 };
 
 const MAX_LINE = 1 << 20; // bytes in a request line, its newline aside
+const MAX_TILE = 2 ** 52; // the largest tile a game may hold (docs/protocol.md, rule 12)
+const SPAWN_VALUES = Object.freeze([2, 4]); // what every built-in profile spawns (docs/profiles.md)
 const utf8Length = (s) => new TextEncoder().encode(s).length;
 
 /** A refusal by the rules: the hook throws it, the harness answers ok: false with its word. */
@@ -96,6 +98,23 @@ const flag = (v, what) => {
   return v;
 };
 
+// spawnValuesOf reads an adapter's spawnValues: a function from a profile's
+// name to the values it spawns.
+function spawnValuesOf(v) {
+  const list = (xs, what) => {
+    if (!Array.isArray(xs) || xs.length === 0 || !xs.every(isTile)) throw new TypeError(`spawnValues${what} ${JSON.stringify(xs)} is not a list of tiles`);
+    return Object.freeze([...xs]);
+  };
+  if (v === undefined) return () => SPAWN_VALUES;
+  if (Array.isArray(v)) {
+    const all = list(v, '');
+    return () => all;
+  }
+  if (v === null || typeof v !== 'object') throw new TypeError('spawnValues is a list of tiles, or an object from profile names to lists');
+  const by = new Map(Object.entries(v).map(([name, xs]) => [name, list(xs, `.${name}`)]));
+  return (name) => by.get(name) || SPAWN_VALUES;
+}
+
 /**
  * Returns a protocol session over an adapter: a function from one request
  * line to its response line (without newlines), which never throws.
@@ -115,10 +134,28 @@ const flag = (v, what) => {
  * - `move(direction, spawn)` returns `{changed, gained, spawn}`: spawn, the
  *   tile to place after the slide, is null unless the runner forces one
  *   (force-spawn); the result's spawn is the tile that appeared
+ * - `spawnValues`: optional, the values the profiles spawn, for the check
+ *   of a forced spawn below: a list for every profile, or an object from
+ *   profile names (as requests name them) to lists; [2, 4], what every
+ *   built-in profile spawns, for a profile it does not name
  * - `legal()` returns the directions that change the board
  * - `undo()`, `endRun()`, `keepPlaying()`: optional; an adapter without
  *   one answers unsupported
  * - `state()` returns `{board, score, moves, won, over, result}`
+ *
+ * A forced spawn is checked here, once for every adapter (docs/protocol.md,
+ * rule 11): before calling `move`, the harness asks `state()` for the
+ * board and slides it with the kit's {@link slide}. When the run plays
+ * (`over` false) and the slide changes the board without overflow, a
+ * spawn on a cell the slide left full, or of a value the game's profile
+ * does not spawn, is answered `bad-spawn` and `move` is not called. A
+ * spawn off the board is bad-request. Everything else reaches `move` as
+ * it came: a move that changes nothing (rule 2: not placed, not checked;
+ * the hook answers illegal-move or changed: false as its profile says), a
+ * move after the end (rule 3) and a move that overflows (rule 12: the
+ * hook's overflow comes before bad-spawn, as in the engine). So `move`
+ * never sees a forced spawn the slide does not allow, and need not check
+ * one.
  *
  * @param {object} adapter the hooks and declarations above
  * @returns {(line: string) => Promise<string|null>} null for a blank line, which gets no answer
@@ -133,8 +170,10 @@ export function createSession(adapter) {
   const names = declared.map((p) => p.name);
   const features = [...(adapter.features || [])];
   const has = (f) => features.includes(f);
+  const spawnValues = spawnValuesOf(adapter.spawnValues);
   let helloDone = false;
   let size = null; // [rows, cols] of the game, once there is one
+  let profile = null; // the profile of the game, by the name requests use
 
   async function state() {
     const s = await adapter.state();
@@ -149,6 +188,21 @@ export function createSession(adapter) {
     if (req.setup === undefined) return;
     if (!has('setup')) fail(ERRORS.badRequest, 'a setup was given, but this implementation did not declare setup');
     if (req.setup === null || typeof req.setup !== 'object') fail(ERRORS.badRequest, 'setup is {target, openEnded}');
+  }
+
+  // Rule 11 (docs/protocol.md) for a forced spawn on a cell of the board,
+  // where the rules check it: a move that changes nothing, one after the
+  // end and one that overflows are the hook's to answer, spawn and all.
+  async function checkSpawn(direction, spawn) {
+    const s = await adapter.state();
+    if (s.over) return;
+    const { board, changed, gained } = slide(s.board, direction);
+    if (!changed || maxTile(board) > MAX_TILE || (s.score || 0) + gained > Number.MAX_SAFE_INTEGER) return;
+    if (board[spawn.row][spawn.col] !== 0) {
+      fail(ERRORS.badSpawn, `the spawn's cell (row ${spawn.row}, col ${spawn.col}) is not empty after moving ${direction}`);
+    }
+    const values = spawnValues(profile);
+    if (!values.includes(spawn.value)) fail(ERRORS.badSpawn, `profile ${profile} spawns ${values.join(' and ')}, not ${spawn.value}`);
   }
 
   const handlers = {
@@ -169,6 +223,7 @@ export function createSession(adapter) {
         }
       }
       await adapter.newGame({ profile: req.profile, seed: req.seed, setup: req.setup });
+      profile = req.profile;
       return { state: await state() };
     },
     async load(req) {
@@ -181,6 +236,7 @@ export function createSession(adapter) {
         score: count(req.score, 'score'), moves: count(req.moves, 'moves'),
         won: flag(req.won, 'won'), keepPlaying: flag(req.keepPlaying, 'keepPlaying'),
       });
+      profile = req.profile;
       return { state: await state() };
     },
     async move(req) {
@@ -193,6 +249,7 @@ export function createSession(adapter) {
           fail(ERRORS.badRequest, `spawn ${JSON.stringify(req.spawn)} is not a tile on a cell of the ${size[0]}x${size[1]} board`);
         }
         spawn = { row, col, value };
+        await checkSpawn(req.direction, spawn);
       }
       const r = await adapter.move(req.direction, spawn);
       const changed = !!r.changed;

@@ -8,6 +8,7 @@ import { Readable, PassThrough } from 'node:stream';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createSession, serve, Refusal, ERRORS } from '../src/harness.js';
+import { slide } from '../src/rules.js';
 
 // A game of a 2x2 board whose hooks note what the harness passed them.
 function adapter(extra = {}) {
@@ -121,6 +122,110 @@ test('move: the direction and the forced spawn checked; refusals and failures an
   assert.equal(forced.error, 'bad-request', 'a spawn without force-spawn');
 });
 
+// A game on the kit's move whose move hook checks no forced spawn: it
+// places the tile wherever it is told, over a tile if need be, so only the
+// harness stands between it and a spawn the slide does not allow.
+function trusting(extra = {}) {
+  const calls = [];
+  let st = null;
+  return {
+    calls,
+    name: 'trusting', version: '1', profiles: ['tile-merge', 'classic', { file: 'variants/eights.yaml', name: 'eights' }],
+    features: ['load-state', 'force-spawn', 'size:2x2', 'size:2x4'],
+    load(req) { st = { board: req.board, score: req.score, moves: req.moves, won: false, over: req.board.flat().includes(64) }; },
+    move(direction, spawn) {
+      calls.push([direction, spawn]);
+      const s = slide(st.board, direction);
+      if (!s.changed || st.over) return { changed: false, gained: 0, spawn: null };
+      if (s.board.flat().includes(2 ** 53)) throw new Refusal(ERRORS.overflow, 'past 2^52');
+      const t = spawn || { row: 0, col: 0, value: 2 };
+      s.board[t.row][t.col] = t.value;
+      st = { ...st, board: s.board, score: st.score + s.gained, moves: st.moves + 1 };
+      return { changed: true, gained: s.gained, spawn: t };
+    },
+    legal() { return []; },
+    state() { return st; },
+    ...extra,
+  };
+}
+
+const loadOf = (board, profile = 'tile-merge') => ({ id: 2, op: 'load', profile, rows: board.length, cols: board[0].length, board, score: 0, moves: 0 });
+const moveOf = (direction, row, col, value) => ({ id: 3, op: 'move', direction, spawn: { row, col, value } });
+
+// One forced move on a loaded board: the answer, the moves the hook saw.
+async function forced(board, direction, spawn, { profile, ...extra } = {}) {
+  const a = trusting(extra);
+  const [, loaded, r] = await session(a, hello, loadOf(board, profile), moveOf(direction, ...spawn));
+  assert.equal(loaded.ok, true, loaded.message);
+  return [r, a.calls];
+}
+
+test('a forced spawn the slide does not allow is bad-spawn from the harness; the hook is not called', async () => {
+  // refusals.yaml: 2 / 4 moved right fills (0, 3), the spawn's cell
+  let [r, calls] = await forced([[2, 0, 0, 0], [4, 0, 0, 0]], 'right', [0, 3, 2]);
+  assert.deepEqual([r.ok, r.error], [false, 'bad-spawn']);
+  assert.match(r.message, /row 0, col 3\) is not empty after moving right/);
+  assert.deepEqual(calls, [], 'the hook never saw the spawn');
+  // empty before the slide, full after it: the slide's board is the one checked
+  [r, calls] = await forced([[0, 2], [0, 0]], 'left', [0, 0, 2]);
+  assert.deepEqual([r.error, calls], ['bad-spawn', []]);
+  // full before the slide, empty after it: allowed
+  [r, calls] = await forced([[0, 2], [0, 0]], 'left', [0, 1, 4]);
+  assert.deepEqual([r.ok, r.state.board], [true, [[2, 4], [0, 0]]]);
+  assert.deepEqual(calls, [['left', { row: 0, col: 1, value: 4 }]]);
+  // a merge's cell: two 2s moved left leave (0, 1) empty, (0, 0) full
+  [r] = await forced([[2, 2], [0, 0]], 'left', [0, 0, 2]);
+  assert.equal(r.error, 'bad-spawn');
+  [r] = await forced([[2, 2], [0, 0]], 'left', [0, 1, 2]);
+  assert.deepEqual([r.ok, r.gained, r.state.board], [true, 4, [[4, 2], [0, 0]]]);
+});
+
+test('a forced spawn of a value the profile does not spawn is bad-spawn; spawnValues names what a profile spawns', async () => {
+  // refusals.yaml: an 8 is no built-in profile's spawn
+  let [r, calls] = await forced([[2, 0], [0, 0]], 'right', [1, 1, 8]);
+  assert.deepEqual([r.error, calls], ['bad-spawn', []]);
+  assert.match(r.message, /profile tile-merge spawns 2 and 4, not 8/);
+  for (const value of [2, 4]) {
+    [r] = await forced([[2, 0], [0, 0]], 'right', [1, 1, value], { profile: 'classic' });
+    assert.equal(r.ok, true, `classic spawns ${value}`);
+  }
+  // a list for every profile
+  [r] = await forced([[2, 0], [0, 0]], 'right', [1, 1, 8], { spawnValues: [2, 8] });
+  assert.equal(r.ok, true);
+  [r] = await forced([[2, 0], [0, 0]], 'right', [1, 1, 4], { spawnValues: [2, 8] });
+  assert.deepEqual([r.error, r.message], ['bad-spawn', 'profile tile-merge spawns 2 and 8, not 4']);
+  // by profile name (the name requests use, not a file's path); other profiles 2 and 4
+  const byName = { spawnValues: { eights: [8] } };
+  [r] = await forced([[2, 0], [0, 0]], 'right', [1, 1, 8], { ...byName, profile: 'eights' });
+  assert.equal(r.ok, true);
+  [r] = await forced([[2, 0], [0, 0]], 'right', [1, 1, 2], { ...byName, profile: 'eights' });
+  assert.equal(r.error, 'bad-spawn');
+  [r] = await forced([[2, 0], [0, 0]], 'right', [1, 1, 8], byName);
+  assert.equal(r.error, 'bad-spawn', 'tile-merge, not named, spawns 2 and 4');
+  for (const spawnValues of [[], [3], 'two', null, { eights: [2, 6] }]) {
+    assert.throws(() => createSession(trusting({ spawnValues })), TypeError, JSON.stringify(spawnValues));
+  }
+});
+
+test('a forced spawn reaches the hook unchecked when the move changes nothing, after the end, and on overflow', async () => {
+  // rule 2: a move that changes nothing; the spawn's cell full, its value never spawned
+  let [r, calls] = await forced([[2, 0], [4, 0]], 'left', [0, 0, 8]);
+  assert.deepEqual([r.ok, r.changed], [true, false]);
+  assert.deepEqual(calls, [['left', { row: 0, col: 0, value: 8 }]]);
+  const reject = trusting({ move(d, spawn) { reject.calls.push([d, spawn]); throw new Refusal(ERRORS.illegalMove, 'nothing moves'); } });
+  const [, , illegal] = await session(reject, hello, loadOf([[2, 0], [4, 0]]), moveOf('left', 0, 0, 2));
+  assert.equal(illegal.error, 'illegal-move', "a reject profile's answer, not bad-spawn");
+  // rule 3: after the end (this game is over with a 64 on the board), though the slide would change it
+  [r, calls] = await forced([[64, 0], [0, 0]], 'right', [0, 1, 8]);
+  assert.deepEqual([r.ok, r.changed, calls.length], [true, false, 1]);
+  // rule 12: overflow before bad-spawn, as in the engine
+  [r, calls] = await forced([[2 ** 52, 2 ** 52], [0, 0]], 'left', [0, 0, 8]);
+  assert.deepEqual([r.error, calls.length], ['overflow', 1]);
+  // off the board: bad-request, as before
+  [r, calls] = await forced([[2, 0], [0, 0]], 'right', [2, 0, 2]);
+  assert.deepEqual([r.error, calls], ['bad-request', []]);
+});
+
 test('legal, and the optional undo, end-run and keep-playing', async () => {
   let kept = 0;
   const r = await session(adapter({ features: ['keep-playing'], keepPlaying() { if (kept++) throw new Refusal(ERRORS.notStopped, 'not stopped'); } }),
@@ -167,4 +272,27 @@ test('the example adapter over real pipes: tp1 from a seed, a forced spawn, a re
   assert.deepEqual(r[2].state.board, [[2, 0, 4, 2], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
   assert.deepEqual([r[3].ok, r[3].error], [false, 'illegal-move']);
   assert.deepEqual(r[4].legal, ['down', 'left', 'right']);
+});
+
+test("the example adapter over real pipes: refusals.yaml's bad spawns, which the harness refuses for it", async () => {
+  const script = fileURLToPath(new URL('../examples/adapter.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const board = [[2, 0, 0, 0], [4, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
+  const load = { id: 2, op: 'load', profile: 'tile-merge', rows: 4, cols: 4, board, score: 0, moves: 0 };
+  const requests = [
+    hello, load,
+    { id: 3, op: 'move', direction: 'right', spawn: { row: 0, col: 3, value: 2 } },
+    { id: 4, op: 'move', direction: 'right', spawn: { row: 1, col: 1, value: 8 } },
+    { id: 5, op: 'move', direction: 'right', spawn: { row: 1, col: 1, value: 4 } },
+  ];
+  child.stdin.end(requests.map((r) => JSON.stringify(r) + '\n').join(''));
+  let out = '';
+  child.stdout.on('data', (c) => { out += c; });
+  const [code] = await once(child, 'close');
+  assert.equal(code, 0);
+  const r = out.trimEnd().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(r.slice(2, 4).map((x) => x.error), ['bad-spawn', 'bad-spawn']);
+  assert.deepEqual(r[3].state, undefined);
+  assert.deepEqual(r[4].state.board, [[0, 0, 0, 2], [0, 4, 0, 4], [0, 0, 0, 0], [0, 0, 0, 0]], 'the game as it was until the good spawn');
+  assert.equal(r[4].state.moves, 1);
 });
