@@ -50,7 +50,7 @@ itself, so no case can start where it needs: its own games are observed instead
 engine and every step compared, with the spawns' statistics over all the games.
 
 Exit status 1 when a check fails (with --strict, also a skip or an unexpected pass); 2
-when no check could run at all.`,
+when no check could run at all (as for a usage error).`,
 	}
 	c.flags(cmd, func(fl *pflag.FlagSet) {
 		fl.StringVar(&f.impl, "impl", "", "the implementation: exec:`COMMAND`, http://HOST:PORT, or builtin (required)")
@@ -65,7 +65,7 @@ when no check could run at all.`,
 		fl.StringVar(&f.baseline, "baseline", "", "an earlier JSON report `FILE`: show only regressions and fixes, and fail only on regressions")
 		fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "the exec and HTTP drivers' timeout for each request")
 		fl.DurationVar(&f.runTimeout, "run-timeout", 0, "over exec: the most the whole run may take, the checks left reported as not run (0: no bound)")
-		fl.BoolVar(&f.properties, "properties", true, "also run the property checks (docs/conformance.md)")
+		fl.BoolVar(&f.properties, "properties", true, "run the property checks (--properties=false: none)")
 		fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the skipped cases, with why, and the expected failures")
 		f.explore = exploreFlags(fl)
 		observeFlags(fl, &f.observe)

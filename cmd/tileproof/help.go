@@ -79,8 +79,16 @@ var flagWants = map[string]string{
 }
 
 // flagError rewords the flag parser's error about a flag's value: the
-// flag, the value and what it must be.
-func flagError(err error) error {
+// flag, the value and what it must be; to an unknown flag of cmd it adds
+// the flag meant, when one is close (as cobra suggests commands).
+func flagError(cmd *cobra.Command, err error) error {
+	var ne *pflag.NotExistError
+	if errors.As(err, &ne) && ne.GetSpecifiedName() != "" {
+		if near := nearestFlag(cmd.Flags(), ne.GetSpecifiedName()); near != "" {
+			return fmt.Errorf("%w; did you mean --%s?", err, near)
+		}
+		return err
+	}
 	var iv *pflag.InvalidValueError
 	if errors.As(err, &iv) {
 		f := iv.GetFlag()
@@ -149,4 +157,45 @@ func unprotect(args []string) []string {
 		args[i] = strings.TrimPrefix(a, argMark)
 	}
 	return args
+}
+
+// nearestFlag returns the flag of fs that name most likely misspells: the
+// one that name begins, or the nearest within two edits; "" when none is.
+func nearestFlag(fs *pflag.FlagSet, name string) string {
+	best, bestDist := "", 3
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := editDistance(strings.ToLower(name), f.Name)
+		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
+			d = 1
+		}
+		if d < bestDist {
+			best, bestDist = f.Name, d
+		}
+	})
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b: the fewest
+// insertions, deletions and substitutions of bytes that make one the
+// other.
+func editDistance(a, b string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -66,7 +66,7 @@ file and entry (exit 1); an unreadable one is an error with the file, entry and 
 A second-format game that the hallabois rules find invalid is written as recorded:
 tileproof verify then says where it fails.`,
 	}
-	cmd.Flags().StringVarP(&f.output, "output", "o", "", "write to `FILE` (one recording) or into `DIR` instead of stdout")
+	cmd.Flags().StringVarP(&f.output, "output", "o", "", "write to `FILE` (one recording), or into it when it is a directory (DIR), instead of stdout")
 	cmd.Flags().StringVar(&f.profileOut, "profile-out", "", "write the profiles that are not built in into `PDIR`, one NAME.yaml each")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.importHallabois(cmd, &f, args) })
 	return cmd
@@ -81,7 +81,7 @@ const maxRecordingSize = hallabois.MaxV1Bytes
 // refused, else 0.
 func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string) int {
 	if len(args) == 0 {
-		return c.usageFail(cmd)
+		return c.fail(exitBadUsage, "import hallabois: give one or more recording files\nRun \"tileproof import hallabois --help\" for usage.")
 	}
 	const name = "import hallabois"
 	dir := ""

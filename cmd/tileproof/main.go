@@ -121,7 +121,7 @@ func (c *cli) commandTree() *cobra.Command {
 	root.SetHelpCommand(c.helpCommand(root))
 	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) { writeHelp(cmd.OutOrStdout(), cmd) })
 	root.SetUsageFunc(func(cmd *cobra.Command) error { writeUsage(cmd.OutOrStderr(), cmd); return nil })
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
+	root.SetFlagErrorFunc(flagError)
 	return root
 }
 
