@@ -161,7 +161,7 @@ func BenchmarkBatch(b *testing.B) {
 // tileproof verify --json does it on one worker (decode, replay, compare,
 // hash, the verdict written as its JSON line), against the engine's own
 // replay of the same games in the same loop: ratio is verification's
-// rate of moves over the engine's (issue 13's target: at least 0.4).
+// rate of moves over the engine's (the target: at least 0.4).
 func BenchmarkBatchRatio(b *testing.B) {
 	replays, moves := batchCorpus()
 	v := NewVerifier()
@@ -230,7 +230,7 @@ func spawnRecorded(tb testing.TB, r *Replay) *Replay {
 // one loop, seeded and spawn-recorded (the form of every game from an
 // implementation with its own generator), end to end on one worker with
 // the verdicts written: ratio is the spawn-recorded rate over the seeded
-// one (issue 13's target: at least 0.5).
+// one (the target: at least 0.5).
 func BenchmarkSpawnRecordedRatio(b *testing.B) {
 	seeded, moves := batchCorpus()
 	spawns := make([][]byte, len(seeded))
@@ -268,7 +268,7 @@ func BenchmarkSpawnRecordedRatio(b *testing.B) {
 
 // BenchmarkLongSpawnRecorded verifies the corpus's longest game (4,189
 // moves to a 4096) spawn-recorded, end to end from its bytes, and reports
-// moves per second (issue 13's target: at least 20 M), with the engine's
+// moves per second (the target: at least 20 M), with the engine's
 // own replay of the same game in the same loop for the ratio.
 func BenchmarkLongSpawnRecorded(b *testing.B) {
 	path := filepath.Join(corpusDir, "valid/tile-merge-4096.yaml")
