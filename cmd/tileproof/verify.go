@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -284,6 +285,10 @@ func sendLines(name string, r io.Reader, out chan<- replay.Input, limit int) {
 		switch {
 		case tooLong:
 			out <- replay.Input{Name: fmt.Sprintf("%s:%d", name, line), Err: fmt.Errorf("line longer than %d bytes", limit)}
+		case len(bytes.TrimSpace(data)) > 0 && bytes.TrimLeft(data, " \t")[0] != '{':
+			// A line of JSON Lines is JSON: a line in YAML is not read as
+			// one, as a file in YAML would be.
+			out <- replay.Input{Name: fmt.Sprintf("%s:%d", name, line), Err: errors.New("not a JSON object: a line of a JSON Lines batch is one replay in JSON")}
 		case len(bytes.TrimSpace(data)) > 0:
 			out <- replay.Input{Name: fmt.Sprintf("%s:%d", name, line), Data: bytes.TrimRight(data, "\r\n")}
 		}
