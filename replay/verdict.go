@@ -267,8 +267,24 @@ func (vd Verdict) appendProof(b []byte) []byte {
 	} else {
 		b = append(b, "the recorded start board and spawns"...)
 	}
-	b = append(append(b, " under profile "...), vd.Profile...)
-	b = strconv.AppendInt(append(b, ", rules version "...), int64(vd.RulesVersion), 10)
+	b = vd.appendRules(append(b, " under "...))
+	if vd.RNG != "" {
+		b = append(append(b, ", spawns by "...), vd.RNG...)
+	}
+	return b
+}
+
+// RulesText names the rules the verdict was reached under, as the proof
+// does: "profile online-2048, rules version 1, setup target 512" (the
+// setup only where the run made one that changes the rules; the version
+// only once known).
+func (vd Verdict) RulesText() string { return string(vd.appendRules(nil)) }
+
+func (vd Verdict) appendRules(b []byte) []byte {
+	b = append(append(b, "profile "...), vd.Profile...)
+	if vd.RulesVersion != 0 {
+		b = strconv.AppendInt(append(b, ", rules version "...), int64(vd.RulesVersion), 10)
+	}
 	if setup := vd.Setup; setup != nil {
 		b = append(b, ", setup "...)
 		if setup.Target != 0 {
@@ -280,9 +296,6 @@ func (vd Verdict) appendProof(b []byte) []byte {
 		if setup.OpenEnded {
 			b = append(b, "open-ended"...)
 		}
-	}
-	if vd.RNG != "" {
-		b = append(append(b, ", spawns by "...), vd.RNG...)
 	}
 	return b
 }
