@@ -187,13 +187,13 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 			}
 		}
 		if n := b.Cells() - b.Empty(); n != p.StartTiles {
-			res.fail(SpawnWrong, 0, "a new game starts with %d tiles; profile %s starts with %d:\n%s", n, p.Name, p.StartTiles, b)
+			res.failOn(SpawnWrong, nil, &b, "a new game starts with %d tiles; profile %s starts with %d", n, p.Name, p.StartTiles)
 			return
 		}
 		for c := range b.Cells() {
 			if v := b.At(c/p.Cols, c%p.Cols); v != 0 {
 				if !p.SpawnValue(v) {
-					res.fail(SpawnWrong, 0, "a new game starts with a %d; profile %s spawns only %s:\n%s", v, p.Name, p.SpawnValues(), b)
+					res.failOn(SpawnWrong, nil, &b, "a new game starts with a %d; profile %s spawns only %s", v, p.Name, p.SpawnValues())
 					return
 				}
 				values[v]++
@@ -207,7 +207,7 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 			return
 		}
 		if st.Score != 0 || st.Moves != 0 || st.Won != g.Won() || st.Over != g.Over() {
-			res.fail(FlagsDiffer, 0, "a new game starts with score %d, %d moves, won %v, over %v; the rules give 0, 0, %v, %v on\n%s", st.Score, st.Moves, st.Won, st.Over, g.Won(), g.Over(), b)
+			res.failOn(FlagsDiffer, nil, &b, "a new game starts with score %d, %d moves, won %v, over %v; the rules give 0, 0, %v, %v", st.Score, st.Moves, st.Won, st.Over, g.Won(), g.Over())
 			return
 		}
 		if ll, ok := impl.(LegalLister); ok {
@@ -220,13 +220,13 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 				return
 			}
 			if want := g.LegalMoves(); !sameDirections(got, want) {
-				res.fail(LegalityDiffer, 0, "a new game on\n%s\nlists the legal moves %v; the rules give %v", b, got, want)
+				res.failOn(LegalityDiffer, nil, &b, "a new game lists the legal moves %v; the rules give %v", got, want)
 				return
 			}
 		}
 	}
 	if same && !seeded && p.StartTiles > 0 {
-		res.fail(SpawnWrong, 0, "all %d new games start on the same board, where independent starts all agree with no real chance: the games are not independent (a generator seeded by the clock?):\n%s", startSample, first)
+		res.failOn(SpawnWrong, nil, &first, "all %d new games start on the same board, where independent starts all agree with no real chance: the games are not independent (a generator seeded by the clock?)", startSample)
 		return
 	}
 	if pv := valuesP(p, values, tiles); pv < alpha {
@@ -352,7 +352,7 @@ func noSpawnAfterNoop(impl Impl, p *engine.Profile, res *Result, alpha float64) 
 	}
 	for i, g := range out {
 		if !g.refused && (g.mr.Changed || g.mr.State.Moves != 0) {
-			res.fail(LegalityDiffer, 0, "on\n%s\nmove %s changes nothing, but the implementation reports changed %v, %d moves", bs[i], ds[i], g.mr.Changed, g.mr.State.Moves)
+			res.failOn(LegalityDiffer, &bs[i], &g.mr.State.Board, "move %s changes nothing on the board loaded, but the implementation reports changed %v, %d moves", ds[i], g.mr.Changed, g.mr.State.Moves)
 			return
 		}
 		if g.refused && !boardKept(impl, p, bs[i], ds[i], res) {
@@ -388,7 +388,7 @@ func boardKept(impl Impl, p *engine.Profile, b engine.Board, d engine.Direction,
 		return false
 	}
 	if slid := mr.Slid(); slid != want.Board {
-		res.failBoards(SpawnWrong, 0, &b, want.Board, slid, "on\n%s\nmove %s is refused, and then move %s slides another board: the refused move changed the board", b, d, legal)
+		res.failBoards(SpawnWrong, 0, &b, want.Board, slid, "move %s is refused on the board loaded, and then move %s slides another board: the refused move changed the board", d, legal)
 		return false
 	}
 	return true
@@ -413,7 +413,7 @@ func spawnDistribution(impl Impl, p *engine.Profile, res *Result, alpha float64)
 	cells := make([]float64, 16)
 	for _, g := range out {
 		if g.refused || g.mr.Spawn == nil {
-			res.fail(SpawnWrong, 0, "moving right on\n%s\ngave no spawn", b)
+			res.failOn(SpawnWrong, &b, implBoard(g), "moving right on the board loaded gave no spawn")
 			return
 		}
 		values[g.mr.Spawn.Value]++
@@ -476,23 +476,42 @@ func metamorphic(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 			a, m := out[i], out[i+1]
 			mirror := bs[i+1]
 			if want := mirrorBoard(a.slid, pair[0] == engine.Left); want != m.slid || a.mr.Gained != m.mr.Gained {
-				res.failBoards(BoardDiverged, 0, &mirror, want, m.slid, "moving %s on\n%s\nis not the mirror of moving %s on the mirrored board (gained %d and %d)", pair[0], b, pair[1], a.mr.Gained, m.mr.Gained)
+				res.failBoards(BoardDiverged, 0, &mirror, want, m.slid, "moving %s on the board loaded is not the mirror of moving %s on its mirror image%s", pair[1], pair[0], gains(m.mr.Gained, a.mr.Gained, "on the mirror image"))
 				return
 			}
 			if a.refused || a.mr.Spawn == nil {
-				res.fail(IllegalHandled, 0, "moving %s on\n%s\nchanges the board, but the implementation refused it or spawned nothing", pair[0], b)
+				res.failOn(IllegalHandled, &b, implBoard(a), "moving %s on the board loaded changes the board, but the implementation refused it or spawned nothing", pair[0])
 				return
 			}
 			if sum := a.mr.State.Board.Sum(); sum != b.Sum()+a.mr.Spawn.Value {
-				res.fail(BoardDiverged, 0, "moving %s on\n%s\nthe tiles add up to %d, not %d + the spawned %d", pair[0], b, sum, b.Sum(), a.mr.Spawn.Value)
+				res.failOn(BoardDiverged, &b, &a.mr.State.Board, "after moving %s on the board loaded the tiles add up to %d, not %d + the spawned %d", pair[0], sum, b.Sum(), a.mr.Spawn.Value)
 				return
 			}
 			if want := a.slid.Potential() - b.Potential(); a.mr.Gained != want {
-				res.fail(ScoreDiverged, 0, "moving %s on\n%s\ngained %d points; the tiles the merges made add up to %d", pair[0], b, a.mr.Gained, want)
+				res.failOn(ScoreDiverged, &b, &a.mr.State.Board, "moving %s on the board loaded gained %d points; the tiles the merges made add up to %d", pair[0], a.mr.Gained, want)
 				return
 			}
 		}
 	}
+}
+
+// implBoard is the implementation's board after a property's move, nil
+// when it refused the move.
+func implBoard(g played) *engine.Board {
+	if g.refused {
+		return nil
+	}
+	return &g.mr.State.Board
+}
+
+// gains says the points two moves gained, when they differ: ", gaining
+// 8 points, 4 by the rules"; "" when they agree (the difference is
+// elsewhere).
+func gains(got, want uint64, other string) string {
+	if got == want {
+		return ""
+	}
+	return fmt.Sprintf(", gaining %d points, %d %s", got, want, other)
 }
 
 func mirrorBoard(b engine.Board, horizontal bool) engine.Board {
@@ -541,11 +560,13 @@ func exhaustiveLines(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 		want, _ := b.Slide(d)
 		switch {
 		case want.Changed && g.refused:
-			res.fail(IllegalHandled, 0, "moving %s on\n%s\nchanges the board, but the implementation refused it", d, b)
+			res.failOn(IllegalHandled, &b, nil, "moving %s on the board loaded changes the board, but the implementation refused it", d)
 		case !want.Changed && !g.refused && g.mr.Changed:
-			res.fail(LegalityDiffer, 0, "moving %s on\n%s\nchanges nothing, but the implementation reports a change", d, b)
-		case want.Changed && (g.slid != want.Board || g.mr.Gained != want.Gained):
-			res.failBoards(BoardDiverged, 0, &b, want.Board, g.slid, "moving %s on\n%s\n(gained %d, the rules give %d)", d, b, g.mr.Gained, want.Gained)
+			res.failOn(LegalityDiffer, &b, &g.mr.State.Board, "moving %s on the board loaded changes nothing, but the implementation reports a change", d)
+		case want.Changed && g.slid != want.Board:
+			res.failBoards(BoardDiverged, 0, &b, want.Board, g.slid, "moving %s on the board loaded slides another board than the rules'%s", d, gains(g.mr.Gained, want.Gained, "by the rules"))
+		case want.Changed && g.mr.Gained != want.Gained:
+			res.failOn(ScoreDiverged, &b, &g.mr.State.Board, "moving %s on the board loaded gained %d points; the rules give %d", d, g.mr.Gained, want.Gained)
 		default:
 			continue
 		}

@@ -44,9 +44,12 @@ type Result struct {
 	// order the runner compares them (the board first); the first is the
 	// status's.
 	Mismatches []Mismatch
-	// Start and Got are the board the failing step started from and the
-	// board the implementation produced (each nil when unknown); Want,
-	// the board the rules give, is set only when a whole board diverged.
+	// Start and Got are the board the failing step started from (for a
+	// property check, the board it loaded) and the board the
+	// implementation produced (each nil when unknown); Want, the board
+	// the rules give, is set only when a whole board diverged. A
+	// property's Reason names its boards ("moving up on the board
+	// loaded") but does not hold them: the boards are these fields.
 	Start, Want, Got *engine.Board
 	File             string
 	Line             int
@@ -78,12 +81,19 @@ func (r Result) Diff() string {
 }
 
 // Summary returns a failure in words: its reason, then the step's other
-// mismatches, each line after the first indented by indent.
+// mismatches, each line after the first indented by indent. A board the
+// failure started from with no board of the implementation's to draw it
+// beside (a property check's board loaded, when the implementation
+// refused the move) follows, as a grid: the text report draws boards
+// only beside the implementation's.
 func (r Result) Summary(indent string) string {
 	var sb strings.Builder
 	sb.WriteString(r.Reason)
 	for _, m := range r.Mismatches[min(1, len(r.Mismatches)):] {
 		sb.WriteString("\nalso " + m.Text)
+	}
+	if r.Start != nil && r.Got == nil {
+		sb.WriteString("\nthe board loaded:\n" + r.Start.String())
 	}
 	return strings.ReplaceAll(sb.String(), "\n", "\n"+indent)
 }
@@ -165,6 +175,23 @@ func (res *Result) failBoards(status Status, step int, start *engine.Board, want
 		s := *start
 		res.Start = &s
 	}
+}
+
+// failOn records a property check's failure: start is the board it
+// loaded and got the implementation's board after its move (or its new
+// game), each nil when there is none; the words name the boards, which
+// they do not hold.
+func (res *Result) failOn(status Status, start, got *engine.Board, format string, args ...any) {
+	res.fail(status, 0, format, args...)
+	res.Start, res.Want, res.Got = copyBoard(start), nil, copyBoard(got)
+}
+
+func copyBoard(b *engine.Board) *engine.Board {
+	if b == nil {
+		return nil
+	}
+	c := *b
+	return &c
 }
 
 // stepBoards records the boards of a step that failed on a field other

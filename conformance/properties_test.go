@@ -1,0 +1,126 @@
+package conformance
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// doubleScore is the engine scoring every merge twice (the reference
+// adapter's score-both-tiles): its boards are the rules', its points not.
+type doubleScore struct{ *Builtin }
+
+func (d doubleScore) Move(dir engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	mr, err := d.Builtin.Move(dir, spawn)
+	mr.Gained *= 2
+	return mr, err
+}
+
+// upMirrored is the engine whose move up leaves the board mirrored left
+// to right (its spawn too): a board the rules do not give, with the
+// rules' points.
+type upMirrored struct{ *Builtin }
+
+func (u upMirrored) Move(dir engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	mr, err := u.Builtin.Move(dir, spawn)
+	if err == nil && dir == engine.Up && mr.Changed {
+		mr.State.Board = mirrorBoard(mr.State.Board, true)
+		if sp := mr.Spawn; sp != nil {
+			s := *sp
+			s.Col = mr.State.Board.Cols() - 1 - s.Col
+			mr.Spawn = &s
+		}
+	}
+	return mr, err
+}
+
+// refusesUp is the engine refusing every move up.
+type refusesUp struct{ *Builtin }
+
+func (r refusesUp) Move(dir engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	if dir == engine.Up {
+		return MoveResult{}, &RuleError{Code: "illegal-move", Message: "no moving up here"}
+	}
+	return r.Builtin.Move(dir, spawn)
+}
+
+func runProperty(t *testing.T, impl Impl, name string) Result {
+	t.Helper()
+	rep, err := Run(loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{"classic"}, Run: regexp.MustCompile(`^properties/` + name + `$`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 {
+		t.Fatalf("%d results of properties/%s", len(rep.Results), name)
+	}
+	return rep.Results[0]
+}
+
+var gridLineRE = regexp.MustCompile(`(?m)^\s*(\.|\d+)(\s+(\.|\d+))+\s*$`)
+
+// TestPropertyBoards: a property check's failure carries its boards as
+// the result's fields, its words name them and hold none; the points
+// gained are said only where they differ; the text report still shows
+// every board.
+func TestPropertyBoards(t *testing.T) {
+	for _, tc := range []struct {
+		impl       Impl
+		name       string
+		status     Status
+		reason     string // the whole reason, or a prefix ending in "..."
+		want, got  bool   // the rules' board and the implementation's carried
+		textBoards int    // boards the text report draws
+	}{
+		{doubleScore{&Builtin{}}, "exhaustive-lines", ScoreDiverged, "moving up on the board loaded gained 8 points; the rules give 4", false, true, 2},
+		{upMirrored{&Builtin{}}, "exhaustive-lines", BoardDiverged, "moving up on the board loaded slides another board than the rules'", true, true, 3},
+		{refusesUp{&Builtin{}}, "exhaustive-lines", IllegalHandled, "moving up on the board loaded changes the board, but the implementation refused it", false, false, 1},
+		{doubleScore{&Builtin{}}, "metamorphic", ScoreDiverged, "moving up on the board loaded gained ...", false, true, 2},
+	} {
+		res := runProperty(t, tc.impl, tc.name)
+		what := fmt.Sprintf("%s of %T", tc.name, tc.impl)
+		if res.Status != tc.status {
+			t.Errorf("%s: %s: %s, want %s", what, res.Status, res.Reason, tc.status)
+			continue
+		}
+		if p, ok := strings.CutSuffix(tc.reason, "..."); ok && !strings.HasPrefix(res.Reason, p) || !ok && res.Reason != tc.reason {
+			t.Errorf("%s: the reason %q, want %q", what, res.Reason, tc.reason)
+		}
+		if strings.Contains(res.Reason, "\n") || gridLineRE.MatchString(res.Reason) {
+			t.Errorf("%s: a board in the words: %q", what, res.Reason)
+		}
+		if res.Start == nil || (res.Want != nil) != tc.want || (res.Got != nil) != tc.got {
+			t.Errorf("%s: the boards start %v, want %v, got %v", what, res.Start != nil, res.Want != nil, res.Got != nil)
+			continue
+		}
+		if want, _ := res.Start.Slide(engine.Up); !want.Changed {
+			t.Errorf("%s: moving up does not change the board loaded:\n%s", what, res.Start)
+		}
+		// The text report: the board loaded drawn once (in the reason's
+		// lines or beside the others), four rows of boards in all.
+		rep := Report{Results: []Result{res}}
+		var b bytes.Buffer
+		rep.WriteText(&b, false)
+		var rows []string
+		for _, line := range strings.Split(b.String(), "\n") {
+			if boardRowRE.MatchString(line) {
+				rows = append(rows, strings.TrimSpace(line))
+			}
+		}
+		first := strings.TrimSpace(strings.Split(res.Start.String(), "\n")[0])
+		if len(rows) != 4 || !strings.HasPrefix(rows[0], first) {
+			t.Errorf("%s: the text report's boards:\n%s", what, b.String())
+			continue
+		}
+		if n := len(strings.Fields(rows[0])); tc.textBoards*4 != n && tc.textBoards*4+1 != n { // "<" after a row that differs
+			t.Errorf("%s: %d cells a row in the text report, want %d boards:\n%s", what, n, tc.textBoards, b.String())
+		}
+	}
+}
+
+// boardRowRE is a line of the text report drawing boards: cells (and a
+// "<" after a row that differs).
+var boardRowRE = regexp.MustCompile(`^\s*(\.|\d+)(\s+(\.|\d+|<))+\s*$`)
