@@ -437,16 +437,28 @@ func measure(t *testing.T, ctx context.Context) width {
 }
 
 // manyFailures is a conformance report of n cases of the core area each
-// failing the same way in every one of profiles (board divergences).
+// failing the same way in every one of profiles: the even cases board
+// divergences, the odd ones score failures whose implementation's board
+// after the step holds a spawn in another cell in each profile (as a real
+// implementation's spawns differ), the same failure all the same.
 func manyFailures(n int, profiles []string) *conformance.Report {
 	rep := &conformance.Report{Impl: conformance.Hello{Name: "many", Profiles: profiles}, Pack: "tileproof-cases"}
 	for i := range n {
 		start := mustBoard(fmt.Sprintf("2 2 2 .\n. . . .\n. . . .\n. . . %d", 2<<(i%10)))
 		want := mustBoard(fmt.Sprintf("4 2 . .\n. . . .\n. . . .\n%d . . .", 2<<(i%10)))
 		got := mustBoard(fmt.Sprintf("2 4 . .\n. . . .\n. . . .\n%d . . .", 2<<(i%10)))
-		for _, p := range profiles {
-			rep.Results = append(rep.Results, conformance.Result{Case: fmt.Sprintf("core/case-%03d", i), Area: "core", Profile: p, Status: conformance.BoardDiverged, Step: 1,
-				File: "core/x.yaml", Line: 4 + 10*i, Reason: "move left: the board after the slide differs", Start: start, Want: want, Got: got})
+		for k, p := range profiles {
+			r := conformance.Result{Case: fmt.Sprintf("core/case-%03d", i), Area: "core", Profile: p, Status: conformance.BoardDiverged, Step: 1,
+				File: "core/x.yaml", Line: 4 + 10*i, Reason: "move left: the board after the slide differs", Start: start, Want: want, Got: got}
+			if i%2 == 1 {
+				after := *want
+				after.Set(1+k/4, k%4, 2) // the implementation's spawn, in a cell of its own in each profile
+				r.Status, r.Want, r.Got = conformance.ScoreDiverged, nil, &after
+				r.Reason = "move left: gained 8 points, want 4"
+				r.Mismatches = []conformance.Mismatch{{Field: "gained", Status: conformance.ScoreDiverged, Want: "4", Got: "8", Text: r.Reason},
+					{Field: "score", Status: conformance.ScoreDiverged, Want: "4", Got: "8", Text: "move left: the score is 8, want 4"}}
+			}
+			rep.Results = append(rep.Results, r)
 		}
 	}
 	return rep
@@ -606,8 +618,9 @@ func TestBrowserReportRows(t *testing.T) {
 }
 
 // TestBrowserConformanceHeight: a run of 60 failing cases, each in 5
-// profiles (300 failures), makes a page hardly taller than one of the same
-// cases in one profile, and at most 260 px a case at 1,280 px, 650 px on a
+// profiles (300 failures; half of them with a spawn in another cell in
+// each profile), makes a page hardly taller than one of the same cases in
+// one profile, and at most 260 px a case at 1,280 px, 650 px on a
 // phone (the page that drew each failure took 313 px a failure at 1,280
 // px); the summary links to the table of contents, which links to the
 // cases.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -34,16 +33,20 @@ type variant struct {
 	Status   conformance.Status
 	Step     int  // the failing step, from 1; 0 for a property check
 	Property bool // a property check, which has no steps
-	Reason   []segment
-	Also     [][]segment
+	Reason   string
+	Also     []string
 	// The boards: the one the failing step started from (or the board a
 	// property loaded), the rules' and the implementation's, the cells
 	// where the last two differ marked (Diffs of them). Start is nil when
-	// unknown or drawn in Reason already; Want is nil when no whole board
-	// diverged (Got is then the implementation's board after the step,
-	// when known).
+	// unknown; Want is nil when no whole board diverged (Got is then the
+	// implementation's board after the step, when known).
 	Start, Want, Got [][]cell
 	Diffs            int
+	// GotIn is the profile whose board Got is, when the variant's
+	// profiles' boards differ (only where no whole board diverged: in
+	// what a spawn placed), "" when they are the same.
+	GotIn string
+	got   *engine.Board // the board Got draws
 }
 
 // At says where the variant failed: "at step 3", or "" for a property.
@@ -62,65 +65,40 @@ func (v variant) StartCaption() string {
 	return fmt.Sprintf("before step %d", max(v.Step, 1))
 }
 
-// segment is a piece of a failure's text: words, or a board the text
-// holds as a grid (a property check's text shows the board it played on),
-// drawn as a board.
-type segment struct {
-	Text  string
-	Board [][]cell
-}
-
-// gridLine is a line of a board written as a text grid.
-var gridLine = regexp.MustCompile(`^\s*(\.|\d+)(\s+(\.|\d+))+\s*$`)
-
-// segments splits a failure's text into words and boards: a run of two to
-// engine.MaxSide lines, each of the same number of cells, that reads as a
-// board ([engine.ParseBoard]) is a board. boards collects the boards
-// found. Each line is looked at once, whatever the text (it may come from
-// the implementation).
-func segments(text string, boards *[]engine.Board) []segment {
-	var out []segment
-	var words []string // the text lines not yet in out
-	flush := func() {
-		if len(words) > 0 {
-			out = append(out, segment{Text: strings.Join(words, "\n")})
-			words = words[:0]
-		}
+// GotCaption is the caption of the implementation's board when no whole
+// board diverged: after the step (or a property's move), or a property's
+// new game; the profile it was in when the profiles' boards differ (the
+// variant's heading says the spawns differ).
+func (v variant) GotCaption() string {
+	in := ""
+	if v.GotIn != "" {
+		in = " in " + v.GotIn
 	}
-	lines := strings.Split(text, "\n")
-	for i := 0; i < len(lines); {
-		j := i + 1
-		if gridLine.MatchString(lines[i]) {
-			n := len(strings.Fields(lines[i]))
-			for j < len(lines) && gridLine.MatchString(lines[j]) && len(strings.Fields(lines[j])) == n {
-				j++
-			}
-		}
-		if j-i >= engine.MinSide && j-i <= engine.MaxSide {
-			if b, err := engine.ParseBoard(strings.Join(lines[i:j], "\n")); err == nil {
-				flush()
-				out = append(out, segment{Board: boardCells(b, nil)})
-				*boards = append(*boards, b)
-				i = j
-				continue
-			}
-		}
-		words = append(words, lines[i:j]...)
-		i = j
+	switch {
+	case v.Property && v.Start == nil:
+		return "the implementation" + in
+	case v.Property:
+		return "the implementation" + in + ", after the move"
 	}
-	flush()
-	return out
+	return "the implementation" + in + ", after the step"
 }
 
 // signature identifies a failure's content: results of one case with the
-// same signature are one variant.
+// same signature are one variant. The implementation's board counts only
+// where a whole board diverged: elsewhere it is the board after the
+// step, with the tile the implementation spawned, which differs from one
+// profile to another when nothing else does.
 func signature(r conformance.Result) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s\x00%d\x00%s\x00", r.Status, r.Step, r.Reason)
 	for _, m := range r.Mismatches {
 		fmt.Fprintf(&sb, "%s\x00%s\x00%s\x00%s\x00", m.Field, m.Want, m.Got, m.Text)
 	}
-	for _, b := range []*engine.Board{r.Start, r.Want, r.Got} {
+	boards := []*engine.Board{r.Start, r.Want}
+	if r.Want != nil {
+		boards = append(boards, r.Got)
+	}
+	for _, b := range boards {
 		if b != nil {
 			sb.WriteString(b.String())
 		}
@@ -131,13 +109,11 @@ func signature(r conformance.Result) string {
 
 // variantOf returns a failed result as a variant (without its profiles).
 func variantOf(res conformance.Result) variant {
-	v := variant{Status: res.Status, Step: res.Step, Property: res.Area == "properties"}
-	var inText []engine.Board
-	v.Reason = segments(res.Reason, &inText)
+	v := variant{Status: res.Status, Step: res.Step, Property: res.Area == "properties", Reason: res.Reason, got: res.Got}
 	for _, m := range res.Mismatches[min(1, len(res.Mismatches)):] {
-		v.Also = append(v.Also, segments("also "+m.Text, &inText))
+		v.Also = append(v.Also, "also "+m.Text)
 	}
-	if res.Start != nil && !slices.Contains(inText, *res.Start) {
+	if res.Start != nil {
 		v.Start = boardCells(*res.Start, nil)
 	}
 	switch {
@@ -154,6 +130,10 @@ func variantOf(res conformance.Result) variant {
 		v.Got = boardCells(*res.Got, nil)
 	}
 	return v
+}
+
+func sameBoard(a, b *engine.Board) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
 // profilesIn writes profiles in words: every profile of all (the
@@ -195,7 +175,11 @@ func groupFailures(failed []conformance.Result, all []string) []failCase {
 			variants[key] = i
 			fc.Variants = append(fc.Variants, variantOf(res))
 		}
-		fc.Variants[i].Profiles = append(fc.Variants[i].Profiles, res.Profile)
+		v := &fc.Variants[i]
+		if ok && v.GotIn == "" && !sameBoard(v.got, res.Got) {
+			v.GotIn = v.Profiles[0]
+		}
+		v.Profiles = append(v.Profiles, res.Profile)
 	}
 	out := make([]failCase, len(cases))
 	for i, fc := range cases {
@@ -254,9 +238,9 @@ type areaRow struct {
 // contents of the failing cases linked from the summary, then each
 // failing case once, with every profile it fails in: its reason and,
 // where a board diverged, the board it started from, the rules' board and
-// the implementation's side by side, the differing cells marked; boards a
-// property check's text holds are drawn as boards. Expected failures and
-// unexpected passes are listed after.
+// the implementation's side by side, the differing cells marked (the
+// boards are the results' fields; no text is read back). Expected
+// failures and unexpected passes are listed after.
 func Conformance(w io.Writer, rep *conformance.Report) error {
 	failed, xpass := rep.Failures()
 	groups := groupFailures(failed, rep.Impl.Profiles)

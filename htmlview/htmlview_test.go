@@ -680,8 +680,7 @@ func gridOf(html string) (values []uint64, marked []int) {
 
 // manyProfiles is a report where core/a fails the same way in four
 // profiles and another way in a fifth, core/b in one, a property in two,
-// with its board in the text, and another in one, its board loaded not in
-// the text.
+// and another in one.
 func manyProfiles() *conformance.Report {
 	profiles := []string{"classic", "tile-merge", "pgs", "online-2048", "rosetta"}
 	rep := &conformance.Report{Impl: conformance.Hello{Name: "a-broken-adapter", Version: "0.1", Profiles: profiles}, Pack: "tileproof-cases", PackVersion: "0.2.0", Contract: 1}
@@ -701,10 +700,10 @@ func manyProfiles() *conformance.Report {
 	loaded := mustBoard("2 . . .\n2 . . .\n. . . .\n. . . .")
 	mirror := mustBoard(". . . 2\n. . . 2\n. . . .\n. . . .")
 	rep.Results = append(rep.Results, conformance.Result{Case: "properties/metamorphic", Area: "properties", Profile: "pgs", Status: conformance.BoardDiverged,
-		Reason: "moving left on\n" + loaded.String() + "\nis not the mirror of moving right on the mirrored board", Start: mirror, Want: mirror, Got: loaded})
+		Reason: "moving right on the board loaded is not the mirror of moving left on its mirror image", Start: mirror, Want: mirror, Got: loaded})
 	for _, p := range profiles[:2] {
 		rep.Results = append(rep.Results, conformance.Result{Case: "properties/exhaustive-lines", Area: "properties", Profile: p, Status: conformance.BoardDiverged,
-			Reason: "moving up on\n" + loaded.String() + "\n(gained 4, the rules give 4)", Start: loaded, Want: mustBoard("4 . . .\n. . . .\n. . . .\n. . . ."), Got: mustBoard(". . . .\n. . . .\n. . . .\n4 . . .")})
+			Reason: "moving up on the board loaded slides another board than the rules'", Start: loaded, Want: mustBoard("4 . . .\n. . . .\n. . . .\n. . . ."), Got: mustBoard(". . . .\n. . . .\n. . . .\n4 . . .")})
 	}
 	return rep
 }
@@ -751,21 +750,23 @@ func TestConformanceGrouped(t *testing.T) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	// The property: its board drawn from its text, once (not again as the
-	// board loaded), the caption without steps.
+	// The property: its boards drawn from its result's boards, the text
+	// only words (no board read out of it, none written in it), the
+	// caption without steps.
 	p := section(t, html, "properties/exhaustive-lines")
-	if strings.Contains(p, "before step") || strings.Contains(p, "2 . . .") || strings.Count(p, `<div class="board small"`) != 3 {
-		t.Errorf("the property's boards:\n%s", p)
+	figs := regexp.MustCompile(`(?s)<figure class="(start|want|got)"><figcaption>(.*?)</figcaption>(.*?)</figure>`).FindAllStringSubmatch(p, -1)
+	if len(figs) != 3 || figs[0][2] != "the board loaded" || strings.Contains(p, "step") || strings.Count(p, `<div class="board small"`) != 3 {
+		t.Fatalf("the property's boards:\n%s", p)
+	}
+	if values, _ := gridOf(figs[0][3]); !slices.Equal(values, flat(mustBoard("2 . . .\n2 . . .\n. . . .\n. . . .").Values())) {
+		t.Errorf("the property's board loaded: %v", values)
 	}
 	text := p[strings.Index(p, `<div class="text">`):]
 	text = text[:strings.Index(text, `<div class="row">`)]
-	if values, _ := gridOf(text); !slices.Equal(values, flat(mustBoard("2 . . .\n2 . . .\n. . . .\n. . . .").Values())) {
-		t.Errorf("the property's text board: %v", values)
-	}
-	if !strings.Contains(text, "<p>moving up on</p>") || !strings.Contains(text, "<p>(gained 4, the rules give 4)</p>") {
+	if !strings.Contains(text, "<p>moving up on the board loaded slides another board than the rules&#39;</p>") || strings.Contains(text, "board small") {
 		t.Errorf("the property's text:\n%s", text)
 	}
-	// A property's board loaded, not in its text: drawn, with no step.
+	// A property's board loaded: drawn, with no step.
 	if m := section(t, html, "properties/metamorphic"); !strings.Contains(m, `<figure class="start"><figcaption>the board loaded</figcaption>`) || strings.Contains(m, "step") {
 		t.Errorf("the metamorphic property:\n%s", m)
 	}
@@ -828,39 +829,57 @@ func TestConformanceStepBoards(t *testing.T) {
 	}
 }
 
-// TestSegments checks the reading of boards out of a failure's text.
-func TestSegments(t *testing.T) {
-	for _, tc := range []struct {
-		text   string
-		want   []string // the segments: text, or "#" a board
-		boards []string
-	}{
-		{"moving up on\n 2  .  .  .\n 4  .  .  .\n .  .  .  .\n .  .  . 16\nchanges nothing", []string{"moving up on", "#", "changes nothing"}, []string{"2 . . ./4 . . ./. . . ./. . . 16"}},
-		{"no board here\nat all", []string{"no board here\nat all"}, nil},
-		{"a row\n2 4 8\nand a 2x2\n2 .\n. 4", []string{"a row\n2 4 8\nand a 2x2", "#"}, []string{"2 ./. 4"}},
-		{"not a board\n2 4\n8 16 32", []string{"not a board\n2 4\n8 16 32"}, nil},
-		{"not tiles\n3 5\n7 9", []string{"not tiles\n3 5\n7 9"}, nil},
-		{"a 2x2, then a row\n2 4\n8 16\n32 64 128", []string{"a 2x2, then a row", "#", "32 64 128"}, []string{"2 4/8 16"}},
-		{"", []string{""}, nil},
-	} {
-		var boards []engine.Board
-		segs := segments(tc.text, &boards)
-		var got []string
-		for _, s := range segs {
-			if s.Board != nil {
-				got = append(got, "#")
-			} else {
-				got = append(got, s.Text)
-			}
+// TestConformanceSpawnsGrouped: failures that differ only in the tile the
+// implementation spawned (its board after the step, where no whole board
+// diverged) are one variant, drawn once with the first profile's board
+// and said to differ in the spawns; board divergences whose boards differ
+// stay apart.
+func TestConformanceSpawnsGrouped(t *testing.T) {
+	profiles := []string{"classic", "tile-merge", "pgs", "online-2048", "rosetta"}
+	rep := manyFailures(60, profiles)
+	var b bytes.Buffer
+	if err := Conformance(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	if n, v := strings.Count(html, `<section class="case"`), strings.Count(html, `<div class="variant">`); n != 60 || v != 60 {
+		t.Errorf("60 cases failing the same way in 5 profiles make %d sections, %d variants", n, v)
+	}
+	if strings.Contains(html, "different failures") {
+		t.Error("the table of contents counts different failures")
+	}
+	odd, even := section(t, html, "core/case-001"), section(t, html, "core/case-002")
+	got := regexp.MustCompile(`(?s)<figure class="got"><figcaption>(.*?)</figcaption>(.*?)</figure>`).FindStringSubmatch(odd)
+	if got == nil || got[1] != "the implementation in classic, after the step" || !strings.Contains(odd, "the spawns differ by profile") {
+		t.Fatalf("the score failure's boards:\n%s", odd)
+	}
+	if values, _ := gridOf(got[2]); !slices.Equal(values, flat(rep.Results[5].Got.Values())) {
+		t.Errorf("the board drawn is %v, not classic's", values)
+	}
+	if strings.Contains(even, "spawns differ") || strings.Contains(even, "in classic") {
+		t.Errorf("a board divergence the same in every profile:\n%s", even)
+	}
+	// One profile: nothing differs, nothing said.
+	b.Reset()
+	if err := Conformance(&b, manyFailures(2, profiles[:1])); err != nil {
+		t.Fatal(err)
+	}
+	if one := section(t, b.String(), "core/case-001"); strings.Contains(one, "spawns differ") || !strings.Contains(one, "<figcaption>the implementation, after the step</figcaption>") {
+		t.Errorf("in one profile:\n%s", one)
+	}
+	// Board divergences with different boards are different failures.
+	for i := range rep.Results {
+		if r := &rep.Results[i]; r.Case == "core/case-002" && r.Profile == "pgs" {
+			other := *r.Got
+			other.Set(2, 2, 2)
+			r.Got = &other
 		}
-		if !slices.Equal(got, tc.want) || len(boards) != len(tc.boards) {
-			t.Errorf("%q: segments %q, %d boards; want %q, %d", tc.text, got, len(boards), tc.want, len(tc.boards))
-			continue
-		}
-		for i, b := range boards {
-			if b != *mustBoard(tc.boards[i]) {
-				t.Errorf("%q: board %d is\n%s", tc.text, i, b)
-			}
-		}
+	}
+	b.Reset()
+	if err := Conformance(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(section(t, b.String(), "core/case-002"), `<div class="variant">`); n != 2 {
+		t.Errorf("a board divergence with another board in one profile: %d variants, want 2", n)
 	}
 }
