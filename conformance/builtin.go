@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"slices"
 	"cmp"
 	"fmt"
 
@@ -42,6 +43,26 @@ func (b *Builtin) Hello() (Hello, error) {
 		}
 	}
 	return h, nil
+}
+
+// AddProfileFiles adds the profile files among names (paths, or names
+// ending in .yaml or .yml, as --profile gives them) to the profiles b
+// plays, so that a run may ask for one: the engine plays any profile. A
+// name of a built-in profile is left alone.
+func (b *Builtin) AddProfileFiles(names []string) error {
+	for _, name := range names {
+		if !isProfileFile(name) {
+			continue
+		}
+		p, err := readProfileFile(name, "the profile file asked for")
+		if err != nil {
+			return err
+		}
+		if !slices.ContainsFunc(b.Profiles, func(q *engine.Profile) bool { return q.Name == p.Name }) {
+			b.Profiles = append(b.Profiles, p)
+		}
+	}
+	return nil
 }
 
 func (b *Builtin) profile(name string, setup *engine.Setup) (*engine.Profile, error) {

@@ -130,7 +130,7 @@ func runProfiles(h Hello, opts Options) ([]*engine.Profile, error) {
 				known, p = append(known, f), f.Name
 			}
 			if !slices.Contains(declared, p) {
-				return nil, fmt.Errorf("the implementation does not declare profile %q (it declares %s)", p, strings.Join(h.Profiles, ", "))
+				return nil, fmt.Errorf("the implementation does not declare profile %q (it declares %s)", p, strings.Join(declared, ", "))
 			}
 			if !slices.Contains(names, p) {
 				names = append(names, p)

@@ -168,3 +168,45 @@ func TestProfileFileAskedFor(t *testing.T) {
 		t.Errorf("an absent profile file asked for: %v", err)
 	}
 }
+
+// TestBuiltinPlaysAnyProfileFile: the engine plays a profile file it was
+// not built with once the run adds it, and every case that runs under the
+// variant passes (the engine is the variant's expectations); an
+// implementation that does not declare the file's name is refused, the
+// refusal naming what it declares by name.
+func TestBuiltinPlaysAnyProfileFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mine.yaml")
+	if err := os.WriteFile(path, []byte("name: classic-continue\nbase: classic\nwin: {then: continue}\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(loadRepoPack(t), &Builtin{}, Options{Profiles: []string{path}}); err == nil || !strings.Contains(err.Error(), `does not declare profile "classic-continue" (it declares classic,`) {
+		t.Errorf("a file the engine was not given: %v", err)
+	}
+	b := &Builtin{}
+	if err := b.AddProfileFiles([]string{"classic", path, path}); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Profiles) != 1 {
+		t.Errorf("%d profiles added, want the file's one", len(b.Profiles))
+	}
+	rep, err := Run(loadRepoPack(t), b, Options{Profiles: []string{path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, r := range rep.Results {
+		if r.Profile != "classic-continue" {
+			t.Fatalf("a result under %q", r.Profile)
+		}
+		if r.Status.Failed() {
+			t.Errorf("%s: %s: %s", r.Case, r.Status, r.Reason)
+		}
+		if r.Status == Pass {
+			ran++
+		}
+	}
+	if ran < 100 {
+		t.Errorf("%d cases passed under the file", ran)
+	}
+}

@@ -104,7 +104,7 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 			return c.fail(exitBadUsage, "conform: %v", err)
 		}
 	}
-	impl, err := c.openImpl(f.impl, f.timeout, f.runTimeout)
+	impl, err := c.openImpl(f.impl, opts.Profiles, f.timeout, f.runTimeout)
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
@@ -212,11 +212,14 @@ func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
 }
 
 // openImpl returns the implementation --impl names; timeout bounds each
-// request, runTimeout a whole run over exec (0: no bound).
-func (c *cli) openImpl(arg string, timeout, runTimeout time.Duration) (conformance.Impl, error) {
+// request, runTimeout a whole run over exec (0: no bound). The engine
+// (builtin) also plays the profile files among profiles, the --profile
+// asked for.
+func (c *cli) openImpl(arg string, profiles []string, timeout, runTimeout time.Duration) (conformance.Impl, error) {
 	switch {
 	case arg == "builtin":
-		return &conformance.Builtin{}, nil
+		b := &conformance.Builtin{}
+		return b, b.AddProfileFiles(profiles)
 	case strings.HasPrefix(arg, "exec:"):
 		return &driver.Exec{Command: strings.TrimPrefix(arg, "exec:"), Timeout: timeout, RunTimeout: runTimeout, Stderr: c.stderr}, nil
 	case strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://"):

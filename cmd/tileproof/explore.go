@@ -51,7 +51,7 @@ func (c *cli) conformExplore(fs *pflag.FlagSet, ex exploreOpts, implArg, profile
 	if profiles != "" {
 		opts.Profiles = strings.Split(profiles, ",")
 	}
-	impl, err := c.openImpl(implArg, timeout, runTimeout)
+	impl, err := c.openImpl(implArg, opts.Profiles, timeout, runTimeout)
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}

@@ -116,7 +116,7 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	}
 	var impl conformance.Impl
 	if f.impl != "" {
-		if impl, err = c.openImpl(f.impl, f.timeout, 0); err != nil {
+		if impl, err = c.openImpl(f.impl, nil, f.timeout, 0); err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
 		defer impl.Close()
