@@ -1,9 +1,9 @@
 package conformance
 
 import (
-	"slices"
 	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/protocol"
