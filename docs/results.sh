@@ -108,8 +108,8 @@ finds when it is run against:
 - **2048.c (Debian package 2048)**: the terminal game
   mevdschee/2048.c, the compiled program itself, through the adapter
   conformance/adapters/2048c (a pseudo-terminal, keys pressed, the screen
-  read back), under its own variant (classic whose win does not stop
-  play). It can only start and move, so its own games are observed
+  read back), under its own variant (classic with no win: the game has
+  no win test, so 2048 does not stop play). It can only start and move, so its own games are observed
   (area observe) and no case can run; what it does and what was found
   are in [2048c.md](2048c.md).
 - **tileproof-serve 1**: `tileproof serve --forced-spawns` (docs/api.md,
