@@ -46,7 +46,7 @@ played under the first profile the implementation declares.`,
 	}
 	c.flags(cmd, func(fl *pflag.FlagSet) {
 		fl.StringVar(&f.seed, "seed", "", "the seed `TEXT`; with --games N, the games use TEXT-1 ... TEXT-N")
-		fl.StringVar(&f.profile, "profile", "tile-merge", "a built-in profile's `NAME`, or a profile YAML file")
+		fl.StringVar(&f.profile, "profile", "tile-merge", "a built-in profile's `NAME`, or a profile YAML file (with --impl, default: its first)")
 		uint64Flag(fl, &f.target, "target", 0, "the run's target `TILE`, in a profile that offers a choice; 0: the profile's own")
 		fl.BoolVar(&f.openEnded, "open-ended", false, "play on past the target, in a profile that offers it")
 		fl.StringVar(&f.moves, "moves", "", "the move `LOG` to record")
