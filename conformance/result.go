@@ -71,7 +71,7 @@ type Mismatch struct {
 // Key identifies a result across runs: CASE@PROFILE.
 func (r Result) Key() string { return r.Case + "@" + r.Profile }
 
-// Diff returns go-cmp's diff of a board divergence's boards (- the rules,
+// Diff returns the row-by-row difference of a board divergence's boards (- the rules,
 // + the implementation); "" for other failures.
 func (r Result) Diff() string {
 	if r.Want == nil || r.Got == nil {
