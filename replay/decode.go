@@ -128,8 +128,10 @@ func classifyNumber(s string) scalarKind {
 // (then only its size: a message does not repeat the file).
 func (s scalar) describe() string {
 	switch {
-	case s.kind == sString:
+	case s.kind == sString && strictyaml.Echoable(s.text):
 		return "the string " + strictyaml.Echo(s.text)
+	case s.kind == sString:
+		return fmt.Sprintf("a string of %d bytes", len(s.text))
 	case s.kind == sNull:
 		return "null"
 	case strictyaml.Echoable(s.text):

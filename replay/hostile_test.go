@@ -247,3 +247,10 @@ func TestErrorsDoNotEchoTheFile(t *testing.T) {
 		t.Errorf("a misspelt field: %v, want it named", err)
 	}
 }
+
+// TestLongStringDescribed: a long string where another kind of value goes
+// is described by its size, in words that read, never echoed.
+func TestLongStringDescribed(t *testing.T) {
+	mustDecodeFail(t, "l.yaml", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: \""+strings.Repeat("x", 100)+"\"\n",
+		"l.yaml:4:8: claim: a string of 100 bytes where a mapping goes")
+}
