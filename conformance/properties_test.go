@@ -110,6 +110,12 @@ func TestPropertyBoards(t *testing.T) {
 				rows = append(rows, strings.TrimSpace(line))
 			}
 		}
+		if strings.Contains(b.String(), "(:0)") {
+			t.Errorf("%s: a place of no file in the text report:\n%s", what, b.String())
+		}
+		if tc.textBoards > 1 && !regexp.MustCompile(`(?m)^ *the board loaded  +the `).MatchString(b.String()) {
+			t.Errorf("%s: a property's board captioned as a case's step:\n%s", what, b.String())
+		}
 		first := strings.TrimSpace(strings.Split(res.Start.String(), "\n")[0])
 		if len(rows) != 4 || !strings.HasPrefix(rows[0], first) {
 			t.Errorf("%s: the text report's boards:\n%s", what, b.String())

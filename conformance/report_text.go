@@ -16,7 +16,10 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 			if res.Step > 0 {
 				fmt.Fprintf(w, " at step %d", res.Step)
 			}
-			fmt.Fprintf(w, " (%s:%d)\n      %s\n", res.File, res.Line, res.Summary("      "))
+			if res.File != "" { // a property check has no file
+				fmt.Fprintf(w, " (%s:%d)", res.File, res.Line)
+			}
+			fmt.Fprintf(w, "\n      %s\n", res.Summary("      "))
 			if res.Got != nil {
 				writeBoards(w, res, "      ")
 			}
@@ -45,7 +48,11 @@ func writeBoards(w io.Writer, res Result, prefix string) {
 	var titles []string
 	var boards [][]string
 	if res.Start != nil {
-		titles = append(titles, fmt.Sprintf("before step %d", max(res.Step, 1)))
+		title := fmt.Sprintf("before step %d", max(res.Step, 1))
+		if res.Area == "properties" { // a property check has no steps
+			title = "the board loaded"
+		}
+		titles = append(titles, title)
 		boards = append(boards, strings.Split(res.Start.String(), "\n"))
 	}
 	var want []string
