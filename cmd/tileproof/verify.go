@@ -58,7 +58,7 @@ implausible spawns), 2 when one cannot be read.`,
 	c.flags(cmd, func(fl *pflag.FlagSet) {
 		fl.BoolVar(&f.json, "json", false, "print one JSON verdict a line (the summary goes to stderr)")
 		fl.BoolVar(&f.strict, "strict", false, "fail (exit 1) a valid replay whose spawns the plausibility tests warn about, as a leaderboard may want")
-		fl.StringVar(&f.report, "report", "", "also write an HTML summary to `FILE`.html, with a viewer page per replay in FILE_files beside it (docs/viewer-html.md)")
+		fl.StringVar(&f.report, "report", "", "also write an HTML summary to `FILE` (report.html, say), with a viewer page per replay in report_files beside it (docs/viewer-html.md)")
 		intFlag(fl, &f.reportPages, "report-pages", 1000, "with --report, at most `N` viewer pages of valid replays, and as many of invalid ones")
 		intFlag(fl, &f.workers, "workers", 0, "`N` replays verified in parallel (0: one a CPU)")
 		fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); a replay uses it when its profile: names the file's name:")
