@@ -72,7 +72,11 @@ func checkClaim(p *engine.Profile, c Claim) error {
 		if c.Score != want {
 			// Say which tiles the claimed score would need: a board with a
 			// tile missing (or added) shows there first.
-			msg := fmt.Sprintf("the claimed board after %d moves means %d of the spawned tiles were %ds, and then the score is %d, not %d", c.Moves, nHi, hi, want, c.Score)
+			tiles := fmt.Sprintf("%d of the spawned tiles were %ds", nHi, hi)
+			if nHi == 1 {
+				tiles = fmt.Sprintf("1 of the spawned tiles was a %d", hi)
+			}
+			msg := fmt.Sprintf("the claimed board after %d moves means %s, and then the score is %d, not %d", c.Moves, tiles, want, c.Score)
 			if dp := engine.TilePotential(hi) - engine.TilePotential(lo); dp > 0 && phi >= c.Score && (phi-c.Score-engine.TilePotential(lo)*spawned)%dp == 0 {
 				if n := (phi - c.Score - engine.TilePotential(lo)*spawned) / dp; n <= spawned {
 					msg += fmt.Sprintf("; with score %d the spawns held %d %ds and the board's tiles would add up to %d, not %d (a tile missing or added?)", c.Score, n, hi, lo*spawned+(hi-lo)*n, sum)
