@@ -115,6 +115,7 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
 	if games := observing(cmd.Flags(), f.observe, rep.Impl, opts.Run); games > 0 {
+		f.observe.impl = f.impl
 		if err := c.observe(impl, rep, opts, f.observe, games, !f.json && f.baseline == ""); err != nil {
 			return c.fail(exitBadUsage, "conform --observe: %v", err)
 		}

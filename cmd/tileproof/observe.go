@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"time"
 
@@ -17,11 +18,12 @@ import (
 type observeOpts struct {
 	games int
 	out   string
+	impl  string // --impl, for the source of the cases written
 }
 
 func observeFlags(fs *pflag.FlagSet, o *observeOpts) {
 	intFlag(fs, &o.games, "observe", 0, fmt.Sprintf("also observe `N` of the implementation's own games, played through new and move alone, every step compared with the engine (by default %d when it can neither load a state nor take a tp1 seed; 0: none)", explore.DefaultObserveGames))
-	fs.StringVar(&o.out, "observe-out", "observe-out", "the `DIR` the games of observed divergences are written to, as replays verify and show reproduce")
+	fs.StringVar(&o.out, "observe-out", "observe-out", "the `DIR` the games of observed divergences are written to, as replays verify and show reproduce, and (when the implementation can load a state) their shrunk cases, a pack in DIR/cases")
 }
 
 // observing reports how many games to observe: the number asked for, or
@@ -45,11 +47,14 @@ func observing(fs *pflag.FlagSet, o observeOpts, h conformance.Hello, run *regex
 func (c *cli) observe(impl conformance.Impl, rep *conformance.Report, opts conformance.Options, o observeOpts, games int, text bool) error {
 	start := time.Now()
 	defer func() { rep.Duration += time.Since(start) }()
-	obs, err := explore.Observe(impl, explore.ObserveOptions{Games: games, Seed: explore.DefaultSeed, Profiles: opts.Profiles, Known: opts.Known})
+	obs, err := explore.Observe(impl, explore.ObserveOptions{Games: games, Seed: explore.DefaultSeed, Profiles: opts.Profiles, Known: opts.Known, Impl: o.impl})
 	if err != nil {
 		return err
 	}
 	if _, err := obs.WriteReplays(o.out); err != nil {
+		return fmt.Errorf("--observe-out: %v", err)
+	}
+	if _, err := obs.WriteCases(filepath.Join(o.out, "cases")); err != nil {
 		return fmt.Errorf("--observe-out: %v", err)
 	}
 	if text {

@@ -44,6 +44,9 @@ type ObserveOptions struct {
 	Known    []*engine.Profile
 	// MaxMoves bounds a game's counted moves; 0: DefaultMaxMoves.
 	MaxMoves int
+	// Impl is the implementation as the command line named it, for the
+	// source of the cases written.
+	Impl string
 }
 
 // ObserveReport is the outcome of an observation run.
@@ -79,6 +82,10 @@ type Observed struct {
 	// move refused, shows in the claim).
 	Replay *replay.Replay
 	File   string // where WriteReplays wrote it
+	// Found is the divergence shrunk to a case, as exploration shrinks
+	// one, when the implementation can load a state and take a forced
+	// spawn (nil otherwise, and for a divergence at the start).
+	Found *FoundCase
 }
 
 // Observe plays observed games against an implementation (see
@@ -110,6 +117,7 @@ func Observe(impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error)
 	// Each profile's statistical tests share the run's false-alarm rate.
 	alpha := conformance.FalseAlarmRate / float64(4*len(profiles))
 	legal := LegalOffered(impl)
+	canLoad := hello.Has(protocol.LoadState) && hello.Has(protocol.ForceSpawn)
 	for _, p := range profiles {
 		o := &observer{p: p, counter: replay.NewSpawnCounter(p)}
 		steps := conformance.Result{Case: "observe/steps", Area: "observe", Profile: p.Name}
@@ -136,7 +144,16 @@ func Observe(impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error)
 				}
 				if !shown[d.Status] {
 					shown[d.Status] = true
-					rep.Divergences = append(rep.Divergences, Observed{Game: game, Move: d.Step, Profile: p.Name, Player: name, Result: *d, Replay: g.Replay})
+					ob := Observed{Game: game, Move: d.Step, Profile: p.Name, Player: name, Result: *d, Replay: g.Replay}
+					if canLoad && len(g.moves) > 0 {
+						x := &explorer{impl: impl, hello: hello, p: p, canLoad: true, history: g.history, moves: g.moves}
+						fc, err := x.shrink(&Divergence{Game: game, Move: len(g.moves), Profile: p.Name, Result: *d}, &Report{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed})
+						if err != nil {
+							return nil, err
+						}
+						ob.Found = fc
+					}
+					rep.Divergences = append(rep.Divergences, ob)
 				}
 			}
 		}
@@ -181,6 +198,11 @@ type Game struct {
 	Divergence *conformance.Result // the first step that left the rules; nil when none did
 	spawns     []engine.Spawn      // the start tiles, then each counted move's spawn
 	afters     []engine.Board      // each counted move's board, spawn included
+	// history is the mirror's state before each action played, moves the
+	// actions with the implementation's spawns: what exploration shrinks
+	// a divergence from.
+	history []engine.State
+	moves   []move
 }
 
 // PlayObserved plays one game in the implementation through new and move
@@ -244,7 +266,14 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 		} else {
 			step.Action = a.String()
 		}
+		g.history = append(g.history, mirror.State())
 		out, ok := s.Play(step, n, &res)
+		m := move{Act: a}
+		if mr := out.Move; mr != nil && mr.Changed && mr.Spawn != nil {
+			sp := *mr.Spawn
+			m.Spawn = &sp
+		}
+		g.moves = append(g.moves, m)
 		if !ok {
 			g.Divergence = &res
 			break
@@ -499,6 +528,19 @@ func (r *ObserveReport) WriteReplays(dir string) ([]string, error) {
 	return files, nil
 }
 
+// WriteCases writes the divergences shrunk to cases into dir, a case
+// pack laid out as exploration writes one ([Report.WriteCases]); it sets
+// each Found's File and returns the files written.
+func (r *ObserveReport) WriteCases(dir string) ([]string, error) {
+	var found Report
+	for _, d := range r.Divergences {
+		if d.Found != nil {
+			found.Divergences = append(found.Divergences, Divergence{Found: d.Found})
+		}
+	}
+	return found.WriteCases(dir)
+}
+
 // WriteText writes the run's summary: each kind's first divergence and
 // where its game is, then the games, the steps and the checks.
 func (r *ObserveReport) WriteText(w io.Writer) {
@@ -507,6 +549,13 @@ func (r *ObserveReport) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] (%s) action %d: %s: %s\n", d.Game, d.Profile, d.Player, d.Move, d.Result.Status, d.Result.Explain("    "))
 		if d.File != "" {
 			fmt.Fprintf(w, "  the game up to there: %s (tileproof verify and show replay it)\n", d.File)
+		}
+		if fc := d.Found; fc != nil && fc.File != "" {
+			how := fmt.Sprintf("shrunk (%d case runs) to %s from a board of %s", fc.Runs, plural(fc.Moves, "step"), plural(fc.Tiles, "tile"))
+			if !fc.Reproduced {
+				how = "NOT reproduced alone; written unshrunk"
+			}
+			fmt.Fprintf(w, "  as a case, %s: %s (tileproof cases lint runs it)\n", how, fc.File)
 		}
 	}
 	rate := 0.0

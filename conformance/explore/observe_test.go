@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -190,5 +191,57 @@ func TestObserverCountsARepeatOnce(t *testing.T) {
 	o.add(games[2])
 	if got := o.counter.Result().Spawns; got != once || o.games != 3 {
 		t.Errorf("three games of one opening: %d spawns counted (one game has %d), %d games compared for openings", got, once, o.games)
+	}
+}
+
+// overAt30 is the engine with every feature, declaring game over from its
+// thirtieth counted move on (the move count its state says, so a loaded
+// state shows it too).
+type overAt30 struct{ *conformance.Builtin }
+
+func (o overAt30) Move(d engine.Direction, spawn *engine.Spawn) (conformance.MoveResult, error) {
+	mr, err := o.Builtin.Move(d, spawn)
+	if err == nil && mr.State.Moves >= 30 {
+		mr.State.Over = true
+	}
+	return mr, err
+}
+
+// TestObserveWritesACase: an observed divergence of an implementation that
+// can load a state and take a forced spawn is also shrunk to a case, as
+// exploration shrinks one: it fails against the implementation, passes
+// against the engine, and is written as a pack; a black box's divergence
+// gets its replay alone.
+func TestObserveWritesACase(t *testing.T) {
+	rep, err := Observe(overAt30{&conformance.Builtin{}}, ObserveOptions{Games: 1, Seed: 1, Profiles: []string{"tile-merge"}, Impl: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Divergences) != 1 {
+		t.Fatalf("divergences %+v", rep.Divergences)
+	}
+	fc := rep.Divergences[0].Found
+	if fc == nil || !fc.Reproduced || fc.Result.Status != conformance.FlagsDiffer || fc.Moves > 2 {
+		t.Fatalf("the case found: %+v", fc)
+	}
+	if fc.Case.Start.Moves < 29 {
+		t.Errorf("the case starts at %d moves; the implementation breaks at 30", fc.Case.Start.Moves)
+	}
+	dir := t.TempDir()
+	files, err := rep.WriteCases(dir)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("WriteCases: %v %v", files, err)
+	}
+	pack, err := conformance.LoadPack(os.DirFS(dir))
+	if err != nil || len(pack.Cases) != 1 {
+		t.Fatalf("the pack written: %v", err)
+	}
+	bb := observe(t, &blackBox{b: &conformance.Builtin{}, mutate: func(bb *blackBox, mr *conformance.MoveResult) {
+		if bb.moves >= 30 {
+			mr.State.Over = true
+		}
+	}}, "tile-merge", 1)
+	if len(bb.Divergences) != 1 || bb.Divergences[0].Found != nil || bb.Divergences[0].Replay == nil {
+		t.Errorf("a black box's divergence: %+v", bb.Divergences)
 	}
 }
