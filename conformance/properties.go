@@ -3,6 +3,7 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"regexp"
 
@@ -159,7 +160,8 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 		return
 	}
 	var first engine.Board
-	same := true // every start so far on the first one's board
+	same := true                     // every start so far on the first one's board
+	boards := map[engine.Board]int{} // the starts, counted
 	for i := range startSample {
 		seed := ""
 		if seeded {
@@ -175,6 +177,7 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 			first = b
 		}
 		same = same && b == first
+		boards[b]++
 		if b.Rows() != p.Rows || b.Cols() != p.Cols {
 			res.fail(BoardDiverged, 0, "a new game starts on a %dx%d board; profile %s plays on %dx%d", b.Rows(), b.Cols(), p.Name, p.Rows, p.Cols)
 			return
@@ -229,8 +232,24 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 		res.failOn(SpawnWrong, nil, &first, "all %d new games start on the same board, where independent starts all agree with no real chance: the games are not independent (a generator seeded by the clock?)", startSample)
 		return
 	}
+	// Starts repeated more than independent ones repeat (before the tests
+	// of values and cells, which repeats would fail for another reason).
+	if !seeded && p.StartTiles > 0 {
+		pairs, common := 0, first
+		for b, n := range boards {
+			pairs += n * (n - 1) / 2
+			if n > boards[common] {
+				common = b
+			}
+		}
+		lambda := float64(startSample*(startSample-1)/2) * StartCollision(p)
+		if pv := stats.PoissonSF(pairs, lambda); pv < alpha {
+			res.failOn(SpawnWrong, nil, &common, "%d pairs of the %d new games start on the same board (%d boards in all; the one shown %d times), where independent starts share about %.2g (p = %.2g < %g): the games are not independent (a generator seeded by the clock?)", pairs, startSample, len(boards), boards[common], lambda, pv, alpha)
+			return
+		}
+	}
 	if pv := valuesP(p, values, tiles); pv < alpha {
-		res.fail(SpawnWrong, 0, "the start tiles' values %v in %d tiles are unlikely under the weights %v (p = %.2g < %g)", values, tiles, p.Spawn, pv, alpha)
+		res.fail(SpawnWrong, 0, "the start tiles' values (%s) in %d tiles are unlikely under the weights (%s) (p = %.2g < %g)", boardfmt.Counts(values), tiles, boardfmt.Weights(p.Spawn), pv, alpha)
 		return
 	}
 	expected := make([]float64, len(cells))
@@ -241,6 +260,24 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 	if pc := stats.ChiSquareSF(stat, k-1); pc < alpha {
 		res.fail(SpawnWrong, 0, "the start tiles' cells %v are unlikely under uniform placement over the %d cells (p = %.2g < %g)", cells, len(cells), pc, alpha)
 	}
+}
+
+// StartCollision returns the chance that two independent new games of p
+// start on the same board: p.StartTiles tiles on distinct cells, every
+// set of cells alike, each value drawn by the weights.
+func StartCollision(p *engine.Profile) float64 {
+	var total, sq float64
+	for _, w := range p.Spawn {
+		total += float64(w.Weight)
+	}
+	for _, w := range p.Spawn {
+		q := float64(w.Weight) / total
+		sq += q * q
+	}
+	cells, k := float64(p.Rows*p.Cols), float64(p.StartTiles)
+	lg := func(x float64) float64 { v, _ := math.Lgamma(x + 1); return v }
+	sameCells := math.Exp(lg(k) + lg(cells-k) - lg(cells)) // 1 / C(cells, k)
+	return sameCells * math.Pow(sq, k)
 }
 
 // winFirst plays one winning move, when the implementation loads states

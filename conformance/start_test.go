@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"regexp"
+	"math"
 	"strings"
 	"testing"
 
@@ -95,14 +96,19 @@ func TestStartCheck(t *testing.T) {
 			}
 			return b, 0
 		}, "values"},
-		{"corners", func(b engine.Board, _ int) (engine.Board, uint64) {
-			var out engine.Board = b
-			for c := range 16 {
-				out.Set(c/4, c%4, 0)
+		// Never the last cell (a start that all but repeats itself, such
+		// as always the corners, fails as repeated starts).
+		{"never the last cell", func(b engine.Board, _ int) (engine.Board, uint64) {
+			if v := b.At(3, 3); v != 0 {
+				for c := range 15 {
+					if b.At(c/4, c%4) == 0 {
+						b.Set(c/4, c%4, v)
+						b.Set(3, 3, 0)
+						break
+					}
+				}
 			}
-			out.Set(0, 0, b.MaxTile())
-			out.Set(3, 3, 2)
-			return out, 0
+			return b, 0
 		}, "cells"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -193,5 +199,44 @@ func TestStartAllTheSame(t *testing.T) {
 	}})
 	if !res.Status.Failed() || !strings.Contains(res.Reason, "all 200 new games start on the same board") {
 		t.Errorf("%s: %s, want a failure saying every start is the same", res.Status, res.Reason)
+	}
+}
+
+// TestStartRepeated: new games that repeat a few starts (a generator
+// seeded by the clock in whole seconds: 40 games a second) fail the start
+// check as repeated starts, before their values are tested; the engine's
+// own starts, which repeat only by chance, pass it.
+func TestStartRepeated(t *testing.T) {
+	var starts []engine.Board
+	res := runStart(t, &ownStart{Builtin: &Builtin{}, start: func(b engine.Board, n int) (engine.Board, uint64) {
+		if (n-1)%40 == 0 {
+			starts = append(starts, b)
+		}
+		return starts[len(starts)-1], 0
+	}})
+	if !res.Status.Failed() || !strings.Contains(res.Reason, "pairs of the 200 new games start on the same board (5 boards in all; the one shown 40 times)") {
+		t.Errorf("%s: %s, want a failure saying the starts repeat", res.Status, res.Reason)
+	}
+	if res := runStart(t, &ownStart{Builtin: &Builtin{}, start: func(b engine.Board, n int) (engine.Board, uint64) { return b, 0 }}); res.Status != Pass {
+		t.Errorf("the engine's own starts: %s: %s", res.Status, res.Reason)
+	}
+}
+
+// TestStartCollision: the chance that two starts agree, against a count
+// of every start of a small profile: 2x2, two tiles, weights 9:1.
+func TestStartCollision(t *testing.T) {
+	p := &engine.Profile{Rows: 2, Cols: 2, StartTiles: 2, Spawn: []engine.SpawnWeight{{Value: 2, Weight: 9}, {Value: 4, Weight: 1}}}
+	// 6 pairs of cells, equally likely; each tile 2 (0.9) or 4 (0.1).
+	want := 0.0
+	for range 6 {
+		for _, a := range []float64{0.9, 0.1} {
+			for _, b := range []float64{0.9, 0.1} {
+				q := a * b / 6
+				want += q * q
+			}
+		}
+	}
+	if got := StartCollision(p); math.Abs(got-want) > 1e-12 {
+		t.Errorf("StartCollision = %g, want %g", got, want)
 	}
 }

@@ -494,12 +494,7 @@ func openingCollision(p *engine.Profile) float64 {
 		q := float64(w.Weight) / total
 		sq += q * q
 	}
-	cells := float64(p.Rows * p.Cols)
-	// 1 / C(cells, tiles): two starts on the same cells.
-	lg := func(x float64) float64 { v, _ := math.Lgamma(x + 1); return v }
-	k := float64(p.StartTiles)
-	sameCells := math.Exp(lg(k) + lg(cells-k) - lg(cells))
-	return sameCells * math.Pow(sq, k+openingSpawns)
+	return conformance.StartCollision(p) * math.Pow(sq, openingSpawns)
 }
 
 // WriteReplays writes each divergence's game into dir as
