@@ -1,8 +1,8 @@
 package conformance
 
 import (
-	"regexp"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
