@@ -148,9 +148,10 @@ function spawnValuesOf(v) {
  * board and slides it with the kit's {@link slide}. When the run plays
  * (`over` false) and the slide changes the board without overflow, a
  * spawn on a cell the slide left full, or of a value the game's profile
- * does not spawn, is answered `bad-spawn` and `move` is not called. A
- * spawn off the board is bad-request. Everything else reaches `move` as
- * it came: a move that changes nothing (rule 2: not placed, not checked;
+ * does not spawn, or off the board or not a tile, is answered `bad-spawn`
+ * and `move` is not called (a spawn that is not whole numbers is
+ * bad-request). Everything else reaches `move` as it came (an off-board
+ * spawn there as none, since it is never placed): a move that changes nothing (rule 2: not placed, not checked;
  * the hook answers illegal-move or changed: false as its profile says), a
  * move after the end (rule 3) and a move that overflows (rule 12: the
  * hook's overflow comes before bad-spawn, as in the engine). So `move`
@@ -193,16 +194,24 @@ export function createSession(adapter) {
   // Rule 11 (docs/protocol.md) for a forced spawn on a cell of the board,
   // where the rules check it: a move that changes nothing, one after the
   // end and one that overflows are the hook's to answer, spawn and all.
+  const onBoard = ({ row, col, value }) => row >= 0 && col >= 0 && row < size[0] && col < size[1] && isTile(value);
+
+  // checkSpawn answers bad-spawn for a forced spawn the move would place
+  // where rule 11 forbids; it returns whether the move places it at all.
   async function checkSpawn(direction, spawn) {
     const s = await adapter.state();
-    if (s.over) return;
+    if (s.over) return false;
     const { board, changed, gained } = slide(s.board, direction);
-    if (!changed || maxTile(board) > MAX_TILE || (s.score || 0) + gained > Number.MAX_SAFE_INTEGER) return;
+    if (!changed || maxTile(board) > MAX_TILE || (s.score || 0) + gained > Number.MAX_SAFE_INTEGER) return false;
+    if (!onBoard(spawn)) {
+      fail(ERRORS.badSpawn, `spawn ${JSON.stringify(spawn)} is not a tile on a cell of the ${size[0]}x${size[1]} board`);
+    }
     if (board[spawn.row][spawn.col] !== 0) {
       fail(ERRORS.badSpawn, `the spawn's cell (row ${spawn.row}, col ${spawn.col}) is not empty after moving ${direction}`);
     }
     const values = spawnValues(profile);
     if (!values.includes(spawn.value)) fail(ERRORS.badSpawn, `profile ${profile} spawns ${values.join(' and ')}, not ${spawn.value}`);
+    return true;
   }
 
   const handlers = {
@@ -245,11 +254,14 @@ export function createSession(adapter) {
       if (req.spawn !== undefined && req.spawn !== null) {
         if (!has('force-spawn')) fail(ERRORS.badRequest, 'a spawn was given, but this implementation did not declare force-spawn');
         const { row, col, value } = req.spawn;
-        if (!Number.isInteger(row) || !Number.isInteger(col) || row < 0 || col < 0 || row >= size[0] || col >= size[1] || !isTile(value)) {
-          fail(ERRORS.badRequest, `spawn ${JSON.stringify(req.spawn)} is not a tile on a cell of the ${size[0]}x${size[1]} board`);
+        if (!Number.isSafeInteger(row) || !Number.isSafeInteger(col) || !Number.isSafeInteger(value)) {
+          fail(ERRORS.badRequest, `spawn ${JSON.stringify(req.spawn)} is not {row, col, value} of whole numbers`);
         }
         spawn = { row, col, value };
-        await checkSpawn(req.direction, spawn);
+        // A spawn the move cannot place (the move changes nothing, the run
+        // is over, the merge overflows) reaches the hook as none when it
+        // is not on the board or not a tile: it is never placed.
+        if (!(await checkSpawn(req.direction, spawn)) && !onBoard(spawn)) spawn = null;
       }
       const r = await adapter.move(req.direction, spawn);
       const changed = !!r.changed;
