@@ -145,6 +145,17 @@ func TestParseProfileBase(t *testing.T) {
 	if p.Name != "classic-eights" || p.Rows != 5 || p.Cols != 4 || p.Win.Then != Ask || len(p.Spawn) != 3 || p.Spawn[2] != want[2] || p.Spawn[0] != want[0] {
 		t.Errorf("got %+v", p)
 	}
+	// The base's title and description speak of its own rules (a 4x4
+	// board): the file's say whose rules these are, unless it gives its
+	// own.
+	classic, _ := BuiltinProfile("classic")
+	if p.Title != classic.Title+", as this file changes it" || strings.Contains(p.Description, "4x4") || !strings.Contains(p.Description, "classic") {
+		t.Errorf("title %q, description %q", p.Title, p.Description)
+	}
+	own, err := ParseProfile("own.yaml", []byte("name: own\nbase: classic\ntitle: Mine\ndescription: My rules.\n"))
+	if err != nil || own.Title != "Mine" || own.Description != "My rules." {
+		t.Errorf("a file's own title and description: %+v, %v", own, err)
+	}
 }
 
 func TestParseProfileErrors(t *testing.T) {

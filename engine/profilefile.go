@@ -122,6 +122,10 @@ func parseProfile(file string, data []byte, base func(string) (*Profile, error))
 			return nil, fail("base", err)
 		}
 		p = b
+		// The base's title and description speak of the base's rules: a
+		// file that changes them without its own says whose they are.
+		p.Title = fmt.Sprintf("%s, as this file changes it", b.Title)
+		p.Description = fmt.Sprintf("The rules of %s with the parameters this file sets.", b.Name)
 	}
 	p.Name = f.Name
 	set(&p.Version, f.Version)
