@@ -534,10 +534,12 @@ func (g *Game) play(actions []Action, spawns []Spawn, open []uint64) (int, error
 		switch a := actions[i]; {
 		case a > MoveRight:
 			_, err = g.Do(a)
-		case spawns != nil && open != nil:
-			_, err = g.move(Direction(a), &spawns[i], &open[i])
 		case spawns != nil:
-			_, err = g.move(Direction(a), &spawns[i], nil)
+			var o *uint64
+			if open != nil {
+				o = &open[i]
+			}
+			_, err = g.move(Direction(a), &spawns[i], o)
 		case !g.seeded:
 			err = ErrNoRNG
 		default:

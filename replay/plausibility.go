@@ -31,14 +31,14 @@ type Plausibility struct {
 	// CellP tests them cell by cell: the spawns in each cell against the
 	// chances the cell had (Pearson's chi-square).
 	CellP float64 `json:"cellP"`
-
-	weights []engine.SpawnWeight // the profile's, for the warnings
 }
 
-func (pl *Plausibility) warnings() []string {
+// warnings words the tests that warn, the values' against weights, the
+// profile's.
+func (pl *Plausibility) warnings(weights []engine.SpawnWeight) []string {
 	var w []string
 	if pl.ValueP < WarnBelow {
-		w = append(w, fmt.Sprintf("the spawned values (%s) are unlikely under the profile's weights (%s) (p %s)", boardfmt.Counts(pl.Values), boardfmt.Weights(pl.weights), pValue(pl.ValueP)))
+		w = append(w, fmt.Sprintf("the spawned values (%s) are unlikely under the profile's weights (%s) (p %s)", boardfmt.Counts(pl.Values), boardfmt.Weights(weights), pValue(pl.ValueP)))
 	}
 	if pl.RankP < WarnBelow {
 		w = append(w, fmt.Sprintf("the spawns favour early or late empty cells (rank test p %s)", pValue(pl.RankP)))
@@ -146,7 +146,7 @@ func (pc *SpawnCounter) Result() *Plausibility {
 			values[1<<e] = n
 		}
 	}
-	pl := &Plausibility{Spawns: pc.spawns, Values: values, ValueP: 1, RankP: 1, CellP: 1, weights: pc.p.Spawn}
+	pl := &Plausibility{Spawns: pc.spawns, Values: values, ValueP: 1, RankP: 1, CellP: 1}
 	var total float64
 	for _, w := range pc.p.Spawn {
 		total += float64(w.Weight)

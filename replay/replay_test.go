@@ -344,13 +344,13 @@ func TestCheckClaim(t *testing.T) {
 // warned about (and still valid).
 func TestPlausibility(t *testing.T) {
 	honest := verify(t, playGame(t, "tile-merge", "honest", 0, true))
-	if len(honest.Plausibility.warnings()) != 0 {
+	if len(honest.Plausibility.warnings(nil)) != 0 {
 		t.Errorf("honest game warned: %v (%+v)", honest.Warnings, honest.Plausibility)
 	}
 	for _, bias := range []string{"first-cell", "fifty-fifty"} {
 		r := biasedGame(t, bias)
 		vd := verify(t, r)
-		if !vd.Valid || len(vd.Plausibility.warnings()) == 0 {
+		if !vd.Valid || len(vd.Plausibility.warnings(nil)) == 0 {
 			t.Errorf("%s: valid %v, warnings %v, %+v", bias, vd.Valid, vd.Warnings, vd.Plausibility)
 		}
 	}

@@ -218,7 +218,7 @@ func (v *Verifier) verify(r *Replay, trace bool) (Verdict, []Frame) {
 	}
 	if plaus != nil {
 		vd.Plausibility = plaus.Result()
-		vd.Warnings = append(vd.Warnings, vd.Plausibility.warnings()...)
+		vd.Warnings = append(vd.Warnings, vd.Plausibility.warnings(p.Spawn)...)
 	}
 	if mm := compareClaim(r.Claim, g); len(mm) > 0 {
 		vd.Mismatches = mm
