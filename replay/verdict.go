@@ -197,9 +197,12 @@ func (d *Divergence) Says() string {
 // the value, true and false as yes and no ("game over yes", "max tile
 // 2048").
 func (m *Mismatch) words(value string) string {
-	name := map[string]string{"maxTile": "max tile", "over": "game over"}[m.Field]
-	if name == "" {
-		name = m.Field
+	name := m.Field
+	switch name {
+	case "maxTile":
+		name = "max tile"
+	case "over":
+		name = "game over"
 	}
 	switch value {
 	case "true":
@@ -308,6 +311,8 @@ func (vd Verdict) Headline() string {
 	switch {
 	case vd.Valid:
 		return fmt.Sprintf("score %d, max tile %d, %d moves (%s)", vd.Score, vd.MaxTile, vd.Moves, vd.Result)
+	case vd.Reason == Implausible:
+		return fmt.Sprintf("score %d, max tile %d, %d moves (%s); --strict: the spawns are implausible", vd.Score, vd.MaxTile, vd.Moves, vd.Result)
 	case vd.Reason.Unreadable():
 		return string(vd.Reason) + ": " + vd.Error
 	}

@@ -99,7 +99,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		}
 		verifyOne = report.verify
 	}
-	sum := newSummary(f.strict)
+	sum := newSummary()
 	progress := c.startProgress(sum)
 	inputs := make(chan replay.Input)
 	var listErr error
@@ -113,19 +113,19 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		})
 	}()
 	replay.VerifyBatch(inputs, f.workers, verifyOne, func(vd replay.Verdict) {
+		if f.strict {
+			vd = vd.Strict() // every view says what the exit status says
+		}
 		sum.add(vd)
 		if report != nil {
 			report.add(vd)
 		}
 		progress.clearWhile(func() {
 			if f.json {
-				if f.strict {
-					vd = vd.Strict() // the line says what the exit status says
-				}
 				b, _ := json.Marshal(vd)
 				fmt.Fprintf(c.stdout, "%s\n", b)
 			} else {
-				printVerdict(c.stdout, vd, f.strict)
+				printVerdict(c.stdout, vd)
 			}
 		})
 	})
@@ -320,16 +320,15 @@ func readLine(br *bufio.Reader, limit int) (line []byte, tooLong bool, err error
 }
 
 // printVerdict writes a verdict for a person: ok, FAIL or error, then
-// what replay.Verdict.Explain gives. Under --strict (strict), a valid
-// replay with plausibility warnings is a FAIL.
-func printVerdict(w io.Writer, vd replay.Verdict, strict bool) {
+// what replay.Verdict.Explain gives. A verdict that --strict made
+// implausible is a FAIL with its warnings.
+func printVerdict(w io.Writer, vd replay.Verdict) {
 	e := vd.Explain()
 	switch {
-	case vd.Valid:
+	case vd.Valid, vd.Reason == replay.Implausible:
 		label := "ok    "
-		if strict && len(vd.Warnings) > 0 {
+		if !vd.Valid {
 			label = "FAIL  "
-			e.Headline += "; --strict: the spawns are implausible"
 		}
 		fmt.Fprintf(w, "%s %s: %s\n", label, vd.Name, e.Headline)
 		for _, warn := range vd.Warnings {
@@ -363,9 +362,9 @@ func indentLines(s, prefix string) string {
 
 // summary counts verdicts as they stream out.
 type summary struct {
-	strict            bool // --strict: a valid replay with warnings fails
 	valid, unreadable int
 	warned            int // valid replays with plausibility warnings
+	implausible       int // replays --strict failed for their warnings
 	moves             atomic.Int64
 	count             atomic.Int64 // read by the progress line while the batch runs
 	skipped           atomic.Int64 // files inside directories that are not regular files
@@ -373,20 +372,19 @@ type summary struct {
 	best              *replay.Verdict
 }
 
-func newSummary(strict bool) *summary {
-	return &summary{strict: strict, invalid: map[replay.Reason]int{}}
+func newSummary() *summary {
+	return &summary{invalid: map[replay.Reason]int{}}
 }
 
 func (s *summary) add(vd replay.Verdict) {
 	s.count.Add(1)
 	s.moves.Add(int64(vd.Moves))
 	switch {
+	case vd.Reason == replay.Implausible:
+		s.implausible++
 	case vd.Valid:
 		if len(vd.Warnings) > 0 {
 			s.warned++
-			if s.strict {
-				return
-			}
 		}
 		s.valid++
 		if s.best == nil || vd.Score > s.best.Score {
@@ -410,11 +408,11 @@ func (s *summary) print(w io.Writer) {
 	}
 	sort.Strings(reasons)
 	fmt.Fprintf(w, "%s: %d valid", plural(int(s.count.Load()), "replay"), s.valid)
-	switch {
-	case s.warned > 0 && s.strict:
-		fmt.Fprintf(w, ", %d implausible (--strict)", s.warned)
-	case s.warned > 0:
+	if s.warned > 0 {
 		fmt.Fprintf(w, " (%d with spawn warnings)", s.warned)
+	}
+	if s.implausible > 0 {
+		fmt.Fprintf(w, ", %d implausible (--strict)", s.implausible)
 	}
 	fmt.Fprintf(w, ", %d invalid", n)
 	if n > 0 {
