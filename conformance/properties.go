@@ -159,8 +159,6 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 	if !winFirst(impl, p, res) {
 		return
 	}
-	var first engine.Board
-	same := true                     // every start so far on the first one's board
 	boards := map[engine.Board]int{} // the starts, counted
 	for i := range startSample {
 		seed := ""
@@ -173,10 +171,6 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 			return
 		}
 		b := st.Board
-		if i == 0 {
-			first = b
-		}
-		same = same && b == first
 		boards[b]++
 		if b.Rows() != p.Rows || b.Cols() != p.Cols {
 			res.fail(BoardDiverged, 0, "a new game starts on a %dx%d board; profile %s plays on %dx%d", b.Rows(), b.Cols(), p.Name, p.Rows, p.Cols)
@@ -228,25 +222,21 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 			}
 		}
 	}
-	if same && !seeded && p.StartTiles > 0 {
-		res.failOn(SpawnWrong, nil, &first, "all %d new games start on the same board, where independent starts all agree with no real chance: the games are not independent (a generator seeded by the clock?)", startSample)
-		return
-	}
 	// Starts repeated more than independent ones repeat (before the tests
 	// of values and cells, which repeats would fail for another reason).
-	if !seeded && p.StartTiles > 0 {
-		pairs, common := 0, first
+	if pairs, lambda, pv := RepeatTest(boards, startSample, StartCollision(p)); !seeded && pv < alpha {
+		var common engine.Board
 		for b, n := range boards {
-			pairs += n * (n - 1) / 2
 			if n > boards[common] {
 				common = b
 			}
 		}
-		lambda := float64(startSample*(startSample-1)/2) * StartCollision(p)
-		if pv := stats.PoissonSF(pairs, lambda); pv < alpha {
+		if len(boards) == 1 {
+			res.failOn(SpawnWrong, nil, &common, "all %d new games start on the same board, where independent starts all agree with no real chance: the games are not independent (a generator seeded by the clock?)", startSample)
+		} else {
 			res.failOn(SpawnWrong, nil, &common, "%d pairs of the %d new games start on the same board (%d boards in all; the one shown %d times), where independent starts share about %.2g (p = %.2g < %g): the games are not independent (a generator seeded by the clock?)", pairs, startSample, len(boards), boards[common], lambda, pv, alpha)
-			return
 		}
+		return
 	}
 	if pv := valuesP(p, values, tiles); pv < alpha {
 		res.fail(SpawnWrong, 0, "the start tiles' values (%s) in %d tiles are unlikely under the weights (%s) (p = %.2g < %g)", boardfmt.Counts(values), tiles, boardfmt.Weights(p.Spawn), pv, alpha)
@@ -266,6 +256,15 @@ func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
 // start on the same board: p.StartTiles tiles on distinct cells, every
 // set of cells alike, each value drawn by the weights.
 func StartCollision(p *engine.Profile) float64 {
+	cells, k := float64(p.Rows*p.Cols), float64(p.StartTiles)
+	lg := func(x float64) float64 { v, _ := math.Lgamma(x + 1); return v }
+	sameCells := math.Exp(lg(k) + lg(cells-k) - lg(cells)) // 1 / C(cells, k)
+	return sameCells * math.Pow(SpawnCollision(p), k)
+}
+
+// SpawnCollision returns the chance that two independent spawns of p
+// have the same value: the sum of the squared chances of its values.
+func SpawnCollision(p *engine.Profile) float64 {
 	var total, sq float64
 	for _, w := range p.Spawn {
 		total += float64(w.Weight)
@@ -274,10 +273,19 @@ func StartCollision(p *engine.Profile) float64 {
 		q := float64(w.Weight) / total
 		sq += q * q
 	}
-	cells, k := float64(p.Rows*p.Cols), float64(p.StartTiles)
-	lg := func(x float64) float64 { v, _ := math.Lgamma(x + 1); return v }
-	sameCells := math.Exp(lg(k) + lg(cells-k) - lg(cells)) // 1 / C(cells, k)
-	return sameCells * math.Pow(sq, k)
+	return sq
+}
+
+// RepeatTest tests n things, counted by kind in counts, against
+// independent ones, two of which are alike with chance collision: the
+// pairs alike, the pairs chance gives, and the p-value (a Poisson test)
+// of as many pairs or more.
+func RepeatTest[K comparable](counts map[K]int, n int, collision float64) (pairs int, lambda, p float64) {
+	for _, k := range counts {
+		pairs += k * (k - 1) / 2
+	}
+	lambda = float64(n*(n-1)/2) * collision
+	return pairs, lambda, stats.PoissonSF(pairs, lambda)
 }
 
 // winFirst plays one winning move, when the implementation loads states

@@ -41,7 +41,11 @@ func (x *explorer) writeCase(d *Divergence, rep *Report, c candidate, s *shrinke
 	if d.Move == 0 {
 		where = fmt.Sprintf("game %d, its start", d.Game)
 	}
-	source := fmt.Sprintf("%s%s (%s %s), seed %d, shrunk from %s", conformance.ExploredSource,
+	by, prefix, game := "explore", conformance.ExploredSource, "an explored game"
+	if x.observed {
+		by, prefix, game = "observe", conformance.ObservedSource, "an observed game"
+	}
+	source := fmt.Sprintf("%s%s (%s %s), seed %d, shrunk from %s", prefix,
 		cmp.Or(rep.ImplArg, rep.Impl.Name), rep.Impl.Name, rep.Impl.Version, rep.Seed, where)
 	if !reproduced {
 		source = strings.Replace(source, "shrunk from", "not shrunk (it did not reproduce alone), from", 1)
@@ -52,7 +56,7 @@ func (x *explorer) writeCase(d *Divergence, rep *Report, c candidate, s *shrinke
 	// not collide.
 	h := fnv.New32a()
 	h.Write(conformance.EncodeCases("", []string{x.p.Name}, []*conformance.Case{found}))
-	found.ID = fmt.Sprintf("explore-%s-%s-%08x", x.p.Name, d.Result.Status, h.Sum32())
+	found.ID = fmt.Sprintf("%s-%s-%s-%08x", by, x.p.Name, d.Result.Status, h.Sum32())
 	fc := &FoundCase{ID: found.ID, Moves: len(steps), Runs: s.runs, Reproduced: reproduced}
 	if b := found.Start.Board; b != nil {
 		fc.Tiles = b.Cells() - b.Empty()
@@ -64,9 +68,9 @@ func (x *explorer) writeCase(d *Divergence, rep *Report, c candidate, s *shrinke
 	fc.Reproduced = reproduced && res.Status == s.kind
 	found.Description = fmt.Sprintf("%s %s disagrees with the rules here: %s at step %d: %s", rep.Impl.Name, rep.Impl.Version, res.Status, res.Step, firstLine(res.Reason))
 	if !res.Status.Failed() {
-		found.Description = fmt.Sprintf("%s %s diverged from the rules in an explored game (%s: %s), but not when this case runs alone", rep.Impl.Name, rep.Impl.Version, d.Result.Status, firstLine(d.Result.Reason))
+		found.Description = fmt.Sprintf("%s %s diverged from the rules in %s (%s: %s), but not when this case runs alone", rep.Impl.Name, rep.Impl.Version, game, d.Result.Status, firstLine(d.Result.Reason))
 	}
-	fc.YAML = append(comment(res), conformance.EncodeCases(source, []string{x.p.Name}, []*conformance.Case{found})...)
+	fc.YAML = append(comment(res, by), conformance.EncodeCases(source, []string{x.p.Name}, []*conformance.Case{found})...)
 	file := Area + "/" + found.ID + ".yaml"
 	cases, err := conformance.ParseCases(file, fc.YAML)
 	if err != nil || len(cases) != 1 {
@@ -83,9 +87,9 @@ func (x *explorer) writeCase(d *Divergence, rep *Report, c candidate, s *shrinke
 
 // comment is the head of a found case's file: how to add it to the pack,
 // and what the implementation did.
-func comment(got conformance.Result) []byte {
+func comment(got conformance.Result, by string) []byte {
 	var sb strings.Builder
-	sb.WriteString("# Found by tileproof conform --explore. To add it to the pack, copy it to an\n")
+	fmt.Fprintf(&sb, "# Found by tileproof conform --%s. To add it to the pack, copy it to an\n", by)
 	sb.WriteString("# area folder of cases/ (and give it a better id and description).\n")
 	if got.Status.Failed() {
 		fmt.Fprintf(&sb, "#\n# Against the implementation: %s at step %d\n#   %s\n", got.Status, got.Step, got.Explain("#   "))

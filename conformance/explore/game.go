@@ -18,9 +18,12 @@ type explorer struct {
 	seeded  bool // the implementation draws its own spawns from the tp1 seed
 	canLoad bool // load-state and force-spawn
 	late    bool // the game starts from a late board (lateBoard), loaded
-	seed    string
-	rng     *rand.Rand
-	steps   int
+	// observed: the game is an implementation's own, observed ([Observe]),
+	// and its cases say so.
+	observed bool
+	seed     string
+	rng      *rand.Rand
+	steps    int
 
 	history []engine.State // the engine's state before each move
 	moves   []move

@@ -14,7 +14,6 @@ import (
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
-	"github.com/tileproof/tileproof/internal/stats"
 	"github.com/tileproof/tileproof/player"
 	"github.com/tileproof/tileproof/protocol"
 	"github.com/tileproof/tileproof/replay"
@@ -146,7 +145,7 @@ func Observe(impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error)
 					shown[d.Status] = true
 					ob := Observed{Game: game, Move: d.Step, Profile: p.Name, Player: name, Result: *d, Replay: g.Replay}
 					if canLoad && len(g.moves) > 0 {
-						x := &explorer{impl: impl, hello: hello, p: p, canLoad: true, history: g.history, moves: g.moves}
+						x := &explorer{impl: impl, hello: hello, p: p, canLoad: true, observed: true, history: g.history, moves: g.moves}
 						fc, err := x.shrink(&Divergence{Game: game, Move: len(g.moves), Profile: p.Name, Result: *d}, &Report{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed})
 						if err != nil {
 							return nil, err
@@ -286,15 +285,19 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 			st, err = mirror.Do(a)
 		}
 		cs, err := conformance.EngineStep(mirror, a, st, err, false, true)
-		if err != nil {
+		switch {
+		case err != nil && out.Move != nil && out.Move.Spawn != nil && errors.Is(err, engine.ErrBadSpawn):
 			// The implementation's spawn is one the rules do not take.
 			res.Status, res.Step = conformance.SpawnWrong, n
 			res.Reason = fmt.Sprintf("move %s: the implementation's spawn %+v is not one the rules make: %v", d, *out.Move.Spawn, err)
 			g.record(a, out)
 			g.Divergence = &res
+		case err != nil:
+			return nil, fmt.Errorf("observed game, action %d (%s): the engine failed: %v", n, a, err)
+		}
+		if g.Divergence != nil {
 			break
 		}
-		cs.Move, cs.Action = step.Move, step.Action
 		if !opts.Legal {
 			cs.Expect.Legal = nil
 		}
@@ -465,18 +468,11 @@ func (o *observer) results(alpha float64) []conformance.Result {
 	// their first spawns, against what independent games of the profile's
 	// distribution share by chance (a Poisson test of the pairs).
 	r := res("repeated-openings")
-	pairs := 0
-	for _, n := range o.openings {
-		pairs += n * (n - 1) / 2
-	}
 	if o.games < 2 {
 		r.Status, r.Reason = conformance.Skip, fmt.Sprintf("%d games of %d spawns or more observed: too few to compare", o.games, openingSpawns)
-	} else {
-		lambda := float64(o.games*(o.games-1)/2) * openingCollision(o.p)
-		if p := stats.PoissonSF(pairs, lambda); p < alpha {
-			r.Status = conformance.SpawnWrong
-			r.Reason = fmt.Sprintf("%d pairs of the %d games share their start board and their first %d spawns' values, where %.2g are expected by chance (p = %.2g < %g): the games are not independent (a generator seeded by the clock?)", pairs, o.games, openingSpawns, lambda, p, alpha)
-		}
+	} else if pairs, lambda, p := conformance.RepeatTest(o.openings, o.games, openingCollision(o.p)); p < alpha {
+		r.Status = conformance.SpawnWrong
+		r.Reason = fmt.Sprintf("%d pairs of the %d games share their start board and their first %d spawns' values, where %.2g are expected by chance (p = %.2g < %g): the games are not independent (a generator seeded by the clock?)", pairs, o.games, openingSpawns, lambda, p, alpha)
 	}
 	return append(out, r)
 }
@@ -486,15 +482,7 @@ func (o *observer) results(alpha float64) []conformance.Result {
 // spawns: a start of p.StartTiles tiles on distinct cells, uniform, each
 // value drawn by the weights.
 func openingCollision(p *engine.Profile) float64 {
-	var total, sq float64
-	for _, w := range p.Spawn {
-		total += float64(w.Weight)
-	}
-	for _, w := range p.Spawn {
-		q := float64(w.Weight) / total
-		sq += q * q
-	}
-	return conformance.StartCollision(p) * math.Pow(sq, openingSpawns)
+	return conformance.StartCollision(p) * math.Pow(conformance.SpawnCollision(p), openingSpawns)
 }
 
 // WriteReplays writes each divergence's game into dir as

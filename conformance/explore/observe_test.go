@@ -224,6 +224,9 @@ func TestObserveWritesACase(t *testing.T) {
 	if fc == nil || !fc.Reproduced || fc.Result.Status != conformance.FlagsDiffer || fc.Moves > 2 {
 		t.Fatalf("the case found: %+v", fc)
 	}
+	if !strings.HasPrefix(fc.ID, "observe-tile-merge-flags-differ-") || !strings.Contains(string(fc.YAML), "source: "+conformance.ObservedSource) {
+		t.Errorf("the case found is not named an observation's: %s\n%s", fc.ID, fc.YAML)
+	}
 	if fc.Case.Start.Moves < 29 {
 		t.Errorf("the case starts at %d moves; the implementation breaks at 30", fc.Case.Start.Moves)
 	}
