@@ -23,6 +23,8 @@ const MinKeySize = 32
 var (
 	errSeal     = errors.New("the seal does not match: this server did not hand out this state, or it was edited")
 	errOtherRun = errors.New("this state was handed out before the server restarted, or by another server: start a new game")
+	// errSealUnreadable is a sealed part that opened but does not read.
+	errSealUnreadable = fmt.Errorf("%w (the sealed part does not read)", errSeal)
 )
 
 // sealInfo separates the seal's key from any other use of the same key.
@@ -127,7 +129,7 @@ func (s *sealer) open(seal string, visible []byte) (uint64, secret, error) {
 	// The server wrote what it opened, so a malformed secret is the
 	// server's own bug: refuse it all the same.
 	var sec secret
-	bad := fmt.Errorf("%w (the sealed part does not read)", errSeal)
+	bad := errSealUnreadable
 	if len(p) < 10 || p[0] != secretVersion || p[1]&^3 != 0 {
 		return 0, secret{}, bad
 	}

@@ -38,10 +38,6 @@ func (e *schemaError) Error() string {
 	return e.Field + ": " + e.Msg
 }
 
-// maxSafe is the largest safe integer, 2^53-1: the largest id, score and
-// move count.
-const maxSafe = 1<<53 - 1
-
 // answerFields are the keys an answer may have, in the bit order of
 // fieldSet.
 var answerFields = []string{"id", "ok", "error", "message", "protocol", "name", "version", "profiles", "features", "changed", "gained", "spawn", "legal", "state"}
@@ -138,7 +134,7 @@ func (d *reader) read(op string, line []byte) (protocol.Answer, error) {
 				d.token()
 				idNull = true
 			} else {
-				a.ID = int64(d.integer(1, maxSafe))
+				a.ID = int64(d.integer(1, engine.MaxSafeInteger))
 			}
 		case "ok":
 			a.OK, okSet = d.boolean(), true
@@ -159,7 +155,7 @@ func (d *reader) read(op string, line []byte) (protocol.Answer, error) {
 		case "changed":
 			a.Changed = d.boolean()
 		case "gained":
-			a.Gained = d.integer(0, maxSafe)
+			a.Gained = d.integer(0, engine.MaxSafeInteger)
 		case "spawn":
 			if d.peek() == 'n' {
 				d.token()
@@ -298,15 +294,6 @@ func (d *reader) token() jsontext.Token {
 	return t
 }
 
-// skip reads a value whatever it is.
-func (d *reader) skip() {
-	if d.err == nil {
-		if err := d.dec.SkipValue(); err != nil {
-			d.syntax(err)
-		}
-	}
-}
-
 // end reads the end of the top-level object and checks nothing follows.
 func (d *reader) end() {
 	if d.token(); d.err != nil {
@@ -339,10 +326,10 @@ func kindName(k jsontext.Kind) string {
 	return "nothing"
 }
 
-// want records a value of another kind than the schema's, and skips it.
+// want records a value of another kind than the schema's (the answer is
+// then refused, so its value is not read).
 func (d *reader) want(what string, got jsontext.Kind) {
 	d.fail(fmt.Sprintf("%s, not %s", what, kindName(got)))
-	d.skip()
 }
 
 func (d *reader) boolean() bool {
@@ -628,9 +615,9 @@ func (d *reader) state() *protocol.State {
 		case "board":
 			st.Board = d.board()
 		case "score":
-			st.Score = d.integer(0, maxSafe)
+			st.Score = d.integer(0, engine.MaxSafeInteger)
 		case "moves":
-			st.Moves = int(d.integer(0, maxSafe))
+			st.Moves = int(d.integer(0, engine.MaxSafeInteger))
 		case "won":
 			st.Won = d.boolean()
 		case "over":

@@ -148,7 +148,7 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		e.nextID++
 		reqs[i].ID = e.nextID
 	}
-	slots := make(chan struct{}, window)
+	var slots chan struct{} // a batch's requests written, one a slot
 	written := make(chan struct{})
 	if len(reqs) == 1 {
 		e.out = append(appendRequest(e.out[:0], &reqs[0]), '\n')
@@ -161,6 +161,7 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 			return 0, &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s (request %d): the implementation has not read its input for %s", reqs[0].Op, reqs[0].ID, d)}
 		} // any other failure shows as the end of its stdout
 	} else {
+		slots = make(chan struct{}, window)
 		go writeRequests(p, reqs, slots, written)
 	}
 	defer func() {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -169,7 +168,7 @@ func (e *Exec) PlayAll(profile string, games []conformance.OneMove) []conformanc
 		de := &conformance.DriverError{Status: conformance.ProtocolError, Msg: err.Error()}
 		errors.As(err, &de)
 		rest := error(&conformance.DriverError{Status: de.Status, Msg: fmt.Sprintf("not run: game %d of %d of the batch failed before it: %s", failed+1, len(games), de.Msg)})
-		if strings.HasPrefix(de.Msg, "not run: ") {
+		if de == e.stopped {
 			rest = de // the driver has stopped: the reason is the same for all
 		}
 		for k := failed + 1; k < len(games); k++ {

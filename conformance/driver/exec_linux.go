@@ -22,6 +22,7 @@ func relatives(pid int, tag string) []int {
 	children := map[int][]int{}
 	found := map[int]bool{pid: true}
 	mark := []byte(tagVariable + "=" + tag + "\x00")
+	nulMark := append([]byte{0}, mark...) // the mark after another variable
 	for _, e := range entries {
 		q, err := strconv.Atoi(e.Name())
 		if err != nil || q == self || q == pid {
@@ -45,7 +46,7 @@ func relatives(pid int, tag string) []int {
 			found[q] = true
 			continue
 		}
-		if env, err := os.ReadFile("/proc/" + e.Name() + "/environ"); err == nil && (bytes.Contains(env, append([]byte{0}, mark...)) || bytes.HasPrefix(env, mark)) {
+		if env, err := os.ReadFile("/proc/" + e.Name() + "/environ"); err == nil && (bytes.Contains(env, nulMark) || bytes.HasPrefix(env, mark)) {
 			found[q] = true
 		}
 	}

@@ -219,7 +219,7 @@ func (g *httpGame) take(r *httpResponse) (conformance.State, error) {
 // New starts a game with a tp1 seed.
 func (h *HTTP) New(profile, seed string, setup *engine.Setup) (conformance.State, error) {
 	if setup != nil {
-		return conformance.State{}, &conformance.RuleError{Code: "unsupported", Message: "the HTTP API has no setup"}
+		return conformance.State{}, &conformance.RuleError{Code: protocol.ErrorUnsupported, Message: "the HTTP API has no setup"}
 	}
 	if _, err := h.Hello(); err != nil {
 		return conformance.State{}, err
@@ -245,11 +245,11 @@ func (h *HTTP) Load(profile string, st conformance.LoadState) (conformance.State
 // load starts g from st, the n-th state loaded (its generator's seed).
 func (h *HTTP) load(g *httpGame, profile string, st conformance.LoadState, n int) (conformance.State, error) {
 	if st.Setup != nil {
-		return conformance.State{}, &conformance.RuleError{Code: "unsupported", Message: "the HTTP API has no setup"}
+		return conformance.State{}, &conformance.RuleError{Code: protocol.ErrorUnsupported, Message: "the HTTP API has no setup"}
 	}
 	spec := h.specs[profile]
 	if spec.StateFormat != protocol.StateFormat {
-		return conformance.State{}, &conformance.RuleError{Code: "unsupported", Message: "the server's states are " + spec.StateFormat}
+		return conformance.State{}, &conformance.RuleError{Code: protocol.ErrorUnsupported, Message: "the server's states are " + spec.StateFormat}
 	}
 	ws := protocol.GameState{Format: protocol.StateFormat, Game: spec.Game, Rules: spec.Rules, Board: st.Board.Values(),
 		Score: st.Score, Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying, Result: "playing",
