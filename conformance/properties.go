@@ -66,7 +66,7 @@ func statisticalTests() int {
 func runProperties(impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp, alpha float64) []Result {
 	var out []Result
 	for _, prop := range properties {
-		res := Result{Case: "properties/" + prop.name, Area: "properties", Profile: p.Name}
+		res := Result{Case: "properties/" + prop.name, Area: PropertiesArea, Profile: p.Name}
 		if run != nil && !run.MatchString(res.Case) {
 			continue
 		}

@@ -48,11 +48,7 @@ func writeBoards(w io.Writer, res Result, prefix string) {
 	var titles []string
 	var boards [][]string
 	if res.Start != nil {
-		title := fmt.Sprintf("before step %d", max(res.Step, 1))
-		if res.Area == "properties" { // a property check has no steps
-			title = "the board loaded"
-		}
-		titles = append(titles, title)
+		titles = append(titles, res.StartTitle())
 		boards = append(boards, strings.Split(res.Start.String(), "\n"))
 	}
 	var want []string

@@ -68,6 +68,21 @@ type Mismatch struct {
 	Text   string `json:"text"`   // the mismatch in words
 }
 
+// The report areas of the checks that are not cases of the pack.
+const (
+	PropertiesArea = "properties" // the property checks
+	ObserveArea    = "observe"    // the checks of observed games
+)
+
+// StartTitle captions the board a failure started from: "before step N",
+// or for a property check, which has no steps, "the board loaded".
+func (r Result) StartTitle() string {
+	if r.Area == PropertiesArea {
+		return "the board loaded"
+	}
+	return fmt.Sprintf("before step %d", max(r.Step, 1))
+}
+
 // Key identifies a result across runs: CASE@PROFILE.
 func (r Result) Key() string { return r.Case + "@" + r.Profile }
 

@@ -615,6 +615,18 @@ func TestBrowserReportRows(t *testing.T) {
 	if got := rows(); got[0].Name != entries[0].Verdict.Name || got[len(got)-1].Name != entries[len(entries)-1].Verdict.Name {
 		t.Errorf("sorted by #: %s first, %s last", got[0].Name, got[len(got)-1].Name)
 	}
+	// By verdict: the triage order again, invalid, unreadable, valid.
+	triage := map[string]int{"invalid": 0, "unreadable": 1, "valid": 2}
+	do(t, ctx, "sort by verdict", chromedp.Click(`#replays th[data-sort="kind"] button`))
+	got = rows()
+	for i := 1; i < len(got); i++ {
+		if triage[got[i].Kind] < triage[got[i-1].Kind] {
+			t.Fatalf("sorted by verdict: a %s row after a %s one", got[i].Kind, got[i-1].Kind)
+		}
+	}
+	if got[0].Kind != "invalid" || got[len(got)-1].Kind != "valid" {
+		t.Errorf("sorted by verdict: %s first, %s last", got[0].Kind, got[len(got)-1].Kind)
+	}
 }
 
 // TestBrowserConformanceHeight: a run of 60 failing cases, each in 5

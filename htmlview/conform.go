@@ -33,8 +33,11 @@ type variant struct {
 	Status   conformance.Status
 	Step     int  // the failing step, from 1; 0 for a property check
 	Property bool // a property check, which has no steps
-	Reason   string
-	Also     []string
+	// StartCaption captions the board the failure started from
+	// (conformance.Result.StartTitle).
+	StartCaption string
+	Reason       string
+	Also         []string
 	// The boards: the one the failing step started from (or the board a
 	// property loaded), the rules' and the implementation's, the cells
 	// where the last two differ marked (Diffs of them). Start is nil when
@@ -55,14 +58,6 @@ func (v variant) At() string {
 		return ""
 	}
 	return fmt.Sprintf("at step %d", v.Step)
-}
-
-// StartCaption is the caption of the board the failure started from.
-func (v variant) StartCaption() string {
-	if v.Property {
-		return "the board loaded"
-	}
-	return fmt.Sprintf("before step %d", max(v.Step, 1))
 }
 
 // GotCaption is the caption of the implementation's board when no whole
@@ -109,7 +104,7 @@ func signature(r conformance.Result) string {
 
 // variantOf returns a failed result as a variant (without its profiles).
 func variantOf(res conformance.Result) variant {
-	v := variant{Status: res.Status, Step: res.Step, Property: res.Area == "properties", Reason: res.Reason, got: res.Got}
+	v := variant{Status: res.Status, Step: res.Step, Property: res.Area == conformance.PropertiesArea, StartCaption: res.StartTitle(), Reason: res.Reason, got: res.Got}
 	for _, m := range res.Mismatches[min(1, len(res.Mismatches)):] {
 		v.Also = append(v.Also, "also "+m.Text)
 	}

@@ -115,8 +115,7 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
 	if games := observing(cmd.Flags(), f.observe, rep.Impl, opts.Run); games > 0 {
-		f.observe.impl = f.impl
-		if err := c.observe(impl, rep, opts, f.observe, games, !f.json && f.baseline == ""); err != nil {
+		if err := c.observe(impl, f.impl, rep, opts, f.observe, games, !f.json && f.baseline == ""); err != nil {
 			return c.fail(exitBadUsage, "conform --observe: %v", err)
 		}
 	}
@@ -176,12 +175,6 @@ func nothingRan(rep *conformance.Report) string {
 	return fmt.Sprintf("all %s skipped (the first: %s)", plural(len(rep.Results), "check"), rep.Results[0].Reason)
 }
 
-// The report areas of the checks that are not cases.
-const (
-	propertiesArea = "properties"
-	observeArea    = "observe"
-)
-
 // writeTotalNote says under the summary what its total counts, and when
 // cases were skipped, how to see why.
 func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
@@ -189,9 +182,9 @@ func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
 	runs, props, observed := 0, 0, 0
 	for _, res := range rep.Results {
 		switch res.Area {
-		case propertiesArea:
+		case conformance.PropertiesArea:
 			props++
-		case observeArea:
+		case conformance.ObserveArea:
 			observed++
 		default:
 			cases[res.Case] = true

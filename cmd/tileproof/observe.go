@@ -18,7 +18,6 @@ import (
 type observeOpts struct {
 	games int
 	out   string
-	impl  string // --impl, for the source of the cases written
 }
 
 func observeFlags(fs *pflag.FlagSet, o *observeOpts) {
@@ -44,10 +43,10 @@ func observing(fs *pflag.FlagSet, o observeOpts, h conformance.Hello, run *regex
 // (area observe), writing each divergence's game to the observe-out
 // folder; with text output it prints the observation's summary first.
 // The error is a usage error.
-func (c *cli) observe(impl conformance.Impl, rep *conformance.Report, opts conformance.Options, o observeOpts, games int, text bool) error {
+func (c *cli) observe(impl conformance.Impl, implArg string, rep *conformance.Report, opts conformance.Options, o observeOpts, games int, text bool) error {
 	start := time.Now()
 	defer func() { rep.Duration += time.Since(start) }()
-	obs, err := explore.Observe(impl, explore.ObserveOptions{Games: games, Seed: explore.DefaultSeed, Profiles: opts.Profiles, Known: opts.Known, Impl: o.impl})
+	obs, err := explore.Observe(impl, explore.ObserveOptions{Games: games, Seed: explore.DefaultSeed, Profiles: opts.Profiles, Known: opts.Known, Impl: implArg})
 	if err != nil {
 		return err
 	}

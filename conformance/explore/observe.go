@@ -119,7 +119,7 @@ func Observe(impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error)
 	canLoad := hello.Has(protocol.LoadState) && hello.Has(protocol.ForceSpawn)
 	for _, p := range profiles {
 		o := &observer{p: p, counter: replay.NewSpawnCounter(p)}
-		steps := conformance.Result{Case: "observe/steps", Area: "observe", Profile: p.Name}
+		steps := conformance.Result{Case: "observe/steps", Area: conformance.ObserveArea, Profile: p.Name}
 		shown := map[conformance.Status]bool{}
 		for game := 1; game <= games; game++ {
 			name := "random"
@@ -447,7 +447,7 @@ func (o *observer) add(g *Game) {
 // level alpha.
 func (o *observer) results(alpha float64) []conformance.Result {
 	res := func(name string) conformance.Result {
-		return conformance.Result{Case: "observe/" + name, Area: "observe", Profile: o.p.Name, Status: conformance.Pass}
+		return conformance.Result{Case: "observe/" + name, Area: conformance.ObserveArea, Profile: o.p.Name, Status: conformance.Pass}
 	}
 	pl := o.counter.Result()
 	check := func(name string, p float64, what string) conformance.Result {

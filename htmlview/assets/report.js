@@ -9,7 +9,9 @@
   if (!table || !show) { return; }
   var body = table.tBodies[0];
   var rows = Array.prototype.slice.call(body.rows);
-  var order = rows.slice(); // the page's order, the triage order
+  // The page's order is the triage order (invalid, unreadable, valid):
+  // the kind column sorts by it.
+  rows.forEach(function (r, i) { r.pageIndex = i; });
   $("controls").hidden = false;
 
   function filter() {
@@ -42,11 +44,10 @@
   }
 
   var sortKey = "", sortDir = 1;
-  var kindRank = { invalid: 0, unreadable: 1, valid: 2 };
   function key(r, k) {
     switch (k) {
       case "name": return r.dataset.name.toLowerCase();
-      case "kind": return kindRank[r.dataset.kind] * 1000 + order.indexOf(r) / order.length;
+      case "kind": return r.pageIndex;
       case "n": return +r.dataset.n;
     }
     // A figure never computed sorts after every computed one.
