@@ -185,11 +185,7 @@ func (res *Result) fail(status Status, step int, format string, args ...any) {
 // board the rules give, got the implementation's.
 func (res *Result) failBoards(status Status, step int, start *engine.Board, want, got engine.Board, format string, args ...any) {
 	res.fail(status, step, format, args...)
-	res.Want, res.Got, res.Start = &want, &got, nil
-	if start != nil {
-		s := *start
-		res.Start = &s
-	}
+	res.Want, res.Got, res.Start = &want, &got, copyBoard(start)
 }
 
 // failOn records a property check's failure: start is the board it
