@@ -89,13 +89,20 @@ const skip = 255
 // ParseActions reads a move log: action letters, in either case, with
 // white space between them ignored. Errors are [*ActionError].
 func ParseActions(log string) ([]Action, error) {
-	actions := make([]Action, 0, len(log))
+	return AppendParsedActions(make([]Action, 0, len(log)), log)
+}
+
+// AppendParsedActions appends the actions of a move log to dst, as
+// [ParseActions] reads them, and returns the extended slice; on an error
+// it returns dst as it was.
+func AppendParsedActions(dst []Action, log string) ([]Action, error) {
+	actions := dst
 	for i := 0; i < len(log); i++ {
 		switch c := logByte[log[i]]; c {
 		case skip:
 		case 0:
 			r, _ := utf8.DecodeRuneInString(log[i:])
-			return nil, &ActionError{i, r}
+			return dst, &ActionError{i, r}
 		default:
 			actions = append(actions, Action(c-1))
 		}
@@ -105,11 +112,16 @@ func ParseActions(log string) ([]Action, error) {
 
 // FormatActions writes actions as a move log of letters.
 func FormatActions(actions []Action) string {
-	b := make([]byte, len(actions))
-	for i, a := range actions {
-		b[i] = a.Letter()
+	return string(AppendActions(make([]byte, 0, len(actions)), actions))
+}
+
+// AppendActions appends the move log of actions, as [FormatActions]
+// writes it, to b and returns the extended buffer.
+func AppendActions(b []byte, actions []Action) []byte {
+	for _, a := range actions {
+		b = append(b, a.Letter())
 	}
-	return string(b)
+	return b
 }
 
 // Do applies one action: a move, an undo, End run, keep playing or a

@@ -11,18 +11,19 @@ import (
 // replay (docs/replay-format.md): the game and what it proved, in the
 // fields' order, without metadata, white space or defaults, so that two
 // files of the same game hash the same.
-func canonicalHash(r *Replay, c *compiled, seed *string, g *engine.Game) string {
-	sum := sha256.Sum256(canonicalForm(r, c, seed, g))
+func canonicalHash(r *Replay, c *compiled, seed *string, g *engine.Game, s *scratch) string {
+	s.form = appendCanonicalForm(s.form[:0], r, c, seed, g)
+	sum := sha256.Sum256(s.form)
 	return hex.EncodeToString(sum[:])
 }
 
-// canonicalForm returns the canonical form: JSON of the fields profile,
+// appendCanonicalForm appends the canonical form to b: JSON of the fields profile,
 // rules (the version verified), rng (for a seeded replay, the generator
 // verified with: tp1 or hallabois-lcg), setup (as it
 // changes the rules, and only then), seed (normalized), seedCommitment,
 // start, moves (without white space, letters in upper case) and the claim
 // in full, as the game has it.
-func canonicalForm(r *Replay, c *compiled, seed *string, g *engine.Game) []byte {
+func appendCanonicalForm(b []byte, r *Replay, c *compiled, seed *string, g *engine.Game) []byte {
 	f := &form{}
 	set := func(id fieldID) { f.has |= 1 << id }
 	set(fProfile)
@@ -54,12 +55,8 @@ func canonicalForm(r *Replay, c *compiled, seed *string, g *engine.Game) []byte 
 		f.text[fCommitment] = r.SeedCommitment
 	}
 	set(fMoves)
-	if r.Start != nil {
-		f.text[fMoves] = string(appendSpawnLog(make([]byte, 0, 8*len(r.Actions)), r.Actions, r.Spawns, r.Start.Cols(), false))
-	} else {
-		f.text[fMoves] = engine.FormatActions(r.Actions)
-	}
+	f.moves = func(b []byte) []byte { return r.appendMoveLog(b, false) }
 	board, won, over, result := g.Board(), g.Won(), g.Over(), g.Result()
 	f.setClaim(Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: &board, Won: &won, Over: &over, Result: &result})
-	return f.appendJSON(make([]byte, 0, 256+len(f.text[fMoves])), replayFields)
+	return f.appendJSON(b, replayFields)
 }

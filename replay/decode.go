@@ -29,16 +29,26 @@ var headerLimits = strictyaml.Limits{Bytes: MaxHeader, Nodes: 1024, Keys: 64}
 // memory and time stay within a small multiple of the input's size (see
 // docs/security.md).
 func Decode(name string, data []byte) (*Replay, error) {
+	r := new(Replay)
+	if err := decodeInto(name, data, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// decodeInto is [Decode] into r, all of whose fields it sets, reusing the
+// room of its Actions and Spawns.
+func decodeInto(name string, data []byte, r *Replay) error {
 	var f form
 	if err := decodeForm(name, data, &f); err != nil {
-		return nil, err
+		return err
 	}
 	// The same bound for every form the replay is written in (the YAML
 	// library's is the document less its move log, which cutMoves takes).
 	if n := len(data) - len(f.text[fMoves]); n > MaxHeader {
-		return nil, strictyaml.ErrorList{{File: name, Msg: fmt.Sprintf("the replay's fields other than moves take %d bytes; at most %d", n, MaxHeader)}}
+		return strictyaml.ErrorList{{File: name, Msg: fmt.Sprintf("the replay's fields other than moves take %d bytes; at most %d", n, MaxHeader)}}
 	}
-	return f.replay(name)
+	return f.replay(name, r)
 }
 
 // decodeForm reads a document's fields, the fastest way its form allows:
@@ -248,27 +258,28 @@ func commitmentForm(s string) bool {
 	return true
 }
 
-// replay checks what the fields mean together and returns the replay.
-func (f *form) replay(name string) (*Replay, error) {
+// replay checks what the fields mean together and sets r to the replay,
+// reusing the room of its Actions and Spawns.
+func (f *form) replay(name string, r *Replay) error {
 	errs := &decodeError{name: name, src: f.src}
-	fail := func(id fieldID, format string, args ...any) (*Replay, error) {
+	fail := func(id fieldID, format string, args ...any) error {
 		errs.add(f.at[id], format, args...)
-		return nil, errs.list
+		return errs.list
 	}
 	top := pos{}
 	switch {
 	case !f.present(fProfile):
 		errs.add(top, "missing the field profile")
-		return nil, errs.list
+		return errs.list
 	case !f.present(fMoves):
 		errs.add(top, "missing the field moves")
-		return nil, errs.list
+		return errs.list
 	case !f.present(fClaim):
 		errs.add(top, "missing the field claim")
-		return nil, errs.list
+		return errs.list
 	case !f.present(fSeed) && !f.present(fStart):
 		errs.add(top, "missing the field seed (or start, for a replay that records its spawns)")
-		return nil, errs.list
+		return errs.list
 	case f.present(fSeed) && f.present(fStart):
 		return fail(fStart, "a replay has a seed or a start board, not both")
 	case f.present(fCommitment) && !f.present(fSeed):
@@ -280,8 +291,9 @@ func (f *form) replay(name string) (*Replay, error) {
 	case f.present(fRules) && (f.num[fRules] == 0 || f.num[fRules] > 1<<31-1):
 		return fail(fRules, "rules version %d: a rules version is 1 to 2^31-1 (leave rules out for none)", f.num[fRules])
 	}
-	r := &Replay{Profile: f.text[fProfile], Rules: int(f.num[fRules]), RNG: f.text[fRNG],
-		SeedCommitment: f.text[fCommitment], Source: f.text[fSource]}
+	*r = Replay{Profile: f.text[fProfile], Rules: int(f.num[fRules]), RNG: f.text[fRNG],
+		SeedCommitment: f.text[fCommitment], Source: f.text[fSource],
+		Actions: r.Actions[:0], Spawns: r.Spawns[:0]}
 	if f.present(fSetup) {
 		r.Setup = &engine.Setup{Target: f.num[fTarget], OpenEnded: f.flag[fOpenEnded]}
 	}
@@ -289,11 +301,12 @@ func (f *form) replay(name string) (*Replay, error) {
 	if f.present(fSeed) {
 		seed := f.text[fSeed]
 		r.Seed = &seed
-		r.Actions, err = engine.ParseActions(f.text[fMoves])
+		r.Actions, err = engine.AppendParsedActions(r.Actions, f.text[fMoves])
+		r.Spawns = nil
 	} else {
 		start := f.start
 		r.Start = &start
-		r.Actions, r.Spawns, err = ParseSpawnLog(f.text[fMoves], start.Cols())
+		r.Actions, r.Spawns, err = appendParsedSpawnLog(r.Actions, r.Spawns, f.text[fMoves], start.Cols())
 	}
 	if err != nil {
 		return fail(fMoves, "moves: %v", err)
@@ -327,5 +340,5 @@ func (f *form) replay(name string) (*Replay, error) {
 		}
 		c.Result = &res
 	}
-	return r, nil
+	return nil
 }

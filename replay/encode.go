@@ -211,6 +211,14 @@ func (f *form) appendJSON(b []byte, fields []field) []byte {
 			b = strconv.AppendUint(b, f.num[fd.id], 10)
 		case kFlag:
 			b = strconv.AppendBool(b, f.flag[fd.id])
+		case kLog:
+			if f.moves != nil {
+				// A move log written from actions is letters, digits,
+				// colons and spaces: no character to escape.
+				b = append(f.moves(append(b, '"')), '"')
+				break
+			}
+			b = appendQuoted(b, f.text[fd.id])
 		default:
 			b = appendQuoted(b, f.text[fd.id])
 		}

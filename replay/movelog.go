@@ -1,8 +1,10 @@
 package replay
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strconv"
 
 	"github.com/tileproof/tileproof/engine"
@@ -14,13 +16,23 @@ import (
 // which a 2 appeared in cell 14); Z, E, K and B (a break, after which no
 // tile appears) stand alone. White space is ignored.
 func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error) {
-	n := 0 // the actions: one letter each
-	for i := 0; i < len(log); i++ {
-		if isLogLetter(log[i]) {
-			n++
-		}
+	actions, spawns, err := appendParsedSpawnLog(nil, nil, log, cols)
+	if err != nil {
+		return nil, nil, err
 	}
-	actions, spawns := make([]engine.Action, 0, n), make([]engine.Spawn, 0, n)
+	return actions, spawns, nil
+}
+
+// appendParsedSpawnLog is [ParseSpawnLog] appending to actions and
+// spawns, whose room it reuses; on an error it returns them as they were.
+func appendParsedSpawnLog(actions []engine.Action, spawns []engine.Spawn, log string, cols int) ([]engine.Action, []engine.Spawn, error) {
+	// Room for the log's moves as they are usually written, each at least
+	// four characters ("L0:2"); a log of more actions than that (undo, End
+	// run and breaks take a character) grows as it is read.
+	if n := len(log)/4 + 1; cap(actions)-len(actions) < n {
+		actions, spawns = slices.Grow(actions, n), slices.Grow(spawns, n)
+	}
+	actions0, spawns0 := actions, spawns
 	// A cell's row without a division a move: for a cell below 64 (checked
 	// below) and cols from 1 to 8, cell*ceil(2^16/cols)>>16 is cell/cols,
 	// the rounding up adding less than 64/2^16 to a fraction at most 7/8.
@@ -34,7 +46,7 @@ func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error
 		at := i
 		a, ok := engine.ActionOf(c)
 		if !ok {
-			return nil, nil, &engine.ActionError{Offset: at, Char: rune(c)}
+			return actions0, spawns0, &engine.ActionError{Offset: at, Char: rune(c)}
 		}
 		i++
 		var s engine.Spawn
@@ -47,10 +59,10 @@ func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error
 				ok = false
 			}
 			if !ok {
-				return nil, nil, fmt.Errorf("character %d: move %q needs its spawn as CELL:VALUE, like %c14:2", at+1, c, c)
+				return actions0, spawns0, fmt.Errorf("character %d: move %q needs its spawn as CELL:VALUE, like %c14:2", at+1, c, c)
 			}
 			if cell >= uint64(cols)*engine.MaxSide {
-				return nil, nil, fmt.Errorf("character %d: move %q spawns in cell %d, outside any board of %d columns (cells count from 0, row by row)", at+1, c, cell, cols)
+				return actions0, spawns0, fmt.Errorf("character %d: move %q spawns in cell %d, outside any board of %d columns (cells count from 0, row by row)", at+1, c, cell, cols)
 			}
 			row := int(cell) * recip >> 16
 			s = engine.Spawn{Row: row, Col: int(cell) - row*cols, Value: value}
@@ -89,33 +101,87 @@ func appendSpawnLog(b []byte, actions []engine.Action, spawns []engine.Spawn, co
 		if spaced && i > 0 {
 			b = append(b, ' ')
 		}
-		b = append(b, a.Letter())
+		t := logText{uint64(a.Letter()), 1}
 		if _, isMove := a.Direction(); isMove {
-			b = strconv.AppendUint(b, uint64(spawns[i].Row*cols+spawns[i].Col), 10)
-			b = append(b, ':')
-			if v := spawns[i].Value; v != 0 && v&(v-1) == 0 && v <= engine.MaxTile {
-				b = append(b, tileTexts[bits.TrailingZeros64(v)]...)
-			} else {
-				b = strconv.AppendUint(b, v, 10)
+			s := spawns[i]
+			cell, v := s.Row*cols+s.Col, s.Value
+			var value logText
+			if v >= 2 && v&(v-1) == 0 && v <= engine.MaxTile {
+				value = valueTexts[bits.TrailingZeros64(v)]
 			}
+			if uint(cell) >= uint(len(cellTexts)) || value.n == 0 || t.n+cellTexts[cell].n+value.n > 8 {
+				// The few spawns whose token takes more than 8 bytes, or
+				// that no game has (kept as they are).
+				b = append(b, a.Letter())
+				b = strconv.AppendUint(b, uint64(cell), 10)
+				b = append(b, ':')
+				b = strconv.AppendUint(b, v, 10)
+				continue
+			}
+			t = t.then(cellTexts[cell]).then(value)
 		}
+		b = t.appendTo(b)
 	}
 	return b
 }
 
-// tileTexts are the tiles' decimal texts by exponent.
-var tileTexts = func() (t [engine.MaxExp + 1]string) {
-	for e := range t {
-		t[e] = strconv.FormatUint(1<<e, 10)
+// logText is a piece of a move log's text of at most 8 bytes, packed
+// little-endian, so that a token is written with one store.
+type logText struct {
+	text uint64
+	n    int
+}
+
+func logTextOf(s string) logText {
+	var t logText
+	for i := len(s) - 1; i >= 0; i-- {
+		t.text = t.text<<8 | uint64(s[i])
 	}
+	t.n = len(s)
 	return t
-}()
+}
+
+// then returns t followed by u; they take at most 8 bytes together.
+func (t logText) then(u logText) logText {
+	return logText{t.text | u.text<<(8*t.n&63), t.n + u.n}
+}
+
+func (t logText) appendTo(b []byte) []byte {
+	b = slices.Grow(b, 8)
+	n := len(b)
+	binary.LittleEndian.PutUint64(b[n:n+8], t.text)
+	return b[:n+t.n]
+}
+
+var (
+	// cellTexts are a spawn's cell and colon, "14:", by cell.
+	cellTexts = func() (t [engine.MaxSide * engine.MaxSide]logText) {
+		for c := range t {
+			t[c] = logTextOf(strconv.Itoa(c) + ":")
+		}
+		return t
+	}()
+	// valueTexts are the tiles' texts by exponent, for those of at most 8
+	// digits (n is 0 for the others).
+	valueTexts = func() (t [engine.MaxExp + 1]logText) {
+		for e := 1; e < len(t); e++ {
+			if s := strconv.FormatUint(1<<e, 10); len(s) <= 8 {
+				t[e] = logTextOf(s)
+			}
+		}
+		return t
+	}()
+)
 
 // MoveLog returns the move log as it is written in the replay: letters
 // for a seeded replay, tokens with spawns for a spawn-recorded one.
-func (r *Replay) MoveLog() string {
+func (r *Replay) MoveLog() string { return string(r.appendMoveLog(nil, true)) }
+
+// appendMoveLog appends the move log to b, a spawn-recorded one's tokens
+// separated by spaces when spaced.
+func (r *Replay) appendMoveLog(b []byte, spaced bool) []byte {
 	if r.Start != nil {
-		return FormatSpawnLog(r.Actions, r.Spawns, r.Start.Cols())
+		return appendSpawnLog(b, r.Actions, r.Spawns, r.Start.Cols(), spaced)
 	}
-	return engine.FormatActions(r.Actions)
+	return engine.AppendActions(b, r.Actions)
 }

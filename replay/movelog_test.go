@@ -108,3 +108,42 @@ func FuzzParseSpawnLog(f *testing.F) {
 		}
 	})
 }
+
+// TestAppendSpawnLogEveryToken writes every cell of the largest board
+// with every value, a tile or not, through appendSpawnLog and checks the
+// text against fmt's, spaced and as the canonical form writes it.
+func TestAppendSpawnLogEveryToken(t *testing.T) {
+	const cols = engine.MaxSide
+	values := []uint64{0, 1, 3, 6, 1<<64 - 1}
+	for e := 1; e < 64; e++ {
+		values = append(values, 1<<e)
+	}
+	var actions []engine.Action
+	var spawns []engine.Spawn
+	var plain []string
+	for cell := range cols * engine.MaxSide {
+		for k, v := range values {
+			a := engine.Action((cell + k) % 4)
+			actions = append(actions, a)
+			spawns = append(spawns, engine.Spawn{Row: cell / cols, Col: cell % cols, Value: v})
+			plain = append(plain, fmt.Sprintf("%c%d:%d", a.Letter(), cell, v))
+		}
+	}
+	actions = append(actions, engine.Undo, engine.Break)
+	spawns = append(spawns, engine.Spawn{}, engine.Spawn{})
+	plain = append(plain, "Z", "B")
+	for _, spaced := range []bool{true, false} {
+		sep := ""
+		if spaced {
+			sep = " "
+		}
+		if got, want := string(appendSpawnLog([]byte("x"), actions, spawns, cols, spaced)), "x"+strings.Join(plain, sep); got != want {
+			for i := range min(len(got), len(want)) {
+				if got[i] != want[i] {
+					t.Fatalf("spaced %v: the log differs from fmt's at byte %d: %q against %q", spaced, i, got[max(0, i-20):min(len(got), i+20)], want[max(0, i-20):min(len(want), i+20)])
+				}
+			}
+			t.Fatalf("spaced %v: %d bytes against fmt's %d", spaced, len(got), len(want))
+		}
+	}
+}

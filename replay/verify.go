@@ -107,18 +107,21 @@ func (v *Verifier) names() []string {
 // VerifyFile decodes and verifies one replay file; a file that cannot be
 // decoded is a Malformed verdict carrying the error.
 func (v *Verifier) VerifyFile(name string, data []byte) Verdict {
-	r, err := Decode(name, data)
-	if err != nil {
+	s := getScratch()
+	defer s.put()
+	if err := s.decode(name, data); err != nil {
 		return Verdict{Name: name, Reason: Malformed, Error: err.Error()}
 	}
-	vd := v.Verify(r)
+	vd, _ := v.verify(&s.r, false, s)
 	vd.Name = name
 	return vd
 }
 
 // Verify replays r through the engine and returns its verdict.
 func (v *Verifier) Verify(r *Replay) Verdict {
-	vd, _ := v.verify(r, false)
+	s := getScratch()
+	defer s.put()
+	vd, _ := v.verify(r, false, s)
 	return vd
 }
 
@@ -128,10 +131,15 @@ func (v *Verifier) Verify(r *Replay) Verdict {
 // frame before the divergence of one that breaks the rules. A replay that
 // cannot be replayed at all (malformed, refused, a bad start board) has no
 // frames.
-func (v *Verifier) Trace(r *Replay) (Verdict, []Frame) { return v.verify(r, true) }
+func (v *Verifier) Trace(r *Replay) (Verdict, []Frame) {
+	s := getScratch()
+	defer s.put()
+	return v.verify(r, true, s)
+}
 
-// verify is Verify, and with trace the frames too.
-func (v *Verifier) verify(r *Replay, trace bool) (Verdict, []Frame) {
+// verify is Verify, and with trace the frames too, working in s. The
+// verdict holds nothing of r or s.
+func (v *Verifier) verify(r *Replay, trace bool, s *scratch) (Verdict, []Frame) {
 	vd := Verdict{Profile: r.Profile}
 	refuse := func(format string, args ...any) (Verdict, []Frame) {
 		vd.Reason, vd.Error = Refused, fmt.Sprintf(format, args...)
@@ -179,7 +187,8 @@ func (v *Verifier) verify(r *Replay, trace bool) (Verdict, []Frame) {
 		}
 	}
 	if err := checkClaim(p, r.Claim); early == nil && err != nil {
-		early, earlyReason = &Divergence{claim: &r.Claim, Problem: err.Error()}, ImpossibleClaim
+		claim := r.Claim
+		early, earlyReason = &Divergence{claim: &claim, Problem: err.Error()}, ImpossibleClaim
 	}
 	if early != nil && !trace {
 		return vd.invalid(earlyReason, early), nil
@@ -207,7 +216,7 @@ func (v *Verifier) verify(r *Replay, trace bool) (Verdict, []Frame) {
 		frames = make([]Frame, 1, len(r.Actions)+1)
 		frames[0] = frameOf(g, 0, 0, engine.Step{})
 	}
-	div, reason := replayLog(g, r, plaus, &frames, trace)
+	div, reason := replayLog(g, r, plaus, &frames, trace, s)
 	if early != nil {
 		return vd.invalid(earlyReason, early), frames
 	}
@@ -231,7 +240,7 @@ func (v *Verifier) verify(r *Replay, trace bool) (Verdict, []Frame) {
 		return vd.invalid(claimReasons[mm[0].Field], div), frames
 	}
 	vd.Valid = true
-	vd.SHA256 = canonicalHash(r, c, vd.Seed, g)
+	vd.SHA256 = canonicalHash(r, c, vd.Seed, g, s)
 	return vd, frames
 }
 
@@ -261,7 +270,7 @@ func (vd *Verdict) describe(g *engine.Game) {
 
 // replayLog plays the log, stopping at the first action the rules refuse;
 // with trace it appends each action's frame to frames.
-func replayLog(g *engine.Game, r *Replay, plaus *SpawnCounter, frames *[]Frame, trace bool) (*Divergence, Reason) {
+func replayLog(g *engine.Game, r *Replay, plaus *SpawnCounter, frames *[]Frame, trace bool, s *scratch) (*Divergence, Reason) {
 	switch {
 	case plaus == nil && !trace:
 		// The fast way: the whole seeded log in one call.
@@ -273,7 +282,8 @@ func replayLog(g *engine.Game, r *Replay, plaus *SpawnCounter, frames *[]Frame, 
 		// A spawn-recorded log in one call too, the engine telling where
 		// each spawn could have gone (a counted move leaves an empty cell,
 		// so an entry of 0 is an action that spawned nothing).
-		open := make([]uint64, len(r.Actions))
+		open := s.openCells(len(r.Actions))
+		clear(open)
 		if n, err := g.PlayRecorded(r.Actions, r.Spawns, open); err != nil {
 			return divergence(g, r, n, err)
 		}
