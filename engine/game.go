@@ -504,27 +504,36 @@ func (g *Game) play(actions []Action, spawns []Spawn, open []uint64) (int, error
 	if spawns != nil && len(spawns) != len(actions) {
 		return 0, fmt.Errorf("%d actions but %d spawns", len(actions), len(spawns))
 	}
-	for i := 0; i < len(actions); i++ {
-		var sp []Spawn
+	// The rest of the log at i: its spawns and open cells, when given.
+	at := func(i int) (sp []Spawn, o []uint64) {
 		if spawns != nil {
 			sp = spawns[i:]
 		}
+		if open != nil {
+			o = open[i:]
+		}
+		return sp, o
+	}
+	for i := 0; i < len(actions); i++ {
 		if spawns != nil || g.seeded {
-			rest, retry := actions[i:], false
-			if spawns == nil && g.gen == TP1 {
-				var n int
-				n, retry = g.playSeeded(rest)
-				i += n
-				rest = actions[i:]
+			// The fast loops first, then run for what they leave (one
+			// action when they may take the ones after it).
+			var n int
+			retry := false
+			switch {
+			case spawns != nil:
+				sp, o := at(i)
+				n, retry = g.playRecorded(actions[i:], sp, o)
+			case g.gen == TP1:
+				n, retry = g.playSeeded(actions[i:])
 			}
+			i += n
+			rest := actions[i:]
 			if retry && len(rest) > 0 {
-				rest = rest[:1] // playSeeded takes the moves after this one
+				rest = rest[:1]
 			}
-			var o []uint64
-			if open != nil {
-				o = open[i:]
-			}
-			n, _ := g.run(rest, sp, o)
+			sp, o := at(i)
+			n, _ = g.run(rest, sp, o)
 			i += n
 			if i == len(actions) {
 				break

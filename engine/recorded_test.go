@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestPlayRecorded: a spawn-recorded log played by PlayRecorded ends as
@@ -92,4 +95,170 @@ func bitIndex(m uint64) int {
 		i++
 	}
 	return i
+}
+
+// TestPlayRecordedEdges plays spawn-recorded logs with Play and
+// PlayRecorded against the same actions done one by one (MoveSpawn and
+// Do) from states at the edges of the fast loops, as TestPlayEdges does
+// for seeded logs: a win tile one merge away in every 4x4 built-in
+// profile, a merge making 2^16, a board holding 65536, move limits, a
+// score near 2^53-1, a nearly full board; with undo and keep playing
+// mixed in, and now and then a spawn the rules refuse (an occupied cell,
+// a cell off the board, a value the profile never spawns, no value). The
+// whole state must agree, the state to undo to included, and so must the
+// open cells.
+func TestPlayRecordedEdges(t *testing.T) {
+	limited := customProfile(t, "name: limited\nbase: online-2048\nmoveLimit: 40\n")
+	limitedPGS := customProfile(t, "name: limited-pgs\nbase: pgs\nmoveLimit: 25\n")
+	eights := customProfile(t, "name: eights\nbase: tile-merge\nspawn: {2: 3, 4: 2, 8: 1}\n")
+	boards := []string{
+		"1024 1024 . ./. . . ./. . . ./. . . .",
+		"2 1024 1024 ./4 . . ./. . . ./. . . .",
+		"32768 32768 . ./2 . . ./. . . ./. . . .",
+		"65536 2 . ./4 . . ./. . . ./. . . .",
+		"2 4 8 16/32 64 128 256/512 2 4 8/16 32 . .",
+		". . . ./. . . ./. . . ./. . . 2",
+	}
+	rng := rand.New(rand.NewPCG(23, 24))
+	profiles := []*Profile{limited, limitedPGS, eights}
+	for _, name := range BuiltinNames() {
+		if p := mustProfile(t, name); p.Rows == 4 && p.Cols == 4 {
+			profiles = append(profiles, p)
+		}
+	}
+	for _, p := range profiles {
+		rules, err := Compile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for bi, board := range boards {
+			for _, score := range []uint64{0, MaxSafeInteger - 5000} {
+				for game := range 8 {
+					st := State{Board: mustBoard(t, board), Score: score}
+					slow, err := rules.Load(st)
+					if err != nil {
+						t.Fatal(err)
+					}
+					// The log is made as the slow game plays it, up to the
+					// first action it refuses, which ends the log.
+					var log []Action
+					var spawns []Spawn
+					var open []uint64
+					for range 30 + game*10 {
+						a := []Action{MoveLeft, MoveLeft, MoveUp, MoveDown, MoveRight}[rng.IntN(5)]
+						switch rng.IntN(25) {
+						case 0:
+							a = KeepPlaying
+						case 1:
+							a = Undo
+						}
+						var s Spawn
+						var empty uint64
+						if d, ok := a.Direction(); ok {
+							sl, _ := slow.Board().Slide(d)
+							empty = sl.Board.EmptyMask()
+							s = edgeSpawn(rng, p, empty)
+						}
+						var step Step
+						var err error
+						if d, ok := a.Direction(); ok {
+							step, err = slow.MoveSpawn(d, s)
+						} else {
+							_, err = slow.Do(a)
+						}
+						if !step.Changed {
+							empty = 0 // a move that did not count: no open cells
+						}
+						log, spawns, open = append(log, a), append(spawns, s), append(open, empty)
+						if err != nil {
+							break
+						}
+					}
+					nSlow, errSlow := len(log), error(nil)
+					again, _ := rules.Load(st)
+					for i, a := range log {
+						var err error
+						if d, ok := a.Direction(); ok {
+							_, err = again.MoveSpawn(d, spawns[i])
+						} else {
+							_, err = again.Do(a)
+						}
+						if err != nil {
+							nSlow, errSlow = i, err
+							break
+						}
+					}
+					where := fmt.Sprintf("%s, board %d, score %d, game %d", p.Name, bi, score, game)
+					for _, recorded := range []bool{false, true} {
+						fast, _ := rules.Load(st)
+						var nFast int
+						var errFast error
+						gotOpen := make([]uint64, len(log))
+						if recorded {
+							nFast, errFast = fast.PlayRecorded(log, spawns, gotOpen)
+						} else {
+							nFast, errFast = fast.Play(log, spawns)
+						}
+						if nFast != nSlow || fmt.Sprint(errFast) != fmt.Sprint(errSlow) {
+							t.Fatalf("%s (PlayRecorded %v): stopped at %d (%v), one by one at %d (%v)", where, recorded, nFast, errFast, nSlow, errSlow)
+						}
+						if diff := cmp.Diff(again.State(), fast.State(), cmp.AllowUnexported(Board{}, RNG{})); diff != "" || fast.MaxTile() != again.MaxTile() || fast.CanUndo() != again.CanUndo() {
+							t.Fatalf("%s (PlayRecorded %v): the state differs from one by one's (-one by one +Play):\n%s\nmax tile %d, %d", where, recorded, diff, again.MaxTile(), fast.MaxTile())
+						}
+						// The state to undo to, as a game goes on from it.
+						if again.CanUndo() {
+							undone := *again // a copy: again plays on in the next pass
+							if undone.Undo() != nil || fast.Undo() != nil || undone.MaxTile() != fast.MaxTile() {
+								t.Fatalf("%s (PlayRecorded %v): after an undo, max tile %d, one by one %d", where, recorded, fast.MaxTile(), undone.MaxTile())
+							}
+						}
+						if !recorded {
+							continue
+						}
+						for i := range nFast {
+							if want := open[i]; gotOpen[i] != want {
+								t.Fatalf("%s: action %d (%v): open %b, the slide leaves %b empty", where, i+1, log[i], gotOpen[i], want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// edgeSpawn picks a spawn for a move whose slide leaves the cells of
+// empty open: mostly one the rules accept, now and then one they refuse.
+func edgeSpawn(rng *rand.Rand, p *Profile, empty uint64) Spawn {
+	cells := []int{}
+	for m := empty; m != 0; m &= m - 1 {
+		cells = append(cells, bitIndex(m))
+	}
+	s := Spawn{Value: p.Spawn[rng.IntN(len(p.Spawn))].Value}
+	if len(cells) > 0 {
+		c := cells[rng.IntN(len(cells))]
+		s.Row, s.Col = c/p.Cols, c%p.Cols
+	}
+	switch rng.IntN(40) {
+	case 0:
+		for c := range p.Rows * p.Cols {
+			if empty>>c&1 == 0 {
+				s.Row, s.Col = c/p.Cols, c%p.Cols // occupied
+				break
+			}
+		}
+	case 1:
+		s.Col = p.Cols // off the board, though row*cols+col may be a cell
+	case 2:
+		s.Row = -1
+	case 3:
+		s.Value = 3
+	case 4:
+		s.Value = 0
+	case 5:
+		s.Value = 1 << 20
+	case 6:
+		s.Value = 6 // a 2's trailing zeros, not a power of two
+	}
+	return s
 }

@@ -14,11 +14,13 @@ type Rules struct {
 	spawnExps  []uint8  // the spawn tiles' exponents, ascending
 	spawnCum   []uint64 // running sums of their weights
 	spawnTotal uint64
-	// seededFast says playSeeded may replay this profile's games: 4x4,
-	// spawn weights summing to at most len(spawnTable), spawn tiles below
-	// 2^16 and below the win tile.
-	seededFast bool
-	spawnTable [64]uint8 // the spawn exponent for each draw mod spawnTotal, when seededFast
+	// recordedFast says playRecorded may replay this profile's
+	// spawn-recorded games: 4x4, spawn tiles below 2^16 and below the win
+	// tile. seededFast says playSeeded may replay its seeded ones: those,
+	// and spawn weights summing to at most len(spawnTable).
+	recordedFast, seededFast bool
+	spawnMask                uint64    // bit e set for each spawn tile's exponent e
+	spawnTable               [64]uint8 // the spawn exponent for each draw mod spawnTotal, when seededFast
 }
 
 // spawnExp returns the exponent of the tile a spawn's value draw v picks:
@@ -83,10 +85,11 @@ func Compile(p *Profile) (*Rules, error) {
 		r.spawnTotal += w.Weight
 		r.spawnExps = append(r.spawnExps, log2(w.Value))
 		r.spawnCum = append(r.spawnCum, r.spawnTotal)
+		r.spawnMask |= 1 << log2(w.Value)
 	}
 	top := r.spawnExps[len(r.spawnExps)-1]
-	r.seededFast = p.Rows == 4 && p.Cols == 4 && r.spawnTotal <= uint64(len(r.spawnTable)) &&
-		top < 16 && (r.winValue == 0 || top < r.winExp)
+	r.recordedFast = p.Rows == 4 && p.Cols == 4 && top < 16 && (r.winValue == 0 || top < r.winExp)
+	r.seededFast = r.recordedFast && r.spawnTotal <= uint64(len(r.spawnTable))
 	if r.seededFast {
 		i := 0
 		for v := range r.spawnTotal {
