@@ -62,19 +62,36 @@ func pValue(p float64) string {
 // SpawnCounter collects what the plausibility tests need, spawn by
 // spawn, for one game or pooled over many (as conformance's observation
 // of an implementation's own games does).
+//
+// It counts in whole numbers, by the number of cells open to a spawn,
+// and leaves the divisions to [SpawnCounter.Result]: a spawn costs a few
+// additions, where each cell's chance added one by one cost a division's
+// worth a cell.
 type SpawnCounter struct {
 	p        *engine.Profile
 	values   [engine.MaxExp + 1]int // spawns by tile exponent
 	spawns   int
-	rankSum  float64 // sum of (rank/(E-1) - 1/2)
-	rankVar  float64
-	observed []float64 // spawns per cell
-	expected []float64 // the sum of each cell's chances
+	observed [engine.MaxSide * engine.MaxSide]int // spawns by cell
+	// byOpen[k] counts the spawns that had k cells open.
+	byOpen   []openCount
+	expected []float64 // each cell's chances summed, from the counts flushed
+}
+
+// openCount is what SpawnCounter keeps of the spawns that had k cells
+// open: how many, the sum of their ranks among the open cells
+// (row-major), and how often each cell was among them, in 4-bit counters
+// 16 cells a word, which flush adds to expected (times 1/k) before they
+// overflow.
+type openCount struct {
+	spawns, ranks int
+	pending       int // spawns counted in packed since it was flushed
+	packed        [(engine.MaxSide*engine.MaxSide + 15) / 16]uint64
 }
 
 // NewSpawnCounter returns a counter of spawns of profile p's games.
 func NewSpawnCounter(p *engine.Profile) *SpawnCounter {
-	return &SpawnCounter{p: p, observed: make([]float64, p.Rows*p.Cols), expected: make([]float64, p.Rows*p.Cols)}
+	cells := p.Rows * p.Cols
+	return &SpawnCounter{p: p, byOpen: make([]openCount, cells+1), expected: make([]float64, cells)}
 }
 
 // count counts one spawned tile of value v (a tile: a power of two from
@@ -110,33 +127,44 @@ func (pc *SpawnCounter) Count(after engine.Board, s engine.Spawn) {
 func (pc *SpawnCounter) CountOpen(open uint64, s engine.Spawn) {
 	pc.count(s.Value)
 	at := s.Row*pc.p.Cols + s.Col
-	empty := bits.OnesCount64(open)
-	rank := bits.OnesCount64(open & (1<<at - 1))
-	t := &openTerms[empty]
-	for m := open; m != 0; m &= m - 1 {
-		pc.expected[bits.TrailingZeros64(m)] += t.chance
-	}
 	pc.observed[at]++
-	if empty > 1 {
-		pc.rankSum += float64(rank)*t.rankScale - 0.5
-		pc.rankVar += t.rankVar
+	k := bits.OnesCount64(open)
+	oc := &pc.byOpen[k]
+	oc.spawns++
+	oc.ranks += bits.OnesCount64(open & (1<<at - 1))
+	for w := 0; w < len(oc.packed) && open>>(16*w) != 0; w++ {
+		oc.packed[w] += spreadNibbles(uint16(open >> (16 * w)))
+	}
+	if oc.pending++; oc.pending == 15 {
+		pc.flush(k)
 	}
 }
 
-// openTerms are CountOpen's figures for a spawn with k cells open, by k,
-// so that a move costs no division: each cell's chance 1/k, the scale
-// 1/(k-1) of a rank to [0, 1], and the variance (k+1)/(12(k-1)) of the
-// scaled rank of a uniform choice.
-var openTerms = func() (t [engine.MaxSide*engine.MaxSide + 1]struct{ chance, rankScale, rankVar float64 }) {
-	for k := 1; k < len(t); k++ {
-		e := float64(k)
-		t[k].chance = 1 / e
-		if k > 1 {
-			t[k].rankScale, t[k].rankVar = 1/(e-1), (e+1)/(12*(e-1))
+// flush adds the packed counters of the spawns that had k cells open to
+// expected, each opening a chance of 1/k, and clears them.
+func (pc *SpawnCounter) flush(k int) {
+	oc := &pc.byOpen[k]
+	chance := 1 / float64(k)
+	for w, x := range oc.packed {
+		for c := 16 * w; x != 0; c, x = c+1, x>>4 {
+			if n := x & 15; n != 0 {
+				pc.expected[c] += float64(n) * chance
+			}
 		}
+		oc.packed[w] = 0
 	}
-	return t
-}()
+	oc.pending = 0
+}
+
+// spreadNibbles moves bit i of x to bit 4i.
+func spreadNibbles(x uint16) uint64 {
+	v := uint64(x)
+	v = (v | v<<24) & 0x000000FF000000FF
+	v = (v | v<<12) & 0x000F000F000F000F
+	v = (v | v<<6) & 0x0303030303030303
+	v = (v | v<<3) & 0x1111111111111111
+	return v
+}
 
 // Result returns the tests' p-values over what was counted.
 func (pc *SpawnCounter) Result() *Plausibility {
@@ -163,10 +191,40 @@ func (pc *SpawnCounter) Result() *Plausibility {
 		stat, cells := stats.ChiSquare(obs, exp)
 		pl.ValueP = stats.ChiSquareSF(stat, cells-1)
 	}
-	if pc.rankVar > 0 {
-		pl.RankP = 2 * stats.NormalSF(math.Abs(pc.rankSum)/math.Sqrt(pc.rankVar))
+	if rankSum, rankVar := pc.ranks(); rankVar > 0 {
+		pl.RankP = 2 * stats.NormalSF(math.Abs(rankSum)/math.Sqrt(rankVar))
 	}
-	stat, cells := stats.ChiSquare(pc.observed, pc.expected)
+	observed, expected := pc.cells()
+	stat, cells := stats.ChiSquare(observed, expected)
 	pl.CellP = stats.ChiSquareSF(stat, cells-1)
 	return pl
+}
+
+// ranks returns the rank test's sum, over the spawns that had more than
+// one cell open, of each rank scaled to [0, 1] less 1/2, and its variance
+// under a uniform choice: (k+1)/(12(k-1)) a spawn with k open.
+func (pc *SpawnCounter) ranks() (sum, variance float64) {
+	for k := 2; k < len(pc.byOpen); k++ {
+		if oc := &pc.byOpen[k]; oc.spawns > 0 {
+			e, n := float64(k), float64(oc.spawns)
+			sum += float64(oc.ranks)/(e-1) - n/2
+			variance += n * (e + 1) / (12 * (e - 1))
+		}
+	}
+	return sum, variance
+}
+
+// cells returns the spawns in each cell and the sum of each cell's
+// chances, what the cell test compares.
+func (pc *SpawnCounter) cells() (observed, expected []float64) {
+	for k := range pc.byOpen {
+		if pc.byOpen[k].pending > 0 {
+			pc.flush(k)
+		}
+	}
+	observed = make([]float64, len(pc.expected))
+	for c := range observed {
+		observed[c] = float64(pc.observed[c])
+	}
+	return observed, pc.expected
 }

@@ -19,7 +19,7 @@ func TestSpawnCounterAgainstPlain(t *testing.T) {
 		cells := size[0] * size[1]
 		values := map[uint64]int{}
 		observed, expected := make([]float64, cells), make([]float64, cells)
-		var rankSum float64
+		var rankSum, rankVar float64
 		for range 3000 {
 			b, _ := engine.NewBoard(size[0], size[1])
 			for c := range cells {
@@ -44,8 +44,9 @@ func TestSpawnCounterAgainstPlain(t *testing.T) {
 			values[s.Value]++
 			for i, c := range empties {
 				expected[c] += 1 / float64(len(empties))
-				if c == at && len(empties) > 1 {
-					rankSum += float64(i)/float64(len(empties)-1) - 0.5
+				if k := float64(len(empties)); c == at && k > 1 {
+					rankSum += float64(i)/(k-1) - 0.5
+					rankVar += (k + 1) / (12 * (k - 1))
 				}
 			}
 			observed[at]++
@@ -56,16 +57,44 @@ func TestSpawnCounterAgainstPlain(t *testing.T) {
 				t.Errorf("%dx%d: %d spawns of %d, plainly %d", size[0], size[1], got.Values[v], v, n)
 			}
 		}
+		// The counter sums each cell's chances by the number of open
+		// cells, the plain count spawn by spawn: they agree to rounding,
+		// and one opening counted wrong moves a sum by at least 1/64.
+		gotObserved, gotExpected := pc.cells()
 		for c := range cells {
-			if pc.observed[c] != observed[c] || pc.expected[c] != expected[c] {
-				t.Errorf("%dx%d cell %d: observed %g expected %g, plainly %g and %g", size[0], size[1], c, pc.observed[c], pc.expected[c], observed[c], expected[c])
+			if gotObserved[c] != observed[c] || math.Abs(gotExpected[c]-expected[c]) > 1e-9 {
+				t.Errorf("%dx%d cell %d: observed %g expected %g, plainly %g and %g", size[0], size[1], c, gotObserved[c], gotExpected[c], observed[c], expected[c])
 			}
 		}
-		// The counter multiplies by 1/(k-1) where the plain count divides:
-		// the sums agree to rounding, and one rank counted wrong moves the
-		// sum by at least 1/63.
-		if math.Abs(pc.rankSum-rankSum) > 1e-9 {
-			t.Errorf("%dx%d: rank sum %g, plainly %g", size[0], size[1], pc.rankSum, rankSum)
+		if gotRankSum, gotRankVar := pc.ranks(); math.Abs(gotRankSum-rankSum) > 1e-9 || math.Abs(gotRankVar-rankVar) > 1e-9 {
+			t.Errorf("%dx%d: rank sum %g and variance %g, plainly %g and %g", size[0], size[1], gotRankSum, gotRankVar, rankSum, rankVar)
+		}
+	}
+}
+
+// TestSpawnCounterEveryCellOpen counts spawns with every cell open, on
+// every board size's cells up to the largest, far past the 15 counts a
+// packed counter holds: each cell's chances must sum to spawns/k exactly
+// (a counter that overflowed into its neighbour would be off by 16).
+func TestSpawnCounterEveryCellOpen(t *testing.T) {
+	for _, size := range [][2]int{{2, 2}, {4, 4}, {5, 4}, {8, 8}} {
+		p := &engine.Profile{Name: "t", Rows: size[0], Cols: size[1], Spawn: []engine.SpawnWeight{{Value: 2, Weight: 9}, {Value: 4, Weight: 1}}}
+		pc := NewSpawnCounter(p)
+		k := size[0] * size[1]
+		open := uint64(1)<<k - 1
+		if k == 64 {
+			open = ^uint64(0)
+		}
+		const spawns = 1000
+		for i := range spawns {
+			c := i % k
+			pc.CountOpen(open, engine.Spawn{Row: c / size[1], Col: c % size[1], Value: 2})
+		}
+		_, expected := pc.cells()
+		for c, e := range expected {
+			if want := float64(spawns) / float64(k); math.Abs(e-want) > 1e-9 {
+				t.Fatalf("%dx%d: cell %d's chances sum to %g, not %g", size[0], size[1], c, e, want)
+			}
 		}
 	}
 }
