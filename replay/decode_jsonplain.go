@@ -66,14 +66,9 @@ func (p *plainJSON) str() (string, bool) {
 		return "", false
 	}
 	start := p.i + 1
-	for j := start; j < len(p.data); j++ {
-		switch c := p.data[j]; {
-		case c == '"':
-			p.i = j + 1
-			return string(p.data[start:j]), true
-		case c < ' ' || c > '~' || c == '\\':
-			return "", false
-		}
+	if j := start + plainPrefix(p.data[start:]); j < len(p.data) && p.data[j] == '"' {
+		p.i = j + 1
+		return string(p.data[start:j]), true
 	}
 	return "", false
 }

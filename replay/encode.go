@@ -228,14 +228,7 @@ func (f *form) appendJSON(b []byte, fields []field) []byte {
 
 // plainASCII reports whether s is printable ASCII without a quote or a
 // backslash: a JSON string of it is s between quotes.
-func plainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
-}
+func plainASCII(s string) bool { return plainPrefix(s) == len(s) }
 
 // tileText holds the decimal text of every tile, by exponent ("0" for an
 // empty cell).

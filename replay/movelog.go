@@ -79,11 +79,11 @@ func appendParsedSpawnLog(actions []engine.Action, spawns []engine.Spawn, log st
 func readDecimal(s string, i int) (v uint64, next int, ok bool) {
 	j := i
 	for ; j < len(s) && '0' <= s[j] && s[j] <= '9'; j++ {
-		d := uint64(s[j] - '0')
-		if v > (1<<64-1-d)/10 {
-			return 0, j, false
-		}
-		v = v*10 + d
+		v = v*10 + uint64(s[j]-'0')
+	}
+	if j-i > 19 { // 19 digits always fit; 20 may not
+		v, err := strconv.ParseUint(s[i:j], 10, 64)
+		return v, j, err == nil
 	}
 	return v, j, j > i
 }
