@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -299,4 +300,61 @@ func BenchmarkLongSpawnRecorded(b *testing.B) {
 	b.ReportMetric(n/verifyTime.Seconds()/1e6, "verify-Mmoves/s")
 	b.ReportMetric(n/engineTime.Seconds()/1e6, "engine-Mmoves/s")
 	b.ReportMetric(engineTime.Seconds()/verifyTime.Seconds(), "ratio")
+}
+
+// BenchmarkLongSpawnRecordedStages times each stage of verifying the
+// long spawn-recorded game of BenchmarkLongSpawnRecorded on its own, in
+// nanoseconds a move, to show where the time goes: reading the JSON,
+// parsing the spawn log, the engine's replay with the open cells, the
+// plausibility count, writing the canonical move log and its SHA-256, and
+// the whole verification.
+func BenchmarkLongSpawnRecordedStages(b *testing.B) {
+	path := filepath.Join(corpusDir, "valid/tile-merge-4096.yaml")
+	r, err := Decode(path, mustReadB(b, path))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sr := spawnRecorded(b, r)
+	data, log := sr.EncodeJSON(), sr.MoveLog()
+	p, _ := engine.BuiltinProfile(r.Profile)
+	rules, _ := engine.Compile(p)
+	open := make([]uint64, len(sr.Actions))
+	canonical := sr.appendMoveLog(nil, false)
+	v := NewVerifier()
+	var actions []engine.Action
+	var spawns []engine.Spawn
+	var buf []byte
+	perMove := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(r.Claim.Moves), "ns/move")
+	}
+	for _, stage := range []struct {
+		name string
+		run  func()
+	}{
+		{"json", func() { readJSONPlain(data, &form{}) }},
+		{"parse", func() { actions, spawns, _ = appendParsedSpawnLog(actions[:0], spawns[:0], log, 4) }},
+		{"engine", func() {
+			g, _ := rules.Load(engine.State{Board: *sr.Start})
+			if _, err := g.PlayRecorded(sr.Actions, sr.Spawns, open); err != nil {
+				b.Fatal(err)
+			}
+		}},
+		{"count", func() {
+			pc := NewSpawnCounter(p)
+			for i, o := range open {
+				pc.CountOpen(o, sr.Spawns[i])
+			}
+			pc.Result()
+		}},
+		{"canonical-log", func() { buf = sr.appendMoveLog(buf[:0], false) }},
+		{"sha256", func() { sha256.Sum256(canonical) }},
+		{"verify", func() { v.VerifyFile(path, data) }},
+	} {
+		b.Run(stage.name, func(b *testing.B) {
+			for b.Loop() {
+				stage.run()
+			}
+			perMove(b)
+		})
+	}
 }
