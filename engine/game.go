@@ -30,6 +30,11 @@ var resultTexts = []string{"playing", "target reached", "no moves left", "move l
 // finished", or "playing".
 func (r Result) String() string { return enumName(resultTexts, int(r)) }
 
+// Name returns the result's short name, as MarshalText writes it:
+// playing, target-reached, no-moves, move-limit or run-finished; the
+// number of a result that is none of them.
+func (r Result) Name() string { return enumName(resultNames, int(r)) }
+
 // MarshalText writes the result's short name: playing, target-reached,
 // no-moves, move-limit or run-finished.
 func (r Result) MarshalText() ([]byte, error) {

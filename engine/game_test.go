@@ -566,3 +566,15 @@ func TestStateRoundTrip(t *testing.T) {
 		t.Error("classic loaded a state to undo to")
 	}
 }
+
+// TestResultName: each result's Name is the text MarshalText writes and
+// UnmarshalText reads.
+func TestResultName(t *testing.T) {
+	for r := Playing; r <= RunFinished; r++ {
+		text, err := r.MarshalText()
+		var back Result
+		if err != nil || r.Name() != string(text) || back.UnmarshalText([]byte(r.Name())) != nil || back != r {
+			t.Errorf("result %d: Name %q, MarshalText %q (%v), read back as %v", r, r.Name(), text, err, back)
+		}
+	}
+}

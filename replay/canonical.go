@@ -55,7 +55,7 @@ func appendCanonicalForm(b []byte, r *Replay, c *compiled, seed *string, g *engi
 		f.text[fCommitment] = r.SeedCommitment
 	}
 	set(fMoves)
-	f.moves = func(b []byte) []byte { return r.appendMoveLog(b, false) }
+	f.movesOf = r
 	board, won, over, result := g.Board(), g.Won(), g.Over(), g.Result()
 	f.setClaim(Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: &board, Won: &won, Over: &over, Result: &result})
 	return f.appendJSON(b, replayFields)

@@ -188,28 +188,30 @@ func (p *plainJSON) rows(fd field, f *form) bool {
 	if !p.byte('[') {
 		return false
 	}
-	var values [][]uint64
-	for len(values) <= engine.MaxSide {
+	// Room for a row and a cell more than a board has, which
+	// BoardFromValues refuses, filled by index: nothing allocated.
+	var cells [engine.MaxSide + 1][engine.MaxSide + 1]uint64
+	var rows [engine.MaxSide + 1][]uint64
+	for r := range rows {
 		if !p.byte('[') {
 			return false
 		}
-		var row []uint64
-		for len(row) <= engine.MaxSide {
-			var v uint64
+		n := 0
+		for ; n < len(cells[r]); n++ {
 			p.ws()
 			if rest := p.data[p.i:]; len(rest) >= 4 && string(rest[:4]) == "null" {
 				p.i += 4
 			} else {
-				n, ok := p.integer(false)
+				text, ok := p.integer(false)
 				if !ok {
 					return false
 				}
-				var err error
-				if v, err = strconv.ParseUint(string(n), 10, 64); err != nil {
+				v, err := strconv.ParseUint(string(text), 10, 64)
+				if err != nil {
 					return false
 				}
+				cells[r][n] = v
 			}
-			row = append(row, v)
 			if p.byte(']') {
 				break
 			}
@@ -217,9 +219,12 @@ func (p *plainJSON) rows(fd field, f *form) bool {
 				return false
 			}
 		}
-		values = append(values, row)
+		if n == len(cells[r]) {
+			return false // more cells than a row has room for, without the end
+		}
+		rows[r] = cells[r][:n+1]
 		if p.byte(']') {
-			b, err := engine.BoardFromValues(values)
+			b, err := engine.BoardFromValues(rows[:r+1])
 			*f.boardOf(fd.id) = b
 			return err == nil
 		}

@@ -67,8 +67,7 @@ func (f *form) setClaim(c Claim) {
 	}
 	if c.Result != nil {
 		f.has |= 1 << fResult
-		name, _ := c.Result.MarshalText()
-		f.text[fResult] = string(name)
+		f.text[fResult] = c.Result.Name()
 	}
 }
 
@@ -212,10 +211,10 @@ func (f *form) appendJSON(b []byte, fields []field) []byte {
 		case kFlag:
 			b = strconv.AppendBool(b, f.flag[fd.id])
 		case kLog:
-			if f.moves != nil {
-				// A move log written from actions is letters, digits,
-				// colons and spaces: no character to escape.
-				b = append(f.moves(append(b, '"')), '"')
+			if f.movesOf != nil {
+				// A move log written from actions is letters, digits and
+				// colons: no character to escape.
+				b = append(f.movesOf.appendMoveLog(append(b, '"'), false), '"')
 				break
 			}
 			b = appendQuoted(b, f.text[fd.id])

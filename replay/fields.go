@@ -137,11 +137,11 @@ type form struct {
 	start engine.Board
 	board engine.Board
 	at    [numFields]pos // where each field's key is
-	// moves, when set, writes the move log in place of text[fMoves]
-	// (the canonical form, straight into its JSON; the YAML writer reads
-	// text only).
-	moves func(b []byte) []byte
-	src   []byte // the document, for places recorded as offsets
+	// movesOf, when set, is the replay whose move log is written, without
+	// spaces, in place of text[fMoves]: the canonical form's, straight
+	// into its JSON (the YAML writer reads text only).
+	movesOf *Replay
+	src     []byte // the document, for places recorded as offsets
 }
 
 func (f *form) present(id fieldID) bool { return f.has&(1<<id) != 0 }

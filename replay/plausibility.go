@@ -2,8 +2,12 @@ package replay
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
@@ -49,6 +53,60 @@ func (pl *Plausibility) warnings(weights []engine.SpawnWeight) []string {
 	return w
 }
 
+// appendJSON writes pl as encoding/json writes it (the values' keys in
+// the order of their text, numbers in its form), without its reflection,
+// which cost a short game's verdict more than its replay; a p-value that
+// is not a number (which encoding/json refuses) is null.
+func (pl *Plausibility) appendJSON(b []byte) []byte {
+	b = append(b, `{"spawns":`...)
+	b = strconv.AppendInt(b, int64(pl.Spawns), 10)
+	b = append(b, `,"values":`...)
+	if pl.Values == nil {
+		b = append(b, "null"...)
+	} else {
+		keys := slices.Collect(maps.Keys(pl.Values))
+		slices.SortFunc(keys, func(a, b uint64) int {
+			return strings.Compare(strconv.FormatUint(a, 10), strconv.FormatUint(b, 10))
+		})
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(strconv.AppendUint(append(b, '"'), k, 10), '"', ':')
+			b = strconv.AppendInt(b, int64(pl.Values[k]), 10)
+		}
+		b = append(b, '}')
+	}
+	for _, f := range []struct {
+		key string
+		p   float64
+	}{{`,"valueP":`, pl.ValueP}, {`,"rankP":`, pl.RankP}, {`,"cellP":`, pl.CellP}} {
+		b = appendJSONFloat(append(b, f.key...), f.p)
+	}
+	return append(b, '}')
+}
+
+// appendJSONFloat writes f as encoding/json does: the shortest decimal
+// that reads back as f, in exponent form below 1e-6 or from 1e21 (with
+// no leading zero in a negative exponent); null for NaN and the
+// infinities.
+func appendJSONFloat(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, "null"...)
+	}
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+		b[n-2] = b[n-1] // e-09 to e-9
+		b = b[:n-1]
+	}
+	return b
+}
+
 // pValue writes a p-value for a message: "= 0.00042", or "< 1e-300" for
 // one too small for a float64 to hold (0 from the computation means that,
 // never that the spawns are impossible).
@@ -75,6 +133,7 @@ type SpawnCounter struct {
 	// byOpen[k] counts the spawns that had k cells open.
 	byOpen   []openCount
 	expected []float64 // each cell's chances summed, from the counts flushed
+	cellsOut []float64 // room for the spawns by cell, as the cell test takes them
 }
 
 // openCount is what SpawnCounter keeps of the spawns that had k cells
@@ -90,8 +149,24 @@ type openCount struct {
 
 // NewSpawnCounter returns a counter of spawns of profile p's games.
 func NewSpawnCounter(p *engine.Profile) *SpawnCounter {
+	pc := new(SpawnCounter)
+	pc.reset(p)
+	return pc
+}
+
+// reset makes pc a counter of profile p's games with nothing counted,
+// in the room it has.
+func (pc *SpawnCounter) reset(p *engine.Profile) {
 	cells := p.Rows * p.Cols
-	return &SpawnCounter{p: p, byOpen: make([]openCount, cells+1), expected: make([]float64, cells)}
+	byOpen, expected, out := pc.byOpen, pc.expected, pc.cellsOut
+	if cap(byOpen) < cells+1 {
+		byOpen, expected, out = make([]openCount, cells+1), make([]float64, cells), make([]float64, cells)
+	} else {
+		byOpen, expected, out = byOpen[:cells+1], expected[:cells], out[:cells]
+		clear(byOpen)
+		clear(expected)
+	}
+	*pc = SpawnCounter{p: p, byOpen: byOpen, expected: expected, cellsOut: out}
 }
 
 // count counts one spawned tile of value v (a tile: a power of two from
@@ -215,16 +290,15 @@ func (pc *SpawnCounter) ranks() (sum, variance float64) {
 }
 
 // cells returns the spawns in each cell and the sum of each cell's
-// chances, what the cell test compares.
+// chances, what the cell test compares, in pc's room.
 func (pc *SpawnCounter) cells() (observed, expected []float64) {
 	for k := range pc.byOpen {
 		if pc.byOpen[k].pending > 0 {
 			pc.flush(k)
 		}
 	}
-	observed = make([]float64, len(pc.expected))
-	for c := range observed {
-		observed[c] = float64(pc.observed[c])
+	for c := range pc.cellsOut {
+		pc.cellsOut[c] = float64(pc.observed[c])
 	}
-	return observed, pc.expected
+	return pc.cellsOut, pc.expected
 }

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -96,5 +97,35 @@ func TestSpawnCounterEveryCellOpen(t *testing.T) {
 				t.Fatalf("%dx%d: cell %d's chances sum to %g, not %g", size[0], size[1], c, e, want)
 			}
 		}
+	}
+}
+
+// TestPlausibilityJSON holds the verdict's hand-written plausibility to
+// encoding/json's text of the same struct, for p-values across the
+// ranges where the number's form changes and values of many tiles.
+func TestPlausibilityJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	ps := []float64{0, 1, 0.5, 1e-6, 9.99e-7, 1e-7, 1.5e-300, 5e-324, 1e20, 1e21, 0.001, 0.00042, 1 - 1e-16}
+	for range 200 {
+		ps = append(ps, math.Pow(10, -rng.Float64()*320), rng.Float64())
+	}
+	for i, p := range ps {
+		pl := &Plausibility{Spawns: rng.IntN(100000), ValueP: p, RankP: ps[(i+1)%len(ps)], CellP: ps[(i+7)%len(ps)]}
+		if i%5 != 0 {
+			pl.Values = map[uint64]int{}
+			for range rng.IntN(6) {
+				pl.Values[1<<(1+rng.IntN(52))] = rng.IntN(1000)
+			}
+		}
+		want, err := json.Marshal(pl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pl.appendJSON(nil); string(got) != string(want) {
+			t.Fatalf("appendJSON = %s\nencoding/json: %s", got, want)
+		}
+	}
+	if got := (&Plausibility{ValueP: math.NaN(), RankP: math.Inf(1), CellP: 1}).appendJSON(nil); string(got) != `{"spawns":0,"values":null,"valueP":null,"rankP":null,"cellP":1}` {
+		t.Errorf("not a number: %s", got)
 	}
 }

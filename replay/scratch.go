@@ -7,14 +7,15 @@ import (
 )
 
 // scratch is the memory one verification works in: the replay decoded,
-// each counted move's open cells and the canonical form. Verifications
-// take it from scratchPool and give it back, so that a batch allocates
-// little a replay beyond its verdict.
+// each counted move's open cells, the spawns' counts and the canonical
+// form. Verifications take it from scratchPool and give it back, so that
+// a batch allocates little a replay beyond its verdict.
 type scratch struct {
 	r       Replay
 	actions []engine.Action // room for r.Actions
 	spawns  []engine.Spawn  // room for r.Spawns
 	open    []uint64
+	counter SpawnCounter
 	form    []byte
 }
 

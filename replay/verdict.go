@@ -370,8 +370,7 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 		w.b = strconv.AppendBool(w.b, vd.Won)
 		w.key("over")
 		w.b = strconv.AppendBool(w.b, vd.Over)
-		res, _ := vd.Result.MarshalText()
-		w.str("result", string(res))
+		w.str("result", vd.Result.Name())
 	}
 	if d := vd.Divergence; d != nil {
 		w.key("divergence")
@@ -403,8 +402,7 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 	w.strs("warnings", vd.Warnings)
 	if pl := vd.Plausibility; pl != nil {
 		w.key("plausibility")
-		data, _ := json.Marshal(pl)
-		w.b = append(w.b, data...)
+		w.b = pl.appendJSON(w.b)
 	}
 	return append(w.b, '}')
 }

@@ -208,7 +208,8 @@ func (v *Verifier) verify(r *Replay, trace bool, s *scratch) (Verdict, []Frame) 
 	}
 	var plaus *SpawnCounter
 	if r.Start != nil && early == nil {
-		plaus = NewSpawnCounter(p)
+		plaus = &s.counter
+		plaus.reset(p)
 		plaus.Start(*r.Start)
 	}
 	var frames []Frame
@@ -378,9 +379,7 @@ func compareClaim(c Claim, g *engine.Game) []Mismatch {
 	flag("won", c.Won, g.Won())
 	flag("over", c.Over, g.Over())
 	if c.Result != nil && *c.Result != g.Result() {
-		claimed, _ := c.Result.MarshalText()
-		found, _ := g.Result().MarshalText()
-		mm = append(mm, Mismatch{"result", string(claimed), string(found)})
+		mm = append(mm, Mismatch{"result", c.Result.Name(), g.Result().Name()})
 	}
 	return mm
 }
