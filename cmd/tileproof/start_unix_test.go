@@ -26,21 +26,13 @@ func main() { os.Stdout.WriteString("hi\n") }
 // it reports the minor page faults of a run (faults/op), most of a
 // start's cost on a virtual machine, and steadier than the time.
 func BenchmarkProcessStart(b *testing.B) {
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		b.Skip("no go command to build with")
-	}
 	dir := b.TempDir()
 	src := filepath.Join(dir, "hello.go")
 	if err := os.WriteFile(src, []byte(helloWorld), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	for _, build := range [][]string{{"hello", src}, {"tileproof", "."}} {
-		out, err := exec.Command(goCmd, "build", "-o", filepath.Join(dir, build[0]), build[1]).CombinedOutput()
-		if err != nil {
-			b.Fatalf("go build %s: %v\n%s", build[1], err, out)
-		}
-	}
+	goBuild(b, dir, "hello", src)
+	goBuild(b, dir, "tileproof", ".")
 	for _, run := range []struct {
 		name string
 		args []string
