@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -24,14 +23,34 @@ type caseFile struct {
 	Cases    []*Case  `yaml:"cases"`
 }
 
-var caseID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+// validCaseID reports whether id is a case id: lower-case letters,
+// digits, - and _, beginning with a letter or a digit.
+func validCaseID(id string) bool {
+	for i := 0; i < len(id); i++ {
+		b := id[i]
+		if !('a' <= b && b <= 'z' || '0' <= b && b <= '9' || i > 0 && (b == '-' || b == '_')) {
+			return false
+		}
+	}
+	return id != ""
+}
 
 // refusals are the refusals an expectation can name.
 var refusals = []string{"illegal-move", "finished", "unsupported", "no-undo", "not-stopped", "bad-spawn", "overflow"}
 
-// actionFeatures are the actions a step can play, with the features they
-// need.
-var actionFeatures = map[string]string{"undo": protocol.Undo, "end-run": protocol.EndRun, "keep-playing": protocol.KeepPlaying}
+// actionFeature returns the feature that an action a step can play
+// needs.
+func actionFeature(action string) (string, bool) {
+	switch action {
+	case "undo":
+		return protocol.Undo, true
+	case "end-run":
+		return protocol.EndRun, true
+	case "keep-playing":
+		return protocol.KeepPlaying, true
+	}
+	return "", false
+}
 
 // ParseCases reads one case file; file is its path in the pack (the area
 // is its folder). Every error in the file is reported, with its line.
@@ -65,7 +84,7 @@ func ParseCases(file string, data []byte) ([]*Case, error) {
 			c.Profiles = cf.Profiles
 		}
 		switch {
-		case !caseID.MatchString(c.ID):
+		case !validCaseID(c.ID):
 			fail(at+".id", "case id %q: use lower-case letters, digits, - and _", c.ID)
 		case c.Source == "":
 			fail(at, "case %s names no source (set source on the case or the file)", c.ID)
@@ -130,7 +149,7 @@ func (st *Step) check() ([]string, error) {
 	case st.Move != nil && st.Action != "":
 		return nil, errors.New("a step has a move or an action, not both")
 	case st.Action != "":
-		f, ok := actionFeatures[st.Action]
+		f, ok := actionFeature(st.Action)
 		if !ok {
 			return nil, fmt.Errorf("unknown action %q (undo, end-run or keep-playing)", st.Action)
 		}

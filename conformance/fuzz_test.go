@@ -3,6 +3,7 @@ package conformance
 import (
 	"bytes"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -46,5 +47,19 @@ func FuzzReadReport(f *testing.F) {
 		r.WriteJUnit(&sb)
 		r.Compare(r)
 		WriteMatrix(&sb, []*Report{r, r})
+	})
+}
+
+// FuzzValidCaseID holds validCaseID to the regular expression it
+// replaces.
+func FuzzValidCaseID(f *testing.F) {
+	for _, id := range []string{"merge-left", "a", "0_x", "-a", "_a", "Merge", "a b", "é", ""} {
+		f.Add(id)
+	}
+	caseID := regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+	f.Fuzz(func(t *testing.T, id string) {
+		if got, want := validCaseID(id), caseID.MatchString(id); got != want {
+			t.Errorf("validCaseID(%q) = %v, want %v", id, got, want)
+		}
 	})
 }

@@ -24,15 +24,24 @@ import (
 //go:embed assets
 var assets embed.FS
 
-// pages are the page templates, parsed at first use: a command that
-// writes no page does not pay for them at start.
-var pages = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("").Funcs(template.FuncMap{
-		"style":  func() template.CSS { return template.CSS(asset("style.css")) },
-		"script": func(name string) template.JS { return template.JS(asset(name)) },
-		"tile":   tileClass,
-	}).ParseFS(assets, "assets/*.html"))
-})
+// pages returns the page templates, parsed at first use: a command that
+// writes no page does not pay for them, nor the package's start (it has
+// no init work).
+func pages() *template.Template {
+	pageTemplates.once.Do(func() {
+		pageTemplates.parsed = template.Must(template.New("").Funcs(template.FuncMap{
+			"style":  func() template.CSS { return template.CSS(asset("style.css")) },
+			"script": func(name string) template.JS { return template.JS(asset(name)) },
+			"tile":   tileClass,
+		}).ParseFS(assets, "assets/*.html"))
+	})
+	return pageTemplates.parsed
+}
+
+var pageTemplates struct {
+	once   sync.Once
+	parsed *template.Template
+}
 
 func asset(name string) string {
 	b, err := assets.ReadFile("assets/" + name)

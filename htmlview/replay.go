@@ -114,17 +114,19 @@ func (d data) steps() int {
 	return n
 }
 
-// resultNames are the results' words, by their numbers (engine.Result).
-var resultNames = func() (names []string) {
+// resultNames returns the results' words, by their numbers
+// (engine.Result).
+func resultNames() []string {
+	var names []string
 	for r := engine.Playing; r <= engine.RunFinished; r++ {
 		names = append(names, r.String())
 	}
 	return names
-}()
+}
 
 func viewData(g Game) data {
 	first := g.Frames[0].Board
-	d := data{Rows: first.Rows(), Cols: first.Cols(), Results: resultNames, Profile: g.Verdict.Profile}
+	d := data{Rows: first.Rows(), Cols: first.Cols(), Results: resultNames(), Profile: g.Verdict.Profile}
 	act := make([]byte, len(g.Frames))
 	won := make([]byte, len(g.Frames))
 	res := make([]byte, len(g.Frames))

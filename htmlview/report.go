@@ -28,7 +28,16 @@ const (
 	kindValid      = "valid"
 )
 
-var kindRank = map[string]int{kindInvalid: 0, kindUnreadable: 1, kindValid: 2}
+// kindRank is a kind's place in the report's order.
+func kindRank(kind string) int {
+	switch kind {
+	case kindUnreadable:
+		return 1
+	case kindValid:
+		return 2
+	}
+	return 0
+}
 
 func kindOf(v replay.Verdict) string {
 	switch {
@@ -100,7 +109,7 @@ func Report(w io.Writer, title string, entries []Entry) error {
 		reasons = append(reasons, reasonCount{string(r), kindOf(replay.Verdict{Reason: r}), n, r.Describe()})
 	}
 	slices.SortFunc(reasons, func(a, b reasonCount) int {
-		return cmp.Or(cmp.Compare(kindRank[a.Kind], kindRank[b.Kind]), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Reason, b.Reason))
+		return cmp.Or(cmp.Compare(kindRank(a.Kind), kindRank(b.Kind)), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Reason, b.Reason))
 	})
 	rows := reportRows(entries, reasons)
 	bins := histogram(scores, 20)
@@ -147,7 +156,7 @@ func reportRows(entries []Entry, reasons []reasonCount) []reportRow {
 		rows[i] = row
 	}
 	slices.SortStableFunc(rows, func(a, b reportRow) int {
-		if c := cmp.Compare(kindRank[a.Kind], kindRank[b.Kind]); c != 0 || a.Kind == kindValid {
+		if c := cmp.Compare(kindRank(a.Kind), kindRank(b.Kind)); c != 0 || a.Kind == kindValid {
 			return c
 		}
 		return cmp.Compare(rank[string(a.Verdict.Reason)], rank[string(b.Verdict.Reason)])

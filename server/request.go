@@ -33,17 +33,20 @@ type requestError struct {
 
 func (e *requestError) Error() string { return e.msg }
 
-// strictJSON is how a request is read: one JSON object and nothing after
-// it, keys matched exactly (case included), a key given twice, an unknown
-// key or invalid UTF-8 an error. encoding/json would match "STATE" and
-// "ſtate" to state and let the last of two keys win, so a proxy or a log
-// reading the same body in another language could see another request.
-var strictJSON = json.JoinOptions(
-	json.RejectUnknownMembers(true),
-	json.MatchCaseInsensitiveNames(false),
-	jsontext.AllowDuplicateNames(false),
-	jsontext.AllowInvalidUTF8(false),
-)
+// strictJSON returns how a request is read: one JSON object and nothing
+// after it, keys matched exactly (case included), a key given twice, an
+// unknown key or invalid UTF-8 an error. encoding/json would match
+// "STATE" and "ſtate" to state and let the last of two keys win, so a
+// proxy or a log reading the same body in another language could see
+// another request.
+func strictJSON() json.Options {
+	return json.JoinOptions(
+		json.RejectUnknownMembers(true),
+		json.MatchCaseInsensitiveNames(false),
+		jsontext.AllowDuplicateNames(false),
+		jsontext.AllowInvalidUTF8(false),
+	)
+}
 
 // readAction reads the body of POST .../action: Content-Type
 // application/json (charset utf-8 at most), at most MaxBody bytes, read
@@ -63,7 +66,7 @@ func readAction(w http.ResponseWriter, r *http.Request) (*protocol.ActionRequest
 		return nil, &requestError{http.StatusBadRequest, "the request is not {state, action} JSON: " + err.Error()}
 	}
 	var req protocol.ActionRequest
-	if err := json.Unmarshal(body, &req, strictJSON); err != nil {
+	if err := json.Unmarshal(body, &req, strictJSON()); err != nil {
 		return nil, &requestError{http.StatusBadRequest, "the request is not {state, action} JSON: " + describe(body, err)}
 	}
 	if req.State == nil || req.Action == nil {
@@ -89,7 +92,7 @@ var decoders = sync.Pool{New: func() any { return jsontext.NewDecoder(new(bytes.
 // list of 20,000 empty rows would cost 38 times its 63 KB).
 func checkShape(body []byte) error {
 	dec := decoders.Get().(*jsontext.Decoder)
-	dec.Reset(bytes.NewBuffer(body), strictJSON)
+	dec.Reset(bytes.NewBuffer(body), strictJSON())
 	defer decoders.Put(dec)
 	for n := 0; ; n++ {
 		kind := dec.PeekKind()

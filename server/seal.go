@@ -24,8 +24,15 @@ var (
 	errSeal     = errors.New("the seal does not match: this server did not hand out this state, or it was edited")
 	errOtherRun = errors.New("this state was handed out before the server restarted, or by another server: start a new game")
 	// errSealUnreadable is a sealed part that opened but does not read.
-	errSealUnreadable = fmt.Errorf("%w (the sealed part does not read)", errSeal)
+	errSealUnreadable error = sealUnreadable{}
 )
+
+// sealUnreadable is errSealUnreadable's type: errSeal, said more
+// precisely.
+type sealUnreadable struct{}
+
+func (sealUnreadable) Error() string { return errSeal.Error() + " (the sealed part does not read)" }
+func (sealUnreadable) Unwrap() error { return errSeal }
 
 // sealInfo separates the seal's key from any other use of the same key.
 const sealInfo = "tileproof serve: state seal, v1"
@@ -38,8 +45,8 @@ const sealHeader = 16
 const maxSecret = 1 + 1 + 8 + 8 + 1 + serverSeedLen
 
 // maxSeal bounds the seal's text: the header, the largest secret and the
-// tag, in base64.
-var maxSeal = base64.RawURLEncoding.EncodedLen(sealHeader + maxSecret + 16)
+// tag, in base64 without padding (base64.RawURLEncoding.EncodedLen).
+const maxSeal = ((sealHeader+maxSecret+16)*8 + 5) / 6
 
 // sealer seals the secret part of the states of one run of a signed
 // server: AES-256-GCM under a key derived (HKDF-SHA256) from the server's

@@ -1,6 +1,9 @@
 package server
 
 import (
+	"encoding/base64"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -73,4 +76,16 @@ func FuzzOpenSeal(f *testing.F) {
 			t.Fatalf("opened a seal the server did not make: %q %q -> %d %+v", seal, vis, serial, sec)
 		}
 	})
+}
+
+// TestSealErrors holds maxSeal and errSealUnreadable, declared without
+// work at start, to what they stand for.
+func TestSealErrors(t *testing.T) {
+	if want := base64.RawURLEncoding.EncodedLen(sealHeader + maxSecret + 16); maxSeal != want {
+		t.Errorf("maxSeal = %d, want %d", maxSeal, want)
+	}
+	want := fmt.Errorf("%w (the sealed part does not read)", errSeal)
+	if errSealUnreadable.Error() != want.Error() || !errors.Is(errSealUnreadable, errSeal) {
+		t.Errorf("errSealUnreadable = %q, is errSeal %v; want %q, true", errSealUnreadable, errors.Is(errSealUnreadable, errSeal), want)
+	}
 }

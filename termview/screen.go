@@ -2,7 +2,6 @@ package termview
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -59,8 +58,8 @@ func cut(l string, width int) string {
 	visible := 0
 	for i := 0; i < len(l); {
 		if l[i] == 0x1b {
-			if m := escapeRE.FindStringIndex(l[i:]); m != nil {
-				i += m[1]
+			if n := escapeLen(l[i:]); n > 0 {
+				i += n
 				continue
 			}
 		}
@@ -74,4 +73,20 @@ func cut(l string, width int) string {
 	return l
 }
 
-var escapeRE = regexp.MustCompile(`^\x1b\[[0-9;?]*[A-Za-z]`)
+// escapeLen returns the length of the control sequence that s begins
+// with (ESC [, parameters 0-9 ; ?, a letter), or 0.
+func escapeLen(s string) int {
+	if !strings.HasPrefix(s, "\x1b[") {
+		return 0
+	}
+	for i := 2; i < len(s); i++ {
+		switch b := s[i]; {
+		case '0' <= b && b <= '9' || b == ';' || b == '?':
+		case 'A' <= b && b <= 'Z' || 'a' <= b && b <= 'z':
+			return i + 1
+		default:
+			return 0
+		}
+	}
+	return 0
+}

@@ -1,6 +1,7 @@
 package termview
 
 import (
+	"regexp"
 	"slices"
 	"testing"
 )
@@ -26,4 +27,21 @@ func TestFit(t *testing.T) {
 			t.Errorf("%s: Fit(%q, %d, %d) = %q, want %q", tt.name, tt.lines, tt.width, tt.height, got, tt.want)
 		}
 	}
+}
+
+// FuzzEscapeLen holds escapeLen to the regular expression it replaces.
+func FuzzEscapeLen(f *testing.F) {
+	for _, s := range []string{"\x1b[0m", "\x1b[1;38;2;119;110;101mx", "\x1b[?25l", "\x1b[", "\x1b[12", "\x1b]0;t\a", "x\x1b[0m", ""} {
+		f.Add(s)
+	}
+	escapeRE := regexp.MustCompile(`^\x1b\[[0-9;?]*[A-Za-z]`)
+	f.Fuzz(func(t *testing.T, s string) {
+		want := 0
+		if m := escapeRE.FindStringIndex(s); m != nil {
+			want = m[1]
+		}
+		if got := escapeLen(s); got != want {
+			t.Errorf("escapeLen(%q) = %d, want %d", s, got, want)
+		}
+	})
 }

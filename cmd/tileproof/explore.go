@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,8 +26,8 @@ func exploreFlags(fs *pflag.FlagSet) exploreOpts {
 	return ex
 }
 
-// exploreOnly are the flags of conform that apply to --explore.
-var exploreOnly = map[string]bool{"impl": true, "profile": true, "timeout": true, "run-timeout": true, "explore": true, "seed": true, "explore-out": true}
+// exploreFlagNames are the flags of conform that apply to --explore.
+var exploreFlagNames = []string{"impl", "profile", "timeout", "run-timeout", "explore", "seed", "explore-out"}
 
 // exploreRequested reports whether the command line asks for
 // exploration: --explore or one of its own flags.
@@ -37,7 +38,7 @@ func exploreRequested(fs *pflag.FlagSet) bool {
 func (c *cli) conformExplore(fs *pflag.FlagSet, ex exploreOpts, implArg, profiles string, timeout, runTimeout time.Duration) int {
 	var other []string
 	fs.Visit(func(f *pflag.Flag) {
-		if !exploreOnly[f.Name] {
+		if !slices.Contains(exploreFlagNames, f.Name) {
 			other = append(other, "--"+f.Name)
 		}
 	})

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -69,13 +68,19 @@ func writeUsage(w io.Writer, cmd *cobra.Command) {
 	}
 }
 
-// flagWants says what a flag's value must be, by the flag's type.
-var flagWants = map[string]string{
-	"bool":     "true or false",
-	"duration": "a duration such as 500ms, 5s or 1m",
-	"int":      "an integer",
-	"count":    "a whole number, 0 or more",
-	"uint64":   "a whole number, 0 or more",
+// flagWant says what a flag's value must be, by the flag's type.
+func flagWant(typ string) (string, bool) {
+	switch typ {
+	case "bool":
+		return "true or false", true
+	case "duration":
+		return "a duration such as 500ms, 5s or 1m", true
+	case "int":
+		return "an integer", true
+	case "count", "uint64":
+		return "a whole number, 0 or more", true
+	}
+	return "", false
 }
 
 // flagError rewords the flag parser's error about a flag's value: the
@@ -92,7 +97,7 @@ func flagError(cmd *cobra.Command, err error) error {
 	var iv *pflag.InvalidValueError
 	if errors.As(err, &iv) {
 		f := iv.GetFlag()
-		if want, ok := flagWants[f.Value.Type()]; ok {
+		if want, ok := flagWant(f.Value.Type()); ok {
 			return fmt.Errorf("--%s %q: want %s", f.Name, iv.GetValue(), want)
 		}
 		return fmt.Errorf("--%s %q: %v", f.Name, iv.GetValue(), errors.Unwrap(err))
@@ -105,7 +110,11 @@ func flagError(cmd *cobra.Command, err error) error {
 // of a command line holds a NUL byte.
 const argMark = "\x00"
 
-var negativeNumber = regexp.MustCompile(`^-[0-9]`)
+// negativeNumber reports whether a looks like a negative number: a dash
+// and a digit.
+func negativeNumber(a string) bool {
+	return len(a) >= 2 && a[0] == '-' && '0' <= a[1] && a[1] <= '9'
+}
 
 // protectArgs prepares a command line for the flag parser:
 //
@@ -130,7 +139,7 @@ func protectArgs(root *cobra.Command, args []string) ([]string, *cobra.Command, 
 		switch {
 		case a == "--":
 			return out, cmd, nil
-		case negativeNumber.MatchString(a):
+		case negativeNumber(a):
 			out[i] = argMark + a
 		case strings.HasPrefix(a, "--"):
 			name, _, inline := strings.Cut(a[2:], "=")

@@ -45,7 +45,7 @@ func main() {
 
 // main runs the command line args and returns the exit code.
 func (c *cli) main(args []string) int {
-	root := c.commandTree()
+	root := c.treeFor(args)
 	c.prepare(root, args)
 	args, cmd, err := protectArgs(root, args)
 	if err != nil {
@@ -70,16 +70,57 @@ var commandGroups = []*cobra.Group{
 
 // rootCommand returns the command tree with every command's flags.
 func (c *cli) rootCommand() *cobra.Command {
-	root := c.commandTree()
+	root := c.commandTree("")
 	c.defineAllFlags()
 	c.addCompletionCommand(root)
 	return root
 }
 
+// subcommands are the root's commands, in the help's order, with their
+// group in the help and the method that makes each.
+var subcommands = []struct {
+	name, group string
+	make        func(*cli) *cobra.Command
+}{
+	{"verify", "replays", (*cli).verifyCommand},
+	{"show", "replays", (*cli).showCommand},
+	{"play", "replays", (*cli).playCommand},
+	{"record", "replays", (*cli).recordCommand},
+	{"import", "replays", (*cli).importCommand},
+	{"conform", "conformance", (*cli).conformCommand},
+	{"matrix", "conformance", (*cli).matrixCommand},
+	{"cases", "conformance", (*cli).casesCommand},
+	{"line", "rules", (*cli).lineCommand},
+	{"profiles", "rules", (*cli).profilesCommand},
+	{"serve", "rules", (*cli).serveCommand},
+	{"version", "", (*cli).versionCommand},
+}
+
+// treeFor returns the command tree for the command line args: the root
+// and only the command that args name, when they name one of
+// subcommands, which is all a run of that command reads; else (no
+// command, help, completion, a mistyped name) the whole tree. Most runs
+// make one command of twelve.
+func (c *cli) treeFor(args []string) *cobra.Command {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			continue // the root's flags are all bool: no value follows
+		}
+		root := c.commandTree(a)
+		if cmd, _, err := root.Find(args); err == nil && cmd != root {
+			return root
+		}
+		break
+	}
+	c.definers = nil
+	return c.commandTree("")
+}
+
 // commandTree returns the command tree, the commands' flags not yet
-// defined but for the root's (see flags). It is built anew for every run
-// and reads nothing (no file, no profile, no template).
-func (c *cli) commandTree() *cobra.Command {
+// defined but for the root's (see flags): every command, or only the
+// command named only. It is built anew for every run and reads nothing
+// (no file, no profile, no template).
+func (c *cli) commandTree(only string) *cobra.Command {
 	cobra.EnableCommandSorting = false
 	root := &cobra.Command{
 		Use:   "tileproof COMMAND [ARGS]",
@@ -97,26 +138,14 @@ func (c *cli) commandTree() *cobra.Command {
 		return c.usageFail(cmd)
 	})
 	root.AddGroup(commandGroups...)
-	for _, sub := range []struct {
-		group string
-		cmd   *cobra.Command
-	}{
-		{"replays", c.verifyCommand()},
-		{"replays", c.showCommand()},
-		{"replays", c.playCommand()},
-		{"replays", c.recordCommand()},
-		{"replays", c.importCommand()},
-		{"conformance", c.conformCommand()},
-		{"conformance", c.matrixCommand()},
-		{"conformance", c.casesCommand()},
-		{"rules", c.lineCommand()},
-		{"rules", c.profilesCommand()},
-		{"rules", c.serveCommand()},
-		{"", c.versionCommand()},
-	} {
-		sub.cmd.GroupID = sub.group
-		sub.cmd.Flags().SortFlags = false
-		root.AddCommand(sub.cmd)
+	for _, sub := range subcommands {
+		if only != "" && sub.name != only {
+			continue
+		}
+		cmd := sub.make(c)
+		cmd.GroupID = sub.group
+		cmd.Flags().SortFlags = false
+		root.AddCommand(cmd)
 	}
 	root.SetHelpCommand(c.helpCommand(root))
 	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) { writeHelp(cmd.OutOrStdout(), cmd) })

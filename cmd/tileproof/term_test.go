@@ -224,7 +224,12 @@ func (v *vt) clear(row, col int) {
 	}
 }
 
-var csiRE = regexp.MustCompile(`^\x1b\[([0-9;?]*)([A-Za-z])`)
+var (
+	csiRE = regexp.MustCompile(`^\x1b\[([0-9;?]*)([A-Za-z])`)
+	// csiStart is the beginning of a sequence that a read split: its
+	// end comes with the next one.
+	csiStart = regexp.MustCompile(`^\x1b(\[[0-9;?]*)?$`)
+)
 
 func (v *vt) write(b []byte) {
 	p := append(v.pending, b...)
@@ -234,7 +239,7 @@ func (v *vt) write(b []byte) {
 		case c == 0x1b:
 			m := csiRE.FindSubmatch(p)
 			if m == nil {
-				if len(p) < 16 && !bytes.ContainsAny(p[1:], "\x1b") {
+				if csiStart.Match(p) {
 					v.pending = append([]byte(nil), p...)
 					return
 				}

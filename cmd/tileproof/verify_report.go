@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -157,11 +156,29 @@ func (h *htmlReport) finish(title string) (pages, unpaged, stale int, err error)
 	return len(h.pages), h.unpaged, stale, err
 }
 
-// pageName matches the names pageFile gives.
-var pageName = regexp.MustCompile(`^[A-Za-z0-9._-]+-[0-9a-f]{8}\.html$`)
+// isPageName reports whether name is one pageFile gives: safe
+// characters, a dash, 8 lowercase hex digits and .html.
+func isPageName(name string) bool {
+	base, ok := strings.CutSuffix(name, ".html")
+	n := len(base) - 9 // the dash and the hash
+	if !ok || n < 1 || base[n] != '-' {
+		return false
+	}
+	for _, b := range []byte(base[n+1:]) {
+		if !('0' <= b && b <= '9' || 'a' <= b && b <= 'f') {
+			return false
+		}
+	}
+	for _, b := range []byte(base[:n]) {
+		if !safeChar(b) {
+			return false
+		}
+	}
+	return true
+}
 
 // removeStale removes the files of the pages' directory named as pages
-// are (pageName) that this report did not write. Other files are left.
+// are (isPageName) that this report did not write. Other files are left.
 func (h *htmlReport) removeStale() (int, error) {
 	entries, err := os.ReadDir(h.dir)
 	if err != nil {
@@ -169,7 +186,7 @@ func (h *htmlReport) removeStale() (int, error) {
 	}
 	n := 0
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !pageName.MatchString(e.Name()) || h.files[e.Name()] {
+		if !e.Type().IsRegular() || !isPageName(e.Name()) || h.files[e.Name()] {
 			continue
 		}
 		if err := os.Remove(filepath.Join(h.dir, e.Name())); err != nil {
@@ -180,14 +197,26 @@ func (h *htmlReport) removeStale() (int, error) {
 	return n, nil
 }
 
-var jsonlLine = regexp.MustCompile(`^(.*\.jsonl):\d+$`)
+// jsonlFile returns the file of a JSON Lines replay's name, FILE.jsonl:LINE.
+func jsonlFile(name string) (string, bool) {
+	i := strings.LastIndexByte(name, ':')
+	if i < 0 || i == len(name)-1 || strings.ContainsRune(name[:i], '\n') || !strings.HasSuffix(name[:i], ".jsonl") {
+		return "", false
+	}
+	for _, b := range []byte(name[i+1:]) {
+		if b < '0' || '9' < b {
+			return "", false
+		}
+	}
+	return name[:i], true
+}
 
 // source returns the URL, relative to the report, of the file a replay
 // came from: the file, or the .jsonl file of a line; "" for stdin.
 func (h *htmlReport) source(name string) string {
 	file := name
-	if m := jsonlLine.FindStringSubmatch(name); m != nil {
-		file = m[1]
+	if f, ok := jsonlFile(name); ok {
+		file = f
 	}
 	if info, err := os.Stat(file); err != nil || !info.Mode().IsRegular() {
 		return ""
@@ -207,13 +236,32 @@ func (h *htmlReport) source(name string) string {
 	return strings.Join(parts, "/")
 }
 
-var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+// safeChar reports whether b may stand in a page's name as it is.
+func safeChar(b byte) bool {
+	return 'A' <= b && b <= 'Z' || 'a' <= b && b <= 'z' || '0' <= b && b <= '9' || b == '.' || b == '_' || b == '-'
+}
+
+// safeName returns name with each run of other characters than safeChar's
+// replaced by one underscore.
+func safeName(name string) string {
+	var b strings.Builder
+	b.Grow(len(name))
+	for i := 0; i < len(name); i++ {
+		switch {
+		case safeChar(name[i]):
+			b.WriteByte(name[i])
+		case i == 0 || safeChar(name[i-1]):
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
 
 // pageFile names a replay's page: its base name made safe, and a hash of
 // the whole name so that two replays never share a page.
 func pageFile(name string) string {
 	sum := sha256.Sum256([]byte(name))
-	base := unsafeChars.ReplaceAllString(filepath.Base(name), "_")
+	base := safeName(filepath.Base(name))
 	if len(base) > 60 {
 		base = base[:60]
 	}

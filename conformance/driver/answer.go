@@ -42,23 +42,34 @@ func (e *schemaError) Error() string {
 // fieldSet.
 var answerFields = []string{"id", "ok", "error", "message", "protocol", "name", "version", "profiles", "features", "changed", "gained", "spawn", "legal", "state"}
 
+// fieldSet is a set of answerFields: bit i is answerFields[i].
 type fieldSet uint32
 
-func fieldsOf(names ...string) fieldSet {
-	var s fieldSet
-	for _, n := range names {
-		s |= 1 << slices.Index(answerFields, n)
-	}
-	return s
-}
+// The bits of fieldSet, in the order of answerFields.
+const (
+	fieldID fieldSet = 1 << iota
+	fieldOK
+	fieldError
+	fieldMessage
+	fieldProtocol
+	fieldName
+	fieldVersion
+	fieldProfiles
+	fieldFeatures
+	fieldChanged
+	fieldGained
+	fieldSpawn
+	fieldLegal
+	fieldState
+)
 
 // The keys of each kind of answer: all required.
-var (
-	refusalFields = fieldsOf("id", "ok", "error", "message")
-	helloFields   = fieldsOf("id", "ok", "protocol", "name", "version", "profiles", "features")
-	stateFields   = fieldsOf("id", "ok", "state")
-	moveFields    = fieldsOf("id", "ok", "changed", "gained", "spawn", "state")
-	legalFields   = fieldsOf("id", "ok", "legal")
+const (
+	refusalFields = fieldID | fieldOK | fieldError | fieldMessage
+	helloFields   = fieldID | fieldOK | fieldProtocol | fieldName | fieldVersion | fieldProfiles | fieldFeatures
+	stateFields   = fieldID | fieldOK | fieldState
+	moveFields    = fieldID | fieldOK | fieldChanged | fieldGained | fieldSpawn | fieldState
+	legalFields   = fieldID | fieldOK | fieldLegal
 )
 
 // okFields returns the keys of op's answer with ok true.

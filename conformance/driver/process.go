@@ -27,7 +27,13 @@ import (
 const tagVariable = "TILEPROOF_EXEC_RUN"
 
 // errLineTooLong is a line longer than protocol.MaxLine.
-var errLineTooLong = fmt.Errorf("a line longer than %d bytes", protocol.MaxLine)
+var errLineTooLong error = lineTooLong{}
+
+type lineTooLong struct{}
+
+func (lineTooLong) Error() string {
+	return fmt.Sprintf("a line longer than %d bytes", protocol.MaxLine)
+}
 
 // exitGrace is how long a process whose stdout closed is given to exit,
 // before the driver reports it closed stdout while still running.

@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -211,21 +210,51 @@ func checkKeys(file string, n *yaml.Node, max int) error {
 	return nil
 }
 
-var (
-	linePrefix   = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-	unknownField = regexp.MustCompile(`^field (\S+) not found in type \S+$`)
-)
-
 // located turns a message of the yaml library, "line N: msg", into an Error.
 func located(file, msg string) *Error {
-	if m := linePrefix.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		if f := unknownField.FindStringSubmatch(m[2]); f != nil {
-			return &Error{File: file, Line: line, Msg: "unknown field " + Echo(f[1])}
+	if line, rest, ok := cutLine(msg); ok {
+		if name, ok := unknownField(rest); ok {
+			return &Error{File: file, Line: line, Msg: "unknown field " + Echo(name)}
 		}
-		return &Error{File: file, Line: line, Msg: m[2]}
+		return &Error{File: file, Line: line, Msg: rest}
 	}
 	return &Error{File: file, Msg: strings.TrimPrefix(msg, "yaml: ")}
+}
+
+// cutLine splits a message of the yaml library, "line N: msg" after an
+// optional "yaml: ", into N and msg, a single line. It is written out,
+// not a regular expression, so that the package costs nothing to start.
+func cutLine(msg string) (line int, rest string, ok bool) {
+	s, found := strings.CutPrefix(strings.TrimPrefix(msg, "yaml: "), "line ")
+	if !found {
+		return 0, "", false
+	}
+	digits := 0
+	for digits < len(s) && '0' <= s[digits] && s[digits] <= '9' {
+		digits++
+	}
+	rest, found = strings.CutPrefix(s[digits:], ": ")
+	if digits == 0 || !found || strings.Contains(rest, "\n") {
+		return 0, "", false
+	}
+	line, _ = strconv.Atoi(s[:digits])
+	return line, rest, true
+}
+
+// unknownField returns the field NAME of the yaml library's message
+// "field NAME not found in type TYPE".
+func unknownField(msg string) (name string, ok bool) {
+	const space = " \t\n\f\r" // a regular expression's \s
+	s, found := strings.CutPrefix(msg, "field ")
+	end := strings.IndexAny(s, space)
+	if !found || end <= 0 {
+		return "", false
+	}
+	typ, found := strings.CutPrefix(s[end:], " not found in type ")
+	if !found || typ == "" || strings.ContainsAny(typ, space) {
+		return "", false
+	}
+	return s[:end], true
 }
 
 // Decode decodes the single YAML or JSON document in data into v, within

@@ -1,6 +1,7 @@
 package hallabois
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -107,7 +108,7 @@ func (b Board) HasMoves() bool {
 }
 
 // errOverflow is a merge whose tile would not fit in 64 bits.
-var errOverflow = fmt.Errorf("a merge would make a tile above 2^64")
+var errOverflow = errors.New("a merge would make a tile above 2^64")
 
 // Move slides every line toward the edge of d and merges each pair of equal
 // neighbours once, the pair nearest that edge first; each merge scores the

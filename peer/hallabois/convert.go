@@ -184,17 +184,28 @@ var v1Allowed = []string{"break-over", "last-move"}
 
 // v1Why says, for each other finding, why a tileproof replay cannot say
 // it.
-var v1Why = map[string]string{
-	"start-tiles":     "a tileproof game starts with two tiles of 2 or 4 (bad-start)",
-	"spawn-occupied":  "a tileproof spawn goes on a cell the move left empty (bad-spawn)",
-	"unchanged":       "a tileproof replay records only moves that change the board (illegal-move)",
-	"spawn-unchanged": "a tileproof replay records only moves that change the board, and a tile only after one",
-	"spawn-value":     "the hallabois profiles spawn 2 and 4 (bad-spawn)",
-	"no-spawn":        "a tileproof move is followed by the tile that appeared",
-	"end":             "a tileproof replay has no end marker before its last move",
-	"break-board":     "the recording says a board that is not what the break leaves",
-	"break-move":      "the hallabois validator plays this direction as a move left, tileproof's B is a break",
-	"break-empty":     "the recording says a board that is not what the break leaves",
+func v1Why(kind string) string {
+	switch kind {
+	case "start-tiles":
+		return "a tileproof game starts with two tiles of 2 or 4 (bad-start)"
+	case "spawn-occupied":
+		return "a tileproof spawn goes on a cell the move left empty (bad-spawn)"
+	case "unchanged":
+		return "a tileproof replay records only moves that change the board (illegal-move)"
+	case "spawn-unchanged":
+		return "a tileproof replay records only moves that change the board, and a tile only after one"
+	case "spawn-value":
+		return "the hallabois profiles spawn 2 and 4 (bad-spawn)"
+	case "no-spawn":
+		return "a tileproof move is followed by the tile that appeared"
+	case "end":
+		return "a tileproof replay has no end marker before its last move"
+	case "break-board", "break-empty":
+		return "the recording says a board that is not what the break leaves"
+	case "break-move":
+		return "the hallabois validator plays this direction as a move left, tileproof's B is a break"
+	}
+	return ""
 }
 
 func convertV1(file string, rec *V1) (*Import, error) {
@@ -211,7 +222,7 @@ func convertV1(file string, rec *V1) (*Import, error) {
 			continue // the last move is left out whatever it does
 		}
 		if !slices.Contains(v1Allowed, f.Kind) {
-			return fail(f.At, f.Kind, "%s: the hallabois validator lets it pass, but %s", f.Msg, v1Why[f.Kind])
+			return fail(f.At, f.Kind, "%s: the hallabois validator lets it pass, but %s", f.Msg, v1Why(f.Kind))
 		}
 	}
 	p, builtin, err := ProfileFor(FormatV1, rec.W, rec.H)

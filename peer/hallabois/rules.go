@@ -9,10 +9,10 @@ type Rules struct {
 	BreakMax int
 	// BreakBelow: a break clears every tile below it.
 	BreakBelow uint64
-	// BreakCost is the price of a break in points on a board of the
-	// size; DefaultBreakCost on the sizes it does not list. A break needs
-	// the current score to be at least the price.
-	BreakCost        map[Size]uint64
+	// BreakCosts are the price of a break in points on the board sizes
+	// they list; DefaultBreakCost on the others. A break needs the current
+	// score to be at least the price.
+	BreakCosts       []BreakCost
 	DefaultBreakCost uint64
 	// BreakWhenOver: a break may be used on a board with no move left
 	// (the first format's validator does not look; the second refuses).
@@ -25,10 +25,20 @@ type Rules struct {
 // Size is a board size, columns by rows.
 type Size struct{ W, H int }
 
+// BreakCost is the price of a break on boards of one size. (A list of
+// them, not a map, so that ClassicV2 is data in the binary, not a map
+// built at every start of a program that links the package.)
+type BreakCost struct {
+	Size
+	Cost uint64
+}
+
 // Cost returns the price of a break on a board of w columns and h rows.
 func (r *Rules) Cost(w, h int) uint64 {
-	if c, ok := r.BreakCost[Size{w, h}]; ok {
-		return c
+	for _, c := range r.BreakCosts {
+		if c.Size == (Size{w, h}) {
+			return c.Cost
+		}
 	}
 	return r.DefaultBreakCost
 }
@@ -50,16 +60,16 @@ var ClassicV2 = Rules{
 	Name:       "ClassicV2",
 	BreakMax:   3,
 	BreakBelow: 16,
-	BreakCost: map[Size]uint64{
-		{2, 2}: 100,
-		{2, 3}: 250, {3, 2}: 250,
-		{3, 3}: 500,
-		{3, 4}: 750, {4, 3}: 750,
-		{4, 4}: 1000,
-		{4, 5}: 1250, {5, 4}: 1250,
-		{5, 5}: 1500,
-		{5, 6}: 1750, {6, 5}: 1750,
-		{6, 6}: 2000,
+	BreakCosts: []BreakCost{
+		{Size{2, 2}, 100},
+		{Size{2, 3}, 250}, {Size{3, 2}, 250},
+		{Size{3, 3}, 500},
+		{Size{3, 4}, 750}, {Size{4, 3}, 750},
+		{Size{4, 4}, 1000},
+		{Size{4, 5}, 1250}, {Size{5, 4}, 1250},
+		{Size{5, 5}, 1500},
+		{Size{5, 6}, 1750}, {Size{6, 5}, 1750},
+		{Size{6, 6}, 2000},
 	},
 	DefaultBreakCost: 2500,
 	WinTile:          2048,

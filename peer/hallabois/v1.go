@@ -52,9 +52,23 @@ type Spawn struct {
 	Value uint64
 }
 
-// v1Dirs are the direction texts the peer's reader knows; every other
-// text is the end marker.
-var v1Dirs = map[string]Dir{"0": Up, "1": Right, "2": Down, "3": Left, "6": Break, "b": Break}
+// v1Dir returns the direction of a text the peer's reader knows; every
+// other text is the end marker.
+func v1Dir(text string) (Dir, bool) {
+	switch text {
+	case "0":
+		return Up, true
+	case "1":
+		return Right, true
+	case "2":
+		return Down, true
+	case "3":
+		return Left, true
+	case "6", "b":
+		return Break, true
+	}
+	return 0, false
+}
 
 // ParseV1 reads a first-format recording, as the peer's reader does:
 //
@@ -154,7 +168,7 @@ func parseV1Entry(s string, off, end, w, h, cells int) (V1Entry, *Error) {
 	}
 	e.DirText = s[semi+1 : end]
 	var ok bool
-	if e.Dir, ok = v1Dirs[e.DirText]; !ok {
+	if e.Dir, ok = v1Dir(e.DirText); !ok {
 		e.Dir = End
 	}
 	boardEnd := semi
