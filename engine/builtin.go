@@ -12,54 +12,61 @@ import (
 //go:embed profiles/*.yaml
 var profileFiles embed.FS
 
-var builtins = sync.OnceValues(func() (map[string]*Profile, error) {
-	m := map[string]*Profile{}
-	names, err := fs.Glob(profileFiles, "profiles/*.yaml")
-	if err != nil {
-		return nil, err
+// builtinNames are the built-in profiles' names, from their files' names
+// (each file is checked to name its own profile when it is parsed).
+var builtinNames = sync.OnceValue(func() []string {
+	entries, _ := fs.ReadDir(profileFiles, "profiles")
+	var names []string
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
+			names = append(names, name)
+		}
 	}
-	for _, name := range names {
-		data, err := profileFiles.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		p, err := parseProfile("engine/"+name, data, nil)
-		if err != nil {
-			return nil, err
-		}
-		if "profiles/"+p.Name+".yaml" != name {
-			return nil, fmt.Errorf("engine/%s names profile %s", name, p.Name)
-		}
-		m[p.Name] = p
-	}
-	return m, nil
+	slices.Sort(names)
+	return names
 })
+
+// builtins holds the built-in profiles parsed so far: each is parsed at
+// its first use, so that a command pays for the profiles it uses, not
+// for all of them.
+var builtins struct {
+	mu     sync.Mutex
+	parsed map[string]*Profile
+}
 
 // loadBuiltin returns a copy of a built-in profile.
 func loadBuiltin(name string) (*Profile, error) {
-	m, err := builtins()
-	if err != nil {
-		return nil, err
+	if !slices.Contains(builtinNames(), name) {
+		return nil, fmt.Errorf("no built-in profile %q (the built-ins are %s)", name, strings.Join(BuiltinNames(), ", "))
 	}
-	if p, ok := m[name]; ok {
-		return p.Clone(), nil
+	builtins.mu.Lock()
+	defer builtins.mu.Unlock()
+	p, ok := builtins.parsed[name]
+	if !ok {
+		file := "profiles/" + name + ".yaml"
+		data, err := profileFiles.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		if p, err = parseProfile("engine/"+file, data, nil); err != nil {
+			return nil, err
+		}
+		if p.Name != name {
+			return nil, fmt.Errorf("engine/%s names profile %s", file, p.Name)
+		}
+		if builtins.parsed == nil {
+			builtins.parsed = map[string]*Profile{}
+		}
+		builtins.parsed[name] = p
 	}
-	return nil, fmt.Errorf("no built-in profile %q (the built-ins are %s)", name, strings.Join(BuiltinNames(), ", "))
+	return p.Clone(), nil
 }
 
 // BuiltinProfile returns a copy of the built-in profile of that name.
 func BuiltinProfile(name string) (*Profile, error) { return loadBuiltin(name) }
 
 // BuiltinNames returns the names of the built-in profiles, sorted.
-func BuiltinNames() []string {
-	m, _ := builtins()
-	names := make([]string, 0, len(m))
-	for name := range m {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
-}
+func BuiltinNames() []string { return slices.Clone(builtinNames()) }
 
 // BuiltinProfileYAML returns the YAML definition of a built-in profile.
 func BuiltinProfileYAML(name string) ([]byte, error) {

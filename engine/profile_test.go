@@ -23,6 +23,21 @@ func TestBuiltinProfiles(t *testing.T) {
 	if got := BuiltinNames(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("BuiltinNames() = %v, want %v", got, want)
 	}
+	// Each is parsed at its first use: every one parses, names its own
+	// file, and comes back a copy the caller may change.
+	for _, name := range want {
+		p, err := BuiltinProfile(name)
+		if err != nil || p.Name != name {
+			t.Fatalf("BuiltinProfile(%q) = %v, %v", name, p, err)
+		}
+		p.Rows = 99
+		if again, _ := BuiltinProfile(name); again.Rows == 99 {
+			t.Fatalf("BuiltinProfile(%q) shares its profile with the caller", name)
+		}
+	}
+	if _, err := BuiltinProfile("../profiles/classic"); err == nil {
+		t.Fatal("BuiltinProfile reads a file that is not a built-in profile's")
+	}
 	// The parameters that tell the profiles apart, as docs/profiles.md's
 	// table of the built-in profiles gives them.
 	tests := []struct {

@@ -16,8 +16,8 @@ import (
 // ones. It is safe for concurrent use.
 type Verifier struct {
 	mu       sync.Mutex
-	profiles map[string]*engine.Profile
-	rules    map[rulesKey]*compiled // by profile name and canonical setup
+	profiles map[string]*engine.Profile // those added, and the built-in ones used so far
+	rules    map[rulesKey]*compiled     // by profile name and canonical setup
 }
 
 type rulesKey struct {
@@ -33,13 +33,27 @@ type compiled struct {
 	setup engine.Setup // canonical
 }
 
-// NewVerifier returns a verifier that knows the built-in profiles.
+// NewVerifier returns a verifier that knows the built-in profiles. It
+// reads each at its first use.
 func NewVerifier() *Verifier {
-	v := &Verifier{profiles: map[string]*engine.Profile{}, rules: map[rulesKey]*compiled{}}
-	for _, name := range engine.BuiltinNames() {
-		v.profiles[name], _ = engine.BuiltinProfile(name)
+	return &Verifier{profiles: map[string]*engine.Profile{}, rules: map[rulesKey]*compiled{}}
+}
+
+// profile returns the profile of that name, an added one before a
+// built-in one; v.mu is held.
+func (v *Verifier) profile(name string) (*engine.Profile, bool) {
+	if p, ok := v.profiles[name]; ok {
+		return p, true
 	}
-	return v
+	if !slices.Contains(engine.BuiltinNames(), name) {
+		return nil, false
+	}
+	p, err := engine.BuiltinProfile(name)
+	if err != nil {
+		return nil, false
+	}
+	v.profiles[name] = p
+	return p, true
 }
 
 // AddProfile makes a profile known by its name, replacing any of the same
@@ -64,7 +78,7 @@ func (v *Verifier) AddProfile(p *engine.Profile) error {
 func (v *Verifier) compile(r *Replay) (*compiled, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	p, ok := v.profiles[r.Profile]
+	p, ok := v.profile(r.Profile)
 	if !ok {
 		return nil, fmt.Errorf("unknown profile %q (this verifier knows %s)", r.Profile, strings.Join(v.names(), ", "))
 	}
@@ -96,9 +110,11 @@ func (v *Verifier) compile(r *Replay) (*compiled, error) {
 }
 
 func (v *Verifier) names() []string {
-	var names []string
+	names := engine.BuiltinNames()
 	for n := range v.profiles {
-		names = append(names, n)
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
 	}
 	slices.Sort(names)
 	return names
