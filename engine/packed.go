@@ -46,19 +46,46 @@ var rowTables [2]*[1 << 16]rowEntry
 
 // buildTables builds rowTables, once.
 var buildTables = sync.OnceFunc(func() {
-	rowTables = [2]*[1 << 16]rowEntry{buildRowTable(false), buildRowTable(true)}
+	rowTables = buildRowTables()
 })
 
-func buildRowTable(reverse bool) *[1 << 16]rowEntry {
-	t := new([1 << 16]rowEntry)
+// buildRowTables returns the tables for left and right. A row's move
+// right is its mirror's move left, mirrored: one slide fills an entry of
+// each.
+func buildRowTables() [2]*[1 << 16]rowEntry {
+	left, right := new([1 << 16]rowEntry), new([1 << 16]rowEntry)
 	for row := range 1 << 16 {
-		lo, hi, gained, _ := rowMove(uint16(row), 0, reverse) // exponents below 16 cannot overflow
-		t[row] = rowEntry(lo) | rowEntry(gained>>2)<<16
-		if hi != 0 {
-			t[row] = rowEscape
+		// The cells toward column 0, a tile merging with the one before it
+		// when they are equal and that one is not a merge's (slide's rule,
+		// written out for four cells).
+		var moved, gained uint32
+		n, last, mergeable, escape := 0, uint32(0), false, false
+		for c := 0; c < 16; c += 4 {
+			x := uint32(row>>c) & 15
+			switch {
+			case x == 0:
+			case mergeable && x == last:
+				moved += 1 << (4 * (n - 1)) // last+1 in cell n-1
+				gained += 2 << x
+				mergeable, escape = false, escape || x == 15
+			default:
+				moved |= x << (4 * n)
+				n, last, mergeable = n+1, x, true
+			}
 		}
+		e := rowEntry(moved) | rowEntry(gained>>2)<<16
+		mirrored := rowEntry(mirrorRow(uint16(moved))) | rowEntry(gained>>2)<<16
+		if escape { // a merge made 2^16, which the low bits do not hold
+			e, mirrored = rowEscape, rowEscape
+		}
+		left[row], right[mirrorRow(uint16(row))] = e, mirrored
 	}
-	return t
+	return [2]*[1 << 16]rowEntry{left, right}
+}
+
+// mirrorRow reverses the order of a row's four cells.
+func mirrorRow(r uint16) uint16 {
+	return r<<12 | r>>12 | r<<4&0x0F00 | r>>4&0x00F0
 }
 
 // rowMove slides one packed row, its 16 low bits lo and 4 high bits hi,

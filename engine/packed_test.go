@@ -171,3 +171,44 @@ func TestMaxExpEveryCell(t *testing.T) {
 		}
 	}
 }
+
+// TestRowTables holds every entry of both row tables to rowMove, the
+// slide of one packed row: the new row and a quarter of the points, or
+// rowEscape where the move makes a tile of 2^16 or more.
+func TestRowTables(t *testing.T) {
+	tables := buildRowTables()
+	for d, reverse := range []bool{false, true} {
+		for row := range 1 << 16 {
+			lo, hi, gained, _ := rowMove(uint16(row), 0, reverse)
+			want := rowEntry(lo) | rowEntry(gained>>2)<<16
+			if hi != 0 {
+				want = rowEscape
+			}
+			if got := tables[d][row]; got != want {
+				t.Fatalf("reverse %v, row %04x: entry %08x, rowMove gives %08x", reverse, row, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkRowTables builds the two row tables, what the first 4x4 game
+// of a process pays, beside building them with rowMove, the slide of the
+// packed path's rare rows.
+func BenchmarkRowTables(b *testing.B) {
+	b.Run("built", func(b *testing.B) {
+		for b.Loop() {
+			buildRowTables()
+		}
+	})
+	b.Run("rowMove", func(b *testing.B) {
+		for b.Loop() {
+			for _, reverse := range []bool{false, true} {
+				t := new([1 << 16]rowEntry)
+				for row := range 1 << 16 {
+					lo, _, gained, _ := rowMove(uint16(row), 0, reverse)
+					t[row] = rowEntry(lo) | rowEntry(gained>>2)<<16
+				}
+			}
+		}
+	})
+}
