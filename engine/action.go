@@ -29,21 +29,11 @@ var actionNames = []string{"up", "down", "left", "right", "undo", "end-run", "ke
 
 // ActionOf returns the action a log letter stands for, in either case.
 func ActionOf(letter byte) (Action, bool) {
-	if a := actionByLetter[letter]; a != 0 {
-		return a - 1, true
+	if a := logByte[letter]; a != 0 && a != skip {
+		return Action(a - 1), true
 	}
 	return 0, false
 }
-
-// actionByLetter is each log letter's action plus one, in either case; 0
-// for a byte that is no action's letter.
-var actionByLetter = func() (t [256]Action) {
-	for i := range len(actionLetters) {
-		t[actionLetters[i]] = Action(i) + 1
-		t[actionLetters[i]|0x20] = Action(i) + 1
-	}
-	return t
-}()
 
 // Letter returns the action's letter in a move log.
 func (a Action) Letter() byte {
@@ -71,18 +61,15 @@ func (e *ActionError) Error() string {
 	return fmt.Sprintf("character %d: %q is not an action (U D L R, Z undo, E end run, K keep playing, B break)", e.Offset+1, e.Char)
 }
 
-// logByte classifies the bytes of a move log: an action plus 1, 0 for an
-// invalid byte, and skip for white space.
-var logByte = func() (t [256]uint8) {
-	for i := range len(actionLetters) {
-		t[actionLetters[i]] = uint8(i) + 1
-		t[actionLetters[i]+'a'-'A'] = uint8(i) + 1
-	}
-	for _, c := range " \t\n\r" {
-		t[c] = skip
-	}
-	return t
-}()
+// logByte classifies the bytes of a move log: an action plus 1 for its
+// letter in either case (actionLetters' order), skip for white space, 0
+// for any other byte. (A literal, which the compiler lays out: nothing is
+// built when the program starts.)
+var logByte = [256]uint8{
+	'U': 1, 'u': 1, 'D': 2, 'd': 2, 'L': 3, 'l': 3, 'R': 4, 'r': 4,
+	'Z': 5, 'z': 5, 'E': 6, 'e': 6, 'K': 7, 'k': 7, 'B': 8, 'b': 8,
+	' ': skip, '\t': skip, '\n': skip, '\r': skip,
+}
 
 const skip = 255
 

@@ -58,3 +58,24 @@ func FuzzParseActions(f *testing.F) {
 		}
 	})
 }
+
+// TestLogByte holds the move log's byte table to the rule it writes
+// out: each action's letter in either case, white space, nothing else.
+func TestLogByte(t *testing.T) {
+	for c := range 256 {
+		want := uint8(0)
+		if i := strings.IndexByte(actionLetters, byte(c)&^0x20); i >= 0 && byte(c)|0x20 >= 'a' && byte(c)|0x20 <= 'z' {
+			want = uint8(i) + 1
+		}
+		if strings.IndexByte(" \t\n\r", byte(c)) >= 0 {
+			want = skip
+		}
+		if logByte[c] != want {
+			t.Errorf("logByte[%q] = %d, want %d", byte(c), logByte[c], want)
+		}
+		a, ok := ActionOf(byte(c))
+		if ok != (want != 0 && want != skip) || ok && a != Action(want-1) {
+			t.Errorf("ActionOf(%q) = %v, %v", byte(c), a, ok)
+		}
+	}
+}

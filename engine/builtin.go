@@ -12,19 +12,26 @@ import (
 //go:embed profiles/*.yaml
 var profileFiles embed.FS
 
-// builtinNames are the built-in profiles' names, from their files' names
-// (each file is checked to name its own profile when it is parsed).
-var builtinNames = sync.OnceValue(func() []string {
-	entries, _ := fs.ReadDir(profileFiles, "profiles")
-	var names []string
-	for _, e := range entries {
-		if name, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
-			names = append(names, name)
+// builtinNames returns the built-in profiles' names, from their files'
+// names (each file is checked to name its own profile when it is
+// parsed); the caller must not change the list.
+func builtinNames() []string {
+	builtinList.once.Do(func() {
+		entries, _ := fs.ReadDir(profileFiles, "profiles")
+		for _, e := range entries {
+			if name, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
+				builtinList.names = append(builtinList.names, name)
+			}
 		}
-	}
-	slices.Sort(names)
-	return names
-})
+		slices.Sort(builtinList.names)
+	})
+	return builtinList.names
+}
+
+var builtinList struct {
+	once  sync.Once
+	names []string
+}
 
 // builtins holds the built-in profiles parsed so far: each is parsed at
 // its first use, so that a command pays for the profiles it uses, not

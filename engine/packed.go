@@ -45,9 +45,9 @@ const rowEscape rowEntry = 1 << 31
 var rowTables [2]*[1 << 16]rowEntry
 
 // buildTables builds rowTables, once.
-var buildTables = sync.OnceFunc(func() {
-	rowTables = buildRowTables()
-})
+func buildTables() { tablesOnce.Do(func() { rowTables = buildRowTables() }) }
+
+var tablesOnce sync.Once
 
 // buildRowTables returns the tables for left and right. A row's move
 // right is its mirror's move left, mirrored: one slide fills an entry of

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"math/bits"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -162,7 +161,17 @@ type ProfileError struct {
 
 func (e *ProfileError) Error() string { return e.Field + ": " + e.Msg }
 
-var profileName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+// validName reports whether s is a profile name: words of lower-case
+// letters and digits joined by single hyphens.
+func validName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' && i > 0 && s[i-1] != '-') {
+			return false
+		}
+	}
+	return s != "" && s[len(s)-1] != '-'
+}
 
 // Validate checks every parameter; errors are [*ProfileError].
 func (p *Profile) Validate() error {
@@ -170,7 +179,7 @@ func (p *Profile) Validate() error {
 		return &ProfileError{field, fmt.Sprintf(format, args...)}
 	}
 	switch {
-	case !profileName.MatchString(p.Name) || len(p.Name) > 64:
+	case !validName(p.Name) || len(p.Name) > 64:
 		return bad("name", "%q is not a profile name (lower-case letters, digits and single hyphens, at most 64)", p.Name)
 	case p.Version < 1:
 		return bad("version", "%d; a rules version is 1 or more", p.Version)

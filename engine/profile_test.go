@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -289,4 +290,17 @@ func TestSetupCanonical(t *testing.T) {
 			t.Errorf("%s: %+v and its canonical %+v give different rules:\n%s", tc.p.Name, tc.s, tc.want, diff)
 		}
 	}
+}
+
+// FuzzValidName holds validName to the regular expression it replaces.
+func FuzzValidName(f *testing.F) {
+	for _, s := range []string{"tile-merge", "a", "a-", "-a", "a--b", "A", "a_b", "", "hallabois-v1-3x3", "x-1-y"} {
+		f.Add(s)
+	}
+	name := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := validName(s), name.MatchString(s); got != want {
+			t.Errorf("validName(%q) = %v, want %v", s, got, want)
+		}
+	})
 }

@@ -6,13 +6,14 @@ import (
 	"unicode/utf8"
 )
 
-// logChars are the characters a move log consists of.
-var logChars = func() (t [256]bool) {
-	for _, c := range "UDLRZEKBudlrzekb0123456789: \t" {
-		t[c] = true
-	}
-	return t
-}()
+// logChars are the characters a move log consists of: the actions'
+// letters in either case, digits, colons, spaces and tabs.
+var logChars = [256]bool{
+	'U': true, 'D': true, 'L': true, 'R': true, 'Z': true, 'E': true, 'K': true, 'B': true,
+	'u': true, 'd': true, 'l': true, 'r': true, 'z': true, 'e': true, 'k': true, 'b': true,
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true,
+	':': true, ' ': true, '\t': true,
+}
 
 // otherBreaks reports whether data holds a line break other than "\n":
 // "\r", NEL, LS or PS. (bytes.ContainsAny would say, but its search for

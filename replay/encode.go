@@ -229,16 +229,6 @@ func (f *form) appendJSON(b []byte, fields []field) []byte {
 // backslash: a JSON string of it is s between quotes.
 func plainASCII(s string) bool { return plainPrefix(s) == len(s) }
 
-// tileText holds the decimal text of every tile, by exponent ("0" for an
-// empty cell).
-var tileText = func() (t [engine.MaxExp + 1]string) {
-	t[0] = "0"
-	for e := 1; e <= engine.MaxExp; e++ {
-		t[e] = strconv.FormatUint(1<<e, 10)
-	}
-	return t
-}()
-
 // appendRows writes a board as rows of numbers, 0 for an empty cell.
 func appendRows(b []byte, board engine.Board) []byte {
 	b = append(b, '[')
@@ -251,7 +241,7 @@ func appendRows(b []byte, board engine.Board) []byte {
 			if c > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, tileText[board.Exp(r, c)]...)
+			b = strconv.AppendUint(b, board.At(r, c), 10)
 		}
 		b = append(b, ']')
 	}

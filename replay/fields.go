@@ -87,16 +87,15 @@ var (
 	}
 )
 
-// paths are the fields' names in messages: "claim.score".
-var paths = func() (p [numFields]string) {
-	for _, f := range replayFields {
-		p[f.id] = f.key
-		for _, s := range f.sub {
-			p[s.id] = f.key + "." + s.key
-		}
-	}
-	return p
-}()
+// paths are the fields' names in messages: "claim.score" (the tables'
+// keys, TestPaths checks).
+var paths = [numFields]string{
+	fSource: "source", fProfile: "profile", fRules: "rules", fRNG: "rng",
+	fSetup: "setup", fTarget: "setup.target", fOpenEnded: "setup.openEnded",
+	fSeed: "seed", fCommitment: "seedCommitment", fStart: "start", fMoves: "moves",
+	fClaim: "claim", fScore: "claim.score", fMaxTile: "claim.maxTile", fClaimMoves: "claim.moves",
+	fBoard: "claim.board", fWon: "claim.won", fOver: "claim.over", fResult: "claim.result",
+}
 
 // lookup returns the field of fields with that key.
 func lookup(fields []field, key string) (field, bool) {

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/tileproof/tileproof/engine"
 )
@@ -97,6 +98,7 @@ func FormatSpawnLog(actions []engine.Action, spawns []engine.Spawn, cols int) st
 // appendSpawnLog appends a spawn-recorded move log to b, its tokens
 // separated by spaces when spaced (the canonical form has none).
 func appendSpawnLog(b []byte, actions []engine.Action, spawns []engine.Spawn, cols int, spaced bool) []byte {
+	cellTexts, valueTexts := &logTexts().cells, &logTexts().values
 	for i, a := range actions {
 		if spaced && i > 0 {
 			b = append(b, ' ')
@@ -153,24 +155,33 @@ func (t logText) appendTo(b []byte) []byte {
 	return b[:n+t.n]
 }
 
-var (
-	// cellTexts are a spawn's cell and colon, "14:", by cell.
-	cellTexts = func() (t [engine.MaxSide * engine.MaxSide]logText) {
-		for c := range t {
-			t[c] = logTextOf(strconv.Itoa(c) + ":")
+// logTexts returns the spawn log writer's tables, made at first use.
+func logTexts() *spawnTexts {
+	spawnTextsOnce.Do(func() {
+		t := &theSpawnTexts
+		for c := range t.cells {
+			t.cells[c] = logTextOf(strconv.Itoa(c) + ":")
 		}
-		return t
-	}()
-	// valueTexts are the tiles' texts by exponent, for those of at most 8
-	// digits (n is 0 for the others).
-	valueTexts = func() (t [engine.MaxExp + 1]logText) {
-		for e := 1; e < len(t); e++ {
+		for e := 1; e < len(t.values); e++ {
 			if s := strconv.FormatUint(1<<e, 10); len(s) <= 8 {
-				t[e] = logTextOf(s)
+				t.values[e] = logTextOf(s)
 			}
 		}
-		return t
-	}()
+	})
+	return &theSpawnTexts
+}
+
+// spawnTexts are the pieces of a spawn's token: its cell and colon,
+// "14:", by cell, and the tiles' texts by exponent, for those of at most
+// 8 digits (n is 0 for the others).
+type spawnTexts struct {
+	cells  [engine.MaxSide * engine.MaxSide]logText
+	values [engine.MaxExp + 1]logText
+}
+
+var (
+	spawnTextsOnce sync.Once
+	theSpawnTexts  spawnTexts
 )
 
 // MoveLog returns the move log as it is written in the replay: letters

@@ -39,29 +39,48 @@ const (
 	Implausible Reason = "implausible"
 )
 
-var reasonSentences = map[Reason]string{
-	Malformed:       "The file is not a replay tileproof can read: its syntax, a missing field, or a move log that does not parse.",
-	Refused:         "The replay names a profile, rules version or spawn generator this verifier does not know; it will not guess.",
-	SeedCommitment:  "The seed does not hash to the commitment published before the game.",
-	ImpossibleClaim: "The claim contradicts itself: no game reaches those figures together (found before replaying).",
-	BadStart:        "The recorded start board is not one any game of this profile starts with.",
-	IllegalMove:     "A move that changes nothing is recorded: it is not a move of the game.",
-	AfterEnd:        "An action is recorded after the run had ended.",
-	BadSpawn:        "A recorded spawn lands on a full cell, is a value the profile never spawns, or is missing.",
-	BadAction:       "An undo, End run, keep playing or break is recorded where the rules do not allow it.",
-	Overflow:        "A tile or the score goes beyond the safe-integer limits.",
-	ClaimMoves:      "The claimed number of counted moves is not what the log holds (a truncated or padded log).",
-	ClaimScore:      "The claimed score is not what the moves produce.",
-	ClaimMaxTile:    "The claimed largest tile is not what the moves produce.",
-	ClaimBoard:      "The claimed final board is not the one the moves produce.",
-	ClaimWon:        "The claimed win is not what the moves produce.",
-	ClaimOver:       "The claim says the game is over, or not, and the moves say otherwise.",
-	ClaimResult:     "The claimed result is not how the run stands after the moves.",
-	Implausible:     "The moves are the rules', but the spawns are unlikely under the profile's weights, and the policy (verify --strict) refuses that.",
-}
-
 // Describe says in one sentence what the reason means.
-func (r Reason) Describe() string { return reasonSentences[r] }
+func (r Reason) Describe() string {
+	switch r {
+	case Malformed:
+		return "The file is not a replay tileproof can read: its syntax, a missing field, or a move log that does not parse."
+	case Refused:
+		return "The replay names a profile, rules version or spawn generator this verifier does not know; it will not guess."
+	case SeedCommitment:
+		return "The seed does not hash to the commitment published before the game."
+	case ImpossibleClaim:
+		return "The claim contradicts itself: no game reaches those figures together (found before replaying)."
+	case BadStart:
+		return "The recorded start board is not one any game of this profile starts with."
+	case IllegalMove:
+		return "A move that changes nothing is recorded: it is not a move of the game."
+	case AfterEnd:
+		return "An action is recorded after the run had ended."
+	case BadSpawn:
+		return "A recorded spawn lands on a full cell, is a value the profile never spawns, or is missing."
+	case BadAction:
+		return "An undo, End run, keep playing or break is recorded where the rules do not allow it."
+	case Overflow:
+		return "A tile or the score goes beyond the safe-integer limits."
+	case ClaimMoves:
+		return "The claimed number of counted moves is not what the log holds (a truncated or padded log)."
+	case ClaimScore:
+		return "The claimed score is not what the moves produce."
+	case ClaimMaxTile:
+		return "The claimed largest tile is not what the moves produce."
+	case ClaimBoard:
+		return "The claimed final board is not the one the moves produce."
+	case ClaimWon:
+		return "The claimed win is not what the moves produce."
+	case ClaimOver:
+		return "The claim says the game is over, or not, and the moves say otherwise."
+	case ClaimResult:
+		return "The claimed result is not how the run stands after the moves."
+	case Implausible:
+		return "The moves are the rules', but the spawns are unlikely under the profile's weights, and the policy (verify --strict) refuses that."
+	}
+	return ""
+}
 
 // Unreadable reports whether the reason is about the input rather than
 // the game: malformed or refused, a replay that could not be judged.

@@ -254,7 +254,7 @@ func (v *Verifier) verify(r *Replay, trace bool, s *scratch) (Verdict, []Frame) 
 			claimed := *cb
 			div.Claimed = &claimed
 		}
-		return vd.invalid(claimReasons[mm[0].Field], div), frames
+		return vd.invalid(claimReason(mm[0].Field), div), frames
 	}
 	vd.Valid = true
 	vd.SHA256 = canonicalHash(r, c, vd.Seed, g, s)
@@ -367,9 +367,24 @@ func divergence(g *engine.Game, r *Replay, i int, err error) (*Divergence, Reaso
 	return div, BadAction
 }
 
-var claimReasons = map[string]Reason{
-	"moves": ClaimMoves, "score": ClaimScore, "maxTile": ClaimMaxTile, "board": ClaimBoard,
-	"won": ClaimWon, "over": ClaimOver, "result": ClaimResult,
+// claimReason returns the reason of a claimed figure that differs, by
+// its field.
+func claimReason(field string) Reason {
+	switch field {
+	case "moves":
+		return ClaimMoves
+	case "score":
+		return ClaimScore
+	case "maxTile":
+		return ClaimMaxTile
+	case "board":
+		return ClaimBoard
+	case "won":
+		return ClaimWon
+	case "over":
+		return ClaimOver
+	}
+	return ClaimResult
 }
 
 // compareClaim lists the claimed figures the game does not have, the
