@@ -40,36 +40,51 @@ func appendParsedSpawnLog(actions []engine.Action, spawns []engine.Spawn, log st
 	recip := (1<<16 + cols - 1) / cols
 	for i := 0; i < len(log); {
 		c := log[i]
-		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
-			i++
-			continue
-		}
-		at := i
 		a, ok := engine.ActionOf(c)
 		if !ok {
-			return actions0, spawns0, &engine.ActionError{Offset: at, Char: rune(c)}
+			if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+				i++
+				continue
+			}
+			return actions0, spawns0, &engine.ActionError{Offset: i, Char: rune(c)}
 		}
+		at := i
 		i++
 		var s engine.Spawn
-		if _, isMove := a.Direction(); isMove {
+		if a <= engine.MoveRight {
 			var cell, value uint64
-			cell, i, ok = readDecimal(log, i)
-			if ok && i < len(log) && log[i] == ':' {
-				value, i, ok = readDecimal(log, i+1)
-			} else {
-				ok = false
-			}
-			if !ok {
-				return actions0, spawns0, fmt.Errorf("character %d: move %q needs its spawn as CELL:VALUE, like %c14:2", at+1, c, c)
-			}
-			if cell >= uint64(cols)*engine.MaxSide {
-				return actions0, spawns0, fmt.Errorf("character %d: move %q spawns in cell %d, outside any board of %d columns (cells count from 0, row by row)", at+1, c, cell, cols)
+			switch {
+			// The common tokens first: a one-digit value after a one- or
+			// two-digit cell ("L3:2", "L14:2"), with something after it.
+			// (A one-digit cell is on every board, which has 16 cells or
+			// more; a two-digit one is checked.)
+			case i+3 < len(log) && log[i+1] == ':' && log[i]-'0' < 10 && log[i+2]-'0' < 10 && log[i+3]-'0' >= 10:
+				cell, value, i = uint64(log[i]-'0'), uint64(log[i+2]-'0'), i+3
+			case i+4 < len(log) && log[i+2] == ':' && log[i]-'0' < 10 && log[i+1]-'0' < 10 && log[i+3]-'0' < 10 && log[i+4]-'0' >= 10 &&
+				uint64(log[i]-'0')*10+uint64(log[i+1]-'0') < uint64(cols)*engine.MaxSide:
+				cell, value, i = uint64(log[i]-'0')*10+uint64(log[i+1]-'0'), uint64(log[i+3]-'0'), i+4
+			default:
+				cell, i, ok = readDecimal(log, i)
+				if ok && i < len(log) && log[i] == ':' {
+					value, i, ok = readDecimal(log, i+1)
+				} else {
+					ok = false
+				}
+				if !ok {
+					return actions0, spawns0, fmt.Errorf("character %d: move %q needs its spawn as CELL:VALUE, like %c14:2", at+1, c, c)
+				}
+				if cell >= uint64(cols)*engine.MaxSide {
+					return actions0, spawns0, fmt.Errorf("character %d: move %q spawns in cell %d, outside any board of %d columns (cells count from 0, row by row)", at+1, c, cell, cols)
+				}
 			}
 			row := int(cell) * recip >> 16
 			s = engine.Spawn{Row: row, Col: int(cell) - row*cols, Value: value}
 		}
 		actions = append(actions, a)
 		spawns = append(spawns, s)
+		if i < len(log) && log[i] == ' ' {
+			i++ // the space between tokens, as the writers put it, at once
+		}
 	}
 	return actions, spawns, nil
 }

@@ -84,7 +84,11 @@ func TestParseSpawnLogEveryCell(t *testing.T) {
 // accepts and reads the same actions and spawns; what it reads, written
 // back (spaced or as the canonical form writes it), reads the same again.
 func FuzzParseSpawnLog(f *testing.F) {
-	for _, s := range []string{"L14:2", "L14:2 U3:4\nZ", "R0:2K E B", "L014:02", "L18446744073709551615:2", "L18446744073709551616:2", "L:2", "L2:", "U1:2x", "d7:4 l2:2"} {
+	for _, s := range []string{"L14:2", "L14:2 U3:4\nZ", "R0:2K E B", "L014:02", "L18446744073709551615:2", "L18446744073709551616:2", "L:2", "L2:", "U1:2x", "d7:4 l2:2",
+		// The edges of the fast paths: a token at the end, a two-digit
+		// cell beyond the board, a two-digit value, no space, a letter
+		// after the value.
+		"L3:2", "L3:2 ", "L31:2 U32:4 ", "L99:2 ", "L3:22 ", "L13:16 ", "L3:2Z", "L3:2U4:2", "L03:2 ", "L13:2\tR1:4"} {
 		f.Add(s, 4)
 	}
 	f.Fuzz(func(t *testing.T, log string, cols int) {
