@@ -22,7 +22,12 @@ const batchSize = 64
 // (usually [Verifier.VerifyFile]), and hands the verdicts to emit in input
 // order, each as soon as it and those before it are ready. An input that
 // could not be read is a Malformed verdict; the batch goes on.
-func VerifyBatch(inputs <-chan Input, workers int, verify func(name string, data []byte) Verdict, emit func(Verdict)) {
+//
+// Whenever it has handed emit every verdict ready and must wait for the
+// next, and once at the end, it calls idle (when not nil): emit may buffer
+// what it writes, and idle write it out, so that a fast batch makes few
+// writes and a slow stream still gets each verdict promptly.
+func VerifyBatch(inputs <-chan Input, workers int, verify func(name string, data []byte) Verdict, emit func(Verdict), idle func()) {
 	type work struct {
 		in  []Input
 		out chan []Verdict
@@ -70,10 +75,31 @@ func VerifyBatch(inputs <-chan Input, workers int, verify func(name string, data
 			}
 		})
 	}
-	for ch := range order {
-		for _, vd := range <-ch {
+	if idle == nil {
+		idle = func() {}
+	}
+	for {
+		ch, ok := receive(order, idle)
+		if !ok {
+			break
+		}
+		verdicts, _ := receive(ch, idle)
+		for _, vd := range verdicts {
 			emit(vd)
 		}
 	}
+	idle()
 	wg.Wait()
+}
+
+// receive takes a value from c, calling idle first when none is ready.
+func receive[T any](c <-chan T, idle func()) (T, bool) {
+	select {
+	case v, ok := <-c:
+		return v, ok
+	default:
+	}
+	idle()
+	v, ok := <-c
+	return v, ok
 }

@@ -147,7 +147,7 @@ func BenchmarkBatch(b *testing.B) {
 						if !vd.Valid {
 							b.Fatalf("%+v", vd)
 						}
-					})
+					}, nil)
 					n++
 				}
 				sec := b.Elapsed().Seconds()

@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tileproof/tileproof/engine"
@@ -456,7 +458,7 @@ func TestVerifyBatchOrder(t *testing.T) {
 		if (i%97 == 0) != (vd.Reason == Malformed) {
 			t.Errorf("input %d: %+v", i, vd)
 		}
-	})
+	}, nil)
 	for i, name := range got {
 		if name != fmt.Sprint(i) {
 			t.Fatalf("verdict %d is for input %s", i, name)
@@ -464,5 +466,52 @@ func TestVerifyBatchOrder(t *testing.T) {
 	}
 	if len(got) != n {
 		t.Errorf("%d verdicts for %d inputs", len(got), n)
+	}
+}
+
+// TestVerifyBatchIdle: a stream that sends one replay at a time gets each
+// verdict written out (idle called after emit) before it sends the next,
+// as a leaderboard piping submissions through verify needs, and nothing
+// is left unwritten at the end.
+func TestVerifyBatchIdle(t *testing.T) {
+	in := make(chan Input)
+	var mu sync.Mutex
+	var pending, written []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		VerifyBatch(in, 2, func(name string, _ []byte) Verdict { return Verdict{Name: name, Valid: true} },
+			func(vd Verdict) {
+				mu.Lock()
+				pending = append(pending, vd.Name)
+				mu.Unlock()
+			},
+			func() {
+				mu.Lock()
+				written = append(written, pending...)
+				pending = nil
+				mu.Unlock()
+			})
+	}()
+	for i := range 20 {
+		in <- Input{Name: fmt.Sprint(i), Data: []byte("{}")}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			mu.Lock()
+			n := len(written)
+			mu.Unlock()
+			if n == i+1 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("verdict %d not written out while the stream waits (%d written)", i, n)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	close(in)
+	<-done
+	if len(pending) != 0 || len(written) != 20 {
+		t.Errorf("at the end: %d written, %d left unwritten", len(written), len(pending))
 	}
 }
