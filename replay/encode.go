@@ -173,14 +173,14 @@ func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 // appendQuoted writes s as a JSON string, which is a YAML double-quoted
 // scalar too. Invalid UTF-8, which no decoded replay holds, becomes
 // U+FFFD.
-func appendQuoted(b []byte, s string) []byte {
-	if plainASCII(s) {
+func appendQuoted[T string | []byte](b []byte, s T) []byte {
+	if plainPrefix(s) == len(s) {
 		// Most strings (move logs, profile names, seeds) need no escape.
 		return append(append(append(b, '"'), s...), '"')
 	}
 	out, err := jsontext.AppendQuote(b, s)
 	if err != nil {
-		out, _ = jsontext.AppendQuote(b, strings.ToValidUTF8(s, "\uFFFD"))
+		out, _ = jsontext.AppendQuote(b, strings.ToValidUTF8(string(s), "\uFFFD"))
 	}
 	return out
 }
@@ -224,10 +224,6 @@ func (f *form) appendJSON(b []byte, fields []field) []byte {
 	}
 	return append(b, '}')
 }
-
-// plainASCII reports whether s is printable ASCII without a quote or a
-// backslash: a JSON string of it is s between quotes.
-func plainASCII(s string) bool { return plainPrefix(s) == len(s) }
 
 // appendRows writes a board as rows of numbers, 0 for an empty cell.
 func appendRows(b []byte, board engine.Board) []byte {

@@ -415,7 +415,7 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 	if vd.Valid {
 		var buf [192]byte
 		w.key("proved")
-		w.b = appendQuoted(w.b, string(vd.appendProof(buf[:0])))
+		w.b = appendQuoted(w.b, vd.appendProof(buf[:0]))
 	}
 	w.opt("sha256", vd.SHA256)
 	w.strs("warnings", vd.Warnings)
