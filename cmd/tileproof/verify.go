@@ -11,8 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -77,13 +77,6 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 	case f.workers == 0:
 		f.workers = runtime.GOMAXPROCS(0)
 	}
-	if os.Getenv("GOGC") == "" {
-		// A batch allocates a few KB a replay and keeps almost nothing,
-		// so with the default setting the collector runs every few
-		// milliseconds and, on two cores, eats most of what the second
-		// worker adds. Collecting less often costs a few MB.
-		debug.SetGCPercent(400)
-	}
 	v, err := newVerifier(f.profileFiles)
 	if err != nil {
 		return c.fail(exitBadUsage, "verify: %v", err)
@@ -101,7 +94,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 	}
 	sum := newSummary()
 	progress := c.startProgress(sum)
-	inputs := make(chan replay.Input)
+	inputs := make(chan replay.Input, 256) // the batch takes what has arrived, up to a chunk at once
 	var listErr error
 	go func() {
 		defer close(inputs)
@@ -112,6 +105,12 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 			})
 		})
 	}()
+	// The verdicts are written through a buffer that goes out whenever the
+	// batch waits for more (a write a verdict cost a short replay's
+	// verification again), so a stream still gets each verdict as soon as
+	// it is ready.
+	out := bufio.NewWriterSize(c.stdout, 64<<10)
+	var line []byte
 	replay.VerifyBatch(inputs, f.workers, verifyOne, func(vd replay.Verdict) {
 		if f.strict {
 			vd = vd.Strict() // every view says what the exit status says
@@ -120,15 +119,13 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		if report != nil {
 			report.add(vd)
 		}
-		progress.clearWhile(func() {
-			if f.json {
-				b, _ := json.Marshal(vd)
-				fmt.Fprintf(c.stdout, "%s\n", b)
-			} else {
-				printVerdict(c.stdout, vd)
-			}
-		})
-	})
+		if f.json {
+			line = appendVerdictLine(line[:0], vd)
+			out.Write(line)
+		} else {
+			printVerdict(out, vd)
+		}
+	}, func() { progress.clearWhile(func() { out.Flush() }) })
 	progress.stop()
 	if listErr != nil {
 		if report != nil {
@@ -136,11 +133,11 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		}
 		return c.fail(exitBadUsage, "verify: %v", listErr)
 	}
-	out := c.stdout
+	summaryOut := c.stdout
 	if f.json {
-		out = c.stderr
+		summaryOut = c.stderr
 	}
-	sum.print(out)
+	sum.print(summaryOut)
 	if report != nil {
 		pages, unpaged, stale, err := report.finish("tileproof verify " + strings.Join(args, " "))
 		if err != nil {
@@ -155,6 +152,23 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		}
 	}
 	return sum.exitCode()
+}
+
+// appendVerdictLine appends vd's JSON line to b as encoding/json writes
+// it, with <, >, & and the line separators U+2028 and U+2029 escaped (so
+// that a line is safe inside an HTML page's script), but without its
+// reflection and second scan of the text when there is nothing to
+// escape.
+func appendVerdictLine(b []byte, vd replay.Verdict) []byte {
+	start := len(b)
+	b = vd.AppendJSON(b)
+	if text := b[start:]; bytes.IndexByte(text, '<') >= 0 || bytes.IndexByte(text, '>') >= 0 ||
+		bytes.IndexByte(text, '&') >= 0 || bytes.IndexByte(text, 0xE2) >= 0 {
+		var escaped bytes.Buffer
+		json.HTMLEscape(&escaped, text)
+		b = append(b[:start], escaped.Bytes()...)
+	}
+	return append(b, '\n')
 }
 
 // pluralHave returns "1 replay has", "2 replays have".
@@ -279,45 +293,31 @@ func sendFile(path string, out chan<- replay.Input, inDir bool) {
 
 // sendLines sends each non-blank line of r as a replay named NAME:LINE.
 func sendLines(name string, r io.Reader, out chan<- replay.Input, limit int) {
-	br := bufio.NewReaderSize(r, 1<<16)
+	lr := &lineReader{r: r, limit: limit}
 	for line := 1; ; line++ {
-		data, tooLong, err := readLine(br, limit)
+		data, tooLong, err := lr.next()
+		blank := len(bytes.TrimSpace(data)) == 0
 		switch {
 		case tooLong:
-			out <- replay.Input{Name: fmt.Sprintf("%s:%d", name, line), Err: fmt.Errorf("line longer than %d bytes", limit)}
-		case len(bytes.TrimSpace(data)) > 0 && bytes.TrimLeft(data, " \t")[0] != '{':
+			out <- replay.Input{Name: lineName(name, line), Err: fmt.Errorf("line longer than %d bytes", limit)}
+		case !blank && bytes.TrimLeft(data, " \t")[0] != '{':
 			// A line of JSON Lines is JSON: a line in YAML is not read as
 			// one, as a file in YAML would be.
-			out <- replay.Input{Name: fmt.Sprintf("%s:%d", name, line), Err: errors.New("not a JSON object: a line of a JSON Lines batch is one replay in JSON")}
-		case len(bytes.TrimSpace(data)) > 0:
-			out <- replay.Input{Name: fmt.Sprintf("%s:%d", name, line), Data: bytes.TrimRight(data, "\r\n")}
+			out <- replay.Input{Name: lineName(name, line), Err: errors.New("not a JSON object: a line of a JSON Lines batch is one replay in JSON")}
+		case !blank:
+			out <- replay.Input{Name: lineName(name, line), Data: bytes.TrimRight(data, "\r\n")}
 		}
 		if err != nil {
 			if err != io.EOF {
-				out <- replay.Input{Name: fmt.Sprintf("%s:%d", name, line), Err: err}
+				out <- replay.Input{Name: lineName(name, line), Err: err}
 			}
 			return
 		}
 	}
 }
 
-// readLine reads one line, its end included, keeping at most limit bytes
-// in memory: a longer line is read to its end and dropped (tooLong).
-func readLine(br *bufio.Reader, limit int) (line []byte, tooLong bool, err error) {
-	for {
-		frag, err := br.ReadSlice('\n')
-		if !tooLong {
-			if len(line)+len(frag) > limit {
-				tooLong, line = true, nil
-			} else {
-				line = append(line, frag...)
-			}
-		}
-		if err != bufio.ErrBufferFull {
-			return line, tooLong, err
-		}
-	}
-}
+// lineName names line n of the stream name: NAME:N.
+func lineName(name string, n int) string { return name + ":" + strconv.Itoa(n) }
 
 // printVerdict writes a verdict for a person: ok, FAIL or error, then
 // what replay.Verdict.Explain gives. A verdict that --strict made
@@ -388,7 +388,8 @@ func (s *summary) add(vd replay.Verdict) {
 		}
 		s.valid++
 		if s.best == nil || vd.Score > s.best.Score {
-			s.best = &vd
+			best := vd // a copy only for a new best: vd itself stays on the stack
+			s.best = &best
 		}
 	case vd.Reason.Unreadable():
 		s.unreadable++

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/replay"
+)
+
+// shortGames records 2,000 distinct short tile-merge games (a
+// corner-keeping player that moves at random one time in four), as a
+// JSON Lines batch in the seeded form and in the spawn-recorded one, and
+// the seeded replays decoded, for the engine's own replay of them.
+var shortGames = sync.OnceValue(func() (g struct {
+	seeded, spawns []byte
+	replays        []*replay.Replay
+	moves          int
+}) {
+	p, _ := engine.BuiltinProfile("tile-merge")
+	rules, _ := engine.Compile(p)
+	rng := rand.New(rand.NewPCG(1, 1))
+	for i := range 2000 {
+		seed := fmt.Sprint("batch-", i)
+		game, _ := rules.NewGame(seed)
+		start := game.Board()
+		r := &replay.Replay{Profile: p.Name, Seed: &seed}
+		var spawns []engine.Spawn
+		for !game.Over() {
+			legal := game.LegalMoves()
+			d := legal[0]
+			for _, pref := range []engine.Direction{engine.Down, engine.Left, engine.Right} {
+				if slices.Contains(legal, pref) {
+					d = pref
+					break
+				}
+			}
+			if rng.IntN(4) == 0 {
+				d = legal[rng.IntN(len(legal))]
+			}
+			st, _ := game.Move(d)
+			r.Actions, spawns = append(r.Actions, engine.Action(d)), append(spawns, st.Spawn)
+		}
+		r.Claim = replay.Claim{Score: game.Score(), MaxTile: game.MaxTile(), Moves: game.Moves()}
+		g.seeded = append(append(g.seeded, r.EncodeJSON()...), '\n')
+		sr := &replay.Replay{Profile: p.Name, Start: &start, Actions: r.Actions, Spawns: spawns, Claim: r.Claim}
+		g.spawns = append(append(g.spawns, sr.EncodeJSON()...), '\n')
+		g.replays, g.moves = append(g.replays, r), g.moves+game.Moves()
+	}
+	return g
+})
+
+// BenchmarkVerifyJSONLines runs tileproof verify --json - on the batch of
+// short games, from the JSON Lines on stdin to the verdicts' lines on
+// stdout (the process's start aside), with one worker on one core and
+// with two on two, beside the engine's own replay of the same games in
+// the same loop: x-engine is one core's rate of moves over the engine's,
+// and x-one-worker two cores' rate over one's.
+func BenchmarkVerifyJSONLines(b *testing.B) {
+	g := shortGames()
+	p, _ := engine.BuiltinProfile("tile-merge")
+	rules, _ := engine.Compile(p)
+	for _, form := range []struct {
+		name  string
+		batch []byte
+	}{{"seeded", g.seeded}, {"spawns", g.spawns}} {
+		b.Run(form.name, func(b *testing.B) {
+			var engineTime time.Duration
+			var verifyTime [2]time.Duration
+			for b.Loop() {
+				t := time.Now()
+				for _, r := range g.replays {
+					game, _ := rules.NewGame(*r.Seed)
+					if _, err := game.Play(r.Actions, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+				engineTime += time.Since(t)
+				for w := range verifyTime {
+					// n workers on n cores: the command's scaling, its
+					// reading and writing included.
+					procs := runtime.GOMAXPROCS(w + 1)
+					var errs bytes.Buffer
+					c := &cli{stdin: bytes.NewReader(form.batch), stdout: io.Discard, stderr: &errs}
+					t := time.Now()
+					code := c.main([]string{"verify", "--json", "--workers", fmt.Sprint(w + 1), "-"})
+					verifyTime[w] += time.Since(t)
+					runtime.GOMAXPROCS(procs)
+					if code != exitOK {
+						b.Fatalf("exit %d: %s", code, errs.String())
+					}
+				}
+			}
+			moves := float64(b.N * g.moves)
+			b.ReportMetric(moves/engineTime.Seconds()/1e6, "engine-Mmoves/s")
+			b.ReportMetric(moves/verifyTime[0].Seconds()/1e6, "verify-Mmoves/s")
+			b.ReportMetric(engineTime.Seconds()/verifyTime[0].Seconds(), "x-engine")
+			b.ReportMetric(verifyTime[0].Seconds()/verifyTime[1].Seconds(), "x-one-worker")
+		})
+	}
+}
