@@ -62,7 +62,9 @@ var shortGames = sync.OnceValue(func() (g struct {
 // stdout (the process's start aside), with one worker on one core and
 // with two on two, beside the engine's own replay of the same games in
 // the same loop: x-engine is one core's rate of moves over the engine's,
-// and x-one-worker two cores' rate over one's.
+// x-one-worker two cores' rate over one's, and engine-x-one-core the
+// engine's own on two cores over one (what the machine gives two threads
+// that share nothing).
 func BenchmarkVerifyJSONLines(b *testing.B) {
 	g := shortGames()
 	p, _ := engine.BuiltinProfile("tile-merge")
@@ -72,17 +74,31 @@ func BenchmarkVerifyJSONLines(b *testing.B) {
 		batch []byte
 	}{{"seeded", g.seeded}, {"spawns", g.spawns}} {
 		b.Run(form.name, func(b *testing.B) {
-			var engineTime time.Duration
-			var verifyTime [2]time.Duration
-			for b.Loop() {
-				t := time.Now()
+			replayAll := func() {
 				for _, r := range g.replays {
 					game, _ := rules.NewGame(*r.Seed)
 					if _, err := game.Play(r.Actions, nil); err != nil {
-						b.Fatal(err)
+						b.Error(err)
+						return
 					}
 				}
+			}
+			var engineTime, engineTwice time.Duration
+			var verifyTime [2]time.Duration
+			for b.Loop() {
+				t := time.Now()
+				replayAll()
 				engineTime += time.Since(t)
+				// The machine's own scaling: the engine replaying the games
+				// twice over, on two goroutines and two cores.
+				procs := runtime.GOMAXPROCS(2)
+				t = time.Now()
+				var wg sync.WaitGroup
+				wg.Go(replayAll)
+				wg.Go(replayAll)
+				wg.Wait()
+				engineTwice += time.Since(t)
+				runtime.GOMAXPROCS(procs)
 				for w := range verifyTime {
 					// n workers on n cores: the command's scaling, its
 					// reading and writing included.
@@ -103,6 +119,7 @@ func BenchmarkVerifyJSONLines(b *testing.B) {
 			b.ReportMetric(moves/verifyTime[0].Seconds()/1e6, "verify-Mmoves/s")
 			b.ReportMetric(engineTime.Seconds()/verifyTime[0].Seconds(), "x-engine")
 			b.ReportMetric(verifyTime[0].Seconds()/verifyTime[1].Seconds(), "x-one-worker")
+			b.ReportMetric(2*engineTime.Seconds()/engineTwice.Seconds(), "engine-x-one-core")
 		})
 	}
 }
