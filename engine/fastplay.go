@@ -120,6 +120,11 @@ loop:
 // empty ([Game.PlayRecorded]). It stops where playSeeded stops, and before
 // a given spawn it refuses, which move then words; it returns as
 // playSeeded does.
+//
+// It repeats playSeeded's bounds, slide and write-back rather than share
+// them: as functions (the slide is too large to inline), they cost either
+// loop 2 to 4% (BenchmarkReplay, BenchmarkLongSpawnRecorded, the two
+// builds run in turn).
 func (g *Game) playRecorded(actions []Action, spawns []Spawn, open []uint64) (n int, retry bool) {
 	r, st := g.r, &g.st
 	stops := g.p.Win.Then != Continue && !st.keep

@@ -381,24 +381,8 @@ func doEach(g *Game, log []Action) (int, error) {
 // nearly full board. It compares the whole state, the state an undo would
 // restore included.
 func TestPlayEdges(t *testing.T) {
-	limited := customProfile(t, "name: limited\nbase: online-2048\nmoveLimit: 40\n")
-	limitedPGS := customProfile(t, "name: limited-pgs\nbase: pgs\nmoveLimit: 25\n")
-	boards := []string{
-		"1024 1024 . ./. . . ./. . . ./. . . .",
-		"2 1024 1024 ./4 . . ./. . . ./. . . .",
-		"32768 32768 . ./2 . . ./. . . ./. . . .",
-		"65536 2 . ./4 . . ./. . . ./. . . .",
-		"2 4 8 16/32 64 128 256/512 2 4 8/16 32 . .",
-		". . . ./. . . ./. . . ./. . . 2",
-	}
+	profiles, boards := edgeStates(t)
 	rng := rand.New(rand.NewPCG(21, 22))
-	weights := customProfile(t, "name: weights\nbase: tile-merge\nspawn: {2: 3, 4: 2, 8: 1}\n") // not 10 in all: the division path
-	profiles := []*Profile{limited, limitedPGS, weights}
-	for _, name := range BuiltinNames() {
-		if p := mustProfile(t, name); p.Rows == 4 && p.Cols == 4 { // the boards are 4x4
-			profiles = append(profiles, p)
-		}
-	}
 	for _, p := range profiles {
 		rules, err := Compile(p)
 		if err != nil {
@@ -446,6 +430,34 @@ func TestPlayEdges(t *testing.T) {
 // TestPlayFinishOrder plays the one move that both reaches the move limit
 // and leaves no move, under a profile that checks the move limit first:
 // Play and Move must both end the run with the move limit.
+// edgeStates are the states at the edges of the fast loops that
+// TestPlayEdges and TestPlayRecordedEdges play from: every 4x4 built-in
+// profile, move limits inside a log (under a win that ignores and one
+// that stops), spawn weights not adding up to 10 (the division path);
+// boards with the win tile one merge away, a merge making 2^16, 65536 on
+// the board, a nearly full board, a nearly empty one.
+func edgeStates(t *testing.T) (profiles []*Profile, boards []string) {
+	profiles = []*Profile{
+		customProfile(t, "name: limited\nbase: online-2048\nmoveLimit: 40\n"),
+		customProfile(t, "name: limited-pgs\nbase: pgs\nmoveLimit: 25\n"),
+		customProfile(t, "name: weights\nbase: tile-merge\nspawn: {2: 3, 4: 2, 8: 1}\n"),
+	}
+	for _, name := range BuiltinNames() {
+		if p := mustProfile(t, name); p.Rows == 4 && p.Cols == 4 { // the boards are 4x4
+			profiles = append(profiles, p)
+		}
+	}
+	boards = []string{
+		"1024 1024 . ./. . . ./. . . ./. . . .",
+		"2 1024 1024 ./4 . . ./. . . ./. . . .",
+		"32768 32768 . ./2 . . ./. . . ./. . . .",
+		"65536 2 . ./4 . . ./. . . ./. . . .",
+		"2 4 8 16/32 64 128 256/512 2 4 8/16 32 . .",
+		". . . ./. . . ./. . . ./. . . 2",
+	}
+	return profiles, boards
+}
+
 func TestPlayFinishOrder(t *testing.T) {
 	p := customProfile(t, "name: limit-first\nbase: pgs\nmoveLimit: 1\nfinishOrder: [move-limit, no-moves, target-reached]\n")
 	// Moving right fills the gap and spawns at the bottom left, where no

@@ -108,24 +108,8 @@ func bitIndex(m uint64) int {
 // whole state must agree, the state to undo to included, and so must the
 // open cells.
 func TestPlayRecordedEdges(t *testing.T) {
-	limited := customProfile(t, "name: limited\nbase: online-2048\nmoveLimit: 40\n")
-	limitedPGS := customProfile(t, "name: limited-pgs\nbase: pgs\nmoveLimit: 25\n")
-	eights := customProfile(t, "name: eights\nbase: tile-merge\nspawn: {2: 3, 4: 2, 8: 1}\n")
-	boards := []string{
-		"1024 1024 . ./. . . ./. . . ./. . . .",
-		"2 1024 1024 ./4 . . ./. . . ./. . . .",
-		"32768 32768 . ./2 . . ./. . . ./. . . .",
-		"65536 2 . ./4 . . ./. . . ./. . . .",
-		"2 4 8 16/32 64 128 256/512 2 4 8/16 32 . .",
-		". . . ./. . . ./. . . ./. . . 2",
-	}
+	profiles, boards := edgeStates(t)
 	rng := rand.New(rand.NewPCG(23, 24))
-	profiles := []*Profile{limited, limitedPGS, eights}
-	for _, name := range BuiltinNames() {
-		if p := mustProfile(t, name); p.Rows == 4 && p.Cols == 4 {
-			profiles = append(profiles, p)
-		}
-	}
 	for _, p := range profiles {
 		rules, err := Compile(p)
 		if err != nil {

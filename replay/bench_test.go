@@ -267,20 +267,27 @@ func BenchmarkSpawnRecordedRatio(b *testing.B) {
 	b.ReportMetric(seededTime.Seconds()/spawnsTime.Seconds(), "ratio")
 }
 
+// longSpawnRecorded returns the corpus's longest game (4,189 moves to a
+// 4096) spawn-recorded: its path, the replay, its JSON, and its profile
+// and rules.
+func longSpawnRecorded(b *testing.B) (path string, sr *Replay, data []byte, p *engine.Profile, rules *engine.Rules) {
+	path = filepath.Join(corpusDir, "valid/tile-merge-4096.yaml")
+	r, err := Decode(path, mustReadB(b, path))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sr = spawnRecorded(b, r)
+	p, _ = engine.BuiltinProfile(r.Profile)
+	rules, _ = engine.Compile(p)
+	return path, sr, sr.EncodeJSON(), p, rules
+}
+
 // BenchmarkLongSpawnRecorded verifies the corpus's longest game (4,189
 // moves to a 4096) spawn-recorded, end to end from its bytes, and reports
 // moves per second (the target: at least 20 M), with the engine's
 // own replay of the same game in the same loop for the ratio.
 func BenchmarkLongSpawnRecorded(b *testing.B) {
-	path := filepath.Join(corpusDir, "valid/tile-merge-4096.yaml")
-	r, err := Decode(path, mustReadB(b, path))
-	if err != nil {
-		b.Fatal(err)
-	}
-	sr := spawnRecorded(b, r)
-	data := sr.EncodeJSON()
-	p, _ := engine.BuiltinProfile(r.Profile)
-	rules, _ := engine.Compile(p)
+	path, sr, data, _, rules := longSpawnRecorded(b)
 	v := NewVerifier()
 	var engineTime, verifyTime time.Duration
 	for b.Loop() {
@@ -296,7 +303,7 @@ func BenchmarkLongSpawnRecorded(b *testing.B) {
 		}
 		verifyTime += time.Since(t)
 	}
-	n := float64(b.N * r.Claim.Moves)
+	n := float64(b.N * sr.Claim.Moves)
 	b.ReportMetric(n/verifyTime.Seconds()/1e6, "verify-Mmoves/s")
 	b.ReportMetric(n/engineTime.Seconds()/1e6, "engine-Mmoves/s")
 	b.ReportMetric(engineTime.Seconds()/verifyTime.Seconds(), "ratio")
@@ -309,15 +316,8 @@ func BenchmarkLongSpawnRecorded(b *testing.B) {
 // plausibility count, writing the canonical move log and its SHA-256, and
 // the whole verification.
 func BenchmarkLongSpawnRecordedStages(b *testing.B) {
-	path := filepath.Join(corpusDir, "valid/tile-merge-4096.yaml")
-	r, err := Decode(path, mustReadB(b, path))
-	if err != nil {
-		b.Fatal(err)
-	}
-	sr := spawnRecorded(b, r)
-	data, log := sr.EncodeJSON(), sr.MoveLog()
-	p, _ := engine.BuiltinProfile(r.Profile)
-	rules, _ := engine.Compile(p)
+	path, sr, data, p, rules := longSpawnRecorded(b)
+	log := sr.MoveLog()
 	open := make([]uint64, len(sr.Actions))
 	canonical := sr.appendMoveLog(nil, false)
 	v := NewVerifier()
@@ -325,7 +325,7 @@ func BenchmarkLongSpawnRecordedStages(b *testing.B) {
 	var spawns []engine.Spawn
 	var buf []byte
 	perMove := func(b *testing.B) {
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(r.Claim.Moves), "ns/move")
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(sr.Claim.Moves), "ns/move")
 	}
 	for _, stage := range []struct {
 		name string
