@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -76,14 +77,14 @@ const skip = 255
 // ParseActions reads a move log: action letters, in either case, with
 // white space between them ignored. Errors are [*ActionError].
 func ParseActions(log string) ([]Action, error) {
-	return AppendParsedActions(make([]Action, 0, len(log)), log)
+	return AppendParsedActions(nil, log)
 }
 
 // AppendParsedActions appends the actions of a move log to dst, as
 // [ParseActions] reads them, and returns the extended slice; on an error
 // it returns dst as it was.
 func AppendParsedActions(dst []Action, log string) ([]Action, error) {
-	actions := dst
+	actions := slices.Grow(dst, len(log)) // a byte an action at the most: one allocation at the most
 	for i := 0; i < len(log); i++ {
 		switch c := logByte[log[i]]; c {
 		case skip:

@@ -209,6 +209,8 @@ func BenchmarkHostile(b *testing.B) {
 		{"JSON-case-variant-keys", `{"profile":"tile-merge","seed":"7","moves":"L","claim":{"score":0,"maxTile":4,"moves":1},"Claim":{}}`},
 		{"4MB-move-log-YAML", "profile: tile-merge\nseed: \"7\"\nmoves: " + moves + "\nclaim: {score: 0, maxTile: 4, moves: 1}\n"},
 		{"4MB-move-log-JSON", `{"profile":"tile-merge","seed":"7","moves":"` + moves + `","claim":{"score":0,"maxTile":4,"moves":1}}`},
+		{"4MB-spawn-log-of-undos", `{"profile":"online-2048","start":"2 2 . ./. . . ./. . . ./. . . .","moves":"` + strings.Repeat("Z", 4<<20) + `","claim":{"score":0,"maxTile":4,"moves":1}}`},
+		{"4MB-spawn-log-of-moves", `{"profile":"tile-merge","start":"2 2 . ./. . . ./. . . ./. . . .","moves":"` + strings.Repeat("L0:2", 1<<20) + `","claim":{"score":0,"maxTile":4,"moves":1}}`},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			data := []byte(tc.text)

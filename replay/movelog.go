@@ -27,10 +27,13 @@ func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error
 // appendParsedSpawnLog is [ParseSpawnLog] appending to actions and
 // spawns, whose room it reuses; on an error it returns them as they were.
 func appendParsedSpawnLog(actions []engine.Action, spawns []engine.Spawn, log string, cols int) ([]engine.Action, []engine.Spawn, error) {
-	// Room for the log's moves as they are usually written, each at least
-	// four characters ("L0:2"); a log of more actions than that (undo, End
-	// run and breaks take a character) grows as it is read.
+	// Room for the log's actions: when the slices have less than a move's
+	// worth of the log (a move takes four characters at least, "L0:2"),
+	// as many as it holds, counted; a log of more actions than that (undo,
+	// End run and breaks take a character) in slices reused gets the rest
+	// counted as it is read. The slices grow once, a spawn 24 bytes.
 	if n := len(log)/4 + 1; cap(actions)-len(actions) < n {
+		n = 1 + countActions(log)
 		actions, spawns = slices.Grow(actions, n), slices.Grow(spawns, n)
 	}
 	actions0, spawns0 := actions, spawns
@@ -80,6 +83,13 @@ func appendParsedSpawnLog(actions []engine.Action, spawns []engine.Spawn, log st
 			row := int(cell) * recip >> 16
 			s = engine.Spawn{Row: row, Col: int(cell) - row*cols, Value: value}
 		}
+		if len(actions) == cap(actions) {
+			// More actions than the room made for moves (undo, End run and
+			// breaks take a character each): room for all that are left,
+			// counted, so that the slices grow once, not by quarters.
+			n := 1 + countActions(log[i:])
+			actions, spawns = slices.Grow(actions, n), slices.Grow(spawns, n)
+		}
 		actions = append(actions, a)
 		spawns = append(spawns, s)
 		if i < len(log) && log[i] == ' ' {
@@ -87,6 +97,18 @@ func appendParsedSpawnLog(actions []engine.Action, spawns []engine.Spawn, log st
 		}
 	}
 	return actions, spawns, nil
+}
+
+// countActions returns the number of action letters in a move log: at
+// least the number of actions it holds.
+func countActions(log string) int {
+	n := 0
+	for i := 0; i < len(log); i++ {
+		if isLogLetter(log[i]) {
+			n++
+		}
+	}
+	return n
 }
 
 // readDecimal reads the decimal digits of s from i: their value and the
