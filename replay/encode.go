@@ -210,15 +210,13 @@ func (f *form) appendJSON(b []byte, fields []field) []byte {
 			b = strconv.AppendUint(b, f.num[fd.id], 10)
 		case kFlag:
 			b = strconv.AppendBool(b, f.flag[fd.id])
-		case kLog:
-			if f.movesOf != nil {
+		case kLog, kText, kSeed:
+			if fd.kind == kLog && f.movesOf != nil {
 				// A move log written from actions is letters, digits and
 				// colons: no character to escape.
 				b = append(f.movesOf.appendMoveLog(append(b, '"'), false), '"')
 				break
 			}
-			b = appendQuoted(b, f.text[fd.id])
-		default:
 			b = appendQuoted(b, f.text[fd.id])
 		}
 	}

@@ -27,15 +27,6 @@ func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error
 // appendParsedSpawnLog is [ParseSpawnLog] appending to actions and
 // spawns, whose room it reuses; on an error it returns them as they were.
 func appendParsedSpawnLog(actions []engine.Action, spawns []engine.Spawn, log string, cols int) ([]engine.Action, []engine.Spawn, error) {
-	// Room for the log's actions: when the slices have less than a move's
-	// worth of the log (a move takes four characters at least, "L0:2"),
-	// as many as it holds, counted; a log of more actions than that (undo,
-	// End run and breaks take a character) in slices reused gets the rest
-	// counted as it is read. The slices grow once, a spawn 24 bytes.
-	if n := len(log)/4 + 1; cap(actions)-len(actions) < n {
-		n = 1 + countActions(log)
-		actions, spawns = slices.Grow(actions, n), slices.Grow(spawns, n)
-	}
 	actions0, spawns0 := actions, spawns
 	// A cell's row without a division a move: for a cell below 64 (checked
 	// below) and cols from 1 to 8, cell*ceil(2^16/cols)>>16 is cell/cols,
@@ -84,9 +75,9 @@ func appendParsedSpawnLog(actions []engine.Action, spawns []engine.Spawn, log st
 			s = engine.Spawn{Row: row, Col: int(cell) - row*cols, Value: value}
 		}
 		if len(actions) == cap(actions) {
-			// More actions than the room made for moves (undo, End run and
-			// breaks take a character each): room for all that are left,
-			// counted, so that the slices grow once, not by quarters.
+			// Out of room (fresh slices, or reused ones shorter than this
+			// log): room for every action left, counted, so that the
+			// slices grow once, not by quarters (a spawn takes 24 bytes).
 			n := 1 + countActions(log[i:])
 			actions, spawns = slices.Grow(actions, n), slices.Grow(spawns, n)
 		}
@@ -135,7 +126,8 @@ func FormatSpawnLog(actions []engine.Action, spawns []engine.Spawn, cols int) st
 // appendSpawnLog appends a spawn-recorded move log to b, its tokens
 // separated by spaces when spaced (the canonical form has none).
 func appendSpawnLog(b []byte, actions []engine.Action, spawns []engine.Spawn, cols int, spaced bool) []byte {
-	cellTexts, valueTexts := &logTexts().cells, &logTexts().values
+	texts := logTexts()
+	cellTexts, valueTexts := &texts.cells, &texts.values
 	for i, a := range actions {
 		if spaced && i > 0 {
 			b = append(b, ' ')
