@@ -4,6 +4,6 @@
 // exhaustive check of every short line. An implementation is reached
 // through an [Impl]: the built-in engine, a process speaking the exec
 // protocol (docs/protocol.md), or an HTTP server shaped like the
-// tile-merge API. [Test] runs the suite from a Go implementation's own
+// tile-merge API. [TestImpl] runs the suite from a Go implementation's own
 // go test, as testing/fstest.TestFS does for file systems.
 package conformance
