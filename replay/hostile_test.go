@@ -256,3 +256,30 @@ func TestLongStringDescribed(t *testing.T) {
 	mustDecodeFail(t, "l.yaml", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: \""+strings.Repeat("x", 100)+"\"\n",
 		"l.yaml:4:8: claim: a string of 100 bytes where a mapping goes")
 }
+
+// TestSeedNumbersSafe: a seed written as a number beyond 2^53-1 is an
+// error in every form (JSON, YAML, and each fast path), since JavaScript
+// reads 9007199254740992 and 9007199254740993 as one number: two games
+// for the verifier would be one seed for a page (issue 25, item 10). The
+// largest safe number, and any seed as a string, still read.
+func TestSeedNumbersSafe(t *testing.T) {
+	for _, seed := range []string{"9007199254740992", "9007199254740993", "-9007199254740993", "123456789012345678901"} {
+		mustDecodeFail(t, "s.json", `{"profile":"tile-merge","seed":`+seed+`,"moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+			"s.json:1:32: seed: "+seed+" is beyond 2^53-1")
+		want := " is beyond 2^53-1"
+		if len(seed) > 20 {
+			want = " is not a seed" // beyond 64 bits YAML's reader takes it for no whole number
+		}
+		mustDecodeFail(t, "s.yaml", "profile: tile-merge\nseed: "+seed+"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
+			"s.yaml:2:7: seed: "+seed+want)
+	}
+	for _, doc := range []string{
+		`{"profile":"tile-merge","seed":9007199254740991,"moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+		`{"profile":"tile-merge","seed":"9007199254740993","moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+		"profile: tile-merge\nseed: 9007199254740991\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
+	} {
+		if _, err := Decode("s.json", []byte(doc)); err != nil {
+			t.Errorf("%s: %v", doc, err)
+		}
+	}
+}
