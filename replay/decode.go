@@ -340,7 +340,7 @@ func (f *form) replay(name string, r *Replay) error {
 	if f.present(fResult) {
 		var res engine.Result
 		if err := res.UnmarshalText([]byte(f.text[fResult])); err != nil {
-			return fail(fResult, "claim.result: %v", err)
+			return fail(fResult, "claim.result: %s is not one of %s", strictyaml.Echo(f.text[fResult]), resultList())
 		}
 		c.Result = &res
 	}
@@ -358,4 +358,16 @@ func safeSeedNumber(t string) bool {
 	}
 	n, err := strconv.ParseUint(t, 10, 64)
 	return err == nil && n <= engine.MaxSafeInteger
+}
+
+// resultList returns the names of the results a claim may state:
+// "playing, target-reached, ...".
+func resultList() string {
+	var names []string
+	for r := engine.Result(0); ; r++ {
+		if _, err := r.MarshalText(); err != nil {
+			return strings.Join(names, ", ")
+		}
+		names = append(names, r.Name())
+	}
 }

@@ -283,3 +283,23 @@ func TestSeedNumbersSafe(t *testing.T) {
 		}
 	}
 }
+
+// TestLongFieldValuesCut: a 60 KB profile, rng or claim.result is named
+// in its error by its size, never quoted whole (issue 25, item 14), in
+// YAML and in JSON, through the command's path (VerifyFile).
+func TestLongFieldValuesCut(t *testing.T) {
+	long := strings.Repeat("x", 60000)
+	for _, doc := range []string{
+		"profile: " + long + "\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
+		"profile: tile-merge\nrng: " + long + "\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
+		"profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1, result: " + long + "}\n",
+		`{"profile":"` + long + `","seed":"7","moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+		`{"profile":"tile-merge","rng":"` + long + `","seed":"7","moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+		`{"profile":"tile-merge","seed":"7","moves":"L","claim":{"score":0,"maxTile":4,"moves":1,"result":"` + long + `"}}`,
+	} {
+		vd := NewVerifier().VerifyFile("l", []byte(doc))
+		if vd.Valid || len(vd.Error) > 300 || !strings.Contains(vd.Error, "60000 bytes") {
+			t.Errorf("%.60s...: %s, %d bytes: %.300s", doc, vd.Reason, len(vd.Error), vd.Error)
+		}
+	}
+}

@@ -85,7 +85,7 @@ func (v *Verifier) compile(r *Replay) (*compiled, error) {
 	defer v.mu.Unlock()
 	p, ok := v.profile(r.Profile)
 	if !ok {
-		return nil, fmt.Errorf("unknown profile %q (this verifier knows %s)", r.Profile, strings.Join(v.names(), ", "))
+		return nil, fmt.Errorf("unknown profile %s (this verifier knows %s)", strictyaml.Echo(r.Profile), strings.Join(v.names(), ", "))
 	}
 	var setup engine.Setup
 	if r.Setup != nil {
