@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -101,7 +102,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		listErr = c.listInputs(args, inputs, func(path, why string) {
 			sum.skipped.Add(1)
 			progress.clearWhile(func() {
-				fmt.Fprintf(c.stderr, "tileproof: verify: skipped %s: %s\n", path, why)
+				fmt.Fprintf(c.stderr, "tileproof: verify: skipped %s: %s\n", safetext.Terminal(path), why)
 			})
 		})
 	}()
@@ -322,31 +323,37 @@ func lineName(name string, n int) string { return name + ":" + strconv.Itoa(n) }
 // printVerdict writes a verdict for a person: ok, FAIL or error, then
 // what replay.Verdict.Explain gives. A verdict that --strict made
 // implausible is a FAIL with its warnings.
+//
+// The file's name, and every message that may quote a replay, are shown
+// with safetext.Terminal: a submission named "\x1b[2K\rok ..." cannot
+// repaint its FAIL as ok, set the window's title or write the clipboard.
 func printVerdict(w io.Writer, vd replay.Verdict) {
 	e := vd.Explain()
+	name := safetext.Terminal(vd.Name)
+	e.Headline, e.Says, e.Gives = safetext.TerminalLines(e.Headline), safetext.TerminalLines(e.Says), safetext.TerminalLines(e.Gives)
 	switch {
 	case vd.Valid, vd.Reason == replay.Implausible:
 		label := "ok    "
 		if !vd.Valid {
 			label = "FAIL  "
 		}
-		fmt.Fprintf(w, "%s %s: %s\n", label, vd.Name, e.Headline)
+		fmt.Fprintf(w, "%s %s: %s\n", label, name, e.Headline)
 		for _, warn := range vd.Warnings {
-			fmt.Fprintf(w, "       warning: %s\n", warn)
+			fmt.Fprintf(w, "       warning: %s\n", safetext.TerminalLines(warn))
 		}
 	case vd.Reason.Unreadable():
 		msg := vd.Error
 		if !strings.HasPrefix(msg, vd.Name) {
 			msg = vd.Name + ": " + msg
 		}
-		fmt.Fprintf(w, "error  %s\n", strings.ReplaceAll(msg, "\n", "\n       "))
+		fmt.Fprintf(w, "error  %s\n", strings.ReplaceAll(safetext.TerminalLines(msg), "\n", "\n       "))
 	default:
 		d := vd.Divergence
-		fmt.Fprintf(w, "FAIL   %s: %s\n", vd.Name, e.Headline)
+		fmt.Fprintf(w, "FAIL   %s: %s\n", name, e.Headline)
 		fmt.Fprintf(w, "       the replay says: %s\n", e.Says)
 		fmt.Fprintf(w, "       the rules give:  %s\n", e.Gives)
 		for _, a := range e.Also {
-			fmt.Fprintf(w, "       also %s\n", a)
+			fmt.Fprintf(w, "       also %s\n", safetext.TerminalLines(a))
 		}
 		if diff := d.Diff(); diff != "" {
 			fmt.Fprintf(w, "       board (-claimed +real):\n%s\n", indentLines(strings.TrimRight(diff, "\n"), "         "))
@@ -424,7 +431,7 @@ func (s *summary) print(w io.Writer) {
 		fmt.Fprintf(w, ", %d skipped (not regular files)", k)
 	}
 	if s.best != nil {
-		fmt.Fprintf(w, "; best verified score %d (%s)", s.best.Score, s.best.Name)
+		fmt.Fprintf(w, "; best verified score %d (%s)", s.best.Score, safetext.Terminal(s.best.Name))
 	}
 	fmt.Fprintln(w)
 }

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The attacks of a hostile submitter on the command's own output and
+// files (issue 25), each held here.
+
+// hostileName is a submission's file name that, written raw to a
+// terminal, erases its line, writes "ok" over its FAIL, sets the window's
+// title and loads the clipboard (OSC 52).
+const hostileName = "\x1b[2K\rok     x.yaml: score 1048576\x1b]0;pwned\x07\x1b]52;c;cm0gLXJmIH4=\x07.yaml"
+
+// noControls fails when out holds a byte a terminal acts on (other than
+// newline and tab).
+func noControls(t *testing.T, what, out string) {
+	t.Helper()
+	for i := 0; i < len(out); i++ {
+		if c := out[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			t.Errorf("%s: byte %#x at %d: %q", what, c, i, out)
+			return
+		}
+	}
+}
+
+// TestFileNamesShownSafely: a file named with escape sequences is named
+// visibly (\x1b) in verify's verdicts, its summary and its errors, and in
+// show's title and errors, never written raw (issue 25, item 5).
+func TestFileNamesShownSafely(t *testing.T) {
+	dir := t.TempDir()
+	valid, err := os.ReadFile("../../replays/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, hostileName)
+	if err := os.WriteFile(name, valid, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad"+hostileName)
+	if err := os.WriteFile(bad, []byte("profile: tile-merge\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "", "verify", dir)
+	if code != exitBadUsage || !strings.Contains(out, `\x1b[2K\x0dok`) {
+		t.Errorf("verify: exit %d\n%s", code, out)
+	}
+	noControls(t, "verify", out+errOut)
+	code, out, errOut = runCLI(t, "", "show", "--step", "0", name)
+	if code != exitOK || !strings.Contains(out, `\x1b]0;pwned\x07`) {
+		t.Errorf("show: exit %d\n%s%s", code, out, errOut)
+	}
+	noControls(t, "show", out+errOut)
+	code, out, errOut = runCLI(t, "", "show", bad)
+	if code != exitBadUsage || !strings.Contains(errOut, `\x1b]52;c;`) {
+		t.Errorf("show of a bad file: exit %d\n%s%s", code, out, errOut)
+	}
+	noControls(t, "show of a bad file", out+errOut)
+}
+
+// TestHTMLHostileName: show --html writes a file named with markup
+// through html/template, which escapes it: no tag of the name reaches
+// the page.
+func TestHTMLHostileName(t *testing.T) {
+	dir := t.TempDir()
+	valid, err := os.ReadFile("../../replays/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, "<img src=x onerror=alert(1)>\x1b]0;t\x07.yaml")
+	if err := os.WriteFile(name, valid, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "page.html")
+	if code, out, errOut := runCLI(t, "", "show", "--html", "-o", page, name); code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(html), "<img src=x") || !strings.Contains(string(html), "img src=x onerror") {
+		t.Errorf("the name is not escaped, or not there")
+	}
+}
