@@ -86,3 +86,27 @@ func TestHTMLHostileName(t *testing.T) {
 		t.Errorf("the name is not escaped, or not there")
 	}
 }
+
+// TestShowBounded: show reads a replay as verify does, a regular file of
+// at most 64 MiB: a link to /dev/zero and a named pipe are refused at
+// once (they grew past 2.4 GB, and hung; issue 25, item 4), a file one
+// byte over the limit is refused by its size.
+func TestShowBounded(t *testing.T) {
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero.yaml")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Skip(err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, make([]byte, maxReplaySize+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ file, want string }{
+		{zero, "a device; a replay is read from a regular file"},
+		{big, "larger than 64 MiB"},
+	} {
+		if code, _, errOut := runCLI(t, "", "show", tc.file); code != exitBadUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("show %s: exit %d, %q", tc.file, code, errOut)
+		}
+	}
+}

@@ -29,3 +29,21 @@ func openRegular(path string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// openNamedRegular opens a file a person named for reading, a link
+// followed, only if it is a regular file.
+func openNamedRegular(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %s", path, notRegularNamed(info.Mode()))
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"syscall"
 )
@@ -13,13 +14,24 @@ import (
 // does not block the open (O_NONBLOCK), so a file swapped for either
 // after the directory was listed is refused, never read.
 func openRegular(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	return openRegularFlags(path, syscall.O_NOFOLLOW, notRegular)
+}
+
+// openNamedRegular opens a file a person named for reading, a link
+// followed, only if it is a regular file: a named pipe does not block the
+// open (O_NONBLOCK), and a pipe or a device is refused, never read.
+func openNamedRegular(path string) (*os.File, error) {
+	return openRegularFlags(path, 0, notRegularNamed)
+}
+
+func openRegularFlags(path string, flags int, why func(fs.FileMode) string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|flags, 0)
 	if err != nil {
 		return nil, err
 	}
 	info, err := f.Stat()
 	if err == nil && !info.Mode().IsRegular() {
-		err = fmt.Errorf("%s: %s", path, notRegular(info.Mode()))
+		err = fmt.Errorf("%s: %s", path, why(info.Mode()))
 	}
 	if err != nil {
 		f.Close()
