@@ -110,3 +110,57 @@ func TestShowBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestReportNotThroughLinks: verify --report writes only where it was
+// asked (issue 25, item 9): a link planted at FILE_files is refused
+// before anything is written, and the page-like files of its target are
+// left; a link planted at FILE is refused, its target untouched; a report
+// path naming an input (even through a link), or a replay file inside an
+// input directory, is refused before the input is truncated.
+func TestReportNotThroughLinks(t *testing.T) {
+	dir := t.TempDir()
+	valid, err := os.ReadFile("../../replays/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "in")
+	os.Mkdir(in, 0o755)
+	replayFile := filepath.Join(in, "a.yaml")
+	if err := os.WriteFile(replayFile, valid, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(dir, "victim")
+	os.Mkdir(victim, 0o755)
+	page := filepath.Join(victim, "keep-0123abcd.html")
+	os.WriteFile(page, []byte("mine"), 0o644)
+	if err := os.Symlink(victim, filepath.Join(dir, "r_files")); err != nil {
+		t.Skip(err)
+	}
+	secret := filepath.Join(dir, "secret.txt")
+	os.WriteFile(secret, []byte("mine"), 0o644)
+	os.Symlink(secret, filepath.Join(dir, "s.html"))
+	inputLink := filepath.Join(dir, "link.yaml")
+	os.Symlink(replayFile, inputLink)
+	for _, tc := range []struct{ report, input, want string }{
+		{filepath.Join(dir, "r.html"), in, "not a directory of its own"},
+		{filepath.Join(dir, "s.html"), in, "is a symbolic link"},
+		{inputLink, replayFile, "would destroy it before it is read"},
+		{filepath.Join(in, "b.yaml"), in, "inside the input directory"},
+	} {
+		code, out, errOut := runCLI(t, "", "verify", "--report", tc.report, tc.input)
+		if code != exitBadUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("--report %s %s: exit %d, %s%s", filepath.Base(tc.report), filepath.Base(tc.input), code, out, errOut)
+		}
+	}
+	for _, f := range []string{page, secret} {
+		if data, err := os.ReadFile(f); err != nil || string(data) != "mine" {
+			t.Errorf("%s: %q %v", f, data, err)
+		}
+	}
+	if data, err := os.ReadFile(replayFile); err != nil || string(data) != string(valid) {
+		t.Errorf("the input: %d bytes, %v", len(data), err)
+	}
+	if _, err := os.Lstat(filepath.Join(in, "b.yaml")); err == nil {
+		t.Errorf("a report was written into the input directory")
+	}
+}

@@ -47,3 +47,12 @@ func openNamedRegular(path string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// createNoFollow creates or truncates name for writing, refusing a link
+// there (checked before the open).
+func createNoFollow(name string) (*os.File, error) {
+	if info, err := os.Lstat(name); err == nil && info.Mode()&os.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%s is a symbolic link: a report is not written through one", name)
+	}
+	return os.Create(name)
+}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -38,4 +39,15 @@ func openRegularFlags(path string, flags int, why func(fs.FileMode) string) (*os
 		return nil, err
 	}
 	return f, nil
+}
+
+// createNoFollow creates or truncates name for writing, refusing a link
+// there (O_NOFOLLOW): a report is written where it was asked, never
+// through a link planted at its name.
+func createNoFollow(name string) (*os.File, error) {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o666)
+	if errors.Is(err, syscall.ELOOP) {
+		err = fmt.Errorf("%s is a symbolic link: a report is not written through one", name)
+	}
+	return f, err
 }

@@ -88,6 +88,9 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		if f.reportPages < 0 {
 			return c.fail(exitBadUsage, "verify: --report-pages %d: give 0 or more", f.reportPages)
 		}
+		if err = checkReportNotInput(f.report, args); err != nil {
+			return c.fail(exitBadUsage, "verify: --report: %v", err)
+		}
 		if report, err = newHTMLReport(f.report, v, f.reportPages); err != nil {
 			return c.fail(exitBadUsage, "verify: --report: %v", err)
 		}
