@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
@@ -300,6 +301,77 @@ func TestLongFieldValuesCut(t *testing.T) {
 		vd := NewVerifier().VerifyFile("l", []byte(doc))
 		if vd.Valid || len(vd.Error) > 300 || !strings.Contains(vd.Error, "60000 bytes") {
 			t.Errorf("%.60s...: %s, %d bytes: %.300s", doc, vd.Reason, len(vd.Error), vd.Error)
+		}
+	}
+}
+
+// pad returns the seeded r with a move and its undo inserted before
+// every every-th action (none when every is 0): the same game, played with looks ahead; in the
+// spawn-recorded form when spawnForm.
+func pad(t *testing.T, r *Replay, every int, spawnForm bool) *Replay {
+	t.Helper()
+	p, err := engine.BuiltinProfile(r.Profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.NewGame(p, *r.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := g.Board()
+	out := *r
+	out.Actions, out.Spawns = nil, nil
+	move := func(d engine.Direction) {
+		step, err := g.Move(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Actions, out.Spawns = append(out.Actions, engine.Action(d)), append(out.Spawns, step.Spawn)
+	}
+	for i, a := range r.Actions {
+		if moves := g.LegalMoves(); every > 0 && i%every == 0 && len(moves) > 0 {
+			move(moves[(i/every)%len(moves)])
+			if err := g.Undo(); err != nil {
+				t.Fatal(err)
+			}
+			out.Actions, out.Spawns = append(out.Actions, engine.Undo), append(out.Spawns, engine.Spawn{})
+		}
+		move(engine.Direction(a))
+	}
+	if spawnForm {
+		out.Seed, out.Start = nil, &start
+	} else {
+		out.Spawns = nil
+	}
+	return &out
+}
+
+// TestGameIdentity: two paddings of one online-2048 game with move+undo
+// pairs have different canonical hashes (sha256 identifies the file's
+// game with its log) and one gameSha256 (the game as played), the
+// unpadded game's; a different game has another (issue 25, item 15).
+func TestGameIdentity(t *testing.T) {
+	for _, spawnForm := range []bool{false, true} {
+		seeded := playGame(t, "online-2048", "identity", 120, false)
+		base, other := pad(t, seeded, 0, spawnForm), pad(t, playGame(t, "online-2048", "identity-2", 120, false), 0, spawnForm)
+		v := NewVerifier()
+		vds := []Verdict{v.Verify(base), v.Verify(pad(t, seeded, 3, spawnForm)), v.Verify(pad(t, seeded, 5, spawnForm)), v.Verify(other)}
+		for i, vd := range vds {
+			if !vd.Valid || len(vd.GameSHA256) != 64 {
+				t.Fatalf("spawns %v, replay %d: %+v %v", spawnForm, i, vd, vd.Divergence)
+			}
+		}
+		if vds[1].SHA256 == vds[2].SHA256 || vds[0].SHA256 == vds[1].SHA256 {
+			t.Errorf("spawns %v: the paddings share a canonical hash", spawnForm)
+		}
+		if vds[0].GameSHA256 != vds[0].SHA256 || vds[1].GameSHA256 != vds[0].GameSHA256 || vds[2].GameSHA256 != vds[0].GameSHA256 {
+			t.Errorf("spawns %v: game hashes %s %s %s", spawnForm, vds[0].GameSHA256, vds[1].GameSHA256, vds[2].GameSHA256)
+		}
+		if vds[3].GameSHA256 == vds[0].GameSHA256 {
+			t.Errorf("spawns %v: two games share a game hash", spawnForm)
+		}
+		if line := string(vds[1].AppendJSON(nil)); !strings.Contains(line, `"gameSha256":"`+vds[0].SHA256+`"`) {
+			t.Errorf("the JSON verdict: %s", line)
 		}
 	}
 }

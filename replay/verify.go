@@ -265,6 +265,10 @@ func (v *Verifier) verify(r *Replay, trace bool, s *scratch) (Verdict, []Frame) 
 	}
 	vd.Valid = true
 	vd.SHA256 = canonicalHash(r, c, vd.Seed, g, s)
+	vd.GameSHA256 = vd.SHA256
+	if played, undone := playedLine(r); undone {
+		vd.GameSHA256 = canonicalHash(played, c, vd.Seed, g, s)
+	}
 	return vd, frames
 }
 

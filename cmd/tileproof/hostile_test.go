@@ -164,3 +164,17 @@ func TestReportNotThroughLinks(t *testing.T) {
 		t.Errorf("a report was written into the input directory")
 	}
 }
+
+// TestGameHashShown: verify's text output names the game as played under
+// an ok line whose log has undone moves, and the JSON line carries it.
+func TestGameHashShown(t *testing.T) {
+	file := "../../replays/valid/online-2048-undo-end-run.yaml"
+	code, out, _ := runCLI(t, "", "verify", file)
+	if code != exitOK || !strings.Contains(out, "game as played (undone moves left out): gameSha256 ") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "verify", "--json", file)
+	if code != exitOK || !strings.Contains(out, `"gameSha256":"`) {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+}

@@ -341,6 +341,9 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 			label = "FAIL  "
 		}
 		fmt.Fprintf(w, "%s %s: %s\n", label, name, e.Headline)
+		if vd.GameSHA256 != vd.SHA256 {
+			fmt.Fprintf(w, "       game as played (undone moves left out): gameSha256 %s\n", vd.GameSHA256)
+		}
 		for _, warn := range vd.Warnings {
 			fmt.Fprintf(w, "       warning: %s\n", safetext.TerminalLines(warn))
 		}
