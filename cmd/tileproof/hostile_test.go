@@ -178,3 +178,41 @@ func TestGameHashShown(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, out)
 	}
 }
+
+// TestDirSwapReadsNothingOutside: a sub-directory swapped for a link to a
+// directory outside, between the listing and the reading (the hook runs
+// there, so the race is taken every time), is an unreadable verdict for
+// its entry: the file outside is not read and credited to the inside
+// name, and the rest of the batch is verified (issue 25, item 7: 3 of 281
+// runs read outside, 50 aborted the batch).
+func TestDirSwapReadsNothingOutside(t *testing.T) {
+	base := t.TempDir()
+	valid, err := os.ReadFile("../../replays/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, outside := filepath.Join(base, "subs"), filepath.Join(base, "outside")
+	for _, d := range []string{filepath.Join(dir, "sub"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "sub", "a.yaml"), []byte("profile: tile-merge\n"), 0o644) // invalid inside
+	os.WriteFile(filepath.Join(outside, "a.yaml"), valid, 0o644)                              // valid outside
+	os.WriteFile(filepath.Join(dir, "z.yaml"), valid, 0o644)
+	afterListing = func() {
+		if err := os.Rename(filepath.Join(dir, "sub"), filepath.Join(base, "sub.old")); err != nil {
+			t.Error(err)
+		}
+		if err := os.Symlink(outside, filepath.Join(dir, "sub")); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { afterListing = nil }()
+	code, out, errOut := runCLI(t, "", "verify", dir)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitBadUsage || len(lines) != 3 || !strings.HasPrefix(lines[0], "error  "+filepath.Join(dir, "sub", "a.yaml")) ||
+		!strings.HasPrefix(lines[1], "ok     "+filepath.Join(dir, "z.yaml")) || !strings.Contains(lines[2], "1 valid") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -5,34 +5,21 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"syscall"
 )
-
-// openRegular opens a file found in a directory for reading, only if it
-// is a regular file: a link is not followed (O_NOFOLLOW) and a named pipe
-// does not block the open (O_NONBLOCK), so a file swapped for either
-// after the directory was listed is refused, never read.
-func openRegular(path string) (*os.File, error) {
-	return openRegularFlags(path, syscall.O_NOFOLLOW, notRegular)
-}
 
 // openNamedRegular opens a file a person named for reading, a link
 // followed, only if it is a regular file: a named pipe does not block the
 // open (O_NONBLOCK), and a pipe or a device is refused, never read.
 func openNamedRegular(path string) (*os.File, error) {
-	return openRegularFlags(path, 0, notRegularNamed)
-}
-
-func openRegularFlags(path string, flags int, why func(fs.FileMode) string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|flags, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	info, err := f.Stat()
 	if err == nil && !info.Mode().IsRegular() {
-		err = fmt.Errorf("%s: %s", path, why(info.Mode()))
+		err = fmt.Errorf("%s: %s", path, notRegularNamed(info.Mode()))
 	}
 	if err != nil {
 		f.Close()
@@ -50,4 +37,25 @@ func createNoFollow(name string) (*os.File, error) {
 		err = fmt.Errorf("%s is a symbolic link: a report is not written through one", name)
 	}
 	return f, err
+}
+
+// openInRoot opens the file rel of a directory opened as root, for
+// reading, only if it is a regular file: through root, so never a file
+// outside it (a sub-directory swapped for a link that leads out is
+// refused), the last part not followed if a link (O_NOFOLLOW), and a
+// named pipe not waited on (O_NONBLOCK).
+func openInRoot(root *os.Root, rel string) (*os.File, error) {
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %s", rel, notRegular(info.Mode()))
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }

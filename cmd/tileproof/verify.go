@@ -203,39 +203,11 @@ func (c *cli) listInputs(args []string, out chan<- replay.Input, skip func(path,
 			return err
 		}
 		if !info.IsDir() {
-			sendFile(arg, out, false)
+			sendFile(arg, out)
 			continue
 		}
-		// A directory named through a link is followed: walk it from
-		// "link/.", which resolves the link (WalkDir follows none).
-		root := arg
-		if l, err := os.Lstat(arg); err == nil && l.Mode()&fs.ModeSymlink != 0 {
-			root = arg + string(filepath.Separator) + "."
-		}
-		var files []string
-		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() || !isReplayFile(path) {
-				return nil
-			}
-			if !d.Type().IsRegular() {
-				skip(path, notRegular(d.Type()))
-				return nil
-			}
-			files = append(files, path)
-			return nil
-		})
-		if err != nil {
+		if err := sendDir(arg, out, skip); err != nil {
 			return err
-		}
-		if len(files) == 0 {
-			return fmt.Errorf("%s: no replay files (.yaml, .yml, .json, .jsonl)", arg)
-		}
-		sort.Strings(files)
-		for _, f := range files {
-			sendFile(f, out, true)
 		}
 	}
 	return nil
@@ -270,20 +242,20 @@ func isReplayFile(path string) bool {
 	return false
 }
 
-// sendFile sends the replays of one file: the file, or each line of a
-// .jsonl file. A file found in a directory (inDir) is opened only if it is
-// still a regular file (openRegular).
-func sendFile(path string, out chan<- replay.Input, inDir bool) {
-	open := os.Open
-	if inDir {
-		open = openRegular
-	}
-	f, err := open(path)
+// sendFile sends the replays of one file named on the command line, read
+// as given: the file, or each line of a .jsonl file.
+func sendFile(path string, out chan<- replay.Input) {
+	f, err := os.Open(path)
 	if err != nil {
 		out <- replay.Input{Name: path, Err: err}
 		return
 	}
 	defer f.Close()
+	sendOpened(path, f, out)
+}
+
+// sendOpened sends the replays of the open file f, named path.
+func sendOpened(path string, f *os.File, out chan<- replay.Input) {
 	if strings.HasSuffix(path, ".jsonl") {
 		sendLines(path, f, out, maxReplaySize)
 		return
