@@ -375,3 +375,33 @@ func TestGameIdentity(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHostileVerify verifies the worst shapes a byte of the whole
+// path a file takes (VerifyFile: decoding, replaying, the canonical form)
+// and reports what each allocates, in all and a byte of input: a spawn-
+// recorded log of undos at the action bound, padded with spaces to 64
+// MiB; one beyond the bound (refused while counting); a seeded 64 MiB log
+// of undos. docs/security.md has the figures.
+func BenchmarkHostileVerify(b *testing.B) {
+	head := `{"profile":"online-2048","start":"2 2 . ./. . . ./. . . ./. . . .","moves":"`
+	tail := `","claim":{"score":0,"maxTile":4,"moves":1}}`
+	for _, tc := range []struct{ name, text string }{
+		{"64MiB-spawn-log-4M-undos", head + strings.Repeat("Z", MaxSpawnLogActions) + strings.Repeat(" ", 64<<20-MaxSpawnLogActions-200) + tail},
+		{"60MiB-spawn-log-of-undos", head + strings.Repeat("Z", 60<<20) + tail},
+		{"64MiB-seeded-log-of-undos", `{"profile":"online-2048","seed":"7","moves":"` + strings.Repeat("Z", 64<<20-200) + tail},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			data := []byte(tc.text)
+			v := NewVerifier()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for b.Loop() {
+				v.VerifyFile("h.json", data)
+			}
+			runtime.ReadMemStats(&after)
+			alloc := float64(after.TotalAlloc-before.TotalAlloc) / float64(b.N)
+			b.ReportMetric(alloc/float64(len(data)), "alloc-bytes/input-byte")
+			b.ReportMetric(alloc/(1<<20), "alloc-MiB")
+		})
+	}
+}

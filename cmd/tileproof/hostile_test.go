@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -214,5 +215,33 @@ func TestDirSwapReadsNothingOutside(t *testing.T) {
 	if code != exitBadUsage || len(lines) != 3 || !strings.HasPrefix(lines[0], "error  "+filepath.Join(dir, "sub", "a.yaml")) ||
 		!strings.HasPrefix(lines[1], "ok     "+filepath.Join(dir, "z.yaml")) || !strings.Contains(lines[2], "1 valid") {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestVerifyRunBudget: the replays in flight of one run share one memory
+// budget whatever the workers (issue 25, item 3: four 60 MiB files took
+// 7.7 GB, the workers multiplying a file's bound). With a budget of two
+// heavy files, eight of them under --workers 8 are all verified, never
+// more than two held at once.
+func TestVerifyRunBudget(t *testing.T) {
+	dir := t.TempDir()
+	// A spawn-recorded log of undos, the heaviest shape a byte: weighed at
+	// verifyMemPerByte a byte.
+	body := `{"profile":"online-2048","start":"2 2 . ./. . . ./. . . ./. . . .","moves":"` + strings.Repeat("Z", 200_000) + `","claim":{"score":0,"maxTile":4,"moves":1}}`
+	for i := range 8 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("u%d.json", i)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := replayWeight(int64(len(body)))
+	saved := verifyBudget
+	verifyBudget = &memBudget{total: 2 * w}
+	defer func() { verifyBudget = saved }()
+	code, out, _ := runCLI(t, "", "verify", "--workers", "8", dir)
+	if code != exitFailed || !strings.Contains(out, "8 replays: 0 valid, 8 invalid") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if verifyBudget.peak > 2*w || verifyBudget.peak < w || verifyBudget.held != 0 {
+		t.Errorf("peak %d, held %d; budget %d", verifyBudget.peak, verifyBudget.held, 2*w)
 	}
 }

@@ -260,11 +260,16 @@ func sendOpened(path string, f *os.File, out chan<- replay.Input) {
 		sendLines(path, f, out, maxReplaySize)
 		return
 	}
+	size := int64(maxReplaySize)
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = min(info.Size(), size)
+	}
+	release := verifyBudget.acquire(replayWeight(size)) // before the file is read
 	data, err := io.ReadAll(io.LimitReader(f, maxReplaySize+1))
 	if err == nil && len(data) > maxReplaySize {
 		err = fmt.Errorf("larger than %d MiB", maxReplaySize>>20)
 	}
-	out <- replay.Input{Name: path, Data: data, Err: err}
+	out <- replay.Input{Name: path, Data: data, Err: err, Release: release}
 }
 
 // sendLines sends each non-blank line of r as a replay named NAME:LINE.
@@ -281,7 +286,8 @@ func sendLines(name string, r io.Reader, out chan<- replay.Input, limit int) {
 			// one, as a file in YAML would be.
 			out <- replay.Input{Name: lineName(name, line), Err: errors.New("not a JSON object: a line of a JSON Lines batch is one replay in JSON")}
 		case !blank:
-			out <- replay.Input{Name: lineName(name, line), Data: bytes.TrimRight(data, "\r\n")}
+			release := verifyBudget.acquire(replayWeight(int64(len(data))))
+			out <- replay.Input{Name: lineName(name, line), Data: bytes.TrimRight(data, "\r\n"), Release: release}
 		}
 		if err != nil {
 			if err != io.EOF {
