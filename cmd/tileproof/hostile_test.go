@@ -103,7 +103,7 @@ func TestShowBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ file, want string }{
-		{zero, "a device; a replay is read from a regular file"},
+		{zero, "a device; only a regular file is read"},
 		{big, "larger than 64 MiB"},
 	} {
 		if code, _, errOut := runCLI(t, "", "show", tc.file); code != exitBadUsage || !strings.Contains(errOut, tc.want) {
@@ -244,4 +244,22 @@ func TestVerifyRunBudget(t *testing.T) {
 	if verifyBudget.peak > 2*w || verifyBudget.peak < w || verifyBudget.held != 0 {
 		t.Errorf("peak %d, held %d; budget %d", verifyBudget.peak, verifyBudget.held, 2*w)
 	}
+}
+
+// TestImportBoundedAndSafe: import reads a recording as show reads a
+// replay, a regular file only (a link to /dev/zero refused by what it is,
+// not read to 8 MiB), and names a hostile file visibly.
+func TestImportBoundedAndSafe(t *testing.T) {
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero.txt")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Skip(err)
+	}
+	bad := filepath.Join(dir, hostileName+".txt")
+	os.WriteFile(bad, []byte("not a recording\x1b[2J"), 0o644)
+	code, out, errOut := runCLI(t, "", "import", "hallabois", "-o", filepath.Join(dir, "out")+"/", zero, bad)
+	if code == exitOK || !strings.Contains(errOut, "a device; only a regular file is read") || !strings.Contains(errOut, `\x1b[2K\x0dok`) {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	noControls(t, "import", out+errOut)
 }

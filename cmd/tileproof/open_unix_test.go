@@ -75,7 +75,7 @@ func TestShowRefusesPipe(t *testing.T) {
 	}()
 	select {
 	case errOut := <-done:
-		if !strings.Contains(errOut, "a named pipe; a replay is read from a regular file") {
+		if !strings.Contains(errOut, "a named pipe; only a regular file is read") {
 			t.Errorf("%q", errOut)
 		}
 	case <-time.After(10 * time.Second):

@@ -114,15 +114,20 @@ func (c *cli) show(f *showFlags, args []string) int {
 // a file (maxReplaySize) and only if it is a regular file: a link to
 // /dev/zero or a named pipe is refused, never read without end or waited
 // on.
-func readReplayFile(name string) ([]byte, error) {
+func readReplayFile(name string) ([]byte, error) { return readRegularFile(name, maxReplaySize) }
+
+// readRegularFile reads a file a person named, only if it is a regular
+// file (openNamedRegular), and at most limit bytes of it: more is an
+// error.
+func readRegularFile(name string, limit int64) ([]byte, error) {
 	f, err := openNamedRegular(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxReplaySize+1))
-	if err == nil && len(data) > maxReplaySize {
-		err = fmt.Errorf("%s: larger than %d MiB", name, maxReplaySize>>20)
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
 	}
 	return data, err
 }
@@ -131,5 +136,5 @@ func readReplayFile(name string) ([]byte, error) {
 // read.
 func notRegularNamed(m fs.FileMode) string {
 	what, _, _ := strings.Cut(notRegular(m), ";")
-	return what + "; a replay is read from a regular file"
+	return what + "; only a regular file is read"
 }
