@@ -299,6 +299,9 @@ func TestLongFieldValuesCut(t *testing.T) {
 		`{"profile":"tile-merge","seed":"7","moves":"L","claim":{"score":0,"maxTile":4,"moves":1,"result":"` + long + `"}}`,
 	} {
 		vd := NewVerifier().VerifyFile("l", []byte(doc))
+		if line := vd.AppendJSON(nil); len(line) > 1000 {
+			t.Errorf("%.60s...: a JSON verdict of %d bytes", doc, len(line))
+		}
 		if vd.Valid || len(vd.Error) > 300 || !strings.Contains(vd.Error, "60000 bytes") {
 			t.Errorf("%.60s...: %s, %d bytes: %.300s", doc, vd.Reason, len(vd.Error), vd.Error)
 		}

@@ -168,6 +168,7 @@ func (v *Verifier) verify(r *Replay, trace bool, s *scratch) (Verdict, []Frame) 
 	}
 	c, err := v.compile(r)
 	if err != nil {
+		vd.Profile = "" // not known: the verdict names a profile once it is (and never echoes a long one)
 		return refuse("%v", err)
 	}
 	p := c.p
