@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -262,4 +263,27 @@ func TestImportBoundedAndSafe(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 	noControls(t, "import", out+errOut)
+}
+
+// TestJSONLineNoTerminalRunes: a verdict line escapes the C1 controls and
+// the format characters of a name (\u009b, \u202e), which JSON itself
+// would write raw, and reads back to the same name.
+func TestJSONLineNoTerminalRunes(t *testing.T) {
+	dir := t.TempDir()
+	valid, err := os.ReadFile("../../replays/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, "a\u009b2J\u202eb.yaml")
+	if err := os.WriteFile(name, valid, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, "", "verify", "--json", name)
+	var vd struct{ Name string }
+	if err := json.Unmarshal([]byte(out), &vd); err != nil || code != exitOK || vd.Name != name {
+		t.Fatalf("exit %d, %v, name %q\n%s", code, err, vd.Name, out)
+	}
+	if strings.ContainsRune(out, 0x9b) || strings.ContainsRune(out, 0x202e) || !strings.Contains(out, `a\u009b2J\u202eb.yaml`) {
+		t.Errorf("%q", out)
+	}
 }
