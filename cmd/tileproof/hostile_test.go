@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -285,5 +287,39 @@ func TestJSONLineNoTerminalRunes(t *testing.T) {
 	}
 	if strings.ContainsRune(out, 0x9b) || strings.ContainsRune(out, 0x202e) || !strings.Contains(out, `a\u009b2J\u202eb.yaml`) {
 		t.Errorf("%q", out)
+	}
+}
+
+// failingDir is a file system whose directory bad cannot be listed, as a
+// directory swapped or removed while verify walks it.
+type failingDir struct{ fs.FS }
+
+func (f failingDir) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == "bad" {
+		return nil, errors.New("swapped while listed")
+	}
+	return fs.ReadDir(f.FS, name)
+}
+
+// TestDirListingErrorNotAbort: a sub-directory that cannot be listed is
+// an unreadable verdict of its own; the batch goes on (before, the whole
+// batch aborted with exit 2 and no verdict for anyone).
+func TestDirListingErrorNotAbort(t *testing.T) {
+	dir := t.TempDir()
+	valid, err := os.ReadFile("../../replays/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "bad"), 0o755)
+	os.WriteFile(filepath.Join(dir, "bad", "a.yaml"), valid, 0o644)
+	os.WriteFile(filepath.Join(dir, "z.yaml"), valid, 0o644)
+	saved := listFS
+	listFS = func(root *os.Root) fs.FS { return failingDir{root.FS()} }
+	defer func() { listFS = saved }()
+	code, out, errOut := runCLI(t, "", "verify", dir)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitBadUsage || len(lines) != 3 || !strings.Contains(lines[0], filepath.Join(dir, "bad")+": cannot be listed: swapped while listed") ||
+		!strings.HasPrefix(lines[1], "ok     "+filepath.Join(dir, "z.yaml")) {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 }

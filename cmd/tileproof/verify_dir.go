@@ -16,6 +16,10 @@ import (
 // sub-directory for a link.
 var afterListing func()
 
+// listFS is the file system a directory is listed through: the root's
+// (a test wraps it to make a listing fail).
+var listFS = func(root *os.Root) fs.FS { return root.FS() }
+
 // sendDir sends the replays of the replay files under the directory arg,
 // sorted; manifest.yaml files are not replays.
 //
@@ -35,7 +39,7 @@ func sendDir(arg string, out chan<- replay.Input, skip func(path, why string)) e
 	defer root.Close()
 	var files, broken []string
 	brokenErr := map[string]error{}
-	err = fs.WalkDir(root.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(listFS(root), ".", func(rel string, d fs.DirEntry, err error) error {
 		name := filepath.Join(arg, filepath.FromSlash(rel))
 		switch {
 		case err != nil && rel == ".":
