@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/tileproof/tileproof/internal/safetext"
 )
 
 // WriteMatrix writes reports of one pack as a Markdown matrix: a row per
@@ -88,7 +90,7 @@ func WriteMatrix(w io.Writer, reports []*Report) error {
 				cases = append(cases, f.Case)
 				status[f.Case] = f.Status
 			}
-			profiles[f.Case] = append(profiles[f.Case], f.Profile)
+			profiles[f.Case] = append(profiles[f.Case], safetext.Markdown(f.Profile))
 		}
 		var first []string
 		for _, c := range cases[:min(3, len(cases))] {
@@ -103,9 +105,11 @@ func WriteMatrix(w io.Writer, reports []*Report) error {
 	return nil
 }
 
-// label names a report's implementation: its hello's name and version.
+// label names a report's implementation: its hello's name and version,
+// escaped for Markdown (safetext.Markdown): a name cannot end its cell,
+// add a row or comment out the rest.
 func label(r *Report) string {
-	return strings.TrimSpace(r.Impl.Name + " " + r.Impl.Version)
+	return safetext.Markdown(strings.TrimSpace(r.Impl.Name + " " + r.Impl.Version))
 }
 
 // cell is one area's outcome in the matrix.

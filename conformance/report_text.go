@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/tileproof/tileproof/internal/safetext"
 )
 
 // WriteText writes a line per failing case with its diff, the unexpected
@@ -12,27 +14,27 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 	for _, res := range r.Results {
 		switch {
 		case res.Status.Failed() && res.Expected == "":
-			fmt.Fprintf(w, "FAIL  %s [%s] %s", res.Case, res.Profile, res.Status)
+			fmt.Fprintf(w, "FAIL  %s [%s] %s", res.Case, safetext.Terminal(res.Profile), res.Status)
 			if res.Step > 0 {
 				fmt.Fprintf(w, " at step %d", res.Step)
 			}
 			if res.File != "" { // a property check has no file
 				fmt.Fprintf(w, " (%s:%d)", res.File, res.Line)
 			}
-			fmt.Fprintf(w, "\n      %s\n", res.Summary("      "))
+			fmt.Fprintf(w, "\n      %s\n", safetext.TerminalLines(res.Summary("      ")))
 			if res.Got != nil {
 				writeBoards(w, res, "      ")
 			}
 		case res.Status.Failed() && verbose:
-			fmt.Fprintf(w, "xfail %s [%s] %s: %s (expected: %s)\n", res.Case, res.Profile, res.Status, res.Reason, res.Expected)
+			fmt.Fprintf(w, "xfail %s [%s] %s: %s (expected: %s)\n", res.Case, safetext.Terminal(res.Profile), res.Status, safetext.TerminalLines(res.Reason), res.Expected)
 		case res.Status == Pass && res.Expected != "":
-			fmt.Fprintf(w, "XPASS %s [%s]: passes, but the expectations file says it fails: %s\n", res.Case, res.Profile, res.Expected)
+			fmt.Fprintf(w, "XPASS %s [%s]: passes, but the expectations file says it fails: %s\n", res.Case, safetext.Terminal(res.Profile), res.Expected)
 		case res.Status == Skip && verbose:
-			fmt.Fprintf(w, "skip  %s [%s]: %s\n", res.Case, res.Profile, res.Reason)
+			fmt.Fprintf(w, "skip  %s [%s]: %s\n", res.Case, safetext.Terminal(res.Profile), safetext.TerminalLines(res.Reason))
 		}
 	}
 	areas, total := r.Summaries()
-	fmt.Fprintf(w, "\nconformance of %s %s (profiles %s) to the pack %s %s, rules contract %d\n", r.Impl.Name, r.Impl.Version, strings.Join(r.Impl.Profiles, ", "), r.Pack, r.PackVersion, r.Contract)
+	fmt.Fprintf(w, "\nconformance of %s %s (profiles %s) to the pack %s %s, rules contract %d\n", safetext.Terminal(r.Impl.Name), safetext.Terminal(r.Impl.Version), safetext.Terminal(strings.Join(r.Impl.Profiles, ", ")), r.Pack, r.PackVersion, r.Contract)
 	fmt.Fprintf(w, "  %-14s %6s %6s %6s %6s\n", "area", "passed", "failed", "xfail", "skipped")
 	for _, s := range append(areas, total) {
 		fmt.Fprintf(w, "  %-14s %6d %6d %6d %6d\n", s.Area, s.Passed, s.Failed, s.Expected, s.Skipped)

@@ -11,6 +11,9 @@ type Input struct {
 	Name string
 	Data []byte
 	Err  error
+	// Release, when set, is called once the input is verified: the
+	// reader gives back the memory it reserved for it.
+	Release func()
 }
 
 // batchSize is the most inputs a worker takes at once: handing replays
@@ -67,9 +70,13 @@ func VerifyBatch(inputs <-chan Input, workers int, verify func(name string, data
 				for i, in := range w.in {
 					if in.Err != nil {
 						out[i] = Verdict{Name: in.Name, Reason: Malformed, Error: fmt.Sprintf("%s: %v", in.Name, in.Err)}
-						continue
+					} else {
+						out[i] = verify(in.Name, in.Data)
 					}
-					out[i] = verify(in.Name, in.Data)
+					w.in[i].Data = nil // the chunk is held until its verdicts are out: not its data
+					if in.Release != nil {
+						in.Release()
+					}
 				}
 				w.out <- out
 			}

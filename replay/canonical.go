@@ -60,3 +60,42 @@ func appendCanonicalForm(b []byte, r *Replay, c *compiled, seed *string, g *engi
 	f.setClaim(Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: &board, Won: &won, Over: &over, Result: &result})
 	return f.appendJSON(b, replayFields)
 }
+
+// playedLine returns r as the game was played, each undo and the move it
+// took back left out, and whether there was one (when not, r itself).
+// In a valid replay an undo follows the counted move it takes back (any
+// other action between ends the undo), and restores the state before it,
+// the generator's too: the line left replays to the same game, the same
+// claim, so that padding a game with move+undo pairs changes its
+// canonical form (sha256) but not this one's (gameSha256).
+func playedLine(r *Replay) (*Replay, bool) {
+	first := -1
+	for i, a := range r.Actions {
+		if a == engine.Undo {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return r, false
+	}
+	p := *r
+	p.Actions = append(make([]engine.Action, 0, len(r.Actions)), r.Actions[:first]...)
+	if r.Spawns != nil {
+		p.Spawns = append(make([]engine.Spawn, 0, len(r.Spawns)), r.Spawns[:first]...)
+	}
+	for i := first; i < len(r.Actions); i++ {
+		if r.Actions[i] == engine.Undo && len(p.Actions) > 0 {
+			p.Actions = p.Actions[:len(p.Actions)-1]
+			if p.Spawns != nil {
+				p.Spawns = p.Spawns[:len(p.Spawns)-1]
+			}
+			continue
+		}
+		p.Actions = append(p.Actions, r.Actions[i])
+		if r.Spawns != nil {
+			p.Spawns = append(p.Spawns, r.Spawns[i])
+		}
+	}
+	return &p, true
+}

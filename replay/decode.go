@@ -179,6 +179,10 @@ func (f *form) setScalar(fd field, s scalar, errs *decodeError) {
 			errs.add(s.at, "%s: %s is not a seed: write it as a string (or a whole number)", path, s.describe())
 			return
 		}
+		if s.kind == sInt && !safeSeedNumber(s.text) {
+			errs.add(s.at, "%s: %s is beyond 2^53-1, where JavaScript reads two numbers as one: write a long seed as a string", path, s.describe())
+			return
+		}
 		f.text[fd.id] = s.text
 	case kCount:
 		n, err := strconv.ParseUint(s.text, 10, 64)
@@ -336,9 +340,34 @@ func (f *form) replay(name string, r *Replay) error {
 	if f.present(fResult) {
 		var res engine.Result
 		if err := res.UnmarshalText([]byte(f.text[fResult])); err != nil {
-			return fail(fResult, "claim.result: %v", err)
+			return fail(fResult, "claim.result: %s is not one of %s", strictyaml.Echo(f.text[fResult]), resultList())
 		}
 		c.Result = &res
 	}
 	return nil
+}
+
+// safeSeedNumber reports whether a seed written as a number, t its
+// digits and sign, is within ±(2^53-1), where every number has one value
+// in JavaScript: 9007199254740992 and 9007199254740993 are one number
+// there, so read as numbers they would be one seed for a page and two
+// for the verifier.
+func safeSeedNumber(t string) bool {
+	if len(t) > 0 && (t[0] == '-' || t[0] == '+') {
+		t = t[1:]
+	}
+	n, err := strconv.ParseUint(t, 10, 64)
+	return err == nil && n <= engine.MaxSafeInteger
+}
+
+// resultList returns the names of the results a claim may state:
+// "playing, target-reached, ...".
+func resultList() string {
+	var names []string
+	for r := engine.Result(0); ; r++ {
+		if _, err := r.MarshalText(); err != nil {
+			return strings.Join(names, ", ")
+		}
+		names = append(names, r.Name())
+	}
 }

@@ -146,7 +146,7 @@ func (p *plainJSON) value(fd field, f *form) bool {
 		}
 		n, ok := p.integer(true)
 		f.text[fd.id] = string(n)
-		return ok
+		return ok && safeSeedNumber(string(n))
 	case kCount:
 		n, ok := p.integer(false)
 		if !ok {

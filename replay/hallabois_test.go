@@ -63,7 +63,7 @@ func cornerMove(g *engine.Game) engine.Direction {
 // verdict and the proof naming the generator; the same replay under tp1
 // (pinned, or by leaving rng out) is another game, and fails.
 func TestVerifyLCG(t *testing.T) {
-	for _, profile := range []string{"hallabois-4x4", "hallabois-3x3", "tile-merge"} {
+	for _, profile := range []string{"hallabois-4x4", "hallabois-3x3"} {
 		r, _ := playLCG(t, profile, "3146440594", nil)
 		vd := verify(t, r)
 		if !vd.Valid || vd.RNG != "hallabois-lcg" || len(vd.Unpinned) != 0 || !strings.HasSuffix(vd.Proved(), "spawns by hallabois-lcg") {
@@ -75,6 +75,32 @@ func TestVerifyLCG(t *testing.T) {
 				t.Errorf("%s under rng %q: valid %v, rng %q", profile, rng, vd.Valid, vd.RNG)
 			}
 		}
+	}
+}
+
+// TestLCGOnlyItsProfiles: a profile's seeded games spawn by tp1 or by
+// its own generator, so one issued seed is one game (issue 25, item 11):
+// classic or tile-merge pinning hallabois-lcg is refused, naming the
+// profile, even when the game is true to that generator; a profile added
+// from a file names no generator and takes either.
+func TestLCGOnlyItsProfiles(t *testing.T) {
+	for _, profile := range []string{"classic", "tile-merge"} {
+		r, _ := playLCG(t, profile, "3146440594", nil)
+		vd := verify(t, r)
+		if vd.Valid || vd.Reason != Refused || !strings.Contains(vd.Error, "not profile "+profile+"'s") {
+			t.Errorf("%s under hallabois-lcg: valid %v, %s %q", profile, vd.Valid, vd.Reason, vd.Error)
+		}
+	}
+	added := mustProfile(t, "classic")
+	added.Name = "my-classic"
+	v := NewVerifier()
+	if err := v.AddProfile(added); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := playLCG(t, "classic", "3146440594", nil)
+	r.Profile = "my-classic"
+	if vd := v.Verify(r); !vd.Valid || vd.RNG != "hallabois-lcg" {
+		t.Errorf("an added profile under hallabois-lcg: %+v", vd)
 	}
 }
 

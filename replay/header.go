@@ -172,8 +172,11 @@ func (f *form) setPlain(fd field, v []byte) bool {
 		return string(v) == "true" || string(v) == "false"
 	case kText, kSeed, kLog:
 		s, ok := text(v)
-		if _, isNumber := number(v); isNumber && fd.kind != kSeed {
-			return false // YAML reads it as a number, which a text field does not take
+		if n, isNumber := number(v); isNumber && (fd.kind != kSeed || n > engine.MaxSafeInteger) {
+			return false // YAML reads it as a number, which a text field does not take (nor a seed beyond 2^53-1)
+		}
+		if fd.kind == kSeed && len(v) > 18 && allDigits(v) {
+			return false // a number too long for number: the decoder words its error
 		}
 		f.text[fd.id] = s
 		return ok
@@ -255,4 +258,13 @@ func literalBoard(lines [][]byte, at, parent int, header []byte) (engine.Board, 
 	}
 	board, err := engine.ParseBoard(string(grid))
 	return board, i, err == nil
+}
+
+func allDigits(v []byte) bool {
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

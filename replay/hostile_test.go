@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
@@ -255,4 +256,155 @@ func TestErrorsDoNotEchoTheFile(t *testing.T) {
 func TestLongStringDescribed(t *testing.T) {
 	mustDecodeFail(t, "l.yaml", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: \""+strings.Repeat("x", 100)+"\"\n",
 		"l.yaml:4:8: claim: a string of 100 bytes where a mapping goes")
+}
+
+// TestSeedNumbersSafe: a seed written as a number beyond 2^53-1 is an
+// error in every form (JSON, YAML, and each fast path), since JavaScript
+// reads 9007199254740992 and 9007199254740993 as one number: two games
+// for the verifier would be one seed for a page (issue 25, item 10). The
+// largest safe number, and any seed as a string, still read.
+func TestSeedNumbersSafe(t *testing.T) {
+	for _, seed := range []string{"9007199254740992", "9007199254740993", "-9007199254740993", "123456789012345678901"} {
+		mustDecodeFail(t, "s.json", `{"profile":"tile-merge","seed":`+seed+`,"moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+			"s.json:1:32: seed: "+seed+" is beyond 2^53-1")
+		want := " is beyond 2^53-1"
+		if len(seed) > 20 {
+			want = " is not a seed" // beyond 64 bits YAML's reader takes it for no whole number
+		}
+		mustDecodeFail(t, "s.yaml", "profile: tile-merge\nseed: "+seed+"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
+			"s.yaml:2:7: seed: "+seed+want)
+	}
+	for _, doc := range []string{
+		`{"profile":"tile-merge","seed":9007199254740991,"moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+		`{"profile":"tile-merge","seed":"9007199254740993","moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+		"profile: tile-merge\nseed: 9007199254740991\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
+	} {
+		if _, err := Decode("s.json", []byte(doc)); err != nil {
+			t.Errorf("%s: %v", doc, err)
+		}
+	}
+}
+
+// TestLongFieldValuesCut: a 60 KB profile, rng or claim.result is named
+// in its error by its size, never quoted whole (issue 25, item 14), in
+// YAML and in JSON, through the command's path (VerifyFile).
+func TestLongFieldValuesCut(t *testing.T) {
+	long := strings.Repeat("x", 60000)
+	for _, doc := range []string{
+		"profile: " + long + "\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
+		"profile: tile-merge\nrng: " + long + "\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
+		"profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1, result: " + long + "}\n",
+		`{"profile":"` + long + `","seed":"7","moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+		`{"profile":"tile-merge","rng":"` + long + `","seed":"7","moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+		`{"profile":"tile-merge","seed":"7","moves":"L","claim":{"score":0,"maxTile":4,"moves":1,"result":"` + long + `"}}`,
+	} {
+		vd := NewVerifier().VerifyFile("l", []byte(doc))
+		if line := vd.AppendJSON(nil); len(line) > 1000 {
+			t.Errorf("%.60s...: a JSON verdict of %d bytes", doc, len(line))
+		}
+		if vd.Valid || len(vd.Error) > 300 || !strings.Contains(vd.Error, "60000 bytes") {
+			t.Errorf("%.60s...: %s, %d bytes: %.300s", doc, vd.Reason, len(vd.Error), vd.Error)
+		}
+	}
+}
+
+// pad returns the seeded r with a move and its undo inserted before
+// every every-th action (none when every is 0): the same game, played with looks ahead; in the
+// spawn-recorded form when spawnForm.
+func pad(t *testing.T, r *Replay, every int, spawnForm bool) *Replay {
+	t.Helper()
+	p, err := engine.BuiltinProfile(r.Profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.NewGame(p, *r.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := g.Board()
+	out := *r
+	out.Actions, out.Spawns = nil, nil
+	move := func(d engine.Direction) {
+		step, err := g.Move(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Actions, out.Spawns = append(out.Actions, engine.Action(d)), append(out.Spawns, step.Spawn)
+	}
+	for i, a := range r.Actions {
+		if moves := g.LegalMoves(); every > 0 && i%every == 0 && len(moves) > 0 {
+			move(moves[(i/every)%len(moves)])
+			if err := g.Undo(); err != nil {
+				t.Fatal(err)
+			}
+			out.Actions, out.Spawns = append(out.Actions, engine.Undo), append(out.Spawns, engine.Spawn{})
+		}
+		move(engine.Direction(a))
+	}
+	if spawnForm {
+		out.Seed, out.Start = nil, &start
+	} else {
+		out.Spawns = nil
+	}
+	return &out
+}
+
+// TestGameIdentity: two paddings of one online-2048 game with move+undo
+// pairs have different canonical hashes (sha256 identifies the file's
+// game with its log) and one gameSha256 (the game as played), the
+// unpadded game's; a different game has another (issue 25, item 15).
+func TestGameIdentity(t *testing.T) {
+	for _, spawnForm := range []bool{false, true} {
+		seeded := playGame(t, "online-2048", "identity", 120, false)
+		base, other := pad(t, seeded, 0, spawnForm), pad(t, playGame(t, "online-2048", "identity-2", 120, false), 0, spawnForm)
+		v := NewVerifier()
+		vds := []Verdict{v.Verify(base), v.Verify(pad(t, seeded, 3, spawnForm)), v.Verify(pad(t, seeded, 5, spawnForm)), v.Verify(other)}
+		for i, vd := range vds {
+			if !vd.Valid || len(vd.GameSHA256) != 64 {
+				t.Fatalf("spawns %v, replay %d: %+v %v", spawnForm, i, vd, vd.Divergence)
+			}
+		}
+		if vds[1].SHA256 == vds[2].SHA256 || vds[0].SHA256 == vds[1].SHA256 {
+			t.Errorf("spawns %v: the paddings share a canonical hash", spawnForm)
+		}
+		if vds[0].GameSHA256 != vds[0].SHA256 || vds[1].GameSHA256 != vds[0].GameSHA256 || vds[2].GameSHA256 != vds[0].GameSHA256 {
+			t.Errorf("spawns %v: game hashes %s %s %s", spawnForm, vds[0].GameSHA256, vds[1].GameSHA256, vds[2].GameSHA256)
+		}
+		if vds[3].GameSHA256 == vds[0].GameSHA256 {
+			t.Errorf("spawns %v: two games share a game hash", spawnForm)
+		}
+		if line := string(vds[1].AppendJSON(nil)); !strings.Contains(line, `"gameSha256":"`+vds[0].SHA256+`"`) {
+			t.Errorf("the JSON verdict: %s", line)
+		}
+	}
+}
+
+// BenchmarkHostileVerify verifies the worst shapes a byte of the whole
+// path a file takes (VerifyFile: decoding, replaying, the canonical form)
+// and reports what each allocates, in all and a byte of input: a spawn-
+// recorded log of undos at the action bound, padded with spaces to 64
+// MiB; one beyond the bound (refused while counting); a seeded 64 MiB log
+// of undos. docs/security.md has the figures.
+func BenchmarkHostileVerify(b *testing.B) {
+	head := `{"profile":"online-2048","start":"2 2 . ./. . . ./. . . ./. . . .","moves":"`
+	tail := `","claim":{"score":0,"maxTile":4,"moves":1}}`
+	for _, tc := range []struct{ name, text string }{
+		{"64MiB-spawn-log-4M-undos", head + strings.Repeat("Z", MaxSpawnLogActions) + strings.Repeat(" ", 64<<20-MaxSpawnLogActions-200) + tail},
+		{"60MiB-spawn-log-of-undos", head + strings.Repeat("Z", 60<<20) + tail},
+		{"64MiB-seeded-log-of-undos", `{"profile":"online-2048","seed":"7","moves":"` + strings.Repeat("Z", 64<<20-200) + tail},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			data := []byte(tc.text)
+			v := NewVerifier()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for b.Loop() {
+				v.VerifyFile("h.json", data)
+			}
+			runtime.ReadMemStats(&after)
+			alloc := float64(after.TotalAlloc-before.TotalAlloc) / float64(b.N)
+			b.ReportMetric(alloc/float64(len(data)), "alloc-bytes/input-byte")
+			b.ReportMetric(alloc/(1<<20), "alloc-MiB")
+		})
+	}
 }

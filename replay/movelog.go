@@ -24,6 +24,12 @@ func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error
 	return actions, spawns, nil
 }
 
+// MaxSpawnLogActions bounds the actions of a spawn-recorded log: 2^22,
+// some 40 times the longest game recorded, so that verifying one (each
+// action held with its spawn and its move's open cells, some 34 bytes)
+// takes at most about 143 MB for the log, whatever the file's size.
+const MaxSpawnLogActions = 1 << 22
+
 // appendParsedSpawnLog is [ParseSpawnLog] appending to actions and
 // spawns, whose room it reuses; on an error it returns them as they were.
 func appendParsedSpawnLog(actions []engine.Action, spawns []engine.Spawn, log string, cols int) ([]engine.Action, []engine.Spawn, error) {
@@ -79,6 +85,9 @@ func appendParsedSpawnLog(actions []engine.Action, spawns []engine.Spawn, log st
 			// log): room for every action left, counted, so that the
 			// slices grow once, not by quarters (a spawn takes 24 bytes).
 			n := 1 + countActions(log[i:])
+			if len(actions)+n > MaxSpawnLogActions {
+				return actions0, spawns0, fmt.Errorf("%d actions; a spawn-recorded log holds at most %d (each takes some 34 bytes to verify)", len(actions)+n, MaxSpawnLogActions)
+			}
 			actions, spawns = slices.Grow(actions, n), slices.Grow(spawns, n)
 		}
 		actions = append(actions, a)

@@ -131,6 +131,7 @@ type Verdict struct {
 	Divergence   *Divergence
 	Mismatches   []Mismatch // every claimed figure that differs, the first of them the divergence's
 	SHA256       string     // of the canonical replay, for a valid one
+	GameSHA256   string     // of the canonical replay of the game as played (undone moves left out), for a valid one
 	Warnings     []string   // the spawn plausibility tests below their threshold
 	Plausibility *Plausibility
 }
@@ -418,6 +419,7 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 		w.b = appendQuoted(w.b, vd.appendProof(buf[:0]))
 	}
 	w.opt("sha256", vd.SHA256)
+	w.opt("gameSha256", vd.GameSHA256)
 	w.strs("warnings", vd.Warnings)
 	if pl := vd.Plausibility; pl != nil {
 		w.key("plausibility")

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
 // Verifier verifies replays against the built-in profiles and any added
@@ -18,6 +19,7 @@ type Verifier struct {
 	mu       sync.Mutex
 	profiles map[string]*engine.Profile // those added, and the built-in ones used so far
 	rules    map[rulesKey]*compiled     // by profile name and canonical setup
+	added    map[string]bool            // the names of the profiles added
 }
 
 type rulesKey struct {
@@ -30,13 +32,15 @@ type rulesKey struct {
 type compiled struct {
 	rules *engine.Rules
 	p     *engine.Profile
-	setup engine.Setup // canonical
+	setup engine.Setup     // canonical
+	own   engine.Generator // the generator a seeded game may pin besides tp1 ([ownGenerator])
+	added bool             // the profile was added ([Verifier.AddProfile]): it names no generator
 }
 
 // NewVerifier returns a verifier that knows the built-in profiles. It
 // reads each at its first use.
 func NewVerifier() *Verifier {
-	return &Verifier{profiles: map[string]*engine.Profile{}, rules: map[rulesKey]*compiled{}}
+	return &Verifier{profiles: map[string]*engine.Profile{}, rules: map[rulesKey]*compiled{}, added: map[string]bool{}}
 }
 
 // profile returns the profile of that name, an added one before a
@@ -65,6 +69,7 @@ func (v *Verifier) AddProfile(p *engine.Profile) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.profiles[p.Name] = p.Clone()
+	v.added[p.Name] = true
 	for k := range v.rules {
 		if k.profile == p.Name {
 			delete(v.rules, k)
@@ -80,7 +85,7 @@ func (v *Verifier) compile(r *Replay) (*compiled, error) {
 	defer v.mu.Unlock()
 	p, ok := v.profile(r.Profile)
 	if !ok {
-		return nil, fmt.Errorf("unknown profile %q (this verifier knows %s)", r.Profile, strings.Join(v.names(), ", "))
+		return nil, fmt.Errorf("unknown profile %s (this verifier knows %s)", strictyaml.Echo(r.Profile), strings.Join(v.names(), ", "))
 	}
 	var setup engine.Setup
 	if r.Setup != nil {
@@ -104,7 +109,7 @@ func (v *Verifier) compile(r *Replay) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &compiled{rules: rules, p: q, setup: setup.Canonical(p)}
+	c := &compiled{rules: rules, p: q, setup: setup.Canonical(p), own: ownGenerator(r.Profile), added: v.added[r.Profile]}
 	v.rules[key] = c
 	return c, nil
 }
@@ -163,6 +168,7 @@ func (v *Verifier) verify(r *Replay, trace bool, s *scratch) (Verdict, []Frame) 
 	}
 	c, err := v.compile(r)
 	if err != nil {
+		vd.Profile = "" // not known: the verdict names a profile once it is (and never echoes a long one)
 		return refuse("%v", err)
 	}
 	p := c.p
@@ -182,7 +188,9 @@ func (v *Verifier) verify(r *Replay, trace bool, s *scratch) (Verdict, []Frame) 
 		if r.RNG == "" {
 			vd.Unpinned = append(vd.Unpinned, "rng")
 		} else if gen, err = engine.ParseGenerator(r.RNG); err != nil {
-			return refuse("the replay pins the spawn generator %q; this verifier knows %s and %s", r.RNG, engine.TP1, engine.HallaboisLCG)
+			return refuse("the replay pins the spawn generator %s; this verifier knows %s and %s", strictyaml.Echo(r.RNG), engine.TP1, engine.HallaboisLCG)
+		} else if gen != engine.TP1 && gen != c.own && !c.added {
+			return refuse("the replay pins the spawn generator %s, which is not profile %s's: its seeded games spawn by %s", gen, p.Name, engine.TP1)
 		}
 		vd.RNG = gen.String()
 		seed, err := gen.Seed(*r.Seed)
@@ -258,6 +266,10 @@ func (v *Verifier) verify(r *Replay, trace bool, s *scratch) (Verdict, []Frame) 
 	}
 	vd.Valid = true
 	vd.SHA256 = canonicalHash(r, c, vd.Seed, g, s)
+	vd.GameSHA256 = vd.SHA256
+	if played, undone := playedLine(r); undone {
+		vd.GameSHA256 = canonicalHash(played, c, vd.Seed, g, s)
+	}
 	return vd, frames
 }
 
@@ -425,4 +437,19 @@ func Commitment(seed string) (string, error) {
 	}
 	sum := sha256.Sum256([]byte(t))
 	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+// ownGenerator returns a profile's own generator besides tp1, the
+// default of every profile: hallabois-lcg for the hallabois game's
+// profiles, whose recorded seeded games it spawns, and tp1 (none besides)
+// for every other. A replay may pin only tp1 or that one, so that a seed
+// issued for a classic game gives one game, not one for each generator
+// to keep the better of. A profile added from a file states no generator,
+// so its replays may pin either.
+func ownGenerator(profile string) engine.Generator {
+	switch profile {
+	case "hallabois-4x4", "hallabois-3x3":
+		return engine.HallaboisLCG
+	}
+	return engine.TP1
 }

@@ -6,59 +6,97 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
-// TestRecordOnceWithinTheWindow: each serial is usable once, exactly while
-// fewer than window serials were issued after it.
-func TestRecordOnceWithinTheWindow(t *testing.T) {
-	r := newRecord(MinWindow)
-	if r.window != MinWindow {
-		t.Fatalf("window %d", r.window)
+// TestRecordOneStateAGame: a game's latest state is playable once; its
+// earlier states are used; other games' traffic changes nothing of it.
+func TestRecordOneStateAGame(t *testing.T) {
+	r := newRecord(MinWindow, time.Hour)
+	a, err := r.begin()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := r.check(0); err == nil {
-		t.Errorf("serial 0 usable before it was issued")
-	}
-	for s := range uint64(3 * MinWindow) {
-		if got := r.issue(); got != s {
-			t.Fatalf("issued %d, want %d", got, s)
+	for range MinWindow - 1 { // other games, each playing
+		b, err := r.begin()
+		if err != nil {
+			t.Fatalf("a new game: %v", err)
 		}
-		if s%3 == 0 {
-			if err := r.use(s); err != nil {
-				t.Fatalf("the first use of %d: %v", s, err)
-			}
-			if err := r.use(s); !errors.Is(err, errUsed) {
-				t.Fatalf("the second use of %d: %v", s, err)
-			}
-		}
-		// The oldest serial of the window is still usable (unless used),
-		// the one before it is not.
-		if s >= MinWindow {
-			oldest := s + 1 - MinWindow
-			if err := r.check(oldest); oldest%3 != 0 && err != nil {
-				t.Fatalf("after %d: the oldest serial %d: %v", s, oldest, err)
-			}
-			if err := r.check(oldest - 1); !errors.Is(err, errExpired) {
-				t.Fatalf("after %d: serial %d, out of the window: %v", s, oldest-1, err)
-			}
+		if _, err := r.use(b); err != nil {
+			t.Fatal(err)
 		}
 	}
-	// A serial reused by the window's bit is clean for its new state.
-	s := r.issue()
-	if err := r.use(s); err != nil {
-		t.Errorf("a new serial on a recycled bit: %v", err)
+	next, err := r.use(a)
+	if err != nil {
+		t.Fatalf("the first use: %v", err)
+	}
+	if _, err := r.use(a); !errors.Is(err, errUsed) {
+		t.Errorf("a state used again: %v", err)
+	}
+	if err := r.check(ticket{next.slot, next.gen, next.step + 1}); err == nil || errors.Is(err, errUsed) {
+		t.Errorf("a step not handed out: %v", err)
+	}
+	if _, err := r.use(next); err != nil {
+		t.Errorf("the next state: %v", err)
 	}
 }
 
-func TestRecordRoundsTheWindow(t *testing.T) {
-	for _, tt := range []struct{ ask, want int }{{1, MinWindow}, {MinWindow + 1, 2 * MinWindow}, {DefaultWindow, DefaultWindow}} {
-		if r := newRecord(tt.ask); int(r.window) != tt.want || r.size() != tt.want/8 {
-			t.Errorf("window %d: %d, %d bytes; want %d", tt.ask, r.window, r.size(), tt.want)
+// TestRecordBusyNotExpired: with every place held by a game played
+// lately, a new game is refused (errBusy) and every game plays on; once a
+// game is idle past the limit, a new game takes its place and the idle
+// game's state is expired.
+func TestRecordBusyNotExpired(t *testing.T) {
+	r := newRecord(MinWindow, time.Minute)
+	now := time.Now()
+	r.now = func() time.Time { return now }
+	games := make([]ticket, MinWindow)
+	for i := range games {
+		var err error
+		if games[i], err = r.begin(); err != nil {
+			t.Fatal(err)
 		}
+	}
+	for range 100 {
+		if _, err := r.begin(); !errors.Is(err, errBusy) {
+			t.Fatalf("a new game with every place held: %v", err)
+		}
+	}
+	for i := range games {
+		if err := r.check(games[i]); err != nil {
+			t.Fatalf("game %d after the refused inits: %v", i, err)
+		}
+	}
+	// Every game but the first plays on; the first goes idle.
+	now = now.Add(50 * time.Second)
+	for i := 1; i < len(games); i++ {
+		var err error
+		if games[i], err = r.use(games[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now = now.Add(20 * time.Second)
+	// The search for an idle place goes on from where the last ended, a
+	// few places an init: within a turn of the record it finds it.
+	var n ticket
+	var err error
+	for range MinWindow/reclaimScan + 1 {
+		if n, err = r.begin(); err == nil {
+			break
+		}
+	}
+	if err != nil || n.slot != games[0].slot {
+		t.Fatalf("a new game after one went idle: %+v %v", n, err)
+	}
+	if err := r.check(games[0]); !errors.Is(err, errExpired) {
+		t.Errorf("the idle game: %v", err)
+	}
+	if err := r.check(games[1]); err != nil {
+		t.Errorf("a game played lately: %v", err)
 	}
 }
 
 // TestRecordMemory measures the heap of a signed server's record at the
-// default window, and checks that using states does not grow it.
+// default window, and checks that playing does not grow it.
 func TestRecordMemory(t *testing.T) {
 	heap := func() uint64 {
 		runtime.GC()
@@ -67,43 +105,47 @@ func TestRecordMemory(t *testing.T) {
 		return m.HeapAlloc
 	}
 	before := heap()
-	r := newRecord(DefaultWindow)
+	r := newRecord(DefaultWindow, DefaultIdle)
 	made := heap()
-	for range 1 << 20 {
-		r.use(r.issue())
+	for range 1 << 16 {
+		tk, _ := r.begin()
+		for range 16 {
+			tk, _ = r.use(tk)
+		}
 	}
 	used := heap()
 	runtime.KeepAlive(r)
-	t.Logf("record of %d states: %d bytes (%d by the heap); after 2^20 states used, %+d bytes more", DefaultWindow, r.size(), made-before, int64(used)-int64(made))
-	if r.size() != DefaultWindow/8 || made-before > uint64(r.size())+64<<10 || used > made+64<<10 {
+	t.Logf("record of %d games: %d bytes (%d by the heap); after 2^20 actions, %+d bytes more", DefaultWindow, r.size(), made-before, int64(used)-int64(made))
+	if r.size() != DefaultWindow*slotSize || made-before > uint64(r.size())+64<<10 || used > made+64<<10 {
 		t.Errorf("record: %d bytes, the heap %d bytes more, then %+d bytes after use", r.size(), made-before, int64(used)-int64(made))
 	}
 }
 
-// TestRecordUseIsAtomic: of goroutines using one serial at once, exactly
-// one succeeds, for each of many serials: the racers go through the same
-// serials side by side.
+// TestRecordUseIsAtomic: of goroutines using one state at once, exactly
+// one succeeds, for each of many games: the racers go through the same
+// games side by side.
 func TestRecordUseIsAtomic(t *testing.T) {
-	const serials, racers = 1 << 16, 4
-	r := newRecord(serials)
-	for range serials {
-		r.issue()
+	const games, racers = 1 << 14, 4
+	r := newRecord(games, time.Hour)
+	tickets := make([]ticket, games)
+	for i := range tickets {
+		tickets[i], _ = r.begin()
 	}
-	wins := make([]atomic.Int32, serials)
+	wins := make([]atomic.Int32, games)
 	var wg sync.WaitGroup
 	for range racers {
 		wg.Go(func() {
-			for s := range uint64(serials) {
-				if r.use(s) == nil {
-					wins[s].Add(1)
+			for i, tk := range tickets {
+				if _, err := r.use(tk); err == nil {
+					wins[i].Add(1)
 				}
 			}
 		})
 	}
 	wg.Wait()
-	for s := range wins {
-		if n := wins[s].Load(); n != 1 {
-			t.Fatalf("serial %d used %d times", s, n)
+	for i := range wins {
+		if n := wins[i].Load(); n != 1 {
+			t.Fatalf("game %d's state used %d times", i, n)
 		}
 	}
 }

@@ -40,9 +40,9 @@ const sealInfo = "tileproof serve: state seal, v1"
 // sealHeader is the seal's clear part: the run's id and the serial.
 const sealHeader = 16
 
-// maxSecret is the largest secret: a version, flags, two generator
-// states and a seed the server drew, with its length.
-const maxSecret = 1 + 1 + 8 + 8 + 1 + serverSeedLen
+// maxSecret is the largest secret: a version, flags, the game's ticket,
+// two generator states and a seed the server drew, with its length.
+const maxSecret = 1 + 1 + 12 + 8 + 8 + 1 + serverSeedLen
 
 // maxSeal bounds the seal's text: the header, the largest secret and the
 // tag, in base64 without padding (base64.RawURLEncoding.EncodedLen).
@@ -75,17 +75,18 @@ func newSealer(key []byte) (*sealer, error) {
 	return s, nil
 }
 
-// secret is what the seal hides: the generator's state, the generator's
-// state of the state to undo to, and a seed the server drew, revealed at
-// the end of the game.
+// secret is what the seal hides: the state's ticket in the live-game
+// record, the generator's state, the generator's state of the state to
+// undo to, and a seed the server drew, revealed at the end of the game.
 type secret struct {
+	t       ticket
 	rng     uint64
 	prevRNG uint64
 	hasPrev bool
 	seed    string // "" when the client chose the seed; else serverSeedLen bytes
 }
 
-const secretVersion = 1
+const secretVersion = 2
 
 func (s *sealer) nonce(serial uint64) []byte {
 	var n [12]byte
@@ -98,6 +99,9 @@ func (s *sealer) nonce(serial uint64) []byte {
 func (s *sealer) seal(serial uint64, visible []byte, sec secret) string {
 	var pt [maxSecret]byte
 	p := append(pt[:0], secretVersion, 0)
+	p = binary.BigEndian.AppendUint32(p, sec.t.slot)
+	p = binary.BigEndian.AppendUint32(p, sec.t.gen)
+	p = binary.BigEndian.AppendUint32(p, sec.t.step)
 	p = binary.BigEndian.AppendUint64(p, sec.rng)
 	if sec.hasPrev {
 		p[1] |= 1
@@ -137,11 +141,12 @@ func (s *sealer) open(seal string, visible []byte) (uint64, secret, error) {
 	// server's own bug: refuse it all the same.
 	var sec secret
 	bad := errSealUnreadable
-	if len(p) < 10 || p[0] != secretVersion || p[1]&^3 != 0 {
+	if len(p) < 22 || p[0] != secretVersion || p[1]&^3 != 0 {
 		return 0, secret{}, bad
 	}
 	flags := p[1]
-	sec.rng, p = binary.BigEndian.Uint64(p[2:10]), p[10:]
+	sec.t = ticket{binary.BigEndian.Uint32(p[2:6]), binary.BigEndian.Uint32(p[6:10]), binary.BigEndian.Uint32(p[10:14])}
+	sec.rng, p = binary.BigEndian.Uint64(p[14:22]), p[22:]
 	if flags&1 != 0 {
 		if len(p) < 8 {
 			return 0, secret{}, bad

@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/strictyaml"
@@ -54,10 +55,16 @@ type Options struct {
 	// every state it hands out and take only those, each once. Empty: an
 	// unsigned server, which takes any state.
 	Key []byte
-	// Window is how many of the latest states a signed server hands out
-	// stay playable (0: DefaultWindow; rounded up to a power of two of at
-	// least MinWindow). The used-state record takes Window/8 bytes.
+	// Window is how many games a signed server keeps live at once (0:
+	// DefaultWindow; at least MinWindow). Each game holds a place from
+	// init on, and only its own actions spend its states; the live-game
+	// record takes 12 bytes a place.
 	Window int
+	// Idle is how long a live game may go without an action before its
+	// place may go to a new game (0: DefaultIdle). With every place held
+	// by a game played within Idle, init is refused (503), never a game
+	// in progress ended.
+	Idle time.Duration
 }
 
 // New returns a server of the given profiles, each served under its name,
@@ -86,7 +93,14 @@ func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
 		if w < 0 {
 			return nil, fmt.Errorf("window %d is negative", w)
 		}
-		s.record = newRecord(w)
+		idle := opts.Idle
+		if idle == 0 {
+			idle = DefaultIdle
+		}
+		if idle < 0 {
+			return nil, fmt.Errorf("idle %v is negative", idle)
+		}
+		s.record = newRecord(w, idle)
 	}
 	for _, p := range profiles {
 		r, err := engine.Compile(p)
@@ -104,8 +118,8 @@ func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
 // Signed reports whether the server seals and signs its states.
 func (s *Server) Signed() bool { return s.sealer != nil }
 
-// RecordSize returns the memory of the used-state record in bytes (0 on
-// an unsigned server): Window/8, whatever the traffic.
+// RecordSize returns the memory of the live-game record in bytes (0 on
+// an unsigned server): 12 bytes a game of Window, whatever the traffic.
 func (s *Server) RecordSize() int {
 	if s.record == nil {
 		return 0
@@ -224,7 +238,15 @@ func (s *Server) init(w http.ResponseWriter, r *http.Request, name string) {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	resp := s.respond(name, g, drawn)
+	var t ticket
+	if s.Signed() {
+		if t, err = s.record.begin(); err != nil {
+			w.Header().Set("Retry-After", "60")
+			httpError(w, http.StatusServiceUnavailable, err.Error())
+			return
+		}
+	}
+	resp := s.respond(name, g, drawn, t)
 	resp.Spec = s.spec(name, rules)
 	reply(w, resp)
 }
@@ -240,13 +262,12 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 		return
 	}
 	var sec *secret
-	var serial uint64
 	if s.Signed() {
 		var opened secret
 		var err error
 		var buf [256]byte
-		if serial, opened, err = s.sealer.open(req.State.Seal, appendVisible(buf[:0], req.State)); err == nil {
-			err = s.record.check(serial)
+		if _, opened, err = s.sealer.open(req.State.Seal, appendVisible(buf[:0], req.State)); err == nil {
+			err = s.record.check(opened.t)
 		}
 		if err != nil {
 			httpError(w, stateStatus(err), "state: "+err.Error())
@@ -281,16 +302,17 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 		return
 	}
 	var seed string
+	var next ticket
 	if sec != nil {
 		// The answer hands out the next state: this one is spent. Of two
 		// requests with one state, one gets here.
-		if err := s.record.use(serial); err != nil {
+		if next, err = s.record.use(sec.t); err != nil {
 			httpError(w, stateStatus(err), "state: "+err.Error())
 			return
 		}
 		seed = sec.seed
 	}
-	resp := s.respond(name, g, seed)
+	resp := s.respond(name, g, seed, next)
 	if step != nil {
 		resp.Changed, resp.Gained = &step.Changed, &step.Gained
 		if step.Changed {
@@ -362,10 +384,10 @@ func direction(s string) (engine.Direction, bool) {
 
 // respond is the answer of an action that hands out the next state; seed
 // is the seed the server drew for the game, or "".
-func (s *Server) respond(name string, g *engine.Game, seed string) protocol.Response {
+func (s *Server) respond(name string, g *engine.Game, seed string, t ticket) protocol.Response {
 	obs := observe(g)
 	resp := protocol.Response{
-		OK: true, State: s.wire(name, g, seed), LegalActions: legalActions(g), Score: obs.Score, GameOver: obs.Over, Observation: obs,
+		OK: true, State: s.wire(name, g, seed, t), LegalActions: legalActions(g), Score: obs.Score, GameOver: obs.Over, Observation: obs,
 	}
 	if seed != "" {
 		resp.SeedCommitment, _ = replay.Commitment(seed)

@@ -30,8 +30,9 @@ func drawSeed() string {
 
 // wire converts a game's state to the wire form: the generator in the
 // clear on an unsigned server, sealed on a signed one, with seed (the
-// seed the server drew, or "") among the secrets.
-func (s *Server) wire(name string, g *engine.Game, seed string) *protocol.GameState {
+// seed the server drew, or "") and the state's ticket t in the live-game
+// record among the secrets.
+func (s *Server) wire(name string, g *engine.Game, seed string, t ticket) *protocol.GameState {
 	st := g.State()
 	ws := visibleState(name, g.Rules(), st)
 	if st.Prev != nil {
@@ -47,12 +48,12 @@ func (s *Server) wire(name string, g *engine.Game, seed string) *protocol.GameSt
 		return ws
 	}
 	// A signed server's games are all seeded: it loads no state.
-	sec := secret{rng: st.RNG.State(), seed: seed}
+	sec := secret{t: t, rng: st.RNG.State(), seed: seed}
 	if st.Prev != nil {
 		sec.hasPrev, sec.prevRNG = true, st.Prev.RNG.State()
 	}
 	var buf [256]byte
-	ws.Seal = s.sealer.seal(s.record.issue(), appendVisible(buf[:0], ws), sec)
+	ws.Seal = s.sealer.seal(s.record.nonce(), appendVisible(buf[:0], ws), sec)
 	return ws
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -82,6 +83,9 @@ func VerdictLines(v replay.Verdict) []string {
 	}
 	for _, a := range e.Also {
 		lines = append(lines, "also "+a)
+	}
+	for i, l := range lines {
+		lines[i] = safetext.Terminal(l) // a message may quote the replay: shown, never acted on
 	}
 	return lines
 }

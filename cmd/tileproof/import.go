@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/peer/hallabois"
 	"github.com/tileproof/tileproof/replay"
 )
@@ -104,7 +105,7 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 	written := map[string]string{} // output path: the recording written there
 	profiles := map[string]bool{}  // profile files written
 	note := func(format string, a ...any) {
-		fmt.Fprintf(c.stderr, "tileproof: %s: %s\n", name, fmt.Sprintf(format, a...))
+		fmt.Fprintf(c.stderr, "tileproof: %s: %s\n", name, safetext.TerminalLines(fmt.Sprintf(format, a...))) // it names the file and quotes the recording
 	}
 	for _, file := range args {
 		imp, err := importRecording(file)
@@ -181,7 +182,7 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 // *hallabois.ConvertError when it cannot be a replay, another error when
 // it cannot be read.
 func importRecording(file string) (*hallabois.Import, error) {
-	data, err := readFileMax(file, maxRecordingSize)
+	data, err := readRegularFile(file, maxRecordingSize) // a pipe or a device refused, as show does
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/tileproof/tileproof/internal/safetext"
 )
 
 // Exit codes, the same for every command.
@@ -279,7 +281,7 @@ func (c *cli) usageFail(cmd *cobra.Command) int {
 
 // fail reports an error and returns code.
 func (c *cli) fail(code int, format string, args ...any) int {
-	msg := fmt.Sprintf(format, args...)
+	msg := safetext.TerminalLines(fmt.Sprintf(format, args...)) // it may name an outside file, or quote one
 	fmt.Fprintln(c.stderr, "tileproof: "+strings.TrimRight(msg, "\n"))
 	return code
 }

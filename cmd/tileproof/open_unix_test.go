@@ -11,10 +11,10 @@ import (
 	"time"
 )
 
-// TestOpenRegular: a file found in a directory is opened only if it is a
+// TestOpenInRoot: a file found in a directory is opened only if it is a
 // regular file: a link (even to a regular file) and a named pipe are
 // refused, the pipe at once, without waiting for a writer.
-func TestOpenRegular(t *testing.T) {
+func TestOpenInRoot(t *testing.T) {
 	dir := t.TempDir()
 	regular := filepath.Join(dir, "a.yaml")
 	if err := os.WriteFile(regular, []byte("x"), 0o666); err != nil {
@@ -28,6 +28,12 @@ func TestOpenRegular(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o666); err != nil {
 		t.Skipf("no named pipe: %v", err)
 	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	openRegular := func(path string) (*os.File, error) { return openInRoot(root, filepath.Base(path)) }
 	f, err := openRegular(regular)
 	if err != nil {
 		t.Fatalf("a regular file: %v", err)
@@ -52,5 +58,27 @@ func TestOpenRegular(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("opening a named pipe blocked")
+	}
+}
+
+// TestShowRefusesPipe: show opens a named pipe without waiting on it and
+// refuses it (issue 25, item 4).
+func TestShowRefusesPipe(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "p.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan string, 1)
+	go func() {
+		_, _, errOut := runCLI(t, "", "show", fifo)
+		done <- errOut
+	}()
+	select {
+	case errOut := <-done:
+		if !strings.Contains(errOut, "a named pipe; only a regular file is read") {
+			t.Errorf("%q", errOut)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("show waits on a named pipe")
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/termview"
 )
 
@@ -61,7 +62,7 @@ func (c *cli) showTerminal(s *shown, step int) int {
 // board, the caption and the replay's verdict (at every step: it is the
 // verdict of the whole replay, and its divergence is at the last frame).
 func showLines(s *shown, step int, opts termview.Options) []string {
-	title := fmt.Sprintf("%s   profile %s", s.name, s.replay.Profile)
+	title := fmt.Sprintf("%s   profile %s", safetext.Terminal(s.name), safetext.Terminal(s.replay.Profile))
 	if s.replay.Seed != nil {
 		title += fmt.Sprintf("   seed %q", *s.replay.Seed)
 	} else {

@@ -11,16 +11,20 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -87,6 +91,9 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		if f.reportPages < 0 {
 			return c.fail(exitBadUsage, "verify: --report-pages %d: give 0 or more", f.reportPages)
 		}
+		if err = checkReportNotInput(f.report, args); err != nil {
+			return c.fail(exitBadUsage, "verify: --report: %v", err)
+		}
 		if report, err = newHTMLReport(f.report, v, f.reportPages); err != nil {
 			return c.fail(exitBadUsage, "verify: --report: %v", err)
 		}
@@ -101,7 +108,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		listErr = c.listInputs(args, inputs, func(path, why string) {
 			sum.skipped.Add(1)
 			progress.clearWhile(func() {
-				fmt.Fprintf(c.stderr, "tileproof: verify: skipped %s: %s\n", path, why)
+				fmt.Fprintf(c.stderr, "tileproof: verify: skipped %s: %s\n", safetext.Terminal(path), why)
 			})
 		})
 	}()
@@ -163,12 +170,36 @@ func appendVerdictLine(b []byte, vd replay.Verdict) []byte {
 	start := len(b)
 	b = vd.AppendJSON(b)
 	if text := b[start:]; bytes.IndexByte(text, '<') >= 0 || bytes.IndexByte(text, '>') >= 0 ||
-		bytes.IndexByte(text, '&') >= 0 || bytes.IndexByte(text, 0xE2) >= 0 {
+		bytes.IndexByte(text, '&') >= 0 || bytes.IndexByte(text, 0xE2) >= 0 || bytes.IndexByte(text, 0xC2) >= 0 || bytes.IndexByte(text, 0xEF) >= 0 {
 		var escaped bytes.Buffer
 		json.HTMLEscape(&escaped, text)
-		b = append(b[:start], escaped.Bytes()...)
+		b = append(b[:start], escapeTerminalRunes(escaped.Bytes())...)
 	}
 	return append(b, '\n')
+}
+
+// escapeTerminalRunes writes the C1 controls and Unicode's format
+// characters (bidirectional overrides among them) of JSON text as \uXXXX
+// escapes: the same strings to a JSON reader, but nothing a terminal
+// showing the line could act on (JSON escapes the C0 controls already).
+// They occur only inside strings, where the escape is valid.
+func escapeTerminalRunes(text []byte) []byte {
+	if !slices.ContainsFunc([]rune(string(text)), needsRuneEscape) {
+		return text
+	}
+	out := make([]byte, 0, len(text)+16)
+	for _, r := range string(text) {
+		if needsRuneEscape(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+			continue
+		}
+		out = utf8.AppendRune(out, r)
+	}
+	return out
+}
+
+func needsRuneEscape(r rune) bool {
+	return r >= 0x80 && r <= 0x9f || r != utf8.RuneError && unicode.Is(unicode.Cf, r)
 }
 
 // pluralHave returns "1 replay has", "2 replays have".
@@ -199,39 +230,11 @@ func (c *cli) listInputs(args []string, out chan<- replay.Input, skip func(path,
 			return err
 		}
 		if !info.IsDir() {
-			sendFile(arg, out, false)
+			sendFile(arg, out)
 			continue
 		}
-		// A directory named through a link is followed: walk it from
-		// "link/.", which resolves the link (WalkDir follows none).
-		root := arg
-		if l, err := os.Lstat(arg); err == nil && l.Mode()&fs.ModeSymlink != 0 {
-			root = arg + string(filepath.Separator) + "."
-		}
-		var files []string
-		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() || !isReplayFile(path) {
-				return nil
-			}
-			if !d.Type().IsRegular() {
-				skip(path, notRegular(d.Type()))
-				return nil
-			}
-			files = append(files, path)
-			return nil
-		})
-		if err != nil {
+		if err := sendDir(arg, out, skip); err != nil {
 			return err
-		}
-		if len(files) == 0 {
-			return fmt.Errorf("%s: no replay files (.yaml, .yml, .json, .jsonl)", arg)
-		}
-		sort.Strings(files)
-		for _, f := range files {
-			sendFile(f, out, true)
 		}
 	}
 	return nil
@@ -266,29 +269,34 @@ func isReplayFile(path string) bool {
 	return false
 }
 
-// sendFile sends the replays of one file: the file, or each line of a
-// .jsonl file. A file found in a directory (inDir) is opened only if it is
-// still a regular file (openRegular).
-func sendFile(path string, out chan<- replay.Input, inDir bool) {
-	open := os.Open
-	if inDir {
-		open = openRegular
-	}
-	f, err := open(path)
+// sendFile sends the replays of one file named on the command line, read
+// as given: the file, or each line of a .jsonl file.
+func sendFile(path string, out chan<- replay.Input) {
+	f, err := os.Open(path)
 	if err != nil {
 		out <- replay.Input{Name: path, Err: err}
 		return
 	}
 	defer f.Close()
+	sendOpened(path, f, out)
+}
+
+// sendOpened sends the replays of the open file f, named path.
+func sendOpened(path string, f *os.File, out chan<- replay.Input) {
 	if strings.HasSuffix(path, ".jsonl") {
 		sendLines(path, f, out, maxReplaySize)
 		return
 	}
+	size := int64(maxReplaySize)
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = min(info.Size(), size)
+	}
+	release := verifyBudget.acquire(replayWeight(size)) // before the file is read
 	data, err := io.ReadAll(io.LimitReader(f, maxReplaySize+1))
 	if err == nil && len(data) > maxReplaySize {
 		err = fmt.Errorf("larger than %d MiB", maxReplaySize>>20)
 	}
-	out <- replay.Input{Name: path, Data: data, Err: err}
+	out <- replay.Input{Name: path, Data: data, Err: err, Release: release}
 }
 
 // sendLines sends each non-blank line of r as a replay named NAME:LINE.
@@ -305,7 +313,8 @@ func sendLines(name string, r io.Reader, out chan<- replay.Input, limit int) {
 			// one, as a file in YAML would be.
 			out <- replay.Input{Name: lineName(name, line), Err: errors.New("not a JSON object: a line of a JSON Lines batch is one replay in JSON")}
 		case !blank:
-			out <- replay.Input{Name: lineName(name, line), Data: bytes.TrimRight(data, "\r\n")}
+			release := verifyBudget.acquire(replayWeight(int64(len(data))))
+			out <- replay.Input{Name: lineName(name, line), Data: bytes.TrimRight(data, "\r\n"), Release: release}
 		}
 		if err != nil {
 			if err != io.EOF {
@@ -322,31 +331,40 @@ func lineName(name string, n int) string { return name + ":" + strconv.Itoa(n) }
 // printVerdict writes a verdict for a person: ok, FAIL or error, then
 // what replay.Verdict.Explain gives. A verdict that --strict made
 // implausible is a FAIL with its warnings.
+//
+// The file's name, and every message that may quote a replay, are shown
+// with safetext.Terminal: a submission named "\x1b[2K\rok ..." cannot
+// repaint its FAIL as ok, set the window's title or write the clipboard.
 func printVerdict(w io.Writer, vd replay.Verdict) {
 	e := vd.Explain()
+	name := safetext.Terminal(vd.Name)
+	e.Headline, e.Says, e.Gives = safetext.TerminalLines(e.Headline), safetext.TerminalLines(e.Says), safetext.TerminalLines(e.Gives)
 	switch {
 	case vd.Valid, vd.Reason == replay.Implausible:
 		label := "ok    "
 		if !vd.Valid {
 			label = "FAIL  "
 		}
-		fmt.Fprintf(w, "%s %s: %s\n", label, vd.Name, e.Headline)
+		fmt.Fprintf(w, "%s %s: %s\n", label, name, e.Headline)
+		if vd.GameSHA256 != vd.SHA256 {
+			fmt.Fprintf(w, "       game as played (undone moves left out): gameSha256 %s\n", vd.GameSHA256)
+		}
 		for _, warn := range vd.Warnings {
-			fmt.Fprintf(w, "       warning: %s\n", warn)
+			fmt.Fprintf(w, "       warning: %s\n", safetext.TerminalLines(warn))
 		}
 	case vd.Reason.Unreadable():
 		msg := vd.Error
 		if !strings.HasPrefix(msg, vd.Name) {
 			msg = vd.Name + ": " + msg
 		}
-		fmt.Fprintf(w, "error  %s\n", strings.ReplaceAll(msg, "\n", "\n       "))
+		fmt.Fprintf(w, "error  %s\n", strings.ReplaceAll(safetext.TerminalLines(msg), "\n", "\n       "))
 	default:
 		d := vd.Divergence
-		fmt.Fprintf(w, "FAIL   %s: %s\n", vd.Name, e.Headline)
+		fmt.Fprintf(w, "FAIL   %s: %s\n", name, e.Headline)
 		fmt.Fprintf(w, "       the replay says: %s\n", e.Says)
 		fmt.Fprintf(w, "       the rules give:  %s\n", e.Gives)
 		for _, a := range e.Also {
-			fmt.Fprintf(w, "       also %s\n", a)
+			fmt.Fprintf(w, "       also %s\n", safetext.TerminalLines(a))
 		}
 		if diff := d.Diff(); diff != "" {
 			fmt.Fprintf(w, "       board (-claimed +real):\n%s\n", indentLines(strings.TrimRight(diff, "\n"), "         "))
@@ -424,7 +442,7 @@ func (s *summary) print(w io.Writer) {
 		fmt.Fprintf(w, ", %d skipped (not regular files)", k)
 	}
 	if s.best != nil {
-		fmt.Fprintf(w, "; best verified score %d (%s)", s.best.Score, s.best.Name)
+		fmt.Fprintf(w, "; best verified score %d (%s)", s.best.Score, safetext.Terminal(s.best.Name))
 	}
 	fmt.Fprintln(w)
 }

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -41,6 +39,8 @@ type htmlReport struct {
 	files   map[string]bool   // the pages' file names, in dir
 	err     error             // the first page that could not be written
 	entries []htmlview.Entry
+
+	root *os.Root // dir, opened so that stale pages are removed inside it only (report_safety.go)
 }
 
 // newHTMLReport creates FILE and its pages' directory, so that a path
@@ -51,16 +51,11 @@ func newHTMLReport(name string, v *replay.Verifier, maxPages int) (*htmlReport, 
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Create(name)
+	f, root, err := createReport(name, dir) // report_safety.go: no link followed
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		f.Close()
-		os.Remove(name)
-		return nil, err
-	}
-	return &htmlReport{v: v, file: f, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
+	return &htmlReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
 		baseAbs: filepath.Dir(abs), maxPages: maxPages, pages: map[string]string{}, files: map[string]bool{}}, nil
 }
 
@@ -180,7 +175,13 @@ func isPageName(name string) bool {
 // removeStale removes the files of the pages' directory named as pages
 // are (isPageName) that this report did not write. Other files are left.
 func (h *htmlReport) removeStale() (int, error) {
-	entries, err := os.ReadDir(h.dir)
+	defer h.root.Close()
+	d, err := h.root.Open(".")
+	if err != nil {
+		return 0, err
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
 	if err != nil {
 		return 0, err
 	}
@@ -189,7 +190,7 @@ func (h *htmlReport) removeStale() (int, error) {
 		if !e.Type().IsRegular() || !isPageName(e.Name()) || h.files[e.Name()] {
 			continue
 		}
-		if err := os.Remove(filepath.Join(h.dir, e.Name())); err != nil {
+		if err := h.root.Remove(e.Name()); err != nil {
 			return n, err
 		}
 		n++

@@ -1,0 +1,325 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The attacks of a hostile submitter on the command's own output and
+// files (issue 25), each held here.
+
+// hostileName is a submission's file name that, written raw to a
+// terminal, erases its line, writes "ok" over its FAIL, sets the window's
+// title and loads the clipboard (OSC 52).
+const hostileName = "\x1b[2K\rok     x.yaml: score 1048576\x1b]0;pwned\x07\x1b]52;c;cm0gLXJmIH4=\x07.yaml"
+
+// noControls fails when out holds a byte a terminal acts on (other than
+// newline and tab).
+func noControls(t *testing.T, what, out string) {
+	t.Helper()
+	for i := 0; i < len(out); i++ {
+		if c := out[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			t.Errorf("%s: byte %#x at %d: %q", what, c, i, out)
+			return
+		}
+	}
+}
+
+// TestFileNamesShownSafely: a file named with escape sequences is named
+// visibly (\x1b) in verify's verdicts, its summary and its errors, and in
+// show's title and errors, never written raw (issue 25, item 5).
+func TestFileNamesShownSafely(t *testing.T) {
+	dir := t.TempDir()
+	valid, err := os.ReadFile("../../replays/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, hostileName)
+	if err := os.WriteFile(name, valid, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad"+hostileName)
+	if err := os.WriteFile(bad, []byte("profile: tile-merge\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "", "verify", dir)
+	if code != exitBadUsage || !strings.Contains(out, `\x1b[2K\x0dok`) {
+		t.Errorf("verify: exit %d\n%s", code, out)
+	}
+	noControls(t, "verify", out+errOut)
+	code, out, errOut = runCLI(t, "", "show", "--step", "0", name)
+	if code != exitOK || !strings.Contains(out, `\x1b]0;pwned\x07`) {
+		t.Errorf("show: exit %d\n%s%s", code, out, errOut)
+	}
+	noControls(t, "show", out+errOut)
+	code, out, errOut = runCLI(t, "", "show", bad)
+	if code != exitBadUsage || !strings.Contains(errOut, `\x1b]52;c;`) {
+		t.Errorf("show of a bad file: exit %d\n%s%s", code, out, errOut)
+	}
+	noControls(t, "show of a bad file", out+errOut)
+}
+
+// TestHTMLHostileName: show --html writes a file named with markup
+// through html/template, which escapes it: no tag of the name reaches
+// the page.
+func TestHTMLHostileName(t *testing.T) {
+	dir := t.TempDir()
+	valid, err := os.ReadFile("../../replays/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, "<img src=x onerror=alert(1)>\x1b]0;t\x07.yaml")
+	if err := os.WriteFile(name, valid, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "page.html")
+	if code, out, errOut := runCLI(t, "", "show", "--html", "-o", page, name); code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(html), "<img src=x") || !strings.Contains(string(html), "img src=x onerror") {
+		t.Errorf("the name is not escaped, or not there")
+	}
+}
+
+// TestShowBounded: show reads a replay as verify does, a regular file of
+// at most 64 MiB: a link to /dev/zero and a named pipe are refused at
+// once (they grew past 2.4 GB, and hung; issue 25, item 4), a file one
+// byte over the limit is refused by its size.
+func TestShowBounded(t *testing.T) {
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero.yaml")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Skip(err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, make([]byte, maxReplaySize+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ file, want string }{
+		{zero, "a device; only a regular file is read"},
+		{big, "larger than 64 MiB"},
+	} {
+		if code, _, errOut := runCLI(t, "", "show", tc.file); code != exitBadUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("show %s: exit %d, %q", tc.file, code, errOut)
+		}
+	}
+}
+
+// TestReportNotThroughLinks: verify --report writes only where it was
+// asked (issue 25, item 9): a link planted at FILE_files is refused
+// before anything is written, and the page-like files of its target are
+// left; a link planted at FILE is refused, its target untouched; a report
+// path naming an input (even through a link), or a replay file inside an
+// input directory, is refused before the input is truncated.
+func TestReportNotThroughLinks(t *testing.T) {
+	dir := t.TempDir()
+	valid, err := os.ReadFile("../../replays/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "in")
+	os.Mkdir(in, 0o755)
+	replayFile := filepath.Join(in, "a.yaml")
+	if err := os.WriteFile(replayFile, valid, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(dir, "victim")
+	os.Mkdir(victim, 0o755)
+	page := filepath.Join(victim, "keep-0123abcd.html")
+	os.WriteFile(page, []byte("mine"), 0o644)
+	if err := os.Symlink(victim, filepath.Join(dir, "r_files")); err != nil {
+		t.Skip(err)
+	}
+	secret := filepath.Join(dir, "secret.txt")
+	os.WriteFile(secret, []byte("mine"), 0o644)
+	os.Symlink(secret, filepath.Join(dir, "s.html"))
+	inputLink := filepath.Join(dir, "link.yaml")
+	os.Symlink(replayFile, inputLink)
+	for _, tc := range []struct{ report, input, want string }{
+		{filepath.Join(dir, "r.html"), in, "not a directory of its own"},
+		{filepath.Join(dir, "s.html"), in, "is a symbolic link"},
+		{inputLink, replayFile, "would destroy it before it is read"},
+		{filepath.Join(in, "b.yaml"), in, "inside the input directory"},
+	} {
+		code, out, errOut := runCLI(t, "", "verify", "--report", tc.report, tc.input)
+		if code != exitBadUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("--report %s %s: exit %d, %s%s", filepath.Base(tc.report), filepath.Base(tc.input), code, out, errOut)
+		}
+	}
+	for _, f := range []string{page, secret} {
+		if data, err := os.ReadFile(f); err != nil || string(data) != "mine" {
+			t.Errorf("%s: %q %v", f, data, err)
+		}
+	}
+	if data, err := os.ReadFile(replayFile); err != nil || string(data) != string(valid) {
+		t.Errorf("the input: %d bytes, %v", len(data), err)
+	}
+	if _, err := os.Lstat(filepath.Join(in, "b.yaml")); err == nil {
+		t.Errorf("a report was written into the input directory")
+	}
+}
+
+// TestGameHashShown: verify's text output names the game as played under
+// an ok line whose log has undone moves, and the JSON line carries it.
+func TestGameHashShown(t *testing.T) {
+	file := "../../replays/valid/online-2048-undo-end-run.yaml"
+	code, out, _ := runCLI(t, "", "verify", file)
+	if code != exitOK || !strings.Contains(out, "game as played (undone moves left out): gameSha256 ") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "verify", "--json", file)
+	if code != exitOK || !strings.Contains(out, `"gameSha256":"`) {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+}
+
+// TestDirSwapReadsNothingOutside: a sub-directory swapped for a link to a
+// directory outside, between the listing and the reading (the hook runs
+// there, so the race is taken every time), is an unreadable verdict for
+// its entry: the file outside is not read and credited to the inside
+// name, and the rest of the batch is verified (issue 25, item 7: 3 of 281
+// runs read outside, 50 aborted the batch).
+func TestDirSwapReadsNothingOutside(t *testing.T) {
+	base := t.TempDir()
+	valid, err := os.ReadFile("../../replays/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, outside := filepath.Join(base, "subs"), filepath.Join(base, "outside")
+	for _, d := range []string{filepath.Join(dir, "sub"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "sub", "a.yaml"), []byte("profile: tile-merge\n"), 0o644) // invalid inside
+	os.WriteFile(filepath.Join(outside, "a.yaml"), valid, 0o644)                              // valid outside
+	os.WriteFile(filepath.Join(dir, "z.yaml"), valid, 0o644)
+	afterListing = func() {
+		if err := os.Rename(filepath.Join(dir, "sub"), filepath.Join(base, "sub.old")); err != nil {
+			t.Error(err)
+		}
+		if err := os.Symlink(outside, filepath.Join(dir, "sub")); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { afterListing = nil }()
+	code, out, errOut := runCLI(t, "", "verify", dir)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitBadUsage || len(lines) != 3 || !strings.HasPrefix(lines[0], "error  "+filepath.Join(dir, "sub", "a.yaml")) ||
+		!strings.HasPrefix(lines[1], "ok     "+filepath.Join(dir, "z.yaml")) || !strings.Contains(lines[2], "1 valid") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestVerifyRunBudget: the replays in flight of one run share one memory
+// budget whatever the workers (issue 25, item 3: four 60 MiB files took
+// 7.7 GB, the workers multiplying a file's bound). With a budget of two
+// heavy files, eight of them under --workers 8 are all verified, never
+// more than two held at once.
+func TestVerifyRunBudget(t *testing.T) {
+	dir := t.TempDir()
+	// A spawn-recorded log of undos, the heaviest shape a byte: weighed at
+	// verifyMemPerByte a byte.
+	body := `{"profile":"online-2048","start":"2 2 . ./. . . ./. . . ./. . . .","moves":"` + strings.Repeat("Z", 200_000) + `","claim":{"score":0,"maxTile":4,"moves":1}}`
+	for i := range 8 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("u%d.json", i)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := replayWeight(int64(len(body)))
+	saved := verifyBudget
+	verifyBudget = &memBudget{total: 2 * w}
+	defer func() { verifyBudget = saved }()
+	code, out, _ := runCLI(t, "", "verify", "--workers", "8", dir)
+	if code != exitFailed || !strings.Contains(out, "8 replays: 0 valid, 8 invalid") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if verifyBudget.peak > 2*w || verifyBudget.peak < w || verifyBudget.held != 0 {
+		t.Errorf("peak %d, held %d; budget %d", verifyBudget.peak, verifyBudget.held, 2*w)
+	}
+}
+
+// TestImportBoundedAndSafe: import reads a recording as show reads a
+// replay, a regular file only (a link to /dev/zero refused by what it is,
+// not read to 8 MiB), and names a hostile file visibly.
+func TestImportBoundedAndSafe(t *testing.T) {
+	dir := t.TempDir()
+	zero := filepath.Join(dir, "zero.txt")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Skip(err)
+	}
+	bad := filepath.Join(dir, hostileName+".txt")
+	os.WriteFile(bad, []byte("not a recording\x1b[2J"), 0o644)
+	code, out, errOut := runCLI(t, "", "import", "hallabois", "-o", filepath.Join(dir, "out")+"/", zero, bad)
+	if code == exitOK || !strings.Contains(errOut, "a device; only a regular file is read") || !strings.Contains(errOut, `\x1b[2K\x0dok`) {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	noControls(t, "import", out+errOut)
+}
+
+// TestJSONLineNoTerminalRunes: a verdict line escapes the C1 controls and
+// the format characters of a name (\u009b, \u202e), which JSON itself
+// would write raw, and reads back to the same name.
+func TestJSONLineNoTerminalRunes(t *testing.T) {
+	dir := t.TempDir()
+	valid, err := os.ReadFile("../../replays/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, "a\u009b2J\u202eb.yaml")
+	if err := os.WriteFile(name, valid, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, "", "verify", "--json", name)
+	var vd struct{ Name string }
+	if err := json.Unmarshal([]byte(out), &vd); err != nil || code != exitOK || vd.Name != name {
+		t.Fatalf("exit %d, %v, name %q\n%s", code, err, vd.Name, out)
+	}
+	if strings.ContainsRune(out, 0x9b) || strings.ContainsRune(out, 0x202e) || !strings.Contains(out, `a\u009b2J\u202eb.yaml`) {
+		t.Errorf("%q", out)
+	}
+}
+
+// failingDir is a file system whose directory bad cannot be listed, as a
+// directory swapped or removed while verify walks it.
+type failingDir struct{ fs.FS }
+
+func (f failingDir) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == "bad" {
+		return nil, errors.New("swapped while listed")
+	}
+	return fs.ReadDir(f.FS, name)
+}
+
+// TestDirListingErrorNotAbort: a sub-directory that cannot be listed is
+// an unreadable verdict of its own; the batch goes on (before, the whole
+// batch aborted with exit 2 and no verdict for anyone).
+func TestDirListingErrorNotAbort(t *testing.T) {
+	dir := t.TempDir()
+	valid, err := os.ReadFile("../../replays/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "bad"), 0o755)
+	os.WriteFile(filepath.Join(dir, "bad", "a.yaml"), valid, 0o644)
+	os.WriteFile(filepath.Join(dir, "z.yaml"), valid, 0o644)
+	saved := listFS
+	listFS = func(root *os.Root) fs.FS { return failingDir{root.FS()} }
+	defer func() { listFS = saved }()
+	code, out, errOut := runCLI(t, "", "verify", dir)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitBadUsage || len(lines) != 3 || !strings.Contains(lines[0], filepath.Join(dir, "bad")+": cannot be listed: swapped while listed") ||
+		!strings.HasPrefix(lines[1], "ok     "+filepath.Join(dir, "z.yaml")) {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}

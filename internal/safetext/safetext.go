@@ -1,0 +1,130 @@
+// Package safetext makes text that came from outside (file names, an
+// implementation's name and messages, a replay's fields) safe for the
+// medium it is written to, one function a medium: a terminal ([Terminal],
+// [TerminalLines]) and Markdown ([Markdown]). HTML pages go through
+// html/template and JUnit XML through encoding/xml, which escape already.
+package safetext
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Terminal returns s with every character a terminal would act on shown
+// visibly instead: the C0 controls (escape, carriage return, backspace,
+// newline and the rest) and DEL as \x1b, \r, ..., the C1 controls, the
+// line and paragraph separators and Unicode's format characters (the
+// bidirectional overrides among them) as \u009b, \u202e, and each byte of
+// invalid UTF-8 as \xff. A backslash is written as it is, so the text a
+// person sees is what the name holds, escapes included, never a command
+// to the terminal. Text with none of these is returned as it is, without
+// copying.
+func Terminal(s string) string { return escape(s, false) }
+
+// TerminalLines is [Terminal] for a message of several lines: a newline
+// and a tab are kept, everything else as Terminal shows it.
+func TerminalLines(s string) string { return escape(s, true) }
+
+// plain reports whether s needs no escaping: printable ASCII only (with
+// newlines and tabs when lines).
+func plain(s string, lines bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f {
+			if lines && (c == '\n' || c == '\t') {
+				continue
+			}
+			return false
+		}
+	}
+	return true
+}
+
+func escape(s string, lines bool) string {
+	if plain(s, lines) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			writeByte(&b, s[i])
+		case lines && (r == '\n' || r == '\t'):
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			writeByte(&b, byte(r))
+		case unsafeRune(r):
+			writeRune(&b, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// unsafeRune reports whether a terminal may act on r or a reader be
+// misled by it (beyond ASCII): the C1 controls, the line and paragraph
+// separators, the format characters (bidirectional overrides, zero-width
+// characters) and the private and unassigned code points.
+func unsafeRune(r rune) bool {
+	return r >= 0x80 && r <= 0x9f || r == 0x2028 || r == 0x2029 || r == utf8.RuneError ||
+		unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r) || !unicode.IsPrint(r) && !unicode.IsSpace(r) && !unicode.IsGraphic(r)
+}
+
+const hexDigits = "0123456789abcdef"
+
+func writeByte(b *strings.Builder, c byte) {
+	b.WriteString(`\x`)
+	b.WriteByte(hexDigits[c>>4])
+	b.WriteByte(hexDigits[c&15])
+}
+
+func writeRune(b *strings.Builder, r rune) {
+	if r > 0xffff {
+		b.WriteString(`\U`)
+		for shift := 28; shift >= 0; shift -= 4 {
+			b.WriteByte(hexDigits[r>>shift&15])
+		}
+		return
+	}
+	b.WriteString(`\u`)
+	for shift := 12; shift >= 0; shift -= 4 {
+		b.WriteByte(hexDigits[r>>shift&15])
+	}
+}
+
+// Markdown returns s as text for one line of Markdown, a table cell or an
+// item of a list, that shows s as it is and nothing else: no character of
+// it starts a link, an image, emphasis, a code span, an HTML tag or
+// comment, or ends the cell. Everything [Terminal] escapes is shown so
+// (a newline as \x0a: a row cannot be broken), then <, > and & are
+// written as entities, and the punctuation that ends a cell or starts
+// emphasis, a code span, a link or an image is escaped with a backslash
+// (\| \* \_ \` \[ \] \! \~ \\). Other punctuation (a version's
+// "1.0.0+x", a name's "(npm)") is left as it is: alone it marks nothing
+// up.
+func Markdown(s string) string {
+	s = Terminal(s)
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '\\', '`', '*', '_', '[', ']', '!', '|', '~':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

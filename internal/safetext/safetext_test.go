@@ -1,0 +1,102 @@
+package safetext
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestTerminal: the attacks of issue 25's item 5 are shown, never acted
+// on: a repaint to "ok", a window title, OSC 52 to the clipboard, a
+// bidirectional override, invalid UTF-8; plain text is returned as is.
+func TestTerminal(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"a.yaml", "a.yaml"},
+		{"\x1b[2K\rok     a.yaml: score 1048576", `\x1b[2K\x0dok     a.yaml: score 1048576`},
+		{"\x1b]0;pwned\x07", `\x1b]0;pwned\x07`},
+		{"\x1b]52;c;cm0gLXJmIH4=\x1b\\", `\x1b]52;c;cm0gLXJmIH4=\x1b\`},
+		{"a\u202egpj.yaml", `a\u202egpj.yaml`},
+		{"\u009b31m", `\u009b31m`},
+		{"bad\xffbyte", `bad\xffbyte`},
+		{"line\nnext\tx\x7f", `line\x0anext\x09x\x7f`},
+		{"ünïcode ✓ 2048", "ünïcode ✓ 2048"},
+	} {
+		if got := Terminal(tc.in); got != tc.want {
+			t.Errorf("Terminal(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := TerminalLines("a\n\tb\x1b[1A"); got != "a\n\tb\\x1b[1A" {
+		t.Errorf("TerminalLines = %q", got)
+	}
+}
+
+// TestMarkdown: a name cannot end its table cell, break its row, start a
+// comment or a link, or emphasize.
+func TestMarkdown(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"tileproof-serve 1.0.0+x (npm)", "tileproof-serve 1.0.0+x (npm)"},
+		{"evil | ✓ 1 | ✓ 1 |\n| real", `evil \| ✓ 1 \| ✓ 1 \|\\x0a\| real`},
+		{"x <!-- y", "x &lt;\\!-- y"},
+		{"[ok](http://x) *b* _i_ `c` ~s~ \\", `\[ok\](http://x) \*b\* \_i\_ \` + "`c\\`" + ` \~s\~ \\`},
+		{"a & b > c", "a &amp; b &gt; c"},
+	} {
+		if got := Markdown(tc.in); got != tc.want {
+			t.Errorf("Markdown(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// checkTerminal fails unless out holds no character a terminal acts on.
+func checkTerminal(t *testing.T, in, out string, lines bool) {
+	if !utf8.ValidString(out) {
+		t.Fatalf("%q: invalid UTF-8 %q", in, out)
+	}
+	for _, r := range out {
+		if lines && (r == '\n' || r == '\t') {
+			continue
+		}
+		if r < 0x20 || r == 0x7f || unsafeRune(r) {
+			t.Fatalf("%q: %q keeps %U", in, out, r)
+		}
+	}
+}
+
+func FuzzTerminal(f *testing.F) {
+	for _, s := range []string{"a.yaml", "\x1b[2J", "\xff\xfe", "\u202e\u2028", "ok\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Terminal(s)
+		checkTerminal(t, s, out, false)
+		checkTerminal(t, s, TerminalLines(s), true)
+		if plain(s, false) && out != s {
+			t.Fatalf("%q: plain text changed to %q", s, out)
+		}
+	})
+}
+
+func FuzzMarkdown(f *testing.F) {
+	for _, s := range []string{"a | b", "<!--", "[x](y)", "\n| z |", "*_`~!\\&"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Markdown(s)
+		checkTerminal(t, s, out, false)
+		if strings.ContainsAny(out, "<>\n\r") {
+			t.Fatalf("%q: %q", s, out)
+		}
+		// Every special character is escaped: read back, a backslash
+		// takes the next byte as it is.
+		for i := 0; i < len(out); i++ {
+			switch out[i] {
+			case '\\':
+				i++
+				if i == len(out) || !strings.ContainsRune("\\`*_[]!|~", rune(out[i])) {
+					t.Fatalf("%q: %q: a lone backslash at %d", s, out, i-1)
+				}
+			case '`', '*', '_', '[', ']', '!', '|', '~':
+				t.Fatalf("%q: %q: %c unescaped at %d", s, out, out[i], i)
+			}
+		}
+	})
+}
