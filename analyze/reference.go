@@ -46,6 +46,7 @@ type ReferenceGame struct {
 	MaxTile    uint64         `json:"max_tile"`
 	NonTrivial int            `json:"non_trivial"`
 	Agree      map[string]int `json:"agree"` // by evaluator ID
+	Large      map[string]int `json:"large"` // large errors, by evaluator ID
 }
 
 //go:embed data/reference.json
@@ -93,9 +94,11 @@ func ParseReference(data []byte) (*Reference, error) {
 		if g.NonTrivial < 1 {
 			return nil, fmt.Errorf("reference game %q has no non-trivial move", g.Name)
 		}
-		for id, k := range g.Agree {
-			if k < 0 || k > g.NonTrivial {
-				return nil, fmt.Errorf("reference game %q agrees with %s on %d of %d moves", g.Name, id, k, g.NonTrivial)
+		for _, counts := range []map[string]int{g.Agree, g.Large} {
+			for id, k := range counts {
+				if k < 0 || k > g.NonTrivial {
+					return nil, fmt.Errorf("reference game %q counts %d of %d moves for %s", g.Name, k, g.NonTrivial, id)
+				}
 			}
 		}
 	}
@@ -124,13 +127,42 @@ func tileBand(maxTile uint64) string {
 	return "2048 and above"
 }
 
-// model returns the reference players' agreement with evaluator id: the
-// pooled rate and the between-game spread (method of moments, floored by
-// MinSpread), and the per-game rates; n is 0 when no game holds it.
-func (r *Reference) model(id string) (p, spread float64, rates []float64) {
-	var k, n int
+// A statistic is a count over a game's non-trivial moves that the
+// reference models: agreement (high is atypical) or large errors (low is
+// atypical).
+type statistic struct {
+	name  string
+	count func(g ReferenceGame, id string) (int, bool)
+	high  bool // a high rate is the atypical side
+}
+
+var statistics = []statistic{
+	{"agreement with", func(g ReferenceGame, id string) (int, bool) { k, ok := g.Agree[id]; return k, ok }, true},
+	{"large errors by", func(g ReferenceGame, id string) (int, bool) { k, ok := g.Large[id]; return k, ok }, false},
+}
+
+// modelled returns the reference games the model is fitted to: those with
+// at least MinMoves non-trivial moves (a shorter game's rate is mostly
+// noise).
+func (r *Reference) modelled() []ReferenceGame {
+	var out []ReferenceGame
 	for _, g := range r.Games {
-		a, ok := g.Agree[id]
+		if g.NonTrivial >= r.MinMoves {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// model returns the reference players' rate of statistic st for
+// evaluator id: the pooled rate and the between-game spread (method of
+// moments, floored by MinSpread), and the per-game rates; rates is nil
+// when no game holds it.
+func (r *Reference) model(st statistic, id string) (p, spread float64, rates []float64) {
+	games := r.modelled()
+	var k, n int
+	for _, g := range games {
+		a, ok := st.count(g, id)
 		if !ok {
 			continue
 		}
@@ -143,8 +175,8 @@ func (r *Reference) model(id string) (p, spread float64, rates []float64) {
 	}
 	p = float64(k) / float64(n)
 	var between, within float64
-	for _, g := range r.Games {
-		if a, ok := g.Agree[id]; ok {
+	for _, g := range games {
+		if a, ok := st.count(g, id); ok {
 			x := float64(a) / float64(g.NonTrivial)
 			between += (x - p) * (x - p)
 			within += p * (1 - p) / float64(g.NonTrivial)
@@ -165,26 +197,42 @@ func (r *Reference) place(rep *Report) {
 	best := ""
 	for i := range rep.Evaluators {
 		s := &rep.Evaluators[i]
-		p, spread, rates := r.model(s.Evaluator)
-		if rates == nil || rep.NonTrivial == 0 {
-			continue
-		}
-		se := math.Sqrt(p*(1-p)/float64(rep.NonTrivial) + spread*spread)
-		s.Z = (s.Agreement - p) / se
-		below := 0
-		for _, x := range rates {
-			if x < s.Agreement {
-				below++
+		for _, st := range statistics {
+			p, spread, rates := r.model(st, s.Evaluator)
+			if rates == nil || rep.NonTrivial == 0 {
+				continue
 			}
-		}
-		s.Percentile = 100 * float64(below) / float64(len(rates))
-		if s.Z > rep.Score {
-			rep.Score, best = s.Z, fmt.Sprintf("agreement with %s %.1f%% (reference %.1f%%, z = %.1f, above %.0f%% of the reference games)", s.Evaluator, 100*s.Agreement, 100*p, s.Z, s.Percentile)
+			x := s.Agreement
+			if !st.high {
+				x = s.LargeErrors
+			}
+			se := math.Sqrt(p*(1-p)/float64(rep.NonTrivial) + spread*spread)
+			z := (x - p) / se
+			beyond := 0
+			for _, y := range rates {
+				if y < x == st.high && y != x {
+					beyond++
+				}
+			}
+			pct := 100 * float64(beyond) / float64(len(rates))
+			if st.high {
+				s.Z, s.Percentile = z, pct
+			} else {
+				z = -z
+				s.ErrorsZ = z
+			}
+			if z > rep.Score {
+				side := "above"
+				if !st.high {
+					side = "below"
+				}
+				rep.Score, best = z, fmt.Sprintf("%s %s %.1f%% (reference %.1f%%, z = %.1f, %s %.0f%% of the reference games)", st.name, s.Evaluator, 100*x, 100*p, z, side, pct)
+			}
 		}
 	}
 	band := tileBand(rep.MaxTile)
 	inBand := 0
-	for _, g := range r.Games {
+	for _, g := range r.modelled() {
 		if tileBand(g.MaxTile) == band {
 			inBand++
 		}
@@ -200,7 +248,7 @@ func (r *Reference) place(rep *Report) {
 		rep.Reasons = append(rep.Reasons, fmt.Sprintf("%d non-trivial moves, fewer than the %d the thresholds were measured at", rep.NonTrivial, r.MinMoves))
 	case inBand < r.MinBandGames:
 		rep.Band = Insufficient
-		rep.Reasons = append(rep.Reasons, fmt.Sprintf("the reference holds %d games whose largest tile is %s, fewer than %d", inBand, band, r.MinBandGames))
+		rep.Reasons = append(rep.Reasons, fmt.Sprintf("the reference holds %d games of %d non-trivial moves or more whose largest tile is %s, fewer than %d", inBand, r.MinMoves, band, r.MinBandGames))
 	case rep.Score >= r.StrongZ || c != nil && c.Z >= r.ClairvoyanceStrongZ:
 		rep.Band = Strong
 	case rep.Score >= r.ReviewZ || c != nil && c.Z >= r.ClairvoyanceReviewZ:
@@ -231,9 +279,10 @@ func BuildReference(name, source string, reports []*Report, base *Reference) *Re
 			continue
 		}
 		seen[rep.SHA256] = true
-		g := ReferenceGame{Name: rep.Name, SHA256: rep.SHA256, MaxTile: rep.MaxTile, NonTrivial: rep.NonTrivial, Agree: map[string]int{}}
+		g := ReferenceGame{Name: rep.Name, SHA256: rep.SHA256, MaxTile: rep.MaxTile, NonTrivial: rep.NonTrivial, Agree: map[string]int{}, Large: map[string]int{}}
 		for _, s := range rep.Evaluators {
 			g.Agree[s.Evaluator] = s.Agree
+			g.Large[s.Evaluator] = s.Large
 		}
 		r.Games = append(r.Games, g)
 	}

@@ -34,14 +34,17 @@ type Report struct {
 	Evaluators   []EvalStats  `json:"evaluators"`
 	Clairvoyance *Clairvoyant `json:"clairvoyance,omitempty"`
 
-	// Score is the largest agreement z-score among the evaluators the
-	// reference holds: the figure the band reads.
+	// Score is the largest z-score among the evaluators the reference
+	// holds, of agreement (high) and large errors (few): the figure the
+	// band reads.
 	Score     float64  `json:"score"`
 	Band      string   `json:"band"`
 	Reasons   []string `json:"reasons"`
 	Reference string   `json:"reference"` // the reference set's name and hash
 	Statement string   `json:"statement"`
 	Moves     []Move   `json:"moves_detail,omitempty"`
+
+	byLength []bool // for the population tests: flagged when cut at 500, 1,000, 2,000 moves
 }
 
 // BandText returns the band in words.

@@ -28,7 +28,11 @@ type EvalStats struct {
 	Loss99   float64 `json:"loss_p99"`
 	// LargeErrors is the share of non-trivial moves that lost more than
 	// four units.
+	Large       int     `json:"large"`
 	LargeErrors float64 `json:"large_errors"`
+	// ErrorsZ is the large errors' z-score against the reference, signed
+	// so that fewer errors than the reference players make is positive.
+	ErrorsZ float64 `json:"errors_z"`
 	// CrowdedMiss and OpenMiss are the shares of non-trivial moves on
 	// crowded boards (4 empty cells or fewer) and on open ones that were
 	// not near the best; Crowded counts the crowded ones.
@@ -96,7 +100,7 @@ func (g *gameMoves) report(evals []evaluator) *Report {
 	for i, e := range evals {
 		n := len(g.losses[i])
 		r.NonTrivial = n
-		s := EvalStats{Evaluator: e.ID(), Agree: g.agree[i], Crowded: g.crowded[i]}
+		s := EvalStats{Evaluator: e.ID(), Agree: g.agree[i], Large: g.large[i], Crowded: g.crowded[i]}
 		if n > 0 {
 			l := slices.Clone(g.losses[i])
 			slices.Sort(l)
