@@ -83,7 +83,7 @@ func TestPopulations(t *testing.T) {
 	}
 	t.Logf("human games placed (leave one out): %d, scores %.2f", len(humans), humans)
 	lengths := []int{500, 1000, 2000}
-	fmt.Printf("| population | games | median moves | flagged | strong | insufficient | clairvoyance flagged | flagged at %v moves | target |\n|---|---|---|---|---|---|---|---|---|\n", lengths)
+	fmt.Printf("| population | games | median moves | flagged | flagged of placed | strong | insufficient | clairvoyance flagged | flagged at %v moves | target |\n|---|---|---|---|---|---|---|---|---|---|\n", lengths)
 	for _, p := range populations() {
 		if only != "" && !strings.Contains(p.name, only) {
 			continue
@@ -129,7 +129,11 @@ func TestPopulations(t *testing.T) {
 			ok := float64(got) >= p.target*float64(len(reps))
 			target = fmt.Sprintf(">= %.0f%%: %v", 100*p.target, map[bool]string{true: "met", false: "NOT met"}[ok])
 		}
-		fmt.Printf("| %s | %d | %d | %s | %s | %s | %s | %s | %s |\n", p.name, len(reps), moves[len(moves)/2], pct(flagged), pct(strong), pct(insufficient), pct(clair), strings.Join(byLen, " / "), target)
+		placed := "-"
+		if k := len(reps) - insufficient; k > 0 {
+			placed = fmt.Sprintf("%.1f%% of %d", 100*float64(flagged)/float64(k), k)
+		}
+		fmt.Printf("| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s |\n", p.name, len(reps), moves[len(moves)/2], pct(flagged), placed, pct(strong), pct(insufficient), pct(clair), strings.Join(byLen, " / "), target)
 		var sum [8][3]float64
 		for _, r := range reps {
 			for i, e := range r.Evaluators {
