@@ -82,7 +82,7 @@ func TestPopulations(t *testing.T) {
 		}
 	}
 	t.Logf("human games placed (leave one out): %d, scores %.2f", len(humans), humans)
-	lengths := []int{500, 1000, 2000}
+	lengths := []int{200, 500, 1000, 2000}
 	fmt.Printf("| population | games | median moves | flagged | flagged of placed | strong | insufficient | clairvoyance flagged | flagged at %v moves | target |\n|---|---|---|---|---|---|---|---|---|---|\n", lengths)
 	for _, p := range populations() {
 		if only != "" && !strings.Contains(p.name, only) {
@@ -173,7 +173,7 @@ func roc(bots, humans []float64) string {
 
 // playPopulation plays n games of population p (at most limit moves each)
 // on two goroutines and analyses each, recording also whether it is
-// flagged when cut at 500, 1,000 and 2,000 moves.
+// flagged when cut at 200, 500, 1,000 and 2,000 moves.
 func playPopulation(t *testing.T, p population, n, limit int) []*Report {
 	reps := make([]*Report, n)
 	var wg sync.WaitGroup
@@ -191,7 +191,7 @@ func playPopulation(t *testing.T, p population, n, limit int) []*Report {
 					t.Error(err)
 					return
 				}
-				for _, l := range []int{500, 1000, 2000} {
+				for _, l := range []int{200, 500, 1000, 2000} {
 					cut, err := Analyze(context.Background(), v, seed, r, Options{MaxMoves: l, Clairvoyance: p.clair})
 					if err != nil {
 						t.Error(err)

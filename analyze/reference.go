@@ -24,6 +24,10 @@ type Reference struct {
 
 	// MinMoves is the fewest non-trivial moves a game needs to be placed.
 	MinMoves int `json:"min_moves"`
+	// ModelMinMoves is the fewest non-trivial moves a reference game needs
+	// for the model to be fitted to it (a short game's rates are mostly
+	// noise).
+	ModelMinMoves int `json:"model_min_moves"`
 	// MinBandGames is the fewest reference games a tile band needs.
 	MinBandGames int `json:"min_band_games"`
 	// ReviewZ and StrongZ are the agreement z-scores of the two bands;
@@ -87,7 +91,7 @@ func ParseReference(data []byte) (*Reference, error) {
 		return nil, fmt.Errorf("the reference has no name")
 	case r.Heuristic != getHeuristic().pin:
 		return nil, fmt.Errorf("the reference was computed with heuristic %q, these evaluators use %q: rebuild it", r.Heuristic, getHeuristic().pin)
-	case r.MinMoves < 1 || r.ReviewZ <= 0 || r.StrongZ < r.ReviewZ || r.ClairvoyanceReviewZ <= 0 || r.ClairvoyanceStrongZ < r.ClairvoyanceReviewZ:
+	case r.MinMoves < 1 || r.ModelMinMoves < 1 || r.ReviewZ <= 0 || r.StrongZ < r.ReviewZ || r.ClairvoyanceReviewZ <= 0 || r.ClairvoyanceStrongZ < r.ClairvoyanceReviewZ:
 		return nil, fmt.Errorf("the reference's thresholds are missing or out of order")
 	}
 	for _, g := range r.Games {
@@ -142,12 +146,11 @@ var statistics = []statistic{
 }
 
 // modelled returns the reference games the model is fitted to: those with
-// at least MinMoves non-trivial moves (a shorter game's rate is mostly
-// noise).
+// at least ModelMinMoves non-trivial moves.
 func (r *Reference) modelled() []ReferenceGame {
 	var out []ReferenceGame
 	for _, g := range r.Games {
-		if g.NonTrivial >= r.MinMoves {
+		if g.NonTrivial >= r.ModelMinMoves {
 			out = append(out, g)
 		}
 	}
@@ -248,7 +251,7 @@ func (r *Reference) place(rep *Report) {
 		rep.Reasons = append(rep.Reasons, fmt.Sprintf("%d non-trivial moves, fewer than the %d the thresholds were measured at", rep.NonTrivial, r.MinMoves))
 	case inBand < r.MinBandGames:
 		rep.Band = Insufficient
-		rep.Reasons = append(rep.Reasons, fmt.Sprintf("the reference holds %d games of %d non-trivial moves or more whose largest tile is %s, fewer than %d", inBand, r.MinMoves, band, r.MinBandGames))
+		rep.Reasons = append(rep.Reasons, fmt.Sprintf("the reference holds %d games of %d non-trivial moves or more whose largest tile is %s, fewer than %d", inBand, r.ModelMinMoves, band, r.MinBandGames))
 	case rep.Score >= r.StrongZ || c != nil && c.Z >= r.ClairvoyanceStrongZ:
 		rep.Band = Strong
 	case rep.Score >= r.ReviewZ || c != nil && c.Z >= r.ClairvoyanceReviewZ:
@@ -271,7 +274,7 @@ func (r *Reference) place(rep *Report) {
 // and a game given twice (the same canonical hash) is counted once.
 func BuildReference(name, source string, reports []*Report, base *Reference) *Reference {
 	r := &Reference{Name: name, Source: source, Heuristic: getHeuristic().pin,
-		MinMoves: base.MinMoves, MinBandGames: base.MinBandGames, ReviewZ: base.ReviewZ, StrongZ: base.StrongZ,
+		MinMoves: base.MinMoves, ModelMinMoves: base.ModelMinMoves, MinBandGames: base.MinBandGames, ReviewZ: base.ReviewZ, StrongZ: base.StrongZ,
 		ClairvoyanceReviewZ: base.ClairvoyanceReviewZ, ClairvoyanceStrongZ: base.ClairvoyanceStrongZ, MinSpread: base.MinSpread}
 	seen := map[string]bool{}
 	for _, rep := range reports {

@@ -13,7 +13,7 @@ import (
 // agreeing with expectimax-2 on 50 to 56% of them, with large errors on
 // 40%, in the band up to 1024.
 func testReference(t *testing.T) *Reference {
-	r := &Reference{Name: "test", Heuristic: getHeuristic().pin, MinMoves: 300, MinBandGames: 2,
+	r := &Reference{Name: "test", Heuristic: getHeuristic().pin, MinMoves: 300, ModelMinMoves: 300, MinBandGames: 2,
 		ReviewZ: 3, StrongZ: 5, ClairvoyanceReviewZ: 4, ClairvoyanceStrongZ: 6, MinSpread: 0.02}
 	for i, k := range []int{500, 520, 540, 560} {
 		r.Games = append(r.Games, ReferenceGame{Name: "g", SHA256: string(rune('a' + i)), MaxTile: 512, NonTrivial: 1000,
@@ -67,7 +67,7 @@ func TestBands(t *testing.T) {
 }
 
 func TestParseReferenceRefuses(t *testing.T) {
-	good := `{"name":"x","heuristic":"` + getHeuristic().pin + `","min_moves":1,"review_z":3,"strong_z":5,"clairvoyance_review_z":4,"clairvoyance_strong_z":6,"games":[{"name":"g","non_trivial":10,"agree":{"e":3}}]}`
+	good := `{"name":"x","heuristic":"` + getHeuristic().pin + `","min_moves":1,"model_min_moves":1,"review_z":3,"strong_z":5,"clairvoyance_review_z":4,"clairvoyance_strong_z":6,"games":[{"name":"g","non_trivial":10,"agree":{"e":3}}]}`
 	if _, err := ParseReference([]byte(good)); err != nil {
 		t.Fatalf("a good reference refused: %v", err)
 	}

@@ -44,7 +44,7 @@ type Report struct {
 	Statement string   `json:"statement"`
 	Moves     []Move   `json:"moves_detail,omitempty"`
 
-	byLength []bool // for the population tests: flagged when cut at 500, 1,000, 2,000 moves
+	byLength []bool // for the population tests: flagged when cut at 200, 500, 1,000, 2,000 moves
 }
 
 // BandText returns the band in words.
