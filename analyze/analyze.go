@@ -65,7 +65,7 @@ func (notAnalysable) Error() string { return "not analysable" }
 // analyses its moves. A replay that
 // is not valid is not analysed (the error says why).
 func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Replay, opts Options) (*Report, error) {
-	vd, frames := v.Trace(r)
+	vd := v.Verify(r)
 	if !vd.Valid {
 		return nil, fmt.Errorf("%w: the replay is not valid (%s)", ErrNotAnalysable, vd.Reason)
 	}
@@ -76,36 +76,41 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	if p.Rows != 4 || p.Cols != 4 {
 		return nil, fmt.Errorf("%w: a %dx%d board (the evaluators play 4x4 boards)", ErrNotAnalysable, p.Rows, p.Cols)
 	}
+	limit := opts.MaxMoves
+	if limit <= 0 {
+		limit = DefaultMaxMoves
+	}
+	_, start, err := startOf(p, r)
+	if err != nil {
+		return nil, err
+	}
 	pa := &positionAnalyzer{evals: opts.evaluators(), spawns: spawnTiles(p.Spawn)}
 	g := newGameMoves(len(pa.evals))
-	for i := 1; i < len(frames); i++ {
-		if i%256 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		d, ok := frames[i].Action.Direction()
-		if !ok || frames[i].Moves == frames[i-1].Moves {
-			continue
-		}
-		if opts.MaxMoves > 0 && g.counted >= opts.MaxMoves {
-			break
-		}
-		b, ok := toBitboard(frames[i-1].Board)
+	capped, err := walk(ctx, start, r, limit, func(i int, game *engine.Game, d engine.Direction) bool {
+		b, ok := toBitboard(game.Board())
 		if !ok {
 			g.stopped = "a tile of 65536"
-			break
+			return false
 		}
 		m, ok := pa.move(b, d)
 		if !ok {
 			g.stopped = "a merge to 65536"
-			break
+			return false
 		}
 		m.Action = i
 		g.add(m, opts.KeepMoves)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	if capped && opts.MaxMoves <= 0 {
+		g.stopped = fmt.Sprintf("move %d: the analysis covers the first %d moves (--max-moves sets another bound)", limit+1, limit)
 	}
 	rep := g.report(pa.evals)
 	rep.Name, rep.SHA256, rep.MaxTile, rep.GameMoves = name, vd.SHA256, vd.MaxTile, vd.Moves
 	if opts.Clairvoyance && r.Seed != nil {
-		c, err := clairvoyance(ctx, r, p, opts.MaxMoves)
+		c, err := clairvoyance(ctx, r, p, limit)
 		if err != nil {
 			return nil, err
 		}

@@ -95,3 +95,15 @@ func TestBotsAgree(t *testing.T) {
 		t.Errorf("a game of %d non-trivial moves placed: %s", rep.NonTrivial, rep.Band)
 	}
 }
+
+// TestMaxMoves checks that an analysis stops at the bound it is given.
+func TestMaxMoves(t *testing.T) {
+	r := playBot(t, newEvalBot(newExpectimax(1), 0, 0, 1), "bound", 300)
+	rep, err := Analyze(context.Background(), replay.NewVerifier(), "bound", r, Options{MaxMoves: 120, Clairvoyance: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Analysed != 120 || rep.GameMoves <= 120 || rep.Clairvoyance.Positions > 120 {
+		t.Errorf("analysed %d of %d moves, clairvoyance over %d positions; want 120", rep.Analysed, rep.GameMoves, rep.Clairvoyance.Positions)
+	}
+}

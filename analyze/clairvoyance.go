@@ -34,18 +34,9 @@ type Clairvoyant struct {
 const placebos = 24
 
 // clairvoyance runs the test on seeded replay r under profile p, over its
-// first maxMoves counted moves (0 for all).
+// first maxMoves counted moves.
 func clairvoyance(ctx context.Context, r *replay.Replay, p *engine.Profile, maxMoves int) (*Clairvoyant, error) {
-	rules, err := engine.Compile(p)
-	if err != nil {
-		return nil, err
-	}
-	var g *engine.Game
-	if r.RNG == engine.LCGID {
-		g, err = rules.NewGameWith(engine.HallaboisLCG, *r.Seed)
-	} else {
-		g, err = rules.NewGame(*r.Seed)
-	}
+	rules, start, err := startOf(p, r)
 	if err != nil {
 		return nil, err
 	}
@@ -55,34 +46,28 @@ func clairvoyance(ctx context.Context, r *replay.Replay, p *engine.Profile, maxM
 	o := newOracle(spawnTiles(p.Spawn))
 	var c Clairvoyant
 	var variance float64
-	counted := 0
-	for i, a := range r.Actions {
-		if i%256 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+	_, err = walk(ctx, start, r, maxMoves, func(_ int, g *engine.Game, d engine.Direction) bool {
+		b, ok := toBitboard(g.Board())
+		if !ok {
+			return false
 		}
-		if maxMoves > 0 && counted >= maxMoves {
-			break
+		real, ok := realSpawns(rules, g)
+		if !ok {
+			return false
 		}
-		if d, ok := a.Direction(); ok {
-			if b, ok := toBitboard(g.Board()); ok {
-				real, ok := realSpawns(rules, g)
-				if ok {
-					hit, p0 := o.position(b, d, real, rng)
-					if p0 > 0 && p0 < 1 || hit != (p0 == 1) {
-						c.Positions++
-						c.Expected += p0
-						variance += p0 * (1 - p0)
-						if hit {
-							c.Hits++
-						}
-					}
-				}
+		hit, p0 := o.position(b, d, real, rng)
+		if p0 > 0 && p0 < 1 || hit != (p0 == 1) {
+			c.Positions++
+			c.Expected += p0
+			variance += p0 * (1 - p0)
+			if hit {
+				c.Hits++
 			}
-			counted++
 		}
-		if _, err := g.Play([]engine.Action{a}, nil); err != nil {
-			return nil, err // the verifier accepted the game: cannot happen
-		}
+		return true
+	})
+	if err != nil {
+		return nil, err
 	}
 	if variance > 0 {
 		c.Z = (float64(c.Hits) - c.Expected) / math.Sqrt(variance)
