@@ -196,6 +196,7 @@ func (r *Reference) model(st statistic, id string) (p, spread float64, rates []f
 // place sets a report's z-scores, percentiles, band, reasons and statement.
 func (r *Reference) place(rep *Report) {
 	rep.Reference = r.ID()
+	rep.Reasons = nil
 	rep.Score = math.Inf(-1)
 	best := ""
 	for i := range rep.Evaluators {

@@ -57,6 +57,10 @@ func TestBands(t *testing.T) {
 			c.rep.Clairvoyance = &Clairvoyant{Z: c.clair}
 		}
 		ref.place(c.rep)
+		ref.place(c.rep) // placing again replaces what the first placing said
+		if strings.Count(c.rep.Statement, "Against reference") != 1 || len(c.rep.Reasons) > 2 {
+			t.Errorf("%s: placed twice: %q", c.name, c.rep.Statement)
+		}
 		if c.rep.Band != c.band || !strings.Contains(strings.Join(c.rep.Reasons, "; "), c.reasonHas) {
 			t.Errorf("%s: band %s, reasons %q; want %s with %q", c.name, c.rep.Band, c.rep.Reasons, c.band, c.reasonHas)
 		}
