@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"context"
+	"os"
 	"sync"
 	"testing"
 
@@ -13,10 +14,18 @@ var (
 	benchGame     *replay.Replay
 )
 
-// longBotGame is a game of up to 2,000 moves by the expectimax-2 bot,
-// made once.
+// longBotGame is replays/valid/tile-merge-4096.yaml: 4,189 moves by
+// package player's expectimax, to 4096, read once.
 func longBotGame(b *testing.B) *replay.Replay {
-	benchGameOnce.Do(func() { benchGame = playBot(b, newEvalBot(newExpectimax(2), 0, 0, 1), "bench", 2000) })
+	benchGameOnce.Do(func() {
+		data, err := os.ReadFile("../replays/valid/tile-merge-4096.yaml")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if benchGame, err = replay.Decode("tile-merge-4096.yaml", data); err != nil {
+			b.Fatal(err)
+		}
+	})
 	return benchGame
 }
 
