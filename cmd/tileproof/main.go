@@ -89,6 +89,7 @@ var subcommands = []struct {
 	{"play", "replays", (*cli).playCommand},
 	{"record", "replays", (*cli).recordCommand},
 	{"import", "replays", (*cli).importCommand},
+	{"analyze", "replays", (*cli).analyzeCommand},
 	{"conform", "conformance", (*cli).conformCommand},
 	{"matrix", "conformance", (*cli).matrixCommand},
 	{"cases", "conformance", (*cli).casesCommand},

@@ -1,0 +1,137 @@
+// Package analyze gathers evidence of computer play in a verified game: it
+// compares each move played with the moves reference evaluators prefer
+// (irwin's per-move features: the rank of the move played, how many moves
+// were near the best, the loss in expected value), sums them up per game
+// (agreement on non-trivial moves, the distribution of losses, errors on
+// crowded boards against open ones, and for seeded games a clairvoyance
+// test), and states where the game stands against a reference set of games
+// by known players (Regan's approach: a z-score against a model fitted to
+// the reference). Its band is a statement for a person to review, never a
+// finding of cheating. docs/analyze.md explains the figures, the
+// thresholds and how they were measured.
+package analyze
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/replay"
+)
+
+// Options choose what an analysis computes.
+type Options struct {
+	// Deep adds expectimax-3 to the default evaluators (expectimax-1,
+	// expectimax-2, corner-1): some ten times slower.
+	Deep bool
+	// Clairvoyance runs the clairvoyance test on a seeded game.
+	Clairvoyance bool
+	// MaxMoves stops the analysis after that many counted moves; 0 for all.
+	MaxMoves int
+	// Reference is the reference set the game is placed against; nil for
+	// the built-in one (BuiltinReference).
+	Reference *Reference
+	// KeepMoves keeps the per-move records in the report.
+	KeepMoves bool
+}
+
+// EvaluatorIDs returns the IDs of the evaluators an analysis with these
+// options uses, the primary one first.
+func (o Options) EvaluatorIDs() []string {
+	var ids []string
+	for _, e := range o.evaluators() {
+		ids = append(ids, e.ID())
+	}
+	return ids
+}
+
+func (o Options) evaluators() []evaluator {
+	ev := []evaluator{newExpectimax(2), newExpectimax(1), corner{}}
+	if o.Deep {
+		ev = append(ev, newExpectimax(3))
+	}
+	return ev
+}
+
+// ErrNotAnalysable is returned for a game the analysis does not cover: not
+// a valid replay, or not on a 4x4 board.
+var ErrNotAnalysable error = notAnalysable{}
+
+type notAnalysable struct{}
+
+func (notAnalysable) Error() string { return "not analysable" }
+
+// Analyze verifies replay r (called name in the statement) with v and
+// analyses its moves. A replay that
+// is not valid is not analysed (the error says why).
+func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Replay, opts Options) (*Report, error) {
+	vd := v.Verify(r)
+	if !vd.Valid {
+		return nil, fmt.Errorf("%w: the replay is not valid (%s)", ErrNotAnalysable, vd.Reason)
+	}
+	p, err := profileOf(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotAnalysable, err)
+	}
+	if p.Rows != 4 || p.Cols != 4 {
+		return nil, fmt.Errorf("%w: a %dx%d board (the evaluators play 4x4 boards)", ErrNotAnalysable, p.Rows, p.Cols)
+	}
+	limit := opts.MaxMoves
+	if limit <= 0 {
+		limit = DefaultMaxMoves
+	}
+	_, start, err := startOf(p, r)
+	if err != nil {
+		return nil, err
+	}
+	pa := &positionAnalyzer{evals: opts.evaluators(), spawns: spawnTiles(p.Spawn)}
+	g := newGameMoves(len(pa.evals))
+	capped, err := walk(ctx, start, r, limit, func(i int, game *engine.Game, d engine.Direction) bool {
+		b, ok := toBitboard(game.Board())
+		if !ok {
+			g.stopped = "a tile of 65536"
+			return false
+		}
+		m, ok := pa.move(b, d)
+		if !ok {
+			g.stopped = "a merge to 65536"
+			return false
+		}
+		m.Action = i
+		g.add(m, opts.KeepMoves)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	if capped && opts.MaxMoves <= 0 {
+		g.stopped = fmt.Sprintf("move %d: the analysis covers the first %d moves (--max-moves sets another bound)", limit+1, limit)
+	}
+	rep := g.report(pa.evals)
+	rep.Name, rep.SHA256, rep.MaxTile, rep.GameMoves = name, vd.SHA256, vd.MaxTile, vd.Moves
+	if opts.Clairvoyance && r.Seed != nil {
+		c, err := clairvoyance(ctx, r, p, limit)
+		if err != nil {
+			return nil, err
+		}
+		rep.Clairvoyance = c
+	}
+	ref := opts.Reference
+	if ref == nil {
+		ref = BuiltinReference()
+	}
+	ref.place(rep)
+	return rep, nil
+}
+
+// profileOf returns the built-in profile a replay names, with its setup.
+func profileOf(r *replay.Replay) (*engine.Profile, error) {
+	p, err := engine.BuiltinProfile(r.Profile)
+	if err != nil {
+		return nil, err
+	}
+	if r.Setup != nil {
+		return p.WithSetup(*r.Setup)
+	}
+	return p, nil
+}

@@ -1,0 +1,294 @@
+package analyze
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+)
+
+// Reference is a reference set: per-game figures of games by known
+// players, with the thresholds measured against it. It is data
+// (data/reference.json, built by tileproof analyze --build-reference) and
+// names its source; its hash pins it in every statement.
+type Reference struct {
+	Name   string `json:"name"`
+	Source string `json:"source"`
+	// Heuristic is the pin of the expectimax heuristic the figures were
+	// computed with; a reference computed with another is refused.
+	Heuristic string          `json:"heuristic"`
+	Games     []ReferenceGame `json:"games"`
+
+	// MinMoves is the fewest non-trivial moves a game needs to be placed.
+	MinMoves int `json:"min_moves"`
+	// ModelMinMoves is the fewest non-trivial moves a reference game needs
+	// for the model to be fitted to it (a short game's rates are mostly
+	// noise).
+	ModelMinMoves int `json:"model_min_moves"`
+	// MinBandGames is the fewest reference games a tile band needs.
+	MinBandGames int `json:"min_band_games"`
+	// ReviewZ and StrongZ are the agreement z-scores of the two bands;
+	// ClairvoyanceReviewZ and ClairvoyanceStrongZ the clairvoyance test's.
+	ReviewZ             float64 `json:"review_z"`
+	StrongZ             float64 `json:"strong_z"`
+	ClairvoyanceReviewZ float64 `json:"clairvoyance_review_z"`
+	ClairvoyanceStrongZ float64 `json:"clairvoyance_strong_z"`
+	// MinSpread is the floor of the between-game spread of agreement
+	// (a standard deviation), which a few games estimate poorly.
+	MinSpread float64 `json:"min_spread"`
+
+	hash string
+}
+
+// ReferenceGame is one reference game's figures.
+type ReferenceGame struct {
+	Name       string         `json:"name"`
+	SHA256     string         `json:"sha256"` // the verified replay's canonical hash
+	MaxTile    uint64         `json:"max_tile"`
+	NonTrivial int            `json:"non_trivial"`
+	Agree      map[string]int `json:"agree"` // by evaluator ID
+	Large      map[string]int `json:"large"` // large errors, by evaluator ID
+}
+
+//go:embed data/reference.json
+var builtinReferenceJSON []byte
+
+var (
+	builtinOnce sync.Once
+	builtinRef  *Reference
+)
+
+// BuiltinReference returns the reference set shipped in
+// analyze/data/reference.json.
+func BuiltinReference() *Reference {
+	builtinOnce.Do(func() {
+		r, err := ParseReference(builtinReferenceJSON)
+		if err != nil {
+			panic("analyze: the built-in reference: " + err.Error())
+		}
+		builtinRef = r
+	})
+	return builtinRef
+}
+
+// maxReferenceBytes bounds a reference file.
+const maxReferenceBytes = 4 << 20
+
+// ParseReference reads a reference set from its JSON form.
+func ParseReference(data []byte) (*Reference, error) {
+	if len(data) > maxReferenceBytes {
+		return nil, fmt.Errorf("a reference of %d bytes (at most %d)", len(data), maxReferenceBytes)
+	}
+	var r Reference
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, err
+	}
+	switch {
+	case r.Name == "":
+		return nil, fmt.Errorf("the reference has no name")
+	case r.Heuristic != getHeuristic().pin:
+		return nil, fmt.Errorf("the reference was computed with heuristic %q, these evaluators use %q: rebuild it", r.Heuristic, getHeuristic().pin)
+	case r.MinMoves < 1 || r.ModelMinMoves < 1 || r.ReviewZ <= 0 || r.StrongZ < r.ReviewZ || r.ClairvoyanceReviewZ <= 0 || r.ClairvoyanceStrongZ < r.ClairvoyanceReviewZ:
+		return nil, fmt.Errorf("the reference's thresholds are missing or out of order")
+	}
+	for _, g := range r.Games {
+		if g.NonTrivial < 1 {
+			return nil, fmt.Errorf("reference game %q has no non-trivial move", g.Name)
+		}
+		for _, counts := range []map[string]int{g.Agree, g.Large} {
+			for id, k := range counts {
+				if k < 0 || k > g.NonTrivial {
+					return nil, fmt.Errorf("reference game %q counts %d of %d moves for %s", g.Name, k, g.NonTrivial, id)
+				}
+			}
+		}
+	}
+	sum := sha256.Sum256(data)
+	r.hash = fmt.Sprintf("sha256:%x", sum[:8])
+	return &r, nil
+}
+
+// ID returns the reference's name and hash.
+func (r *Reference) ID() string { return r.Name + " (" + r.hash + ")" }
+
+// Without returns the reference without the game of that hash: a game is
+// placed against the others (leave one out).
+func (r *Reference) Without(sha string) *Reference {
+	q := *r
+	q.Games = slices.DeleteFunc(slices.Clone(r.Games), func(g ReferenceGame) bool { return g.SHA256 == sha })
+	return &q
+}
+
+// tileBand returns the band of a largest tile: the reference needs games
+// in the game's band. Two bands: up to 1024, and 2048 and above.
+func tileBand(maxTile uint64) string {
+	if maxTile <= 1024 {
+		return "up to 1024"
+	}
+	return "2048 and above"
+}
+
+// A statistic is a count over a game's non-trivial moves that the
+// reference models: agreement (high is atypical) or large errors (low is
+// atypical).
+type statistic struct {
+	name  string
+	count func(g ReferenceGame, id string) (int, bool)
+	high  bool // a high rate is the atypical side
+}
+
+var statistics = []statistic{
+	{"agreement with", func(g ReferenceGame, id string) (int, bool) { k, ok := g.Agree[id]; return k, ok }, true},
+	{"large errors by", func(g ReferenceGame, id string) (int, bool) { k, ok := g.Large[id]; return k, ok }, false},
+}
+
+// modelled returns the reference games the model is fitted to: those with
+// at least ModelMinMoves non-trivial moves.
+func (r *Reference) modelled() []ReferenceGame {
+	var out []ReferenceGame
+	for _, g := range r.Games {
+		if g.NonTrivial >= r.ModelMinMoves {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// model returns the reference players' rate of statistic st for
+// evaluator id: the pooled rate and the between-game spread (method of
+// moments, floored by MinSpread), and the per-game rates; rates is nil
+// when no game holds it.
+func (r *Reference) model(st statistic, id string) (p, spread float64, rates []float64) {
+	games := r.modelled()
+	var k, n int
+	for _, g := range games {
+		a, ok := st.count(g, id)
+		if !ok {
+			continue
+		}
+		k += a
+		n += g.NonTrivial
+		rates = append(rates, float64(a)/float64(g.NonTrivial))
+	}
+	if n == 0 {
+		return 0, 0, nil
+	}
+	p = float64(k) / float64(n)
+	var between, within float64
+	for _, g := range games {
+		if a, ok := st.count(g, id); ok {
+			x := float64(a) / float64(g.NonTrivial)
+			between += (x - p) * (x - p)
+			within += p * (1 - p) / float64(g.NonTrivial)
+		}
+	}
+	m := float64(len(rates))
+	tau2 := 0.0
+	if m > 1 {
+		tau2 = max(0, between/(m-1)-within/m)
+	}
+	return p, max(math.Sqrt(tau2), r.MinSpread), rates
+}
+
+// place sets a report's z-scores, percentiles, band, reasons and statement.
+func (r *Reference) place(rep *Report) {
+	rep.Reference = r.ID()
+	rep.Reasons = nil
+	rep.Score = math.Inf(-1)
+	best := ""
+	for i := range rep.Evaluators {
+		s := &rep.Evaluators[i]
+		for _, st := range statistics {
+			p, spread, rates := r.model(st, s.Evaluator)
+			if rates == nil || rep.NonTrivial == 0 {
+				continue
+			}
+			x := s.Agreement
+			if !st.high {
+				x = s.LargeErrors
+			}
+			se := math.Sqrt(p*(1-p)/float64(rep.NonTrivial) + spread*spread)
+			z := (x - p) / se
+			beyond := 0
+			for _, y := range rates {
+				if y < x == st.high && y != x {
+					beyond++
+				}
+			}
+			pct := 100 * float64(beyond) / float64(len(rates))
+			if st.high {
+				s.Z, s.Percentile = z, pct
+			} else {
+				z = -z
+				s.ErrorsZ = z
+			}
+			if z > rep.Score {
+				side := "above"
+				if !st.high {
+					side = "below"
+				}
+				rep.Score, best = z, fmt.Sprintf("%s %s %.1f%% (reference %.1f%%, z = %.1f, %s %.0f%% of the reference games)", st.name, s.Evaluator, 100*x, 100*p, z, side, pct)
+			}
+		}
+	}
+	band := tileBand(rep.MaxTile)
+	inBand := 0
+	for _, g := range r.modelled() {
+		if tileBand(g.MaxTile) == band {
+			inBand++
+		}
+	}
+	c := rep.Clairvoyance
+	switch {
+	case math.IsInf(rep.Score, -1):
+		rep.Score = 0
+		rep.Band = Insufficient
+		rep.Reasons = append(rep.Reasons, "the reference holds none of these evaluators")
+	case rep.NonTrivial < r.MinMoves:
+		rep.Band = Insufficient
+		rep.Reasons = append(rep.Reasons, fmt.Sprintf("%d non-trivial moves, fewer than the %d the thresholds were measured at", rep.NonTrivial, r.MinMoves))
+	case inBand < r.MinBandGames:
+		rep.Band = Insufficient
+		rep.Reasons = append(rep.Reasons, fmt.Sprintf("the reference holds %d games of %d non-trivial moves or more whose largest tile is %s, fewer than %d", inBand, r.ModelMinMoves, band, r.MinBandGames))
+	case rep.Score >= r.StrongZ || c != nil && c.Z >= r.ClairvoyanceStrongZ:
+		rep.Band = Strong
+	case rep.Score >= r.ReviewZ || c != nil && c.Z >= r.ClairvoyanceReviewZ:
+		rep.Band = Review
+	default:
+		rep.Band = Consistent
+	}
+	if best != "" {
+		rep.Reasons = append(rep.Reasons, best)
+	}
+	if c != nil {
+		rep.Reasons = append(rep.Reasons, fmt.Sprintf("the moves agree with an evaluator that knows the next spawn on %d of %d positions, %.1f expected by chance (z = %.1f)", c.Hits, c.Positions, c.Expected, c.Z))
+	}
+	rep.Statement = rep.statement()
+}
+
+// BuildReference makes a reference set from the reports of games by known
+// players (each placed already or not: only the figures are read), with
+// the thresholds of base. Reports with no non-trivial move are left out,
+// and a game given twice (the same canonical hash) is counted once.
+func BuildReference(name, source string, reports []*Report, base *Reference) *Reference {
+	r := &Reference{Name: name, Source: source, Heuristic: getHeuristic().pin,
+		MinMoves: base.MinMoves, ModelMinMoves: base.ModelMinMoves, MinBandGames: base.MinBandGames, ReviewZ: base.ReviewZ, StrongZ: base.StrongZ,
+		ClairvoyanceReviewZ: base.ClairvoyanceReviewZ, ClairvoyanceStrongZ: base.ClairvoyanceStrongZ, MinSpread: base.MinSpread}
+	seen := map[string]bool{}
+	for _, rep := range reports {
+		if rep.NonTrivial == 0 || seen[rep.SHA256] {
+			continue
+		}
+		seen[rep.SHA256] = true
+		g := ReferenceGame{Name: rep.Name, SHA256: rep.SHA256, MaxTile: rep.MaxTile, NonTrivial: rep.NonTrivial, Agree: map[string]int{}, Large: map[string]int{}}
+		for _, s := range rep.Evaluators {
+			g.Agree[s.Evaluator] = s.Agree
+			g.Large[s.Evaluator] = s.Large
+		}
+		r.Games = append(r.Games, g)
+	}
+	return r
+}

@@ -1,0 +1,138 @@
+package analyze
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tileproof/tileproof/replay"
+)
+
+// testReference is a reference of four games of 1,000 non-trivial moves
+// agreeing with expectimax-2 on 50 to 56% of them, with large errors on
+// 40%, in the band up to 1024.
+func testReference(t *testing.T) *Reference {
+	r := &Reference{Name: "test", Heuristic: getHeuristic().pin, MinMoves: 300, ModelMinMoves: 300, MinBandGames: 2,
+		ReviewZ: 3, StrongZ: 5, ClairvoyanceReviewZ: 4, ClairvoyanceStrongZ: 6, MinSpread: 0.02}
+	for i, k := range []int{500, 520, 540, 560} {
+		r.Games = append(r.Games, ReferenceGame{Name: "g", SHA256: string(rune('a' + i)), MaxTile: 512, NonTrivial: 1000,
+			Agree: map[string]int{"expectimax-2/1": k}, Large: map[string]int{"expectimax-2/1": 400}})
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err = ParseReference(data); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func reportWith(n int, agreement, large float64, maxTile uint64) *Report {
+	return &Report{Name: "game", MaxTile: maxTile, NonTrivial: n, Evaluators: []EvalStats{{
+		Evaluator: "expectimax-2/1", Agreement: agreement, LargeErrors: large}}}
+}
+
+func TestBands(t *testing.T) {
+	ref := testReference(t)
+	for _, c := range []struct {
+		name      string
+		rep       *Report
+		clair     float64
+		band      string
+		reasonHas string
+	}{
+		{"typical", reportWith(1000, 0.53, 0.40, 512), 0, Consistent, "agreement with expectimax-2/1 53.0%"},
+		{"high agreement", reportWith(1000, 0.62, 0.40, 512), 0, Review, "agreement"},
+		{"very high agreement", reportWith(1000, 0.80, 0.40, 512), 0, Strong, "agreement"},
+		{"few large errors", reportWith(1000, 0.53, 0.25, 512), 0, Strong, "large errors by expectimax-2/1 25.0%"},
+		{"too short", reportWith(299, 0.99, 0.0, 512), 0, Insufficient, "299 non-trivial moves"},
+		{"thin band", reportWith(1000, 0.99, 0.0, 4096), 0, Insufficient, "largest tile is 2048 and above"},
+		{"clairvoyant", reportWith(1000, 0.53, 0.40, 512), 4.5, Review, "next spawn"},
+		{"very clairvoyant", reportWith(1000, 0.53, 0.40, 512), 7, Strong, "next spawn"},
+		{"unknown evaluator", &Report{Name: "x", NonTrivial: 1000, MaxTile: 512, Evaluators: []EvalStats{{Evaluator: "other/1", Agreement: 1}}}, 0, Insufficient, "none of these evaluators"},
+	} {
+		if c.clair != 0 {
+			c.rep.Clairvoyance = &Clairvoyant{Z: c.clair}
+		}
+		ref.place(c.rep)
+		ref.place(c.rep) // placing again replaces what the first placing said
+		if strings.Count(c.rep.Statement, "Against reference") != 1 || len(c.rep.Reasons) > 2 {
+			t.Errorf("%s: placed twice: %q", c.name, c.rep.Statement)
+		}
+		if c.rep.Band != c.band || !strings.Contains(strings.Join(c.rep.Reasons, "; "), c.reasonHas) {
+			t.Errorf("%s: band %s, reasons %q; want %s with %q", c.name, c.rep.Band, c.rep.Reasons, c.band, c.reasonHas)
+		}
+		if !strings.HasSuffix(c.rep.Statement, NotAFinding) || !strings.Contains(c.rep.Statement, ref.ID()) {
+			t.Errorf("%s: the statement %q lacks the reference or the closing sentence", c.name, c.rep.Statement)
+		}
+	}
+}
+
+func TestParseReferenceRefuses(t *testing.T) {
+	good := `{"name":"x","heuristic":"` + getHeuristic().pin + `","min_moves":1,"model_min_moves":1,"review_z":3,"strong_z":5,"clairvoyance_review_z":4,"clairvoyance_strong_z":6,"games":[{"name":"g","non_trivial":10,"agree":{"e":3}}]}`
+	if _, err := ParseReference([]byte(good)); err != nil {
+		t.Fatalf("a good reference refused: %v", err)
+	}
+	for name, bad := range map[string]string{
+		"another heuristic":  strings.Replace(good, getHeuristic().pin, "000000000000", 1),
+		"thresholds reverse": strings.Replace(good, `"strong_z":5`, `"strong_z":2`, 1),
+		"count above moves":  strings.Replace(good, `{"e":3}`, `{"e":11}`, 1),
+		"no moves":           strings.Replace(good, `"non_trivial":10`, `"non_trivial":0`, 1),
+		"not JSON":           good[:20],
+	} {
+		if _, err := ParseReference([]byte(bad)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func FuzzParseReference(f *testing.F) {
+	f.Add(builtinReferenceJSON)
+	f.Add([]byte(`{"name":"x"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := ParseReference(data)
+		if err != nil {
+			return
+		}
+		for _, g := range r.Games {
+			if g.NonTrivial < 1 {
+				t.Fatalf("a game with %d moves accepted", g.NonTrivial)
+			}
+		}
+		r.place(reportWith(1000, 0.5, 0.3, 512)) // never panics
+	})
+}
+
+// TestClairvoyance checks the clairvoyance test: a bot that sees the next
+// spawn is found, one that does not is not.
+func TestClairvoyance(t *testing.T) {
+	ref := BuiltinReference()
+	cb := &clairvoyantBot{rules: tileMerge, ev: newExpectimax(3), sp: tileMergeSpawns}
+	rep := analyseBot(t, cb, "clair", 400, Options{Clairvoyance: true})
+	if c := rep.Clairvoyance; c == nil || c.Z < ref.ClairvoyanceStrongZ {
+		t.Errorf("the clairvoyant bot: %+v", c)
+	}
+	for i, ev := range []evaluator{newExpectimax(2), corner{}} {
+		rep := analyseBot(t, newEvalBot(ev, 0, 0, uint64(i)), "honest", 400, Options{Clairvoyance: true})
+		if c := rep.Clairvoyance; c == nil || c.Positions < 50 || c.Z >= ref.ClairvoyanceReviewZ {
+			t.Errorf("the %s bot: %+v", ev.ID(), c)
+		}
+	}
+	// A spawn-recorded game has no seed to see: no test.
+	r := playBot(t, newEvalBot(newExpectimax(2), 0, 0, 1), "recorded", 50)
+	vd, frames := replay.NewVerifier().Trace(r)
+	if !vd.Valid {
+		t.Fatal(vd.Reason)
+	}
+	start := frames[0].Board
+	r.Seed, r.Start = nil, &start
+	for _, f := range frames[1:] {
+		r.Spawns = append(r.Spawns, *f.Spawn)
+	}
+	rep, err := Analyze(context.Background(), replay.NewVerifier(), "x", r, Options{Clairvoyance: true})
+	if err != nil || rep.Clairvoyance != nil || rep.Analysed != 50 {
+		t.Errorf("a spawn-recorded game: %v, %+v", err, rep)
+	}
+}

@@ -1,0 +1,73 @@
+package analyze
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The bands of a report, the values of Report.Band.
+const (
+	Consistent   = "consistent"
+	Review       = "review"
+	Strong       = "strong"
+	Insufficient = "insufficient"
+)
+
+// NotAFinding is the sentence every statement ends with.
+const NotAFinding = "This is a statistical comparison with a reference set, not a finding of cheating: a person reviews the game before anything is decided."
+
+// Report is the analysis of one game.
+type Report struct {
+	Name      string `json:"name"`
+	SHA256    string `json:"sha256"` // the verified replay's canonical hash
+	MaxTile   uint64 `json:"max_tile"`
+	GameMoves int    `json:"moves"` // the game's counted moves
+	// Analysed counts the counted moves analysed, Forced those with one
+	// legal move, Trivial those whose legal moves are all near the best,
+	// NonTrivial the rest, which the figures are computed on.
+	Analysed   int `json:"analysed"`
+	Forced     int `json:"forced"`
+	Trivial    int `json:"trivial"`
+	NonTrivial int `json:"non_trivial"`
+	// Stopped says why the analysis stopped before the game's end, if it did.
+	Stopped      string       `json:"stopped,omitempty"`
+	Evaluators   []EvalStats  `json:"evaluators"`
+	Clairvoyance *Clairvoyant `json:"clairvoyance,omitempty"`
+
+	// Score is the largest z-score among the evaluators the reference
+	// holds, of agreement (high) and large errors (few): the figure the
+	// band reads.
+	Score     float64  `json:"score"`
+	Band      string   `json:"band"`
+	Reasons   []string `json:"reasons"`
+	Reference string   `json:"reference"` // the reference set's name and hash
+	Statement string   `json:"statement"`
+	Moves     []Move   `json:"moves_detail,omitempty"`
+
+	byLength []bool // for the population tests: flagged when cut at 200, 500, 1,000, 2,000 moves
+}
+
+// BandText returns the band in words.
+func BandText(band string) string {
+	switch band {
+	case Consistent:
+		return "consistent with the reference players"
+	case Review:
+		return "atypical: review suggested"
+	case Strong:
+		return "strongly atypical"
+	}
+	return "insufficient reference data"
+}
+
+// statement writes the report's statement: its figures against the
+// reference, its band and the sentence that it is not a finding.
+func (r *Report) statement() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s.", r.Name, BandText(r.Band))
+	for _, why := range r.Reasons {
+		fmt.Fprintf(&b, " %s.", why)
+	}
+	fmt.Fprintf(&b, " Against reference %s. %s", r.Reference, NotAFinding)
+	return b.String()
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/tileproof/tileproof/analyze"
+	"github.com/tileproof/tileproof/replay"
+)
+
+// analyzeFlags are the flags of tileproof analyze.
+type analyzeFlags struct {
+	json, deep, noClairvoyance bool
+	maxMoves                   int
+	reference                  string
+	buildReference, source     string
+	profileFiles               []string
+}
+
+func (c *cli) analyzeCommand() *cobra.Command {
+	var f analyzeFlags
+	cmd := &cobra.Command{
+		Use:   "analyze [flags] REPLAY|DIR|-...",
+		Short: "evidence of computer play in verified games, against a reference set (docs/analyze.md)",
+		Long: `Compare each move of a verified game with the moves reference evaluators prefer
+(expectimax-2, expectimax-1 and corner-1; expectimax-3 too with --deep), sum the figures up per
+game (agreement on non-trivial moves, losses, errors on crowded boards, and for a seeded game a
+clairvoyance test), and place the game against a reference set of games by known players.
+
+Each game gets a band: consistent (with the reference players), review (atypical: review
+suggested), strong (strongly atypical) or insufficient (too short a game, or a reference too
+thin for it). This is a statistical statement for a person to review, never a finding of
+cheating. docs/analyze.md gives the figures, the thresholds and how they were measured.
+
+Inputs are read as tileproof verify reads them. --json prints one JSON line a game. Exit status
+1 when a replay is not valid or cannot be analysed, 2 when one cannot be read.
+
+--build-reference NAME writes a reference set made of the games given (games by players known
+to be people) to stdout, with the thresholds of the built-in one, for --reference.`,
+	}
+	c.flags(cmd, func(fl *pflag.FlagSet) {
+		fl.BoolVar(&f.json, "json", false, "print one JSON line a game")
+		fl.BoolVar(&f.deep, "deep", false, "add expectimax-3 to the evaluators (about ten times slower)")
+		fl.BoolVar(&f.noClairvoyance, "no-clairvoyance", false, "skip the clairvoyance test of seeded games")
+		intFlag(fl, &f.maxMoves, "max-moves", 0, "analyse at most the first `N` counted moves of each game (0: all)")
+		fl.StringVar(&f.reference, "reference", "", "place the games against the reference set in `FILE` instead of the built-in one")
+		fl.StringVar(&f.buildReference, "build-reference", "", "write a reference set named `NAME` made of these games to stdout")
+		fl.StringVar(&f.source, "source", "", "with --build-reference, the games' source, in words")
+		fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable), as tileproof verify takes")
+	})
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.analyze(cmd, &f, args) })
+	return cmd
+}
+
+func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
+	if len(args) == 0 {
+		return c.usageFail(cmd)
+	}
+	if f.maxMoves < 0 {
+		return c.fail(exitBadUsage, "analyze: --max-moves %d: give 0 or more", f.maxMoves)
+	}
+	if f.buildReference != "" && f.source == "" {
+		return c.fail(exitBadUsage, "analyze: --build-reference needs --source: where the games come from")
+	}
+	v, err := newVerifier(f.profileFiles)
+	if err != nil {
+		return c.fail(exitBadUsage, "analyze: %v", err)
+	}
+	opts := analyze.Options{Deep: f.deep, Clairvoyance: !f.noClairvoyance, MaxMoves: f.maxMoves}
+	if f.reference != "" {
+		data, err := readBounded(f.reference, 4<<20)
+		if err == nil {
+			opts.Reference, err = analyze.ParseReference(data)
+		}
+		if err != nil {
+			return c.fail(exitBadUsage, "analyze: --reference %s: %v", termText(f.reference), err)
+		}
+	}
+	inputs := make(chan replay.Input, 16)
+	var listErr error
+	go func() {
+		defer close(inputs)
+		listErr = c.listInputs(args, inputs, func(path, why string) {
+			fmt.Fprintf(c.stderr, "tileproof: analyze: skipped %s: %s\n", termText(path), why)
+		})
+	}()
+	out := bufio.NewWriter(c.stdout)
+	defer out.Flush()
+	code := exitOK
+	var reports []*analyze.Report
+	for in := range inputs {
+		name := termText(in.Name)
+		if in.Err != nil {
+			fmt.Fprintf(c.stderr, "tileproof: analyze: %s: %v\n", name, in.Err)
+			code = exitBadUsage
+			continue
+		}
+		r, err := replay.Decode(in.Name, in.Data)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "tileproof: analyze: %s: %s\n", name, termText(err.Error()))
+			code = exitBadUsage
+			continue
+		}
+		rep, err := analyze.Analyze(context.Background(), v, name, r, opts)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "tileproof: analyze: %s: %s\n", name, termText(err.Error()))
+			if errors.Is(err, analyze.ErrNotAnalysable) && code == exitOK {
+				code = exitFailed
+			}
+			continue
+		}
+		if f.buildReference != "" {
+			reports = append(reports, rep)
+			continue
+		}
+		if f.json {
+			line, _ := json.Marshal(rep)
+			out.Write(append(line, '\n'))
+		} else {
+			printAnalysis(out, rep)
+		}
+	}
+	if listErr != nil {
+		return c.fail(exitBadUsage, "analyze: %v", listErr)
+	}
+	if f.buildReference != "" {
+		ref := analyze.BuildReference(f.buildReference, f.source, reports, analyze.BuiltinReference())
+		data, _ := json.MarshalIndent(ref, "", "  ")
+		out.Write(append(data, '\n'))
+	}
+	return code
+}
+
+// printAnalysis writes a report for people.
+func printAnalysis(w io.Writer, r *analyze.Report) {
+	fmt.Fprintf(w, "%s: %s (%s)\n", r.Name, r.Band, analyze.BandText(r.Band))
+	fmt.Fprintf(w, "  %d counted moves, largest tile %d; analysed %d: %d forced, %d trivial, %d non-trivial\n",
+		r.GameMoves, r.MaxTile, r.Analysed, r.Forced, r.Trivial, r.NonTrivial)
+	if r.Stopped != "" {
+		fmt.Fprintf(w, "  the analysis stopped before %s\n", r.Stopped)
+	}
+	for _, s := range r.Evaluators {
+		fmt.Fprintf(w, "  %-15s agreement %5.1f%% (z %5.1f, above %3.0f%% of the reference)  loss mean %.2f p50 %.2f p90 %.2f p99 %.2f  large errors %.1f%%  misses crowded %.1f%% open %.1f%%\n",
+			s.Evaluator, 100*s.Agreement, s.Z, s.Percentile, s.MeanLoss, s.Loss50, s.Loss90, s.Loss99, 100*s.LargeErrors, 100*s.CrowdedMiss, 100*s.OpenMiss)
+	}
+	if cv := r.Clairvoyance; cv != nil {
+		fmt.Fprintf(w, "  clairvoyance: %d of %d positions agree with the next spawn's oracle, %.1f by chance (z %.1f)\n", cv.Hits, cv.Positions, cv.Expected, cv.Z)
+	}
+	fmt.Fprintf(w, "  %s\n", r.Statement)
+}
+
+// readBounded reads a file of at most limit bytes.
+func readBounded(path string, limit int64) ([]byte, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	data, err := io.ReadAll(io.LimitReader(fh, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("larger than %d bytes", limit)
+	}
+	return data, err
+}
+
+// termText returns s as it may be written to a terminal: quoted when it
+// holds a control character or is not UTF-8.
+func termText(s string) string {
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) }) {
+		q := strconv.Quote(s)
+		return q[1 : len(q)-1]
+	}
+	return s
+}
