@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // classicWidth is what a window 1,280 px wide leaves a page beside a
@@ -113,5 +116,41 @@ func TestBrowserConformTargets(t *testing.T) {
 			t.Errorf("%s at 390 px: the boards of %s are not in one row", p.file, bad)
 		}
 		t.Logf("%s: %d px tall at 390 px", p.file, pageHeight(t, phone))
+	}
+}
+
+// TestConformScreenshots writes the conformance page's screenshots of
+// docs/conformance.md when TILEPROOF_SCREENSHOTS names a directory
+// (../docs/images), from the pages of conformPages.
+func TestConformScreenshots(t *testing.T) {
+	out := os.Getenv("TILEPROOF_SCREENSHOTS")
+	if out == "" {
+		t.Skip("set TILEPROOF_SCREENSHOTS=DIR to write the screenshots")
+	}
+	dir := conformPages(t)
+	for _, shot := range []struct {
+		file, page, hash string
+		w, h             int64
+	}{
+		{"conform-webcomponent.png", "webcomponent-2048.html", "", classicWidth, 1000},
+		{"conform-mutant-phone.png", "score-both-tiles.html", "#cause-1", 390, 844},
+	} {
+		html, err := os.ReadFile(filepath.Join(dir, shot.page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := openAt(t, string(html), shot.w, shot.h, shot.hash, "#summary")
+		png, err := chromedp.Run(ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
+			if err := chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond)); err != nil {
+				return nil, err
+			}
+			return chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, shot.file), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
