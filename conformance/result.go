@@ -57,6 +57,12 @@ type Result struct {
 	// does not fail the run), or of a case that was expected to fail and
 	// passed (an unexpected pass).
 	Expected string
+	// Unreachable says why the case's state is one no game reaches, ""
+	// for a reachable one; such results are reported apart.
+	Unreachable string `json:"unreachable,omitempty"`
+	// Info is the case's description, source, steps and YAML, on a
+	// failing case's result ([Report.Describe]); nil on others.
+	Info *CaseInfo
 }
 
 // Mismatch is one expectation of a step that the implementation missed.
@@ -139,6 +145,9 @@ type resultJSON struct {
 	File       string     `json:"file,omitempty"`
 	Line       int        `json:"line,omitempty"`
 	Expected   string     `json:"expected,omitempty"`
+	// Added after the fields above: an older report has none of them.
+	Unreachable string `json:"unreachable,omitempty"`
+	*CaseInfo
 }
 
 // MarshalJSON writes the result with its boards as text grids.
@@ -149,8 +158,10 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		}
 		return b.String()
 	}
-	return json.Marshal(resultJSON{r.Case, r.Area, r.Profile, r.Status, r.Reason, r.Step, r.Mismatches, r.Diff(),
-		grid(r.Start), grid(r.Want), grid(r.Got), r.File, r.Line, r.Expected})
+	j := resultJSON{r.Case, r.Area, r.Profile, r.Status, r.Reason, r.Step, r.Mismatches, r.Diff(),
+		grid(r.Start), grid(r.Want), grid(r.Got), r.File, r.Line, r.Expected, "", nil}
+	j.Unreachable, j.CaseInfo = r.Unreachable, r.Info
+	return json.Marshal(j)
 }
 
 // UnmarshalJSON reads a result MarshalJSON wrote (or an older report's,
@@ -172,6 +183,7 @@ func (r *Result) UnmarshalJSON(data []byte) error {
 	}
 	*r = Result{Case: j.Case, Area: j.Area, Profile: j.Profile, Status: j.Status, Reason: j.Reason, Step: j.Step,
 		Mismatches: j.Mismatches, Start: board(j.Start), Want: board(j.Want), Got: board(j.Got), File: j.File, Line: j.Line, Expected: j.Expected}
+	r.Unreachable, r.Info = j.Unreachable, j.CaseInfo
 	return nil
 }
 

@@ -34,6 +34,7 @@ type Report struct {
 	Contract    int           `json:"contract"`
 	Results     []Result      `json:"results"`
 	Duration    time.Duration `json:"durationNs"`
+	RunInfo                   // when and how the run was made (describe.go)
 }
 
 // Failures returns the failed results that were not expected, and the

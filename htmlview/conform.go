@@ -24,6 +24,22 @@ type failCase struct {
 	Keys       []string     // CASE@PROFILE, an anchor each, for links made before the grouping
 	Href       template.URL // the link to the case's section: "#" and the case (its id)
 	Variants   []variant
+	// Step is the first variant's failing step (0: a property check),
+	// Cells the cells of its boards: the smaller case of a cause is shown.
+	Step, Cells int
+	// What the case checks and its source, how it starts and its steps
+	// to the failing one, and its YAML (conformance.CaseInfo), when the
+	// report carries them.
+	Description, Source string
+	From                *fromView
+	Steps               []stepView
+	YAML                string
+	// Path is the case's file as a path from where the command ran (the
+	// repository's cases/ folder for the pack built in), Rerun the
+	// command that re-runs it, "" when the report does not say.
+	Path, Rerun string
+	Regressions int    // its results that are regressions against the baseline
+	Unreachable string // why its state is one no game reaches, "" when reachable
 }
 
 // variant is one failure of a case, the same in each of its profiles.
@@ -38,6 +54,10 @@ type variant struct {
 	StartCaption string
 	Reason       string
 	Also         []string
+	// Fields are the step's mismatches with what the rules give and what
+	// the implementation did, when they say (a whole board diverged is
+	// drawn, not listed).
+	Fields []conformance.Mismatch
 	// The boards: the one the failing step started from (or the board a
 	// property loaded), the rules' and the implementation's, the cells
 	// where the last two differ marked (Diffs of them). Start is nil when
@@ -107,6 +127,11 @@ func variantOf(res conformance.Result) variant {
 	v := variant{Status: res.Status, Step: res.Step, Property: res.Area == conformance.PropertiesArea, StartCaption: res.StartTitle(), Reason: res.Reason, got: res.Got}
 	for _, m := range res.Mismatches[min(1, len(res.Mismatches)):] {
 		v.Also = append(v.Also, "also "+m.Text)
+	}
+	for _, m := range res.Mismatches {
+		if (m.Want != "" || m.Got != "") && !(m.Field == "board" && res.Want != nil) {
+			v.Fields = append(v.Fields, m)
+		}
 	}
 	if res.Start != nil {
 		v.Start = boardCells(*res.Start, nil)
@@ -228,33 +253,62 @@ type areaRow struct {
 	XPass int // unexpected passes (counted as passed in the summary)
 }
 
-// Conformance writes the page of a conformance run's failures to w: the
-// verdict, the summary per area (with unexpected passes), a table of
-// contents of the failing cases linked from the summary, then each
-// failing case once, with every profile it fails in: its reason and,
-// where a board diverged, the board it started from, the rules' board and
-// the implementation's side by side, the differing cells marked (the
-// boards are the results' fields; no text is read back). Expected
-// failures and unexpected passes are listed after.
+// Conformance writes the page of a conformance run's failures to w, with
+// the verdict of the run alone (no baseline, not strict):
+// [ConformancePage] with [conformance.Judge]'s verdict.
 func Conformance(w io.Writer, rep *conformance.Report) error {
-	failed, xpass := rep.Failures()
-	groups := groupFailures(failed, rep.Impl.Profiles)
+	return ConformancePage(w, rep, conformance.Judge(rep, nil, "", false))
+}
+
+// ConformancePage writes the page of a conformance run's failures to w:
+// the verdict first, as the command gave it (v, from
+// [conformance.Judge]); when and how the run was made; the summary per
+// area; then the failures grouped by cause (the class, the field it is
+// decided on, a property's name), the smallest case of each cause shown
+// whole and the others folded under it. A case shows what it checks and
+// its source, its steps from the start with the failing one marked, the
+// boards of the failing step (the one it started from, the rules' and
+// the implementation's) side by side, the command that re-runs it and
+// its YAML. Failures on states no game reaches are apart; expected
+// failures, unexpected passes and the skipped cases (with why) follow.
+// Every string of the report is written as text (html/template).
+func ConformancePage(w io.Writer, rep *conformance.Report, v conformance.Verdict) error {
+	regressed := map[string]bool{}
+	for _, ch := range v.Regressions {
+		regressed[ch.Key] = true
+	}
+	var reachable, unreachable []conformance.Result
+	for _, r := range v.Unexpected {
+		if r.Unreachable != "" {
+			unreachable = append(unreachable, r)
+		} else {
+			reachable = append(reachable, r)
+		}
+	}
+	groups := describeCases(groupFailures(reachable, rep.Impl.Profiles), reachable, rep, regressed)
+	apart := describeCases(groupFailures(unreachable, rep.Impl.Profiles), unreachable, rep, regressed)
 	var toc []areaFailures
-	for _, g := range groups {
-		if n := len(toc); n == 0 || toc[n-1].Area != g.Area {
+	for _, g := range slices.Concat(groups, apart) {
+		i := slices.IndexFunc(toc, func(a areaFailures) bool { return a.Area == g.Area })
+		if i < 0 {
+			i = len(toc)
 			toc = append(toc, areaFailures{Area: g.Area})
 		}
-		toc[len(toc)-1].Cases = append(toc[len(toc)-1].Cases, g)
+		toc[i].Cases = append(toc[i].Cases, g)
 	}
-	var expected []conformance.Result
+	slices.SortStableFunc(toc, func(a, b areaFailures) int { return cmp.Compare(a.Area, b.Area) })
+	var expected, skipped []conformance.Result
 	for _, res := range rep.Results {
-		if res.Status.Failed() && res.Expected != "" {
+		switch {
+		case res.Status.Failed() && res.Expected != "":
 			expected = append(expected, res)
+		case res.Status == conformance.Skip:
+			skipped = append(skipped, res)
 		}
 	}
 	areas, total := rep.Summaries()
 	xpassBy := map[string]int{}
-	for _, r := range xpass {
+	for _, r := range v.XPass {
 		xpassBy[r.Area]++
 	}
 	rows := make([]areaRow, len(areas))
@@ -263,7 +317,7 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 	}
 	var statuses []string
 	byStatus := map[conformance.Status]int{}
-	for _, r := range failed {
+	for _, r := range v.Unexpected {
 		byStatus[r.Status]++
 	}
 	for s, n := range byStatus {
@@ -272,17 +326,27 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 	slices.Sort(statuses)
 	page := struct {
 		R           *conformance.Report
+		V           conformance.Verdict
+		Line        string
+		Run         runView
 		Areas       []areaRow
 		Total       areaRow
 		Failures    int
+		Known       int // failures as in the baseline
 		Statuses    string
 		TOC         []areaFailures
-		Cases       []failCase
+		Cases       int
+		Causes      []causeGroup
+		Apart       []causeGroup
+		ApartCases  int
 		Expected    []listed
 		XPass       []listed
+		Skipped     []skipReason
 		FailedAreas map[string]bool
-	}{rep, rows, areaRow{total, len(xpass)}, len(failed), strings.Join(statuses, ", "), toc, groups,
-		listResults(expected), listResults(xpass), map[string]bool{}}
+	}{R: rep, V: v, Line: v.Line(), Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(v.XPass)}, Failures: len(v.Unexpected), Known: len(v.Unexpected) - len(v.Regressions),
+		Statuses: strings.Join(statuses, ", "), TOC: toc, Cases: len(groups) + len(apart),
+		Causes: groupCauses(groups, reachable), Apart: groupCauses(apart, unreachable), ApartCases: len(apart),
+		Expected: listResults(expected), XPass: listResults(v.XPass), Skipped: skipReasons(skipped), FailedAreas: map[string]bool{}}
 	for _, a := range toc {
 		page.FailedAreas[a.Area] = true
 	}

@@ -32,6 +32,7 @@ func pages() *template.Template {
 		pageTemplates.parsed = template.Must(template.New("").Funcs(template.FuncMap{
 			"style":  func() template.CSS { return template.CSS(asset("style.css")) },
 			"script": func(name string) template.JS { return template.JS(asset(name)) },
+			"css":    func(name string) template.CSS { return template.CSS(asset(name)) },
 			"tile":   tileClass,
 		}).ParseFS(assets, "assets/*.html"))
 	})

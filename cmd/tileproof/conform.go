@@ -110,10 +110,13 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	}
 	defer impl.Close()
 	defer c.interruptible(impl)()
+	started := time.Now()
 	rep, err := conformance.Run(pack, impl, opts)
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
+	rep.RunInfo = runInfo(cmd, f, started)
+	rep.Describe(pack)
 	if games := observing(cmd.Flags(), f.observe, rep.Impl, opts.Run); games > 0 {
 		if err := c.observe(impl, f.impl, rep, opts, f.observe, games, !f.json && f.baseline == ""); err != nil {
 			return c.fail(exitBadUsage, "conform --observe: %v", err)
@@ -129,14 +132,21 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 			return c.fail(exitBadUsage, "conform: --junit: %v", err)
 		}
 	}
+	var base *conformance.Report
+	if f.baseline != "" {
+		if base, err = readBaseline(f.baseline); err != nil {
+			return c.fail(exitBadUsage, "conform: %v", err)
+		}
+	}
+	// The one verdict: the exit status, the text and the page all say it.
+	verdict := conformance.Judge(rep, base, f.baseline, f.strict)
 	if f.html != "" {
-		if err := writeConformHTML(rep, f.html); err != nil {
+		if err := writeConformHTML(rep, verdict, f.html); err != nil {
 			return c.fail(exitBadUsage, "conform: --html: %v", err)
 		}
 	}
-	code := exitOK
 	if f.baseline != "" {
-		code = c.compareBaseline(rep, f.baseline)
+		c.writeBaselineChanges(verdict)
 	} else if f.json {
 		rep.WriteJSON(c.stdout)
 	} else {
@@ -146,19 +156,13 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	if reason := nothingRan(rep); reason != "" {
 		return c.fail(exitBadUsage, "conform: no check could run: %s", reason)
 	}
-	if f.baseline != "" {
-		return code
+	if !verdict.Failed {
+		return exitOK
 	}
-	failed, xpass := rep.Failures()
-	_, total := rep.Summaries()
-	switch {
-	case len(failed) > 0:
-		return exitFailed
-	case f.strict && (total.Skipped > 0 || len(xpass) > 0):
-		fmt.Fprintf(c.stderr, "tileproof: conform: --strict: %d skipped, %s\n", total.Skipped, plural(len(xpass), "unexpected pass"))
-		return exitFailed
+	if f.baseline == "" && len(verdict.Unexpected) == 0 {
+		fmt.Fprintf(c.stderr, "tileproof: conform: %s\n", verdict.Line())
 	}
-	return exitOK
+	return exitFailed
 }
 
 // nothingRan says why no check of the report ran, "" when one did: every
@@ -236,26 +240,28 @@ func readExpectations(file string) (map[string]string, error) {
 	return m, nil
 }
 
-func (c *cli) compareBaseline(rep *conformance.Report, file string) int {
+// readBaseline reads the --baseline report.
+func readBaseline(file string) (*conformance.Report, error) {
 	f, err := os.Open(file)
 	if err != nil {
-		return c.fail(exitBadUsage, "conform: --baseline: %v", err)
+		return nil, fmt.Errorf("--baseline: %w", err)
 	}
 	defer f.Close()
 	base, err := conformance.ReadReport(f)
 	if err != nil {
-		return c.fail(exitBadUsage, "conform: --baseline %s: %v", file, err)
+		return nil, fmt.Errorf("--baseline %s: %w", file, err)
 	}
-	regressions, fixes := rep.Compare(base)
-	for _, ch := range regressions {
+	return base, nil
+}
+
+// writeBaselineChanges prints a verdict against a baseline: each
+// regression and fix, then the verdict's line.
+func (c *cli) writeBaselineChanges(v conformance.Verdict) {
+	for _, ch := range v.Regressions {
 		fmt.Fprintf(c.stdout, "REGRESSION  %s: %s -> %s: %s\n", ch.Key, ch.Before, ch.After, ch.Reason)
 	}
-	for _, ch := range fixes {
+	for _, ch := range v.Fixes {
 		fmt.Fprintf(c.stdout, "fixed       %s: %s -> %s\n", ch.Key, ch.Before, ch.After)
 	}
-	fmt.Fprintf(c.stdout, "against %s: %d regressions, %d fixes\n", file, len(regressions), len(fixes))
-	if len(regressions) > 0 {
-		return exitFailed
-	}
-	return exitOK
+	fmt.Fprintln(c.stdout, v.Line())
 }

@@ -1,0 +1,156 @@
+package htmlview
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// classicWidth is what a window 1,280 px wide leaves a page beside a
+// classic scrollbar (15 px, as Windows and most Linux desktops draw it;
+// headless Chromium's overlay scrollbar takes no room, so the page is
+// measured in a viewport that much narrower).
+const classicWidth = 1280 - 15
+
+// pageHeight is the page's height in px.
+func pageHeight(t *testing.T, ctx context.Context) int {
+	return eval[int](t, ctx, `document.documentElement.scrollHeight`)
+}
+
+// boardsInOneRow lists the cases of which a failing step shown (not
+// folded) does not have its boards side by side in one row: the boards'
+// figures at the same top, none past the window's right edge.
+const boardsInOneRow = `(() => { let bad = [];
+  for (const row of document.querySelectorAll(".case .row")) {
+    if (row.offsetParent === null) continue; // folded
+    const b = [...row.querySelectorAll("figure")].map(e => e.getBoundingClientRect());
+    if (b.some(r => Math.abs(r.top - b[0].top) > 1 || r.right > document.documentElement.clientWidth)) bad.push(row.closest(".case").id);
+  }
+  return bad.join(" "); })()`
+
+// conformPages writes the pages of two real runs into a folder and
+// returns it: the reference adapter with its score-both-tiles mutant
+// (score-both-tiles.html), and 2048-webcomponent against its baseline
+// (webcomponent-2048.html; left out when node or the adapters' npm
+// packages are missing). TILEPROOF_CONFORM_PAGES names a folder of them
+// written before, to measure those instead.
+func conformPages(t *testing.T) string {
+	t.Helper()
+	if dir := os.Getenv("TILEPROOF_CONFORM_PAGES"); dir != "" {
+		return dir
+	}
+	dir := t.TempDir()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, adapter := filepath.Join(dir, "tileproof"), filepath.Join(dir, "adapter")
+	for bin, pkg := range map[string]string{tp: "./cmd/tileproof", adapter: "./conformance/testdata/adapter"} {
+		build := exec.Command("go", "build", "-o", bin, pkg)
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
+	}
+	run := func(page string, env []string, args ...string) {
+		cmd := exec.Command(tp, append(append([]string{"conform"}, args...), "--html", filepath.Join(dir, page))...)
+		cmd.Dir, cmd.Env = root, append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		if _, ok := err.(*exec.ExitError); err != nil && !ok {
+			t.Fatalf("%s: %v\n%s", page, err, out)
+		}
+	}
+	run("score-both-tiles.html", nil, "--impl", "exec:"+adapter+" --mutant score-both-tiles")
+	_, nodeErr := exec.LookPath("node")
+	if _, err := os.Stat(filepath.Join(root, "conformance/adapters/node_modules/2048-webcomponent")); err == nil && nodeErr == nil {
+		run("webcomponent-2048.html", []string{"WEBCOMPONENT_2048_SEED=2048"}, "--timeout", "30s", "--impl", "exec:node conformance/adapters/webcomponent-2048.js",
+			"--baseline", "conformance/adapters/webcomponent-2048.report.json")
+	}
+	return dir
+}
+
+// TestBrowserConformTargets measures the pages of two real runs
+// (conformPages): at 1,280 px with a classic scrollbar, the
+// score-both-tiles mutant's at most 6,000 px tall (31,578 px before the
+// failures were grouped by cause) and 2048-webcomponent's at most 4,000
+// (12,258); at 1,280 and 390 px, the boards of every step shown in one
+// row. Under --baseline with no regression, the page says PASS, as the
+// command's exit status does.
+func TestBrowserConformTargets(t *testing.T) {
+	if chromiumPath() == "" {
+		tab(t) // skips, or fails under TILEPROOF_BROWSER=required
+	}
+	dir := conformPages(t)
+	for _, p := range []struct {
+		file string
+		max  int
+	}{{"score-both-tiles.html", 6000}, {"webcomponent-2048.html", 4000}} {
+		html, err := os.ReadFile(filepath.Join(dir, p.file))
+		if os.IsNotExist(err) && p.file == "webcomponent-2048.html" {
+			t.Logf("%s: not written (node or conformance/adapters/node_modules missing)", p.file)
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.file == "webcomponent-2048.html" && !strings.Contains(string(html), `<span class="verdict valid big">PASS</span> against conformance/adapters/webcomponent-2048.report.json: 0 regressions, 0 fixes`) {
+			t.Errorf("%s: the verdict is not the command's (PASS, 0 regressions)", p.file)
+		}
+		ctx := openAt(t, string(html), classicWidth, 844, "", "#summary")
+		h := pageHeight(t, ctx)
+		t.Logf("%s: %d px tall at 1,280 px with a classic scrollbar", p.file, h)
+		if h > p.max {
+			t.Errorf("%s: %d px tall, want at most %d", p.file, h, p.max)
+		}
+		if bad := eval[string](t, ctx, boardsInOneRow); bad != "" {
+			t.Errorf("%s at 1,280 px: the boards of %s are not in one row", p.file, bad)
+		}
+		phone := openAt(t, string(html), 390, 844, "", "#summary")
+		if bad := eval[string](t, phone, boardsInOneRow); bad != "" {
+			t.Errorf("%s at 390 px: the boards of %s are not in one row", p.file, bad)
+		}
+		t.Logf("%s: %d px tall at 390 px", p.file, pageHeight(t, phone))
+	}
+}
+
+// TestConformScreenshots writes the conformance page's screenshots of
+// docs/conformance.md when TILEPROOF_SCREENSHOTS names a directory
+// (../docs/images), from the pages of conformPages.
+func TestConformScreenshots(t *testing.T) {
+	out := os.Getenv("TILEPROOF_SCREENSHOTS")
+	if out == "" {
+		t.Skip("set TILEPROOF_SCREENSHOTS=DIR to write the screenshots")
+	}
+	dir := conformPages(t)
+	for _, shot := range []struct {
+		file, page, hash string
+		w, h             int64
+	}{
+		{"conform-webcomponent.png", "webcomponent-2048.html", "", classicWidth, 1000},
+		{"conform-mutant-phone.png", "score-both-tiles.html", "#cause-1", 390, 844},
+	} {
+		html, err := os.ReadFile(filepath.Join(dir, shot.page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := openAt(t, string(html), shot.w, shot.h, shot.hash, "#summary")
+		png, err := chromedp.Run(ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
+			if err := chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond)); err != nil {
+				return nil, err
+			}
+			return chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, shot.file), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package htmlview
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/tileproof/tileproof/conformance"
+)
+
+// causeReport is a run of three cases failing on gained (the largest
+// with 3 steps, the smallest with 1), one on a spawn, and one on a state
+// no game reaches; its case info holds markup.
+func causeReport() *conformance.Report {
+	rep := &conformance.Report{Impl: conformance.Hello{Name: "x<b>", Profiles: []string{"classic"}}, Pack: "p"}
+	rep.CasesDir, rep.Rerun = "cases", []string{"tileproof", "conform", "--impl", "exec:./my adapter"}
+	gained := []conformance.Mismatch{{Field: "gained", Status: conformance.ScoreDiverged, Want: "4", Got: "8", Text: "gained 8, want 4"}}
+	add := func(name string, status conformance.Status, step int, ms []conformance.Mismatch, unreachable string) {
+		info := &conformance.CaseInfo{Description: "<script>alert(1)</script> " + name, Source: "src & <i>", From: "seed abc", YAML: "id: <x>\n"}
+		for i := range step {
+			info.Steps = append(info.Steps, conformance.StepInfo{Action: []string{"left", "right", "up"}[i%3]})
+		}
+		rep.Results = append(rep.Results, conformance.Result{Case: name, Area: strings.Split(name, "/")[0], Profile: "classic", Status: status, Step: step,
+			Reason: "r", Mismatches: ms, File: "core/x.yaml", Line: 3, Info: info, Unreachable: unreachable})
+	}
+	add("core/big", conformance.ScoreDiverged, 3, gained, "")
+	add("line/small", conformance.ScoreDiverged, 1, gained, "")
+	add("core/mid", conformance.ScoreDiverged, 2, gained, "")
+	add("core/spawn", conformance.SpawnWrong, 1, []conformance.Mismatch{{Field: "spawn", Want: "a spawn", Got: "none"}}, "")
+	add("profiles/empty", conformance.FlagsDiffer, 1, []conformance.Mismatch{{Field: "over", Want: "true", Got: "false"}}, "an empty board")
+	return rep
+}
+
+// TestConformanceCauses: failures grouped by cause across areas, the
+// smallest case shown first and the rest folded; the steps with the
+// failing one marked; the re-run command quoted for a shell; the case
+// info escaped; a state no game reaches apart.
+func TestConformanceCauses(t *testing.T) {
+	var b bytes.Buffer
+	if err := Conformance(&b, causeReport()); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	if strings.Contains(html, "<script>alert") || strings.Contains(html, "<i>") || strings.Contains(html, "x<b>") || strings.Contains(html, "id: <x>") {
+		t.Error("a case's info is not escaped")
+	}
+	i := strings.Index(html, `<section class="cause" id="cause-1">`)
+	j := strings.Index(html, `<section class="cause" id="cause-2">`)
+	if i < 0 || j < i {
+		t.Fatalf("no causes:\n%s", html)
+	}
+	first := html[i:j]
+	if !strings.Contains(first, "<h3>score-diverged on gained</h3>") || !strings.Contains(first, "3 cases") || !strings.Contains(first, "in core, line") {
+		t.Errorf("the first cause:\n%s", first)
+	}
+	small, fold := strings.Index(first, `id="line/small"`), strings.Index(first, `<details class="more">`)
+	if small < 0 || fold < small || strings.Index(first, `id="core/mid"`) < fold || strings.Index(first, `id="core/big"`) < strings.Index(first, `id="core/mid"`) {
+		t.Errorf("the smallest case is not shown first, the others folded in size order:\n%s", first)
+	}
+	big := section(t, html, "core/big")
+	if strings.Count(big, "<li") != 4 || strings.Count(big, `class="failed"`) != 1 || !strings.Contains(big, `<li class="failed" aria-current="step"><span class="arrow" aria-hidden="true">↑</span>3 up`) {
+		t.Errorf("the steps of core/big:\n%s", big)
+	}
+	if !strings.Contains(big, `<code>tileproof conform --impl &#39;exec:./my adapter&#39; --run &#39;^core/big$&#39; --profile classic</code>`) ||
+		!strings.Contains(big, "cases/core/x.yaml:3") {
+		t.Errorf("the re-run command or the file of core/big:\n%s", big)
+	}
+	apart := html[strings.Index(html, `<h2 id="unreachable">`):]
+	if !strings.Contains(apart, `id="profiles/empty"`) || strings.Contains(html[:strings.Index(html, `<h2 id="unreachable">`)], `<section class="case" id="profiles/empty"`) {
+		t.Error("the unreachable state's failure is not apart")
+	}
+}
