@@ -53,6 +53,10 @@ type Result struct {
 	Start, Want, Got *engine.Board
 	File             string
 	Line             int
+	// Unreachable is the case's reason that no game reaches its state
+	// (Case.Unreachable), "" for a reachable one: its result is reported
+	// apart, and a failure on it does not fail the run by itself.
+	Unreachable string
 	// Expected is the known-deviation reason of an expected failure (it
 	// does not fail the run), or of a case that was expected to fail and
 	// passed (an unexpected pass).
@@ -125,20 +129,21 @@ func (r Result) Explain(indent string) string {
 
 // resultJSON is a result's JSON form: boards as text grids, and the diff.
 type resultJSON struct {
-	Case       string     `json:"case"`
-	Area       string     `json:"area"`
-	Profile    string     `json:"profile"`
-	Status     Status     `json:"status"`
-	Reason     string     `json:"reason,omitempty"`
-	Step       int        `json:"step,omitempty"`
-	Mismatches []Mismatch `json:"mismatches,omitempty"`
-	Diff       string     `json:"diff,omitempty"`
-	Start      string     `json:"start,omitempty"`
-	Want       string     `json:"want,omitempty"`
-	Got        string     `json:"got,omitempty"`
-	File       string     `json:"file,omitempty"`
-	Line       int        `json:"line,omitempty"`
-	Expected   string     `json:"expected,omitempty"`
+	Case        string     `json:"case"`
+	Area        string     `json:"area"`
+	Profile     string     `json:"profile"`
+	Status      Status     `json:"status"`
+	Reason      string     `json:"reason,omitempty"`
+	Step        int        `json:"step,omitempty"`
+	Mismatches  []Mismatch `json:"mismatches,omitempty"`
+	Diff        string     `json:"diff,omitempty"`
+	Start       string     `json:"start,omitempty"`
+	Want        string     `json:"want,omitempty"`
+	Got         string     `json:"got,omitempty"`
+	File        string     `json:"file,omitempty"`
+	Line        int        `json:"line,omitempty"`
+	Expected    string     `json:"expected,omitempty"`
+	Unreachable string     `json:"unreachable,omitempty"`
 }
 
 // MarshalJSON writes the result with its boards as text grids.
@@ -150,7 +155,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		return b.String()
 	}
 	return json.Marshal(resultJSON{r.Case, r.Area, r.Profile, r.Status, r.Reason, r.Step, r.Mismatches, r.Diff(),
-		grid(r.Start), grid(r.Want), grid(r.Got), r.File, r.Line, r.Expected})
+		grid(r.Start), grid(r.Want), grid(r.Got), r.File, r.Line, r.Expected, r.Unreachable})
 }
 
 // UnmarshalJSON reads a result MarshalJSON wrote (or an older report's,
@@ -171,7 +176,8 @@ func (r *Result) UnmarshalJSON(data []byte) error {
 		return &b
 	}
 	*r = Result{Case: j.Case, Area: j.Area, Profile: j.Profile, Status: j.Status, Reason: j.Reason, Step: j.Step,
-		Mismatches: j.Mismatches, Start: board(j.Start), Want: board(j.Want), Got: board(j.Got), File: j.File, Line: j.Line, Expected: j.Expected}
+		Mismatches: j.Mismatches, Start: board(j.Start), Want: board(j.Want), Got: board(j.Got), File: j.File, Line: j.Line, Expected: j.Expected,
+		Unreachable: j.Unreachable}
 	return nil
 }
 

@@ -203,7 +203,7 @@ func plan(pack *Pack, impl Impl, opts Options) (*Report, []check, error) {
 				continue
 			}
 			checks = append(checks, check{c.Name() + "@" + p.Name, func() []Result {
-				res := Result{Case: c.Name(), Area: c.Area, Profile: p.Name, File: c.File, Line: c.Line}
+				res := Result{Case: c.Name(), Area: c.Area, Profile: p.Name, File: c.File, Line: c.Line, Unreachable: c.Unreachable}
 				run, reason := c, missingReason(hello, p.Name, caseNeeds(c, p))
 				if variant && reason == "" {
 					// A case written for other profiles, under a variant:
