@@ -155,9 +155,9 @@ type Profile struct {
 	// GameOver says which boards with no move left end the run: whether
 	// an empty board is one (NoValidMove) or not (FullNoMerge).
 	GameOver GameOverRule
-	Undo        bool // one-step undo that restores board, score, moves and the next spawn
-	EndRun      bool // the player may end the run early (result RunFinished)
-	Break       BreakRule
+	Undo     bool // one-step undo that restores board, score, moves and the next spawn
+	EndRun   bool // the player may end the run early (result RunFinished)
+	Break    BreakRule
 }
 
 // Clone returns a deep copy of p.
