@@ -34,14 +34,17 @@ type Report struct {
 	Contract    int           `json:"contract"`
 	Results     []Result      `json:"results"`
 	Duration    time.Duration `json:"durationNs"`
+	// Verdict is the gated verdict, set by [Report.Gate]; nil before.
+	Verdict *Gate `json:"gate,omitempty"`
 }
 
 // Failures returns the failed results that were not expected, and the
-// expected failures that passed.
+// expected failures that passed. A failure on a state no game reaches is
+// not among them ([Report.UnreachableFailures]).
 func (r *Report) Failures() (unexpected, unexpectedPasses []Result) {
 	for _, res := range r.Results {
 		switch {
-		case res.Status.Failed() && res.Expected == "":
+		case res.Status.Failed() && res.Expected == "" && res.Unreachable == "":
 			unexpected = append(unexpected, res)
 		case res.Status == Pass && res.Expected != "":
 			unexpectedPasses = append(unexpectedPasses, res)
