@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 )
 
 // WriteJSON writes the report as one JSON document, which --baseline reads
@@ -29,27 +31,154 @@ type Change struct {
 	Before Status `json:"before"`
 	After  Status `json:"after"`
 	Reason string `json:"reason,omitempty"`
+	// How says what differs in a failure that failed in the baseline
+	// too (a changed failure): the step, the mismatched fields.
+	How string `json:"how,omitempty"`
 }
 
-// Compare lists the regressions (passing in base, failing now) and the
-// fixes (failing in base, passing now) of r against base.
-func (r *Report) Compare(base *Report) (regressions, fixes []Change) {
-	before := map[string]Status{}
+// failureShape is what a baseline keeps of a failure to tell a changed
+// one: its class, its step and the fields its step mismatched.
+func failureShape(res Result) string {
+	fields := make([]string, len(res.Mismatches))
+	for i, m := range res.Mismatches {
+		fields[i] = m.Field
+	}
+	return fmt.Sprintf("%s at step %d on [%s]", res.Status, res.Step, strings.Join(fields, ", "))
+}
+
+// Compare lists the regressions (passing in base, failing now), the fixes
+// (failing in base, passing now) and the changed failures (failing in
+// both, in another class, at another step or on other fields) of r
+// against base. Results on states no game reaches are left out: they do
+// not decide a run.
+func (r *Report) Compare(base *Report) (regressions, fixes, changed []Change) {
+	before := map[string]Result{}
 	for _, res := range base.Results {
-		before[res.Key()] = res.Status
+		before[res.Key()] = res
 	}
 	for _, res := range r.Results {
+		if res.Unreachable != "" {
+			continue
+		}
 		b, ok := before[res.Key()]
 		switch {
 		case !ok:
 			if res.Status.Failed() {
-				regressions = append(regressions, Change{res.Key(), "new", res.Status, res.Reason})
+				regressions = append(regressions, Change{Key: res.Key(), Before: "new", After: res.Status, Reason: res.Reason})
 			}
-		case !b.Failed() && res.Status.Failed():
-			regressions = append(regressions, Change{res.Key(), b, res.Status, res.Reason})
-		case b.Failed() && res.Status == Pass:
-			fixes = append(fixes, Change{res.Key(), b, res.Status, ""})
+		case !b.Status.Failed() && res.Status.Failed():
+			regressions = append(regressions, Change{Key: res.Key(), Before: b.Status, After: res.Status, Reason: res.Reason})
+		case b.Status.Failed() && res.Status == Pass:
+			fixes = append(fixes, Change{Key: res.Key(), Before: b.Status, After: res.Status})
+		case b.Status.Failed() && res.Status.Failed() && failureShape(b) != failureShape(res):
+			changed = append(changed, Change{Key: res.Key(), Before: b.Status, After: res.Status, Reason: res.Reason,
+				How: failureShape(b) + " -> " + failureShape(res)})
 		}
 	}
-	return regressions, fixes
+	return regressions, fixes, changed
 }
+
+// Gate is a run's verdict as the command gives it (its exit status), for
+// every report to show the same: under a baseline, its regressions, fixes
+// and changed failures; without one, the unexpected failures (those an
+// expectations file does not name). Failures on states no game reaches
+// are counted apart, and decide only under Strict.
+type Gate struct {
+	Baseline      string   `json:"baseline,omitempty"` // the baseline report's file, "" for none
+	Regressions   []Change `json:"regressions,omitempty"`
+	Fixes         []Change `json:"fixes,omitempty"`
+	Changed       []Change `json:"changed,omitempty"`
+	AcceptChanged bool     `json:"acceptChanged,omitempty"` // changed failures do not fail the gate
+	Failed        int      `json:"failed"`                  // unexpected failures on reachable states
+	Unreachable   int      `json:"unreachableFailures"`     // failures on states no game reaches
+	Strict        bool     `json:"strict,omitempty"`
+	Skipped       int      `json:"skipped"`          // checks that did not run on this implementation
+	XPass         int      `json:"unexpectedPasses"` // expected failures that passed
+	Pass          bool     `json:"pass"`
+	// known are the failures the baseline has, unchanged: not the run's
+	// to answer for.
+	known map[string]bool
+}
+
+// GateOptions shape a [Report.Gate].
+type GateOptions struct {
+	Baseline      *Report // nil: no baseline
+	BaselineFile  string
+	AcceptChanged bool // a changed failure passes the gate
+	Strict        bool // a failure on a state no game reaches fails too, and without a baseline a skip or an unexpected pass
+}
+
+// Gate decides the run and records the verdict on the report (r.Gate),
+// which the text, JSON, JUnit and HTML forms read.
+func (r *Report) Gate(o GateOptions) *Gate {
+	g := &Gate{Baseline: o.BaselineFile, AcceptChanged: o.AcceptChanged, Strict: o.Strict, known: map[string]bool{}}
+	failed, xpass := r.Failures()
+	_, total := r.Summaries()
+	g.Failed, g.Unreachable = len(failed), len(r.UnreachableFailures())
+	g.Skipped, g.XPass = total.Skipped, len(xpass)
+	if o.Baseline != nil {
+		g.Regressions, g.Fixes, g.Changed = r.Compare(o.Baseline)
+		surprising := map[string]bool{}
+		for _, ch := range append(slices.Clone(g.Regressions), g.Changed...) {
+			surprising[ch.Key] = true
+		}
+		for _, res := range failed {
+			if !surprising[res.Key()] {
+				g.known[res.Key()] = true
+			}
+		}
+		g.Pass = len(g.Regressions) == 0 && (len(g.Changed) == 0 || o.AcceptChanged)
+	} else {
+		g.Pass = g.Failed == 0
+	}
+	if o.Strict {
+		// Certification: without a baseline a skip or an unexpected pass
+		// fails too; with or without one, a failure on a state no game
+		// reaches.
+		if g.Unreachable > 0 || o.Baseline == nil && (g.Skipped > 0 || g.XPass > 0) {
+			g.Pass = false
+		}
+	}
+	r.Verdict = g
+	return g
+}
+
+// Line is the gate's verdict in one line, as the command prints it and
+// the page shows it: under a baseline "against FILE (gate: pass): 0
+// changed, 0 regressions, 0 fixes"; without one the unexpected failures,
+// or under Strict what else failed the run, or "no unexpected failure".
+func (g *Gate) Line() string {
+	apart := ""
+	if g.Unreachable > 0 {
+		apart = fmt.Sprintf("; %s on states no game reaches, apart", count(g.Unreachable, "failure", "failures"))
+	}
+	switch {
+	case g.Baseline != "":
+		verdict, accepted := "pass", ""
+		if !g.Pass {
+			verdict = "fail"
+		}
+		if g.AcceptChanged && len(g.Changed) > 0 {
+			accepted = " (accepted)"
+		}
+		return fmt.Sprintf("against %s (gate: %s): %d changed%s%s, %d regressions, %d fixes",
+			g.Baseline, verdict, len(g.Changed), accepted, apart, len(g.Regressions), len(g.Fixes))
+	case g.Failed > 0:
+		return count(g.Failed, "unexpected failure", "unexpected failures") + apart
+	case !g.Pass:
+		return fmt.Sprintf("--strict: %d skipped, %s, %s on states no game reaches", g.Skipped,
+			count(g.XPass, "unexpected pass", "unexpected passes"), count(g.Unreachable, "failure", "failures"))
+	}
+	return "no unexpected failure" + apart
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Known reports whether the gate's baseline has the failure of result
+// key (CASE@PROFILE), unchanged: it does not fail the gate.
+func (g *Gate) Known(key string) bool { return g != nil && g.known[key] }

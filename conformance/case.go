@@ -18,11 +18,16 @@ type Case struct {
 	// Requires are the features the file names the case as needing;
 	// Needs adds those its content implies (a loaded start: load-state).
 	Requires []string `yaml:"needs,omitempty,flow"`
-	Needs    []string `yaml:"-"`
-	Start    Start    `yaml:"start"`
-	Steps    []Step   `yaml:"steps"`
-	File     string   `yaml:"-"` // the file it was read from, for messages
-	Line     int      `yaml:"-"`
+	// Unreachable says why no game reaches the case's state (an empty
+	// board, a tile no board of its size can make), "" for a state a
+	// game reaches. Its results are reported apart: a failure on it does
+	// not fail a run unless asked (docs/case-format.md).
+	Unreachable string   `yaml:"unreachable,omitempty"`
+	Needs       []string `yaml:"-"`
+	Start       Start    `yaml:"start"`
+	Steps       []Step   `yaml:"steps"`
+	File        string   `yaml:"-"` // the file it was read from, for messages
+	Line        int      `yaml:"-"`
 }
 
 // Name returns the case's full name, AREA/ID.

@@ -41,17 +41,30 @@ type junitSkipped struct {
 	Message string `xml:"message,attr"`
 }
 
+// UnreachableSuite is the JUnit test suite of the cases on states no game
+// reaches (Result.Unreachable), kept apart from the areas' suites.
+const UnreachableSuite = "unreachable-states"
+
 // WriteJUnit writes the report as JUnit XML: a test suite per area, a test
 // case per case and profile; expected failures are reported as skipped.
+// The cases on states no game reaches are in a suite of their own
+// ([UnreachableSuite]), a failure there skipped with its words, as the
+// run's verdict does not count it. Under a baseline ([Report.Gate]) a
+// failure the baseline has, unchanged, is skipped too, so that the
+// failures are the gate's: regressions and changed failures.
 func (r *Report) WriteJUnit(w io.Writer) error {
 	suites := junitSuites{Name: "tileproof conformance: " + r.Impl.Name}
 	index := map[string]int{}
 	for _, res := range r.Results {
-		i, ok := index[res.Area]
+		suite := res.Area
+		if res.Unreachable != "" {
+			suite = UnreachableSuite
+		}
+		i, ok := index[suite]
 		if !ok {
 			i = len(suites.Suites)
-			index[res.Area] = i
-			suites.Suites = append(suites.Suites, junitSuite{Name: res.Area})
+			index[suite] = i
+			suites.Suites = append(suites.Suites, junitSuite{Name: suite})
 		}
 		s := &suites.Suites[i]
 		jc := junitCase{Name: res.Case + " [" + res.Profile + "]", Classname: "tileproof." + res.Area}
@@ -61,6 +74,12 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			s.Skips++
 		case res.Status.Failed() && res.Expected != "":
 			jc.Skipped = &junitSkipped{"expected failure: " + res.Expected}
+			s.Skips++
+		case res.Status.Failed() && r.Verdict.Known(res.Key()):
+			jc.Skipped = &junitSkipped{"failed the same way in the baseline " + r.Verdict.Baseline + ": " + string(res.Status) + ": " + res.Reason}
+			s.Skips++
+		case res.Status.Failed() && res.Unreachable != "":
+			jc.Skipped = &junitSkipped{"fails on a state no game reaches (" + res.Unreachable + "): " + string(res.Status) + ": " + res.Reason}
 			s.Skips++
 		case res.Status.Failed():
 			jc.Failure = &junitFailure{Message: res.Reason, Type: string(res.Status), Text: failureText(res)}

@@ -63,7 +63,7 @@ func WriteMatrix(w io.Writer, reports []*Report) error {
 		rows = append(rows, rw)
 	}
 
-	fmt.Fprintf(w, "Pack %s %s, rules contract %d. A cell: ✓ and the cases passed, or ✗ and the cases failed of those run; skipped cases in brackets; skipped where none ran.\n\n", first.Pack, first.PackVersion, first.Contract)
+	fmt.Fprintf(w, "Pack %s %s, rules contract %d. A cell: ✓ and the cases passed, or ✗ and the cases failed of those run; skipped cases in brackets; skipped where none ran.%s\n\n", first.Pack, first.PackVersion, first.Contract, unreachableNote(reports))
 	fmt.Fprintf(w, "| implementation | %s | total |\n", strings.Join(areas, " | "))
 	fmt.Fprintf(w, "|---|%s---|\n", strings.Repeat("---|", len(areas)))
 	for _, rw := range rows {
@@ -105,6 +105,17 @@ func WriteMatrix(w io.Writer, reports []*Report) error {
 	return nil
 }
 
+// unreachableNote says how a cell counts failures on states no game
+// reaches, when a report has one.
+func unreachableNote(reports []*Report) string {
+	for _, r := range reports {
+		if len(r.UnreachableFailures()) > 0 {
+			return " Failures on states no game reaches are counted apart, after a semicolon: they do not make a cell ✗."
+		}
+	}
+	return ""
+}
+
 // label names a report's implementation: its hello's name and version,
 // escaped for Markdown (safetext.Markdown): a name cannot end its cell,
 // add a row or comment out the rest.
@@ -128,6 +139,9 @@ func cell(s Summary) string {
 	}
 	if s.Skipped > 0 {
 		c += fmt.Sprintf(" (%d)", s.Skipped)
+	}
+	if s.Unreachable > 0 {
+		c += fmt.Sprintf("; %d on unreachable states", s.Unreachable)
 	}
 	return c
 }

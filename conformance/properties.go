@@ -38,15 +38,19 @@ type property struct {
 	// check runs the property; alpha is the level of each of its
 	// statistical tests.
 	check func(impl Impl, p *engine.Profile, res *Result, alpha float64)
+	// sized, when set, runs instead of check, with what the
+	// implementation declares (the board sizes it plays).
+	sized func(impl Impl, h Hello, p *engine.Profile, res *Result)
 }
 
 var properties = []property{
-	{"start", nil, 2, true, startBoards},
-	{"same-seed-same-game", []string{protocol.SeedTP1}, 0, false, sameSeedSameGame},
-	{"no-spawn-after-noop", []string{protocol.LoadState}, 0, false, noSpawnAfterNoop},
-	{"spawn-distribution", []string{protocol.LoadState}, 2, false, spawnDistribution},
-	{"metamorphic", []string{protocol.LoadState}, 0, false, metamorphic},
-	{"exhaustive-lines", []string{protocol.LoadState}, 0, false, exhaustiveLines},
+	{"start", nil, 2, true, startBoards, nil},
+	{"same-seed-same-game", []string{protocol.SeedTP1}, 0, false, sameSeedSameGame, nil},
+	{"no-spawn-after-noop", []string{protocol.LoadState}, 0, false, noSpawnAfterNoop, nil},
+	{"spawn-distribution", []string{protocol.LoadState}, 2, false, spawnDistribution, nil},
+	{"metamorphic", []string{protocol.LoadState}, 0, false, metamorphic, nil},
+	{"exhaustive-lines", []string{protocol.LoadState}, 0, false, exhaustiveLines, nil},
+	{oneMergeName, []string{protocol.LoadState}, 0, true, nil, oneMergeFullBoards},
 }
 
 // statisticalTests returns the number of statistical tests the property
@@ -75,6 +79,11 @@ func runProperties(impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp, al
 			res.Status, res.Reason = Skip, fmt.Sprintf("the property checks play on 4x4 boards; profile %s plays on %dx%d", p.Name, p.Rows, p.Cols)
 		case reason != "":
 			res.Status, res.Reason = Skip, reason
+		case prop.sized != nil:
+			prop.sized(impl, h, p, &res)
+			if res.Status == "" {
+				res.Status = Pass
+			}
 		default:
 			prop.check(impl, p, &res, alpha)
 			if res.Status == "" {

@@ -5,13 +5,16 @@ import (
 )
 
 // Summary counts a report's results by area: passed, failed (unexpected),
-// expected failures and skipped.
+// expected failures and skipped. Failures on states no game reaches
+// (Result.Unreachable) are counted apart, in Unreachable, and not in
+// Failed: the verdict on reachable states stands on its own.
 type Summary struct {
-	Area     string `json:"area"`
-	Passed   int    `json:"passed"`
-	Failed   int    `json:"failed"`
-	Expected int    `json:"expectedFailures"`
-	Skipped  int    `json:"skipped"`
+	Area        string `json:"area"`
+	Passed      int    `json:"passed"`
+	Failed      int    `json:"failed"`
+	Expected    int    `json:"expectedFailures"`
+	Skipped     int    `json:"skipped"`
+	Unreachable int    `json:"unreachableFailures"`
 }
 
 // Summaries returns one summary per area, sorted, and the total.
@@ -32,6 +35,8 @@ func (r *Report) Summaries() (areas []Summary, total Summary) {
 				t.Skipped++
 			case res.Expected != "":
 				t.Expected++
+			case res.Unreachable != "":
+				t.Unreachable++
 			default:
 				t.Failed++
 			}
@@ -42,4 +47,17 @@ func (r *Report) Summaries() (areas []Summary, total Summary) {
 	}
 	sort.Slice(areas, func(i, j int) bool { return areas[i].Area < areas[j].Area })
 	return areas, total
+}
+
+// UnreachableFailures returns the unexpected failures on states no game
+// reaches (Result.Unreachable): reported apart, they fail a run only when
+// asked (conform --strict).
+func (r *Report) UnreachableFailures() []Result {
+	var out []Result
+	for _, res := range r.Results {
+		if res.Status.Failed() && res.Expected == "" && res.Unreachable != "" {
+			out = append(out, res)
+		}
+	}
+	return out
 }

@@ -13,7 +13,7 @@ import (
 func (r *Report) WriteText(w io.Writer, verbose bool) {
 	for _, res := range r.Results {
 		switch {
-		case res.Status.Failed() && res.Expected == "":
+		case res.Status.Failed() && res.Expected == "" && res.Unreachable == "":
 			fmt.Fprintf(w, "FAIL  %s [%s] %s", res.Case, safetext.Terminal(res.Profile), res.Status)
 			if res.Step > 0 {
 				fmt.Fprintf(w, " at step %d", res.Step)
@@ -33,11 +33,24 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 			fmt.Fprintf(w, "skip  %s [%s]: %s\n", res.Case, safetext.Terminal(res.Profile), safetext.TerminalLines(res.Reason))
 		}
 	}
+	if unreachable := r.UnreachableFailures(); len(unreachable) > 0 {
+		fmt.Fprintf(w, "\nOn states no game reaches (reported apart; they fail the run only with --strict):\n")
+		for _, res := range unreachable {
+			fmt.Fprintf(w, "UNREACHABLE  %s [%s] %s", res.Case, safetext.Terminal(res.Profile), res.Status)
+			if res.Step > 0 {
+				fmt.Fprintf(w, " at step %d", res.Step)
+			}
+			fmt.Fprintf(w, ": %s\n      (%s)\n", safetext.TerminalLines(res.Summary("      ")), res.Unreachable)
+		}
+	}
 	areas, total := r.Summaries()
 	fmt.Fprintf(w, "\nconformance of %s %s (profiles %s) to the pack %s %s, rules contract %d\n", safetext.Terminal(r.Impl.Name), safetext.Terminal(r.Impl.Version), safetext.Terminal(strings.Join(r.Impl.Profiles, ", ")), r.Pack, r.PackVersion, r.Contract)
 	fmt.Fprintf(w, "  %-14s %6s %6s %6s %6s\n", "area", "passed", "failed", "xfail", "skipped")
 	for _, s := range append(areas, total) {
 		fmt.Fprintf(w, "  %-14s %6d %6d %6d %6d\n", s.Area, s.Passed, s.Failed, s.Expected, s.Skipped)
+	}
+	if total.Unreachable > 0 {
+		fmt.Fprintf(w, "  and %d failed on states no game reaches, not counted above\n", total.Unreachable)
 	}
 	fmt.Fprintf(w, "  in %.3fs\n", r.Duration.Seconds())
 }

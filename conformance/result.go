@@ -53,13 +53,14 @@ type Result struct {
 	Start, Want, Got *engine.Board
 	File             string
 	Line             int
+	// Unreachable is the case's reason that no game reaches its state
+	// (Case.Unreachable), "" for a reachable one: its result is reported
+	// apart, and a failure on it does not fail the run by itself.
+	Unreachable string
 	// Expected is the known-deviation reason of an expected failure (it
 	// does not fail the run), or of a case that was expected to fail and
 	// passed (an unexpected pass).
 	Expected string
-	// Unreachable says why the case's state is one no game reaches, ""
-	// for a reachable one; such results are reported apart.
-	Unreachable string `json:"unreachable,omitempty"`
 	// Info is the case's description, source, steps and YAML, on a
 	// failing case's result ([Report.Describe]); nil on others.
 	Info *CaseInfo

@@ -35,14 +35,17 @@ type Report struct {
 	Results     []Result      `json:"results"`
 	Duration    time.Duration `json:"durationNs"`
 	RunInfo                   // when and how the run was made (describe.go)
+	// Verdict is the gated verdict, set by [Report.Gate]; nil before.
+	Verdict *Gate `json:"gate,omitempty"`
 }
 
 // Failures returns the failed results that were not expected, and the
-// expected failures that passed.
+// expected failures that passed. A failure on a state no game reaches is
+// not among them ([Report.UnreachableFailures]).
 func (r *Report) Failures() (unexpected, unexpectedPasses []Result) {
 	for _, res := range r.Results {
 		switch {
-		case res.Status.Failed() && res.Expected == "":
+		case res.Status.Failed() && res.Expected == "" && res.Unreachable == "":
 			unexpected = append(unexpected, res)
 		case res.Status == Pass && res.Expected != "":
 			unexpectedPasses = append(unexpectedPasses, res)
@@ -204,7 +207,7 @@ func plan(pack *Pack, impl Impl, opts Options) (*Report, []check, error) {
 				continue
 			}
 			checks = append(checks, check{c.Name() + "@" + p.Name, func() []Result {
-				res := Result{Case: c.Name(), Area: c.Area, Profile: p.Name, File: c.File, Line: c.Line}
+				res := Result{Case: c.Name(), Area: c.Area, Profile: p.Name, File: c.File, Line: c.Line, Unreachable: c.Unreachable}
 				run, reason := c, missingReason(hello, p.Name, caseNeeds(c, p))
 				if variant && reason == "" {
 					// A case written for other profiles, under a variant:

@@ -50,6 +50,8 @@ func report(t *testing.T, res Result, expectations map[string]string) {
 	switch {
 	case res.Status == Skip:
 		t.Skip(res.Reason)
+	case res.Status.Failed() && res.Unreachable != "":
+		t.Logf("failure on a state no game reaches (%s): %s at step %d: %s", res.Unreachable, res.Status, res.Step, res.Explain("\t"))
 	case res.Status.Failed() && res.Expected != "":
 		t.Logf("expected failure (%s): %s at step %d: %s", res.Expected, res.Status, res.Step, res.Explain("\t"))
 	case res.Status.Failed():

@@ -733,12 +733,16 @@ func (g *Game) evaluate() {
 	g.finish(g.blocked())
 }
 
-// blocked reports whether no move changes the board.
+// blocked reports whether the board has no move left in the sense of the
+// profile's game-over rule: no move changes it, and it is not empty
+// unless the profile counts an empty board as over. Only a loaded state
+// or a break reaches this with an empty board: the move paths check a
+// board that has just had a tile spawned, or at least kept one.
 func (g *Game) blocked() bool {
 	if g.st.packed {
-		return g.st.pb.blocked()
+		return g.st.pb.blocked() && (g.r.emptyOver || g.st.pb.empties() != nibbleLSB)
 	}
-	return g.st.b.Blocked()
+	return g.st.b.Blocked() && (g.r.emptyOver || g.st.b.Empty() != g.st.b.Cells())
 }
 
 // Undo takes back the last counted move: board, score, move count and the

@@ -56,7 +56,25 @@ const (
 	BreakAllow
 )
 
+// GameOverRule says when no move left ends the run: the sources agree on
+// every board but the empty one, on which no move changes anything and
+// which no game reaches (a game has at least its start tiles).
+type GameOverRule uint8
+
+const (
+	// FullNoMerge: the run is over when the board is full and no two
+	// neighbours across a row or a column are equal, so an empty board
+	// is not over (Tile Merge API, PGS, Online 2048, the Original 2048's
+	// movesAvailable, the hallabois validator).
+	FullNoMerge GameOverRule = iota
+	// NoValidMove: the run is over when no move changes the board, the
+	// empty board included (Rosetta Code's "loses if no valid moves are
+	// possible").
+	NoValidMove
+)
+
 var (
+	gameOverNames     = []string{"full-no-merge", "no-valid-move"}
 	winWhenNames      = []string{"reach", "merge"}
 	winThenNames      = []string{"continue", "stop", "ask"}
 	illegalMoveNames  = []string{"ignore", "reject"}
@@ -67,6 +85,7 @@ func (w WinWhen) String() string      { return enumName(winWhenNames, int(w)) }
 func (w WinThen) String() string      { return enumName(winThenNames, int(w)) }
 func (m IllegalMove) String() string  { return enumName(illegalMoveNames, int(m)) }
 func (b BreakNoMoves) String() string { return enumName(breakNoMovesNames, int(b)) }
+func (g GameOverRule) String() string { return enumName(gameOverNames, int(g)) }
 
 func enumName(names []string, i int) string {
 	if i < len(names) {
@@ -133,9 +152,12 @@ type Profile struct {
 	// each once. Online 2048 gives target, no moves, move limit; the
 	// Original 2048 reports no moves before the win when both hold.
 	FinishOrder []Result
-	Undo        bool // one-step undo that restores board, score, moves and the next spawn
-	EndRun      bool // the player may end the run early (result RunFinished)
-	Break       BreakRule
+	// GameOver says which boards with no move left end the run: whether
+	// an empty board is one (NoValidMove) or not (FullNoMerge).
+	GameOver GameOverRule
+	Undo     bool // one-step undo that restores board, score, moves and the next spawn
+	EndRun   bool // the player may end the run early (result RunFinished)
+	Break    BreakRule
 }
 
 // Clone returns a deep copy of p.
@@ -199,6 +221,8 @@ func (p *Profile) Validate() error {
 		return bad("win.then", "invalid value %d", p.Win.Then)
 	case p.Illegal > Reject:
 		return bad("illegalMove", "invalid value %d", p.Illegal)
+	case p.GameOver > NoValidMove:
+		return bad("gameOver", "invalid value %d", p.GameOver)
 	}
 	var total uint64
 	for i, w := range p.Spawn {

@@ -28,6 +28,7 @@ type profileFile struct {
 	IllegalMove *string           `yaml:"illegalMove,omitempty"`
 	MoveLimit   *int              `yaml:"moveLimit,omitempty"`
 	FinishOrder []string          `yaml:"finishOrder,omitempty,flow"`
+	GameOver    *string           `yaml:"gameOver,omitempty"`
 	Undo        *bool             `yaml:"undo,omitempty"`
 	EndRun      *bool             `yaml:"endRun,omitempty"`
 	Break       *breakFile        `yaml:"break,omitempty,flow"`
@@ -56,7 +57,7 @@ func (p *Profile) MarshalYAML() (any, error) {
 	f := profileFile{Name: p.Name, Version: &p.Version, Title: &p.Title, Source: &p.Source, Description: &p.Description,
 		Rows: &p.Rows, Cols: &p.Cols, StartTiles: &p.StartTiles, Spawn: map[uint64]uint64{},
 		Win:       &winFile{Tile: &p.Win.Tile, When: str(p.Win.When), Then: str(p.Win.Then)},
-		OpenEnded: &p.OpenEnded, IllegalMove: str(p.Illegal), MoveLimit: &p.MoveLimit, Undo: &p.Undo, EndRun: &p.EndRun}
+		OpenEnded: &p.OpenEnded, IllegalMove: str(p.Illegal), GameOver: str(p.GameOver), MoveLimit: &p.MoveLimit, Undo: &p.Undo, EndRun: &p.EndRun}
 	for _, w := range p.Spawn {
 		f.Spawn[w.Value] = w.Weight
 	}
@@ -158,6 +159,9 @@ func parseProfile(file string, data []byte, base func(string) (*Profile, error))
 	}
 	if err := setEnum(&p.Illegal, f.IllegalMove, illegalMoveNames); err != nil {
 		return nil, fail("illegalMove", err)
+	}
+	if err := setEnum(&p.GameOver, f.GameOver, gameOverNames); err != nil {
+		return nil, fail("gameOver", err)
 	}
 	if err := setBreak(&p.Break, f.Break); err != nil {
 		return nil, fail("break.whenNoMoves", err)

@@ -11,6 +11,7 @@ type Rules struct {
 	winExp     uint8
 	winStops   bool     // the win ends the run (or pauses it, in a profile that asks)
 	moveLimit  int      // the profile's move limit, 0 for none
+	emptyOver  bool     // an empty board is over (the profile's GameOver is NoValidMove)
 	spawnExps  []uint8  // the spawn tiles' exponents, ascending
 	spawnCum   []uint64 // running sums of their weights
 	spawnTotal uint64
@@ -77,7 +78,8 @@ func Compile(p *Profile) (*Rules, error) {
 		return nil, fmt.Errorf("profile %s: %w", p.Name, err)
 	}
 	buildTables()
-	r := &Rules{p: p.Clone(), winValue: p.Win.Tile, winStops: p.Win.Then != Continue, moveLimit: p.MoveLimit}
+	r := &Rules{p: p.Clone(), winValue: p.Win.Tile, winStops: p.Win.Then != Continue, moveLimit: p.MoveLimit,
+		emptyOver: p.GameOver == NoValidMove}
 	if p.Win.Tile != 0 {
 		r.winExp = log2(p.Win.Tile)
 	}

@@ -253,16 +253,10 @@ type areaRow struct {
 	XPass int // unexpected passes (counted as passed in the summary)
 }
 
-// Conformance writes the page of a conformance run's failures to w, with
-// the verdict of the run alone (no baseline, not strict):
-// [ConformancePage] with [conformance.Judge]'s verdict.
-func Conformance(w io.Writer, rep *conformance.Report) error {
-	return ConformancePage(w, rep, conformance.Judge(rep, nil, "", false))
-}
-
-// ConformancePage writes the page of a conformance run's failures to w:
-// the verdict first, as the command gave it (v, from
-// [conformance.Judge]); when and how the run was made; the summary per
+// Conformance writes the page of a conformance run's failures to w:
+// the verdict first, as the command gave it (the report's gate,
+// [conformance.Report.Gate]; a report not yet gated is gated on its own,
+// without a baseline); when and how the run was made; the summary per
 // area; then the failures grouped by cause (the class, the field it is
 // decided on, a property's name), the smallest case of each cause shown
 // whole and the others folded under it. A case shows what it checks and
@@ -272,19 +266,17 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 // its YAML. Failures on states no game reaches are apart; expected
 // failures, unexpected passes and the skipped cases (with why) follow.
 // Every string of the report is written as text (html/template).
-func ConformancePage(w io.Writer, rep *conformance.Report, v conformance.Verdict) error {
+func Conformance(w io.Writer, rep *conformance.Report) error {
+	v := rep.Verdict
+	if v == nil {
+		v = rep.Gate(conformance.GateOptions{})
+	}
+	failed, xpass := rep.Failures()
 	regressed := map[string]bool{}
 	for _, ch := range v.Regressions {
 		regressed[ch.Key] = true
 	}
-	var reachable, unreachable []conformance.Result
-	for _, r := range v.Unexpected {
-		if r.Unreachable != "" {
-			unreachable = append(unreachable, r)
-		} else {
-			reachable = append(reachable, r)
-		}
-	}
+	reachable, unreachable := failed, rep.UnreachableFailures()
 	groups := describeCases(groupFailures(reachable, rep.Impl.Profiles), reachable, rep, regressed)
 	apart := describeCases(groupFailures(unreachable, rep.Impl.Profiles), unreachable, rep, regressed)
 	var toc []areaFailures
@@ -308,7 +300,7 @@ func ConformancePage(w io.Writer, rep *conformance.Report, v conformance.Verdict
 	}
 	areas, total := rep.Summaries()
 	xpassBy := map[string]int{}
-	for _, r := range v.XPass {
+	for _, r := range xpass {
 		xpassBy[r.Area]++
 	}
 	rows := make([]areaRow, len(areas))
@@ -317,7 +309,7 @@ func ConformancePage(w io.Writer, rep *conformance.Report, v conformance.Verdict
 	}
 	var statuses []string
 	byStatus := map[conformance.Status]int{}
-	for _, r := range v.Unexpected {
+	for _, r := range failed {
 		byStatus[r.Status]++
 	}
 	for s, n := range byStatus {
@@ -326,7 +318,8 @@ func ConformancePage(w io.Writer, rep *conformance.Report, v conformance.Verdict
 	slices.Sort(statuses)
 	page := struct {
 		R           *conformance.Report
-		V           conformance.Verdict
+		V           *conformance.Gate
+		Failed      bool // the run failed: exit status 1
 		Line        string
 		Run         runView
 		Areas       []areaRow
@@ -343,12 +336,23 @@ func ConformancePage(w io.Writer, rep *conformance.Report, v conformance.Verdict
 		XPass       []listed
 		Skipped     []skipReason
 		FailedAreas map[string]bool
-	}{R: rep, V: v, Line: v.Line(), Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(v.XPass)}, Failures: len(v.Unexpected), Known: len(v.Unexpected) - len(v.Regressions),
+	}{R: rep, V: v, Failed: !v.Pass, Line: v.Line(), Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed), Known: known(v, failed),
 		Statuses: strings.Join(statuses, ", "), TOC: toc, Cases: len(groups) + len(apart),
 		Causes: groupCauses(groups, reachable), Apart: groupCauses(apart, unreachable), ApartCases: len(apart),
-		Expected: listResults(expected), XPass: listResults(v.XPass), Skipped: skipReasons(skipped), FailedAreas: map[string]bool{}}
+		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), FailedAreas: map[string]bool{}}
 	for _, a := range toc {
 		page.FailedAreas[a.Area] = true
 	}
 	return pages().ExecuteTemplate(w, "conform.html", page)
+}
+
+// known counts the failures the gate's baseline has, unchanged.
+func known(g *conformance.Gate, failed []conformance.Result) int {
+	n := 0
+	for _, r := range failed {
+		if g.Known(r.Key()) {
+			n++
+		}
+	}
+	return n
 }

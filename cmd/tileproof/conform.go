@@ -19,7 +19,7 @@ import (
 // conformFlags are the flags of tileproof conform.
 type conformFlags struct {
 	impl, cases, profiles, run, junit, html, expect, baseline string
-	json, strict, properties, verbose                         bool
+	json, strict, properties, verbose, acceptChanged          bool
 	timeout, runTimeout                                       time.Duration
 	explore                                                   exploreOpts
 	observe                                                   observeOpts
@@ -49,8 +49,14 @@ itself, so no case can start where it needs: its own games are observed instead
 (--observe N, on request for any implementation), each spawn it reports copied into the
 engine and every step compared, with the spawns' statistics over all the games.
 
-Exit status 1 when a check fails (with --strict, also a skip or an unexpected pass); 2
-when no check could run at all (as for a usage error).`,
+A case on a state no game reaches (an empty board, a tile no game makes; the case's
+unreachable key) is reported apart: its failure does not fail the run (with --strict it
+does). With --baseline, a failure that fails differently (another class, step or
+mismatched fields) is changed and fails the run unless --accept-changed; the JSON report's
+gate and the JUnit file give the same verdict as the exit status.
+
+Exit status 1 when a check fails (with --strict, also a skip, an unexpected pass or a
+failure on an unreachable state); 2 when no check could run at all (as for a usage error).`,
 	}
 	c.flags(cmd, func(fl *pflag.FlagSet) {
 		fl.StringVar(&f.impl, "impl", "", "the implementation: exec:`COMMAND`, http://HOST:PORT, or builtin (required)")
@@ -62,7 +68,8 @@ when no check could run at all (as for a usage error).`,
 		fl.StringVar(&f.html, "html", "", "also write a page of the failures to the HTML `FILE`, each board divergence as three boards side by side")
 		fl.BoolVar(&f.strict, "strict", false, "for certification: a skipped case or an unexpected pass also fails the run")
 		fl.StringVar(&f.expect, "expect", "", "a YAML `FILE` of known deviations: CASE or CASE@PROFILE: reason")
-		fl.StringVar(&f.baseline, "baseline", "", "an earlier JSON report `FILE`: show only regressions and fixes, and fail only on regressions")
+		fl.StringVar(&f.baseline, "baseline", "", "an earlier JSON report `FILE`: show only regressions, fixes and changed failures (another class, step or fields), and fail on regressions and changed failures")
+		fl.BoolVar(&f.acceptChanged, "accept-changed", false, "with --baseline: a failure that fails differently from the baseline does not fail the run")
 		fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "the exec and HTTP drivers' timeout for each request")
 		fl.DurationVar(&f.runTimeout, "run-timeout", 0, "over exec: the most the whole run may take, the checks left reported as not run (0: no bound)")
 		fl.BoolVar(&f.properties, "properties", true, "run the property checks (--properties=false: none)")
@@ -122,6 +129,14 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 			return c.fail(exitBadUsage, "conform --observe: %v", err)
 		}
 	}
+	gopts := conformance.GateOptions{AcceptChanged: f.acceptChanged, Strict: f.strict}
+	if f.baseline != "" {
+		if gopts.Baseline, err = readBaseline(f.baseline); err != nil {
+			return c.fail(exitBadUsage, "conform: %v", err)
+		}
+		gopts.BaselineFile = f.baseline
+	}
+	gate := rep.Gate(gopts)
 	if f.junit != "" {
 		out, err := os.Create(f.junit)
 		if err == nil {
@@ -132,23 +147,17 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 			return c.fail(exitBadUsage, "conform: --junit: %v", err)
 		}
 	}
-	var base *conformance.Report
-	if f.baseline != "" {
-		if base, err = readBaseline(f.baseline); err != nil {
-			return c.fail(exitBadUsage, "conform: %v", err)
-		}
-	}
-	// The one verdict: the exit status, the text and the page all say it.
-	verdict := conformance.Judge(rep, base, f.baseline, f.strict)
+	// The one verdict, the gate: the exit status, the text, the JSON, the
+	// JUnit and the page all say it.
 	if f.html != "" {
-		if err := writeConformHTML(rep, verdict, f.html); err != nil {
+		if err := writeConformHTML(rep, f.html); err != nil {
 			return c.fail(exitBadUsage, "conform: --html: %v", err)
 		}
 	}
-	if f.baseline != "" {
-		c.writeBaselineChanges(verdict)
-	} else if f.json {
+	if f.json {
 		rep.WriteJSON(c.stdout)
+	} else if f.baseline != "" {
+		writeGate(c.stdout, gate)
 	} else {
 		rep.WriteText(c.stdout, f.verbose)
 		writeTotalNote(c.stdout, rep, f.verbose)
@@ -156,11 +165,13 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	if reason := nothingRan(rep); reason != "" {
 		return c.fail(exitBadUsage, "conform: no check could run: %s", reason)
 	}
-	if !verdict.Failed {
+	if gate.Pass {
 		return exitOK
 	}
-	if f.baseline == "" && len(verdict.Unexpected) == 0 {
-		fmt.Fprintf(c.stderr, "tileproof: conform: %s\n", verdict.Line())
+	if gate.Baseline == "" && gate.Failed == 0 {
+		// --strict failed the run on what the text does not count as a
+		// failure: say what.
+		fmt.Fprintf(c.stderr, "tileproof: conform: %s\n", gate.Line())
 	}
 	return exitFailed
 }
@@ -240,28 +251,35 @@ func readExpectations(file string) (map[string]string, error) {
 	return m, nil
 }
 
-// readBaseline reads the --baseline report.
+// readBaseline reads the report --baseline names.
 func readBaseline(file string) (*conformance.Report, error) {
 	f, err := os.Open(file)
 	if err != nil {
-		return nil, fmt.Errorf("--baseline: %w", err)
+		return nil, fmt.Errorf("--baseline: %v", err)
 	}
 	defer f.Close()
 	base, err := conformance.ReadReport(f)
 	if err != nil {
-		return nil, fmt.Errorf("--baseline %s: %w", file, err)
+		return nil, fmt.Errorf("--baseline %s: %v", file, err)
 	}
 	return base, nil
 }
 
-// writeBaselineChanges prints a verdict against a baseline: each
-// regression and fix, then the verdict's line.
-func (c *cli) writeBaselineChanges(v conformance.Verdict) {
-	for _, ch := range v.Regressions {
-		fmt.Fprintf(c.stdout, "REGRESSION  %s: %s -> %s: %s\n", ch.Key, ch.Before, ch.After, ch.Reason)
+// writeGate writes a run against a baseline: its regressions, changed
+// failures and fixes, then the counts and the verdict.
+func writeGate(w io.Writer, g *conformance.Gate) {
+	for _, ch := range g.Regressions {
+		fmt.Fprintf(w, "REGRESSION  %s: %s -> %s: %s\n", ch.Key, ch.Before, ch.After, ch.Reason)
 	}
-	for _, ch := range v.Fixes {
-		fmt.Fprintf(c.stdout, "fixed       %s: %s -> %s\n", ch.Key, ch.Before, ch.After)
+	for _, ch := range g.Changed {
+		word := "CHANGED   "
+		if g.AcceptChanged {
+			word = "changed   "
+		}
+		fmt.Fprintf(w, "%s  %s: %s: %s\n", word, ch.Key, ch.How, ch.Reason)
 	}
-	fmt.Fprintln(c.stdout, v.Line())
+	for _, ch := range g.Fixes {
+		fmt.Fprintf(w, "fixed       %s: %s -> %s\n", ch.Key, ch.Before, ch.After)
+	}
+	fmt.Fprintln(w, g.Line())
 }

@@ -68,7 +68,7 @@ func (p *plainImpl) Move(d engine.Direction, spawn *engine.Spawn) (conformance.M
 	if p.game == nil {
 		return conformance.MoveResult{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "move before new or load"}
 	}
-	if p.game.Over() {
+	if p.over() {
 		return conformance.MoveResult{}, &conformance.RuleError{Code: "finished", Message: "no move changes the board"}
 	}
 	letter := strings.ToUpper(d.String())[0]
@@ -121,12 +121,27 @@ func (p *plainImpl) Legal() ([]engine.Direction, error) {
 
 func (p *plainImpl) Close() error { return nil }
 
+// over is tile-merge's game-over rule, which the adapter adds to plain's
+// Over (no move changes the board): the board must also be full, so that
+// an empty board is not over ("The game ends only when the board is full
+// and no move can change it").
+func (p *plainImpl) over() bool {
+	for _, row := range p.game.Board {
+		for _, v := range row {
+			if v == 0 {
+				return false
+			}
+		}
+	}
+	return p.game.Over()
+}
+
 func (p *plainImpl) state() conformance.State {
 	b, err := engine.BoardFromValues(p.game.Board)
 	if err != nil {
 		panic(err) // plain made a tile the engine cannot hold: a mutant
 	}
-	st := conformance.State{Board: b, Score: p.game.Score, Moves: p.game.Moves, Won: p.won, Over: p.game.Over(), Result: "playing"}
+	st := conformance.State{Board: b, Score: p.game.Score, Moves: p.game.Moves, Won: p.won, Over: p.over(), Result: "playing"}
 	if st.Over {
 		st.Result = "no-moves" // the win does not end a tile-merge game
 	}

@@ -31,6 +31,10 @@ type profile struct {
 	// noMovesFirst: when a move both reaches the target and leaves no
 	// moves, the result is no-moves (classic, as the original game).
 	noMovesFirst bool
+	// emptyOver: an empty board, which no move changes, is over (rosetta,
+	// "loses if no valid moves are possible"); the others end a run only
+	// on a full board with no merge (gameOver in engine/profiles/*.yaml).
+	emptyOver bool
 }
 
 var std = []weight{{2, 9}, {4, 1}}
@@ -42,7 +46,7 @@ var profiles = map[string]*profile{
 	"tile-merge":  {name: "tile-merge", startTiles: 2, spawn: std, winTile: 2048, winWhen: "reach", winThen: "continue", illegal: "reject"},
 	"pgs":         {name: "pgs", startTiles: 2, spawn: std, winTile: 2048, winWhen: "reach", winThen: "stop", illegal: "ignore"},
 	"online-2048": {name: "online-2048", startTiles: 2, spawn: std, winTile: 2048, winWhen: "reach", winThen: "stop", illegal: "ignore", moveLimit: 100000, undo: true, endRun: true},
-	"rosetta":     {name: "rosetta", startTiles: 2, spawn: std, winTile: 2048, winWhen: "merge", winThen: "stop", illegal: "reject"},
+	"rosetta":     {name: "rosetta", startTiles: 2, spawn: std, winTile: 2048, winWhen: "merge", winThen: "stop", illegal: "reject", emptyOver: true},
 }
 
 var profileOrder = []string{"classic", "tile-merge", "pgs", "online-2048", "rosetta"}
@@ -271,11 +275,12 @@ func pad(line []int64, n int) []int64 {
 }
 
 // blocked reports whether the game is over: no move changes the board. It
-// is true for a full board without equal neighbours, and for an empty one.
+// is true for a full board without equal neighbours, and for an empty one
+// in a profile whose rule counts it (emptyOver).
 func (g *game) blocked(b board) bool {
 	empty := b.empties()
 	if empty == len(b.cells) {
-		return true
+		return g.p.emptyOver
 	}
 	if g.mutant == "game-over-when-full" { // MUTANT: a full board is over, pairs or not
 		return empty == 0
