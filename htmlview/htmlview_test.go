@@ -83,6 +83,36 @@ func TestFramesEmbedded(t *testing.T) {
 					t.Fatalf("frame %d: won %c result %c, want %v %v", i, d.Won[i], d.Result[i], f.Won, f.Result)
 				}
 			}
+			// Each counted move's slide, applied to the board before it,
+			// gives the board after it without the tile that appeared.
+			slid := 0
+			for i := 1; i < n; i++ {
+				if d.Spawn[i] == [2]uint64{} {
+					continue
+				}
+				b := []byte(d.Board[i-1])
+				for _, m := range d.Slides[i] {
+					b[m[0]] = '0'
+				}
+				for _, m := range d.Slides[i] {
+					if b[m[1]] != '0' {
+						b[m[1]] = expDigits[strings.IndexByte(expDigits, b[m[1]])+1] // a merge: the exponent one up
+					} else {
+						b[m[1]] = d.Board[i-1][m[0]]
+					}
+				}
+				want := []byte(d.Board[i])
+				want[d.Spawn[i][0]] = '0'
+				if string(b) != string(want) {
+					t.Fatalf("frame %d: the slide %v makes %s from %s, want %s", i, d.Slides[i], b, d.Board[i-1], want)
+				}
+				if len(d.Slides[i]) > 0 {
+					slid++
+				}
+			}
+			if slid < n/4 {
+				t.Errorf("%d of %d frames have a slide", slid, n)
+			}
 			// The last frame is the verdict's game.
 			last := n - 1
 			if d.Score[last] != g.Verdict.Score || d.Moves[last] != g.Verdict.Moves {

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -76,18 +77,16 @@ func (h *htmlReport) verify(name string, data []byte) replay.Verdict {
 	if !h.reserve(vd) {
 		return vd
 	}
-	vd, frames := h.v.Trace(r) // the same verdict, with its frames
+	pv := htmlview.NewViewer(r)
+	vd = h.v.Walk(r, pv.Add) // the same verdict, its frames into the page
 	vd.Name = name
-	if len(frames) == 0 {
+	if pv.Frames() == 0 {
 		return vd
 	}
 	page := pageFile(name)
-	var b bytes.Buffer
-	err = htmlview.Replay(&b, htmlview.Game{Replay: r, Verdict: vd, Frames: frames},
-		htmlview.Options{Back: "../" + url.PathEscape(filepath.Base(h.name)), BackText: "the batch report"})
-	if err == nil {
-		err = writeFileAtomic(filepath.Join(h.dir, page), b.Bytes())
-	}
+	err = writeFileAtomic(filepath.Join(h.dir, page), func(w io.Writer) error {
+		return pv.Write(w, vd, htmlview.Options{Back: "../" + url.PathEscape(filepath.Base(h.name)), BackText: "the batch report"})
+	})
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if err != nil {
@@ -268,14 +267,19 @@ func pageFile(name string) string {
 	return base + "-" + hex.EncodeToString(sum[:4]) + ".html"
 }
 
-// writeFileAtomic writes data to a temporary file beside name and renames
-// it, so that a page written twice (a replay named twice) is never torn.
-func writeFileAtomic(name string, data []byte) error {
+// writeFileAtomic writes a page with write to a temporary file beside
+// name and renames it, so that a page written twice (a replay named twice)
+// is never torn. It is the one place the report opens a page's file.
+func writeFileAtomic(name string, write func(io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(name), ".page-*")
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	b := bufio.NewWriterSize(f, 64<<10)
+	err = write(b)
+	if err == nil {
+		err = b.Flush()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
