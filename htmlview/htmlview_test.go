@@ -425,8 +425,8 @@ func TestReport(t *testing.T) {
 			}
 		}
 	}
-	want := fmt.Sprintf(`%d replays: <span class="verdict valid">%d valid</span>`, len(entries), valid)
-	if !strings.Contains(html, want) || !strings.Contains(html, fmt.Sprintf("%d invalid</span>", invalid)) || !strings.Contains(html, fmt.Sprintf("%d unreadable</span>", unreadable)) {
+	want := fmt.Sprintf(`%d replays: <a href="#kind-valid" class="verdict valid">%d valid</a>`, len(entries), valid)
+	if !strings.Contains(html, want) || !strings.Contains(html, fmt.Sprintf("%d invalid</a>", invalid)) || !strings.Contains(html, fmt.Sprintf("%d unreadable</a>", unreadable)) {
 		t.Errorf("the counts: want %s, %d invalid, %d unreadable", want, invalid, unreadable)
 	}
 	if got := strings.Count(html, `<a class="page"`); got != pages {

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/tileproof/tileproof/replay"
 )
@@ -22,8 +23,12 @@ type Entry struct {
 
 // The kinds of verdict, in the order the report lists them: the replays
 // to look at first come first.
+// The four classes: valid, valid but suspicious (its spawns warned the
+// plausibility tests; --strict fails it, reason implausible), invalid,
+// unreadable.
 const (
 	kindInvalid    = "invalid"
+	kindSuspicious = "suspicious"
 	kindUnreadable = "unreadable"
 	kindValid      = "valid"
 )
@@ -31,22 +36,76 @@ const (
 // kindRank is a kind's place in the report's order.
 func kindRank(kind string) int {
 	switch kind {
-	case kindUnreadable:
+	case kindSuspicious:
 		return 1
-	case kindValid:
+	case kindUnreadable:
 		return 2
+	case kindValid:
+		return 3
 	}
 	return 0
 }
 
 func kindOf(v replay.Verdict) string {
 	switch {
+	case v.Valid && len(v.Warnings) > 0, v.Reason == replay.Implausible:
+		return kindSuspicious
 	case v.Valid:
 		return kindValid
 	case v.Reason.Unreadable():
 		return kindUnreadable
 	}
 	return kindInvalid
+}
+
+// ReportOptions shape a batch report.
+type ReportOptions struct {
+	// Top is how many of the top scores the list of the replays that
+	// need the operator's eyes holds, beside every suspicious and invalid
+	// replay.
+	Top int
+}
+
+// need is one line of the list of the replays that need the operator's
+// eyes.
+type need struct {
+	Entry
+	N    int    // the replay's place in the batch, from 1
+	Kind string // kindSuspicious, kindInvalid or kindValid (a top score)
+	Top  int    // its place among the top scores, from 1; 0 for none
+	Why  string
+}
+
+// needsOf returns the replays that need the operator's eyes, in the order
+// of need: the suspicious (they would be published), the top scores,
+// highest first, then the invalid; each in the batch's order. A top score
+// is among the valid replays without warnings.
+func needsOf(entries []Entry, top int) []need {
+	var sus, tops, bad []need
+	for i, e := range entries {
+		v := e.Verdict
+		n := need{Entry: e, N: i + 1, Kind: kindOf(v)}
+		switch n.Kind {
+		case kindSuspicious:
+			n.Why = strings.Join(v.Warnings, "; ")
+			sus = append(sus, n)
+		case kindInvalid:
+			n.Why = v.Reason.Describe()
+			if ex := v.Explain(); ex.Says != "" || ex.Gives != "" {
+				n.Why = "the replay says " + ex.Says + "; the rules give " + ex.Gives
+			}
+			bad = append(bad, n)
+		case kindValid:
+			tops = append(tops, n)
+		}
+	}
+	slices.SortStableFunc(tops, func(a, b need) int { return cmp.Compare(b.Verdict.Score, a.Verdict.Score) })
+	tops = tops[:min(top, len(tops))]
+	for i := range tops {
+		tops[i].Top = i + 1
+		tops[i].Why = fmt.Sprintf("top score #%d", i+1)
+	}
+	return slices.Concat(sus, tops, bad)
 }
 
 // reportRow is one row of the replays table.
@@ -83,6 +142,12 @@ type reasonCount struct {
 // then the valid, and an inline script sorts and filters them (the order
 // holds without it). title names the batch.
 func Report(w io.Writer, title string, entries []Entry) error {
+	return ReportWith(w, title, entries, ReportOptions{Top: 10})
+}
+
+// ReportWith is [Report] with options: above everything, the list of the
+// replays that need the operator's eyes (needsOf), each with its page.
+func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) error {
 	type plaus struct {
 		Entry
 		P *replay.Plausibility
@@ -95,9 +160,12 @@ func Report(w io.Writer, title string, entries []Entry) error {
 		v := e.Verdict
 		k := kindOf(v)
 		kinds[k]++
-		if k == kindValid {
-			scores = append(scores, v.Score)
-		} else {
+		switch k {
+		case kindValid, kindSuspicious:
+			if v.Replayed {
+				scores = append(scores, v.Score)
+			}
+		default:
 			counts[v.Reason]++
 		}
 		if v.Plausibility != nil {
@@ -120,16 +188,18 @@ func Report(w io.Writer, title string, entries []Entry) error {
 		stats = fmt.Sprintf("%d valid games: lowest %d, median %d, highest %d", len(s), s[0], s[len(s)/2], s[len(s)-1])
 	}
 	page := struct {
-		Title                      string
-		Total                      int
-		Valid, Invalid, Unreadable int
-		Reasons                    []reasonCount
-		Histogram                  template.HTML
-		Stats                      string
-		Plausible                  []plaus
-		Rows                       []reportRow
-		WarnBelow                  float64
-	}{title, len(entries), kinds[kindValid], kinds[kindInvalid], kinds[kindUnreadable], reasons, histogramSVG(bins), stats, plausible, rows, replay.WarnBelow}
+		Title                                  string
+		Total                                  int
+		Valid, Suspicious, Invalid, Unreadable int
+		Needs                                  []need
+		Top                                    int
+		Reasons                                []reasonCount
+		Histogram                              template.HTML
+		Stats                                  string
+		Plausible                              []plaus
+		Rows                                   []reportRow
+		WarnBelow                              float64
+	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable], needsOf(entries, opt.Top), opt.Top, reasons, histogramSVG(bins), stats, plausible, rows, replay.WarnBelow}
 	return pages().ExecuteTemplate(w, "report.html", page)
 }
 
