@@ -19,6 +19,9 @@ type Entry struct {
 	Verdict replay.Verdict
 	Page    string
 	Source  string
+	// Claimed is the score the replay claims; nil when it could not be
+	// read.
+	Claimed *uint64
 }
 
 // The kinds of verdict, in the order the report lists them: the replays
@@ -108,22 +111,6 @@ func needsOf(entries []Entry, top int) []need {
 	return slices.Concat(sus, tops, bad)
 }
 
-// reportRow is one row of the replays table.
-type reportRow struct {
-	Entry
-	N      int    // the replay's place in the batch, from 1
-	Kind   string // kindInvalid, kindUnreadable or kindValid
-	Anchor string // the id of the first row of a reason ("reason-illegal-move"), "" for the others
-	// KindAnchor is the id of a mark in the first row of a kind
-	// ("kind-invalid"), "" in the others.
-	KindAnchor string
-	// Where, Says, Gives and Also are the verdict told to people
-	// (replay.Verdict.Explain): where the replay left the rules, what it
-	// says there and what the rules give, the other figures that differ.
-	Where, Says, Gives string
-	Also               []string
-}
-
 // reasonCount is one line of the reasons table.
 type reasonCount struct {
 	Reason string
@@ -132,30 +119,24 @@ type reasonCount struct {
 	Note   string
 }
 
-// Report writes the summary page of a batch of verified replays to w:
-// the verdict counts, the reasons of the invalid and unreadable ones
-// (each linked to its replays), the score distribution of the valid games
-// (an SVG histogram), the spawn plausibility of each spawn-recorded game,
-// and a row for each replay linking to its page. entries are in the
-// batch's order; the rows put the invalid replays first, then the
-// unreadable, each reason's together in the order of the reasons table,
-// then the valid, and an inline script sorts and filters them (the order
-// holds without it). title names the batch.
+// Report writes the summary page of a batch of verified replays to w
+// with the default options ([ReportWith]).
 func Report(w io.Writer, title string, entries []Entry) error {
 	return ReportWith(w, title, entries, ReportOptions{Top: 10})
 }
 
-// ReportWith is [Report] with options: above everything, the list of the
-// replays that need the operator's eyes (needsOf), each with its page.
+// ReportWith writes the summary page of a batch of verified replays to
+// w: the counts of the four classes, the list of the replays that need
+// the operator's eyes (needsOf), each with its page, the reasons of the
+// invalid and unreadable ones (each linked to its replays), the spread of
+// the scores (quantiles and a histogram on a log scale), and the table of
+// every replay, carried as compact JSON (rows.go) and drawn a page of
+// rows at a time by the page's script, which sorts, filters and exports
+// it. entries are in the batch's order; title names the batch.
 func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) error {
-	type plaus struct {
-		Entry
-		P *replay.Plausibility
-	}
 	counts := map[replay.Reason]int{}
 	kinds := map[string]int{}
 	var scores []uint64
-	var plausible []plaus
 	for _, e := range entries {
 		v := e.Verdict
 		k := kindOf(v)
@@ -168,9 +149,6 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		default:
 			counts[v.Reason]++
 		}
-		if v.Plausibility != nil {
-			plausible = append(plausible, plaus{e, v.Plausibility})
-		}
 	}
 	var reasons []reasonCount
 	for r, n := range counts {
@@ -179,13 +157,9 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 	slices.SortFunc(reasons, func(a, b reasonCount) int {
 		return cmp.Or(cmp.Compare(kindRank(a.Kind), kindRank(b.Kind)), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Reason, b.Reason))
 	})
-	rows := reportRows(entries, reasons)
-	bins := histogram(scores, 20)
-	var stats string
-	if len(scores) > 0 {
-		s := slices.Clone(scores)
-		slices.Sort(s)
-		stats = fmt.Sprintf("%d valid games: lowest %d, median %d, highest %d", len(s), s[0], s[len(s)/2], s[len(s)-1])
+	rows, err := rowsJSON(entries)
+	if err != nil {
+		return err
 	}
 	page := struct {
 		Title                                  string
@@ -196,51 +170,31 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		Reasons                                []reasonCount
 		Histogram                              template.HTML
 		Stats                                  string
-		Plausible                              []plaus
-		Rows                                   []reportRow
+		Rows                                   template.JS
 		WarnBelow                              float64
-	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable], needsOf(entries, opt.Top), opt.Top, reasons, histogramSVG(bins), stats, plausible, rows, replay.WarnBelow}
+	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable],
+		needsOf(entries, opt.Top), opt.Top, reasons, histogramSVG(logHistogram(scores)), quantiles(scores), template.JS(rows), replay.WarnBelow}
 	return pages().ExecuteTemplate(w, "report.html", page)
 }
 
-// reportRows returns the rows of the replays table in the order to triage
-// them: the invalid replays, then the unreadable, each reason's rows
-// together in the order of reasons, then the valid ones; within a reason,
-// and among the valid, the batch's order.
-func reportRows(entries []Entry, reasons []reasonCount) []reportRow {
-	rank := map[string]int{}
-	for i, r := range reasons {
-		rank[r.Reason] = i
+// quantiles says the spread of the scores: lowest, the quartiles, the
+// 90th percentile and the highest, digits grouped; the median of an even
+// count is the mean of the middle two.
+func quantiles(scores []uint64) string {
+	if len(scores) == 0 {
+		return ""
 	}
-	rows := make([]reportRow, len(entries))
-	for i, e := range entries {
-		v := e.Verdict
-		row := reportRow{Entry: e, N: i + 1, Kind: kindOf(v)}
-		if !v.Valid {
-			ex := v.Explain()
-			row.Says, row.Gives, row.Also = ex.Says, ex.Gives, ex.Also
-			if d := v.Divergence; d != nil && d.Action > 0 {
-				row.Where = fmt.Sprintf("action %d, after %d counted moves", d.Action, d.Move)
-			}
+	s := slices.Clone(scores)
+	slices.Sort(s)
+	q := func(f float64) string {
+		x := f * float64(len(s)-1)
+		i := int(x)
+		if i+1 >= len(s) {
+			return grouped(s[len(s)-1])
 		}
-		rows[i] = row
+		v := float64(s[i]) + (x-float64(i))*float64(s[i+1]-s[i])
+		return grouped(uint64(v + 0.5))
 	}
-	slices.SortStableFunc(rows, func(a, b reportRow) int {
-		if c := cmp.Compare(kindRank(a.Kind), kindRank(b.Kind)); c != 0 || a.Kind == kindValid {
-			return c
-		}
-		return cmp.Compare(rank[string(a.Verdict.Reason)], rank[string(b.Verdict.Reason)])
-	})
-	seen := map[string]bool{}
-	for i := range rows {
-		if k := rows[i].Kind; !seen[k] {
-			seen[k] = true
-			rows[i].KindAnchor = "kind-" + k
-		}
-		if r := "reason-" + string(rows[i].Verdict.Reason); rows[i].Kind != kindValid && !seen[r] {
-			seen[r] = true
-			rows[i].Anchor = r
-		}
-	}
-	return rows
+	return fmt.Sprintf("%s valid games (the suspicious among them): lowest %s, 25%% %s, median %s, 75%% %s, 90%% %s, highest %s",
+		grouped(uint64(len(s))), grouped(s[0]), q(0.25), q(0.5), q(0.75), q(0.9), grouped(s[len(s)-1]))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -168,10 +169,68 @@ func histogramSVG(bins []bin) template.HTML {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%d</text>`, x+bw/2, h-bottom-bh-3, bn.Count)
 		}
 		if i%max(1, len(bins)/8) == 0 {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="start">%d</text>`, x+1, h-bottom+14, bn.Lo)
+			fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="start">%s</text>`, x+1, h-bottom+14, grouped(bn.Lo))
 		}
 	}
 	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">score</text>`, w-10, h-4)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// logHistogram puts scores in bins of a log scale, four to a doubling,
+// so that the spread shows when a few games score far above the rest
+// (on a linear scale one bar held most games); a batch whose scores lie
+// within a factor of 4 gets histogram's round bins instead. A score of 0
+// has a bin of its own.
+func logHistogram(values []uint64) []bin {
+	if len(values) == 0 {
+		return nil
+	}
+	lo, hi := values[0], values[0]
+	for _, v := range values {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	if hi < 4*max(lo, 1) {
+		return histogram(values, 20)
+	}
+	var edges []uint64 // the bins' lower bounds, increasing
+	if lo == 0 {
+		edges = append(edges, 0)
+	}
+	for j := 0; ; j++ {
+		e := uint64(math.Floor(math.Pow(2, float64(j)/4)))
+		if e > hi {
+			break
+		}
+		if len(edges) > 0 && e <= edges[len(edges)-1] {
+			continue
+		}
+		next := uint64(math.Floor(math.Pow(2, float64(j+1)/4)))
+		if next <= lo && e > 0 {
+			continue
+		}
+		edges = append(edges, e)
+	}
+	bins := make([]bin, len(edges))
+	for i, e := range edges {
+		bins[i].Lo = e
+		if i+1 < len(edges) {
+			bins[i].Hi = edges[i+1]
+		} else {
+			bins[i].Hi = hi + 1
+		}
+	}
+	for _, v := range values {
+		i, _ := slices.BinarySearchFunc(bins, v, func(b bin, v uint64) int {
+			switch {
+			case v < b.Lo:
+				return 1
+			case v >= b.Hi:
+				return -1
+			}
+			return 0
+		})
+		bins[i].Count++
+	}
+	return bins
 }

@@ -44,6 +44,7 @@ type htmlReport struct {
 	needs     []*held           // suspicious and invalid replays, for their pages
 	tops      []*held           // the top scores so far, for their pages
 	heldBytes int               // the bytes of needs and tops
+	claims    map[string]uint64 // the claimed score of each replay verified, until add takes it
 	pages     map[string]string // a replay's name to its page's URL, relative to FILE
 	files     map[string]bool   // the pages' file names, in dir
 	err       error             // the first page that could not be written
@@ -68,7 +69,7 @@ func newHTMLReport(name string, v *replay.Verifier, maxPages int) (*htmlReport, 
 		return nil, err
 	}
 	return &htmlReport{v: v, file: f, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
-		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: 10, pages: map[string]string{}, files: map[string]bool{}}, nil
+		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: 10, claims: map[string]uint64{}, pages: map[string]string{}, files: map[string]bool{}}, nil
 }
 
 // verify verifies one replay as replay.Verifier.VerifyFile does. A
@@ -83,6 +84,9 @@ func (h *htmlReport) verify(name string, data []byte) replay.Verdict {
 	}
 	vd := h.v.Verify(r)
 	vd.Name = name
+	h.mu.Lock()
+	h.claims[name] = r.Claim.Score
+	h.mu.Unlock()
 	if !vd.Reason.Replayable() {
 		return vd
 	}
@@ -259,7 +263,12 @@ func (h *htmlReport) writeNeeded() {
 func (h *htmlReport) add(vd replay.Verdict) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.entries = append(h.entries, htmlview.Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name)})
+	e := htmlview.Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name)}
+	if c, ok := h.claims[vd.Name]; ok {
+		e.Claimed = &c
+		delete(h.claims, vd.Name)
+	}
+	h.entries = append(h.entries, e)
 }
 
 // abandon removes the summary page of a batch that could not be listed

@@ -289,7 +289,20 @@
     var s = fromHash();
     if (s >= 0) { go(s); }
   });
+  // Opened from the batch report (#from=STATE): back to the same row with
+  // the filters kept, and on to the next or previous replay of the filter
+  // (the report finds it: #v?STATE&go=next).
+  function fromReport() {
+    var m = /^#from=(.*)$/.exec(location.hash), back = $("back");
+    if (!m || !back) { return; }
+    var q = decodeURIComponent(m[1]), base = back.getAttribute("href").split("#")[0];
+    back.href = base + "#v?" + q;
+    $("prev-sub").href = base + "#v?" + q + "&go=prev";
+    $("next-sub").href = base + "#v?" + q + "&go=next";
+    $("prev-sub").hidden = $("next-sub").hidden = false;
+  }
   function start() {
+    fromReport();
     index();
     var s0 = fromHash();
     show(s0 >= 0 ? s0 : (D.div ? D.div.step : last));
