@@ -753,6 +753,10 @@ func TestScreenshots(t *testing.T) {
 		{"viewer-phone.png", page(t, load(t, "tampered/illegal-move-inserted.yaml")), "", "#board .c", 390, 844},
 		{"report.png", rep.String(), "#replays-title", "#replays", 1280, 900},
 		{"report-phone.png", rep.String(), "#replays-title", "#replays", 390, 844},
+		{"report-1280.png", rep.String(), "", "body[data-ready]", 1280, 800},
+		{"report-390.png", rep.String(), "", "body[data-ready]", 390, 844},
+		{"viewer-1280.png", page(t, load(t, "valid/tile-merge-4096.yaml")), "#step=2500", "#board .c", 1280, 800},
+		{"viewer-390.png", page(t, load(t, "valid/tile-merge-4096.yaml")), "#step=2500", "#board .c", 390, 844},
 		{"conformance.png", conf.String(), "", "#summary", 1280, 1100},
 	} {
 		ctx := openAt(t, shot.html, shot.w, shot.h, shot.hash, shot.wait)
