@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/replay"
 )
 
 // The browser tests open the pages in headless Chromium, one browser for
@@ -743,6 +744,17 @@ func TestScreenshots(t *testing.T) {
 	if err := Conformance(&conf, manyProfiles()); err != nil {
 		t.Fatal(err)
 	}
+	sus := func() string {
+		r := firstCellGame(t, 60)
+		pv := NewViewer(r)
+		vd := replay.NewVerifier().Walk(r, pv.Add)
+		vd.Name = "first-cell-fours.yaml"
+		var b bytes.Buffer
+		if err := pv.Write(&b, vd, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}()
 	for _, shot := range []struct {
 		file, html, hash, wait string
 		w, h                   int64
@@ -757,6 +769,8 @@ func TestScreenshots(t *testing.T) {
 		{"report-390.png", rep.String(), "", "body[data-ready]", 390, 844},
 		{"viewer-1280.png", page(t, load(t, "valid/tile-merge-4096.yaml")), "#step=2500", "#board .c", 1280, 800},
 		{"viewer-390.png", page(t, load(t, "valid/tile-merge-4096.yaml")), "#step=2500", "#board .c", 390, 844},
+		{"viewer-suspicious-1280.png", sus, "", "#board .c", 1280, 800},
+		{"viewer-suspicious-390.png", sus, "", "#board .c", 390, 844},
 		{"conformance.png", conf.String(), "", "#summary", 1280, 1100},
 	} {
 		ctx := openAt(t, shot.html, shot.w, shot.h, shot.hash, shot.wait)

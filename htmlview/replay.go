@@ -49,6 +49,7 @@ type Viewer struct {
 	steps stepStream
 	chart chartLine
 	marks milestones
+	heat  heat
 	// budget is the most compressed bytes the steps may take; past it the
 	// page stops at the last step recorded (cut says where).
 	budget int
@@ -81,6 +82,7 @@ func (p *Viewer) Add(f replay.Frame) {
 	p.steps.add(f)
 	p.chart.add(f.Score)
 	p.marks.add(f)
+	p.heat.add(f)
 }
 
 // Frames returns the number of frames recorded.
@@ -100,9 +102,13 @@ func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {
 		Chart   template.HTML
 		Steps   int
 		Z       string
+		Heat    template.HTML
 		Options Options
 	}{Title: v.Name, V: v, Data: d, Chart: p.chart.svg(d.steps()), Steps: d.steps() - 1,
 		Z: base64.RawURLEncoding.EncodeToString(z), Options: opt}
+	if kindOf(v) == kindSuspicious {
+		page.Heat = p.heat.grid()
+	}
 	if page.Title == "" {
 		page.Title = "replay"
 	}
