@@ -506,128 +506,6 @@ func TestBrowserWidths(t *testing.T) {
 // TestBrowserReportRows checks the replays table in the browser: the
 // invalid and unreadable rows first, a reason's link showing its rows
 // only, the verdict and name filters, sorting by a column both ways (the
-// figures never computed last).
-func TestBrowserReportRows(t *testing.T) {
-	entries := corpusEntries(t)
-	slices.SortStableFunc(entries, func(a, b Entry) int {
-		return strings.Compare(filepath.Base(a.Verdict.Name), filepath.Base(b.Verdict.Name))
-	})
-	var b bytes.Buffer
-	if err := Report(&b, "batch", entries); err != nil {
-		t.Fatal(err)
-	}
-	ctx := openAt(t, b.String(), 1280, 900, "", "#replays")
-	type row struct {
-		Kind, Reason, Name string
-		Score              *float64
-	}
-	rows := func() []row {
-		var out []row
-		js := eval[string](t, ctx, `JSON.stringify(Array.from(document.querySelectorAll("#replays tbody tr")).filter(r => !r.hidden && r.offsetHeight > 0).map(r =>
-			({kind: r.dataset.kind, reason: r.dataset.reason, name: r.dataset.name, score: r.dataset.score === undefined ? null : +r.dataset.score})))`)
-		if err := json.Unmarshal([]byte(js), &out); err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
-	all := rows()
-	if len(all) != len(entries) {
-		t.Fatalf("%d rows shown for %d replays", len(all), len(entries))
-	}
-	rank := map[string]int{"invalid": 0, "unreadable": 1, "valid": 2}
-	for i := 1; i < len(all); i++ {
-		if rank[all[i-1].Kind] > rank[all[i].Kind] {
-			t.Errorf("row %d: %s after %s", i, all[i].Kind, all[i-1].Kind)
-		}
-	}
-	count := func(f func(Entry) bool) int {
-		n := 0
-		for _, e := range entries {
-			if f(e) {
-				n++
-			}
-		}
-		return n
-	}
-	// A reason's link: its rows only, the table in view.
-	// The link's filter follows hashchange, an event of its own: wait for
-	// it (a loaded machine runs it late).
-	badSpawnOnly := func(what string) {
-		t.Helper()
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`Array.from(document.querySelectorAll("#replays tbody tr")).filter(r => !r.hidden && r.offsetHeight > 0).every(r => r.dataset.reason === "bad-spawn")`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
-			t.Errorf("%s: the rows are never bad-spawn's alone: %v", what, err)
-		}
-	}
-	do(t, ctx, "the bad-spawn link", chromedp.Click(`#reasons a[href="#reason-bad-spawn"]`))
-	badSpawnOnly("the bad-spawn link")
-	got := rows()
-	if len(got) != count(func(e Entry) bool { return e.Verdict.Reason == replay.BadSpawn }) || len(got) == 0 {
-		t.Errorf("the bad-spawn link shows %d rows", len(got))
-	}
-	for _, r := range got {
-		if r.Reason != "bad-spawn" {
-			t.Errorf("the bad-spawn link shows a %s row", r.Reason)
-		}
-	}
-	if top := eval[float64](t, ctx, `document.getElementById("replays-title").getBoundingClientRect().top`); top < -1 || top > 900 {
-		t.Errorf("after the link the table's title is at %.0f px", top)
-	}
-	// The same link again (the address unchanged) after another filter.
-	do(t, ctx, "valid only", chromedp.SetValue("#show", "kind:valid"), chromedp.Evaluate[chromedp.Void](`document.getElementById("show").dispatchEvent(new Event("change"))`))
-	if got := rows(); len(got) != count(func(e Entry) bool { return e.Verdict.Valid }) || got[0].Kind != "valid" || got[len(got)-1].Kind != "valid" {
-		t.Errorf("the valid filter shows %d rows", len(got))
-	}
-	do(t, ctx, "the bad-spawn link again", chromedp.Click(`#reasons a[href="#reason-bad-spawn"]`))
-	badSpawnOnly("the bad-spawn link again")
-	if got := rows(); len(got) == 0 || got[0].Reason != "bad-spawn" {
-		t.Errorf("the link followed a second time shows %v", got)
-	}
-	do(t, ctx, "all", chromedp.SetValue("#show", ""), chromedp.Evaluate[chromedp.Void](`document.getElementById("show").dispatchEvent(new Event("change"))`))
-	do(t, ctx, "a name", chromedp.SendKeys("#q", "spawn"))
-	got = rows()
-	if len(got) != count(func(e Entry) bool { return strings.Contains(e.Verdict.Name, "spawn") }) || len(got) == 0 {
-		t.Errorf("the name filter shows %d rows", len(got))
-	}
-	do(t, ctx, "no name", chromedp.Evaluate[chromedp.Void](`(q => { q.value = ""; q.dispatchEvent(new Event("input")); })(document.getElementById("q"))`))
-	// Sorting by score: up, then down; never computed last both ways.
-	for _, dir := range []float64{1, -1} {
-		do(t, ctx, "sort by score", chromedp.Click(`#replays th[data-sort="score"] button`))
-		got := rows()
-		if len(got) != len(entries) {
-			t.Fatalf("sorted: %d rows", len(got))
-		}
-		none := false
-		for i, r := range got {
-			switch {
-			case r.Score == nil:
-				none = true
-			case none:
-				t.Errorf("sorted %v: a score after the rows without one", dir)
-			case i > 0 && got[i-1].Score != nil && (*r.Score-*got[i-1].Score)*dir < 0:
-				t.Errorf("sorted %v: %v after %v", dir, *r.Score, *got[i-1].Score)
-			}
-		}
-		if !none {
-			t.Error("no row without a score: the corpus has some")
-		}
-	}
-	do(t, ctx, "sort by #", chromedp.Click(`#replays th[data-sort="n"] button`))
-	if got := rows(); got[0].Name != entries[0].Verdict.Name || got[len(got)-1].Name != entries[len(entries)-1].Verdict.Name {
-		t.Errorf("sorted by #: %s first, %s last", got[0].Name, got[len(got)-1].Name)
-	}
-	// By verdict: the triage order again, invalid, unreadable, valid.
-	triage := map[string]int{"invalid": 0, "unreadable": 1, "valid": 2}
-	do(t, ctx, "sort by verdict", chromedp.Click(`#replays th[data-sort="kind"] button`))
-	got = rows()
-	for i := 1; i < len(got); i++ {
-		if triage[got[i].Kind] < triage[got[i-1].Kind] {
-			t.Fatalf("sorted by verdict: a %s row after a %s one", got[i].Kind, got[i-1].Kind)
-		}
-	}
-	if got[0].Kind != "invalid" || got[len(got)-1].Kind != "valid" {
-		t.Errorf("sorted by verdict: %s first, %s last", got[0].Kind, got[len(got)-1].Kind)
-	}
-}
 
 // TestBrowserConformanceHeight: a run of 60 failing cases, each in 5
 // profiles (300 failures; half of them with a spawn in another cell in
@@ -820,7 +698,8 @@ func TestBrowserNoConsoleErrors(t *testing.T) {
 		{"illegal move", page(t, load(t, "tampered/illegal-move-inserted.yaml")), "#board .c", []chromedp.Action[chromedp.Void]{
 			chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.End), chromedp.Click("#play"), chromedp.Sleep(300 * time.Millisecond)}},
 		{"report", rep.String(), "#replays", []chromedp.Action[chromedp.Void]{
-			chromedp.Click(`#reasons a[href="#reason-illegal-move"]`), chromedp.Click(`#replays th[data-sort="moves"] button`), chromedp.SendKeys("#q", "tile")}},
+			chromedp.Click(`#reasons a[href="#reason-illegal-move"]`), chromedp.Click(`#replays th[data-col="7"] button`), chromedp.SendKeys(`[data-f="1"]`, "tile"),
+			chromedp.Click("#dl-csv"), chromedp.Click("#pg-next")}},
 		{"conformance", conf.String(), "#summary", []chromedp.Action[chromedp.Void]{
 			chromedp.Click(`#summary a[href="#area-core"]`), chromedp.Click(`#toc a[href="#core/a"]`)}},
 	} {
@@ -871,6 +750,17 @@ func TestScreenshots(t *testing.T) {
 	if err := Conformance(&conf, manyProfiles()); err != nil {
 		t.Fatal(err)
 	}
+	sus := func() string {
+		r := firstCellGame(t, 60)
+		pv := NewViewer(r)
+		vd := replay.NewVerifier().Walk(r, pv.Add)
+		vd.Name = "first-cell-fours.yaml"
+		var b bytes.Buffer
+		if err := pv.Write(&b, vd, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}()
 	for _, shot := range []struct {
 		file, html, hash, wait string
 		w, h                   int64
@@ -881,6 +771,12 @@ func TestScreenshots(t *testing.T) {
 		{"viewer-phone.png", page(t, load(t, "tampered/illegal-move-inserted.yaml")), "", "#board .c", 390, 844},
 		{"report.png", rep.String(), "#replays-title", "#replays", 1280, 900},
 		{"report-phone.png", rep.String(), "#replays-title", "#replays", 390, 844},
+		{"report-1280.png", rep.String(), "", "body[data-ready]", 1280, 800},
+		{"report-390.png", rep.String(), "", "body[data-ready]", 390, 844},
+		{"viewer-1280.png", page(t, load(t, "valid/tile-merge-4096.yaml")), "#step=2500", "#board .c", 1280, 800},
+		{"viewer-390.png", page(t, load(t, "valid/tile-merge-4096.yaml")), "#step=2500", "#board .c", 390, 844},
+		{"viewer-suspicious-1280.png", sus, "", "#board .c", 1280, 800},
+		{"viewer-suspicious-390.png", sus, "", "#board .c", 390, 844},
 		{"conformance.png", conf.String(), "", "#summary", 1280, 1100},
 	} {
 		ctx := openAt(t, shot.html, shot.w, shot.h, shot.hash, shot.wait)

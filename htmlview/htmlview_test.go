@@ -2,6 +2,7 @@ package htmlview
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -82,6 +83,36 @@ func TestFramesEmbedded(t *testing.T) {
 				if (d.Won[i] == '1') != f.Won || d.Results[d.Result[i]-'0'] != f.Result.String() {
 					t.Fatalf("frame %d: won %c result %c, want %v %v", i, d.Won[i], d.Result[i], f.Won, f.Result)
 				}
+			}
+			// Each counted move's slide, applied to the board before it,
+			// gives the board after it without the tile that appeared.
+			slid := 0
+			for i := 1; i < n; i++ {
+				if d.Spawn[i] == [2]uint64{} {
+					continue
+				}
+				b := []byte(d.Board[i-1])
+				for _, m := range d.Slides[i] {
+					b[m[0]] = '0'
+				}
+				for _, m := range d.Slides[i] {
+					if b[m[1]] != '0' {
+						b[m[1]] = expDigits[strings.IndexByte(expDigits, b[m[1]])+1] // a merge: the exponent one up
+					} else {
+						b[m[1]] = d.Board[i-1][m[0]]
+					}
+				}
+				want := []byte(d.Board[i])
+				want[d.Spawn[i][0]] = '0'
+				if string(b) != string(want) {
+					t.Fatalf("frame %d: the slide %v makes %s from %s, want %s", i, d.Slides[i], b, d.Board[i-1], want)
+				}
+				if len(d.Slides[i]) > 0 {
+					slid++
+				}
+			}
+			if slid < n/4 {
+				t.Errorf("%d of %d frames have a slide", slid, n)
 			}
 			// The last frame is the verdict's game.
 			last := n - 1
@@ -363,9 +394,31 @@ func corpusEntries(t testing.TB) []Entry {
 	return entries
 }
 
+// reportData reads the table's JSON back out of a batch report.
+type reportData struct {
+	Pre  string  `json:"pre"`
+	Rows [][]any `json:"rows"`
+}
+
+var rowsScript = regexp.MustCompile(`(?s)<script type="application/json" id="tp-rows">(.*?)</script>`)
+
+func reportRowsData(t testing.TB, html string) reportData {
+	t.Helper()
+	m := rowsScript.FindStringSubmatch(html)
+	if m == nil {
+		t.Fatal("no tp-rows script in the report")
+	}
+	var d reportData
+	if err := json.Unmarshal([]byte(m[1]), &d); err != nil {
+		t.Fatalf("the rows: %v", err)
+	}
+	return d
+}
+
 // TestReport checks the batch page against the verdicts: the counts, the
 // reasons, the histogram's bars (each the number of valid scores in its
-// range), a plausibility row per spawn-recorded game, a link per replay.
+// range), and a row a replay in the table's data with its figures, its
+// class and its page.
 func TestReport(t *testing.T) {
 	entries := corpusEntries(t)
 	var b bytes.Buffer
@@ -373,7 +426,7 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := b.String()
-	var valid, invalid, unreadable, spawnRecorded, pages int
+	var valid, invalid, unreadable int
 	var scores []uint64
 	for _, e := range entries {
 		switch v := e.Verdict; {
@@ -385,22 +438,29 @@ func TestReport(t *testing.T) {
 		default:
 			invalid++
 		}
-		if e.Verdict.Plausibility != nil {
-			spawnRecorded++
-		}
-		if e.Page != "" {
-			pages++
-			if !strings.Contains(html, `href="`+e.Page+`"`) {
-				t.Errorf("no link to %s", e.Page)
-			}
-		}
 	}
-	want := fmt.Sprintf(`%d replays: <span class="verdict valid">%d valid</span>`, len(entries), valid)
-	if !strings.Contains(html, want) || !strings.Contains(html, fmt.Sprintf("%d invalid</span>", invalid)) || !strings.Contains(html, fmt.Sprintf("%d unreadable</span>", unreadable)) {
+	want := fmt.Sprintf(`%d replays: <a href="#kind-valid" class="verdict valid">%d valid</a>`, len(entries), valid)
+	if !strings.Contains(html, want) || !strings.Contains(html, fmt.Sprintf("%d invalid</a>", invalid)) || !strings.Contains(html, fmt.Sprintf("%d unreadable</a>", unreadable)) {
 		t.Errorf("the counts: want %s, %d invalid, %d unreadable", want, invalid, unreadable)
 	}
-	if got := strings.Count(html, `<a class="page"`); got != pages {
-		t.Errorf("%d links to pages, want %d", got, pages)
+	d := reportRowsData(t, html)
+	if len(d.Rows) != len(entries) {
+		t.Fatalf("%d rows for %d replays", len(d.Rows), len(entries))
+	}
+	for i, e := range entries {
+		r, v := d.Rows[i], e.Verdict
+		if r[colN] != float64(i+1) || r[colName] != v.Name || classes[int(r[colClass].(float64))] != kindOf(v) {
+			t.Errorf("row %d: %v for %s (%s)", i, r[:3], v.Name, kindOf(v))
+		}
+		if v.Replayed != (r[colScore] != nil) || v.Replayed && r[colScore] != float64(v.Score) {
+			t.Errorf("row %d: score %v, the verdict %d (replayed %v)", i, r[colScore], v.Score, v.Replayed)
+		}
+		if page := r[colPage].(string); (page != "") != (e.Page != "") || page != "" && d.Pre+page+".html" != e.Page {
+			t.Errorf("row %d: page %q (pre %q), want %q", i, page, d.Pre, e.Page)
+		}
+		if v.Valid && r[colWhat] != v.Result.String() && r[colWhat] != v.Result.String()+", won" {
+			t.Errorf("row %d: what %q", i, r[colWhat])
+		}
 	}
 	bars := regexp.MustCompile(`data-lo="(\d+)" data-hi="(\d+)" data-count="(\d+)"`).FindAllStringSubmatch(html, -1)
 	total := 0
@@ -419,13 +479,8 @@ func TestReport(t *testing.T) {
 		}
 		total += count
 	}
-	if total != valid || len(bars) == 0 || len(bars) > 20 {
+	if total != valid || len(bars) == 0 || len(bars) > 80 {
 		t.Errorf("%d bars holding %d games, want %d", len(bars), total, valid)
-	}
-	table := html[strings.Index(html, `id="plausibility"`):]
-	table = table[:strings.Index(table, "</table>")]
-	if got := strings.Count(table, "<tr><td>"); got != spawnRecorded || spawnRecorded == 0 {
-		t.Errorf("%d plausibility rows, want %d", got, spawnRecorded)
 	}
 	for _, r := range []string{"illegal-move", "bad-spawn", "claim-score", "malformed", "refused"} {
 		if !strings.Contains(html, `<td><a href="#reason-`+r+`">`+r+"</a></td>") {
@@ -434,146 +489,67 @@ func TestReport(t *testing.T) {
 	}
 }
 
-// reportRowRE reads a row of the replays table: its id, its place in the
-// batch, its kind and reason, and its cells.
-var reportRowRE = regexp.MustCompile(`(?s)<tr(?: id="([^"]*)")? data-n="(\d+)" data-kind="(\w+)" data-reason="([\w-]*)"[^>]*>(.*?)</tr>`)
-
-type reportRowSeen struct {
-	id, kind, reason, cells string
-	n                       int
-}
-
-func reportRowsOf(t *testing.T, html string) []reportRowSeen {
-	t.Helper()
-	table := html[strings.Index(html, `<table id="replays">`):]
-	table = table[:strings.Index(table, "</table>")]
-	var rows []reportRowSeen
-	for _, m := range reportRowRE.FindAllStringSubmatch(table, -1) {
-		n, _ := strconv.Atoi(m[2])
-		rows = append(rows, reportRowSeen{id: m[1], n: n, kind: m[3], reason: m[4], cells: m[5]})
-	}
-	return rows
-}
-
-// TestReportOrder checks the replays table is in the order to triage it:
-// the invalid first, then the unreadable, then the valid; each reason's
-// rows together, the reasons in the order of the reasons table, the
-// first row of each the target of its link; the batch's order within a
-// reason and among the valid.
-func TestReportOrder(t *testing.T) {
-	entries := corpusEntries(t)
-	// Interleave the kinds, as a batch in input order has them.
-	slices.SortStableFunc(entries, func(a, b Entry) int {
-		return strings.Compare(a.Verdict.Name[strings.LastIndex(a.Verdict.Name, "/"):], b.Verdict.Name[strings.LastIndex(b.Verdict.Name, "/"):])
-	})
-	if firstValid := slices.IndexFunc(entries, func(e Entry) bool { return e.Verdict.Valid }); !slices.ContainsFunc(entries[firstValid:], func(e Entry) bool { return !e.Verdict.Valid }) {
-		t.Fatal("the test batch does not interleave the kinds")
-	}
-	var b bytes.Buffer
-	if err := Report(&b, "batch", entries); err != nil {
-		t.Fatal(err)
-	}
-	html := b.String()
-	rows := reportRowsOf(t, html)
-	if len(rows) != len(entries) {
-		t.Fatalf("%d rows for %d replays", len(rows), len(entries))
-	}
-	var reasonOrder []string
-	for _, m := range regexp.MustCompile(`<td><a href="#reason-([\w-]+)">`).FindAllStringSubmatch(html, -1) {
-		reasonOrder = append(reasonOrder, m[1])
-	}
-	rank := map[string]int{"invalid": 0, "unreadable": 1, "valid": 2}
-	seen := map[int]bool{}
-	for i, r := range rows {
-		e := entries[r.n-1]
-		if seen[r.n] || kindOf(e.Verdict) != r.kind || string(e.Verdict.Reason) != r.reason || !strings.Contains(r.cells, escaped(e.Verdict.Name)) {
-			t.Fatalf("row %d: #%d %s %s is not replay %d (%s)", i, r.n, r.kind, r.reason, r.n, e.Verdict.Name)
-		}
-		seen[r.n] = true
-		if i == 0 {
-			continue
-		}
-		p := rows[i-1]
-		switch {
-		case rank[p.kind] > rank[r.kind]:
-			t.Errorf("row %d: %s after %s", i, r.kind, p.kind)
-		case p.kind != r.kind:
-		case r.kind != "valid" && p.reason != r.reason && slices.Index(reasonOrder, p.reason) > slices.Index(reasonOrder, r.reason):
-			t.Errorf("row %d: reason %s after %s, against the reasons table %v", i, r.reason, p.reason, reasonOrder)
-		case (r.kind == "valid" || p.reason == r.reason) && p.n > r.n:
-			t.Errorf("row %d: #%d after #%d in the same group", i, r.n, p.n)
-		}
-	}
-	// Every reason's rows are together, its first the link's target.
-	for _, reason := range reasonOrder {
-		first := slices.IndexFunc(rows, func(r reportRowSeen) bool { return r.reason == reason })
-		if first < 0 || rows[first].id != "reason-"+reason {
-			t.Errorf("reason %s: the first of its rows has id %q", reason, rows[max(first, 0)].id)
-		}
-		for i := first; i < len(rows); i++ {
-			if rows[i].reason != reason && slices.ContainsFunc(rows[i:], func(r reportRowSeen) bool { return r.reason == reason }) {
-				t.Errorf("reason %s: its rows are not together", reason)
-				break
-			}
-		}
-	}
-	if strings.Count(html, `id="reason-`) != len(reasonOrder) {
-		t.Errorf("%d reason anchors for %d reasons", strings.Count(html, `id="reason-`), len(reasonOrder))
-	}
-}
-
-// TestReportWhat checks the words of each row: an invalid replay's
-// place and what the replay says against what the rules give (the
-// verdict's explanation), an unreadable one's error, and a dash for each
-// figure never computed.
+// TestReportWhat checks the words of an invalid row: where, what the
+// replay says and what the rules give; a figure never computed is null.
 func TestReportWhat(t *testing.T) {
 	entries := corpusEntries(t)
 	var b bytes.Buffer
 	if err := Report(&b, "batch", entries); err != nil {
 		t.Fatal(err)
 	}
-	rows := reportRowsOf(t, b.String())
-	dashes := 0
-	for _, r := range rows {
-		v := entries[r.n-1].Verdict
-		cells := r.cells
-		if v.Replayed {
-			for _, fig := range []string{strconv.FormatUint(v.Score, 10), strconv.FormatUint(v.MaxTile, 10), strconv.Itoa(v.Moves)} {
-				if !strings.Contains(cells, `<td class="n">`+fig+"</td>") {
-					t.Errorf("%s: no figure %s in %s", v.Name, fig, cells)
-				}
+	d := reportRowsData(t, b.String())
+	never, said := 0, 0
+	for i, e := range entries {
+		r, v := d.Rows[i], e.Verdict
+		if !v.Replayed {
+			never++
+			if r[colScore] != nil || r[colTile] != nil || r[colMoves] != nil {
+				t.Errorf("%s: figures %v never computed", v.Name, r[colScore:colMoves+1])
 			}
-		} else {
-			if strings.Count(cells, `title="not computed">&ndash;</td>`) != 3 || strings.Contains(cells, `<td class="n">0</td>`) {
-				t.Errorf("%s was never replayed; its figures: %s", v.Name, cells)
-			}
-			dashes++
 		}
-		e := v.Explain()
-		switch {
-		case v.Valid:
-		case v.Reason.Unreadable():
-			if !strings.Contains(cells, escaped(v.Error)) {
-				t.Errorf("%s: no error %q", v.Name, v.Error)
+		if ex := v.Explain(); !v.Valid && ex.Says != "" {
+			said++
+			w := r[colWhat].(string)
+			if !strings.Contains(w, "the replay says "+ex.Says) || !strings.Contains(w, "the rules give "+ex.Gives) {
+				t.Errorf("%s: what %q", v.Name, w)
 			}
-		default:
-			says := `<span class="lbl">the replay says</span> ` + escaped(e.Says)
-			gives := `<span class="lbl">the rules give</span> ` + escaped(e.Gives)
-			if e.Says == "" || !strings.Contains(cells, says) || !strings.Contains(cells, gives) {
-				t.Errorf("%s: the row lacks %q or %q:\n%s", v.Name, says, gives, cells)
-			}
-			if d := v.Divergence; d.Action > 0 && !strings.Contains(cells, fmt.Sprintf("action %d, after %d counted moves", d.Action, d.Move)) {
-				t.Errorf("%s: the row does not say where", v.Name)
-			}
-			for _, a := range e.Also {
-				if !strings.Contains(cells, escaped(a)) {
-					t.Errorf("%s: the row lacks %q", v.Name, a)
-				}
+			if dv := v.Divergence; dv != nil && dv.Action > 0 && !strings.Contains(w, fmt.Sprintf("action %d, after %d counted moves", dv.Action, dv.Move)) {
+				t.Errorf("%s: what %q lacks where", v.Name, w)
 			}
 		}
 	}
-	if dashes < 3 {
-		t.Errorf("only %d rows never replayed: the corpus has more", dashes)
+	if never < 3 || said < 5 {
+		t.Errorf("only %d rows never replayed, %d with words: the corpus has more", never, said)
+	}
+}
+
+// TestLogHistogram: every score lands in the bar of its range, and a
+// batch with a few far higher scores spreads over many bars (a linear
+// scale put most games in one).
+func TestLogHistogram(t *testing.T) {
+	var values []uint64
+	for i := range 1960 {
+		values = append(values, uint64(1000+i*10))
+	}
+	values = append(values, 0, 173632, 67028)
+	bins := logHistogram(values)
+	n, most := 0, 0
+	for i, bn := range bins {
+		for _, v := range values {
+			if bn.Lo <= v && v < bn.Hi {
+				n++
+			}
+		}
+		most = max(most, bn.Count)
+		if i > 0 && bins[i-1].Hi != bn.Lo {
+			t.Errorf("bins %d and %d do not meet: %+v %+v", i-1, i, bins[i-1], bn)
+		}
+	}
+	if n != len(values) || most > len(values)/3 {
+		t.Errorf("%d of %d values in the bins; the fullest bin %d", n, len(values), most)
+	}
+	if got := quantiles([]uint64{4, 8, 16, 20000, 21512, 40000}); !strings.Contains(got, "median 10,008") {
+		t.Errorf("%s: the median of an even count is the mean of the middle two", got)
 	}
 }
 

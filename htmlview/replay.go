@@ -1,6 +1,7 @@
 package htmlview
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"html/template"
@@ -11,7 +12,8 @@ import (
 )
 
 // Game is a replay to show: the decoded replay, its verdict and its
-// frames, as [replay.Verifier.Trace] returns them.
+// frames, as [replay.Verifier.Trace] returns them. A command that writes
+// pages uses a [Viewer] instead, which never holds the frames.
 type Game struct {
 	Replay  *replay.Replay
 	Verdict replay.Verdict
@@ -30,50 +32,112 @@ type Options struct {
 // for an invalid replay its first divergence, highlighted. The game must
 // have at least one frame (a replay that could not be replayed has none).
 func Replay(w io.Writer, g Game, opt Options) error {
-	if len(g.Frames) == 0 || g.Replay == nil {
+	p := NewViewer(g.Replay)
+	for _, f := range g.Frames {
+		p.Add(f)
+	}
+	return p.Write(w, g.Verdict, opt)
+}
+
+// Viewer builds a replay's viewer page from its frames as the verifier
+// hands them out ([replay.Verifier.Walk] with [Viewer.Add]), holding one
+// frame and the page's compressed records (steps.go), never a frame a
+// step: its memory and the page are a small multiple of the replay's
+// size, whatever its shape.
+type Viewer struct {
+	r     *replay.Replay
+	steps stepStream
+	chart chartLine
+	marks milestones
+	heat  heat
+	// budget is the most compressed bytes the steps may take; past it the
+	// page stops at the last step recorded (cut says where).
+	budget int
+	cut    int
+}
+
+// NewViewer returns a viewer page of r to fill with Add.
+func NewViewer(r *replay.Replay) *Viewer {
+	p := &Viewer{r: r, cut: -1}
+	if r != nil {
+		p.budget = stepBudget(len(r.Actions))
+	}
+	return p
+}
+
+// stepBudget is the compressed bytes a page's steps may take for a log of
+// n actions: 24 a step and 64 KB (docs/security.md); an ordinary game's
+// steps take 3 to 12 bytes, compressed.
+func stepBudget(n int) int { return 64<<10 + 24*n }
+
+// Add records the next frame of the game (the first is its start).
+func (p *Viewer) Add(f replay.Frame) {
+	if p.cut >= 0 {
+		return
+	}
+	if p.steps.n > 0 && p.steps.buf.Len() > p.budget {
+		p.cut = p.steps.n
+		return
+	}
+	p.steps.add(f)
+	p.chart.add(f.Score)
+	p.marks.add(f)
+	p.heat.add(f)
+}
+
+// Frames returns the number of frames recorded.
+func (p *Viewer) Frames() int { return p.steps.n }
+
+// Write writes the page of the game recorded, with its verdict v.
+func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {
+	if p.steps.n == 0 || p.r == nil {
 		return errors.New("htmlview: a replay without frames cannot be shown")
 	}
-	d := viewData(g)
-	v := g.Verdict
+	z := p.steps.finish()
+	d := p.viewData(v)
 	page := struct {
 		Title   string
 		V       replay.Verdict
 		Data    data
 		Chart   template.HTML
 		Steps   int
+		Z       string
+		Heat    template.HTML
 		Options Options
-	}{Title: v.Name, V: v, Data: d, Chart: scoreChart(d.Score, d.steps()), Steps: d.steps() - 1, Options: opt}
+	}{Title: v.Name, V: v, Data: d, Chart: p.chart.svg(d.steps()), Steps: d.steps() - 1,
+		Z: base64.RawURLEncoding.EncodeToString(z), Options: opt}
+	if kindOf(v) == kindSuspicious {
+		page.Heat = p.heat.grid()
+	}
 	if page.Title == "" {
 		page.Title = "replay"
 	}
 	return pages().ExecuteTemplate(w, "replay.html", page)
 }
 
-// data is what the viewer's script reads: the frames, a field a slice
-// (or a string of one character a frame), index i for frame i.
+// data is what the viewer's script reads beside the steps' records: the
+// start, and what it shows once.
 type data struct {
 	Rows int `json:"rows"`
 	Cols int `json:"cols"`
-	// Board is each frame's board, a character a cell, row-major, the
+	// Start is the start board, a character a cell, row-major, the
 	// tile's exponent in expDigits ("0" empty, "1" a 2, "b" a 2048).
-	Board  []string `json:"board"`
-	Score  []uint64 `json:"score"`
-	Moves  []int    `json:"moves"`
-	Gained []uint64 `json:"gained"`
-	// Act is the action that led to each frame, its move-log letter
-	// ("-" for frame 0).
-	Act string `json:"act"`
-	// Spawn is the tile that appeared in each frame: [cell, value], cell
-	// row-major; [0, 0] when none did.
-	Spawn [][2]uint64 `json:"spawn"`
-	// Won and Result are a character a frame: "1" once won; the result's
-	// index in Results.
-	Won     string   `json:"won"`
-	Result  string   `json:"result"`
+	Start string `json:"start"`
+	// Score, Moves and State are the start's figures (State as a
+	// record's state byte).
+	Score uint64 `json:"score"`
+	Moves int    `json:"moves"`
+	State int    `json:"state"`
+	// Frames is the number of frames the records make, the start
+	// included; Cut, when not 0, the frames the page left out past its
+	// size budget.
+	Frames  int      `json:"frames"`
+	Cut     int      `json:"cut,omitempty"`
 	Results []string `json:"results"`
 	Div     *divSpot `json:"div,omitempty"`
 	Profile string   `json:"profile"`
 	Claimed *claimed `json:"claimed,omitempty"`
+	Marks   []mark   `json:"marks"`
 }
 
 // divSpot is where and how the viewer shows an invalid replay's first
@@ -107,7 +171,7 @@ type claimed struct {
 }
 
 func (d data) steps() int {
-	n := len(d.Board)
+	n := d.Frames
 	if d.Div != nil && d.Div.Board != "" {
 		n++
 	}
@@ -124,52 +188,31 @@ func resultNames() []string {
 	return names
 }
 
-func viewData(g Game) data {
-	first := g.Frames[0].Board
-	d := data{Rows: first.Rows(), Cols: first.Cols(), Results: resultNames(), Profile: g.Verdict.Profile}
-	act := make([]byte, len(g.Frames))
-	won := make([]byte, len(g.Frames))
-	res := make([]byte, len(g.Frames))
-	for i, f := range g.Frames {
-		d.Board = append(d.Board, boardCode(f.Board))
-		d.Score = append(d.Score, f.Score)
-		d.Moves = append(d.Moves, f.Moves)
-		d.Gained = append(d.Gained, f.Gained)
-		act[i] = '-'
-		if i > 0 {
-			act[i] = f.Action.Letter()
-		}
-		var sp [2]uint64
-		if f.Spawn != nil {
-			sp = [2]uint64{uint64(f.Spawn.Row*d.Cols + f.Spawn.Col), f.Spawn.Value}
-		}
-		d.Spawn = append(d.Spawn, sp)
-		won[i] = '0'
-		if f.Won {
-			won[i] = '1'
-		}
-		res[i] = expDigits[f.Result]
+func (p *Viewer) viewData(v replay.Verdict) data {
+	f0 := p.steps.first
+	d := data{Rows: f0.Board.Rows(), Cols: f0.Board.Cols(), Start: boardCode(f0.Board), Score: f0.Score, Moves: f0.Moves,
+		State: int(stateByte(f0)), Frames: p.steps.n, Results: resultNames(), Profile: v.Profile}
+	if p.cut >= 0 {
+		d.Cut = p.cut
+		return d // the divergence lies past the steps shown
 	}
-	d.Act, d.Won, d.Result = string(act), string(won), string(res)
-	d.Div, d.Claimed = divergence(g)
+	d.Div, d.Claimed = divergence(p.r, v, p.steps.prev, p.steps.n)
+	d.Marks = p.marks.list(d.steps() - 1)
 	return d
 }
 
 // divergence says where the viewer shows an invalid replay's first
 // divergence and which cells it highlights; nil for a valid replay.
-func divergence(g Game) (*divSpot, *claimed) {
-	v := g.Verdict
+func divergence(r *replay.Replay, v replay.Verdict, last replay.Frame, frames int) (*divSpot, *claimed) {
 	if v.Valid || v.Reason == "" {
 		return nil, nil
 	}
-	last := g.Frames[len(g.Frames)-1]
-	s := &divSpot{Step: len(g.Frames) - 1, Reason: string(v.Reason), Note: v.Reason.Describe(), Cells: []int{}}
+	s := &divSpot{Step: frames - 1, Reason: string(v.Reason), Note: v.Reason.Describe(), Cells: []int{}}
 	dv := v.Divergence
 	if dv != nil {
 		e := v.Explain()
 		s.Action, s.Expected, s.Found = dv.Action, e.Says, e.Gives
 	}
-	r := g.Replay
 	cols := last.Board.Cols()
 	// refuse makes the extra step of an action the rules refuse: the
 	// board it was refused on, the action drawn over it.
@@ -177,7 +220,7 @@ func divergence(g Game) (*divSpot, *claimed) {
 		if s.Action < 1 || s.Action > len(r.Actions) {
 			return
 		}
-		s.Step, s.Board, s.Letter, s.Refused = len(g.Frames), boardCode(last.Board), string(r.Actions[s.Action-1].Letter()), why
+		s.Step, s.Board, s.Letter, s.Refused = frames, boardCode(last.Board), string(r.Actions[s.Action-1].Letter()), why
 	}
 	switch v.Reason {
 	case replay.BadSpawn:
@@ -188,7 +231,7 @@ func divergence(g Game) (*divSpot, *claimed) {
 			break
 		}
 		i, a, sp, slid := dv.Action-1, dv.Act, *dv.Spawn, *dv.Board
-		s.Step = len(g.Frames)
+		s.Step = frames
 		s.Board, s.Letter = boardCode(slid), string(a.Letter())
 		if sp.Row >= 0 && sp.Row < slid.Rows() && sp.Col >= 0 && sp.Col < cols {
 			cell := uint64(sp.Row*cols + sp.Col)
@@ -210,7 +253,7 @@ func divergence(g Game) (*divSpot, *claimed) {
 	// A claimed final board that is not the real one: mark the cells
 	// that differ, on the game's end.
 	var cl *claimed
-	if cb := r.Claim.Board; cb != nil && len(g.Frames)-1 == len(r.Actions) && v.Reason != replay.BadSpawn &&
+	if cb := r.Claim.Board; cb != nil && frames-1 == len(r.Actions) && v.Reason != replay.BadSpawn &&
 		cb.Rows() == last.Board.Rows() && cb.Cols() == cols && *cb != last.Board {
 		cl = &claimed{Board: boardCode(*cb)}
 		for row := range cb.Rows() {

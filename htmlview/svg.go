@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -13,39 +14,73 @@ const (
 	padL, padB     = 56.0, 20.0
 )
 
-// scoreChart draws the score at each step as an inline SVG line, at most
-// a point a unit of width, with a marker line (id "mark") the script
-// moves to the shown step. steps is the number of viewer steps.
-func scoreChart(score []uint64, steps int) template.HTML {
+// chartLine gathers the score over the steps for the chart as the steps
+// come, in at most 2 x chartWidth points (a point the largest score of
+// the steps it covers: per steps, doubled and the points merged in pairs
+// when they overflow).
+type chartLine struct {
+	per, n int
+	pts    []chartPt
+	last   uint64
+}
+
+type chartPt struct {
+	i    int // the first step the point covers
+	best uint64
+}
+
+const chartWidth = int(chartW - padL)
+
+func (c *chartLine) add(score uint64) {
+	if c.per == 0 {
+		c.per = 1
+	}
+	if c.n%c.per == 0 {
+		if len(c.pts) == 2*chartWidth {
+			for k := range chartWidth {
+				a, b := c.pts[2*k], c.pts[2*k+1]
+				c.pts[k] = chartPt{a.i, max(a.best, b.best)}
+			}
+			c.pts = c.pts[:chartWidth]
+			c.per *= 2
+		}
+	}
+	if c.n%c.per == 0 {
+		c.pts = append(c.pts, chartPt{c.n, score})
+	} else {
+		p := &c.pts[len(c.pts)-1]
+		p.best = max(p.best, score)
+	}
+	c.last = score
+	c.n++
+}
+
+// svg draws the score at each step as an inline SVG line, with a marker
+// line (id "mark") the script moves to the shown step. steps is the
+// number of viewer steps.
+func (c *chartLine) svg(steps int) template.HTML {
 	var top uint64 = 1
-	for _, s := range score {
-		top = max(top, s)
+	for _, p := range c.pts {
+		top = max(top, p.best)
 	}
 	n := max(steps-1, 1)
 	x := func(i int) float64 { return padL + float64(i)/float64(n)*(chartW-padL-4) }
 	y := func(s uint64) float64 { return 6 + (1-float64(s)/float64(top))*(chartH-padB-6) }
 	var pts strings.Builder
-	// One point a unit of width: the largest score of the steps it covers.
-	width := int(chartW - padL)
-	for i := 0; i < len(score); {
-		j := min(len(score), i+max(1, len(score)/width))
-		best := score[i]
-		for _, s := range score[i:j] {
-			best = max(best, s)
-		}
-		fmt.Fprintf(&pts, "%.1f,%.1f ", x(i), y(best))
-		i = j
+	for _, p := range c.pts {
+		fmt.Fprintf(&pts, "%.1f,%.1f ", x(p.i), y(p.best))
 	}
-	fmt.Fprintf(&pts, "%.1f,%.1f", x(len(score)-1), y(score[len(score)-1]))
+	fmt.Fprintf(&pts, "%.1f,%.1f", x(max(c.n-1, 0)), y(c.last))
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg id="chart" viewBox="0 0 %g %g" role="img" aria-label="score over the steps">`, chartW, chartH)
 	fmt.Fprintf(&b, `<line class="axis" x1="%g" y1="%g" x2="%g" y2="%g"/>`, padL, chartH-padB, chartW-4, chartH-padB)
 	fmt.Fprintf(&b, `<line class="axis" x1="%g" y1="6" x2="%g" y2="%g"/>`, padL, padL, chartH-padB)
-	fmt.Fprintf(&b, `<text x="%g" y="12" text-anchor="end">%d</text>`, padL-4, top)
+	fmt.Fprintf(&b, `<text x="%g" y="12" text-anchor="end">%s</text>`, padL-4, grouped(top))
 	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">0</text>`, padL-4, chartH-padB)
 	fmt.Fprintf(&b, `<text x="%g" y="%g">step 0</text>`, padL, chartH-4)
-	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">step %d</text>`, chartW-4, chartH-4, steps-1)
+	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">step %s</text>`, chartW-4, chartH-4, grouped(uint64(steps-1)))
 	fmt.Fprintf(&b, `<polyline class="score" points="%s"/>`, pts.String())
+	b.WriteString(`<g id="marks"></g>`)
 	fmt.Fprintf(&b, `<line id="mark" x1="%g" y1="6" x2="%g" y2="%g"/>`, x(n), x(n), chartH-padB)
 	// The click area is the whole chart; the script maps a point to the
 	// step at that x on the axis (data-x0 is step 0, data-x1 the last),
@@ -54,6 +89,19 @@ func scoreChart(score []uint64, steps int) template.HTML {
 	fmt.Fprintf(&b, `<rect id="hit" x="0" y="0" width="%g" height="%g" data-x0="%g" data-x1="%g" data-steps="%d"/>`, chartW, chartH, padL, chartW-4, steps)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// grouped writes n with its digits grouped by threes: 173,632.
+func grouped(n uint64) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // bin is one bar of a histogram: the values in [Lo, Hi).
@@ -121,10 +169,68 @@ func histogramSVG(bins []bin) template.HTML {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%d</text>`, x+bw/2, h-bottom-bh-3, bn.Count)
 		}
 		if i%max(1, len(bins)/8) == 0 {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="start">%d</text>`, x+1, h-bottom+14, bn.Lo)
+			fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="start">%s</text>`, x+1, h-bottom+14, grouped(bn.Lo))
 		}
 	}
 	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">score</text>`, w-10, h-4)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// logHistogram puts scores in bins of a log scale, four to a doubling,
+// so that the spread shows when a few games score far above the rest
+// (on a linear scale one bar held most games); a batch whose scores lie
+// within a factor of 4 gets histogram's round bins instead. A score of 0
+// has a bin of its own.
+func logHistogram(values []uint64) []bin {
+	if len(values) == 0 {
+		return nil
+	}
+	lo, hi := values[0], values[0]
+	for _, v := range values {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	if hi < 4*max(lo, 1) {
+		return histogram(values, 20)
+	}
+	var edges []uint64 // the bins' lower bounds, increasing
+	if lo == 0 {
+		edges = append(edges, 0)
+	}
+	for j := 0; ; j++ {
+		e := uint64(math.Floor(math.Pow(2, float64(j)/4)))
+		if e > hi {
+			break
+		}
+		if len(edges) > 0 && e <= edges[len(edges)-1] {
+			continue
+		}
+		next := uint64(math.Floor(math.Pow(2, float64(j+1)/4)))
+		if next <= lo && e > 0 {
+			continue
+		}
+		edges = append(edges, e)
+	}
+	bins := make([]bin, len(edges))
+	for i, e := range edges {
+		bins[i].Lo = e
+		if i+1 < len(edges) {
+			bins[i].Hi = edges[i+1]
+		} else {
+			bins[i].Hi = hi + 1
+		}
+	}
+	for _, v := range values {
+		i, _ := slices.BinarySearchFunc(bins, v, func(b bin, v uint64) int {
+			switch {
+			case v < b.Lo:
+				return 1
+			case v >= b.Hi:
+				return -1
+			}
+			return 0
+		})
+		bins[i].Count++
+	}
+	return bins
 }

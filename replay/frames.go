@@ -27,3 +27,18 @@ func frameOf(g *engine.Game, step int, a engine.Action, st engine.Step) Frame {
 	}
 	return f
 }
+
+// Walk verifies r as [Verifier.Trace] does, handing each frame to each in
+// turn instead of keeping them: a viewer that writes as it goes holds one
+// frame at a time, whatever the replay's length. each is called with the
+// frames Trace would return, in order, none for a replay that cannot be
+// replayed.
+func (v *Verifier) Walk(r *Replay, each func(Frame)) Verdict {
+	s := getScratch()
+	defer s.put()
+	if each == nil {
+		each = func(Frame) {}
+	}
+	vd, _ := v.verify(r, each, s)
+	return vd
+}

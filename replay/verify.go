@@ -133,7 +133,7 @@ func (v *Verifier) VerifyFile(name string, data []byte) Verdict {
 	if err := s.decode(name, data); err != nil {
 		return Verdict{Name: name, Reason: Malformed, Error: err.Error()}
 	}
-	vd, _ := v.verify(&s.r, false, s)
+	vd, _ := v.verify(&s.r, nil, s)
 	vd.Name = name
 	return vd
 }
@@ -142,7 +142,7 @@ func (v *Verifier) VerifyFile(name string, data []byte) Verdict {
 func (v *Verifier) Verify(r *Replay) Verdict {
 	s := getScratch()
 	defer s.put()
-	vd, _ := v.verify(r, false, s)
+	vd, _ := v.verify(r, nil, s)
 	return vd
 }
 
@@ -153,14 +153,20 @@ func (v *Verifier) Verify(r *Replay) Verdict {
 // cannot be replayed at all (malformed, refused, a bad start board) has no
 // frames.
 func (v *Verifier) Trace(r *Replay) (Verdict, []Frame) {
-	s := getScratch()
-	defer s.put()
-	return v.verify(r, true, s)
+	var frames []Frame
+	vd := v.Walk(r, func(f Frame) {
+		if frames == nil {
+			frames = make([]Frame, 0, len(r.Actions)+1)
+		}
+		frames = append(frames, f)
+	})
+	return vd, frames
 }
 
-// verify is Verify, and with trace the frames too, working in s. The
-// verdict holds nothing of r or s.
-func (v *Verifier) verify(r *Replay, trace bool, s *scratch) (Verdict, []Frame) {
+// verify is Verify, and with trace each frame handed to emit in turn,
+// working in s. The verdict holds nothing of r or s.
+func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) (Verdict, []Frame) {
+	trace := emit != nil
 	vd := Verdict{Profile: r.Profile}
 	refuse := func(format string, args ...any) (Verdict, []Frame) {
 		vd.Reason, vd.Error = Refused, fmt.Sprintf(format, args...)
@@ -236,12 +242,11 @@ func (v *Verifier) verify(r *Replay, trace bool, s *scratch) (Verdict, []Frame) 
 		plaus.reset(p)
 		plaus.Start(*r.Start)
 	}
-	var frames []Frame
+	var frames []Frame // always nil: the frames go to emit
 	if trace {
-		frames = make([]Frame, 1, len(r.Actions)+1)
-		frames[0] = frameOf(g, 0, 0, engine.Step{})
+		emit(frameOf(g, 0, 0, engine.Step{}))
 	}
-	div, reason := replayLog(g, r, plaus, &frames, trace, s)
+	div, reason := replayLog(g, r, plaus, emit, s)
 	if early != nil {
 		return vd.invalid(earlyReason, early), frames
 	}
@@ -298,8 +303,9 @@ func (vd *Verdict) describe(g *engine.Game) {
 }
 
 // replayLog plays the log, stopping at the first action the rules refuse;
-// with trace it appends each action's frame to frames.
-func replayLog(g *engine.Game, r *Replay, plaus *SpawnCounter, frames *[]Frame, trace bool, s *scratch) (*Divergence, Reason) {
+// with emit it hands each action's frame to emit.
+func replayLog(g *engine.Game, r *Replay, plaus *SpawnCounter, emit func(Frame), s *scratch) (*Divergence, Reason) {
+	trace := emit != nil
 	switch {
 	case plaus == nil && !trace:
 		// The fast way: the whole seeded log in one call.
@@ -342,7 +348,7 @@ func replayLog(g *engine.Game, r *Replay, plaus *SpawnCounter, frames *[]Frame, 
 			plaus.Count(g.Board(), st.Spawn)
 		}
 		if trace {
-			*frames = append(*frames, frameOf(g, i+1, a, st))
+			emit(frameOf(g, i+1, a, st))
 		}
 	}
 	return nil, ""

@@ -76,6 +76,9 @@ func (c *cli) show(f *showFlags, args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}
+	if f.html {
+		return c.showHTML(v, name, r, f) // never holds the frames
+	}
 	s := &shown{name: name, replay: r}
 	s.verdict, s.frames = v.Trace(r)
 	s.verdict.Name = name
@@ -97,12 +100,6 @@ func (c *cli) show(f *showFlags, args []string) int {
 	code := exitOK
 	if !s.verdict.Valid {
 		code = exitFailed
-	}
-	if f.html {
-		if failed := c.showHTML(s, f.output); failed != exitOK {
-			return failed
-		}
-		return code
 	}
 	if failed := c.showTerminal(s, step); failed != exitOK {
 		return failed

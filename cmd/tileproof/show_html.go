@@ -1,26 +1,61 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/tileproof/tileproof/htmlview"
+	"github.com/tileproof/tileproof/replay"
 )
 
-// showHTML writes s as one self-contained HTML page to the file out.
-func (c *cli) showHTML(s *shown, out string) int {
-	var page bytes.Buffer
-	if err := htmlview.Replay(&page, htmlview.Game{Replay: s.replay, Verdict: s.verdict, Frames: s.frames}, htmlview.Options{}); err != nil {
-		return c.fail(exitBadUsage, "show: %s: %v", s.name, err)
+// showHTML is show --html: it verifies r, writing its frames into the
+// page as the verifier hands them out (htmlview.Viewer), so that no frame
+// a step is ever held, and writes the page to the file out.
+func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *showFlags) int {
+	page := htmlview.NewViewer(r)
+	vd := v.Walk(r, page.Add)
+	vd.Name = name
+	frames := page.Frames()
+	if frames == 0 {
+		why := vd.Error
+		if d := vd.Divergence; why == "" && d != nil {
+			why = d.Gives() // a bad start board
+		}
+		return c.fail(exitBadUsage, "show: %s cannot be replayed: %s: %s", name, vd.Reason, why)
 	}
-	if err := os.WriteFile(out, page.Bytes(), 0o644); err != nil {
+	if last := frames - 1; f.step.set && (f.step.n < 0 || f.step.n > last) {
+		return c.fail(exitBadUsage, "show: --step %d: %s has steps 0 to %d", f.step.n, name, last)
+	}
+	if err := writePage(f.output, func(w io.Writer) error { return page.Write(w, vd, htmlview.Options{}) }); err != nil {
 		return c.fail(exitBadUsage, "show: -o: %v", err)
 	}
 	verdict := "valid"
-	if !s.verdict.Valid {
-		verdict = "invalid: " + string(s.verdict.Reason)
+	if !vd.Valid {
+		verdict = "invalid: " + string(vd.Reason)
 	}
-	fmt.Fprintf(c.stdout, "wrote %s: %s, steps 0 to %d, %s\n", out, s.name, len(s.frames)-1, verdict)
+	fmt.Fprintf(c.stdout, "wrote %s: %s, steps 0 to %d, %s\n", f.output, name, frames-1, verdict)
+	if !vd.Valid {
+		return exitFailed
+	}
 	return exitOK
+}
+
+// writePage creates the file name and writes a page into it with write.
+// It is the one place show opens its output.
+func writePage(name string, write func(io.Writer) error) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	b := bufio.NewWriterSize(f, 64<<10)
+	err = write(b)
+	if err == nil {
+		err = b.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -38,6 +38,7 @@ type verifyFlags struct {
 	strict       bool
 	report       string
 	reportPages  int
+	reportTop    int
 	workers      int
 	profileFiles []string
 }
@@ -63,7 +64,8 @@ implausible spawns), 2 when one cannot be read.`,
 		fl.BoolVar(&f.json, "json", false, "print one JSON verdict a line (the summary goes to stderr)")
 		fl.BoolVar(&f.strict, "strict", false, "fail (exit 1) a valid replay whose spawns the plausibility tests warn about, as a leaderboard may want")
 		fl.StringVar(&f.report, "report", "", "also write an HTML summary to `FILE` (report.html, say), with a viewer page per replay in report_files beside it (docs/viewer-html.md)")
-		intFlag(fl, &f.reportPages, "report-pages", 1000, "with --report, at most `N` viewer pages of valid replays, and as many of invalid ones")
+		intFlag(fl, &f.reportPages, "report-pages", 1000, "with --report, at most `N` viewer pages of the replays that need your eyes (suspicious, invalid, the top scores), and as many of the other valid ones")
+		intFlag(fl, &f.reportTop, "report-top", 10, "with --report, the `N` top scores listed (and paged) among the replays that need your eyes")
 		intFlag(fl, &f.workers, "workers", 0, "`N` replays verified in parallel (0: one a CPU)")
 		fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); a replay uses it when its profile: names the file's name:")
 	})
@@ -94,9 +96,13 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		if err = checkReportNotInput(f.report, args); err != nil {
 			return c.fail(exitBadUsage, "verify: --report: %v", err)
 		}
+		if f.reportTop < 0 {
+			return c.fail(exitBadUsage, "verify: --report-top %d: give 0 or more", f.reportTop)
+		}
 		if report, err = newHTMLReport(f.report, v, f.reportPages); err != nil {
 			return c.fail(exitBadUsage, "verify: --report: %v", err)
 		}
+		report.top = f.reportTop
 		verifyOne = report.verify
 	}
 	sum := newSummary()
@@ -155,7 +161,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 			fmt.Fprintf(c.stderr, "removed %s of an earlier report from %s\n", plural(stale, "page"), report.dir)
 		}
 		if unpaged > 0 {
-			fmt.Fprintf(c.stderr, "%s no page: --report-pages %d caps the pages of valid and of invalid replays\n", pluralHave(unpaged, "replay"), f.reportPages)
+			fmt.Fprintf(c.stderr, "%s no page: --report-pages %d caps the pages of the replays that need your eyes, and of the others\n", pluralHave(unpaged, "replay"), f.reportPages)
 		}
 	}
 	return sum.exitCode()
@@ -380,8 +386,8 @@ func indentLines(s, prefix string) string {
 
 // summary counts verdicts as they stream out.
 type summary struct {
-	valid, unreadable int
-	warned            int // valid replays with plausibility warnings
+	valid, unreadable int // valid: without warnings
+	warned            int // valid replays with plausibility warnings: suspicious
 	implausible       int // replays --strict failed for their warnings
 	moves             atomic.Int64
 	count             atomic.Int64 // read by the progress line while the batch runs
@@ -403,8 +409,9 @@ func (s *summary) add(vd replay.Verdict) {
 	case vd.Valid:
 		if len(vd.Warnings) > 0 {
 			s.warned++
+		} else {
+			s.valid++
 		}
-		s.valid++
 		if s.best == nil || vd.Score > s.best.Score {
 			best := vd // a copy only for a new best: vd itself stays on the stack
 			s.best = &best
@@ -417,7 +424,9 @@ func (s *summary) add(vd replay.Verdict) {
 }
 
 // print writes the summary line: "12 replays: 10 valid, 2 invalid
-// (claim-score 1, illegal-move 1), 0 unreadable; best verified score ...".
+// (claim-score 1, illegal-move 1), 0 unreadable; best verified score ...",
+// with "N suspicious" after the valid when N valid replays have spawn
+// warnings (or --strict failed them): the four classes of verdict.
 func (s *summary) print(w io.Writer) {
 	n := 0
 	var reasons []string
@@ -428,10 +437,10 @@ func (s *summary) print(w io.Writer) {
 	sort.Strings(reasons)
 	fmt.Fprintf(w, "%s: %d valid", plural(int(s.count.Load()), "replay"), s.valid)
 	if s.warned > 0 {
-		fmt.Fprintf(w, " (%d with spawn warnings)", s.warned)
+		fmt.Fprintf(w, ", %d suspicious (spawn warnings)", s.warned)
 	}
 	if s.implausible > 0 {
-		fmt.Fprintf(w, ", %d implausible (--strict)", s.implausible)
+		fmt.Fprintf(w, ", %d suspicious (implausible, failed by --strict)", s.implausible)
 	}
 	fmt.Fprintf(w, ", %d invalid", n)
 	if n > 0 {
@@ -451,7 +460,7 @@ func (s *summary) exitCode() int {
 	switch {
 	case s.unreadable > 0:
 		return exitBadUsage
-	case int64(s.valid) < s.count.Load():
+	case int64(s.valid+s.warned) < s.count.Load():
 		return exitFailed
 	}
 	return exitOK

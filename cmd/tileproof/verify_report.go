@@ -1,13 +1,16 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -31,14 +34,19 @@ type htmlReport struct {
 	baseAbs string // FILE's directory, absolute, for the links to replay files
 
 	maxPages int
+	top      int // the top scores that need the operator's eyes
 
-	mu      sync.Mutex
-	written [2]int            // pages given out: of valid replays, of invalid ones
-	unpaged int               // replays that could have had a page, over the cap
-	pages   map[string]string // a replay's name to its page's URL, relative to FILE
-	files   map[string]bool   // the pages' file names, in dir
-	err     error             // the first page that could not be written
-	entries []htmlview.Entry
+	mu        sync.Mutex
+	written   int               // ordinary pages given out
+	unpaged   int               // replays that could have had a page, over the cap
+	needs     []*held           // suspicious and invalid replays, for their pages
+	tops      []*held           // the top scores so far, for their pages
+	heldBytes int               // the bytes of needs and tops
+	claims    map[string]uint64 // the claimed score of each replay verified, until add takes it
+	pages     map[string]string // a replay's name to its page's URL, relative to FILE
+	files     map[string]bool   // the pages' file names, in dir
+	err       error             // the first page that could not be written
+	entries   []htmlview.Entry
 
 	root *os.Root // dir, opened so that stale pages are removed inside it only (report_safety.go)
 }
@@ -56,11 +64,14 @@ func newHTMLReport(name string, v *replay.Verifier, maxPages int) (*htmlReport, 
 		return nil, err
 	}
 	return &htmlReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
-		baseAbs: filepath.Dir(abs), maxPages: maxPages, pages: map[string]string{}, files: map[string]bool{}}, nil
+		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: 10, claims: map[string]uint64{}, pages: map[string]string{}, files: map[string]bool{}}, nil
 }
 
-// verify verifies one replay as replay.Verifier.VerifyFile does, tracing
-// it to write its page.
+// verify verifies one replay as replay.Verifier.VerifyFile does. A
+// replay that needs the operator's eyes (suspicious, invalid, or among
+// the top scores so far) is held, its bytes kept, for finish to write its
+// page in the order of need; another valid one gets its page now, while
+// the cap of ordinary pages lasts.
 func (h *htmlReport) verify(name string, data []byte) replay.Verdict {
 	r, err := replay.Decode(name, data)
 	if err != nil {
@@ -68,60 +79,191 @@ func (h *htmlReport) verify(name string, data []byte) replay.Verdict {
 	}
 	vd := h.v.Verify(r)
 	vd.Name = name
-	if !h.reserve(vd) {
+	h.mu.Lock()
+	h.claims[name] = r.Claim.Score
+	h.mu.Unlock()
+	if !vd.Reason.Replayable() {
 		return vd
 	}
-	vd, frames := h.v.Trace(r) // the same verdict, with its frames
-	vd.Name = name
-	if len(frames) == 0 {
+	if h.hold(vd, data) {
 		return vd
+	}
+	if h.reserve() {
+		h.writePage(name, r)
+	}
+	return vd
+}
+
+// held is a replay kept for its page in the order of need.
+type held struct {
+	name  string
+	data  []byte
+	score uint64
+	need  bool // suspicious or invalid: its page is due whatever the scores
+}
+
+// maxHeld is the most bytes of replays held for their pages at once; a
+// replay past it has its page written at once instead (in input order).
+const maxHeld = 256 << 20
+
+// hold keeps a replay that needs the operator's eyes, reporting whether it
+// did: a suspicious or invalid one always, a valid one while it is among
+// the top h.top scores (the lowest of them is let go, to an ordinary page
+// when the cap allows). Past maxHeld bytes the page is written at once.
+func (h *htmlReport) hold(vd replay.Verdict, data []byte) bool {
+	need := !vd.Valid || len(vd.Warnings) > 0
+	h.mu.Lock()
+	if !need {
+		if h.top == 0 {
+			h.mu.Unlock()
+			return false
+		}
+		if len(h.tops) == h.top {
+			low := slices.MinFunc(h.tops, func(a, b *held) int { return cmp.Compare(a.score, b.score) })
+			if vd.Score <= low.score {
+				h.mu.Unlock()
+				return false
+			}
+			h.tops = slices.DeleteFunc(h.tops, func(x *held) bool { return x == low })
+			h.heldBytes -= len(low.data)
+			h.mu.Unlock()
+			h.ordinary(low)
+			h.mu.Lock()
+		}
+	}
+	if h.heldBytes+len(data) > maxHeld {
+		h.mu.Unlock()
+		h.writeHeld(&held{name: vd.Name, data: data})
+		return true
+	}
+	x := &held{name: vd.Name, data: slices.Clone(data), score: vd.Score, need: need}
+	h.heldBytes += len(data)
+	if need {
+		h.needs = append(h.needs, x)
+	} else {
+		h.tops = append(h.tops, x)
+	}
+	h.mu.Unlock()
+	return true
+}
+
+// ordinary gives a replay let go from the top scores an ordinary page,
+// when the cap allows.
+func (h *htmlReport) ordinary(x *held) {
+	if h.reserve() {
+		h.writeHeld(x)
+	}
+}
+
+// writeHeld decodes a held replay again and writes its page.
+func (h *htmlReport) writeHeld(x *held) {
+	r, err := replay.Decode(x.name, x.data)
+	if err != nil {
+		return // decoded once already: cannot happen
+	}
+	h.writePage(x.name, r)
+}
+
+// writePage verifies r again, its frames into its page (htmlview.Viewer,
+// never a frame a step held), and writes the page.
+func (h *htmlReport) writePage(name string, r *replay.Replay) {
+	pv := htmlview.NewViewer(r)
+	vd := h.v.Walk(r, pv.Add)
+	vd.Name = name
+	if pv.Frames() == 0 {
+		return
 	}
 	page := pageFile(name)
-	var b bytes.Buffer
-	err = htmlview.Replay(&b, htmlview.Game{Replay: r, Verdict: vd, Frames: frames},
-		htmlview.Options{Back: "../" + url.PathEscape(filepath.Base(h.name)), BackText: "the batch report"})
-	if err == nil {
-		err = writeFileAtomic(filepath.Join(h.dir, page), b.Bytes())
-	}
+	err := writeFileAtomic(filepath.Join(h.dir, page), func(w io.Writer) error {
+		return pv.Write(w, vd, htmlview.Options{Back: "../" + url.PathEscape(filepath.Base(h.name)), BackText: "the batch report"})
+	})
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if err != nil {
 		if h.err == nil {
 			h.err = err
 		}
-		return vd
+		return
 	}
 	h.pages[name] = h.dirURL + "/" + url.PathEscape(page)
 	h.files[page] = true
-	return vd
 }
 
-// reserve reports whether the replay of verdict vd gets a page, counting
-// it against the cap of its kind. A replay that cannot be replayed
-// (malformed, refused, a bad start) never has a page and takes no place.
-func (h *htmlReport) reserve(vd replay.Verdict) bool {
-	if !vd.Reason.Replayable() {
-		return false
-	}
-	kind := 0
-	if !vd.Valid {
-		kind = 1
-	}
+// reserve reports whether an ordinary valid replay gets a page, counting
+// it against the cap.
+func (h *htmlReport) reserve() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.written[kind] >= h.maxPages {
+	if h.written >= h.maxPages {
 		h.unpaged++
 		return false
 	}
-	h.written[kind]++
+	h.written++
 	return true
+}
+
+// writeNeeded writes the pages of the replays held, in the order of need:
+// the suspicious, then the top scores (highest first), then the invalid,
+// each in the batch's order (htmlview.ReportWith lists them so), at most
+// maxPages of them; the others are left without a page.
+func (h *htmlReport) writeNeeded() {
+	order := map[string]int{}
+	for i, e := range h.entries {
+		if _, ok := order[e.Verdict.Name]; !ok {
+			order[e.Verdict.Name] = i
+		}
+	}
+	verdicts := map[string]replay.Verdict{}
+	for _, e := range h.entries {
+		verdicts[e.Verdict.Name] = e.Verdict
+	}
+	rank := func(x *held) int {
+		switch v := verdicts[x.name]; {
+		case v.Valid || v.Reason == replay.Implausible:
+			return 0
+		}
+		return 2
+	}
+	all := slices.Concat(h.needs, h.tops)
+	slices.SortStableFunc(all, func(a, b *held) int {
+		ra, rb := rank(a), rank(b)
+		if !a.need {
+			ra = 1
+		}
+		if !b.need {
+			rb = 1
+		}
+		if c := cmp.Compare(ra, rb); c != 0 {
+			return c
+		}
+		if ra == 1 {
+			if c := cmp.Compare(b.score, a.score); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(order[a.name], order[b.name])
+	})
+	for i, x := range all {
+		if i < h.maxPages {
+			h.writeHeld(x)
+		} else {
+			h.unpaged++
+		}
+		x.data = nil
+	}
+	h.needs, h.tops = nil, nil
 }
 
 // add records a verdict, in the batch's order.
 func (h *htmlReport) add(vd replay.Verdict) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.entries = append(h.entries, htmlview.Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name)})
+	e := htmlview.Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name)}
+	if c, ok := h.claims[vd.Name]; ok {
+		e.Claimed = &c
+		delete(h.claims, vd.Name)
+	}
+	h.entries = append(h.entries, e)
 }
 
 // abandon removes the summary page of a batch that could not be listed
@@ -138,10 +280,14 @@ func (h *htmlReport) abandon() {
 // the cap, stale the number of earlier pages removed.
 func (h *htmlReport) finish(title string) (pages, unpaged, stale int, err error) {
 	defer h.file.Close()
+	h.writeNeeded()
 	if h.err != nil {
 		return 0, 0, 0, h.err
 	}
-	if err := htmlview.Report(h.file, title, h.entries); err != nil {
+	for i := range h.entries {
+		h.entries[i].Page = h.pages[h.entries[i].Verdict.Name]
+	}
+	if err := htmlview.ReportWith(h.file, title, h.entries, htmlview.ReportOptions{Top: h.top}); err != nil {
 		return 0, 0, 0, fmt.Errorf("%s: %v", h.name, err)
 	}
 	if err := h.file.Close(); err != nil {
@@ -269,14 +415,19 @@ func pageFile(name string) string {
 	return base + "-" + hex.EncodeToString(sum[:4]) + ".html"
 }
 
-// writeFileAtomic writes data to a temporary file beside name and renames
-// it, so that a page written twice (a replay named twice) is never torn.
-func writeFileAtomic(name string, data []byte) error {
+// writeFileAtomic writes a page with write to a temporary file beside
+// name and renames it, so that a page written twice (a replay named twice)
+// is never torn. It is the one place the report opens a page's file.
+func writeFileAtomic(name string, write func(io.Writer) error) error {
 	f, err := os.CreateTemp(filepath.Dir(name), ".page-*")
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	b := bufio.NewWriterSize(f, 64<<10)
+	err = write(b)
+	if err == nil {
+		err = b.Flush()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

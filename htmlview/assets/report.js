@@ -1,73 +1,141 @@
-// The batch report's table: filter the rows by verdict, reason and name,
-// sort them by a column (a click on its heading; again for the other
-// way). Without this script the rows keep the order the page was written
-// in, the invalid first, and the reason links jump to their first row.
+// The batch report's table (htmlview/rows.go): the rows arrive as JSON
+// arrays and are drawn a page at a time; a click on a heading sorts, the
+// boxes under the headings filter, the buttons export what is shown. The
+// state (sort, filters, page) is kept in the address (#v?...), so that a
+// viewer page links back to the same row with the filters kept, and
+// steps to the next or previous replay of the filter through it.
 (function () {
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
-  var table = $("replays"), show = $("show"), q = $("q"), shown = $("shown");
-  if (!table || !show) { return; }
+  var table = $("replays");
+  if (!table) { return; }
+  var D = JSON.parse($("tp-rows").textContent);
+  var R = D.rows, C = D.classes, PER = 100;
+  var BLOBS = window.URL; // object URLs for the downloads
   var body = table.tBodies[0];
-  var rows = Array.prototype.slice.call(body.rows);
-  // The page's order is the triage order (invalid, unreadable, valid):
-  // the kind column sorts by it.
-  rows.forEach(function (r, i) { r.pageIndex = i; });
-  $("controls").hidden = false;
+  var inputs = Array.prototype.slice.call(table.querySelectorAll("[data-f]"));
+  var NUMERIC = { 0: 1, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1 };
+  var view = [];   // the indices into R shown, in order
+  var page = 0, sortCol = -1, sortDir = 1;
 
-  function filter() {
-    var f = show.value, text = q.value.trim().toLowerCase(), n = 0;
-    var kind = f.indexOf("kind:") === 0 ? f.slice(5) : "";
-    var reason = f.indexOf("reason:") === 0 ? f.slice(7) : "";
-    rows.forEach(function (r) {
-      var on = (!kind || r.dataset.kind === kind) && (!reason || r.dataset.reason === reason) &&
-        (!text || r.dataset.name.toLowerCase().indexOf(text) >= 0);
-      r.hidden = !on;
-      if (on) { n++; }
-    });
-    shown.textContent = n + " of " + rows.length + " shown";
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
   }
+  function group(n) { return n === null ? "\u2013" : String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  function encPath(p) { return p.split("/").map(encodeURIComponent).join("/"); }
+  function pageHref(r) { return r[9] ? D.pre + encPath(r[9]) + ".html" : ""; }
+  function fileHref(r) { return r[10] === 1 ? encPath(r[1]) : (r[10] || ""); }
+  function verdictText(r) { return r[2] >= 2 ? r[3] : C[r[2]]; }
 
-  // A reason link (#reason-NAME) or kind mark (#kind-NAME) filters the
-  // table to its rows.
-  function follow() {
-    var m = /^#(reason|kind)-(.+)$/.exec(location.hash);
-    if (!m) { return; }
-    var v = m[1] + ":" + decodeURIComponent(m[2]);
-    for (var i = 0; i < show.options.length; i++) {
-      if (show.options[i].value === v) {
-        show.value = v;
-        filter();
-        $("replays-title").scrollIntoView();
-        return;
+  // A numeric filter: ">1000", "<=50", "100..200", "=7" or "7".
+  function numTest(text) {
+    var m = /^\s*(>=|<=|>|<|=)?\s*([0-9.eE+-]+)\s*(?:\.\.\s*([0-9.eE+-]+))?\s*$/.exec(text);
+    if (!m) { return function () { return false; }; }
+    var a = +m[2], b = m[3] !== undefined ? +m[3] : null, op = m[1] || "=";
+    if (b !== null) { return function (v) { return v !== null && v >= a && v <= b; }; }
+    return {
+      ">": function (v) { return v !== null && v > a; }, "<": function (v) { return v !== null && v < a; },
+      ">=": function (v) { return v !== null && v >= a; }, "<=": function (v) { return v !== null && v <= a; },
+      "=": function (v) { return v !== null && v === a; }
+    }[op];
+  }
+  function filterTests() {
+    var tests = [];
+    inputs.forEach(function (el) {
+      var col = +el.dataset.f, v = el.value.trim();
+      if (!v) { return; }
+      if (col === 2) {
+        var kind = v.indexOf("kind:") === 0 ? C.indexOf(v.slice(5)) : -1;
+        var reason = v.indexOf("reason:") === 0 ? v.slice(7) : null;
+        tests.push(function (r) { return kind >= 0 ? r[2] === kind : r[3] === reason; });
+      } else if (NUMERIC[col]) {
+        var t = numTest(v);
+        tests.push(function (r) { return t(r[col]); });
+      } else {
+        var low = v.toLowerCase();
+        tests.push(function (r) { return String(r[col]).toLowerCase().indexOf(low) >= 0; });
       }
+    });
+    return tests;
+  }
+
+  // The triage order, the page's order without a sort: the suspicious,
+  // the invalid, the unreadable, the valid; the batch's order in each.
+  var RANK = [3, 0, 1, 2];
+  function compute() {
+    var tests = filterTests(), nt = tests.length;
+    view = [];
+    for (var i = 0; i < R.length; i++) {
+      var ok = true;
+      for (var k = 0; k < nt && ok; k++) { ok = tests[k](R[i]); }
+      if (ok) { view.push(i); }
+    }
+    var col = sortCol, dir = sortDir;
+    if (col < 0) {
+      view.sort(function (a, b) { return RANK[R[a][2]] - RANK[R[b][2]] || a - b; });
+    } else if (NUMERIC[col]) {
+      // Figures never computed sort last, whichever the way.
+      view.sort(function (a, b) {
+        var x = R[a][col], y = R[b][col];
+        if (x === null || y === null) { return x === y ? a - b : (x === null ? 1 : -1); }
+        return (x - y) * dir || a - b;
+      });
+    } else {
+      var key = col === 2 ? verdictText : function (r) { return String(r[col]).toLowerCase(); };
+      var keys = new Array(R.length);
+      view.forEach(function (i) { keys[i] = key(R[i]); });
+      view.sort(function (a, b) { var x = keys[a], y = keys[b]; return (x < y ? -1 : x > y ? 1 : 0) * dir || a - b; });
     }
   }
 
-  var sortKey = "", sortDir = 1;
-  function key(r, k) {
-    switch (k) {
-      case "name": return r.dataset.name.toLowerCase();
-      case "kind": return r.pageIndex;
-      case "n": return +r.dataset.n;
-    }
-    // A figure never computed sorts after every computed one.
-    return r.dataset[k] === undefined ? null : +r.dataset[k];
+  function rowHTML(i, mark) {
+    var r = R[i], p = pageHref(r), f = fileHref(r);
+    var name = p ? '<a class="page" data-i="' + i + '" href="' + esc(p) + '">' + esc(r[1]) + "</a>" : esc(r[1]);
+    return '<tr id="r' + r[0] + '" data-n="' + r[0] + '" data-kind="' + C[r[2]] + '" data-reason="' + esc(r[3]) + '"' + (mark ? ' class="target"' : "") + ">" +
+      '<td class="n">' + r[0] + "</td><td>" + name + '</td><td><span class="verdict ' + C[r[2]] + '">' + esc(verdictText(r)) + "</span></td>" +
+      '<td class="n">' + group(r[4]) + '</td><td class="n">' + group(r[5]) + '</td><td class="n">' + group(r[6]) + '</td><td class="n">' + group(r[7]) + "</td>" +
+      '<td class="n' + (r[8] !== null && r[8] < 0.001 ? " low" : "") + '">' + (r[8] === null ? "\u2013" : r[8]) + '</td><td class="what">' + esc(r[11]) + "</td>" +
+      "<td>" + (f ? '<a href="' + esc(f) + '">file</a>' : "") + "</td></tr>";
   }
-  function sortBy(k, th) {
-    sortDir = sortKey === k ? -sortDir : 1;
-    sortKey = k;
-    rows.sort(function (a, b) {
-      var x = key(a, k), y = key(b, k);
-      if (x === null || y === null) { return x === y ? 0 : (x === null ? 1 : -1); }
-      return (x < y ? -1 : x > y ? 1 : 0) * sortDir || (+a.dataset.n - +b.dataset.n);
+  var target = -1; // the row an address pointed at, marked
+  function draw() {
+    var pages = Math.max(1, Math.ceil(view.length / PER));
+    page = Math.max(0, Math.min(page, pages - 1));
+    var html = [];
+    for (var k = page * PER; k < Math.min(view.length, (page + 1) * PER); k++) { html.push(rowHTML(view[k], view[k] === target)); }
+    body.innerHTML = html.join("");
+    $("shown").textContent = view.length + " of " + R.length + " shown";
+    $("pg-at").textContent = view.length ? "rows " + (page * PER + 1) + " to " + Math.min(view.length, (page + 1) * PER) : "no rows";
+    $("pg-prev").disabled = $("pg-first").disabled = page === 0;
+    $("pg-next").disabled = $("pg-last").disabled = page >= pages - 1;
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) {
+      if (+th.dataset.col === sortCol) { th.setAttribute("aria-sort", sortDir > 0 ? "ascending" : "descending"); } else { th.removeAttribute("aria-sort"); }
     });
-    rows.forEach(function (r) { body.appendChild(r); });
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) { c.removeAttribute("aria-sort"); });
-    th.setAttribute("aria-sort", sortDir > 0 ? "ascending" : "descending");
   }
+
+  // The state in the address: s (sort column, negative for the other
+  // way), p (page), fN (filters).
+  function state() {
+    var q = new URLSearchParams();
+    if (sortCol >= 0) { q.set("s", String(sortDir > 0 ? sortCol + 1 : -(sortCol + 1))); }
+    inputs.forEach(function (el) { if (el.value) { q.set("f" + el.dataset.f, el.value); } });
+    return q;
+  }
+  function save() {
+    var q = state();
+    q.set("p", String(page));
+    if (history.replaceState) { history.replaceState(null, "", "#v?" + q.toString()); }
+  }
+  function load(q) {
+    inputs.forEach(function (el) { el.value = q.get("f" + el.dataset.f) || ""; });
+    var s = +(q.get("s") || 0);
+    sortCol = s ? Math.abs(s) - 1 : -1;
+    sortDir = s < 0 ? -1 : 1;
+  }
+  function update() { compute(); page = 0; draw(); save(); }
+
   Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) {
-    var k = th.dataset.sort;
-    if (!k) { return; }
+    var col = +th.dataset.col;
     var b = document.createElement("button");
     b.type = "button";
     b.className = "sort";
@@ -75,17 +143,125 @@
     b.title = "sort by " + th.textContent;
     th.textContent = "";
     th.appendChild(b);
-    b.addEventListener("click", function () { sortBy(k, th); });
+    b.addEventListener("click", function () {
+      // Numbers highest first, words from a; again for the other way.
+      if (sortCol === col) { sortDir = -sortDir; } else { sortCol = col; sortDir = NUMERIC[col] ? -1 : 1; }
+      update();
+    });
+  });
+  var typing = 0;
+  inputs.forEach(function (el) {
+    el.addEventListener("input", function () { clearTimeout(typing); typing = setTimeout(update, 60); });
+    el.addEventListener("change", update);
+  });
+  $("clear").onclick = function () { inputs.forEach(function (el) { el.value = ""; }); update(); };
+  $("pg-first").onclick = function () { page = 0; draw(); save(); };
+  $("pg-prev").onclick = function () { page--; draw(); save(); };
+  $("pg-next").onclick = function () { page++; draw(); save(); };
+  $("pg-last").onclick = function () { page = 1e9; draw(); save(); };
+
+  // Export what is shown, in its order.
+  function download(name, type, text) {
+    var a = document.createElement("a");
+    a.href = BLOBS.createObjectURL (new Blob([text], { type: type }));
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(function () { BLOBS.revokeObjectURL (a.href); a.remove(); }, 0);
+  }
+  var HEAD = ["n", "replay", "verdict", "claimed", "score", "maxTile", "moves", "smallestP", "what", "page", "file"];
+  function record(r) { return [r[0], r[1], verdictText(r), r[4], r[5], r[6], r[7], r[8], r[11], pageHref(r), fileHref(r)]; }
+  function csvCell(v) {
+    if (v === null) { return ""; }
+    v = String(v);
+    if (/^[=+\-@\t\r]/.test(v)) { v = "'" + v; } // never a formula in a spreadsheet
+    return /[",\n\r]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
+  }
+  $("dl-csv").onclick = function () {
+    var lines = [HEAD.join(",")];
+    view.forEach(function (i) { lines.push(record(R[i]).map(csvCell).join(",")); });
+    download("replays.csv", "text/csv", lines.join("\r\n") + "\r\n");
+  };
+  $("dl-json").onclick = function () {
+    download("replays.json", "application/json", JSON.stringify(view.map(function (i) {
+      var o = {}, rec = record(R[i]);
+      HEAD.forEach(function (h, k) { o[h] = rec[k]; });
+      return o;
+    })));
+  };
+
+  // A link to a viewer page carries the state, the row and where to come
+  // back (#from=...): the page links back to this row with the filters
+  // kept, and to the next and previous replays of the filter.
+  body.addEventListener("click", function (ev) {
+    var a = ev.target.closest && ev.target.closest("a.page");
+    if (!a) { return; }
+    var q = state();
+    q.set("r", String(R[+a.dataset.i][0]));
+    a.href = pageHref(R[+a.dataset.i]) + "#from=" + encodeURIComponent(q.toString());
   });
 
+  // showRow goes to the page of row n and marks it.
+  function showRow(n) {
+    var at = -1;
+    for (var k = 0; k < view.length; k++) { if (R[view[k]][0] === n) { at = k; break; } }
+    if (at < 0) { draw(); return; }
+    target = view[at];
+    page = Math.floor(at / PER);
+    draw();
+    var el = $("r" + n);
+    if (el) { el.scrollIntoView({ block: "center" }); }
+  }
+  // go steps from row n to the next (+1) or previous (-1) row of the
+  // view that has a page, and opens that page.
+  function go(n, step) {
+    var at = -1;
+    for (var k = 0; k < view.length; k++) { if (R[view[k]][0] === n) { at = k; break; } }
+    for (var j = at + step; at >= 0 && j >= 0 && j < view.length; j += step) {
+      var r = R[view[j]];
+      if (r[9]) {
+        var q = state();
+        q.set("r", String(r[0]));
+        location.replace(pageHref(r) + "#from=" + encodeURIComponent(q.toString()));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  function follow() {
+    var h = location.hash, m;
+    target = -1;
+    if ((m = /^#r(\d+)$/.exec(h))) {
+      compute();
+      showRow(+m[1]);
+    } else if ((m = /^#(reason|kind)-(.+)$/.exec(h))) {
+      inputs.forEach(function (el) { el.value = ""; });
+      table.querySelector('[data-f="2"]').value = m[1] + ":" + decodeURIComponent(m[2]);
+      compute();
+      page = 0;
+      draw();
+      $("replays-title").scrollIntoView();
+    } else if (h.indexOf("#v?") === 0) {
+      var q = new URLSearchParams(h.slice(3));
+      load(q);
+      compute();
+      page = +(q.get("p") || 0);
+      var n = +(q.get("r") || 0), dir = q.get("go");
+      if (n && dir && go(n, dir === "next" ? 1 : -1)) { return; }
+      if (n) { showRow(n); } else { draw(); }
+      if (n || dir) { save(); }
+    } else {
+      compute();
+      draw();
+    }
+  }
   // A link to the address already shown fires no hashchange.
   document.addEventListener("click", function (ev) {
-    var a = ev.target.closest && ev.target.closest('a[href^="#reason-"], a[href^="#kind-"]');
+    var a = ev.target.closest && ev.target.closest('a[href^="#"]');
     if (a && a.getAttribute("href") === location.hash) { follow(); }
   });
-  show.addEventListener("change", filter);
-  q.addEventListener("input", filter);
   window.addEventListener("hashchange", follow);
-  filter();
   follow();
+  document.body.dataset.ready = String(Math.round(performance.now()));
 })();

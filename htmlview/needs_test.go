@@ -1,0 +1,51 @@
+package htmlview
+
+import (
+	"bytes"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tileproof/tileproof/replay"
+)
+
+// TestReportNeeds: the four classes are counted at the top, and the list
+// of the replays that need the operator's eyes holds every suspicious and
+// invalid replay and the top N scores, in the order of need (suspicious,
+// top scores highest first, invalid), whatever the batch's order.
+func TestReportNeeds(t *testing.T) {
+	valid := func(name string, score uint64) Entry {
+		return Entry{Verdict: replay.Verdict{Name: name, Valid: true, Replayed: true, Score: score}}
+	}
+	sus := valid("sus.yaml", 7)
+	sus.Verdict.Warnings = []string{"the spawned values (4: 40) are unlikely (p = 1e-40)"}
+	bad := Entry{Verdict: replay.Verdict{Name: "bad.yaml", Reason: replay.IllegalMove, Replayed: true}}
+	unread := Entry{Verdict: replay.Verdict{Name: "unread.yaml", Reason: replay.Malformed}}
+	entries := []Entry{bad, valid("low.yaml", 4), unread, valid("high.yaml", 400), sus, valid("mid.yaml", 40)}
+	var b bytes.Buffer
+	if err := ReportWith(&b, "batch", entries, ReportOptions{Top: 2}); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, want := range []string{`>3 valid</a>`, `>1 suspicious</a>`, `>1 invalid</a>`, `>1 unreadable</a>`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the counts lack %s", want)
+		}
+	}
+	list := html[strings.Index(html, `<table id="needs">`):]
+	list = list[:strings.Index(list, "</table>")]
+	var got []string
+	for _, m := range regexp.MustCompile(`<td>([\w.]+)</td>`).FindAllStringSubmatch(list, -1) {
+		got = append(got, m[1])
+	}
+	if want := []string{"sus.yaml", "high.yaml", "mid.yaml", "bad.yaml"}; !slices.Equal(got, want) {
+		t.Errorf("needs your eyes: %v, want %v", got, want)
+	}
+	if !strings.Contains(list, "p = 1e-40") || !strings.Contains(list, "top score #2") {
+		t.Errorf("the list does not say why: %s", list)
+	}
+	if strings.Index(html, `id="needs"`) > strings.Index(html, `id="replays"`) {
+		t.Error("the list comes after the table")
+	}
+}
