@@ -6,8 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
@@ -36,24 +36,44 @@ func moveUndoReplay(t testing.TB, size int) []byte {
 
 // childRun runs tileproof's command line in a child process (this test
 // binary, TestMemoryChild) and returns its peak resident memory in bytes
-// and its exit code.
+// and its exit code. The peak is the child's own, VmHWM of its
+// /proc/self/status as it ends: the rusage of a child started by
+// os/exec counts the parent's high-water mark too (Linux records the
+// forking process's at exec), so a test process grown by other tests
+// would be charged to the command.
 func childRun(t *testing.T, args ...string) (peak int64, code int) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryChild$")
 	cmd.Env = append(os.Environ(), "TILEPROOF_MEMORY_CHILD="+strings.Join(args, "\x1f"))
-	out, err := cmd.CombinedOutput()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if cmd.ProcessState == nil {
 		t.Fatalf("%v: %v", args, err)
-	}
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	if !ok {
-		t.Skip("no resource usage on this system")
 	}
 	if len(out) > 0 {
 		t.Logf("%s", strings.TrimSpace(string(out)))
 	}
-	return ru.Maxrss * 1024, cmd.ProcessState.ExitCode()
+	for line := range strings.Lines(stderr.String()) {
+		if kb, ok := strings.CutPrefix(line, childPeakPrefix); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(kb), 10, 64)
+			if err != nil {
+				t.Fatalf("the child's peak %q: %v", line, err)
+			}
+			peak = n * 1024
+		} else {
+			t.Logf("%s", strings.TrimSpace(line))
+		}
+	}
+	if peak == 0 {
+		t.Fatalf("%v: the child did not report its peak memory", args)
+	}
+	return peak, cmd.ProcessState.ExitCode()
 }
+
+// childPeakPrefix starts the line on which TestMemoryChild reports its
+// peak resident memory, in kB.
+const childPeakPrefix = "tileproof-test-peak-kB: "
 
 // TestMemoryChild is the child of childRun: it runs the command line it
 // is given and exits with its code. It skips when run as a test.
@@ -63,7 +83,17 @@ func TestMemoryChild(t *testing.T) {
 		t.Skip("run by childRun only")
 	}
 	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
-	os.Exit(c.main(strings.Split(args, "\x1f")))
+	code := c.main(strings.Split(args, "\x1f"))
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(status)) {
+		if kb, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			fmt.Fprintf(os.Stderr, "%s%s\n", childPeakPrefix, strings.TrimSuffix(strings.TrimSpace(kb), " kB"))
+		}
+	}
+	os.Exit(code)
 }
 
 // TestPageMemory: a viewer page of a 2 MiB log of move+undo pairs is
