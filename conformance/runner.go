@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -91,7 +92,7 @@ func profileOf(name string, known []*engine.Profile) (*engine.Profile, error) {
 	}
 	p, err := engine.BuiltinProfile(name)
 	if err != nil {
-		return nil, fmt.Errorf("unknown profile %q: it is not built in, and no profile file of that name was given", name)
+		return nil, fmt.Errorf("unknown profile %q: it is not built in, and no profile file of that name was given (--profile FILE)", name)
 	}
 	return p, nil
 }
@@ -108,15 +109,34 @@ func Profiles(h Hello, asked []string, known []*engine.Profile) ([]*engine.Profi
 
 func runProfiles(h Hello, opts Options) ([]*engine.Profile, error) {
 	known := slices.Clone(opts.Known)
+	// The profile files asked for, read first: a profile file the
+	// implementation declares is never read unless the run names it too.
+	var files []namedFile
+	for _, p := range opts.Profiles {
+		if !isProfileFile(p) {
+			continue
+		}
+		prof, err := readProfileFile(p, "the profile file asked for")
+		if err != nil {
+			return nil, err
+		}
+		fi, _ := os.Stat(p)
+		files = append(files, namedFile{path: p, info: fi, profile: prof})
+		known = append(known, prof)
+	}
 	var declared []string // the declared profiles, by name
 	for _, d := range h.Profiles {
 		name := d
 		if isProfileFile(d) {
-			p, err := readProfileFile(d, "the profile file the implementation declares")
-			if err != nil {
-				return nil, err
+			k := slices.IndexFunc(files, func(f namedFile) bool { return f.sameFile(d) })
+			switch {
+			case k >= 0:
+				name = files[k].profile.Name
+			case opts.Profiles != nil:
+				continue // not asked for: not run, not read
+			default:
+				return nil, fmt.Errorf("the implementation declares the profile file %q; the runner reads a profile file only when the run names it too: --profile PATH of that file", d)
 			}
-			known, name = append(known, p), p.Name
 		}
 		if !slices.Contains(declared, name) {
 			declared = append(declared, name)
@@ -127,11 +147,8 @@ func runProfiles(h Hello, opts Options) ([]*engine.Profile, error) {
 		names = nil
 		for _, p := range opts.Profiles {
 			if isProfileFile(p) {
-				f, err := readProfileFile(p, "the profile file asked for")
-				if err != nil {
-					return nil, err
-				}
-				known, p = append(known, f), f.Name
+				k := slices.IndexFunc(files, func(f namedFile) bool { return f.path == p })
+				p = files[k].profile.Name
 			}
 			if !slices.Contains(declared, p) {
 				return nil, fmt.Errorf("the implementation does not declare profile %q (it declares %s)", p, strings.Join(declared, ", "))

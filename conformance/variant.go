@@ -2,7 +2,9 @@ package conformance
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -22,14 +24,58 @@ func isProfileFile(declared string) bool {
 	return strings.Contains(declared, "/") || strings.HasSuffix(declared, ".yaml") || strings.HasSuffix(declared, ".yml")
 }
 
-// readProfileFile reads a profile file, its path relative to the
-// directory the runner runs in; what says whose file it is.
+// MaxProfileFile is the longest profile file the runner reads.
+const MaxProfileFile = 1 << 20
+
+// readProfileFile reads a profile file the user named, its path relative
+// to the directory the runner runs in; what says whose file it is. Only a
+// regular file of at most MaxProfileFile bytes is read: a device, a FIFO
+// or a directory is refused before it is opened.
 func readProfileFile(path, what string) (*engine.Profile, error) {
-	data, err := os.ReadFile(path)
+	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %q is not a regular file (%s)", what, path, fi.Mode().Type())
+	}
+	if fi.Size() > MaxProfileFile {
+		return nil, fmt.Errorf("%s: %q is %d bytes; a profile file is at most %d", what, path, fi.Size(), MaxProfileFile)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer f.Close()
+	if ofi, err := f.Stat(); err != nil || !ofi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %q is not a regular file", what, path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxProfileFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	if len(data) > MaxProfileFile {
+		return nil, fmt.Errorf("%s: %q is longer than %d bytes", what, path, MaxProfileFile)
+	}
 	return engine.ParseProfile(path, data)
+}
+
+// namedFile is a profile file the run was asked for by its path.
+type namedFile struct {
+	path    string
+	info    os.FileInfo
+	profile *engine.Profile
+}
+
+// sameFile reports whether a path an implementation declares is the
+// file f the user named: the same path once cleaned, or the same file.
+// The declared path is at most looked up (os.Stat), never opened.
+func (f namedFile) sameFile(declared string) bool {
+	if filepath.Clean(declared) == filepath.Clean(f.path) {
+		return true
+	}
+	fi, err := os.Stat(declared)
+	return err == nil && os.SameFile(fi, f.info)
 }
 
 func isBuiltin(name string) bool { return slices.Contains(engine.BuiltinNames(), name) }

@@ -140,29 +140,37 @@ func dedupe(list []string) []string {
 // them, at most window ahead of the answers. At the first request that
 // gets no proper answer it ends the process and returns that failure and
 // the request's index; n is len(reqs) when every request was answered.
-// Each answer has the timeout from the one before (from the first write,
-// for the first).
+//
+// Each answer has the timeout from the later of the answer before it and
+// the write of its request: the implementation is never charged for a
+// request the runner had not yet written, however far behind its window
+// it is. A write that stalls for the timeout, the implementation reading
+// nothing and answering nothing meanwhile, is a timeout too.
 func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answer, err error)) (n int, err error) {
 	p := e.proc
 	for i := range reqs {
 		e.nextID++
 		reqs[i].ID = e.nextID
 	}
-	var slots chan struct{} // a batch's requests written, one a slot
-	written := make(chan struct{})
-	if len(reqs) == 1 {
-		e.out = append(appendRequest(e.out[:0], &reqs[0]), '\n')
-		d, _ := e.wait()
-		p.stdin.SetWriteDeadline(time.Now().Add(d))
-		_, err := p.stdin.Write(e.out)
-		close(written)
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			e.kill()
-			return 0, &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s (request %d): the implementation has not read its input for %s", reqs[0].Op, reqs[0].ID, d)}
-		} // any other failure shows as the end of its stdout
-	} else {
+	d, deadline := e.wait()
+	var limit time.Time
+	if e.RunTimeout > 0 {
+		limit = e.began.Add(e.RunTimeout)
+	}
+	var slots chan struct{}
+	if len(reqs) > 1 {
 		slots = make(chan struct{}, window)
-		go writeRequests(p, reqs, slots, written)
+	}
+	o := newOutbox(p, reqs, slots, d, limit)
+	written := make(chan struct{})
+	if slots == nil {
+		e.out = o.run(e.out)
+		close(written)
+	} else {
+		go func() {
+			defer close(written)
+			o.run(nil)
+		}()
 	}
 	defer func() {
 		if err != nil {
@@ -170,10 +178,24 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		}
 		<-written
 	}()
-	d, deadline := e.wait()
+	last := time.Now() // the answer before, or the start
 	for i, req := range reqs {
 		what := requestName{req.Op, req.ID} // named only in an error
-		data, rerr := p.readLine(time.Now().Add(d))
+		from, werr := o.written(i)
+		switch {
+		case errors.Is(werr, errWriteStalled):
+			if deadline && !limit.IsZero() && !time.Now().Before(limit) {
+				return i, e.timedOut(what, d, true)
+			}
+			return i, e.countTimeout(&conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s: the implementation has not read its input for %s", what, d)}, what)
+		case werr != nil:
+			from = time.Now() // the pipe has closed: the read tells how it ended
+		}
+		from = later(from, last)
+		if !limit.IsZero() {
+			d, deadline = e.wait()
+		}
+		data, rerr := p.readLine(from.Add(d))
 		switch {
 		case errors.Is(rerr, os.ErrDeadlineExceeded) && p.exited():
 			return i, &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s: the implementation %s without answering", what, p.ended())}
@@ -188,16 +210,9 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 			}
 			return i, &conformance.DriverError{Status: conformance.Crash, Msg: msg}
 		}
-		if len(reqs) > 1 {
-			select { // this request's slot, taken once the writer is past it
-			case <-slots:
-			default:
-				select {
-				case <-slots:
-				case <-time.After(d):
-					return i, e.timedOut(what, d, deadline)
-				}
-			}
+		o.answered.Store(time.Now().UnixNano())
+		if slots != nil {
+			<-slots // this request's: the writer took it before writing the request
 		}
 		a, err := e.answers.read(req.Op, data)
 		switch {
@@ -212,59 +227,37 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 			e.timeouts = 0
 		}
 		got(i, a, refusal(what, a))
-		d, deadline = e.wait()
+		last = time.Now()
 	}
 	return len(reqs), nil
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // timedOut counts a timeout and returns its error; the driver stops after
 // MaxTimeouts in a row, or at the end of the run's time.
 func (e *Exec) timedOut(what requestName, d time.Duration, deadline bool) error {
-	e.timeouts++
 	if deadline {
+		e.timeouts++
 		e.giveUp(conformance.Timeout, fmt.Sprintf("the run's time limit of %s has passed", e.RunTimeout))
 		return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s: no answer before the run's time limit of %s", what, e.RunTimeout)}
 	}
+	return e.countTimeout(&conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s: no answer within %s", what, d)}, what)
+}
+
+// countTimeout counts a timeout other than the run's end and returns
+// its error err; the driver stops after MaxTimeouts in a row.
+func (e *Exec) countTimeout(err error, what requestName) error {
+	e.timeouts++
 	if e.timeouts >= e.maxTimeouts() {
 		e.giveUp(conformance.Timeout, fmt.Sprintf("the implementation timed out on %d requests in a row (the last: %s); the driver stopped", e.timeouts, what))
 	}
-	return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s: no answer within %s", what, d)}
-}
-
-// writeRequests writes reqs to the process, taking a slot for each (the
-// reader frees one an answer) and flushing whenever it would wait for
-// one; it closes written when it is done, or gives up when the process
-// stops.
-func writeRequests(p *process, reqs []protocol.Request, slots chan struct{}, written chan struct{}) {
-	defer close(written)
-	var buf []byte
-	flush := func() bool {
-		if len(buf) == 0 {
-			return true
-		}
-		_, err := p.stdin.Write(buf)
-		buf = buf[:0]
-		return err == nil
-	}
-	for _, req := range reqs {
-		select {
-		case slots <- struct{}{}:
-		default:
-			if !flush() {
-				return
-			}
-			select {
-			case slots <- struct{}{}:
-			case <-p.quit:
-				return
-			}
-		}
-		buf = append(appendRequest(buf, &req), '\n')
-		if len(buf) >= 32<<10 && !flush() {
-			return
-		}
-	}
-	flush()
+	return err
 }
 
 // requestName names a request in an error: "move (request 17)".

@@ -85,6 +85,9 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := h.httpClient().Do(req)
 	if err != nil {
+		if re, ok := errors.AsType[*offsiteRedirect](err); ok {
+			return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: %v", method, path, re)}
+		}
 		var ue *url.Error
 		if errors.As(err, &ue) && ue.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) {
 			return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s %s: no answer in time", method, path)}
@@ -194,9 +197,32 @@ func (h *HTTP) httpClient() *http.Client {
 		}
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.MaxIdleConnsPerHost = httpWorkers // PlayAll's connections stay open
-		h.client = &http.Client{Timeout: t, Transport: tr}
+		h.client = &http.Client{Timeout: t, Transport: tr, CheckRedirect: h.checkRedirect}
 	}
 	return h.client
+}
+
+// offsiteRedirect is a redirect to another host than the implementation's:
+// the driver does not follow it (it would make the runner request any
+// address the implementation names).
+type offsiteRedirect struct{ to string }
+
+func (r *offsiteRedirect) Error() string {
+	return fmt.Sprintf("a redirect to %q, off the implementation's host, not followed", truncate(r.to, 200))
+}
+
+// checkRedirect follows a redirect within the implementation's own scheme
+// and host (at most 10, as the default client does), and refuses any
+// other.
+func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
+	base, err := url.Parse(h.BaseURL)
+	if err != nil || req.URL.Scheme != base.Scheme || req.URL.Host != base.Host {
+		return &offsiteRedirect{to: req.URL.Redacted()}
+	}
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	return nil
 }
 
 // take reads the state of an answer and carries it in g.

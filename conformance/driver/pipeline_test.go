@@ -263,3 +263,46 @@ func isRefusal(err error) bool {
 	var re *conformance.RuleError
 	return errors.As(err, &re)
 }
+
+// TestHTTPRedirectOffHost: a server that redirects to another host (here
+// another loopback port) does not make the runner request it: the request
+// fails as a protocol error naming the redirect, and the other server
+// sees nothing. A redirect within the implementation's own host is
+// followed.
+func TestHTTPRedirectOffHost(t *testing.T) {
+	var hits atomic.Int64
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, `{"games":["classic"]}`)
+	}))
+	defer other.Close()
+	impl := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+	}))
+	defer impl.Close()
+	h := &HTTP{BaseURL: impl.URL, Timeout: 2 * time.Second}
+	_, err := h.Hello()
+	wantDriverError(t, err, conformance.ProtocolError, "GET /api/games: a redirect to", "off the implementation's host, not followed")
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the other server got %d requests", n)
+	}
+
+	// Within its own host: /api/... moved to /v2/api/..., followed.
+	p, _ := engine.BuiltinProfile("classic")
+	srv, err := server.New([]*engine.Profile{p}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rest, ok := strings.CutPrefix(r.URL.Path, "/v2"); ok {
+			r.URL.Path = rest
+			srv.ServeHTTP(w, r)
+			return
+		}
+		http.Redirect(w, r, "/v2"+r.URL.RequestURI(), http.StatusFound)
+	}))
+	defer moved.Close()
+	if hello, err := (&HTTP{BaseURL: moved.URL}).Hello(); err != nil || len(hello.Profiles) != 1 {
+		t.Errorf("a redirect within the host: %+v, %v", hello, err)
+	}
+}

@@ -9,7 +9,7 @@
 // Usage:
 //
 //	2048c [-binary /usr/games/2048] [-scheme original|blackwhite|bluered]
-//	      [-profile conformance/adapters/2048c/2048c.yaml] [-fast] [-clock N]
+//	      [-profile NAME] [-fast] [-clock N]
 //	      [-restart] [-timeout 3s] [-trace FILE]
 //
 // -fast preloads a usleep that returns at once (shim/nosleep.c, compiled
@@ -41,10 +41,11 @@ import (
 // defaultBinary is where Debian's package installs the game.
 const defaultBinary = "/usr/games/2048"
 
-// defaultProfile is the profile hello declares: the profile file, by its
-// path from the repository's root, so that the runner, started there,
-// reads the rules from the file itself.
-const defaultProfile = "conformance/adapters/2048c/2048c.yaml"
+// defaultProfile is the profile hello declares: the name in its profile
+// file, 2048c.yaml, which the runner is given by the user (conform
+// --profile PATH/2048c.yaml), from any directory: the runner reads no
+// file an implementation names.
+const defaultProfile = profileName
 
 // maxRequest bounds a request line.
 const maxRequest = 1 << 20
