@@ -29,9 +29,9 @@ run() { # NAME IMPL [FLAGS...]
 run 0-engine builtin
 # The original's Math.random seeded: the same report every run.
 ORIGINAL_2048_SEED=${ORIGINAL_2048_SEED:-2048} run 1-original "exec:node conformance/adapters/original-2048.js" --profile classic
-WEBCOMPONENT_2048_SEED=${WEBCOMPONENT_2048_SEED:-2048} run 1-webcomponent "exec:node conformance/adapters/webcomponent-2048.js"
+WEBCOMPONENT_2048_SEED=${WEBCOMPONENT_2048_SEED:-2048} run 1-webcomponent "exec:node conformance/adapters/webcomponent-2048.js" --profile conformance/adapters/webcomponent-2048.yaml
 # 2048.c, a black box: its own games observed (Debian's package 2048).
-run 1-2048c "exec:$work/2048c -fast" --observe-out "$work/observe"
+run 1-2048c "exec:$work/2048c -fast" --profile conformance/adapters/2048c/2048c.yaml --observe-out "$work/observe"
 port=$((20000 + RANDOM % 20000))
 "$tp" serve --addr "127.0.0.1:$port" --forced-spawns 2>/dev/null &
 server=$!
