@@ -47,6 +47,9 @@ type Server struct {
 	// only: a signed server never takes a forced spawn, whatever this
 	// says. Off, a client cannot choose its spawns.
 	ForcedSpawns bool
+
+	verifier  *replay.Verifier // POST /api/verify (verify.go)
+	verifying chan struct{}    // a token a request verifying
 }
 
 // Options configure a server.
@@ -77,7 +80,7 @@ func New(profiles []*engine.Profile, key []byte) (*Server, error) {
 // name. A key shorter than MinKeySize bytes is an error: a server given a
 // key must not run unsigned or on a guessable key.
 func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
-	s := &Server{rules: map[string]*engine.Rules{}}
+	s := &Server{rules: map[string]*engine.Rules{}, verifying: make(chan struct{}, MaxVerifying)}
 	switch n := len(opts.Key); {
 	case n > 0 && n < MinKeySize:
 		return nil, fmt.Errorf("the key is %d bytes; a key has at least %d (say, 32 random bytes: head -c 32 /dev/urandom | base64)", n, MinKeySize)
@@ -112,6 +115,10 @@ func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
 		}
 		s.rules[p.Name] = r
 	}
+	var err error
+	if s.verifier, err = newVerifier(profiles); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -140,8 +147,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.init(w, r, parts[2])
 	case len(parts) == 4 && parts[0] == "api" && parts[1] == "games" && parts[3] == "action":
 		s.action(w, r, parts[2])
+	case len(parts) == 2 && parts[0] == "api" && parts[1] == "verify":
+		s.verify(w, r)
 	default:
-		httpError(w, http.StatusNotFound, "no such endpoint: the API is GET /api/games, GET /api/games/{game}/init?seed=S and POST /api/games/{game}/action")
+		httpError(w, http.StatusNotFound, "no such endpoint: the API is GET /api/games, GET /api/games/{game}/init?seed=S, POST /api/games/{game}/action and POST /api/verify")
 	}
 }
 

@@ -1,0 +1,114 @@
+// Package jsonl is the JSON Lines form of a batch of replays, as `tileproof
+// verify -` reads it and the verify endpoint of `tileproof serve` and the
+// JavaScript kit's verifier take it: one replay in JSON a line, named
+// NAME:LINE; and the verdict line each gets, the bytes of a `verify --json`
+// line.
+package jsonl
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/tileproof/tileproof/replay"
+)
+
+// AppendVerdict appends vd's line as `tileproof verify --json` writes it:
+// its JSON form ([replay.Verdict.AppendJSON]) with <, >, & and the line
+// separators U+2028 and U+2029 escaped as encoding/json escapes them (so
+// that a line is safe inside an HTML page's script), and a newline.
+func AppendVerdict(b []byte, vd replay.Verdict) []byte {
+	start := len(b)
+	b = vd.AppendJSON(b)
+	if text := b[start:]; bytes.IndexByte(text, '<') >= 0 || bytes.IndexByte(text, '>') >= 0 ||
+		bytes.IndexByte(text, '&') >= 0 || bytes.IndexByte(text, 0xE2) >= 0 {
+		var escaped bytes.Buffer
+		json.HTMLEscape(&escaped, text)
+		b = append(b[:start], escaped.Bytes()...)
+	}
+	return append(b, '\n')
+}
+
+// Unreadable is the verdict of an input that could not be read (a line
+// too long, a line that is not JSON, a read error), as [replay.VerifyBatch]
+// gives it.
+func Unreadable(name string, err error) replay.Verdict {
+	return replay.Verdict{Name: name, Reason: replay.Malformed, Error: fmt.Sprintf("%s: %v", name, err)}
+}
+
+// errNotObject is a line that is not a JSON object.
+var errNotObject = errors.New("not a JSON object: a line of a JSON Lines batch is one replay in JSON")
+
+// Read hands send each non-blank line of r as a replay named NAME:LINE
+// (lines counted from 1, blank ones too): its bytes without the line end,
+// or the error that keeps it from being one (a line of more than limit
+// bytes, its end included, read to its end and dropped; a line that does
+// not start with {; the stream's error). It keeps at most limit bytes of
+// a line and a buffer; the bytes handed to send are valid until it
+// returns. Before a read that may wait for more of r, it calls idle (when
+// not nil), so that a caller can write out what it has buffered. It
+// returns when r ends or send returns false.
+func Read(name string, r io.Reader, limit int, send func(replay.Input) bool, idle func()) {
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReaderSize(r, 64<<10)
+	}
+	var long []byte // a line longer than the buffer, gathered
+	for line := 1; ; line++ {
+		if idle != nil && br.Buffered() == 0 {
+			idle()
+		}
+		long = long[:0]
+		tooLong := false
+		var data []byte
+		var err error
+		for {
+			data, err = br.ReadSlice('\n')
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				break
+			}
+			if !tooLong && len(long)+len(data) <= limit {
+				long = append(long, data...)
+			} else {
+				tooLong, long = true, long[:0]
+			}
+			if idle != nil && br.Buffered() == 0 {
+				idle()
+			}
+		}
+		if len(long) > 0 || tooLong {
+			if !tooLong && len(long)+len(data) <= limit {
+				long = append(long, data...)
+				data = long
+			} else {
+				tooLong = true
+			}
+		}
+		if len(data) > limit {
+			tooLong = true
+		}
+		in := replay.Input{Name: name + ":" + strconv.Itoa(line)}
+		blank := len(bytes.TrimSpace(data)) == 0
+		switch {
+		case tooLong:
+			in.Err = fmt.Errorf("line longer than %d bytes", limit)
+		case !blank && bytes.TrimLeft(data, " \t")[0] != '{':
+			in.Err = errNotObject
+		case !blank:
+			in.Data = bytes.TrimRight(data, "\r\n")
+		}
+		if (in.Err != nil || in.Data != nil) && !send(in) {
+			return
+		}
+		if err != nil {
+			if err != io.EOF {
+				send(replay.Input{Name: in.Name, Err: err})
+			}
+			return
+		}
+	}
+}

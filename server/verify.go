@@ -1,0 +1,170 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/strictyaml"
+	"github.com/tileproof/tileproof/replay"
+	"github.com/tileproof/tileproof/replay/jsonl"
+)
+
+// The bounds of POST /api/verify (docs/api.md, "Verifying replays"): one
+// replay, or one line of a JSON Lines body, is at most MaxVerifyReplay
+// bytes (a 100,000-move game takes about 100 KB, spawns recorded about
+// 700 KB); a JSON Lines body at most MaxVerifyBody bytes and
+// MaxVerifyLines lines; at most MaxVerifying requests verify at once, the
+// next answered 503 at once. Verifying is linear in the replay's size, so
+// these bound the time of a request too; serve's read and write timeouts
+// bound a slow client.
+const (
+	MaxVerifyReplay = 4 << 20
+	MaxVerifyBody   = 64 << 20
+	MaxVerifyLines  = 100_000
+	MaxVerifying    = 8
+)
+
+// newVerifier returns the verifier of POST /api/verify: the built-in
+// profiles and those served (a served profile file's name is known as
+// `verify --profile FILE` makes it known).
+func newVerifier(profiles []*engine.Profile) (*replay.Verifier, error) {
+	v := replay.NewVerifier()
+	for _, p := range profiles {
+		if err := v.AddProfile(p); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// verify answers POST /api/verify: a replay's verdict, or a verdict a line
+// of JSON Lines, streamed.
+func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		httpError(w, http.StatusMethodNotAllowed, "verify is POST /api/verify with a replay (application/json or application/yaml) or JSON Lines of them (application/jsonl)")
+		return
+	}
+	kind, rerr := verifyContentType(r.Header)
+	if rerr == nil {
+		rerr = verifyQuery(r.URL.RawQuery)
+	}
+	if rerr != nil {
+		httpError(w, rerr.code, rerr.msg)
+		return
+	}
+	select {
+	case s.verifying <- struct{}{}:
+		defer func() { <-s.verifying }()
+	default:
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("%d requests are verifying already; try again", cap(s.verifying)))
+		return
+	}
+	if kind == "application/jsonl" {
+		s.verifyLines(w, r)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxVerifyReplay))
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the replay is larger than %d bytes", MaxVerifyReplay))
+			return
+		}
+		httpError(w, http.StatusBadRequest, "reading the request: "+err.Error())
+		return
+	}
+	if t := bytes.TrimLeft(body, " \t\r\n"); kind == "application/json" && (len(t) == 0 || t[0] != '{') {
+		httpError(w, http.StatusBadRequest, "the body is not a JSON object: send a replay in JSON as application/json, one in YAML as application/yaml")
+		return
+	}
+	vd := s.verifier.VerifyFile("request", body)
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(jsonl.AppendVerdict(nil, vd))
+}
+
+// verifyLines answers a JSON Lines body: a verdict a line, each written
+// out as soon as the body has no more lines ready, so that a client
+// streaming replays gets each verdict promptly.
+func (s *Server) verifyLines(w http.ResponseWriter, r *http.Request) {
+	body := http.MaxBytesReader(w, r.Body, MaxVerifyBody)
+	w.Header().Set("Content-Type", "application/jsonl")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	rc := http.NewResponseController(w)
+	// net/http's HTTP/1 server stops reading a body once the answer has
+	// begun, unless told otherwise: verdicts go out while lines come in.
+	rc.EnableFullDuplex()
+	out := bufio.NewWriterSize(w, 32<<10)
+	flush := func() {
+		if out.Buffered() > 0 {
+			out.Flush()
+			rc.Flush()
+		}
+	}
+	var line []byte
+	n := 0
+	jsonl.Read("request", body, MaxVerifyReplay, func(in replay.Input) bool {
+		if r.Context().Err() != nil {
+			return false // the client has gone
+		}
+		var vd replay.Verdict
+		switch n++; {
+		case n > MaxVerifyLines:
+			vd = jsonl.Unreadable(in.Name, fmt.Errorf("more than %d replays in one request; send the rest in another", MaxVerifyLines))
+		case in.Err != nil:
+			if _, ok := errors.AsType[*http.MaxBytesError](in.Err); ok {
+				in.Err = fmt.Errorf("the request is larger than %d bytes; send the rest in another", MaxVerifyBody)
+			}
+			vd = jsonl.Unreadable(in.Name, in.Err)
+		default:
+			vd = s.verifier.VerifyFile(in.Name, in.Data)
+		}
+		line = jsonl.AppendVerdict(line[:0], vd)
+		if _, err := out.Write(line); err != nil {
+			return false
+		}
+		return n <= MaxVerifyLines
+	}, flush)
+	flush()
+}
+
+// verifyContentType reads the Content-Type of POST /api/verify:
+// application/json, application/yaml or application/jsonl, with no
+// parameter but charset=utf-8.
+func verifyContentType(h http.Header) (string, *requestError) {
+	refuse := func(what string) *requestError {
+		return &requestError{http.StatusUnsupportedMediaType, what + "; verify reads application/json or application/yaml (a replay) and application/jsonl (JSON Lines of replays)"}
+	}
+	cts := h.Values("Content-Type")
+	switch len(cts) {
+	case 0:
+		return "", refuse("the request has no Content-Type")
+	case 1:
+	default:
+		return "", refuse("the request has several Content-Type headers")
+	}
+	mt, params, err := mime.ParseMediaType(cts[0])
+	if err != nil || (mt != "application/json" && mt != "application/yaml" && mt != "application/jsonl") {
+		return "", refuse("the request's Content-Type is " + strictyaml.Quote(cts[0], maxQuoted))
+	}
+	for k, v := range params {
+		if k != "charset" || !strings.EqualFold(v, "utf-8") {
+			return "", refuse("the request's Content-Type is " + strictyaml.Quote(cts[0], maxQuoted) + " (the only parameter taken is charset=utf-8)")
+		}
+	}
+	return mt, nil
+}
+
+// verifyQuery reads the query of POST /api/verify: it takes none.
+func verifyQuery(raw string) *requestError {
+	if raw != "" {
+		return &requestError{http.StatusBadRequest, "verify takes no query parameter"}
+	}
+	return nil
+}

@@ -1,0 +1,239 @@
+package server
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tileproof/tileproof/replay"
+	"github.com/tileproof/tileproof/replay/jsonl"
+)
+
+// postVerify sends body to POST /api/verify as ctype and returns the
+// status and the answer.
+func postVerify(t *testing.T, url, ctype, body string) (int, string, http.Header) {
+	t.Helper()
+	resp, err := http.Post(url+"/api/verify", ctype, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(data), resp.Header
+}
+
+// corpus returns the corpus's replays (replays/), valid, tampered and
+// unreadable, by path.
+func corpus(t *testing.T) map[string][]byte {
+	t.Helper()
+	files, _ := filepath.Glob("../replays/*/*.yaml")
+	files = append(files, "../replays/minimal.yaml")
+	if len(files) < 20 {
+		t.Fatalf("the corpus has %d replays", len(files))
+	}
+	out := map[string][]byte{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = data
+	}
+	return out
+}
+
+// TestVerifyEndpoint posts every replay of the corpus, in YAML and in
+// JSON, and gets the verdict `verify --json` writes of it, named request;
+// the valid ones valid, the tampered ones invalid, the unreadable ones
+// malformed or refused.
+func TestVerifyEndpoint(t *testing.T) {
+	ts := newTestServer(t, "")
+	v := replay.NewVerifier()
+	for path, data := range corpus(t) {
+		want := string(jsonl.AppendVerdict(nil, v.VerifyFile("request", data)))
+		code, got, h := postVerify(t, ts.URL, "application/yaml", string(data))
+		if code != 200 || got != want || h.Get("Content-Type") != "application/json" {
+			t.Errorf("%s: %d %s\n%s\nwant %s", path, code, h.Get("Content-Type"), got, want)
+		}
+		var vd struct {
+			Name   string
+			Valid  bool
+			Reason string
+		}
+		if err := json.Unmarshal([]byte(got), &vd); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		dir := filepath.Base(filepath.Dir(path))
+		switch {
+		case vd.Name != "request",
+			dir == "valid" && !vd.Valid,
+			dir == "tampered" && (vd.Valid || vd.Reason == "malformed"),
+			dir == "unreadable" && vd.Reason != "malformed" && vd.Reason != "refused":
+			t.Errorf("%s: %s", path, got)
+		}
+		// The same replay in JSON, as a recorder in a page sends it.
+		if dir == "valid" {
+			r, err := replay.Decode(path, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			js := r.EncodeJSON()
+			code, got, _ := postVerify(t, ts.URL, "application/json; charset=utf-8", string(js))
+			if code != 200 || !strings.Contains(got, `"valid":true`) {
+				t.Errorf("%s in JSON: %d %s", path, code, got)
+			}
+		}
+	}
+}
+
+// TestVerifyEndpointRefuses: what POST /api/verify does not read, each
+// with its status and a message saying why.
+func TestVerifyEndpointRefuses(t *testing.T) {
+	ts, s := newTestServerWith(t, Options{})
+	big := "moves: " + strings.Repeat("L", MaxVerifyReplay) + "\n"
+	for _, c := range []struct {
+		method, query, ctype, body string
+		code                       int
+		says                       string
+	}{
+		{"GET", "", "", "", 405, "verify is POST"},
+		{"POST", "", "", "{}", 415, "no Content-Type"},
+		{"POST", "", "text/plain", "{}", 415, "text/plain"},
+		{"POST", "", "application/json; charset=latin1", "{}", 415, "charset=utf-8"},
+		{"POST", "", "application/json", "profile: classic\n", 400, "not a JSON object"},
+		{"POST", "", "application/yaml", big, 413, "larger than"},
+		{"POST", "?name=x", "application/yaml", "{}", 400, "no query parameter"},
+	} {
+		req, _ := http.NewRequest(c.method, ts.URL+"/api/verify"+c.query, strings.NewReader(c.body))
+		if c.ctype != "" {
+			req.Header.Set("Content-Type", c.ctype)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.code || !strings.Contains(string(body), c.says) {
+			t.Errorf("%s %s %q: %d %s, want %d %q", c.method, c.query, c.ctype, resp.StatusCode, body, c.code, c.says)
+		}
+	}
+	// Every slot taken: the next request is answered 503 at once.
+	for range cap(s.verifying) {
+		s.verifying <- struct{}{}
+	}
+	code, body, h := postVerify(t, ts.URL, "application/yaml", "{}")
+	if code != 503 || h.Get("Retry-After") == "" || !strings.Contains(body, "try again") {
+		t.Errorf("all slots taken: %d %s", code, body)
+	}
+	for range cap(s.verifying) {
+		<-s.verifying
+	}
+	if code, _, _ := postVerify(t, ts.URL, "application/yaml", "{}"); code != 200 {
+		t.Errorf("slots free again: %d", code)
+	}
+}
+
+// TestVerifyEndpointLines posts JSON Lines: a verdict a line, named
+// request:LINE, blank lines skipped, a line that is not JSON and one too
+// long each a malformed verdict, the batch going on.
+func TestVerifyEndpointLines(t *testing.T) {
+	ts := newTestServer(t, "")
+	v := replay.NewVerifier()
+	var body, want strings.Builder
+	n := 0
+	for path, data := range corpus(t) {
+		r, err := replay.Decode(path, data)
+		if err != nil {
+			continue
+		}
+		js := r.EncodeJSON()
+		n++
+		fmt.Fprintf(&body, "%s\n\n", js)
+		want.Write(jsonl.AppendVerdict(nil, v.VerifyFile(fmt.Sprintf("request:%d", 2*n-1), js)))
+	}
+	body.WriteString("profile: classic\n")
+	fmt.Fprintf(&want, `{"name":"request:%d","valid":false,"reason":"malformed","error":"request:%d: not a JSON object: a line of a JSON Lines batch is one replay in JSON"}`+"\n", 2*n+1, 2*n+1)
+	body.WriteString("{" + strings.Repeat(" ", MaxVerifyReplay) + "}\n{}")
+	fmt.Fprintf(&want, `{"name":"request:%d","valid":false,"reason":"malformed","error":"request:%d: line longer than %d bytes"}`+"\n", 2*n+2, 2*n+2, MaxVerifyReplay)
+	want.Write(jsonl.AppendVerdict(nil, v.VerifyFile(fmt.Sprintf("request:%d", 2*n+3), []byte("{}"))))
+	code, got, h := postVerify(t, ts.URL, "application/jsonl", body.String())
+	if code != 200 || h.Get("Content-Type") != "application/jsonl" {
+		t.Fatalf("%d %s", code, h.Get("Content-Type"))
+	}
+	if got != want.String() {
+		t.Errorf("got\n%s\nwant\n%s", got, want.String())
+	}
+	if n < 20 {
+		t.Errorf("only %d replays in JSON", n)
+	}
+}
+
+// TestVerifyEndpointStreams sends JSON Lines one line at a time and reads
+// each verdict before sending the next: a verdict is written as soon as
+// the body has no more lines ready.
+func TestVerifyEndpointStreams(t *testing.T) {
+	ts := newTestServer(t, "")
+	pr, pw := io.Pipe()
+	req, _ := http.NewRequest("POST", ts.URL+"/api/verify", pr)
+	req.Header.Set("Content-Type", "application/jsonl")
+	done := make(chan *http.Response, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Error(err)
+			close(done)
+			return
+		}
+		done <- resp
+	}()
+	line := `{"profile":"tile-merge","seed":"7","moves":"","claim":{"score":0,"maxTile":4,"moves":0}}` + "\n"
+	io.WriteString(pw, line)
+	var resp *http.Response
+	select {
+	case resp = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no answer to the first line within 10 s")
+	}
+	if resp == nil {
+		return
+	}
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	for i := 1; i <= 3; i++ {
+		got, err := br.ReadString('\n')
+		if err != nil || !strings.HasPrefix(got, fmt.Sprintf(`{"name":"request:%d","valid":true,`, i)) {
+			t.Fatalf("verdict %d: %q %v", i, got, err)
+		}
+		if i < 3 {
+			io.WriteString(pw, line)
+		}
+	}
+	pw.Close()
+	if rest, _ := io.ReadAll(br); len(rest) != 0 {
+		t.Errorf("after the last verdict: %q", rest)
+	}
+}
+
+// TestVerifyEndpointCount answers at most MaxVerifyLines verdicts a
+// request, the next line saying so.
+func TestVerifyEndpointCount(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sends 100,001 lines")
+	}
+	ts := newTestServer(t, "")
+	body := strings.Repeat("x\n", MaxVerifyLines+5)
+	code, got, _ := postVerify(t, ts.URL, "application/jsonl", body)
+	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	last := lines[len(lines)-1]
+	if code != 200 || len(lines) != MaxVerifyLines+1 || !strings.Contains(last, fmt.Sprintf("more than %d replays", MaxVerifyLines)) {
+		t.Errorf("%d, %d lines, the last %s", code, len(lines), last)
+	}
+}
