@@ -1,0 +1,103 @@
+package jsonl
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/tileproof/tileproof/replay"
+)
+
+// plainRead is the obvious reading Read must agree with: the whole input
+// split at newlines, each non-blank line an input named NAME:LINE, too
+// long past limit bytes (its newline counted), not a replay unless it
+// starts with {.
+func plainRead(name string, data []byte, limit int) []string {
+	var out []string
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	for i, l := range lines {
+		if len(l) == 0 {
+			continue
+		}
+		n := fmt.Sprintf("%s:%d", name, i+1)
+		switch {
+		case len(l) > limit:
+			out = append(out, n+" too long")
+		case len(bytes.TrimSpace(l)) == 0:
+		case bytes.TrimLeft(l, " \t")[0] != '{':
+			out = append(out, n+" not an object")
+		default:
+			out = append(out, n+" "+string(bytes.TrimRight(l, "\r\n")))
+		}
+	}
+	return out
+}
+
+// read gives Read's inputs in plainRead's words, the reader handing out
+// one byte at a time when slow (so that every line crosses reads).
+func read(data []byte, limit, buffer int, slow bool) []string {
+	var got []string
+	var r = bytes.NewReader(data)
+	var src = iotestReader(r, slow)
+	Read("f", bufio.NewReaderSize(src, buffer), limit, func(in replay.Input) bool {
+		switch {
+		case in.Err != nil && strings.Contains(in.Err.Error(), "longer than"):
+			got = append(got, in.Name+" too long")
+		case in.Err == errNotObject:
+			got = append(got, in.Name+" not an object")
+		case in.Err != nil:
+			got = append(got, in.Name+" error "+in.Err.Error())
+		default:
+			got = append(got, in.Name+" "+string(in.Data))
+		}
+		return true
+	}, func() {})
+	return got
+}
+
+func iotestReader(r *bytes.Reader, slow bool) interface{ Read([]byte) (int, error) } {
+	if slow {
+		return iotest.OneByteReader(r)
+	}
+	return r
+}
+
+func TestReadLines(t *testing.T) {
+	data := []byte("{\"a\":1}\n\n  \nnot json\n{" + strings.Repeat("x", 40) + "}\r\n{\"b\":2}")
+	want := []string{`f:1 {"a":1}`, "f:4 not an object", "f:5 too long", `f:6 {"b":2}`}
+	for _, slow := range []bool{false, true} {
+		got := read(data, 32, 16, slow)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("slow %v:\n got %q\nwant %q", slow, got, want)
+		}
+	}
+}
+
+// FuzzRead holds Read (a bounded buffer, lines gathered across reads,
+// long lines dropped) to the plain split of the whole input, with a
+// buffer smaller and larger than the limit.
+func FuzzRead(f *testing.F) {
+	f.Add([]byte("{\"a\":1}\n\n{\"b\":2}"), 24, false)
+	f.Add([]byte("{"+strings.Repeat("y", 100)+"}\n{}\n"), 20, true)
+	f.Add([]byte(" \t{}\r\nx\n"), 17, false)
+	f.Add([]byte("{"+strings.Repeat("z", 14)+"}\n{}"), 0, false) // a line one byte past the limit of 16
+	f.Fuzz(func(t *testing.T, data []byte, limit int, slow bool) {
+		limit = 16 + abs(limit)%200
+		for _, buffer := range []int{16, 64} {
+			got, want := read(data, limit, buffer, slow), plainRead("f", data, limit)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("limit %d, buffer %d:\n got %q\nwant %q", limit, buffer, got, want)
+			}
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
