@@ -17,9 +17,9 @@ func tailZ(k, n int, mu, tau float64, high bool) float64 {
 		b, _ := math.Lgamma(float64(n - j + 1))
 		logChoose[j] = lgN - a - b
 	}
-	from, to := 0, k
+	step, end := -1, -1 // the low side: k, k-1, ..., 0
 	if high {
-		from, to = k, n
+		step, end = 1, n+1 // k, k+1, ..., n
 	}
 	var tail, weights float64
 	for i := range nodes {
@@ -27,9 +27,16 @@ func tailZ(k, n int, mu, tau float64, high bool) float64 {
 		w := math.Exp(-u * u / 2)
 		x := mu + tau*u
 		logP, logQ := -math.Log1p(math.Exp(-x)), -math.Log1p(math.Exp(x))
+		// The terms rise to the mode and fall after it: past the mode,
+		// the sum stops when a term no longer changes it.
+		mode := float64(n) * math.Exp(logP)
 		sum := 0.0
-		for j := from; j <= to; j++ {
-			sum += math.Exp(logChoose[j] + float64(j)*logP + float64(n-j)*logQ)
+		for j := k; j != end; j += step {
+			term := math.Exp(logChoose[j] + float64(j)*logP + float64(n-j)*logQ)
+			sum += term
+			if (float64(j)-mode)*float64(step) > 0 && term <= sum*1e-17 {
+				break
+			}
 		}
 		tail += w * min(sum, 1)
 		weights += w
