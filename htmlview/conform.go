@@ -61,15 +61,20 @@ type variant struct {
 	// The boards: the one the failing step started from (or the board a
 	// property loaded), the rules' and the implementation's, the cells
 	// where the last two differ marked (Diffs of them). Start is nil when
-	// unknown; Want is nil when no whole board diverged (Got is then the
-	// implementation's board after the step, when known).
+	// unknown; Want, where no whole board diverged, is the board the
+	// rules give after a case's failing step (rulesBoard), nil when that
+	// cannot be told (Got is then the implementation's board after the
+	// step, when known).
 	Start, Want, Got [][]cell
 	Diffs            int
 	// GotIn is the profile whose board Got is, when the variant's
 	// profiles' boards differ (only where no whole board diverged: in
 	// what a spawn placed), "" when they are the same.
 	GotIn string
-	got   *engine.Board // the board Got draws
+	// WantCaption captions the rules' board when no whole board diverged
+	// (rulesBoard), "" when one did.
+	WantCaption string
+	got         *engine.Board // the board Got draws
 }
 
 // At says where the variant failed: "at step 3", or "" for a property.
@@ -147,9 +152,74 @@ func variantOf(res conformance.Result) variant {
 			}
 		}
 	case res.Got != nil:
-		v.Got = boardCells(*res.Got, nil)
+		if want, ok := rulesBoard(res); ok {
+			v.Want, v.Got, v.WantCaption = boardCells(want, res.Got), boardCells(*res.Got, &want), "the rules give (the same spawn)"
+			for _, row := range v.Got {
+				for _, c := range row {
+					if c.Mark {
+						v.Diffs++
+					}
+				}
+			}
+		} else {
+			v.Got = boardCells(*res.Got, nil)
+		}
 	}
 	return v
+}
+
+// rulesBoard returns the board the rules give after a case's failing
+// step on which no whole board diverged, to draw beside the
+// implementation's: the board before the step (the implementation's,
+// which the rules agreed with up to it) as a step the rules refuse, or
+// that does not move, leaves it; else moved by the rules, with the
+// tile the step forced or, failing that, the one tile the implementation
+// placed in a cell the slide left empty. ok is false when it cannot say
+// (a property check, which has no steps; an undo, End run or keep
+// playing; a move whose spawn it cannot tell).
+func rulesBoard(res conformance.Result) (b engine.Board, ok bool) {
+	if res.Start == nil || res.Got == nil || res.Info == nil || res.Step < 1 || len(res.Info.Steps) != res.Step {
+		return b, false
+	}
+	before, got, st := *res.Start, *res.Got, res.Info.Steps[res.Step-1]
+	if st.Action == "check" || strings.Contains(res.Reason, "the rules refuse it") {
+		return before, true
+	}
+	d, err := engine.ParseDirection(st.Action)
+	if err != nil {
+		return b, false
+	}
+	s, err := before.Slide(d)
+	switch {
+	case err != nil:
+		return before, true // an overflow: refused, the board as it was
+	case !s.Changed:
+		return before, true
+	}
+	b = s.Board
+	var sp engine.Spawn
+	if _, err := fmt.Sscanf(st.Spawn, "%d at row %d, column %d", &sp.Value, &sp.Row, &sp.Col); err == nil {
+		if sp.Row < b.Rows() && sp.Col < b.Cols() && b.At(sp.Row, sp.Col) == 0 {
+			b.Set(sp.Row, sp.Col, sp.Value)
+		}
+		return b, true
+	}
+	if got.Rows() != b.Rows() || got.Cols() != b.Cols() {
+		return b, false
+	}
+	var placed []engine.Spawn
+	for r := range b.Rows() {
+		for c := range b.Cols() {
+			if b.At(r, c) == 0 && got.At(r, c) != 0 {
+				placed = append(placed, engine.Spawn{Row: r, Col: c, Value: got.At(r, c)})
+			}
+		}
+	}
+	if len(placed) != 1 {
+		return b, len(placed) == 0 // none placed: the slide alone; several: cannot tell
+	}
+	b.Set(placed[0].Row, placed[0].Col, placed[0].Value)
+	return b, true
 }
 
 func sameBoard(a, b *engine.Board) bool {
