@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -152,8 +153,8 @@ func variantOf(res conformance.Result) variant {
 			}
 		}
 	case res.Got != nil:
-		if want, ok := rulesBoard(res); ok {
-			v.Want, v.Got, v.WantCaption = boardCells(want, res.Got), boardCells(*res.Got, &want), "the rules give (the same spawn)"
+		if want, caption, ok := rulesBoard(res); ok {
+			v.Want, v.Got, v.WantCaption = boardCells(want, res.Got), boardCells(*res.Got, &want), caption
 			for _, row := range v.Got {
 				for _, c := range row {
 					if c.Mark {
@@ -168,44 +169,63 @@ func variantOf(res conformance.Result) variant {
 	return v
 }
 
-// rulesBoard returns the board the rules give after a case's failing
-// step on which no whole board diverged, to draw beside the
-// implementation's: the board before the step (the implementation's,
-// which the rules agreed with up to it) as a step the rules refuse, or
-// that does not move, leaves it; else moved by the rules, with the
-// tile the step forced or, failing that, the one tile the implementation
-// placed in a cell the slide left empty. ok is false when it cannot say
-// (a property check, which has no steps; an undo, End run or keep
-// playing; a move whose spawn it cannot tell).
-func rulesBoard(res conformance.Result) (b engine.Board, ok bool) {
-	if res.Start == nil || res.Got == nil || res.Info == nil || res.Step < 1 || len(res.Info.Steps) != res.Step {
-		return b, false
+// propertyMove finds the move of a property check's failure in its
+// words, which name it ("moving left on the board loaded ...", "move up
+// changes nothing on the board loaded ...").
+var propertyMove = regexp.MustCompile(`^(?:after )?mov(?:e|ing) (up|down|left|right) (?:on|changes)`)
+
+// rulesBoard returns the board the rules give after a failing step on
+// which no whole board diverged, to draw beside the implementation's, and
+// its caption. The step is a case's (its last step in the result's case
+// info) or a property check's one move (named in its words). The board is
+// the one before the step (the implementation's, which the rules agreed
+// with up to it) where the rules refuse the step or it does not move;
+// else that board moved by the rules, with the tile the step forced or,
+// failing that, the one tile the implementation placed in a cell the
+// slide left empty (none placed: the slide alone). ok is false when it
+// cannot say (an undo, End run or keep playing; a check with no move;
+// several tiles placed).
+func rulesBoard(res conformance.Result) (b engine.Board, caption string, ok bool) {
+	if res.Start == nil || res.Got == nil {
+		return b, "", false
 	}
-	before, got, st := *res.Start, *res.Got, res.Info.Steps[res.Step-1]
-	if st.Action == "check" || strings.Contains(res.Reason, "the rules refuse it") {
-		return before, true
+	before, got := *res.Start, *res.Got
+	var action, spawn string
+	switch {
+	case res.Area == conformance.PropertiesArea:
+		m := propertyMove.FindStringSubmatch(res.Reason)
+		if m == nil {
+			return b, "", false
+		}
+		action = m[1]
+	case res.Info != nil && res.Step >= 1 && len(res.Info.Steps) == res.Step:
+		st := res.Info.Steps[res.Step-1]
+		action, spawn = st.Action, st.Spawn
+	default:
+		return b, "", false
 	}
-	d, err := engine.ParseDirection(st.Action)
+	const rules = "the rules give"
+	if action == "check" || strings.Contains(res.Reason, "the rules refuse it") {
+		return before, rules, true
+	}
+	d, err := engine.ParseDirection(action)
 	if err != nil {
-		return b, false
+		return b, "", false
 	}
 	s, err := before.Slide(d)
-	switch {
-	case err != nil:
-		return before, true // an overflow: refused, the board as it was
-	case !s.Changed:
-		return before, true
+	if err != nil || !s.Changed {
+		return before, rules, true // an overflow is refused: the board as it was
 	}
 	b = s.Board
 	var sp engine.Spawn
-	if _, err := fmt.Sscanf(st.Spawn, "%d at row %d, column %d", &sp.Value, &sp.Row, &sp.Col); err == nil {
+	if _, err := fmt.Sscanf(spawn, "%d at row %d, column %d", &sp.Value, &sp.Row, &sp.Col); err == nil {
 		if sp.Row < b.Rows() && sp.Col < b.Cols() && b.At(sp.Row, sp.Col) == 0 {
 			b.Set(sp.Row, sp.Col, sp.Value)
 		}
-		return b, true
+		return b, rules, true
 	}
 	if got.Rows() != b.Rows() || got.Cols() != b.Cols() {
-		return b, false
+		return b, "", false
 	}
 	var placed []engine.Spawn
 	for r := range b.Rows() {
@@ -215,11 +235,14 @@ func rulesBoard(res conformance.Result) (b engine.Board, ok bool) {
 			}
 		}
 	}
-	if len(placed) != 1 {
-		return b, len(placed) == 0 // none placed: the slide alone; several: cannot tell
+	switch len(placed) {
+	case 0:
+		return b, rules + ", before the spawn", true
+	case 1:
+		b.Set(placed[0].Row, placed[0].Col, placed[0].Value)
+		return b, rules + ", with its spawn", true
 	}
-	b.Set(placed[0].Row, placed[0].Col, placed[0].Value)
-	return b, true
+	return b, "", false
 }
 
 func sameBoard(a, b *engine.Board) bool {
