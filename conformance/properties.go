@@ -55,8 +55,8 @@ const (
 
 var properties = []property{
 	{"start", nil, 2, true, startBoards, nil,
-		"new games start with the profile's number of start tiles, each a value the profile spawns, on cells drawn uniformly, with score 0, no counted move, and the flags and legal moves of their board; independent games do not repeat their starts, and a new game keeps nothing of a won game before it",
-		sharedRules + `"The largest tile, the score and the number of counted moves (the moves that changed the board, less those undone) describe a run"; ` + spawnRule},
+		"a new game: the profile's start tiles, of values it spawns, on uniform cells; score 0, no move, its board's flags and legal moves; nothing of a game won before; starts that do not repeat",
+		spawnRule},
 	{"same-seed-same-game", []string{protocol.SeedTP1}, 0, false, sameSeedSameGame, nil,
 		"a seed played twice gives the same game, and it is tp1's game, move by move",
 		`tileproof, docs/tp1.md, Test vectors; Online 2048, Seeded tile choices`},
@@ -64,17 +64,17 @@ var properties = []property{
 		"a move that changes nothing spawns nothing and is not counted; where the profile refuses it, the board is as loaded",
 		sharedRules + `"A move that changes nothing spawns nothing"`},
 	{"spawn-distribution", []string{protocol.LoadState}, 2, false, spawnDistribution, nil,
-		"spawns after a move on a board with 15 empty cells: their values follow the profile's spawn weights, their cells are uniform over the empty cells",
+		"spawns on a board with 15 empty cells: values by the profile's weights, cells uniform",
 		spawnRule},
 	{"metamorphic", []string{protocol.LoadState}, 0, false, metamorphic, nil,
-		"on random boards: a move is the mirror image of the opposite move on the mirrored board; the tiles after a move add up to those before and the spawned tile; the points gained are the tiles the merges made",
+		"on random boards: a move mirrors the opposite move on the mirrored board; the tiles add up to those before and the spawn; the points are the tiles the merges made",
 		mergeRule + `; ` + sharedRules + `"Each merge scores the new tile"`},
 	{"exhaustive-lines", []string{protocol.LoadState}, 0, false, exhaustiveLines, nil,
 		"every line of 4 cells of tiles up to 32, moved in every direction, slides as the rules slide it",
 		mergeRule},
 	{oneMergeName, []string{protocol.LoadState}, 0, true, nil, oneMergeFullBoards,
-		"full boards with no merge, and with exactly one possible merge at every position (edge rows and columns included), in every board size declared: over, the result and the legal moves are the rules'",
-		sharedRules + `"The game is over when the board is full and no two neighbours across a row or a column are equal, so that no move changes it"; ` + sharedRules + `"A move is legal only if it changes the board"`},
+		"full boards with no merge, or one merge at each position (edges included), in every size declared: over, the result and the legal moves",
+		sharedRules + `"The game is over when the board is full and no two neighbours across a row or a column are equal"`},
 }
 
 // PropertyInfo returns what property check NAME (a result's case is

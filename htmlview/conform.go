@@ -237,10 +237,10 @@ func rulesBoard(res conformance.Result) (b engine.Board, caption string, ok bool
 	}
 	switch len(placed) {
 	case 0:
-		return b, rules + ", before the spawn", true
+		return b, "the rules' slide", true
 	case 1:
 		b.Set(placed[0].Row, placed[0].Col, placed[0].Value)
-		return b, rules + ", with its spawn", true
+		return b, rules, true
 	}
 	return b, "", false
 }
