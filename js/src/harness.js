@@ -300,6 +300,10 @@ export function createSession(adapter) {
     if (req === null || typeof req !== 'object' || Array.isArray(req)) {
       return JSON.stringify({ id: null, ok: false, error: ERRORS.badRequest, message: 'the request is not a JSON object' });
     }
+    const twice = repeatedKey(line);
+    if (twice !== null) {
+      return JSON.stringify({ id: null, ok: false, error: ERRORS.badRequest, message: `the request has the key ${JSON.stringify(twice)} twice` });
+    }
     // The answer to a line without an id from 1 to 2^53-1 has id null.
     const id = Number.isSafeInteger(req.id) && req.id >= 1 ? req.id : null;
     try {
@@ -314,6 +318,47 @@ export function createSession(adapter) {
       });
     }
   };
+}
+
+/**
+ * Returns a key that an object of the JSON text has twice, at any depth
+ * (keys compared as JSON.parse reads them), or null when none does. The
+ * text must be JSON (JSON.parse read it): JSON.parse itself keeps the
+ * last of two values, where the protocol's line has each key once.
+ *
+ * @param {string} text
+ * @returns {string|null}
+ */
+export function repeatedKey(text) {
+  const stack = []; // a Set of the keys of each open object, null for an array
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      if (expectKey) {
+        const key = JSON.parse(text.slice(i, j + 1));
+        const keys = stack[stack.length - 1];
+        if (keys.has(key)) return key;
+        keys.add(key);
+        expectKey = false;
+      }
+      i = j;
+    } else if (ch === '{') {
+      stack.push(new Set());
+      expectKey = true;
+    } else if (ch === '[') {
+      stack.push(null);
+      expectKey = false;
+    } else if (ch === '}' || ch === ']') {
+      stack.pop();
+      expectKey = false;
+    } else if (ch === ',') {
+      expectKey = stack[stack.length - 1] instanceof Set;
+    }
+  }
+  return null;
 }
 
 /**

@@ -59,6 +59,19 @@ test('requests before hello, a second hello, unknown ops and ids that are not in
   for (const x of r.filter((x) => !x.ok)) assert.equal(typeof x.message, 'string');
 });
 
+test('a key twice, at any depth, and ids below 1: no request, the id null', async () => {
+  const r = await session(adapter(), hello, '{"id":2,"op":"new","profile":"classic","profile":"classic"}',
+    '{"id":3,"op":"move","direction":"left","spawn":{"row":0,"col":0,"row":1,"value":2}}',
+    '{"id":4,"op":"new","profile":"classic","\\u0070rofile":"classic"}', { id: 0, op: 'legal' }, { id: -5, op: 'legal' },
+    '{"id":6,"op":"new","profile":"classic","setup":{},"x":[{"a":1},{"a":2}]}');
+  assert.deepEqual(r.slice(1).map((x) => [x.id, x.error]), [
+    [null, 'bad-request'], [null, 'bad-request'], [null, 'bad-request'], [null, 'bad-request'], [null, 'bad-request'],
+    [6, 'bad-request'], // a key in two objects is no key twice: this one fails on its setup
+  ]);
+  assert.match(r[1].message, /"profile" twice/);
+  assert.match(r[3].message, /"profile" twice/);
+});
+
 test('new: the declared profiles only; a seed only with seed-tp1; a setup only with setup', async () => {
   const a = adapter();
   const r = await session(a, hello, { id: 2, op: 'new', profile: 'pgs' }, { id: 3, op: 'new', profile: 'classic', seed: '7' },
