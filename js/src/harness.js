@@ -260,7 +260,7 @@ export function createSession(adapter) {
         spawn = { row, col, value };
         // A spawn the move cannot place (the move changes nothing, the run
         // is over, the merge overflows) reaches the hook as none when it
-        // is not on the board or not a tile: it is never placed.
+        // is not on the board: it is never placed.
         if (!(await checkSpawn(req.direction, spawn)) && !onBoard(spawn)) spawn = null;
       }
       const r = await adapter.move(req.direction, spawn);
