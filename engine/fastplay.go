@@ -44,7 +44,7 @@ func (g *Game) playSeeded(actions []Action) (n int, retry bool) {
 	if limit := g.p.MoveLimit; limit != 0 && limit-st.moves <= stop {
 		stop = limit - st.moves
 	}
-	if stop <= 0 || uint64(stop) > MaxSafeInteger>>18 || st.score > MaxSafeInteger-uint64(stop)<<18 {
+	if stop <= 0 || uint64(stop) > MaxSafeInteger>>18 || st.score > MaxSafeInteger-uint64(stop)<<18 || uint64(st.moves) > MaxSafeInteger-uint64(stop) {
 		return 0, false
 	}
 	lo, score, rs := st.pb.lo, st.score, st.rng.state
@@ -142,7 +142,7 @@ func (g *Game) playRecorded(actions []Action, spawns []Spawn, open []uint64) (n 
 	if limit := g.p.MoveLimit; limit != 0 && limit-st.moves <= stop {
 		stop = limit - st.moves
 	}
-	if stop <= 0 || uint64(stop) > MaxSafeInteger>>18 || st.score > MaxSafeInteger-uint64(stop)<<18 {
+	if stop <= 0 || uint64(stop) > MaxSafeInteger>>18 || st.score > MaxSafeInteger-uint64(stop)<<18 || uint64(st.moves) > MaxSafeInteger-uint64(stop) {
 		return 0, false
 	}
 	actions, spawns = actions[:stop], spawns[:stop]

@@ -57,6 +57,7 @@ var (
 	ErrFinished       = errors.New("the run is over")
 	ErrNoRNG          = errors.New("this game has no seeded RNG: every spawn must be given")
 	ErrScoreOverflow  = errors.New("the score would pass 2^53-1, the safe-integer limit")
+	ErrMovesOverflow  = errors.New("the move count would pass 2^53-1, the safe-integer limit")
 	ErrNoUndo         = errors.New("nothing to undo")
 	ErrUnsupported    = errors.New("not in this profile")
 	ErrBadSpawn       = errors.New("invalid spawn")
@@ -67,7 +68,7 @@ var (
 // Refusal returns the word the tileproof protocols use for an action the
 // rules refuse: illegal-move, finished, unsupported, no-undo, not-stopped
 // (keep playing when play is not stopped at the win), bad-spawn or
-// overflow (a tile above 2^52, a score above 2^53-1); "" for any other
+// overflow (a tile above 2^52, a score or a move count above 2^53-1); "" for any other
 // error (a break refused for its limit or its price, which no protocol
 // sends, among them).
 func Refusal(err error) string {
@@ -84,7 +85,7 @@ func Refusal(err error) string {
 		return "not-stopped"
 	case errors.Is(err, ErrBadSpawn):
 		return "bad-spawn"
-	case errors.Is(err, ErrTileOverflow), errors.Is(err, ErrScoreOverflow):
+	case errors.Is(err, ErrTileOverflow), errors.Is(err, ErrScoreOverflow), errors.Is(err, ErrMovesOverflow):
 		return "overflow"
 	}
 	return ""
@@ -298,6 +299,8 @@ func (r *Rules) load(st State) (*Game, error) {
 		return nil, fmt.Errorf("score %d is above 2^53-1", st.Score)
 	case st.Moves < 0:
 		return nil, fmt.Errorf("move count %d is negative", st.Moves)
+	case uint64(st.Moves) > MaxSafeInteger:
+		return nil, fmt.Errorf("move count %d is above 2^53-1", st.Moves)
 	case int(st.Result) >= len(resultNames):
 		return nil, fmt.Errorf("invalid result %d", st.Result)
 	case st.Breaks < 0 || st.Breaks > p.Break.Limit:
@@ -600,7 +603,7 @@ func (g *Game) run(actions []Action, spawns []Spawn, open []uint64) (n int, last
 			break
 		}
 		q, gained, ok := pb.slide(Direction(a))
-		if !ok || q == pb || gained > MaxSafeInteger-score || mergeRule && !won && gained >= winValue {
+		if !ok || q == pb || gained > MaxSafeInteger-score || uint64(moves) >= MaxSafeInteger || mergeRule && !won && gained >= winValue {
 			break
 		}
 		empty := q.empties()
@@ -667,6 +670,9 @@ func (g *Game) move(d Direction, given *Spawn, open *uint64) (Step, error) {
 	}
 	if s.Gained > MaxSafeInteger-g.st.score {
 		return Step{}, ErrScoreOverflow
+	}
+	if uint64(g.st.moves) >= MaxSafeInteger {
+		return Step{}, ErrMovesOverflow
 	}
 	b, cols := s.Board, s.Board.Cols()
 	if given != nil {

@@ -319,6 +319,42 @@ func TestScoreOverflow(t *testing.T) {
 	}
 }
 
+// TestMovesOverflow holds every path of a move (one move, a log played
+// with drawn spawns, with given spawns, and as recorded) to refusing a
+// move past 2^53-1 counted moves as overflow, the game as it was; one
+// move short of the bound still plays.
+func TestMovesOverflow(t *testing.T) {
+	b := mustBoard(t, "2 2 . ./. . . ./. . . ./. . . .")
+	sp := []Spawn{{Row: 1, Col: 1, Value: 2}}
+	load := func(moves int) *Game {
+		t.Helper()
+		g, err := Load(mustProfile(t, "classic"), State{Board: b, Moves: moves, RNG: seeded("s")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	paths := map[string]func(g *Game) error{
+		"Move":         func(g *Game) error { _, err := g.Move(Left); return err },
+		"Play":         func(g *Game) error { _, err := g.Play([]Action{MoveLeft}, nil); return err },
+		"Play spawns":  func(g *Game) error { _, err := g.Play([]Action{MoveLeft}, sp); return err },
+		"PlayRecorded": func(g *Game) error { _, err := g.PlayRecorded([]Action{MoveLeft}, sp, make([]uint64, 1)); return err },
+	}
+	for name, play := range paths {
+		g := load(MaxSafeInteger)
+		if err := play(g); !errors.Is(err, ErrMovesOverflow) || Refusal(err) != "overflow" || g.Board() != b || g.Moves() != MaxSafeInteger {
+			t.Errorf("%s at 2^53-1 moves: %v, %d moves", name, err, g.Moves())
+		}
+		g = load(MaxSafeInteger - 1)
+		if err := play(g); err != nil || g.Moves() != MaxSafeInteger {
+			t.Errorf("%s at 2^53-2 moves: %v, %d moves", name, err, g.Moves())
+		}
+	}
+	if _, err := Load(mustProfile(t, "classic"), State{Board: b, Moves: MaxSafeInteger + 1}); err == nil {
+		t.Error("a state of 2^53 moves loads")
+	}
+}
+
 // TestPlayMatchesMove replays random games, with undo, End run and the
 // other actions mixed in, once through Play and once action by action
 // through Do, in every built-in profile, and compares the two.

@@ -377,7 +377,7 @@ func divergence(g *engine.Game, r *Replay, i int, err error) (*Divergence, Reaso
 			}
 		}
 		return div, BadSpawn
-	case errors.Is(err, engine.ErrTileOverflow), errors.Is(err, engine.ErrScoreOverflow):
+	case errors.Is(err, engine.ErrTileOverflow), errors.Is(err, engine.ErrScoreOverflow), errors.Is(err, engine.ErrMovesOverflow):
 		div.Problem = err.Error()
 		return div, Overflow
 	}

@@ -442,7 +442,7 @@ func TestCounters(t *testing.T) {
 			Board: [][]uint64{{2, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}}
 	}
 	url := ts.URL + "/api/games/tile-merge/action"
-	for _, moves := range []int{1<<63 - 1, engine.MaxSafeInteger, -1} {
+	for _, moves := range []int{1<<63 - 1, engine.MaxSafeInteger + 1, -1} {
 		st := base()
 		st.Moves = moves
 		code, _, body := post(t, url, action(t, st, move("right")))
@@ -451,10 +451,16 @@ func TestCounters(t *testing.T) {
 		}
 	}
 	st := base()
-	st.Moves = MaxMoves
+	st.Moves = MaxMoves - 1
 	code, r, body := post(t, url, action(t, st, move("right")))
 	if code != 200 || r.Observation == nil || r.Observation.Moves != engine.MaxSafeInteger || r.State.Moves != engine.MaxSafeInteger {
 		t.Errorf("moves 2^53-2, one more: %d %s", code, body)
+	}
+	// At 2^53-1 the state loads, and the next move is the rules' overflow.
+	st.Moves = MaxMoves
+	code, r, body = post(t, url, action(t, st, move("right")))
+	if code != 200 || r.OK || r.Error != "overflow" || r.Observation == nil || r.Observation.Moves != engine.MaxSafeInteger {
+		t.Errorf("moves 2^53-1, one more: %d %s", code, body)
 	}
 	for name, body := range map[string]string{
 		"score 2^64":        strings.Replace(action(t, base(), move("right")), `"score":0`, `"score":18446744073709551616`, 1),
