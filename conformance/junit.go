@@ -12,7 +12,7 @@ type junitSuites struct {
 	Name    string       `xml:"name,attr"`
 	Tests   int          `xml:"tests,attr"`
 	Fails   int          `xml:"failures,attr"`
-	Errors  int          `xml:"errors,attr"`
+	Errors  int          `xml:"errors,attr,omitempty"`
 	Skips   int          `xml:"skipped,attr"`
 	Suites  []junitSuite `xml:"testsuite"`
 }
@@ -21,7 +21,7 @@ type junitSuite struct {
 	Name   string      `xml:"name,attr"`
 	Tests  int         `xml:"tests,attr"`
 	Fails  int         `xml:"failures,attr"`
-	Errors int         `xml:"errors,attr"`
+	Errors int         `xml:"errors,attr,omitempty"`
 	Skips  int         `xml:"skipped,attr"`
 	Cases  []junitCase `xml:"testcase"`
 }
