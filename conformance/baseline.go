@@ -82,7 +82,9 @@ func (r *Report) Compare(base *Report) (regressions, fixes, changed []Change) {
 // every report to show the same: under a baseline, its regressions, fixes
 // and changed failures; without one, the unexpected failures (those an
 // expectations file does not name). Failures on states no game reaches
-// are counted apart, and decide only under Strict.
+// are counted apart, and decide only under Strict. A check that did not
+// run ([NotRun]: the run was cut short) is not passing: with a baseline
+// or without, one fails the gate.
 type Gate struct {
 	Baseline      string   `json:"baseline,omitempty"` // the baseline report's file, "" for none
 	Regressions   []Change `json:"regressions,omitempty"`
@@ -94,6 +96,7 @@ type Gate struct {
 	Strict        bool     `json:"strict,omitempty"`
 	Skipped       int      `json:"skipped"`          // checks that did not run on this implementation
 	XPass         int      `json:"unexpectedPasses"` // expected failures that passed
+	NotRun        int      `json:"notRun"`           // checks a run cut short did not reach or finish
 	Pass          bool     `json:"pass"`
 	// known are the failures the baseline has, unchanged: not the run's
 	// to answer for.
@@ -115,7 +118,7 @@ func (r *Report) Gate(o GateOptions) *Gate {
 	failed, xpass := r.Failures()
 	_, total := r.Summaries()
 	g.Failed, g.Unreachable = len(failed), len(r.UnreachableFailures())
-	g.Skipped, g.XPass = total.Skipped, len(xpass)
+	g.Skipped, g.XPass, g.NotRun = total.Skipped, len(xpass), total.NotRun
 	if o.Baseline != nil {
 		g.Regressions, g.Fixes, g.Changed = r.Compare(o.Baseline)
 		surprising := map[string]bool{}
@@ -139,6 +142,9 @@ func (r *Report) Gate(o GateOptions) *Gate {
 			g.Pass = false
 		}
 	}
+	if g.NotRun > 0 {
+		g.Pass = false // not reached is not passed
+	}
 	r.Verdict = g
 	return g
 }
@@ -146,11 +152,15 @@ func (r *Report) Gate(o GateOptions) *Gate {
 // Line is the gate's verdict in one line, as the command prints it and
 // the page shows it: under a baseline "against FILE (gate: pass): 0
 // changed, 0 regressions, 0 fixes"; without one the unexpected failures,
-// or under Strict what else failed the run, or "no unexpected failure".
+// or under Strict what else failed the run, or "no unexpected failure";
+// then the checks not run, when the run was cut short.
 func (g *Gate) Line() string {
 	apart := ""
 	if g.Unreachable > 0 {
 		apart = fmt.Sprintf("; %s on states no game reaches, apart", count(g.Unreachable, "failure", "failures"))
+	}
+	if g.NotRun > 0 {
+		apart += fmt.Sprintf("; %s not run (the run was cut short)", count(g.NotRun, "check", "checks"))
 	}
 	switch {
 	case g.Baseline != "":
@@ -165,6 +175,8 @@ func (g *Gate) Line() string {
 			g.Baseline, verdict, len(g.Changed), accepted, apart, len(g.Regressions), len(g.Fixes))
 	case g.Failed > 0:
 		return count(g.Failed, "unexpected failure", "unexpected failures") + apart
+	case g.NotRun > 0:
+		return "no unexpected failure in what ran" + apart
 	case !g.Pass:
 		return fmt.Sprintf("--strict: %d skipped, %s, %s on states no game reaches", g.Skipped,
 			count(g.XPass, "unexpected pass", "unexpected passes"), count(g.Unreachable, "failure", "failures"))

@@ -105,7 +105,7 @@ func (s scoreOff) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, err
 // carries the board it started from and the implementation's after it,
 // without a rules board, and the text report draws the two.
 func TestStepBoards(t *testing.T) {
-	rep, err := Run(loadRepoPack(t), scoreOff{&Builtin{}}, Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^core/merge-pair-once-2222-left$`)})
+	rep, err := Run(t.Context(), loadRepoPack(t), scoreOff{&Builtin{}}, Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^core/merge-pair-once-2222-left$`)})
 	if err != nil {
 		t.Fatal(err)
 	}

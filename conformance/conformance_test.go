@@ -158,7 +158,7 @@ func TestLoadPackErrors(t *testing.T) {
 // the JUnit XML, and the summary per area.
 func TestReports(t *testing.T) {
 	pack := loadRepoPack(t)
-	rep, err := Run(pack, &Builtin{}, Options{})
+	rep, err := Run(t.Context(), pack, &Builtin{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestReports(t *testing.T) {
 	}
 	// An expected failure does not fail the run; a case expected to fail
 	// that passes is an unexpected pass.
-	rep2, _ := Run(pack, &Builtin{}, Options{Expectations: map[string]string{rep.Results[0].Case: "known"}})
+	rep2, _ := Run(t.Context(), pack, &Builtin{}, Options{Expectations: map[string]string{rep.Results[0].Case: "known"}})
 	failed, xpass := rep2.Failures()
 	if len(failed) != 0 || len(xpass) == 0 {
 		t.Errorf("failed %v, unexpected passes %v", failed, xpass)

@@ -12,22 +12,25 @@ type junitSuites struct {
 	Name    string       `xml:"name,attr"`
 	Tests   int          `xml:"tests,attr"`
 	Fails   int          `xml:"failures,attr"`
+	Errors  int          `xml:"errors,attr,omitempty"`
 	Skips   int          `xml:"skipped,attr"`
 	Suites  []junitSuite `xml:"testsuite"`
 }
 
 type junitSuite struct {
-	Name  string      `xml:"name,attr"`
-	Tests int         `xml:"tests,attr"`
-	Fails int         `xml:"failures,attr"`
-	Skips int         `xml:"skipped,attr"`
-	Cases []junitCase `xml:"testcase"`
+	Name   string      `xml:"name,attr"`
+	Tests  int         `xml:"tests,attr"`
+	Fails  int         `xml:"failures,attr"`
+	Errors int         `xml:"errors,attr,omitempty"`
+	Skips  int         `xml:"skipped,attr"`
+	Cases  []junitCase `xml:"testcase"`
 }
 
 type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Error     *junitFailure `xml:"error,omitempty"`
 	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 }
 
@@ -51,7 +54,10 @@ const UnreachableSuite = "unreachable-states"
 // ([UnreachableSuite]), a failure there skipped with its words, as the
 // run's verdict does not count it. Under a baseline ([Report.Gate]) a
 // failure the baseline has, unchanged, is skipped too, so that the
-// failures are the gate's: regressions and changed failures.
+// failures are the gate's: regressions and changed failures. A check the
+// run did not reach or finish ([NotRun]) is an error of type not-run,
+// with why: not a failure of the implementation, and not a skip, which
+// CI systems count as no harm.
 func (r *Report) WriteJUnit(w io.Writer) error {
 	suites := junitSuites{Name: "tileproof conformance: " + r.Impl.Name}
 	index := map[string]int{}
@@ -72,6 +78,9 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		case res.Status == Skip:
 			jc.Skipped = &junitSkipped{res.Reason}
 			s.Skips++
+		case res.Status == NotRun:
+			jc.Error = &junitFailure{Message: res.Reason, Type: string(NotRun)}
+			s.Errors++
 		case res.Status.Failed() && res.Expected != "":
 			jc.Skipped = &junitSkipped{"expected failure: " + res.Expected}
 			s.Skips++
@@ -90,6 +99,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	}
 	for _, s := range suites.Suites {
 		suites.Tests, suites.Fails, suites.Skips = suites.Tests+s.Tests, suites.Fails+s.Fails, suites.Skips+s.Skips
+		suites.Errors += s.Errors
 	}
 	io.WriteString(w, xml.Header)
 	enc := xml.NewEncoder(w)

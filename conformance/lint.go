@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/tileproof/tileproof/engine"
@@ -19,7 +20,7 @@ var lintSeeds = []string{"lint-a", "lint-b", "lint-c", "lint-d", "lint-e", "lint
 func Lint(pack *Pack) []string {
 	var runs []*Report
 	for _, seed := range lintSeeds {
-		rep, err := Run(pack, &Builtin{Seed: seed}, Options{})
+		rep, err := Run(context.Background(), pack, &Builtin{Seed: seed}, Options{})
 		if err != nil {
 			return []string{"running the pack: " + err.Error()}
 		}

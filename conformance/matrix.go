@@ -63,7 +63,7 @@ func WriteMatrix(w io.Writer, reports []*Report) error {
 		rows = append(rows, rw)
 	}
 
-	fmt.Fprintf(w, "Pack %s %s, rules contract %d. A cell: ✓ and the cases passed, or ✗ and the cases failed of those run; skipped cases in brackets; skipped where none ran.%s\n\n", first.Pack, first.PackVersion, first.Contract, unreachableNote(reports))
+	fmt.Fprintf(w, "Pack %s %s, rules contract %d. A cell: ✓ and the cases passed, or ✗ and the cases failed of those run; skipped cases in brackets; skipped where none ran.%s%s\n\n", first.Pack, first.PackVersion, first.Contract, unreachableNote(reports), notRunNote(reports))
 	fmt.Fprintf(w, "| implementation | %s | total |\n", strings.Join(areas, " | "))
 	fmt.Fprintf(w, "|---|%s---|\n", strings.Repeat("---|", len(areas)))
 	for _, rw := range rows {
@@ -116,6 +116,17 @@ func unreachableNote(reports []*Report) string {
 	return ""
 }
 
+// notRunNote says how a cell counts checks a run cut short did not run,
+// when a report has one.
+func notRunNote(reports []*Report) string {
+	for _, r := range reports {
+		if len(r.NotRun()) > 0 {
+			return " A run cut short (its deadline, an interrupt) left checks not run: a cell with one is never ✓, and says how many of its checks did not run."
+		}
+	}
+	return ""
+}
+
 // label names a report's implementation: its hello's name and version,
 // escaped for Markdown (safetext.Markdown): a name cannot end its cell,
 // add a row or comment out the rest.
@@ -123,15 +134,22 @@ func label(r *Report) string {
 	return safetext.Markdown(strings.TrimSpace(r.Impl.Name + " " + r.Impl.Version))
 }
 
-// cell is one area's outcome in the matrix.
+// cell is one area's outcome in the matrix. An area with checks not run
+// (a run cut short) is never a ✓: it says how many did not run.
 func cell(s Summary) string {
-	if s.Passed+s.Failed+s.Expected == 0 && s.Skipped > 0 {
+	if s.Passed+s.Failed+s.Expected+s.NotRun == 0 && s.Skipped > 0 {
 		return fmt.Sprintf("skipped (%d)", s.Skipped) // nothing ran: not a pass
 	}
 	var c string
-	if s.Failed > 0 {
-		c = fmt.Sprintf("✗ %d of %d", s.Failed, s.Passed+s.Failed+s.Expected)
-	} else {
+	switch {
+	case s.Failed > 0:
+		c = fmt.Sprintf("✗ %d of %d", s.Failed, s.Passed+s.Failed+s.Expected+s.NotRun)
+		if s.NotRun > 0 {
+			c += fmt.Sprintf(", %d not run", s.NotRun)
+		}
+	case s.NotRun > 0:
+		c = fmt.Sprintf("not run: %d of %d", s.NotRun, s.Passed+s.Expected+s.NotRun)
+	default:
 		c = fmt.Sprintf("✓ %d", s.Passed)
 		if s.Expected > 0 {
 			c += fmt.Sprintf(", %d known failures", s.Expected)

@@ -28,7 +28,7 @@ func (w wrongTwice) Move(dir engine.Direction, spawn *engine.Spawn) (MoveResult,
 // both, the first as the status, in the result and in every report (text,
 // JSON, JUnit), not only the first.
 func TestEveryMismatchReported(t *testing.T) {
-	rep, err := Run(loadRepoPack(t), wrongTwice{&Builtin{}}, Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^core/`)})
+	rep, err := Run(t.Context(), loadRepoPack(t), wrongTwice{&Builtin{}}, Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^core/`)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -103,7 +104,8 @@ func statisticalTests() int {
 // each is a result named properties/NAME. Most play 4x4 boards of their
 // own: under a profile of another size each of those is skipped, saying
 // so.
-func runProperties(impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp, alpha float64) []Result {
+// Once ctx is done, each check not begun is not run.
+func runProperties(ctx context.Context, impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp, alpha float64) []Result {
 	var out []Result
 	for _, prop := range properties {
 		res := Result{Case: "properties/" + prop.name, Area: PropertiesArea, Profile: p.Name}
@@ -111,6 +113,8 @@ func runProperties(impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp, al
 			continue
 		}
 		switch reason := missingReason(h, p.Name, prop.needs); {
+		case ctx.Err() != nil:
+			res = notRun(res, ctx)
 		case !prop.anySize && (p.Rows != 4 || p.Cols != 4):
 			res.Status, res.Reason = Skip, fmt.Sprintf("the property checks play on 4x4 boards; profile %s plays on %dx%d", p.Name, p.Rows, p.Cols)
 		case reason != "":

@@ -51,7 +51,7 @@ func (r refusesUp) Move(dir engine.Direction, spawn *engine.Spawn) (MoveResult, 
 
 func runProperty(t *testing.T, impl Impl, name string) Result {
 	t.Helper()
-	rep, err := Run(loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{"classic"}, Run: regexp.MustCompile(`^properties/` + name + `$`)})
+	rep, err := Run(t.Context(), loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{"classic"}, Run: regexp.MustCompile(`^properties/` + name + `$`)})
 	if err != nil {
 		t.Fatal(err)
 	}

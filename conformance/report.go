@@ -5,7 +5,7 @@ import (
 )
 
 // Summary counts a report's results by area: passed, failed (unexpected),
-// expected failures and skipped. Failures on states no game reaches
+// expected failures, skipped, and not run (a run cut short). Failures on states no game reaches
 // (Result.Unreachable) are counted apart, in Unreachable, and not in
 // Failed: the verdict on reachable states stands on its own.
 type Summary struct {
@@ -15,6 +15,7 @@ type Summary struct {
 	Expected    int    `json:"expectedFailures"`
 	Skipped     int    `json:"skipped"`
 	Unreachable int    `json:"unreachableFailures"`
+	NotRun      int    `json:"notRun"`
 }
 
 // Summaries returns one summary per area, sorted, and the total.
@@ -33,6 +34,8 @@ func (r *Report) Summaries() (areas []Summary, total Summary) {
 				t.Passed++
 			case res.Status == Skip:
 				t.Skipped++
+			case res.Status == NotRun:
+				t.NotRun++
 			case res.Expected != "":
 				t.Expected++
 			case res.Unreachable != "":
@@ -56,6 +59,18 @@ func (r *Report) UnreachableFailures() []Result {
 	var out []Result
 	for _, res := range r.Results {
 		if res.Status.Failed() && res.Expected == "" && res.Unreachable != "" {
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+// NotRun returns the checks the run did not reach or did not finish
+// ([NotRun]), in order.
+func (r *Report) NotRun() []Result {
+	var out []Result
+	for _, res := range r.Results {
+		if res.Status == NotRun {
 			out = append(out, res)
 		}
 	}

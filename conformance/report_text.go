@@ -43,11 +43,30 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 			fmt.Fprintf(w, ": %s\n      (%s)\n", safetext.TerminalLines(res.Summary("      ")), res.Unreachable)
 		}
 	}
+	notRun := r.NotRun()
+	if len(notRun) > 0 {
+		fmt.Fprintf(w, "\nNOT RUN  %s: the run was cut short: %s\n", count(len(notRun), "check", "checks"), safetext.TerminalLines(strings.TrimPrefix(notRun[0].Reason, "not run: ")))
+		if verbose {
+			for _, res := range notRun {
+				fmt.Fprintf(w, "not-run  %s [%s]\n", res.Case, safetext.Terminal(res.Profile))
+			}
+		}
+	}
 	areas, total := r.Summaries()
 	fmt.Fprintf(w, "\nconformance of %s %s (profiles %s) to the pack %s %s, rules contract %d\n", safetext.Terminal(r.Impl.Name), safetext.Terminal(r.Impl.Version), safetext.Terminal(strings.Join(r.Impl.Profiles, ", ")), r.Pack, r.PackVersion, r.Contract)
-	fmt.Fprintf(w, "  %-14s %6s %6s %6s %6s\n", "area", "passed", "failed", "xfail", "skipped")
+	// The not-run column is there when a check did not run: a run cut
+	// short (its deadline, an interrupt).
+	if total.NotRun > 0 {
+		fmt.Fprintf(w, "  %-14s %6s %6s %6s %6s %7s\n", "area", "passed", "failed", "xfail", "skipped", "not-run")
+	} else {
+		fmt.Fprintf(w, "  %-14s %6s %6s %6s %6s\n", "area", "passed", "failed", "xfail", "skipped")
+	}
 	for _, s := range append(areas, total) {
-		fmt.Fprintf(w, "  %-14s %6d %6d %6d %6d\n", s.Area, s.Passed, s.Failed, s.Expected, s.Skipped)
+		if total.NotRun > 0 {
+			fmt.Fprintf(w, "  %-14s %6d %6d %6d %6d %7d\n", s.Area, s.Passed, s.Failed, s.Expected, s.Skipped, s.NotRun)
+		} else {
+			fmt.Fprintf(w, "  %-14s %6d %6d %6d %6d\n", s.Area, s.Passed, s.Failed, s.Expected, s.Skipped)
+		}
 	}
 	if total.Unreachable > 0 {
 		fmt.Fprintf(w, "  and %d failed on states no game reaches, not counted above\n", total.Unreachable)

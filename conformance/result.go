@@ -13,10 +13,15 @@ import (
 // Status is the outcome of one case under one profile.
 type Status string
 
-// The statuses. Pass and Skip are not failures; the rest are.
+// The statuses. Pass, Skip and NotRun are not failures; the rest are.
 const (
-	Pass           Status = "pass"
-	Skip           Status = "skip"
+	Pass Status = "pass"
+	Skip Status = "skip"
+	// NotRun is a check a run cut short did not reach, or did not finish:
+	// its deadline passed or it was interrupted (docs/conformance.md,
+	// "Deadline and interrupts"). It is no failure of the implementation,
+	// and never a pass: a run with one fails its gate.
+	NotRun         Status = "not-run"
 	BoardDiverged  Status = "board-diverged"
 	ScoreDiverged  Status = "score-diverged"
 	FlagsDiffer    Status = "flags-differ"
@@ -29,8 +34,8 @@ const (
 )
 
 // Failed reports whether the status is a failure (an empty status, not
-// yet decided, is not).
-func (s Status) Failed() bool { return s != Pass && s != Skip && s != "" }
+// yet decided, is not; nor is NotRun).
+func (s Status) Failed() bool { return s != Pass && s != Skip && s != NotRun && s != "" }
 
 // Result is one case's outcome under one profile.
 type Result struct {
@@ -229,6 +234,10 @@ func (res *Result) stepBoards(before, got engine.Board) {
 // false for other errors.
 func (res *Result) driverFailure(err error, step int, what string) bool {
 	var de *DriverError
+	if errors.As(err, &de) && de.Status == NotRun {
+		res.Status, res.Reason = NotRun, de.Msg // the run's end, not the step's
+		return true
+	}
 	if errors.As(err, &de) {
 		res.fail(de.Status, step, "%s: %s", what, de.Msg)
 		return true

@@ -1,6 +1,8 @@
 package conformance
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -169,15 +171,31 @@ func runProfiles(h Hello, opts Options) ([]*engine.Profile, error) {
 	return out, nil
 }
 
-// Run runs a pack against an implementation.
-func Run(pack *Pack, impl Impl, opts Options) (*Report, error) {
+// Run runs a pack against an implementation. ctx bounds the run: once
+// it is done (its deadline, a cancellation such as an interrupt), no
+// further check begins, and every check not reached or not finished is
+// reported as [NotRun] with the context's cause; the report of what ran
+// is returned all the same. A driver of package conformance/driver bound
+// to the same context ends the request under way at once.
+func Run(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, error) {
 	start := time.Now()
-	rep, checks, err := plan(pack, impl, opts)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("not run: %w", StopCause(ctx))
+	}
+	rep, checks, err := plan(ctx, pack, impl, opts)
 	if err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w (%v)", err, StopCause(ctx))
+		}
 		return nil, err
 	}
 	for _, c := range checks {
 		for _, res := range c.run() {
+			if ctx.Err() != nil && cutShort(res.Status) {
+				// The request under way when the run ended: its failure is
+				// the run's end, not the implementation's.
+				res = notRun(res, ctx)
+			}
 			rep.add(res, opts.Expectations)
 		}
 	}
@@ -185,8 +203,30 @@ func Run(pack *Pack, impl Impl, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// check is one check of a run: a case under a profile, or the property
-// checks of a profile.
+// StopCause is why ctx is done, in words a report gives after "not run:":
+// its cause (the run's deadline, an interrupt), or its error.
+func StopCause(ctx context.Context) error {
+	if err := context.Cause(ctx); err != nil {
+		return err
+	}
+	return errors.New("the run was stopped")
+}
+
+// cutShort reports whether a check with this status may have failed
+// only because the run ended under it: the driver's failures.
+func cutShort(s Status) bool {
+	return s == Timeout || s == Crash || s == "" || s == NotRun
+}
+
+// notRun returns res as not run: the run ended before it ran or while it
+// ran.
+func notRun(res Result, ctx context.Context) Result {
+	return Result{Case: res.Case, Area: res.Area, Profile: res.Profile, File: res.File, Line: res.Line,
+		Unreachable: res.Unreachable, Status: NotRun, Reason: "not run: " + StopCause(ctx).Error()}
+}
+
+// check is one check of a run: a case under a profile, or a property
+// check of a profile.
 type check struct {
 	name string // AREA/ID@PROFILE, or properties@PROFILE
 	run  func() []Result
@@ -194,7 +234,7 @@ type check struct {
 
 // plan says hello and returns the run's report, still empty, and its
 // checks in order.
-func plan(pack *Pack, impl Impl, opts Options) (*Report, []check, error) {
+func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []check, error) {
 	hello, err := HelloOf(impl)
 	if err != nil {
 		return nil, nil, err
@@ -225,6 +265,9 @@ func plan(pack *Pack, impl Impl, opts Options) (*Report, []check, error) {
 			}
 			checks = append(checks, check{c.Name() + "@" + p.Name, func() []Result {
 				res := Result{Case: c.Name(), Area: c.Area, Profile: p.Name, File: c.File, Line: c.Line, Unreachable: c.Unreachable}
+				if ctx.Err() != nil {
+					return []Result{notRun(res, ctx)}
+				}
 				run, reason := c, missingReason(hello, p.Name, caseNeeds(c, p))
 				if variant && reason == "" {
 					// A case written for other profiles, under a variant:
@@ -245,7 +288,7 @@ func plan(pack *Pack, impl Impl, opts Options) (*Report, []check, error) {
 	if opts.Properties {
 		alpha := FalseAlarmRate / float64(max(1, statisticalTests()*len(profiles)))
 		for _, p := range profiles {
-			checks = append(checks, check{"properties@" + p.Name, func() []Result { return runProperties(impl, hello, p, opts.Run, alpha) }})
+			checks = append(checks, check{"properties@" + p.Name, func() []Result { return runProperties(ctx, impl, hello, p, opts.Run, alpha) }})
 		}
 	}
 	return rep, checks, nil

@@ -22,7 +22,7 @@ func (oddMove) Move(engine.Direction, *engine.Spawn) (MoveResult, error) {
 // TestPropertyCallFailure: a move that fails oddly fails the property
 // (as a protocol error), never lets it pass.
 func TestPropertyCallFailure(t *testing.T) {
-	rep, err := Run(loadRepoPack(t), oddMove{&Builtin{}}, Options{Properties: true, Profiles: []string{"classic"}, Run: regexp.MustCompile(`^properties/`)})
+	rep, err := Run(t.Context(), loadRepoPack(t), oddMove{&Builtin{}}, Options{Properties: true, Profiles: []string{"classic"}, Run: regexp.MustCompile(`^properties/`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func (u unseeded) Hello() (Hello, error) {
 // TestSkipReasons: a case and a property that need a feature the
 // implementation lacks are skipped with the same words.
 func TestSkipReasons(t *testing.T) {
-	rep, err := Run(loadRepoPack(t), unseeded{&Builtin{}}, Options{Properties: true, Profiles: []string{"tile-merge"}})
+	rep, err := Run(t.Context(), loadRepoPack(t), unseeded{&Builtin{}}, Options{Properties: true, Profiles: []string{"tile-merge"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func (o *ownStart) New(profile, seed string, setup *engine.Setup) (State, error)
 
 func runStart(t *testing.T, impl Impl) Result {
 	t.Helper()
-	rep, err := Run(loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{"tile-merge"}, Run: regexp.MustCompile(`^properties/start$`)})
+	rep, err := Run(t.Context(), loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{"tile-merge"}, Run: regexp.MustCompile(`^properties/start$`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func (r refusesAndSpawns) Move(d engine.Direction, spawn *engine.Spawn) (MoveRes
 // changes nothing, a tile spawned by the refused move is found.
 func TestNoSpawnAfterRefusedMove(t *testing.T) {
 	for _, impl := range []Impl{&Builtin{}, refusesAndSpawns{&Builtin{}}} {
-		rep, err := Run(loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{"tile-merge"}, Run: regexp.MustCompile(`^properties/no-spawn-after-noop$`)})
+		rep, err := Run(t.Context(), loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{"tile-merge"}, Run: regexp.MustCompile(`^properties/no-spawn-after-noop$`)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,7 +25,7 @@ func TestImpl(t *testing.T, impl Impl, opts Options) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, checks, err := plan(pack, impl, opts)
+	_, checks, err := plan(t.Context(), pack, impl, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +50,8 @@ func report(t *testing.T, res Result, expectations map[string]string) {
 	switch {
 	case res.Status == Skip:
 		t.Skip(res.Reason)
+	case res.Status == NotRun:
+		t.Error(res.Reason) // the test's context ended: not a pass
 	case res.Status.Failed() && res.Unreachable != "":
 		t.Logf("failure on a state no game reaches (%s): %s at step %d: %s", res.Unreachable, res.Status, res.Step, res.Explain("\t"))
 	case res.Status.Failed() && res.Expected != "":

@@ -25,7 +25,7 @@ func continueVariant(t *testing.T) *engine.Profile {
 // expectations under the variant, and the property checks.
 func TestVariantWholeSuite(t *testing.T) {
 	v := continueVariant(t)
-	rep, err := Run(loadRepoPack(t), &Builtin{Profiles: []*engine.Profile{v}}, Options{Profiles: []string{v.Name}, Properties: true, Known: []*engine.Profile{v}})
+	rep, err := Run(t.Context(), loadRepoPack(t), &Builtin{Profiles: []*engine.Profile{v}}, Options{Profiles: []string{v.Name}, Properties: true, Known: []*engine.Profile{v}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func (c classicAsVariant) Load(profile string, st LoadState) (State, error) {
 // stops play, and only there.
 func TestVariantCatchesItsRules(t *testing.T) {
 	v := continueVariant(t)
-	rep, err := Run(loadRepoPack(t), classicAsVariant{&Builtin{}, v.Name}, Options{Known: []*engine.Profile{v}})
+	rep, err := Run(t.Context(), loadRepoPack(t), classicAsVariant{&Builtin{}, v.Name}, Options{Known: []*engine.Profile{v}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestProfileFileInHello(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, asked := range []string{path, filepath.Join(dir, ".", "sub", "..", "mine.yaml")} {
-		rep, err := Run(loadRepoPack(t), declaresFile{&Builtin{Profiles: []*engine.Profile{v}}, path}, Options{Profiles: []string{asked}})
+		rep, err := Run(t.Context(), loadRepoPack(t), declaresFile{&Builtin{Profiles: []*engine.Profile{v}}, path}, Options{Profiles: []string{asked}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,11 +130,11 @@ func TestProfileFileInHello(t *testing.T) {
 			t.Errorf("results by profile %v", seen)
 		}
 	}
-	_, err := Run(loadRepoPack(t), declaresFile{&Builtin{Profiles: []*engine.Profile{v}}, path}, Options{})
+	_, err := Run(t.Context(), loadRepoPack(t), declaresFile{&Builtin{Profiles: []*engine.Profile{v}}, path}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "reads a profile file only when the run names it too") {
 		t.Errorf("a profile file the run did not name: %v", err)
 	}
-	_, err = Run(loadRepoPack(t), declaresFile{&Builtin{}, "no-such-profile"}, Options{})
+	_, err = Run(t.Context(), loadRepoPack(t), declaresFile{&Builtin{}, "no-such-profile"}, Options{})
 	if err == nil || !strings.Contains(err.Error(), `unknown profile "no-such-profile"`) {
 		t.Errorf("an unknown profile: %v", err)
 	}
@@ -151,7 +151,7 @@ func TestProfileFileAskedFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	impl := classicAsVariant{&Builtin{Profiles: []*engine.Profile{v}}, v.Name}
-	rep, err := Run(loadRepoPack(t), impl, Options{Profiles: []string{path}})
+	rep, err := Run(t.Context(), loadRepoPack(t), impl, Options{Profiles: []string{path}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestProfileFileAskedFor(t *testing.T) {
 	if failed == 0 {
 		t.Error("classic's rules pass the variant asked for by its file")
 	}
-	if _, err := Run(loadRepoPack(t), impl, Options{Profiles: []string{filepath.Join(dir, "absent.yaml")}}); err == nil || !strings.Contains(err.Error(), "the profile file asked for") {
+	if _, err := Run(t.Context(), loadRepoPack(t), impl, Options{Profiles: []string{filepath.Join(dir, "absent.yaml")}}); err == nil || !strings.Contains(err.Error(), "the profile file asked for") {
 		t.Errorf("an absent profile file asked for: %v", err)
 	}
 }
@@ -183,7 +183,7 @@ func TestBuiltinPlaysAnyProfileFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte("name: classic-continue\nbase: classic\nwin: {then: continue}\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(loadRepoPack(t), &Builtin{}, Options{Profiles: []string{path}}); err == nil || !strings.Contains(err.Error(), `does not declare profile "classic-continue" (it declares classic,`) {
+	if _, err := Run(t.Context(), loadRepoPack(t), &Builtin{}, Options{Profiles: []string{path}}); err == nil || !strings.Contains(err.Error(), `does not declare profile "classic-continue" (it declares classic,`) {
 		t.Errorf("a file the engine was not given: %v", err)
 	}
 	b := &Builtin{}
@@ -193,7 +193,7 @@ func TestBuiltinPlaysAnyProfileFile(t *testing.T) {
 	if len(b.Profiles) != 1 {
 		t.Errorf("%d profiles added, want the file's one", len(b.Profiles))
 	}
-	rep, err := Run(loadRepoPack(t), b, Options{Profiles: []string{path}})
+	rep, err := Run(t.Context(), loadRepoPack(t), b, Options{Profiles: []string{path}})
 	if err != nil {
 		t.Fatal(err)
 	}

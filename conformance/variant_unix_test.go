@@ -28,11 +28,11 @@ func TestProfileFileHostile(t *testing.T) {
 	}
 	for _, path := range []string{"/dev/zero", fifo} {
 		start := time.Now()
-		_, err := Run(loadRepoPack(t), declaresFile{&Builtin{}, path}, Options{})
+		_, err := Run(t.Context(), loadRepoPack(t), declaresFile{&Builtin{}, path}, Options{})
 		if err == nil || !strings.Contains(err.Error(), "the implementation declares the profile file") {
 			t.Errorf("%s declared: %v", path, err)
 		}
-		_, err = Run(loadRepoPack(t), declaresFile{&Builtin{}, path}, Options{Profiles: []string{path}})
+		_, err = Run(t.Context(), loadRepoPack(t), declaresFile{&Builtin{}, path}, Options{Profiles: []string{path}})
 		if err == nil || !strings.Contains(err.Error(), "is not a regular file") {
 			t.Errorf("%s asked for: %v", path, err)
 		}
@@ -40,7 +40,7 @@ func TestProfileFileHostile(t *testing.T) {
 			t.Errorf("%s: refused after %v", path, d)
 		}
 	}
-	_, err := Run(loadRepoPack(t), declaresFile{&Builtin{}, big}, Options{Profiles: []string{big}})
+	_, err := Run(t.Context(), loadRepoPack(t), declaresFile{&Builtin{}, big}, Options{Profiles: []string{big}})
 	if err == nil || !strings.Contains(err.Error(), "a profile file is at most") {
 		t.Errorf("a file over the bound: %v", err)
 	}

@@ -391,6 +391,7 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 			skipped = append(skipped, res)
 		}
 	}
+	notRun := skipReasons(rep.NotRun()) // by reason, as the skipped
 	areas, total := rep.Summaries()
 	xpassBy := map[string]int{}
 	for _, r := range xpass {
@@ -428,11 +429,12 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		Expected    []listed
 		XPass       []listed
 		Skipped     []skipReason
+		NotRun      []skipReason // the checks a run cut short did not run
 		FailedAreas map[string]bool
 	}{R: rep, V: v, Failed: !v.Pass, Line: v.Line(), Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed), Known: known(v, failed),
 		Statuses: strings.Join(statuses, ", "), TOC: toc, Cases: len(groups) + len(apart),
 		Causes: groupCauses(groups, reachable), Apart: groupCauses(apart, unreachable), ApartCases: len(apart),
-		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), FailedAreas: map[string]bool{}}
+		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotRun: notRun, FailedAreas: map[string]bool{}}
 	for _, a := range toc {
 		page.FailedAreas[a.Area] = true
 	}

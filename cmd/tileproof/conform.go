@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -55,8 +56,14 @@ does). With --baseline, a failure that fails differently (another class, step or
 mismatched fields) is changed and fails the run unless --accept-changed; the JSON report's
 gate and the JUnit file give the same verdict as the exit status.
 
-Exit status 1 when a check fails (with --strict, also a skip, an unexpected pass or a
-failure on an unreachable state); 2 when no check could run at all (as for a usage error).`,
+A run has a deadline, --run-timeout (30m by default; 0: none); Ctrl-C (or SIGTERM) stops
+it as well. Either way the implementation is ended, the checks the run did not reach or
+finish are reported as not-run (never a pass) in every report, which are written all
+the same, and the run fails.
+
+Exit status 1 when a check fails or did not run (with --strict, also a skip, an
+unexpected pass or a failure on an unreachable state); 2 when no check could run at all
+(as for a usage error); 130 after Ctrl-C (143 after SIGTERM), the reports written.`,
 	}
 	c.flags(cmd, func(fl *pflag.FlagSet) {
 		fl.StringVar(&f.impl, "impl", "", "the implementation: exec:`COMMAND`, http://HOST:PORT, or builtin (required)")
@@ -71,7 +78,7 @@ failure on an unreachable state); 2 when no check could run at all (as for a usa
 		fl.StringVar(&f.baseline, "baseline", "", "an earlier JSON report `FILE`: show only regressions, fixes and changed failures (another class, step or fields), and fail on regressions and changed failures")
 		fl.BoolVar(&f.acceptChanged, "accept-changed", false, "with --baseline: a failure that fails differently from the baseline does not fail the run")
 		fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "the exec and HTTP drivers' timeout for each request")
-		fl.DurationVar(&f.runTimeout, "run-timeout", 0, "over exec: the most the whole run may take, the checks left reported as not run (0: no bound)")
+		fl.DurationVar(&f.runTimeout, "run-timeout", defaultRunTimeout, "the most the whole run may take: past it the run stops, the checks it did not reach or finish reported as not-run, which fails it (0: no bound)")
 		fl.BoolVar(&f.properties, "properties", true, "run the property checks (--properties=false: none)")
 		fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the skipped cases, with why, and the expected failures")
 		f.explore = exploreFlags(fl)
@@ -90,8 +97,10 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	if f.impl == "" {
 		return c.fail(exitBadUsage, "conform: give --impl: exec:COMMAND (an adapter, docs/protocol.md), http://HOST:PORT (a server, docs/api.md), or builtin (the engine itself, a self-check)")
 	}
+	run := newRun(cmd.Context(), f.runTimeout)
+	defer run.stop()
 	if exploreRequested(cmd.Flags()) {
-		return c.conformExplore(cmd.Flags(), f.explore, f.impl, f.profiles, f.timeout, f.runTimeout)
+		return c.conformExplore(run, cmd.Flags(), f.explore, f.impl, f.profiles, f.timeout)
 	}
 	pack, err := conformance.LoadPack(packFS(f.cases))
 	if err != nil {
@@ -111,21 +120,23 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 			return c.fail(exitBadUsage, "conform: %v", err)
 		}
 	}
-	impl, err := c.openImpl(f.impl, opts.Profiles, f.timeout, f.runTimeout)
+	impl, err := c.openImpl(run, f.impl, opts.Profiles, f.timeout)
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
 	defer impl.Close()
-	defer c.interruptible(impl)()
 	started := time.Now()
-	rep, err := conformance.Run(pack, impl, opts)
+	rep, err := conformance.Run(run, pack, impl, opts)
 	if err != nil {
+		if code := c.interrupted(run, "conform"); code != 0 {
+			return code
+		}
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
 	rep.RunInfo = runInfo(cmd, f, started)
 	rep.Describe(pack)
 	if games := observing(cmd.Flags(), f.observe, rep.Impl, opts.Run); games > 0 {
-		if err := c.observe(impl, f.impl, rep, opts, f.observe, games, !f.json && f.baseline == ""); err != nil {
+		if err := c.observe(run, impl, f.impl, rep, opts, f.observe, games, !f.json && f.baseline == ""); err != nil {
 			return c.fail(exitBadUsage, "conform --observe: %v", err)
 		}
 	}
@@ -162,6 +173,9 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 		rep.WriteText(c.stdout, f.verbose)
 		writeTotalNote(c.stdout, rep, f.verbose)
 	}
+	if code := c.interrupted(run, "conform"); code != 0 {
+		return code
+	}
 	if reason := nothingRan(rep); reason != "" {
 		return c.fail(exitBadUsage, "conform: no check could run: %s", reason)
 	}
@@ -169,8 +183,8 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 		return exitOK
 	}
 	if gate.Baseline == "" && gate.Failed == 0 {
-		// --strict failed the run on what the text does not count as a
-		// failure: say what.
+		// --strict, or checks not run, failed the run on what the text
+		// does not count as a failure: say what.
 		fmt.Fprintf(c.stderr, "tileproof: conform: %s\n", gate.Line())
 	}
 	return exitFailed
@@ -220,19 +234,23 @@ func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
 	}
 }
 
+// defaultRunTimeout is --run-timeout's default, the deadline of a run
+// when none is given.
+const defaultRunTimeout = 30 * time.Minute
+
 // openImpl returns the implementation --impl names; timeout bounds each
-// request, runTimeout a whole run over exec (0: no bound). The engine
+// request, ctx the whole run (its deadline, an interrupt). The engine
 // (builtin) also plays the profile files among profiles, the --profile
 // asked for.
-func (c *cli) openImpl(arg string, profiles []string, timeout, runTimeout time.Duration) (conformance.Impl, error) {
+func (c *cli) openImpl(ctx context.Context, arg string, profiles []string, timeout time.Duration) (conformance.Impl, error) {
 	switch {
 	case arg == "builtin":
 		b := &conformance.Builtin{}
 		return b, b.AddProfileFiles(profiles)
 	case strings.HasPrefix(arg, "exec:"):
-		return &driver.Exec{Command: strings.TrimPrefix(arg, "exec:"), Timeout: timeout, RunTimeout: runTimeout, Stderr: c.stderr}, nil
+		return &driver.Exec{Command: strings.TrimPrefix(arg, "exec:"), Timeout: timeout, Context: ctx, Stderr: c.stderr}, nil
 	case strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://"):
-		return &driver.HTTP{BaseURL: arg, Timeout: timeout}, nil
+		return &driver.HTTP{BaseURL: arg, Timeout: timeout, Context: ctx}, nil
 	}
 	return nil, fmt.Errorf("--impl %q: want builtin, exec:COMMAND or an http:// URL", arg)
 }

@@ -35,7 +35,7 @@ func exploreRequested(fs *pflag.FlagSet) bool {
 	return fs.Changed("explore") || fs.Changed("seed") || fs.Changed("explore-out")
 }
 
-func (c *cli) conformExplore(fs *pflag.FlagSet, ex exploreOpts, implArg, profiles string, timeout, runTimeout time.Duration) int {
+func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, ex exploreOpts, implArg, profiles string, timeout time.Duration) int {
 	var other []string
 	fs.Visit(func(f *pflag.Flag) {
 		if !slices.Contains(exploreFlagNames, f.Name) {
@@ -52,14 +52,16 @@ func (c *cli) conformExplore(fs *pflag.FlagSet, ex exploreOpts, implArg, profile
 	if profiles != "" {
 		opts.Profiles = strings.Split(profiles, ",")
 	}
-	impl, err := c.openImpl(implArg, opts.Profiles, timeout, runTimeout)
+	impl, err := c.openImpl(run, implArg, opts.Profiles, timeout)
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
 	defer impl.Close()
-	defer c.interruptible(impl)()
-	rep, err := explore.Explore(impl, opts)
+	rep, err := explore.Explore(run, impl, opts)
 	if err != nil { // a usage error: hello failed, a profile, or no way to follow the implementation
+		if code := c.interrupted(run, "conform --explore"); code != 0 {
+			return code
+		}
 		return c.fail(exitBadUsage, "conform --explore: %v", err)
 	}
 	if _, err := rep.WriteCases(*ex.out); err != nil {
@@ -67,7 +69,10 @@ func (c *cli) conformExplore(fs *pflag.FlagSet, ex exploreOpts, implArg, profile
 		return c.fail(exitBadUsage, "conform --explore: writing the cases: %v", err)
 	}
 	rep.WriteText(c.stdout)
-	if len(rep.Divergences) > 0 {
+	if code := c.interrupted(run, "conform --explore"); code != 0 {
+		return code
+	}
+	if len(rep.Divergences) > 0 || rep.Stopped != "" {
 		return exitFailed
 	}
 	fmt.Fprintln(c.stdout, "no divergence")

@@ -1,46 +1,55 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/tileproof/tileproof/conformance"
+	"time"
 )
 
-// interruptible ends the implementation when an interrupt or a
-// termination signal comes, then the command (exit 130): an exec adapter
-// runs in a session of its own, so the terminal's Ctrl-C does not reach
-// it, and without this it would outlive the command. The returned
-// function stops the watch.
-func (c *cli) interruptible(impl conformance.Impl) (stop func()) {
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-signals:
-			if in, ok := impl.(interface{ Interrupt() }); ok {
-				in.Interrupt() // a request in flight holds Close back
-			} else {
-				impl.Close()
-			}
-			fmt.Fprintf(c.stderr, "tileproof: %v: the implementation was stopped\n", sig)
-			os.Exit(128 + int(sigNumber(sig)))
-		case <-done:
-		}
-	}()
-	return func() {
-		signal.Stop(signals)
-		close(done)
-	}
+// stopSignals are the signals that stop a run of an implementation.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
+
+// A run is the context of a command that drives an implementation: done
+// when an interrupt or a termination signal comes, or when its deadline
+// (--run-timeout) passes, each with its cause. The drivers are bound to
+// it: when it is done they kill the implementation's processes, and the
+// runner reports what it did not reach as not run; the command then
+// writes its reports as usual. After the first signal the signals are no
+// longer caught: a second one ends the command at once.
+type run struct {
+	context.Context
+	signalled context.Context // done by a signal (or by stop)
+	stop      func()
 }
 
-// sigNumber is a signal's number, for the exit status 128+N shells give.
-func sigNumber(sig os.Signal) int {
-	if s, ok := sig.(syscall.Signal); ok {
-		return int(s)
+// newRun returns the run of a command; runTimeout bounds it (0: no
+// bound). The caller calls its stop when the run is over.
+func newRun(parent context.Context, runTimeout time.Duration) *run {
+	sig, stopSig := signal.NotifyContext(parent, stopSignals...)
+	context.AfterFunc(sig, stopSig) // a second signal is not caught
+	ctx, cancel := context.Context(sig), context.CancelFunc(func() {})
+	if runTimeout > 0 {
+		ctx, cancel = context.WithTimeoutCause(sig, runTimeout, fmt.Errorf("the run's deadline (--run-timeout %s) has passed", runTimeout))
 	}
-	return 2
+	return &run{Context: ctx, signalled: sig, stop: func() { cancel(); stopSig() }}
+}
+
+// interrupted returns the exit status of a run a signal stopped, 128 plus
+// the signal's number as shells give it, after saying so on stderr; 0
+// when no signal came.
+func (c *cli) interrupted(r *run, command string) int {
+	cause := context.Cause(r.signalled)
+	if cause == nil || cause == context.Canceled { // no signal: running, or stopped
+		return 0
+	}
+	fmt.Fprintf(c.stderr, "tileproof: %s: %v: the run was stopped and the implementation ended\n", command, cause)
+	for _, s := range stopSignals {
+		if n, ok := s.(syscall.Signal); ok && cause.Error() == s.String()+" signal received" {
+			return 128 + int(n)
+		}
+	}
+	return 128 + int(syscall.SIGINT)
 }

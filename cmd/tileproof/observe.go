@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -22,7 +23,7 @@ type observeOpts struct {
 
 func observeFlags(fs *pflag.FlagSet, o *observeOpts) {
 	intFlag(fs, &o.games, "observe", 0, fmt.Sprintf("also observe `N` of the implementation's own games, played through new and move alone, every step compared with the engine (by default %d when it can neither load a state nor take a tp1 seed; 0: none)", explore.DefaultObserveGames))
-	fs.StringVar(&o.out, "observe-out", "observe-out", "the `DIR` the games of observed divergences are written to, as replays verify and show reproduce, and (when the implementation can load a state) their shrunk cases, a pack in DIR/cases")
+	fs.StringVar(&o.out, "observe-out", "", "write the games of observed divergences into `DIR`, as replays verify and show reproduce, and (when the implementation can load a state) their shrunk cases, a pack in DIR/cases (default: nothing is written; the report lists each divergence)")
 }
 
 // observing reports how many games to observe: the number asked for, or
@@ -40,21 +41,24 @@ func observing(fs *pflag.FlagSet, o observeOpts, h conformance.Hello, run *regex
 }
 
 // observe plays the observed games and adds their checks to the report
-// (area observe), writing each divergence's game to the observe-out
-// folder; with text output it prints the observation's summary first.
-// The error is a usage error.
-func (c *cli) observe(impl conformance.Impl, implArg string, rep *conformance.Report, opts conformance.Options, o observeOpts, games int, text bool) error {
+// (area observe), writing each divergence's game to the --observe-out
+// folder when one is given (nothing is written otherwise); with text
+// output it prints the observation's summary first. The error is a
+// usage error.
+func (c *cli) observe(ctx context.Context, impl conformance.Impl, implArg string, rep *conformance.Report, opts conformance.Options, o observeOpts, games int, text bool) error {
 	start := time.Now()
 	defer func() { rep.Duration += time.Since(start) }()
-	obs, err := explore.Observe(impl, explore.ObserveOptions{Games: games, Seed: explore.DefaultSeed, Profiles: opts.Profiles, Known: opts.Known, Impl: implArg})
+	obs, err := explore.Observe(ctx, impl, explore.ObserveOptions{Games: games, Seed: explore.DefaultSeed, Profiles: opts.Profiles, Known: opts.Known, Impl: implArg})
 	if err != nil {
 		return err
 	}
-	if _, err := obs.WriteReplays(o.out); err != nil {
-		return fmt.Errorf("--observe-out: %v", err)
-	}
-	if _, err := obs.WriteCases(filepath.Join(o.out, "cases")); err != nil {
-		return fmt.Errorf("--observe-out: %v", err)
+	if o.out != "" {
+		if _, err := obs.WriteReplays(o.out); err != nil {
+			return fmt.Errorf("--observe-out: %v", err)
+		}
+		if _, err := obs.WriteCases(filepath.Join(o.out, "cases")); err != nil {
+			return fmt.Errorf("--observe-out: %v", err)
+		}
 	}
 	if text {
 		obs.WriteText(c.stdout)

@@ -115,12 +115,14 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 		w = out
 	}
 	var impl conformance.Impl
+	var playing *run // the run of the implementation's games: a signal stops it
 	if f.impl != "" {
-		if impl, err = c.openImpl(f.impl, nil, f.timeout, 0); err != nil {
+		playing = newRun(cmd.Context(), 0)
+		defer playing.stop()
+		if impl, err = c.openImpl(playing, f.impl, nil, f.timeout); err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
 		defer impl.Close()
-		defer c.interruptible(impl)()
 		if p, err = c.implProfile(impl, cmd.Flags().Changed("profile"), p); err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
@@ -130,6 +132,9 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 			g, err := explore.PlayObserved(impl, p, pl, explore.GameOptions{
 				MaxMoves: playTo(f.maxMoves), Legal: explore.LegalOffered(impl), Noop: f.playerSeed*1000 + uint64(i), KeepPlaying: f.keep,
 			})
+			if code := c.interrupted(playing, "record"); code != 0 {
+				return code // the game under way is not written
+			}
 			if err != nil {
 				return c.fail(exitFailed, "record: game %d: %v", i, err)
 			}

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -29,17 +30,37 @@ func (e *Exec) maxTimeouts() int {
 	return 3
 }
 
-// wait returns how long to wait for the next answer: the timeout, or
-// what is left of the run's time when that is less; deadline is true in
-// the second case.
-func (e *Exec) wait() (d time.Duration, deadline bool) {
-	d = e.timeout()
-	if e.RunTimeout > 0 {
-		if left := e.RunTimeout - time.Since(e.began); left < d {
-			return max(left, 0), true
-		}
+// ctx is the run's context.
+func (e *Exec) ctx() context.Context {
+	if e.Context != nil {
+		return e.Context
 	}
-	return d, false
+	return context.Background()
+}
+
+// ended returns why the run's context is done, as the driver's error
+// (not run, with the cause), or nil while the run goes on. A deadline
+// that has passed ends the run even before the context's own timer has
+// fired: the reads share the deadline, and may see it first.
+func (e *Exec) ended() error {
+	ctx := e.ctx()
+	if ctx.Err() == nil {
+		if dl, ok := ctx.Deadline(); !ok || time.Now().Before(dl) {
+			return nil
+		}
+		<-ctx.Done()
+	}
+	return e.giveUp(conformance.NotRun, conformance.StopCause(ctx).Error())
+}
+
+// answerDeadline is when the wait for an answer ends: the timeout from
+// from, or the run's deadline when that comes first.
+func (e *Exec) answerDeadline(from time.Time) time.Time {
+	end := from.Add(e.timeout())
+	if dl, ok := e.ctx().Deadline(); ok && dl.Before(end) {
+		return dl
+	}
+	return end
 }
 
 // giveUp stops the driver for reason: every later request fails, not
@@ -57,11 +78,9 @@ func (e *Exec) ensure() error {
 	if e.stopped != nil {
 		return e.stopped
 	}
-	if e.began.IsZero() {
-		e.began = time.Now()
-	}
-	if d, deadline := e.wait(); deadline && d <= 0 {
-		return e.giveUp(conformance.Timeout, fmt.Sprintf("the run's time limit of %s has passed", e.RunTimeout))
+	if err := e.ended(); err != nil {
+		e.kill()
+		return err
 	}
 	if e.proc != nil {
 		return nil
@@ -78,7 +97,10 @@ func (e *Exec) ensure() error {
 		return e.startFailed(&conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("cannot start %q: %v", e.Command, err)})
 	}
 	e.proc = p
-	e.running.Store(p)
+	// The run's end, a deadline or an interrupt, kills the process
+	// whatever the driver is doing: a read or a write under way fails,
+	// and is reported as not run.
+	p.unwatch = context.AfterFunc(e.ctx(), p.stop)
 	var a protocol.Answer
 	var refused error
 	if _, err := e.exchange([]protocol.Request{{Op: protocol.OpHello, Protocol: protocol.Version}}, func(_ int, got protocol.Answer, err error) { a, refused = got, err }); err != nil {
@@ -114,9 +136,9 @@ func (e *Exec) startFailed(err error) error {
 // kill ends the process, if one runs.
 func (e *Exec) kill() {
 	if e.proc != nil {
+		e.proc.unwatch()
 		e.proc.stop()
 		e.proc = nil
-		e.running.Store(nil)
 	}
 }
 
@@ -152,11 +174,8 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		e.nextID++
 		reqs[i].ID = e.nextID
 	}
-	d, deadline := e.wait()
-	var limit time.Time
-	if e.RunTimeout > 0 {
-		limit = e.began.Add(e.RunTimeout)
-	}
+	d := e.timeout()
+	limit, _ := e.ctx().Deadline()
 	var slots chan struct{}
 	if len(reqs) > 1 {
 		slots = make(chan struct{}, window)
@@ -174,6 +193,9 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 	}
 	defer func() {
 		if err != nil {
+			if end := e.ended(); end != nil {
+				err = end // the run ended under the request: it is not run
+			}
 			e.kill()
 		}
 		<-written
@@ -184,23 +206,25 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		from, werr := o.written(i)
 		switch {
 		case errors.Is(werr, errWriteStalled):
-			if deadline && !limit.IsZero() && !time.Now().Before(limit) {
-				return i, e.timedOut(what, d, true)
+			if err := e.ended(); err != nil {
+				return i, err
 			}
 			return i, e.countTimeout(&conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s: the implementation has not read its input for %s", what, d)}, what)
 		case werr != nil:
 			from = time.Now() // the pipe has closed: the read tells how it ended
 		}
 		from = later(from, last)
-		if !limit.IsZero() {
-			d, deadline = e.wait()
+		data, rerr := p.readLine(e.answerDeadline(from))
+		if rerr != nil {
+			if err := e.ended(); err != nil {
+				return i, err
+			}
 		}
-		data, rerr := p.readLine(from.Add(d))
 		switch {
 		case errors.Is(rerr, os.ErrDeadlineExceeded) && p.exited():
 			return i, &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s: the implementation %s without answering", what, p.ended())}
 		case errors.Is(rerr, os.ErrDeadlineExceeded):
-			return i, e.timedOut(what, d, deadline)
+			return i, e.timedOut(what, d)
 		case errors.Is(rerr, errLineTooLong):
 			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the answer is longer than %d bytes", what, protocol.MaxLine)}
 		case rerr != nil:
@@ -240,13 +264,8 @@ func later(a, b time.Time) time.Time {
 }
 
 // timedOut counts a timeout and returns its error; the driver stops after
-// MaxTimeouts in a row, or at the end of the run's time.
-func (e *Exec) timedOut(what requestName, d time.Duration, deadline bool) error {
-	if deadline {
-		e.timeouts++
-		e.giveUp(conformance.Timeout, fmt.Sprintf("the run's time limit of %s has passed", e.RunTimeout))
-		return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s: no answer before the run's time limit of %s", what, e.RunTimeout)}
-	}
+// MaxTimeouts in a row.
+func (e *Exec) timedOut(what requestName, d time.Duration) error {
 	return e.countTimeout(&conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s: no answer within %s", what, d)}, what)
 }
 

@@ -33,7 +33,7 @@ func adapter(t testing.TB, args ...string) *Exec {
 func TestExecAdapterPasses(t *testing.T) {
 	impl := adapter(t)
 	defer impl.Close()
-	rep, err := conformance.Run(adaptertest.Pack(t), impl, conformance.Options{Properties: true})
+	rep, err := conformance.Run(t.Context(), adaptertest.Pack(t), impl, conformance.Options{Properties: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,13 +73,13 @@ func TestMutantsCaught(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			impl := adapter(t, "--mutant", name)
 			defer impl.Close()
-			rep, err := conformance.Run(pack, impl, conformance.Options{})
+			rep, err := conformance.Run(t.Context(), pack, impl, conformance.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			failed, _ := rep.Failures()
 			if len(failed) == 0 {
-				rep, err = conformance.Run(pack, impl, conformance.Options{Properties: true, Run: regexp.MustCompile(`^properties/`)})
+				rep, err = conformance.Run(t.Context(), pack, impl, conformance.Options{Properties: true, Run: regexp.MustCompile(`^properties/`)})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -107,7 +107,7 @@ func TestExecFailures(t *testing.T) {
 			impl := adapter(t, "--mutant", hook)
 			impl.Timeout = 300 * time.Millisecond
 			defer impl.Close()
-			rep, err := conformance.Run(pack, impl, conformance.Options{Run: regexp.MustCompile(`^(rosetta|line)/`)})
+			rep, err := conformance.Run(t.Context(), pack, impl, conformance.Options{Run: regexp.MustCompile(`^(rosetta|line)/`)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,7 +146,7 @@ func TestHTTPDriver(t *testing.T) {
 	srv.ForcedSpawns = true
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
-	rep, err := conformance.Run(adaptertest.Pack(t), &HTTP{BaseURL: ts.URL}, conformance.Options{})
+	rep, err := conformance.Run(t.Context(), adaptertest.Pack(t), &HTTP{BaseURL: ts.URL}, conformance.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestBoardDivergenceBoards(t *testing.T) {
 	impl := adapter(t, "--mutant", "merge-priority-reversed")
 	defer impl.Close()
 	pack := adaptertest.Pack(t)
-	rep, err := conformance.Run(pack, impl, conformance.Options{Run: regexp.MustCompile(`^core/priority-three-equal-left$`), Profiles: []string{"classic"}})
+	rep, err := conformance.Run(t.Context(), pack, impl, conformance.Options{Run: regexp.MustCompile(`^core/priority-three-equal-left$`), Profiles: []string{"classic"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +391,7 @@ func BenchmarkSuite(b *testing.B) {
 				}
 				n := 0
 				for b.Loop() {
-					rep, err := conformance.Run(pack, im, conformance.Options{Properties: props, Profiles: profiles})
+					rep, err := conformance.Run(b.Context(), pack, im, conformance.Options{Properties: props, Profiles: profiles})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -1,11 +1,11 @@
 package driver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/tileproof/tileproof/conformance"
@@ -22,16 +22,26 @@ import (
 // docs/protocol.schema.json) fails with a [conformance.DriverError]; the
 // process and every process it started are ended, and the next request
 // starts it again, with a new hello. After MaxTimeouts timeouts in a row,
-// three failed starts in a row, or once RunTimeout has passed, the driver
-// stops: every later request fails at once as not run, with the reason.
+// or three failed starts in a row, the driver stops: every later request
+// fails at once as not run, with the reason.
+//
+// Context bounds the whole run, the one mechanism for the run's deadline
+// and for interrupts (docs/protocol.md, "The run's deadline and
+// cancellation"): an answer's wait ends at the timeout or at the
+// context's deadline, whichever comes first, and once the context is done
+// the process and every process it started are killed at once, and the
+// request under way and every later one fail with status
+// [conformance.NotRun] and the context's cause, not as the
+// implementation's failure.
 //
 // Exec is a [conformance.Pipeliner]: PlayAll writes a batch's requests
 // while it reads their answers.
 type Exec struct {
 	Command string        // run with sh -c
 	Timeout time.Duration // for each answer; 0 means 5 s
-	// RunTimeout bounds the whole run, from the first start; 0: no bound.
-	RunTimeout time.Duration
+	// Context bounds the run: its deadline, its cancellation; nil means
+	// context.Background(), no bound.
+	Context context.Context
 	// MaxTimeouts is how many timeouts in a row stop the driver; 0 means 3.
 	MaxTimeouts int
 	// Stderr is where the process's stderr goes, each line prefixed
@@ -40,12 +50,10 @@ type Exec struct {
 
 	mu           sync.Mutex
 	proc         *process
-	running      atomic.Pointer[process] // proc, for Interrupt, which takes no lock
 	hello        *conformance.Hello
 	nextID       int
-	began        time.Time // the first start
-	timeouts     int       // in a row
-	failedStarts int       // in a row
+	timeouts     int // in a row
+	failedStarts int // in a row
 	stopped      *conformance.DriverError
 	stderr       *cappedWriter
 	answers      reader // reads the answers, its buffers reused
@@ -207,15 +215,6 @@ func (e *Exec) Do(action string) (conformance.State, error) {
 }
 
 // Close ends the process and every process it started.
-// Interrupt ends the running implementation now, without waiting for a
-// request in flight (which then fails): for a signal, after which the
-// caller exits. It is safe to call while another method runs.
-func (e *Exec) Interrupt() {
-	if p := e.running.Load(); p != nil {
-		p.stop()
-	}
-}
-
 func (e *Exec) Close() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()

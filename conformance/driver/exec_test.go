@@ -4,6 +4,7 @@ package driver
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -201,7 +202,7 @@ func TestExecStderrCapped(t *testing.T) {
 // runCore runs the core cases under classic.
 func runCore(t *testing.T, impl conformance.Impl) *conformance.Report {
 	t.Helper()
-	rep, err := conformance.Run(adaptertest.Pack(t), impl, conformance.Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^core/`)})
+	rep, err := conformance.Run(t.Context(), adaptertest.Pack(t), impl, conformance.Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^core/`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,30 +239,63 @@ func TestExecStopsAfterTimeouts(t *testing.T) {
 	}
 }
 
-// TestExecRunTimeout: past the run's time limit no request is sent: the
-// request under way fails, the rest are not run.
-func TestExecRunTimeout(t *testing.T) {
-	e := &Exec{Command: fake(t, "slow 40ms"), RunTimeout: time.Second, Stderr: io.Discard}
+// TestExecRunDeadline: the run's context's deadline ends the run: the
+// request under way and every check after it are not run, saying why,
+// none a failure of the implementation's; the process is ended at once.
+func TestExecRunDeadline(t *testing.T) {
+	ctx, cancel := context.WithTimeoutCause(t.Context(), time.Second, errors.New("the run's deadline of 1s has passed"))
+	defer cancel()
+	e := &Exec{Command: fake(t, "slow 40ms"), Context: ctx, Stderr: io.Discard}
 	defer e.Close()
 	start := time.Now()
 	rep := runCore(t, e)
-	if elapsed := time.Since(start); elapsed > 4*time.Second {
+	if elapsed := time.Since(start); elapsed > 3*time.Second {
 		t.Errorf("%d cases took %v", len(rep.Results), elapsed)
 	}
-	var limit, notRun, other int
+	var notRun, other int
 	for _, r := range rep.Results {
 		switch {
-		case strings.Contains(r.Reason, "no answer before the run's time limit of 1s"):
-			limit++
-		case strings.Contains(r.Reason, "not run: the run's time limit of 1s has passed"):
+		case r.Status == conformance.NotRun && r.Reason == "not run: the run's deadline of 1s has passed":
 			notRun++
-		case r.Status != conformance.Timeout:
+		case r.Status == conformance.NotRun || r.Status == conformance.Timeout:
+			t.Errorf("%s: %s: %s", r.Key(), r.Status, r.Reason)
+		default:
 			other++ // played: the fake's answers are not the rules'
 		}
 	}
-	// The time can run out during a request, or between two.
-	if limit > 1 || notRun < len(rep.Results)/2 || other == 0 {
-		t.Errorf("%d cases played, %d at the limit, %d not run (of %d)", other, limit, notRun, len(rep.Results))
+	if notRun < len(rep.Results)/2 || other == 0 {
+		t.Errorf("%d cases played, %d not run (of %d)", other, notRun, len(rep.Results))
+	}
+	if p := e.proc; p != nil {
+		t.Errorf("the process still runs after the deadline")
+	}
+}
+
+// TestExecCancel: a cancellation (an interrupt) kills the process under
+// a request at once, whatever its timeout, and every later request fails
+// at once as not run, with the cause.
+func TestExecCancel(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(t.Context())
+	e := &Exec{Command: fake(t, "silent"), Timeout: time.Minute, Context: ctx, Stderr: io.Discard}
+	defer e.Close()
+	if _, err := e.Hello(); err != nil {
+		t.Fatal(err)
+	}
+	pid := e.proc.cmd.Process.Pid
+	time.AfterFunc(200*time.Millisecond, func() { cancel(errors.New("interrupt")) })
+	start := time.Now()
+	_, err := e.New("classic", "", nil)
+	if elapsed := time.Since(start); elapsed > 3*time.Second {
+		t.Errorf("the request ended %v after it began", elapsed)
+	}
+	for _, err := range []error{err, func() error { _, err := e.Move(engine.Left, nil); return err }()} {
+		de, ok := errors.AsType[*conformance.DriverError](err)
+		if !ok || de.Status != conformance.NotRun || de.Msg != "not run: interrupt" {
+			t.Errorf("got %v, want not-run: not run: interrupt", err)
+		}
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Errorf("the process %d still runs", pid)
 	}
 }
 
@@ -406,32 +440,5 @@ func TestLegalNotListed(t *testing.T) {
 	var de *conformance.DriverError
 	if err := refusal(requestName{protocol.OpMove, 3}, no); !errors.As(err, &de) || de.Status != conformance.ProtocolError {
 		t.Errorf("move answered unsupported-op: %v, want a protocol error", err)
-	}
-}
-
-// TestExecInterrupt: Interrupt ends the implementation while a request
-// waits on it (Close would wait for the request's timeout): the request
-// fails at once.
-func TestExecInterrupt(t *testing.T) {
-	e := &Exec{Command: fake(t, "silent"), Timeout: time.Minute, Stderr: io.Discard}
-	defer e.Close()
-	done := make(chan error, 1)
-	go func() {
-		_, err := e.New("classic", "", nil)
-		done <- err
-	}()
-	time.Sleep(300 * time.Millisecond) // hello is answered, new is in flight
-	start := time.Now()
-	e.Interrupt()
-	select {
-	case err := <-done:
-		if err == nil {
-			t.Error("new answered after the interrupt")
-		}
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("the request ended %v after the interrupt", d)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the request still waits 10s after the interrupt")
 	}
 }

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,9 +32,17 @@ import (
 //
 // HTTP is a [conformance.Pipeliner]: PlayAll plays its games on
 // httpWorkers connections at once.
+//
+// Context bounds the whole run, as [Exec]'s does: each request waits at
+// most Timeout, and no longer than the context's deadline; once the
+// context is done the request under way is abandoned and it and every
+// later one fail with status [conformance.NotRun] and the context's cause.
 type HTTP struct {
 	BaseURL string
 	Timeout time.Duration // for each request; 0 means 5 s
+	// Context bounds the run: its deadline, its cancellation; nil means
+	// context.Background(), no bound.
+	Context context.Context
 
 	client *http.Client
 	hello  *conformance.Hello
@@ -78,12 +87,24 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 		b, _ := json.Marshal(body)
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequest(method, strings.TrimRight(h.BaseURL, "/")+path, rd)
+	run := h.Context
+	if run == nil {
+		run = context.Background()
+	}
+	if run.Err() != nil {
+		return h.notRun(run)
+	}
+	ctx, cancel := context.WithTimeout(run, h.timeout())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(h.BaseURL, "/")+path, rd)
 	if err != nil {
 		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: err.Error()}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := h.httpClient().Do(req)
+	if err != nil && run.Err() != nil {
+		return h.notRun(run)
+	}
 	if err != nil {
 		if re, ok := errors.AsType[*offsiteRedirect](err); ok {
 			return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: %v", method, path, re)}
@@ -97,6 +118,10 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxHTTPBody+1))
 	switch {
+	case err != nil && run.Err() != nil:
+		return h.notRun(run)
+	case err != nil && ctx.Err() != nil:
+		return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s %s: no answer in time", method, path)}
 	case err != nil:
 		return &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s %s: %v", method, path, err)}
 	case len(data) > maxHTTPBody:
@@ -187,17 +212,26 @@ func (r *httpResponse) legalMoves() ([]engine.Direction, error) {
 	return out, nil
 }
 
-// httpClient returns the driver's client, made on first use with the
-// request timeout.
+// timeout is the wait for each request.
+func (h *HTTP) timeout() time.Duration {
+	if h.Timeout > 0 {
+		return h.Timeout
+	}
+	return 5 * time.Second
+}
+
+// notRun is the failure of a request once the run's context is done.
+func (h *HTTP) notRun(run context.Context) error {
+	return &conformance.DriverError{Status: conformance.NotRun, Msg: "not run: " + conformance.StopCause(run).Error()}
+}
+
+// httpClient returns the driver's client, made on first use; each
+// request's context bounds its time.
 func (h *HTTP) httpClient() *http.Client {
 	if h.client == nil {
-		t := h.Timeout
-		if t == 0 {
-			t = 5 * time.Second
-		}
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.MaxIdleConnsPerHost = httpWorkers // PlayAll's connections stay open
-		h.client = &http.Client{Timeout: t, Transport: tr, CheckRedirect: h.checkRedirect}
+		h.client = &http.Client{Transport: tr, CheckRedirect: h.checkRedirect}
 	}
 	return h.client
 }

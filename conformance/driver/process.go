@@ -48,6 +48,9 @@ type process struct {
 	done  chan struct{} // closed when the process has exited
 	quit  chan struct{} // closed by stop
 	once  sync.Once
+	// unwatch stops the watch on the run's context that stops the
+	// process when the run ends; it reports whether it stopped it first.
+	unwatch func() bool
 
 	mu       sync.Mutex // orders the end of the process and the deadlines of reads
 	exitedAt time.Time  // when the process exited; zero while it runs
@@ -58,7 +61,7 @@ type process struct {
 func startProcess(command string, stderr io.Writer) (*process, error) {
 	var raw [8]byte
 	rand.Read(raw[:])
-	p := &process{tag: hex.EncodeToString(raw[:]), done: make(chan struct{}), quit: make(chan struct{})}
+	p := &process{tag: hex.EncodeToString(raw[:]), done: make(chan struct{}), quit: make(chan struct{}), unwatch: func() bool { return true }}
 	p.cmd = exec.Command("sh", "-c", execPrefix(command))
 	p.cmd.Env = append(os.Environ(), tagVariable+"="+p.tag)
 	ownSession(p.cmd)

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -66,6 +67,10 @@ type Report struct {
 	// [Explore]).
 	LateGames   int
 	Divergences []Divergence // at most one a game: a game stops at its first
+	// Stopped says why the run ended before its games were all played
+	// (the context's cause: a deadline, an interrupt); "" when it ended
+	// on its own. The game under way when it stopped is not counted.
+	Stopped string
 }
 
 // Divergence is the first step of one game at which the implementation
@@ -104,8 +109,10 @@ func (e *UnsupportedError) Error() string {
 // shrunk to a short case (see [FoundCase]); the others are counted.
 // Errors are usage errors: the implementation's hello failed, a profile
 // it does not declare or that is not known, or neither way to follow it
-// ([*UnsupportedError]).
-func Explore(impl conformance.Impl, opts Options) (*Report, error) {
+// ([*UnsupportedError]). Once ctx is done (a deadline, an interrupt) no
+// further game begins and the report of the games played is returned,
+// saying why in Report.Stopped.
+func Explore(ctx context.Context, impl conformance.Impl, opts Options) (*Report, error) {
 	if opts.Games <= 0 {
 		return nil, fmt.Errorf("the number of games to explore must be positive, not %d", opts.Games)
 	}
@@ -138,6 +145,10 @@ func Explore(impl conformance.Impl, opts Options) (*Report, error) {
 	}
 	shrunk := map[conformance.Status]bool{}
 	for game := 1; game <= opts.Games; game++ {
+		if ctx.Err() != nil {
+			rep.Stopped = conformance.StopCause(ctx).Error()
+			break
+		}
 		p := profiles[(game-1)%len(profiles)]
 		x := &explorer{impl: impl, hello: hello, p: p, seeded: seeded, canLoad: canLoad,
 			seed: fmt.Sprintf("explore-%d-%d", opts.Seed, game), rng: rand.New(rand.NewPCG(opts.Seed, uint64(game)))}
@@ -148,6 +159,10 @@ func Explore(impl conformance.Impl, opts Options) (*Report, error) {
 		t := time.Now()
 		d := x.play(DefaultMaxMoves)
 		rep.Playing += time.Since(t)
+		if ctx.Err() != nil {
+			rep.Stopped = conformance.StopCause(ctx).Error()
+			break // the game under way: cut short, not counted
+		}
 		rep.Games++
 		rep.Steps += x.steps
 		if d == nil {
@@ -160,7 +175,9 @@ func Explore(impl conformance.Impl, opts Options) (*Report, error) {
 			if err != nil {
 				return nil, err
 			}
-			d.Found = fc
+			if ctx.Err() == nil { // a shrink cut short is no case
+				d.Found = fc
+			}
 		}
 		rep.Divergences = append(rep.Divergences, *d)
 	}

@@ -23,7 +23,7 @@ func adapter(t testing.TB, args ...string) *driver.Exec {
 // TestExploreBuiltin: the engine against itself finds nothing, in every
 // profile, seeded and forced alike.
 func TestExploreBuiltin(t *testing.T) {
-	rep, err := Explore(&conformance.Builtin{}, Options{Games: 40, Seed: 7})
+	rep, err := Explore(t.Context(), &conformance.Builtin{}, Options{Games: 40, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestExploreBuiltin(t *testing.T) {
 func TestExploreReferenceAdapter(t *testing.T) {
 	for _, features := range []string{"seed-tp1", "load-state,force-spawn"} {
 		impl := adapter(t, "--features", features)
-		rep, err := Explore(impl, Options{Games: 15, Seed: 1})
+		rep, err := Explore(t.Context(), impl, Options{Games: 15, Seed: 1})
 		impl.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -54,9 +54,9 @@ func TestExploreReferenceAdapter(t *testing.T) {
 
 // TestExploreDeterministic: the same seed plays the same games.
 func TestExploreDeterministic(t *testing.T) {
-	a, _ := Explore(&conformance.Builtin{}, Options{Games: 5, Seed: 3})
-	b, _ := Explore(&conformance.Builtin{}, Options{Games: 5, Seed: 3})
-	c, _ := Explore(&conformance.Builtin{}, Options{Games: 5, Seed: 4})
+	a, _ := Explore(t.Context(), &conformance.Builtin{}, Options{Games: 5, Seed: 3})
+	b, _ := Explore(t.Context(), &conformance.Builtin{}, Options{Games: 5, Seed: 3})
+	c, _ := Explore(t.Context(), &conformance.Builtin{}, Options{Games: 5, Seed: 4})
 	if a.Steps != b.Steps || a.Steps == c.Steps {
 		t.Errorf("steps: seed 3 %d and %d, seed 4 %d", a.Steps, b.Steps, c.Steps)
 	}
@@ -105,7 +105,7 @@ func TestExploreMutants(t *testing.T) {
 			impl := adapter(t, args...)
 			defer impl.Close()
 			profile := cmp.Or(tt.profile, "classic")
-			rep, err := Explore(impl, Options{Games: max(tt.games, 10), Seed: DefaultSeed, Profiles: []string{profile}, Impl: "exec:adapter " + strings.Join(args, " ")})
+			rep, err := Explore(t.Context(), impl, Options{Games: max(tt.games, 10), Seed: DefaultSeed, Profiles: []string{profile}, Impl: "exec:adapter " + strings.Join(args, " ")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +145,7 @@ func TestExploreMutants(t *testing.T) {
 				t.Fatalf("lint: %s", strings.Join(problems, "\n"))
 			}
 			// And the normal runner fails the mutant on it, with the kind.
-			rr, err := conformance.Run(pack, impl, conformance.Options{Profiles: []string{profile}})
+			rr, err := conformance.Run(t.Context(), pack, impl, conformance.Options{Profiles: []string{profile}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -173,15 +173,15 @@ func TestExploreMutants(t *testing.T) {
 func TestExploreUsage(t *testing.T) {
 	impl := adapter(t, "--features", "load-state,undo")
 	defer impl.Close()
-	_, err := Explore(impl, Options{Games: 1})
+	_, err := Explore(t.Context(), impl, Options{Games: 1})
 	var unsupported *UnsupportedError
 	if !errors.As(err, &unsupported) || !strings.Contains(err.Error(), "lacks force-spawn, seed-tp1") {
 		t.Errorf("an adapter with load-state only: %v", err)
 	}
-	if _, err := Explore(&conformance.Builtin{}, Options{Games: 1, Profiles: []string{"chess"}}); err == nil || !strings.Contains(err.Error(), `does not declare profile "chess"`) {
+	if _, err := Explore(t.Context(), &conformance.Builtin{}, Options{Games: 1, Profiles: []string{"chess"}}); err == nil || !strings.Contains(err.Error(), `does not declare profile "chess"`) {
 		t.Errorf("profile chess: %v", err)
 	}
-	if _, err := Explore(&conformance.Builtin{}, Options{Games: 0}); err == nil {
+	if _, err := Explore(t.Context(), &conformance.Builtin{}, Options{Games: 0}); err == nil {
 		t.Error("0 games explored")
 	}
 }
@@ -191,7 +191,7 @@ func TestExploreUsage(t *testing.T) {
 func TestWriteCasesKeepsPack(t *testing.T) {
 	impl := adapter(t, "--mutant", "score-both-tiles")
 	defer impl.Close()
-	rep, err := Explore(impl, Options{Games: 1, Profiles: []string{"tile-merge"}})
+	rep, err := Explore(t.Context(), impl, Options{Games: 1, Profiles: []string{"tile-merge"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func BenchmarkExplore(b *testing.B) {
 	steps := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		rep, err := Explore(impl, Options{Games: 5, Seed: uint64(i), Profiles: []string{"classic"}})
+		rep, err := Explore(b.Context(), impl, Options{Games: 5, Seed: uint64(i), Profiles: []string{"classic"}})
 		if err != nil || len(rep.Divergences) > 0 {
 			b.Fatal(err, rep.Divergences)
 		}

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -65,6 +66,10 @@ type ObserveReport struct {
 	// Divergences are the first divergence of each kind, each with its
 	// game up to and including it.
 	Divergences []Observed
+	// Stopped says why the run ended before its games were all played
+	// (the context's cause: a deadline, an interrupt); "" when it ended
+	// on its own. The checks it did not finish are then not run.
+	Stopped string
 }
 
 // Observed is a divergence found in an observed game.
@@ -92,8 +97,11 @@ type Observed struct {
 // expectimax, which reaches the win and the late game), and checks the
 // spawns of all its games together. Errors are usage errors: the
 // implementation's hello failed, or a profile it does not declare or that
-// is not known.
-func Observe(impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error) {
+// is not known. Once ctx is done (a deadline, an interrupt) no further
+// game begins, the game under way is not counted, and the checks left
+// unfinished are [conformance.NotRun] (a divergence found before stays
+// the failure it is); Stopped says why.
+func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error) {
 	games := opts.Games
 	if games == 0 {
 		games = DefaultObserveGames
@@ -121,7 +129,7 @@ func Observe(impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error)
 		o := &observer{p: p, counter: replay.NewSpawnCounter(p)}
 		steps := conformance.Result{Case: "observe/steps", Area: conformance.ObserveArea, Profile: p.Name}
 		shown := map[conformance.Status]bool{}
-		for game := 1; game <= games; game++ {
+		for game := 1; game <= games && ctx.Err() == nil; game++ {
 			name := "random"
 			if game%3 == 0 {
 				name = "expectimax"
@@ -130,6 +138,9 @@ func Observe(impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error)
 			t := time.Now()
 			g, err := PlayObserved(impl, p, pl, GameOptions{MaxMoves: opts.MaxMoves, Legal: legal, Noop: opts.Seed*1000 + uint64(game), KeepPlaying: hello.Has(protocol.KeepPlaying)})
 			rep.Playing += time.Since(t)
+			if ctx.Err() != nil {
+				break // the game under way: cut short, not counted
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -150,7 +161,9 @@ func Observe(impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error)
 						if err != nil {
 							return nil, err
 						}
-						ob.Found = fc
+						if ctx.Err() == nil { // a shrink cut short is no case
+							ob.Found = fc
+						}
 					}
 					rep.Divergences = append(rep.Divergences, ob)
 				}
@@ -159,8 +172,16 @@ func Observe(impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error)
 		if steps.Status == "" {
 			steps.Status = conformance.Pass
 		}
-		rep.Results = append(rep.Results, steps)
-		rep.Results = append(rep.Results, o.results(alpha)...)
+		results := append([]conformance.Result{steps}, o.results(alpha)...)
+		if ctx.Err() != nil {
+			rep.Stopped = conformance.StopCause(ctx).Error()
+			for i, r := range results {
+				if i > 0 || !r.Status.Failed() { // a sample cut short decides nothing
+					results[i] = conformance.Result{Case: r.Case, Area: r.Area, Profile: r.Profile, Status: conformance.NotRun, Reason: "not run: " + rep.Stopped}
+				}
+			}
+		}
+		rep.Results = append(rep.Results, results...)
 	}
 	return rep, nil
 }
@@ -533,6 +554,9 @@ func (r *ObserveReport) WriteText(w io.Writer) {
 		if d.File != "" {
 			fmt.Fprintf(w, "  the game up to there: %s (tileproof verify and show replay it)\n", d.File)
 		}
+		if d.File == "" && d.Replay != nil {
+			fmt.Fprintf(w, "  the game up to there: not written (--observe-out DIR writes it, and its shrunk case)\n")
+		}
 		if fc := d.Found; fc != nil && fc.File != "" {
 			how := fmt.Sprintf("shrunk (%d case runs) to %s from a board of %s", fc.Runs, plural(fc.Moves, "step"), plural(fc.Tiles, "tile"))
 			if !fc.Reproduced {
@@ -545,7 +569,11 @@ func (r *ObserveReport) WriteText(w io.Writer) {
 	if s := r.Playing.Seconds(); s > 0 {
 		rate = float64(r.Steps) / s
 	}
-	fmt.Fprintf(w, "seed              %d\ngames played      %d\nsteps compared    %d (%.0f a second)\n", r.Seed, r.Games, r.Steps, rate)
+	fmt.Fprintf(w, "seed              %d\ngames played      %d\n", r.Seed, r.Games)
+	if r.Stopped != "" {
+		fmt.Fprintf(w, "STOPPED           %s: the games after it not played\n", r.Stopped)
+	}
+	fmt.Fprintf(w, "steps compared    %d (%.0f a second)\n", r.Steps, rate)
 	for _, res := range r.Results {
 		fmt.Fprintf(w, "  %-28s [%s] %s", res.Case, res.Profile, res.Status)
 		if res.Reason != "" && res.Status != conformance.Pass {

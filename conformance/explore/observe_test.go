@@ -48,7 +48,7 @@ func (bb *blackBox) Close() error { return nil }
 
 func observe(t *testing.T, bb *blackBox, profile string, games int) *ObserveReport {
 	t.Helper()
-	rep, err := Observe(bb, ObserveOptions{Games: games, Seed: 1, Profiles: []string{profile}, MaxMoves: 400})
+	rep, err := Observe(t.Context(), bb, ObserveOptions{Games: games, Seed: 1, Profiles: []string{profile}, MaxMoves: 400})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestObserveWinThatPlaysOn(t *testing.T) {
 	playsOn := &blackBox{b: &conformance.Builtin{Profiles: []*engine.Profile{v}}}
 	// It plays the variant whatever it is asked.
 	bb := &renamed{playsOn, v.Name}
-	rep, err := Observe(bb, ObserveOptions{Games: 3, Seed: 1, Profiles: []string{"classic"}})
+	rep, err := Observe(t.Context(), bb, ObserveOptions{Games: 3, Seed: 1, Profiles: []string{"classic"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func (o overAt30) Move(d engine.Direction, spawn *engine.Spawn) (conformance.Mov
 // against the engine, and is written as a pack; a black box's divergence
 // gets its replay alone.
 func TestObserveWritesACase(t *testing.T) {
-	rep, err := Observe(overAt30{&conformance.Builtin{}}, ObserveOptions{Games: 1, Seed: 1, Profiles: []string{"tile-merge"}, Impl: "test"})
+	rep, err := Observe(t.Context(), overAt30{&conformance.Builtin{}}, ObserveOptions{Games: 1, Seed: 1, Profiles: []string{"tile-merge"}, Impl: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,6 +54,9 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, " (%d from a late board)", r.LateGames)
 	}
 	fmt.Fprintln(w)
+	if r.Stopped != "" {
+		fmt.Fprintf(w, "STOPPED           %s: the games after it not played\n", r.Stopped)
+	}
 	fmt.Fprintf(w, "steps compared    %d (%.0f a second)\n", r.Steps, rate)
 	kinds := r.Kinds()
 	var parts []string
