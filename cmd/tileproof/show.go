@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/replay"
 )
@@ -43,12 +42,11 @@ n/p, Home/End or g/G, q to quit. With --html, write one self-contained HTML page
 An invalid replay is shown (its frames stop at the divergence) and exits 1, as verify does;
 a replay that cannot be read or replayed exits 2.`,
 	}
-	c.flags(cmd, func(fl *pflag.FlagSet) {
-		fl.Var(&f.step, "step", "the step to show: 0 the start, `N` after action N")
-		fl.BoolVar(&f.html, "html", false, "write one self-contained HTML page instead (needs -o)")
-		fl.StringVarP(&f.output, "output", "o", "", "with --html, the HTML `FILE` to write")
-		fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); the replay uses it when its profile: names the file's name:")
-	})
+	fl := cmd.Flags()
+	fl.Var(&f.step, "step", "the step to show: 0 the start, `N` after action N")
+	fl.BoolVar(&f.html, "html", false, "write one self-contained HTML page instead (needs -o)")
+	fl.StringVarP(&f.output, "output", "o", "", "with --html, the HTML `FILE` to write")
+	fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); the replay uses it when its profile: names the file's name:")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.show(&f, args) })
 	return cmd
 }
