@@ -1,14 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"io/fs"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/tileproof/tileproof/replay"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 // shown is a replay loaded for viewing: the file, the replay, its verdict
@@ -66,7 +62,7 @@ func (c *cli) show(f *showFlags, args []string) int {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}
 	name := args[0]
-	data, err := readReplayFile(name)
+	data, err := batchfiles.ReadRegular(name, batchfiles.MaxReplaySize) // as verify bounds a file; a link to /dev/zero or a pipe refused
 	if err != nil {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}
@@ -103,33 +99,4 @@ func (c *cli) show(f *showFlags, args []string) int {
 		return failed
 	}
 	return code
-}
-
-// readReplayFile reads one replay file for show, bounded as verify bounds
-// a file (maxReplaySize) and only if it is a regular file: a link to
-// /dev/zero or a named pipe is refused, never read without end or waited
-// on.
-func readReplayFile(name string) ([]byte, error) { return readRegularFile(name, maxReplaySize) }
-
-// readRegularFile reads a file a person named, only if it is a regular
-// file (openNamedRegular), and at most limit bytes of it: more is an
-// error.
-func readRegularFile(name string, limit int64) ([]byte, error) {
-	f, err := openNamedRegular(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(data)) > limit {
-		err = fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
-	}
-	return data, err
-}
-
-// notRegularNamed says what a file named for show is, and that it is not
-// read.
-func notRegularNamed(m fs.FileMode) string {
-	what, _, _ := strings.Cut(notRegular(m), ";")
-	return what + "; only a regular file is read"
 }
