@@ -1,7 +1,6 @@
 package htmlview
 
 import (
-	"bufio"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -444,14 +443,7 @@ func (h *BatchReport) writeFileAtomic(name string, write func(io.Writer) error) 
 	if err != nil {
 		return err
 	}
-	b := bufio.NewWriterSize(f, 64<<10)
-	err = write(b)
-	if err == nil {
-		err = b.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	err = writeClose(f, write)
 	if err == nil {
 		err = h.root.Chmod(tmp, 0o644)
 	}
