@@ -18,8 +18,8 @@ import (
 	"github.com/tileproof/tileproof/replay/jsonl"
 )
 
-// MaxReplaySize bounds one replay file or line: 100,000 moves take about
-// 100 KB, a spawn-recorded log about 700 KB.
+// MaxReplaySize bounds one replay file or line, far above a real game's
+// (docs/security.md).
 const MaxReplaySize = 64 << 20
 
 // Read sends every replay named by args to out, in order: files, the

@@ -17,8 +17,8 @@ const verifyMemPerByte = 36
 
 // maxReplayWeight is the most one replay may take, whatever its size: the
 // action bound of a spawn-recorded log (replay.MaxSpawnLogActions, some
-// 34 bytes an action) and a few copies of a 64 MiB file; 340 MB measured
-// for the worst shape.
+// 34 bytes an action) and a few copies of a 64 MiB file (the worst shape
+// measured: docs/security.md).
 const maxReplayWeight = 400 << 20
 
 // runBudget is the memory the replays in flight share: 1 GiB, so that
