@@ -1,11 +1,13 @@
 package htmlview
 
 import (
+	"bufio"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"html/template"
 	"io"
+	"os"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/replay"
@@ -87,6 +89,29 @@ func (p *Viewer) Add(f replay.Frame) {
 
 // Frames returns the number of frames recorded.
 func (p *Viewer) Frames() int { return p.steps.n }
+
+// WriteFile creates the file name and writes the page into it, as Write
+// does.
+func (p *Viewer) WriteFile(name string, v replay.Verdict, opt Options) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	return writeClose(f, func(w io.Writer) error { return p.Write(w, v, opt) })
+}
+
+// writeClose writes to f with write, through a buffer, and closes f.
+func writeClose(f io.WriteCloser, write func(io.Writer) error) error {
+	b := bufio.NewWriterSize(f, 64<<10)
+	err := write(b)
+	if err == nil {
+		err = b.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
 
 // Write writes the page of the game recorded, with its verdict v.
 func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {

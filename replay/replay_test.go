@@ -1,11 +1,13 @@
 package replay
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -451,7 +453,7 @@ func TestVerifyBatchOrder(t *testing.T) {
 		}
 		return Verdict{Name: name, Valid: true}
 	}
-	VerifyBatch(in, 3, slow, func(vd Verdict) {
+	VerifyBatch(context.Background(), in, 3, slow, func(vd Verdict) {
 		got = append(got, vd.Name)
 		var i int
 		fmt.Sscan(vd.Name, &i)
@@ -480,7 +482,7 @@ func TestVerifyBatchIdle(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		VerifyBatch(in, 2, func(name string, _ []byte) Verdict { return Verdict{Name: name, Valid: true} },
+		VerifyBatch(context.Background(), in, 2, func(name string, _ []byte) Verdict { return Verdict{Name: name, Valid: true} },
 			func(vd Verdict) {
 				mu.Lock()
 				pending = append(pending, vd.Name)
@@ -513,5 +515,43 @@ func TestVerifyBatchIdle(t *testing.T) {
 	<-done
 	if len(pending) != 0 || len(written) != 20 {
 		t.Errorf("at the end: %d written, %d left unwritten", len(written), len(pending))
+	}
+}
+
+// TestVerifyBatchCancel: once its context is done, the batch verifies no
+// more inputs, emits the verdicts before the first left out, in order,
+// gives back every input's memory, and returns when the sender closes.
+func TestVerifyBatchCancel(t *testing.T) {
+	const n = 1000
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := make(chan Input)
+	var released, verified atomic.Int64
+	go func() {
+		defer close(in)
+		for i := range n {
+			in <- Input{Name: fmt.Sprint(i), Data: []byte("{}"), Release: func() { released.Add(1) }}
+		}
+	}()
+	var got []string
+	VerifyBatch(ctx, in, 3, func(name string, _ []byte) Verdict {
+		if verified.Add(1) == 100 {
+			cancel()
+		}
+		return Verdict{Name: name, Valid: true}
+	}, func(vd Verdict) { got = append(got, vd.Name) }, nil)
+	if v := verified.Load(); v < 100 || v > 100+3 {
+		t.Errorf("%d inputs verified; the context ended at the 100th (3 workers)", v)
+	}
+	if len(got) > int(verified.Load()) {
+		t.Errorf("%d verdicts for %d verified", len(got), verified.Load())
+	}
+	for i, name := range got {
+		if name != fmt.Sprint(i) {
+			t.Fatalf("verdict %d is for input %s", i, name)
+		}
+	}
+	if released.Load() != n {
+		t.Errorf("%d of %d inputs gave their memory back", released.Load(), n)
 	}
 }

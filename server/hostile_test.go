@@ -569,3 +569,39 @@ func TestBadForcedSpawnIsARefusal(t *testing.T) {
 		t.Errorf("right with a good spawn: %d %s", code, body)
 	}
 }
+
+// TestGameOverFreesItsPlace: a signed server gives the place of a game
+// over for good to the next new game at once, not an hour later (issue
+// 25): with every place held, init is refused until a game ends; then it
+// is served, the finished game's last state is too old (410), and every
+// other game plays on.
+func TestGameOverFreesItsPlace(t *testing.T) {
+	ts, _ := newTestServerWith(t, Options{Key: []byte(testKey), Window: MinWindow})
+	_, done, _ := get(t, ts.URL+"/api/games/online-2048/init?seed=done")
+	_, other, _ := get(t, ts.URL+"/api/games/online-2048/init?seed=other")
+	for i := range MinWindow - 2 {
+		if code, _, body := get(t, ts.URL+fmt.Sprintf("/api/games/classic/init?seed=fill-%d", i)); code != 200 {
+			t.Fatalf("init %d: %d %s", i, code, body)
+		}
+	}
+	if code, _, body := get(t, ts.URL+"/api/games/classic/init?seed=late"); code != 503 {
+		t.Fatalf("init with every place held: %d %s", code, body)
+	}
+	done = play(t, ts.URL, "online-2048", done.State, legalMove(t, done))
+	end := play(t, ts.URL, "online-2048", done.State, protocol.Action{Type: "end-run"})
+	if !end.GameOver {
+		t.Fatalf("end-run: %+v", end)
+	}
+	// Until a new game takes its place, the last state still answers.
+	end = play(t, ts.URL, "online-2048", end.State, protocol.Action{Type: "observe"})
+	if code, _, body := get(t, ts.URL+"/api/games/classic/init?seed=late"); code != 200 {
+		t.Fatalf("init after a game ended: %d %s", code, body)
+	}
+	if code, _, body := post(t, ts.URL+"/api/games/online-2048/action", action(t, end.State, protocol.Action{Type: "observe"})); code != 410 || !strings.Contains(body, "was over") {
+		t.Errorf("the ended game's last state after its place went to a new game: %d %s", code, body)
+	}
+	if code, _, body := get(t, ts.URL+"/api/games/classic/init?seed=later"); code != 503 {
+		t.Errorf("a second init with one place freed: %d %s", code, body)
+	}
+	play(t, ts.URL, "online-2048", other.State, legalMove(t, other))
+}

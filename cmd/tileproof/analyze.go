@@ -18,6 +18,7 @@ import (
 
 	"github.com/tileproof/tileproof/analyze"
 	"github.com/tileproof/tileproof/replay"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 // analyzeFlags are the flags of tileproof analyze.
@@ -92,7 +93,7 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 	var listErr error
 	go func() {
 		defer close(inputs)
-		listErr = c.listInputs(args, inputs, func(path, why string) {
+		listErr = batchfiles.Read(context.Background(), args, c.stdin, inputs, func(path, why string) {
 			fmt.Fprintf(c.stderr, "tileproof: analyze: skipped %s: %s\n", termText(path), why)
 		})
 	}()
@@ -101,6 +102,9 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 	code := exitOK
 	var reports []*analyze.Report
 	for in := range inputs {
+		if in.Release != nil {
+			in.Release() // analyzed one at a time: the budget bounds what is read ahead
+		}
 		name := termText(in.Name)
 		if in.Err != nil {
 			fmt.Fprintf(c.stderr, "tileproof: analyze: %s: %v\n", name, in.Err)

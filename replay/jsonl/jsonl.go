@@ -12,7 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/replay"
 )
@@ -20,17 +23,43 @@ import (
 // AppendVerdict appends vd's line as `tileproof verify --json` writes it:
 // its JSON form ([replay.Verdict.AppendJSON]) with <, >, & and the line
 // separators U+2028 and U+2029 escaped as encoding/json escapes them (so
-// that a line is safe inside an HTML page's script), and a newline.
+// that a line is safe inside an HTML page's script), the C1 controls and
+// Unicode's format characters as \uXXXX (so that a terminal showing it
+// acts on none), and a newline.
 func AppendVerdict(b []byte, vd replay.Verdict) []byte {
 	start := len(b)
 	b = vd.AppendJSON(b)
 	if text := b[start:]; bytes.IndexByte(text, '<') >= 0 || bytes.IndexByte(text, '>') >= 0 ||
-		bytes.IndexByte(text, '&') >= 0 || bytes.IndexByte(text, 0xE2) >= 0 {
+		bytes.IndexByte(text, '&') >= 0 || bytes.IndexByte(text, 0xE2) >= 0 || bytes.IndexByte(text, 0xC2) >= 0 || bytes.IndexByte(text, 0xEF) >= 0 {
 		var escaped bytes.Buffer
 		json.HTMLEscape(&escaped, text)
-		b = append(b[:start], escaped.Bytes()...)
+		b = append(b[:start], escapeTerminalRunes(escaped.Bytes())...)
 	}
 	return append(b, '\n')
+}
+
+// escapeTerminalRunes writes the C1 controls and Unicode's format
+// characters (bidirectional overrides among them) of JSON text as \uXXXX
+// escapes: the same strings to a JSON reader, but nothing a terminal
+// showing the line could act on (JSON escapes the C0 controls already).
+// They occur only inside strings, where the escape is valid.
+func escapeTerminalRunes(text []byte) []byte {
+	if !slices.ContainsFunc([]rune(string(text)), needsRuneEscape) {
+		return text
+	}
+	out := make([]byte, 0, len(text)+16)
+	for _, r := range string(text) {
+		if needsRuneEscape(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+			continue
+		}
+		out = utf8.AppendRune(out, r)
+	}
+	return out
+}
+
+func needsRuneEscape(r rune) bool {
+	return r >= 0x80 && r <= 0x9f || r != utf8.RuneError && unicode.Is(unicode.Cf, r)
 }
 
 // Unreadable is the verdict of an input that could not be read (a line

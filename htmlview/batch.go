@@ -1,7 +1,6 @@
-package main
+package htmlview
 
 import (
-	"bufio"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -13,19 +12,21 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
-	"github.com/tileproof/tileproof/htmlview"
 	"github.com/tileproof/tileproof/replay"
 )
 
-// htmlReport is verify --report FILE: the summary page FILE, and a viewer
-// page for each replay that can be replayed in the directory FILE_files
-// beside it (FILE without its extension, then _files), written as the
-// replays are verified. Replays read from stdin get pages too; they have
+// BatchReport is a batch's report (verify --report FILE): the summary
+// page FILE, and a viewer page for each replay that can be replayed in the
+// directory FILE_files beside it (FILE without its extension, then
+// _files), written as the replays are verified: Verify verifies each (it
+// is the batch's verify function), Add takes each verdict in the batch's
+// order, and Finish writes the summary page. Replays read from stdin get pages too; they have
 // no file to link to. A batch of many replays gets at most maxPages pages
 // of valid replays and maxPages of invalid ones, so that a large audit
 // does not write a file per game; the rest are listed without a page.
-type htmlReport struct {
+type BatchReport struct {
 	v       *replay.Verifier
 	file    *os.File
 	name    string // FILE as given
@@ -46,33 +47,47 @@ type htmlReport struct {
 	pages     map[string]string // a replay's name to its page's URL, relative to FILE
 	files     map[string]bool   // the pages' file names, in dir
 	err       error             // the first page that could not be written
-	entries   []htmlview.Entry
+	entries   []Entry
+	temps     atomic.Int64 // the temporary files made so far, for their names
 
-	root *os.Root // dir, opened so that stale pages are removed inside it only (report_safety.go)
+	root *os.Root // dir, opened: every page is written and removed through it (batch_safety.go)
 }
 
-// newHTMLReport creates FILE and its pages' directory, so that a path
-// that cannot be written fails before any replay is verified.
-func newHTMLReport(name string, v *replay.Verifier, maxPages int) (*htmlReport, error) {
+// CreateBatchReport creates the report FILE name and its pages'
+// directory, so that a path that cannot be written fails before any
+// replay is verified. inputs are the batch's inputs as named on its
+// command line ("-" for stdin): a report that would destroy one before it
+// is read is refused. maxPages caps the pages of the replays that need the
+// operator's eyes (suspicious, invalid, the top scores), and as many of
+// the other valid ones; top is how many top scores are listed and paged
+// among the first.
+func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPages, top int) (*BatchReport, error) {
+	if err := checkReportNotInput(name, inputs); err != nil {
+		return nil, err
+	}
 	dir := strings.TrimSuffix(name, filepath.Ext(name)) + "_files"
 	abs, err := filepath.Abs(name)
 	if err != nil {
 		return nil, err
 	}
-	f, root, err := createReport(name, dir) // report_safety.go: no link followed
+	f, root, err := createReport(name, dir) // batch_safety.go: no link followed
 	if err != nil {
 		return nil, err
 	}
-	return &htmlReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
-		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: 10, claims: map[string]uint64{}, pages: map[string]string{}, files: map[string]bool{}}, nil
+	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
+		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string]uint64{}, pages: map[string]string{}, files: map[string]bool{}}, nil
 }
 
-// verify verifies one replay as replay.Verifier.VerifyFile does. A
+// Dir returns the pages' directory: FILE without its extension, then
+// _files.
+func (h *BatchReport) Dir() string { return h.dir }
+
+// Verify verifies one replay as replay.Verifier.VerifyFile does. A
 // replay that needs the operator's eyes (suspicious, invalid, or among
 // the top scores so far) is held, its bytes kept, for finish to write its
 // page in the order of need; another valid one gets its page now, while
 // the cap of ordinary pages lasts.
-func (h *htmlReport) verify(name string, data []byte) replay.Verdict {
+func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 	r, err := replay.Decode(name, data)
 	if err != nil {
 		return replay.Verdict{Name: name, Reason: replay.Malformed, Error: err.Error()}
@@ -110,7 +125,7 @@ const maxHeld = 256 << 20
 // did: a suspicious or invalid one always, a valid one while it is among
 // the top h.top scores (the lowest of them is let go, to an ordinary page
 // when the cap allows). Past maxHeld bytes the page is written at once.
-func (h *htmlReport) hold(vd replay.Verdict, data []byte) bool {
+func (h *BatchReport) hold(vd replay.Verdict, data []byte) bool {
 	need := !vd.Valid || len(vd.Warnings) > 0
 	h.mu.Lock()
 	if !need {
@@ -149,14 +164,14 @@ func (h *htmlReport) hold(vd replay.Verdict, data []byte) bool {
 
 // ordinary gives a replay let go from the top scores an ordinary page,
 // when the cap allows.
-func (h *htmlReport) ordinary(x *held) {
+func (h *BatchReport) ordinary(x *held) {
 	if h.reserve() {
 		h.writeHeld(x)
 	}
 }
 
 // writeHeld decodes a held replay again and writes its page.
-func (h *htmlReport) writeHeld(x *held) {
+func (h *BatchReport) writeHeld(x *held) {
 	r, err := replay.Decode(x.name, x.data)
 	if err != nil {
 		return // decoded once already: cannot happen
@@ -164,18 +179,18 @@ func (h *htmlReport) writeHeld(x *held) {
 	h.writePage(x.name, r)
 }
 
-// writePage verifies r again, its frames into its page (htmlview.Viewer,
+// writePage verifies r again, its frames into its page (Viewer,
 // never a frame a step held), and writes the page.
-func (h *htmlReport) writePage(name string, r *replay.Replay) {
-	pv := htmlview.NewViewer(r)
+func (h *BatchReport) writePage(name string, r *replay.Replay) {
+	pv := NewViewer(r)
 	vd := h.v.Walk(r, pv.Add)
 	vd.Name = name
 	if pv.Frames() == 0 {
 		return
 	}
 	page := pageFile(name)
-	err := writeFileAtomic(filepath.Join(h.dir, page), func(w io.Writer) error {
-		return pv.Write(w, vd, htmlview.Options{Back: "../" + url.PathEscape(filepath.Base(h.name)), BackText: "the batch report"})
+	err := h.writeFileAtomic(page, func(w io.Writer) error {
+		return pv.Write(w, vd, Options{Back: "../" + url.PathEscape(filepath.Base(h.name)), BackText: "the batch report"})
 	})
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -191,7 +206,7 @@ func (h *htmlReport) writePage(name string, r *replay.Replay) {
 
 // reserve reports whether an ordinary valid replay gets a page, counting
 // it against the cap.
-func (h *htmlReport) reserve() bool {
+func (h *BatchReport) reserve() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.written >= h.maxPages {
@@ -204,9 +219,9 @@ func (h *htmlReport) reserve() bool {
 
 // writeNeeded writes the pages of the replays held, in the order of need:
 // the suspicious, then the top scores (highest first), then the invalid,
-// each in the batch's order (htmlview.ReportWith lists them so), at most
+// each in the batch's order (ReportWith lists them so), at most
 // maxPages of them; the others are left without a page.
-func (h *htmlReport) writeNeeded() {
+func (h *BatchReport) writeNeeded() {
 	order := map[string]int{}
 	for i, e := range h.entries {
 		if _, ok := order[e.Verdict.Name]; !ok {
@@ -254,11 +269,11 @@ func (h *htmlReport) writeNeeded() {
 	h.needs, h.tops = nil, nil
 }
 
-// add records a verdict, in the batch's order.
-func (h *htmlReport) add(vd replay.Verdict) {
+// Add records a verdict, in the batch's order.
+func (h *BatchReport) Add(vd replay.Verdict) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	e := htmlview.Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name)}
+	e := Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name)}
 	if c, ok := h.claims[vd.Name]; ok {
 		e.Claimed = &c
 		delete(h.claims, vd.Name)
@@ -266,19 +281,20 @@ func (h *htmlReport) add(vd replay.Verdict) {
 	h.entries = append(h.entries, e)
 }
 
-// abandon removes the summary page of a batch that could not be listed
+// Abandon removes the summary page of a batch that could not be listed
 // (the pages written stay).
-func (h *htmlReport) abandon() {
+func (h *BatchReport) Abandon() {
+	h.root.Close()
 	h.file.Close()
 	os.Remove(h.name)
 }
 
-// finish writes the summary page, then removes the pages an earlier
+// Finish writes the summary page, then removes the pages an earlier
 // report left in the directory that this one does not link to, so that
 // the directory holds this report's pages only. pages is the number of
 // viewer pages written, unpaged the number of replays left without one by
 // the cap, stale the number of earlier pages removed.
-func (h *htmlReport) finish(title string) (pages, unpaged, stale int, err error) {
+func (h *BatchReport) Finish(title string) (pages, unpaged, stale int, err error) {
 	defer h.file.Close()
 	h.writeNeeded()
 	if h.err != nil {
@@ -287,7 +303,7 @@ func (h *htmlReport) finish(title string) (pages, unpaged, stale int, err error)
 	for i := range h.entries {
 		h.entries[i].Page = h.pages[h.entries[i].Verdict.Name]
 	}
-	if err := htmlview.ReportWith(h.file, title, h.entries, htmlview.ReportOptions{Top: h.top}); err != nil {
+	if err := ReportWith(h.file, title, h.entries, ReportOptions{Top: h.top}); err != nil {
 		return 0, 0, 0, fmt.Errorf("%s: %v", h.name, err)
 	}
 	if err := h.file.Close(); err != nil {
@@ -320,7 +336,7 @@ func isPageName(name string) bool {
 
 // removeStale removes the files of the pages' directory named as pages
 // are (isPageName) that this report did not write. Other files are left.
-func (h *htmlReport) removeStale() (int, error) {
+func (h *BatchReport) removeStale() (int, error) {
 	defer h.root.Close()
 	d, err := h.root.Open(".")
 	if err != nil {
@@ -360,7 +376,7 @@ func jsonlFile(name string) (string, bool) {
 
 // source returns the URL, relative to the report, of the file a replay
 // came from: the file, or the .jsonl file of a line; "" for stdin.
-func (h *htmlReport) source(name string) string {
+func (h *BatchReport) source(name string) string {
 	file := name
 	if f, ok := jsonlFile(name); ok {
 		file = f
@@ -415,30 +431,27 @@ func pageFile(name string) string {
 	return base + "-" + hex.EncodeToString(sum[:4]) + ".html"
 }
 
-// writeFileAtomic writes a page with write to a temporary file beside
-// name and renames it, so that a page written twice (a replay named twice)
-// is never torn. It is the one place the report opens a page's file.
-func writeFileAtomic(name string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(name), ".page-*")
+// writeFileAtomic writes the page name with write to a temporary file
+// beside it and renames it, so that a page written twice (a replay named
+// twice) is never torn. It is the one place the report writes a page's
+// file: through the pages' directory opened as an os.Root, so that a
+// directory swapped for a link while the batch runs is not written
+// through.
+func (h *BatchReport) writeFileAtomic(name string, write func(io.Writer) error) error {
+	tmp := fmt.Sprintf(".page-%d-%d", os.Getpid(), h.temps.Add(1))
+	f, err := h.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
 	if err != nil {
 		return err
 	}
-	b := bufio.NewWriterSize(f, 64<<10)
-	err = write(b)
+	err = writeClose(f, write)
 	if err == nil {
-		err = b.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+		err = h.root.Chmod(tmp, 0o644)
 	}
 	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
+		err = h.root.Rename(tmp, name)
 	}
 	if err != nil {
-		os.Remove(f.Name())
+		h.root.Remove(tmp)
 	}
 	return err
 }

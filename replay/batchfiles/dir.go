@@ -1,4 +1,4 @@
-package main
+package batchfiles
 
 import (
 	"fmt"
@@ -20,18 +20,18 @@ var afterListing func()
 // (a test wraps it to make a listing fail).
 var listFS = func(root *os.Root) fs.FS { return root.FS() }
 
-// sendDir sends the replays of the replay files under the directory arg,
+// dir sends the replays of the replay files under the directory arg,
 // sorted; manifest.yaml files are not replays.
 //
 // The directory is opened as an os.Root and walked and read through it
 // alone, so no file outside it is ever read, whatever is swapped in
-// while verify runs: a sub-directory replaced by a link that leads out is
+// while the batch runs: a sub-directory replaced by a link that leads out is
 // refused by the root. Inside it only regular files are read: a link, a
 // named pipe or a device there is passed to skip with what it is, and
 // never opened (the open refuses a link or pipe swapped in since the
 // listing, openInRoot). An entry that cannot be listed or opened is an
 // unreadable verdict of its own; the batch goes on.
-func sendDir(arg string, out chan<- replay.Input, skip func(path, why string)) error {
+func (s *sender) dir(arg string, skip func(path, why string)) error {
 	root, err := os.OpenRoot(arg) // a directory named through a link is followed
 	if err != nil {
 		return err
@@ -51,7 +51,7 @@ func sendDir(arg string, out chan<- replay.Input, skip func(path, why string)) e
 				return fs.SkipDir
 			}
 			return nil
-		case d.IsDir() || !isReplayFile(rel):
+		case d.IsDir() || !IsReplayFile(rel):
 			return nil
 		case !d.Type().IsRegular():
 			skip(name, notRegular(d.Type()))
@@ -75,17 +75,18 @@ func sendDir(arg string, out chan<- replay.Input, skip func(path, why string)) e
 	})
 	for _, rel := range all {
 		name := filepath.Join(arg, filepath.FromSlash(rel))
+		var ok bool
 		if err, bad := brokenErr[rel]; bad {
-			out <- replay.Input{Name: name, Err: fmt.Errorf("cannot be listed: %v", err)}
-			continue
+			ok = s.send(replay.Input{Name: name, Err: fmt.Errorf("cannot be listed: %v", err)})
+		} else if f, err := openInRoot(root, path.Clean(rel)); err != nil {
+			ok = s.send(replay.Input{Name: name, Err: err})
+		} else {
+			ok = s.opened(name, f)
+			f.Close()
 		}
-		f, err := openInRoot(root, path.Clean(rel))
-		if err != nil {
-			out <- replay.Input{Name: name, Err: err}
-			continue
+		if !ok {
+			return s.ctx.Err()
 		}
-		sendOpened(name, f, out)
-		f.Close()
 	}
 	return nil
 }

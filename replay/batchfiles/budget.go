@@ -1,8 +1,8 @@
-package main
+package batchfiles
 
 import "sync"
 
-// The memory of one verify run is bounded whatever the number of workers
+// The memory of one batch is bounded whatever the number of workers
 // or the shape of the files (issue 25, item 3): each replay is weighed
 // before it is read (a file by its size, a line of JSON Lines once read)
 // by what verifying it may take at most, and the replays read but not yet
@@ -17,8 +17,8 @@ const verifyMemPerByte = 36
 
 // maxReplayWeight is the most one replay may take, whatever its size: the
 // action bound of a spawn-recorded log (replay.MaxSpawnLogActions, some
-// 34 bytes an action) and a few copies of a 64 MiB file; 340 MB measured
-// for the worst shape.
+// 34 bytes an action) and a few copies of a 64 MiB file (the worst shape
+// measured: docs/security.md).
 const maxReplayWeight = 400 << 20
 
 // runBudget is the memory the replays in flight share: 1 GiB, so that
@@ -70,5 +70,5 @@ func (b *memBudget) acquire(w int64) func() {
 	}
 }
 
-// verifyBudget is the budget of the replays of this process's verify run.
-var verifyBudget = &memBudget{}
+// budget is the budget of the replays of this process's batches.
+var budget = &memBudget{}

@@ -1,4 +1,4 @@
-package main
+package htmlview
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 // The safety of verify --report's output (issue 25, item 9): it writes
@@ -36,7 +38,7 @@ func checkReportNotInput(report string, inputs []string) error {
 		if rinfo != nil && os.SameFile(rinfo, info) {
 			return fmt.Errorf("%s is the input %s: writing the report would destroy it before it is read", report, in)
 		}
-		if info.IsDir() && isReplayFile(report) {
+		if info.IsDir() && batchfiles.IsReplayFile(report) {
 			dabs, err := filepath.Abs(in)
 			if err == nil && within(dabs, rabs) {
 				return fmt.Errorf("%s is a replay file inside the input directory %s: writing the report would replace it", report, in)
@@ -53,13 +55,16 @@ func within(dir, path string) bool {
 }
 
 // createReport creates the report file name, not through a link (a link
-// there is refused: O_NOFOLLOW, or Lstat where there is none), and its
+// there is refused: Lstat, then O_NOFOLLOW where there is one), and its
 // pages' directory dir, which must be a directory of its own, not a link
 // to one elsewhere: pages are written there and page-like files deleted.
 // The directory is returned opened as an os.Root, so that what is written
 // and removed through it stays inside it.
 func createReport(name, dir string) (*os.File, *os.Root, error) {
-	f, err := createNoFollow(name)
+	if info, err := os.Lstat(name); err == nil && info.Mode()&os.ModeSymlink != 0 {
+		return nil, nil, fmt.Errorf("%s is a symbolic link: a report is not written through one", name)
+	}
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|oNoFollow, 0o666)
 	if err != nil {
 		return nil, nil, err
 	}
