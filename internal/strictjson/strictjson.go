@@ -1,0 +1,65 @@
+// Package strictjson is the module's one way of reading JSON strictly:
+// the options every strict reader passes to go-json-experiment/json, and
+// the words its messages use for what they found.
+//
+// Read this way, a document means one thing to every JSON reader: one
+// value and nothing after it, keys matched exactly (case included), a key
+// given twice, an unknown key or invalid UTF-8 an error. encoding/json
+// would match "STATE" and "ſtate" to state and let the last of two keys
+// win, so a proxy or a log reading the same text in another language
+// could see another document.
+package strictjson
+
+import (
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Options returns the options of a strict reading, for [json.Unmarshal]
+// and [jsontext.NewDecoder].
+func Options() json.Options {
+	return json.JoinOptions(
+		json.RejectUnknownMembers(true),
+		json.MatchCaseInsensitiveNames(false),
+		jsontext.AllowDuplicateNames(false),
+		jsontext.AllowInvalidUTF8(false),
+	)
+}
+
+// KindName names a JSON value's kind for a message: "null", "a
+// boolean", "a string", "a number", "an object", "a list"; "a value" for
+// any other.
+func KindName(k jsontext.Kind) string {
+	switch k {
+	case 'n':
+		return "null"
+	case 'f', 't':
+		return "a boolean"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	}
+	return "a value"
+}
+
+// Syntax returns what a syntax error says without the library's prefix,
+// and whether err is one: a [jsontext.SyntacticError] or the input's end
+// inside a value (then "the document ends inside a value").
+func Syntax(err error) (msg string, se *jsontext.SyntacticError, ok bool) {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "the document ends inside a value", nil, true
+	}
+	if se, ok := errors.AsType[*jsontext.SyntacticError](err); ok {
+		return strings.TrimPrefix(se.Err.Error(), "jsontext: "), se, true
+	}
+	return "", nil, false
+}
