@@ -58,8 +58,8 @@ func (g *given[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		_, err := dec.ReadToken()
 		return err
 	}
-	// The scalars read here: json.UnmarshalDecode is the general way,
-	// and costs some hundred nanoseconds a call.
+	// The scalars read here: json.UnmarshalDecode is the general way, and
+	// costs more than the rest of a key (docs/protocol.md, "Costs").
 	switch v := any(&g.V).(type) {
 	case *integer:
 		return v.UnmarshalJSONFrom(dec)

@@ -11,10 +11,6 @@
 package strictjson
 
 import (
-	"errors"
-	"io"
-	"strings"
-
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -49,17 +45,4 @@ func KindName(k jsontext.Kind) string {
 		return "a list"
 	}
 	return "a value"
-}
-
-// Syntax returns what a syntax error says without the library's prefix,
-// and whether err is one: a [jsontext.SyntacticError] or the input's end
-// inside a value (then "the document ends inside a value").
-func Syntax(err error) (msg string, se *jsontext.SyntacticError, ok bool) {
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return "the document ends inside a value", nil, true
-	}
-	if se, ok := errors.AsType[*jsontext.SyntacticError](err); ok {
-		return strings.TrimPrefix(se.Err.Error(), "jsontext: "), se, true
-	}
-	return "", nil, false
 }
