@@ -1,9 +1,37 @@
 package replay
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
+
+// TestJSONKeys holds the JSON reader's structs to the field tables: each
+// struct field's key is its field's, and ids maps it to that field, so
+// that the JSON reader reads every field as the other readers do.
+func TestJSONKeys(t *testing.T) {
+	var d jsonReplay
+	var setup jsonSetup
+	var claim jsonClaim
+	for _, tc := range []struct {
+		v      any
+		ids    map[fieldID]*jsonValue
+		fields []field
+	}{{&d, d.ids(), replayFields}, {&setup, setup.ids(), setupFields}, {&claim, claim.ids(), claimFields}} {
+		v := reflect.ValueOf(tc.v).Elem()
+		if v.NumField() != len(tc.fields) || len(tc.ids) != len(tc.fields) {
+			t.Fatalf("%T has %d fields and %d ids; the table %d", tc.v, v.NumField(), len(tc.ids), len(tc.fields))
+		}
+		for i, fd := range tc.fields {
+			if key := v.Type().Field(i).Tag.Get("json"); key != fd.key {
+				t.Errorf("%T field %d: key %q, the table's %q", tc.v, i, key, fd.key)
+			}
+			if tc.ids[fd.id] != v.Field(i).Addr().Interface() {
+				t.Errorf("%T: ids maps %s to another field", tc.v, paths[fd.id])
+			}
+		}
+	}
+}
 
 // TestPaths holds the fields' names in messages, a literal, to the
 // field tables: each field's key, a field under an object after the
