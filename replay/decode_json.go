@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -51,19 +52,15 @@ type (
 	}
 )
 
-// ids returns d's values by field.
-func (d *jsonReplay) ids() map[fieldID]*jsonValue {
-	return map[fieldID]*jsonValue{fSource: &d.Source, fProfile: &d.Profile, fRules: &d.Rules, fRNG: &d.RNG,
-		fSetup: &d.Setup, fSeed: &d.Seed, fCommitment: &d.SeedCommitment, fStart: &d.Start, fMoves: &d.Moves, fClaim: &d.Claim}
-}
-
-func (d *jsonSetup) ids() map[fieldID]*jsonValue {
-	return map[fieldID]*jsonValue{fTarget: &d.Target, fOpenEnded: &d.OpenEnded}
-}
-
-func (d *jsonClaim) ids() map[fieldID]*jsonValue {
-	return map[fieldID]*jsonValue{fScore: &d.Score, fMaxTile: &d.MaxTile, fClaimMoves: &d.Moves, fBoard: &d.Board,
-		fWon: &d.Won, fOver: &d.Over, fResult: &d.Result}
+// values returns the values of v, a pointer to one of the structs above,
+// by field: its struct fields are the table's, in order.
+func values(v any, fields []field) map[fieldID]*jsonValue {
+	s := reflect.ValueOf(v).Elem()
+	m := make(map[fieldID]*jsonValue, len(fields))
+	for i, fd := range fields {
+		m[fd.id] = s.Field(i).Addr().Interface().(*jsonValue)
+	}
+	return m
 }
 
 // jsonValue is a member's value as written: the byte offsets of its key's
@@ -100,7 +97,7 @@ func readJSON(name string, data []byte, f *form) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range members(d.ids(), replayFields, later.before) {
+	for _, m := range members(values(&d, replayFields), replayFields, later.before) {
 		fd, v := m.fd, m.v
 		f.mark(fd.id, pos{off: keyStart(data, v.keyEnd) + 1})
 		if fd.kind != kObject {
@@ -110,20 +107,15 @@ func readJSON(name string, data []byte, f *form) error {
 			}
 			continue
 		}
-		var values map[fieldID]*jsonValue
-		var sub any
-		if fd.id == fSetup {
-			var d jsonSetup
-			sub, values = &d, d.ids()
-		} else {
-			var d jsonClaim
-			sub, values = &d, d.ids()
+		var sub any = new(jsonSetup)
+		if fd.id == fClaim {
+			sub = new(jsonClaim)
 		}
 		subLater, err := jsonObject(data[v.at:v.end], v.at, paths[fd.id], sub, errs)
 		if err != nil {
 			return err
 		}
-		for _, m := range members(values, fd.sub, subLater.before) {
+		for _, m := range members(values(sub, fd.sub), fd.sub, subLater.before) {
 			m.v.keyEnd, m.v.at, m.v.end = m.v.keyEnd+v.at, m.v.at+v.at, m.v.end+v.at
 			f.mark(m.fd.id, pos{off: keyStart(data, m.v.keyEnd) + 1})
 			jsonField(data, m.fd, m.v, f, errs)
