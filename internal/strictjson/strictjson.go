@@ -17,14 +17,15 @@ import (
 
 // Options returns the options of a strict reading, for [json.Unmarshal]
 // and [jsontext.NewDecoder].
-func Options() json.Options {
-	return json.JoinOptions(
-		json.RejectUnknownMembers(true),
-		json.MatchCaseInsensitiveNames(false),
-		jsontext.AllowDuplicateNames(false),
-		jsontext.AllowInvalidUTF8(false),
-	)
-}
+func Options() json.Options { return options }
+
+// options are made once: joining them allocates.
+var options = json.JoinOptions(
+	json.RejectUnknownMembers(true),
+	json.MatchCaseInsensitiveNames(false),
+	jsontext.AllowDuplicateNames(false),
+	jsontext.AllowInvalidUTF8(false),
+)
 
 // KindName names a JSON value's kind for a message: "null", "a
 // boolean", "a string", "a number", "an object", "a list"; "a value" for
