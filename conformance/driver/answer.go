@@ -83,7 +83,7 @@ func (g *given[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 
 // integer is a JSON Schema integer: a number with no fraction, whatever
 // its spelling (3, 3.0 and 0.3e1 alike); its range is checked by
-// [integer.in].
+// [integer.outside].
 type integer struct {
 	set bool
 	lit string // as written, when not in plain digits
