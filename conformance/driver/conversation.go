@@ -53,10 +53,10 @@ func (e *Exec) ended() error {
 	return e.giveUp(conformance.NotRun, conformance.StopCause(ctx).Error())
 }
 
-// answerDeadline is when the wait for an answer ends: the timeout from
+// answerDeadline is when the wait for an answer ends: the timeout d from
 // from, or the run's deadline when that comes first.
-func (e *Exec) answerDeadline(from time.Time) time.Time {
-	end := from.Add(e.timeout())
+func (e *Exec) answerDeadline(from time.Time, d time.Duration) time.Time {
+	end := from.Add(d)
 	if dl, ok := e.ctx().Deadline(); ok && dl.Before(end) {
 		return dl
 	}
@@ -175,6 +175,11 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		reqs[i].ID = e.nextID
 	}
 	d := e.timeout()
+	if reqs[0].Op == protocol.OpHello {
+		// hello's answer waits on the process's start too: a runtime
+		// (node, a JVM, Python and its imports) on a busy machine.
+		d = max(d, StartTimeout)
+	}
 	limit, _ := e.ctx().Deadline()
 	var slots chan struct{}
 	if len(reqs) > 1 {
@@ -214,7 +219,7 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 			from = time.Now() // the pipe has closed: the read tells how it ended
 		}
 		from = later(from, last)
-		data, rerr := p.readLine(e.answerDeadline(from))
+		data, rerr := p.readLine(e.answerDeadline(from, d))
 		if rerr != nil {
 			if err := e.ended(); err != nil {
 				return i, err

@@ -68,6 +68,9 @@ const (
 	window = 64
 	// maxFailedStarts is how many failed starts in a row stop the driver.
 	maxFailedStarts = 3
+	// StartTimeout is the least wait for hello's answer, which includes
+	// the start of the process: the timeout when that is longer.
+	StartTimeout = 20 * time.Second
 )
 
 // call sends one request and returns its answer; err is the failure, or
