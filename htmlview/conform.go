@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -169,10 +168,23 @@ func variantOf(res conformance.Result) variant {
 	return v
 }
 
-// propertyMove finds the move of a property check's failure in its
-// words, which name it ("moving left on the board loaded ...", "move up
-// changes nothing on the board loaded ...").
-var propertyMove = regexp.MustCompile(`^(?:after )?mov(?:e|ing) (up|down|left|right) (?:on|changes)`)
+// propertyMove returns the move of a property check's failure, which its
+// words name ("moving left on the board loaded ...", "after moving up on
+// ...", "move up changes nothing on the board loaded ..."), or "".
+func propertyMove(reason string) string {
+	reason = strings.TrimPrefix(reason, "after ")
+	for _, verb := range []string{"moving ", "move "} {
+		rest, ok := strings.CutPrefix(reason, verb)
+		if !ok {
+			continue
+		}
+		d, tail, _ := strings.Cut(rest, " ")
+		if _, err := engine.ParseDirection(d); err == nil && len(d) > 1 && (strings.HasPrefix(tail, "on ") || strings.HasPrefix(tail, "changes ")) {
+			return d
+		}
+	}
+	return ""
+}
 
 // rulesBoard returns the board the rules give after a failing step on
 // which no whole board diverged, to draw beside the implementation's, and
@@ -193,11 +205,9 @@ func rulesBoard(res conformance.Result) (b engine.Board, caption string, ok bool
 	var action, spawn string
 	switch {
 	case res.Area == conformance.PropertiesArea:
-		m := propertyMove.FindStringSubmatch(res.Reason)
-		if m == nil {
+		if action = propertyMove(res.Reason); action == "" {
 			return b, "", false
 		}
-		action = m[1]
 	case res.Info != nil && res.Step >= 1 && len(res.Info.Steps) == res.Step:
 		st := res.Info.Steps[res.Step-1]
 		action, spawn = st.Action, st.Spawn

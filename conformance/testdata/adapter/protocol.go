@@ -164,7 +164,7 @@ func (a *adapter) handle(line []byte) ([]byte, hook) {
 	case *probe.ID < 1 || *probe.ID > maxSafe:
 		why = fmt.Sprintf("its id %d is not from 1 to 2^53-1", *probe.ID)
 	default:
-		if key := repeatedKey(line); key != "" {
+		if key, twice := repeatedKey(line); twice {
 			why = fmt.Sprintf("it has the key %q twice", key)
 		}
 	}
@@ -229,42 +229,48 @@ func (a *adapter) handle(line []byte) ([]byte, hook) {
 }
 
 // repeatedKey returns a key that an object of the JSON text line has
-// twice, at any depth, or "" when none does (or line does not read).
-func repeatedKey(line []byte) string {
+// twice, at any depth (found true; the key may be ""), or found false
+// when none does (or line does not read).
+func repeatedKey(line []byte) (key string, found bool) {
 	dec := json.NewDecoder(bytes.NewReader(line))
-	var walk func() string
-	walk = func() string {
+	// walk reads one value; bad is set once the text does not read, and
+	// ends every walk.
+	bad := false
+	var walk func() (string, bool)
+	walk = func() (string, bool) {
 		tok, err := dec.Token()
 		if err != nil {
-			return ""
+			bad = true
+			return "", false
 		}
 		switch tok {
 		case json.Delim('{'):
 			seen := map[string]bool{}
-			for dec.More() {
+			for !bad && dec.More() {
 				k, err := dec.Token()
 				if err != nil {
-					return ""
+					bad = true
+					return "", false
 				}
 				key, _ := k.(string)
 				if seen[key] {
-					return key
+					return key, true
 				}
 				seen[key] = true
-				if r := walk(); r != "" {
-					return r
+				if r, ok := walk(); ok {
+					return r, true
 				}
 			}
 			dec.Token() // the closing brace
 		case json.Delim('['):
-			for dec.More() {
-				if r := walk(); r != "" {
-					return r
+			for !bad && dec.More() {
+				if r, ok := walk(); ok {
+					return r, true
 				}
 			}
 			dec.Token()
 		}
-		return ""
+		return "", false
 	}
 	return walk()
 }
