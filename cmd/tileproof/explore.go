@@ -22,7 +22,7 @@ func exploreFlags(fs *pflag.FlagSet) exploreOpts {
 	ex := exploreOpts{games: new(int), seed: new(uint64), out: new(string)}
 	intFlag(fs, ex.games, "explore", 0, "instead of the cases, play `N` random games against the implementation, compare every step with the engine, and shrink the first divergence of each kind to a case")
 	uint64Flag(fs, ex.seed, "seed", explore.DefaultSeed, "with --explore: the `SEED` of the random games")
-	fs.StringVar(ex.out, "explore-out", "explore-out", "with --explore: the `DIR` the shrunk cases are written to (a case pack: DIR/pack.yaml, DIR/explore/*.yaml)")
+	fs.StringVar(ex.out, "explore-out", "", "with --explore: write the shrunk cases into `DIR`, a case pack: DIR/pack.yaml, DIR/explore/*.yaml (default: nothing is written; the report shows each case)")
 	return ex
 }
 
@@ -64,9 +64,11 @@ func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, ex exploreOpts, implAr
 		}
 		return c.fail(exitBadUsage, "conform --explore: %v", err)
 	}
-	if _, err := rep.WriteCases(*ex.out); err != nil {
-		rep.WriteText(c.stdout)
-		return c.fail(exitBadUsage, "conform --explore: writing the cases: %v", err)
+	if *ex.out != "" {
+		if _, err := rep.WriteCases(*ex.out); err != nil {
+			rep.WriteText(c.stdout)
+			return c.fail(exitBadUsage, "conform --explore: writing the cases: %v", err)
+		}
 	}
 	rep.WriteText(c.stdout)
 	if code := c.interrupted(run, "conform --explore"); code != 0 {

@@ -7,11 +7,14 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/tileproof/tileproof/internal/safetext"
 )
 
 // WriteText writes the run's summary: each kind's first divergence with
-// its shrunk case, then the games, the steps, the divergences by kind and
-// the case files.
+// its shrunk case (the case's YAML itself when it was not written to a
+// file), then the games, the steps, the divergences by kind and the case
+// files.
 func (r *Report) WriteText(w io.Writer) {
 	how := "its own tp1 spawns, from a seed a game"
 	if r.Mode == Forced {
@@ -39,7 +42,11 @@ func (r *Report) WriteText(w io.Writer) {
 		if !fc.Reproduced {
 			state = "NOT reproduced alone; written unshrunk"
 		}
-		fmt.Fprintf(w, "  %s (%d case runs) to %s: %s\n", state, fc.Runs, size, cmp.Or(fc.File, fc.ID))
+		fmt.Fprintf(w, "  %s (%d case runs) to %s: %s\n", state, fc.Runs, size, cmp.Or(fc.File, fc.ID+" (not written: --explore-out DIR writes it)"))
+		if fc.File == "" { // the case itself, to copy: nothing was written
+			yaml := strings.TrimRight(safetext.TerminalLines(string(fc.YAML)), "\n")
+			fmt.Fprintf(w, "    %s\n", strings.ReplaceAll(yaml, "\n", "\n    "))
+		}
 		if fc.Reproduced {
 			fmt.Fprintf(w, "  the case fails against the implementation: %s at step %d: %s\n", fc.Result.Status, fc.Result.Step, fc.Result.Explain("    "))
 		}
