@@ -62,7 +62,9 @@ func (c *cli) show(f *showFlags, args []string) int {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}
 	name := args[0]
-	data, err := batchfiles.ReadRegular(name, batchfiles.MaxReplaySize) // as verify bounds a file; a link to /dev/zero or a pipe refused
+	// Bounded as verify bounds a file, and a regular file only: a link to
+	// /dev/zero or a named pipe is refused, never read or waited on.
+	data, err := batchfiles.ReadRegular(name, batchfiles.MaxReplaySize)
 	if err != nil {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}
