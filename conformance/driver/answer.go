@@ -230,17 +230,26 @@ type (
 // of each op's answer with ok true.
 var (
 	refusalKeys = []string{"id", "ok", "error", "message"}
-	answerKeys  = map[string][]string{
-		protocol.OpHello:       {"id", "ok", "protocol", "name", "version", "profiles", "features"},
-		protocol.OpNew:         {"id", "ok", "state"},
-		protocol.OpLoad:        {"id", "ok", "state"},
-		protocol.OpUndo:        {"id", "ok", "state"},
-		protocol.OpEndRun:      {"id", "ok", "state"},
-		protocol.OpKeepPlaying: {"id", "ok", "state"},
-		protocol.OpMove:        {"id", "ok", "changed", "gained", "spawn", "state"},
-		protocol.OpLegal:       {"id", "ok", "legal"},
-	}
+	helloKeys   = []string{"id", "ok", "protocol", "name", "version", "profiles", "features"}
+	stateKeys   = []string{"id", "ok", "state"}
+	moveKeys    = []string{"id", "ok", "changed", "gained", "spawn", "state"}
+	legalKeys   = []string{"id", "ok", "legal"}
 )
+
+// answerKeys returns the keys of op's answer with ok true.
+func answerKeys(op string) ([]string, bool) {
+	switch op {
+	case protocol.OpHello:
+		return helloKeys, true
+	case protocol.OpNew, protocol.OpLoad, protocol.OpUndo, protocol.OpEndRun, protocol.OpKeepPlaying:
+		return stateKeys, true
+	case protocol.OpMove:
+		return moveKeys, true
+	case protocol.OpLegal:
+		return legalKeys, true
+	}
+	return nil, false
+}
 
 // answerNames are answerLine's keys, in its order.
 var answerNames = []string{"id", "ok", "error", "message", "protocol", "name", "version", "profiles", "features", "changed", "gained", "spawn", "legal", "state"}
@@ -261,7 +270,7 @@ func readAnswer(op string, line []byte) (protocol.Answer, error) {
 
 // read is readAnswer.
 func (reader) read(op string, line []byte) (protocol.Answer, error) {
-	okKeys, known := answerKeys[op]
+	okKeys, known := answerKeys(op)
 	if !known {
 		return protocol.Answer{}, &schemaError{"", fmt.Sprintf("%q is not an op of the protocol", op)}
 	}

@@ -11,20 +11,31 @@
 package strictjson
 
 import (
+	"sync"
+
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Options returns the options of a strict reading, for [json.Unmarshal]
 // and [jsontext.NewDecoder].
-func Options() json.Options { return options }
+func Options() json.Options {
+	optionsOnce.Do(func() {
+		options = json.JoinOptions(
+			json.RejectUnknownMembers(true),
+			json.MatchCaseInsensitiveNames(false),
+			jsontext.AllowDuplicateNames(false),
+			jsontext.AllowInvalidUTF8(false),
+		)
+	})
+	return options
+}
 
-// options are made once: joining them allocates.
-var options = json.JoinOptions(
-	json.RejectUnknownMembers(true),
-	json.MatchCaseInsensitiveNames(false),
-	jsontext.AllowDuplicateNames(false),
-	jsontext.AllowInvalidUTF8(false),
+// options are joined once (joining allocates), at first use (nothing is
+// done at start: TestNoInitWork).
+var (
+	optionsOnce sync.Once
+	options     json.Options
 )
 
 // KindName names a JSON value's kind for a message: "null", "a
