@@ -277,7 +277,6 @@ func TestBrowserViewerLayout(t *testing.T) {
 	}
 }
 
-
 // touch sends a touch from (x0, y0) to (x1, y1) in a few moves: a swipe,
 // or a tap when the points are the same.
 func touch(x0, y0, x1, y1 float64) chromedp.Action[chromedp.Void] {
