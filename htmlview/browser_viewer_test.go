@@ -250,7 +250,9 @@ func TestBrowserViewerLayout(t *testing.T) {
 		name string
 		g    Game
 	}{{"a valid game", g}, {"an 8x8 game", wideGame(t)}, {"an illegal move", load(t, "tampered/illegal-move-inserted.yaml")}} {
-		ctx := openAt(t, page(t, p.g), 1280, 800, "", "#board .c")
+		html := page(t, p.g)
+		ctx := openAt(t, html, 1280, 800, "", "body[data-shown]")
+		t.Logf("%s: a page of %d bytes, its first board drawn %s ms after the page's start", p.name, len(html), eval[string](t, ctx, `document.body.dataset.shown`))
 		b, h := rect(t, ctx, "#board"), rect(t, ctx, "#headline")
 		if b.Width < 430 || b.Width > 470 {
 			t.Errorf("%s: the board is %.0f px wide, want about 450", p.name, b.Width)
