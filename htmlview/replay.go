@@ -129,7 +129,8 @@ func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {
 		Z       string
 		Heat    template.HTML
 		Options Options
-	}{Title: v.Name, V: v, Data: d, Chart: p.chart.svg(d.steps()), Steps: d.steps() - 1,
+		Head    headline
+	}{Title: v.Name, V: v, Data: d, Chart: p.chart.svg(d.steps()), Steps: d.steps() - 1, Head: p.headline(v),
 		Z: base64.RawURLEncoding.EncodeToString(z), Options: opt}
 	if kindOf(v) == kindSuspicious {
 		page.Heat = p.heat.grid()
@@ -138,6 +139,20 @@ func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {
 		page.Title = "replay"
 	}
 	return pages().ExecuteTemplate(w, "replay.html", page)
+}
+
+// headline is the page's headline: the game's figures, digits grouped.
+type headline struct{ Score, MaxTile, Moves string }
+
+// headline returns the figures of the game the page shows: the verdict's
+// (to the end when valid, to the divergence otherwise), else those of the
+// last step recorded.
+func (p *Viewer) headline(v replay.Verdict) headline {
+	if v.Replayed {
+		return headline{grouped(v.Score), grouped(v.MaxTile), grouped(uint64(v.Moves))}
+	}
+	f := p.steps.prev
+	return headline{grouped(f.Score), grouped(f.Board.MaxTile()), grouped(uint64(f.Moves))}
 }
 
 // data is what the viewer's script reads beside the steps' records: the

@@ -191,11 +191,16 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 	e.Headline, e.Says, e.Gives = safetext.TerminalLines(e.Headline), safetext.TerminalLines(e.Says), safetext.TerminalLines(e.Gives)
 	switch {
 	case vd.Valid, vd.Reason == replay.Implausible:
-		label := "ok    "
+		label, suspicious := "ok    ", ""
 		if !vd.Valid {
 			label = "FAIL  "
+		} else if n := len(vd.Warnings); n > 0 {
+			suspicious = fmt.Sprintf("; suspicious: %d spawn warnings", n)
+			if n == 1 {
+				suspicious = "; suspicious: 1 spawn warning"
+			}
 		}
-		fmt.Fprintf(w, "%s %s: %s\n", label, name, e.Headline)
+		fmt.Fprintf(w, "%s %s: %s%s\n", label, name, e.Headline, suspicious)
 		if vd.GameSHA256 != vd.SHA256 {
 			fmt.Fprintf(w, "       game as played (undone moves left out): gameSha256 %s\n", vd.GameSHA256)
 		}
