@@ -20,15 +20,17 @@ import (
 // AppendVerdict appends vd's line as `tileproof verify --json` writes it:
 // its JSON form ([replay.Verdict.AppendJSON]) with <, >, & and the line
 // separators U+2028 and U+2029 escaped as encoding/json escapes them (so
-// that a line is safe inside an HTML page's script), and a newline.
+// that a line is safe inside an HTML page's script), the C1 controls and
+// format characters escaped too (so that a terminal cannot act on one),
+// and a newline.
 func AppendVerdict(b []byte, vd replay.Verdict) []byte {
 	start := len(b)
 	b = vd.AppendJSON(b)
 	if text := b[start:]; bytes.IndexByte(text, '<') >= 0 || bytes.IndexByte(text, '>') >= 0 ||
-		bytes.IndexByte(text, '&') >= 0 || bytes.IndexByte(text, 0xE2) >= 0 {
+		bytes.IndexByte(text, '&') >= 0 || bytes.IndexByte(text, 0xE2) >= 0 || bytes.IndexByte(text, 0xC2) >= 0 || bytes.IndexByte(text, 0xEF) >= 0 {
 		var escaped bytes.Buffer
 		json.HTMLEscape(&escaped, text)
-		b = append(b[:start], escaped.Bytes()...)
+		b = append(b[:start], escapeTerminalRunes(escaped.Bytes())...)
 	}
 	return append(b, '\n')
 }
