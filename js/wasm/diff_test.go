@@ -261,14 +261,14 @@ func TestDifferentialGames(t *testing.T) {
 func hostile(t *testing.T) map[string][]byte {
 	t.Helper()
 	in := map[string][]byte{
-		"bidi.yaml":       []byte("profile: \"tile\u202emerge\"\nseed: x\nmoves: l\nclaim: {score: 0, maxTile: 4, moves: 1}\n"),
-		"c1.yaml":         []byte("profile: \"a\u0085<b>&\u2028\"\nseed: x\nmoves: l\n"),
-		"bad-utf8.json":   []byte("{\"profile\": \"\xff\xfe\", \"seed\": \"\xc0\"}"),
-		"name\u202e.yaml": []byte("profile: tile-merge\n"),
+		"bidi.yaml":                       []byte("profile: \"tile\u202emerge\"\nseed: x\nmoves: l\nclaim: {score: 0, maxTile: 4, moves: 1}\n"),
+		"c1.yaml":                         []byte("profile: \"a\u0085<b>&\u2028\"\nseed: x\nmoves: l\n"),
+		"bad-utf8.json":                   []byte("{\"profile\": \"\xff\xfe\", \"seed\": \"\xc0\"}"),
+		"name\u202e.yaml":                 []byte("profile: tile-merge\n"),
 		"name\u061c\U000e0001\u00ad.json": []byte("{}"),
-		"lines.jsonl":     []byte("{\"profile\":\"\u200b\"}\n  \n not json\r\n{\"a\":\"\x1b[2K\"}\n{"),
-		"empty.yaml":      nil,
-		"deep.json":       []byte(strings.Repeat("[", 10000)),
+		"lines.jsonl":                     []byte("{\"profile\":\"\u200b\"}\n  \n not json\r\n{\"a\":\"\x1b[2K\"}\n{"),
+		"empty.yaml":                      nil,
+		"deep.json":                       []byte(strings.Repeat("[", 10000)),
 	}
 	dirs, err := filepath.Glob(filepath.Join(repoRoot, "replay", "testdata", "fuzz", "*", "*"))
 	if err != nil || len(dirs) == 0 {
