@@ -30,11 +30,19 @@ export class ExitError extends Error {
   }
 }
 
-// wasi is the little of WASI (preview 1) the Go runtime asks of its host:
-// no files, no arguments, no environment; clocks, randomness, and stdout
-// and stderr written to the console. It works the same in node and in a
-// browser, so neither node:wasi nor a polyfill is needed.
-function wasi(memory) {
+// SNAPSHOT_CLOCK_END is where the monotonic clock starts, in
+// nanoseconds: past any time the module saw while it was initialized
+// ahead of time (wasm/snapshot.mjs), so that its clock never goes back.
+export const SNAPSHOT_CLOCK_END = 1e9;
+
+// wasiImports is the little of WASI (preview 1) the Go runtime asks of its
+// host: no files, no arguments, no environment; clocks, randomness, and
+// stdout and stderr written to the console. It works the same in node and
+// in a browser, so neither node:wasi nor a polyfill is needed. memory
+// gives the module's memory. With fixed ({clock: 0}), for the build's
+// snapshot, the clocks give fixed.clock, which goes up a microsecond a
+// read, and the randomness is zeros: the same every build.
+export function wasiImports(memory, fixed = null) {
   const view = () => new DataView(memory().buffer);
   const bytes = (p, n) => new Uint8Array(memory().buffer, p, n);
   const pending = { 1: '', 2: '' };
@@ -45,11 +53,15 @@ function wasi(memory) {
     environ_sizes_get(count, size) { view().setUint32(count, 0, true); view().setUint32(size, 0, true); return 0; },
     environ_get() { return 0; },
     clock_time_get(id, precision, at) {
-      const ns = id === 0 ? BigInt(Date.now()) * 1000000n : BigInt(Math.round((performance.now() - start) * 1e6));
+      let ns;
+      if (fixed) ns = BigInt(fixed.clock += 1000);
+      else if (id === 0) ns = BigInt(Date.now()) * 1000000n;
+      else ns = BigInt(SNAPSHOT_CLOCK_END + Math.round((performance.now() - start) * 1e6));
       view().setBigUint64(at, ns, true);
       return 0;
     },
     random_get(p, n) {
+      if (fixed) return bytes(p, n).fill(0), 0;
       for (let i = 0; i < n; i += 65536) crypto.getRandomValues(bytes(p + i, Math.min(65536, n - i)));
       return 0;
     },
@@ -243,9 +255,9 @@ let shared = null; // the verifier loadVerifier started first
 export async function loadVerifier({ wasm } = {}) {
   const module = await moduleOf(wasm);
   let memory = null;
-  const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi(() => memory) });
+  const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasiImports(() => memory) });
   memory = instance.exports.memory;
-  instance.exports._initialize();
+  if (instance.exports._initialize) instance.exports._initialize(); // not in a snapshot, initialized already
   const v = new Verifier(instance);
   shared ??= v;
   return v;

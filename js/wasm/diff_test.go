@@ -47,10 +47,9 @@ func tools(t *testing.T) (cmd, wasm string) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/tileproof: %v\n%s", err, out)
 	}
-	build = exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w -buildid=", "-o", wasm, ".")
-	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+	build = exec.Command("node", "build.mjs", wasm) // the module as npm run build makes it
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build (wasip1): %v\n%s", err, out)
+		t.Fatalf("node build.mjs: %v\n%s", err, out)
 	}
 	return cmd, wasm
 }
