@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
@@ -27,7 +28,23 @@ import (
 // repoRoot is the repository's root, from this package's directory.
 const repoRoot = "../.."
 
-// tools builds the command and the module into dir and returns their
+// built holds the command and the module the tests share, built once.
+var built struct {
+	once      sync.Once
+	cmd, wasm string
+	err       error
+}
+
+// TestMain removes what the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.cmd != "" {
+		os.RemoveAll(filepath.Dir(built.cmd))
+	}
+	os.Exit(code)
+}
+
+// tools builds the command and the module, once, and returns their
 // paths; the test is skipped without node.
 func tools(t *testing.T) (cmd, wasm string) {
 	t.Helper()
@@ -40,18 +57,28 @@ func tools(t *testing.T) (cmd, wasm string) {
 	if testing.Short() {
 		t.Skip("-short: the module is not built")
 	}
-	dir := t.TempDir()
-	cmd, wasm = filepath.Join(dir, "tileproof"), filepath.Join(dir, "verifier.wasm")
-	build := exec.Command("go", "build", "-o", cmd, "./cmd/tileproof")
-	build.Dir = repoRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/tileproof: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "tileproof-kit-diff-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.cmd, built.wasm = filepath.Join(dir, "tileproof"), filepath.Join(dir, "verifier.wasm")
+		build := exec.Command("go", "build", "-o", built.cmd, "./cmd/tileproof")
+		build.Dir = repoRoot
+		if out, err := build.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build ./cmd/tileproof: %v\n%s", err, out)
+			return
+		}
+		build = exec.Command("node", "build.mjs", built.wasm) // the module as npm run build makes it
+		if out, err := build.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("node build.mjs: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	build = exec.Command("node", "build.mjs", wasm) // the module as npm run build makes it
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("node build.mjs: %v\n%s", err, out)
-	}
-	return cmd, wasm
+	return built.cmd, built.wasm
 }
 
 // run runs a verifier with args and stdin and returns its stdout.
