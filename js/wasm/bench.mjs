@@ -1,0 +1,39 @@
+// bench.mjs, for BenchmarkKit (bench_test.go): in one node process,
+// `--load WASM` prints the time loadVerifier took, from importing the kit
+// to a verifier ready; `WASM BATCH LONG SECONDS` verifies the JSON Lines
+// batch and the one replay LONG over and over for about SECONDS each and
+// prints the seconds a pass took, as JSON.
+
+import { readFileSync } from 'node:fs';
+
+const args = process.argv.slice(2);
+if (args[0] === '--load') {
+  const t = performance.now();
+  const { loadVerifier } = await import('../src/verify.js');
+  await loadVerifier({ wasm: args[1] });
+  process.stdout.write(JSON.stringify({ loadMs: performance.now() - t }) + '\n');
+} else {
+  const [wasm, batchFile, longFile, seconds] = args;
+  const { loadVerifier } = await import('../src/verify.js');
+  const v = await loadVerifier({ wasm });
+  const batch = readFileSync(batchFile);
+  const long = readFileSync(longFile);
+  // rate runs f until it has taken about seconds (after one pass to warm
+  // up) and returns the seconds a pass took.
+  const rate = (f) => {
+    f();
+    let n = 0;
+    const t = performance.now();
+    do {
+      f();
+      n++;
+    } while (performance.now() - t < seconds * 1000);
+    return (performance.now() - t) / 1000 / n;
+  };
+  let lines = 0;
+  const batchSec = rate(() => {
+    lines = v.verifyLines(batch, { output: 'bytes' }).length;
+  });
+  const longSec = rate(() => v.verify(long, { name: longFile, output: 'bytes' }));
+  process.stdout.write(JSON.stringify({ batchSec, longSec, batchBytes: lines }) + '\n');
+}
