@@ -192,6 +192,16 @@ export class Verifier {
     if (this.#stream) this.#stream.end();
   }
 
+  // warm builds what the verifier builds on first use (the profiles read,
+  // their rules compiled, the move tables) by verifying a short game of
+  // every built-in profile: some hundreds of milliseconds once, so that
+  // the first replay after it costs no more than the next. A server calls
+  // it after loadVerifier; a page that verifies one replay need not.
+  warm() {
+    this.#endStream();
+    this.#x.warm();
+  }
+
   // verify verifies one replay, a file's content in any form `tileproof
   // verify FILE` reads (YAML or JSON). options: name (the verdict's
   // name, 'replay' unless given), strict (as --strict), output ('object',

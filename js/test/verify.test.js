@@ -185,3 +185,15 @@ test('two verifiers are independent modules', async () => {
   assert.equal(w.verify('{}', { name: 'w' }).name, 'w');
   assert.match(s.end(), /^$/); // v's stream was not ended by w
 });
+
+test('warm changes no verdict and ends an open stream', async () => {
+  const w = await loadVerifier();
+  const data = readFileSync(new URL('minimal.yaml', corpus));
+  const s = w.stream({ output: 'text' });
+  w.warm();
+  assert.throws(() => s.push('{}'), /ended/);
+  const line = w.verify(data, { output: 'text' });
+  const x = await loadVerifier();
+  assert.equal(x.verify(data, { output: 'text' }), line);
+  assert.equal(w.verifyLines('', { output: 'text' }), '', 'warm leaves no verdict behind');
+});

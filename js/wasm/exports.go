@@ -90,3 +90,9 @@ func out() unsafe.Pointer {
 //
 //go:wasmexport outLen
 func outLen() int32 { return int32(len(k.out)) }
+
+// warm builds what the verifier builds on first use; the build's snapshot
+// calls it.
+//
+//go:wasmexport warm
+func warm() { k.warm() }

@@ -41,6 +41,7 @@ const MAX_OPEN = 10000; // games handed out and not yet submitted
 let verifier;
 try {
   verifier = await loadVerifier({ wasm: opts.wasm });
+  verifier.warm(); // the first submission then costs what the next does
 } catch (e) {
   process.stderr.write(`server.mjs: cannot load the verifier (npm run build in js/ makes it; --wasm PATH names another): ${e.message}\n`);
   process.exit(2);
