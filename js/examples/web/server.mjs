@@ -60,6 +60,8 @@ const here = new URL('./', import.meta.url);
 const files = {
   '/': [new URL('index.html', here), 'text/html; charset=utf-8'],
   '/game.js': [new URL('game.js', here), 'text/javascript; charset=utf-8'],
+  '/verify.html': [new URL('verify.html', here), 'text/html; charset=utf-8'],
+  '/verify-worker.js': [new URL('verify-worker.js', here), 'text/javascript; charset=utf-8'],
 };
 for (const m of ['index', 'tp1', 'rules', 'recorder', 'harness', 'verify']) {
   files[`/kit/${m}.js`] = [new URL(`../../src/${m}.js`, here), 'text/javascript; charset=utf-8'];
