@@ -12,7 +12,7 @@
 //   process    a `tileproof verify --json -` process a replay (what the
 //              web example did before)
 //
-// And the kit's load, once. It prints one JSON object a path.
+// And the kit's load and warm-up, once. It prints one JSON object a path.
 
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -45,6 +45,9 @@ function check(path, text) {
   const { loadVerifier } = await import('../src/verify.js');
   const v = await loadVerifier();
   const loadMs = performance.now() - t;
+  const t1 = performance.now();
+  v.warm(); // as a server does once it has loaded it
+  const warmMs = performance.now() - t1;
   const times = [];
   for (const l of lines) {
     const t0 = performance.now();
@@ -52,7 +55,7 @@ function check(path, text) {
     times.push(performance.now() - t0);
     check('kit', vd);
   }
-  report('kit', times, { loadMs: +loadMs.toFixed(1) });
+  report('kit', times, { loadMs: +loadMs.toFixed(1), warmMs: +warmMs.toFixed(1) });
 }
 
 // verify -
