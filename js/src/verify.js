@@ -39,10 +39,11 @@ export const SNAPSHOT_CLOCK_END = 1e9;
 // host: no files, no arguments, no environment; clocks, randomness, and
 // stdout and stderr written to the console. It works the same in node and
 // in a browser, so neither node:wasi nor a polyfill is needed. memory
-// gives the module's memory. With fixed ({clock: 0}), for the build's
+// gives the module's memory; webcrypto the randomness (node 18 has no
+// global crypto). With fixed ({clock: 0}), for the build's
 // snapshot, the clocks give fixed.clock, which goes up a microsecond a
 // read, and the randomness is zeros: the same every build.
-export function wasiImports(memory, fixed = null) {
+export function wasiImports(memory, fixed = null, webcrypto = globalThis.crypto) {
   const view = () => new DataView(memory().buffer);
   const bytes = (p, n) => new Uint8Array(memory().buffer, p, n);
   const pending = { 1: '', 2: '' };
@@ -62,7 +63,7 @@ export function wasiImports(memory, fixed = null) {
     },
     random_get(p, n) {
       if (fixed) return bytes(p, n).fill(0), 0;
-      for (let i = 0; i < n; i += 65536) crypto.getRandomValues(bytes(p + i, Math.min(65536, n - i)));
+      for (let i = 0; i < n; i += 65536) webcrypto.getRandomValues(bytes(p + i, Math.min(65536, n - i)));
       return 0;
     },
     fd_write(fd, iovs, count, written) {
@@ -265,7 +266,8 @@ let shared = null; // the verifier loadVerifier started first
 export async function loadVerifier({ wasm } = {}) {
   const module = await moduleOf(wasm);
   let memory = null;
-  const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasiImports(() => memory) });
+  const webcrypto = globalThis.crypto ?? (isNode ? (await import('node:crypto')).webcrypto : undefined);
+  const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasiImports(() => memory, null, webcrypto) });
   memory = instance.exports.memory;
   if (instance.exports._initialize) instance.exports._initialize(); // not in a snapshot, initialized already
   const v = new Verifier(instance);
