@@ -12,18 +12,30 @@
 // read, as the command's.
 
 import { readFile, readdir, stat } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
 import { join, extname, basename } from 'node:path';
 import { loadVerifier } from '../src/verify.js';
 
-const args = process.argv.slice(2);
+const { values: flags, positionals: args } = parseArgs({
+  allowPositionals: true,
+  options: { strict: { type: 'boolean', default: false }, profile: { type: 'string', multiple: true, default: [] } },
+});
 if (args.length === 0) {
-  process.stderr.write('usage: node verify.mjs FILE|DIR|-...\n');
+  process.stderr.write('usage: node verify.mjs [--strict] [--profile FILE]... FILE|DIR|-...\n');
   process.exit(2);
 }
 
 // TILEPROOF_KIT_WASM names a module to load instead of dist/verifier.wasm
 // (the differential test's fresh build).
 const verifier = await loadVerifier({ wasm: process.env.TILEPROOF_KIT_WASM || undefined });
+for (const file of flags.profile) {
+  try {
+    verifier.addProfile(await readFile(file), { file });
+  } catch (e) {
+    fail('--profile', e);
+  }
+}
+const { strict } = flags;
 const tally = { count: 0, valid: 0, invalid: 0, unreadable: 0, skipped: 0 };
 
 // emit writes verdict lines as the verifier gives them, and counts them.
@@ -52,8 +64,8 @@ async function verifyFile(path) {
   } catch (e) {
     fail(path, e);
   }
-  if (path.endsWith('.jsonl')) return emit(verifier.verifyLines(data, { name: path, output: 'bytes' }));
-  return emit(verifier.verify(data, { name: path, output: 'bytes' }));
+  if (path.endsWith('.jsonl')) return emit(verifier.verifyLines(data, { name: path, strict, output: 'bytes' }));
+  return emit(verifier.verify(data, { name: path, strict, output: 'bytes' }));
 }
 
 function fail(path, e) {
@@ -77,7 +89,7 @@ async function walk(dir, rel, files) {
 }
 
 async function verifyStdin() {
-  const s = verifier.stream({ name: 'stdin', output: 'bytes' });
+  const s = verifier.stream({ name: 'stdin', strict, output: 'bytes' });
   for await (const chunk of process.stdin) await emit(s.push(chunk));
   await emit(s.end());
 }

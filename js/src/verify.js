@@ -203,6 +203,23 @@ export class Verifier {
     this.#x.warm();
   }
 
+  // addProfile makes a profile known, as `verify --profile FILE` does:
+  // yaml is the file's content (a string or bytes), file its name for
+  // messages; a replay whose profile names the file's name: is verified
+  // under it. It throws an Error with the command's message for a
+  // profile the command would refuse.
+  addProfile(yaml, { file = 'profile.yaml' } = {}) {
+    this.#endStream();
+    const x = this.#x;
+    const n = encoder.encode(String(file));
+    const data = toBytes(yaml);
+    const p = x.input(n.length + data.length);
+    const mem = new Uint8Array(x.memory.buffer, p, n.length + data.length);
+    mem.set(n);
+    mem.set(data, n.length);
+    if (x.addProfile(n.length) !== 0) throw new Error(this.#out('text'));
+  }
+
   // verify verifies one replay, a file's content in any form `tileproof
   // verify FILE` reads (YAML or JSON). options: name (the verdict's
   // name, 'replay' unless given), strict (as --strict), output ('object',

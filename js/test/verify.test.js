@@ -197,3 +197,17 @@ test('warm changes no verdict and ends an open stream', async () => {
   assert.equal(x.verify(data, { output: 'text' }), line);
   assert.equal(w.verifyLines('', { output: 'text' }), '', 'warm leaves no verdict behind');
 });
+
+test('addProfile: a variant\'s profile file, as --profile', async () => {
+  const w = await loadVerifier();
+  const replay = JSON.stringify({ profile: '2048-webcomponent', seed: '1', moves: '', claim: { score: 0, maxTile: 4, moves: 0 } });
+  const before = w.verify(replay);
+  assert.equal(before.reason, 'refused');
+  assert.match(before.error, /unknown profile/);
+  w.addProfile(readFileSync(new URL('conformance/adapters/webcomponent-2048.yaml', root)), { file: 'webcomponent-2048.yaml' });
+  const after = w.verify(replay);
+  assert.equal(after.profile, '2048-webcomponent');
+  assert.ok(after.valid || after.reason !== 'refused', JSON.stringify(after));
+  assert.throws(() => w.addProfile('name: x\nnot a profile: [', { file: 'bad.yaml' }), /bad\.yaml/);
+  assert.equal(v.verify(replay).reason, 'refused', 'another verifier does not know it');
+});

@@ -181,6 +181,12 @@ func games(t *testing.T, profile string, n int, spawns bool, seed uint64) []byte
 	if err != nil {
 		t.Fatal(err)
 	}
+	return gamesOf(t, p, n, spawns, seed)
+}
+
+// gamesOf is games of the profile p.
+func gamesOf(t *testing.T, p *engine.Profile, n int, spawns bool, seed uint64) []byte {
+	t.Helper()
 	rules, err := engine.Compile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -343,4 +349,85 @@ func TestDifferentialHostile(t *testing.T) {
 	same(t, "hostile files", run(t, wasm, nil, cmd, append([]string{"verify", "--json"}, args...)...),
 		run(t, wasm, nil, "node", append([]string{"js/examples/verify.mjs"}, args...)...))
 	same(t, "hostile on stdin", run(t, wasm, stdin, cmd, "verify", "--json", "-"), run(t, wasm, stdin, "node", "js/examples/verify.mjs", "-"))
+}
+
+// fours writes n spawn-recorded tile-merge games whose every spawn is a 4
+// in the first cell the slide left empty: valid, and implausible, so
+// that --strict fails them.
+func fours(t *testing.T, n int) []byte {
+	t.Helper()
+	p, err := engine.BuiltinProfile("tile-merge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := engine.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	for i := range n {
+		g, err := rules.NewGame(fmt.Sprint("fours-", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := g.Board()
+		r := &replay.Replay{Profile: p.Name, Start: &start}
+	moves:
+		for k := 0; k < 40+i%60 && !g.Over(); k++ {
+			legal := g.LegalMoves()
+			d := legal[(k+i)%len(legal)]
+			for cell := range start.Cells() {
+				s := engine.Spawn{Row: cell / 4, Col: cell % 4, Value: 4}
+				if _, err := g.MoveSpawn(d, s); err == nil {
+					r.Actions, r.Spawns = append(r.Actions, engine.Action(d)), append(r.Spawns, s)
+					continue moves
+				}
+			}
+			t.Fatalf("game %d: no cell for the spawn after move %d", i, k)
+		}
+		r.Claim = replay.Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves()}
+		out.Write(r.EncodeJSON())
+		out.WriteByte('\n')
+	}
+	return out.Bytes()
+}
+
+// TestDifferentialProfileStrict: --profile (a variant's profile file, and
+// games of it) and --strict (games whose spawns are implausible among
+// others) as the command takes them.
+func TestDifferentialProfileStrict(t *testing.T) {
+	cmd, wasm := tools(t)
+	dir := t.TempDir()
+	profile := filepath.Join("conformance", "adapters", "webcomponent-2048.yaml")
+	data, err := os.ReadFile(filepath.Join(repoRoot, profile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := engine.ParseProfile(profile, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	variant := filepath.Join(dir, "variant.jsonl")
+	var batch []byte
+	for i, spawns := range []bool{false, true} {
+		batch = append(batch, gamesOf(t, p, 200, spawns, uint64(40+i))...)
+	}
+	if err := os.WriteFile(variant, batch, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	implausible := filepath.Join(dir, "fours.jsonl")
+	if err := os.WriteFile(implausible, append(fours(t, 100), games(t, "tile-merge", 100, true, 7)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--strict", "--profile", profile, variant, implausible}
+	want := run(t, wasm, nil, cmd, append([]string{"verify", "--json"}, args...)...)
+	if n := bytes.Count(want, []byte(`"reason":"implausible"`)); n < 50 {
+		t.Fatalf("--strict failed %d of the 100 games of fours", n)
+	}
+	if n := bytes.Count(want, []byte(`"profile":"2048-webcomponent"`)); n < 300 {
+		t.Fatalf("%d verdicts under the variant's profile", n)
+	}
+	same(t, "--strict --profile", want, run(t, wasm, nil, "node", append([]string{"js/examples/verify.mjs"}, args...)...))
+	// Without the profile, its games are the command's refusals too.
+	same(t, "without --profile", run(t, wasm, nil, cmd, "verify", "--json", variant), run(t, wasm, nil, "node", "js/examples/verify.mjs", variant))
 }

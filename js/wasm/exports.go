@@ -96,3 +96,17 @@ func outLen() int32 { return int32(len(k.out)) }
 //
 //go:wasmexport warm
 func warm() { k.warm() }
+
+// addProfile adds the profile YAML in the input buffer, after its file
+// name: 0 when it is added; 1 when not, the error in the output.
+//
+//go:wasmexport addProfile
+func addProfile(nameLen int32) int32 {
+	name, data := args(nameLen)
+	k.out = k.out[:0]
+	if err := k.addProfile(name, data); err != nil {
+		k.out = append(k.out, err.Error()...)
+		return 1
+	}
+	return 0
+}

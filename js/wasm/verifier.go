@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/jsonl"
 )
@@ -76,4 +77,15 @@ func (k *kit) stream(name string, r io.Reader) {
 		k.out = jsonl.AppendVerdict(k.out, k.verdict(vd))
 		return true
 	}, nil)
+}
+
+// addProfile makes the profile of a YAML file, named file, known to the
+// verifier, as `verify --profile FILE` does: a replay uses it when its
+// profile names the file's name.
+func (k *kit) addProfile(file string, data []byte) error {
+	p, err := engine.ParseProfile(file, data)
+	if err == nil {
+		err = k.v.AddProfile(p)
+	}
+	return err
 }
