@@ -162,7 +162,6 @@ export class Verifier {
   #call(f, name, data, strict, output) {
     const x = this.#x;
     const n = encoder.encode(String(name));
-    if (data.length > MAX_REPLAY + 1) data = data.subarray(0, MAX_REPLAY + 1); // enough to be refused as too large
     x.setStrict(strict ? 1 : 0);
     const p = x.input(n.length + data.length);
     const mem = new Uint8Array(x.memory.buffer, p, n.length + data.length);
@@ -226,12 +225,16 @@ export class Verifier {
   // the default: the verdict; 'text': its --json line; 'bytes').
   verify(input, { name = 'replay', strict = false, output = 'object' } = {}) {
     this.#endStream();
-    const r = this.#call(this.#x.verify, name, toBytes(input), strict, output);
+    let data = toBytes(input);
+    if (data.length > MAX_REPLAY + 1) data = data.subarray(0, MAX_REPLAY + 1); // enough to be refused as too large
+    const r = this.#call(this.#x.verify, name, data, strict, output);
     return output === 'object' ? r[0] : r;
   }
 
   // verifyLines verifies a JSON Lines batch, as `tileproof verify` reads a
-  // .jsonl file or stdin: a verdict a replay line, named NAME:LINE.
+  // .jsonl file or stdin: a verdict a replay line, named NAME:LINE. The
+  // batch is copied whole into the module's memory: a batch of more than
+  // some hundreds of MB goes through stream() instead.
   // options as verify's, name 'stdin' unless given; 'object' gives an
   // array of verdicts.
   verifyLines(input, { name = 'stdin', strict = false, output = 'object' } = {}) {

@@ -211,3 +211,15 @@ test('addProfile: a variant\'s profile file, as --profile', async () => {
   assert.throws(() => w.addProfile('name: x\nnot a profile: [', { file: 'bad.yaml' }), /bad\.yaml/);
   assert.equal(v.verify(replay).reason, 'refused', 'another verifier does not know it');
 });
+
+test('a batch larger than one replay may be is verified whole', () => {
+  const line = JSON.stringify({ profile: 'tile-merge', seed: '1', moves: '', claim: { score: 0, maxTile: 4, moves: 0 } }) + '\n';
+  const pad = ' '.repeat(1 << 20) + '\n'; // blank lines: counted, not verified
+  const parts = [];
+  for (let size = 0; size <= (64 << 20) + (1 << 20); size += pad.length) parts.push(pad);
+  parts.push(line);
+  const vds = v.verifyLines(parts.join(''), { name: 'big' });
+  assert.equal(vds.length, 1);
+  assert.equal(vds[0].name, `big:${parts.length}`);
+  assert.notEqual(vds[0].reason, 'malformed', JSON.stringify(vds[0]));
+});
