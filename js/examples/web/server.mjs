@@ -41,7 +41,6 @@ const MAX_OPEN = 10000; // games handed out and not yet submitted
 let verifier;
 try {
   verifier = await loadVerifier({ wasm: opts.wasm });
-  verifier.warm(); // the first submission then costs what the next does
 } catch (e) {
   process.stderr.write(`server.mjs: cannot load the verifier (npm run build in js/ makes it; --wasm PATH names another): ${e.message}\n`);
   process.exit(2);
@@ -153,4 +152,8 @@ const server = createServer(async (req, res) => {
 server.listen(Number(opts.port), opts.host, () => {
   const { address, port } = server.address();
   process.stdout.write(`listening on http://${address}:${port}/ (verifying in process with the kit, ${PROFILE} rules version ${RULES})\n`);
+  // What the verifier builds on first use, built now, once listening, so
+  // that the first submission costs what the next does; a request that
+  // comes meanwhile waits for it.
+  setImmediate(() => verifier.warm());
 });
