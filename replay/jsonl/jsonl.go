@@ -12,10 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/replay"
 )
@@ -36,30 +33,6 @@ func AppendVerdict(b []byte, vd replay.Verdict) []byte {
 		b = append(b[:start], escapeTerminalRunes(escaped.Bytes())...)
 	}
 	return append(b, '\n')
-}
-
-// escapeTerminalRunes writes the C1 controls and Unicode's format
-// characters (bidirectional overrides among them) of JSON text as \uXXXX
-// escapes: the same strings to a JSON reader, but nothing a terminal
-// showing the line could act on (JSON escapes the C0 controls already).
-// They occur only inside strings, where the escape is valid.
-func escapeTerminalRunes(text []byte) []byte {
-	if !slices.ContainsFunc([]rune(string(text)), needsRuneEscape) {
-		return text
-	}
-	out := make([]byte, 0, len(text)+16)
-	for _, r := range string(text) {
-		if needsRuneEscape(r) {
-			out = fmt.Appendf(out, `\u%04x`, r)
-			continue
-		}
-		out = utf8.AppendRune(out, r)
-	}
-	return out
-}
-
-func needsRuneEscape(r rune) bool {
-	return r >= 0x80 && r <= 0x9f || r != utf8.RuneError && unicode.Is(unicode.Cf, r)
 }
 
 // Unreadable is the verdict of an input that could not be read (a line

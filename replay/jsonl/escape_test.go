@@ -1,0 +1,18 @@
+package jsonl
+
+import (
+	"testing"
+
+	"github.com/tileproof/tileproof/replay"
+)
+
+// TestAppendVerdictEscapes: a verdict line escapes what an HTML page's
+// script and a terminal could act on, as `verify --json` does.
+func TestAppendVerdictEscapes(t *testing.T) {
+	vd := replay.Verdict{Name: "a<b>&\u2028\u202e\u0085\u200b\ufeff\u00adz", Reason: replay.Malformed, Error: "x"}
+	got := string(AppendVerdict(nil, vd))
+	want := `{"name":"a\u003cb\u003e\u0026\u2028\u202e\u0085\u200b\ufeff\u00adz","valid":false,"reason":"malformed","error":"x"}` + "\n"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
