@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -20,6 +21,10 @@ func escapeTerminalRunes(text []byte) []byte {
 	out := make([]byte, 0, len(text)+16)
 	for _, r := range string(text) {
 		if needsRuneEscape(r) {
+			if hi, lo := utf16.EncodeRune(r); hi != utf8.RuneError {
+				out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo) // beyond the BMP: a surrogate pair, as JSON writes it
+				continue
+			}
 			out = fmt.Appendf(out, `\u%04x`, r)
 			continue
 		}

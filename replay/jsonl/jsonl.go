@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/replay"
 )
@@ -26,8 +27,9 @@ import (
 func AppendVerdict(b []byte, vd replay.Verdict) []byte {
 	start := len(b)
 	b = vd.AppendJSON(b)
-	if text := b[start:]; bytes.IndexByte(text, '<') >= 0 || bytes.IndexByte(text, '>') >= 0 ||
-		bytes.IndexByte(text, '&') >= 0 || bytes.IndexByte(text, 0xE2) >= 0 || bytes.IndexByte(text, 0xC2) >= 0 || bytes.IndexByte(text, 0xEF) >= 0 {
+	// Only <, > and & among ASCII need escaping: the rest is looked at
+	// only when a byte is not ASCII.
+	if text := b[start:]; bytes.ContainsAny(text, "<>&") || bytes.ContainsFunc(text, func(r rune) bool { return r >= utf8.RuneSelf }) {
 		var escaped bytes.Buffer
 		json.HTMLEscape(&escaped, text)
 		b = append(b[:start], escapeTerminalRunes(escaped.Bytes())...)
