@@ -3,12 +3,10 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -100,27 +98,15 @@ func run(t *testing.T, wasm string, stdin []byte, name string, args ...string) [
 	return out.Bytes()
 }
 
-// pValue finds the p-values of a verdict's plausibility in its line.
-var pValue = regexp.MustCompile(`"(valueP|rankP|cellP)":(-?[0-9][0-9.eE+-]*)`)
-
-// maxPDiff is the most a p-value of the kit may differ from the
-// command's, relatively. The lines are otherwise equal byte for byte; the
-// p-values' last digits are not, because math.Exp and math.Log have
-// assembly implementations on amd64 (and arm64 fuses multiply-adds) and
-// pure Go ones in WebAssembly, so the command itself gives other digits
-// on other machines (docs/web.md).
-const maxPDiff = 1e-12
-
-// same compares the command's lines and the kit's, reporting the first
-// lines that differ; p-values may differ by maxPDiff.
+// same compares the command's lines and the kit's byte for byte,
+// reporting the first lines that differ.
 func same(t *testing.T, what string, cmd, kit []byte) {
 	t.Helper()
 	if bytes.Equal(cmd, kit) {
 		return
 	}
 	a, b := strings.Split(string(cmd), "\n"), strings.Split(string(kit), "\n")
-	bad, digits := 0, 0
-	worst := 0.0
+	bad := 0
 	for i := range max(len(a), len(b)) {
 		var x, y string
 		if i < len(a) {
@@ -132,44 +118,11 @@ func same(t *testing.T, what string, cmd, kit []byte) {
 		if x == y {
 			continue
 		}
-		if d, ok := pDiff(x, y); ok {
-			digits++
-			worst = max(worst, d)
-			continue
-		}
 		if bad++; bad <= 3 {
 			t.Errorf("%s: line %d differs:\ncommand: %s\nkit:     %s", what, i+1, x, y)
 		}
 	}
-	if bad > 0 {
-		t.Errorf("%s: %d of %d lines differ", what, bad, len(a))
-	}
-	if digits > 0 {
-		t.Logf("%s: %d of %d lines differ in the last digits of a p-value only, by %.2g at most (relatively)", what, digits, len(a), worst)
-	}
-}
-
-// pDiff reports whether lines x and y are the same but for their
-// p-values, which differ by maxPDiff at most, and the most they differ.
-func pDiff(x, y string) (float64, bool) {
-	if pValue.ReplaceAllString(x, "$1") != pValue.ReplaceAllString(y, "$1") {
-		return 0, false
-	}
-	px, py := pValue.FindAllStringSubmatch(x, -1), pValue.FindAllStringSubmatch(y, -1)
-	worst := 0.0
-	for i := range px {
-		u, err1 := strconv.ParseFloat(px[i][2], 64)
-		v, err2 := strconv.ParseFloat(py[i][2], 64)
-		if err1 != nil || err2 != nil {
-			return 0, false
-		}
-		d := math.Abs(u-v) / max(math.Abs(u), math.SmallestNonzeroFloat64)
-		if d > maxPDiff {
-			return d, false
-		}
-		worst = max(worst, d)
-	}
-	return worst, true
+	t.Errorf("%s: %d of %d lines differ", what, bad, len(a))
 }
 
 // games writes n random games of profile, seeded or spawn-recorded, as
