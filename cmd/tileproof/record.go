@@ -26,7 +26,7 @@ type recordFlags struct {
 	target, playerSeed                         uint64
 	openEnded, keep, spawns, commit, json      bool
 	maxMoves, games                            int
-	timeout                                    time.Duration
+	timeout, startTimeout                      time.Duration
 }
 
 func (c *cli) recordCommand() *cobra.Command {
@@ -61,6 +61,7 @@ played under the first profile the implementation declares.`,
 		fl.StringVarP(&f.output, "output", "o", "", "write to `FILE` instead of stdout")
 		fl.StringVar(&f.impl, "impl", "", "play the games in another implementation, exec:`COMMAND` (docs/protocol.md), its own generator making the spawns")
 		fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "with --impl: the driver's timeout for each request, a `DURATION` such as 5s")
+		startTimeoutFlag(fl, &f.startTimeout)
 		registerProfileCompletion(cmd, "profile")
 		cmd.RegisterFlagCompletionFunc("player", cobra.FixedCompletions(player.Names(), cobra.ShellCompDirectiveNoFileComp))
 	})
@@ -119,7 +120,7 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	if f.impl != "" {
 		playing = newRun(cmd.Context(), 0)
 		defer playing.stop()
-		if impl, err = c.openImpl(playing, f.impl, nil, f.timeout); err != nil {
+		if impl, err = c.openImpl(playing, f.impl, nil, implTimeouts{f.timeout, f.startTimeout}); err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
 		defer impl.Close()

@@ -23,6 +23,13 @@ func (e *Exec) timeout() time.Duration {
 	return 5 * time.Second
 }
 
+func (e *Exec) startTimeout() time.Duration {
+	if e.StartTimeout > 0 {
+		return e.StartTimeout
+	}
+	return StartTimeout
+}
+
 func (e *Exec) maxTimeouts() int {
 	if e.MaxTimeouts > 0 {
 		return e.MaxTimeouts
@@ -176,9 +183,7 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 	}
 	d := e.timeout()
 	if reqs[0].Op == protocol.OpHello {
-		// hello's answer waits on the process's start too: a runtime
-		// (node, a JVM, Python and its imports) on a busy machine.
-		d = max(d, StartTimeout)
+		d = max(d, e.startTimeout()) // hello's answer waits on the start too
 	}
 	limit, _ := e.ctx().Deadline()
 	var slots chan struct{}
