@@ -24,8 +24,8 @@ import (
 // touch.
 
 // TestBrowserPlaySpeed: N steps played at S steps a second take N/S
-// seconds, within 5%, the time of a step measured as the median slope
-// of the times the steps were shown (the play that rewrote the address on every step,
+// seconds, within 5%, the time of a step measured from the earliest
+// steps of each half of the play (the play that rewrote the address on every step,
 // on a timer that did not catch up, gave 68 to 94 of 120 steps a second);
 // the address is written when the play stops, not while it plays.
 func TestBrowserPlaySpeed(t *testing.T) {
@@ -55,29 +55,30 @@ func TestBrowserPlaySpeed(t *testing.T) {
 		if err := json.Unmarshal([]byte(eval[string](t, ctx, `JSON.stringify(tpSeen)`)), &seen); err != nil {
 			t.Fatal(err)
 		}
-		// The time a step takes: the slope of the times the steps were
-		// shown against the steps (Theil-Sen: the median of the slopes
-		// between every two steps, 1 to n+1), so that a step late on a
-		// loaded machine, caught up after, does not count as the speed.
-		var pts [][2]float64
-		for _, p := range seen {
-			if p[0] >= 1 && p[0] <= float64(n+1) {
-				pts = append(pts, p)
-			}
-		}
-		var slopes []float64
-		for a := range pts {
-			for b := a + 1; b < len(pts); b++ {
-				if ds := pts[b][0] - pts[a][0]; ds > 0 {
-					slopes = append(slopes, (pts[b][1]-pts[a][1])/ds)
+		// The time a step takes, as the page keeps it: a step k is shown
+		// at t0 + k·P plus a delay of the machine's, never less, and
+		// often none, whatever the load. So the earliest step of each
+		// half, against the step times of the speed asked (P0), gives P:
+		// P0 plus how much later the second half's earliest step is than
+		// the first half's, per step. A play that drifts (a step a timer)
+		// is later by its delay at each step and fails; a play late by
+		// the machine's load, then caught up, does not.
+		p0 := 1000 / float64(s)
+		early := func(lo, hi int) (step, late float64) {
+			late = math.Inf(1)
+			for _, p := range seen {
+				if int(p[0]) >= lo && int(p[0]) <= hi && p[1]-p[0]*p0 < late {
+					step, late = p[0], p[1]-p[0]*p0
 				}
 			}
+			if math.IsInf(late, 1) {
+				t.Fatalf("at %d a second: no step from %d to %d shown (%v)", s, lo, hi, seen)
+			}
+			return step, late
 		}
-		if len(slopes) == 0 {
-			t.Fatalf("at %d a second: %v", s, seen)
-		}
-		slices.Sort(slopes)
-		took := float64(n) * slopes[len(slopes)/2] / 1000
+		k1, a := early(1, n/2)
+		k2, b := early(n/2+1, n+1)
+		took := float64(n) * (p0 + (b-a)/(k2-k1)) / 1000
 		want := float64(n) / float64(s)
 		t.Logf("%d steps at %d a second: %.3f s, want %.3f s (%+.1f%%)", n, s, took, want, 100*(took-want)/want)
 		if math.Abs(took-want) > 0.05*want {
