@@ -296,15 +296,17 @@ func TestMoveSpawnErrors(t *testing.T) {
 	}
 }
 
-func TestPackedOverflowFallsBack(t *testing.T) {
+func TestLargeTileMerge(t *testing.T) {
 	p := customProfile(t, "name: huge\nbase: tile-merge\nwin: {tile: 0}\n")
 	g := load(t, p, "2147483648 2147483648 . ./. . . ./. . . ./. . . .", seeded("h"))
-	if !g.st.packed {
-		t.Fatal("a 4x4 board with 2^31 tiles should start on the packed path")
-	}
 	step, err := g.Move(Left)
-	if err != nil || step.Gained != 1<<32 || g.MaxTile() != 1<<32 || g.st.packed {
-		t.Errorf("merging two 2^31: %+v %v, max %d, packed %v", step, err, g.MaxTile(), g.st.packed)
+	if err != nil || step.Gained != 1<<32 || g.MaxTile() != 1<<32 {
+		t.Errorf("merging two 2^31: %+v %v, max %d", step, err, g.MaxTile())
+	}
+	// The same through Play, which leaves the move to the general path.
+	g = load(t, p, "2147483648 2147483648 . ./. . . ./. . . ./. . . .", seeded("h"))
+	if n, err := g.Play([]Action{MoveLeft, MoveRight}, nil); n != 2 || err != nil || g.Score() < 1<<32 || g.MaxTile() != 1<<32 {
+		t.Errorf("Play merging two 2^31: %d %v, score %d, max %d", n, err, g.Score(), g.MaxTile())
 	}
 }
 
