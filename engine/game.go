@@ -139,8 +139,8 @@ type State struct {
 	Score uint64
 	Moves int // counted moves so far
 	// RNG is the spawn generator's position; nil for a game whose spawns
-	// are all given. Generator says whose: tp1's (the zero value), or
-	// under HallaboisLCG the LCG's 32-bit state.
+	// are all given. Generator says whose: tp1's (the zero value), or a
+	// registered generator's ([RegisterGenerator]).
 	RNG       *RNG
 	Generator Generator
 	Breaks    int  // the breaks used (profiles with a break)
@@ -165,6 +165,8 @@ type Game struct {
 	canUndo bool
 	seeded  bool      // st.rng drives spawns
 	gen     Generator // whose state st.rng is, when seeded
+	// drawOther is a registered generator's Draw, when gen is one.
+	drawOther func(state uint64, empty int) (next, v uint64, nth int)
 }
 
 // gameState is the state of a run at one moment. The board is always a
@@ -195,25 +197,27 @@ func (r *Rules) NewGame(seed string) (*Game, error) {
 }
 
 // NewGameWith starts a run from a seed whose spawns gen draws: tp1, as
-// [Rules.NewGame] does, or the hallabois generator, whose seed is the
-// decimal text of a 32-bit number ([LCGSeed]). Only tp1 games take the
-// fast replay loop; the others play every move on the general path.
+// [Rules.NewGame] does, or a generator registered with
+// [RegisterGenerator]. Only tp1 games take the fast replay loop; the
+// others play every move on the general path.
 func (r *Rules) NewGameWith(gen Generator, seed string) (*Game, error) {
 	g := new(Game)
-	switch gen {
-	case TP1:
+	if gen == TP1 {
 		if err := r.start(g, seed); err != nil {
 			return nil, err
 		}
-	case HallaboisLCG:
-		s, err := LCGSeed(seed)
-		if err != nil {
-			return nil, err
-		}
-		r.startFrom(g, HallaboisLCG, RNG{uint64(s)})
-	default:
+		return g, nil
+	}
+	d, ok := gen.def()
+	if !ok {
 		return nil, fmt.Errorf("invalid generator %d", gen)
 	}
+	s, err := d.Seed(seed)
+	if err != nil {
+		return nil, err
+	}
+	g.drawOther = d.Draw
+	r.startFrom(g, gen, RNG{s})
 	return g, nil
 }
 
@@ -303,13 +307,19 @@ func (r *Rules) load(st State) (*Game, error) {
 		return nil, fmt.Errorf("invalid result %d", st.Result)
 	case st.Breaks < 0 || st.Breaks > p.Break.Limit:
 		return nil, fmt.Errorf("%d breaks used, in profile %s, which allows %d", st.Breaks, p.Name, p.Break.Limit)
-	case st.RNG != nil && st.Generator > HallaboisLCG:
-		return nil, fmt.Errorf("invalid generator %d", st.Generator)
-	case st.RNG != nil && st.Generator == HallaboisLCG && st.RNG.state > 1<<32-1:
-		return nil, fmt.Errorf("generator state %d is above 2^32-1, the hallabois generator's", st.RNG.state)
 	}
 	g := &Game{r: r, p: p}
 	if st.RNG != nil {
+		d, ok := st.Generator.def()
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("invalid generator %d", st.Generator)
+		case st.RNG.state > d.MaxState:
+			return nil, fmt.Errorf("generator state %d is above %d, the %s generator's largest", st.RNG.state, d.MaxState, d.Name)
+		}
+		if st.Generator != TP1 {
+			g.drawOther = d.Draw
+		}
 		g.seeded, g.gen = true, st.Generator
 		g.st.rng = *st.RNG
 	}

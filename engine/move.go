@@ -162,11 +162,13 @@ func (g *Game) checkSpawn(s Spawn, b Board) error {
 }
 
 // draw makes the two draws of a spawn on a board with empty empty cells,
-// the tile's exponent and which empty cell (0-based, row-major): tp1
-// draws them in that order, the hallabois generator the other way round.
+// the tile's exponent and which empty cell (0-based, row-major), by tp1
+// or by the game's registered generator.
 func (g *Game) draw(empty int) (exp uint8, nth int) {
-	if g.gen != TP1 {
-		return g.drawLCG(empty)
+	if g.drawOther != nil {
+		next, v, nth := g.drawOther(g.st.rng.state, empty)
+		g.st.rng.state = next
+		return g.r.spawnExp(v), nth
 	}
 	exp = g.r.spawnExp(g.st.rng.Next())
 	return exp, int(g.st.rng.Next() % uint64(empty))
