@@ -40,8 +40,8 @@ const rowEscape rowEntry = 1 << 31
 // rather than by a branch spares a mispredicted branch where the
 // direction is hard to predict. They are built at first use (buildTables,
 // from Compile and toPacked: every packed board comes through one of
-// them), so that a command that plays no game does not pay the
-// milliseconds building them takes.
+// them), so that a command that plays no game does not pay for building
+// them (docs/engine.md).
 var rowTables [2]*[1 << 16]rowEntry
 
 // buildTables builds rowTables, once.

@@ -13,8 +13,9 @@ import (
 )
 
 // The hallabois game's replays, verified with its generator: this
-// external test package links peer/hallabois, which registers it (and so
-// for every test of the package's binary, as in cmd/tileproof).
+// external test package links peer/hallabois and registers it, for every
+// test of the package's binary, as cmd/tileproof does.
+func init() { hallabois.Generator() }
 
 func verify(t *testing.T, r *replay.Replay) replay.Verdict {
 	t.Helper()
@@ -39,7 +40,7 @@ func playLCG(t *testing.T, profile, seed string, breakAt func(g *engine.Game) bo
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := rules.NewGameWith(hallabois.Generator, seed)
+	g, err := rules.NewGameWith(hallabois.Generator(), seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +276,7 @@ func TestSpawnLogBreak(t *testing.T) {
 	r, g := playLCG(t, "hallabois-4x4", "4109379668", atFull)
 	rec := &replay.Replay{Profile: r.Profile, Claim: r.Claim}
 	rules, _ := engine.Compile(mustProfile(t, r.Profile))
-	h, _ := rules.NewGameWith(hallabois.Generator, *r.Seed)
+	h, _ := rules.NewGameWith(hallabois.Generator(), *r.Seed)
 	start := h.Board()
 	rec.Start = &start
 	for _, a := range r.Actions {

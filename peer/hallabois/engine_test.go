@@ -23,10 +23,11 @@ func compile(t testing.TB, name string) *engine.Rules {
 	return rules
 }
 
-// TestGeneratorRegistered: linking the package registers the generator
-// under its name, and the second format's profiles name it.
+// TestGeneratorRegistered: Generator registers the generator under its
+// name, once, and the second format's profiles name it.
 func TestGeneratorRegistered(t *testing.T) {
-	if g, err := engine.ParseGenerator(RNGID); err != nil || g != Generator || Generator.String() != RNGID {
+	gen := Generator()
+	if g, err := engine.ParseGenerator(RNGID); err != nil || g != gen || Generator() != gen || gen.String() != RNGID {
 		t.Errorf("ParseGenerator(%s) = %v, %v", RNGID, g, err)
 	}
 	for _, name := range []string{"hallabois-4x4", "hallabois-3x3"} {
@@ -49,7 +50,7 @@ func TestEngineOpenings(t *testing.T) {
 		{"hallabois-4x4", "0", ". . . ./. 2 . ./. 4 . ./. . . .", 419935893},
 		{"hallabois-3x3", "7", "2 4 ./. . ./. . .", 464710850},
 	} {
-		g, err := compile(t, tc.profile).NewGameWith(Generator, tc.seed)
+		g, err := compile(t, tc.profile).NewGameWith(Generator(), tc.seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +59,7 @@ func TestEngineOpenings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Board != want || st.RNG.State() != tc.state || st.Generator != Generator || g.Generator() != Generator {
+		if st.Board != want || st.RNG.State() != tc.state || st.Generator != Generator() || g.Generator() != Generator() {
 			t.Errorf("%s seed %s: opening\n%sstate %d, generator %v; want\n%sstate %d", tc.profile, tc.seed, st.Board, st.RNG.State(), st.Generator, want, tc.state)
 		}
 	}
@@ -77,11 +78,11 @@ func TestParseSeed(t *testing.T) {
 			t.Errorf("ParseSeed(%q) = %v, want a *SeedError", s, err)
 		}
 	}
-	if _, err := compile(t, "hallabois-4x4").NewGameWith(Generator, "007"); err == nil {
+	if _, err := compile(t, "hallabois-4x4").NewGameWith(Generator(), "007"); err == nil {
 		t.Error("NewGameWith took the seed 007")
 	}
-	if s, err := Generator.Seed("12"); s != "12" || err != nil {
-		t.Errorf("Generator.Seed(12) = %q, %v", s, err)
+	if s, err := Generator().Seed("12"); s != "12" || err != nil {
+		t.Errorf("Generator().Seed(12) = %q, %v", s, err)
 	}
 }
 
@@ -95,8 +96,8 @@ func TestEngineGamesSameOnEveryPath(t *testing.T) {
 		p := rules.Profile()
 		for seed := range 20 {
 			s := strings.Repeat("1", seed%3+1) + string(rune('0'+seed%10))
-			a, _ := rules.NewGameWith(Generator, s)
-			b, _ := rules.NewGameWith(Generator, s)
+			a, _ := rules.NewGameWith(Generator(), s)
+			b, _ := rules.NewGameWith(Generator(), s)
 			tp, _ := rules.NewGame(s)
 			var log []engine.Action
 			for !b.Over() && len(log) < 2000 {

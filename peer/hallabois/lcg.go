@@ -1,24 +1,47 @@
 package hallabois
 
-import "github.com/tileproof/tileproof/engine"
+import (
+	"sync"
+
+	"github.com/tileproof/tileproof/engine"
+)
 
 // RNGID names the second format's spawn procedure (its generator, the cell
 // and value draws and the two start tiles) in a tileproof replay's rng
 // field and in the second format's profiles, beside tileproof's own tp1.
 const RNGID = "hallabois-lcg"
 
-// Generator is the second format's generator as the engine plays it,
-// registered when a program links this package: a seed is a 32-bit
-// number in plain decimal ([ParseSeed]); each spawn draws the cell
+// Generator returns the second format's generator as the engine plays
+// it, registering it with the engine at the first call: a seed is a
+// 32-bit number in plain decimal ([ParseSeed]); each spawn draws the cell
 // (modulo the empty cells), then the value (modulo the profile's spawn
 // weights' total: 2, 2, 2 or 4 under the hallabois-4x4 and hallabois-3x3
-// profiles' weights 3 and 1).
-var Generator = engine.RegisterGenerator(engine.GeneratorDef{
+// profiles' weights 3 and 1). A program calls it before it verifies or
+// plays a game pinning hallabois-lcg (cmd/tileproof does as it starts a
+// command), not in an init function: no package does work when a
+// program starts.
+func Generator() engine.Generator {
+	registered.Do(func() { registered.gen = engine.RegisterGenerator(lcgDef) })
+	return registered.gen
+}
+
+var registered struct {
+	sync.Once
+	gen engine.Generator
+}
+
+var lcgDef = engine.GeneratorDef{
 	Name:     RNGID,
-	Seed:     func(s string) (uint64, error) { v, err := ParseSeed(s); return uint64(v), err },
+	Seed:     seedState,
 	Draw:     drawSpawn,
 	MaxState: 1<<32 - 1,
-})
+}
+
+// seedState reads a seed as the generator's first state.
+func seedState(s string) (uint64, error) {
+	v, err := ParseSeed(s)
+	return uint64(v), err
+}
 
 // drawSpawn makes a spawn's two draws for the engine: the cell, then the
 // value.
