@@ -265,7 +265,13 @@ func (r *Rules) startFrom(g *Game, gen Generator, rng RNG) {
 			g.st.maxExp = max(g.st.maxExp, exp)
 		}
 	}
-	g.evaluate()
+	// evaluate, but a board with a tile and an empty cell has a move (a
+	// tile beside an empty cell slides into it): only a start that fills
+	// the board can be blocked.
+	if r.winExp != 0 && p.Win.When == Reach && g.st.maxExp >= r.winExp {
+		g.st.won = true
+	}
+	g.finish(p.StartTiles == b.Cells() && g.blocked())
 }
 
 // Load returns a game in state st. The board must have the profile's

@@ -592,3 +592,34 @@ func TestResultName(t *testing.T) {
 		}
 	}
 }
+
+// TestStartFillingTheBoard: a start that fills the board is over at once
+// when no move changes it, as a loaded board is; NewGame skips the look
+// for a move only while a cell is empty.
+func TestStartFillingTheBoard(t *testing.T) {
+	p := customProfile(t, "name: full-start\nbase: tile-merge\nrows: 2\ncols: 2\nstartTiles: 4\nspawn: {2: 1, 4: 1}\n")
+	rules, err := Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	over := 0
+	for seed := range 64 {
+		g, err := rules.NewGame(fmt.Sprint(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := rules.Load(State{Board: g.Board()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Result() != loaded.Result() {
+			t.Fatalf("seed %d: start\n%sresult %v, loaded %v", seed, g.Board(), g.Result(), loaded.Result())
+		}
+		if g.Over() {
+			over++
+		}
+	}
+	if over == 0 {
+		t.Error("no start of 64 was blocked: the test checks nothing")
+	}
+}
