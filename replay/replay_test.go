@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash/crc32"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,14 +18,27 @@ import (
 )
 
 // playGame plays a game with a corner-keeping player (down, left, right,
-// up, the first that is legal) and returns it as a complete replay.
+// up, the first that is legal) and returns it as a complete replay. A
+// seeded game spawns by the profile's generator (hallabois-lcg's seeds
+// are numbers: a seed that is not one is hashed to one).
 func playGame(t testing.TB, profile, seed string, maxMoves int, spawnForm bool) *Replay {
 	t.Helper()
 	p, err := engine.BuiltinProfile(profile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := engine.NewGame(p, seed)
+	gen, err := engine.ParseGenerator(p.Generator())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gen.Seed(seed); err != nil && gen != engine.TP1 {
+		seed = fmt.Sprint(crc32.ChecksumIEEE([]byte(seed)))
+	}
+	rules, err := engine.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGameWith(gen, seed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/internal/safetext"
+	"github.com/tileproof/tileproof/peer/hallabois"
 )
 
 // Exit codes, the same for every command.
@@ -43,6 +44,7 @@ func main() {
 
 // main runs the command line args and returns the exit code.
 func (c *cli) main(args []string) int {
+	hallabois.Generator() // registers hallabois-lcg with the engine, for the replays that pin it
 	root := c.rootCommand()
 	args, cmd, err := protectArgs(root, args)
 	if err != nil {
