@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -104,7 +105,7 @@ func TestConformRunTimeout(t *testing.T) {
 // which is 30 minutes.
 func TestConformDefaultRunTimeout(t *testing.T) {
 	_, stdout, _ := runCLI(t, "", "conform", "--help")
-	if !strings.Contains(stdout, `--run-timeout duration   the most the whole run may take`) || !strings.Contains(stdout, "(default 30m0s)") {
+	if !regexp.MustCompile(`--run-timeout duration +the most the whole run may take`).MatchString(stdout) || !strings.Contains(stdout, "(default 30m0s)") {
 		t.Errorf("--help does not state the run's deadline:\n%s", stdout)
 	}
 }
