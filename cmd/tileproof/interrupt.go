@@ -9,8 +9,9 @@ import (
 	"time"
 )
 
-// stopSignals are the signals that stop a run of an implementation.
-var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
+// stopSignals returns the signals that stop a run of an implementation
+// (a function, not a variable: the command does no work at start).
+func stopSignals() []os.Signal { return []os.Signal{os.Interrupt, syscall.SIGTERM} }
 
 // A run is the context of a command that drives an implementation: done
 // when an interrupt or a termination signal comes, or when its deadline
@@ -28,7 +29,7 @@ type run struct {
 // newRun returns the run of a command; runTimeout bounds it (0: no
 // bound). The caller calls its stop when the run is over.
 func newRun(parent context.Context, runTimeout time.Duration) *run {
-	sig, stopSig := signal.NotifyContext(parent, stopSignals...)
+	sig, stopSig := signal.NotifyContext(parent, stopSignals()...)
 	context.AfterFunc(sig, stopSig) // a second signal is not caught
 	ctx, cancel := context.Context(sig), context.CancelFunc(func() {})
 	if runTimeout > 0 {
@@ -46,7 +47,7 @@ func (c *cli) interrupted(r *run, command string) int {
 		return 0
 	}
 	fmt.Fprintf(c.stderr, "tileproof: %s: %v: the run was stopped and the implementation ended\n", command, cause)
-	for _, s := range stopSignals {
+	for _, s := range stopSignals() {
 		if n, ok := s.(syscall.Signal); ok && cause.Error() == s.String()+" signal received" {
 			return 128 + int(n)
 		}
