@@ -107,3 +107,22 @@ func TestMaxMoves(t *testing.T) {
 		t.Errorf("analysed %d of %d moves, clairvoyance over %d positions; want 120", rep.Analysed, rep.GameMoves, rep.Clairvoyance.Positions)
 	}
 }
+
+// TestNoiselessBotsFlagged checks that every shipped evaluator's own bot,
+// the corner player's included (whose agreement rate alone is within the
+// reference players' reach), is flagged when its game is long enough to
+// be placed, against the built-in reference.
+func TestNoiselessBotsFlagged(t *testing.T) {
+	ref := BuiltinReference()
+	for _, ev := range []evaluator{newExpectimax(2), newExpectimax(1), corner{}} {
+		for _, seed := range []string{"flag-1", "flag-2", "flag-3"} {
+			rep := analyseBot(t, newEvalBot(ev, 0, 0, 1), seed, 1500, Options{Reference: ref})
+			if rep.NonTrivial < ref.MinMoves {
+				continue
+			}
+			if rep.Band != Review && rep.Band != Strong {
+				t.Errorf("%s's own bot, seed %s: %s over %d non-trivial moves: %s", ev.ID(), seed, rep.Band, rep.NonTrivial, rep.Statement)
+			}
+		}
+	}
+}

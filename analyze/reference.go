@@ -36,9 +36,10 @@ type Reference struct {
 	StrongZ             float64 `json:"strong_z"`
 	ClairvoyanceReviewZ float64 `json:"clairvoyance_review_z"`
 	ClairvoyanceStrongZ float64 `json:"clairvoyance_strong_z"`
-	// MinSpread is the floor of the between-game spread of agreement
-	// (a standard deviation), which a few games estimate poorly.
-	MinSpread float64 `json:"min_spread"`
+	// MinSpread is the floor of the between-game spread of a rate (a
+	// standard deviation on the log-odds scale), which a few games
+	// estimate poorly.
+	MinSpread float64 `json:"min_spread_log_odds"`
 
 	hash string
 }
@@ -93,6 +94,8 @@ func ParseReference(data []byte) (*Reference, error) {
 		return nil, fmt.Errorf("the reference was computed with heuristic %q, these evaluators use %q: rebuild it", r.Heuristic, getHeuristic().pin)
 	case r.MinMoves < 1 || r.ModelMinMoves < 1 || r.ReviewZ <= 0 || r.StrongZ < r.ReviewZ || r.ClairvoyanceReviewZ <= 0 || r.ClairvoyanceStrongZ < r.ClairvoyanceReviewZ:
 		return nil, fmt.Errorf("the reference's thresholds are missing or out of order")
+	case r.MinSpread <= 0:
+		return nil, fmt.Errorf("the reference has no min_spread_log_odds (a reference built before the model moved to the log-odds scale: rebuild it)")
 	}
 	for _, g := range r.Games {
 		if g.NonTrivial < 1 {
@@ -132,17 +135,38 @@ func tileBand(maxTile uint64) string {
 }
 
 // A statistic is a count over a game's non-trivial moves that the
-// reference models: agreement (high is atypical) or large errors (low is
-// atypical).
+// reference models, read alike from a reference game and from a report's
+// figures for one evaluator: agreement (high is atypical), large errors
+// and small errors (few are atypical: people make many near misses, a
+// bot with noise makes its errors at random, mostly large).
 type statistic struct {
-	name  string
-	count func(g ReferenceGame, id string) (int, bool)
+	name string
+	// count returns the count of an evaluator's figures (agreement and
+	// large errors) among nonTrivial moves.
+	count func(agree, large, nonTrivial int) int
 	high  bool // a high rate is the atypical side
+	// only, when set, is the one evaluator the statistic is modelled for.
+	only string
 }
 
 var statistics = []statistic{
-	{"agreement with", func(g ReferenceGame, id string) (int, bool) { k, ok := g.Agree[id]; return k, ok }, true},
-	{"large errors by", func(g ReferenceGame, id string) (int, bool) { k, ok := g.Large[id]; return k, ok }, false},
+	{"agreement with", func(agree, _, _ int) int { return agree }, true, ""},
+	{"large errors by", func(_, large, _ int) int { return large }, false, ""},
+	// Small errors are modelled for corner-1 only: its unit is relative
+	// (1% of the best value), where expectimax's is absolute, so that
+	// expectimax's near misses thin out as the tiles grow (docs/analyze.md).
+	{"small errors by", func(agree, large, n int) int { return n - agree - large }, false, corner{}.ID()},
+}
+
+// gameCount returns a reference game's count of st for evaluator id, and
+// whether it holds that evaluator.
+func (st statistic) gameCount(g ReferenceGame, id string) (int, bool) {
+	a, okA := g.Agree[id]
+	l, okL := g.Large[id]
+	if !okA || !okL {
+		return 0, false
+	}
+	return st.count(a, l, g.NonTrivial), true
 }
 
 // modelled returns the reference games the model is fitted to: those with
@@ -157,15 +181,23 @@ func (r *Reference) modelled() []ReferenceGame {
 	return out
 }
 
+// logOdds returns the log-odds of k in n, with half a count added to
+// each side so that no rate and all rates stay finite.
+func logOdds(k, n int) float64 {
+	return math.Log((float64(k) + 0.5) / (float64(n-k) + 0.5))
+}
+
 // model returns the reference players' rate of statistic st for
-// evaluator id: the pooled rate and the between-game spread (method of
-// moments, floored by MinSpread), and the per-game rates; rates is nil
-// when no game holds it.
-func (r *Reference) model(st statistic, id string) (p, spread float64, rates []float64) {
+// evaluator id, on the log-odds scale, where a rate near 1 or 0 is as far
+// from a rate of 0.88 as the players' choices are: the pooled log-odds
+// mu, the pooled rate p, the between-game spread (method of moments,
+// floored by MinSpread), and the per-game rates; rates is nil when no
+// game holds it.
+func (r *Reference) model(st statistic, id string) (mu, p, spread float64, rates []float64) {
 	games := r.modelled()
 	var k, n int
 	for _, g := range games {
-		a, ok := st.count(g, id)
+		a, ok := st.gameCount(g, id)
 		if !ok {
 			continue
 		}
@@ -174,15 +206,16 @@ func (r *Reference) model(st statistic, id string) (p, spread float64, rates []f
 		rates = append(rates, float64(a)/float64(g.NonTrivial))
 	}
 	if n == 0 {
-		return 0, 0, nil
+		return 0, 0, 0, nil
 	}
 	p = float64(k) / float64(n)
+	mu = logOdds(k, n)
 	var between, within float64
 	for _, g := range games {
-		if a, ok := st.count(g, id); ok {
-			x := float64(a) / float64(g.NonTrivial)
-			between += (x - p) * (x - p)
-			within += p * (1 - p) / float64(g.NonTrivial)
+		if a, ok := st.gameCount(g, id); ok {
+			x := logOdds(a, g.NonTrivial)
+			between += (x - mu) * (x - mu)
+			within += logOddsVariance(p, g.NonTrivial)
 		}
 	}
 	m := float64(len(rates))
@@ -190,7 +223,14 @@ func (r *Reference) model(st statistic, id string) (p, spread float64, rates []f
 	if m > 1 {
 		tau2 = max(0, between/(m-1)-within/m)
 	}
-	return p, max(math.Sqrt(tau2), r.MinSpread), rates
+	return mu, p, max(math.Sqrt(tau2), r.MinSpread), rates
+}
+
+// logOddsVariance is the variance of the log-odds of a rate p observed
+// on n moves (the delta method), with p kept off 0 and 1.
+func logOddsVariance(p float64, n int) float64 {
+	q := min(max(p, 0.5/float64(n+1)), 1-0.5/float64(n+1))
+	return 1 / (float64(n) * q * (1 - q))
 }
 
 // place sets a report's z-scores, percentiles, band, reasons and statement.
@@ -202,16 +242,16 @@ func (r *Reference) place(rep *Report) {
 	for i := range rep.Evaluators {
 		s := &rep.Evaluators[i]
 		for _, st := range statistics {
-			p, spread, rates := r.model(st, s.Evaluator)
+			if st.only != "" && st.only != s.Evaluator {
+				continue
+			}
+			mu, p, spread, rates := r.model(st, s.Evaluator)
 			if rates == nil || rep.NonTrivial == 0 {
 				continue
 			}
-			x := s.Agreement
-			if !st.high {
-				x = s.LargeErrors
-			}
-			se := math.Sqrt(p*(1-p)/float64(rep.NonTrivial) + spread*spread)
-			z := (x - p) / se
+			k := st.count(s.Agree, s.Large, rep.NonTrivial)
+			x := float64(k) / float64(rep.NonTrivial)
+			z := tailZ(k, rep.NonTrivial, mu, spread, st.high)
 			beyond := 0
 			for _, y := range rates {
 				if y < x == st.high && y != x {
@@ -219,11 +259,13 @@ func (r *Reference) place(rep *Report) {
 				}
 			}
 			pct := 100 * float64(beyond) / float64(len(rates))
-			if st.high {
+			switch st.name {
+			case statistics[0].name:
 				s.Z, s.Percentile = z, pct
-			} else {
-				z = -z
+			case statistics[1].name:
 				s.ErrorsZ = z
+			default:
+				s.SmallErrorsZ = z
 			}
 			if z > rep.Score {
 				side := "above"

@@ -3,6 +3,7 @@ package analyze
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 // 40%, in the band up to 1024.
 func testReference(t *testing.T) *Reference {
 	r := &Reference{Name: "test", Heuristic: getHeuristic().pin, MinMoves: 300, ModelMinMoves: 300, MinBandGames: 2,
-		ReviewZ: 3, StrongZ: 5, ClairvoyanceReviewZ: 4, ClairvoyanceStrongZ: 6, MinSpread: 0.02}
+		ReviewZ: 3, StrongZ: 5, ClairvoyanceReviewZ: 4, ClairvoyanceStrongZ: 6, MinSpread: 0.2}
 	for i, k := range []int{500, 520, 540, 560} {
 		r.Games = append(r.Games, ReferenceGame{Name: "g", SHA256: string(rune('a' + i)), MaxTile: 512, NonTrivial: 1000,
 			Agree: map[string]int{"expectimax-2/1": k}, Large: map[string]int{"expectimax-2/1": 400}})
@@ -31,7 +32,8 @@ func testReference(t *testing.T) *Reference {
 
 func reportWith(n int, agreement, large float64, maxTile uint64) *Report {
 	return &Report{Name: "game", MaxTile: maxTile, NonTrivial: n, Evaluators: []EvalStats{{
-		Evaluator: "expectimax-2/1", Agreement: agreement, LargeErrors: large}}}
+		Evaluator: "expectimax-2/1", Agreement: agreement, LargeErrors: large,
+		Agree: int(math.Round(agreement * float64(n))), Large: int(math.Round(large * float64(n)))}}}
 }
 
 func TestBands(t *testing.T) {
@@ -44,9 +46,9 @@ func TestBands(t *testing.T) {
 		reasonHas string
 	}{
 		{"typical", reportWith(1000, 0.53, 0.40, 512), 0, Consistent, "agreement with expectimax-2/1 53.0%"},
-		{"high agreement", reportWith(1000, 0.62, 0.40, 512), 0, Review, "agreement"},
+		{"high agreement", reportWith(1000, 0.70, 0.40, 512), 0, Review, "agreement"},
 		{"very high agreement", reportWith(1000, 0.80, 0.40, 512), 0, Strong, "agreement"},
-		{"few large errors", reportWith(1000, 0.53, 0.25, 512), 0, Strong, "large errors by expectimax-2/1 25.0%"},
+		{"few large errors", reportWith(1000, 0.53, 0.15, 512), 0, Strong, "large errors by expectimax-2/1 15.0%"},
 		{"too short", reportWith(299, 0.99, 0.0, 512), 0, Insufficient, "299 non-trivial moves"},
 		{"thin band", reportWith(1000, 0.99, 0.0, 4096), 0, Insufficient, "largest tile is 2048 and above"},
 		{"clairvoyant", reportWith(1000, 0.53, 0.40, 512), 4.5, Review, "next spawn"},
@@ -71,7 +73,7 @@ func TestBands(t *testing.T) {
 }
 
 func TestParseReferenceRefuses(t *testing.T) {
-	good := `{"name":"x","heuristic":"` + getHeuristic().pin + `","min_moves":1,"model_min_moves":1,"review_z":3,"strong_z":5,"clairvoyance_review_z":4,"clairvoyance_strong_z":6,"games":[{"name":"g","non_trivial":10,"agree":{"e":3}}]}`
+	good := `{"name":"x","heuristic":"` + getHeuristic().pin + `","min_moves":1,"model_min_moves":1,"review_z":3,"strong_z":5,"clairvoyance_review_z":4,"clairvoyance_strong_z":6,"min_spread_log_odds":0.4,"games":[{"name":"g","non_trivial":10,"agree":{"e":3}}]}`
 	if _, err := ParseReference([]byte(good)); err != nil {
 		t.Fatalf("a good reference refused: %v", err)
 	}
@@ -81,6 +83,7 @@ func TestParseReferenceRefuses(t *testing.T) {
 		"count above moves":  strings.Replace(good, `{"e":3}`, `{"e":11}`, 1),
 		"no moves":           strings.Replace(good, `"non_trivial":10`, `"non_trivial":0`, 1),
 		"not JSON":           good[:20],
+		"no spread floor":    strings.Replace(good, `"min_spread_log_odds":0.4,`, "", 1),
 	} {
 		if _, err := ParseReference([]byte(bad)); err == nil {
 			t.Errorf("%s: accepted", name)

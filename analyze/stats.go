@@ -33,6 +33,11 @@ type EvalStats struct {
 	// ErrorsZ is the large errors' z-score against the reference, signed
 	// so that fewer errors than the reference players make is positive.
 	ErrorsZ float64 `json:"errors_z"`
+	// SmallErrors is the share of non-trivial moves that were not near
+	// the best but lost four units or less: the near misses people make.
+	// SmallErrorsZ is its z-score, signed as ErrorsZ.
+	SmallErrors  float64 `json:"small_errors"`
+	SmallErrorsZ float64 `json:"small_errors_z"`
 	// CrowdedMiss and OpenMiss are the shares of non-trivial moves on
 	// crowded boards (4 empty cells or fewer) and on open ones that were
 	// not near the best; Crowded counts the crowded ones.
@@ -112,6 +117,7 @@ func (g *gameMoves) report(evals []evaluator) *Report {
 			s.MeanLoss = sum / float64(n)
 			s.Loss50, s.Loss90, s.Loss99 = quantile(l, 0.5), quantile(l, 0.9), quantile(l, 0.99)
 			s.LargeErrors = float64(g.large[i]) / float64(n)
+			s.SmallErrors = float64(n-g.agree[i]-g.large[i]) / float64(n)
 			if c := g.crowded[i]; c > 0 {
 				s.CrowdedMiss = float64(g.crowdedMiss[i]) / float64(c)
 			}

@@ -14,7 +14,8 @@ import (
 const DefaultMaxMoves = 100_000
 
 // startOf returns replay r's game at its start under profile p: from its
-// seed with the generator it pins, or from its recorded start board.
+// seed with the profile's generator (the only one a valid replay pins),
+// or from its recorded start board.
 func startOf(p *engine.Profile, r *replay.Replay) (*engine.Rules, *engine.Game, error) {
 	rules, err := engine.Compile(p)
 	if err != nil {
@@ -22,10 +23,11 @@ func startOf(p *engine.Profile, r *replay.Replay) (*engine.Rules, *engine.Game, 
 	}
 	var g *engine.Game
 	switch {
-	case r.Seed != nil && r.RNG == engine.LCGID:
-		g, err = rules.NewGameWith(engine.HallaboisLCG, *r.Seed)
 	case r.Seed != nil:
-		g, err = rules.NewGame(*r.Seed)
+		var gen engine.Generator
+		if gen, err = engine.ParseGenerator(p.Generator()); err == nil {
+			g, err = rules.NewGameWith(gen, *r.Seed)
+		}
 	case r.Start != nil:
 		g, err = rules.Load(engine.State{Board: *r.Start})
 	default:

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -52,9 +53,10 @@ type StepInfo struct {
 }
 
 // Describe fills in the case info of each failing result of r (a
-// passing or skipped one carries none) from pack, the pack the run ran:
-// a result whose case the pack does not hold (a property check, an
-// observed game) is left as it is.
+// passing or skipped one carries none) from pack, the pack the run ran;
+// a property check's result gets the property's description and source
+// (PropertyInfo). A result of neither (an observed game) is left as it
+// is.
 func (r *Report) Describe(pack *Pack) {
 	byName := make(map[string]*Case, len(pack.Cases))
 	for _, c := range pack.Cases {
@@ -62,8 +64,12 @@ func (r *Report) Describe(pack *Pack) {
 	}
 	for i := range r.Results {
 		res := &r.Results[i]
-		if c := byName[res.Case]; c != nil && res.Status.Failed() {
+		switch c := byName[res.Case]; {
+		case !res.Status.Failed():
+		case c != nil:
 			res.Info = caseInfo(c, res.Step)
+		case res.Area == PropertiesArea:
+			res.Info = PropertyInfo(strings.TrimPrefix(res.Case, PropertiesArea+"/"))
 		}
 	}
 }

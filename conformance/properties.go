@@ -42,16 +42,52 @@ type property struct {
 	// sized, when set, runs instead of check, with what the
 	// implementation declares (the board sizes it plays).
 	sized func(impl Impl, h Hello, p *engine.Profile, res *Result)
+	// description says what the property checks, source the rule it
+	// follows, cited as a case cites its source (docs/sources.md): a
+	// failing property's result carries both, as a case's does.
+	description, source string
 }
 
+const (
+	sharedRules = "tileproof, docs/profiles.md, Rules (all profiles), "
+	spawnRule   = sharedRules + `"After a legal move one tile spawns, in a cell the slide left empty, of a value drawn by the profile's spawn weights"`
+	mergeRule   = sharedRules + `"a move slides every line toward its edge, compresses the gaps, merges each pair of equal neighbours once"`
+)
+
 var properties = []property{
-	{"start", nil, 2, true, startBoards, nil},
-	{"same-seed-same-game", []string{protocol.SeedTP1}, 0, false, sameSeedSameGame, nil},
-	{"no-spawn-after-noop", []string{protocol.LoadState}, 0, false, noSpawnAfterNoop, nil},
-	{"spawn-distribution", []string{protocol.LoadState}, 2, false, spawnDistribution, nil},
-	{"metamorphic", []string{protocol.LoadState}, 0, false, metamorphic, nil},
-	{"exhaustive-lines", []string{protocol.LoadState}, 0, false, exhaustiveLines, nil},
-	{oneMergeName, []string{protocol.LoadState}, 0, true, nil, oneMergeFullBoards},
+	{"start", nil, 2, true, startBoards, nil,
+		"a new game: the profile's start tiles, of values it spawns, on uniform cells; score 0, no move, its board's flags and legal moves; nothing of a game won before; starts that do not repeat",
+		spawnRule},
+	{"same-seed-same-game", []string{protocol.SeedTP1}, 0, false, sameSeedSameGame, nil,
+		"a seed played twice gives the same game, and it is tp1's game, move by move",
+		`tileproof, docs/tp1.md, Test vectors; Online 2048, Seeded tile choices`},
+	{"no-spawn-after-noop", []string{protocol.LoadState}, 0, false, noSpawnAfterNoop, nil,
+		"a move that changes nothing spawns nothing and is not counted; where the profile refuses it, the board is as loaded",
+		sharedRules + `"A move that changes nothing spawns nothing"`},
+	{"spawn-distribution", []string{protocol.LoadState}, 2, false, spawnDistribution, nil,
+		"spawns on a board with 15 empty cells: values by the profile's weights, cells uniform",
+		spawnRule},
+	{"metamorphic", []string{protocol.LoadState}, 0, false, metamorphic, nil,
+		"on random boards: a move mirrors the opposite move on the mirrored board; the tiles add up to those before and the spawn; the points are the tiles the merges made",
+		mergeRule + `; ` + sharedRules + `"Each merge scores the new tile"`},
+	{"exhaustive-lines", []string{protocol.LoadState}, 0, false, exhaustiveLines, nil,
+		"every line of 4 cells of tiles up to 32, moved in every direction, slides as the rules slide it",
+		mergeRule},
+	{oneMergeName, []string{protocol.LoadState}, 0, true, nil, oneMergeFullBoards,
+		"full boards with no merge, or one merge at each position (edges included), in every size declared: over, the result and the legal moves",
+		sharedRules + `"The game is over when the board is full and no two neighbours across a row or a column are equal"`},
+}
+
+// PropertyInfo returns what property check NAME (a result's case is
+// properties/NAME) checks and its source, as a failing case's result
+// carries them; nil for a name that is no property.
+func PropertyInfo(name string) *CaseInfo {
+	for _, p := range properties {
+		if p.name == name {
+			return &CaseInfo{Description: p.description, Source: p.source}
+		}
+	}
+	return nil
 }
 
 // statisticalTests returns the number of statistical tests the property

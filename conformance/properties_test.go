@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -130,3 +131,37 @@ func TestPropertyBoards(t *testing.T) {
 // boardRowRE is a line of the text report drawing boards: cells (and a
 // "<" after a row that differs).
 var boardRowRE = regexp.MustCompile(`^\s*(\.|\d+)(\s+(\.|\d+|<))+\s*$`)
+
+// TestPropertyInfo holds every property check to a description and a
+// source cited as a case's must be (CheckSource), and a failing
+// property's result to carrying them after Describe, as a case's does.
+func TestPropertyInfo(t *testing.T) {
+	for _, p := range properties {
+		info := PropertyInfo(p.name)
+		if info == nil || info.Description == "" {
+			t.Errorf("property %s: no description", p.name)
+			continue
+		}
+		if err := CheckSource(info.Source); err != nil {
+			t.Errorf("property %s: source %q: %v", p.name, info.Source, err)
+		}
+	}
+	if PropertyInfo("no-such-property") != nil {
+		t.Error("a name that is no property has info")
+	}
+	rep := &Report{Results: []Result{
+		{Case: "properties/exhaustive-lines", Area: PropertiesArea, Status: BoardDiverged},
+		{Case: "properties/metamorphic", Area: PropertiesArea, Status: Pass},
+	}}
+	rep.Describe(&Pack{})
+	if got, want := rep.Results[0].Info, PropertyInfo("exhaustive-lines"); got == nil || got.Description != want.Description || got.Source != want.Source {
+		t.Errorf("a failing property's info: %+v", got)
+	}
+	if rep.Results[1].Info != nil {
+		t.Errorf("a passing property carries info: %+v", rep.Results[1].Info)
+	}
+	j, err := json.Marshal(rep.Results[0])
+	if err != nil || !strings.Contains(string(j), `"description":"every line of 4 cells`) || !strings.Contains(string(j), `"source":"tileproof, docs/profiles.md`) {
+		t.Errorf("the JSON report of a failing property: %s, %v", j, err)
+	}
+}

@@ -33,19 +33,16 @@ const readExample = `(() => {
 	};
 })()`
 
-// tileproofBinary returns the tileproof command: $TILEPROOF_BIN, or one
-// built for the test.
-func tileproofBinary(t *testing.T) string {
+// kitVerifier builds the kit's verifier (js/wasm/build.mjs, what npm run
+// build in js/ runs) into a temporary directory and returns its path.
+func kitVerifier(t *testing.T) string {
 	t.Helper()
-	if bin := os.Getenv("TILEPROOF_BIN"); bin != "" {
-		return bin
-	}
-	bin := filepath.Join(t.TempDir(), "tileproof")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/tileproof/tileproof/cmd/tileproof").CombinedOutput()
+	wasm := filepath.Join(t.TempDir(), "verifier.wasm")
+	out, err := exec.Command("node", filepath.Join("..", "js", "wasm", "build.mjs"), wasm).CombinedOutput()
 	if err != nil {
-		t.Fatalf("building tileproof: %v\n%s", err, out)
+		t.Fatalf("building the kit's verifier: %v\n%s", err, out)
 	}
-	return bin
+	return wasm
 }
 
 // startExample runs the example's server (node js/examples/web/server.mjs)
@@ -57,7 +54,7 @@ func startExample(t *testing.T) (base, store string) {
 		absent(t, "no node on PATH")
 	}
 	store = filepath.Join(t.TempDir(), "verdicts.jsonl")
-	cmd := exec.Command(node, filepath.Join("..", "js", "examples", "web", "server.mjs"), "--port", "0", "--tileproof", tileproofBinary(t), "--store", store)
+	cmd := exec.Command(node, filepath.Join("..", "js", "examples", "web", "server.mjs"), "--port", "0", "--wasm", kitVerifier(t), "--store", store)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -133,12 +133,12 @@ func TestBreakEndsUndo(t *testing.T) {
 func TestBreakState(t *testing.T) {
 	p := mustProfile(t, "hallabois-4x4")
 	rules, _ := Compile(p)
-	g, _ := rules.NewGameWith(HallaboisLCG, "4109379668")
+	g, _ := rules.NewGameWith(lcg(t), "4109379668")
 	st := g.State()
 	st.Score, st.Breaks = 2000, 2
 	st.Board.Set(3, 3, 16) // a tile a break leaves: the run goes on
 	h, err := rules.Load(st)
-	if err != nil || h.Breaks() != 2 || h.Generator() != HallaboisLCG {
+	if err != nil || h.Breaks() != 2 || h.Generator() != lcg(t) {
 		t.Fatalf("load with 2 breaks: %v", err)
 	}
 	if err := h.Break(); err != nil {
@@ -147,14 +147,14 @@ func TestBreakState(t *testing.T) {
 	if err := h.Break(); !errors.Is(err, ErrNoBreak) {
 		t.Errorf("a fourth break after loading: %v", err)
 	}
-	if back := h.State(); back.Breaks != 3 || back.Generator != HallaboisLCG {
+	if back := h.State(); back.Breaks != 3 || back.Generator != lcg(t) {
 		t.Errorf("State() = %+v", back)
 	}
 	for _, bad := range []func(*State){
 		func(s *State) { s.Breaks = 4 },
 		func(s *State) { s.Breaks = -1 },
 		func(s *State) { r := RNGFromState(1 << 32); s.RNG = &r },
-		func(s *State) { s.Generator = 2 },
+		func(s *State) { s.Generator = 200 },
 	} {
 		s := st
 		bad(&s)
@@ -186,7 +186,7 @@ func TestPlayBreaks(t *testing.T) {
 		}
 		breaks := 0
 		for game := range 40 {
-			for _, gen := range []Generator{TP1, HallaboisLCG} {
+			for _, gen := range []Generator{TP1, lcg(t)} {
 				seed := fmt.Sprint(game)
 				build, _ := rules.NewGameWith(gen, seed)
 				var log []Action

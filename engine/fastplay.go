@@ -1,38 +1,46 @@
 package engine
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
-// playSeeded is the replay loop of a seeded 4x4 game, the case a verifier
-// spends nearly all its time in: a move log with spawns from tp1, on a
-// board without a tile of 2^16 or more, before the win tile (or after it,
-// in a profile that plays on). It keeps the whole state in a few local
-// variables, slides with the row tables written out in the loop, and
-// leaves every uncommon event to the general paths: it stops before an
-// action that is not a move, a move that changes nothing, or one that
-// makes a tile of 2^16 or more or might make the win tile; and it takes
-// nothing when the log is long enough for the score to pass 2^53-1.
+// fastPlay is the replay loop behind [Game.Play] and [Game.PlayRecorded],
+// the case a verifier spends nearly all its time in: a 4x4 move log, its
+// spawns drawn by tp1 (spawns nil) or given (spawns[n] after actions[n]),
+// on a board without a tile of 2^16 or more, before the win tile (or after
+// it, in a profile that plays on). It packs the board into a word (cell i
+// in bits 4i to 4i+3), keeps the whole state in a few local variables,
+// slides with the row tables written out in the loop, and writes the
+// state back when it stops. It leaves every uncommon event to move and
+// Do: it stops before an action that is not a move, a move that changes
+// nothing, one that makes a tile of 2^16 or more or might make the win
+// tile, and a given spawn the rules refuse (which move then words); and it
+// takes nothing when the log is long enough for the score to pass 2^53-1.
+// When open is not nil, open[n] gets the cells the slide left empty, bit
+// row*4+col for each ([Game.PlayRecorded]).
 //
-// It returns the number of actions done, and retry: whether it may take
-// actions after the one it stopped before. With retry false it takes no
-// action in this game's present state (the profile, a large tile, a
-// finished run), so run or move must.
-func (g *Game) playSeeded(actions []Action) (n int, retry bool) {
+// It returns the number of actions done: every one a counted move.
+func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int) {
 	r, st := g.r, &g.st
-	stops := g.p.Win.Then != Continue && !st.keep
-	if !g.seeded || !r.seededFast || !st.packed || st.pb.hi != 0 || st.result != Playing || st.won && stops {
-		return 0, false
+	given := spawns != nil
+	switch {
+	case given && !r.recordedFast, !given && (!r.seededFast || !g.seeded || g.gen != TP1):
+		return 0 // not a 4x4 profile the loop plays
+	case st.maxExp > 15 || st.result != Playing || st.won && g.p.Win.Then != Continue && !st.keep:
+		return 0
 	}
 	// guard: the loop stops before a move whose table entries' points
 	// (a quarter of the points gained) add up to guard or more. A table
 	// entry for a row that makes a tile of 2^16 or more (rowEscape)
 	// counts 2^15 there, so the guard is at most 2^15; a move gaining
-	// 2^17 without one is left to the general path too, which is rare and
-	// harmless. A move gaining the win tile's value might make it, which
-	// changes won and may end the run: the guard is at most that too.
+	// 2^17 without one is left to move too, which is rare and harmless. A
+	// move gaining the win tile's value might make it, which changes won
+	// and may end the run: the guard is at most that too.
 	guard := uint32(rowEscape >> 16)
 	if r.winValue != 0 && !st.won {
 		if st.maxExp >= r.winExp {
-			return 0, false
+			return 0
 		}
 		guard = uint32(min(r.winValue/4, uint64(guard)))
 	}
@@ -44,19 +52,25 @@ func (g *Game) playSeeded(actions []Action) (n int, retry bool) {
 	if limit := g.p.MoveLimit; limit != 0 && limit-st.moves <= stop {
 		stop = limit - st.moves
 	}
-	if stop <= 0 || uint64(stop) > MaxSafeInteger>>18 || st.score > MaxSafeInteger-uint64(stop)<<18 {
-		return 0, false
+	if stop <= 0 || uint64(stop) > MaxSafeInteger>>18 || st.score > MaxSafeInteger-uint64(stop)<<18 || uint64(st.moves) > MaxSafeInteger-uint64(stop) {
+		return 0
 	}
-	lo, score, rs := st.pb.lo, st.score, st.rng.state
+	actions = actions[:stop]
+	if given {
+		spawns = spawns[:stop]
+	}
+	if open != nil {
+		open = open[:stop]
+	}
+	lo, score, rs := packCells(&st.b), st.score, st.rng.state
 	// The board before move n goes to boards[n&1], for the undo state. An
 	// array with an index that varies is kept in memory: one variable
 	// would take a register, and the loop has more values than amd64 has
 	// registers already (what Go spills, it reloads on the path between
 	// moves). One slot would do as well as two, but would be a variable.
 	var boards [2]uint64
-	spawnExp, total := &r.spawnTable, r.spawnTotal
+	spawnExp, total, mask := &r.spawnTable, r.spawnTotal, r.spawnMask
 	blocked := false
-	actions = actions[:stop]
 loop:
 	for ; n < len(actions); n++ {
 		// The slide: four row-table lookups (see packed.slide).
@@ -78,14 +92,32 @@ loop:
 		if q == lo || quarter >= guard {
 			break
 		}
-		// The spawn, as tp1 draws it: the value, then the cell.
 		empty := zeroNibbles(q)
-		rs += rngGamma
-		v := weightDraw(splitMix(rs), total)
-		rs += rngGamma
-		shift := spawnShift(empty, splitMix(rs))
-		boards[n&1] = lo
-		lo = q | uint64(spawnExp[v&63])<<(shift&63) // &63: the compiler need not check the shift
+		if given {
+			// In a cell the slide left empty, of a value the profile
+			// spawns (a power of two whose exponent is in mask; 0 has
+			// none, its trailing zeros being 64).
+			s := &spawns[n]
+			shift := uint(s.Row)*16 + uint(s.Col)*4
+			v := s.Value
+			exp := uint(bits.TrailingZeros64(v))
+			if uint(s.Row)|uint(s.Col) >= 4 || empty>>shift&1 == 0 || v&(v-1) != 0 || mask>>exp&1 == 0 {
+				break
+			}
+			if open != nil {
+				open[n] = nibbleBits(empty)
+			}
+			boards[n&1] = lo
+			lo = q | uint64(exp)<<shift
+		} else {
+			// As tp1 draws it: the value, then the cell.
+			rs += rngGamma
+			v := weightDraw(splitMix(rs), total)
+			rs += rngGamma
+			shift := spawnShift(empty, splitMix(rs))
+			boards[n&1] = lo
+			lo = q | uint64(spawnExp[v&63])<<(shift&63) // &63: the compiler need not check the shift
+		}
 		score += uint64(quarter) << 2
 		if empty&(empty-1) == 0 && (packed{lo: lo}).blocked() {
 			blocked = true
@@ -93,121 +125,54 @@ loop:
 			break
 		}
 	}
+	if n == 0 {
+		return 0
+	}
 	// The loop stops before any move that makes the win tile, and the move
 	// limit bounds n, so the finishing rule applies as after any move.
 	result := r.finished(st.won, st.keep, st.moves+n, blocked)
-	if n == 0 {
-		return 0, true
-	}
 	// Write the state back, with the state before the last move for undo.
 	if g.p.Undo {
 		prev := packed{lo: boards[(n-1)&1]}
 		_, lastGained, _ := prev.slide(Direction(actions[n-1]))
 		g.prev = *st
-		g.prev.pb, g.prev.score, g.prev.moves, g.prev.result = prev, score-lastGained, st.moves+n-1, Playing
-		g.prev.rng, g.prev.maxExp = RNG{rs - rngGamma - rngGamma}, prev.maxExp()
+		unpackCells(&g.prev.b, prev.lo)
+		g.prev.score, g.prev.moves, g.prev.result, g.prev.maxExp = score-lastGained, st.moves+n-1, Playing, prev.maxExp()
+		if !given {
+			g.prev.rng = RNG{rs - rngGamma - rngGamma}
+		}
 		g.canUndo = true
 	}
-	st.pb, st.score, st.moves, st.rng, st.result = packed{lo: lo}, score, st.moves+n, RNG{rs}, result
-	st.maxExp = st.pb.maxExp()
-	return n, true
+	unpackCells(&st.b, lo)
+	st.score, st.moves, st.rng, st.result = score, st.moves+n, RNG{rs}, result
+	st.maxExp = (packed{lo: lo}).maxExp()
+	return n
 }
 
-// playRecorded is playSeeded's loop for a spawn-recorded 4x4 game: each
-// counted move's tile is given, spawns[n] after actions[n], and checked
-// (a cell the slide left empty, a value the profile spawns) instead of
-// drawn; when open is not nil, open[n] gets the cells the slide left
-// empty ([Game.PlayRecorded]). It stops where playSeeded stops, and before
-// a given spawn it refuses, which move then words; it returns as
-// playSeeded does.
-//
-// It repeats playSeeded's bounds, slide and write-back rather than share
-// them: as functions (the slide is too large to inline), they cost either
-// loop 2 to 4% (BenchmarkReplay, BenchmarkLongSpawnRecorded, the two
-// builds run in turn).
-func (g *Game) playRecorded(actions []Action, spawns []Spawn, open []uint64) (n int, retry bool) {
-	r, st := g.r, &g.st
-	stops := g.p.Win.Then != Continue && !st.keep
-	if !r.recordedFast || !st.packed || st.pb.hi != 0 || st.result != Playing || st.won && stops {
-		return 0, false
-	}
-	guard := uint32(rowEscape >> 16) // as in playSeeded
-	if r.winValue != 0 && !st.won {
-		if st.maxExp >= r.winExp {
-			return 0, false
-		}
-		guard = uint32(min(r.winValue/4, uint64(guard)))
-	}
-	stop := len(actions)
-	if limit := g.p.MoveLimit; limit != 0 && limit-st.moves <= stop {
-		stop = limit - st.moves
-	}
-	if stop <= 0 || uint64(stop) > MaxSafeInteger>>18 || st.score > MaxSafeInteger-uint64(stop)<<18 {
-		return 0, false
-	}
-	actions, spawns = actions[:stop], spawns[:stop]
-	if open != nil {
-		open = open[:stop]
-	}
-	lo, score, mask := st.pb.lo, st.score, r.spawnMask
-	var boards [2]uint64 // as in playSeeded
-	blocked := false
-loop:
-	for ; n < len(actions); n++ {
-		var q uint64
-		var e0, e1, e2, e3 rowEntry
-		a := actions[n]
-		t := rowTables[a&1]
-		switch a {
-		case MoveLeft, MoveRight:
-			e0, e1, e2, e3 = t[uint16(lo)], t[uint16(lo>>16)], t[uint16(lo>>32)], t[uint16(lo>>48)]
-			q = uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48
-		case MoveUp, MoveDown:
-			e0, e1, e2, e3 = t[column(lo)], t[column(lo>>4)], t[column(lo>>8)], t[column(lo>>12)]
-			q = transposeLo(uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48)
-		default:
-			break loop
-		}
-		quarter := uint32(e0>>16 + e1>>16 + e2>>16 + e3>>16)
-		if q == lo || quarter >= guard {
-			break
-		}
-		// The spawn: in a cell the slide left empty, of a value the
-		// profile spawns (a power of two whose exponent is in mask; 0
-		// has none, its trailing zeros being 64).
-		s := &spawns[n]
-		empty := zeroNibbles(q)
-		shift := uint(s.Row)*16 + uint(s.Col)*4
-		v := s.Value
-		exp := uint(bits.TrailingZeros64(v))
-		if uint(s.Row)|uint(s.Col) >= 4 || empty>>shift&1 == 0 || v&(v-1) != 0 || mask>>exp&1 == 0 {
-			break
-		}
-		if open != nil {
-			open[n] = nibbleBits(empty)
-		}
-		boards[n&1] = lo
-		lo = q | uint64(exp)<<shift
-		score += uint64(quarter) << 2
-		if empty&(empty-1) == 0 && (packed{lo: lo}).blocked() {
-			blocked = true
-			n++
-			break
-		}
-	}
-	result := r.finished(st.won, st.keep, st.moves+n, blocked)
-	if n == 0 {
-		return 0, true
-	}
-	if g.p.Undo {
-		prev := packed{lo: boards[(n-1)&1]}
-		_, lastGained, _ := prev.slide(Direction(actions[n-1]))
-		g.prev = *st
-		g.prev.pb, g.prev.score, g.prev.moves, g.prev.result = prev, score-lastGained, st.moves+n-1, Playing
-		g.prev.maxExp = prev.maxExp()
-		g.canUndo = true
-	}
-	st.pb, st.score, st.moves, st.result = packed{lo: lo}, score, st.moves+n, result
-	st.maxExp = st.pb.maxExp()
-	return n, true
+// packCells returns the cells of a 4x4 board whose exponents are at most
+// 15 as nibbles, cell i in bits 4i to 4i+3.
+func packCells(b *Board) uint64 {
+	return packHalf(binary.LittleEndian.Uint64(b.cells[0:8])) | packHalf(binary.LittleEndian.Uint64(b.cells[8:16]))<<32
+}
+
+// packHalf gathers the low nibbles of x's eight bytes into 32 bits.
+func packHalf(x uint64) uint64 {
+	x = (x | x>>4) & 0x00FF00FF00FF00FF
+	x = (x | x>>8) & 0x0000FFFF0000FFFF
+	return (x | x>>16) & 0xFFFFFFFF
+}
+
+// unpackCells sets the cells of the 4x4 board b to the nibbles of lo, as
+// packCells reads them.
+func unpackCells(b *Board, lo uint64) {
+	binary.LittleEndian.PutUint64(b.cells[0:8], spreadHalf(lo))
+	binary.LittleEndian.PutUint64(b.cells[8:16], spreadHalf(lo>>32))
+}
+
+// spreadHalf spreads the eight nibbles of x's low 32 bits into bytes.
+func spreadHalf(x uint64) uint64 {
+	x &= 0xFFFFFFFF
+	x = (x | x<<16) & 0x0000FFFF0000FFFF
+	x = (x | x<<8) & 0x00FF00FF00FF00FF
+	return (x | x<<4) & 0x0F0F0F0F0F0F0F0F
 }

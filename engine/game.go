@@ -57,6 +57,7 @@ var (
 	ErrFinished       = errors.New("the run is over")
 	ErrNoRNG          = errors.New("this game has no seeded RNG: every spawn must be given")
 	ErrScoreOverflow  = errors.New("the score would pass 2^53-1, the safe-integer limit")
+	ErrMovesOverflow  = errors.New("the move count would pass 2^53-1, the safe-integer limit")
 	ErrNoUndo         = errors.New("nothing to undo")
 	ErrUnsupported    = errors.New("not in this profile")
 	ErrBadSpawn       = errors.New("invalid spawn")
@@ -67,7 +68,7 @@ var (
 // Refusal returns the word the tileproof protocols use for an action the
 // rules refuse: illegal-move, finished, unsupported, no-undo, not-stopped
 // (keep playing when play is not stopped at the win), bad-spawn or
-// overflow (a tile above 2^52, a score above 2^53-1); "" for any other
+// overflow (a tile above 2^52, a score or a move count above 2^53-1); "" for any other
 // error (a break refused for its limit or its price, which no protocol
 // sends, among them).
 func Refusal(err error) string {
@@ -84,7 +85,7 @@ func Refusal(err error) string {
 		return "not-stopped"
 	case errors.Is(err, ErrBadSpawn):
 		return "bad-spawn"
-	case errors.Is(err, ErrTileOverflow), errors.Is(err, ErrScoreOverflow):
+	case errors.Is(err, ErrTileOverflow), errors.Is(err, ErrScoreOverflow), errors.Is(err, ErrMovesOverflow):
 		return "overflow"
 	}
 	return ""
@@ -139,8 +140,8 @@ type State struct {
 	Score uint64
 	Moves int // counted moves so far
 	// RNG is the spawn generator's position; nil for a game whose spawns
-	// are all given. Generator says whose: tp1's (the zero value), or
-	// under HallaboisLCG the LCG's 32-bit state.
+	// are all given. Generator says whose: tp1's (the zero value), or a
+	// registered generator's ([RegisterGenerator]).
 	RNG       *RNG
 	Generator Generator
 	Breaks    int  // the breaks used (profiles with a break)
@@ -165,17 +166,20 @@ type Game struct {
 	canUndo bool
 	seeded  bool      // st.rng drives spawns
 	gen     Generator // whose state st.rng is, when seeded
+	// drawOther is a registered generator's Draw, when gen is one.
+	drawOther func(state uint64, empty int) (next, v uint64, nth int)
 }
 
+// gameState is the state of a run at one moment. The board is always a
+// Board: the replay loop (fastplay.go) packs a 4x4 board into a word for
+// the moves it takes and writes it back when it stops.
 type gameState struct {
-	packed bool   // the board is pb, a 4x4 board on the packed fast path; otherwise b
-	pb     packed // the board, when packed
-	b      Board  // the board, otherwise
+	b      Board
 	score  uint64
 	moves  int
 	breaks int
 	rng    RNG
-	maxExp uint8
+	maxExp uint8 // the largest exponent on b
 	won    bool
 	keep   bool
 	result Result
@@ -194,25 +198,27 @@ func (r *Rules) NewGame(seed string) (*Game, error) {
 }
 
 // NewGameWith starts a run from a seed whose spawns gen draws: tp1, as
-// [Rules.NewGame] does, or the hallabois generator, whose seed is the
-// decimal text of a 32-bit number ([LCGSeed]). Only tp1 games take the
-// fast replay loop; the others play every move on the general path.
+// [Rules.NewGame] does, or a generator registered with
+// [RegisterGenerator]. Only tp1 games take the fast replay loop; the
+// others play every move on the general path.
 func (r *Rules) NewGameWith(gen Generator, seed string) (*Game, error) {
 	g := new(Game)
-	switch gen {
-	case TP1:
+	if gen == TP1 {
 		if err := r.start(g, seed); err != nil {
 			return nil, err
 		}
-	case HallaboisLCG:
-		s, err := LCGSeed(seed)
-		if err != nil {
-			return nil, err
-		}
-		r.startFrom(g, HallaboisLCG, RNG{uint64(s)})
-	default:
+		return g, nil
+	}
+	d, ok := gen.def()
+	if !ok {
 		return nil, fmt.Errorf("invalid generator %d", gen)
 	}
+	s, err := d.Seed(seed)
+	if err != nil {
+		return nil, err
+	}
+	g.drawOther = d.Draw
+	r.startFrom(g, gen, RNG{s})
 	return g, nil
 }
 
@@ -232,9 +238,11 @@ func (r *Rules) startFrom(g *Game, gen Generator, rng RNG) {
 	p := r.p
 	g.r, g.p, g.seeded, g.gen = r, p, true, gen
 	g.st.rng = rng
+	b := &g.st.b
+	b.rows, b.cols = uint8(p.Rows), uint8(p.Cols)
 	if r.seededFast {
-		// Straight onto the packed board, which every tile fits.
-		var pb packed
+		// A 4x4 board: the empty cells as nibble flags, the spawn's cell
+		// by the packed board's bit scan.
 		empty := uint64(nibbleLSB)
 		for range p.StartTiles {
 			var exp uint8
@@ -247,20 +255,24 @@ func (r *Rules) startFrom(g *Game, gen Generator, rng RNG) {
 				exp, nth = g.draw(int(emptyCount(prefix)))
 				cell = nthEmpty(prefix, nth)
 			}
-			pb.set(cell, exp)
+			b.cells[cell] = exp
 			empty &^= 1 << (4 * cell)
 			g.st.maxExp = max(g.st.maxExp, exp)
 		}
-		g.st.packed, g.st.pb = true, pb
 	} else {
-		b := Board{rows: uint8(p.Rows), cols: uint8(p.Cols)}
 		for range p.StartTiles {
 			exp, nth := g.draw(b.Empty())
 			b.cells[b.nthEmpty(nth)] = exp
+			g.st.maxExp = max(g.st.maxExp, exp)
 		}
-		g.setBoard(b)
 	}
-	g.evaluate()
+	// evaluate, but a board with a tile and an empty cell has a move (a
+	// tile beside an empty cell slides into it): only a start that fills
+	// the board can be blocked.
+	if r.winExp != 0 && p.Win.When == Reach && g.st.maxExp >= r.winExp {
+		g.st.won = true
+	}
+	g.finish(p.StartTiles == b.Cells() && g.blocked())
 }
 
 // Load returns a game in state st. The board must have the profile's
@@ -298,74 +310,42 @@ func (r *Rules) load(st State) (*Game, error) {
 		return nil, fmt.Errorf("score %d is above 2^53-1", st.Score)
 	case st.Moves < 0:
 		return nil, fmt.Errorf("move count %d is negative", st.Moves)
+	case uint64(st.Moves) > MaxSafeInteger:
+		return nil, fmt.Errorf("move count %d is above 2^53-1", st.Moves)
 	case int(st.Result) >= len(resultNames):
 		return nil, fmt.Errorf("invalid result %d", st.Result)
 	case st.Breaks < 0 || st.Breaks > p.Break.Limit:
 		return nil, fmt.Errorf("%d breaks used, in profile %s, which allows %d", st.Breaks, p.Name, p.Break.Limit)
-	case st.RNG != nil && st.Generator > HallaboisLCG:
-		return nil, fmt.Errorf("invalid generator %d", st.Generator)
-	case st.RNG != nil && st.Generator == HallaboisLCG && st.RNG.state > 1<<32-1:
-		return nil, fmt.Errorf("generator state %d is above 2^32-1, the hallabois generator's", st.RNG.state)
 	}
 	g := &Game{r: r, p: p}
 	if st.RNG != nil {
+		d, ok := st.Generator.def()
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("invalid generator %d", st.Generator)
+		case st.RNG.state > d.MaxState:
+			return nil, fmt.Errorf("generator state %d is above %d, the %s generator's largest", st.RNG.state, d.MaxState, d.Name)
+		}
+		if st.Generator != TP1 {
+			g.drawOther = d.Draw
+		}
 		g.seeded, g.gen = true, st.Generator
 		g.st.rng = *st.RNG
 	}
 	g.st.score, g.st.moves, g.st.breaks = st.Score, st.Moves, st.Breaks
 	g.st.won, g.st.keep, g.st.result = st.Won, st.KeepPlaying, st.Result
-	g.setBoard(st.Board)
+	g.st.b, g.st.maxExp = st.Board, st.Board.maxExp()
 	if st.Result == Playing {
 		g.evaluate()
 	}
 	return g, nil
 }
 
-// setBoard installs b, on the packed path when it is a 4x4 board that fits.
-func (g *Game) setBoard(b Board) {
-	g.st.maxExp = b.maxExp()
-	g.st.packed = b.rows == 4 && b.cols == 4 && g.st.maxExp <= packedMaxExp
-	if g.st.packed {
-		g.st.pb, g.st.b = toPacked(b), Board{}
-	} else {
-		g.st.pb, g.st.b = packed{}, b
-	}
-}
-
-// nthEmpty returns the index of empty cell number n (0-based, row-major).
-func (b *Board) nthEmpty(n int) int {
-	for i, e := range b.cells[:b.Cells()] {
-		if e == 0 {
-			if n == 0 {
-				return i
-			}
-			n--
-		}
-	}
-	panic("engine: fewer empty cells than drawn") // the draw is modulo the number of empty cells
-}
-
-// draw makes the two draws of a spawn on a board with empty empty cells,
-// the tile's exponent and which empty cell (0-based, row-major): tp1
-// draws them in that order, the hallabois generator the other way round.
-func (g *Game) draw(empty int) (exp uint8, nth int) {
-	if g.gen != TP1 {
-		return g.drawLCG(empty)
-	}
-	exp = g.r.spawnExp(g.st.rng.Next())
-	return exp, int(g.st.rng.Next() % uint64(empty))
-}
-
 // Rules returns the game's rules.
 func (g *Game) Rules() *Rules { return g.r }
 
 // Board returns the board.
-func (g *Game) Board() Board {
-	if g.st.packed {
-		return g.st.pb.board()
-	}
-	return g.st.b
-}
+func (g *Game) Board() Board { return g.st.b }
 
 // Score returns the score: the sum of the tiles made by merges.
 func (g *Game) Score() uint64 { return g.st.score }
@@ -395,6 +375,10 @@ func (g *Game) Generator() Generator { return g.gen }
 // CanUndo reports whether [Game.Undo] would take a move back.
 func (g *Game) CanUndo() bool { return g.canUndo && g.st.result == Playing }
 
+// AwaitingKeep reports whether the run stopped at the win tile in a
+// profile whose win asks: keep playing resumes it.
+func (g *Game) AwaitingKeep() bool { return g.st.result == TargetReached && g.p.Win.Then == Ask }
+
 // State returns the game's state.
 func (g *Game) State() State {
 	st := g.export(g.st)
@@ -406,11 +390,7 @@ func (g *Game) State() State {
 }
 
 func (g *Game) export(s gameState) State {
-	b := s.b
-	if s.packed {
-		b = s.pb.board()
-	}
-	st := State{Board: b, Score: s.score, Moves: s.moves, Breaks: s.breaks, Won: s.won, KeepPlaying: s.keep, Result: s.result}
+	st := State{Board: s.b, Score: s.score, Moves: s.moves, Breaks: s.breaks, Won: s.won, KeepPlaying: s.keep, Result: s.result}
 	if g.seeded {
 		rng := s.rng
 		st.RNG, st.Generator = &rng, g.gen
@@ -421,14 +401,7 @@ func (g *Game) export(s gameState) State {
 // Legal reports whether moving toward d would be accepted and change the
 // board: false for every direction once the run is over.
 func (g *Game) Legal(d Direction) bool {
-	if g.st.result != Playing {
-		return false
-	}
-	if g.st.packed {
-		q, _, _ := g.st.pb.slide(d)
-		return q != g.st.pb
-	}
-	return g.st.b.Legal(d)
+	return g.st.result == Playing && g.st.b.Legal(d)
 }
 
 // LegalMoves returns the directions [Game.Legal] accepts, in the order of
@@ -441,308 +414,6 @@ func (g *Game) LegalMoves() []Direction {
 		}
 	}
 	return legal
-}
-
-// refuse answers a move that is illegal or comes after the run is over:
-// ignored or an error, as the profile says.
-func (g *Game) refuse(d Direction) (Step, error) {
-	if g.p.Illegal == Ignore {
-		return Step{}, nil
-	}
-	return Step{}, &MoveError{Dir: d, Result: g.st.result, Legal: g.LegalMoves()}
-}
-
-// Move plays one move: slide toward d, and when the board changes, add the
-// points, count the move, spawn one tile from the seeded generator and
-// check the finishing conditions. A move that changes nothing, and any move
-// once the run is over, is ignored (Step.Changed false) or a [*MoveError],
-// as the profile says; the state is then unchanged.
-func (g *Game) Move(d Direction) (Step, error) {
-	if !g.seeded {
-		return Step{}, ErrNoRNG
-	}
-	one := [1]Action{Action(d)}
-	if n, last := g.run(one[:], nil, nil); n == 1 {
-		return last, nil
-	}
-	return g.move(d, nil, nil)
-}
-
-// MoveSpawn plays a move whose spawn is given rather than drawn: for games
-// recorded with the tiles that appeared, and for tests that force a spawn.
-// The spawn must be in a cell the slide left empty, with a value the
-// profile spawns; otherwise the error wraps [ErrBadSpawn] and the state is
-// unchanged. The generator, if any, does not advance.
-func (g *Game) MoveSpawn(d Direction, s Spawn) (Step, error) {
-	one, spawn := [1]Action{Action(d)}, [1]Spawn{s}
-	if n, last := g.run(one[:], spawn[:], nil); n == 1 {
-		return last, nil
-	}
-	return g.move(d, &s, nil)
-}
-
-// Play applies actions in order, as [Game.Do] would one by one, and stops
-// at the first error, returning the number of actions applied before it.
-// With spawns non-nil, spawns[i] is the tile that appeared after action i
-// (used only when it is a counted move), as [Game.MoveSpawn] takes it;
-// with spawns nil they are drawn from the generator. Play is the fast way
-// to replay a move log.
-func (g *Game) Play(actions []Action, spawns []Spawn) (int, error) {
-	return g.play(actions, spawns, nil)
-}
-
-// PlayRecorded plays a spawn-recorded move log as [Game.Play] does with
-// spawns, and tells where each spawn could have gone: for each counted
-// move i it sets open[i] to the cells the slide left empty, bit
-// row*cols+col for each (the cells a generator could have chosen). The
-// entries of other actions are left as they are. open is as long as
-// actions.
-func (g *Game) PlayRecorded(actions []Action, spawns []Spawn, open []uint64) (int, error) {
-	if len(open) != len(actions) {
-		return 0, fmt.Errorf("%d actions but room for %d open cells", len(actions), len(open))
-	}
-	return g.play(actions, spawns, open)
-}
-
-// play is Play, and PlayRecorded when open is not nil.
-func (g *Game) play(actions []Action, spawns []Spawn, open []uint64) (int, error) {
-	if spawns != nil && len(spawns) != len(actions) {
-		return 0, fmt.Errorf("%d actions but %d spawns", len(actions), len(spawns))
-	}
-	// The rest of the log at i: its spawns and open cells, when given.
-	at := func(i int) (sp []Spawn, o []uint64) {
-		if spawns != nil {
-			sp = spawns[i:]
-		}
-		if open != nil {
-			o = open[i:]
-		}
-		return sp, o
-	}
-	for i := 0; i < len(actions); i++ {
-		if spawns != nil || g.seeded {
-			// The fast loops first, then run for what they leave (one
-			// action when they may take the ones after it).
-			var n int
-			retry := false
-			switch {
-			case spawns != nil:
-				sp, o := at(i)
-				n, retry = g.playRecorded(actions[i:], sp, o)
-			case g.gen == TP1:
-				n, retry = g.playSeeded(actions[i:])
-			}
-			i += n
-			rest := actions[i:]
-			if retry && len(rest) > 0 {
-				rest = rest[:1]
-			}
-			sp, o := at(i)
-			n, _ = g.run(rest, sp, o)
-			i += n
-			if i == len(actions) {
-				break
-			}
-		}
-		var err error
-		switch a := actions[i]; {
-		case a > MoveRight:
-			_, err = g.Do(a)
-		case spawns != nil:
-			var o *uint64
-			if open != nil {
-				o = &open[i]
-			}
-			_, err = g.move(Direction(a), &spawns[i], o)
-		case !g.seeded:
-			err = ErrNoRNG
-		default:
-			_, err = g.move(Direction(a), nil, nil)
-		}
-		if err != nil {
-			return i, err
-		}
-	}
-	return len(actions), nil
-}
-
-// run plays actions on the packed board, with the state in local
-// variables: the loop replays spend their time in. It takes only the
-// common case, a move that changes the board while the run is playing, and
-// returns the number of actions done at the first action it leaves to
-// move or Do: one that is not a move, does not change the board, comes
-// after the end, has an invalid given spawn, would make a tile or score
-// beyond the packed limits, or might make the win tile under the merge
-// rule. With spawns nil, spawns are drawn (by tp1: a game of another
-// generator takes none here); otherwise spawns[i] is action i's, and
-// open, when not nil, gets each move's empty cells after the slide
-// ([Game.PlayRecorded]). last is what the last action done did.
-func (g *Game) run(actions []Action, spawns []Spawn, open []uint64) (n int, last Step) {
-	if !g.st.packed || g.st.result != Playing || spawns == nil && g.gen != TP1 {
-		return 0, Step{}
-	}
-	r, p := g.r, g.p
-	// The loop keeps the state in local variables, written back at the end.
-	pb, score, moves, rng, maxExp, won := g.st.pb, g.st.score, g.st.moves, g.st.rng, g.st.maxExp, g.st.won
-	result := Playing
-	winExp, winValue := r.winExp, r.winValue
-	if winValue == 0 {
-		winExp, winValue = 255, ^uint64(0)
-	}
-	mergeRule, keep, undo := p.Win.When == Merge, g.st.keep, p.Undo
-	prev := g.st // the state before the last move, for undo
-	var lastGained uint64
-	var lastCell int
-	var lastExp uint8
-	for ; n < len(actions); n++ {
-		a := actions[n]
-		if a > MoveRight {
-			break
-		}
-		q, gained, ok := pb.slide(Direction(a))
-		if !ok || q == pb || gained > MaxSafeInteger-score || mergeRule && !won && gained >= winValue {
-			break
-		}
-		empty := q.empties()
-		var cell int
-		var exp uint8
-		if spawns != nil {
-			s := spawns[n]
-			cell = s.Row*4 + s.Col
-			if uint(s.Row) >= 4 || uint(s.Col) >= 4 || empty>>(4*cell)&1 == 0 || !p.SpawnValue(s.Value) {
-				break
-			}
-			exp = log2(s.Value)
-			if open != nil {
-				open[n] = nibbleBits(empty)
-			}
-		}
-		if undo {
-			prev.pb, prev.score, prev.moves, prev.rng, prev.maxExp, prev.won = pb, score, moves, rng, maxExp, won
-		}
-		if spawns == nil {
-			exp = r.spawnExp(rng.Next())
-			cell = int(spawnShift(empty, rng.Next()) >> 2)
-		}
-		q.set(cell, exp)
-		pb = q
-		score += gained
-		moves++
-		lastGained, lastCell, lastExp = gained, cell, exp
-		if gained>>1 > 1<<maxExp-1 && q.hasExpAbove(maxExp) {
-			maxExp++ // a move makes a tile at most one step above the largest
-		}
-		maxExp = max(maxExp, exp)
-		if !mergeRule && maxExp >= winExp {
-			won = true
-		}
-		if result = r.finished(won, keep, moves, empty&(empty-1) == 0 && q.blocked()); result != Playing {
-			n++
-			break
-		}
-	}
-	if n > 0 {
-		last = Step{Changed: true, Gained: lastGained, Spawn: Spawn{Row: lastCell >> 2, Col: lastCell & 3, Value: 1 << lastExp}}
-		if undo {
-			g.prev, g.canUndo = prev, true
-		}
-		g.st.pb, g.st.score, g.st.moves, g.st.rng, g.st.maxExp, g.st.won, g.st.result = pb, score, moves, rng, maxExp, won, result
-	}
-	return n, last
-}
-
-// move is the general path of a move, for every board and every case run
-// leaves to it; given, if not nil, is the spawn to place, and open, if not
-// nil, gets the empty cells after the slide.
-func (g *Game) move(d Direction, given *Spawn, open *uint64) (Step, error) {
-	if g.st.result != Playing {
-		return g.refuse(d)
-	}
-	s, err := g.Board().Slide(d)
-	if err != nil {
-		return Step{}, err
-	}
-	if !s.Changed {
-		return g.refuse(d)
-	}
-	if s.Gained > MaxSafeInteger-g.st.score {
-		return Step{}, ErrScoreOverflow
-	}
-	b, cols := s.Board, s.Board.Cols()
-	if given != nil {
-		if err := g.checkSpawn(*given, b); err != nil {
-			return Step{}, err
-		}
-	}
-	if open != nil {
-		*open = b.EmptyMask()
-	}
-	if g.p.Undo {
-		g.prev, g.canUndo = g.st, true
-	}
-	sp := Spawn{}
-	if given != nil {
-		sp = *given
-	} else {
-		exp, nth := g.draw(b.Empty())
-		i := b.nthEmpty(nth)
-		sp = Spawn{Row: i / cols, Col: i % cols, Value: 1 << exp}
-	}
-	b.cells[sp.Row*cols+sp.Col] = log2(sp.Value)
-	maxExp := g.st.maxExp
-	g.setBoard(b)
-	g.st.maxExp = max(maxExp, g.st.maxExp)
-	g.st.score += s.Gained
-	g.st.moves++
-	if !g.st.won && g.r.winValue != 0 {
-		if g.p.Win.When == Reach {
-			g.st.won = g.st.maxExp >= g.r.winExp
-		} else {
-			g.st.won = s.Made(g.r.winValue)
-		}
-	}
-	g.finish(b.Blocked())
-	return Step{Changed: true, Gained: s.Gained, Spawn: sp}, nil
-}
-
-// checkSpawn checks a given spawn against the board after the slide.
-func (g *Game) checkSpawn(s Spawn, b Board) error {
-	switch {
-	case s.Row < 0 || s.Row >= b.Rows() || s.Col < 0 || s.Col >= b.Cols():
-		return fmt.Errorf("%w: row %d, column %d is outside the %dx%d board", ErrBadSpawn, s.Row, s.Col, b.Rows(), b.Cols())
-	case b.At(s.Row, s.Col) != 0:
-		return fmt.Errorf("%w: row %d, column %d is not empty after the slide", ErrBadSpawn, s.Row, s.Col)
-	case !g.p.SpawnValue(s.Value):
-		return fmt.Errorf("%w: profile %s spawns %s, not %d", ErrBadSpawn, g.p.Name, g.p.SpawnValues(), s.Value)
-	}
-	return nil
-}
-
-// finish ends the run when a finishing condition holds ([Rules.finished]).
-func (g *Game) finish(blocked bool) {
-	if r := g.r.finished(g.st.won, g.st.keep, g.st.moves, blocked); r != Playing {
-		g.st.result = r
-	}
-}
-
-// evaluate brings a new or loaded state's flags up to date.
-func (g *Game) evaluate() {
-	if g.r.winExp != 0 && g.p.Win.When == Reach && g.st.maxExp >= g.r.winExp {
-		g.st.won = true
-	}
-	g.finish(g.blocked())
-}
-
-// blocked reports whether the board has no move left in the sense of the
-// profile's game-over rule: no move changes it, and it is not empty
-// unless the profile counts an empty board as over. Only a loaded state
-// or a break reaches this with an empty board: the move paths check a
-// board that has just had a tile spawned, or at least kept one.
-func (g *Game) blocked() bool {
-	if g.st.packed {
-		return g.st.pb.blocked() && (g.r.emptyOver || g.st.pb.empties() != nibbleLSB)
-	}
-	return g.st.b.Blocked() && (g.r.emptyOver || g.st.b.Empty() != g.st.b.Cells())
 }
 
 // Undo takes back the last counted move: board, score, move count and the
@@ -808,14 +479,14 @@ func (g *Game) Break() error {
 	case g.st.score < br.Price:
 		return fmt.Errorf("break: %w: a break costs %d points and the score is %d", ErrNoBreak, br.Price, g.st.score)
 	}
-	b := g.Board()
+	b := &g.st.b
 	below := log2(br.Below)
 	for i := range b.Cells() {
 		if b.cells[i] < below {
 			b.cells[i] = 0
 		}
 	}
-	g.setBoard(b)
+	g.st.maxExp = b.maxExp()
 	g.st.score -= br.Price
 	g.st.breaks++
 	g.st.result, g.canUndo = Playing, false
@@ -830,7 +501,3 @@ func plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
-
-// AwaitingKeep reports whether the run stopped at the win tile in a
-// profile whose win asks: keep playing resumes it.
-func (g *Game) AwaitingKeep() bool { return g.st.result == TargetReached && g.p.Win.Then == Ask }

@@ -296,15 +296,17 @@ func TestMoveSpawnErrors(t *testing.T) {
 	}
 }
 
-func TestPackedOverflowFallsBack(t *testing.T) {
+func TestLargeTileMerge(t *testing.T) {
 	p := customProfile(t, "name: huge\nbase: tile-merge\nwin: {tile: 0}\n")
 	g := load(t, p, "2147483648 2147483648 . ./. . . ./. . . ./. . . .", seeded("h"))
-	if !g.st.packed {
-		t.Fatal("a 4x4 board with 2^31 tiles should start on the packed path")
-	}
 	step, err := g.Move(Left)
-	if err != nil || step.Gained != 1<<32 || g.MaxTile() != 1<<32 || g.st.packed {
-		t.Errorf("merging two 2^31: %+v %v, max %d, packed %v", step, err, g.MaxTile(), g.st.packed)
+	if err != nil || step.Gained != 1<<32 || g.MaxTile() != 1<<32 {
+		t.Errorf("merging two 2^31: %+v %v, max %d", step, err, g.MaxTile())
+	}
+	// The same through Play, which leaves the move to the general path.
+	g = load(t, p, "2147483648 2147483648 . ./. . . ./. . . ./. . . .", seeded("h"))
+	if n, err := g.Play([]Action{MoveLeft, MoveRight}, nil); n != 2 || err != nil || g.Score() < 1<<32 || g.MaxTile() != 1<<32 {
+		t.Errorf("Play merging two 2^31: %d %v, score %d, max %d", n, err, g.Score(), g.MaxTile())
 	}
 }
 
@@ -316,6 +318,42 @@ func TestScoreOverflow(t *testing.T) {
 	}
 	if _, err := g.Move(Left); !errors.Is(err, ErrScoreOverflow) || g.Board() != b {
 		t.Errorf("score overflow: %v", err)
+	}
+}
+
+// TestMovesOverflow holds every path of a move (one move, a log played
+// with drawn spawns, with given spawns, and as recorded) to refusing a
+// move past 2^53-1 counted moves as overflow, the game as it was; one
+// move short of the bound still plays.
+func TestMovesOverflow(t *testing.T) {
+	b := mustBoard(t, "2 2 . ./. . . ./. . . ./. . . .")
+	sp := []Spawn{{Row: 1, Col: 1, Value: 2}}
+	load := func(moves int) *Game {
+		t.Helper()
+		g, err := Load(mustProfile(t, "classic"), State{Board: b, Moves: moves, RNG: seeded("s")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	paths := map[string]func(g *Game) error{
+		"Move":         func(g *Game) error { _, err := g.Move(Left); return err },
+		"Play":         func(g *Game) error { _, err := g.Play([]Action{MoveLeft}, nil); return err },
+		"Play spawns":  func(g *Game) error { _, err := g.Play([]Action{MoveLeft}, sp); return err },
+		"PlayRecorded": func(g *Game) error { _, err := g.PlayRecorded([]Action{MoveLeft}, sp, make([]uint64, 1)); return err },
+	}
+	for name, play := range paths {
+		g := load(MaxSafeInteger)
+		if err := play(g); !errors.Is(err, ErrMovesOverflow) || Refusal(err) != "overflow" || g.Board() != b || g.Moves() != MaxSafeInteger {
+			t.Errorf("%s at 2^53-1 moves: %v, %d moves", name, err, g.Moves())
+		}
+		g = load(MaxSafeInteger - 1)
+		if err := play(g); err != nil || g.Moves() != MaxSafeInteger {
+			t.Errorf("%s at 2^53-2 moves: %v, %d moves", name, err, g.Moves())
+		}
+	}
+	if _, err := Load(mustProfile(t, "classic"), State{Board: b, Moves: MaxSafeInteger + 1}); err == nil {
+		t.Error("a state of 2^53 moves loads")
 	}
 }
 
@@ -588,5 +626,36 @@ func TestResultName(t *testing.T) {
 		if err != nil || r.Name() != string(text) || back.UnmarshalText([]byte(r.Name())) != nil || back != r {
 			t.Errorf("result %d: Name %q, MarshalText %q (%v), read back as %v", r, r.Name(), text, err, back)
 		}
+	}
+}
+
+// TestStartFillingTheBoard: a start that fills the board is over at once
+// when no move changes it, as a loaded board is; NewGame skips the look
+// for a move only while a cell is empty.
+func TestStartFillingTheBoard(t *testing.T) {
+	p := customProfile(t, "name: full-start\nbase: tile-merge\nrows: 2\ncols: 2\nstartTiles: 4\nspawn: {2: 1, 4: 1}\n")
+	rules, err := Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	over := 0
+	for seed := range 64 {
+		g, err := rules.NewGame(fmt.Sprint(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := rules.Load(State{Board: g.Board()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Result() != loaded.Result() {
+			t.Fatalf("seed %d: start\n%sresult %v, loaded %v", seed, g.Board(), g.Result(), loaded.Result())
+		}
+		if g.Over() {
+			over++
+		}
+	}
+	if over == 0 {
+		t.Error("no start of 64 was blocked: the test checks nothing")
 	}
 }

@@ -3,89 +3,125 @@ package engine
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Generator is a seeded spawn generator: how a seed makes a game's spawns.
-// A replay names it in its rng field. tp1 is the default and the one
-// recommended (docs/tp1.md); HallaboisLCG is there to check the seeded
-// games of the hallabois second format as they were played.
+// A replay names it in its rng field, and a profile names the one its
+// seeded games spawn by ([Profile.RNG]). [TP1] is the engine's own and
+// the one recommended (docs/tp1.md); any other is registered from outside
+// the engine with [RegisterGenerator] (peer/hallabois registers the
+// hallabois game's).
 type Generator uint8
 
-const (
-	// TP1 is tileproof's own generator (docs/tp1.md): SplitMix64 keyed by
-	// the SHA-256 of the seed text; each spawn draws the value, then the
-	// cell.
-	TP1 Generator = iota
-	// HallaboisLCG is the generator of the hallabois second format
-	// (docs/peers.md): a linear congruential generator with a 32-bit
-	// state, the seed a number from 0 to 2^32-1; each spawn draws the
-	// cell, then the value.
-	HallaboisLCG
-)
+// TP1 is tileproof's own generator (docs/tp1.md): SplitMix64 keyed by the
+// SHA-256 of the seed text; each spawn draws the value, then the cell.
+const TP1 Generator = 0
 
-// LCGID names the hallabois generator in a replay's rng field.
-const LCGID = "hallabois-lcg"
+// GeneratorDef defines a spawn generator registered from outside the
+// engine. Its state is at most 64 bits ([RNG]); a game under it plays
+// every move on the general path, not the replay loop tp1 games take.
+type GeneratorDef struct {
+	// Name names the generator in a replay's rng field and a profile's.
+	Name string
+	// Seed reads a seed text as the generator's first state. A seed has
+	// one written form: Seed refuses every other ([*SeedError]).
+	Seed func(seed string) (state uint64, err error)
+	// Draw makes a spawn's two draws on a board with empty (1 or more)
+	// empty cells, from state: the new state, the value draw v (the tile
+	// is the profile's spawn weights' pick of v modulo their total, as
+	// tp1's value draw is placed) and nth, the empty cell (0-based,
+	// row-major, below empty).
+	Draw func(state uint64, empty int) (next, v uint64, nth int)
+	// MaxState is the largest state a loaded game may hold.
+	MaxState uint64
+}
 
-var generatorNames = []string{RNGID, LCGID}
+// generators holds the registered generators by their number, tp1's
+// first (its functions unused: tp1 is written into the engine).
+var generators = struct {
+	mu   sync.RWMutex
+	defs []GeneratorDef
+}{defs: []GeneratorDef{{Name: RNGID, MaxState: ^uint64(0)}}}
 
-// String returns the generator's name in a replay: tp1 or hallabois-lcg.
-func (g Generator) String() string { return enumName(generatorNames, int(g)) }
+// RegisterGenerator adds a spawn generator and returns its number. Call
+// it from an init function: a name already taken, an empty name or a
+// missing function panics.
+func RegisterGenerator(def GeneratorDef) Generator {
+	generators.mu.Lock()
+	defer generators.mu.Unlock()
+	if def.Name == "" || def.Seed == nil || def.Draw == nil {
+		panic("engine: RegisterGenerator needs a name, Seed and Draw")
+	}
+	for _, d := range generators.defs {
+		if d.Name == def.Name {
+			panic("engine: generator " + def.Name + " registered twice")
+		}
+	}
+	if len(generators.defs) > 255 {
+		panic("engine: too many generators")
+	}
+	generators.defs = append(generators.defs, def)
+	return Generator(len(generators.defs) - 1)
+}
+
+// def returns the generator's definition; ok is false for a number no
+// generator has.
+func (g Generator) def() (d GeneratorDef, ok bool) {
+	generators.mu.RLock()
+	defer generators.mu.RUnlock()
+	if int(g) >= len(generators.defs) {
+		return GeneratorDef{}, false
+	}
+	return generators.defs[g], true
+}
+
+// String returns the generator's name in a replay: tp1, or the name it
+// was registered under.
+func (g Generator) String() string {
+	if d, ok := g.def(); ok {
+		return d.Name
+	}
+	return fmt.Sprintf("generator %d", int(g))
+}
 
 // ParseGenerator returns the generator a replay's rng field names.
 func ParseGenerator(name string) (Generator, error) {
-	for i, n := range generatorNames {
-		if n == name {
+	generators.mu.RLock()
+	defer generators.mu.RUnlock()
+	names := make([]string, len(generators.defs))
+	for i, d := range generators.defs {
+		if d.Name == name {
 			return Generator(i), nil
 		}
+		names[i] = d.Name
 	}
-	return 0, fmt.Errorf("no spawn generator %q (the generators are %s)", name, strings.Join(generatorNames, ", "))
+	return 0, fmt.Errorf("no spawn generator %q (the generators are %s)", name, strings.Join(names, ", "))
+}
+
+// GeneratorNames returns the names of the generators known to this
+// program, tp1's first.
+func GeneratorNames() []string {
+	generators.mu.RLock()
+	defer generators.mu.RUnlock()
+	names := make([]string, len(generators.defs))
+	for i, d := range generators.defs {
+		names[i] = d.Name
+	}
+	return names
 }
 
 // Seed returns the seed text as the generator reads it: tp1's trimmed
-// text ([NormalizeSeed]), or a hallabois-lcg seed as it is written, which
-// must already be its one form ([LCGSeed]). Errors are [*SeedError].
+// text ([NormalizeSeed]), or another generator's seed as it is written,
+// which must already be its one form. Errors are [*SeedError].
 func (g Generator) Seed(s string) (string, error) {
-	if g == HallaboisLCG {
-		_, err := LCGSeed(s)
-		return s, err
+	if g == TP1 {
+		return NormalizeSeed(s)
 	}
-	return NormalizeSeed(s)
-}
-
-// LCGSeed reads a hallabois-lcg seed: a number from 0 to 4294967295 in
-// plain decimal, with no sign, leading zero or white space, so that every
-// seed has one written form. Errors are [*SeedError].
-func LCGSeed(s string) (uint32, error) {
-	if s == "" || len(s) > 10 {
-		return 0, &SeedError{s, "a hallabois-lcg seed is a number from 0 to 4294967295 in plain decimal"}
+	d, ok := g.def()
+	if !ok {
+		return "", fmt.Errorf("invalid generator %d", g)
 	}
-	var v uint64
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' || c == '0' && i == 0 && len(s) > 1 {
-			return 0, &SeedError{s, "a hallabois-lcg seed is a number from 0 to 4294967295 in plain decimal (no sign, leading zero or white space)"}
-		}
-		v = v*10 + uint64(c-'0')
-	}
-	if v > 1<<32-1 {
-		return 0, &SeedError{s, "above 4294967295; a hallabois-lcg seed is a 32-bit number"}
-	}
-	return uint32(v), nil
-}
-
-// lcgNext advances the hallabois generator's state and returns it, which
-// is also the draw: 1103515245*state + 12345 modulo 2^32, then modulo
-// 2^31-1.
-func lcgNext(state uint32) uint32 { return (1103515245*state + 12345) % 2147483647 }
-
-// drawLCG makes the two hallabois draws of a spawn on a board with empty
-// empty cells: which empty cell (0-based, row-major), then the tile's
-// exponent (the draw modulo the total spawn weight, placed among the
-// weights as tp1's value draw is).
-func (g *Game) drawLCG(empty int) (exp uint8, nth int) {
-	s := lcgNext(uint32(g.st.rng.state))
-	nth = int(s % uint32(empty))
-	s = lcgNext(s)
-	g.st.rng.state = uint64(s)
-	return g.r.spawnExp(uint64(s)), nth
+	_, err := d.Seed(s)
+	return s, err
 }

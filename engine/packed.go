@@ -5,32 +5,28 @@ import (
 	"sync"
 )
 
-// packed is a 4x4 board in 80 bits, the fast path for the standard board.
-// Cell i (row-major: row i/4, column i%4) holds the exponent
-// lo>>(4i)&15 | (hi>>i&1)<<4, so exponents 0..31 are representable: every
-// tile a 4x4 game can reach (2^17 = 131072 with 2s and 4s) and more. Row r
-// is the 16 bits lo>>(16r) and the 4 bits hi>>(4r), column 0 lowest.
+// packed is a 4x4 board whose exponents are at most 15, in one word:
+// cell i (row-major: row i/4, column i%4) holds its exponent in bits 4i
+// to 4i+3, so row r is the 16 bits lo>>(16r), column 0 lowest. It is the
+// replay loop's board (fastplay.go); a board holding a tile of 2^16 or
+// more, and a move that makes one, are left to the generic Board, which
+// every game keeps.
 //
 // Moves look rows up in two precomputed tables (one for left, one for
-// right) indexed by the 16 low bits; columns are rows of the transposed
-// board. A row holding a tile of 2^16 or more (a set hi bit) is rare and is
-// computed with slide instead.
-type packed struct {
-	lo uint64
-	hi uint16
-}
+// right) indexed by the row's 16 bits; columns are rows of the transposed
+// board.
+type packed struct{ lo uint64 }
 
 const (
-	packedMaxExp = 31
+	packedMaxExp = 15
 	nibbleLSB    = 0x1111111111111111
 )
 
 // rowEntry is one row's move in a table: the new row's 16 bits (bits
 // 0-15) and the points gained divided by 4 (bits 16-30; merged tiles are
 // multiples of 4). Bit 31, rowEscape, marks a move that makes a tile of
-// 2^16 or more, which needs the row's high bits: such rows are computed by
-// rowMove instead. At 4 bytes an entry, both tables together fit in a
-// 512 KiB L2 cache.
+// 2^16 or more, which a packed board does not hold. At 4 bytes an entry,
+// both tables together fit in a 512 KiB L2 cache.
 type rowEntry uint32
 
 const rowEscape rowEntry = 1 << 31
@@ -39,9 +35,9 @@ const rowEscape rowEntry = 1 << 31
 // left for up and left, right for down and right. Picking one by index
 // rather than by a branch spares a mispredicted branch where the
 // direction is hard to predict. They are built at first use (buildTables,
-// from Compile and toPacked: every packed board comes through one of
-// them), so that a command that plays no game does not pay the
-// milliseconds building them takes.
+// from Compile: every packed board is a compiled profile's game's), so
+// that a command that plays no game does not pay for building
+// them (docs/engine.md).
 var rowTables [2]*[1 << 16]rowEntry
 
 // buildTables builds rowTables, once.
@@ -88,64 +84,6 @@ func mirrorRow(r uint16) uint16 {
 	return r<<12 | r>>12 | r<<4&0x0F00 | r>>4&0x00F0
 }
 
-// rowMove slides one packed row, its 16 low bits lo and 4 high bits hi,
-// toward column 0, or toward column 3 when reverse is set. ok is false when
-// a merge would make a tile above 2^packedMaxExp.
-func rowMove(lo, hi uint16, reverse bool) (nlo, nhi uint16, gained uint64, ok bool) {
-	col := func(c int) int {
-		if reverse {
-			return 3 - c
-		}
-		return c
-	}
-	var line [4]uint8
-	for c := range 4 {
-		i := col(c)
-		line[c] = uint8(lo>>(4*i)&15 | (hi>>i&1)<<4)
-	}
-	merged := slide(line[:])
-	for c, x := range line {
-		if x > packedMaxExp {
-			return 0, 0, 0, false
-		}
-		if merged&(1<<c) != 0 {
-			gained += 1 << x
-		}
-		i := col(c)
-		nlo |= uint16(x&15) << (4 * i)
-		nhi |= uint16(x>>4) << i
-	}
-	return nlo, nhi, gained, true
-}
-
-// toPacked converts a 4x4 board whose exponents are at most packedMaxExp.
-func toPacked(b Board) packed {
-	buildTables()
-	var p packed
-	for i, e := range b.cells[:16] {
-		p.set(i, e)
-	}
-	return p
-}
-
-func (p packed) board() Board {
-	b := Board{rows: 4, cols: 4}
-	for i := range 16 {
-		b.cells[i] = p.exp(i)
-	}
-	return b
-}
-
-func (p packed) exp(i int) uint8 {
-	return uint8(p.lo>>(4*i)&15) | uint8(p.hi>>i&1)<<4
-}
-
-// set puts exponent e in empty cell i.
-func (p *packed) set(i int, e uint8) {
-	p.lo |= uint64(e&15) << (4 * i)
-	p.hi |= uint16(e>>4) << i
-}
-
 // transposeLo swaps the rows and columns of a board's low bits.
 func transposeLo(x uint64) uint64 {
 	// Swap the off-diagonal nibbles of each 2x2 block, then the off-diagonal
@@ -156,92 +94,40 @@ func transposeLo(x uint64) uint64 {
 	return x ^ t ^ t<<24
 }
 
-// transpose swaps rows and columns.
-func (p packed) transpose() packed {
-	x := transposeLo(p.lo)
-	h := p.hi
-	u := (h ^ h>>3) & 0x0A0A
-	h ^= u ^ u<<3
-	u = (h ^ h>>6) & 0x00CC
-	h ^= u ^ u<<6
-	return packed{x, h}
-}
-
 // slide moves the board toward d. ok is false when a merge would make a
-// tile above 2^packedMaxExp.
+// tile of 2^16 or more, which the packed board does not hold.
 //
-// A board without high bits (no tile of 2^16 or more) takes four table
-// lookups: left and right look its rows up; up and down gather each column
-// into a row index with one multiply, and transpose the new columns, put
-// together as rows, back. (Transposing the board first, instead of the
-// multiplies, is slower; so is spreading each new column on its own.)
-// Other boards, and moves that make a 2^16 tile, take slideSlow.
+// It takes four table lookups: left and right look the rows up; up and
+// down gather each column into a row index with one multiply, and
+// transpose the new columns, put together as rows, back. (Transposing the
+// board first, instead of the multiplies, is slower; so is spreading each
+// new column on its own.) The replay loop writes the same lookups out.
 func (p packed) slide(d Direction) (q packed, gained uint64, ok bool) {
 	table := rowTables[d&1]
-	if p.hi == 0 {
-		var e0, e1, e2, e3 rowEntry
-		if d >= Left {
-			e0 = table[uint16(p.lo)]
-			e1 = table[uint16(p.lo>>16)]
-			e2 = table[uint16(p.lo>>32)]
-			e3 = table[uint16(p.lo>>48)]
-			q.lo = uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48
-		} else {
-			e0 = table[column(p.lo)]
-			e1 = table[column(p.lo>>4)]
-			e2 = table[column(p.lo>>8)]
-			e3 = table[column(p.lo>>12)]
-			q.lo = transposeLo(uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48)
-		}
-		if (e0|e1|e2|e3)&rowEscape == 0 {
-			return q, uint64(e0>>16+e1>>16+e2>>16+e3>>16) << 2, true
-		}
+	var e0, e1, e2, e3 rowEntry
+	if d >= Left {
+		e0 = table[uint16(p.lo)]
+		e1 = table[uint16(p.lo>>16)]
+		e2 = table[uint16(p.lo>>32)]
+		e3 = table[uint16(p.lo>>48)]
+		q.lo = uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48
+	} else {
+		e0 = table[column(p.lo)]
+		e1 = table[column(p.lo>>4)]
+		e2 = table[column(p.lo>>8)]
+		e3 = table[column(p.lo>>12)]
+		q.lo = transposeLo(uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48)
 	}
-	return p.slideSlow(d, table)
-}
-
-// slideSlow is slide for a board that holds or makes a tile of 2^16 or
-// more: it works on rows, transposing the board for up and down.
-func (p packed) slideSlow(d Direction, table *[1 << 16]rowEntry) (q packed, gained uint64, ok bool) {
-	reverse := d == Right || d == Down
-	if d < Left {
-		p = p.transpose()
+	if (e0|e1|e2|e3)&rowEscape != 0 {
+		return packed{}, 0, false
 	}
-	for r := range 4 {
-		lo, hi := uint16(p.lo>>(16*r)), p.hi>>(4*r)&15
-		if e := table[lo]; hi == 0 && e&rowEscape == 0 {
-			q.lo |= uint64(e&0xFFFF) << (16 * r)
-			gained += uint64(e>>16) << 2
-			continue
-		}
-		nlo, nhi, g, ok := rowMove(lo, hi, reverse)
-		if !ok {
-			return packed{}, 0, false
-		}
-		q.lo |= uint64(nlo) << (16 * r)
-		q.hi |= nhi << (4 * r)
-		gained += g
-	}
-	if d < Left {
-		q = q.transpose()
-	}
-	return q, gained, true
+	return q, uint64(e0>>16+e1>>16+e2>>16+e3>>16) << 2, true
 }
 
 // column gathers the nibbles at bits 0, 16, 32 and 48 of x (column 0 of a
 // packed board, rows 0 to 3) into a 16-bit row, row 0 lowest.
 func column(x uint64) uint16 {
 	return uint16((x & 0x000F000F000F000F) * 0x0001001001001000 >> 48)
-}
-
-// spread16 moves bit i of x to bit 4i.
-func spread16(x uint16) uint64 {
-	v := uint64(x)
-	v = (v | v<<24) & 0x000000FF000000FF
-	v = (v | v<<12) & 0x000F000F000F000F
-	v = (v | v<<6) & 0x0303030303030303
-	v = (v | v<<3) & nibbleLSB
-	return v
 }
 
 // zeroNibbles returns bit 4i set for every nibble i of x that is 0.
@@ -259,13 +145,7 @@ func nibbleBits(x uint64) uint64 {
 }
 
 // empties returns bit 4i set for every empty cell i.
-func (p packed) empties() uint64 {
-	z := zeroNibbles(p.lo)
-	if p.hi != 0 {
-		z &^= spread16(p.hi)
-	}
-	return z
-}
+func (p packed) empties() uint64 { return zeroNibbles(p.lo) }
 
 // blocked reports whether no move changes the board: it is full and no two
 // neighbours are equal, or it is empty.
@@ -275,39 +155,17 @@ func (p packed) blocked() bool {
 	}
 	const notLastCol = 0x0111011101110111
 	const notLastRow = 0x0000111111111111
-	// Cells i and i+1 (same row) are equal when both their nibbles and their
-	// high bits are; likewise cells i and i+4.
+	// Cells i and i+1 (same row) are equal when their nibbles are;
+	// likewise cells i and i+4.
 	h := zeroNibbles(p.lo^p.lo>>4) & notLastCol
 	v := zeroNibbles(p.lo^p.lo>>16) & notLastRow
-	if p.hi != 0 {
-		h &^= spread16(p.hi ^ p.hi>>1)
-		v &^= spread16(p.hi ^ p.hi>>4)
-	}
 	return h|v == 0
-}
-
-// hasExpAbove reports whether a cell's exponent is above e.
-func (p packed) hasExpAbove(e uint8) bool {
-	if p.hi != 0 || e >= 15 {
-		return p.maxExp() > e
-	}
-	// A byte holding a nibble c gets bit 4 set by the addition when c > e.
-	const bytes = 0x0F0F0F0F0F0F0F0F
-	add := uint64(15-e) * 0x0101010101010101
-	return ((p.lo&bytes+add)|(p.lo>>4&bytes+add))&0x1010101010101010 != 0
 }
 
 // maxExp returns the largest exponent on the board.
 func (p packed) maxExp() uint8 {
-	if p.hi != 0 {
-		var m uint8
-		for i := range 16 {
-			m = max(m, p.exp(i))
-		}
-		return m
-	}
-	// The low bits only: the largest of the 16 nibbles, as bytes, without
-	// a branch: the even and odd nibbles side by side, then halves.
+	// The largest of the 16 nibbles, as bytes, without a branch: the even
+	// and odd nibbles side by side, then halves.
 	const bytes = 0x0F0F0F0F0F0F0F0F
 	m := maxBytes(p.lo&bytes, p.lo>>4&bytes)
 	m = maxBytes(m, m>>32)

@@ -8,12 +8,29 @@ import (
 	"github.com/tileproof/tileproof/internal/plain"
 )
 
+// toPacked packs a 4x4 board whose exponents are at most packedMaxExp.
+func toPacked(b Board) packed {
+	buildTables()
+	return packed{packCells(&b)}
+}
+
+// board unpacks p.
+func (p packed) board() Board {
+	b := Board{rows: 4, cols: 4}
+	unpackCells(&b, p.lo)
+	return b
+}
+
+// set puts exponent e (at most 15) in empty cell i.
+func (p *packed) set(i int, e uint8) { p.lo |= uint64(e) << (4 * i) }
+
 // TestPackedEveryLine checks the packed fast path against the plain
-// implementation on every 4-cell line of tile exponents 0..17 (every tile
-// a 4x4 game can reach, up to 131072), placed as row or column 1 and moved
-// in all four directions.
+// implementation on every 4-cell line of tile exponents 0..15 (every tile
+// the packed board holds, up to 32768), placed as row or column 1 and
+// moved in all four directions: a merge of two 32768s is an overflow,
+// left to the generic board.
 func TestPackedEveryLine(t *testing.T) {
-	const n = 18
+	const n = 16
 	var line [4]uint8
 	for code := range n * n * n * n {
 		for i, c := 0, code; i < 4; i, c = i+1, c/n {
@@ -44,7 +61,7 @@ func checkPacked(t *testing.T, b Board, d Direction) {
 	q, gained, ok := p.slide(d)
 	want, wantGained, changed := plain.Move(toPlain(b), d.Letter())
 	if !ok {
-		if want.Max() <= 1<<packedMaxExp {
+		if want.Max() < 1<<(packedMaxExp+1) {
 			t.Fatalf("packed %s of\n%s\nreports overflow; plain gives\n%s", d, b, want)
 		}
 		return
@@ -71,8 +88,8 @@ func popcount(x uint64) int {
 func TestPackedTranspose(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 1000 {
-		b := randomBoard(rng, 4, 4, 31)
-		tr := toPacked(b).transpose().board()
+		b := randomBoard(rng, 4, 4, 15)
+		tr := packed{transposeLo(toPacked(b).lo)}.board()
 		for r := range 4 {
 			for c := range 4 {
 				if tr.Exp(r, c) != b.Exp(c, r) {
@@ -85,9 +102,17 @@ func TestPackedTranspose(t *testing.T) {
 
 func TestPackedOverflow(t *testing.T) {
 	b, _ := NewBoard(4, 4)
-	b.cells[0], b.cells[1] = 31, 31
-	if _, _, ok := toPacked(b).slide(Left); ok {
-		t.Error("merging two 2^31 on the packed board: no overflow reported")
+	b.cells[0], b.cells[1] = 15, 15
+	for _, d := range []Direction{Left, Right} {
+		if _, _, ok := toPacked(b).slide(d); ok {
+			t.Errorf("merging two 2^15 %s on the packed board: no overflow reported", d)
+		}
+	}
+	b.cells[1], b.cells[4] = 0, 15
+	for _, d := range []Direction{Up, Down} {
+		if _, _, ok := toPacked(b).slide(d); ok {
+			t.Errorf("merging two 2^15 %s on the packed board: no overflow reported", d)
+		}
 	}
 }
 
@@ -102,18 +127,49 @@ func TestNthEmpty(t *testing.T) {
 	}
 }
 
-// FuzzPackedBoard moves whole 4x4 boards, exponents 0..31, on the packed
+// FuzzPackedBoard moves whole 4x4 boards, exponents 0..15, on the packed
 // path and compares each direction with the plain implementation.
 func FuzzPackedBoard(f *testing.F) {
-	f.Add(uint64(0x1122334455667788), uint16(0))
-	f.Add(uint64(0xF0F0F0F0F0F0F0F0), uint16(0xFFFF))
-	f.Add(uint64(0x0000000100010001), uint16(0x0001))
-	f.Fuzz(func(t *testing.T, lo uint64, hi uint16) {
-		b := packed{lo, hi}.board()
+	f.Add(uint64(0x1122334455667788))
+	f.Add(uint64(0xF0F0F0F0F0F0F0F0))
+	f.Add(uint64(0x0000000100010001))
+	f.Add(uint64(0xFF00000000000000))
+	f.Fuzz(func(t *testing.T, lo uint64) {
+		b := packed{lo}.board()
 		for _, d := range Directions {
 			checkPacked(t, b, d)
 		}
 	})
+}
+
+// spread16 moves bit i of x to bit 4i.
+func spread16(x uint16) uint64 {
+	var v uint64
+	for i := range 16 {
+		v |= uint64(x>>i&1) << (4 * i)
+	}
+	return v
+}
+
+// TestPackCells: packing and unpacking a board keep every cell, cell i in
+// nibble i.
+func TestPackCells(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 10000 {
+		b := randomBoard(rng, 4, 4, 15)
+		lo := packCells(&b)
+		for i := range 16 {
+			if uint8(lo>>(4*i)&15) != b.cells[i] {
+				t.Fatalf("packCells of\n%s\n= %016x: cell %d", b, lo, i)
+			}
+		}
+		var back Board
+		back.rows, back.cols = 4, 4
+		unpackCells(&back, lo)
+		if back != b {
+			t.Fatalf("unpacked\n%s\nfrom\n%s", back, b)
+		}
+	}
 }
 
 // TestNthEmptyEveryMask checks the branch-free count and select against
@@ -137,21 +193,8 @@ func TestNthEmptyEveryMask(t *testing.T) {
 	}
 }
 
-func TestHasExpAbove(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 9))
-	for range 20000 {
-		b := randomBoard(rng, 4, 4, 1+rng.IntN(20))
-		p := toPacked(b)
-		for e := range uint8(22) {
-			if got, want := p.hasExpAbove(e), p.maxExp() > e; got != want {
-				t.Fatalf("hasExpAbove(%d) = %v on\n%s", e, got, b)
-			}
-		}
-	}
-}
-
 // TestMaxExpEveryCell puts each exponent in each cell of boards whose
-// other cells are random and smaller, with and without high bits.
+// other cells are random and smaller.
 func TestMaxExpEveryCell(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for cell := range 16 {
@@ -172,6 +215,31 @@ func TestMaxExpEveryCell(t *testing.T) {
 	}
 }
 
+// rowMove slides one packed row, its 16 bits lo, toward column 0, or
+// toward column 3 when reverse is set, by the general rule (slide);
+// escape is set when a merge makes a tile of 2^16 or more.
+func rowMove(lo uint16, reverse bool) (nlo uint16, gained uint64, escape bool) {
+	col := func(c int) int {
+		if reverse {
+			return 3 - c
+		}
+		return c
+	}
+	var line [4]uint8
+	for c := range 4 {
+		line[c] = uint8(lo >> (4 * col(c)) & 15)
+	}
+	merged := slide(line[:])
+	for c, x := range line {
+		if merged&(1<<c) != 0 {
+			gained += 1 << x
+		}
+		escape = escape || x > packedMaxExp
+		nlo |= uint16(x&15) << (4 * col(c))
+	}
+	return nlo, gained, escape
+}
+
 // TestRowTables holds every entry of both row tables to rowMove, the
 // slide of one packed row: the new row and a quarter of the points, or
 // rowEscape where the move makes a tile of 2^16 or more.
@@ -179,9 +247,9 @@ func TestRowTables(t *testing.T) {
 	tables := buildRowTables()
 	for d, reverse := range []bool{false, true} {
 		for row := range 1 << 16 {
-			lo, hi, gained, _ := rowMove(uint16(row), 0, reverse)
+			lo, gained, escape := rowMove(uint16(row), reverse)
 			want := rowEntry(lo) | rowEntry(gained>>2)<<16
-			if hi != 0 {
+			if escape {
 				want = rowEscape
 			}
 			if got := tables[d][row]; got != want {
@@ -192,8 +260,8 @@ func TestRowTables(t *testing.T) {
 }
 
 // BenchmarkRowTables builds the two row tables, what the first 4x4 game
-// of a process pays, beside building them with rowMove, the slide of the
-// packed path's rare rows.
+// of a process pays, beside building them with rowMove, the general
+// slide of a row.
 func BenchmarkRowTables(b *testing.B) {
 	b.Run("built", func(b *testing.B) {
 		for b.Loop() {
@@ -205,7 +273,7 @@ func BenchmarkRowTables(b *testing.B) {
 			for _, reverse := range []bool{false, true} {
 				t := new([1 << 16]rowEntry)
 				for row := range 1 << 16 {
-					lo, _, gained, _ := rowMove(uint16(row), 0, reverse)
+					lo, gained, _ := rowMove(uint16(row), reverse)
 					t[row] = rowEntry(lo) | rowEntry(gained>>2)<<16
 				}
 			}

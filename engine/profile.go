@@ -158,6 +158,20 @@ type Profile struct {
 	Undo     bool // one-step undo that restores board, score, moves and the next spawn
 	EndRun   bool // the player may end the run early (result RunFinished)
 	Break    BreakRule
+	// RNG names the generator the profile's seeded games spawn by, the
+	// only one a replay of it may pin: "" for tp1, or the name of a
+	// generator registered from outside the engine ([RegisterGenerator];
+	// "hallabois-lcg" in the hallabois game's second-format profiles).
+	RNG string
+}
+
+// Generator returns the name of the generator the profile's seeded games
+// spawn by: RNG, or tp1 when it names none.
+func (p *Profile) Generator() string {
+	if p.RNG == "" {
+		return RNGID
+	}
+	return p.RNG
 }
 
 // Clone returns a deep copy of p.
@@ -257,6 +271,9 @@ func (p *Profile) Validate() error {
 	}
 	if err := p.Break.validate(); err != nil {
 		return err
+	}
+	if p.RNG != "" && (len(p.RNG) > 64 || !validName(p.RNG)) {
+		return bad("rng", "%q is not a generator's name (lower-case letters, digits and single hyphens, at most 64)", p.RNG)
 	}
 	order := slices.Clone(p.FinishOrder)
 	slices.Sort(order)

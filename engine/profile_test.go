@@ -81,11 +81,12 @@ func TestHallaboisProfiles(t *testing.T) {
 		price uint64
 		when  BreakNoMoves
 		two   uint64 // the weight of 2 against 1 for 4
+		rng   string // the generator a seeded replay pins
 	}{
-		{"hallabois-4x4", 4, 1000, BreakRefuse, 3},
-		{"hallabois-3x3", 3, 500, BreakRefuse, 3},
-		{"hallabois-v1-4x4", 4, 1000, BreakAllow, 9},
-		{"hallabois-v1-3x3", 3, 1000, BreakAllow, 9},
+		{"hallabois-4x4", 4, 1000, BreakRefuse, 3, "hallabois-lcg"},
+		{"hallabois-3x3", 3, 500, BreakRefuse, 3, "hallabois-lcg"},
+		{"hallabois-v1-4x4", 4, 1000, BreakAllow, 9, ""},
+		{"hallabois-v1-3x3", 3, 1000, BreakAllow, 9, ""},
 	}
 	classic := mustProfile(t, "classic")
 	for _, tt := range tests {
@@ -107,7 +108,7 @@ func TestHallaboisProfiles(t *testing.T) {
 		q := classic.Clone()
 		q.Name, q.Title, q.Source, q.Description, q.Rows, q.Cols = p.Name, p.Title, p.Source, p.Description, p.Rows, p.Cols
 		q.Spawn, q.Win, q.Illegal, q.Break = p.Spawn, p.Win, p.Illegal, p.Break
-		q.FinishOrder = p.FinishOrder
+		q.FinishOrder, q.RNG = p.FinishOrder, tt.rng
 		if diff := cmp.Diff(q, p); diff != "" {
 			t.Errorf("%s differs from classic in more than it states:\n%s", tt.name, diff)
 		}

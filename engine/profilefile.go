@@ -32,6 +32,7 @@ type profileFile struct {
 	Undo        *bool             `yaml:"undo,omitempty"`
 	EndRun      *bool             `yaml:"endRun,omitempty"`
 	Break       *breakFile        `yaml:"break,omitempty,flow"`
+	RNG         *string           `yaml:"rng,omitempty"`
 }
 
 type winFile struct {
@@ -66,6 +67,9 @@ func (p *Profile) MarshalYAML() (any, error) {
 	}
 	if len(p.Targets) > 0 {
 		f.Targets = &p.Targets
+	}
+	if p.RNG != "" {
+		f.RNG = &p.RNG
 	}
 	for _, r := range p.FinishOrder {
 		name, err := r.MarshalText()
@@ -141,6 +145,7 @@ func parseProfile(file string, data []byte, base func(string) (*Profile, error))
 	set(&p.MoveLimit, f.MoveLimit)
 	set(&p.Undo, f.Undo)
 	set(&p.EndRun, f.EndRun)
+	set(&p.RNG, f.RNG)
 	if f.Spawn != nil {
 		p.Spawn = p.Spawn[:0]
 		for v, w := range f.Spawn {

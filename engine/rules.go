@@ -15,10 +15,10 @@ type Rules struct {
 	spawnExps  []uint8  // the spawn tiles' exponents, ascending
 	spawnCum   []uint64 // running sums of their weights
 	spawnTotal uint64
-	// recordedFast says playRecorded may replay this profile's
-	// spawn-recorded games: 4x4, spawn tiles below 2^16 and below the win
-	// tile. seededFast says playSeeded may replay its seeded ones: those,
-	// and spawn weights summing to at most len(spawnTable).
+	// recordedFast says the replay loop (fastPlay) may replay this
+	// profile's spawn-recorded games: 4x4, spawn tiles below 2^16 and
+	// below the win tile. seededFast says it may replay its tp1 games:
+	// those, and spawn weights summing to at most len(spawnTable).
 	recordedFast, seededFast bool
 	spawnMask                uint64    // bit e set for each spawn tile's exponent e
 	spawnTable               [64]uint8 // the spawn exponent for each draw mod spawnTotal, when seededFast

@@ -61,15 +61,20 @@ type variant struct {
 	// The boards: the one the failing step started from (or the board a
 	// property loaded), the rules' and the implementation's, the cells
 	// where the last two differ marked (Diffs of them). Start is nil when
-	// unknown; Want is nil when no whole board diverged (Got is then the
-	// implementation's board after the step, when known).
+	// unknown; Want, where no whole board diverged, is the board the
+	// rules give after a case's failing step (rulesBoard), nil when that
+	// cannot be told (Got is then the implementation's board after the
+	// step, when known).
 	Start, Want, Got [][]cell
 	Diffs            int
 	// GotIn is the profile whose board Got is, when the variant's
 	// profiles' boards differ (only where no whole board diverged: in
 	// what a spawn placed), "" when they are the same.
 	GotIn string
-	got   *engine.Board // the board Got draws
+	// WantCaption captions the rules' board when no whole board diverged
+	// (rulesBoard), "" when one did.
+	WantCaption string
+	got         *engine.Board // the board Got draws
 }
 
 // At says where the variant failed: "at step 3", or "" for a property.
@@ -147,9 +152,107 @@ func variantOf(res conformance.Result) variant {
 			}
 		}
 	case res.Got != nil:
-		v.Got = boardCells(*res.Got, nil)
+		if want, caption, ok := rulesBoard(res); ok {
+			v.Want, v.Got, v.WantCaption = boardCells(want, res.Got), boardCells(*res.Got, &want), caption
+			for _, row := range v.Got {
+				for _, c := range row {
+					if c.Mark {
+						v.Diffs++
+					}
+				}
+			}
+		} else {
+			v.Got = boardCells(*res.Got, nil)
+		}
 	}
 	return v
+}
+
+// propertyMove returns the move of a property check's failure, which its
+// words name ("moving left on the board loaded ...", "after moving up on
+// ...", "move up changes nothing on the board loaded ..."), or "".
+func propertyMove(reason string) string {
+	reason = strings.TrimPrefix(reason, "after ")
+	for _, verb := range []string{"moving ", "move "} {
+		rest, ok := strings.CutPrefix(reason, verb)
+		if !ok {
+			continue
+		}
+		d, tail, _ := strings.Cut(rest, " ")
+		if _, err := engine.ParseDirection(d); err == nil && len(d) > 1 && (strings.HasPrefix(tail, "on ") || strings.HasPrefix(tail, "changes ")) {
+			return d
+		}
+	}
+	return ""
+}
+
+// rulesBoard returns the board the rules give after a failing step on
+// which no whole board diverged, to draw beside the implementation's, and
+// its caption. The step is a case's (its last step in the result's case
+// info) or a property check's one move (named in its words). The board is
+// the one before the step (the implementation's, which the rules agreed
+// with up to it) where the rules refuse the step or it does not move;
+// else that board moved by the rules, with the tile the step forced or,
+// failing that, the one tile the implementation placed in a cell the
+// slide left empty (none placed: the slide alone). ok is false when it
+// cannot say (an undo, End run or keep playing; a check with no move;
+// several tiles placed).
+func rulesBoard(res conformance.Result) (b engine.Board, caption string, ok bool) {
+	if res.Start == nil || res.Got == nil {
+		return b, "", false
+	}
+	before, got := *res.Start, *res.Got
+	var action, spawn string
+	switch {
+	case res.Area == conformance.PropertiesArea:
+		if action = propertyMove(res.Reason); action == "" {
+			return b, "", false
+		}
+	case res.Info != nil && res.Step >= 1 && len(res.Info.Steps) == res.Step:
+		st := res.Info.Steps[res.Step-1]
+		action, spawn = st.Action, st.Spawn
+	default:
+		return b, "", false
+	}
+	const rules = "the rules give"
+	if action == "check" || strings.Contains(res.Reason, "the rules refuse it") {
+		return before, rules, true
+	}
+	d, err := engine.ParseDirection(action)
+	if err != nil {
+		return b, "", false
+	}
+	s, err := before.Slide(d)
+	if err != nil || !s.Changed {
+		return before, rules, true // an overflow is refused: the board as it was
+	}
+	b = s.Board
+	var sp engine.Spawn
+	if _, err := fmt.Sscanf(spawn, "%d at row %d, column %d", &sp.Value, &sp.Row, &sp.Col); err == nil {
+		if sp.Row < b.Rows() && sp.Col < b.Cols() && b.At(sp.Row, sp.Col) == 0 {
+			b.Set(sp.Row, sp.Col, sp.Value)
+		}
+		return b, rules, true
+	}
+	if got.Rows() != b.Rows() || got.Cols() != b.Cols() {
+		return b, "", false
+	}
+	var placed []engine.Spawn
+	for r := range b.Rows() {
+		for c := range b.Cols() {
+			if b.At(r, c) == 0 && got.At(r, c) != 0 {
+				placed = append(placed, engine.Spawn{Row: r, Col: c, Value: got.At(r, c)})
+			}
+		}
+	}
+	switch len(placed) {
+	case 0:
+		return b, "the rules' slide", true
+	case 1:
+		b.Set(placed[0].Row, placed[0].Col, placed[0].Value)
+		return b, rules, true
+	}
+	return b, "", false
 }
 
 func sameBoard(a, b *engine.Board) bool {

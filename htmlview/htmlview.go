@@ -31,7 +31,7 @@ func pages() *template.Template {
 	pageTemplates.once.Do(func() {
 		pageTemplates.parsed = template.Must(template.New("").Funcs(template.FuncMap{
 			"style":  func() template.CSS { return template.CSS(asset("style.css")) },
-			"script": func(name string) template.JS { return template.JS(asset(name)) },
+			"script": func(name string) template.JS { return template.JS(compactScript(asset(name))) },
 			"css":    func(name string) template.CSS { return template.CSS(asset(name)) },
 			"tile":   tileClass,
 		}).ParseFS(assets, "assets/*.html"))
@@ -50,6 +50,24 @@ func asset(name string) string {
 		panic(err) // embedded: cannot happen
 	}
 	return string(b)
+}
+
+// compactScript returns a page's script without its indentation, blank
+// lines and lines that are only a comment: the comments are for the
+// source, and a page of a long game is mostly its steps. The scripts have
+// no string or template literal that spans lines, so no line of one is
+// taken for a comment.
+func compactScript(js string) string {
+	var b strings.Builder
+	b.Grow(len(js))
+	for line := range strings.Lines(js) {
+		line = strings.TrimLeft(line, " \t")
+		if line == "\n" || line == "" || strings.HasPrefix(line, "//") {
+			continue
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // expDigits writes a tile exponent as one character: 0 (empty) to 52.

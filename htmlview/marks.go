@@ -8,7 +8,7 @@ import (
 )
 
 // mark is a moment of a game the viewer marks on its chart and slider,
-// with keys to jump between them: the first 2048, 4096 and 8192 (and each
+// with keys to jump between them: the first 512, 1024 and 2048 (and each
 // larger tile's first), the largest score jump, the closest call.
 type mark struct {
 	Step  int    `json:"step"`
@@ -48,10 +48,10 @@ func (m *milestones) add(f replay.Frame) {
 		}
 	}
 	if step == 0 {
-		m.maxExp = max(top, 10)
+		m.maxExp = max(top, 8)
 	}
 	for ; top > m.maxExp; m.maxExp++ {
-		if m.maxExp+1 >= 11 {
+		if m.maxExp+1 >= 9 {
 			m.tiles = append(m.tiles, mark{step, "tile", fmt.Sprintf("first %s", grouped(1<<(m.maxExp+1)))})
 		}
 	}

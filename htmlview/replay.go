@@ -1,11 +1,13 @@
 package htmlview
 
 import (
+	"bufio"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"html/template"
 	"io"
+	"os"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/replay"
@@ -88,6 +90,29 @@ func (p *Viewer) Add(f replay.Frame) {
 // Frames returns the number of frames recorded.
 func (p *Viewer) Frames() int { return p.steps.n }
 
+// WriteFile creates the file name and writes the page into it, as Write
+// does.
+func (p *Viewer) WriteFile(name string, v replay.Verdict, opt Options) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	return writeClose(f, func(w io.Writer) error { return p.Write(w, v, opt) })
+}
+
+// writeClose writes to f with write, through a buffer, and closes f.
+func writeClose(f io.WriteCloser, write func(io.Writer) error) error {
+	b := bufio.NewWriterSize(f, 64<<10)
+	err := write(b)
+	if err == nil {
+		err = b.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // Write writes the page of the game recorded, with its verdict v.
 func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {
 	if p.steps.n == 0 || p.r == nil {
@@ -104,7 +129,8 @@ func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {
 		Z       string
 		Heat    template.HTML
 		Options Options
-	}{Title: v.Name, V: v, Data: d, Chart: p.chart.svg(d.steps()), Steps: d.steps() - 1,
+		Head    headline
+	}{Title: v.Name, V: v, Data: d, Chart: p.chart.svg(d.steps()), Steps: d.steps() - 1, Head: p.headline(v),
 		Z: base64.RawURLEncoding.EncodeToString(z), Options: opt}
 	if kindOf(v) == kindSuspicious {
 		page.Heat = p.heat.grid()
@@ -113,6 +139,20 @@ func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {
 		page.Title = "replay"
 	}
 	return pages().ExecuteTemplate(w, "replay.html", page)
+}
+
+// headline is the page's headline: the game's figures, digits grouped.
+type headline struct{ Score, MaxTile, Moves string }
+
+// headline returns the figures of the game the page shows: the verdict's
+// (to the end when valid, to the divergence otherwise), else those of the
+// last step recorded.
+func (p *Viewer) headline(v replay.Verdict) headline {
+	if v.Replayed {
+		return headline{grouped(v.Score), grouped(v.MaxTile), grouped(uint64(v.Moves))}
+	}
+	f := p.steps.prev
+	return headline{grouped(f.Score), grouped(f.Board.MaxTile()), grouped(uint64(f.Moves))}
 }
 
 // data is what the viewer's script reads beside the steps' records: the

@@ -42,7 +42,7 @@ const (
 	ErrorNoUndo      = "no-undo"      // nothing to undo
 	ErrorNotStopped  = "not-stopped"  // keep playing when play is not stopped at the win
 	ErrorBadSpawn    = "bad-spawn"    // a forced spawn off the board, on a tile, or of a value the profile never spawns
-	ErrorOverflow    = "overflow"     // a merge would make a tile above 2^52, or the score would pass 2^53-1
+	ErrorOverflow    = "overflow"     // a merge would make a tile above 2^52, or the score or the move count would pass 2^53-1
 
 	ErrorBadRequest    = "bad-request"    // the request is not what the protocol or the declaration allows
 	ErrorNoHello       = "no-hello"       // a request before hello

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"context"
 	"fmt"
 	"sync"
 )
@@ -30,7 +31,12 @@ const batchSize = 64
 // next, and once at the end, it calls idle (when not nil): emit may buffer
 // what it writes, and idle write it out, so that a fast batch makes few
 // writes and a slow stream still gets each verdict promptly.
-func VerifyBatch(inputs <-chan Input, workers int, verify func(name string, data []byte) Verdict, emit func(Verdict), idle func()) {
+//
+// Once ctx is done it verifies no more inputs: it hands emit the verdicts
+// of those verified already, in order up to the first left out, gives
+// back the memory of those left (Release) as they arrive, and returns when
+// inputs is closed (the sender stops too, as batchfiles.Read does).
+func VerifyBatch(ctx context.Context, inputs <-chan Input, workers int, verify func(name string, data []byte) Verdict, emit func(Verdict), idle func()) {
 	type work struct {
 		in  []Input
 		out chan []Verdict
@@ -42,6 +48,10 @@ func VerifyBatch(inputs <-chan Input, workers int, verify func(name string, data
 		defer close(jobs)
 		defer close(order)
 		for in := range inputs {
+			if ctx.Err() != nil {
+				in.release()
+				continue // drained: the sender closes inputs
+			}
 			// Take what has arrived, up to batchSize, without waiting for
 			// more: a slow stream still gets each verdict promptly.
 			chunk := []Input{in}
@@ -66,17 +76,20 @@ func VerifyBatch(inputs <-chan Input, workers int, verify func(name string, data
 	for range workers {
 		wg.Go(func() {
 			for w := range jobs {
-				out := make([]Verdict, len(w.in))
+				out := make([]Verdict, 0, len(w.in))
 				for i, in := range w.in {
+					if ctx.Err() != nil {
+						in.release()
+						continue
+					}
+					out = out[:i+1]
 					if in.Err != nil {
 						out[i] = Verdict{Name: in.Name, Reason: Malformed, Error: fmt.Sprintf("%s: %v", in.Name, in.Err)}
 					} else {
 						out[i] = verify(in.Name, in.Data)
 					}
 					w.in[i].Data = nil // the chunk is held until its verdicts are out: not its data
-					if in.Release != nil {
-						in.Release()
-					}
+					in.release()
 				}
 				w.out <- out
 			}
@@ -85,18 +98,30 @@ func VerifyBatch(inputs <-chan Input, workers int, verify func(name string, data
 	if idle == nil {
 		idle = func() {}
 	}
+	cut := false // a chunk was cut short: no verdict after it is emitted
 	for {
 		ch, ok := receive(order, idle)
 		if !ok {
 			break
 		}
 		verdicts, _ := receive(ch, idle)
+		if cut {
+			continue
+		}
 		for _, vd := range verdicts {
 			emit(vd)
 		}
+		cut = len(verdicts) < cap(verdicts) // a worker makes a chunk's verdicts with room for all
 	}
 	idle()
 	wg.Wait()
+}
+
+// release gives back the memory the reader reserved for in, if any.
+func (in Input) release() {
+	if in.Release != nil {
+		in.Release()
+	}
 }
 
 // receive takes a value from c, calling idle first when none is ready.

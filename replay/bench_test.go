@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
@@ -143,7 +144,7 @@ func BenchmarkBatch(b *testing.B) {
 						}
 						close(in)
 					}()
-					VerifyBatch(in, workers, impl.verify, func(vd Verdict) {
+					VerifyBatch(context.Background(), in, workers, impl.verify, func(vd Verdict) {
 						if !vd.Valid {
 							b.Fatalf("%+v", vd)
 						}

@@ -17,7 +17,7 @@ var logChars = [256]bool{
 
 // otherBreaks reports whether data holds a line break other than "\n":
 // "\r", NEL, LS or PS. (bytes.ContainsAny would say, but its search for
-// non-ASCII runes decodes every rune: ten times this, on a long log.)
+// non-ASCII runes decodes every rune, docs/verify.md.)
 func otherBreaks(data []byte) bool {
 	if bytes.IndexByte(data, '\r') >= 0 {
 		return true

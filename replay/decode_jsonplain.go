@@ -7,8 +7,8 @@ import (
 )
 
 // readJSONPlain reads a JSON replay in the plain form recorders write
-// into f without the tokenizer, which spends most of the time of
-// verifying a short game: one object of the format's fields, each given
+// into f without the JSON library (docs/verify.md, "How decoding stays
+// fast", has what it saves): one object of the format's fields, each given
 // once; strings of printable ASCII without escapes; counts written
 // plainly; true and false; boards as text grids or rows of whole numbers
 // and nulls; white space between tokens. It returns false for anything

@@ -1,4 +1,4 @@
-package replay
+package replay_test
 
 import (
 	"crypto/sha256"
@@ -8,22 +8,43 @@ import (
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/peer/hallabois"
+	"github.com/tileproof/tileproof/replay"
 )
+
+// The hallabois game's replays, verified with its generator: this
+// external test package links peer/hallabois and registers it, for every
+// test of the package's binary, as cmd/tileproof does.
+func init() { hallabois.Generator() }
+
+func verify(t *testing.T, r *replay.Replay) replay.Verdict {
+	t.Helper()
+	return replay.NewVerifier().Verify(r)
+}
+
+func mustProfile(t testing.TB, name string) *engine.Profile {
+	t.Helper()
+	p, err := engine.BuiltinProfile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
 
 // playLCG plays a greedy game of profile under the hallabois generator
 // from seed, a break after the move whenever breakAt says so and the
 // rules take it, and returns it as a seeded replay pinning hallabois-lcg.
-func playLCG(t *testing.T, profile, seed string, breakAt func(g *engine.Game) bool) (*Replay, *engine.Game) {
+func playLCG(t *testing.T, profile, seed string, breakAt func(g *engine.Game) bool) (*replay.Replay, *engine.Game) {
 	t.Helper()
 	rules, err := engine.Compile(mustProfile(t, profile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := rules.NewGameWith(engine.HallaboisLCG, seed)
+	g, err := rules.NewGameWith(hallabois.Generator(), seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &Replay{Profile: profile, Rules: 1, RNG: engine.LCGID, Seed: &seed}
+	r := &replay.Replay{Profile: profile, Rules: 1, RNG: hallabois.RNGID, Seed: &seed}
 	for !g.Over() {
 		d := cornerMove(g)
 		if _, err := g.Move(d); err != nil {
@@ -35,7 +56,7 @@ func playLCG(t *testing.T, profile, seed string, breakAt func(g *engine.Game) bo
 		}
 	}
 	board, won, over, result := g.Board(), g.Won(), g.Over(), g.Result()
-	r.Claim = Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: &board, Won: &won, Over: &over, Result: &result}
+	r.Claim = replay.Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: &board, Won: &won, Over: &over, Result: &result}
 	return r, g
 }
 
@@ -60,8 +81,10 @@ func cornerMove(g *engine.Game) engine.Direction {
 }
 
 // TestVerifyLCG verifies seeded games pinning hallabois-lcg: valid, the
-// verdict and the proof naming the generator; the same replay under tp1
-// (pinned, or by leaving rng out) is another game, and fails.
+// verdict and the proof naming the generator. Leaving rng out verifies
+// the same game by the profile's generator, rng noted as unpinned; the
+// same replay pinning tp1, or any other generator, is refused (issue 25,
+// item 11), naming the profile's own.
 func TestVerifyLCG(t *testing.T) {
 	for _, profile := range []string{"hallabois-4x4", "hallabois-3x3"} {
 		r, _ := playLCG(t, profile, "3146440594", nil)
@@ -69,38 +92,75 @@ func TestVerifyLCG(t *testing.T) {
 		if !vd.Valid || vd.RNG != "hallabois-lcg" || len(vd.Unpinned) != 0 || !strings.HasSuffix(vd.Proved(), "spawns by hallabois-lcg") {
 			t.Errorf("%s: %+v (%v), proved %q", profile, vd, vd.Divergence, vd.Proved())
 		}
-		for _, rng := range []string{"tp1", ""} {
-			r.RNG = rng
-			if vd := verify(t, r); vd.Valid || vd.RNG != "tp1" {
-				t.Errorf("%s under rng %q: valid %v, rng %q", profile, rng, vd.Valid, vd.RNG)
-			}
+		r.RNG = ""
+		if vd := verify(t, r); !vd.Valid || vd.RNG != "hallabois-lcg" || fmt.Sprint(vd.Unpinned) != "[rng]" {
+			t.Errorf("%s with rng left out: valid %v, rng %q, unpinned %v", profile, vd.Valid, vd.RNG, vd.Unpinned)
+		}
+		r.RNG = "tp1"
+		want := "the replay pins the spawn generator tp1, which is not profile " + profile + "'s: its seeded games spawn by hallabois-lcg"
+		if vd := verify(t, r); vd.Valid || vd.Reason != replay.Refused || vd.Error != want || vd.Replayed {
+			t.Errorf("%s under rng tp1: valid %v, %s %q", profile, vd.Valid, vd.Reason, vd.Error)
 		}
 	}
 }
 
-// TestLCGOnlyItsProfiles: a profile's seeded games spawn by tp1 or by
-// its own generator, so one issued seed is one game (issue 25, item 11):
-// classic or tile-merge pinning hallabois-lcg is refused, naming the
-// profile, even when the game is true to that generator; a profile added
-// from a file names no generator and takes either.
+// TestHallaboisTP1Refused: a hallabois game played by tp1 (which the
+// engine plays, as the conformance cases do), written as a replay
+// pinning tp1, is refused with a clear error: one issued seed is one
+// game, by the profile's own generator.
+func TestHallaboisTP1Refused(t *testing.T) {
+	g, err := engine.NewGame(mustProfile(t, "hallabois-4x4"), "42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Play([]engine.Action{engine.MoveLeft, engine.MoveUp}, nil); err != nil {
+		t.Fatal(err)
+	}
+	text := fmt.Sprintf("profile: hallabois-4x4\nrng: tp1\nseed: \"42\"\nmoves: LU\nclaim: {score: %d, maxTile: %d, moves: 2}\n", g.Score(), g.MaxTile())
+	r, err := replay.Decode("tp1.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vd := verify(t, r)
+	if vd.Valid || vd.Reason != replay.Refused || !strings.Contains(vd.Error, "spawn generator tp1, which is not profile hallabois-4x4's: its seeded games spawn by hallabois-lcg") {
+		t.Errorf("hallabois-4x4 under tp1: valid %v, %s %q", vd.Valid, vd.Reason, vd.Error)
+	}
+}
+
+// TestLCGOnlyItsProfiles: a profile's seeded games spawn by its own
+// generator, so one issued seed is one game (issue 25, item 11): classic
+// or tile-merge pinning hallabois-lcg is refused, naming the profile,
+// even when the game is true to that generator. A profile added from a
+// file spawns by the generator it names (tp1 when it names none).
 func TestLCGOnlyItsProfiles(t *testing.T) {
 	for _, profile := range []string{"classic", "tile-merge"} {
 		r, _ := playLCG(t, profile, "3146440594", nil)
 		vd := verify(t, r)
-		if vd.Valid || vd.Reason != Refused || !strings.Contains(vd.Error, "not profile "+profile+"'s") {
+		if vd.Valid || vd.Reason != replay.Refused || !strings.Contains(vd.Error, "not profile "+profile+"'s") {
 			t.Errorf("%s under hallabois-lcg: valid %v, %s %q", profile, vd.Valid, vd.Reason, vd.Error)
 		}
 	}
+	r, _ := playLCG(t, "classic", "3146440594", nil)
+	r.Profile = "my-classic"
 	added := mustProfile(t, "classic")
 	added.Name = "my-classic"
-	v := NewVerifier()
+	v := replay.NewVerifier()
 	if err := v.AddProfile(added); err != nil {
 		t.Fatal(err)
 	}
-	r, _ := playLCG(t, "classic", "3146440594", nil)
-	r.Profile = "my-classic"
+	if vd := v.Verify(r); vd.Valid || !strings.Contains(vd.Error, "not profile my-classic's: its seeded games spawn by tp1") {
+		t.Errorf("an added profile naming no generator, under hallabois-lcg: %+v", vd)
+	}
+	added.RNG = hallabois.RNGID
+	if err := v.AddProfile(added); err != nil {
+		t.Fatal(err)
+	}
 	if vd := v.Verify(r); !vd.Valid || vd.RNG != "hallabois-lcg" {
-		t.Errorf("an added profile under hallabois-lcg: %+v", vd)
+		t.Errorf("an added profile naming hallabois-lcg, under it: %+v", vd)
+	}
+	r.RNG = "tp1"
+	if vd := v.Verify(r); vd.Valid || vd.Reason != replay.Refused {
+		t.Errorf("an added profile naming hallabois-lcg, under tp1: %+v", vd)
 	}
 }
 
@@ -111,12 +171,12 @@ func TestLCGSeedForms(t *testing.T) {
 	for _, seed := range []string{"07", " 7", "+7", "4294967296", "x"} {
 		s := seed
 		r.Seed = &s
-		if vd := verify(t, r); vd.Reason != Malformed || !strings.Contains(vd.Error, "hallabois-lcg seed") {
+		if vd := verify(t, r); vd.Reason != replay.Malformed || !strings.Contains(vd.Error, "hallabois-lcg seed") {
 			t.Errorf("seed %q: %s %s", seed, vd.Reason, vd.Error)
 		}
 	}
 	r.RNG = "hallabois-LCG"
-	if vd := verify(t, r); vd.Reason != Refused || !strings.Contains(vd.Error, "knows tp1 and hallabois-lcg") {
+	if vd := verify(t, r); vd.Reason != replay.Refused || !strings.Contains(vd.Error, "knows tp1 and hallabois-lcg") {
 		t.Errorf("rng hallabois-LCG: %s %s", vd.Reason, vd.Error)
 	}
 }
@@ -125,11 +185,11 @@ func TestLCGSeedForms(t *testing.T) {
 // was verified with. The game (seed 0, LUR on hallabois-4x4) was worked
 // out apart from the engine, in Python.
 func TestCanonicalFormLCG(t *testing.T) {
-	r, err := Decode("c.yaml", []byte("profile: hallabois-4x4\nrng: hallabois-lcg\nseed: 0\nmoves: lur\nclaim: {score: 8, maxTile: 8, moves: 3}\n"))
+	r, err := replay.Decode("c.yaml", []byte("profile: hallabois-4x4\nrng: hallabois-lcg\nseed: 0\nmoves: lur\nclaim: {score: 8, maxTile: 8, moves: 3}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	vd := NewVerifier().Verify(r)
+	vd := replay.NewVerifier().Verify(r)
 	canonical := `{"profile":"hallabois-4x4","rules":1,"rng":"hallabois-lcg","seed":"0","moves":"LUR","claim":{"score":8,"maxTile":8,"moves":3,"board":[[0,0,2,8],[0,0,0,4],[0,2,0,0],[0,0,0,0]],"won":false,"over":false,"result":"playing"}}`
 	sum := sha256.Sum256([]byte(canonical))
 	if want := hex.EncodeToString(sum[:]); !vd.Valid || vd.SHA256 != want {
@@ -160,14 +220,14 @@ func TestVerifyBreaks(t *testing.T) {
 	four := *r
 	four.Actions = append(append(append([]engine.Action(nil), r.Actions[:at]...), engine.Break), r.Actions[at:]...)
 	vd := verify(t, &four)
-	if vd.Reason != BadAction || vd.Divergence.Action != at+1 || vd.Divergence.Act != engine.Break ||
+	if vd.Reason != replay.BadAction || vd.Divergence.Action != at+1 || vd.Divergence.Act != engine.Break ||
 		!strings.Contains(vd.Divergence.Gives(), "profile hallabois-4x4 allows 3 breaks a run, and they are used") {
 		t.Errorf("a fourth break: %s at %d, %q", vd.Reason, vd.Divergence.Action, vd.Divergence.Gives())
 	}
 	// A break at the start: no points to pay with.
 	early := *r
 	early.Actions = append([]engine.Action{engine.Break}, r.Actions...)
-	if vd := verify(t, &early); vd.Reason != BadAction || vd.Divergence.Action != 1 || !strings.Contains(vd.Divergence.Gives(), "a break costs 1000 points and the score is 0") {
+	if vd := verify(t, &early); vd.Reason != replay.BadAction || vd.Divergence.Action != 1 || !strings.Contains(vd.Divergence.Gives(), "a break costs 1000 points and the score is 0") {
 		t.Errorf("a break at the start: %s, %v", vd.Reason, vd.Divergence)
 	}
 	// A break after the end, on a board with no move left.
@@ -176,25 +236,25 @@ func TestVerifyBreaks(t *testing.T) {
 		t.Fatalf("score %d", g1.Score())
 	}
 	one.Actions = append(one.Actions, engine.Break)
-	if vd := verify(t, one); vd.Reason != AfterEnd || vd.Divergence.Action != len(one.Actions) || !strings.Contains(vd.Divergence.Gives(), "no moves left") {
+	if vd := verify(t, one); vd.Reason != replay.AfterEnd || vd.Divergence.Action != len(one.Actions) || !strings.Contains(vd.Divergence.Gives(), "no moves left") {
 		t.Errorf("a break after the end: %s, %v", vd.Reason, vd.Divergence)
 	}
 	// The same where a break is allowed with no move left (as in the first
 	// format's profiles): taken, so the claim is now false.
 	allow := mustProfile(t, "hallabois-4x4")
 	allow.Name, allow.Break.WhenNoMoves = "allow", engine.BreakAllow
-	v := NewVerifier()
+	v := replay.NewVerifier()
 	if err := v.AddProfile(allow); err != nil {
 		t.Fatal(err)
 	}
 	one.Profile = "allow"
-	if vd := v.Verify(one); vd.Reason != ClaimScore {
+	if vd := v.Verify(one); vd.Reason != replay.ClaimScore {
 		t.Errorf("a break after the end, first format: %s, %v", vd.Reason, vd.Divergence)
 	}
 	// A profile without a break refuses it as it refuses undo.
-	classic := playGame(t, "tile-merge", "no-break", 30, false)
+	classic := replay.PlayGame(t, "tile-merge", "no-break", 30, false)
 	classic.Actions = append(classic.Actions[:10:10], append([]engine.Action{engine.Break}, classic.Actions[10:]...)...)
-	if vd := verify(t, classic); vd.Reason != BadAction || vd.Divergence.Action != 11 || !strings.Contains(vd.Divergence.Gives(), "not in this profile tile-merge") {
+	if vd := verify(t, classic); vd.Reason != replay.BadAction || vd.Divergence.Action != 11 || !strings.Contains(vd.Divergence.Gives(), "not in this profile tile-merge") {
 		t.Errorf("tile-merge with a break: %s, %v", vd.Reason, vd.Divergence)
 	}
 }
@@ -202,21 +262,21 @@ func TestVerifyBreaks(t *testing.T) {
 // TestSpawnLogBreak: in a spawn-recorded log B stands alone, like Z, E
 // and K, and a game with a break verifies from its recorded spawns.
 func TestSpawnLogBreak(t *testing.T) {
-	actions, spawns, err := ParseSpawnLog("L14:2 b U3:2 B", 4)
+	actions, spawns, err := replay.ParseSpawnLog("L14:2 b U3:2 B", 4)
 	if err != nil || engine.FormatActions(actions) != "LBUB" || spawns[1] != (engine.Spawn{}) || spawns[2] != (engine.Spawn{Row: 0, Col: 3, Value: 2}) {
-		t.Fatalf("ParseSpawnLog = %v, %v, %v", actions, spawns, err)
+		t.Fatalf("replay.ParseSpawnLog = %v, %v, %v", actions, spawns, err)
 	}
-	if got := FormatSpawnLog(actions, spawns, 4); got != "L14:2 B U3:2 B" {
-		t.Errorf("FormatSpawnLog = %q", got)
+	if got := replay.FormatSpawnLog(actions, spawns, 4); got != "L14:2 B U3:2 B" {
+		t.Errorf("replay.FormatSpawnLog = %q", got)
 	}
-	if _, _, err := ParseSpawnLog("L14:2 B3:2", 4); err == nil {
+	if _, _, err := replay.ParseSpawnLog("L14:2 B3:2", 4); err == nil {
 		t.Error("a break with a spawn parsed")
 	}
 	atFull := func(g *engine.Game) bool { return g.Board().Empty() <= 2 && g.Score() >= 1000 }
 	r, g := playLCG(t, "hallabois-4x4", "4109379668", atFull)
-	rec := &Replay{Profile: r.Profile, Claim: r.Claim}
+	rec := &replay.Replay{Profile: r.Profile, Claim: r.Claim}
 	rules, _ := engine.Compile(mustProfile(t, r.Profile))
-	h, _ := rules.NewGameWith(engine.HallaboisLCG, *r.Seed)
+	h, _ := rules.NewGameWith(hallabois.Generator(), *r.Seed)
 	start := h.Board()
 	rec.Start = &start
 	for _, a := range r.Actions {
@@ -230,7 +290,7 @@ func TestSpawnLogBreak(t *testing.T) {
 		t.Fatal("the game played again differs")
 	}
 	data := rec.EncodeYAML(0)
-	back, err := Decode("s.yaml", data)
+	back, err := replay.Decode("s.yaml", data)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}
@@ -248,22 +308,22 @@ func TestCheckClaimBreaks(t *testing.T) {
 	atFull := func(g *engine.Game) bool { return g.Board().Empty() <= 2 && g.Score() >= 1000 }
 	for i := range 10 {
 		r, g := playLCG(t, "hallabois-4x4", fmt.Sprint(1000+i), atFull)
-		if err := checkClaim(p, r.Claim); err != nil {
+		if err := replay.CheckClaim(p, r.Claim); err != nil {
 			t.Fatalf("real claim of a game with %d breaks rejected: %v", g.Breaks(), err)
 		}
 		c := r.Claim
 		c.Score += 2
-		if checkClaim(p, c) == nil {
+		if replay.CheckClaim(p, c) == nil {
 			t.Errorf("score +2 accepted (the price is a multiple of 4)")
 		}
 		c = r.Claim
 		c.Score += 4 // a break more or less, or a different board: not decided here
-		if err := checkClaim(p, c); err != nil {
+		if err := replay.CheckClaim(p, c); err != nil {
 			t.Errorf("score +4: %v", err)
 		}
 		c = r.Claim
 		c.Moves = 0 // two spawns cannot add up to a long game's board
-		if checkClaim(p, c) == nil {
+		if replay.CheckClaim(p, c) == nil {
 			t.Errorf("moves 0 accepted")
 		}
 	}
@@ -272,20 +332,20 @@ func TestCheckClaimBreaks(t *testing.T) {
 	odd := p.Clone()
 	odd.Break.Price, odd.Break.Limit = 250, 1
 	for score, ok := range map[uint64]bool{0: true, 4: true, 750: true, 2: true, 6: true, 1: false, 3: false} {
-		if err := checkClaim(odd, Claim{Score: score, MaxTile: 4}); (err == nil) != ok {
+		if err := replay.CheckClaim(odd, replay.Claim{Score: score, MaxTile: 4}); (err == nil) != ok {
 			t.Errorf("price 250, one break, score %d: %v", score, err)
 		}
 	}
 	// A price of 1: one break makes 4k - 1, three make every score.
 	odd.Break.Price = 1
 	for score, ok := range map[uint64]bool{0: true, 3: true, 7: true, 1: false, 2: false} {
-		if err := checkClaim(odd, Claim{Score: score, MaxTile: 4}); (err == nil) != ok {
+		if err := replay.CheckClaim(odd, replay.Claim{Score: score, MaxTile: 4}); (err == nil) != ok {
 			t.Errorf("price 1, one break, score %d: %v", score, err)
 		}
 	}
 	odd.Break.Limit = 3
 	for score := range uint64(8) {
-		if err := checkClaim(odd, Claim{Score: score, MaxTile: 4}); err != nil {
+		if err := replay.CheckClaim(odd, replay.Claim{Score: score, MaxTile: 4}); err != nil {
 			t.Errorf("price 1, three breaks, score %d: %v", score, err)
 		}
 	}

@@ -8,8 +8,8 @@ import (
 )
 
 // readHeader reads a replay document in the plain form recorders write
-// into f, without the YAML library (which spends some 40 µs on even a
-// short header, as long as replaying some 1,500 moves): top-level
+// into f, without the YAML library (whose cost on even a short header is
+// many times verifying a long game's moves, docs/verify.md): top-level
 // "key: value" lines, the claim mapping one level down (or as a one-line
 // flow mapping), the claim's board as a literal block, comments on lines
 // of their own at the left margin or after a value. Values are whole

@@ -24,10 +24,10 @@ func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error
 	return actions, spawns, nil
 }
 
-// MaxSpawnLogActions bounds the actions of a spawn-recorded log: 2^22,
-// some 40 times the longest game recorded, so that verifying one (each
-// action held with its spawn and its move's open cells, some 34 bytes)
-// takes at most about 143 MB for the log, whatever the file's size.
+// MaxSpawnLogActions bounds the actions of a spawn-recorded log, far
+// beyond the longest game recorded, so that the memory verifying one
+// takes is bounded whatever the file's size (docs/security.md has the
+// figures).
 const MaxSpawnLogActions = 1 << 22
 
 // appendParsedSpawnLog is [ParseSpawnLog] appending to actions and

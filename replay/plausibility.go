@@ -272,7 +272,24 @@ func (pc *SpawnCounter) Result() *Plausibility {
 	observed, expected := pc.cells()
 	stat, cells := stats.ChiSquare(observed, expected)
 	pl.CellP = stats.ChiSquareSF(stat, cells-1)
+	pl.ValueP, pl.RankP, pl.CellP = roundP(pl.ValueP), roundP(pl.RankP), roundP(pl.CellP)
 	return pl
+}
+
+// roundP rounds a p-value to 10 significant digits. math.Exp and
+// math.Log are assembly on amd64 and pure Go in WebAssembly (and arm64
+// fuses multiply-adds), so the last of 17 digits differ between
+// machines; a verdict reads the same on each (the kit's differential
+// test holds the WebAssembly build to the command's, byte for byte).
+func roundP(p float64) float64 {
+	if p == 0 || math.IsNaN(p) || math.IsInf(p, 0) {
+		return p
+	}
+	r, err := strconv.ParseFloat(strconv.FormatFloat(p, 'g', 10, 64), 64)
+	if err != nil {
+		return p
+	}
+	return r
 }
 
 // ranks returns the rank test's sum, over the spawns that had more than

@@ -1,11 +1,14 @@
 package replay
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash/crc32"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,14 +18,27 @@ import (
 )
 
 // playGame plays a game with a corner-keeping player (down, left, right,
-// up, the first that is legal) and returns it as a complete replay.
+// up, the first that is legal) and returns it as a complete replay. A
+// seeded game spawns by the profile's generator (hallabois-lcg's seeds
+// are numbers: a seed that is not one is hashed to one).
 func playGame(t testing.TB, profile, seed string, maxMoves int, spawnForm bool) *Replay {
 	t.Helper()
 	p, err := engine.BuiltinProfile(profile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := engine.NewGame(p, seed)
+	gen, err := engine.ParseGenerator(p.Generator())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gen.Seed(seed); err != nil && gen != engine.TP1 {
+		seed = fmt.Sprint(crc32.ChecksumIEEE([]byte(seed)))
+	}
+	rules, err := engine.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := rules.NewGameWith(gen, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +467,7 @@ func TestVerifyBatchOrder(t *testing.T) {
 		}
 		return Verdict{Name: name, Valid: true}
 	}
-	VerifyBatch(in, 3, slow, func(vd Verdict) {
+	VerifyBatch(context.Background(), in, 3, slow, func(vd Verdict) {
 		got = append(got, vd.Name)
 		var i int
 		fmt.Sscan(vd.Name, &i)
@@ -480,7 +496,7 @@ func TestVerifyBatchIdle(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		VerifyBatch(in, 2, func(name string, _ []byte) Verdict { return Verdict{Name: name, Valid: true} },
+		VerifyBatch(context.Background(), in, 2, func(name string, _ []byte) Verdict { return Verdict{Name: name, Valid: true} },
 			func(vd Verdict) {
 				mu.Lock()
 				pending = append(pending, vd.Name)
@@ -513,5 +529,43 @@ func TestVerifyBatchIdle(t *testing.T) {
 	<-done
 	if len(pending) != 0 || len(written) != 20 {
 		t.Errorf("at the end: %d written, %d left unwritten", len(written), len(pending))
+	}
+}
+
+// TestVerifyBatchCancel: once its context is done, the batch verifies no
+// more inputs, emits the verdicts before the first left out, in order,
+// gives back every input's memory, and returns when the sender closes.
+func TestVerifyBatchCancel(t *testing.T) {
+	const n = 1000
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := make(chan Input)
+	var released, verified atomic.Int64
+	go func() {
+		defer close(in)
+		for i := range n {
+			in <- Input{Name: fmt.Sprint(i), Data: []byte("{}"), Release: func() { released.Add(1) }}
+		}
+	}()
+	var got []string
+	VerifyBatch(ctx, in, 3, func(name string, _ []byte) Verdict {
+		if verified.Add(1) == 100 {
+			cancel()
+		}
+		return Verdict{Name: name, Valid: true}
+	}, func(vd Verdict) { got = append(got, vd.Name) }, nil)
+	if v := verified.Load(); v < 100 || v > 100+3 {
+		t.Errorf("%d inputs verified; the context ended at the 100th (3 workers)", v)
+	}
+	if len(got) > int(verified.Load()) {
+		t.Errorf("%d verdicts for %d verified", len(got), verified.Load())
+	}
+	for i, name := range got {
+		if name != fmt.Sprint(i) {
+			t.Fatalf("verdict %d is for input %s", i, name)
+		}
+	}
+	if released.Load() != n {
+		t.Errorf("%d of %d inputs gave their memory back", released.Load(), n)
 	}
 }

@@ -1,9 +1,30 @@
 package replay
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
+
+// TestJSONKeys holds the JSON reader's structs to the field tables: their
+// fields are the tables' keys, in the tables' order, so that the JSON
+// reader reads every field as the other readers do.
+func TestJSONKeys(t *testing.T) {
+	for _, tc := range []struct {
+		v      any
+		fields []field
+	}{{jsonReplay{}, replayFields}, {jsonSetup{}, setupFields}, {jsonClaim{}, claimFields}} {
+		typ := reflect.TypeOf(tc.v)
+		if typ.NumField() != len(tc.fields) {
+			t.Fatalf("%T has %d fields; the table %d", tc.v, typ.NumField(), len(tc.fields))
+		}
+		for i, fd := range tc.fields {
+			if key := typ.Field(i).Tag.Get("json"); key != fd.key {
+				t.Errorf("%T field %d: key %q, the table's %q", tc.v, i, key, fd.key)
+			}
+		}
+	}
+}
 
 // TestPaths holds the fields' names in messages, a literal, to the
 // field tables: each field's key, a field under an object after the

@@ -19,7 +19,6 @@ type Verifier struct {
 	mu       sync.Mutex
 	profiles map[string]*engine.Profile // those added, and the built-in ones used so far
 	rules    map[rulesKey]*compiled     // by profile name and canonical setup
-	added    map[string]bool            // the names of the profiles added
 }
 
 type rulesKey struct {
@@ -32,15 +31,13 @@ type rulesKey struct {
 type compiled struct {
 	rules *engine.Rules
 	p     *engine.Profile
-	setup engine.Setup     // canonical
-	own   engine.Generator // the generator a seeded game may pin besides tp1 ([ownGenerator])
-	added bool             // the profile was added ([Verifier.AddProfile]): it names no generator
+	setup engine.Setup // canonical
 }
 
 // NewVerifier returns a verifier that knows the built-in profiles. It
 // reads each at its first use.
 func NewVerifier() *Verifier {
-	return &Verifier{profiles: map[string]*engine.Profile{}, rules: map[rulesKey]*compiled{}, added: map[string]bool{}}
+	return &Verifier{profiles: map[string]*engine.Profile{}, rules: map[rulesKey]*compiled{}}
 }
 
 // profile returns the profile of that name, an added one before a
@@ -69,7 +66,6 @@ func (v *Verifier) AddProfile(p *engine.Profile) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.profiles[p.Name] = p.Clone()
-	v.added[p.Name] = true
 	for k := range v.rules {
 		if k.profile == p.Name {
 			delete(v.rules, k)
@@ -109,7 +105,7 @@ func (v *Verifier) compile(r *Replay) (*compiled, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &compiled{rules: rules, p: q, setup: setup.Canonical(p), own: ownGenerator(r.Profile), added: v.added[r.Profile]}
+	c := &compiled{rules: rules, p: q, setup: setup.Canonical(p)}
 	v.rules[key] = c
 	return c, nil
 }
@@ -189,14 +185,26 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) (Verdict, []F
 	case r.Rules != p.Version:
 		return refuse("the replay pins rules version %d of profile %s; this verifier knows version %d only", r.Rules, p.Name, p.Version)
 	}
+	var gen engine.Generator
 	if r.Seed != nil {
-		gen := engine.TP1
-		if r.RNG == "" {
+		// The profile's own generator, and no other, so that one issued
+		// seed is one game (docs/security.md).
+		own := p.Generator()
+		switch {
+		case r.RNG == "":
 			vd.Unpinned = append(vd.Unpinned, "rng")
-		} else if gen, err = engine.ParseGenerator(r.RNG); err != nil {
-			return refuse("the replay pins the spawn generator %s; this verifier knows %s and %s", strictyaml.Echo(r.RNG), engine.TP1, engine.HallaboisLCG)
-		} else if gen != engine.TP1 && gen != c.own && !c.added {
-			return refuse("the replay pins the spawn generator %s, which is not profile %s's: its seeded games spawn by %s", gen, p.Name, engine.TP1)
+			if gen, err = engine.ParseGenerator(own); err != nil {
+				return refuse("profile %s's seeded games spawn by %s, which this verifier does not know", p.Name, own)
+			}
+		case r.RNG != own:
+			if _, err := engine.ParseGenerator(r.RNG); err != nil {
+				return refuse("the replay pins the spawn generator %s; this verifier knows %s", strictyaml.Echo(r.RNG), strings.Join(engine.GeneratorNames(), " and "))
+			}
+			return refuse("the replay pins the spawn generator %s, which is not profile %s's: its seeded games spawn by %s", r.RNG, p.Name, own)
+		default:
+			if gen, err = engine.ParseGenerator(own); err != nil {
+				return refuse("the replay pins the spawn generator %s; this verifier knows %s", strictyaml.Echo(r.RNG), strings.Join(engine.GeneratorNames(), " and "))
+			}
 		}
 		vd.RNG = gen.String()
 		seed, err := gen.Seed(*r.Seed)
@@ -232,7 +240,7 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) (Verdict, []F
 			return vd.invalid(BadStart, &Divergence{Board: &start, Problem: bad, startTiles: p.StartTiles, spawns: p.SpawnValues()}), nil
 		}
 	}
-	g, err := startGame(c.rules, r)
+	g, err := startGame(c.rules, r, gen)
 	if err != nil {
 		return refuse("%v", err)
 	}
@@ -279,12 +287,11 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) (Verdict, []F
 }
 
 // startGame returns r's game at its start: from its seed, with the spawns
-// of the generator it pins (tp1 when it pins none), or from its recorded
-// start board.
-func startGame(rules *engine.Rules, r *Replay) (*engine.Game, error) {
+// of gen (the profile's generator), or from its recorded start board.
+func startGame(rules *engine.Rules, r *Replay, gen engine.Generator) (*engine.Game, error) {
 	if r.Seed != nil {
-		if r.RNG == engine.LCGID {
-			return rules.NewGameWith(engine.HallaboisLCG, *r.Seed)
+		if gen != engine.TP1 {
+			return rules.NewGameWith(gen, *r.Seed)
 		}
 		return rules.NewGame(*r.Seed)
 	}
@@ -377,7 +384,7 @@ func divergence(g *engine.Game, r *Replay, i int, err error) (*Divergence, Reaso
 			}
 		}
 		return div, BadSpawn
-	case errors.Is(err, engine.ErrTileOverflow), errors.Is(err, engine.ErrScoreOverflow):
+	case errors.Is(err, engine.ErrTileOverflow), errors.Is(err, engine.ErrScoreOverflow), errors.Is(err, engine.ErrMovesOverflow):
 		div.Problem = err.Error()
 		return div, Overflow
 	}
@@ -443,19 +450,4 @@ func Commitment(seed string) (string, error) {
 	}
 	sum := sha256.Sum256([]byte(t))
 	return "sha256:" + hex.EncodeToString(sum[:]), nil
-}
-
-// ownGenerator returns a profile's own generator besides tp1, the
-// default of every profile: hallabois-lcg for the hallabois game's
-// profiles, whose recorded seeded games it spawns, and tp1 (none besides)
-// for every other. A replay may pin only tp1 or that one, so that a seed
-// issued for a classic game gives one game, not one for each generator
-// to keep the better of. A profile added from a file states no generator,
-// so its replays may pin either.
-func ownGenerator(profile string) engine.Generator {
-	switch profile {
-	case "hallabois-4x4", "hallabois-3x3":
-		return engine.HallaboisLCG
-	}
-	return engine.TP1
 }

@@ -442,7 +442,7 @@ func TestCounters(t *testing.T) {
 			Board: [][]uint64{{2, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}}
 	}
 	url := ts.URL + "/api/games/tile-merge/action"
-	for _, moves := range []int{1<<63 - 1, engine.MaxSafeInteger, -1} {
+	for _, moves := range []int{1<<63 - 1, engine.MaxSafeInteger + 1, -1} {
 		st := base()
 		st.Moves = moves
 		code, _, body := post(t, url, action(t, st, move("right")))
@@ -451,10 +451,16 @@ func TestCounters(t *testing.T) {
 		}
 	}
 	st := base()
-	st.Moves = MaxMoves
+	st.Moves = MaxMoves - 1
 	code, r, body := post(t, url, action(t, st, move("right")))
 	if code != 200 || r.Observation == nil || r.Observation.Moves != engine.MaxSafeInteger || r.State.Moves != engine.MaxSafeInteger {
 		t.Errorf("moves 2^53-2, one more: %d %s", code, body)
+	}
+	// At 2^53-1 the state loads, and the next move is the rules' overflow.
+	st.Moves = MaxMoves
+	code, r, body = post(t, url, action(t, st, move("right")))
+	if code != 200 || r.OK || r.Error != "overflow" || r.Observation == nil || r.Observation.Moves != engine.MaxSafeInteger {
+		t.Errorf("moves 2^53-1, one more: %d %s", code, body)
 	}
 	for name, body := range map[string]string{
 		"score 2^64":        strings.Replace(action(t, base(), move("right")), `"score":0`, `"score":18446744073709551616`, 1),
@@ -562,4 +568,40 @@ func TestBadForcedSpawnIsARefusal(t *testing.T) {
 	if code, r, body := post(t, ts.URL+"/api/games/classic/action", action(t, st, protocol.Action{Type: "move", Direction: "right", Spawn: &sp})); code != 200 || !r.OK || r.Observation.Board[1][1] != 4 {
 		t.Errorf("right with a good spawn: %d %s", code, body)
 	}
+}
+
+// TestGameOverFreesItsPlace: a signed server gives the place of a game
+// over for good to the next new game at once, not an hour later (issue
+// 25): with every place held, init is refused until a game ends; then it
+// is served, the finished game's last state is too old (410), and every
+// other game plays on.
+func TestGameOverFreesItsPlace(t *testing.T) {
+	ts, _ := newTestServerWith(t, Options{Key: []byte(testKey), Window: MinWindow})
+	_, done, _ := get(t, ts.URL+"/api/games/online-2048/init?seed=done")
+	_, other, _ := get(t, ts.URL+"/api/games/online-2048/init?seed=other")
+	for i := range MinWindow - 2 {
+		if code, _, body := get(t, ts.URL+fmt.Sprintf("/api/games/classic/init?seed=fill-%d", i)); code != 200 {
+			t.Fatalf("init %d: %d %s", i, code, body)
+		}
+	}
+	if code, _, body := get(t, ts.URL+"/api/games/classic/init?seed=late"); code != 503 {
+		t.Fatalf("init with every place held: %d %s", code, body)
+	}
+	done = play(t, ts.URL, "online-2048", done.State, legalMove(t, done))
+	end := play(t, ts.URL, "online-2048", done.State, protocol.Action{Type: "end-run"})
+	if !end.GameOver {
+		t.Fatalf("end-run: %+v", end)
+	}
+	// Until a new game takes its place, the last state still answers.
+	end = play(t, ts.URL, "online-2048", end.State, protocol.Action{Type: "observe"})
+	if code, _, body := get(t, ts.URL+"/api/games/classic/init?seed=late"); code != 200 {
+		t.Fatalf("init after a game ended: %d %s", code, body)
+	}
+	if code, _, body := post(t, ts.URL+"/api/games/online-2048/action", action(t, end.State, protocol.Action{Type: "observe"})); code != 410 || !strings.Contains(body, "was over") {
+		t.Errorf("the ended game's last state after its place went to a new game: %d %s", code, body)
+	}
+	if code, _, body := get(t, ts.URL+"/api/games/classic/init?seed=later"); code != 503 {
+		t.Errorf("a second init with one place freed: %d %s", code, body)
+	}
+	play(t, ts.URL, "online-2048", other.State, legalMove(t, other))
 }

@@ -41,24 +41,35 @@ type ticket struct {
 
 // slot is one live game: its generation, the step of the one state of it
 // that may be played, and when it last handed out a state (seconds since
-// the record was made, plus one; 0 for a place never taken).
+// the record was made, plus one; 0 for a place never taken). A place
+// whose game is over for good is free: seen holds freeBit and the next
+// free place (a list through the slots, so that it takes no memory of its
+// own).
 type slot struct {
 	gen, step, seen uint32
 }
 
+// freeBit marks a free place's seen; the clock stays below it.
+const freeBit = 1 << 31
+
+// noFree ends the list of free places.
+const noFree = freeBit - 1
+
 // record is the live-game record of a signed server. Each game holds a
 // place of its own from init on: a state is playable once, and only if it
 // is its game's latest, so playing it spends it and no other game's
-// traffic can. A new game takes a place never used, or the place of a
-// game idle longer than idle; when every place is held by a game played
+// traffic can. A new game takes a place never used, the place of a game
+// over for good (freed by end), or the place of a game idle longer than
+// idle; when every place is held by a game played
 // within idle, init is refused (503) rather than any game ended. The
 // memory is slotSize bytes a place, whatever the traffic.
 type record struct {
 	mu     sync.Mutex
 	serial uint64 // the next seal's nonce: never the same twice in a run
 	slots  []slot
-	fresh  int // places taken so far; those from fresh on were never used
-	hand   int // where the next search for an idle place starts
+	fresh  int    // places taken so far; those from fresh on were never used
+	free   uint32 // the first place of a game over for good, or noFree
+	hand   int    // where the next search for an idle place starts
 	idle   uint32
 	start  time.Time
 	now    func() time.Time
@@ -68,13 +79,13 @@ type record struct {
 // live until idle for idle (at least a second).
 func newRecord(window int, idle time.Duration) *record {
 	w := max(window, MinWindow)
-	return &record{slots: make([]slot, w), idle: uint32(max(idle/time.Second, 1)), start: time.Now(), now: time.Now}
+	return &record{slots: make([]slot, w), free: noFree, idle: uint32(max(idle/time.Second, 1)), start: time.Now(), now: time.Now}
 }
 
 // clock returns the time as the record keeps it: seconds since it was
-// made, plus one.
+// made, plus one (below freeBit: 68 years).
 func (r *record) clock() uint32 {
-	return uint32(min(r.now().Sub(r.start)/time.Second, math.MaxUint32-1)) + 1
+	return uint32(min(r.now().Sub(r.start)/time.Second, freeBit-2)) + 1
 }
 
 // nonce returns the serial of a new seal.
@@ -85,22 +96,26 @@ func (r *record) nonce() uint64 {
 	return r.serial
 }
 
-// begin gives a new game a place: one never used, or the place of a game
-// idle longer than idle, found among the next reclaimScan places in
-// turn; errBusy if none is.
+// begin gives a new game a place: one never used, the place of a game
+// over for good, or the place of a game idle longer than idle, found
+// among the next reclaimScan places in turn; errBusy if none is.
 func (r *record) begin() (ticket, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.clock()
 	i := -1
-	if r.fresh < len(r.slots) {
+	switch {
+	case r.fresh < len(r.slots):
 		i = r.fresh
 		r.fresh++
-	} else {
+	case r.free != noFree:
+		i = int(r.free)
+		r.free = r.slots[i].seen &^ freeBit
+	default:
 		for range min(reclaimScan, len(r.slots)) {
 			j := r.hand
 			r.hand = (r.hand + 1) % len(r.slots)
-			if now-r.slots[j].seen > r.idle {
+			if seen := r.slots[j].seen; seen&freeBit == 0 && now-seen > r.idle {
 				i = j
 				break
 			}
@@ -132,7 +147,7 @@ func (r *record) checkLocked(t ticket) error {
 	s := &r.slots[t.slot]
 	switch {
 	case t.gen < s.gen:
-		return fmt.Errorf("%w: its game went unplayed for over %d s and its place went to a new game", errExpired, r.idle)
+		return fmt.Errorf("%w: its game was over, or went unplayed for over %d s, and its place went to a new game", errExpired, r.idle)
 	case t.step < s.step:
 		return errUsed
 	case t.step > s.step:
@@ -154,8 +169,24 @@ func (r *record) use(t ticket) (ticket, error) {
 	}
 	s := &r.slots[t.slot]
 	s.step++
-	s.seen = r.clock()
+	if s.seen&freeBit == 0 {
+		s.seen = r.clock()
+	}
 	return ticket{slot: t.slot, gen: s.gen, step: s.step}, nil
+}
+
+// end frees the place of the game of ticket t, over for good, for a new
+// game to take at once: its states stay playable until one does (an
+// observe, a refused move), as an idle game's do.
+func (r *record) end(t ticket) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := &r.slots[t.slot]
+	if t.gen != s.gen || t.step != s.step || s.seen&freeBit != 0 {
+		return // not its game's latest state, or freed already
+	}
+	s.seen = freeBit | r.free
+	r.free = t.slot
 }
 
 // size returns the record's memory in bytes.

@@ -149,3 +149,37 @@ func TestRecordUseIsAtomic(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordEndFreesOnce: a place freed twice is listed once, so two new
+// games never share it; freed places are taken before an idle one is
+// looked for.
+func TestRecordEndFreesOnce(t *testing.T) {
+	r := newRecord(MinWindow, time.Hour)
+	games := make([]ticket, MinWindow)
+	for i := range games {
+		games[i], _ = r.begin()
+	}
+	last, err := r.use(games[7])
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.end(last)
+	r.end(last)
+	if _, err := r.use(games[3]); err != nil {
+		t.Fatal(err)
+	}
+	r.end(games[3]) // a spent state: not its game's latest, so no end
+	a, err := r.begin()
+	if err != nil || a.slot != games[7].slot {
+		t.Fatalf("a new game after one ended: %+v %v", a, err)
+	}
+	if _, err := r.begin(); !errors.Is(err, errBusy) {
+		t.Fatalf("a second new game with one place freed: %v", err)
+	}
+	if err := r.check(last); !errors.Is(err, errExpired) {
+		t.Errorf("the ended game's state: %v", err)
+	}
+	if err := r.check(ticket{slot: games[3].slot, gen: games[3].gen, step: 1}); err != nil {
+		t.Errorf("a game that did not end: %v", err)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/tileproof/tileproof/internal/strictjson"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 	"github.com/tileproof/tileproof/protocol"
 )
@@ -33,20 +34,9 @@ type requestError struct {
 
 func (e *requestError) Error() string { return e.msg }
 
-// strictJSON returns how a request is read: one JSON object and nothing
-// after it, keys matched exactly (case included), a key given twice, an
-// unknown key or invalid UTF-8 an error. encoding/json would match
-// "STATE" and "ſtate" to state and let the last of two keys win, so a
-// proxy or a log reading the same body in another language could see
-// another request.
-func strictJSON() json.Options {
-	return json.JoinOptions(
-		json.RejectUnknownMembers(true),
-		json.MatchCaseInsensitiveNames(false),
-		jsontext.AllowDuplicateNames(false),
-		jsontext.AllowInvalidUTF8(false),
-	)
-}
+// strictJSON returns how a request is read: internal/strictjson's
+// strict reading, one JSON object and nothing after it.
+func strictJSON() json.Options { return strictjson.Options() }
 
 // readAction reads the body of POST .../action: Content-Type
 // application/json (charset utf-8 at most), at most MaxBody bytes, read
@@ -165,7 +155,7 @@ func describe(body []byte, err error) string {
 		if errors.Is(se.Err, json.ErrUnknownName) {
 			return fmt.Sprintf("%s: unknown key %s (keys are matched exactly, case included)", at(se.ByteOffset, se.JSONPointer.Parent()), strictyaml.Quote(se.JSONPointer.LastToken(), maxQuoted))
 		}
-		got := kindName(se.JSONKind)
+		got := strictjson.KindName(se.JSONKind)
 		if len(se.JSONValue) > 0 && (se.JSONKind == '0' || se.JSONKind == '"') {
 			got += " " + strictyaml.Quote(string(se.JSONValue), maxQuoted)
 		}
@@ -181,24 +171,6 @@ func position(body []byte, off int64) string {
 	line := 1 + bytes.Count(body[:off], []byte{'\n'})
 	col := int(off) - bytes.LastIndexByte(body[:off], '\n')
 	return fmt.Sprintf("line %d, column %d", line, col)
-}
-
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case 'n':
-		return "null"
-	case 'f', 't':
-		return "a boolean"
-	case '"':
-		return "a string"
-	case '0':
-		return "a number"
-	case '{':
-		return "an object"
-	case '[':
-		return "a list"
-	}
-	return "a value"
 }
 
 // typeName says in words what a Go type reads.

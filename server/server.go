@@ -60,8 +60,9 @@ type Options struct {
 	Key []byte
 	// Window is how many games a signed server keeps live at once (0:
 	// DefaultWindow; at least MinWindow). Each game holds a place from
-	// init on, and only its own actions spend its states; the live-game
-	// record takes 12 bytes a place.
+	// init until it is over for good (or idle, below), and only its own
+	// actions spend its states; the live-game record takes 12 bytes a
+	// place.
 	Window int
 	// Idle is how long a live game may go without an action before its
 	// place may go to a new game (0: DefaultIdle). With every place held
@@ -320,6 +321,9 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 			return
 		}
 		seed = sec.seed
+		if g.Over() && !g.AwaitingKeep() {
+			s.record.end(next) // over for good: its place goes to the next new game
+		}
 	}
 	resp := s.respond(name, g, seed, next)
 	if step != nil {

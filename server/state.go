@@ -12,10 +12,10 @@ import (
 	"github.com/tileproof/tileproof/protocol"
 )
 
-// MaxMoves is the largest move count a state may carry: one move more
-// is still at most 2^53-1, the largest integer every JSON reader reads
-// exactly.
-const MaxMoves = engine.MaxSafeInteger - 1
+// MaxMoves is the largest move count a state may carry: 2^53-1, the
+// largest integer every JSON reader reads exactly. The rules refuse a
+// move past it as overflow (engine.ErrMovesOverflow).
+const MaxMoves = engine.MaxSafeInteger
 
 // serverSeedLen is the length of the seeds a signed server draws: 32
 // hex digits, 128 bits.
@@ -124,7 +124,7 @@ func unwireOne(name string, rules *engine.Rules, ws *protocol.GameState) (engine
 	case ws.Rules != rules.Version():
 		return engine.State{}, fmt.Errorf("rules version %d; game %s is at version %d", ws.Rules, name, rules.Version())
 	case ws.Moves < 0 || ws.Moves > MaxMoves:
-		return engine.State{}, fmt.Errorf("move count %d is not from 0 to 2^53-2", ws.Moves)
+		return engine.State{}, fmt.Errorf("move count %d is not from 0 to 2^53-1", ws.Moves)
 	}
 	b, err := engine.BoardFromValues(ws.Board)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tileproof/tileproof/analyze"
 	"github.com/tileproof/tileproof/replay"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 // analyzeFlags are the flags of tileproof analyze.
@@ -92,7 +93,7 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 	var listErr error
 	go func() {
 		defer close(inputs)
-		listErr = c.listInputs(args, inputs, func(path, why string) {
+		listErr = batchfiles.Read(context.Background(), args, c.stdin, inputs, func(path, why string) {
 			fmt.Fprintf(c.stderr, "tileproof: analyze: skipped %s: %s\n", termText(path), why)
 		})
 	}()
@@ -101,6 +102,9 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 	code := exitOK
 	var reports []*analyze.Report
 	for in := range inputs {
+		if in.Release != nil {
+			in.Release() // analyzed one at a time: the budget bounds what is read ahead
+		}
 		name := termText(in.Name)
 		if in.Err != nil {
 			fmt.Fprintf(c.stderr, "tileproof: analyze: %s: %v\n", name, in.Err)
@@ -152,8 +156,8 @@ func printAnalysis(w io.Writer, r *analyze.Report) {
 		fmt.Fprintf(w, "  the analysis stopped before %s\n", r.Stopped)
 	}
 	for _, s := range r.Evaluators {
-		fmt.Fprintf(w, "  %-15s agreement %5.1f%% (z %5.1f, above %3.0f%% of the reference)  loss mean %.2f p50 %.2f p90 %.2f p99 %.2f  large errors %.1f%%  misses crowded %.1f%% open %.1f%%\n",
-			s.Evaluator, 100*s.Agreement, s.Z, s.Percentile, s.MeanLoss, s.Loss50, s.Loss90, s.Loss99, 100*s.LargeErrors, 100*s.CrowdedMiss, 100*s.OpenMiss)
+		fmt.Fprintf(w, "  %-15s agreement %5.1f%% (z %5.1f, above %3.0f%% of the reference)  loss mean %.2f p50 %.2f p90 %.2f p99 %.2f  large errors %.1f%% (z %.1f)  small errors %.1f%%  misses crowded %.1f%% open %.1f%%\n",
+			s.Evaluator, 100*s.Agreement, s.Z, s.Percentile, s.MeanLoss, s.Loss50, s.Loss90, s.Loss99, 100*s.LargeErrors, s.ErrorsZ, 100*s.SmallErrors, 100*s.CrowdedMiss, 100*s.OpenMiss)
 	}
 	if cv := r.Clairvoyance; cv != nil {
 		fmt.Fprintf(w, "  clairvoyance: %d of %d positions agree with the next spawn's oracle, %.1f by chance (z %.1f)\n", cv.Hits, cv.Positions, cv.Expected, cv.Z)

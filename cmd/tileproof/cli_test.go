@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -131,55 +130,6 @@ func TestHelpEveryCommand(t *testing.T) {
 					t.Errorf("%s %s: --%s listed %d times:\n%s", name, h, f.Name, n, stdout)
 				}
 			})
-		}
-	}
-}
-
-// TestTreeFor holds the tree a run of one command makes (treeFor: that
-// command alone) to the whole tree: the same command found, with the same
-// help; and subcommands to the commands' own names.
-func TestTreeFor(t *testing.T) {
-	whole := (&cli{}).rootCommand()
-	var names []string
-	for _, sub := range whole.Commands() {
-		if sub.Name() != "completion" {
-			names = append(names, sub.Name())
-		}
-	}
-	var listed []string
-	for _, sub := range subcommands {
-		listed = append(listed, sub.name)
-	}
-	if !slices.Equal(names, listed) {
-		t.Errorf("the tree's commands are %q, subcommands lists %q", names, listed)
-	}
-	for _, path := range commandPaths(whole, nil) {
-		name := "tileproof " + strings.Join(path, " ")
-		c := &cli{}
-		root := c.treeFor(path)
-		c.defineAllFlags()
-		cmd, _, err := root.Find(path)
-		want, _, _ := whole.Find(path)
-		if path[0] == "completion" {
-			if cmd != root {
-				t.Errorf("%s: treeFor made %q, want the whole tree", name, cmd.CommandPath())
-			}
-			continue
-		}
-		if err != nil || cmd.CommandPath() != want.CommandPath() || len(root.Commands()) != 1 {
-			t.Errorf("%s: treeFor found %q (%v) in %d commands, want %q alone", name, cmd.CommandPath(), err, len(root.Commands()), want.CommandPath())
-			continue
-		}
-		var got, wantHelp strings.Builder
-		writeHelp(&got, cmd)
-		writeHelp(&wantHelp, want)
-		if got.String() != wantHelp.String() {
-			t.Errorf("%s: help\n%s\nwant\n%s", name, got.String(), wantHelp.String())
-		}
-	}
-	for _, args := range [][]string{nil, {"help", "line"}, {"verfy"}, {"--version"}, {"__complete", "li"}} {
-		if root := (&cli{}).treeFor(args); len(root.Commands()) != len(subcommands) {
-			t.Errorf("treeFor(%q) made %d commands, want the whole tree's %d", args, len(root.Commands()), len(subcommands))
 		}
 	}
 }

@@ -21,7 +21,7 @@ import (
 type conformFlags struct {
 	impl, cases, profiles, run, junit, html, expect, baseline string
 	json, strict, properties, verbose, acceptChanged          bool
-	timeout, runTimeout                                       time.Duration
+	timeout, startTimeout, runTimeout                         time.Duration
 	explore                                                   exploreOpts
 	observe                                                   observeOpts
 }
@@ -78,6 +78,7 @@ unexpected pass or a failure on an unreachable state); 2 when no check could run
 		fl.StringVar(&f.baseline, "baseline", "", "an earlier JSON report `FILE`: show only regressions, fixes and changed failures (another class, step or fields), and fail on regressions and changed failures")
 		fl.BoolVar(&f.acceptChanged, "accept-changed", false, "with --baseline: a failure that fails differently from the baseline does not fail the run")
 		fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "the exec and HTTP drivers' timeout for each request")
+		startTimeoutFlag(fl, &f.startTimeout)
 		fl.DurationVar(&f.runTimeout, "run-timeout", defaultRunTimeout, "the most the whole run may take: past it the run stops, the checks it did not reach or finish reported as not-run, which fails it (0: no bound)")
 		fl.BoolVar(&f.properties, "properties", true, "run the property checks (--properties=false: none)")
 		fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the skipped cases, with why, and the expected failures")
@@ -100,7 +101,7 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	run := newRun(cmd.Context(), f.runTimeout)
 	defer run.stop()
 	if exploreRequested(cmd.Flags()) {
-		return c.conformExplore(run, cmd.Flags(), f.explore, f.impl, f.profiles, f.timeout)
+		return c.conformExplore(run, cmd.Flags(), f.explore, f.impl, f.profiles, implTimeouts{f.timeout, f.startTimeout})
 	}
 	pack, err := conformance.LoadPack(packFS(f.cases))
 	if err != nil {
@@ -120,7 +121,7 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 			return c.fail(exitBadUsage, "conform: %v", err)
 		}
 	}
-	impl, err := c.openImpl(run, f.impl, opts.Profiles, f.timeout)
+	impl, err := c.openImpl(run, f.impl, opts.Profiles, implTimeouts{f.timeout, f.startTimeout})
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
@@ -238,19 +239,28 @@ func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
 // when none is given.
 const defaultRunTimeout = 30 * time.Minute
 
-// openImpl returns the implementation --impl names; timeout bounds each
+// implTimeouts are the drivers' bounds: each answer's, and the exec
+// driver's for hello, whose answer waits on the process's start too.
+type implTimeouts struct{ answer, start time.Duration }
+
+// startTimeoutFlag defines --start-timeout.
+func startTimeoutFlag(fl *pflag.FlagSet, d *time.Duration) {
+	fl.DurationVar(d, "start-timeout", driver.StartTimeout, "the exec driver's wait for hello's answer, which includes the process's start (a runtime loading on a busy machine): the longer of it and --timeout")
+}
+
+// openImpl returns the implementation --impl names; t bounds each
 // request, ctx the whole run (its deadline, an interrupt). The engine
 // (builtin) also plays the profile files among profiles, the --profile
 // asked for.
-func (c *cli) openImpl(ctx context.Context, arg string, profiles []string, timeout time.Duration) (conformance.Impl, error) {
+func (c *cli) openImpl(ctx context.Context, arg string, profiles []string, t implTimeouts) (conformance.Impl, error) {
 	switch {
 	case arg == "builtin":
 		b := &conformance.Builtin{}
 		return b, b.AddProfileFiles(profiles)
 	case strings.HasPrefix(arg, "exec:"):
-		return &driver.Exec{Command: strings.TrimPrefix(arg, "exec:"), Timeout: timeout, Context: ctx, Stderr: c.stderr}, nil
+		return &driver.Exec{Command: strings.TrimPrefix(arg, "exec:"), Timeout: t.answer, StartTimeout: t.start, Context: ctx, Stderr: c.stderr}, nil
 	case strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://"):
-		return &driver.HTTP{BaseURL: arg, Timeout: timeout, Context: ctx}, nil
+		return &driver.HTTP{BaseURL: arg, Timeout: t.answer, Context: ctx}, nil
 	}
 	return nil, fmt.Errorf("--impl %q: want builtin, exec:COMMAND or an http:// URL", arg)
 }

@@ -25,7 +25,7 @@ func writeConformHTML(rep *conformance.Report, file string) error {
 
 // rerunFlags are the flags of conform that choose the implementation
 // and the pack, which a command re-running one case repeats.
-var rerunFlags = []string{"impl", "cases", "timeout"}
+var rerunFlags = []string{"impl", "cases", "timeout", "start-timeout"}
 
 // runInfo says how the run of cmd was made: its date (started), its
 // command line (the flags given), the command line that re-runs its

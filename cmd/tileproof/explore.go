@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -27,7 +26,7 @@ func exploreFlags(fs *pflag.FlagSet) exploreOpts {
 }
 
 // exploreFlagNames are the flags of conform that apply to --explore.
-var exploreFlagNames = []string{"impl", "profile", "timeout", "run-timeout", "explore", "seed", "explore-out"}
+var exploreFlagNames = []string{"impl", "profile", "timeout", "start-timeout", "run-timeout", "explore", "seed", "explore-out"}
 
 // exploreRequested reports whether the command line asks for
 // exploration: --explore or one of its own flags.
@@ -35,7 +34,7 @@ func exploreRequested(fs *pflag.FlagSet) bool {
 	return fs.Changed("explore") || fs.Changed("seed") || fs.Changed("explore-out")
 }
 
-func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, ex exploreOpts, implArg, profiles string, timeout time.Duration) int {
+func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, ex exploreOpts, implArg, profiles string, timeout implTimeouts) int {
 	var other []string
 	fs.Visit(func(f *pflag.Flag) {
 		if !slices.Contains(exploreFlagNames, f.Name) {

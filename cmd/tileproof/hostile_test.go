@@ -2,13 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 // The attacks of a hostile submitter on the command's own output and
@@ -102,7 +101,7 @@ func TestShowBounded(t *testing.T) {
 		t.Skip(err)
 	}
 	big := filepath.Join(dir, "big.yaml")
-	if err := os.WriteFile(big, make([]byte, maxReplaySize+1), 0o644); err != nil {
+	if err := os.WriteFile(big, make([]byte, batchfiles.MaxReplaySize+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ file, want string }{
@@ -183,72 +182,6 @@ func TestGameHashShown(t *testing.T) {
 	}
 }
 
-// TestDirSwapReadsNothingOutside: a sub-directory swapped for a link to a
-// directory outside, between the listing and the reading (the hook runs
-// there, so the race is taken every time), is an unreadable verdict for
-// its entry: the file outside is not read and credited to the inside
-// name, and the rest of the batch is verified (issue 25, item 7: 3 of 281
-// runs read outside, 50 aborted the batch).
-func TestDirSwapReadsNothingOutside(t *testing.T) {
-	base := t.TempDir()
-	valid, err := os.ReadFile("../../replays/minimal.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, outside := filepath.Join(base, "subs"), filepath.Join(base, "outside")
-	for _, d := range []string{filepath.Join(dir, "sub"), outside} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	os.WriteFile(filepath.Join(dir, "sub", "a.yaml"), []byte("profile: tile-merge\n"), 0o644) // invalid inside
-	os.WriteFile(filepath.Join(outside, "a.yaml"), valid, 0o644)                              // valid outside
-	os.WriteFile(filepath.Join(dir, "z.yaml"), valid, 0o644)
-	afterListing = func() {
-		if err := os.Rename(filepath.Join(dir, "sub"), filepath.Join(base, "sub.old")); err != nil {
-			t.Error(err)
-		}
-		if err := os.Symlink(outside, filepath.Join(dir, "sub")); err != nil {
-			t.Error(err)
-		}
-	}
-	defer func() { afterListing = nil }()
-	code, out, errOut := runCLI(t, "", "verify", dir)
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != exitBadUsage || len(lines) != 3 || !strings.HasPrefix(lines[0], "error  "+filepath.Join(dir, "sub", "a.yaml")) ||
-		!strings.HasPrefix(lines[1], "ok     "+filepath.Join(dir, "z.yaml")) || !strings.Contains(lines[2], "1 valid") {
-		t.Errorf("exit %d\n%s%s", code, out, errOut)
-	}
-}
-
-// TestVerifyRunBudget: the replays in flight of one run share one memory
-// budget whatever the workers (issue 25, item 3: four 60 MiB files took
-// 7.7 GB, the workers multiplying a file's bound). With a budget of two
-// heavy files, eight of them under --workers 8 are all verified, never
-// more than two held at once.
-func TestVerifyRunBudget(t *testing.T) {
-	dir := t.TempDir()
-	// A spawn-recorded log of undos, the heaviest shape a byte: weighed at
-	// verifyMemPerByte a byte.
-	body := `{"profile":"online-2048","start":"2 2 . ./. . . ./. . . ./. . . .","moves":"` + strings.Repeat("Z", 200_000) + `","claim":{"score":0,"maxTile":4,"moves":1}}`
-	for i := range 8 {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("u%d.json", i)), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	w := replayWeight(int64(len(body)))
-	saved := verifyBudget
-	verifyBudget = &memBudget{total: 2 * w}
-	defer func() { verifyBudget = saved }()
-	code, out, _ := runCLI(t, "", "verify", "--workers", "8", dir)
-	if code != exitFailed || !strings.Contains(out, "8 replays: 0 valid, 8 invalid") {
-		t.Fatalf("exit %d\n%s", code, out)
-	}
-	if verifyBudget.peak > 2*w || verifyBudget.peak < w || verifyBudget.held != 0 {
-		t.Errorf("peak %d, held %d; budget %d", verifyBudget.peak, verifyBudget.held, 2*w)
-	}
-}
-
 // TestImportBoundedAndSafe: import reads a recording as show reads a
 // replay, a regular file only (a link to /dev/zero refused by what it is,
 // not read to 8 MiB), and names a hostile file visibly.
@@ -287,39 +220,5 @@ func TestJSONLineNoTerminalRunes(t *testing.T) {
 	}
 	if strings.ContainsRune(out, 0x9b) || strings.ContainsRune(out, 0x202e) || !strings.Contains(out, `a\u009b2J\u202eb.yaml`) {
 		t.Errorf("%q", out)
-	}
-}
-
-// failingDir is a file system whose directory bad cannot be listed, as a
-// directory swapped or removed while verify walks it.
-type failingDir struct{ fs.FS }
-
-func (f failingDir) ReadDir(name string) ([]fs.DirEntry, error) {
-	if name == "bad" {
-		return nil, errors.New("swapped while listed")
-	}
-	return fs.ReadDir(f.FS, name)
-}
-
-// TestDirListingErrorNotAbort: a sub-directory that cannot be listed is
-// an unreadable verdict of its own; the batch goes on (before, the whole
-// batch aborted with exit 2 and no verdict for anyone).
-func TestDirListingErrorNotAbort(t *testing.T) {
-	dir := t.TempDir()
-	valid, err := os.ReadFile("../../replays/minimal.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.MkdirAll(filepath.Join(dir, "bad"), 0o755)
-	os.WriteFile(filepath.Join(dir, "bad", "a.yaml"), valid, 0o644)
-	os.WriteFile(filepath.Join(dir, "z.yaml"), valid, 0o644)
-	saved := listFS
-	listFS = func(root *os.Root) fs.FS { return failingDir{root.FS()} }
-	defer func() { listFS = saved }()
-	code, out, errOut := runCLI(t, "", "verify", dir)
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != exitBadUsage || len(lines) != 3 || !strings.Contains(lines[0], filepath.Join(dir, "bad")+": cannot be listed: swapped while listed") ||
-		!strings.HasPrefix(lines[1], "ok     "+filepath.Join(dir, "z.yaml")) {
-		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/peer/hallabois"
 	"github.com/tileproof/tileproof/replay"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 func (c *cli) importCommand() *cobra.Command {
@@ -182,7 +183,7 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 // *hallabois.ConvertError when it cannot be a replay, another error when
 // it cannot be read.
 func importRecording(file string) (*hallabois.Import, error) {
-	data, err := readRegularFile(file, maxRecordingSize) // a pipe or a device refused, as show does
+	data, err := batchfiles.ReadRegular(file, maxRecordingSize) // a pipe or a device refused, as show does
 	if err != nil {
 		return nil, err
 	}

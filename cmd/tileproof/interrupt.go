@@ -10,7 +10,8 @@ import (
 )
 
 // stopSignals returns the signals that stop a run of an implementation
-// (a function, not a variable: the command does no work at start).
+// (a function: os.Interrupt is a variable, so a list of it would be made
+// at start).
 func stopSignals() []os.Signal { return []os.Signal{os.Interrupt, syscall.SIGTERM} }
 
 // A run is the context of a command that drives an implementation: done

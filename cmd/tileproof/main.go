@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/internal/safetext"
+	"github.com/tileproof/tileproof/peer/hallabois"
 )
 
 // Exit codes, the same for every command.
@@ -34,10 +35,6 @@ type cli struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	code           int
-
-	// definers define each command's flags, when the command line needs
-	// them (see flags).
-	definers map[*cobra.Command]func()
 }
 
 func main() {
@@ -47,8 +44,8 @@ func main() {
 
 // main runs the command line args and returns the exit code.
 func (c *cli) main(args []string) int {
-	root := c.treeFor(args)
-	c.prepare(root, args)
+	hallabois.Generator() // registers hallabois-lcg with the engine, for the replays that pin it
+	root := c.rootCommand()
 	args, cmd, err := protectArgs(root, args)
 	if err != nil {
 		return c.usageError(cmd, err)
@@ -70,60 +67,30 @@ var commandGroups = []*cobra.Group{
 	{ID: "rules", Title: "The rules"},
 }
 
-// rootCommand returns the command tree with every command's flags.
-func (c *cli) rootCommand() *cobra.Command {
-	root := c.commandTree("")
-	c.defineAllFlags()
-	c.addCompletionCommand(root)
-	return root
-}
-
 // subcommands are the root's commands, in the help's order, with their
 // group in the help and the method that makes each.
 var subcommands = []struct {
-	name, group string
-	make        func(*cli) *cobra.Command
+	group string
+	make  func(*cli) *cobra.Command
 }{
-	{"verify", "replays", (*cli).verifyCommand},
-	{"show", "replays", (*cli).showCommand},
-	{"play", "replays", (*cli).playCommand},
-	{"record", "replays", (*cli).recordCommand},
-	{"import", "replays", (*cli).importCommand},
-	{"analyze", "replays", (*cli).analyzeCommand},
-	{"conform", "conformance", (*cli).conformCommand},
-	{"matrix", "conformance", (*cli).matrixCommand},
-	{"cases", "conformance", (*cli).casesCommand},
-	{"line", "rules", (*cli).lineCommand},
-	{"profiles", "rules", (*cli).profilesCommand},
-	{"serve", "rules", (*cli).serveCommand},
-	{"version", "", (*cli).versionCommand},
+	{"replays", (*cli).verifyCommand},
+	{"replays", (*cli).showCommand},
+	{"replays", (*cli).playCommand},
+	{"replays", (*cli).recordCommand},
+	{"replays", (*cli).importCommand},
+	{"replays", (*cli).analyzeCommand},
+	{"conformance", (*cli).conformCommand},
+	{"conformance", (*cli).matrixCommand},
+	{"conformance", (*cli).casesCommand},
+	{"rules", (*cli).lineCommand},
+	{"rules", (*cli).profilesCommand},
+	{"rules", (*cli).serveCommand},
+	{"", (*cli).versionCommand},
 }
 
-// treeFor returns the command tree for the command line args: the root
-// and only the command that args name, when they name one of
-// subcommands, which is all a run of that command reads; else (no
-// command, help, completion, a mistyped name) the whole tree. Most runs
-// make one command of twelve.
-func (c *cli) treeFor(args []string) *cobra.Command {
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			continue // the root's flags are all bool: no value follows
-		}
-		root := c.commandTree(a)
-		if cmd, _, err := root.Find(args); err == nil && cmd != root {
-			return root
-		}
-		break
-	}
-	c.definers = nil
-	return c.commandTree("")
-}
-
-// commandTree returns the command tree, the commands' flags not yet
-// defined but for the root's (see flags): every command, or only the
-// command named only. It is built anew for every run and reads nothing
-// (no file, no profile, no template).
-func (c *cli) commandTree(only string) *cobra.Command {
+// rootCommand returns the command tree. It is built anew for every run
+// and reads nothing (no file, no profile, no template).
+func (c *cli) rootCommand() *cobra.Command {
 	cobra.EnableCommandSorting = false
 	root := &cobra.Command{
 		Use:   "tileproof COMMAND [ARGS]",
@@ -142,9 +109,6 @@ func (c *cli) commandTree(only string) *cobra.Command {
 	})
 	root.AddGroup(commandGroups...)
 	for _, sub := range subcommands {
-		if only != "" && sub.name != only {
-			continue
-		}
 		cmd := sub.make(c)
 		cmd.GroupID = sub.group
 		cmd.Flags().SortFlags = false
@@ -154,64 +118,20 @@ func (c *cli) commandTree(only string) *cobra.Command {
 	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) { writeHelp(cmd.OutOrStdout(), cmd) })
 	root.SetUsageFunc(func(cmd *cobra.Command) error { writeUsage(cmd.OutOrStderr(), cmd); return nil })
 	root.SetFlagErrorFunc(flagError)
-	return root
-}
-
-// flags registers define, which defines cmd's flags (and what needs them,
-// their completion), to run only when the command line needs them: for
-// the command that runs, or for every command when cobra's help or
-// completion command runs. Most runs define one command's flags: defining
-// all of them is most of the cost of the command line.
-func (c *cli) flags(cmd *cobra.Command, define func(fl *pflag.FlagSet)) {
-	if c.definers == nil {
-		c.definers = map[*cobra.Command]func(){}
-	}
-	c.definers[cmd] = func() { define(cmd.Flags()) }
-}
-
-// prepare completes the tree for the command line args: the flags of the
-// command it names, or every command's flags and cobra's completion
-// command when it names none that the tree holds yet (help, completion and
-// __complete, the shell's completion requests: they read every command),
-// and the completion command for the root's help too, which lists it.
-func (c *cli) prepare(root *cobra.Command, args []string) {
-	cmd, _, err := root.Find(args)
-	switch {
-	case err != nil:
-		c.defineAllFlags()
-		c.addCompletionCommand(root)
-		return
-	case cmd == root:
-		c.addCompletionCommand(root)
-	default:
-		root.CompletionOptions.DisableDefaultCmd = true
-	}
-	for ; cmd != nil; cmd = cmd.Parent() {
-		if define, ok := c.definers[cmd]; ok {
-			define()
-			delete(c.definers, cmd)
-		}
-	}
-}
-
-func (c *cli) defineAllFlags() {
-	for cmd, define := range c.definers {
-		define()
-		delete(c.definers, cmd)
-	}
-}
-
-// addCompletionCommand adds cobra's completion command, with a summary in
-// the words of the others; without a shell it is a usage error.
-func (c *cli) addCompletionCommand(root *cobra.Command) {
 	root.InitDefaultCompletionCmd()
 	for _, sub := range root.Commands() {
 		if sub.Name() == "completion" {
+			// A summary in the words of the others; without a shell it is
+			// a usage error.
 			sub.Short = "print a shell completion script: bash, zsh, fish or powershell"
 			sub.RunE = c.run(func(cmd *cobra.Command, _ []string) int { return c.usageFail(cmd) })
 		}
 	}
+	return root
 }
+
+// flags defines cmd's flags with define.
+func (c *cli) flags(cmd *cobra.Command, define func(fl *pflag.FlagSet)) { define(cmd.Flags()) }
 
 // helpCommand is "tileproof help [COMMAND...]": the command's help, as
 // --help gives it; an unknown command is a usage error, with a suggestion.

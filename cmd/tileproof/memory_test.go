@@ -129,11 +129,17 @@ func TestPageMemory(t *testing.T) {
 			page := out
 			if c.report {
 				args = []string{"verify", "--report", out, in}
-				page = filepath.Join(dir, "page_files", pageFile(in))
 			}
 			peak, code := childRun(t, args...)
 			if code != 0 {
 				t.Fatalf("%v: exit %d", args, code)
+			}
+			if c.report {
+				pages, _ := filepath.Glob(filepath.Join(dir, "page_files", "undo.json-*.html"))
+				if len(pages) != 1 {
+					t.Fatalf("pages %q, want one", pages)
+				}
+				page = pages[0]
 			}
 			info, err := os.Stat(page)
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/termview"
 )
 
@@ -68,7 +69,7 @@ func (c *cli) playTerminal(p *engine.Profile, seed string, setup *engine.Setup, 
 		return exitOK
 	}
 
-	r := gameReplay(g, seed, actions)
+	r := replay.Played(g, seed, actions)
 	r.Setup = setup
 	r.Source = "tileproof play (a person at a terminal)"
 	err = out.f.Truncate(0)

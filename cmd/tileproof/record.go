@@ -26,7 +26,7 @@ type recordFlags struct {
 	target, playerSeed                         uint64
 	openEnded, keep, spawns, commit, json      bool
 	maxMoves, games                            int
-	timeout                                    time.Duration
+	timeout, startTimeout                      time.Duration
 }
 
 func (c *cli) recordCommand() *cobra.Command {
@@ -61,6 +61,7 @@ played under the first profile the implementation declares.`,
 		fl.StringVarP(&f.output, "output", "o", "", "write to `FILE` instead of stdout")
 		fl.StringVar(&f.impl, "impl", "", "play the games in another implementation, exec:`COMMAND` (docs/protocol.md), its own generator making the spawns")
 		fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "with --impl: the driver's timeout for each request, a `DURATION` such as 5s")
+		startTimeoutFlag(fl, &f.startTimeout)
 		registerProfileCompletion(cmd, "profile")
 		cmd.RegisterFlagCompletionFunc("player", cobra.FixedCompletions(player.Names(), cobra.ShellCompDirectiveNoFileComp))
 	})
@@ -119,7 +120,7 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	if f.impl != "" {
 		playing = newRun(cmd.Context(), 0)
 		defer playing.stop()
-		if impl, err = c.openImpl(playing, f.impl, nil, f.timeout); err != nil {
+		if impl, err = c.openImpl(playing, f.impl, nil, implTimeouts{f.timeout, f.startTimeout}); err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
 		defer impl.Close()
@@ -151,7 +152,10 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 		if f.games > 1 {
 			s = fmt.Sprintf("%s-%d", f.seed, i)
 		}
-		r, err := recordGame(rules, s, log, pl, f.maxMoves, f.keep, f.spawns)
+		rec, err := replay.NewRecorder(rules, s)
+		if err == nil {
+			err = playOut(rec, log, pl, f.maxMoves, f.keep)
+		}
 		if err != nil {
 			code := exitFailed
 			if errors.Is(err, engine.ErrUnsupported) {
@@ -162,6 +166,13 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 				code = exitBadUsage
 			}
 			return c.fail(code, "record: %v", err)
+		}
+		r := rec.Seeded()
+		if f.spawns {
+			r = rec.SpawnRecorded()
+		}
+		if pl != nil {
+			r.Source = fmt.Sprintf("tileproof record --player %s", pl.Name())
 		}
 		r.Setup = setup
 		if f.commit && r.Seed != nil {
@@ -175,65 +186,31 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	return exitOK
 }
 
-// recordGame plays one game, from a log or by a player, and returns it as
-// a replay whose claim is everything the game reached.
-func recordGame(rules *engine.Rules, seed string, log []engine.Action, pl player.Player, maxMoves int, keep, spawnForm bool) (*replay.Replay, error) {
-	g, err := rules.NewGame(seed)
-	if err != nil {
-		return nil, err
-	}
-	start := g.Board()
-	var actions []engine.Action
-	var spawns []engine.Spawn
-	do := func(a engine.Action) error {
-		step, err := g.Do(a)
-		if err != nil {
-			return fmt.Errorf("action %d (%s): %w", len(actions)+1, a, err)
-		}
-		if _, isMove := a.Direction(); isMove && !step.Changed {
-			return nil // a replay records the moves that count
-		}
-		actions, spawns = append(actions, a), append(spawns, step.Spawn)
-		return nil
-	}
+// playOut plays the game of rec by the move log, or by the player pl to
+// the end (or maxMoves counted moves, when not 0), answering the win's
+// question with keep-playing when keep is set.
+func playOut(rec *replay.Recorder, log []engine.Action, pl player.Player, maxMoves int, keep bool) error {
 	if pl == nil {
 		for _, a := range log {
-			if err := do(a); err != nil {
-				return nil, err
+			if err := rec.Do(a); err != nil {
+				return err
 			}
 		}
-	} else {
-		for maxMoves == 0 || g.Moves() < maxMoves {
-			a := engine.KeepPlaying
-			if !g.Over() {
-				a = engine.Action(pl.Choose(g))
-			} else if !keep || !g.AwaitingKeep() {
-				break
-			}
-			if err := do(a); err != nil {
-				return nil, err
-			}
+		return nil
+	}
+	g := rec.Game()
+	for maxMoves == 0 || g.Moves() < maxMoves {
+		a := engine.KeepPlaying
+		if !g.Over() {
+			a = engine.Action(pl.Choose(g))
+		} else if !keep || !g.AwaitingKeep() {
+			break
+		}
+		if err := rec.Do(a); err != nil {
+			return err
 		}
 	}
-	r := gameReplay(g, seed, actions)
-	if pl != nil {
-		r.Source = fmt.Sprintf("tileproof record --player %s", pl.Name())
-	}
-	if spawnForm {
-		r.Seed, r.RNG = nil, ""
-		r.Start, r.Spawns = &start, spawns
-	}
-	return r, nil
-}
-
-// gameReplay returns game g, played from seed by actions (the ones that
-// count), as a seeded replay whose claim is everything the game reached.
-func gameReplay(g *engine.Game, seed string, actions []engine.Action) *replay.Replay {
-	board, won, over, result := g.Board(), g.Won(), g.Over(), g.Result()
-	return &replay.Replay{
-		Profile: g.Rules().Name(), Rules: g.Rules().Version(), Seed: &seed, RNG: engine.RNGID, Actions: actions,
-		Claim: replay.Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: &board, Won: &won, Over: &over, Result: &result},
-	}
+	return nil
 }
 
 func writeReplay(w io.Writer, r *replay.Replay, asJSON bool) error {

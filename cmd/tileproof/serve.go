@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/server"
@@ -35,15 +34,14 @@ the states are signed so that a client cannot forge one; the key must be at leas
 bytes (head -c 32 /dev/urandom | base64 > key makes one). Without either, the states are
 unsigned.`,
 	}
-	c.flags(cmd, func(fl *pflag.FlagSet) {
-		fl.StringVar(&f.addr, "addr", "127.0.0.1:8048", "the `HOST:PORT` to listen on (loopback by default)")
-		fl.StringVar(&f.keyFile, "key-file", "", "sign the states with the key in `FILE` (white space around it trimmed; 32 bytes or more); default: TILEPROOF_KEY, else unsigned")
-		// The default is worked out when serve runs: the built-in names are
-		// read from the profiles' files, too slow for every start.
-		fl.StringVar(&f.profiles, "profiles", "", "the games to serve: profile `NAMES` or files, comma-separated (default: every built-in profile)")
-		fl.BoolVar(&f.forced, "forced-spawns", false, "let an action force the next spawn (for testing, unsigned only: a player could cheat with it)")
-		intFlag(fl, &f.window, "window", server.DefaultWindow, "signed: how many games stay live at once, each playing its own states once (12 bytes a game); a game idle an hour gives its place to a new one, and with none idle init is refused (503)")
-	})
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", "127.0.0.1:8048", "the `HOST:PORT` to listen on (loopback by default)")
+	fl.StringVar(&f.keyFile, "key-file", "", "sign the states with the key in `FILE` (white space around it trimmed; 32 bytes or more); default: TILEPROOF_KEY, else unsigned")
+	// The default is worked out when serve runs: the built-in names are
+	// read from the profiles' files, too slow for every start.
+	fl.StringVar(&f.profiles, "profiles", "", "the games to serve: profile `NAMES` or files, comma-separated (default: every built-in profile)")
+	fl.BoolVar(&f.forced, "forced-spawns", false, "let an action force the next spawn (for testing, unsigned only: a player could cheat with it)")
+	intFlag(fl, &f.window, "window", server.DefaultWindow, "signed: how many games stay live at once, each playing its own states once (12 bytes a game); a game over, or idle an hour, gives its place to a new one, and with none idle init is refused (503)")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.serve(&f, args) })
 	return cmd
 }

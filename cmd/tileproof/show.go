@@ -1,15 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"io/fs"
-	"strings"
-
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/replay"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 // shown is a replay loaded for viewing: the file, the replay, its verdict
@@ -43,12 +38,11 @@ n/p, Home/End or g/G, q to quit. With --html, write one self-contained HTML page
 An invalid replay is shown (its frames stop at the divergence) and exits 1, as verify does;
 a replay that cannot be read or replayed exits 2.`,
 	}
-	c.flags(cmd, func(fl *pflag.FlagSet) {
-		fl.Var(&f.step, "step", "the step to show: 0 the start, `N` after action N")
-		fl.BoolVar(&f.html, "html", false, "write one self-contained HTML page instead (needs -o)")
-		fl.StringVarP(&f.output, "output", "o", "", "with --html, the HTML `FILE` to write")
-		fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); the replay uses it when its profile: names the file's name:")
-	})
+	fl := cmd.Flags()
+	fl.Var(&f.step, "step", "the step to show: 0 the start, `N` after action N")
+	fl.BoolVar(&f.html, "html", false, "write one self-contained HTML page instead (needs -o)")
+	fl.StringVarP(&f.output, "output", "o", "", "with --html, the HTML `FILE` to write")
+	fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); the replay uses it when its profile: names the file's name:")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.show(&f, args) })
 	return cmd
 }
@@ -68,7 +62,9 @@ func (c *cli) show(f *showFlags, args []string) int {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}
 	name := args[0]
-	data, err := readReplayFile(name)
+	// Bounded as verify bounds a file, and a regular file only: a link to
+	// /dev/zero or a named pipe is refused, never read or waited on.
+	data, err := batchfiles.ReadRegular(name, batchfiles.MaxReplaySize)
 	if err != nil {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}
@@ -105,33 +101,4 @@ func (c *cli) show(f *showFlags, args []string) int {
 		return failed
 	}
 	return code
-}
-
-// readReplayFile reads one replay file for show, bounded as verify bounds
-// a file (maxReplaySize) and only if it is a regular file: a link to
-// /dev/zero or a named pipe is refused, never read without end or waited
-// on.
-func readReplayFile(name string) ([]byte, error) { return readRegularFile(name, maxReplaySize) }
-
-// readRegularFile reads a file a person named, only if it is a regular
-// file (openNamedRegular), and at most limit bytes of it: more is an
-// error.
-func readRegularFile(name string, limit int64) ([]byte, error) {
-	f, err := openNamedRegular(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(data)) > limit {
-		err = fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
-	}
-	return data, err
-}
-
-// notRegularNamed says what a file named for show is, and that it is not
-// read.
-func notRegularNamed(m fs.FileMode) string {
-	what, _, _ := strings.Cut(notRegular(m), ";")
-	return what + "; only a regular file is read"
 }

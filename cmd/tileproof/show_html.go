@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/tileproof/tileproof/htmlview"
 	"github.com/tileproof/tileproof/replay"
@@ -28,7 +25,7 @@ func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *sho
 	if last := frames - 1; f.step.set && (f.step.n < 0 || f.step.n > last) {
 		return c.fail(exitBadUsage, "show: --step %d: %s has steps 0 to %d", f.step.n, name, last)
 	}
-	if err := writePage(f.output, func(w io.Writer) error { return page.Write(w, vd, htmlview.Options{}) }); err != nil {
+	if err := page.WriteFile(f.output, vd, htmlview.Options{}); err != nil {
 		return c.fail(exitBadUsage, "show: -o: %v", err)
 	}
 	verdict := "valid"
@@ -40,22 +37,4 @@ func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *sho
 		return exitFailed
 	}
 	return exitOK
-}
-
-// writePage creates the file name and writes a page into it with write.
-// It is the one place show opens its output.
-func writePage(name string, write func(io.Writer) error) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	b := bufio.NewWriterSize(f, 64<<10)
-	err = write(b)
-	if err == nil {
-		err = b.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/peer/hallabois"
 	"github.com/tileproof/tileproof/protocol"
 )
 
@@ -55,7 +56,7 @@ func writeVersion(w io.Writer) error {
 	fmt.Fprintf(w, "rules      %s (rules versions of the built-in profiles)\n", strings.Join(rules, ", "))
 	fmt.Fprintf(w, "cases      %s %s, rules contract %d, %d cases (built in)\n", pack.Name, pack.Version, pack.Contract, len(pack.Cases))
 	fmt.Fprintf(w, "protocol   exec protocol %d (docs/protocol.md), HTTP state format %s (docs/api.md)\n", protocol.Version, protocol.StateFormat)
-	fmt.Fprintf(w, "generator  %s (docs/tp1.md, recommended), %s (the hallabois validator's, docs/replay-format.md)\n", engine.RNGID, engine.LCGID)
+	fmt.Fprintf(w, "generator  %s (docs/tp1.md, recommended), %s (the hallabois validator's, docs/replay-format.md)\n", engine.RNGID, hallabois.RNGID)
 	return nil
 }
 

@@ -5,25 +5,27 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/strictjson"
 	"github.com/tileproof/tileproof/protocol"
 )
 
-// Reading an answer line: docs/protocol.schema.json, transcribed. The
-// schema is the protocol's statement of the answers, for anyone to
-// validate against; the runner checks every answer with this transcription
-// of it, which FuzzExecAnswer and TestAnswerSchema hold to the schema
-// (the same verdict on every line), because a JSON Schema validator costs
-// some 20 times as much a line (docs/protocol.md, "Costs"), and its
-// arithmetic on a number such as 1e999999 much more. Beyond the schema it checks
-// what a schema cannot say: a key given twice, invalid UTF-8, the rows of a
-// board of one length.
+// Reading an answer line: docs/protocol.schema.json's answer-to-OP. The
+// line is decoded strictly (internal/strictjson: a key given twice, an
+// unknown key, invalid UTF-8 and a value of the wrong kind are refused)
+// into the structs below, which say which keys were given; what a struct
+// cannot say is checked after: the keys each op's answer has, ranges,
+// lengths, words, the rows of a board of one length (which the schema
+// cannot say either). FuzzExecAnswer and TestAnswerSchema hold it to the
+// schema: the same verdict on every line.
 
 // schemaError is an answer the schema refuses: where, and why.
 type schemaError struct {
@@ -38,379 +40,536 @@ func (e *schemaError) Error() string {
 	return e.Field + ": " + e.Msg
 }
 
-// answerFields are the keys an answer may have, in the bit order of
-// fieldSet.
-var answerFields = []string{"id", "ok", "error", "message", "protocol", "name", "version", "profiles", "features", "changed", "gained", "spawn", "legal", "state"}
+// given is a key of an answer's object: whether it was given, and
+// whether as null.
+type given[T any] struct {
+	V    T
+	Set  bool
+	Null bool
+}
 
-// fieldSet is a set of answerFields: bit i is answerFields[i].
-type fieldSet uint32
+// UnmarshalJSONFrom reads the key's value; null is noted, not refused
+// (the two keys that may be null are the answer's id and spawn).
+func (g *given[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	g.Set = true
+	k := dec.PeekKind()
+	if k == 'n' {
+		g.Null = true
+		_, err := dec.ReadToken()
+		return err
+	}
+	// The scalars read here: json.UnmarshalDecode is the general way, and
+	// costs more than the rest of a key (docs/protocol.md, "Costs").
+	switch v := any(&g.V).(type) {
+	case *integer:
+		return v.UnmarshalJSONFrom(dec)
+	case *bool:
+		if k != 't' && k != 'f' {
+			return wrongKind{"true or false", k}
+		}
+		*v = k == 't'
+		_, err := dec.ReadToken()
+		return err
+	case *string:
+		if k != '"' {
+			return wrongKind{"a string", k}
+		}
+		t, err := dec.ReadToken()
+		*v = t.String()
+		return err
+	}
+	return json.UnmarshalDecode(dec, &g.V)
+}
 
-// The bits of fieldSet, in the order of answerFields.
-const (
-	fieldID fieldSet = 1 << iota
-	fieldOK
-	fieldError
-	fieldMessage
-	fieldProtocol
-	fieldName
-	fieldVersion
-	fieldProfiles
-	fieldFeatures
-	fieldChanged
-	fieldGained
-	fieldSpawn
-	fieldLegal
-	fieldState
+// integer is a JSON Schema integer: a number with no fraction, whatever
+// its spelling (3, 3.0 and 0.3e1 alike); its range is checked by
+// [integer.outside].
+type integer struct {
+	set bool
+	lit string // as written, when not in plain digits
+	v   uint64
+	neg bool // below zero (-0 is zero)
+	ok  bool // no fraction, and within 64 bits
+}
+
+// UnmarshalJSONFrom reads a number.
+func (n *integer) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	switch k := dec.PeekKind(); k {
+	case '0':
+	case 0:
+		_, err := dec.ReadToken()
+		return err
+	default:
+		return wrongKind{"an integer", k}
+	}
+	lit, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	n.set = true
+	n.v, n.neg, n.ok = exactInteger(lit)
+	if strings.Trim(string(lit), "0123456789") != "" { // no allocation: the conversion does not escape
+		n.lit = string(lit)
+	}
+	return nil
+}
+
+// String returns the number as written.
+func (n integer) String() string {
+	if n.lit != "" {
+		return n.lit
+	}
+	return strconv.FormatUint(n.v, 10)
+}
+
+// board is a state's board, rows of cells, read without reflection (the
+// general way's slices cost more than the rest of an answer).
+type board struct{ rows [][]integer }
+
+// boardError is a board the schema refuses: where in it (row and cell
+// -1 for none), and why.
+type boardError struct {
+	row, cell int
+	msg       string
+}
+
+func (e boardError) Error() string { return e.msg }
+
+// at returns the pointer to where e is.
+func (e boardError) at() string {
+	p := "/state/board"
+	for _, i := range []int{e.row, e.cell} {
+		if i >= 0 {
+			p += "/" + strconv.Itoa(i)
+		}
+	}
+	return p
+}
+
+// UnmarshalJSONFrom reads at most 8 rows of at most 8 cells.
+func (b *board) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	list := func(row int, item func(i int) error) error {
+		switch k := dec.PeekKind(); k {
+		case '[':
+		case 0:
+			_, err := dec.ReadToken()
+			return err
+		default:
+			return boardError{row, -1, wrongKind{"an array", k}.Error()}
+		}
+		dec.ReadToken()
+		for i := 0; dec.PeekKind() != ']'; i++ {
+			if i == 8 {
+				return boardError{row, -1, "more than 8 items"}
+			}
+			if err := item(i); err != nil {
+				return err
+			}
+		}
+		_, err := dec.ReadToken()
+		return err
+	}
+	return list(-1, func(r int) error {
+		var row []integer
+		err := list(r, func(c int) error {
+			var n integer
+			err := n.UnmarshalJSONFrom(dec)
+			if wk, ok := err.(wrongKind); ok {
+				return boardError{r, c, wk.Error()}
+			}
+			row = append(row, n)
+			return err
+		})
+		b.rows = append(b.rows, row)
+		return err
+	})
+}
+
+// wrongKind is a value of another kind than the schema's.
+type wrongKind struct {
+	want string
+	got  jsontext.Kind
+}
+
+func (e wrongKind) Error() string { return "want " + e.want + ", not " + strictjson.KindName(e.got) }
+
+// The answer's objects, key by key as the schema has them.
+type (
+	answerLine struct {
+		ID       given[integer]   `json:"id"`
+		OK       given[bool]      `json:"ok"`
+		Error    given[string]    `json:"error"`
+		Message  given[string]    `json:"message"`
+		Protocol given[integer]   `json:"protocol"`
+		Name     given[string]    `json:"name"`
+		Version  given[string]    `json:"version"`
+		Profiles given[[]string]  `json:"profiles"`
+		Features given[[]string]  `json:"features"`
+		Changed  given[bool]      `json:"changed"`
+		Gained   given[integer]   `json:"gained"`
+		Spawn    given[spawnLine] `json:"spawn"`
+		Legal    given[[]string]  `json:"legal"`
+		State    given[stateLine] `json:"state"`
+	}
+	spawnLine struct {
+		Row   given[integer] `json:"row"`
+		Col   given[integer] `json:"col"`
+		Value given[integer] `json:"value"`
+	}
+	stateLine struct {
+		Board  given[board]   `json:"board"`
+		Score  given[integer] `json:"score"`
+		Moves  given[integer] `json:"moves"`
+		Won    given[bool]    `json:"won"`
+		Over   given[bool]    `json:"over"`
+		Result given[string]  `json:"result"`
+	}
 )
 
-// The keys of each kind of answer: all required.
-const (
-	refusalFields = fieldID | fieldOK | fieldError | fieldMessage
-	helloFields   = fieldID | fieldOK | fieldProtocol | fieldName | fieldVersion | fieldProfiles | fieldFeatures
-	stateFields   = fieldID | fieldOK | fieldState
-	moveFields    = fieldID | fieldOK | fieldChanged | fieldGained | fieldSpawn | fieldState
-	legalFields   = fieldID | fieldOK | fieldLegal
+// The keys of each kind of answer, all required: a refusal's, and those
+// of each op's answer with ok true.
+var (
+	refusalKeys = []string{"id", "ok", "error", "message"}
+	helloKeys   = []string{"id", "ok", "protocol", "name", "version", "profiles", "features"}
+	stateKeys   = []string{"id", "ok", "state"}
+	moveKeys    = []string{"id", "ok", "changed", "gained", "spawn", "state"}
+	legalKeys   = []string{"id", "ok", "legal"}
 )
 
-// okFields returns the keys of op's answer with ok true.
-func okFields(op string) (fieldSet, bool) {
+// answerKeys returns the keys of op's answer with ok true.
+func answerKeys(op string) ([]string, bool) {
 	switch op {
 	case protocol.OpHello:
-		return helloFields, true
+		return helloKeys, true
 	case protocol.OpNew, protocol.OpLoad, protocol.OpUndo, protocol.OpEndRun, protocol.OpKeepPlaying:
-		return stateFields, true
+		return stateKeys, true
 	case protocol.OpMove:
-		return moveFields, true
+		return moveKeys, true
 	case protocol.OpLegal:
-		return legalFields, true
+		return legalKeys, true
 	}
-	return 0, false
+	return nil, false
 }
+
+// answerNames are answerLine's keys, in its order.
+var answerNames = []string{"id", "ok", "error", "message", "protocol", "name", "version", "profiles", "features", "changed", "gained", "spawn", "legal", "state"}
+
+// key is a [given] of any type.
+type key interface{ given() (set, null bool) }
+
+func (g *given[T]) given() (set, null bool) { return g.Set, g.Null }
+
+// reader reads answer lines; the exec driver keeps one.
+type reader struct{}
 
 // readAnswer reads the answer line to a request of op (the line without
 // its newline), as docs/protocol.schema.json's answer-to-OP states it.
 func readAnswer(op string, line []byte) (protocol.Answer, error) {
-	return new(reader).read(op, line)
+	return reader{}.read(op, line)
 }
 
-// read is readAnswer, reusing the reader's buffers.
-func (d *reader) read(op string, line []byte) (protocol.Answer, error) {
-	var a protocol.Answer
-	want, known := okFields(op)
+// read is readAnswer.
+func (reader) read(op string, line []byte) (protocol.Answer, error) {
+	okKeys, known := answerKeys(op)
 	if !known {
-		return a, &schemaError{"", fmt.Sprintf("%q is not an op of the protocol", op)}
+		return protocol.Answer{}, &schemaError{"", fmt.Sprintf("%q is not an op of the protocol", op)}
 	}
 	if len(bytes.TrimSpace(line)) == 0 {
-		return a, &schemaError{"", "an empty line, not a JSON object"}
+		return protocol.Answer{}, &schemaError{"", "an empty line, not a JSON object"}
 	}
-	d.src.Reset(line)
-	// The decoder checks the syntax and UTF-8; a key given twice the
-	// reader finds itself, by the keys it has seen.
-	if d.dec == nil {
-		d.dec = jsontext.NewDecoder(&d.src, jsontext.AllowDuplicateNames(true))
-	} else {
-		d.dec.Reset(&d.src, jsontext.AllowDuplicateNames(true))
+	var w answerLine
+	if err := json.Unmarshal(line, &w, strictjson.Options()); err != nil {
+		return protocol.Answer{}, decodeError(err)
 	}
-	d.err, d.path = nil, d.path[:0]
-	if k := d.peek(); k != '{' {
-		if d.err == nil {
-			d.fail("the answer is " + kindName(k) + ", not a JSON object")
-		}
-		return a, d.err
-	}
-	d.token()
-	var seen fieldSet
-	var idNull, okSet, stateSet bool
-	for d.err == nil && d.peek() == '"' {
-		t := d.token()
-		if d.err != nil {
-			break
-		}
-		name := t.String()
-		i := slices.Index(answerFields, name)
-		d.in(name)
-		switch {
-		case i < 0:
-			d.fail("unknown field")
-		case seen&(1<<i) != 0:
-			d.fail("a key given twice")
-		}
-		if d.err != nil {
-			break
-		}
-		seen |= 1 << i
-		switch name {
-		case "id":
-			if d.peek() == 'n' {
-				d.token()
-				idNull = true
-			} else {
-				a.ID = int64(d.integer(1, engine.MaxSafeInteger))
-			}
-		case "ok":
-			a.OK, okSet = d.boolean(), true
-		case "error":
-			a.Error = d.str(0, -1)
-		case "message":
-			a.Message = d.str(0, protocol.MaxMessageLength)
-		case "protocol":
-			a.Protocol = int(d.integer(1, 1<<31-1))
-		case "name":
-			a.Name = d.str(1, protocol.MaxNameLength)
-		case "version":
-			a.Version = d.str(0, protocol.MaxNameLength)
-		case "profiles":
-			a.Profiles = d.strings(1, protocol.MaxProfiles, func(s string) { d.lengthIn(s, 1, protocol.MaxProfileLength) })
-		case "features":
-			a.Features = d.strings(0, protocol.MaxFeatures, d.feature)
-		case "changed":
-			a.Changed = d.boolean()
-		case "gained":
-			a.Gained = d.integer(0, engine.MaxSafeInteger)
-		case "spawn":
-			if d.peek() == 'n' {
-				d.token()
-			} else {
-				a.Spawn = d.spawn()
-			}
-		case "legal":
-			a.Legal = d.strings(0, 4, d.direction)
-			for i, dir := range a.Legal {
-				if slices.Index(a.Legal, dir) < i {
-					d.fail(fmt.Sprintf("%s is listed twice", dir))
-				}
-			}
-		case "state":
-			a.State, stateSet = d.state(), true
-		}
-		d.out()
-	}
-	if d.err == nil {
-		d.end()
-	}
-	if d.err != nil {
-		return a, d.err
-	}
-	if !okSet {
-		return a, &schemaError{"", `missing field "ok"`}
-	}
-	if !a.OK {
-		want = refusalFields
-	}
-	for i, name := range answerFields {
-		switch bit := fieldSet(1) << i; {
-		case want&bit != 0 && seen&bit == 0:
-			return a, &schemaError{"", fmt.Sprintf("missing field %q", name)}
-		case want&bit == 0 && seen&bit != 0:
-			return a, &schemaError{"/" + name, fmt.Sprintf("a field an answer to %s with ok %v does not have", op, a.OK)}
-		}
-	}
-	switch {
-	case a.OK && idNull:
-		return a, &schemaError{"/id", "null, but only an answer with ok false to a line that was not a request has a null id"}
-	case !a.OK && !protocol.RuleWord(a.Error) && !protocol.ProtocolWord(a.Error):
-		return a, &schemaError{"/error", fmt.Sprintf("%q is not an error word of the protocol", truncate(a.Error, 60))}
-	case !a.OK && idNull && a.Error != protocol.ErrorBadRequest:
-		return a, &schemaError{"/error", fmt.Sprintf("%s, but an answer with a null id is bad-request", a.Error)}
-	}
-	if stateSet {
-		// Beyond the schema: the rows of a board are of one length.
-		for r, row := range a.State.Board {
-			if len(row) != len(a.State.Board[0]) {
-				return a, &schemaError{fmt.Sprintf("/state/board/%d", r), fmt.Sprintf("%d cells; row 0 has %d", len(row), len(a.State.Board[0]))}
-			}
-		}
+	c := checker{}
+	a := c.answer(op, okKeys, &w)
+	if c.err != nil {
+		return protocol.Answer{}, c.err
 	}
 	return a, nil
 }
 
-// reader reads an answer's JSON; the first error sticks, and every read
-// after it returns a zero value.
-type reader struct {
-	src  bytes.Reader
-	dec  *jsontext.Decoder
-	err  error
-	path []step // where the reader is: the keys and indexes from the top
-}
-
-// step is a key of an object, or when key is "" an index of an array.
-type step struct {
-	key   string
-	index int
-}
-
-func (d *reader) in(key string)   { d.path = append(d.path, step{key: key}) }
-func (d *reader) at(index int)    { d.path = append(d.path, step{index: index}) }
-func (d *reader) out()            { d.path = d.path[:len(d.path)-1] }
-func (d *reader) pointer() string { return pointer(d.path) }
-
-// pointer writes a path as a JSON pointer (RFC 6901).
-func pointer(path []step) string {
-	var sb strings.Builder
-	for _, s := range path {
-		sb.WriteByte('/')
-		if s.key == "" {
-			sb.WriteString(strconv.Itoa(s.index))
-		} else {
-			sb.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(truncate(s.key, 60)))
+// decodeError words what the strict decoding refused.
+func decodeError(err error) error {
+	if se, ok := errors.AsType[*jsontext.SyntacticError](err); ok {
+		if errors.Is(err, jsontext.ErrDuplicateName) {
+			return &schemaError{string(se.JSONPointer), "a key given twice"}
+		}
+		if !errors.Is(err, io.ErrUnexpectedEOF) {
+			return &schemaError{string(se.JSONPointer.Parent()), "not JSON: " + strings.TrimPrefix(se.Err.Error(), "jsontext: ") + " at byte " + strconv.FormatInt(se.ByteOffset, 10)}
 		}
 	}
-	return sb.String()
-}
-
-// fail records an answer the schema refuses where the reader is (the
-// first reason given).
-func (d *reader) fail(msg string) {
-	if d.err == nil {
-		d.err = &schemaError{d.pointer(), msg}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return &schemaError{"", "not JSON: the line ends inside a value"}
 	}
-}
-
-// syntax records a line that is not JSON, or not one JSON value.
-func (d *reader) syntax(err error) {
-	if d.err != nil {
-		return
+	se, ok := errors.AsType[*json.SemanticError](err)
+	if !ok {
+		return &schemaError{"", "not JSON: " + err.Error()}
 	}
-	var se *jsontext.SyntacticError
+	ptr := string(se.JSONPointer)
+	var wk wrongKind
+	var be boardError
 	switch {
-	case errors.As(err, &se):
-		d.err = &schemaError{d.pointer(), "not JSON: " + se.Err.Error() + " at byte " + strconv.FormatInt(se.ByteOffset, 10)}
-	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		d.err = &schemaError{"", "not JSON: the line ends inside a value"}
-	default:
-		d.err = &schemaError{"", "not JSON: " + err.Error()}
+	case errors.As(err, &be):
+		return &schemaError{be.at(), be.msg}
+	case errors.Is(err, json.ErrUnknownName):
+		return &schemaError{ptr, "unknown field"}
+	case errors.As(err, &wk):
+		return &schemaError{ptr, wk.Error()}
+	case ptr == "":
+		return &schemaError{"", "the answer is " + strictjson.KindName(se.JSONKind) + ", not a JSON object"}
 	}
+	return &schemaError{ptr, wrongKind{want(se.GoType), se.JSONKind}.Error()}
 }
 
-func (d *reader) peek() jsontext.Kind {
-	if d.err != nil {
-		return 0
-	}
-	k := d.dec.PeekKind()
-	if k == 0 {
-		_, err := d.dec.ReadToken()
-		d.syntax(err)
-	}
-	return k
-}
-
-func (d *reader) token() jsontext.Token {
-	if d.err != nil {
-		return jsontext.Token{}
-	}
-	t, err := d.dec.ReadToken()
-	if err != nil {
-		d.syntax(err)
-	}
-	return t
-}
-
-// end reads the end of the top-level object and checks nothing follows.
-func (d *reader) end() {
-	if d.token(); d.err != nil {
-		return
-	}
-	if _, err := d.dec.ReadToken(); err != io.EOF {
-		if err == nil {
-			d.fail("more than one JSON value on the line")
-		} else {
-			d.syntax(err)
-		}
-	}
-}
-
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case 'n':
-		return "null"
-	case 'f', 't':
-		return "a boolean"
-	case '"':
+// want names what a value of Go type t is in the schema.
+func want(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
 		return "a string"
-	case '0':
-		return "a number"
-	case '{':
-		return "an object"
-	case '[':
+	case reflect.Slice:
 		return "an array"
 	}
-	return "nothing"
+	return "an object"
 }
 
-// want records a value of another kind than the schema's (the answer is
-// then refused, so its value is not read).
-func (d *reader) want(what string, got jsontext.Kind) {
-	d.fail(fmt.Sprintf("%s, not %s", what, kindName(got)))
+// checker checks a decoded answer for what its structs cannot say; the
+// first error sticks.
+type checker struct {
+	err error
 }
 
-func (d *reader) boolean() bool {
-	switch k := d.peek(); k {
-	case 't', 'f':
-		if t := d.token(); d.err == nil {
-			return t.Bool()
+func (c *checker) fail(at, msg string) {
+	if c.err == nil {
+		c.err = &schemaError{at, msg}
+	}
+}
+
+// answer checks w, an answer to op whose keys with ok true are okKeys,
+// and returns it.
+func (c *checker) answer(op string, okKeys []string, w *answerLine) protocol.Answer {
+	a := protocol.Answer{OK: w.OK.V}
+	if !w.OK.Set {
+		c.fail("", `missing field "ok"`)
+		return a
+	}
+	want := okKeys
+	if !a.OK {
+		want = refusalKeys
+	}
+	for i, g := range []key{&w.ID, &w.OK, &w.Error, &w.Message, &w.Protocol, &w.Name, &w.Version, &w.Profiles, &w.Features, &w.Changed, &w.Gained, &w.Spawn, &w.Legal, &w.State} {
+		name := answerNames[i]
+		set, null := g.given()
+		switch wanted := slices.Contains(want, name); {
+		case wanted && !set:
+			c.fail("", fmt.Sprintf("missing field %q", name))
+		case !wanted && set:
+			c.fail("/"+name, fmt.Sprintf("a field an answer to %s with ok %v does not have", op, a.OK))
+		case null && name != "id" && name != "spawn":
+			c.fail("/"+name, "null, where the schema has a value")
 		}
-	case 0:
-	default:
-		d.want("want true or false", k)
 	}
-	return false
-}
-
-// str reads a string of min to max characters (max < 0: no limit), as
-// JSON Schema counts them: code points.
-func (d *reader) str(min, max int) string {
-	k := d.peek()
-	if k != '"' {
-		if k != 0 {
-			d.want("want a string", k)
+	if c.err != nil {
+		return a
+	}
+	if !w.ID.Null {
+		a.ID = int64(c.integer("/id", w.ID.V, 1, engine.MaxSafeInteger))
+	}
+	a.Error = w.Error.V
+	a.Message = c.str("/message", w.Message.V, 0, protocol.MaxMessageLength)
+	if w.Protocol.Set {
+		a.Protocol = int(c.integer("/protocol", w.Protocol.V, 1, 1<<31-1))
+	}
+	if w.Name.Set {
+		a.Name = c.str("/name", w.Name.V, 1, protocol.MaxNameLength)
+	}
+	a.Version = c.str("/version", w.Version.V, 0, protocol.MaxNameLength)
+	if w.Profiles.Set {
+		a.Profiles = c.list("/profiles", w.Profiles.V, 1, protocol.MaxProfiles, func(at, s string) { c.str(at, s, 1, protocol.MaxProfileLength) })
+	}
+	if w.Features.Set {
+		a.Features = c.list("/features", w.Features.V, 0, protocol.MaxFeatures, func(at, s string) {
+			if !protocol.KnownFeature(s) {
+				c.fail(at, fmt.Sprintf("%q is not a feature of the protocol", truncate(s, 60)))
+			}
+		})
+	}
+	a.Changed = w.Changed.V
+	a.Gained = c.integer("/gained", w.Gained.V, 0, engine.MaxSafeInteger)
+	if w.Spawn.Set && !w.Spawn.Null {
+		a.Spawn = c.spawn(&w.Spawn.V)
+	}
+	if w.Legal.Set {
+		a.Legal = c.list("/legal", w.Legal.V, 0, 4, func(at, s string) {
+			switch s {
+			case "up", "down", "left", "right":
+			default:
+				c.fail(at, fmt.Sprintf("%q is not up, down, left or right", truncate(s, 60)))
+			}
+		})
+		for i, dir := range a.Legal {
+			if slices.Index(a.Legal, dir) < i {
+				c.fail("/legal", fmt.Sprintf("%s is listed twice", dir))
+			}
 		}
-		return ""
 	}
-	t := d.token()
-	if d.err != nil {
-		return ""
+	if w.State.Set {
+		a.State = c.state(&w.State.V)
 	}
-	s := t.String()
-	d.lengthIn(s, min, max)
-	return s
+	switch {
+	case c.err != nil:
+	case a.OK && w.ID.Null:
+		c.fail("/id", "null, but only an answer with ok false to a line that was not a request has a null id")
+	case !a.OK && !protocol.RuleWord(a.Error) && !protocol.ProtocolWord(a.Error):
+		c.fail("/error", fmt.Sprintf("%q is not an error word of the protocol", truncate(a.Error, 60)))
+	case !a.OK && w.ID.Null && a.Error != protocol.ErrorBadRequest:
+		c.fail("/error", fmt.Sprintf("%s, but an answer with a null id is bad-request", a.Error))
+	}
+	return a
 }
 
-func (d *reader) lengthIn(s string, min, max int) {
+// integer checks that n, at at, is an integer from min to max.
+func (c *checker) integer(at string, n integer, min, max uint64) uint64 {
+	if msg := n.outside(min, max); msg != "" {
+		c.fail(at, msg)
+	}
+	return n.v
+}
+
+// outside says why n is not an integer from min to max; "" when it is,
+// or was not given.
+func (n integer) outside(min, max uint64) string {
+	switch {
+	case !n.set:
+	case !n.ok:
+		return fmt.Sprintf("%s is not an integer from %d to %d", truncate(n.String(), 40), min, max)
+	case n.neg || n.v < min || n.v > max:
+		return fmt.Sprintf("%s is not from %d to %d", truncate(n.String(), 40), min, max)
+	}
+	return ""
+}
+
+// str checks that s has min to max characters as JSON Schema counts
+// them: code points.
+func (c *checker) str(at, s string, min, max int) string {
 	n := utf8.RuneCountInString(s)
 	switch {
 	case n < min && min == 1:
-		d.fail("an empty string")
+		c.fail(at, "an empty string")
 	case n < min:
-		d.fail(fmt.Sprintf("%d characters, fewer than %d", n, min))
-	case max >= 0 && n > max:
-		d.fail(fmt.Sprintf("%d characters, more than %d", n, max))
+		c.fail(at, fmt.Sprintf("%d characters, fewer than %d", n, min))
+	case n > max:
+		c.fail(at, fmt.Sprintf("%d characters, more than %d", n, max))
+	}
+	return s
+}
+
+// list checks that l, at at, has min to max items, each by item.
+func (c *checker) list(at string, l []string, min, max int, item func(at, s string)) []string {
+	c.count(at, len(l), min, max)
+	for i, s := range l {
+		item(at+"/"+strconv.Itoa(i), s)
+	}
+	if l == nil {
+		l = []string{}
+	}
+	return l
+}
+
+// count checks that an array at at has min to max items.
+func (c *checker) count(at string, n, min, max int) {
+	switch {
+	case n > max:
+		c.fail(at, fmt.Sprintf("more than %d items", max))
+	case n < min:
+		c.fail(at, fmt.Sprintf("%d items, fewer than %d", n, min))
 	}
 }
 
-// integer reads an integer from min to max. JSON Schema's integers are
-// numbers with no fraction, whatever their spelling: 3, 3.0 and 0.3e1
-// alike.
-func (d *reader) integer(min, max uint64) uint64 {
-	k := d.peek()
-	if k != '0' {
-		if k != 0 {
-			d.want("want an integer", k)
+func (c *checker) spawn(w *spawnLine) *engine.Spawn {
+	c.require("/spawn", "row", w.Row.Set, "col", w.Col.Set, "value", w.Value.Set)
+	return &engine.Spawn{
+		Row:   int(c.integer("/spawn/row", w.Row.V, 0, 7)),
+		Col:   int(c.integer("/spawn/col", w.Col.V, 0, 7)),
+		Value: c.tile("/spawn/value", w.Value.V, false),
+	}
+}
+
+// require records the first of the keys (name, given pairs) not given.
+func (c *checker) require(at string, keys ...any) {
+	for i := 0; i < len(keys); i += 2 {
+		if !keys[i+1].(bool) {
+			c.fail(at, fmt.Sprintf("missing field %q", keys[i]))
 		}
-		return 0
 	}
-	lit, err := d.dec.ReadValue()
-	if err != nil {
-		d.syntax(err)
-		return 0
+}
+
+// tile checks a tile at at, a power of two from 2 to 2^52, or 0 when
+// empty is true.
+func (c *checker) tile(at string, n integer, empty bool) uint64 {
+	if msg := n.notTile(empty); msg != "" {
+		c.fail(at, msg)
 	}
-	v, neg, ok := exactInteger(lit)
-	switch {
-	case !ok:
-		d.fail(fmt.Sprintf("%s is not an integer from %d to %d", truncate(string(lit), 40), min, max))
-	case neg || v < min || v > max:
-		d.fail(fmt.Sprintf("%s is not from %d to %d", truncate(string(lit), 40), min, max))
+	return n.v
+}
+
+// notTile says why n is not a tile (or 0, when empty is true); "" when it
+// is one.
+func (n integer) notTile(empty bool) string {
+	switch v := n.v; {
+	case n.outside(0, engine.MaxTile) != "":
+		return n.outside(0, engine.MaxTile)
+	case v == 0 && empty, v >= 2 && v&(v-1) == 0:
+		return ""
+	case empty:
+		return fmt.Sprintf("%d is not 0 or a tile (a power of two, 2 to 2^52)", v)
 	}
-	return v
+	return fmt.Sprintf("%d is not a tile (a power of two, 2 to 2^52)", n.v)
+}
+
+var results = []string{"playing", "target-reached", "no-moves", "move-limit", "run-finished"}
+
+func (c *checker) state(w *stateLine) *protocol.State {
+	c.require("/state", "board", w.Board.Set, "score", w.Score.Set, "moves", w.Moves.Set, "won", w.Won.Set, "over", w.Over.Set)
+	for i, g := range []key{&w.Board, &w.Score, &w.Moves, &w.Won, &w.Over, &w.Result} {
+		if _, null := g.given(); null {
+			c.fail("/state/"+[]string{"board", "score", "moves", "won", "over", "result"}[i], "null, where the schema has a value")
+		}
+	}
+	st := &protocol.State{Won: w.Won.V, Over: w.Over.V, Result: w.Result.V}
+	rows := w.Board.V.rows
+	c.count("/state/board", len(rows), 2, 8)
+	st.Board = make([][]uint64, len(rows))
+	cells := make([]uint64, 0, 64)
+	for r, row := range rows {
+		if len(row) < 2 {
+			c.count(boardError{r, -1, ""}.at(), len(row), 2, 8)
+		}
+		for i, n := range row {
+			if msg := n.notTile(true); msg != "" {
+				c.fail(boardError{r, i, ""}.at(), msg)
+			}
+			cells = append(cells, n.v)
+		}
+		st.Board[r] = cells[len(cells)-len(row):]
+	}
+	st.Score = c.integer("/state/score", w.Score.V, 0, engine.MaxSafeInteger)
+	st.Moves = int(c.integer("/state/moves", w.Moves.V, 0, engine.MaxSafeInteger))
+	if w.Result.Set && !slices.Contains(results, st.Result) {
+		c.fail("/state/result", fmt.Sprintf("%q is not playing, target-reached, no-moves, move-limit or run-finished", truncate(st.Result, 60)))
+	}
+	if w.Result.Set && st.Over != (st.Result != "playing") {
+		c.fail("/state/over", fmt.Sprintf("%v, but the result is %s", st.Over, st.Result))
+	}
+	// Beyond the schema: the rows of a board are of one length.
+	for r, row := range st.Board {
+		if len(row) != len(st.Board[0]) {
+			c.fail(fmt.Sprintf("/state/board/%d", r), fmt.Sprintf("%d cells; row 0 has %d", len(row), len(st.Board[0])))
+		}
+	}
+	return st
 }
 
 // exactInteger reads a JSON number's text as an exact integer: ok is
@@ -420,19 +579,6 @@ func (d *reader) integer(min, max uint64) uint64 {
 func exactInteger(lit []byte) (v uint64, neg, ok bool) {
 	if len(lit) > 0 && lit[0] == '-' {
 		neg, lit = true, lit[1:]
-	}
-	plain := true
-	for _, c := range lit {
-		if c < '0' || c > '9' {
-			plain = false
-			break
-		}
-	}
-	if plain && len(lit) <= 19 { // the common case: no fraction, no exponent, no overflow
-		for _, c := range lit {
-			v = v*10 + uint64(c-'0')
-		}
-		return v, neg && v != 0, true
 	}
 	mant, exp := lit, 0
 	if i := bytes.IndexAny(lit, "eE"); i >= 0 {
@@ -471,180 +617,4 @@ func exactInteger(lit []byte) (v uint64, neg, ok bool) {
 		return 0, neg, false
 	}
 	return v, neg && v != 0, true
-}
-
-// strings reads an array of min to max strings, checking each with check.
-func (d *reader) strings(min, max int, check func(s string)) []string {
-	out := []string{}
-	d.array(min, max, func() {
-		s := d.str(0, -1)
-		if d.err == nil {
-			check(s)
-		}
-		out = append(out, s)
-	})
-	return out
-}
-
-func (d *reader) feature(s string) {
-	if !protocol.KnownFeature(s) {
-		d.fail(fmt.Sprintf("%q is not a feature of the protocol", truncate(s, 60)))
-	}
-}
-
-func (d *reader) direction(s string) {
-	switch s {
-	case "up", "down", "left", "right":
-		return
-	}
-	d.fail(fmt.Sprintf("%q is not up, down, left or right", truncate(s, 60)))
-}
-
-// object reads an object of the given keys (each at most once), calling
-// member for each; it returns the keys seen, as bits of keys.
-func (d *reader) object(keys []string, member func(key string)) (seen uint32) {
-	k := d.peek()
-	if k != '{' {
-		if k != 0 {
-			d.want("want an object", k)
-		}
-		return 0
-	}
-	d.token()
-	for d.err == nil && d.peek() == '"' {
-		t := d.token()
-		if d.err != nil {
-			break
-		}
-		key := t.String()
-		i := slices.Index(keys, key)
-		d.in(key)
-		switch {
-		case i < 0:
-			d.fail("unknown field")
-		case seen&(1<<i) != 0:
-			d.fail("a key given twice")
-		}
-		if d.err != nil {
-			return seen
-		}
-		seen |= 1 << i
-		member(key)
-		d.out()
-	}
-	d.token()
-	return seen
-}
-
-// require records the first of keys (in the order object took them)
-// missing from seen.
-func (d *reader) require(keys []string, seen uint32, n int) {
-	for i, k := range keys[:n] {
-		if d.err == nil && seen&(1<<i) == 0 {
-			d.fail(fmt.Sprintf("missing field %q", k))
-		}
-	}
-}
-
-var spawnKeys = []string{"row", "col", "value"}
-
-func (d *reader) spawn() *engine.Spawn {
-	var sp engine.Spawn
-	seen := d.object(spawnKeys, func(key string) {
-		switch key {
-		case "row":
-			sp.Row = int(d.integer(0, 7))
-		case "col":
-			sp.Col = int(d.integer(0, 7))
-		case "value":
-			sp.Value = d.tile(false)
-		}
-	})
-	d.require(spawnKeys, seen, 3)
-	return &sp
-}
-
-// tile reads a tile, a power of two from 2 to 2^52, or 0 when empty is
-// true.
-func (d *reader) tile(empty bool) uint64 {
-	v := d.integer(0, engine.MaxTile)
-	if d.err == nil && !(v == 0 && empty) && (v < 2 || v&(v-1) != 0) {
-		if empty {
-			d.fail(fmt.Sprintf("%d is not 0 or a tile (a power of two, 2 to 2^52)", v))
-		} else {
-			d.fail(fmt.Sprintf("%d is not a tile (a power of two, 2 to 2^52)", v))
-		}
-	}
-	return v
-}
-
-func (d *reader) board() [][]uint64 {
-	rows := make([][]uint64, 0, 8)
-	d.array(2, 8, func() {
-		row := make([]uint64, 0, 8)
-		d.array(2, 8, func() { row = append(row, d.tile(true)) })
-		rows = append(rows, row)
-	})
-	return rows
-}
-
-// array reads an array of min to max items, each read by item.
-func (d *reader) array(min, max int, item func()) {
-	k := d.peek()
-	if k != '[' {
-		if k != 0 {
-			d.want("want an array", k)
-		}
-		return
-	}
-	d.token()
-	n := 0
-	for ; d.err == nil && d.peek() != ']'; n++ {
-		if n == max {
-			d.fail(fmt.Sprintf("more than %d items", max))
-			return
-		}
-		d.at(n)
-		item()
-		d.out()
-	}
-	d.token()
-	if d.err == nil && n < min {
-		d.fail(fmt.Sprintf("%d items, fewer than %d", n, min))
-	}
-}
-
-var (
-	results   = []string{"playing", "target-reached", "no-moves", "move-limit", "run-finished"}
-	stateKeys = []string{"board", "score", "moves", "won", "over", "result"} // the first five required
-)
-
-func (d *reader) state() *protocol.State {
-	var st protocol.State
-	seen := d.object(stateKeys, func(key string) {
-		switch key {
-		case "board":
-			st.Board = d.board()
-		case "score":
-			st.Score = d.integer(0, engine.MaxSafeInteger)
-		case "moves":
-			st.Moves = int(d.integer(0, engine.MaxSafeInteger))
-		case "won":
-			st.Won = d.boolean()
-		case "over":
-			st.Over = d.boolean()
-		case "result":
-			st.Result = d.str(0, -1)
-			if d.err == nil && !slices.Contains(results, st.Result) {
-				d.fail(fmt.Sprintf("%q is not playing, target-reached, no-moves, move-limit or run-finished", truncate(st.Result, 60)))
-			}
-		}
-	})
-	d.require(stateKeys, seen, 5)
-	if d.err == nil && seen&(1<<5) != 0 && st.Over != (st.Result != "playing") {
-		d.in("over")
-		d.fail(fmt.Sprintf("%v, but the result is %s", st.Over, st.Result))
-		d.out()
-	}
-	return &st
 }

@@ -23,6 +23,13 @@ func (e *Exec) timeout() time.Duration {
 	return 5 * time.Second
 }
 
+func (e *Exec) startTimeout() time.Duration {
+	if e.StartTimeout > 0 {
+		return e.StartTimeout
+	}
+	return StartTimeout
+}
+
 func (e *Exec) maxTimeouts() int {
 	if e.MaxTimeouts > 0 {
 		return e.MaxTimeouts
@@ -53,10 +60,10 @@ func (e *Exec) ended() error {
 	return e.giveUp(conformance.NotRun, conformance.StopCause(ctx).Error())
 }
 
-// answerDeadline is when the wait for an answer ends: the timeout from
+// answerDeadline is when the wait for an answer ends: the timeout d from
 // from, or the run's deadline when that comes first.
-func (e *Exec) answerDeadline(from time.Time) time.Time {
-	end := from.Add(e.timeout())
+func (e *Exec) answerDeadline(from time.Time, d time.Duration) time.Time {
+	end := from.Add(d)
 	if dl, ok := e.ctx().Deadline(); ok && dl.Before(end) {
 		return dl
 	}
@@ -175,6 +182,9 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		reqs[i].ID = e.nextID
 	}
 	d := e.timeout()
+	if reqs[0].Op == protocol.OpHello {
+		d = max(d, e.startTimeout()) // hello's answer waits on the start too
+	}
 	limit, _ := e.ctx().Deadline()
 	var slots chan struct{}
 	if len(reqs) > 1 {
@@ -214,7 +224,7 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 			from = time.Now() // the pipe has closed: the read tells how it ended
 		}
 		from = later(from, last)
-		data, rerr := p.readLine(e.answerDeadline(from))
+		data, rerr := p.readLine(e.answerDeadline(from, d))
 		if rerr != nil {
 			if err := e.ended(); err != nil {
 				return i, err

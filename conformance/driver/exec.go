@@ -42,6 +42,10 @@ type Exec struct {
 	// Context bounds the run: its deadline, its cancellation; nil means
 	// context.Background(), no bound.
 	Context context.Context
+	// StartTimeout is the wait for hello's answer, which includes the
+	// process's start: the longer of it and Timeout; 0 means
+	// [StartTimeout].
+	StartTimeout time.Duration
 	// MaxTimeouts is how many timeouts in a row stop the driver; 0 means 3.
 	MaxTimeouts int
 	// Stderr is where the process's stderr goes, each line prefixed
@@ -68,6 +72,10 @@ const (
 	window = 64
 	// maxFailedStarts is how many failed starts in a row stop the driver.
 	maxFailedStarts = 3
+	// StartTimeout is the default wait for hello's answer, which
+	// includes the process's start: a runtime (node, a JVM, Python and
+	// its imports) loading on a busy machine.
+	StartTimeout = 20 * time.Second
 )
 
 // call sends one request and returns its answer; err is the failure, or

@@ -442,3 +442,18 @@ func TestLegalNotListed(t *testing.T) {
 		t.Errorf("move answered unsupported-op: %v, want a protocol error", err)
 	}
 }
+
+// TestExecSlowStart: hello's answer waits on the process's start, which
+// a runtime on a busy machine can take longer than an answer's timeout;
+// the start is not the implementation's failure. A process that never
+// answers hello still fails, as a timeout.
+func TestExecSlowStart(t *testing.T) {
+	e := &Exec{Command: fake(t, "slow-start 1500ms"), Timeout: 300 * time.Millisecond, Stderr: io.Discard}
+	defer e.Close()
+	if _, err := e.Hello(); err != nil {
+		t.Fatalf("a start of 1.5 s with a timeout of 300ms: %v", err)
+	}
+	if _, err := e.Legal(); err != nil {
+		t.Errorf("after the start: %v", err)
+	}
+}

@@ -70,9 +70,14 @@ func fakeAnswer(id int, op string) string {
 //	deaf               answers hello, then reads no more but answers legal to every id to come
 //	window N           answers hello, then nothing until N requests wait, then each as it comes
 //	slow D             answers everything, each after D
+//	slow-start D       starts D late (before it reads hello), then answers everything
 func runFake(mode string) int {
 	name, arg, _ := strings.Cut(mode, " ")
 	n, _ := strconv.Atoi(arg)
+	if name == "slow-start" {
+		d, _ := time.ParseDuration(arg)
+		time.Sleep(d)
+	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 1<<21)
 	out := bufio.NewWriter(os.Stdout)

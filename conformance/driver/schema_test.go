@@ -366,18 +366,3 @@ func BenchmarkAnswer(b *testing.B) {
 		}
 	})
 }
-
-// TestFieldBits holds the fieldSet constants to the order of
-// answerFields.
-func TestFieldBits(t *testing.T) {
-	bits := []fieldSet{fieldID, fieldOK, fieldError, fieldMessage, fieldProtocol, fieldName, fieldVersion, fieldProfiles, fieldFeatures, fieldChanged, fieldGained, fieldSpawn, fieldLegal, fieldState}
-	names := []string{"id", "ok", "error", "message", "protocol", "name", "version", "profiles", "features", "changed", "gained", "spawn", "legal", "state"}
-	if !slices.Equal(names, answerFields) {
-		t.Fatalf("answerFields = %q, want %q", answerFields, names)
-	}
-	for i, b := range bits {
-		if b != 1<<i {
-			t.Errorf("the bit of %q is %b, want %b", answerFields[i], b, 1<<i)
-		}
-	}
-}

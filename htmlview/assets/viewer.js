@@ -152,10 +152,14 @@
     return c;
   }
 
-  function show(i) {
+  // show draws step i; playing says the play drew it (the address is
+  // then left alone until the play stops: rewriting it costs a few ms).
+  function show(i, playing) {
     i = Math.max(0, Math.min(last, i | 0));
+    var from = cur, before = shownCode;
     cur = i;
     slider.value = String(i);
+    stopAnim();
     var past = extra && i === frames; // the step past the frames: the refused action
     var f = stateAt(past ? frames - 1 : i);
     var code = past ? D.div.board : codeOf(f.cells);
@@ -169,8 +173,12 @@
     }
     var board = $("board");
     draw(board, code, marks, spawn, notes);
-    refusal(board, past && D.div.refused ? D.div.letter : "", D.div && D.div.refused);
+    shownCode = code;
+    var refused = past && D.div.refused ? D.div.letter : "";
+    refusal(board, refused, D.div && D.div.refused);
     board.dataset.step = i;
+    arrow(i === 0 || refused ? "" : (past ? D.div.letter : f.act));
+    if (i === from + 1 && !past && before && animating()) { animate(before, code, f, spawn); }
     var act = past ? NAMES[D.div.letter] : NAMES[f.act];
     $("cap").textContent = past ? (D.div.refused ? "action " + i + " (" + act + "), refused: " + D.div.refused
       : "after the slide of action " + i + " (" + act + "), refused")
@@ -202,24 +210,131 @@
       mark.setAttribute("x1", x);
       mark.setAttribute("x2", x);
     }
+    if (tickAt) { tickAt(); }
+    if (!playing) { address(i); }
+  }
+  function address(i) {
     if (history.replaceState) { history.replaceState(null, "", "#step=" + i); }
   }
 
-  // Play and pause: a step every 1/speed seconds, stopping at the end.
+  // The arrow of the step's action, on the side of the board the tiles
+  // went to (a symbol for undo, End run, keep playing).
+  function arrow(letter) {
+    var d = $("dir");
+    if (!letter || !ARROWS[letter] || letter === "B") {
+      d.hidden = true;
+      return;
+    }
+    d.hidden = false;
+    d.className = "dir d-" + letter;
+    d.textContent = ARROWS[letter];
+    d.title = NAMES[letter];
+  }
+
+  // Animation: the tiles of a step forward slide from where they were
+  // (the record's slide pairs, written by the verifier: the script moves
+  // nothing by the rules), a merged tile pops, and the tile that appeared
+  // grows. The board is drawn at once; copies of the tiles before the
+  // step (#ghosts) slide over it while the cells they go to are hidden.
+  var motion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  var animBox = $("animate");
+  animBox.checked = !(motion && motion.matches);
+  if (motion && motion.addEventListener) {
+    motion.addEventListener("change", function () { animBox.checked = !motion.matches; });
+  }
+  var anims = [];
+  var shownCode = "";
+  function animating() { return animBox.checked && typeof Element.prototype.animate === "function"; }
+  function stopAnim() {
+    for (var k = 0; k < anims.length; k++) { anims[k].cancel(); }
+    anims = [];
+    $("ghosts").textContent = "";
+  }
+  // slideTime is the time of a slide, in ms: the pop or the appearing
+  // tile takes as long again after it; both fit in 80% of a played step.
+  function slideTime() {
+    var t = timer ? 400 / (+speed.value || 8) : 110;
+    return Math.min(110, t);
+  }
+  function animate(before, code, s, spawn) {
+    var T = slideTime();
+    if (T < 12) { return; }
+    var board = $("board"), ghosts = $("ghosts"), cells = board.querySelectorAll("[data-cell]");
+    var bx = board.offsetLeft, by = board.offsetTop, side = cells[0].offsetWidth;
+    ghosts.style.setProperty("--cell", side + "px");
+    var moved = {}, into = {}, k, c;
+    var ghost = function (from, to) {
+      var v = value(before, from), g = document.createElement("div");
+      g.className = "c " + tileClass(v);
+      g.textContent = String(v);
+      g.dataset.from = from;
+      g.dataset.to = to;
+      g.dataset.value = v;
+      g.style.left = (bx + cells[from].offsetLeft) + "px";
+      g.style.top = (by + cells[from].offsetTop) + "px";
+      ghosts.appendChild(g);
+      var dx = cells[to].offsetLeft - cells[from].offsetLeft, dy = cells[to].offsetTop - cells[from].offsetTop;
+      anims.push(g.animate([{ transform: "translate(0, 0)" }, { transform: "translate(" + dx + "px, " + dy + "px)" }],
+        { duration: T, easing: "ease-in-out", fill: "forwards" }));
+    };
+    for (k = 0; k < s.slideN; k++) {
+      var a = bytes[s.slideOff + 2 * k], b = bytes[s.slideOff + 2 * k + 1];
+      moved[a] = true;
+      into[b] = (into[b] || 0) + 1;
+      ghost(a, b);
+    }
+    for (c in into) {
+      c = +c;
+      // A tile that stayed where another merges into it: a copy that
+      // stands still, so that both are seen to meet.
+      if (value(before, c) && !moved[c]) {
+        ghost(c, c);
+        into[c]++;
+      }
+      var pop = into[c] > 1;
+      anims.push(cells[c].animate(pop
+        ? [{ opacity: 0, transform: "scale(1)" }, { opacity: 0, offset: 0.5 }, { opacity: 1, transform: "scale(1)", offset: 0.5 },
+          { transform: "scale(1.15)", offset: 0.75 }, { transform: "scale(1)" }]
+        : [{ opacity: 0 }, { opacity: 0, offset: 0.5 }, { opacity: 1, offset: 0.5 }, { opacity: 1 }],
+      { duration: 2 * T }));
+      if (pop) { cells[c].classList.add("merged"); }
+    }
+    if (spawn >= 0) {
+      anims.push(cells[spawn].animate([{ opacity: 0, transform: "scale(0.2)" }, { opacity: 0, transform: "scale(0.2)", offset: 0.5 },
+        { opacity: 1, transform: "scale(1)" }], { duration: 2 * T, easing: "ease-out" }));
+    }
+    var d = $("dir");
+    if (!d.hidden) { anims.push(d.animate([{ opacity: 1 }, { opacity: 0.55 }], { duration: 2 * T })); }
+    var mine = anims;
+    setTimeout(function () {
+      if (mine === anims) { stopAnim(); }
+    }, 2 * T + 20);
+  }
+
+  // Play and pause: step k of the play is shown at k/speed seconds from
+  // its start, by the clock (a late timer catches up, skipping the steps
+  // it is late for, so the chosen speed is the one achieved); the address
+  // is written when the play stops.
   var timer = 0, playBtn = $("play"), speed = $("speed");
   function playing() { return timer !== 0; }
   function pause() {
-    if (timer) { clearInterval(timer); timer = 0; }
+    var was = timer !== 0;
+    if (timer) { clearTimeout(timer); timer = 0; }
     playBtn.setAttribute("aria-pressed", "false");
     playBtn.textContent = "\u25B6 play";
+    if (was) { address(cur); }
   }
   function play() {
     if (cur >= last) { show(0); }
     pause();
-    timer = setInterval(function () {
+    var sp = +speed.value || 8, t0 = performance.now(), s0 = cur;
+    var tick = function () {
+      var due = s0 + Math.floor((performance.now() - t0) * sp / 1000 + 1e-6);
+      if (due > cur) { show(Math.min(due, last), true); }
       if (cur >= last) { pause(); return; }
-      show(cur + 1);
-    }, 1000 / (+speed.value || 8));
+      timer = setTimeout(tick, Math.max(0, t0 + (cur - s0 + 1) * 1000 / sp - performance.now()));
+    };
+    timer = setTimeout(tick, 1000 / sp);
     playBtn.setAttribute("aria-pressed", "true");
     playBtn.textContent = "\u275A\u275A pause";
   }
@@ -260,6 +375,87 @@
     hit.addEventListener("pointercancel", function () { dragging = false; });
   }
 
+  // The moments of the game (D.marks, and the divergence): ticks on the
+  // slider, marks on the chart, a list; m and M go to the next and the
+  // previous one.
+  var moments = (D.marks || []).slice();
+  if (D.div) {
+    moments.push({ step: D.div.step, kind: "div", label: "leaves the rules: " + D.div.reason });
+    moments.sort(function (a, b) { return a.step - b.step; });
+  }
+  var tickAt = null;
+  function group(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  function drawMoments() {
+    if (!moments.length) { return; }
+    var ticks = $("ticks"), list = $("moments"), g = $("marks");
+    list.hidden = false;
+    moments.forEach(function (m, k) {
+      var at = last ? m.step / last : 1, text = "step " + group(m.step) + ": " + m.label;
+      var t = document.createElement("button");
+      t.type = "button";
+      t.className = "tick k-" + m.kind;
+      t.style.left = "calc(8px + (100% - 16px) * " + at + ")";
+      t.title = text;
+      t.setAttribute("aria-label", text);
+      t.dataset.step = m.step;
+      t.onclick = function () { go(m.step); };
+      ticks.appendChild(t);
+      var li = document.createElement("li"), b = document.createElement("button");
+      b.type = "button";
+      b.className = "k-" + m.kind;
+      b.dataset.step = m.step;
+      b.textContent = text;
+      b.onclick = function () { go(m.step); };
+      li.appendChild(b);
+      list.appendChild(li);
+      if (g && hit) {
+        var x = +hit.dataset.x0 + at * (+hit.dataset.x1 - +hit.dataset.x0);
+        var ns = "http://www.w3.org/2000/svg", line = document.createElementNS(ns, "line"), dot = document.createElementNS(ns, "circle");
+        line.setAttribute("class", "moment k-" + m.kind);
+        line.setAttribute("x1", x); line.setAttribute("x2", x);
+        line.setAttribute("y1", 6); line.setAttribute("y2", hit.getAttribute("height") - 20);
+        dot.setAttribute("class", "moment k-" + m.kind);
+        dot.setAttribute("cx", x); dot.setAttribute("cy", 8 + (k % 3) * 7); dot.setAttribute("r", 3.5);
+        var title = document.createElementNS(ns, "title");
+        title.textContent = text;
+        dot.appendChild(title);
+        g.appendChild(line);
+        g.appendChild(dot);
+      }
+    });
+    tickAt = function () {
+      var bs = list.querySelectorAll("button");
+      for (var k = 0; k < bs.length; k++) { bs[k].classList.toggle("here", +bs[k].dataset.step === cur); }
+    };
+  }
+  function moment(dir) {
+    for (var k = 0; k < moments.length; k++) {
+      var m = moments[dir > 0 ? k : moments.length - 1 - k];
+      if (dir > 0 ? m.step > cur : m.step < cur) { return m.step; }
+    }
+    return cur;
+  }
+
+  // Touch: a swipe on the board to the left goes on a step, to the right
+  // back a step; a tap plays and pauses. The board lets the page scroll
+  // up and down (touch-action: pan-y).
+  var stage = $("stage"), touch = null;
+  stage.addEventListener("pointerdown", function (ev) {
+    if (ev.pointerType === "mouse") { return; }
+    touch = { x: ev.clientX, y: ev.clientY, id: ev.pointerId };
+  });
+  stage.addEventListener("pointercancel", function () { touch = null; });
+  stage.addEventListener("pointerup", function (ev) {
+    if (!touch || ev.pointerId !== touch.id) { return; }
+    var dx = ev.clientX - touch.x, dy = ev.clientY - touch.y;
+    touch = null;
+    if (Math.abs(dx) >= 30 && Math.abs(dx) > 1.5 * Math.abs(dy)) {
+      go(cur + (dx < 0 ? 1 : -1));
+    } else if (Math.abs(dx) < 10 && Math.abs(dy) < 10) {
+      toggle();
+    }
+  });
+
   // The keys work wherever the focus is: listened to before any element
   // (the slider's own Page Up / Page Down go the other way, and it would
   // swallow n and p).
@@ -274,6 +470,7 @@
     }
     var to = { ArrowRight: cur + 1, n: cur + 1, N: cur + 1, ArrowLeft: cur - 1, p: cur - 1, P: cur - 1,
       PageDown: cur + 50, PageUp: cur - 50, Home: 0, End: last }[k];
+    if (k === "m" || k === "M") { to = moment(k === "m" ? 1 : -1); }
     if (to === undefined) { return; }
     ev.preventDefault();
     ev.stopPropagation();
@@ -304,8 +501,12 @@
   function start() {
     fromReport();
     index();
+    drawMoments();
     var s0 = fromHash();
     show(s0 >= 0 ? s0 : (D.div ? D.div.step : last));
+    // When the first board was drawn, in ms from the page's start (the
+    // load time the tests measure).
+    document.body.dataset.shown = String(Math.round(performance.now()));
   }
   // Inflate the records, then draw.
   var z = $("tp-steps").textContent.trim().replace(/-/g, "+").replace(/_/g, "/");

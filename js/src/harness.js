@@ -148,9 +148,9 @@ function spawnValuesOf(v) {
  * board and slides it with the kit's {@link slide}. When the run plays
  * (`over` false) and the slide changes the board without overflow, a
  * spawn on a cell the slide left full, or of a value the game's profile
- * does not spawn, or off the board or not a tile, is answered `bad-spawn`
- * and `move` is not called (a spawn that is not whole numbers is
- * bad-request). Everything else reaches `move` as it came (an off-board
+ * does not spawn, or off the board, is answered `bad-spawn` and `move` is
+ * not called (a spawn the protocol never sends, a row or column not from
+ * 0 to 7 or a value not a tile, is bad-request). Everything else reaches `move` as it came (an off-board
  * spawn there as none, since it is never placed): a move that changes nothing (rule 2: not placed, not checked;
  * the hook answers illegal-move or changed: false as its profile says), a
  * move after the end (rule 3) and a move that overflows (rule 12: the
@@ -254,13 +254,13 @@ export function createSession(adapter) {
       if (req.spawn !== undefined && req.spawn !== null) {
         if (!has('force-spawn')) fail(ERRORS.badRequest, 'a spawn was given, but this implementation did not declare force-spawn');
         const { row, col, value } = req.spawn;
-        if (!Number.isSafeInteger(row) || !Number.isSafeInteger(col) || !Number.isSafeInteger(value)) {
-          fail(ERRORS.badRequest, `spawn ${JSON.stringify(req.spawn)} is not {row, col, value} of whole numbers`);
+        if (!Number.isSafeInteger(row) || !Number.isSafeInteger(col) || row < 0 || row > 7 || col < 0 || col > 7 || !isTile(value)) {
+          fail(ERRORS.badRequest, `spawn ${JSON.stringify(req.spawn)} is not {row, col, value} of a row and a column from 0 to 7 and a tile`);
         }
         spawn = { row, col, value };
         // A spawn the move cannot place (the move changes nothing, the run
         // is over, the merge overflows) reaches the hook as none when it
-        // is not on the board or not a tile: it is never placed.
+        // is not on the board: it is never placed.
         if (!(await checkSpawn(req.direction, spawn)) && !onBoard(spawn)) spawn = null;
       }
       const r = await adapter.move(req.direction, spawn);
@@ -300,9 +300,14 @@ export function createSession(adapter) {
     if (req === null || typeof req !== 'object' || Array.isArray(req)) {
       return JSON.stringify({ id: null, ok: false, error: ERRORS.badRequest, message: 'the request is not a JSON object' });
     }
-    const id = Number.isSafeInteger(req.id) ? req.id : null; // the answer to a line without an integer id has id null
+    const twice = repeatedKey(line);
+    if (twice !== null) {
+      return JSON.stringify({ id: null, ok: false, error: ERRORS.badRequest, message: `the request has the key ${JSON.stringify(twice)} twice` });
+    }
+    // The answer to a line without an id from 1 to 2^53-1 has id null.
+    const id = Number.isSafeInteger(req.id) && req.id >= 1 ? req.id : null;
     try {
-      if (id === null) fail(ERRORS.badRequest, `the request's id ${JSON.stringify(req.id)} is not an integer`);
+      if (id === null) fail(ERRORS.badRequest, `the request's id ${JSON.stringify(req.id)} is not an integer from 1 to 2^53-1`);
       return JSON.stringify({ id, ok: true, ...(await answer(req)) });
     } catch (e) {
       const refusal = e instanceof Refusal;
@@ -313,6 +318,47 @@ export function createSession(adapter) {
       });
     }
   };
+}
+
+/**
+ * Returns a key that an object of the JSON text has twice, at any depth
+ * (keys compared as JSON.parse reads them), or null when none does. The
+ * text must be JSON (JSON.parse read it): JSON.parse itself keeps the
+ * last of two values, where the protocol's line has each key once.
+ *
+ * @param {string} text
+ * @returns {string|null}
+ */
+export function repeatedKey(text) {
+  const stack = []; // a Set of the keys of each open object, null for an array
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      if (expectKey) {
+        const key = JSON.parse(text.slice(i, j + 1));
+        const keys = stack[stack.length - 1];
+        if (keys.has(key)) return key;
+        keys.add(key);
+        expectKey = false;
+      }
+      i = j;
+    } else if (ch === '{') {
+      stack.push(new Set());
+      expectKey = true;
+    } else if (ch === '[') {
+      stack.push(null);
+      expectKey = false;
+    } else if (ch === '}' || ch === ']') {
+      stack.pop();
+      expectKey = false;
+    } else if (ch === ',') {
+      expectKey = stack[stack.length - 1] instanceof Set;
+    }
+  }
+  return null;
 }
 
 /**

@@ -59,6 +59,19 @@ test('requests before hello, a second hello, unknown ops and ids that are not in
   for (const x of r.filter((x) => !x.ok)) assert.equal(typeof x.message, 'string');
 });
 
+test('a key twice, at any depth, and ids below 1: no request, the id null', async () => {
+  const r = await session(adapter(), hello, '{"id":2,"op":"new","profile":"classic","profile":"classic"}',
+    '{"id":3,"op":"move","direction":"left","spawn":{"row":0,"col":0,"row":1,"value":2}}',
+    '{"id":4,"op":"new","profile":"classic","\\u0070rofile":"classic"}', { id: 0, op: 'legal' }, { id: -5, op: 'legal' },
+    '{"id":6,"op":"new","profile":"classic","setup":{},"x":[{"a":1},{"a":2}]}');
+  assert.deepEqual(r.slice(1).map((x) => [x.id, x.error]), [
+    [null, 'bad-request'], [null, 'bad-request'], [null, 'bad-request'], [null, 'bad-request'], [null, 'bad-request'],
+    [6, 'bad-request'], // a key in two objects is no key twice: this one fails on its setup
+  ]);
+  assert.match(r[1].message, /"profile" twice/);
+  assert.match(r[3].message, /"profile" twice/);
+});
+
 test('new: the declared profiles only; a seed only with seed-tp1; a setup only with setup', async () => {
   const a = adapter();
   const r = await session(a, hello, { id: 2, op: 'new', profile: 'pgs' }, { id: 3, op: 'new', profile: 'classic', seed: '7' },
@@ -115,9 +128,9 @@ test('move: the direction and the forced spawn checked; refusals and failures an
   assert.deepEqual([r[5].error, r[5].message], ['illegal-move', 'nothing moves']);
   assert.equal(r[6].error, 'impl-error');
   assert.match(r[6].message, /a bug in the hook/);
-  // north: bad-request; a spawn off the board, and one of a 6, with a
-  // move that places it: bad-spawn (rule 11)
-  assert.deepEqual(r.slice(7).map((x) => x.error), ['bad-request', 'bad-spawn', 'bad-spawn']);
+  // north: bad-request; a spawn off the board with a move that places
+  // it: bad-spawn (rule 11); one of a 6, not a tile: bad-request
+  assert.deepEqual(r.slice(7).map((x) => x.error), ['bad-request', 'bad-spawn', 'bad-request']);
   assert.deepEqual(a.calls.filter((c) => c[0] === 'move').map((c) => c[2]), [{ row: 0, col: 1, value: 4 }, null, null, null, null]);
   const [, , forced] = await session(adapter({ features: [] }), hello, { id: 2, op: 'new', profile: 'classic' },
     { id: 3, op: 'move', direction: 'left', spawn: { row: 0, col: 1, value: 4 } });
@@ -223,11 +236,14 @@ test('a forced spawn reaches the hook unchecked when the move changes nothing, a
   // rule 12: overflow before bad-spawn, as in the engine
   [r, calls] = await forced([[2 ** 52, 2 ** 52], [0, 0]], 'left', [0, 0, 8]);
   assert.deepEqual([r.error, calls.length], ['overflow', 1]);
-  // off the board, or not a tile, with a move that places it: bad-spawn (rule 11)
+  // off the board with a move that places it: bad-spawn (rule 11)
   [r, calls] = await forced([[2, 0], [0, 0]], 'right', [2, 0, 2]);
   assert.deepEqual([r.error, calls], ['bad-spawn', []]);
+  // not a tile, or a row past 7: no request of the protocol, bad-request
   [r, calls] = await forced([[2, 0], [0, 0]], 'right', [1, 0, 3]);
-  assert.deepEqual([r.error, calls], ['bad-spawn', []]);
+  assert.deepEqual([r.error, calls], ['bad-request', []]);
+  [r, calls] = await forced([[2, 0], [0, 0]], 'right', [9, 0, 2]);
+  assert.deepEqual([r.error, calls], ['bad-request', []]);
   // off the board with a move that places nothing: the hook gets no spawn
   [r, calls] = await forced([[2, 0], [4, 0]], 'left', [5, 5, 2]);
   assert.deepEqual([r.ok, r.changed, calls.length, calls[0][1]], [true, false, 1, null]);

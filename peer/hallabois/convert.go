@@ -149,7 +149,7 @@ func convertV2(file string, rec *V2) (*Import, error) {
 	}
 	seed := fmt.Sprint(rec.Seed)
 	imp := &Import{Profile: p, Builtin: builtin, Result: res}
-	r := &replay.Replay{Profile: p.Name, Rules: p.Version, RNG: engine.LCGID, Seed: &seed,
+	r := &replay.Replay{Profile: p.Name, Rules: p.Version, RNG: Generator().String(), Seed: &seed,
 		Source: fmt.Sprintf("%s, a hallabois second-format recording, imported by tileproof import hallabois", file)}
 	// End markers after the last move are what the format's packing
 	// leaves (it keeps base-6 digits by the length alone).

@@ -1,11 +1,77 @@
 package hallabois
 
-import "github.com/tileproof/tileproof/engine"
+import (
+	"sync"
+
+	"github.com/tileproof/tileproof/engine"
+)
 
 // RNGID names the second format's spawn procedure (its generator, the cell
 // and value draws and the two start tiles) in a tileproof replay's rng
-// field, beside tileproof's own tp1: the engine's name for it.
-const RNGID = engine.LCGID
+// field and in the second format's profiles, beside tileproof's own tp1.
+const RNGID = "hallabois-lcg"
+
+// Generator returns the second format's generator as the engine plays
+// it, registering it with the engine at the first call: a seed is a
+// 32-bit number in plain decimal ([ParseSeed]); each spawn draws the cell
+// (modulo the empty cells), then the value (modulo the profile's spawn
+// weights' total: 2, 2, 2 or 4 under the hallabois-4x4 and hallabois-3x3
+// profiles' weights 3 and 1). A program calls it before it verifies or
+// plays a game pinning hallabois-lcg (cmd/tileproof does as it starts a
+// command), not in an init function: no package does work when a
+// program starts.
+func Generator() engine.Generator {
+	registered.Do(func() { registered.gen = engine.RegisterGenerator(lcgDef) })
+	return registered.gen
+}
+
+var registered struct {
+	sync.Once
+	gen engine.Generator
+}
+
+var lcgDef = engine.GeneratorDef{
+	Name:     RNGID,
+	Seed:     seedState,
+	Draw:     drawSpawn,
+	MaxState: 1<<32 - 1,
+}
+
+// seedState reads a seed as the generator's first state.
+func seedState(s string) (uint64, error) {
+	v, err := ParseSeed(s)
+	return uint64(v), err
+}
+
+// drawSpawn makes a spawn's two draws for the engine: the cell, then the
+// value.
+func drawSpawn(state uint64, empty int) (next, v uint64, nth int) {
+	g := LCG{uint32(state)}
+	nth = int(g.Next() % uint32(empty))
+	v = uint64(g.Next())
+	return uint64(g.State), v, nth
+}
+
+// ParseSeed reads a hallabois-lcg seed: a number from 0 to 4294967295 in
+// plain decimal, with no sign, leading zero or white space, so that every
+// seed has one written form. Errors are [*engine.SeedError].
+func ParseSeed(s string) (uint32, error) {
+	if s == "" || len(s) > 10 {
+		return 0, &engine.SeedError{Seed: s, Msg: "a hallabois-lcg seed is a number from 0 to 4294967295 in plain decimal"}
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' || c == '0' && i == 0 && len(s) > 1 {
+			return 0, &engine.SeedError{Seed: s, Msg: "a hallabois-lcg seed is a number from 0 to 4294967295 in plain decimal (no sign, leading zero or white space)"}
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	if v > 1<<32-1 {
+		return 0, &engine.SeedError{Seed: s, Msg: "above 4294967295; a hallabois-lcg seed is a 32-bit number"}
+	}
+	return uint32(v), nil
+}
 
 // LCG is the second format's generator: a linear congruential generator
 // whose state is 32 bits. Each draw computes 1103515245*state + 12345

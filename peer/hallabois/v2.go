@@ -13,8 +13,8 @@ import (
 
 // Limits of the second-format reader. The moves field is read up to
 // MaxV2MoveBytes decoded bytes, some 152,000 moves (the longest game of
-// the peer's corpus has 4,276), in about 10 ms; the whole file, comments
-// included, up to MaxV2Bytes.
+// the peer's corpus has 4,276; docs/peers.md gives the time); the whole
+// file, comments included, up to MaxV2Bytes.
 const (
 	MaxV2Bytes     = 4 << 20
 	MaxV2MoveBytes = 64 << 10

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/replay"
 )
@@ -20,15 +21,18 @@ import (
 // AppendVerdict appends vd's line as `tileproof verify --json` writes it:
 // its JSON form ([replay.Verdict.AppendJSON]) with <, >, & and the line
 // separators U+2028 and U+2029 escaped as encoding/json escapes them (so
-// that a line is safe inside an HTML page's script), and a newline.
+// that a line is safe inside an HTML page's script), the C1 controls and
+// Unicode's format characters as \uXXXX (so that a terminal showing it
+// acts on none), and a newline.
 func AppendVerdict(b []byte, vd replay.Verdict) []byte {
 	start := len(b)
 	b = vd.AppendJSON(b)
-	if text := b[start:]; bytes.IndexByte(text, '<') >= 0 || bytes.IndexByte(text, '>') >= 0 ||
-		bytes.IndexByte(text, '&') >= 0 || bytes.IndexByte(text, 0xE2) >= 0 {
+	// Only <, > and & among ASCII need escaping: the rest is looked at
+	// only when a byte is not ASCII.
+	if text := b[start:]; bytes.ContainsAny(text, "<>&") || bytes.ContainsFunc(text, func(r rune) bool { return r >= utf8.RuneSelf }) {
 		var escaped bytes.Buffer
 		json.HTMLEscape(&escaped, text)
-		b = append(b[:start], escaped.Bytes()...)
+		b = append(b[:start], escapeTerminalRunes(escaped.Bytes())...)
 	}
 	return append(b, '\n')
 }

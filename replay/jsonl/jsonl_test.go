@@ -3,7 +3,11 @@ package jsonl
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -100,4 +104,36 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// TestVerdictLine holds verify --json's line to encoding/json's text of
+// the same verdict, which HTML-escapes: every verdict of the replay
+// corpus, under names holding <, >, &, U+2028 and U+2029.
+func TestVerdictLine(t *testing.T) {
+	v := replay.NewVerifier()
+	n := 0
+	err := filepath.WalkDir("../../replays", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".yaml" {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, name := range []string{path, path + " <script>&amp;</script>", path + "\u2028\u2029é"} {
+			vd := v.VerifyFile(name, data)
+			want, err := json.Marshal(vd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := AppendVerdict([]byte("x"), vd); string(got) != "x"+string(want)+"\n" {
+				t.Errorf("%s:\n got %s\nwant %s", name, got[1:], want)
+			}
+			n++
+		}
+		return nil
+	})
+	if err != nil || n < 30 {
+		t.Fatalf("%d verdicts: %v", n, err)
+	}
 }

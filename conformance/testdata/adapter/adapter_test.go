@@ -114,12 +114,19 @@ func load(profile, rows string, extra ...string) string {
 		b = append(b, r)
 	}
 	data, _ := json.Marshal(b)
-	more := ""
+	// Each field once (a key twice is no request): an extra field takes
+	// the place of its default.
+	fields := []string{`"score":0`, `"moves":0`, `"won":false`, `"keepPlaying":false`}
 	for _, e := range extra {
-		more += "," + e
+		key, _, _ := strings.Cut(e, ":")
+		if i := slices.IndexFunc(fields, func(f string) bool { return strings.HasPrefix(f, key+":") }); i >= 0 {
+			fields[i] = e
+		} else {
+			fields = append(fields, e)
+		}
 	}
-	return fmt.Sprintf(`{"id":2,"op":"load","profile":%q,"rows":%d,"cols":%d,"board":%s,"score":0,"moves":0,"won":false,"keepPlaying":false%s}`,
-		profile, len(b), len(b[0]), data, more)
+	return fmt.Sprintf(`{"id":2,"op":"load","profile":%q,"rows":%d,"cols":%d,"board":%s,%s}`,
+		profile, len(b), len(b[0]), data, strings.Join(fields, ","))
 }
 
 func newReq(profile, seed string) string {
@@ -705,8 +712,8 @@ func randomSpawn(rnd *rand.Rand, g *engine.Game, d engine.Direction) engine.Spaw
 	b := g.Board()
 	sp := engine.Spawn{Row: rnd.IntN(b.Rows()), Col: rnd.IntN(b.Cols()), Value: []uint64{2, 4, 8}[rnd.IntN(3)]}
 	if rnd.IntN(10) == 0 {
-		if rnd.IntN(3) == 0 {
-			sp.Row = b.Rows() // off the board
+		if rnd.IntN(3) == 0 && b.Rows() < 8 {
+			sp.Row = b.Rows() // off the board (a row past 7 is no request)
 		}
 		return sp
 	}
@@ -912,5 +919,78 @@ func TestSetupAsEngine(t *testing.T) {
 	s.ok(helloReq)
 	if r := s.do(`{"id":2,"op":"new","profile":"online-2048","seed":"7","setup":{"target":512}}`); r["error"] != "bad-request" {
 		t.Errorf("a setup without the feature: %v", r)
+	}
+}
+
+// TestStatedAnswers holds the adapter to the answers docs/protocol.md
+// states for requests the runner never sends and for the rules' corners:
+// the order of the error words, ids out of range and repeated keys (not a
+// request: the id null), a spawn outside the schema (bad-request) or off
+// this board (bad-spawn), an invalid seed, overflow before bad-spawn, the
+// move count's bound, and loaded won and keepPlaying taken as given.
+func TestStatedAnswers(t *testing.T) {
+	load := func(profile, board string, moves int64, won, keep bool) string {
+		return fmt.Sprintf(`{"id":2,"op":"load","profile":%q,"rows":4,"cols":4,"board":%s,"score":0,"moves":%d,"won":%v,"keepPlaying":%v}`, profile, board, moves, won, keep)
+	}
+	const twos = `[[2,2,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]`
+	const top = `[[4503599627370496,4503599627370496,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]`
+	for _, c := range []struct {
+		name   string
+		hello  bool
+		before []string // requests answered first
+		req    string
+		want   string // the error word, or "" for ok
+		idNull bool
+	}{
+		{"unknown op before hello", false, nil, `{"id":1,"op":"frob"}`, "unsupported-op", false},
+		{"op not a string", true, nil, `{"id":2,"op":5}`, "unsupported-op", false},
+		{"known op before hello, fields wrong", false, nil, `{"id":1,"op":"move","direction":5}`, "no-hello", false},
+		{"no game before a wrong field", true, nil, `{"id":2,"op":"move","direction":"sideways"}`, "no-game", false},
+		{"wrong field with a game", true, []string{load("classic", twos, 0, false, false)}, `{"id":3,"op":"move","direction":"sideways"}`, "bad-request", false},
+		{"id 0", true, nil, `{"id":0,"op":"new","profile":"classic"}`, "bad-request", true},
+		{"id -5", true, nil, `{"id":-5,"op":"new","profile":"classic"}`, "bad-request", true},
+		{"id past 2^53-1", true, nil, `{"id":9007199254740992,"op":"new","profile":"classic"}`, "bad-request", true},
+		{"a key twice", true, []string{load("classic", twos, 0, false, false)}, `{"id":3,"op":"move","direction":"left","direction":"right"}`, "bad-request", true},
+		{"a nested key twice", true, []string{load("classic", twos, 0, false, false)}, `{"id":3,"op":"move","direction":"left","spawn":{"row":1,"row":1,"col":0,"value":2}}`, "bad-request", true},
+		{"spawn row 9", true, []string{load("classic", twos, 0, false, false)}, `{"id":3,"op":"move","direction":"left","spawn":{"row":9,"col":0,"value":2}}`, "bad-request", false},
+		{"spawn value 3", true, []string{load("classic", twos, 0, false, false)}, `{"id":3,"op":"move","direction":"left","spawn":{"row":1,"col":0,"value":3}}`, "bad-request", false},
+		{"spawn row 5 on 4x4", true, []string{load("classic", twos, 0, false, false)}, `{"id":3,"op":"move","direction":"left","spawn":{"row":5,"col":0,"value":2}}`, "bad-spawn", false},
+		{"invalid seed", true, nil, `{"id":2,"op":"new","profile":"classic","seed":" "}`, "bad-request", false},
+		{"overflow before bad-spawn", true, []string{load("classic", top, 0, false, false)}, `{"id":3,"op":"move","direction":"left","spawn":{"row":0,"col":0,"value":8}}`, "overflow", false},
+		{"moves past 2^53-1", true, []string{load("classic", twos, 9007199254740991, false, false)}, `{"id":3,"op":"move","direction":"left"}`, "overflow", false},
+		{"load moves past 2^53-1", true, nil, load("classic", twos, 9007199254740992, false, false), "bad-request", false},
+		{"keep-playing after keepPlaying loaded without a win", true, []string{load("classic", twos, 0, false, true)}, `{"id":3,"op":"keep-playing"}`, "not-stopped", false},
+	} {
+		s := &session{t, newAdapter("")}
+		if c.hello {
+			s.ok(helloReq)
+		}
+		for _, r := range c.before {
+			s.ok(r)
+		}
+		m := s.do(c.req)
+		got, _ := m["error"].(string)
+		if got != c.want || (m["id"] == nil) != c.idNull {
+			t.Errorf("%s: %s: got %v, want error %q (id null %v)", c.name, c.req, m, c.want, c.idNull)
+		}
+	}
+	// An op whose feature is not declared is unsupported-op before hello too.
+	bare := &session{t, &adapter{profiles: slices.Clone(profileOrder)}}
+	if m := bare.do(`{"id":1,"op":"undo"}`); m["error"] != "unsupported-op" {
+		t.Errorf("undo undeclared, before hello: %v", m)
+	}
+	// A loaded won is kept as given under the reach rule, below the win
+	// tile too (pgs then stops at once, tile-merge plays on); classic keeps
+	// a keepPlaying loaded without a win, and its later win does not stop.
+	s := newSession(t, "")
+	if st := s.ok(load("tile-merge", twos, 0, true, false))["state"].(map[string]any); st["won"] != true || st["over"] != false {
+		t.Errorf("tile-merge loaded won below the win tile: %v", st)
+	}
+	if st := s.ok(load("pgs", twos, 0, true, false))["state"].(map[string]any); st["won"] != true || st["result"] != "target-reached" {
+		t.Errorf("pgs loaded won below the win tile: %v", st)
+	}
+	s.ok(load("classic", `[[1024,1024,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]`, 0, false, true))
+	if st := s.ok(`{"id":3,"op":"move","direction":"left"}`)["state"].(map[string]any); st["won"] != true || st["over"] != false {
+		t.Errorf("classic loaded keepPlaying without a win, then the win: %v", st)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -140,25 +141,42 @@ func (a *adapter) ownKey() uint64 {
 func (a *adapter) declared(feature string) bool { return slices.Contains(a.features, feature) }
 
 // handle answers one request line. The answer has no newline; with a
-// hook other than hookNone there is none to write.
+// hook other than hookNone there is none to write. A line is checked in
+// the order docs/protocol.md ("Error words") gives: a line that is not a
+// request (not a JSON object, a key twice, no id from 1 to 2^53-1) is
+// bad-request with the id null; then an op it does not know or whose
+// feature it did not declare is unsupported-op; then a request before
+// hello is no-hello, one that needs a game before any is no-game; then
+// anything else wrong with the request's fields is bad-request; and only
+// then do the rules answer.
 func (a *adapter) handle(line []byte) ([]byte, hook) {
-	// The answer to a line that is not a request with an integer id has
-	// the id null.
 	var probe struct {
-		ID *int64 `json:"id"`
+		ID *int64          `json:"id"`
+		Op json.RawMessage `json:"op"`
 	}
-	if err := json.Unmarshal(line, &probe); err != nil || probe.ID == nil {
-		why := "it has no integer id"
-		if err != nil {
-			why = err.Error()
+	err := json.Unmarshal(line, &probe)
+	why := ""
+	switch {
+	case err != nil:
+		why = err.Error()
+	case probe.ID == nil:
+		why = "it has no integer id"
+	case *probe.ID < 1 || *probe.ID > maxSafe:
+		why = fmt.Sprintf("its id %d is not from 1 to 2^53-1", *probe.ID)
+	default:
+		if key, twice := repeatedKey(line); twice {
+			why = fmt.Sprintf("it has the key %q twice", key)
 		}
+	}
+	if why != "" {
 		return marshal(errorResponse{ID: nil, OK: false, Error: "bad-request", Message: "the line is not a request of the protocol: " + why}), hookNone
 	}
-	var req request
-	if err := json.Unmarshal(line, &req); err != nil {
-		return a.fail(*probe.ID, "bad-request", "the request is not a JSON object of the protocol: %v", err), hookNone
+	id := *probe.ID
+	var op string
+	if json.Unmarshal(probe.Op, &op) != nil || !knownOp(op) {
+		return a.fail(id, "unsupported-op", "this implementation does not know the op %s", probe.Op), hookNone
 	}
-	if req.Op == "move" {
+	if op == "move" {
 		a.moveRequests++
 		if a.moveRequests == 5 {
 			switch a.mutant {
@@ -169,11 +187,20 @@ func (a *adapter) handle(line []byte) ([]byte, hook) {
 			}
 		}
 	}
-	if req.Op == "legal" && a.mutant == "garbage-on-legal" {
+	if op == "legal" && a.mutant == "garbage-on-legal" {
 		return []byte("legal: up, down (this line is not JSON)"), hookNone
 	}
-	if req.Op != "hello" && !a.helloDone && knownOp(req.Op) {
-		return a.fail(req.ID, "no-hello", "the first request must be hello, not %s", req.Op), hookNone
+	switch {
+	case opFeature(op) != "" && !a.declared(opFeature(op)):
+		return a.fail(id, "unsupported-op", "this implementation did not declare the feature of the op %q", op), hookNone
+	case op != "hello" && !a.helloDone:
+		return a.fail(id, "no-hello", "the first request must be hello, not %s", op), hookNone
+	case op != "hello" && op != "new" && op != "load" && a.game == nil:
+		return a.fail(id, "no-game", "%s before any new or load", op), hookNone
+	}
+	var req request
+	if err := json.Unmarshal(line, &req); err != nil {
+		return a.fail(id, "bad-request", "the request is not a JSON object of the protocol: %v", err), hookNone
 	}
 	switch req.Op {
 	case "hello":
@@ -181,39 +208,82 @@ func (a *adapter) handle(line []byte) ([]byte, hook) {
 	case "new":
 		return a.newGame(req), hookNone
 	case "load":
-		if !a.declared("load-state") {
-			return a.unsupportedOp(req), hookNone
-		}
 		return a.load(req), hookNone
 	case "move":
 		return a.move(req), hookNone
 	case "legal":
-		if a.game == nil {
-			return a.noGame(req), hookNone
-		}
 		return marshal(legalResponse{ID: req.ID, OK: true, Legal: a.game.legalMoves()}), hookNone
-	case "undo", "end-run", "keep-playing":
-		if !a.declared(req.Op) {
-			return a.unsupportedOp(req), hookNone
-		}
-		if a.game == nil {
-			return a.noGame(req), hookNone
-		}
-		var err error
-		switch req.Op {
-		case "undo":
-			err = a.game.undo()
-		case "end-run":
-			err = a.game.endRun()
-		default:
-			err = a.game.keepPlaying()
-		}
-		if err != nil {
-			return a.refusal(req.ID, err), hookNone
-		}
-		return marshal(stateResponse{ID: req.ID, OK: true, State: a.state()}), hookNone
 	}
-	return a.unsupportedOp(req), hookNone
+	switch req.Op {
+	case "undo":
+		err = a.game.undo()
+	case "end-run":
+		err = a.game.endRun()
+	default:
+		err = a.game.keepPlaying()
+	}
+	if err != nil {
+		return a.refusal(req.ID, err), hookNone
+	}
+	return marshal(stateResponse{ID: req.ID, OK: true, State: a.state()}), hookNone
+}
+
+// repeatedKey returns a key that an object of the JSON text line has
+// twice, at any depth (found true; the key may be ""), or found false
+// when none does (or line does not read).
+func repeatedKey(line []byte) (key string, found bool) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	// walk reads one value; bad is set once the text does not read, and
+	// ends every walk.
+	bad := false
+	var walk func() (string, bool)
+	walk = func() (string, bool) {
+		tok, err := dec.Token()
+		if err != nil {
+			bad = true
+			return "", false
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for !bad && dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					bad = true
+					return "", false
+				}
+				key, _ := k.(string)
+				if seen[key] {
+					return key, true
+				}
+				seen[key] = true
+				if r, ok := walk(); ok {
+					return r, true
+				}
+			}
+			dec.Token() // the closing brace
+		case json.Delim('['):
+			for !bad && dec.More() {
+				if r, ok := walk(); ok {
+					return r, true
+				}
+			}
+			dec.Token()
+		}
+		return "", false
+	}
+	return walk()
+}
+
+// opFeature returns the feature an op needs, "" for none.
+func opFeature(op string) string {
+	switch op {
+	case "load":
+		return "load-state"
+	case "undo", "end-run", "keep-playing":
+		return op
+	}
+	return ""
 }
 
 func knownOp(op string) bool {
@@ -312,8 +382,8 @@ func (a *adapter) load(req request) []byte {
 		return a.fail(req.ID, "bad-request", "this implementation did not declare %s", sizeFeature(rows, cols))
 	case req.Score < 0 || req.Score > maxSafe:
 		return a.fail(req.ID, "bad-request", "score %d is not between 0 and 2^53-1", req.Score)
-	case req.Moves < 0:
-		return a.fail(req.ID, "bad-request", "move count %d is negative", req.Moves)
+	case req.Moves < 0 || req.Moves > maxSafe:
+		return a.fail(req.ID, "bad-request", "move count %d is not between 0 and 2^53-1", req.Moves)
 	}
 	b := board{rows: rows, cols: cols, cells: make([]int64, 0, rows*cols)}
 	for r, row := range req.Board {
@@ -362,6 +432,13 @@ func (a *adapter) move(req request) []byte {
 	}
 	if req.Spawn != nil && !a.declared("force-spawn") {
 		return a.fail(req.ID, "bad-request", "a spawn was given, but this implementation did not declare force-spawn")
+	}
+	// A spawn outside what the protocol sends (a row or column from 0 to
+	// 7, a tile) is not a request of it; one the protocol allows that the
+	// slide does not (off this board, a value never spawned) is the
+	// rules' bad-spawn.
+	if sp := req.Spawn; sp != nil && (sp.Row < 0 || sp.Row > 7 || sp.Col < 0 || sp.Col > 7 || sp.Value < 2 || sp.Value > maxTile || sp.Value&(sp.Value-1) != 0) {
+		return a.fail(req.ID, "bad-request", "spawn %+v is not a row and a column from 0 to 7 and a tile", *sp)
 	}
 	step, err := a.game.move(d, req.Spawn)
 	if err != nil {

@@ -511,6 +511,9 @@ func (g *game) move(d dir, given *spawnJSON) (moveStep, error) {
 	if s.gained > maxSafe-g.score {
 		return moveStep{}, refuse("overflow", "moving %s: the score would pass 2^53-1", d)
 	}
+	if g.moves >= maxSafe {
+		return moveStep{}, refuse("overflow", "moving %s: the move count would pass 2^53-1", d)
+	}
 	b := s.board
 	if given != nil {
 		if err := g.checkSpawn(*given, b); err != nil {

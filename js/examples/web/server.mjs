@@ -1,28 +1,32 @@
 #!/usr/bin/env node
 // The server of the example page (docs/web.md): it serves the page and the
 // kit, gives each game a random seed and its commitment, verifies each
-// submitted replay with `tileproof verify`, and keeps the valid verdicts,
-// with their hashes, as a leaderboard. Node's standard library only.
+// submitted replay in process with the kit's verifier (src/verify.js, the
+// verifier of `tileproof verify --json` in WebAssembly: no process a
+// replay), and keeps the valid verdicts, with their hashes, as a
+// leaderboard. Node's standard library and the kit only.
 //
-//   node js/examples/web/server.mjs [--port 8048] [--tileproof PATH] [--store verdicts.jsonl]
+//   node js/examples/web/server.mjs [--port 8048] [--wasm PATH] [--store verdicts.jsonl]
 //
-// --store appends each valid verdict, with its replay, to a JSON Lines file.
+// --wasm names the verifier's module (by default the kit's
+// dist/verifier.wasm, which `npm run build` in js/ makes); --store appends
+// each valid verdict, with its replay, to a JSON Lines file.
 //
 // POST /api/games              -> {id, seed, seedCommitment, profile, rules}
 // POST /api/games/ID/replay    the replay as one JSON line -> the verdict
 // GET  /api/scores             -> the valid verdicts, best first
 
 import { createServer } from 'node:http';
-import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes, createHash } from 'node:crypto';
 import { readFile, appendFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { loadVerifier } from '../../src/verify.js';
 
 const { values: opts } = parseArgs({
   options: {
     port: { type: 'string', default: '8048' },
     host: { type: 'string', default: '127.0.0.1' },
-    tileproof: { type: 'string', default: process.env.TILEPROOF || 'tileproof' },
+    wasm: { type: 'string' },
     store: { type: 'string' },
   },
 });
@@ -30,14 +34,23 @@ const { values: opts } = parseArgs({
 const PROFILE = 'tile-merge';
 const MAX_BODY = 1 << 20; // a replay of some 100,000 moves
 const MAX_OPEN = 10000; // games handed out and not yet submitted
-const VERIFY_TIMEOUT = 10000; // ms
 
-// The rules version to pin: the one the verifier has for the profile.
-let RULES;
+// The verifier, loaded once. A replay of at most MAX_BODY bytes verifies
+// in milliseconds, so it runs on the server's own thread (a server that
+// takes longer replays runs it in a worker, docs/web.md).
+let verifier;
 try {
-  RULES = Number(/^version: *([0-9]+)$/m.exec(execFileSync(opts.tileproof, ['profiles', PROFILE], { encoding: 'utf8' }))[1]);
+  verifier = await loadVerifier({ wasm: opts.wasm });
 } catch (e) {
-  process.stderr.write(`server.mjs: cannot ask ${opts.tileproof} for the ${PROFILE} profile's version (--tileproof PATH names the command): ${e.message}\n`);
+  process.stderr.write(`server.mjs: cannot load the verifier (npm run build in js/ makes it; --wasm PATH names another): ${e.message}\n`);
+  process.exit(2);
+}
+
+// The rules version to pin: the one the verifier has for the profile, as
+// the verdict of an empty game of it says.
+const RULES = verifier.verify(JSON.stringify({ profile: PROFILE, seed: '0', moves: '', claim: { score: 0, maxTile: 4, moves: 0 } })).rulesVersion;
+if (!Number.isInteger(RULES)) {
+  process.stderr.write(`server.mjs: the verifier does not know the ${PROFILE} profile\n`);
   process.exit(2);
 }
 
@@ -46,10 +59,15 @@ const here = new URL('./', import.meta.url);
 const files = {
   '/': [new URL('index.html', here), 'text/html; charset=utf-8'],
   '/game.js': [new URL('game.js', here), 'text/javascript; charset=utf-8'],
+  '/verify.html': [new URL('verify.html', here), 'text/html; charset=utf-8'],
+  '/verify-worker.js': [new URL('verify-worker.js', here), 'text/javascript; charset=utf-8'],
 };
-for (const m of ['index', 'tp1', 'rules', 'recorder', 'harness']) {
+for (const m of ['index', 'tp1', 'rules', 'recorder', 'harness', 'verify']) {
   files[`/kit/${m}.js`] = [new URL(`../../src/${m}.js`, here), 'text/javascript; charset=utf-8'];
 }
+// The verifier's module, where /kit/verify.js looks for it, for a page
+// that verifies in the browser (docs/web.md).
+files['/dist/verifier.wasm'] = [opts.wasm ? new URL(opts.wasm, `file://${process.cwd()}/`) : new URL('../../dist/verifier.wasm', here), 'application/wasm'];
 
 const games = new Map(); // id -> {seed, seedCommitment}, until its replay comes
 const scores = []; // the valid verdicts
@@ -58,24 +76,6 @@ function send(res, status, body) {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...(status === 413 ? { Connection: 'close' } : {}) });
   res.end(JSON.stringify(body) + '\n');
   if (status === 413) res.on('finish', () => res.socket && res.socket.destroy());
-}
-
-// verify runs tileproof verify on one replay line and returns its verdict.
-function verify(line) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(opts.tileproof, ['verify', '--json', '-'], { stdio: ['pipe', 'pipe', 'ignore'], timeout: VERIFY_TIMEOUT });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (c) => { out += c; });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      try {
-        resolve(JSON.parse(out));
-      } catch {
-        reject(new Error(`tileproof verify exited ${code} without a verdict`));
-      }
-    });
-    child.stdin.end(line);
-  });
 }
 
 // body reads a request's body, up to MAX_BODY bytes.
@@ -120,7 +120,8 @@ async function submit(req, res, id) {
     return send(res, 422, { error: `the replay is not of game ${id}: its seed, seedCommitment, profile (${PROFILE}) or rules (${RULES}) differ` });
   }
   games.delete(id); // one submission a game, valid or not
-  const verdict = await verify(line + '\n');
+  // The verdict `tileproof verify --json -` gives the line, named as there.
+  const [verdict] = verifier.verifyLines(line + '\n');
   if (verdict.valid) {
     const entry = { id, score: verdict.score, maxTile: verdict.maxTile, moves: verdict.moves, sha256: verdict.sha256, proved: verdict.proved };
     scores.push(entry);
@@ -150,5 +151,9 @@ const server = createServer(async (req, res) => {
 
 server.listen(Number(opts.port), opts.host, () => {
   const { address, port } = server.address();
-  process.stdout.write(`listening on http://${address}:${port}/ (verifying with ${opts.tileproof}, ${PROFILE} rules version ${RULES})\n`);
+  process.stdout.write(`listening on http://${address}:${port}/ (verifying in process with the kit, ${PROFILE} rules version ${RULES})\n`);
+  // What the verifier builds on first use, built now, once listening, so
+  // that the first submission costs what the next does; a request that
+  // comes meanwhile waits for it.
+  setImmediate(() => verifier.warm());
 });

@@ -1,0 +1,457 @@
+package htmlview
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tileproof/tileproof/replay"
+)
+
+// BatchReport is a batch's report (verify --report FILE): the summary
+// page FILE, and a viewer page for each replay that can be replayed in the
+// directory FILE_files beside it (FILE without its extension, then
+// _files), written as the replays are verified: Verify verifies each (it
+// is the batch's verify function), Add takes each verdict in the batch's
+// order, and Finish writes the summary page. Replays read from stdin get pages too; they have
+// no file to link to. A batch of many replays gets at most maxPages pages
+// of valid replays and maxPages of invalid ones, so that a large audit
+// does not write a file per game; the rest are listed without a page.
+type BatchReport struct {
+	v       *replay.Verifier
+	file    *os.File
+	name    string // FILE as given
+	dir     string // the pages' directory
+	dirURL  string // the pages' directory, relative to FILE
+	baseAbs string // FILE's directory, absolute, for the links to replay files
+
+	maxPages int
+	top      int // the top scores that need the operator's eyes
+
+	mu        sync.Mutex
+	written   int               // ordinary pages given out
+	unpaged   int               // replays that could have had a page, over the cap
+	needs     []*held           // suspicious and invalid replays, for their pages
+	tops      []*held           // the top scores so far, for their pages
+	heldBytes int               // the bytes of needs and tops
+	claims    map[string]uint64 // the claimed score of each replay verified, until add takes it
+	pages     map[string]string // a replay's name to its page's URL, relative to FILE
+	files     map[string]bool   // the pages' file names, in dir
+	err       error             // the first page that could not be written
+	entries   []Entry
+	temps     atomic.Int64 // the temporary files made so far, for their names
+
+	root *os.Root // dir, opened: every page is written and removed through it (batch_safety.go)
+}
+
+// CreateBatchReport creates the report FILE name and its pages'
+// directory, so that a path that cannot be written fails before any
+// replay is verified. inputs are the batch's inputs as named on its
+// command line ("-" for stdin): a report that would destroy one before it
+// is read is refused. maxPages caps the pages of the replays that need the
+// operator's eyes (suspicious, invalid, the top scores), and as many of
+// the other valid ones; top is how many top scores are listed and paged
+// among the first.
+func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPages, top int) (*BatchReport, error) {
+	if err := checkReportNotInput(name, inputs); err != nil {
+		return nil, err
+	}
+	dir := strings.TrimSuffix(name, filepath.Ext(name)) + "_files"
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return nil, err
+	}
+	f, root, err := createReport(name, dir) // batch_safety.go: no link followed
+	if err != nil {
+		return nil, err
+	}
+	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
+		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string]uint64{}, pages: map[string]string{}, files: map[string]bool{}}, nil
+}
+
+// Dir returns the pages' directory: FILE without its extension, then
+// _files.
+func (h *BatchReport) Dir() string { return h.dir }
+
+// Verify verifies one replay as replay.Verifier.VerifyFile does. A
+// replay that needs the operator's eyes (suspicious, invalid, or among
+// the top scores so far) is held, its bytes kept, for finish to write its
+// page in the order of need; another valid one gets its page now, while
+// the cap of ordinary pages lasts.
+func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
+	r, err := replay.Decode(name, data)
+	if err != nil {
+		return replay.Verdict{Name: name, Reason: replay.Malformed, Error: err.Error()}
+	}
+	vd := h.v.Verify(r)
+	vd.Name = name
+	h.mu.Lock()
+	h.claims[name] = r.Claim.Score
+	h.mu.Unlock()
+	if !vd.Reason.Replayable() {
+		return vd
+	}
+	if h.hold(vd, data) {
+		return vd
+	}
+	if h.reserve() {
+		h.writePage(name, r)
+	}
+	return vd
+}
+
+// held is a replay kept for its page in the order of need.
+type held struct {
+	name  string
+	data  []byte
+	score uint64
+	need  bool // suspicious or invalid: its page is due whatever the scores
+}
+
+// maxHeld is the most bytes of replays held for their pages at once; a
+// replay past it has its page written at once instead (in input order).
+const maxHeld = 256 << 20
+
+// hold keeps a replay that needs the operator's eyes, reporting whether it
+// did: a suspicious or invalid one always, a valid one while it is among
+// the top h.top scores (the lowest of them is let go, to an ordinary page
+// when the cap allows). Past maxHeld bytes the page is written at once.
+func (h *BatchReport) hold(vd replay.Verdict, data []byte) bool {
+	need := !vd.Valid || len(vd.Warnings) > 0
+	h.mu.Lock()
+	if !need {
+		if h.top == 0 {
+			h.mu.Unlock()
+			return false
+		}
+		if len(h.tops) == h.top {
+			low := slices.MinFunc(h.tops, func(a, b *held) int { return cmp.Compare(a.score, b.score) })
+			if vd.Score <= low.score {
+				h.mu.Unlock()
+				return false
+			}
+			h.tops = slices.DeleteFunc(h.tops, func(x *held) bool { return x == low })
+			h.heldBytes -= len(low.data)
+			h.mu.Unlock()
+			h.ordinary(low)
+			h.mu.Lock()
+		}
+	}
+	if h.heldBytes+len(data) > maxHeld {
+		h.mu.Unlock()
+		h.writeHeld(&held{name: vd.Name, data: data})
+		return true
+	}
+	x := &held{name: vd.Name, data: slices.Clone(data), score: vd.Score, need: need}
+	h.heldBytes += len(data)
+	if need {
+		h.needs = append(h.needs, x)
+	} else {
+		h.tops = append(h.tops, x)
+	}
+	h.mu.Unlock()
+	return true
+}
+
+// ordinary gives a replay let go from the top scores an ordinary page,
+// when the cap allows.
+func (h *BatchReport) ordinary(x *held) {
+	if h.reserve() {
+		h.writeHeld(x)
+	}
+}
+
+// writeHeld decodes a held replay again and writes its page.
+func (h *BatchReport) writeHeld(x *held) {
+	r, err := replay.Decode(x.name, x.data)
+	if err != nil {
+		return // decoded once already: cannot happen
+	}
+	h.writePage(x.name, r)
+}
+
+// writePage verifies r again, its frames into its page (Viewer,
+// never a frame a step held), and writes the page.
+func (h *BatchReport) writePage(name string, r *replay.Replay) {
+	pv := NewViewer(r)
+	vd := h.v.Walk(r, pv.Add)
+	vd.Name = name
+	if pv.Frames() == 0 {
+		return
+	}
+	page := pageFile(name)
+	err := h.writeFileAtomic(page, func(w io.Writer) error {
+		return pv.Write(w, vd, Options{Back: "../" + url.PathEscape(filepath.Base(h.name)), BackText: "the batch report"})
+	})
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err != nil {
+		if h.err == nil {
+			h.err = err
+		}
+		return
+	}
+	h.pages[name] = h.dirURL + "/" + url.PathEscape(page)
+	h.files[page] = true
+}
+
+// reserve reports whether an ordinary valid replay gets a page, counting
+// it against the cap.
+func (h *BatchReport) reserve() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.written >= h.maxPages {
+		h.unpaged++
+		return false
+	}
+	h.written++
+	return true
+}
+
+// writeNeeded writes the pages of the replays held, in the order of need:
+// the suspicious, then the top scores (highest first), then the invalid,
+// each in the batch's order (ReportWith lists them so), at most
+// maxPages of them; the others are left without a page.
+func (h *BatchReport) writeNeeded() {
+	order := map[string]int{}
+	for i, e := range h.entries {
+		if _, ok := order[e.Verdict.Name]; !ok {
+			order[e.Verdict.Name] = i
+		}
+	}
+	verdicts := map[string]replay.Verdict{}
+	for _, e := range h.entries {
+		verdicts[e.Verdict.Name] = e.Verdict
+	}
+	rank := func(x *held) int {
+		switch v := verdicts[x.name]; {
+		case v.Valid || v.Reason == replay.Implausible:
+			return 0
+		}
+		return 2
+	}
+	all := slices.Concat(h.needs, h.tops)
+	slices.SortStableFunc(all, func(a, b *held) int {
+		ra, rb := rank(a), rank(b)
+		if !a.need {
+			ra = 1
+		}
+		if !b.need {
+			rb = 1
+		}
+		if c := cmp.Compare(ra, rb); c != 0 {
+			return c
+		}
+		if ra == 1 {
+			if c := cmp.Compare(b.score, a.score); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(order[a.name], order[b.name])
+	})
+	for i, x := range all {
+		if i < h.maxPages {
+			h.writeHeld(x)
+		} else {
+			h.unpaged++
+		}
+		x.data = nil
+	}
+	h.needs, h.tops = nil, nil
+}
+
+// Add records a verdict, in the batch's order.
+func (h *BatchReport) Add(vd replay.Verdict) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e := Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name)}
+	if c, ok := h.claims[vd.Name]; ok {
+		e.Claimed = &c
+		delete(h.claims, vd.Name)
+	}
+	h.entries = append(h.entries, e)
+}
+
+// Abandon removes the summary page of a batch that could not be listed
+// (the pages written stay).
+func (h *BatchReport) Abandon() {
+	h.root.Close()
+	h.file.Close()
+	os.Remove(h.name)
+}
+
+// Finish writes the summary page, then removes the pages an earlier
+// report left in the directory that this one does not link to, so that
+// the directory holds this report's pages only. pages is the number of
+// viewer pages written, unpaged the number of replays left without one by
+// the cap, stale the number of earlier pages removed.
+func (h *BatchReport) Finish(title string) (pages, unpaged, stale int, err error) {
+	defer h.file.Close()
+	h.writeNeeded()
+	if h.err != nil {
+		return 0, 0, 0, h.err
+	}
+	for i := range h.entries {
+		h.entries[i].Page = h.pages[h.entries[i].Verdict.Name]
+	}
+	if err := ReportWith(h.file, title, h.entries, ReportOptions{Top: h.top}); err != nil {
+		return 0, 0, 0, fmt.Errorf("%s: %v", h.name, err)
+	}
+	if err := h.file.Close(); err != nil {
+		return 0, 0, 0, err
+	}
+	stale, err = h.removeStale()
+	return len(h.pages), h.unpaged, stale, err
+}
+
+// isPageName reports whether name is one pageFile gives: safe
+// characters, a dash, 8 lowercase hex digits and .html.
+func isPageName(name string) bool {
+	base, ok := strings.CutSuffix(name, ".html")
+	n := len(base) - 9 // the dash and the hash
+	if !ok || n < 1 || base[n] != '-' {
+		return false
+	}
+	for _, b := range []byte(base[n+1:]) {
+		if !('0' <= b && b <= '9' || 'a' <= b && b <= 'f') {
+			return false
+		}
+	}
+	for _, b := range []byte(base[:n]) {
+		if !safeChar(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// removeStale removes the files of the pages' directory named as pages
+// are (isPageName) that this report did not write. Other files are left.
+func (h *BatchReport) removeStale() (int, error) {
+	defer h.root.Close()
+	d, err := h.root.Open(".")
+	if err != nil {
+		return 0, err
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !isPageName(e.Name()) || h.files[e.Name()] {
+			continue
+		}
+		if err := h.root.Remove(e.Name()); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// jsonlFile returns the file of a JSON Lines replay's name, FILE.jsonl:LINE.
+func jsonlFile(name string) (string, bool) {
+	i := strings.LastIndexByte(name, ':')
+	if i < 0 || i == len(name)-1 || strings.ContainsRune(name[:i], '\n') || !strings.HasSuffix(name[:i], ".jsonl") {
+		return "", false
+	}
+	for _, b := range []byte(name[i+1:]) {
+		if b < '0' || '9' < b {
+			return "", false
+		}
+	}
+	return name[:i], true
+}
+
+// source returns the URL, relative to the report, of the file a replay
+// came from: the file, or the .jsonl file of a line; "" for stdin.
+func (h *BatchReport) source(name string) string {
+	file := name
+	if f, ok := jsonlFile(name); ok {
+		file = f
+	}
+	if info, err := os.Stat(file); err != nil || !info.Mode().IsRegular() {
+		return ""
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(h.baseAbs, abs)
+	if err != nil {
+		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	for i, p := range parts {
+		parts[i] = url.PathEscape(p)
+	}
+	return strings.Join(parts, "/")
+}
+
+// safeChar reports whether b may stand in a page's name as it is.
+func safeChar(b byte) bool {
+	return 'A' <= b && b <= 'Z' || 'a' <= b && b <= 'z' || '0' <= b && b <= '9' || b == '.' || b == '_' || b == '-'
+}
+
+// safeName returns name with each run of other characters than safeChar's
+// replaced by one underscore.
+func safeName(name string) string {
+	var b strings.Builder
+	b.Grow(len(name))
+	for i := 0; i < len(name); i++ {
+		switch {
+		case safeChar(name[i]):
+			b.WriteByte(name[i])
+		case i == 0 || safeChar(name[i-1]):
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// pageFile names a replay's page: its base name made safe, and a hash of
+// the whole name so that two replays never share a page.
+func pageFile(name string) string {
+	sum := sha256.Sum256([]byte(name))
+	base := safeName(filepath.Base(name))
+	if len(base) > 60 {
+		base = base[:60]
+	}
+	return base + "-" + hex.EncodeToString(sum[:4]) + ".html"
+}
+
+// writeFileAtomic writes the page name with write to a temporary file
+// beside it and renames it, so that a page written twice (a replay named
+// twice) is never torn. It is the one place the report writes a page's
+// file: through the pages' directory opened as an os.Root, so that a
+// directory swapped for a link while the batch runs is not written
+// through.
+func (h *BatchReport) writeFileAtomic(name string, write func(io.Writer) error) error {
+	tmp := fmt.Sprintf(".page-%d-%d", os.Getpid(), h.temps.Add(1))
+	f, err := h.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
+	if err != nil {
+		return err
+	}
+	err = writeClose(f, write)
+	if err == nil {
+		err = h.root.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = h.root.Rename(tmp, name)
+	}
+	if err != nil {
+		h.root.Remove(tmp)
+	}
+	return err
+}

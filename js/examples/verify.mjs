@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// `tileproof verify --json` in node, with the kit's verifier in process
+// (src/verify.js, docs/web.md): for the same arguments it prints the same
+// verdict lines, byte for byte; a summary goes to stderr.
+//
+//   node js/examples/verify.mjs FILE|DIR|-...
+//
+// A FILE is read as given (a .jsonl file a replay a line), a DIR searched
+// for replay files (.yaml, .yml, .json, .jsonl; not manifest.yaml nor
+// hidden files; regular files only), - reads JSON Lines from stdin as
+// they come. Exit status 1 when a replay is invalid, 2 when one cannot be
+// read, as the command's.
+
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { join, extname, basename } from 'node:path';
+import { loadVerifier } from '../src/verify.js';
+
+const { values: flags, positionals: args } = parseArgs({
+  allowPositionals: true,
+  options: { strict: { type: 'boolean', default: false }, profile: { type: 'string', multiple: true, default: [] } },
+});
+if (args.length === 0) {
+  process.stderr.write('usage: node verify.mjs [--strict] [--profile FILE]... FILE|DIR|-...\n');
+  process.exit(2);
+}
+
+// TILEPROOF_KIT_WASM names a module to load instead of dist/verifier.wasm
+// (the differential test's fresh build).
+const verifier = await loadVerifier({ wasm: process.env.TILEPROOF_KIT_WASM || undefined });
+for (const file of flags.profile) {
+  try {
+    verifier.addProfile(await readFile(file), { file });
+  } catch (e) {
+    fail('--profile', e);
+  }
+}
+const { strict } = flags;
+const tally = { count: 0, valid: 0, invalid: 0, unreadable: 0, skipped: 0 };
+
+// emit writes verdict lines as the verifier gives them, and counts them.
+async function emit(bytes) {
+  if (bytes.length === 0) return;
+  for (const line of new TextDecoder().decode(bytes).split('\n').slice(0, -1)) {
+    const vd = JSON.parse(line);
+    tally.count++;
+    if (vd.valid) tally.valid++;
+    else if (vd.reason === 'malformed' || vd.reason === 'refused') tally.unreadable++;
+    else tally.invalid++;
+  }
+  if (!process.stdout.write(bytes)) await new Promise((r) => process.stdout.once('drain', r));
+}
+
+function isReplayFile(name) {
+  const base = basename(name);
+  if (base === 'manifest.yaml' || base.startsWith('.')) return false;
+  return ['.yaml', '.yml', '.json', '.jsonl'].includes(extname(base));
+}
+
+async function verifyFile(path) {
+  let data;
+  try {
+    data = await readFile(path);
+  } catch (e) {
+    fail(path, e);
+  }
+  if (path.endsWith('.jsonl')) return emit(verifier.verifyLines(data, { name: path, strict, output: 'bytes' }));
+  return emit(verifier.verify(data, { name: path, strict, output: 'bytes' }));
+}
+
+function fail(path, e) {
+  process.stderr.write(`verify.mjs: ${path}: ${e.message}\n`);
+  process.exit(2);
+}
+
+// walk lists the replay files under dir, as the command does: regular
+// files only (anything else is skipped with a note), sorted by path.
+async function walk(dir, rel, files) {
+  for (const d of await readdir(join(dir, rel), { withFileTypes: true })) {
+    const r = rel === '' ? d.name : join(rel, d.name);
+    if (d.isDirectory()) await walk(dir, r, files);
+    else if (!isReplayFile(r)) continue;
+    else if (!d.isFile()) {
+      tally.skipped++;
+      process.stderr.write(`verify.mjs: skipped ${join(dir, r)}: not a regular file\n`);
+    } else files.push(join(dir, r));
+  }
+  return files;
+}
+
+async function verifyStdin() {
+  const s = verifier.stream({ name: 'stdin', strict, output: 'bytes' });
+  for await (const chunk of process.stdin) await emit(s.push(chunk));
+  await emit(s.end());
+}
+
+for (const arg of args) {
+  if (arg === '-') {
+    await verifyStdin();
+    continue;
+  }
+  let info;
+  try {
+    info = await stat(arg);
+  } catch (e) {
+    fail(arg, e);
+  }
+  if (!info.isDirectory()) {
+    await verifyFile(arg);
+    continue;
+  }
+  const files = await walk(arg, '', []);
+  if (files.length === 0) fail(arg, new Error('no replay files (.yaml, .yml, .json, .jsonl)'));
+  files.sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b))));
+  for (const f of files) await verifyFile(f);
+}
+
+process.stderr.write(`${tally.count} replays: ${tally.valid} valid, ${tally.invalid} invalid, ${tally.unreadable} unreadable` +
+  (tally.skipped ? `, ${tally.skipped} skipped (not regular files)` : '') + '\n');
+process.exitCode = tally.unreadable > 0 ? 2 : tally.invalid > 0 ? 1 : 0;

@@ -1,0 +1,204 @@
+// Package batchfiles reads the replays a command line names, for a batch
+// ([replay.VerifyBatch]): files as given, the replay files under
+// directories (walked through an os.Root, so that nothing outside is read),
+// the lines of JSON Lines files and of stdin; every replay weighed against
+// one memory budget before it is read.
+package batchfiles
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tileproof/tileproof/replay"
+	"github.com/tileproof/tileproof/replay/jsonl"
+)
+
+// MaxReplaySize bounds one replay file or line, far above a real game's
+// (docs/security.md).
+const MaxReplaySize = 64 << 20
+
+// Read sends every replay named by args to out, in order: files, the
+// replay files under directories (sorted; manifest.yaml files are not
+// replays), the lines of .jsonl files, and with "-" the lines of stdin.
+// It stops between replays once ctx is done, returning ctx's error.
+//
+// A file named in args is read as given (a link followed, a pipe read: a
+// shell's <(...) is one). Inside a directory only regular files are read:
+// a link, a named pipe or a device there is passed to skip with what it
+// is, and never opened, so that a directory of submissions cannot make
+// the batch read a file outside it or wait on a pipe.
+func Read(ctx context.Context, args []string, stdin io.Reader, out chan<- replay.Input, skip func(path, why string)) error {
+	s := &sender{ctx: ctx, out: out, limit: MaxReplaySize}
+	for _, arg := range args {
+		if arg == "-" {
+			s.lines("stdin", stdin)
+		} else if info, err := os.Stat(arg); err != nil {
+			return err
+		} else if !info.IsDir() {
+			s.file(arg)
+		} else if err := s.dir(arg, skip); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sender sends the replays of a batch until its context is done.
+type sender struct {
+	ctx   context.Context
+	out   chan<- replay.Input
+	limit int // the longest line of JSON Lines
+}
+
+// send sends in, reporting whether the batch goes on; an input not sent
+// gives its memory back.
+func (s *sender) send(in replay.Input) bool {
+	select {
+	case s.out <- in:
+		return true
+	case <-s.ctx.Done():
+		if in.Release != nil {
+			in.Release()
+		}
+		return false
+	}
+}
+
+// IsReplayFile reports whether a file inside a directory is read as a
+// replay: .yaml, .yml, .json or .jsonl, not manifest.yaml, not hidden.
+func IsReplayFile(path string) bool {
+	base := filepath.Base(path)
+	if base == "manifest.yaml" || strings.HasPrefix(base, ".") {
+		return false
+	}
+	switch filepath.Ext(base) {
+	case ".yaml", ".yml", ".json", ".jsonl":
+		return true
+	}
+	return false
+}
+
+// notRegular says what a file that is not a regular one is, and why it
+// is not read.
+func notRegular(m fs.FileMode) string {
+	return describe(m) + "; inside a directory only regular files are read (name it on the command line to read it)"
+}
+
+// describe says what a file that is not a regular one is.
+func describe(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+// file sends the replays of one file named on the command line, read as
+// given: the file, or each line of a .jsonl file.
+func (s *sender) file(path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		s.send(replay.Input{Name: path, Err: err})
+		return
+	}
+	defer f.Close()
+	s.opened(path, f)
+}
+
+// opened sends the replays of the open file f, named path.
+func (s *sender) opened(path string, f *os.File) bool {
+	if strings.HasSuffix(path, ".jsonl") {
+		return s.lines(path, f)
+	}
+	size := int64(MaxReplaySize)
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
+		size = min(info.Size(), size)
+	}
+	release := budget.acquire(replayWeight(size)) // before the file is read
+	data, err := io.ReadAll(io.LimitReader(f, MaxReplaySize+1))
+	if err == nil && len(data) > MaxReplaySize {
+		err = fmt.Errorf("larger than %d MiB", MaxReplaySize>>20)
+	}
+	return s.send(replay.Input{Name: path, Data: data, Err: err, Release: release})
+}
+
+// lines sends each non-blank line of r as a replay named NAME:LINE
+// (jsonl.Read), each weighed once read.
+func (s *sender) lines(name string, r io.Reader) bool {
+	ok := true
+	jsonl.Read(name, r, s.limit, func(in replay.Input) bool {
+		if in.Data != nil {
+			in.Data = append([]byte(nil), in.Data...) // Read's bytes are its own once send returns
+			in.Release = budget.acquire(replayWeight(int64(len(in.Data))))
+		}
+		ok = s.send(in)
+		return ok
+	}, nil)
+	return ok
+}
+
+// ReadRegular reads a file a person named, only if it is a regular file
+// (a link followed; a named pipe is not waited on, and a pipe or a device
+// is refused, never read), and at most limit bytes of it: more is an
+// error.
+func ReadRegular(name string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|oNonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %s; only a regular file is read", name, describe(info.Mode()))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
+	}
+	return data, err
+}
+
+// openInRoot opens the file rel of a directory opened as root, for
+// reading, only if it is a regular file: through root, so never a file
+// outside it (a sub-directory swapped for a link that leads out is
+// refused), the last part not followed if a link, and a named pipe not
+// waited on.
+func openInRoot(root *os.Root, rel string) (*os.File, error) {
+	if oNoFollow == 0 { // no O_NOFOLLOW: looked at before the open too
+		if info, err := root.Lstat(rel); err != nil {
+			return nil, err
+		} else if !info.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: %s", rel, notRegular(info.Mode()))
+		}
+	}
+	f, err := root.OpenFile(rel, os.O_RDONLY|oNoFollow|oNonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %s", rel, notRegular(info.Mode()))
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}

@@ -1,0 +1,107 @@
+package replay
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync/atomic"
+
+	"github.com/tileproof/tileproof/internal/safetext"
+)
+
+// Summary counts the verdicts of a batch as they stream out, in the four
+// classes of verdict: valid, suspicious (valid with spawn warnings, or
+// failed for them: [Implausible]), invalid by reason, and unreadable.
+// Add is called from one goroutine; Count, Moves and Skip may be called
+// from others while the batch runs.
+type Summary struct {
+	valid, unreadable int // valid: without warnings
+	warned            int // valid replays with plausibility warnings: suspicious
+	implausible       int // replays failed for their warnings
+	moves             atomic.Int64
+	count             atomic.Int64
+	skipped           atomic.Int64 // files inside directories that are not regular files
+	invalid           map[Reason]int
+	best              *Verdict
+}
+
+// Add counts vd.
+func (s *Summary) Add(vd Verdict) {
+	s.count.Add(1)
+	s.moves.Add(int64(vd.Moves))
+	switch {
+	case vd.Reason == Implausible:
+		s.implausible++
+	case vd.Valid:
+		if len(vd.Warnings) > 0 {
+			s.warned++
+		} else {
+			s.valid++
+		}
+		if s.best == nil || vd.Score > s.best.Score {
+			best := vd // a copy only for a new best: vd itself stays on the stack
+			s.best = &best
+		}
+	case vd.Reason.Unreadable():
+		s.unreadable++
+	default:
+		if s.invalid == nil {
+			s.invalid = map[Reason]int{}
+		}
+		s.invalid[vd.Reason]++
+	}
+}
+
+// Skip counts a file the batch did not read (not a regular file).
+func (s *Summary) Skip() { s.skipped.Add(1) }
+
+// Count returns the number of verdicts counted.
+func (s *Summary) Count() int64 { return s.count.Load() }
+
+// Moves returns the moves of the verdicts counted.
+func (s *Summary) Moves() int64 { return s.moves.Load() }
+
+// Unreadable reports whether a replay could not be read.
+func (s *Summary) Unreadable() bool { return s.unreadable > 0 }
+
+// AllValid reports whether every replay counted is valid (suspicious ones
+// included, unless failed for their warnings).
+func (s *Summary) AllValid() bool { return int64(s.valid+s.warned) == s.count.Load() }
+
+// Write writes the summary line: "12 replays: 10 valid, 2 invalid
+// (claim-score 1, illegal-move 1), 0 unreadable; best verified score ...",
+// with "N suspicious" after the valid when N valid replays have spawn
+// warnings (or were failed for them), and the files skipped.
+func (s *Summary) Write(w io.Writer) {
+	n := 0
+	var reasons []string
+	for r, k := range s.invalid {
+		n += k
+		reasons = append(reasons, fmt.Sprintf("%s %d", r, k))
+	}
+	sort.Strings(reasons)
+	fmt.Fprintf(w, "%d replay", s.count.Load())
+	if s.count.Load() != 1 {
+		fmt.Fprint(w, "s")
+	}
+	fmt.Fprintf(w, ": %d valid", s.valid)
+	if s.warned > 0 {
+		fmt.Fprintf(w, ", %d suspicious (spawn warnings)", s.warned)
+	}
+	if s.implausible > 0 {
+		fmt.Fprintf(w, ", %d suspicious (implausible, failed by --strict)", s.implausible)
+	}
+	fmt.Fprintf(w, ", %d invalid", n)
+	if n > 0 {
+		fmt.Fprintf(w, " (%s)", strings.Join(reasons, ", "))
+	}
+	fmt.Fprintf(w, ", %d unreadable", s.unreadable)
+	if k := s.skipped.Load(); k > 0 {
+		fmt.Fprintf(w, ", %d skipped (not regular files)", k)
+	}
+	if s.best != nil {
+		fmt.Fprintf(w, "; best verified score %d (%s)", s.best.Score, safetext.Terminal(s.best.Name))
+	}
+	fmt.Fprintln(w)
+}
