@@ -577,7 +577,7 @@ func (r *ObserveReport) WriteText(w io.Writer) {
 	for _, res := range r.Results {
 		fmt.Fprintf(w, "  %-28s [%s] %s", res.Case, res.Profile, res.Status)
 		if res.Reason != "" && res.Status != conformance.Pass {
-			fmt.Fprintf(w, ": %s", firstLine(res.Reason))
+			fmt.Fprintf(w, ": %s", strings.TrimPrefix(firstLine(res.Reason), "not run: "))
 		}
 		fmt.Fprintln(w)
 	}
