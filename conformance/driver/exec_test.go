@@ -264,7 +264,6 @@ func TestExecRunDeadline(t *testing.T) {
 		}
 	}
 	if notRun == 0 || other == 0 { // how many ran depends on the machine's load
-
 		t.Errorf("%d cases played, %d not run (of %d)", other, notRun, len(rep.Results))
 	}
 	if p := e.proc; p != nil {
