@@ -13,6 +13,7 @@ import (
 	"io"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/peer/hallabois"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/jsonl"
 )
@@ -30,7 +31,12 @@ type kit struct {
 	cur    *stream // the stream being read, if any
 }
 
-func newKit() *kit { return &kit{v: replay.NewVerifier()} }
+// newKit returns the kit's state, its verifier knowing every generator
+// the command's does (hallabois-lcg, registered by peer/hallabois).
+func newKit() *kit {
+	hallabois.Generator()
+	return &kit{v: replay.NewVerifier()}
+}
 
 // verdict returns vd as the command's --strict gives it, when asked.
 func (k *kit) verdict(vd replay.Verdict) replay.Verdict {

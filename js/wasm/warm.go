@@ -30,8 +30,17 @@ func warmGames() (games [][]byte) {
 		if err != nil {
 			continue
 		}
+		// Each profile's games spawn by its own generator (a hallabois
+		// profile's by hallabois-lcg, whose seeds are numbers).
+		gen, err := engine.ParseGenerator(p.Generator())
+		if err != nil {
+			continue
+		}
 		seed := "warm"
-		g, err := rules.NewGame(seed)
+		if gen != engine.TP1 {
+			seed = "2048"
+		}
+		g, err := rules.NewGameWith(gen, seed)
 		if err != nil {
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 // so that warming builds what a real replay needs (a game the verifier
 // refused would stop before its moves), and warm leaves no output.
 func TestWarmGames(t *testing.T) {
+	k := newKit() // registers the generators, as the module's start does
 	games := warmGames()
 	if want := 3 * len(engine.BuiltinNames()); len(games) != want {
 		t.Fatalf("%d games; want %d", len(games), want)
@@ -21,7 +22,6 @@ func TestWarmGames(t *testing.T) {
 			t.Errorf("%s: %+v", g, vd)
 		}
 	}
-	k := newKit()
 	k.warm()
 	if len(k.out) != 0 {
 		t.Errorf("warm left %q", k.out)
