@@ -134,6 +134,11 @@ type Verdict struct {
 	GameSHA256   string     // of the canonical replay of the game as played (undone moves left out), for a valid one
 	Warnings     []string   // the spawn plausibility tests below their threshold
 	Plausibility *Plausibility
+
+	// Analysis is evidence a caller adds to the verdict, as JSON: the
+	// analyze package's report of a valid game (tileproof verify
+	// --analyze), written as the verdict line's "analysis". Nil for none.
+	Analysis json.RawMessage
 }
 
 // Divergence is the first point where a replay leaves the rules: the
@@ -424,6 +429,10 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 	if pl := vd.Plausibility; pl != nil {
 		w.key("plausibility")
 		w.b = pl.appendJSON(w.b)
+	}
+	if len(vd.Analysis) > 0 {
+		w.key("analysis")
+		w.b = append(w.b, vd.Analysis...)
 	}
 	return append(w.b, '}')
 }

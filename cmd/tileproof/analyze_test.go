@@ -55,3 +55,47 @@ func TestAnalyzeCommand(t *testing.T) {
 		t.Errorf("a bad reference: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestVerifyAnalyze: verify --analyze adds the evidence of computer play
+// to a valid game's verdict (the JSON line's "analysis", a line of text),
+// says why where a game cannot be analysed, and leaves an invalid game's
+// verdict as it was.
+func TestVerifyAnalyze(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "verify", "--analyze", "--json", "../../replays/valid/tile-merge-2048.yaml", "../../replays/tampered/move-changed.yaml")
+	if code != exitFailed {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines: %s", len(lines), out)
+	}
+	var valid, invalid struct {
+		Valid    bool
+		Analysis *struct {
+			Band, Statement string
+			NonTrivial      int `json:"non_trivial"`
+		}
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &valid); err != nil {
+		t.Fatal(err)
+	}
+	if a := valid.Analysis; !valid.Valid || a == nil || (a.Band != "review" && a.Band != "strong") || a.NonTrivial < 1000 || !strings.Contains(a.Statement, "not a finding of cheating") {
+		t.Errorf("an expectimax player's game: %s", lines[0])
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &invalid); err != nil || invalid.Valid || invalid.Analysis != nil {
+		t.Errorf("a tampered game: %s (%v)", lines[1], err)
+	}
+	// A 3x3 game: the evaluators play 4x4 boards, and the analysis says so.
+	small := filepath.Join(t.TempDir(), "small.yaml")
+	if code, _, errOut := runCLI(t, "", "record", "--profile", "hallabois-v1-3x3", "--player", "random", "--seed", "x", "-o", small); code != exitOK {
+		t.Fatalf("record: exit %d: %s", code, errOut)
+	}
+	code, out, _ = runCLI(t, "", "verify", "--analyze", "--json", small)
+	if code != exitOK || !strings.Contains(out, `"analysis":{"band":"insufficient","reason":"not analysable: a 3x3 board`) {
+		t.Errorf("a 3x3 game: exit %d, %s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "verify", "--analyze", "../../replays/valid/tile-merge-2048.yaml")
+	if code != exitOK || !strings.Contains(out, "\n       analysis: ") || !strings.Contains(out, "not a finding of cheating") {
+		t.Errorf("text: exit %d, %s", code, out)
+	}
+}

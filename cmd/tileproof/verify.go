@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -23,6 +24,7 @@ import (
 type verifyFlags struct {
 	json         bool
 	strict       bool
+	analyze      bool
 	report       string
 	reportPages  int
 	reportTop    int
@@ -49,6 +51,7 @@ implausible spawns), 2 when one cannot be read.`,
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.json, "json", false, "print one JSON verdict a line (the summary goes to stderr)")
+	fl.BoolVar(&f.analyze, "analyze", false, "add to each valid game's verdict the evidence of computer play of tileproof analyze (docs/analyze.md): its band and statement, and with --json its report as \"analysis\"")
 	fl.BoolVar(&f.strict, "strict", false, "fail (exit 1) a valid replay whose spawns the plausibility tests warn about, as a leaderboard may want")
 	fl.StringVar(&f.report, "report", "", "also write an HTML summary to `FILE` (report.html, say), with a viewer page per replay in report_files beside it (docs/viewer-html.md)")
 	intFlag(fl, &f.reportPages, "report-pages", 1000, "with --report, at most `N` viewer pages of the replays that need your eyes (suspicious, invalid, the top scores), and as many of the other valid ones")
@@ -88,6 +91,9 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		verifyOne = report.Verify
 	}
 	ctx := cmd.Context()
+	if f.analyze {
+		verifyOne = withAnalysis(ctx, v, verifyOne)
+	}
 	var sum replay.Summary
 	progress := termview.StartProgress(c.terminal(), func(el time.Duration) string {
 		return fmt.Sprintf("verified %s, %d moves (%.0f moves/s)", plural(int(sum.Count()), "replay"), sum.Moves(), float64(sum.Moves())/el.Seconds())
@@ -206,6 +212,12 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 		}
 		for _, warn := range vd.Warnings {
 			fmt.Fprintf(w, "       warning: %s\n", safetext.TerminalLines(warn))
+		}
+		if len(vd.Analysis) > 0 {
+			var a struct{ Band, Statement string }
+			if json.Unmarshal(vd.Analysis, &a) == nil {
+				fmt.Fprintf(w, "       analysis: %s: %s\n", a.Band, safetext.TerminalLines(a.Statement))
+			}
 		}
 	case vd.Reason.Unreadable():
 		msg := vd.Error
