@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -138,4 +140,75 @@ func BenchmarkHandler(b *testing.B) {
 			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/req")
 		})
 	}
+}
+
+// BenchmarkVerifyLoopback posts replays to POST /api/verify over
+// loopback from as many clients as GOMAXPROCS (the endpoint verifies at
+// most 8 requests at once, answering the rest 503): a short seeded game
+// and the corpus's longest, each as YAML. It reports requests and moves
+// a second, the CPU time of a request, and the process's peak resident
+// memory (the test binary's, client and server together).
+func BenchmarkVerifyLoopback(b *testing.B) {
+	for _, name := range []string{"committed-seed.yaml", "tile-merge-4096.yaml"} {
+		body, err := os.ReadFile("../replays/valid/" + name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			ts := httptest.NewServer(benchServer(b, ""))
+			defer ts.Close()
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+			var moves, busy atomic.Int64
+			start, cpu := time.Now(), cpuTime()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					resp, err := client.Post(ts.URL+"/api/verify", "application/yaml", bytes.NewReader(body))
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					var vd struct {
+						Valid bool
+						Moves int64
+					}
+					err = json.NewDecoder(resp.Body).Decode(&vd)
+					resp.Body.Close()
+					switch {
+					case resp.StatusCode == http.StatusServiceUnavailable:
+						busy.Add(1)
+					case err != nil || !vd.Valid:
+						b.Errorf("%s: HTTP %d, %+v, %v", name, resp.StatusCode, vd, err)
+						return
+					default:
+						moves.Add(vd.Moves)
+					}
+				}
+			})
+			el := time.Since(start).Seconds()
+			b.ReportMetric(float64(b.N)/el, "req/s")
+			b.ReportMetric(float64(moves.Load())/el/1e6, "Mmoves/s")
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/req")
+			b.ReportMetric(float64(busy.Load()), "503s")
+			if kb := peakRSSKiB(); kb > 0 {
+				b.ReportMetric(float64(kb)/1024, "peak-MiB")
+			}
+		})
+	}
+}
+
+// peakRSSKiB returns the process's peak resident memory (VmHWM) in KiB,
+// or 0 where /proc does not say.
+func peakRSSKiB() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb int64
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), &kb)
+			return kb
+		}
+	}
+	return 0
 }
