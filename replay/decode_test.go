@@ -108,3 +108,37 @@ func FuzzReadJSONPlain(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadJSONStructs holds the token reader the verifier uses for JSON
+// replays (readJSON, decode_json.go) to the plain reader that decodes
+// into structs (readJSONStructs, decode_json_struct_test.go): the same
+// documents taken, read into the same form. The token reader is kept for
+// its size: the struct reader's reflection added 360 KB to the kit's
+// WebAssembly module gzipped (docs/web.md). Their error messages may word
+// a syntax error differently.
+func FuzzReadJSONStructs(f *testing.F) {
+	for _, s := range []string{
+		`{"profile":"tile-merge","seed":"7","moves":"LLUR","claim":{"score":12,"maxTile":8,"moves":4}}`,
+		` { "source" : "x" , "profile":"classic","rules":1,"rng":"tp1","setup":{"target":2048,"openEnded":false},"seed":-12,"seedCommitment":"sha256:ab","moves":"L U","claim":{"score":0,"maxTile":4,"moves":1,"board":"2 . . .\n. . . .","won":false,"over":true,"result":"no-moves"}}` + "\n",
+		`{"profile":"x","start":[[2,null,0,4],[0,0,0,0]],"moves":"L3:2","claim":{"score":0,"maxTile":4,"moves":1,"board":[[2, 0],[0 ,null]]}}`,
+		`{"profile":"x","profile":"y"}`, `{"profile":"x","Profile":"y"}`, `{"profile":"x","seed":7.0}`,
+		`{"profile":"x","claim":{"score":012}}`, `{"profile":"x","claim":{"won":True}}`,
+		`{"profile":"x\u0041"}`, "{\"profile\":\"\xff\"}", `{}`, `{"profile":"x"} x`, `{"claim":{}}`, `[]`, `{"claim":[]}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var tokens, structs form
+		errT := readJSON("f.json", []byte(text), &tokens)
+		errS := readJSONStructs("f.json", []byte(text), &structs)
+		if (errT == nil) != (errS == nil) {
+			t.Fatalf("the token reader says %v, the struct reader %v", errT, errS)
+		}
+		if errT != nil {
+			return
+		}
+		if diff := cmp.Diff(tokens, structs, formsEqual); diff != "" {
+			t.Fatalf("(-token reader +struct reader):\n%s", diff)
+		}
+	})
+}
