@@ -38,8 +38,9 @@ func (c *cli) verifyCommand() *cobra.Command {
 		Use:   "verify [flags] FILE|DIR|-...",
 		Short: "verify replays: files, directories, or JSON Lines on stdin (-)",
 		Long: `Verify recorded games (replays) against the rules: each is replayed from its seed or its
-recorded spawns and its claimed figures checked. A verdict a replay (ok, FAIL with the first
-divergence, the replay says / the rules give, or error for an unreadable one), then a summary.
+recorded spawns and its claimed figures checked. A verdict a replay (ok, ending "; suspicious:
+N spawn warnings" when its spawns are unlikely under the profile; FAIL with the first
+divergence, the replay says / the rules give; or error for an unreadable one), then a summary.
 
 A FILE is read as given. A DIR is searched for replay files (.yaml, .yml, .json, and .jsonl,
 whose every line is a replay; manifest.yaml files are not replays): regular files only, links
