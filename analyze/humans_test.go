@@ -82,8 +82,10 @@ func TestHumanRecordings(t *testing.T) {
 		if g, ok := byHash[rep.SHA256]; ok {
 			matched[rep.SHA256] = true
 			for _, s := range rep.Evaluators {
-				if g.NonTrivial != rep.NonTrivial || g.Agree[s.Evaluator] != s.Agree {
-					t.Errorf("%s: %s agrees on %d of %d moves; the reference says %d of %d: rebuild it (docs/analyze.md)", h.name, s.Evaluator, s.Agree, rep.NonTrivial, g.Agree[s.Evaluator], g.NonTrivial)
+				id := s.Evaluator
+				if g.NonTrivial != rep.NonTrivial || g.Agree[id] != s.Agree || g.Large[id] != s.Large || g.Second[id] != s.Second {
+					t.Errorf("%s: %s agrees on %d of %d moves, %d large errors, %d second-best; the reference says %d of %d, %d, %d: rebuild it (docs/analyze.md)",
+						h.name, id, s.Agree, rep.NonTrivial, s.Large, s.Second, g.Agree[id], g.NonTrivial, g.Large[id], g.Second[id])
 				}
 			}
 		}

@@ -50,8 +50,9 @@ type ReferenceGame struct {
 	SHA256     string         `json:"sha256"` // the verified replay's canonical hash
 	MaxTile    uint64         `json:"max_tile"`
 	NonTrivial int            `json:"non_trivial"`
-	Agree      map[string]int `json:"agree"` // by evaluator ID
-	Large      map[string]int `json:"large"` // large errors, by evaluator ID
+	Agree      map[string]int `json:"agree"`  // by evaluator ID
+	Large      map[string]int `json:"large"`  // large errors, by evaluator ID
+	Second     map[string]int `json:"second"` // second-best moves, by evaluator ID
 }
 
 //go:embed data/reference.json
@@ -101,7 +102,7 @@ func ParseReference(data []byte) (*Reference, error) {
 		if g.NonTrivial < 1 {
 			return nil, fmt.Errorf("reference game %q has no non-trivial move", g.Name)
 		}
-		for _, counts := range []map[string]int{g.Agree, g.Large} {
+		for _, counts := range []map[string]int{g.Agree, g.Large, g.Second} {
 			for id, k := range counts {
 				if k < 0 || k > g.NonTrivial {
 					return nil, fmt.Errorf("reference game %q counts %d of %d moves for %s", g.Name, k, g.NonTrivial, id)
@@ -134,28 +135,35 @@ func tileBand(maxTile uint64) string {
 	return "2048 and above"
 }
 
+// counts are one evaluator's counts over a game's non-trivial moves;
+// second is -1 when a reference game does not hold it.
+type counts struct {
+	agree, large, second, nonTrivial int
+}
+
 // A statistic is a count over a game's non-trivial moves that the
 // reference models, read alike from a reference game and from a report's
-// figures for one evaluator: agreement (high is atypical), large errors
-// and small errors (few are atypical: people make many near misses, a
-// bot with noise makes its errors at random, mostly large).
+// figures for one evaluator: agreement (high is atypical), large errors,
+// small errors and second-best moves (few are atypical: people make many
+// near misses, mostly the second-best move; a bot with noise makes its
+// errors at random, mostly large and as often on any worse move).
 type statistic struct {
-	name string
-	// count returns the count of an evaluator's figures (agreement and
-	// large errors) among nonTrivial moves.
-	count func(agree, large, nonTrivial int) int
+	name  string
+	count func(c counts) int
 	high  bool // a high rate is the atypical side
 	// only, when set, is the one evaluator the statistic is modelled for.
 	only string
 }
 
 var statistics = []statistic{
-	{"agreement with", func(agree, _, _ int) int { return agree }, true, ""},
-	{"large errors by", func(_, large, _ int) int { return large }, false, ""},
+	{"agreement with", func(c counts) int { return c.agree }, true, ""},
+	{"large errors by", func(c counts) int { return c.large }, false, ""},
 	// Small errors are modelled for corner-1 only: its unit is relative
 	// (1% of the best value), where expectimax's is absolute, so that
 	// expectimax's near misses thin out as the tiles grow (docs/analyze.md).
-	{"small errors by", func(agree, large, n int) int { return n - agree - large }, false, corner{}.ID()},
+	{"small errors by", func(c counts) int { return c.nonTrivial - c.agree - c.large }, false, corner{}.ID()},
+	// Second-best moves have no unit: a rank.
+	{"second-best moves by", func(c counts) int { return c.second }, false, ""},
 }
 
 // gameCount returns a reference game's count of st for evaluator id, and
@@ -166,7 +174,12 @@ func (st statistic) gameCount(g ReferenceGame, id string) (int, bool) {
 	if !okA || !okL {
 		return 0, false
 	}
-	return st.count(a, l, g.NonTrivial), true
+	s, ok := g.Second[id]
+	if !ok {
+		s = -1 // a reference built before second-best moves were counted
+	}
+	k := st.count(counts{a, l, s, g.NonTrivial})
+	return k, k >= 0
 }
 
 // modelled returns the reference games the model is fitted to: those with
@@ -249,7 +262,7 @@ func (r *Reference) place(rep *Report) {
 			if rates == nil || rep.NonTrivial == 0 {
 				continue
 			}
-			k := st.count(s.Agree, s.Large, rep.NonTrivial)
+			k := st.count(counts{s.Agree, s.Large, s.Second, rep.NonTrivial})
 			x := float64(k) / float64(rep.NonTrivial)
 			z := tailZ(k, rep.NonTrivial, mu, spread, st.high)
 			beyond := 0
@@ -264,8 +277,10 @@ func (r *Reference) place(rep *Report) {
 				s.Z, s.Percentile = z, pct
 			case statistics[1].name:
 				s.ErrorsZ = z
-			default:
+			case statistics[2].name:
 				s.SmallErrorsZ = z
+			default:
+				s.SecondZ = z
 			}
 			if z > rep.Score {
 				side := "above"
@@ -325,10 +340,11 @@ func BuildReference(name, source string, reports []*Report, base *Reference) *Re
 			continue
 		}
 		seen[rep.SHA256] = true
-		g := ReferenceGame{Name: rep.Name, SHA256: rep.SHA256, MaxTile: rep.MaxTile, NonTrivial: rep.NonTrivial, Agree: map[string]int{}, Large: map[string]int{}}
+		g := ReferenceGame{Name: rep.Name, SHA256: rep.SHA256, MaxTile: rep.MaxTile, NonTrivial: rep.NonTrivial, Agree: map[string]int{}, Large: map[string]int{}, Second: map[string]int{}}
 		for _, s := range rep.Evaluators {
 			g.Agree[s.Evaluator] = s.Agree
 			g.Large[s.Evaluator] = s.Large
+			g.Second[s.Evaluator] = s.Second
 		}
 		r.Games = append(r.Games, g)
 	}

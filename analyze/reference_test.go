@@ -12,13 +12,13 @@ import (
 
 // testReference is a reference of four games of 1,000 non-trivial moves
 // agreeing with expectimax-2 on 50 to 56% of them, with large errors on
-// 40%, in the band up to 1024.
+// 40% and second-best moves on 30%, in the band up to 1024.
 func testReference(t *testing.T) *Reference {
 	r := &Reference{Name: "test", Heuristic: getHeuristic().pin, MinMoves: 300, ModelMinMoves: 300, MinBandGames: 2,
 		ReviewZ: 3, StrongZ: 5, ClairvoyanceReviewZ: 4, ClairvoyanceStrongZ: 6, MinSpread: 0.2}
 	for i, k := range []int{500, 520, 540, 560} {
 		r.Games = append(r.Games, ReferenceGame{Name: "g", SHA256: string(rune('a' + i)), MaxTile: 512, NonTrivial: 1000,
-			Agree: map[string]int{"expectimax-2/1": k}, Large: map[string]int{"expectimax-2/1": 400}})
+			Agree: map[string]int{"expectimax-2/1": k}, Large: map[string]int{"expectimax-2/1": 400}, Second: map[string]int{"expectimax-2/1": 300}})
 	}
 	data, err := json.Marshal(r)
 	if err != nil {
@@ -30,10 +30,18 @@ func testReference(t *testing.T) *Reference {
 	return r
 }
 
+// reportWith returns a report of n non-trivial moves with these shares
+// by expectimax-2, and second-best moves on 30%.
 func reportWith(n int, agreement, large float64, maxTile uint64) *Report {
 	return &Report{Name: "game", MaxTile: maxTile, NonTrivial: n, Evaluators: []EvalStats{{
 		Evaluator: "expectimax-2/1", Agreement: agreement, LargeErrors: large,
-		Agree: int(math.Round(agreement * float64(n))), Large: int(math.Round(large * float64(n)))}}}
+		Agree: int(math.Round(agreement * float64(n))), Large: int(math.Round(large * float64(n))), Second: int(0.3 * float64(n))}}}
+}
+
+// withSecond sets a report's second-best moves to that share.
+func withSecond(r *Report, second float64) *Report {
+	r.Evaluators[0].Second = int(math.Round(second * float64(r.NonTrivial)))
+	return r
 }
 
 func TestBands(t *testing.T) {
@@ -49,6 +57,7 @@ func TestBands(t *testing.T) {
 		{"high agreement", reportWith(1000, 0.70, 0.40, 512), 0, Review, "agreement"},
 		{"very high agreement", reportWith(1000, 0.80, 0.40, 512), 0, Strong, "agreement"},
 		{"few large errors", reportWith(1000, 0.53, 0.15, 512), 0, Strong, "large errors by expectimax-2/1 15.0%"},
+		{"few second-best moves", withSecond(reportWith(1000, 0.53, 0.40, 512), 0.05), 0, Strong, "second-best moves by expectimax-2/1 5.0%"},
 		{"too short", reportWith(299, 0.99, 0.0, 512), 0, Insufficient, "299 non-trivial moves"},
 		{"thin band", reportWith(1000, 0.99, 0.0, 4096), 0, Insufficient, "largest tile is 2048 and above"},
 		{"clairvoyant", reportWith(1000, 0.53, 0.40, 512), 4.5, Review, "next spawn"},

@@ -38,6 +38,12 @@ type EvalStats struct {
 	// SmallErrorsZ is its z-score, signed as ErrorsZ.
 	SmallErrors  float64 `json:"small_errors"`
 	SmallErrorsZ float64 `json:"small_errors_z"`
+	// Second counts the non-trivial moves played at rank 2, below the
+	// best alone: a person's usual miss. SecondBest is their share and
+	// SecondZ its z-score, signed as ErrorsZ.
+	Second     int     `json:"second"`
+	SecondBest float64 `json:"second_best"`
+	SecondZ    float64 `json:"second_z"`
 	// CrowdedMiss and OpenMiss are the shares of non-trivial moves on
 	// crowded boards (4 empty cells or fewer) and on open ones that were
 	// not near the best; Crowded counts the crowded ones.
@@ -55,7 +61,7 @@ type EvalStats struct {
 type gameMoves struct {
 	counted, forced, trivial int
 	losses                   [][]float64 // by evaluator, non-trivial moves
-	agree, large             []int
+	agree, large, second     []int
 	crowded, crowdedMiss     []int
 	openMiss                 []int
 	moves                    []Move
@@ -63,7 +69,7 @@ type gameMoves struct {
 }
 
 func newGameMoves(n int) *gameMoves {
-	return &gameMoves{losses: make([][]float64, n), agree: make([]int, n), large: make([]int, n),
+	return &gameMoves{losses: make([][]float64, n), agree: make([]int, n), large: make([]int, n), second: make([]int, n),
 		crowded: make([]int, n), crowdedMiss: make([]int, n), openMiss: make([]int, n)}
 }
 
@@ -86,6 +92,9 @@ func (g *gameMoves) add(m Move, keep bool) {
 		if hit {
 			g.agree[i]++
 		}
+		if e.Rank == 2 {
+			g.second[i]++
+		}
 		if e.Loss > largeLoss {
 			g.large[i]++
 		}
@@ -105,7 +114,7 @@ func (g *gameMoves) report(evals []evaluator) *Report {
 	for i, e := range evals {
 		n := len(g.losses[i])
 		r.NonTrivial = n
-		s := EvalStats{Evaluator: e.ID(), Agree: g.agree[i], Large: g.large[i], Crowded: g.crowded[i]}
+		s := EvalStats{Evaluator: e.ID(), Agree: g.agree[i], Large: g.large[i], Second: g.second[i], Crowded: g.crowded[i]}
 		if n > 0 {
 			l := slices.Clone(g.losses[i])
 			slices.Sort(l)
@@ -118,6 +127,7 @@ func (g *gameMoves) report(evals []evaluator) *Report {
 			s.Loss50, s.Loss90, s.Loss99 = quantile(l, 0.5), quantile(l, 0.9), quantile(l, 0.99)
 			s.LargeErrors = float64(g.large[i]) / float64(n)
 			s.SmallErrors = float64(n-g.agree[i]-g.large[i]) / float64(n)
+			s.SecondBest = float64(g.second[i]) / float64(n)
 			if c := g.crowded[i]; c > 0 {
 				s.CrowdedMiss = float64(g.crowdedMiss[i]) / float64(c)
 			}

@@ -156,8 +156,8 @@ func printAnalysis(w io.Writer, r *analyze.Report) {
 		fmt.Fprintf(w, "  the analysis stopped before %s\n", r.Stopped)
 	}
 	for _, s := range r.Evaluators {
-		fmt.Fprintf(w, "  %-15s agreement %5.1f%% (z %5.1f, above %3.0f%% of the reference)  loss mean %.2f p50 %.2f p90 %.2f p99 %.2f  large errors %.1f%% (z %.1f)  small errors %.1f%%  misses crowded %.1f%% open %.1f%%\n",
-			s.Evaluator, 100*s.Agreement, s.Z, s.Percentile, s.MeanLoss, s.Loss50, s.Loss90, s.Loss99, 100*s.LargeErrors, s.ErrorsZ, 100*s.SmallErrors, 100*s.CrowdedMiss, 100*s.OpenMiss)
+		fmt.Fprintf(w, "  %-15s agreement %5.1f%% (z %5.1f, above %3.0f%% of the reference)  loss mean %.2f p50 %.2f p90 %.2f p99 %.2f  large errors %.1f%% (z %.1f)  small errors %.1f%%  second-best %.1f%% (z %.1f)  misses crowded %.1f%% open %.1f%%\n",
+			s.Evaluator, 100*s.Agreement, s.Z, s.Percentile, s.MeanLoss, s.Loss50, s.Loss90, s.Loss99, 100*s.LargeErrors, s.ErrorsZ, 100*s.SmallErrors, 100*s.SecondBest, s.SecondZ, 100*s.CrowdedMiss, 100*s.OpenMiss)
 	}
 	if cv := r.Clairvoyance; cv != nil {
 		fmt.Fprintf(w, "  clairvoyance: %d of %d positions agree with the next spawn's oracle, %.1f by chance (z %.1f)\n", cv.Hits, cv.Positions, cv.Expected, cv.Z)
