@@ -17,11 +17,7 @@ type ExpectimaxOptions struct {
 	// empty cells, depth 3 once it has 6 or fewer. A crowded board is where
 	// games are lost, and it is also where the chance nodes branch least,
 	// so the deeper search costs little more there than the shallow one on
-	// an open board. On 4x4 tile-merge games this averages about 1 ms and
-	// 2,000 Board.Slide calls a move (on a 2-core VM) and reaches 2048 in
-	// about 95% of games, 4096 in about 65%. A fixed depth of 3 costs about
-	// as much (the probability cutoff prunes the open boards) and plays
-	// about as well; 4 costs about 20 times more, some 20 ms a move.
+	// an open board (docs/engine.md has its cost and strength).
 	Depth int
 }
 
