@@ -3,11 +3,14 @@ package analyze
 import (
 	"crypto/sha256"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/tileproof/tileproof/internal/strictjson"
 )
 
 // Reference is a reference set: per-game figures of games by known
@@ -85,7 +88,7 @@ func ParseReference(data []byte) (*Reference, error) {
 		return nil, fmt.Errorf("a reference of %d bytes (at most %d)", len(data), maxReferenceBytes)
 	}
 	var r Reference
-	if err := json.Unmarshal(data, &r); err != nil {
+	if err := json.Unmarshal(data, &r, strictjson.Options()); err != nil {
 		return nil, err
 	}
 	switch {

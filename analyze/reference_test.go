@@ -93,6 +93,9 @@ func TestParseReferenceRefuses(t *testing.T) {
 		"no moves":           strings.Replace(good, `"non_trivial":10`, `"non_trivial":0`, 1),
 		"not JSON":           good[:20],
 		"no spread floor":    strings.Replace(good, `"min_spread_log_odds":0.4,`, "", 1),
+		"a key twice":        strings.Replace(good, `"review_z":3,`, `"review_z":3,"review_z":0.5,`, 1),
+		"an unknown key":     strings.Replace(good, `"review_z":3,`, `"review_z":3,"reviewz":0.5,`, 1),
+		"a key in capitals":  strings.Replace(good, `"review_z":3,`, `"REVIEW_Z":3,`, 1),
 	} {
 		if _, err := ParseReference([]byte(bad)); err == nil {
 			t.Errorf("%s: accepted", name)
