@@ -2,21 +2,16 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/analyze"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 )
@@ -79,22 +74,23 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "analyze: %v", err)
 	}
+	ctx := cmd.Context()
 	opts := analyze.Options{Deep: f.deep, Clairvoyance: !f.noClairvoyance, MaxMoves: f.maxMoves}
 	if f.reference != "" {
-		data, err := readBounded(f.reference, 4<<20)
+		data, err := batchfiles.ReadRegular(f.reference, 4<<20)
 		if err == nil {
 			opts.Reference, err = analyze.ParseReference(data)
 		}
 		if err != nil {
-			return c.fail(exitBadUsage, "analyze: --reference %s: %v", termText(f.reference), err)
+			return c.fail(exitBadUsage, "analyze: --reference %s: %v", safetext.Terminal(f.reference), err)
 		}
 	}
 	inputs := make(chan replay.Input, 16)
 	var listErr error
 	go func() {
 		defer close(inputs)
-		listErr = batchfiles.Read(context.Background(), args, c.stdin, inputs, func(path, why string) {
-			fmt.Fprintf(c.stderr, "tileproof: analyze: skipped %s: %s\n", termText(path), why)
+		listErr = batchfiles.Read(ctx, args, c.stdin, inputs, func(path, why string) {
+			fmt.Fprintf(c.stderr, "tileproof: analyze: skipped %s: %s\n", safetext.Terminal(path), why)
 		})
 	}()
 	out := bufio.NewWriter(c.stdout)
@@ -105,7 +101,7 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 		if in.Release != nil {
 			in.Release() // analyzed one at a time: the budget bounds what is read ahead
 		}
-		name := termText(in.Name)
+		name := safetext.Terminal(in.Name)
 		if in.Err != nil {
 			fmt.Fprintf(c.stderr, "tileproof: analyze: %s: %v\n", name, in.Err)
 			code = exitBadUsage
@@ -113,13 +109,13 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 		}
 		r, err := replay.Decode(in.Name, in.Data)
 		if err != nil {
-			fmt.Fprintf(c.stderr, "tileproof: analyze: %s: %s\n", name, termText(err.Error()))
+			fmt.Fprintf(c.stderr, "tileproof: analyze: %s: %s\n", name, safetext.Terminal(err.Error()))
 			code = exitBadUsage
 			continue
 		}
-		rep, err := analyze.Analyze(context.Background(), v, name, r, opts)
+		rep, err := analyze.Analyze(ctx, v, name, r, opts)
 		if err != nil {
-			fmt.Fprintf(c.stderr, "tileproof: analyze: %s: %s\n", name, termText(err.Error()))
+			fmt.Fprintf(c.stderr, "tileproof: analyze: %s: %s\n", name, safetext.Terminal(err.Error()))
 			if errors.Is(err, analyze.ErrNotAnalysable) && code == exitOK {
 				code = exitFailed
 			}
@@ -163,28 +159,4 @@ func printAnalysis(w io.Writer, r *analyze.Report) {
 		fmt.Fprintf(w, "  clairvoyance: %d of %d positions agree with the next spawn's oracle, %.1f by chance (z %.1f)\n", cv.Hits, cv.Positions, cv.Expected, cv.Z)
 	}
 	fmt.Fprintf(w, "  %s\n", r.Statement)
-}
-
-// readBounded reads a file of at most limit bytes.
-func readBounded(path string, limit int64) ([]byte, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	data, err := io.ReadAll(io.LimitReader(fh, limit+1))
-	if err == nil && int64(len(data)) > limit {
-		err = fmt.Errorf("larger than %d bytes", limit)
-	}
-	return data, err
-}
-
-// termText returns s as it may be written to a terminal: quoted when it
-// holds a control character or is not UTF-8.
-func termText(s string) string {
-	if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) }) {
-		q := strconv.Quote(s)
-		return q[1 : len(q)-1]
-	}
-	return s
 }
