@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -51,6 +52,19 @@ type BatchReport struct {
 	temps     atomic.Int64 // the temporary files made so far, for their names
 
 	root *os.Root // dir, opened: every page is written and removed through it (batch_safety.go)
+
+	// analyzer, when set (SetAnalyzer), gives each valid game's analysis.
+	analyzer func(name string, r *replay.Replay) json.RawMessage
+}
+
+// SetAnalyzer makes the report analyse each valid game (a suspicious one
+// too) with f, before its page is written: Verify's verdict carries f's
+// result as its Analysis, the game's viewer page shows it (the section
+// "Evidence of computer play") and the summary lists its band. f returns
+// the analysis as verify --analyze gives it (analysis.go reads it). Call
+// it before the first Verify.
+func (h *BatchReport) SetAnalyzer(f func(name string, r *replay.Replay) json.RawMessage) {
+	h.analyzer = f
 }
 
 // CreateBatchReport creates the report FILE name and its pages'
@@ -100,22 +114,29 @@ func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 	if !vd.Reason.Replayable() {
 		return vd
 	}
+	if h.analyzer != nil && (vd.Valid || vd.Reason == replay.Implausible) {
+		vd.Analysis = h.analyzer(name, r)
+	}
 	if h.hold(vd, data) {
 		return vd
 	}
 	if h.reserve() {
-		h.writePage(name, r)
+		h.writePage(name, r, vd.Analysis)
 	}
 	return vd
 }
 
 // held is a replay kept for its page in the order of need.
 type held struct {
-	name  string
-	data  []byte
-	score uint64
-	need  bool // suspicious or invalid: its page is due whatever the scores
+	name     string
+	data     []byte
+	analysis json.RawMessage // the verdict's, for its page
+	score    uint64
+	need     bool // suspicious or invalid: its page is due whatever the scores
 }
+
+// size is the bytes a held replay keeps.
+func (x *held) size() int { return len(x.data) + len(x.analysis) }
 
 // maxHeld is the most bytes of replays held for their pages at once; a
 // replay past it has its page written at once instead (in input order).
@@ -140,19 +161,19 @@ func (h *BatchReport) hold(vd replay.Verdict, data []byte) bool {
 				return false
 			}
 			h.tops = slices.DeleteFunc(h.tops, func(x *held) bool { return x == low })
-			h.heldBytes -= len(low.data)
+			h.heldBytes -= low.size()
 			h.mu.Unlock()
 			h.ordinary(low)
 			h.mu.Lock()
 		}
 	}
-	if h.heldBytes+len(data) > maxHeld {
+	if h.heldBytes+len(data)+len(vd.Analysis) > maxHeld {
 		h.mu.Unlock()
-		h.writeHeld(&held{name: vd.Name, data: data})
+		h.writeHeld(&held{name: vd.Name, data: data, analysis: vd.Analysis})
 		return true
 	}
-	x := &held{name: vd.Name, data: slices.Clone(data), score: vd.Score, need: need}
-	h.heldBytes += len(data)
+	x := &held{name: vd.Name, data: slices.Clone(data), analysis: vd.Analysis, score: vd.Score, need: need}
+	h.heldBytes += x.size()
 	if need {
 		h.needs = append(h.needs, x)
 	} else {
@@ -176,15 +197,16 @@ func (h *BatchReport) writeHeld(x *held) {
 	if err != nil {
 		return // decoded once already: cannot happen
 	}
-	h.writePage(x.name, r)
+	h.writePage(x.name, r, x.analysis)
 }
 
 // writePage verifies r again, its frames into its page (Viewer,
-// never a frame a step held), and writes the page.
-func (h *BatchReport) writePage(name string, r *replay.Replay) {
+// never a frame a step held), and writes the page, with the game's
+// analysis when it has one.
+func (h *BatchReport) writePage(name string, r *replay.Replay, analysis json.RawMessage) {
 	pv := NewViewer(r)
 	vd := h.v.Walk(r, pv.Add)
-	vd.Name = name
+	vd.Name, vd.Analysis = name, analysis
 	if pv.Frames() == 0 {
 		return
 	}
@@ -264,7 +286,7 @@ func (h *BatchReport) writeNeeded() {
 		} else {
 			h.unpaged++
 		}
-		x.data = nil
+		x.data, x.analysis = nil, nil
 	}
 	h.needs, h.tops = nil, nil
 }
@@ -273,7 +295,10 @@ func (h *BatchReport) writeNeeded() {
 func (h *BatchReport) Add(vd replay.Verdict) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	e := Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name)}
+	// The summary lists the analysis's band; its page holds the rest,
+	// which the entries, one a replay of the batch, do not keep.
+	e := Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name), Band: bandOf(vd.Analysis)}
+	e.Verdict.Analysis = nil
 	if c, ok := h.claims[vd.Name]; ok {
 		e.Claimed = &c
 		delete(h.claims, vd.Name)

@@ -130,8 +130,11 @@ func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {
 		Heat    template.HTML
 		Options Options
 		Head    headline
+		// Evidence is the section of the verdict's analysis, when it
+		// carries one (analysis.go).
+		Evidence *evidence
 	}{Title: v.Name, V: v, Data: d, Chart: p.chart.svg(d.steps()), Steps: d.steps() - 1, Head: p.headline(v),
-		Z: base64.RawURLEncoding.EncodeToString(z), Options: opt}
+		Z: base64.RawURLEncoding.EncodeToString(z), Options: opt, Evidence: evidenceOf(v.Analysis)}
 	if kindOf(v) == kindSuspicious {
 		page.Heat = p.heat.grid()
 	}

@@ -22,6 +22,11 @@ type Entry struct {
 	// Claimed is the score the replay claims; nil when it could not be
 	// read.
 	Claimed *uint64
+	// Band is the band of the game's evidence of computer play
+	// (docs/analyze.md: consistent, review, strong or insufficient); ""
+	// when it was not analysed. The report has a column of the bands
+	// when an entry has one.
+	Band string
 }
 
 // The kinds of verdict, in the order the report lists them: the replays
@@ -172,8 +177,13 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		Stats                                  string
 		Rows                                   template.JS
 		WarnBelow                              float64
+		// Bands are the counts of the bands of evidence of computer
+		// play, most atypical first; nil when no game was analysed
+		// (the table has then no column of them).
+		Bands []bandCount
 	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable],
-		needsOf(entries, opt.Top), opt.Top, reasons, histogramSVG(logHistogram(scores)), quantiles(scores), template.JS(rows), replay.WarnBelow}
+		needsOf(entries, opt.Top), opt.Top, reasons, histogramSVG(logHistogram(scores)), quantiles(scores), template.JS(rows), replay.WarnBelow,
+		bandCounts(entries)}
 	return pages().ExecuteTemplate(w, "report.html", page)
 }
 

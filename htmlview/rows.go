@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,7 +24,9 @@ import (
 // invalid, 3 unreadable; a figure never computed is null; page is the
 // page's URL after pre and without ".html" ("" none); file the replay's
 // URL, 1 when it is the name as it stands, 0 none; what the verdict told
-// in a line.
+// in a line. When an entry has a band of evidence of computer play
+// (Entry.Band), the object has "bands" too (bandOrder) and each row a
+// 13th field, the band's number in it (null: not analysed).
 const (
 	colN = iota
 	colName
@@ -37,6 +40,7 @@ const (
 	colPage
 	colFile
 	colWhat
+	colBand
 )
 
 // classes are the four classes by their number in the rows.
@@ -90,6 +94,12 @@ func rowsJSON(entries []Entry) ([]byte, error) {
 		}
 	}
 	str(pre)
+	bands := hasBands(entries)
+	if bands {
+		b.WriteString(`,"bands":`)
+		j, _ := json.Marshal(bandOrder)
+		b.Write(j)
+	}
 	b.WriteString(`,"classes":["valid","suspicious","invalid","unreadable"],"rows":[`)
 	for i, e := range entries {
 		v := e.Verdict
@@ -144,10 +154,29 @@ func rowsJSON(entries []Entry) ([]byte, error) {
 		}
 		b.WriteByte(',')
 		str(what(v))
+		if bands {
+			b.WriteByte(',')
+			if i := slices.Index(bandOrder, e.Band); i >= 0 {
+				b.WriteString(strconv.Itoa(i))
+			} else {
+				b.WriteString("null")
+			}
+		}
 		b.WriteByte(']')
 	}
 	b.WriteString("]}")
 	return b.Bytes(), nil
+}
+
+// hasBands reports whether an entry has a band of evidence of computer
+// play: the report then has their column.
+func hasBands(entries []Entry) bool {
+	for _, e := range entries {
+		if e.Band != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // pathURL writes a relative path as a URL, each part escaped as the

@@ -20,6 +20,7 @@ type shown struct {
 type showFlags struct {
 	step         optionalInt
 	html         bool
+	analyze      bool
 	output       string
 	profileFiles []string
 }
@@ -33,7 +34,8 @@ func (c *cli) showCommand() *cobra.Command {
 replay's verdict (VALID, or INVALID with the first divergence: the replay says / the rules
 give). On a terminal (stdin and stdout both), step through the game with the arrow keys or
 n/p, Home/End or g/G, q to quit. With --html, write one self-contained HTML page instead
-(docs/viewer-html.md).
+(docs/viewer-html.md); with --analyze too, the page has a section of the evidence of computer
+play that tileproof analyze gives a valid game (docs/analyze.md).
 
 An invalid replay is shown (its frames stop at the divergence) and exits 1, as verify does;
 a replay that cannot be read or replayed exits 2.`,
@@ -42,6 +44,7 @@ a replay that cannot be read or replayed exits 2.`,
 	fl.Var(&f.step, "step", "the step to show: 0 the start, `N` after action N")
 	fl.BoolVar(&f.html, "html", false, "write one self-contained HTML page instead (needs -o)")
 	fl.StringVarP(&f.output, "output", "o", "", "with --html, the HTML `FILE` to write")
+	fl.BoolVar(&f.analyze, "analyze", false, "with --html, add to the page of a valid game its evidence of computer play, as tileproof verify --analyze gives it (docs/analyze.md)")
 	fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); the replay uses it when its profile: names the file's name:")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.show(&f, args) })
 	return cmd
@@ -56,6 +59,9 @@ func (c *cli) show(f *showFlags, args []string) int {
 	}
 	if !f.html && f.output != "" {
 		return c.fail(exitBadUsage, "show: -o goes with --html")
+	}
+	if !f.html && f.analyze {
+		return c.fail(exitBadUsage, "show: --analyze goes with --html")
 	}
 	v, err := newVerifier(f.profileFiles)
 	if err != nil {

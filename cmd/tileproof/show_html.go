@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/tileproof/tileproof/htmlview"
@@ -9,7 +11,8 @@ import (
 
 // showHTML is show --html: it verifies r, writing its frames into the
 // page as the verifier hands them out (htmlview.Viewer), so that no frame
-// a step is ever held, and writes the page to the file out.
+// a step is ever held, and writes the page to the file out; with
+// --analyze, a valid game's page with its evidence of computer play.
 func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *showFlags) int {
 	page := htmlview.NewViewer(r)
 	vd := v.Walk(r, page.Add)
@@ -25,6 +28,13 @@ func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *sho
 	if last := frames - 1; f.step.set && (f.step.n < 0 || f.step.n > last) {
 		return c.fail(exitBadUsage, "show: --step %d: %s has steps 0 to %d", f.step.n, name, last)
 	}
+	band := ""
+	if f.analyze && analysed(vd) {
+		vd.Analysis = analyzer(context.Background(), v)(name, r)
+		var a struct{ Band string }
+		json.Unmarshal(vd.Analysis, &a)
+		band = ", evidence of computer play: " + a.Band
+	}
 	if err := page.WriteFile(f.output, vd, htmlview.Options{}); err != nil {
 		return c.fail(exitBadUsage, "show: -o: %v", err)
 	}
@@ -32,7 +42,7 @@ func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *sho
 	if !vd.Valid {
 		verdict = "invalid: " + string(vd.Reason)
 	}
-	fmt.Fprintf(c.stdout, "wrote %s: %s, steps 0 to %d, %s\n", f.output, name, frames-1, verdict)
+	fmt.Fprintf(c.stdout, "wrote %s: %s, steps 0 to %d, %s%s\n", f.output, name, frames-1, verdict, band)
 	if !vd.Valid {
 		return exitFailed
 	}

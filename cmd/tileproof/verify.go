@@ -92,7 +92,10 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		verifyOne = report.Verify
 	}
 	ctx := cmd.Context()
-	if f.analyze {
+	switch {
+	case f.analyze && report != nil:
+		report.SetAnalyzer(analyzer(ctx, v)) // before each page is written: the pages show it
+	case f.analyze:
 		verifyOne = withAnalysis(ctx, v, verifyOne)
 	}
 	var sum replay.Summary

@@ -14,26 +14,49 @@ import (
 // the verdict's Analysis. A game the evaluators cannot analyse (not 4x4,
 // a profile file) gets an analysis that says why, band "insufficient".
 func withAnalysis(ctx context.Context, v *replay.Verifier, verifyOne func(name string, data []byte) replay.Verdict) func(string, []byte) replay.Verdict {
+	analysisOf := analyzer(ctx, v)
 	return func(name string, data []byte) replay.Verdict {
 		vd := verifyOne(name, data)
-		if !vd.Valid && vd.Reason != replay.Implausible {
+		if !analysed(vd) {
 			return vd
 		}
-		var report any
 		r, err := replay.Decode(name, data)
-		if err == nil {
-			var rep *analyze.Report
-			if rep, err = analyze.Analyze(ctx, v, name, r, analyze.Options{Clairvoyance: true}); err == nil {
-				report = rep
-			}
-		}
 		if err != nil {
-			report = struct {
-				Band   string `json:"band"`
-				Reason string `json:"reason"`
-			}{analyze.Insufficient, err.Error()}
+			vd.Analysis = notAnalysed(err)
+			return vd
 		}
-		vd.Analysis, _ = json.Marshal(report)
+		vd.Analysis = analysisOf(name, r)
 		return vd
 	}
+}
+
+// analysed reports whether verify --analyze analyses a game of verdict
+// vd: a valid one, a suspicious one too; an invalid game is no game to
+// judge.
+func analysed(vd replay.Verdict) bool {
+	return vd.Valid || vd.Reason == replay.Implausible
+}
+
+// analyzer returns the analysis verify --analyze gives a decoded game
+// (called name), as a verdict's Analysis: the report of tileproof analyze
+// --json, or notAnalysed's.
+func analyzer(ctx context.Context, v *replay.Verifier) func(name string, r *replay.Replay) json.RawMessage {
+	return func(name string, r *replay.Replay) json.RawMessage {
+		rep, err := analyze.Analyze(ctx, v, name, r, analyze.Options{Clairvoyance: true})
+		if err != nil {
+			return notAnalysed(err)
+		}
+		b, _ := json.Marshal(rep)
+		return b
+	}
+}
+
+// notAnalysed is the analysis of a game the evaluators cannot analyse:
+// band "insufficient" and the reason, in words.
+func notAnalysed(err error) json.RawMessage {
+	b, _ := json.Marshal(struct {
+		Band   string `json:"band"`
+		Reason string `json:"reason"`
+	}{analyze.Insufficient, err.Error()})
+	return b
 }

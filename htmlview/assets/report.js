@@ -11,10 +11,14 @@
   if (!table) { return; }
   var D = JSON.parse($("tp-rows").textContent);
   var R = D.rows, C = D.classes, PER = 100;
+  // B, the bands of evidence of computer play by their number in a row's
+  // field 12, least atypical first; absent when no game was analysed.
+  var B = D.bands;
   var BLOBS = window.URL; // object URLs for the downloads
   var body = table.tBodies[0];
   var inputs = Array.prototype.slice.call(table.querySelectorAll("[data-f]"));
   var NUMERIC = { 0: 1, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1 };
+  if (B) { NUMERIC[12] = 1; } // sorted by the band's number: the strongly atypical first
   var view = [];   // the indices into R shown, in order
   var page = 0, sortCol = -1, sortDir = 1;
 
@@ -48,6 +52,9 @@
         var kind = v.indexOf("kind:") === 0 ? C.indexOf(v.slice(5)) : -1;
         var reason = v.indexOf("reason:") === 0 ? v.slice(7) : null;
         tests.push(function (r) { return kind >= 0 ? r[2] === kind : r[3] === reason; });
+      } else if (col === 12) {
+        var band = B.indexOf(v);
+        tests.push(function (r) { return r[12] === band; });
       } else if (NUMERIC[col]) {
         var t = numTest(v);
         tests.push(function (r) { return t(r[col]); });
@@ -95,7 +102,12 @@
       '<td class="n">' + r[0] + "</td><td>" + name + '</td><td><span class="verdict ' + C[r[2]] + '">' + esc(verdictText(r)) + "</span></td>" +
       '<td class="n">' + group(r[4]) + '</td><td class="n">' + group(r[5]) + '</td><td class="n">' + group(r[6]) + '</td><td class="n">' + group(r[7]) + "</td>" +
       '<td class="n' + (r[8] !== null && r[8] < 0.001 ? " low" : "") + '">' + (r[8] === null ? "\u2013" : r[8]) + '</td><td class="what">' + esc(r[11]) + "</td>" +
-      "<td>" + (f ? '<a href="' + esc(f) + '">file</a>' : "") + "</td></tr>";
+      "<td>" + (f ? '<a href="' + esc(f) + '">file</a>' : "") + "</td>" + (B ? bandCell(r) : "") + "</tr>";
+  }
+  function bandText(r) { return r[12] === null || r[12] === undefined ? null : B[r[12]]; }
+  function bandCell(r) {
+    var b = bandText(r);
+    return b === null ? '<td class="none">\u2013</td>' : '<td><span class="band b-' + b + '">' + b + "</span></td>";
   }
   var target = -1; // the row an address pointed at, marked
   function draw() {
@@ -170,7 +182,12 @@
     setTimeout(function () { BLOBS.revokeObjectURL (a.href); a.remove(); }, 0);
   }
   var HEAD = ["n", "replay", "verdict", "claimed", "score", "maxTile", "moves", "smallestP", "what", "page", "file"];
-  function record(r) { return [r[0], r[1], verdictText(r), r[4], r[5], r[6], r[7], r[8], r[11], pageHref(r), fileHref(r)]; }
+  if (B) { HEAD.push("band"); }
+  function record(r) {
+    var rec = [r[0], r[1], verdictText(r), r[4], r[5], r[6], r[7], r[8], r[11], pageHref(r), fileHref(r)];
+    if (B) { rec.push(bandText(r)); }
+    return rec;
+  }
   function csvCell(v) {
     if (v === null) { return ""; }
     v = String(v);

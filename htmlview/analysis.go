@@ -1,0 +1,171 @@
+package htmlview
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/tileproof/tileproof/analyze"
+)
+
+// The evidence of computer play (docs/analyze.md) on the pages: a viewer
+// page whose verdict carries an analysis (replay.Verdict.Analysis, the
+// report tileproof analyze --json prints, or for a game the evaluators
+// cannot analyse its band and the reason) gets the section "Evidence of
+// computer play", and the batch report a column of the bands. Without an
+// analysis the pages are as they were.
+
+// analysis is a verdict's analysis as it travels in the verdict: the
+// report of analyze.Analyze, or, for a game not analysed, its band
+// (insufficient) and Reason.
+type analysis struct {
+	analyze.Report
+	Reason string `json:"reason"`
+}
+
+// bandOrder is the bands by their number in the report's rows, from the
+// least to the most atypical: a sort on the column, highest first, puts
+// the strongly atypical first.
+var bandOrder = []string{analyze.Insufficient, analyze.Consistent, analyze.Review, analyze.Strong}
+
+// knownBand reports whether band is one of the four.
+func knownBand(band string) bool {
+	for _, b := range bandOrder {
+		if b == band {
+			return true
+		}
+	}
+	return false
+}
+
+// bandOf returns the band of a verdict's analysis: "" when there is none
+// or it names no band of the four.
+func bandOf(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var a struct {
+		Band string `json:"band"`
+	}
+	if json.Unmarshal(raw, &a) != nil || !knownBand(a.Band) {
+		return ""
+	}
+	return a.Band
+}
+
+// evidence is what the section shows: the figures of the analysis, as
+// text for people.
+type evidence struct {
+	Band, BandText string
+	// Statement is the analysis's statement without its last sentence,
+	// NotAFinding, which the section always shows on its own.
+	Statement   string
+	NotAFinding string
+	// Why is why the band is insufficient (the reference too thin, the
+	// game too short) or why the game was not analysed.
+	Why string
+	// Analysed is false for a game the evaluators could not analyse: the
+	// section has then the band, Why and NotAFinding only.
+	Analysed                                     bool
+	Reference, Score                             string
+	MaxTile                                      uint64
+	GameMoves, Counted, Forced, Trivial, NonTriv int
+	Stopped                                      string
+	Evaluators                                   []evidenceRow
+	Clairvoyance                                 string
+	ClairvoyanceZ                                string
+}
+
+// evidenceRow is one evaluator's figures: each a rate and its z against
+// the reference (a dash where the reference does not place it).
+type evidenceRow struct {
+	Evaluator                         string
+	Agreement, AgreementZ, Percentile string
+	Large, LargeZ, Small, SmallZ      string
+	Crowded, Open                     string
+}
+
+// evidenceOf reads a verdict's analysis for the section; nil when there
+// is none. An analysis that cannot be read is shown as not analysed, with
+// the reason.
+func evidenceOf(raw json.RawMessage) *evidence {
+	if len(raw) == 0 {
+		return nil
+	}
+	var a analysis
+	if err := json.Unmarshal(raw, &a); err != nil {
+		a = analysis{Reason: "the analysis cannot be read: " + err.Error()}
+	}
+	if !knownBand(a.Band) {
+		a.Band = analyze.Insufficient
+	}
+	e := &evidence{Band: a.Band, BandText: analyze.BandText(a.Band), NotAFinding: analyze.NotAFinding, Why: a.Reason}
+	if a.Reason != "" || len(a.Evaluators) == 0 && a.Analysed == 0 {
+		if e.Why == "" {
+			e.Why = "the game was not analysed"
+		}
+		return e
+	}
+	r := a.Report
+	e.Analysed = true
+	e.Statement = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(r.Statement), analyze.NotAFinding))
+	if r.Band == analyze.Insufficient && len(r.Reasons) > 0 {
+		e.Why = r.Reasons[0] // place() gives the insufficiency first
+	}
+	e.Reference, e.Score = r.Reference, fmt.Sprintf("%.2f", r.Score)
+	e.MaxTile, e.GameMoves, e.Counted, e.Forced, e.Trivial, e.NonTriv = r.MaxTile, r.GameMoves, r.Analysed, r.Forced, r.Trivial, r.NonTrivial
+	e.Stopped = r.Stopped
+	for _, s := range r.Evaluators {
+		row := evidenceRow{Evaluator: s.Evaluator, Agreement: percent(s.Agreement), AgreementZ: zText(s.Z),
+			Large: percent(s.LargeErrors), LargeZ: zText(s.ErrorsZ), Small: percent(s.SmallErrors), SmallZ: zText(s.SmallErrorsZ),
+			Crowded: percent(s.CrowdedMiss), Open: percent(s.OpenMiss), Percentile: "\u2013"}
+		if s.Z != 0 {
+			row.Percentile = fmt.Sprintf("%.0f%%", s.Percentile)
+		}
+		e.Evaluators = append(e.Evaluators, row)
+	}
+	if c := r.Clairvoyance; c != nil {
+		e.ClairvoyanceZ = fmt.Sprintf("%.1f", c.Z)
+		e.Clairvoyance = fmt.Sprintf("%d of %d positions agree with an evaluator that knows the next spawn, %.1f expected by chance", c.Hits, c.Positions, c.Expected)
+	}
+	return e
+}
+
+// percent writes a share as a percentage.
+func percent(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+
+// zText writes a z-score; a dash for 0, which the analysis leaves where
+// the reference does not place the figure (small errors are modelled for
+// corner-1 alone, and an evaluator the reference does not hold has no z).
+func zText(z float64) string {
+	if z == 0 {
+		return "\u2013"
+	}
+	return fmt.Sprintf("%.1f", z)
+}
+
+// bandCount is one band's count in the batch, for the filter of the
+// report's column of bands.
+type bandCount struct {
+	Band, Text string
+	Count      int
+}
+
+// bandCounts counts the entries' bands, most atypical first; nil when no
+// entry has one.
+func bandCounts(entries []Entry) []bandCount {
+	if !hasBands(entries) {
+		return nil
+	}
+	n := map[string]int{}
+	for _, e := range entries {
+		n[e.Band]++
+	}
+	var out []bandCount
+	for i := len(bandOrder) - 1; i >= 0; i-- {
+		if b := bandOrder[i]; n[b] > 0 {
+			out = append(out, bandCount{b, analyze.BandText(b), n[b]})
+		}
+	}
+	return out
+}
