@@ -3,6 +3,7 @@ package htmlview
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tileproof/tileproof/analyze"
@@ -29,14 +30,7 @@ type analysis struct {
 var bandOrder = []string{analyze.Insufficient, analyze.Consistent, analyze.Review, analyze.Strong}
 
 // knownBand reports whether band is one of the four.
-func knownBand(band string) bool {
-	for _, b := range bandOrder {
-		if b == band {
-			return true
-		}
-	}
-	return false
-}
+func knownBand(band string) bool { return slices.Contains(bandOrder, band) }
 
 // bandOf returns the band of a verdict's analysis: "" when there is none
 // or it names no band of the four.
