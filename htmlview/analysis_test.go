@@ -45,7 +45,9 @@ func byID(t *testing.T, page, id string) string {
 
 var tags = regexp.MustCompile(`<[^>]*>`)
 
-func textOf(s string) string { return strings.TrimSpace(html.UnescapeString(tags.ReplaceAllString(s, ""))) }
+func textOf(s string) string {
+	return strings.TrimSpace(html.UnescapeString(tags.ReplaceAllString(s, "")))
+}
 
 // evidenceRows returns the cells of the section's table, a row an
 // evaluator.
