@@ -58,16 +58,18 @@ type evidence struct {
 	// Why is why the band is insufficient (the reference too thin, the
 	// game too short) or why the game was not analysed.
 	Why string
-	// Analysed is false for a game the evaluators could not analyse: the
+	// Figures is false for a game the evaluators could not analyse: the
 	// section has then the band, Why and NotAFinding only.
-	Analysed                                     bool
-	Reference, Score                             string
-	MaxTile                                      uint64
-	GameMoves, Counted, Forced, Trivial, NonTriv int
-	Stopped                                      string
-	Evaluators                                   []evidenceRow
-	Clairvoyance                                 string
-	ClairvoyanceZ                                string
+	Figures          bool
+	Reference, Score string
+	// GameMoves, Analysed, Forced, Trivial and NonTrivial are the
+	// report's counts of moves (analyze.Report).
+	GameMoves, Analysed, Forced, Trivial, NonTrivial int
+	Stopped                                          string
+	Evaluators                                       []evidenceRow
+	// Clairvoyance is the clairvoyance test in words, ClairvoyanceZ its
+	// z; both "" where it was not run.
+	Clairvoyance, ClairvoyanceZ string
 }
 
 // evidenceRow is one evaluator's figures: each a rate and its z against
@@ -101,13 +103,13 @@ func evidenceOf(raw json.RawMessage) *evidence {
 		return e
 	}
 	r := a.Report
-	e.Analysed = true
+	e.Figures = true
 	e.Statement = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(r.Statement), analyze.NotAFinding))
 	if r.Band == analyze.Insufficient && len(r.Reasons) > 0 {
 		e.Why = r.Reasons[0] // place() gives the insufficiency first
 	}
 	e.Reference, e.Score = r.Reference, fmt.Sprintf("%.2f", r.Score)
-	e.MaxTile, e.GameMoves, e.Counted, e.Forced, e.Trivial, e.NonTriv = r.MaxTile, r.GameMoves, r.Analysed, r.Forced, r.Trivial, r.NonTrivial
+	e.GameMoves, e.Analysed, e.Forced, e.Trivial, e.NonTrivial = r.GameMoves, r.Analysed, r.Forced, r.Trivial, r.NonTrivial
 	e.Stopped = r.Stopped
 	for _, s := range r.Evaluators {
 		row := evidenceRow{Evaluator: s.Evaluator, Agreement: percent(s.Agreement), AgreementZ: zText(s.Z),

@@ -130,6 +130,9 @@ func TestEvidenceSection(t *testing.T) {
 					t.Errorf("%s: %q, want %d", id, got, want)
 				}
 			}
+			if got := byID(t, p, "counts"); !strings.HasPrefix(got, fmt.Sprintf("%d of %d counted moves: ", rep.Analysed, rep.GameMoves)) {
+				t.Errorf("counts %q, the analysis's %d of %d", got, rep.Analysed, rep.GameMoves)
+			}
 			rows := evidenceRows(t, p)
 			if len(rows) != len(rep.Evaluators) || len(rows) < 3 {
 				t.Fatalf("%d rows for %d evaluators", len(rows), len(rep.Evaluators))
