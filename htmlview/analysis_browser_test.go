@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -114,6 +115,27 @@ func TestBrowserReportBands(t *testing.T) {
 		}
 		if shown := eval[string](t, ctx, `document.getElementById("shown").textContent`); !strings.HasPrefix(shown, fmt.Sprintf("%d of ", n)) {
 			t.Errorf("the filter %s: %q", band, shown)
+		}
+	}
+	// The CSV of what is shown (the last filter's rows) ends each line
+	// with the band.
+	last := bandOrder[0]
+	for band := range want {
+		last = band
+	}
+	do(t, ctx, "filter "+last, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(e => { e.value = %q; e.dispatchEvent(new Event("change")); })(document.querySelector('[data-f="12"]'))`, last)))
+	do(t, ctx, "the CSV", chromedp.Evaluate[chromedp.Void](`URL.createObjectURL = b => { b.text().then(s => { window.tpCSV = s; }); return "data:text/plain,"; }; URL.revokeObjectURL = () => {}; document.getElementById("dl-csv").click()`))
+	csv, err := chromedp.Run(ctx, chromedp.Poll[string](`window.tpCSV`, chromedp.WithPollingTimeout(5*time.Second)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(csv), "\r\n")
+	if len(lines) != want[last]+1 || !strings.HasSuffix(lines[0], ",band") {
+		t.Errorf("the CSV of band %s: %q", last, lines)
+	}
+	for _, l := range lines[1:] {
+		if !strings.HasSuffix(l, ","+last) {
+			t.Errorf("a CSV line of band %s: %q", last, l)
 		}
 	}
 	phone := openAt(t, b.String(), 390, 844, "", "body[data-ready]")
