@@ -162,7 +162,20 @@ func printAnalysis(w io.Writer, r *analyze.Report) {
 	if cv := r.Clairvoyance; cv != nil {
 		fmt.Fprintf(w, "  clairvoyance: %d of %d positions agree with the next spawn's oracle, %.1f by chance (z %.1f)\n", cv.Hits, cv.Positions, cv.Expected, cv.Z)
 	}
+	if tt := r.ThinkTime; tt != nil {
+		fmt.Fprintf(w, "  think time (figures for a reviewer, no band): %d moves, median %.0f ms, quartiles %.0f-%.0f ms (spread %.2f); rank correlation with filled cells %s, with moves not near the best %s, with the best move's lead %s; easy moves %d at %s the median, critical %d at %s\n",
+			tt.Moves, tt.MedianMs, tt.P25Ms, tt.P75Ms, tt.Spread, figure(tt.CrowdedCorr, "%.2f"), figure(tt.CriticalCorr, "%.2f"), figure(tt.GapCorr, "%.2f"),
+			tt.Easy, figure(tt.EasyRatio, "%.2fx"), tt.Critical, figure(tt.CriticalRatio, "%.2fx"))
+	}
 	fmt.Fprintf(w, "  %s\n", r.Statement)
+}
+
+// figure writes a figure that may be undefined ("-").
+func figure(p *float64, format string) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf(format, *p)
 }
 
 // readBounded reads a file of at most limit bytes.
