@@ -327,11 +327,16 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 	var think *uint32
 	if sec != nil {
 		// The think time, measured from the hand-out of the state played
-		// to now, once the action is known to be played; an observe,
-		// which is no action of the game's log, carries the state's
-		// hand-out time and chain on.
+		// to now, once the action is known to be played; an observe, or
+		// a move that changed nothing (which the rules pass over), is no
+		// action of the game's log and carries the state's hand-out time
+		// and chain on.
 		tm = timing{handed: sec.handed, chain: sec.chain}
-		if letter, ok := actionLetter(req.Action.Type, req.Action.Direction); ok {
+		letter, logged := actionLetter(req.Action.Type, req.Action.Direction)
+		if step != nil && !step.Changed {
+			logged = false
+		}
+		if logged {
 			ms := thinkMillis(sec.handed, received)
 			think = &ms
 			tm = timing{chain: chainNext(sec.chain, letter, ms)}

@@ -54,8 +54,8 @@ func fakeClock(s *Server) func(time.Duration) {
 
 // TestThinkTimes plays a game of online-2048 through a signed server on a
 // real socket, the clock moved by a known time before each action: each
-// answer's thinkMs is that time, an observe and a refused move carry the
-// time on to the next action, and the times with the last timesSeal check
+// answer's thinkMs is that time, an observe, a refused action and a move
+// passed over carry the time on to the next action, and the times with the last timesSeal check
 // with the key (CheckTimes) and not with another key or with any time
 // changed, moved or left out.
 func TestThinkTimes(t *testing.T) {
@@ -73,6 +73,7 @@ func TestThinkTimes(t *testing.T) {
 	*rep.Seed = seed
 	st := r.State
 	var pending uint32 // the time since the state was handed out
+	ignored := 0       // moves passed over
 	wait := func(ms uint32) {
 		advance(time.Duration(ms) * time.Millisecond)
 		pending += ms
@@ -97,6 +98,22 @@ func TestThinkTimes(t *testing.T) {
 				t.Fatalf("a refused action %d: %d %+v", i, code, r)
 			}
 			wait(uint32(2 * i))
+		case 3:
+			// A move that changes nothing, which online-2048 passes over:
+			// no action of the log, so the time runs on.
+			for _, d := range engine.Directions {
+				if g.Legal(d) {
+					continue
+				}
+				code, r = call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.Action{Type: "move", Direction: d.String()}})
+				if code != 200 || !r.OK || r.Changed == nil || *r.Changed || r.ThinkMs != nil {
+					t.Fatalf("a move passed over %d: %d %+v", i, code, r)
+				}
+				st = r.State
+				ignored++
+				wait(uint32(3 * i))
+				break
+			}
 		}
 		d := g.LegalMoves()[i%len(g.LegalMoves())]
 		a, act := protocol.Action{Type: "move", Direction: d.String()}, engine.Action(d)
@@ -117,6 +134,9 @@ func TestThinkTimes(t *testing.T) {
 		rep.Times = append(rep.Times, *r.ThinkMs)
 		rep.TimesSeal = r.TimesSeal
 		st = r.State
+	}
+	if ignored == 0 {
+		t.Error("no move was passed over: the test tests less than it says")
 	}
 	rep.Claim = replay.Claim{Score: r.Observation.Score, MaxTile: r.Observation.MaxTile, Moves: r.Observation.Moves}
 	if vd := replay.NewVerifier().Verify(rep); !vd.Valid {
