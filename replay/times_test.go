@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -110,3 +111,33 @@ func TestTimesFastPaths(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// FuzzParseTimes holds the times' reader to a plain one: the fields
+// between white space, each a whole number written plainly within
+// MaxThinkTime, as many as the actions.
+func FuzzParseTimes(f *testing.F) {
+	for _, s := range []string{"", "0", "812 95", " 1\t2\r\n3 ", "01", "-1", "1.5", "4294967295", "4294967296", "99999999999999999999999", "1 2 3 4", "1x", "\u00a01"} {
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		n = max(0, min(n, 64))
+		got, err := appendParsedTimes(nil, s, n)
+		var want []uint32
+		ok := true
+		for _, tok := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\n' }) {
+			v, perr := strconv.ParseUint(tok, 10, 32)
+			if perr != nil || tok[0] == '+' || len(tok) > 1 && tok[0] == '0' {
+				ok = false
+				break
+			}
+			want = append(want, uint32(v))
+		}
+		ok = ok && len(want) == n
+		if (err == nil) != ok {
+			t.Fatalf("%q (%d actions): %v, %v; the plain reader says %v", s, n, got, err, ok)
+		}
+		if ok && (got == nil || !slices.Equal(got, want)) {
+			t.Fatalf("%q: %v, want %v", s, got, want)
+		}
+	})
+}
