@@ -11,9 +11,9 @@ import (
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
-// MaxHeader bounds a replay's fields other than its move log: the bytes a
-// YAML replay has once the move log is cut out (see cutMoves). The YAML
-// library parses no more than that.
+// MaxHeader bounds a replay's fields other than its move log (and, in
+// JSON, its times): the bytes a YAML replay has once the move log is cut
+// out (see cutMoves). The YAML library parses no more than that.
 const MaxHeader = 64 << 10
 
 // headerLimits are the limits the YAML library reads a replay's header
