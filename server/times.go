@@ -98,8 +98,13 @@ func actionLetter(typ, dir string) (byte, bool) {
 
 // The refusals of CheckTimes.
 var (
-	ErrNoTimes        = errors.New("the replay has no times, or no times seal")
-	ErrTimesForged    = errors.New("the times seal does not match: these are not the times a server with this key measured for this game")
+	// ErrNoTimes is a replay without times or without a times seal.
+	ErrNoTimes = errors.New("the replay has no times, or no times seal")
+	// ErrTimesForged is a times seal that is not the MAC of the replay's
+	// game and times under the key.
+	ErrTimesForged = errors.New("the times seal does not match: these are not the times a server with this key measured for this game")
+	// ErrTimesNotSeeded is a spawn-recorded replay: no signed server
+	// dealt it.
 	ErrTimesNotSeeded = errors.New("the replay has no seed: a signed server's games are seeded")
 )
 
