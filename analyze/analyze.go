@@ -17,6 +17,7 @@ import (
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/replay"
+	"github.com/tileproof/tileproof/server"
 )
 
 // Options choose what an analysis computes.
@@ -33,6 +34,10 @@ type Options struct {
 	Reference *Reference
 	// KeepMoves keeps the per-move records in the report.
 	KeepMoves bool
+	// TimesKey, when set, is the key of the signed server that dealt the
+	// games: a report's think times then say whether their seal is that
+	// server's (ThinkTime.Sealed).
+	TimesKey []byte
 }
 
 // EvaluatorIDs returns the IDs of the evaluators an analysis with these
@@ -119,6 +124,10 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	rep := g.report(pa.evals)
 	rep.Name, rep.SHA256, rep.MaxTile, rep.GameMoves = name, vd.SHA256, vd.MaxTile, vd.Moves
 	rep.ThinkTime = thinkTime(timed)
+	if rep.ThinkTime != nil && opts.TimesKey != nil {
+		sealed := server.CheckTimes(opts.TimesKey, r) == nil
+		rep.ThinkTime.Sealed = &sealed
+	}
 	if opts.Clairvoyance && r.Seed != nil {
 		c, err := clairvoyance(ctx, r, p, limit)
 		if err != nil {

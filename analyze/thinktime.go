@@ -16,6 +16,12 @@ import (
 type ThinkTime struct {
 	// Moves counts the analysed moves with a time.
 	Moves int `json:"moves"`
+	// Sealed says whether the times' seal is the MAC of the signed
+	// server whose key the analysis was given (Options.TimesKey): true,
+	// the server measured these times for this game; false, it did not
+	// (the times, or the seal, were written by someone else). Absent
+	// without a key: the times are then the replay's word.
+	Sealed *bool `json:"sealed,omitempty"`
 	// MedianMs, P25Ms and P75Ms are the times' median and quartiles, in
 	// milliseconds; Spread is (P75Ms - P25Ms) / MedianMs, the quartile
 	// spread against the player's own pace (0 for times all alike).

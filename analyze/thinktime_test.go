@@ -137,13 +137,22 @@ func TestThinkTimeServerEndToEnd(t *testing.T) {
 	if err := server.CheckTimes(key, r); err != nil {
 		t.Fatalf("the server's times: %v", err)
 	}
-	rep, err := Analyze(t.Context(), replay.NewVerifier(), "served", r, Options{})
+	rep, err := Analyze(t.Context(), replay.NewVerifier(), "served", r, Options{TimesKey: key})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tt := rep.ThinkTime
-	if tt == nil || tt.Moves != rep.Analysed || tt.CrowdedCorr == nil || *tt.CrowdedCorr < 0.5 || tt.MedianMs < 2 {
+	if tt == nil || tt.Moves != rep.Analysed || tt.CrowdedCorr == nil || *tt.CrowdedCorr < 0.5 || tt.MedianMs < 2 || tt.Sealed == nil || !*tt.Sealed {
 		t.Fatalf("think time: %+v", tt)
+	}
+	// Without the key the times are the replay's word; with one time
+	// edited, the seal is not the server's.
+	if rep, _ := Analyze(t.Context(), replay.NewVerifier(), "served", r, Options{}); rep.ThinkTime.Sealed != nil {
+		t.Errorf("no key, sealed %v", *rep.ThinkTime.Sealed)
+	}
+	r.Times[len(r.Times)/2] /= 2
+	if rep, _ := Analyze(t.Context(), replay.NewVerifier(), "served", r, Options{TimesKey: key}); rep.ThinkTime.Sealed == nil || *rep.ThinkTime.Sealed {
+		t.Errorf("a time halved: sealed %v", rep.ThinkTime.Sealed)
 	}
 	t.Logf("served: %s", describeTT(tt))
 }
