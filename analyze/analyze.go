@@ -17,7 +17,6 @@ import (
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/replay"
-	"github.com/tileproof/tileproof/server"
 )
 
 // Options choose what an analysis computes.
@@ -34,10 +33,12 @@ type Options struct {
 	Reference *Reference
 	// KeepMoves keeps the per-move records in the report.
 	KeepMoves bool
-	// TimesKey, when set, is the key of the signed server that dealt the
-	// games: a report's think times then say whether their seal is that
-	// server's (ThinkTime.Sealed).
-	TimesKey []byte
+	// CheckTimes, when set, checks a replay's think times against the
+	// seal of the signed server that dealt the games (say, a closure of
+	// server.CheckTimes with the server's key): a report's think times
+	// then say whether they are sealed (ThinkTime.Sealed, true where it
+	// returns nil).
+	CheckTimes func(*replay.Replay) error
 }
 
 // EvaluatorIDs returns the IDs of the evaluators an analysis with these
@@ -124,8 +125,8 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	rep := g.report(pa.evals)
 	rep.Name, rep.SHA256, rep.MaxTile, rep.GameMoves = name, vd.SHA256, vd.MaxTile, vd.Moves
 	rep.ThinkTime = thinkTime(timed)
-	if rep.ThinkTime != nil && opts.TimesKey != nil {
-		sealed := server.CheckTimes(opts.TimesKey, r) == nil
+	if rep.ThinkTime != nil && opts.CheckTimes != nil {
+		sealed := opts.CheckTimes(r) == nil
 		rep.ThinkTime.Sealed = &sealed
 	}
 	if opts.Clairvoyance && r.Seed != nil {

@@ -17,7 +17,7 @@ type ThinkTime struct {
 	// Moves counts the analysed moves with a time.
 	Moves int `json:"moves"`
 	// Sealed says whether the times' seal is the MAC of the signed
-	// server whose key the analysis was given (Options.TimesKey): true,
+	// server whose check the analysis was given (Options.CheckTimes): true,
 	// the server measured these times for this game; false, it did not
 	// (the times, or the seal, were written by someone else). Absent
 	// without a key: the times are then the replay's word.

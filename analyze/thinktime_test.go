@@ -137,7 +137,8 @@ func TestThinkTimeServerEndToEnd(t *testing.T) {
 	if err := server.CheckTimes(key, r); err != nil {
 		t.Fatalf("the server's times: %v", err)
 	}
-	rep, err := Analyze(t.Context(), replay.NewVerifier(), "served", r, Options{TimesKey: key})
+	check := func(r *replay.Replay) error { return server.CheckTimes(key, r) }
+	rep, err := Analyze(t.Context(), replay.NewVerifier(), "served", r, Options{CheckTimes: check})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestThinkTimeServerEndToEnd(t *testing.T) {
 		t.Errorf("no key, sealed %v", *rep.ThinkTime.Sealed)
 	}
 	r.Times[len(r.Times)/2] /= 2
-	if rep, _ := Analyze(t.Context(), replay.NewVerifier(), "served", r, Options{TimesKey: key}); rep.ThinkTime.Sealed == nil || *rep.ThinkTime.Sealed {
+	if rep, _ := Analyze(t.Context(), replay.NewVerifier(), "served", r, Options{CheckTimes: check}); rep.ThinkTime.Sealed == nil || *rep.ThinkTime.Sealed {
 		t.Errorf("a time halved: sealed %v", rep.ThinkTime.Sealed)
 	}
 	t.Logf("served: %s", describeTT(tt))

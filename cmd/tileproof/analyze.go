@@ -93,7 +93,8 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 		if err != nil {
 			return c.fail(exitBadUsage, "analyze: --times-key-file %s: %v", termText(f.timesKeyFile), err)
 		}
-		opts.TimesKey = bytes.TrimSpace(data)
+		key := bytes.TrimSpace(data)
+		opts.CheckTimes = func(r *replay.Replay) error { return server.CheckTimes(key, r) }
 	}
 	if f.reference != "" {
 		data, err := readBounded(f.reference, 4<<20)
