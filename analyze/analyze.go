@@ -33,6 +33,12 @@ type Options struct {
 	Reference *Reference
 	// KeepMoves keeps the per-move records in the report.
 	KeepMoves bool
+	// CheckTimes, when set, checks a replay's think times against the
+	// seal of the signed server that dealt the games (say, a closure of
+	// server.CheckTimes with the server's key): a report's think times
+	// then say whether they are sealed (ThinkTime.Sealed, true where it
+	// returns nil).
+	CheckTimes func(*replay.Replay) error
 }
 
 // EvaluatorIDs returns the IDs of the evaluators an analysis with these
@@ -86,6 +92,10 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	}
 	pa := &positionAnalyzer{evals: opts.evaluators(), spawns: spawnTiles(p.Spawn)}
 	g := newGameMoves(len(pa.evals))
+	var timed []timedMove
+	if r.Times != nil {
+		timed = make([]timedMove, 0, min(len(r.Times), limit))
+	}
 	capped, err := walk(ctx, start, r, limit, func(i int, game *engine.Game, d engine.Direction) bool {
 		b, ok := toBitboard(game.Board())
 		if !ok {
@@ -98,6 +108,11 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 			return false
 		}
 		m.Action = i
+		if r.Times != nil {
+			ms := r.Times[i-1]
+			m.ThinkMs = &ms
+			timed = append(timed, timedOf(m, ms))
+		}
 		g.add(m, opts.KeepMoves)
 		return true
 	})
@@ -109,6 +124,11 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	}
 	rep := g.report(pa.evals)
 	rep.Name, rep.SHA256, rep.MaxTile, rep.GameMoves = name, vd.SHA256, vd.MaxTile, vd.Moves
+	rep.ThinkTime = thinkTime(timed)
+	if rep.ThinkTime != nil && opts.CheckTimes != nil {
+		sealed := opts.CheckTimes(r) == nil
+		rep.ThinkTime.Sealed = &sealed
+	}
 	if opts.Clairvoyance && r.Seed != nil {
 		c, err := clairvoyance(ctx, r, p, limit)
 		if err != nil {

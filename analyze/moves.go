@@ -28,8 +28,14 @@ type Move struct {
 	// Trivial says the move is forced (one legal move) or every legal move
 	// is near the best by the primary evaluator: such moves say nothing
 	// of who played and are left out of the statistics.
-	Trivial bool       `json:"trivial"`
-	Evals   []MoveEval `json:"evals"` // by evaluator, in the report's order
+	Trivial bool `json:"trivial"`
+	// Gap is the primary evaluator's margin of the best move over the
+	// next best, in its unit (0 with one legal move): how much a slip
+	// there costs.
+	Gap   float64    `json:"gap"`
+	Evals []MoveEval `json:"evals"` // by evaluator, in the report's order
+	// ThinkMs is the move's think time, where the replay carries times.
+	ThinkMs *uint32 `json:"think_ms,omitempty"`
 }
 
 // nearMargin is the margin, in an evaluator's unit, within which a move
@@ -88,7 +94,26 @@ func (pa *positionAnalyzer) move(b bitboard, played engine.Direction) (Move, boo
 		if i == 0 {
 			m.Legal = legal
 			m.Trivial = legal <= 1 || me.Near == legal
+			m.Gap = gap(v, e.unit)
 		}
 	}
 	return m, true
+}
+
+// gap returns the margin of the best of values v (-Inf for an illegal
+// move) over the next best, in unit u; 0 with one legal move.
+func gap(v [4]float64, unitOf func(float64) float64) float64 {
+	best, second := math.Inf(-1), math.Inf(-1)
+	for _, x := range v {
+		switch {
+		case x > best:
+			best, second = x, best
+		case x > second:
+			second = x
+		}
+	}
+	if math.IsInf(second, -1) {
+		return 0
+	}
+	return (best - second) / unitOf(best)
 }

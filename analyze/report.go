@@ -33,6 +33,9 @@ type Report struct {
 	Stopped      string       `json:"stopped,omitempty"`
 	Evaluators   []EvalStats  `json:"evaluators"`
 	Clairvoyance *Clairvoyant `json:"clairvoyance,omitempty"`
+	// ThinkTime sums up the think times of a replay that carries them
+	// (figures for a reviewer: they change no band); nil otherwise.
+	ThinkTime *ThinkTime `json:"think_time,omitempty"`
 
 	// Score is the largest z-score among the evaluators the reference
 	// holds, of agreement (high) and large errors (few): the figure the

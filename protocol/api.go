@@ -89,6 +89,13 @@ type Response struct {
 	// in the answers once the game is over for good.
 	SeedCommitment string `json:"seedCommitment,omitempty"`
 	Seed           string `json:"seed,omitempty"`
+	// ThinkMs is the think time a signed server measured for the action
+	// answered, in milliseconds: from handing out the state played to
+	// receiving the action. TimesSeal is its MAC of the game's think
+	// times so far ("hmac-sha256:HEX"), in every answer of a signed
+	// server (docs/api.md, "Think times").
+	ThinkMs   *uint32 `json:"thinkMs,omitempty"`
+	TimesSeal string  `json:"timesSeal,omitempty"`
 	// A refused action: HTTP 200 with ok false, the reason (a teaching
 	// message) and error (illegal-move, finished, unsupported, no-undo,
 	// not-stopped), with the state's observation, score and gameOver

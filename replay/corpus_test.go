@@ -155,6 +155,22 @@ func TestSchema(t *testing.T) {
 			t.Errorf("%s: Decode says %v, the schema says %v", file, decodeErr, schemaErr)
 		}
 	}
+	// Times and their seal: taken and refused alike (but for their count,
+	// which a schema does not hold to the log's).
+	seal := `"timesSeal":"hmac-sha256:` + strings.Repeat("0f", 32) + `"`
+	for doc, ok := range map[string]bool{
+		`{"profile":"pgs","seed":"7","moves":"LR","times":"812 0",` + seal + `,"claim":{"score":0,"maxTile":4,"moves":2}}`:                                               true,
+		`{"profile":"pgs","seed":"7","moves":"LR","times":" 812\n0 ","claim":{"score":0,"maxTile":4,"moves":2}}`:                                                         true,
+		`{"profile":"pgs","seed":"7","moves":"LR",` + seal + `,"claim":{"score":0,"maxTile":4,"moves":2}}`:                                                               false,
+		`{"profile":"pgs","seed":"7","moves":"LR","times":"812 02","claim":{"score":0,"maxTile":4,"moves":2}}`:                                                           false,
+		`{"profile":"pgs","seed":"7","moves":"LR","times":"812 2","timesSeal":"hmac-sha256:` + strings.Repeat("0F", 32) + `","claim":{"score":0,"maxTile":4,"moves":2}}`: false,
+	} {
+		inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+		_, decodeErr := Decode("t.json", []byte(doc))
+		if schemaErr := schema.Validate(inst); (schemaErr == nil) != ok || (decodeErr == nil) != ok {
+			t.Errorf("%s: the schema says %v, Decode %v; want taken %v", doc, schemaErr, decodeErr, ok)
+		}
+	}
 	// A whole-number seed is a seed to both.
 	good := `{"profile":"pgs","seed":7,"moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`
 	if inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(good)); schema.Validate(inst) != nil {

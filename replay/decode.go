@@ -11,9 +11,9 @@ import (
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
-// MaxHeader bounds a replay's fields other than its move log: the bytes a
-// YAML replay has once the move log is cut out (see cutMoves). The YAML
-// library parses no more than that.
+// MaxHeader bounds a replay's fields other than its move log (and, in
+// JSON, its times): the bytes a YAML replay has once the move log is cut
+// out (see cutMoves). The YAML library parses no more than that.
 const MaxHeader = 64 << 10
 
 // headerLimits are the limits the YAML library reads a replay's header
@@ -45,7 +45,13 @@ func decodeInto(name string, data []byte, r *Replay) error {
 	}
 	// The same bound for every form the replay is written in (the YAML
 	// library's is the document less its move log, which cutMoves takes).
-	if n := len(data) - len(f.text[fMoves]); n > MaxHeader {
+	n := len(data) - len(f.text[fMoves])
+	if f.src != nil {
+		// JSON: the times, a string read without the YAML library, are
+		// bounded by the file as the move log is.
+		n -= len(f.text[fTimes])
+	}
+	if n > MaxHeader {
 		return strictyaml.ErrorList{{File: name, Msg: fmt.Sprintf("the replay's fields other than moves take %d bytes; at most %d", n, MaxHeader)}}
 	}
 	return f.replay(name, r)
@@ -168,7 +174,7 @@ func (f *form) setScalar(fd field, s scalar, errs *decodeError) {
 	path := paths[fd.id]
 	bad := func(want string) { errs.add(s.at, "%s: %s where %s goes", path, s.describe(), want) }
 	switch fd.kind {
-	case kText, kLog:
+	case kText, kLog, kTimes:
 		if s.kind != sString {
 			bad("a string")
 			return
@@ -294,7 +300,12 @@ func (f *form) replay(name string, r *Replay) error {
 		return fail(fRNG, "rng names the generator of a seeded replay's spawns; a replay that records its spawns has none")
 	case f.present(fRules) && (f.num[fRules] == 0 || f.num[fRules] > 1<<31-1):
 		return fail(fRules, "rules version %d: a rules version is 1 to 2^31-1 (leave rules out for none)", f.num[fRules])
+	case f.present(fTimesSeal) && !f.present(fTimes):
+		return fail(fTimesSeal, "a times seal needs times")
+	case f.present(fTimesSeal) && !timesSealForm(f.text[fTimesSeal]):
+		return fail(fTimesSeal, "timesSeal %s: write it as hmac-sha256: and 64 lower-case hex digits, as the server gave it", strictyaml.Quote(f.text[fTimesSeal], 80))
 	}
+	times := r.Times[:0]
 	*r = Replay{Profile: f.text[fProfile], Rules: int(f.num[fRules]), RNG: f.text[fRNG],
 		SeedCommitment: f.text[fCommitment], Source: f.text[fSource],
 		Actions: r.Actions[:0], Spawns: r.Spawns[:0]}
@@ -314,6 +325,12 @@ func (f *form) replay(name string, r *Replay) error {
 	}
 	if err != nil {
 		return fail(fMoves, "moves: %v", err)
+	}
+	if f.present(fTimes) {
+		if r.Times, err = appendParsedTimes(times, f.text[fTimes], len(r.Actions)); err != nil {
+			return fail(fTimes, "times: %v", err)
+		}
+		r.TimesSeal = f.text[fTimesSeal]
 	}
 	switch {
 	case !f.present(fScore):

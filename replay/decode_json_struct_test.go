@@ -35,6 +35,8 @@ type (
 		SeedCommitment jsonValue `json:"seedCommitment"`
 		Start          jsonValue `json:"start"`
 		Moves          jsonValue `json:"moves"`
+		Times          jsonValue `json:"times"`
+		TimesSeal      jsonValue `json:"timesSeal"`
 		Claim          jsonValue `json:"claim"`
 	}
 	jsonSetup struct {

@@ -134,7 +134,7 @@ func (p *plainJSON) value(fd field, f *form) bool {
 	switch fd.kind {
 	case kObject:
 		return p.object(fd.sub, f)
-	case kText, kLog:
+	case kText, kLog, kTimes:
 		s, ok := p.str()
 		f.text[fd.id] = s
 		return ok

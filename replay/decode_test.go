@@ -90,6 +90,8 @@ func FuzzReadJSONPlain(f *testing.F) {
 		`{"profile":"x","claim":{"won":True}}`,
 		`{"profile":"x\u0041"}`,
 		`{}`, `{"profile":"x"} x`, `{"claim":{}}`,
+		`{"profile":"x","seed":"7","moves":"LU","times":"812 95","timesSeal":"hmac-sha256:ab","claim":{"score":0,"maxTile":4,"moves":2}}`,
+		`{"profile":"x","times":812}`, `{"profile":"x","times":"1\n2"}`,
 	} {
 		f.Add(s)
 	}
@@ -124,6 +126,7 @@ func FuzzReadJSONStructs(f *testing.F) {
 		`{"profile":"x","profile":"y"}`, `{"profile":"x","Profile":"y"}`, `{"profile":"x","seed":7.0}`,
 		`{"profile":"x","claim":{"score":012}}`, `{"profile":"x","claim":{"won":True}}`,
 		`{"profile":"x\u0041"}`, "{\"profile\":\"\xff\"}", `{}`, `{"profile":"x"} x`, `{"claim":{}}`, `[]`, `{"claim":[]}`,
+		`{"profile":"x","moves":"LU","times":"812 95","timesSeal":"hmac-sha256:ab"}`, `{"times":[1,2]}`, `{"times":"1 2","times":"3"}`,
 	} {
 		f.Add(s)
 	}

@@ -44,6 +44,11 @@ func (r *Replay) form() *form {
 	}
 	set(fMoves)
 	f.text[fMoves] = r.MoveLog()
+	if r.Times != nil {
+		set(fTimes)
+		f.text[fTimes] = r.TimesLog()
+	}
+	text(fTimesSeal, r.TimesSeal)
 	f.setClaim(r.Claim)
 	return f
 }
@@ -115,6 +120,11 @@ func (f *form) appendYAML(b []byte, fd field, indent string, width int) []byte {
 	case kBoard:
 		// |2: the first row may start with spaces.
 		return append(append(append(b, " |2\n"...), indentLines(f.boardOf(fd.id).String(), indent+"  ")...), '\n')
+	case kTimes:
+		if f.text[fd.id] == "" {
+			return append(b, " \"\"\n"...)
+		}
+		fallthrough
 	case kLog:
 		return append(append(append(b, " |\n"...), indentLines(wrap(f.text[fd.id], width), indent+"  ")...), '\n')
 	}
@@ -210,7 +220,7 @@ func (f *form) appendJSON(b []byte, fields []field) []byte {
 			b = strconv.AppendUint(b, f.num[fd.id], 10)
 		case kFlag:
 			b = strconv.AppendBool(b, f.flag[fd.id])
-		case kLog, kText, kSeed:
+		case kLog, kText, kSeed, kTimes:
 			if fd.kind == kLog && f.movesOf != nil {
 				// A move log written from actions is letters, digits and
 				// colons: no character to escape.

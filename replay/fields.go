@@ -34,6 +34,8 @@ const (
 	fWon
 	fOver
 	fResult
+	fTimes
+	fTimesSeal
 	numFields
 )
 
@@ -47,6 +49,7 @@ const (
 	kFlag               // true or false
 	kBoard              // a text grid, or rows of numbers with null or 0 for an empty cell
 	kLog                // the move log, a string
+	kTimes              // the think times, a string of whole numbers
 	kObject             // a mapping of the fields under it
 )
 
@@ -83,6 +86,8 @@ var (
 		{"seedCommitment", fCommitment, kText, nil},
 		{"start", fStart, kBoard, nil},
 		{"moves", fMoves, kLog, nil},
+		{"times", fTimes, kTimes, nil},
+		{"timesSeal", fTimesSeal, kText, nil},
 		{"claim", fClaim, kObject, claimFields},
 	}
 )
@@ -95,6 +100,7 @@ var paths = [numFields]string{
 	fSeed: "seed", fCommitment: "seedCommitment", fStart: "start", fMoves: "moves",
 	fClaim: "claim", fScore: "claim.score", fMaxTile: "claim.maxTile", fClaimMoves: "claim.moves",
 	fBoard: "claim.board", fWon: "claim.won", fOver: "claim.over", fResult: "claim.result",
+	fTimes: "times", fTimesSeal: "timesSeal",
 }
 
 // lookup returns the field of fields with that key.

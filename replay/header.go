@@ -170,7 +170,7 @@ func (f *form) setPlain(fd field, v []byte) bool {
 	case kFlag:
 		f.flag[fd.id] = string(v) == "true"
 		return string(v) == "true" || string(v) == "false"
-	case kText, kSeed, kLog:
+	case kText, kSeed, kLog, kTimes:
 		s, ok := text(v)
 		if n, isNumber := number(v); isNumber && (fd.kind != kSeed || n > engine.MaxSafeInteger) {
 			return false // YAML reads it as a number, which a text field does not take (nor a seed beyond 2^53-1)

@@ -33,6 +33,8 @@ func FuzzReadHeader(f *testing.F) {
 		"claim: {score: 1,}\n",
 		"claim: {won: true, result: no-moves, over: false}\n",
 		"claim: {score: 1}\nclaim:\n  moves: 2\n",
+		"profile: x\nmoves: \"\"\ntimes: \"812 95\"\ntimesSeal: \"hmac-sha256:ab\"\n",
+		"times: 812\n", "times: |\n  812 95\n  7\n", "times: [1, 2]\n",
 	} {
 		f.Add(s)
 	}

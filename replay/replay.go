@@ -26,6 +26,13 @@ type Replay struct {
 	Actions []engine.Action
 	Spawns  []engine.Spawn
 
+	// Times, when not nil, holds the think time of each action of the
+	// log, in milliseconds, as the server that dealt the game measured it
+	// (docs/replay-format.md, "Think times"): one a log entry. TimesSeal
+	// is the server's MAC of them ("hmac-sha256:HEX"), or "".
+	Times     []uint32
+	TimesSeal string
+
 	Claim          Claim
 	SeedCommitment string // "sha256:HEX", published before play; "" when absent
 	Source         string // where the replay comes from, for people

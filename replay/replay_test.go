@@ -107,6 +107,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add("profile: tile-merge\nseed: \"7\"\nmoves: LLDRUL\nclaim: {score: 20544, maxTile: 2048, moves: 1033}\n")
 	f.Add("profile: classic\nstart: |\n  2 . . .\n  . . . .\n  . . . .\n  . . 2 .\nmoves: L3:2 D14:4\nclaim: {score: 0, maxTile: 4, moves: 2, board: [[2, null, null, null], [0,0,0,0], [0,0,0,0], [0,0,0,0]]}\n")
 	f.Add(`{"profile":"pgs","seed":"x","moves":"UZEK","claim":{"score":4,"maxTile":4,"moves":1,"won":false,"result":"no-moves"}}`)
+	f.Add(`{"profile":"pgs","seed":"x","moves":"UZEK","times":"1 20 300 4000","timesSeal":"hmac-sha256:0000000000000000000000000000000000000000000000000000000000000000","claim":{"score":4,"maxTile":4,"moves":1}}`)
+	f.Add("profile: tile-merge\nseed: \"7\"\nmoves: LLDRUL\ntimes: |\n  1 2 3\n  4 5 06\nclaim: {score: 20544, maxTile: 2048, moves: 1033}\n")
 	v := NewVerifier()
 	f.Fuzz(func(t *testing.T, text string) {
 		r, err := Decode("f.yaml", []byte(text))

@@ -346,7 +346,7 @@ func TestSeedHiddenWhileTheGameCanGoOn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp := s.respond("classic", g, strings.Repeat("a", serverSeedLen), ticket{})
+		resp := s.respond("classic", g, strings.Repeat("a", serverSeedLen), ticket{}, timing{})
 		if got := resp.Seed != ""; got != tt.reveal || resp.SeedCommitment == "" {
 			t.Errorf("%v: seed %q, commitment %q; want revealed %v", tt.result, resp.Seed, resp.SeedCommitment, tt.reveal)
 		}

@@ -88,6 +88,12 @@ func (r *record) clock() uint32 {
 	return uint32(min(r.now().Sub(r.start)/time.Second, freeBit-2)) + 1
 }
 
+// millis returns the time as the seals keep it: milliseconds since the
+// record was made (monotonic), plus one.
+func (r *record) millis() uint64 {
+	return uint64(max(r.now().Sub(r.start)/time.Millisecond, 0)) + 1
+}
+
 // nonce returns the serial of a new seal.
 func (r *record) nonce() uint64 {
 	r.mu.Lock()

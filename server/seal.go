@@ -41,8 +41,14 @@ const sealInfo = "tileproof serve: state seal, v1"
 const sealHeader = 16
 
 // maxSecret is the largest secret: a version, flags, the game's ticket,
-// two generator states and a seed the server drew, with its length.
-const maxSecret = 1 + 1 + 12 + 8 + 8 + 1 + serverSeedLen
+// the generator's state, the time the state was handed out and the hash
+// of the game's think times, the generator's state to undo to, and a seed
+// the server drew, with its length.
+const maxSecret = minSecret + 8 + 1 + serverSeedLen
+
+// minSecret is the smallest secret: a version, flags, the ticket, the
+// generator's state, the time handed out and the times' hash.
+const minSecret = 1 + 1 + 12 + 8 + 8 + timesHashLen
 
 // maxSeal bounds the seal's text: the header, the largest secret and the
 // tag, in base64 without padding (base64.RawURLEncoding.EncodedLen).
@@ -84,9 +90,13 @@ type secret struct {
 	prevRNG uint64
 	hasPrev bool
 	seed    string // "" when the client chose the seed; else serverSeedLen bytes
+	// handed is when the state was handed out (record.millis), chain the
+	// hash of the game's think times up to it (times.go).
+	handed uint64
+	chain  [timesHashLen]byte
 }
 
-const secretVersion = 2
+const secretVersion = 3
 
 func (s *sealer) nonce(serial uint64) []byte {
 	var n [12]byte
@@ -103,6 +113,8 @@ func (s *sealer) seal(serial uint64, visible []byte, sec secret) string {
 	p = binary.BigEndian.AppendUint32(p, sec.t.gen)
 	p = binary.BigEndian.AppendUint32(p, sec.t.step)
 	p = binary.BigEndian.AppendUint64(p, sec.rng)
+	p = binary.BigEndian.AppendUint64(p, sec.handed)
+	p = append(p, sec.chain[:]...)
 	if sec.hasPrev {
 		p[1] |= 1
 		p = binary.BigEndian.AppendUint64(p, sec.prevRNG)
@@ -141,12 +153,15 @@ func (s *sealer) open(seal string, visible []byte) (uint64, secret, error) {
 	// server's own bug: refuse it all the same.
 	var sec secret
 	bad := errSealUnreadable
-	if len(p) < 22 || p[0] != secretVersion || p[1]&^3 != 0 {
+	if len(p) < minSecret || p[0] != secretVersion || p[1]&^3 != 0 {
 		return 0, secret{}, bad
 	}
 	flags := p[1]
 	sec.t = ticket{binary.BigEndian.Uint32(p[2:6]), binary.BigEndian.Uint32(p[6:10]), binary.BigEndian.Uint32(p[10:14])}
-	sec.rng, p = binary.BigEndian.Uint64(p[14:22]), p[22:]
+	sec.rng = binary.BigEndian.Uint64(p[14:22])
+	sec.handed = binary.BigEndian.Uint64(p[22:30])
+	copy(sec.chain[:], p[30:minSecret])
+	p = p[minSecret:]
 	if flags&1 != 0 {
 		if len(p) < 8 {
 			return 0, secret{}, bad

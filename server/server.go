@@ -42,6 +42,7 @@ type Server struct {
 	rules  map[string]*engine.Rules
 	sealer *sealer // nil: unsigned
 	record *record // the used-state record, when signed
+	times  []byte  // the key of the think times' MAC, when signed (times.go)
 	// ForcedSpawns lets an action name the tile that appears after it
 	// (for conformance tests of the server itself), on an unsigned server
 	// only: a signed server never takes a forced spawn, whatever this
@@ -88,6 +89,9 @@ func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
 	case n > 0:
 		var err error
 		if s.sealer, err = newSealer(opts.Key); err != nil {
+			return nil, err
+		}
+		if s.times, err = timesKey(opts.Key); err != nil {
 			return nil, err
 		}
 		w := opts.Window
@@ -249,14 +253,16 @@ func (s *Server) init(w http.ResponseWriter, r *http.Request, name string) {
 		return
 	}
 	var t ticket
+	var tm timing
 	if s.Signed() {
 		if t, err = s.record.begin(); err != nil {
 			w.Header().Set("Retry-After", "60")
 			httpError(w, http.StatusServiceUnavailable, err.Error())
 			return
 		}
+		tm.chain = chainStart(name, seed)
 	}
-	resp := s.respond(name, g, drawn, t)
+	resp := s.respond(name, g, drawn, t, tm)
 	resp.Spec = s.spec(name, rules)
 	reply(w, resp)
 }
@@ -265,6 +271,10 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 	rules, ok := s.game(w, r, name, http.MethodPost, "action is POST /api/games/{game}/action with {state, action}")
 	if !ok {
 		return
+	}
+	var received uint64 // when the action came in, as the seals keep time
+	if s.Signed() {
+		received = s.record.millis()
 	}
 	req, rerr := readAction(w, r)
 	if rerr != nil {
@@ -313,7 +323,24 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 	}
 	var seed string
 	var next ticket
+	var tm timing
+	var think *uint32
 	if sec != nil {
+		// The think time, measured from the hand-out of the state played
+		// to now, once the action is known to be played; an observe, or
+		// a move that changed nothing (which the rules pass over), is no
+		// action of the game's log and carries the state's hand-out time
+		// and chain on.
+		tm = timing{handed: sec.handed, chain: sec.chain}
+		letter, logged := actionLetter(req.Action.Type, req.Action.Direction)
+		if step != nil && !step.Changed {
+			logged = false
+		}
+		if logged {
+			ms := thinkMillis(sec.handed, received)
+			think = &ms
+			tm = timing{chain: chainNext(sec.chain, letter, ms)}
+		}
 		// The answer hands out the next state: this one is spent. Of two
 		// requests with one state, one gets here.
 		if next, err = s.record.use(sec.t); err != nil {
@@ -325,7 +352,8 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 			s.record.end(next) // over for good: its place goes to the next new game
 		}
 	}
-	resp := s.respond(name, g, seed, next)
+	resp := s.respond(name, g, seed, next, tm)
+	resp.ThinkMs = think
 	if step != nil {
 		resp.Changed, resp.Gained = &step.Changed, &step.Gained
 		if step.Changed {
@@ -395,12 +423,23 @@ func direction(s string) (engine.Direction, bool) {
 	return 0, false
 }
 
+// timing is what a sealed state carries of its game's think times: when
+// it was handed out (0: now, as it is sealed) and the hash of the times so
+// far.
+type timing struct {
+	handed uint64
+	chain  [timesHashLen]byte
+}
+
 // respond is the answer of an action that hands out the next state; seed
 // is the seed the server drew for the game, or "".
-func (s *Server) respond(name string, g *engine.Game, seed string, t ticket) protocol.Response {
+func (s *Server) respond(name string, g *engine.Game, seed string, t ticket, tm timing) protocol.Response {
 	obs := observe(g)
 	resp := protocol.Response{
-		OK: true, State: s.wire(name, g, seed, t), LegalActions: legalActions(g), Score: obs.Score, GameOver: obs.Over, Observation: obs,
+		OK: true, State: s.wire(name, g, seed, t, tm), LegalActions: legalActions(g), Score: obs.Score, GameOver: obs.Over, Observation: obs,
+	}
+	if s.Signed() {
+		resp.TimesSeal = timesSeal(s.times, tm.chain)
 	}
 	if seed != "" {
 		resp.SeedCommitment, _ = replay.Commitment(seed)

@@ -31,8 +31,8 @@ func drawSeed() string {
 // wire converts a game's state to the wire form: the generator in the
 // clear on an unsigned server, sealed on a signed one, with seed (the
 // seed the server drew, or "") and the state's ticket t in the live-game
-// record among the secrets.
-func (s *Server) wire(name string, g *engine.Game, seed string, t ticket) *protocol.GameState {
+// record and the game's think times (tm) among the secrets.
+func (s *Server) wire(name string, g *engine.Game, seed string, t ticket, tm timing) *protocol.GameState {
 	st := g.State()
 	ws := visibleState(name, g.Rules(), st)
 	if st.Prev != nil {
@@ -48,7 +48,10 @@ func (s *Server) wire(name string, g *engine.Game, seed string, t ticket) *proto
 		return ws
 	}
 	// A signed server's games are all seeded: it loads no state.
-	sec := secret{t: t, rng: st.RNG.State(), seed: seed}
+	sec := secret{t: t, rng: st.RNG.State(), seed: seed, handed: tm.handed, chain: tm.chain}
+	if sec.handed == 0 {
+		sec.handed = s.record.millis() // handed out now
+	}
 	if st.Prev != nil {
 		sec.hasPrev, sec.prevRNG = true, st.Prev.RNG.State()
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/batchfiles"
+	"github.com/tileproof/tileproof/server"
 )
 
 // analyzeFlags are the flags of tileproof analyze.
@@ -23,6 +25,7 @@ type analyzeFlags struct {
 	reference                  string
 	buildReference, source     string
 	profileFiles               []string
+	timesKeyFile               string
 }
 
 func (c *cli) analyzeCommand() *cobra.Command {
@@ -55,6 +58,7 @@ to be people) to stdout, with the thresholds of the built-in one, for --referenc
 		fl.StringVar(&f.buildReference, "build-reference", "", "write a reference set named `NAME` made of these games to stdout")
 		fl.StringVar(&f.source, "source", "", "with --build-reference, the games' source, in words")
 		fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable), as tileproof verify takes")
+		fl.StringVar(&f.timesKeyFile, "times-key-file", "", "check each game's think times against the key in `FILE` of the signed server that dealt it (as serve --key-file takes it)")
 	})
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.analyze(cmd, &f, args) })
 	return cmd
@@ -76,6 +80,18 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 	}
 	ctx := cmd.Context()
 	opts := analyze.Options{Deep: f.deep, Clairvoyance: !f.noClairvoyance, MaxMoves: f.maxMoves}
+	if f.timesKeyFile != "" {
+		// Read as serve reads its --key-file: the white space around it trimmed.
+		data, err := batchfiles.ReadRegular(f.timesKeyFile, maxKeyFileSize)
+		if err == nil && len(bytes.TrimSpace(data)) < server.MinKeySize {
+			err = fmt.Errorf("the key is %d bytes; a server's key has %d or more", len(bytes.TrimSpace(data)), server.MinKeySize)
+		}
+		if err != nil {
+			return c.fail(exitBadUsage, "analyze: --times-key-file %s: %v", safetext.Terminal(f.timesKeyFile), err)
+		}
+		key := bytes.TrimSpace(data)
+		opts.CheckTimes = func(r *replay.Replay) error { return server.CheckTimes(key, r) }
+	}
 	if f.reference != "" {
 		data, err := batchfiles.ReadRegular(f.reference, 4<<20)
 		if err == nil {
@@ -158,5 +174,26 @@ func printAnalysis(w io.Writer, r *analyze.Report) {
 	if cv := r.Clairvoyance; cv != nil {
 		fmt.Fprintf(w, "  clairvoyance: %d of %d positions agree with the next spawn's oracle, %.1f by chance (z %.1f)\n", cv.Hits, cv.Positions, cv.Expected, cv.Z)
 	}
+	if tt := r.ThinkTime; tt != nil {
+		switch {
+		case tt.Sealed == nil:
+			fmt.Fprintf(w, "  think times: the replay's word (give --times-key-file to check their seal)\n")
+		case *tt.Sealed:
+			fmt.Fprintf(w, "  think times: sealed by the server whose key was given\n")
+		default:
+			fmt.Fprintf(w, "  think times: NOT sealed by the server whose key was given: not the times it measured for this game\n")
+		}
+		fmt.Fprintf(w, "  think time (figures for a reviewer, no band): %d moves, median %.0f ms, quartiles %.0f-%.0f ms (spread %.2f); rank correlation with filled cells %s, with moves not near the best %s, with the best move's lead %s; easy moves %d at %s the median, critical %d at %s\n",
+			tt.Moves, tt.MedianMs, tt.P25Ms, tt.P75Ms, tt.Spread, figure(tt.CrowdedCorr, "%.2f"), figure(tt.CriticalCorr, "%.2f"), figure(tt.GapCorr, "%.2f"),
+			tt.Easy, figure(tt.EasyRatio, "%.2fx"), tt.Critical, figure(tt.CriticalRatio, "%.2fx"))
+	}
 	fmt.Fprintf(w, "  %s\n", r.Statement)
+}
+
+// figure writes a figure that may be undefined ("-").
+func figure(p *float64, format string) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf(format, *p)
 }

@@ -169,8 +169,12 @@ func ReadRegular(name string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %s; only a regular file is read", name, describe(info.Mode()))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(data)) > limit {
+	switch {
+	case err != nil || int64(len(data)) <= limit:
+	case limit >= 1<<20:
 		err = fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
+	default:
+		err = fmt.Errorf("%s: larger than %d bytes", name, limit)
 	}
 	return data, err
 }

@@ -1,0 +1,175 @@
+package analyze
+
+import (
+	"math"
+	"slices"
+)
+
+// ThinkTime sums up a game's think times, where its replay carries them
+// (the times a signed server measured, docs/api.md): how long the player
+// took, how much that varied, and whether it followed the difficulty of
+// the positions. A person thinks longer on crowded boards and on critical
+// positions, and moves fast where the move is forced or every move is as
+// good; a bot's times are uniform, or do not follow difficulty. These are
+// figures for a reviewer: no human timed games were at hand to calibrate
+// them, so they change no band (docs/analyze.md, "Think times").
+type ThinkTime struct {
+	// Moves counts the analysed moves with a time.
+	Moves int `json:"moves"`
+	// Sealed says whether the times' seal is the MAC of the signed
+	// server whose check the analysis was given (Options.CheckTimes): true,
+	// the server measured these times for this game; false, it did not
+	// (the times, or the seal, were written by someone else). Absent
+	// without a key: the times are then the replay's word.
+	Sealed *bool `json:"sealed,omitempty"`
+	// MedianMs, P25Ms and P75Ms are the times' median and quartiles, in
+	// milliseconds; Spread is (P75Ms - P25Ms) / MedianMs, the quartile
+	// spread against the player's own pace (0 for times all alike).
+	MedianMs float64 `json:"median_ms"`
+	P25Ms    float64 `json:"p25_ms"`
+	P75Ms    float64 `json:"p75_ms"`
+	Spread   float64 `json:"spread"`
+	// CrowdedCorr is Spearman's rank correlation of the time with the
+	// board's filled cells before the move; CriticalCorr with the number
+	// of legal moves not near the best by the primary evaluator (what a
+	// slip would cost choices). Each is absent where the times or the
+	// difficulty do not vary.
+	CrowdedCorr  *float64 `json:"crowded_corr,omitempty"`
+	CriticalCorr *float64 `json:"critical_corr,omitempty"`
+	// GapCorr is its correlation with the primary evaluator's margin of
+	// the best move over the next (Move.Gap).
+	GapCorr *float64 `json:"gap_corr,omitempty"`
+	// Easy counts the forced and trivial moves and Critical the
+	// non-trivial moves whose best move leads the next by most, the
+	// quarter of them with the largest Gap (a slip there costs most);
+	// EasyRatio and
+	// CriticalRatio are their median times against the game's median
+	// (irwin's think time against the player's own average). Absent
+	// where there are no such moves or the median is 0.
+	Easy          int      `json:"easy"`
+	Critical      int      `json:"critical"`
+	EasyRatio     *float64 `json:"easy_ratio,omitempty"`
+	CriticalRatio *float64 `json:"critical_ratio,omitempty"`
+}
+
+// timedMove is what the think-time figures read of one analysed move.
+type timedMove struct {
+	ms, gap         float64
+	filled, notNear int
+	easy            bool
+}
+
+// timedOf returns the think-time view of move m, played in ms.
+func timedOf(m Move, ms uint32) timedMove {
+	near := m.Legal
+	if len(m.Evals) > 0 {
+		near = m.Evals[0].Near
+	}
+	return timedMove{ms: float64(ms), filled: 16 - m.Empty, notNear: m.Legal - near,
+		gap: m.Gap, easy: m.Legal <= 1 || m.Trivial}
+}
+
+// thinkTime sums up the timed moves of a game; nil for none.
+func thinkTime(ms []timedMove) *ThinkTime {
+	if len(ms) == 0 {
+		return nil
+	}
+	t := &ThinkTime{Moves: len(ms)}
+	all := make([]float64, len(ms))
+	var easy, critical []float64
+	filled := make([]float64, len(ms))
+	notNear := make([]float64, len(ms))
+	gaps := make([]float64, len(ms))
+	var hard []float64 // the gaps of the non-trivial moves
+	for i, m := range ms {
+		all[i], filled[i], notNear[i], gaps[i] = m.ms, float64(m.filled), float64(m.notNear), m.gap
+		if m.easy {
+			easy = append(easy, m.ms)
+		} else {
+			hard = append(hard, m.gap)
+		}
+	}
+	if len(hard) > 0 {
+		slices.Sort(hard)
+		cut := quantile(hard, 0.75)
+		for _, m := range ms {
+			if !m.easy && m.gap >= cut && m.gap > 0 {
+				critical = append(critical, m.ms)
+			}
+		}
+	}
+	sorted := slices.Sorted(slices.Values(all))
+	t.MedianMs, t.P25Ms, t.P75Ms = quantile(sorted, 0.5), quantile(sorted, 0.25), quantile(sorted, 0.75)
+	if t.MedianMs > 0 {
+		t.Spread = (t.P75Ms - t.P25Ms) / t.MedianMs
+	}
+	t.CrowdedCorr = spearman(all, filled)
+	t.CriticalCorr = spearman(all, notNear)
+	t.GapCorr = spearman(all, gaps)
+	t.Easy, t.Critical = len(easy), len(critical)
+	ratio := func(xs []float64) *float64 {
+		if len(xs) == 0 || t.MedianMs <= 0 {
+			return nil
+		}
+		slices.Sort(xs)
+		r := quantile(xs, 0.5) / t.MedianMs
+		return &r
+	}
+	t.EasyRatio, t.CriticalRatio = ratio(easy), ratio(critical)
+	return t
+}
+
+// spearman returns Spearman's rank correlation of x and y (ties take
+// their average rank), or nil when either does not vary.
+func spearman(x, y []float64) *float64 {
+	rx, ry := ranks(x), ranks(y)
+	var mx, my float64
+	for i := range rx {
+		mx += rx[i]
+		my += ry[i]
+	}
+	n := float64(len(rx))
+	mx, my = mx/n, my/n
+	var sxy, sxx, syy float64
+	for i := range rx {
+		dx, dy := rx[i]-mx, ry[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return nil
+	}
+	r := sxy / math.Sqrt(sxx*syy)
+	return &r
+}
+
+// ranks returns the 1-based ranks of xs, ties at their average rank.
+func ranks(xs []float64) []float64 {
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case xs[a] < xs[b]:
+			return -1
+		case xs[a] > xs[b]:
+			return 1
+		}
+		return 0
+	})
+	r := make([]float64, len(xs))
+	for i := 0; i < len(idx); {
+		j := i
+		for j < len(idx) && xs[idx[j]] == xs[idx[i]] {
+			j++
+		}
+		avg := float64(i+j+1) / 2 // ranks i+1 .. j
+		for k := i; k < j; k++ {
+			r[idx[k]] = avg
+		}
+		i = j
+	}
+	return r
+}

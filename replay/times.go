@@ -1,0 +1,93 @@
+package replay
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// MaxThinkTime is the largest think time a replay records, in
+// milliseconds: 2^32-1, some 49 days.
+const MaxThinkTime = 1<<32 - 1
+
+// appendParsedTimes reads a replay's times, whole numbers of milliseconds
+// written plainly and separated by white space, one for each of the
+// log's actions actions, appending them to ts, whose room it reuses. The
+// result is not nil.
+func appendParsedTimes(ts []uint32, s string, actions int) ([]uint32, error) {
+	if ts == nil {
+		ts = make([]uint32, 0, min(actions, len(s)/2+1))
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+			j++
+		}
+		end := j
+		for end < len(s) && s[end] != ' ' && s[end] != '\t' && s[end] != '\r' && s[end] != '\n' {
+			end++
+		}
+		tok := s[i:end]
+		if j == i || j != end || (s[i] == '0' && j-i > 1) {
+			return ts[:0], fmt.Errorf("time %d, %s, is not a whole number of milliseconds written plainly", len(ts)+1, quoteToken(tok))
+		}
+		v, err := strconv.ParseUint(tok, 10, 64)
+		if err != nil || v > MaxThinkTime {
+			return ts[:0], fmt.Errorf("time %d, %s ms, is beyond %d ms", len(ts)+1, quoteToken(tok), uint64(MaxThinkTime))
+		}
+		if len(ts) == actions {
+			return ts[:0], fmt.Errorf("more times than the log's %d actions: a time an action", actions)
+		}
+		ts = append(ts, uint32(v))
+		i = end
+	}
+	if len(ts) != actions {
+		return ts[:0], fmt.Errorf("%d times for the log's %d actions: a time an action", len(ts), actions)
+	}
+	return ts, nil
+}
+
+// quoteToken quotes at most 20 bytes of a token for a message.
+func quoteToken(tok string) string {
+	if len(tok) > 20 {
+		return strconv.Quote(tok[:20]) + "..."
+	}
+	return strconv.Quote(tok)
+}
+
+// timesSealForm is what a times seal must look like: "hmac-sha256:" and
+// 64 lower-case hex digits.
+func timesSealForm(s string) bool {
+	h, ok := strings.CutPrefix(s, "hmac-sha256:")
+	return ok && lowerHex(h, 64)
+}
+
+func lowerHex(h string, n int) bool {
+	if len(h) != n {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		if !('0' <= h[i] && h[i] <= '9' || 'a' <= h[i] && h[i] <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// TimesLog returns the replay's times as the format writes them: whole
+// numbers of milliseconds separated by spaces ("" for none).
+func (r *Replay) TimesLog() string {
+	b := make([]byte, 0, len(r.Times)*5)
+	for i, t := range r.Times {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendUint(b, uint64(t), 10)
+	}
+	return string(b)
+}

@@ -1,0 +1,210 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/protocol"
+	"github.com/tileproof/tileproof/replay"
+)
+
+// call sends one request of ctx to the server: GET url when body is nil,
+// else POST the body as JSON.
+func call(t *testing.T, ctx context.Context, url string, body any) (int, protocol.Response) {
+	t.Helper()
+	method, rd := http.MethodGet, io.Reader(nil)
+	if body != nil {
+		b, _ := json.Marshal(body)
+		method, rd = http.MethodPost, bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var r protocol.Response
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, r
+}
+
+// fakeClock makes the record's clock one the test moves.
+func fakeClock(s *Server) func(time.Duration) {
+	var off atomic.Int64
+	base := time.Now()
+	s.record.now = func() time.Time { return base.Add(time.Duration(off.Load())) }
+	return func(d time.Duration) { off.Add(int64(d)) }
+}
+
+// TestThinkTimes plays a game of online-2048 through a signed server on a
+// real socket, the clock moved by a known time before each action: each
+// answer's thinkMs is that time, an observe, a refused action and a move
+// passed over carry the time on to the next action, and the times with the last timesSeal check
+// with the key (CheckTimes) and not with another key or with any time
+// changed, moved or left out.
+func TestThinkTimes(t *testing.T) {
+	ctx := t.Context()
+	ts, s := newTestServerWith(t, Options{Key: []byte(testKey)})
+	advance := fakeClock(s)
+	const game, seed = "online-2048", "think"
+	code, r := call(t, ctx, ts.URL+"/api/games/"+game+"/init?seed="+seed, nil)
+	if code != 200 || r.TimesSeal == "" || r.ThinkMs != nil {
+		t.Fatalf("init: %d %+v", code, r)
+	}
+	p, _ := engine.BuiltinProfile(game)
+	g, _ := engine.NewGame(p, seed)
+	rep := &replay.Replay{Profile: game, Seed: new(string), Times: []uint32{}}
+	*rep.Seed = seed
+	st := r.State
+	var pending uint32 // the time since the state was handed out
+	ignored := 0       // moves passed over
+	wait := func(ms uint32) {
+		advance(time.Duration(ms) * time.Millisecond)
+		pending += ms
+	}
+	for i := 0; !g.Over() && i < 120; i++ {
+		wait(uint32(40 + i*i*7%3000))
+		switch i % 5 {
+		case 1:
+			// An observe spends the state but is no action of the log:
+			// the time runs on.
+			code, r = call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.Action{Type: "observe"}})
+			if code != 200 || !r.OK || r.ThinkMs != nil {
+				t.Fatalf("observe %d: %d %+v", i, code, r)
+			}
+			st = r.State
+			wait(uint32(i))
+		case 2:
+			// An action the rules refuse (keep playing before any win)
+			// spends nothing: the time runs on.
+			code, r = call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.Action{Type: "keep-playing"}})
+			if code != 200 || r.OK || r.ThinkMs != nil {
+				t.Fatalf("a refused action %d: %d %+v", i, code, r)
+			}
+			wait(uint32(2 * i))
+		case 3:
+			// A move that changes nothing, which online-2048 passes over:
+			// no action of the log, so the time runs on.
+			for _, d := range engine.Directions {
+				if g.Legal(d) {
+					continue
+				}
+				code, r = call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.Action{Type: "move", Direction: d.String()}})
+				if code != 200 || !r.OK || r.Changed == nil || *r.Changed || r.ThinkMs != nil {
+					t.Fatalf("a move passed over %d: %d %+v", i, code, r)
+				}
+				st = r.State
+				ignored++
+				wait(uint32(3 * i))
+				break
+			}
+		}
+		d := g.LegalMoves()[i%len(g.LegalMoves())]
+		a, act := protocol.Action{Type: "move", Direction: d.String()}, engine.Action(d)
+		if i%13 == 4 && g.Undo() == nil {
+			a, act = protocol.Action{Type: "undo"}, engine.Undo
+		} else {
+			g.Move(d)
+		}
+		code, r = call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": a})
+		if code != 200 || !r.OK || r.ThinkMs == nil {
+			t.Fatalf("action %d %+v: %d %+v", i, a, code, r)
+		}
+		if *r.ThinkMs != pending {
+			t.Errorf("action %d: thinkMs %d, the clock moved %d ms", i, *r.ThinkMs, pending)
+		}
+		pending = 0
+		rep.Actions = append(rep.Actions, act)
+		rep.Times = append(rep.Times, *r.ThinkMs)
+		rep.TimesSeal = r.TimesSeal
+		st = r.State
+	}
+	if ignored == 0 {
+		t.Error("no move was passed over: the test tests less than it says")
+	}
+	rep.Claim = replay.Claim{Score: r.Observation.Score, MaxTile: r.Observation.MaxTile, Moves: r.Observation.Moves}
+	if vd := replay.NewVerifier().Verify(rep); !vd.Valid {
+		t.Fatalf("the recorded replay: %+v", vd)
+	}
+	if err := CheckTimes([]byte(testKey), rep); err != nil {
+		t.Fatalf("the server's own times: %v", err)
+	}
+	// Through the format and back.
+	back, err := replay.Decode("g.json", rep.EncodeJSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckTimes([]byte(testKey), back); err != nil {
+		t.Errorf("the times read back: %v", err)
+	}
+	if err := CheckTimes([]byte("another key of thirty-two bytes!"), rep); !errors.Is(err, ErrTimesForged) {
+		t.Errorf("another key: %v", err)
+	}
+	forge := func(what string, edit func(r *replay.Replay)) {
+		f := *rep
+		f.Times = append([]uint32(nil), rep.Times...)
+		f.Actions = append([]engine.Action(nil), rep.Actions...)
+		edit(&f)
+		if err := CheckTimes([]byte(testKey), &f); !errors.Is(err, ErrTimesForged) {
+			t.Errorf("%s: %v", what, err)
+		}
+	}
+	forge("a time 1 ms shorter", func(f *replay.Replay) { f.Times[5]-- })
+	forge("two times swapped", func(f *replay.Replay) { f.Times[2], f.Times[9] = f.Times[9], f.Times[2] })
+	forge("the last action left out", func(f *replay.Replay) { f.Actions, f.Times = f.Actions[:len(f.Actions)-1], f.Times[:len(f.Times)-1] })
+	forge("another seed", func(f *replay.Replay) { s := "think2"; f.Seed = &s })
+	forge("another action", func(f *replay.Replay) { f.Actions[0] ^= 1 })
+	if err := CheckTimes([]byte(testKey), &replay.Replay{Profile: game, Seed: rep.Seed}); !errors.Is(err, ErrNoTimes) {
+		t.Errorf("no times: %v", err)
+	}
+}
+
+// TestThinkTimesRealClock: on the server's own clock a client that waits
+// 30 ms before a move is measured at 30 ms or more (times are only ever
+// longer than the wait), and the seal, edited, is refused.
+func TestThinkTimesRealClock(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	ts := newTestServer(t, testKey)
+	_, r := call(t, ctx, ts.URL+"/api/games/classic/init", nil)
+	st := r.State
+	time.Sleep(30 * time.Millisecond)
+	code, r := call(t, ctx, ts.URL+"/api/games/classic/action", map[string]any{"state": st, "action": r.LegalActions[0]})
+	if code != 200 || r.ThinkMs == nil || *r.ThinkMs < 30 || *r.ThinkMs > 10_000 {
+		t.Fatalf("%d thinkMs %v", code, r.ThinkMs)
+	}
+	// The same state again, to fork the game with a quicker move: refused.
+	code, _ = call(t, ctx, ts.URL+"/api/games/classic/action", map[string]any{"state": st, "action": r.LegalActions[0]})
+	if code != http.StatusConflict {
+		t.Errorf("a spent state played again: %d", code)
+	}
+}
+
+// TestSealCarriesTimes: the seal keeps the hand-out time and the chain.
+func TestSealCarriesTimes(t *testing.T) {
+	sl, err := newSealer([]byte(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := secret{t: ticket{1, 2, 3}, rng: 7, handed: 1<<40 + 5, chain: chainStart("classic", "7"), hasPrev: true, prevRNG: 9, seed: string(bytes.Repeat([]byte("a"), serverSeedLen))}
+	_, got, err := sl.open(sl.seal(1, []byte("v"), sec), []byte("v"))
+	if err != nil || got != sec {
+		t.Errorf("opened %+v, %v; sealed %+v", got, err, sec)
+	}
+}
