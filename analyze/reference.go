@@ -151,6 +151,7 @@ type counts struct {
 // near misses, mostly the second-best move; a bot with noise makes its
 // errors at random, mostly large and as often on any worse move).
 type statistic struct {
+	key   string // its name in EvalStats.Placed
 	name  string
 	count func(c counts) int
 	high  bool // a high rate is the atypical side
@@ -159,14 +160,14 @@ type statistic struct {
 }
 
 var statistics = []statistic{
-	{"agreement with", func(c counts) int { return c.agree }, true, ""},
-	{"large errors by", func(c counts) int { return c.large }, false, ""},
+	{"agreement", "agreement with", func(c counts) int { return c.agree }, true, ""},
+	{"large_errors", "large errors by", func(c counts) int { return c.large }, false, ""},
 	// Small errors are modelled for corner-1 only: its unit is relative
 	// (1% of the best value), where expectimax's is absolute, so that
 	// expectimax's near misses thin out as the tiles grow (docs/analyze.md).
-	{"small errors by", func(c counts) int { return c.nonTrivial - c.agree - c.large }, false, corner{}.ID()},
+	{"small_errors", "small errors by", func(c counts) int { return c.nonTrivial - c.agree - c.large }, false, corner{}.ID()},
 	// Second-best moves have no unit: a rank.
-	{"second-best moves by", func(c counts) int { return c.second }, false, ""},
+	{"second_best", "second-best moves by", func(c counts) int { return c.second }, false, ""},
 }
 
 // gameCount returns a reference game's count of st for evaluator id, and
@@ -257,6 +258,7 @@ func (r *Reference) place(rep *Report) {
 	best := ""
 	for i := range rep.Evaluators {
 		s := &rep.Evaluators[i]
+		s.Placed = nil
 		for _, st := range statistics {
 			if st.only != "" && st.only != s.Evaluator {
 				continue
@@ -275,12 +277,13 @@ func (r *Reference) place(rep *Report) {
 				}
 			}
 			pct := 100 * float64(beyond) / float64(len(rates))
-			switch st.name {
-			case statistics[0].name:
+			s.Placed = append(s.Placed, st.key)
+			switch st.key {
+			case "agreement":
 				s.Z, s.Percentile = z, pct
-			case statistics[1].name:
+			case "large_errors":
 				s.ErrorsZ = z
-			case statistics[2].name:
+			case "small_errors":
 				s.SmallErrorsZ = z
 			default:
 				s.SecondZ = z

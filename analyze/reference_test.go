@@ -75,6 +75,15 @@ func TestBands(t *testing.T) {
 		if c.rep.Band != c.band || !strings.Contains(strings.Join(c.rep.Reasons, "; "), c.reasonHas) {
 			t.Errorf("%s: band %s, reasons %q; want %s with %q", c.name, c.rep.Band, c.rep.Reasons, c.band, c.reasonHas)
 		}
+		// The test reference holds expectimax-2's three statistics; small
+		// errors are modelled for corner-1 alone.
+		want := "agreement large_errors second_best"
+		if c.rep.Evaluators[0].Evaluator != "expectimax-2/1" {
+			want = ""
+		}
+		if got := strings.Join(c.rep.Evaluators[0].Placed, " "); got != want {
+			t.Errorf("%s: placed %q, want %q", c.name, got, want)
+		}
 		if !strings.HasSuffix(c.rep.Statement, NotAFinding) || !strings.Contains(c.rep.Statement, ref.ID()) {
 			t.Errorf("%s: the statement %q lacks the reference or the closing sentence", c.name, c.rep.Statement)
 		}

@@ -50,6 +50,10 @@ type EvalStats struct {
 	Crowded     int     `json:"crowded"`
 	CrowdedMiss float64 `json:"crowded_miss"`
 	OpenMiss    float64 `json:"open_miss"`
+	// Placed names the statistics the reference placed (agreement,
+	// large_errors, small_errors, second_best): a z-score of one not
+	// placed is 0 and means nothing.
+	Placed []string `json:"placed,omitempty"`
 	// Z is the agreement's z-score against the reference players, and
 	// Percentile the share of reference games whose agreement is lower
 	// (both set by the reference, when it holds this evaluator).

@@ -78,6 +78,7 @@ type evidenceRow struct {
 	Evaluator                         string
 	Agreement, AgreementZ, Percentile string
 	Large, LargeZ, Small, SmallZ      string
+	Second, SecondZ                   string
 	Crowded, Open                     string
 }
 
@@ -112,10 +113,17 @@ func evidenceOf(raw json.RawMessage) *evidence {
 	e.GameMoves, e.Analysed, e.Forced, e.Trivial, e.NonTrivial = r.GameMoves, r.Analysed, r.Forced, r.Trivial, r.NonTrivial
 	e.Stopped = r.Stopped
 	for _, s := range r.Evaluators {
-		row := evidenceRow{Evaluator: s.Evaluator, Agreement: percent(s.Agreement), AgreementZ: zText(s.Z),
-			Large: percent(s.LargeErrors), LargeZ: zText(s.ErrorsZ), Small: percent(s.SmallErrors), SmallZ: zText(s.SmallErrorsZ),
+		placed := func(key string, z float64) string {
+			if !slices.Contains(s.Placed, key) {
+				return "\u2013"
+			}
+			return fmt.Sprintf("%.1f", z)
+		}
+		row := evidenceRow{Evaluator: s.Evaluator, Agreement: percent(s.Agreement), AgreementZ: placed("agreement", s.Z),
+			Large: percent(s.LargeErrors), LargeZ: placed("large_errors", s.ErrorsZ), Small: percent(s.SmallErrors), SmallZ: placed("small_errors", s.SmallErrorsZ),
+			Second: percent(s.SecondBest), SecondZ: placed("second_best", s.SecondZ),
 			Crowded: percent(s.CrowdedMiss), Open: percent(s.OpenMiss), Percentile: "\u2013"}
-		if s.Z != 0 {
+		if slices.Contains(s.Placed, "agreement") {
 			row.Percentile = fmt.Sprintf("%.0f%%", s.Percentile)
 		}
 		e.Evaluators = append(e.Evaluators, row)
@@ -129,16 +137,6 @@ func evidenceOf(raw json.RawMessage) *evidence {
 
 // percent writes a share as a percentage.
 func percent(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
-
-// zText writes a z-score; a dash for 0, which the analysis leaves where
-// the reference does not place the figure (small errors are modelled for
-// corner-1 alone, and an evaluator the reference does not hold has no z).
-func zText(z float64) string {
-	if z == 0 {
-		return "\u2013"
-	}
-	return fmt.Sprintf("%.1f", z)
-}
 
 // bandCount is one band's count in the batch, for the filter of the
 // report's column of bands.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,10 +69,10 @@ func evidenceRows(t *testing.T, page string) [][]string {
 	return rows
 }
 
-// z writes a z-score as the section should: a dash for one the
-// reference does not place (0).
-func z(x float64) string {
-	if x == 0 {
+// z writes a z-score as the section should: a dash for a statistic the
+// reference does not place.
+func z(s analyze.EvalStats, key string, x float64) string {
+	if !slices.Contains(s.Placed, key) {
 		return "\u2013"
 	}
 	return strconv.FormatFloat(x, 'f', 1, 64)
@@ -140,9 +141,10 @@ func TestEvidenceSection(t *testing.T) {
 			pct := func(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
 			placed := 0
 			for i, s := range rep.Evaluators {
-				want := []string{s.Evaluator, pct(s.Agreement), z(s.Z), "", pct(s.LargeErrors), z(s.ErrorsZ), pct(s.SmallErrors), z(s.SmallErrorsZ), pct(s.CrowdedMiss), pct(s.OpenMiss)}
+				want := []string{s.Evaluator, pct(s.Agreement), z(s, "agreement", s.Z), "", pct(s.LargeErrors), z(s, "large_errors", s.ErrorsZ),
+					pct(s.SmallErrors), z(s, "small_errors", s.SmallErrorsZ), pct(s.SecondBest), z(s, "second_best", s.SecondZ), pct(s.CrowdedMiss), pct(s.OpenMiss)}
 				want[3] = "\u2013"
-				if s.Z != 0 {
+				if slices.Contains(s.Placed, "agreement") {
 					want[3] = strconv.FormatFloat(s.Percentile, 'f', 0, 64) + "%"
 					placed++
 				}
