@@ -248,7 +248,7 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		if slots != nil {
 			<-slots // this request's: the writer took it before writing the request
 		}
-		a, err := e.answers.read(req.Op, data)
+		a, err := readAnswer(req.Op, data)
 		switch {
 		case err != nil:
 			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the answer %s is not the protocol's: %v", what, truncate(string(data), 120), err)}

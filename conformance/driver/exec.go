@@ -60,7 +60,6 @@ type Exec struct {
 	failedStarts int // in a row
 	stopped      *conformance.DriverError
 	stderr       *cappedWriter
-	answers      reader // reads the answers, its buffers reused
 	out          []byte // the requests being written, reused
 }
 

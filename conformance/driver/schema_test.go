@@ -148,6 +148,7 @@ var answerCorpus = []struct {
 	{"move", `{"id":3,"ok":true,"changed":true,"gained":4,"spawn":{"row":0,"col":1,"value":3},"state":{"board":[[4,2],[0,0]],"score":4,"moves":1,"won":false,"over":false}}`, false},
 	{"move", `{"id":3,"ok":true,"changed":true,"gained":4,"spawn":{"row":0,"col":1},"state":{"board":[[4,2],[0,0]],"score":4,"moves":1,"won":false,"over":false}}`, false},
 	{"move", `{"id":3,"ok":true,"changed":true,"gained":4,"spawn":{"row":0,"col":1,"value":2,"x":1},"state":{"board":[[4,2],[0,0]],"score":4,"moves":1,"won":false,"over":false}}`, false},
+	{"move", `{"id":3,"ok":true,"changed":true,"gained":4,"spawn":{"row":null,"col":1,"value":2},"state":{"board":[[4,2],[0,0]],"score":4,"moves":1,"won":false,"over":false}}`, false},
 	{"legal", `{"id":4,"ok":true,"legal":[]}`, true},
 	{"legal", `{"id":4,"ok":true,"legal":["up","down","left","right"]}`, true},
 	{"legal", `{"id":4,"ok":true,"legal":["up","up"]}`, false},
@@ -203,6 +204,34 @@ func TestAnswerBeyondSchema(t *testing.T) {
 		}
 		if !beyondSchema([]byte(tc.line), err) {
 			t.Errorf("%s: the fuzz test would hold the schema to it", tc.line)
+		}
+	}
+}
+
+// TestAnswerMessages: a refused answer names the field, what was wanted
+// and what was found.
+func TestAnswerMessages(t *testing.T) {
+	const st = `"state":{"board":[[2,0],[0,0]],"score":0,"moves":0,"won":false,"over":false}`
+	for _, tc := range []struct{ op, line, says string }{
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,"4"]],"score":0,"moves":0,"won":false,"over":false}}`, "/state/board/1/1: want an integer, not a string"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],4],"score":0,"moves":0,"won":false,"over":false}}`, "/state/board/1: want an array, not a number"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,0,0,0,0,0,0,0,0]],"score":0,"moves":0,"won":false,"over":false}}`, "/state/board/1: more than 8 items"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0]],"score":0,"moves":0,"won":false,"over":false}}`, "/state/board/1: 1 items, fewer than 2"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,3]],"score":0,"moves":0,"won":false,"over":false}}`, "/state/board/1/1: 3 is not 0 or a tile (a power of two, 2 to 2^52)"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,0]],"score":100000000000000000000000,"moves":0,"won":false,"over":false}}`, "/state/score: 100000000000000000000000 is not an integer from 0 to 9007199254740991"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,0]],"score":1e16,"moves":0,"won":false,"over":false}}`, "/state/score: 1e16 is not from 0 to 9007199254740991"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,0]],"score":0,"moves":0,"won":false,"over":null}}`, "/state/over: null, where the schema has a value"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,0]],"score":0,"moves":0,"won":false}}`, `/state: missing field "over"`},
+		{"new", `{"id":2,"ok":true,"legal":[],` + st + `}`, "/legal: a field an answer to new with ok true does not have"},
+		{"move", `{"id":2,"ok":true,"changed":true,"gained":0,"spawn":{"row":null,"col":1,"value":2},` + st + `}`, "/spawn/row: null, where the schema has a value"},
+		{"move", `{"id":2,"ok":true,"changed":1,"gained":0,"spawn":null,` + st + `}`, "/changed: want true or false, not a number"},
+		{"move", `{"id":2,"ok":true,"changed":true,"gained":0,"spawn":[],` + st + `}`, "/spawn: want an object, not a list"},
+		{"hello", `{"id":1,"ok":true,"protocol":1,"name":"x","version":"1","profiles":[3],"features":[]}`, "/profiles/0: want a string, not a number"},
+		{"legal", `{"id":4,"ok":true,"legal":[],"Legal":[]}`, "/Legal: unknown field"},
+		{"legal", `3`, "the answer is a number, not a JSON object"},
+	} {
+		if _, err := readAnswer(tc.op, []byte(tc.line)); err == nil || err.Error() != tc.says {
+			t.Errorf("%s: %v, want %q", tc.line, err, tc.says)
 		}
 	}
 }
@@ -346,9 +375,8 @@ func BenchmarkAnswer(b *testing.B) {
 	line := []byte(`{"id":12345,"ok":true,"changed":true,"gained":4,"spawn":{"row":0,"col":3,"value":2},"state":{"board":[[4,0,0,2],[0,0,0,0],[0,16,0,0],[0,0,8,0]],"score":4,"moves":1,"won":false,"over":false,"result":"playing"}}`)
 	var driver float64
 	b.Run("driver", func(b *testing.B) {
-		var r reader
 		for b.Loop() {
-			if _, err := r.read("move", line); err != nil {
+			if _, err := readAnswer("move", line); err != nil {
 				b.Fatal(err)
 			}
 		}
