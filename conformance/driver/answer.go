@@ -77,7 +77,7 @@ type integer struct {
 // UnmarshalJSONFrom reads a number.
 func (n *integer) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if k := dec.PeekKind(); k != '0' && k != 0 {
-		return wrongKind{"an integer", k}
+		return wrongKind("an integer", k)
 	}
 	lit, err := dec.ReadValue()
 	if err != nil {
@@ -98,13 +98,40 @@ func (n integer) String() string {
 	return strconv.FormatUint(n.v, 10)
 }
 
-// wrongKind is a value of another kind than the schema's.
-type wrongKind struct {
-	want string
-	got  jsontext.Kind
+// upTo8 is a JSON array of at most 8 items, a board's rows or a row's
+// cells: a longer one is refused as it is read, so that a board costs
+// little whatever the line holds.
+type upTo8[T any] []T
+
+// UnmarshalJSONFrom reads the array.
+func (l *upTo8[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() != '[' {
+		return json.UnmarshalDecode(dec, (*[]T)(l)) // the error of a value of another kind
+	}
+	dec.ReadToken()
+	for dec.PeekKind() != ']' {
+		if len(*l) == 8 {
+			return refused("more than 8 items")
+		}
+		*l = append(*l, *new(T))
+		if err := json.UnmarshalDecode(dec, &(*l)[len(*l)-1]); err != nil {
+			return err
+		}
+	}
+	_, err := dec.ReadToken()
+	return err
 }
 
-func (e wrongKind) Error() string { return "want " + e.want + ", not " + strictjson.KindName(e.got) }
+// refused is what the decoding of a value refused, said as the schema
+// would.
+type refused string
+
+func (r refused) Error() string { return string(r) }
+
+// wrongKind is a value of kind got where the schema wants want.
+func wrongKind(want string, got jsontext.Kind) refused {
+	return refused("want " + want + ", not " + strictjson.KindName(got))
+}
 
 // The answer's objects, key by key as the schema has them.
 type (
@@ -130,12 +157,12 @@ type (
 		Value given[integer] `json:"value"`
 	}
 	stateLine struct {
-		Board  given[[][]integer] `json:"board"`
-		Score  given[integer]     `json:"score"`
-		Moves  given[integer]     `json:"moves"`
-		Won    given[bool]        `json:"won"`
-		Over   given[bool]        `json:"over"`
-		Result given[string]      `json:"result"`
+		Board  given[upTo8[upTo8[integer]]] `json:"board"`
+		Score  given[integer]               `json:"score"`
+		Moves  given[integer]               `json:"moves"`
+		Won    given[bool]                  `json:"won"`
+		Over   given[bool]                  `json:"over"`
+		Result given[string]                `json:"result"`
 	}
 )
 
@@ -194,12 +221,12 @@ func decodeError(err error) error {
 		return &schemaError{"", "not JSON: " + err.Error()}
 	}
 	ptr := string(se.JSONPointer)
-	wk, isWrongKind := errors.AsType[wrongKind](err)
+	r, isRefused := errors.AsType[refused](err)
 	switch {
 	case errors.Is(err, json.ErrUnknownName):
 		return &schemaError{ptr, "unknown field"}
-	case isWrongKind:
-		return &schemaError{ptr, wk.Error()}
+	case isRefused:
+		return &schemaError{ptr, string(r)}
 	case ptr == "":
 		return &schemaError{"", "the answer is " + strictjson.KindName(se.JSONKind) + ", not a JSON object"}
 	}
@@ -212,7 +239,7 @@ func decodeError(err error) error {
 	case reflect.Slice:
 		want = "an array"
 	}
-	return &schemaError{ptr, wrongKind{want, se.JSONKind}.Error()}
+	return &schemaError{ptr, string(wrongKind(want, se.JSONKind))}
 }
 
 // checker checks a decoded answer for what its structs cannot say; the

@@ -387,3 +387,18 @@ func BenchmarkAnswer(b *testing.B) {
 		}
 	})
 }
+
+// TestAnswerBoardBounded: a board is refused as soon as it has a 9th row
+// or a row a 9th cell, so a line of a megabyte of cells costs no more
+// than a few allocations, not one a cell.
+func TestAnswerBoardBounded(t *testing.T) {
+	cells := strings.Repeat("0,", 500000) + "0"
+	for _, board := range []string{"[[" + cells + "]]", "[" + strings.Repeat("[],", 300000) + "[]]"} {
+		line := []byte(`{"id":2,"ok":true,"state":{"board":` + board + `,"score":0,"moves":0,"won":false,"over":false}}`)
+		var err error
+		allocs := testing.AllocsPerRun(2, func() { _, err = readAnswer("new", line) })
+		if err == nil || !strings.HasSuffix(err.Error(), "more than 8 items") || allocs > 200 {
+			t.Errorf("%.60s...: %v, %.0f allocations", line, err, allocs)
+		}
+	}
+}
