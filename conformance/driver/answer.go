@@ -66,7 +66,7 @@ type key interface{ given() (set, null bool) }
 
 // integer is a JSON Schema integer: a number with no fraction, whatever
 // its spelling (3, 3.0 and 0.3e1 alike); its range is checked by
-// [integer.outside].
+// [checker.integer].
 type integer struct {
 	lit string // as written, when FormatUint(v) is not
 	v   uint64
