@@ -98,20 +98,33 @@ func (n integer) String() string {
 	return strconv.FormatUint(n.v, 10)
 }
 
-// upTo8 is a JSON array of at most 8 items, a board's rows or a row's
-// cells: a longer one is refused as it is read, so that a board costs
-// little whatever the line holds.
-type upTo8[T any] []T
+// upTo is a JSON array of at most N's items (a board's rows, a row's
+// cells, the lists of strings): a longer one is refused as it is read, so
+// that an answer costs little whatever its line holds.
+type upTo[T any, N most] []T
+
+// most is how many items an [upTo] takes.
+type most interface{ most() int }
+
+type (
+	eight struct{} // a board's rows, a row's cells
+	four  struct{} // the legal moves
+	many  struct{} // profiles, features (protocol.MaxProfiles, protocol.MaxFeatures)
+)
+
+func (eight) most() int { return 8 }
+func (four) most() int  { return 4 }
+func (many) most() int  { return max(protocol.MaxProfiles, protocol.MaxFeatures) }
 
 // UnmarshalJSONFrom reads the array.
-func (l *upTo8[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+func (l *upTo[T, N]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if dec.PeekKind() != '[' {
 		return json.UnmarshalDecode(dec, (*[]T)(l)) // the error of a value of another kind
 	}
 	dec.ReadToken()
-	for dec.PeekKind() != ']' {
-		if len(*l) == 8 {
-			return refused("more than 8 items")
+	for n := (*new(N)).most(); dec.PeekKind() != ']'; {
+		if len(*l) == n {
+			return refused(fmt.Sprintf("more than %d items", n))
 		}
 		*l = append(*l, *new(T))
 		if err := json.UnmarshalDecode(dec, &(*l)[len(*l)-1]); err != nil {
@@ -136,20 +149,20 @@ func wrongKind(want string, got jsontext.Kind) refused {
 // The answer's objects, key by key as the schema has them.
 type (
 	answerLine struct {
-		ID       given[integer]   `json:"id"`
-		OK       given[bool]      `json:"ok"`
-		Error    given[string]    `json:"error"`
-		Message  given[string]    `json:"message"`
-		Protocol given[integer]   `json:"protocol"`
-		Name     given[string]    `json:"name"`
-		Version  given[string]    `json:"version"`
-		Profiles given[[]string]  `json:"profiles"`
-		Features given[[]string]  `json:"features"`
-		Changed  given[bool]      `json:"changed"`
-		Gained   given[integer]   `json:"gained"`
-		Spawn    given[spawnLine] `json:"spawn"`
-		Legal    given[[]string]  `json:"legal"`
-		State    given[stateLine] `json:"state"`
+		ID       given[integer]            `json:"id"`
+		OK       given[bool]               `json:"ok"`
+		Error    given[string]             `json:"error"`
+		Message  given[string]             `json:"message"`
+		Protocol given[integer]            `json:"protocol"`
+		Name     given[string]             `json:"name"`
+		Version  given[string]             `json:"version"`
+		Profiles given[upTo[string, many]] `json:"profiles"`
+		Features given[upTo[string, many]] `json:"features"`
+		Changed  given[bool]               `json:"changed"`
+		Gained   given[integer]            `json:"gained"`
+		Spawn    given[spawnLine]          `json:"spawn"`
+		Legal    given[upTo[string, four]] `json:"legal"`
+		State    given[stateLine]          `json:"state"`
 	}
 	spawnLine struct {
 		Row   given[integer] `json:"row"`
@@ -157,12 +170,12 @@ type (
 		Value given[integer] `json:"value"`
 	}
 	stateLine struct {
-		Board  given[upTo8[upTo8[integer]]] `json:"board"`
-		Score  given[integer]               `json:"score"`
-		Moves  given[integer]               `json:"moves"`
-		Won    given[bool]                  `json:"won"`
-		Over   given[bool]                  `json:"over"`
-		Result given[string]                `json:"result"`
+		Board  given[upTo[upTo[integer, eight], eight]] `json:"board"`
+		Score  given[integer]                           `json:"score"`
+		Moves  given[integer]                           `json:"moves"`
+		Won    given[bool]                              `json:"won"`
+		Over   given[bool]                              `json:"over"`
+		Result given[string]                            `json:"result"`
 	}
 )
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
@@ -388,17 +389,22 @@ func BenchmarkAnswer(b *testing.B) {
 	})
 }
 
-// TestAnswerBoardBounded: a board is refused as soon as it has a 9th row
-// or a row a 9th cell, so a line of a megabyte of cells costs no more
-// than a few allocations, not one a cell.
-func TestAnswerBoardBounded(t *testing.T) {
-	cells := strings.Repeat("0,", 500000) + "0"
-	for _, board := range []string{"[[" + cells + "]]", "[" + strings.Repeat("[],", 300000) + "[]]"} {
-		line := []byte(`{"id":2,"ok":true,"state":{"board":` + board + `,"score":0,"moves":0,"won":false,"over":false}}`)
+// TestAnswerBounded: a board is refused as soon as it has a 9th row or a
+// row a 9th cell, a list of strings at its item past the schema's most,
+// so a line of a megabyte of items costs a few allocations, not one an
+// item.
+func TestAnswerBounded(t *testing.T) {
+	const st = `,"state":{"board":%s,"score":0,"moves":0,"won":false,"over":false}}`
+	for _, tc := range []struct{ op, line, says string }{
+		{"new", `{"id":2,"ok":true` + fmt.Sprintf(st, "[["+strings.Repeat("0,", 500000)+"0]]"), "/state/board/0: more than 8 items"},
+		{"new", `{"id":2,"ok":true` + fmt.Sprintf(st, "["+strings.Repeat("[],", 300000)+"[]]"), "/state/board: more than 8 items"},
+		{"hello", `{"id":1,"ok":true,"protocol":1,"name":"x","version":"1","profiles":[` + strings.Repeat(`"",`, 300000) + `""],"features":[]}`, "/profiles: more than 256 items"},
+		{"legal", `{"id":1,"ok":true,"legal":[` + strings.Repeat(`"",`, 300000) + `""]}`, "/legal: more than 4 items"},
+	} {
 		var err error
-		allocs := testing.AllocsPerRun(2, func() { _, err = readAnswer("new", line) })
-		if err == nil || !strings.HasSuffix(err.Error(), "more than 8 items") || allocs > 200 {
-			t.Errorf("%.60s...: %v, %.0f allocations", line, err, allocs)
+		allocs := testing.AllocsPerRun(2, func() { _, err = readAnswer(tc.op, []byte(tc.line)) })
+		if err == nil || err.Error() != tc.says || allocs > 1000 {
+			t.Errorf("%.60s...: %v, %.0f allocations; want %q", tc.line, err, allocs, tc.says)
 		}
 	}
 }
