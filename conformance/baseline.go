@@ -5,7 +5,13 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/tileproof/tileproof/internal/strictjson"
 )
 
 // WriteJSON writes the report as one JSON document, which --baseline reads
@@ -16,13 +22,30 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
-// ReadReport reads a report written by WriteJSON.
+// ReadReport reads a report written by WriteJSON, strictly
+// (internal/strictjson: a key unknown, in another case or given twice,
+// invalid UTF-8 or anything after the report refused).
 func ReadReport(rd io.Reader) (*Report, error) {
 	var r Report
-	if err := json.NewDecoder(rd).Decode(&r); err != nil {
-		return nil, fmt.Errorf("not a conformance report: %w", err)
+	dec := jsontext.NewDecoder(rd, strictjson.Options(), nanoseconds())
+	err := jsonv2.UnmarshalDecode(dec, &r)
+	if err == nil {
+		if _, err = dec.ReadToken(); err == io.EOF {
+			return &r, nil
+		}
+		err = fmt.Errorf("something after the report, at byte %d", dec.InputOffset())
 	}
-	return &r, nil
+	return nil, fmt.Errorf("not a conformance report: %w", err)
+}
+
+// nanoseconds reads a duration as WriteJSON writes it: a number of
+// nanoseconds.
+func nanoseconds() jsonv2.Options {
+	return jsonv2.WithUnmarshalers(jsonv2.UnmarshalFunc(func(b []byte, d *time.Duration) error {
+		n, err := strconv.ParseInt(string(b), 10, 64)
+		*d = time.Duration(n)
+		return err
+	}))
 }
 
 // Change is a case whose outcome differs from a baseline report.

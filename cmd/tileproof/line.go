@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,10 +9,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/strictjson"
 )
 
 // lineOutput is the JSON shape of the Merge-line tool's answer.
@@ -101,21 +103,23 @@ func joinInts(vs []int64) string {
 	return strings.Join(s, " ")
 }
 
-// decodeLineJSON reads the Merge-line tool's input object strictly: exactly the field
-// lineBeforeSwipe, a list of numbers, each an integer (2, 2.0 and 2e0 are
-// the same number in JSON). Range and power-of-two checks are the
-// engine's.
+// decodeLineJSON reads the Merge-line tool's input object strictly
+// (internal/strictjson: exactly the key lineBeforeSwipe, given once, in
+// its case): a list of numbers, each an integer (2, 2.0 and 2e0 are the
+// same number in JSON). Range and power-of-two checks are the engine's.
 func decodeLineJSON(data []byte) ([]int64, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var in struct {
-		LineBeforeSwipe *[]json.RawMessage `json:"lineBeforeSwipe"`
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, errors.New("empty input; want {\"lineBeforeSwipe\": [...]}")
 	}
-	if err := dec.Decode(&in); err != nil {
+	dec := jsontext.NewDecoder(bytes.NewReader(data), strictjson.Options())
+	var in struct {
+		LineBeforeSwipe *[]jsontext.Value `json:"lineBeforeSwipe"`
+	}
+	if err := json.UnmarshalDecode(dec, &in); err != nil {
 		return nil, jsonError(err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("data after the object, at byte %d", dec.InputOffset())
+	if rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return nil, fmt.Errorf("data after the object, at byte %d", len(data)-len(rest))
 	}
 	if in.LineBeforeSwipe == nil {
 		return nil, errors.New(`missing the field "lineBeforeSwipe" (a list of 1 to 16 numbers)`)
@@ -137,9 +141,9 @@ func decodeLineJSON(data []byte) ([]int64, error) {
 
 // jsonInteger reads a JSON value that must be a number with an integer
 // value within ±2^53.
-func jsonInteger(r json.RawMessage) (int64, error) {
+func jsonInteger(r jsontext.Value) (int64, error) {
 	s := string(r)
-	if s == "" || !(s[0] == '-' || '0' <= s[0] && s[0] <= '9') {
+	if r.Kind() != '0' {
 		return 0, fmt.Errorf("%s is not a number", s)
 	}
 	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
@@ -159,23 +163,23 @@ func jsonInteger(r json.RawMessage) (int64, error) {
 
 // jsonError rewords the decoder's errors for a person.
 func jsonError(err error) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		return fmt.Errorf("invalid JSON at byte %d: %v", se.Offset, se)
-	case errors.As(err, &te):
-		field := te.Field
-		if field == "" {
-			return fmt.Errorf("want a JSON object, found %s", te.Value)
-		}
-		return fmt.Errorf("%s: want a list of numbers, found %s", field, te.Value)
-	case errors.Is(err, io.ErrUnexpectedEOF):
+	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return errors.New("invalid JSON: the input ends inside a value")
-	case err == io.EOF:
-		return errors.New("empty input; want {\"lineBeforeSwipe\": [...]}")
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return fmt.Errorf("%s; the input has only \"lineBeforeSwipe\"", strings.TrimPrefix(err.Error(), "json: "))
 	}
-	return err
+	if se, ok := errors.AsType[*jsontext.SyntacticError](err); ok {
+		if errors.Is(err, jsontext.ErrDuplicateName) {
+			return fmt.Errorf("%q given twice", strings.TrimPrefix(string(se.JSONPointer), "/"))
+		}
+		return fmt.Errorf("invalid JSON at byte %d: %v", se.ByteOffset, strings.TrimPrefix(se.Err.Error(), "jsontext: "))
+	}
+	se, ok := errors.AsType[*json.SemanticError](err)
+	switch {
+	case !ok:
+		return err
+	case errors.Is(err, json.ErrUnknownName):
+		return fmt.Errorf("unknown field %q; the input has only \"lineBeforeSwipe\"", strings.TrimPrefix(string(se.JSONPointer), "/"))
+	case se.JSONPointer == "":
+		return fmt.Errorf("want a JSON object, found %s", strictjson.KindName(se.JSONKind))
+	}
+	return fmt.Errorf("lineBeforeSwipe: want a list of numbers, found %s", strictjson.KindName(se.JSONKind))
 }

@@ -43,50 +43,32 @@ func (e *schemaError) Error() string {
 // given is a key of an answer's object: whether it was given, and
 // whether as null.
 type given[T any] struct {
-	V    T
-	Set  bool
-	Null bool
+	V         T
+	Set, Null bool
 }
 
-// UnmarshalJSONFrom reads the key's value; null is noted, not refused
-// (the two keys that may be null are the answer's id and spawn).
+// UnmarshalJSONFrom reads the key's value; null is noted, and refused
+// after but for the answer's id and spawn.
 func (g *given[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	g.Set = true
-	k := dec.PeekKind()
-	if k == 'n' {
+	if dec.PeekKind() == 'n' {
 		g.Null = true
 		_, err := dec.ReadToken()
-		return err
-	}
-	// The scalars read here: json.UnmarshalDecode is the general way, and
-	// costs more than the rest of a key (docs/protocol.md, "Costs").
-	switch v := any(&g.V).(type) {
-	case *integer:
-		return v.UnmarshalJSONFrom(dec)
-	case *bool:
-		if k != 't' && k != 'f' {
-			return wrongKind{"true or false", k}
-		}
-		*v = k == 't'
-		_, err := dec.ReadToken()
-		return err
-	case *string:
-		if k != '"' {
-			return wrongKind{"a string", k}
-		}
-		t, err := dec.ReadToken()
-		*v = t.String()
 		return err
 	}
 	return json.UnmarshalDecode(dec, &g.V)
 }
 
+func (g *given[T]) given() (set, null bool) { return g.Set, g.Null }
+
+// key is a [given] of any type.
+type key interface{ given() (set, null bool) }
+
 // integer is a JSON Schema integer: a number with no fraction, whatever
 // its spelling (3, 3.0 and 0.3e1 alike); its range is checked by
-// [integer.outside].
+// [checker.integer].
 type integer struct {
-	set bool
-	lit string // as written, when not in plain digits
+	lit string // as written, when FormatUint(v) is not
 	v   uint64
 	neg bool // below zero (-0 is zero)
 	ok  bool // no fraction, and within 64 bits
@@ -94,21 +76,15 @@ type integer struct {
 
 // UnmarshalJSONFrom reads a number.
 func (n *integer) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	switch k := dec.PeekKind(); k {
-	case '0':
-	case 0:
-		_, err := dec.ReadToken()
-		return err
-	default:
-		return wrongKind{"an integer", k}
+	if k := dec.PeekKind(); k != '0' && k != 0 {
+		return wrongKind("an integer", k)
 	}
 	lit, err := dec.ReadValue()
 	if err != nil {
 		return err
 	}
-	n.set = true
 	n.v, n.neg, n.ok = exactInteger(lit)
-	if strings.Trim(string(lit), "0123456789") != "" { // no allocation: the conversion does not escape
+	if !n.ok || strings.Trim(string(lit), "0123456789") != "" { // no allocation: the conversion does not escape
 		n.lit = string(lit)
 	}
 	return nil
@@ -122,94 +98,71 @@ func (n integer) String() string {
 	return strconv.FormatUint(n.v, 10)
 }
 
-// board is a state's board, rows of cells, read without reflection (the
-// general way's slices cost more than the rest of an answer).
-type board struct{ rows [][]integer }
+// upTo is a JSON array of at most N's items (a board's rows, a row's
+// cells, the lists of strings): a longer one is refused as it is read, so
+// that an answer costs little whatever its line holds.
+type upTo[T any, N most] []T
 
-// boardError is a board the schema refuses: where in it (row and cell
-// -1 for none), and why.
-type boardError struct {
-	row, cell int
-	msg       string
-}
+// most is how many items an [upTo] takes.
+type most interface{ most() int }
 
-func (e boardError) Error() string { return e.msg }
+type (
+	eight struct{} // a board's rows, a row's cells
+	four  struct{} // the legal moves
+	many  struct{} // profiles, features (protocol.MaxProfiles, protocol.MaxFeatures)
+)
 
-// at returns the pointer to where e is.
-func (e boardError) at() string {
-	p := "/state/board"
-	for _, i := range []int{e.row, e.cell} {
-		if i >= 0 {
-			p += "/" + strconv.Itoa(i)
+func (eight) most() int { return 8 }
+func (four) most() int  { return 4 }
+func (many) most() int  { return max(protocol.MaxProfiles, protocol.MaxFeatures) }
+
+// UnmarshalJSONFrom reads the array.
+func (l *upTo[T, N]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() != '[' {
+		return json.UnmarshalDecode(dec, (*[]T)(l)) // the error of a value of another kind
+	}
+	dec.ReadToken()
+	for n := (*new(N)).most(); dec.PeekKind() != ']'; {
+		if len(*l) == n {
+			return refused(fmt.Sprintf("more than %d items", n))
+		}
+		*l = append(*l, *new(T))
+		if err := json.UnmarshalDecode(dec, &(*l)[len(*l)-1]); err != nil {
+			return err
 		}
 	}
-	return p
+	_, err := dec.ReadToken()
+	return err
 }
 
-// UnmarshalJSONFrom reads at most 8 rows of at most 8 cells.
-func (b *board) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	list := func(row int, item func(i int) error) error {
-		switch k := dec.PeekKind(); k {
-		case '[':
-		case 0:
-			_, err := dec.ReadToken()
-			return err
-		default:
-			return boardError{row, -1, wrongKind{"an array", k}.Error()}
-		}
-		dec.ReadToken()
-		for i := 0; dec.PeekKind() != ']'; i++ {
-			if i == 8 {
-				return boardError{row, -1, "more than 8 items"}
-			}
-			if err := item(i); err != nil {
-				return err
-			}
-		}
-		_, err := dec.ReadToken()
-		return err
-	}
-	return list(-1, func(r int) error {
-		var row []integer
-		err := list(r, func(c int) error {
-			var n integer
-			err := n.UnmarshalJSONFrom(dec)
-			if wk, ok := err.(wrongKind); ok {
-				return boardError{r, c, wk.Error()}
-			}
-			row = append(row, n)
-			return err
-		})
-		b.rows = append(b.rows, row)
-		return err
-	})
-}
+// refused is what the decoding of a value refused, said as the schema
+// would.
+type refused string
 
-// wrongKind is a value of another kind than the schema's.
-type wrongKind struct {
-	want string
-	got  jsontext.Kind
-}
+func (r refused) Error() string { return string(r) }
 
-func (e wrongKind) Error() string { return "want " + e.want + ", not " + strictjson.KindName(e.got) }
+// wrongKind is a value of kind got where the schema wants want.
+func wrongKind(want string, got jsontext.Kind) refused {
+	return refused("want " + want + ", not " + strictjson.KindName(got))
+}
 
 // The answer's objects, key by key as the schema has them.
 type (
 	answerLine struct {
-		ID       given[integer]   `json:"id"`
-		OK       given[bool]      `json:"ok"`
-		Error    given[string]    `json:"error"`
-		Message  given[string]    `json:"message"`
-		Protocol given[integer]   `json:"protocol"`
-		Name     given[string]    `json:"name"`
-		Version  given[string]    `json:"version"`
-		Profiles given[[]string]  `json:"profiles"`
-		Features given[[]string]  `json:"features"`
-		Changed  given[bool]      `json:"changed"`
-		Gained   given[integer]   `json:"gained"`
-		Spawn    given[spawnLine] `json:"spawn"`
-		Legal    given[[]string]  `json:"legal"`
-		State    given[stateLine] `json:"state"`
+		ID       given[integer]            `json:"id"`
+		OK       given[bool]               `json:"ok"`
+		Error    given[string]             `json:"error"`
+		Message  given[string]             `json:"message"`
+		Protocol given[integer]            `json:"protocol"`
+		Name     given[string]             `json:"name"`
+		Version  given[string]             `json:"version"`
+		Profiles given[upTo[string, many]] `json:"profiles"`
+		Features given[upTo[string, many]] `json:"features"`
+		Changed  given[bool]               `json:"changed"`
+		Gained   given[integer]            `json:"gained"`
+		Spawn    given[spawnLine]          `json:"spawn"`
+		Legal    given[upTo[string, four]] `json:"legal"`
+		State    given[stateLine]          `json:"state"`
 	}
 	spawnLine struct {
 		Row   given[integer] `json:"row"`
@@ -217,59 +170,33 @@ type (
 		Value given[integer] `json:"value"`
 	}
 	stateLine struct {
-		Board  given[board]   `json:"board"`
-		Score  given[integer] `json:"score"`
-		Moves  given[integer] `json:"moves"`
-		Won    given[bool]    `json:"won"`
-		Over   given[bool]    `json:"over"`
-		Result given[string]  `json:"result"`
+		Board  given[upTo[upTo[integer, eight], eight]] `json:"board"`
+		Score  given[integer]                           `json:"score"`
+		Moves  given[integer]                           `json:"moves"`
+		Won    given[bool]                              `json:"won"`
+		Over   given[bool]                              `json:"over"`
+		Result given[string]                            `json:"result"`
 	}
 )
 
-// The keys of each kind of answer, all required: a refusal's, and those
-// of each op's answer with ok true.
-var (
-	refusalKeys = []string{"id", "ok", "error", "message"}
-	helloKeys   = []string{"id", "ok", "protocol", "name", "version", "profiles", "features"}
-	stateKeys   = []string{"id", "ok", "state"}
-	moveKeys    = []string{"id", "ok", "changed", "gained", "spawn", "state"}
-	legalKeys   = []string{"id", "ok", "legal"}
-)
-
-// answerKeys returns the keys of op's answer with ok true.
+// answerKeys returns the keys of op's answer with ok true, all required.
 func answerKeys(op string) ([]string, bool) {
 	switch op {
 	case protocol.OpHello:
-		return helloKeys, true
+		return []string{"id", "ok", "protocol", "name", "version", "profiles", "features"}, true
 	case protocol.OpNew, protocol.OpLoad, protocol.OpUndo, protocol.OpEndRun, protocol.OpKeepPlaying:
-		return stateKeys, true
+		return []string{"id", "ok", "state"}, true
 	case protocol.OpMove:
-		return moveKeys, true
+		return []string{"id", "ok", "changed", "gained", "spawn", "state"}, true
 	case protocol.OpLegal:
-		return legalKeys, true
+		return []string{"id", "ok", "legal"}, true
 	}
 	return nil, false
 }
 
-// answerNames are answerLine's keys, in its order.
-var answerNames = []string{"id", "ok", "error", "message", "protocol", "name", "version", "profiles", "features", "changed", "gained", "spawn", "legal", "state"}
-
-// key is a [given] of any type.
-type key interface{ given() (set, null bool) }
-
-func (g *given[T]) given() (set, null bool) { return g.Set, g.Null }
-
-// reader reads answer lines; the exec driver keeps one.
-type reader struct{}
-
 // readAnswer reads the answer line to a request of op (the line without
 // its newline), as docs/protocol.schema.json's answer-to-OP states it.
 func readAnswer(op string, line []byte) (protocol.Answer, error) {
-	return reader{}.read(op, line)
-}
-
-// read is readAnswer.
-func (reader) read(op string, line []byte) (protocol.Answer, error) {
 	okKeys, known := answerKeys(op)
 	if !known {
 		return protocol.Answer{}, &schemaError{"", fmt.Sprintf("%q is not an op of the protocol", op)}
@@ -307,43 +234,53 @@ func decodeError(err error) error {
 		return &schemaError{"", "not JSON: " + err.Error()}
 	}
 	ptr := string(se.JSONPointer)
-	var wk wrongKind
-	var be boardError
+	r, isRefused := errors.AsType[refused](err)
 	switch {
-	case errors.As(err, &be):
-		return &schemaError{be.at(), be.msg}
 	case errors.Is(err, json.ErrUnknownName):
 		return &schemaError{ptr, "unknown field"}
-	case errors.As(err, &wk):
-		return &schemaError{ptr, wk.Error()}
+	case isRefused:
+		return &schemaError{ptr, string(r)}
 	case ptr == "":
 		return &schemaError{"", "the answer is " + strictjson.KindName(se.JSONKind) + ", not a JSON object"}
 	}
-	return &schemaError{ptr, wrongKind{want(se.GoType), se.JSONKind}.Error()}
-}
-
-// want names what a value of Go type t is in the schema.
-func want(t reflect.Type) string {
-	switch t.Kind() {
+	want := "an object"
+	switch se.GoType.Kind() {
 	case reflect.Bool:
-		return "true or false"
+		want = "true or false"
 	case reflect.String:
-		return "a string"
+		want = "a string"
 	case reflect.Slice:
-		return "an array"
+		want = "an array"
 	}
-	return "an object"
+	return &schemaError{ptr, string(wrongKind(want, se.JSONKind))}
 }
 
 // checker checks a decoded answer for what its structs cannot say; the
 // first error sticks.
-type checker struct {
-	err error
-}
+type checker struct{ err error }
 
 func (c *checker) fail(at, msg string) {
 	if c.err == nil {
 		c.err = &schemaError{at, msg}
+	}
+}
+
+// keys checks the keys of obj, a pointer to one of the structs above, at
+// at: those of required given, no null but for the names in nullable,
+// and, when only is not "", no key beyond required (only says whose).
+func (c *checker) keys(at string, obj any, required []string, only string, nullable ...string) {
+	v := reflect.ValueOf(obj).Elem()
+	for i := range v.NumField() {
+		name := v.Type().Field(i).Tag.Get("json")
+		set, null := v.Field(i).Addr().Interface().(key).given()
+		switch wanted := slices.Contains(required, name); {
+		case wanted && !set:
+			c.fail(at, fmt.Sprintf("missing field %q", name))
+		case !wanted && set && only != "":
+			c.fail(at+"/"+name, "a field "+only+" does not have")
+		case null && !slices.Contains(nullable, name):
+			c.fail(at+"/"+name, "null, where the schema has a value")
+		}
 	}
 }
 
@@ -357,31 +294,18 @@ func (c *checker) answer(op string, okKeys []string, w *answerLine) protocol.Ans
 	}
 	want := okKeys
 	if !a.OK {
-		want = refusalKeys
+		want = []string{"id", "ok", "error", "message"}
 	}
-	for i, g := range []key{&w.ID, &w.OK, &w.Error, &w.Message, &w.Protocol, &w.Name, &w.Version, &w.Profiles, &w.Features, &w.Changed, &w.Gained, &w.Spawn, &w.Legal, &w.State} {
-		name := answerNames[i]
-		set, null := g.given()
-		switch wanted := slices.Contains(want, name); {
-		case wanted && !set:
-			c.fail("", fmt.Sprintf("missing field %q", name))
-		case !wanted && set:
-			c.fail("/"+name, fmt.Sprintf("a field an answer to %s with ok %v does not have", op, a.OK))
-		case null && name != "id" && name != "spawn":
-			c.fail("/"+name, "null, where the schema has a value")
-		}
-	}
+	c.keys("", w, want, fmt.Sprintf("an answer to %s with ok %v", op, a.OK), "id", "spawn")
 	if c.err != nil {
 		return a
 	}
 	if !w.ID.Null {
-		a.ID = int64(c.integer("/id", w.ID.V, 1, engine.MaxSafeInteger))
+		a.ID = int64(c.integer("/id", w.ID, 1, engine.MaxSafeInteger))
 	}
 	a.Error = w.Error.V
 	a.Message = c.str("/message", w.Message.V, 0, protocol.MaxMessageLength)
-	if w.Protocol.Set {
-		a.Protocol = int(c.integer("/protocol", w.Protocol.V, 1, 1<<31-1))
-	}
+	a.Protocol = int(c.integer("/protocol", w.Protocol, 1, 1<<31-1))
 	if w.Name.Set {
 		a.Name = c.str("/name", w.Name.V, 1, protocol.MaxNameLength)
 	}
@@ -397,9 +321,14 @@ func (c *checker) answer(op string, okKeys []string, w *answerLine) protocol.Ans
 		})
 	}
 	a.Changed = w.Changed.V
-	a.Gained = c.integer("/gained", w.Gained.V, 0, engine.MaxSafeInteger)
-	if w.Spawn.Set && !w.Spawn.Null {
-		a.Spawn = c.spawn(&w.Spawn.V)
+	a.Gained = c.integer("/gained", w.Gained, 0, engine.MaxSafeInteger)
+	if s := &w.Spawn.V; w.Spawn.Set && !w.Spawn.Null {
+		c.keys("/spawn", s, []string{"row", "col", "value"}, "")
+		a.Spawn = &engine.Spawn{
+			Row:   int(c.integer("/spawn/row", s.Row, 0, 7)),
+			Col:   int(c.integer("/spawn/col", s.Col, 0, 7)),
+			Value: c.tile("/spawn/value", s.Value.V, false),
+		}
 	}
 	if w.Legal.Set {
 		a.Legal = c.list("/legal", w.Legal.V, 0, 4, func(at, s string) {
@@ -430,25 +359,64 @@ func (c *checker) answer(op string, okKeys []string, w *answerLine) protocol.Ans
 	return a
 }
 
-// integer checks that n, at at, is an integer from min to max.
-func (c *checker) integer(at string, n integer, min, max uint64) uint64 {
-	if msg := n.outside(min, max); msg != "" {
-		c.fail(at, msg)
+func (c *checker) state(w *stateLine) *protocol.State {
+	c.keys("/state", w, []string{"board", "score", "moves", "won", "over"}, "")
+	st := &protocol.State{Won: w.Won.V, Over: w.Over.V, Result: w.Result.V}
+	rows := w.Board.V
+	c.count("/state/board", len(rows), 2, 8)
+	st.Board = make([][]uint64, len(rows))
+	cells := make([]uint64, 0, 64)
+	for r, row := range rows {
+		at := "/state/board/" + strconv.Itoa(r)
+		c.count(at, len(row), 2, 8)
+		for i, n := range row {
+			cells = append(cells, c.tile(at+"/"+strconv.Itoa(i), n, true))
+		}
+		st.Board[r] = cells[len(cells)-len(row):]
+	}
+	st.Score = c.integer("/state/score", w.Score, 0, engine.MaxSafeInteger)
+	st.Moves = int(c.integer("/state/moves", w.Moves, 0, engine.MaxSafeInteger))
+	if w.Result.Set && !slices.Contains([]string{"playing", "target-reached", "no-moves", "move-limit", "run-finished"}, st.Result) {
+		c.fail("/state/result", fmt.Sprintf("%q is not playing, target-reached, no-moves, move-limit or run-finished", truncate(st.Result, 60)))
+	}
+	if w.Result.Set && st.Over != (st.Result != "playing") {
+		c.fail("/state/over", fmt.Sprintf("%v, but the result is %s", st.Over, st.Result))
+	}
+	// Beyond the schema: the rows of a board are of one length.
+	for r, row := range st.Board {
+		if len(row) != len(st.Board[0]) {
+			c.fail(fmt.Sprintf("/state/board/%d", r), fmt.Sprintf("%d cells; row 0 has %d", len(row), len(st.Board[0])))
+		}
+	}
+	return st
+}
+
+// integer checks that g, at at, is an integer from min to max when
+// given.
+func (c *checker) integer(at string, g given[integer], min, max uint64) uint64 {
+	n := g.V
+	switch {
+	case !g.Set || g.Null:
+	case !n.ok:
+		c.fail(at, fmt.Sprintf("%s is not an integer from %d to %d", truncate(n.String(), 40), min, max))
+	case n.neg || n.v < min || n.v > max:
+		c.fail(at, fmt.Sprintf("%s is not from %d to %d", truncate(n.String(), 40), min, max))
 	}
 	return n.v
 }
 
-// outside says why n is not an integer from min to max; "" when it is,
-// or was not given.
-func (n integer) outside(min, max uint64) string {
-	switch {
-	case !n.set:
-	case !n.ok:
-		return fmt.Sprintf("%s is not an integer from %d to %d", truncate(n.String(), 40), min, max)
-	case n.neg || n.v < min || n.v > max:
-		return fmt.Sprintf("%s is not from %d to %d", truncate(n.String(), 40), min, max)
+// tile checks a tile at at, a power of two from 2 to 2^52, or 0 when
+// empty is true.
+func (c *checker) tile(at string, n integer, empty bool) uint64 {
+	c.integer(at, given[integer]{V: n, Set: true}, 0, engine.MaxTile)
+	switch v := n.v; {
+	case v == 0 && empty, v >= 2 && v&(v-1) == 0:
+	case empty:
+		c.fail(at, fmt.Sprintf("%d is not 0 or a tile (a power of two, 2 to 2^52)", v))
+	default:
+		c.fail(at, fmt.Sprintf("%d is not a tile (a power of two, 2 to 2^52)", v))
 	}
-	return ""
+	return n.v
 }
 
 // str checks that s has min to max characters as JSON Schema counts
@@ -486,90 +454,6 @@ func (c *checker) count(at string, n, min, max int) {
 	case n < min:
 		c.fail(at, fmt.Sprintf("%d items, fewer than %d", n, min))
 	}
-}
-
-func (c *checker) spawn(w *spawnLine) *engine.Spawn {
-	c.require("/spawn", "row", w.Row.Set, "col", w.Col.Set, "value", w.Value.Set)
-	return &engine.Spawn{
-		Row:   int(c.integer("/spawn/row", w.Row.V, 0, 7)),
-		Col:   int(c.integer("/spawn/col", w.Col.V, 0, 7)),
-		Value: c.tile("/spawn/value", w.Value.V, false),
-	}
-}
-
-// require records the first of the keys (name, given pairs) not given.
-func (c *checker) require(at string, keys ...any) {
-	for i := 0; i < len(keys); i += 2 {
-		if !keys[i+1].(bool) {
-			c.fail(at, fmt.Sprintf("missing field %q", keys[i]))
-		}
-	}
-}
-
-// tile checks a tile at at, a power of two from 2 to 2^52, or 0 when
-// empty is true.
-func (c *checker) tile(at string, n integer, empty bool) uint64 {
-	if msg := n.notTile(empty); msg != "" {
-		c.fail(at, msg)
-	}
-	return n.v
-}
-
-// notTile says why n is not a tile (or 0, when empty is true); "" when it
-// is one.
-func (n integer) notTile(empty bool) string {
-	switch v := n.v; {
-	case n.outside(0, engine.MaxTile) != "":
-		return n.outside(0, engine.MaxTile)
-	case v == 0 && empty, v >= 2 && v&(v-1) == 0:
-		return ""
-	case empty:
-		return fmt.Sprintf("%d is not 0 or a tile (a power of two, 2 to 2^52)", v)
-	}
-	return fmt.Sprintf("%d is not a tile (a power of two, 2 to 2^52)", n.v)
-}
-
-var results = []string{"playing", "target-reached", "no-moves", "move-limit", "run-finished"}
-
-func (c *checker) state(w *stateLine) *protocol.State {
-	c.require("/state", "board", w.Board.Set, "score", w.Score.Set, "moves", w.Moves.Set, "won", w.Won.Set, "over", w.Over.Set)
-	for i, g := range []key{&w.Board, &w.Score, &w.Moves, &w.Won, &w.Over, &w.Result} {
-		if _, null := g.given(); null {
-			c.fail("/state/"+[]string{"board", "score", "moves", "won", "over", "result"}[i], "null, where the schema has a value")
-		}
-	}
-	st := &protocol.State{Won: w.Won.V, Over: w.Over.V, Result: w.Result.V}
-	rows := w.Board.V.rows
-	c.count("/state/board", len(rows), 2, 8)
-	st.Board = make([][]uint64, len(rows))
-	cells := make([]uint64, 0, 64)
-	for r, row := range rows {
-		if len(row) < 2 {
-			c.count(boardError{r, -1, ""}.at(), len(row), 2, 8)
-		}
-		for i, n := range row {
-			if msg := n.notTile(true); msg != "" {
-				c.fail(boardError{r, i, ""}.at(), msg)
-			}
-			cells = append(cells, n.v)
-		}
-		st.Board[r] = cells[len(cells)-len(row):]
-	}
-	st.Score = c.integer("/state/score", w.Score.V, 0, engine.MaxSafeInteger)
-	st.Moves = int(c.integer("/state/moves", w.Moves.V, 0, engine.MaxSafeInteger))
-	if w.Result.Set && !slices.Contains(results, st.Result) {
-		c.fail("/state/result", fmt.Sprintf("%q is not playing, target-reached, no-moves, move-limit or run-finished", truncate(st.Result, 60)))
-	}
-	if w.Result.Set && st.Over != (st.Result != "playing") {
-		c.fail("/state/over", fmt.Sprintf("%v, but the result is %s", st.Over, st.Result))
-	}
-	// Beyond the schema: the rows of a board are of one length.
-	for r, row := range st.Board {
-		if len(row) != len(st.Board[0]) {
-			c.fail(fmt.Sprintf("/state/board/%d", r), fmt.Sprintf("%d cells; row 0 has %d", len(row), len(st.Board[0])))
-		}
-	}
-	return st
 }
 
 // exactInteger reads a JSON number's text as an exact integer: ok is

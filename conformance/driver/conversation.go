@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,34 +17,8 @@ import (
 // docs/protocol.md, "Failures": what fails a request, when the process is
 // ended, and when the driver stops.
 
-func (e *Exec) timeout() time.Duration {
-	if e.Timeout > 0 {
-		return e.Timeout
-	}
-	return 5 * time.Second
-}
-
-func (e *Exec) startTimeout() time.Duration {
-	if e.StartTimeout > 0 {
-		return e.StartTimeout
-	}
-	return StartTimeout
-}
-
-func (e *Exec) maxTimeouts() int {
-	if e.MaxTimeouts > 0 {
-		return e.MaxTimeouts
-	}
-	return 3
-}
-
 // ctx is the run's context.
-func (e *Exec) ctx() context.Context {
-	if e.Context != nil {
-		return e.Context
-	}
-	return context.Background()
-}
+func (e *Exec) ctx() context.Context { return cmp.Or(e.Context, context.Background()) }
 
 // ended returns why the run's context is done, as the driver's error
 // (not run, with the cause), or nil while the run goes on. A deadline
@@ -181,9 +156,9 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		e.nextID++
 		reqs[i].ID = e.nextID
 	}
-	d := e.timeout()
+	d := cmp.Or(e.Timeout, defaultTimeout)
 	if reqs[0].Op == protocol.OpHello {
-		d = max(d, e.startTimeout()) // hello's answer waits on the start too
+		d = max(d, cmp.Or(e.StartTimeout, StartTimeout)) // hello's answer waits on the start too
 	}
 	limit, _ := e.ctx().Deadline()
 	var slots chan struct{}
@@ -248,7 +223,7 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		if slots != nil {
 			<-slots // this request's: the writer took it before writing the request
 		}
-		a, err := e.answers.read(req.Op, data)
+		a, err := readAnswer(req.Op, data)
 		switch {
 		case err != nil:
 			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the answer %s is not the protocol's: %v", what, truncate(string(data), 120), err)}
@@ -283,7 +258,7 @@ func (e *Exec) timedOut(what requestName, d time.Duration) error {
 // its error err; the driver stops after MaxTimeouts in a row.
 func (e *Exec) countTimeout(err error, what requestName) error {
 	e.timeouts++
-	if e.timeouts >= e.maxTimeouts() {
+	if e.timeouts >= cmp.Or(e.MaxTimeouts, 3) {
 		e.giveUp(conformance.Timeout, fmt.Sprintf("the implementation timed out on %d requests in a row (the last: %s); the driver stopped", e.timeouts, what))
 	}
 	return err

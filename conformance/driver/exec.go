@@ -60,7 +60,6 @@ type Exec struct {
 	failedStarts int // in a row
 	stopped      *conformance.DriverError
 	stderr       *cappedWriter
-	answers      reader // reads the answers, its buffers reused
 	out          []byte // the requests being written, reused
 }
 
@@ -68,6 +67,9 @@ const (
 	// StderrLimit is how much of the implementation's stderr Exec passes
 	// on, over the whole run: the rest is dropped, and counted.
 	StderrLimit = 1 << 20
+	// defaultTimeout is the wait for an answer when the driver names
+	// none.
+	defaultTimeout = 5 * time.Second
 	// window is how many requests a batch keeps in flight.
 	window = 64
 	// maxFailedStarts is how many failed starts in a row stop the driver.

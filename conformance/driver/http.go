@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -87,14 +88,11 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 		b, _ := json.Marshal(body)
 		rd = bytes.NewReader(b)
 	}
-	run := h.Context
-	if run == nil {
-		run = context.Background()
-	}
+	run := cmp.Or(h.Context, context.Background())
 	if run.Err() != nil {
 		return h.notRun(run)
 	}
-	ctx, cancel := context.WithTimeout(run, h.timeout())
+	ctx, cancel := context.WithTimeout(run, cmp.Or(h.Timeout, defaultTimeout))
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(h.BaseURL, "/")+path, rd)
 	if err != nil {
@@ -210,14 +208,6 @@ func (r *httpResponse) legalMoves() ([]engine.Direction, error) {
 		out = append(out, d)
 	}
 	return out, nil
-}
-
-// timeout is the wait for each request.
-func (h *HTTP) timeout() time.Duration {
-	if h.Timeout > 0 {
-		return h.Timeout
-	}
-	return 5 * time.Second
 }
 
 // notRun is the failure of a request once the run's context is done.

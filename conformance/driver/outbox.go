@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"sync"
@@ -151,4 +152,11 @@ func (o *outbox) written(i int) (time.Time, error) {
 		}
 		<-o.changed
 	}
+}
+
+// appendRequest appends a request's line (without its newline) to b, as
+// encoding/json writes protocol.Request.
+func appendRequest(b []byte, r *protocol.Request) []byte {
+	line, _ := json.Marshal(r) // a plain struct: no error
+	return append(b, line...)
 }

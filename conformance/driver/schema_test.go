@@ -5,9 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -148,6 +148,7 @@ var answerCorpus = []struct {
 	{"move", `{"id":3,"ok":true,"changed":true,"gained":4,"spawn":{"row":0,"col":1,"value":3},"state":{"board":[[4,2],[0,0]],"score":4,"moves":1,"won":false,"over":false}}`, false},
 	{"move", `{"id":3,"ok":true,"changed":true,"gained":4,"spawn":{"row":0,"col":1},"state":{"board":[[4,2],[0,0]],"score":4,"moves":1,"won":false,"over":false}}`, false},
 	{"move", `{"id":3,"ok":true,"changed":true,"gained":4,"spawn":{"row":0,"col":1,"value":2,"x":1},"state":{"board":[[4,2],[0,0]],"score":4,"moves":1,"won":false,"over":false}}`, false},
+	{"move", `{"id":3,"ok":true,"changed":true,"gained":4,"spawn":{"row":null,"col":1,"value":2},"state":{"board":[[4,2],[0,0]],"score":4,"moves":1,"won":false,"over":false}}`, false},
 	{"legal", `{"id":4,"ok":true,"legal":[]}`, true},
 	{"legal", `{"id":4,"ok":true,"legal":["up","down","left","right"]}`, true},
 	{"legal", `{"id":4,"ok":true,"legal":["up","up"]}`, false},
@@ -203,6 +204,34 @@ func TestAnswerBeyondSchema(t *testing.T) {
 		}
 		if !beyondSchema([]byte(tc.line), err) {
 			t.Errorf("%s: the fuzz test would hold the schema to it", tc.line)
+		}
+	}
+}
+
+// TestAnswerMessages: a refused answer names the field, what was wanted
+// and what was found.
+func TestAnswerMessages(t *testing.T) {
+	const st = `"state":{"board":[[2,0],[0,0]],"score":0,"moves":0,"won":false,"over":false}`
+	for _, tc := range []struct{ op, line, says string }{
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,"4"]],"score":0,"moves":0,"won":false,"over":false}}`, "/state/board/1/1: want an integer, not a string"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],4],"score":0,"moves":0,"won":false,"over":false}}`, "/state/board/1: want an array, not a number"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,0,0,0,0,0,0,0,0]],"score":0,"moves":0,"won":false,"over":false}}`, "/state/board/1: more than 8 items"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0]],"score":0,"moves":0,"won":false,"over":false}}`, "/state/board/1: 1 items, fewer than 2"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,3]],"score":0,"moves":0,"won":false,"over":false}}`, "/state/board/1/1: 3 is not 0 or a tile (a power of two, 2 to 2^52)"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,0]],"score":100000000000000000000000,"moves":0,"won":false,"over":false}}`, "/state/score: 100000000000000000000000 is not an integer from 0 to 9007199254740991"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,0]],"score":1e16,"moves":0,"won":false,"over":false}}`, "/state/score: 1e16 is not from 0 to 9007199254740991"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,0]],"score":0,"moves":0,"won":false,"over":null}}`, "/state/over: null, where the schema has a value"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,0]],"score":0,"moves":0,"won":false}}`, `/state: missing field "over"`},
+		{"new", `{"id":2,"ok":true,"legal":[],` + st + `}`, "/legal: a field an answer to new with ok true does not have"},
+		{"move", `{"id":2,"ok":true,"changed":true,"gained":0,"spawn":{"row":null,"col":1,"value":2},` + st + `}`, "/spawn/row: null, where the schema has a value"},
+		{"move", `{"id":2,"ok":true,"changed":1,"gained":0,"spawn":null,` + st + `}`, "/changed: want true or false, not a number"},
+		{"move", `{"id":2,"ok":true,"changed":true,"gained":0,"spawn":[],` + st + `}`, "/spawn: want an object, not a list"},
+		{"hello", `{"id":1,"ok":true,"protocol":1,"name":"x","version":"1","profiles":[3],"features":[]}`, "/profiles/0: want a string, not a number"},
+		{"legal", `{"id":4,"ok":true,"legal":[],"Legal":[]}`, "/Legal: unknown field"},
+		{"legal", `3`, "the answer is a number, not a JSON object"},
+	} {
+		if _, err := readAnswer(tc.op, []byte(tc.line)); err == nil || err.Error() != tc.says {
+			t.Errorf("%s: %v, want %q", tc.line, err, tc.says)
 		}
 	}
 }
@@ -300,22 +329,16 @@ func requestCorpus() []protocol.Request {
 	}
 }
 
-// TestAppendRequest: the driver writes every request as encoding/json
-// would write protocol.Request, and docs/protocol.schema.json takes it.
+// TestAppendRequest: docs/protocol.schema.json takes every request the
+// driver writes, one line each.
 func TestAppendRequest(t *testing.T) {
 	for i, r := range requestCorpus() {
 		if r.ID == 0 {
 			r.ID = i + 1
 		}
-		got := appendRequest(nil, &r)
-		want, _ := json.Marshal(r)
-		var g, w any
-		if err := json.Unmarshal(got, &g); err != nil {
-			t.Fatalf("%s: %v", got, err)
-		}
-		json.Unmarshal(want, &w)
-		if !reflect.DeepEqual(g, w) || !bytes.Equal(got, want) && !strings.Contains(string(want), `\u`) {
-			t.Errorf("appendRequest writes\n%s\nencoding/json\n%s", got, want)
+		got := appendRequest([]byte("x"), &r)[1:]
+		if bytes.IndexByte(got, '\n') >= 0 {
+			t.Errorf("%s: more than one line", got)
 		}
 		for _, s := range []string{"request", ""} {
 			if err := schemaVerdict(schema(t, s), got); err != nil {
@@ -346,9 +369,8 @@ func BenchmarkAnswer(b *testing.B) {
 	line := []byte(`{"id":12345,"ok":true,"changed":true,"gained":4,"spawn":{"row":0,"col":3,"value":2},"state":{"board":[[4,0,0,2],[0,0,0,0],[0,16,0,0],[0,0,8,0]],"score":4,"moves":1,"won":false,"over":false,"result":"playing"}}`)
 	var driver float64
 	b.Run("driver", func(b *testing.B) {
-		var r reader
 		for b.Loop() {
-			if _, err := r.read("move", line); err != nil {
+			if _, err := readAnswer("move", line); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -365,4 +387,24 @@ func BenchmarkAnswer(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed())/float64(b.N)/driver, "x-driver")
 		}
 	})
+}
+
+// TestAnswerBounded: a board is refused as soon as it has a 9th row or a
+// row a 9th cell, a list of strings at its item past the schema's most,
+// so a line of a megabyte of items costs a few allocations, not one an
+// item.
+func TestAnswerBounded(t *testing.T) {
+	const st = `,"state":{"board":%s,"score":0,"moves":0,"won":false,"over":false}}`
+	for _, tc := range []struct{ op, line, says string }{
+		{"new", `{"id":2,"ok":true` + fmt.Sprintf(st, "[["+strings.Repeat("0,", 500000)+"0]]"), "/state/board/0: more than 8 items"},
+		{"new", `{"id":2,"ok":true` + fmt.Sprintf(st, "["+strings.Repeat("[],", 300000)+"[]]"), "/state/board: more than 8 items"},
+		{"hello", `{"id":1,"ok":true,"protocol":1,"name":"x","version":"1","profiles":[` + strings.Repeat(`"",`, 300000) + `""],"features":[]}`, "/profiles: more than 256 items"},
+		{"legal", `{"id":1,"ok":true,"legal":[` + strings.Repeat(`"",`, 300000) + `""]}`, "/legal: more than 4 items"},
+	} {
+		var err error
+		allocs := testing.AllocsPerRun(2, func() { _, err = readAnswer(tc.op, []byte(tc.line)) })
+		if err == nil || err.Error() != tc.says || allocs > 1000 {
+			t.Errorf("%.60s...: %v, %.0f allocations; want %q", tc.line, err, allocs, tc.says)
+		}
+	}
 }

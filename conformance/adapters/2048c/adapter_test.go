@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tileproof/tileproof/conformance/internal/lineproto"
 	"github.com/tileproof/tileproof/engine"
 )
 
@@ -591,7 +592,7 @@ func FuzzHandle(f *testing.F) {
 // skipped, a line above the bound is answered and dropped, and the end of
 // the input ends the program with status 0; bad flags are status 2.
 func TestRunLines(t *testing.T) {
-	in := `{"id":1,"op":"hello","protocol":1}` + "\n\n" + `{"id":2,"op":"x","pad":"` + strings.Repeat("a", 2*maxRequest) + `"}` + "\n" + `{"id":3,"op":"legal"}`
+	in := `{"id":1,"op":"hello","protocol":1}` + "\n\n" + `{"id":2,"op":"x","pad":"` + strings.Repeat("a", 2*lineproto.MaxLine) + `"}` + "\n" + `{"id":3,"op":"legal"}`
 	var out, errs bytes.Buffer
 	if code := run([]string{"-binary", "/nonexistent/2048"}, strings.NewReader(in), &out, &errs); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs.String())

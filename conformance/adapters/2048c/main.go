@@ -22,13 +22,13 @@
 // every byte the game writes to FILE, as the recordings in testdata were
 // made.
 //
-// It uses the standard library, creack/pty and x/sys only, and none of
-// tileproof's packages: what it reports is what the screen showed.
+// It uses the standard library, creack/pty and x/sys only, and of
+// tileproof's packages only conformance/internal/lineproto, the line loop
+// it shares with the reference adapter: what it reports is what the
+// screen showed.
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -36,6 +36,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/tileproof/tileproof/conformance/internal/lineproto"
 )
 
 // defaultBinary is where Debian's package installs the game.
@@ -46,9 +48,6 @@ const defaultBinary = "/usr/games/2048"
 // --profile PATH/2048c.yaml), from any directory: the runner reads no
 // file an implementation names.
 const defaultProfile = profileName
-
-// maxRequest bounds a request line.
-const maxRequest = 1 << 20
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -116,51 +115,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	a := &adapter{cfg: cfg, restart: *restart, declared: *profile, version: version(*binary)}
 	defer a.stop()
-	r := bufio.NewReaderSize(stdin, 1<<16)
-	w := bufio.NewWriter(stdout)
-	for {
-		line, err := readLine(r)
-		if len(bytes.TrimSpace(line)) > 0 || err == errTooLong {
-			var out []byte
-			if err == errTooLong {
-				out = failID(nil, "bad-request", "a request line longer than %d bytes", maxRequest)
-			} else {
-				out = a.handle(line)
-			}
-			w.Write(out)
-			w.WriteByte('\n')
-			if err := w.Flush(); err != nil {
-				return 0 // the runner is gone
-			}
-		}
-		if err != nil && err != errTooLong {
-			return 0
-		}
-	}
-}
-
-var errTooLong = fmt.Errorf("request line too long")
-
-// readLine reads one line without its newline; a line longer than
-// maxRequest is read to its end and dropped (errTooLong).
-func readLine(r *bufio.Reader) ([]byte, error) {
-	var line []byte
-	for {
-		part, err := r.ReadSlice('\n')
-		if len(line)+len(part) > maxRequest {
-			for err == bufio.ErrBufferFull {
-				_, err = r.ReadSlice('\n')
-			}
-			if err != nil && err != io.EOF {
-				return nil, err
-			}
-			return nil, errTooLong
-		}
-		line = append(line, part...)
-		if err != bufio.ErrBufferFull {
-			return bytes.TrimSuffix(line, []byte("\n")), err
-		}
-	}
+	lineproto.Serve(stdin, stdout, func(line []byte) ([]byte, error) { return a.handle(line), nil })
+	return 0 // at the end of the input, or when the runner is gone
 }
 
 // version is the program's version as Debian's package manager knows it:

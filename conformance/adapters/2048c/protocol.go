@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/tileproof/tileproof/conformance/internal/lineproto"
 )
 
 // The exec protocol of docs/protocol.md: one JSON request a line in, one
@@ -28,23 +30,6 @@ type request struct {
 	Setup     json.RawMessage `json:"setup"`
 	Direction string          `json:"direction"`
 	Spawn     json.RawMessage `json:"spawn"`
-}
-
-type errorResponse struct {
-	ID      *int64 `json:"id"` // null for a line without an integer id
-	OK      bool   `json:"ok"`
-	Error   string `json:"error"`
-	Message string `json:"message"`
-}
-
-type helloResponse struct {
-	ID       int64    `json:"id"`
-	OK       bool     `json:"ok"`
-	Protocol int      `json:"protocol"`
-	Name     string   `json:"name"`
-	Version  string   `json:"version"`
-	Profiles []string `json:"profiles"`
-	Features []string `json:"features"`
 }
 
 type spawnJSON struct {
@@ -108,10 +93,10 @@ func (a *adapter) handle(line []byte) []byte {
 	}
 	if err := json.Unmarshal(line, &req); err != nil {
 		_ = json.Unmarshal(line, &id)
-		return failID(id.ID, "bad-request", "the request is not a JSON object of the protocol: %v", err)
+		return lineproto.Refuse(id.ID, "bad-request", "the request is not a JSON object of the protocol: %v", err)
 	}
 	if _ = json.Unmarshal(line, &id); id.ID == nil {
-		return failID(nil, "bad-request", "the request has no integer id")
+		return lineproto.Refuse(nil, "bad-request", "the request has no integer id")
 	}
 	if req.Op != "hello" && !a.helloDone {
 		return fail(req.ID, "no-hello", "the first request must be hello, not %q", req.Op)
@@ -122,7 +107,7 @@ func (a *adapter) handle(line []byte) []byte {
 			return fail(req.ID, "bad-request", "hello comes once, first")
 		}
 		a.helloDone = true
-		return marshal(helloResponse{ID: req.ID, OK: true, Protocol: protocolVersion, Name: implName, Version: a.version,
+		return lineproto.Marshal(lineproto.Hello{ID: req.ID, OK: true, Protocol: protocolVersion, Name: implName, Version: a.version,
 			Profiles: []string{a.declared}, Features: []string{sizeFeature}})
 	case "new":
 		return a.newGame(req)
@@ -157,7 +142,7 @@ func (a *adapter) newGame(req request) []byte {
 		return refusal(req.ID, err)
 	}
 	a.started, a.lost, a.st = true, "", shown{frame: f}
-	return marshal(stateResponse{ID: req.ID, OK: true, State: a.state()})
+	return lineproto.Marshal(stateResponse{ID: req.ID, OK: true, State: a.state()})
 }
 
 // start starts a game: a new run of the program, or with restart the
@@ -215,7 +200,7 @@ func (a *adapter) move(req request) []byte {
 		return fail(req.ID, "no-game", "move before any new")
 	case a.st.over:
 		// The program exited after GAME OVER: a key changes nothing.
-		return marshal(moveResponse{ID: req.ID, OK: true, State: a.state()})
+		return lineproto.Marshal(moveResponse{ID: req.ID, OK: true, State: a.state()})
 	}
 	r, err := a.play(keys)
 	if err != nil {
@@ -223,7 +208,7 @@ func (a *adapter) move(req request) []byte {
 		return refusal(req.ID, err)
 	}
 	r.ID, r.OK = req.ID, true
-	return marshal(r)
+	return lineproto.Marshal(r)
 }
 
 // play presses a move and the redraw keys and reads what the game drew: a
@@ -344,19 +329,5 @@ func refusal(id int64, err error) []byte {
 }
 
 func fail(id int64, word, format string, args ...any) []byte {
-	return failID(&id, word, format, args...)
-}
-
-// failID answers a refusal to the request of id, nil for a line without
-// an integer id (its answer's id is null).
-func failID(id *int64, word, format string, args ...any) []byte {
-	return marshal(errorResponse{ID: id, OK: false, Error: word, Message: fmt.Sprintf(format, args...)})
-}
-
-func marshal(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // the responses are plain structs
-	}
-	return b
+	return lineproto.Refuse(&id, word, format, args...)
 }

@@ -23,14 +23,15 @@
 //
 // and run the suite with tileproof conform --impl exec:/tmp/adapter.
 //
-// It uses the standard library only: the rules and tp1 are written here
-// from the docs, not taken from the engine, so that the mutants can break
-// them and so that the engine is checked against an independent reading.
+// It uses the standard library and, for the line loop it shares with the
+// 2048.c adapter, conformance/internal/lineproto only: the rules and tp1
+// are written here from the docs, not taken from the engine, so that the
+// mutants can break them and so that the engine is checked against an
+// independent reading.
 package main
 
 import (
-	"bufio"
-	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -38,6 +39,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/tileproof/tileproof/conformance/internal/lineproto"
 )
 
 func main() {
@@ -84,57 +87,36 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "adapter: --features: %v\n", err)
 		return 2
 	}
-	if err := serve(a, stdin, stdout, stderr); err != nil {
-		if err == errCrash {
-			fmt.Fprintln(stderr, "adapter: crash-on-move: exiting with status 3 on the 5th move request")
-			return 3
+	err = lineproto.Serve(stdin, stdout, func(line []byte) ([]byte, error) {
+		resp, h := a.handle(line)
+		switch h {
+		case hookCrash:
+			return nil, errCrash
+		case hookHang:
+			return nil, errHang
 		}
-		fmt.Fprintf(stderr, "adapter: %v\n", err)
-		return 1
-	}
-	return 0
-}
-
-var errCrash = fmt.Errorf("crash")
-
-// serve answers the requests of stdin, one line each, until the end of
-// the input. The answers are buffered while whole requests wait in the
-// input (a runner that pipelines them), and written before the adapter
-// can wait for more.
-func serve(a *adapter, stdin io.Reader, stdout, stderr io.Writer) error {
-	in := bufio.NewReader(stdin)
-	out := bufio.NewWriterSize(stdout, 32<<10)
-	for {
-		line, err := in.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			resp, h := a.handle(line)
-			switch h {
-			case hookCrash:
-				out.Flush()
-				return errCrash
-			case hookHang:
-				out.Flush()
-				fmt.Fprintln(stderr, "adapter: hang-on-move: no more answers")
-				for {
-					time.Sleep(time.Hour)
-				}
-			}
-			out.Write(resp)
-			out.WriteByte('\n')
-		}
-		if pending, _ := in.Peek(in.Buffered()); err != nil || bytes.IndexByte(pending, '\n') < 0 {
-			if werr := out.Flush(); werr != nil {
-				return werr
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
+		return resp, nil
+	})
+	switch err {
+	case nil:
+		return 0
+	case errCrash:
+		fmt.Fprintln(stderr, "adapter: crash-on-move: exiting with status 3 on the 5th move request")
+		return 3
+	case errHang:
+		fmt.Fprintln(stderr, "adapter: hang-on-move: no more answers")
+		for {
+			time.Sleep(time.Hour)
 		}
 	}
+	fmt.Fprintf(stderr, "adapter: %v\n", err)
+	return 1
 }
+
+var (
+	errCrash = errors.New("crash")
+	errHang  = errors.New("hang")
+)
 
 func isMutant(name string) bool {
 	for _, m := range slices.Concat(mutants, hooks) {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/tileproof/tileproof/conformance/internal/lineproto"
 )
 
 // The exec protocol of docs/protocol.md: one JSON request a line in, one
@@ -60,23 +62,6 @@ type request struct {
 		Target    int64 `json:"target"`
 		OpenEnded bool  `json:"openEnded"`
 	} `json:"setup"`
-}
-
-type errorResponse struct {
-	ID      *int64 `json:"id"` // null for a line that is not a request
-	OK      bool   `json:"ok"`
-	Error   string `json:"error"`
-	Message string `json:"message"`
-}
-
-type helloResponse struct {
-	ID       int64    `json:"id"`
-	OK       bool     `json:"ok"`
-	Protocol int      `json:"protocol"`
-	Name     string   `json:"name"`
-	Version  string   `json:"version"`
-	Profiles []string `json:"profiles"`
-	Features []string `json:"features"`
 }
 
 type stateJSON struct {
@@ -169,7 +154,7 @@ func (a *adapter) handle(line []byte) ([]byte, hook) {
 		}
 	}
 	if why != "" {
-		return marshal(errorResponse{ID: nil, OK: false, Error: "bad-request", Message: "the line is not a request of the protocol: " + why}), hookNone
+		return lineproto.Refuse(nil, "bad-request", "the line is not a request of the protocol: %s", why), hookNone
 	}
 	id := *probe.ID
 	var op string
@@ -212,7 +197,7 @@ func (a *adapter) handle(line []byte) ([]byte, hook) {
 	case "move":
 		return a.move(req), hookNone
 	case "legal":
-		return marshal(legalResponse{ID: req.ID, OK: true, Legal: a.game.legalMoves()}), hookNone
+		return lineproto.Marshal(legalResponse{ID: req.ID, OK: true, Legal: a.game.legalMoves()}), hookNone
 	}
 	switch req.Op {
 	case "undo":
@@ -225,7 +210,7 @@ func (a *adapter) handle(line []byte) ([]byte, hook) {
 	if err != nil {
 		return a.refusal(req.ID, err), hookNone
 	}
-	return marshal(stateResponse{ID: req.ID, OK: true, State: a.state()}), hookNone
+	return lineproto.Marshal(stateResponse{ID: req.ID, OK: true, State: a.state()}), hookNone
 }
 
 // repeatedKey returns a key that an object of the JSON text line has
@@ -303,7 +288,7 @@ func (a *adapter) hello(req request) []byte {
 	if a.mutant != "" {
 		version += "+" + a.mutant
 	}
-	return marshal(helloResponse{ID: req.ID, OK: true, Protocol: protocolVersion, Name: adapterName, Version: version,
+	return lineproto.Marshal(lineproto.Hello{ID: req.ID, OK: true, Protocol: protocolVersion, Name: adapterName, Version: version,
 		Profiles: a.profiles, Features: a.features})
 }
 
@@ -360,7 +345,7 @@ func (a *adapter) newGame(req request) []byte {
 		}
 	}
 	a.game = newGame(p, a.mutant, 4, 4, key)
-	return marshal(stateResponse{ID: req.ID, OK: true, State: a.state()})
+	return lineproto.Marshal(stateResponse{ID: req.ID, OK: true, State: a.state()})
 }
 
 func (a *adapter) load(req request) []byte {
@@ -402,7 +387,7 @@ func (a *adapter) load(req request) []byte {
 		}
 	}
 	a.game = loadGame(p, a.mutant, b, req.Score, req.Moves, req.Won, req.KeepPlaying, a.ownKey())
-	return marshal(stateResponse{ID: req.ID, OK: true, State: a.state()})
+	return lineproto.Marshal(stateResponse{ID: req.ID, OK: true, State: a.state()})
 }
 
 func (a *adapter) move(req request) []byte {
@@ -444,7 +429,7 @@ func (a *adapter) move(req request) []byte {
 	if err != nil {
 		return a.refusal(req.ID, err)
 	}
-	return marshal(moveResponse{ID: req.ID, OK: true, Changed: step.changed, Gained: step.gained, Spawn: step.spawn, State: a.state()})
+	return lineproto.Marshal(moveResponse{ID: req.ID, OK: true, Changed: step.changed, Gained: step.gained, Spawn: step.spawn, State: a.state()})
 }
 
 func (a *adapter) state() stateJSON {
@@ -468,13 +453,5 @@ func (a *adapter) refusal(id int64, err error) []byte {
 }
 
 func (a *adapter) fail(id int64, word, format string, args ...any) []byte {
-	return marshal(errorResponse{ID: &id, OK: false, Error: word, Message: fmt.Sprintf(format, args...)})
-}
-
-func marshal(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // the responses are plain structs
-	}
-	return b
+	return lineproto.Refuse(&id, word, format, args...)
 }

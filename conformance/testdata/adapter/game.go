@@ -1,0 +1,353 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A game: its state, the ops on it, and the ends of a game.
+
+// snapshot is what undo restores.
+type snapshot struct {
+	board     board
+	score     int64
+	moves     int64
+	rng       splitmix
+	won, keep bool
+	result    string
+}
+
+// game is one run.
+type game struct {
+	p       *profile
+	mutant  string
+	board   board
+	score   int64
+	moves   int64
+	rng     splitmix
+	won     bool
+	keep    bool // the player chose to keep playing after the win
+	result  string
+	history []snapshot // for undo, the latest last
+}
+
+// refusal is a request the rules refuse: an error word of docs/protocol.md.
+type refusal struct {
+	word, msg string
+}
+
+func (r *refusal) Error() string { return r.word + ": " + r.msg }
+
+func refuse(word, format string, args ...any) *refusal {
+	return &refusal{word, fmt.Sprintf(format, args...)}
+}
+
+// winTile is the profile's win tile.
+func (g *game) winTile() int64 {
+	if g.mutant == "win-at-1024" { // MUTANT: off by one doubling
+		return g.p.winTile / 2
+	}
+	return g.p.winTile
+}
+
+// winWhen is the profile's win rule, reach or merge.
+func (g *game) winWhen() string {
+	if g.mutant == "win-on-any-tile-ge-in-classic" && g.p.name == "classic" { // MUTANT: classic wins on reach
+		return "reach"
+	}
+	return g.p.winWhen
+}
+
+func (g *game) snapshot() snapshot {
+	return snapshot{board: g.board.clone(), score: g.score, moves: g.moves, rng: g.rng, won: g.won, keep: g.keep, result: g.result}
+}
+
+// newGame starts a run: the profile's start tiles spawned on the empty
+// board by tp1 from key.
+func newGame(p *profile, m string, rows, cols int, key uint64) *game {
+	g := &game{p: p, mutant: m, rng: splitmix{key}, result: playing}
+	g.board = board{rows: rows, cols: cols, cells: make([]int64, rows*cols)}
+	for range p.startTiles {
+		g.spawn(&g.board)
+	}
+	g.evaluate()
+	return g
+}
+
+// loadGame starts a run from a given state; its later spawns come from tp1
+// seeded with key.
+func loadGame(p *profile, m string, b board, score, moves int64, won, keep bool, key uint64) *game {
+	g := &game{p: p, mutant: m, board: b, score: score, moves: moves, won: won, keep: keep, rng: splitmix{key}, result: playing}
+	g.evaluate()
+	return g
+}
+
+// evaluate brings a new or loaded state's flags up to date.
+func (g *game) evaluate() {
+	if w := g.winTile(); w != 0 && g.winWhen() == "reach" && g.board.maxTile() >= w {
+		g.won = true
+	}
+	g.finish()
+}
+
+// finish checks the finishing conditions in order: the target, no moves
+// left, the move limit; classic, as the original game, checks no moves
+// first (its noMovesFirst).
+func (g *game) finish() {
+	stops := g.won && g.p.winThen != "continue" && !g.keep
+	if g.mutant == "win-does-not-stop" { // MUTANT: the win never stops the run
+		stops = false
+	}
+	noMovesLeft := g.blocked(g.board)
+	limitReached := g.p.moveLimit > 0 && g.moves >= g.p.moveLimit
+	if g.mutant == "move-limit-off-by-one" { // MUTANT: one move too many
+		limitReached = g.p.moveLimit > 0 && g.moves > g.p.moveLimit
+	}
+	noMovesFirst := g.p.noMovesFirst
+	if g.mutant == "finish-order-swapped" { // MUTANT: the order of target and no moves swapped
+		noMovesFirst = !noMovesFirst
+	}
+	if noMovesFirst && noMovesLeft {
+		g.result = noMoves
+		return
+	}
+	switch {
+	case stops:
+		g.result = targetReached
+	case noMovesLeft:
+		g.result = noMoves
+	case limitReached:
+		g.result = moveLimit
+	}
+}
+
+// spawn draws a tile from tp1 and places it on b: value first (weights in
+// ascending tile order), then the empty cell (row-major).
+func (g *game) spawn(b *board) spawnJSON {
+	var total int64
+	for _, w := range g.p.spawn {
+		total += w.weight
+	}
+	var value int64
+	draw := g.rng.next()
+	r := int64(draw % uint64(total))
+	if g.mutant == "spawn-fifty-fifty" { // MUTANT: every spawn value equally likely
+		value = g.p.spawn[draw%uint64(len(g.p.spawn))].value
+	} else {
+		for _, w := range g.p.spawn {
+			if r < w.weight {
+				value = w.value
+				break
+			}
+			r -= w.weight
+		}
+	}
+	if g.mutant == "always-spawn-2" { // MUTANT: never a 4
+		value = 2
+	}
+	draw = g.rng.next()
+	c := int(draw % uint64(max(b.empties(), 1)))
+	cell := -1
+	switch g.mutant {
+	case "spawn-on-occupied": // MUTANT: picks among all cells, empty or not
+		cell = int(draw % uint64(len(b.cells)))
+	case "spawn-first-empty-cell": // MUTANT: the draw is ignored
+		c = 0
+	}
+	if cell < 0 {
+		for i, v := range b.cells {
+			if v == 0 {
+				if c == 0 {
+					cell = i
+					break
+				}
+				c--
+			}
+		}
+	}
+	b.cells[cell] = value
+	return spawnJSON{Row: cell / b.cols, Col: cell % b.cols, Value: value}
+}
+
+// legal reports whether moving toward d is accepted and changes the board.
+func (g *game) legal(d dir) bool {
+	if g.result != playing {
+		return false
+	}
+	s, _ := g.slide(d)
+	return s.changed // a move whose merge would overflow changes the board, and is refused when made
+}
+
+func (g *game) legalMoves() []string {
+	out := []string{}
+	for d := up; d <= right; d++ {
+		if g.legal(d) || g.mutant == "legal-actions-include-noop" { // MUTANT: lists every direction
+			out = append(out, d.String())
+		}
+	}
+	return out
+}
+
+// moveStep is what a move did.
+type moveStep struct {
+	changed bool
+	gained  int64
+	spawn   *spawnJSON
+}
+
+// move plays one move, with the spawn given or drawn.
+func (g *game) move(d dir, given *spawnJSON) (moveStep, error) {
+	if g.result != playing {
+		if g.p.illegal == "ignore" {
+			return moveStep{}, nil
+		}
+		return moveStep{}, refuse("finished", "moving %s: the run is over (%s); no move is accepted", d, g.result)
+	}
+	s, err := g.slide(d)
+	if err != nil {
+		return moveStep{}, refuse("overflow", "moving %s: %v", d, err)
+	}
+	if !s.changed {
+		return g.noop(d)
+	}
+	if s.gained > maxSafe-g.score {
+		return moveStep{}, refuse("overflow", "moving %s: the score would pass 2^53-1", d)
+	}
+	if g.moves >= maxSafe {
+		return moveStep{}, refuse("overflow", "moving %s: the move count would pass 2^53-1", d)
+	}
+	b := s.board
+	if given != nil {
+		if err := g.checkSpawn(*given, b); err != nil {
+			return moveStep{}, err
+		}
+	}
+	if g.p.undo {
+		keep := 1
+		if g.mutant == "undo-twice" { // MUTANT: remembers two moves
+			keep = 2
+		}
+		g.history = append(g.history, g.snapshot())
+		if len(g.history) > keep {
+			g.history = g.history[1:]
+		}
+	}
+	var sp spawnJSON
+	if given != nil {
+		sp = *given
+		b.cells[sp.Row*b.cols+sp.Col] = sp.Value
+	} else {
+		sp = g.spawn(&b)
+	}
+	g.board = b
+	g.score += s.gained
+	g.moves++
+	if w := g.winTile(); !g.won && w != 0 {
+		if g.winWhen() == "reach" {
+			g.won = b.maxTile() >= w
+		} else {
+			for _, v := range s.made {
+				g.won = g.won || v == w
+			}
+		}
+	}
+	g.finish()
+	return moveStep{changed: true, gained: s.gained, spawn: &sp}, nil
+}
+
+// noop answers a move that changes nothing while the run is playing:
+// ignored or refused, as the profile says.
+func (g *game) noop(d dir) (moveStep, error) {
+	if g.mutant == "rng-advances-on-noop" { // MUTANT: draws a spawn before looking whether the board changed
+		g.rng.next()
+		g.rng.next()
+	}
+	if g.p.illegal == "reject" && g.mutant != "illegal-move-not-rejected" { // MUTANT (when not): accepted silently
+		return moveStep{}, refuse("illegal-move", "moving %s does not change the board, so it is not a legal move; legal moves: %s", d, legalText(g.legalMoves()))
+	}
+	var step moveStep
+	if g.mutant == "illegal-move-counted" { // MUTANT: counts a move that changed nothing
+		g.moves++
+	}
+	if g.mutant == "spawn-after-noop" && g.board.empties() > 0 { // MUTANT: spawns although nothing moved
+		sp := g.spawn(&g.board)
+		step.spawn = &sp
+	}
+	return step, nil
+}
+
+func legalText(legal []string) string {
+	if len(legal) == 0 {
+		return "none"
+	}
+	return strings.Join(legal, ", ")
+}
+
+// checkSpawn checks a forced spawn against the board after the slide.
+func (g *game) checkSpawn(s spawnJSON, b board) error {
+	switch {
+	case s.Row < 0 || s.Row >= b.rows || s.Col < 0 || s.Col >= b.cols:
+		return refuse("bad-spawn", "cell (%d, %d) is outside the %dx%d board", s.Row, s.Col, b.rows, b.cols)
+	case b.cells[s.Row*b.cols+s.Col] != 0:
+		return refuse("bad-spawn", "cell (%d, %d) is not empty after the slide", s.Row, s.Col)
+	}
+	for _, w := range g.p.spawn {
+		if w.value == s.Value {
+			return nil
+		}
+	}
+	return refuse("bad-spawn", "profile %s does not spawn %d", g.p.name, s.Value)
+}
+
+// undo takes back the last counted move, the generator included.
+func (g *game) undo() error {
+	switch {
+	case !g.p.undo:
+		return refuse("unsupported", "profile %s has no undo", g.p.name)
+	case g.result != playing:
+		return refuse("finished", "the run is over (%s); undo works only during play", g.result)
+	case len(g.history) == 0:
+		return refuse("no-undo", "nothing to undo (undo takes back one counted move, once)")
+	}
+	last := g.history[len(g.history)-1]
+	g.history = g.history[:len(g.history)-1]
+	rng := g.rng
+	g.board, g.score, g.moves, g.rng, g.won, g.keep, g.result = last.board, last.score, last.moves, last.rng, last.won, last.keep, last.result
+	if g.mutant == "undo-does-not-restore-spawn" { // MUTANT: the generator is not taken back
+		g.rng = rng
+	}
+	return nil
+}
+
+// endRun ends the run by the player's choice.
+func (g *game) endRun() error {
+	switch {
+	case !g.p.endRun:
+		return refuse("unsupported", "profile %s has no End run", g.p.name)
+	case g.result != playing:
+		return refuse("finished", "the run is already over (%s)", g.result)
+	}
+	g.result = runFinished
+	if g.mutant == "end-run-wrong-result" { // MUTANT: reports the wrong reason
+		g.result = noMoves
+	}
+	g.history = nil
+	return nil
+}
+
+// keepPlaying resumes a run stopped at the win tile, in a profile whose
+// win asks.
+func (g *game) keepPlaying() error {
+	if g.p.winThen != "ask" {
+		return refuse("not-stopped", "profile %s does not stop to ask after the win", g.p.name)
+	}
+	if g.result != targetReached {
+		return refuse("not-stopped", "the run is not stopped at the win tile (it is %s)", g.result)
+	}
+	g.keep, g.result = true, playing
+	if g.mutant == "keep-playing-clears-won" { // MUTANT: plays on by forgetting the win
+		g.keep, g.won = false, false
+	}
+	g.finish()
+	return nil
+}
