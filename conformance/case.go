@@ -22,12 +22,12 @@ type Case struct {
 	// board, a tile no board of its size can make), "" for a state a
 	// game reaches. Its results are reported apart: a failure on it does
 	// not fail a run unless asked (docs/case-format.md).
-	Unreachable string   `yaml:"unreachable,omitempty"`
-	Needs       []string `yaml:"-"`
-	Start       Start    `yaml:"start"`
-	Steps       []Step   `yaml:"steps"`
-	File        string   `yaml:"-"` // the file it was read from, for messages
-	Line        int      `yaml:"-"`
+	Unreachable string     `yaml:"unreachable,omitempty"`
+	Needs       []string   `yaml:"-"`
+	Start       Start      `yaml:"start"`
+	Steps       []CaseStep `yaml:"steps"`
+	File        string     `yaml:"-"` // the file it was read from, for messages
+	Line        int        `yaml:"-"`
 }
 
 // Name returns the case's full name, AREA/ID.
@@ -52,8 +52,8 @@ type Start struct {
 	Setup *engine.Setup `yaml:"setup,omitempty,flow"`
 }
 
-// Step is one action of a case and what must follow it.
-type Step struct {
+// CaseStep is one action of a case and what must follow it.
+type CaseStep struct {
 	Move   *engine.Direction `yaml:"move,omitempty"`       // a move, or
 	Action string            `yaml:"action,omitempty"`     // undo, end-run or keep-playing; neither: a check only
 	Spawn  *engine.Spawn     `yaml:"spawn,omitempty,flow"` // the spawn to force after the move

@@ -143,7 +143,7 @@ func (s Start) needs() []string {
 }
 
 // check checks one step and returns the features it needs.
-func (st *Step) check() ([]string, error) {
+func (st *CaseStep) check() ([]string, error) {
 	var needs []string
 	switch {
 	case st.Move != nil && st.Action != "":

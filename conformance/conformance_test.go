@@ -171,7 +171,7 @@ func TestReports(t *testing.T) {
 	// Make one result fail, as if the implementation had regressed, and
 	// another pass that had failed.
 	worse := *rep
-	worse.Results = append([]Result(nil), rep.Results...)
+	worse.Results = append([]CaseResult(nil), rep.Results...)
 	worse.Results[0].Status = BoardDiverged
 	base.Results[1].Status = ScoreDiverged
 	regressions, fixes, _ := worse.Compare(base)

@@ -95,7 +95,7 @@ func caseInfo(c *Case, step int) *CaseInfo {
 	return info
 }
 
-func stepInfo(st Step) StepInfo {
+func stepInfo(st CaseStep) StepInfo {
 	var s StepInfo
 	switch {
 	case st.Move != nil:

@@ -12,8 +12,8 @@ import (
 // after the slide, the points, changed and spawned, the whole state and
 // the legal moves), and otherwise only the board after. An error the
 // protocol has no word for (or a bad spawn) is returned as it is.
-func EngineStep(g *engine.Game, a engine.Action, st engine.Step, err error, forced, full bool) (Step, error) {
-	var cs Step
+func EngineStep(g *engine.Game, a engine.Action, st engine.Step, err error, forced, full bool) (CaseStep, error) {
+	var cs CaseStep
 	d, isMove := a.Direction()
 	if isMove {
 		cs.Move = &d
@@ -51,8 +51,8 @@ func EngineStep(g *engine.Game, a engine.Action, st engine.Step, err error, forc
 
 // StateStep is a step that only checks the state: game g's board, score,
 // counted moves, flags, result and legal moves.
-func StateStep(g *engine.Game) Step {
-	var st Step
+func StateStep(g *engine.Game) CaseStep {
+	var st CaseStep
 	st.Expect.state(g)
 	return st
 }

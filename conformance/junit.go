@@ -113,7 +113,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 
 // failureText is a failure's detail for JUnit: every mismatch of its step,
 // and the diff of its boards.
-func failureText(res Result) string {
+func failureText(res CaseResult) string {
 	var sb strings.Builder
 	for _, m := range res.Mismatches {
 		sb.WriteString(m.Text + "\n")

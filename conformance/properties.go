@@ -38,10 +38,10 @@ type property struct {
 	anySize bool // it plays on the profile's board, not on 4x4 boards of its own
 	// check runs the property; alpha is the level of each of its
 	// statistical tests.
-	check func(impl Impl, p *engine.Profile, res *Result, alpha float64)
+	check func(impl Impl, p *engine.Profile, res *CaseResult, alpha float64)
 	// sized, when set, runs instead of check, with what the
 	// implementation declares (the board sizes it plays).
-	sized func(impl Impl, h Hello, p *engine.Profile, res *Result)
+	sized func(impl Impl, h Hello, p *engine.Profile, res *CaseResult)
 	// description says what the property checks, source the rule it
 	// follows, cited as a case cites its source (docs/sources.md): a
 	// failing property's result carries both, as a case's does.
@@ -105,10 +105,10 @@ func statisticalTests() int {
 // own: under a profile of another size each of those is skipped, saying
 // so.
 // Once ctx is done, each check not begun is not run.
-func runProperties(ctx context.Context, impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp, alpha float64) []Result {
-	var out []Result
+func runProperties(ctx context.Context, impl Impl, h Hello, p *engine.Profile, run *regexp.Regexp, alpha float64) []CaseResult {
+	var out []CaseResult
 	for _, prop := range properties {
-		res := Result{Case: "properties/" + prop.name, Area: PropertiesArea, Profile: p.Name}
+		res := CaseResult{Case: "properties/" + prop.name, Area: PropertiesArea, Profile: p.Name}
 		if run != nil && !run.MatchString(res.Case) {
 			continue
 		}
@@ -147,7 +147,7 @@ type played struct {
 // at once through a [Pipeliner] or one after another, and checks each
 // move's spawn as every move is checked. ok is false when a call failed or
 // a spawn was wrong, recorded in res.
-func playAll(impl Impl, p *engine.Profile, bs []engine.Board, ds []engine.Direction, res *Result) (out []played, ok bool) {
+func playAll(impl Impl, p *engine.Profile, bs []engine.Board, ds []engine.Direction, res *CaseResult) (out []played, ok bool) {
 	var results []OneMoveResult
 	if pl, can := impl.(Pipeliner); can {
 		games := make([]OneMove, len(bs))
@@ -199,7 +199,7 @@ func isRefusal(err error) bool {
 // board; then, over all the starts, the tiles' values against the
 // profile's weights (exact binomial, or chi-square for more values) and
 // their cells against uniform over the board (chi-square), each at alpha.
-func startBoards(impl Impl, p *engine.Profile, res *Result, alpha float64) {
+func startBoards(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
 	h, _ := impl.Hello()
 	seeded := h.Has(protocol.SeedTP1)
 	values := map[uint64]int{}
@@ -343,7 +343,7 @@ func RepeatTest[K comparable](counts map[K]int, n int, collision float64) (pairs
 // cases check wins); ok is false when a call failed, recorded in res. A
 // refusal (the implementation loads no such board) is not a failure: the
 // starts are checked all the same.
-func winFirst(impl Impl, p *engine.Profile, res *Result) (ok bool) {
+func winFirst(impl Impl, p *engine.Profile, res *CaseResult) (ok bool) {
 	l, loads := impl.(Loader)
 	if h, _ := impl.Hello(); !loads || !h.Has(protocol.LoadState) || p.Win.Tile < 4 || p.Cols < 2 {
 		return true
@@ -391,9 +391,9 @@ func valuesP(p *engine.Profile, values map[uint64]int, n int) float64 {
 
 // sameSeedSameGame plays the same seed twice, and against the engine:
 // the games must be the same, move for move (tp1 makes them so).
-func sameSeedSameGame(impl Impl, p *engine.Profile, res *Result, alpha float64) {
+func sameSeedSameGame(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
 	const seed = "tileproof-property"
-	var first []State
+	var first []ImplState
 	for round := range 2 {
 		st, err := impl.New(p.Name, seed, nil)
 		if err != nil {
@@ -429,7 +429,7 @@ func sameSeedSameGame(impl Impl, p *engine.Profile, res *Result, alpha float64) 
 // noSpawnAfterNoop loads boards where a move changes nothing and checks
 // no tile appears (checkSpawn fails a spawn after a move that did not
 // change the board) and the move is not counted.
-func noSpawnAfterNoop(impl Impl, p *engine.Profile, res *Result, alpha float64) {
+func noSpawnAfterNoop(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
 	var bs []engine.Board
 	var ds []engine.Direction
 	for _, text := range []string{"2 . . ./. . . ./. . . ./. . . .", "2 4 . ./4 2 . ./. . . ./. . . .", "2 4 8 16/. . . ./. . . ./. . . ."} {
@@ -459,7 +459,7 @@ func noSpawnAfterNoop(impl Impl, p *engine.Profile, res *Result, alpha float64) 
 // not show: it loads b, plays the refused move d, then a legal move, whose
 // slide must be the slide of b (a tile the refused move spawned would be
 // in it). It reports whether the board was kept; a failure is recorded.
-func boardKept(impl Impl, p *engine.Profile, b engine.Board, d engine.Direction, res *Result) bool {
+func boardKept(impl Impl, p *engine.Profile, b engine.Board, d engine.Direction, res *CaseResult) bool {
 	var legal engine.Direction
 	for _, l := range engine.Directions {
 		if b.Legal(l) {
@@ -493,7 +493,7 @@ func boardKept(impl Impl, p *engine.Profile, b engine.Board, d engine.Direction,
 // cells, and tests the values against the profile's weights (exact
 // binomial or chi-square) and the cells against uniform (chi-square), each
 // at alpha.
-func spawnDistribution(impl Impl, p *engine.Profile, res *Result, alpha float64) {
+func spawnDistribution(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
 	b, _ := engine.ParseBoard("2 . . ./. . . ./. . . ./. . . .")
 	bs, ds := make([]engine.Board, distributionSample), make([]engine.Direction, distributionSample)
 	for i := range bs {
@@ -538,7 +538,7 @@ func spawnDistribution(impl Impl, p *engine.Profile, res *Result, alpha float64)
 // down); the tile sum after a move is the sum before plus the spawned
 // tile; the points gained are the tiles the merges made (the potential
 // difference of docs/replay-format.md).
-func metamorphic(impl Impl, p *engine.Profile, res *Result, alpha float64) {
+func metamorphic(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
 	rng := rand.New(rand.NewPCG(2048, 4096))
 	pairs := [][2]engine.Direction{{engine.Left, engine.Right}, {engine.Up, engine.Down}}
 	// Each board is played four times: a move and the mirrored move on
@@ -624,7 +624,7 @@ func mirrorBoard(b engine.Board, horizontal bool) engine.Board {
 
 // exhaustiveLines compares, for every line of 4 cells of exponents 0 to
 // exhaustiveMaxExp, the slide in every direction with the engine's.
-func exhaustiveLines(impl Impl, p *engine.Profile, res *Result, alpha float64) {
+func exhaustiveLines(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
 	const n = exhaustiveMaxExp + 1
 	var bs []engine.Board
 	var ds []engine.Direction

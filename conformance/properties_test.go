@@ -49,7 +49,7 @@ func (r refusesUp) Move(dir engine.Direction, spawn *engine.Spawn) (MoveResult, 
 	return r.Builtin.Move(dir, spawn)
 }
 
-func runProperty(t *testing.T, impl Impl, name string) Result {
+func runProperty(t *testing.T, impl Impl, name string) CaseResult {
 	t.Helper()
 	rep, err := Run(t.Context(), loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{"classic"}, Run: regexp.MustCompile(`^properties/` + name + `$`)})
 	if err != nil {
@@ -102,7 +102,7 @@ func TestPropertyBoards(t *testing.T) {
 		}
 		// The text report: the board loaded drawn once (in the reason's
 		// lines or beside the others), four rows of boards in all.
-		rep := Report{Results: []Result{res}}
+		rep := Report{Results: []CaseResult{res}}
 		var b bytes.Buffer
 		rep.WriteText(&b, false)
 		var rows []string
@@ -149,7 +149,7 @@ func TestPropertyInfo(t *testing.T) {
 	if PropertyInfo("no-such-property") != nil {
 		t.Error("a name that is no property has info")
 	}
-	rep := &Report{Results: []Result{
+	rep := &Report{Results: []CaseResult{
 		{Case: "properties/exhaustive-lines", Area: PropertiesArea, Status: BoardDiverged},
 		{Case: "properties/metamorphic", Area: PropertiesArea, Status: Pass},
 	}}

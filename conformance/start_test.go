@@ -29,7 +29,7 @@ func (o *ownStart) Hello() (Hello, error) {
 	return h, err
 }
 
-func (o *ownStart) New(profile, seed string, setup *engine.Setup) (State, error) {
+func (o *ownStart) New(profile, seed string, setup *engine.Setup) (ImplState, error) {
 	st, err := o.Builtin.New(profile, seed, setup)
 	if err != nil {
 		return st, err
@@ -39,12 +39,12 @@ func (o *ownStart) New(profile, seed string, setup *engine.Setup) (State, error)
 	p, _ := o.profile(profile, setup)
 	rng, _ := engine.NewRNG(o.nextSeed())
 	if o.game, err = engine.Load(p, engine.State{Board: b, Score: score, RNG: &rng}); err != nil {
-		return State{}, err
+		return ImplState{}, err
 	}
 	return engineState(o.game), nil
 }
 
-func runStart(t *testing.T, impl Impl) Result {
+func runStart(t *testing.T, impl Impl) CaseResult {
 	t.Helper()
 	rep, err := Run(t.Context(), loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{"tile-merge"}, Run: regexp.MustCompile(`^properties/start$`)})
 	if err != nil {
@@ -171,7 +171,7 @@ func (k *keepsWin) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, er
 	return mr, err
 }
 
-func (k *keepsWin) New(profile, seed string, setup *engine.Setup) (State, error) {
+func (k *keepsWin) New(profile, seed string, setup *engine.Setup) (ImplState, error) {
 	st, err := k.Builtin.New(profile, seed, setup)
 	st.Won = st.Won || k.won
 	return st, err

@@ -123,7 +123,7 @@ func derive(c *Case, v *engine.Profile) (*Case, string) {
 func deriveOnce(c *Case, v *engine.Profile, seed string) (*Case, string) {
 	b := &Builtin{Seed: seed, Profiles: []*engine.Profile{v}}
 	s := &Session{Impl: b, Profile: v}
-	var res Result
+	var res CaseResult
 	ok := false
 	if st := c.Start; st.Board != nil {
 		ok = s.Load(LoadState{Setup: st.Setup, Board: *st.Board, Score: st.Score, Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying}, &res)
@@ -134,7 +134,7 @@ func deriveOnce(c *Case, v *engine.Profile, seed string) (*Case, string) {
 		return nil, fmt.Sprintf("profile %s cannot start it: %s", v.Name, res.Reason)
 	}
 	d := *c
-	d.Steps = make([]Step, len(c.Steps))
+	d.Steps = make([]CaseStep, len(c.Steps))
 	for i, step := range c.Steps {
 		out, ok := s.Play(step, i+1, &res)
 		if !ok {
@@ -148,7 +148,7 @@ func deriveOnce(c *Case, v *engine.Profile, seed string) (*Case, string) {
 
 // engineExpect returns the expectations e names, with the values the
 // engine gave: its outcome out of the step and its state st after.
-func engineExpect(e Expect, out Outcome, st State, b *Builtin) Expect {
+func engineExpect(e Expect, out Outcome, st ImplState, b *Builtin) Expect {
 	var x Expect
 	if out.Refusal != nil {
 		x.Error = out.Refusal.Code
@@ -201,7 +201,7 @@ func expectsState(e Expect) bool {
 
 // stateExpect returns e's expectations of the state, with the values of
 // state st (legal moves from the engine b).
-func stateExpect(e Expect, st State, b *Builtin) Expect {
+func stateExpect(e Expect, st ImplState, b *Builtin) Expect {
 	var x Expect
 	if e.After != nil {
 		after := st.Board
@@ -239,7 +239,7 @@ func stateExpect(e Expect, st State, b *Builtin) Expect {
 }
 
 // sameSteps reports whether two derivations of a case expect the same.
-func sameSteps(a, b []Step) bool {
+func sameSteps(a, b []CaseStep) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -531,14 +531,14 @@ func (n integer) notTile(empty bool) string {
 
 var results = []string{"playing", "target-reached", "no-moves", "move-limit", "run-finished"}
 
-func (c *checker) state(w *stateLine) *protocol.State {
+func (c *checker) state(w *stateLine) *protocol.WireState {
 	c.require("/state", "board", w.Board.Set, "score", w.Score.Set, "moves", w.Moves.Set, "won", w.Won.Set, "over", w.Over.Set)
 	for i, g := range []key{&w.Board, &w.Score, &w.Moves, &w.Won, &w.Over, &w.Result} {
 		if _, null := g.given(); null {
 			c.fail("/state/"+[]string{"board", "score", "moves", "won", "over", "result"}[i], "null, where the schema has a value")
 		}
 	}
-	st := &protocol.State{Won: w.Won.V, Over: w.Over.V, Result: w.Result.V}
+	st := &protocol.WireState{Won: w.Won.V, Over: w.Over.V, Result: w.Result.V}
 	rows := w.Board.V.rows
 	c.count("/state/board", len(rows), 2, 8)
 	st.Board = make([][]uint64, len(rows))

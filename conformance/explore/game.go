@@ -49,7 +49,7 @@ func (x *explorer) play(maxMoves int) *Divergence {
 	} else {
 		g, err = engine.NewGame(x.p, x.seed)
 	}
-	res := conformance.Result{Profile: x.p.Name}
+	res := conformance.CaseResult{Profile: x.p.Name}
 	if err != nil {
 		res.Status, res.Reason = conformance.ProtocolError, "the engine cannot start the game: "+err.Error()
 		return x.diverged(0, res)
@@ -130,7 +130,7 @@ func (x *explorer) lateBoard() engine.Board {
 	return b
 }
 
-func (x *explorer) diverged(move int, res conformance.Result) *Divergence {
+func (x *explorer) diverged(move int, res conformance.CaseResult) *Divergence {
 	res.Case, res.Area, res.Profile = "", "", x.p.Name
 	return &Divergence{Move: move, Profile: x.p.Name, Result: res}
 }

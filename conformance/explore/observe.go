@@ -62,7 +62,7 @@ type ObserveReport struct {
 	// step of every game), observe/spawn-values, observe/spawn-ranks,
 	// observe/spawn-cells (the spawns of all the games against the
 	// profile's distribution) and observe/repeated-openings.
-	Results []conformance.Result
+	Results []conformance.CaseResult
 	// Divergences are the first divergence of each kind, each with its
 	// game up to and including it.
 	Divergences []Observed
@@ -78,7 +78,7 @@ type Observed struct {
 	Move    int // the 1-based action of the game; 0 for the start
 	Profile string
 	Player  string
-	Result  conformance.Result
+	Result  conformance.CaseResult
 	// Replay is the game up to and including the divergence, as the
 	// implementation played it: a spawn-recorded replay whose claim is
 	// the implementation's state, so tileproof verify shows where it left
@@ -127,7 +127,7 @@ func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*
 	canLoad := hello.Has(protocol.LoadState) && hello.Has(protocol.ForceSpawn)
 	for _, p := range profiles {
 		o := &observer{p: p, counter: replay.NewSpawnCounter(p)}
-		steps := conformance.Result{Case: "observe/steps", Area: conformance.ObserveArea, Profile: p.Name}
+		steps := conformance.CaseResult{Case: "observe/steps", Area: conformance.ObserveArea, Profile: p.Name}
 		shown := map[conformance.Status]bool{}
 		for game := 1; game <= games && ctx.Err() == nil; game++ {
 			name := "random"
@@ -157,7 +157,7 @@ func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*
 					ob := Observed{Game: game, Move: d.Step, Profile: p.Name, Player: name, Result: *d, Replay: g.Replay}
 					if canLoad && len(g.moves) > 0 {
 						x := &explorer{impl: impl, hello: hello, p: p, canLoad: true, observed: true, history: g.history, moves: g.moves}
-						fc, err := x.shrink(&Divergence{Game: game, Move: len(g.moves), Profile: p.Name, Result: *d}, &Report{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed})
+						fc, err := x.shrink(&Divergence{Game: game, Move: len(g.moves), Profile: p.Name, Result: *d}, &Exploration{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed})
 						if err != nil {
 							return nil, err
 						}
@@ -172,12 +172,12 @@ func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*
 		if steps.Status == "" {
 			steps.Status = conformance.Pass
 		}
-		results := append([]conformance.Result{steps}, o.results(alpha)...)
+		results := append([]conformance.CaseResult{steps}, o.results(alpha)...)
 		if ctx.Err() != nil {
 			rep.Stopped = conformance.StopCause(ctx).Error()
 			for i, r := range results {
 				if i > 0 || !r.Status.Failed() { // a sample cut short decides nothing
-					results[i] = conformance.Result{Case: r.Case, Area: r.Area, Profile: r.Profile, Status: conformance.NotRun, Reason: "not run: " + rep.Stopped}
+					results[i] = conformance.CaseResult{Case: r.Case, Area: r.Area, Profile: r.Profile, Status: conformance.NotRun, Reason: "not run: " + rep.Stopped}
 				}
 			}
 		}
@@ -211,13 +211,13 @@ type GameOptions struct {
 	KeepPlaying bool
 }
 
-// Game is an observed game.
-type Game struct {
-	Replay     *replay.Replay      // the game as the implementation played it (its claim the implementation's state)
-	Steps      int                 // steps compared
-	Divergence *conformance.Result // the first step that left the rules; nil when none did
-	spawns     []engine.Spawn      // the start tiles, then each counted move's spawn
-	afters     []engine.Board      // each counted move's board, spawn included
+// ObservedGame is an observed game.
+type ObservedGame struct {
+	Replay     *replay.Replay          // the game as the implementation played it (its claim the implementation's state)
+	Steps      int                     // steps compared
+	Divergence *conformance.CaseResult // the first step that left the rules; nil when none did
+	spawns     []engine.Spawn          // the start tiles, then each counted move's spawn
+	afters     []engine.Board          // each counted move's board, spawn included
 	// history is the mirror's state before each action played, moves the
 	// actions with the implementation's spawns: what exploration shrinks
 	// a divergence from.
@@ -235,7 +235,7 @@ type Game struct {
 // in ten, with opts.Noop) and one move after the end included. The game
 // stops at its first divergence. An error is a failure of the engine
 // itself.
-func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, opts GameOptions) (*Game, error) {
+func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, opts GameOptions) (*ObservedGame, error) {
 	maxMoves := opts.MaxMoves
 	if maxMoves == 0 {
 		maxMoves = DefaultMaxMoves
@@ -249,8 +249,8 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 		noop = rand.New(rand.NewPCG(opts.Noop, 0x6e6f6f70)) // "noop"
 	}
 	s := &conformance.Session{Impl: impl, Profile: p}
-	g := &Game{}
-	res := conformance.Result{Profile: p.Name}
+	g := &ObservedGame{}
+	res := conformance.CaseResult{Profile: p.Name}
 	if !s.New("", nil, &res) {
 		g.Divergence = &res
 		return g, nil
@@ -279,7 +279,7 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 	for n := 1; ; n++ {
 		over := mirror.Over()
 		a := choose(mirror, pl, noop, opts.KeepPlaying)
-		step := conformance.Step{}
+		step := conformance.CaseStep{}
 		d, isMove := a.Direction()
 		if isMove {
 			step.Move = &d
@@ -339,7 +339,7 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 
 // record adds a step the implementation played to the replay, when it
 // counted it: a move that changed its board, with its spawn, or an action.
-func (g *Game) record(a engine.Action, out conformance.Outcome) {
+func (g *ObservedGame) record(a engine.Action, out conformance.Outcome) {
 	if out.Refusal != nil {
 		return
 	}
@@ -356,7 +356,7 @@ func (g *Game) record(a engine.Action, out conformance.Outcome) {
 }
 
 // claim sets the replay's claim to the implementation's state.
-func (g *Game) claim(st conformance.State) {
+func (g *ObservedGame) claim(st conformance.ImplState) {
 	board := st.Board
 	won, over := st.Won, st.Over
 	c := replay.Claim{Score: st.Score, MaxTile: board.MaxTile(), Moves: st.Moves, Board: &board, Won: &won, Over: &over}
@@ -438,7 +438,7 @@ type observer struct {
 // with the same opening was pooled before: a game that repeats another
 // (a generator seeded by the clock) is no new sample, and counting it
 // again would make the tests see a bias that is one game's luck.
-func (o *observer) add(g *Game) {
+func (o *observer) add(g *ObservedGame) {
 	if g.Replay == nil {
 		return
 	}
@@ -466,12 +466,12 @@ func (o *observer) add(g *Game) {
 
 // results returns the checks across the games, each statistical test at
 // level alpha.
-func (o *observer) results(alpha float64) []conformance.Result {
-	res := func(name string) conformance.Result {
-		return conformance.Result{Case: "observe/" + name, Area: conformance.ObserveArea, Profile: o.p.Name, Status: conformance.Pass}
+func (o *observer) results(alpha float64) []conformance.CaseResult {
+	res := func(name string) conformance.CaseResult {
+		return conformance.CaseResult{Case: "observe/" + name, Area: conformance.ObserveArea, Profile: o.p.Name, Status: conformance.Pass}
 	}
 	pl := o.counter.Result()
-	check := func(name string, p float64, what string) conformance.Result {
+	check := func(name string, p float64, what string) conformance.CaseResult {
 		r := res(name)
 		if pl.Spawns < 50 {
 			r.Status, r.Reason = conformance.Skip, fmt.Sprintf("%d spawns observed: too few to test", pl.Spawns)
@@ -480,7 +480,7 @@ func (o *observer) results(alpha float64) []conformance.Result {
 		}
 		return r
 	}
-	out := []conformance.Result{
+	out := []conformance.CaseResult{
 		check("spawn-values", pl.ValueP, fmt.Sprintf("the spawned values (%s) are unlikely under the weights (%s)", boardfmt.Counts(pl.Values), boardfmt.Weights(o.p.Spawn))),
 		check("spawn-ranks", pl.RankP, "the spawns favour early or late empty cells"),
 		check("spawn-cells", pl.CellP, "the spawns favour some cells"),
@@ -533,10 +533,10 @@ func (r *ObserveReport) WriteReplays(dir string) ([]string, error) {
 }
 
 // WriteCases writes the divergences shrunk to cases into dir, a case
-// pack laid out as exploration writes one ([Report.WriteCases]); it sets
+// pack laid out as exploration writes one ([Exploration.WriteCases]); it sets
 // each Found's File and returns the files written.
 func (r *ObserveReport) WriteCases(dir string) ([]string, error) {
-	var found Report
+	var found Exploration
 	for _, d := range r.Divergences {
 		if d.Found != nil {
 			found.Divergences = append(found.Divergences, Divergence{Found: d.Found})

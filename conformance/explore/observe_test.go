@@ -25,7 +25,7 @@ func (bb *blackBox) Hello() (conformance.Hello, error) {
 	return conformance.Hello{Name: "black-box", Version: "1", Protocol: 1, Profiles: []string{"classic", "tile-merge"}}, nil
 }
 
-func (bb *blackBox) New(profile, seed string, setup *engine.Setup) (conformance.State, error) {
+func (bb *blackBox) New(profile, seed string, setup *engine.Setup) (conformance.ImplState, error) {
 	if bb.same {
 		bb.b = &conformance.Builtin{Seed: "one-second"}
 	}
@@ -55,8 +55,8 @@ func observe(t *testing.T, bb *blackBox, profile string, games int) *ObserveRepo
 	return rep
 }
 
-func results(rep *ObserveReport) map[string]conformance.Result {
-	m := map[string]conformance.Result{}
+func results(rep *ObserveReport) map[string]conformance.CaseResult {
+	m := map[string]conformance.CaseResult{}
 	for _, r := range rep.Results {
 		m[r.Case] = r
 	}
@@ -165,7 +165,7 @@ type renamed struct {
 	profile string
 }
 
-func (r *renamed) New(_, seed string, setup *engine.Setup) (conformance.State, error) {
+func (r *renamed) New(_, seed string, setup *engine.Setup) (conformance.ImplState, error) {
 	return r.blackBox.New(r.profile, seed, setup)
 }
 
@@ -175,7 +175,7 @@ func (r *renamed) New(_, seed string, setup *engine.Setup) (conformance.State, e
 func TestObserverCountsARepeatOnce(t *testing.T) {
 	p, _ := engine.BuiltinProfile("tile-merge")
 	bb := &blackBox{b: &conformance.Builtin{}, same: true}
-	var games []*Game
+	var games []*ObservedGame
 	for i := range 3 {
 		pl, _ := player.New("random", uint64(i+1))
 		g, err := PlayObserved(bb, p, pl, GameOptions{MaxMoves: 100})
