@@ -95,7 +95,7 @@ func ParseCases(file string, data []byte) ([]*Case, error) {
 		case len(c.Steps) == 0:
 			fail(at, "case %s has no steps", c.ID)
 		}
-		needs := append(slices.Clone(cf.Needs), c.Requires...)
+		needs := append(slices.Clone(cf.Needs), c.Needs...)
 		needs = append(needs, c.Start.needs()...)
 		for j := range c.Steps {
 			sat := fmt.Sprintf("%s.steps.%d", at, j)
@@ -114,7 +114,7 @@ func ParseCases(file string, data []byte) ([]*Case, error) {
 			}
 		}
 		slices.Sort(needs)
-		c.Needs = slices.Compact(needs)
+		c.Features = slices.Compact(needs)
 		out = append(out, c)
 	}
 	if len(errs) > 0 {

@@ -111,8 +111,8 @@ func TestParseCasesErrors(t *testing.T) {
 		}
 	}
 	c, err := ParseCases("core/c.yaml", []byte("source: x\nprofiles: [classic]\ncases:\n  - id: a\n    start: {board: \"2 2 2\\n. . .\"}\n    steps: [{action: undo}, {move: left, spawn: {row: 0, col: 2, value: 2}}]\n"))
-	if err != nil || strings.Join(c[0].Needs, " ") != "force-spawn load-state size:2x3 undo" || c[0].Name() != "core/a" {
-		t.Errorf("needs %v, name %s, %v", c[0].Needs, c[0].Name(), err)
+	if err != nil || strings.Join(c[0].Features, " ") != "force-spawn load-state size:2x3 undo" || c[0].Name() != "core/a" {
+		t.Errorf("needs %v, name %s, %v", c[0].Features, c[0].Name(), err)
 	}
 }
 

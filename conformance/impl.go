@@ -145,6 +145,7 @@ type RuleError struct {
 	Message string
 }
 
+// Error returns the refusal as CODE: MESSAGE.
 func (e *RuleError) Error() string { return e.Code + ": " + e.Message }
 
 // DriverError is a failure to get a proper answer from an implementation.
@@ -153,4 +154,5 @@ type DriverError struct {
 	Msg    string
 }
 
+// Error returns the failure as STATUS: MESSAGE.
 func (e *DriverError) Error() string { return fmt.Sprintf("%s: %s", e.Status, e.Msg) }

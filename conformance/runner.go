@@ -337,9 +337,9 @@ func missingFeatures(h Hello, profile string, needs []string) []string {
 // where it is the profile's size).
 func caseNeeds(c *Case, p *engine.Profile) []string {
 	if b := c.Start.Board; b != nil && b.Rows() == 4 && b.Cols() == 4 && (p.Rows != 4 || p.Cols != 4) {
-		return append(slices.Clip(c.Needs), protocol.SizeFeature(4, 4))
+		return append(slices.Clip(c.Features), protocol.SizeFeature(4, 4))
 	}
-	return c.Needs
+	return c.Features
 }
 
 // missingReason returns why a check under profile that needs these

@@ -90,6 +90,7 @@ type UnsupportedError struct {
 	Missing []string
 }
 
+// Error says which features the implementation lacks for exploration.
 func (e *UnsupportedError) Error() string {
 	return fmt.Sprintf("%s %s declares neither load-state with force-spawn nor seed-tp1 (it lacks %s): exploration needs one of them to make its spawns follow the engine's",
 		e.Impl.Name, e.Impl.Version, strings.Join(e.Missing, ", "))

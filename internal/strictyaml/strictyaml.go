@@ -33,6 +33,8 @@ type Error struct {
 	Msg  string
 }
 
+// Error returns the error as FILE:LINE:COL: MESSAGE (without the parts
+// that are unknown).
 func (e *Error) Error() string {
 	switch {
 	case e.Line == 0:
@@ -46,6 +48,7 @@ func (e *Error) Error() string {
 // ErrorList is every error found in one document, in the order found.
 type ErrorList []*Error
 
+// Error returns the errors, one a line.
 func (l ErrorList) Error() string {
 	switch len(l) {
 	case 0:
