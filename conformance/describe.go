@@ -69,7 +69,7 @@ func (r *Report) Describe(pack *Pack) {
 		case c != nil:
 			res.Info = caseInfo(c, res.Step)
 		case res.Area == PropertiesArea:
-			res.Info = PropertyInfo(strings.TrimPrefix(res.Case, PropertiesArea+"/"))
+			res.Info = propertyInfo(strings.TrimPrefix(res.Case, PropertiesArea+"/"))
 		}
 	}
 }

@@ -4,21 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"regexp"
 
+	"github.com/tileproof/tileproof/conformance/internal/chance"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
 	"github.com/tileproof/tileproof/internal/stats"
 	"github.com/tileproof/tileproof/protocol"
 )
-
-// FalseAlarmRate bounds the chance that a run of the suite fails a
-// correct implementation by chance: all the run's statistical tests
-// together (every profile's), by Bonferroni's bound, each test at the
-// level FalseAlarmRate / the number of statistical tests in the run.
-const FalseAlarmRate = 1e-4
 
 // distributionSample is the number of spawns the distribution check draws.
 const distributionSample = 2000
@@ -78,10 +72,10 @@ var properties = []property{
 		sharedRules + `"The game is over when the board is full and no two neighbours across a row or a column are equal"`},
 }
 
-// PropertyInfo returns what property check NAME (a result's case is
+// propertyInfo returns what property check NAME (a result's case is
 // properties/NAME) checks and its source, as a failing case's result
 // carries them; nil for a name that is no property.
-func PropertyInfo(name string) *CaseInfo {
+func propertyInfo(name string) *CaseInfo {
 	for _, p := range properties {
 		if p.name == name {
 			return &CaseInfo{Description: p.description, Source: p.source}
@@ -273,7 +267,7 @@ func startBoards(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
 	}
 	// Starts repeated more than independent ones repeat (before the tests
 	// of values and cells, which repeats would fail for another reason).
-	if pairs, lambda, pv := RepeatTest(boards, startSample, StartCollision(p)); !seeded && pv < alpha {
+	if pairs, lambda, pv := chance.RepeatTest(boards, startSample, chance.StartCollision(p)); !seeded && pv < alpha {
 		var common engine.Board
 		for b, n := range boards {
 			if n > boards[common] {
@@ -299,42 +293,6 @@ func startBoards(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
 	if pc := stats.ChiSquareSF(stat, k-1); pc < alpha {
 		res.fail(SpawnWrong, 0, "the start tiles' cells %v are unlikely under uniform placement over the %d cells (p = %.2g < %g)", cells, len(cells), pc, alpha)
 	}
-}
-
-// StartCollision returns the chance that two independent new games of p
-// start on the same board: p.StartTiles tiles on distinct cells, every
-// set of cells alike, each value drawn by the weights.
-func StartCollision(p *engine.Profile) float64 {
-	cells, k := float64(p.Rows*p.Cols), float64(p.StartTiles)
-	lg := func(x float64) float64 { v, _ := math.Lgamma(x + 1); return v }
-	sameCells := math.Exp(lg(k) + lg(cells-k) - lg(cells)) // 1 / C(cells, k)
-	return sameCells * math.Pow(SpawnCollision(p), k)
-}
-
-// SpawnCollision returns the chance that two independent spawns of p
-// have the same value: the sum of the squared chances of its values.
-func SpawnCollision(p *engine.Profile) float64 {
-	var total, sq float64
-	for _, w := range p.Spawn {
-		total += float64(w.Weight)
-	}
-	for _, w := range p.Spawn {
-		q := float64(w.Weight) / total
-		sq += q * q
-	}
-	return sq
-}
-
-// RepeatTest tests n things, counted by kind in counts, against
-// independent ones, two of which are alike with chance collision: the
-// pairs alike, the pairs chance gives, and the p-value (a Poisson test)
-// of as many pairs or more.
-func RepeatTest[K comparable](counts map[K]int, n int, collision float64) (pairs int, lambda, p float64) {
-	for _, k := range counts {
-		pairs += k * (k - 1) / 2
-	}
-	lambda = float64(n*(n-1)/2) * collision
-	return pairs, lambda, stats.PoissonSF(pairs, lambda)
 }
 
 // winFirst plays one winning move, when the implementation loads states

@@ -137,7 +137,7 @@ var boardRowRE = regexp.MustCompile(`^\s*(\.|\d+)(\s+(\.|\d+|<))+\s*$`)
 // property's result to carrying them after Describe, as a case's does.
 func TestPropertyInfo(t *testing.T) {
 	for _, p := range properties {
-		info := PropertyInfo(p.name)
+		info := propertyInfo(p.name)
 		if info == nil || info.Description == "" {
 			t.Errorf("property %s: no description", p.name)
 			continue
@@ -146,7 +146,7 @@ func TestPropertyInfo(t *testing.T) {
 			t.Errorf("property %s: source %q: %v", p.name, info.Source, err)
 		}
 	}
-	if PropertyInfo("no-such-property") != nil {
+	if propertyInfo("no-such-property") != nil {
 		t.Error("a name that is no property has info")
 	}
 	rep := &Report{Results: []CaseResult{
@@ -154,7 +154,7 @@ func TestPropertyInfo(t *testing.T) {
 		{Case: "properties/metamorphic", Area: PropertiesArea, Status: Pass},
 	}}
 	rep.Describe(&Pack{})
-	if got, want := rep.Results[0].Info, PropertyInfo("exhaustive-lines"); got == nil || got.Description != want.Description || got.Source != want.Source {
+	if got, want := rep.Results[0].Info, propertyInfo("exhaustive-lines"); got == nil || got.Description != want.Description || got.Source != want.Source {
 		t.Errorf("a failing property's info: %+v", got)
 	}
 	if rep.Results[1].Info != nil {

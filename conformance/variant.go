@@ -24,8 +24,8 @@ func isProfileFile(declared string) bool {
 	return strings.Contains(declared, "/") || strings.HasSuffix(declared, ".yaml") || strings.HasSuffix(declared, ".yml")
 }
 
-// MaxProfileFile is the longest profile file the runner reads.
-const MaxProfileFile = 1 << 20
+// maxProfileFile is the longest profile file the runner reads.
+const maxProfileFile = 1 << 20
 
 // readProfileFile reads a profile file the user named, its path relative
 // to the directory the runner runs in; what says whose file it is. Only a
@@ -39,8 +39,8 @@ func readProfileFile(path, what string) (*engine.Profile, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %q is not a regular file (%s)", what, path, fi.Mode().Type())
 	}
-	if fi.Size() > MaxProfileFile {
-		return nil, fmt.Errorf("%s: %q is %d bytes; a profile file is at most %d", what, path, fi.Size(), MaxProfileFile)
+	if fi.Size() > maxProfileFile {
+		return nil, fmt.Errorf("%s: %q is %d bytes; a profile file is at most %d", what, path, fi.Size(), maxProfileFile)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -50,12 +50,12 @@ func readProfileFile(path, what string) (*engine.Profile, error) {
 	if ofi, err := f.Stat(); err != nil || !ofi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %q is not a regular file", what, path)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxProfileFile+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxProfileFile+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	if len(data) > MaxProfileFile {
-		return nil, fmt.Errorf("%s: %q is longer than %d bytes", what, path, MaxProfileFile)
+	if len(data) > maxProfileFile {
+		return nil, fmt.Errorf("%s: %q is longer than %d bytes", what, path, maxProfileFile)
 	}
 	return engine.ParseProfile(path, data)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/conformance/internal/casesource"
 	"github.com/tileproof/tileproof/engine"
 )
 
@@ -41,9 +42,9 @@ func (x *explorer) writeCase(d *Divergence, rep *Exploration, c candidate, s *sh
 	if d.Move == 0 {
 		where = fmt.Sprintf("game %d, its start", d.Game)
 	}
-	by, prefix, game := "explore", conformance.ExploredSource, "an explored game"
+	by, prefix, game := "explore", casesource.ExploredSource, "an explored game"
 	if x.observed {
-		by, prefix, game = "observe", conformance.ObservedSource, "an observed game"
+		by, prefix, game = "observe", casesource.ObservedSource, "an observed game"
 	}
 	source := fmt.Sprintf("%s%s (%s %s), seed %d, shrunk from %s", prefix,
 		cmp.Or(rep.ImplArg, rep.Impl.Name), rep.Impl.Name, rep.Impl.Version, rep.Seed, where)

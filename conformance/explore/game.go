@@ -61,7 +61,7 @@ func (x *explorer) play(maxMoves int) *Divergence {
 		}
 		// The start is tp1's too.
 		x.steps++
-		if !s.Step(conformance.StateStep(g), 1, &res) {
+		if !s.Step(stateStep(g), 1, &res) {
 			return x.diverged(0, res)
 		}
 	} else if !s.Load(conformance.LoadState{Board: g.Board(), Score: g.Score()}, &res) {
@@ -78,7 +78,7 @@ func (x *explorer) play(maxMoves int) *Divergence {
 			m.Spawn = &sp
 		}
 		x.moves = append(x.moves, m)
-		cs, err := conformance.EngineStep(g, a, step, err, !x.seeded, true)
+		cs, err := engineStep(g, a, step, err, !x.seeded, true)
 		if err != nil {
 			res.Status, res.Step, res.Reason = conformance.ProtocolError, n, fmt.Sprintf("the engine failed: %v", err)
 			return x.diverged(n, res)

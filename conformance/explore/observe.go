@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/conformance/internal/chance"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
 	"github.com/tileproof/tileproof/player"
@@ -122,7 +123,7 @@ func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*
 		rep.Profiles = append(rep.Profiles, p.Name)
 	}
 	// Each profile's statistical tests share the run's false-alarm rate.
-	alpha := conformance.FalseAlarmRate / float64(4*len(profiles))
+	alpha := chance.FalseAlarmRate / float64(4*len(profiles))
 	legal := LegalOffered(impl)
 	canLoad := hello.Has(protocol.LoadState) && hello.Has(protocol.ForceSpawn)
 	for _, p := range profiles {
@@ -266,7 +267,7 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 	}
 	g.spawns = startTiles(start)
 	// The start: the state a game of the rules has on that board.
-	first := conformance.StateStep(mirror)
+	first := stateStep(mirror)
 	if !opts.Legal {
 		first.Expect.Legal = nil
 	}
@@ -305,7 +306,7 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 		} else {
 			st, err = mirror.Do(a)
 		}
-		cs, err := conformance.EngineStep(mirror, a, st, err, false, true)
+		cs, err := engineStep(mirror, a, st, err, false, true)
 		switch {
 		case err != nil && out.Move != nil && out.Move.Spawn != nil && errors.Is(err, engine.ErrBadSpawn):
 			// The implementation's spawn is one the rules do not take.
@@ -491,7 +492,7 @@ func (o *observer) results(alpha float64) []conformance.CaseResult {
 	r := res("repeated-openings")
 	if o.games < 2 {
 		r.Status, r.Reason = conformance.Skip, fmt.Sprintf("%d games of %d spawns or more observed: too few to compare", o.games, openingSpawns)
-	} else if pairs, lambda, p := conformance.RepeatTest(o.openings, o.games, openingCollision(o.p)); p < alpha {
+	} else if pairs, lambda, p := chance.RepeatTest(o.openings, o.games, openingCollision(o.p)); p < alpha {
 		r.Status = conformance.SpawnWrong
 		r.Reason = fmt.Sprintf("%d pairs of the %d games share their start board and their first %d spawns' values, where %.2g are expected by chance (p = %.2g < %g): the games are not independent (a generator seeded by the clock?)", pairs, o.games, openingSpawns, lambda, p, alpha)
 	}
@@ -503,7 +504,7 @@ func (o *observer) results(alpha float64) []conformance.CaseResult {
 // spawns: a start of p.StartTiles tiles on distinct cells, uniform, each
 // value drawn by the weights.
 func openingCollision(p *engine.Profile) float64 {
-	return conformance.StartCollision(p) * math.Pow(conformance.SpawnCollision(p), openingSpawns)
+	return chance.StartCollision(p) * math.Pow(chance.SpawnCollision(p), openingSpawns)
 }
 
 // WriteReplays writes each divergence's game into dir as

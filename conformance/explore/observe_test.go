@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/conformance/internal/casesource"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/player"
 	"github.com/tileproof/tileproof/replay"
@@ -224,7 +225,7 @@ func TestObserveWritesACase(t *testing.T) {
 	if fc == nil || !fc.Reproduced || fc.Result.Status != conformance.FlagsDiffer || fc.Moves > 2 {
 		t.Fatalf("the case found: %+v", fc)
 	}
-	if !strings.HasPrefix(fc.ID, "observe-tile-merge-flags-differ-") || !strings.Contains(string(fc.YAML), "source: "+conformance.ObservedSource) {
+	if !strings.HasPrefix(fc.ID, "observe-tile-merge-flags-differ-") || !strings.Contains(string(fc.YAML), "source: "+casesource.ObservedSource) {
 		t.Errorf("the case found is not named an observation's: %s\n%s", fc.ID, fc.YAML)
 	}
 	if fc.Case.Start.Moves < 29 {

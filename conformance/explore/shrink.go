@@ -35,7 +35,7 @@ func (c candidate) build(p *engine.Profile) ([]conformance.CaseStep, error) {
 		return nil, err
 	}
 	if len(c.moves) == 0 {
-		return []conformance.CaseStep{conformance.StateStep(g)}, nil
+		return []conformance.CaseStep{stateStep(g)}, nil
 	}
 	var steps []conformance.CaseStep
 	for i, m := range c.moves {
@@ -50,7 +50,7 @@ func (c candidate) build(p *engine.Profile) ([]conformance.CaseStep, error) {
 		default:
 			step, err = g.Move(d)
 		}
-		cs, err := conformance.EngineStep(g, m.Act, step, err, c.seed == "", i == len(c.moves)-1)
+		cs, err := engineStep(g, m.Act, step, err, c.seed == "", i == len(c.moves)-1)
 		if err != nil {
 			return nil, err
 		}
