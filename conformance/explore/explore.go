@@ -112,7 +112,7 @@ func (e *UnsupportedError) Error() string {
 // it does not declare or that is not known, or neither way to follow it
 // ([*UnsupportedError]). Once ctx is done (a deadline, an interrupt) no
 // further game begins and the report of the games played is returned,
-// saying why in Report.Stopped.
+// saying why in [Exploration.Stopped].
 func Explore(ctx context.Context, impl conformance.Impl, opts Options) (*Exploration, error) {
 	if opts.Games <= 0 {
 		return nil, fmt.Errorf("the number of games to explore must be positive, not %d", opts.Games)

@@ -50,8 +50,8 @@ type ObserveOptions struct {
 	Impl string
 }
 
-// ObserveReport is the outcome of an observation run.
-type ObserveReport struct {
+// Observation is the outcome of an observation run.
+type Observation struct {
 	Impl     conformance.Hello
 	Seed     uint64
 	Profiles []string
@@ -102,7 +102,7 @@ type Observed struct {
 // game begins, the game under way is not counted, and the checks left
 // unfinished are [conformance.NotRun] (a divergence found before stays
 // the failure it is); Stopped says why.
-func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error) {
+func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*Observation, error) {
 	games := opts.Games
 	if games == 0 {
 		games = DefaultObserveGames
@@ -118,7 +118,7 @@ func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	rep := &ObserveReport{Impl: hello, Seed: opts.Seed}
+	rep := &Observation{Impl: hello, Seed: opts.Seed}
 	for _, p := range profiles {
 		rep.Profiles = append(rep.Profiles, p.Name)
 	}
@@ -511,7 +511,7 @@ func openingCollision(p *engine.Profile) float64 {
 // dir/observe-PROFILE-KIND-GAME.yaml (creating dir), so that tileproof
 // verify and show reproduce it; it sets each Observed's File and returns
 // the files written.
-func (r *ObserveReport) WriteReplays(dir string) ([]string, error) {
+func (r *Observation) WriteReplays(dir string) ([]string, error) {
 	var files []string
 	for i := range r.Divergences {
 		d := &r.Divergences[i]
@@ -536,7 +536,7 @@ func (r *ObserveReport) WriteReplays(dir string) ([]string, error) {
 // WriteCases writes the divergences shrunk to cases into dir, a case
 // pack laid out as exploration writes one ([Exploration.WriteCases]); it sets
 // each Found's File and returns the files written.
-func (r *ObserveReport) WriteCases(dir string) ([]string, error) {
+func (r *Observation) WriteCases(dir string) ([]string, error) {
 	var found Exploration
 	for _, d := range r.Divergences {
 		if d.Found != nil {
@@ -548,7 +548,7 @@ func (r *ObserveReport) WriteCases(dir string) ([]string, error) {
 
 // WriteText writes the run's summary: each kind's first divergence and
 // where its game is, then the games, the steps and the checks.
-func (r *ObserveReport) WriteText(w io.Writer) {
+func (r *Observation) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "observing %s %s under %s: its own games through new and move, each spawn copied into the engine\n", r.Impl.Name, r.Impl.Version, strings.Join(r.Profiles, ", "))
 	for _, d := range r.Divergences {
 		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] (%s) action %d: %s: %s\n", d.Game, d.Profile, d.Player, d.Move, d.Result.Status, d.Result.Explain("    "))

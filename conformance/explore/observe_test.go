@@ -47,7 +47,7 @@ func (bb *blackBox) Move(d engine.Direction, spawn *engine.Spawn) (conformance.M
 
 func (bb *blackBox) Close() error { return nil }
 
-func observe(t *testing.T, bb *blackBox, profile string, games int) *ObserveReport {
+func observe(t *testing.T, bb *blackBox, profile string, games int) *Observation {
 	t.Helper()
 	rep, err := Observe(t.Context(), bb, ObserveOptions{Games: games, Seed: 1, Profiles: []string{profile}, MaxMoves: 400})
 	if err != nil {
@@ -56,7 +56,7 @@ func observe(t *testing.T, bb *blackBox, profile string, games int) *ObserveRepo
 	return rep
 }
 
-func results(rep *ObserveReport) map[string]conformance.CaseResult {
+func results(rep *Observation) map[string]conformance.CaseResult {
 	m := map[string]conformance.CaseResult{}
 	for _, r := range rep.Results {
 		m[r.Case] = r
