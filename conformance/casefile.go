@@ -59,10 +59,10 @@ func ParseCases(file string, data []byte) ([]*Case, error) {
 	if err := strictyaml.Decode(file, data, &cf); err != nil {
 		return nil, err
 	}
-	lines := strictyaml.Lines(data)
+	pos := strictyaml.Positions(data)
 	var errs strictyaml.ErrorList
 	fail := func(p, format string, args ...any) {
-		errs = append(errs, strictyaml.At(file, lines, p, fmt.Sprintf(format, args...)))
+		errs = append(errs, strictyaml.At(file, pos, p, fmt.Sprintf(format, args...)))
 	}
 	area := path.Dir(file)
 	if area == "." {
@@ -78,7 +78,7 @@ func ParseCases(file string, data []byte) ([]*Case, error) {
 			fail(at, "an empty case")
 			continue
 		}
-		c.Area, c.File, c.Line = area, file, lines[at]
+		c.Area, c.File, c.Line = area, file, pos[at].Line
 		c.Source = cmp.Or(c.Source, cf.Source)
 		if c.Profiles == nil {
 			c.Profiles = cf.Profiles
@@ -100,7 +100,7 @@ func ParseCases(file string, data []byte) ([]*Case, error) {
 		for j := range c.Steps {
 			sat := fmt.Sprintf("%s.steps.%d", at, j)
 			st := &c.Steps[j]
-			st.Line = lines[sat]
+			st.Line = pos[sat].Line
 			more, err := st.check()
 			if err != nil {
 				fail(sat, "case %s, step %d: %v", c.ID, j+1, err)
