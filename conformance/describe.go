@@ -37,7 +37,7 @@ type CaseInfo struct {
 	// text grid.
 	From string `json:"from,omitempty"`
 	// Steps are the case's steps from the first to the failing one
-	// (Result.Step).
+	// (CaseResult.Step).
 	Steps []StepInfo `json:"steps,omitempty"`
 	// YAML is the case in the case file format (docs/case-format.md).
 	YAML string `json:"yaml,omitempty"`

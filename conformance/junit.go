@@ -45,7 +45,7 @@ type junitSkipped struct {
 }
 
 // unreachableSuite is the JUnit test suite of the cases on states no game
-// reaches (Result.Unreachable), kept apart from the areas' suites.
+// reaches (CaseResult.Unreachable), kept apart from the areas' suites.
 const unreachableSuite = "unreachable-states"
 
 // WriteJUnit writes the report as JUnit XML: a test suite per area, a test

@@ -6,7 +6,7 @@ import (
 
 // Summary counts a report's results by area: passed, failed (unexpected),
 // expected failures, skipped, and not run (a run cut short). Failures on states no game reaches
-// (Result.Unreachable) are counted apart, in Unreachable, and not in
+// (CaseResult.Unreachable) are counted apart, in Unreachable, and not in
 // Failed: the verdict on reachable states stands on its own.
 type Summary struct {
 	Area        string `json:"area"`
@@ -53,7 +53,7 @@ func (r *Report) Summaries() (areas []Summary, total Summary) {
 }
 
 // UnreachableFailures returns the unexpected failures on states no game
-// reaches (Result.Unreachable): reported apart, they fail a run only when
+// reaches (CaseResult.Unreachable): reported apart, they fail a run only when
 // asked (conform --strict).
 func (r *Report) UnreachableFailures() []CaseResult {
 	var out []CaseResult
