@@ -61,7 +61,7 @@ type Change struct {
 
 // failureShape is what a baseline keeps of a failure to tell a changed
 // one: its class, its step and the fields its step mismatched.
-func failureShape(res Result) string {
+func failureShape(res CaseResult) string {
 	fields := make([]string, len(res.Mismatches))
 	for i, m := range res.Mismatches {
 		fields[i] = m.Field
@@ -75,7 +75,7 @@ func failureShape(res Result) string {
 // against base. Results on states no game reaches are left out: they do
 // not decide a run.
 func (r *Report) Compare(base *Report) (regressions, fixes, changed []Change) {
-	before := map[string]Result{}
+	before := map[string]CaseResult{}
 	for _, res := range base.Results {
 		before[res.Key()] = res
 	}

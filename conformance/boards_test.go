@@ -63,7 +63,7 @@ func checkOldReport(t *testing.T, file string) {
 	if boards != withBoards {
 		t.Errorf("%d results read with boards; the file has %d", boards, withBoards)
 	}
-	changed := &Report{Results: append([]Result(nil), base.Results...)}
+	changed := &Report{Results: append([]CaseResult(nil), base.Results...)}
 	pass, fail := -1, -1
 	for i, res := range changed.Results {
 		switch {

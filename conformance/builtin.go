@@ -89,37 +89,37 @@ func (b *Builtin) profile(name string, setup *engine.Setup) (*engine.Profile, er
 }
 
 // New starts a tp1 game from seed; without one, from a seed of its own.
-func (b *Builtin) New(profile, seed string, setup *engine.Setup) (State, error) {
+func (b *Builtin) New(profile, seed string, setup *engine.Setup) (ImplState, error) {
 	p, err := b.profile(profile, setup)
 	if err != nil {
-		return State{}, err
+		return ImplState{}, err
 	}
 	if seed == "" {
 		seed = b.nextSeed()
 	}
 	if b.game, err = engine.NewGame(p, seed); err != nil {
-		return State{}, err
+		return ImplState{}, err
 	}
 	return engineState(b.game), nil
 }
 
 // Load starts from st, on a board of any size: the profile's size is
 // taken from the board, as a case on another size asks.
-func (b *Builtin) Load(profile string, st LoadState) (State, error) {
+func (b *Builtin) Load(profile string, st LoadState) (ImplState, error) {
 	p, err := b.profile(profile, st.Setup)
 	if err != nil {
-		return State{}, err
+		return ImplState{}, err
 	}
 	p = p.Clone()
 	p.Rows, p.Cols = st.Board.Rows(), st.Board.Cols()
 	p.StartTiles = min(p.StartTiles, p.Rows*p.Cols)
 	rng, err := engine.NewRNG(b.nextSeed())
 	if err != nil {
-		return State{}, err
+		return ImplState{}, err
 	}
 	b.game, err = engine.Load(p, engine.State{Board: st.Board, Score: st.Score, Moves: st.Moves, RNG: &rng, Won: st.Won, KeepPlaying: st.KeepPlaying})
 	if err != nil {
-		return State{}, err
+		return ImplState{}, err
 	}
 	return engineState(b.game), nil
 }
@@ -156,9 +156,9 @@ func (b *Builtin) Legal() ([]engine.Direction, error) {
 }
 
 // Do plays undo, end-run or keep-playing.
-func (b *Builtin) Do(action string) (State, error) {
+func (b *Builtin) Do(action string) (ImplState, error) {
 	if b.game == nil {
-		return State{}, &DriverError{ProtocolError, action + " before new or load"}
+		return ImplState{}, &DriverError{ProtocolError, action + " before new or load"}
 	}
 	var err error
 	switch action {
@@ -169,10 +169,10 @@ func (b *Builtin) Do(action string) (State, error) {
 	case "keep-playing":
 		err = b.game.KeepPlaying()
 	default:
-		return State{}, &RuleError{"unsupported", "unknown action " + action}
+		return ImplState{}, &RuleError{"unsupported", "unknown action " + action}
 	}
 	if err != nil {
-		return State{}, ruleError(err)
+		return ImplState{}, ruleError(err)
 	}
 	return engineState(b.game), nil
 }
@@ -180,9 +180,9 @@ func (b *Builtin) Do(action string) (State, error) {
 // Close does nothing.
 func (b *Builtin) Close() error { return nil }
 
-func engineState(g *engine.Game) State {
+func engineState(g *engine.Game) ImplState {
 	res, _ := g.Result().MarshalText()
-	return State{Board: g.Board(), Score: g.Score(), Moves: g.Moves(), Won: g.Won(), Over: g.Over(), Result: string(res)}
+	return ImplState{Board: g.Board(), Score: g.Score(), Moves: g.Moves(), Won: g.Won(), Over: g.Over(), Result: string(res)}
 }
 
 // ruleError names an engine error as the protocol does.

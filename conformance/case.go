@@ -15,19 +15,23 @@ type Case struct {
 	Description string   `yaml:"description,omitempty"`
 	Source      string   `yaml:"source,omitempty"`        // where it comes from (the file's, when the case names none)
 	Profiles    []string `yaml:"profiles,omitempty,flow"` // the profiles it applies to; "all" for every one
-	// Requires are the features the file names the case as needing;
-	// Needs adds those its content implies (a loaded start: load-state).
-	Requires []string `yaml:"needs,omitempty,flow"`
+	// Needs are the features the case file names the case as needing
+	// (its YAML key needs); Features adds the file's and those its
+	// content implies.
+	Needs []string `yaml:"needs,omitempty,flow"`
 	// Unreachable says why no game reaches the case's state (an empty
 	// board, a tile no board of its size can make), "" for a state a
 	// game reaches. Its results are reported apart: a failure on it does
 	// not fail a run unless asked (docs/case-format.md).
-	Unreachable string   `yaml:"unreachable,omitempty"`
-	Needs       []string `yaml:"-"`
-	Start       Start    `yaml:"start"`
-	Steps       []Step   `yaml:"steps"`
-	File        string   `yaml:"-"` // the file it was read from, for messages
-	Line        int      `yaml:"-"`
+	Unreachable string `yaml:"unreachable,omitempty"`
+	// Features are every feature the case needs to run: its Needs, the
+	// file's needs, and those its content implies (a loaded start:
+	// load-state). ParseCases sets them.
+	Features []string   `yaml:"-"`
+	Start    Start      `yaml:"start"`
+	Steps    []CaseStep `yaml:"steps"`
+	File     string     `yaml:"-"` // the file it was read from, for messages
+	Line     int        `yaml:"-"`
 }
 
 // Name returns the case's full name, AREA/ID.
@@ -52,8 +56,8 @@ type Start struct {
 	Setup *engine.Setup `yaml:"setup,omitempty,flow"`
 }
 
-// Step is one action of a case and what must follow it.
-type Step struct {
+// CaseStep is one action of a case and what must follow it.
+type CaseStep struct {
 	Move   *engine.Direction `yaml:"move,omitempty"`       // a move, or
 	Action string            `yaml:"action,omitempty"`     // undo, end-run or keep-playing; neither: a check only
 	Spawn  *engine.Spawn     `yaml:"spawn,omitempty,flow"` // the spawn to force after the move

@@ -59,10 +59,10 @@ func ParseCases(file string, data []byte) ([]*Case, error) {
 	if err := strictyaml.Decode(file, data, &cf); err != nil {
 		return nil, err
 	}
-	lines := strictyaml.Lines(data)
+	pos := strictyaml.Positions(data)
 	var errs strictyaml.ErrorList
 	fail := func(p, format string, args ...any) {
-		errs = append(errs, strictyaml.At(file, lines, p, fmt.Sprintf(format, args...)))
+		errs = append(errs, strictyaml.At(file, pos, p, fmt.Sprintf(format, args...)))
 	}
 	area := path.Dir(file)
 	if area == "." {
@@ -78,7 +78,7 @@ func ParseCases(file string, data []byte) ([]*Case, error) {
 			fail(at, "an empty case")
 			continue
 		}
-		c.Area, c.File, c.Line = area, file, lines[at]
+		c.Area, c.File, c.Line = area, file, pos[at].Line
 		c.Source = cmp.Or(c.Source, cf.Source)
 		if c.Profiles == nil {
 			c.Profiles = cf.Profiles
@@ -95,12 +95,12 @@ func ParseCases(file string, data []byte) ([]*Case, error) {
 		case len(c.Steps) == 0:
 			fail(at, "case %s has no steps", c.ID)
 		}
-		needs := append(slices.Clone(cf.Needs), c.Requires...)
+		needs := append(slices.Clone(cf.Needs), c.Needs...)
 		needs = append(needs, c.Start.needs()...)
 		for j := range c.Steps {
 			sat := fmt.Sprintf("%s.steps.%d", at, j)
 			st := &c.Steps[j]
-			st.Line = lines[sat]
+			st.Line = pos[sat].Line
 			more, err := st.check()
 			if err != nil {
 				fail(sat, "case %s, step %d: %v", c.ID, j+1, err)
@@ -114,7 +114,7 @@ func ParseCases(file string, data []byte) ([]*Case, error) {
 			}
 		}
 		slices.Sort(needs)
-		c.Needs = slices.Compact(needs)
+		c.Features = slices.Compact(needs)
 		out = append(out, c)
 	}
 	if len(errs) > 0 {
@@ -143,7 +143,7 @@ func (s Start) needs() []string {
 }
 
 // check checks one step and returns the features it needs.
-func (st *Step) check() ([]string, error) {
+func (st *CaseStep) check() ([]string, error) {
 	var needs []string
 	switch {
 	case st.Move != nil && st.Action != "":

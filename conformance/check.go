@@ -19,14 +19,14 @@ type Session struct {
 	Profile *engine.Profile
 	// State is the implementation's state after the last step; set it to
 	// the start state.
-	State State
+	State ImplState
 }
 
 // New starts the session's game from a tp1 seed ("" for an
 // implementation without seed-tp1) and setup; it reports whether the
 // implementation answered with a state, recording the failure in res
 // otherwise.
-func (s *Session) New(seed string, setup *engine.Setup, res *Result) bool {
+func (s *Session) New(seed string, setup *engine.Setup, res *CaseResult) bool {
 	st, err := s.Impl.New(s.Profile.Name, seed, setup)
 	if err != nil {
 		res.callFailed(err, 0, "the start state")
@@ -37,7 +37,7 @@ func (s *Session) New(seed string, setup *engine.Setup, res *Result) bool {
 }
 
 // Load starts the session's game from a given state, as [Session.New].
-func (s *Session) Load(ls LoadState, res *Result) bool {
+func (s *Session) Load(ls LoadState, res *CaseResult) bool {
 	loader, ok := s.Impl.(Loader)
 	if !ok {
 		res.fail(ProtocolError, 0, "the start state: the implementation has no Load method")
@@ -54,7 +54,7 @@ func (s *Session) Load(ls LoadState, res *Result) bool {
 
 // Outcome is what an implementation did in one step.
 type Outcome struct {
-	Before  State       // its state before the step
+	Before  ImplState   // its state before the step
 	Move    *MoveResult // a move it played
 	Refusal *RuleError  // a step it refused by its rules
 }
@@ -62,7 +62,7 @@ type Outcome struct {
 // Step plays step n (1-based) of the game and compares what follows with
 // the step's expectations. It reports whether the step passed; a failure
 // is recorded in res, with every mismatch of the step.
-func (s *Session) Step(step Step, n int, res *Result) bool {
+func (s *Session) Step(step CaseStep, n int, res *CaseResult) bool {
 	out, ok := s.Play(step, n, res)
 	return ok && s.Check(step, out, n, res)
 }
@@ -70,7 +70,7 @@ func (s *Session) Step(step Step, n int, res *Result) bool {
 // Play plays step n in the implementation and returns what it did. ok is
 // false when the call failed other than by a refusal (a crash, a timeout,
 // a protocol error, an action the implementation lacks), recorded in res.
-func (s *Session) Play(step Step, n int, res *Result) (out Outcome, ok bool) {
+func (s *Session) Play(step CaseStep, n int, res *CaseResult) (out Outcome, ok bool) {
 	out.Before = s.State
 	what := stepName(step)
 	var err error
@@ -87,7 +87,7 @@ func (s *Session) Play(step Step, n int, res *Result) (out Outcome, ok bool) {
 			res.fail(ProtocolError, n, "%s: the implementation has no Do method for the run's other actions", what)
 			return out, false
 		}
-		var st State
+		var st ImplState
 		if st, err = doer.Do(step.Action); err == nil {
 			s.State = st
 		}
@@ -99,7 +99,7 @@ func (s *Session) Play(step Step, n int, res *Result) (out Outcome, ok bool) {
 	return out, true
 }
 
-func stepName(st Step) string {
+func stepName(st CaseStep) string {
 	switch {
 	case st.Move != nil:
 		return "move " + st.Move.String()
@@ -148,7 +148,7 @@ func (c *checker) board(field string, before, want, got engine.Board, format str
 // a failure is recorded in res with every mismatch, the most basic first
 // (the board, then the spawn, the score, legality and the flags) as the
 // result's status.
-func (s *Session) Check(step Step, out Outcome, n int, res *Result) bool {
+func (s *Session) Check(step CaseStep, out Outcome, n int, res *CaseResult) bool {
 	e := step.Expect
 	what := stepName(step)
 	before, st := out.Before.Board, s.State
@@ -192,7 +192,7 @@ func (s *Session) Check(step Step, out Outcome, n int, res *Result) bool {
 
 // record reports whether there was no mismatch; otherwise it records
 // them in res as step n's failure.
-func (c *checker) record(res *Result, n int) bool {
+func (c *checker) record(res *CaseResult, n int) bool {
 	if len(c.mm) == 0 {
 		return true
 	}
@@ -232,7 +232,7 @@ func (c *checker) spawn(p *engine.Profile, before engine.Board, d engine.Directi
 }
 
 // expect compares a step's expectations, the boards first.
-func (c *checker) expect(e Expect, mr *MoveResult, before, slid engine.Board, st State) {
+func (c *checker) expect(e Expect, mr *MoveResult, before, slid engine.Board, st ImplState) {
 	what := c.what
 	if e.Board != nil && *e.Board != slid {
 		c.board("board", before, *e.Board, slid, "%s: the board after the slide differs", what)

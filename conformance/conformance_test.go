@@ -94,15 +94,15 @@ func mustRead(t testing.TB, path string) []byte {
 
 func TestParseCasesErrors(t *testing.T) {
 	tests := []struct{ yaml, want string }{
-		{"source: x\nprofiles: [all]\ncases:\n  - id: a\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: sideways}]\n", `c.yaml:6: unknown direction "sideways"`},
-		{"source: x\nprofiles: [all]\ncases:\n  - id: a\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: left, expect: {colour: red}}]\n", `c.yaml:6: unknown field "colour"`},
-		{"source: x\nprofiles: [all]\ncases:\n  - id: a\n    start: {board: \"2 3\\n. .\"}\n    steps: [{move: left}]\n", "c.yaml:5: board row 1, column 2: 3 is not a power of two"},
-		{"profiles: [all]\ncases:\n  - id: a\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: left}]\n", "c.yaml:3: case a names no source"},
-		{"source: x\nprofiles: [all]\ncases:\n  - id: A b\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: left}]\n", `c.yaml:4: case id "A b"`},
+		{"source: x\nprofiles: [all]\ncases:\n  - id: a\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: sideways}]\n", `c.yaml:6:20: unknown direction "sideways"`},
+		{"source: x\nprofiles: [all]\ncases:\n  - id: a\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: left, expect: {colour: red}}]\n", `c.yaml:6:35: unknown field "colour"`},
+		{"source: x\nprofiles: [all]\ncases:\n  - id: a\n    start: {board: \"2 3\\n. .\"}\n    steps: [{move: left}]\n", "c.yaml:5:20: board row 1, column 2: 3 is not a power of two"},
+		{"profiles: [all]\ncases:\n  - id: a\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: left}]\n", "c.yaml:3:5: case a names no source"},
+		{"source: x\nprofiles: [all]\ncases:\n  - id: A b\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: left}]\n", `c.yaml:4:5: case id "A b"`},
 		{"source: x\nprofiles: [all]\ncases:\n  - id: a\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: left, expect: {error: oops}}]\n", `error "oops" is not one of`},
 		{"source: x\nprofiles: [all]\ncases:\n  - id: a\n    needs: [telepathy]\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: left}]\n", `unknown feature "telepathy"`},
 		{"source: x\nprofiles: [all]\ncases:\n  - id: a\n    start: {seed: \"7\", board: \"2 2\\n. .\"}\n    steps: [{move: left}]\n", "start needs a board or a seed (one of them)"},
-		{"source: x\ncases: []\n", "c.yaml:2: no cases"},
+		{"source: x\ncases: []\n", "c.yaml:2:1: no cases"},
 	}
 	for _, tt := range tests {
 		_, err := ParseCases("c.yaml", []byte(tt.yaml))
@@ -111,8 +111,8 @@ func TestParseCasesErrors(t *testing.T) {
 		}
 	}
 	c, err := ParseCases("core/c.yaml", []byte("source: x\nprofiles: [classic]\ncases:\n  - id: a\n    start: {board: \"2 2 2\\n. . .\"}\n    steps: [{action: undo}, {move: left, spawn: {row: 0, col: 2, value: 2}}]\n"))
-	if err != nil || strings.Join(c[0].Needs, " ") != "force-spawn load-state size:2x3 undo" || c[0].Name() != "core/a" {
-		t.Errorf("needs %v, name %s, %v", c[0].Needs, c[0].Name(), err)
+	if err != nil || strings.Join(c[0].Features, " ") != "force-spawn load-state size:2x3 undo" || c[0].Name() != "core/a" {
+		t.Errorf("needs %v, name %s, %v", c[0].Features, c[0].Name(), err)
 	}
 }
 
@@ -144,7 +144,7 @@ func TestLoadPackErrors(t *testing.T) {
 		"pack.yaml":   {Data: []byte("name: p\nversion: 1\ncontract: 2\n")},
 		"core/a.yaml": {Data: []byte("x")},
 	}
-	if _, err := LoadPack(fsys); err == nil || !strings.Contains(err.Error(), "pack.yaml:3: the pack is written for rules contract 2; this runner knows contract 1 only") {
+	if _, err := LoadPack(fsys); err == nil || !strings.Contains(err.Error(), "pack.yaml:3:1: the pack is written for rules contract 2; this runner knows contract 1 only") {
 		t.Errorf("contract 2: %v", err)
 	}
 	c := []byte("source: s\nprofiles: [all]\ncases:\n  - id: same\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: left}]\n")
@@ -171,7 +171,7 @@ func TestReports(t *testing.T) {
 	// Make one result fail, as if the implementation had regressed, and
 	// another pass that had failed.
 	worse := *rep
-	worse.Results = append([]Result(nil), rep.Results...)
+	worse.Results = append([]CaseResult(nil), rep.Results...)
 	worse.Results[0].Status = BoardDiverged
 	base.Results[1].Status = ScoreDiverged
 	regressions, fixes, _ := worse.Compare(base)

@@ -37,7 +37,7 @@ type CaseInfo struct {
 	// text grid.
 	From string `json:"from,omitempty"`
 	// Steps are the case's steps from the first to the failing one
-	// (Result.Step).
+	// (CaseResult.Step).
 	Steps []StepInfo `json:"steps,omitempty"`
 	// YAML is the case in the case file format (docs/case-format.md).
 	YAML string `json:"yaml,omitempty"`
@@ -69,7 +69,7 @@ func (r *Report) Describe(pack *Pack) {
 		case c != nil:
 			res.Info = caseInfo(c, res.Step)
 		case res.Area == PropertiesArea:
-			res.Info = PropertyInfo(strings.TrimPrefix(res.Case, PropertiesArea+"/"))
+			res.Info = propertyInfo(strings.TrimPrefix(res.Case, PropertiesArea+"/"))
 		}
 	}
 }
@@ -95,7 +95,7 @@ func caseInfo(c *Case, step int) *CaseInfo {
 	return info
 }
 
-func stepInfo(st Step) StepInfo {
+func stepInfo(st CaseStep) StepInfo {
 	var s StepInfo
 	switch {
 	case st.Move != nil:

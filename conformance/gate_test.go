@@ -11,7 +11,7 @@ import (
 // gateReport is a report with a reachable failure, a failure on a state no
 // game reaches and a pass.
 func gateReport() *Report {
-	return &Report{Impl: Hello{Name: "impl", Version: "1"}, Pack: "p", PackVersion: "1", Contract: 1, Results: []Result{
+	return &Report{Impl: Hello{Name: "impl", Version: "1"}, Pack: "p", PackVersion: "1", Contract: 1, Results: []CaseResult{
 		{Case: "core/a", Area: "core", Profile: "classic", Status: FlagsDiffer, Step: 1, Reason: "over differs",
 			Mismatches: []Mismatch{{Field: "over", Status: FlagsDiffer}}},
 		{Case: "profiles/empty", Area: "profiles", Profile: "classic", Status: FlagsDiffer, Step: 1, Reason: "over is false",
@@ -90,10 +90,12 @@ func TestGateChanged(t *testing.T) {
 	if strings.Contains(junit.String(), "<failure") || !strings.Contains(junit.String(), "failed the same way in the baseline") {
 		t.Errorf("JUnit under a baseline with no change:\n%s", junit.String())
 	}
-	for name, change := range map[string]func(*Result){
-		"class":  func(r *Result) { r.Status = BoardDiverged },
-		"step":   func(r *Result) { r.Step = 2 },
-		"fields": func(r *Result) { r.Mismatches = append(r.Mismatches, Mismatch{Field: "result", Status: FlagsDiffer}) },
+	for name, change := range map[string]func(*CaseResult){
+		"class": func(r *CaseResult) { r.Status = BoardDiverged },
+		"step":  func(r *CaseResult) { r.Step = 2 },
+		"fields": func(r *CaseResult) {
+			r.Mismatches = append(r.Mismatches, Mismatch{Field: "result", Status: FlagsDiffer})
+		},
 	} {
 		now := gateReport()
 		change(&now.Results[0])

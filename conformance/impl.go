@@ -21,7 +21,7 @@ type Impl interface {
 	// New starts a game; seed is a tp1 seed, "" for an implementation
 	// without seed-tp1; setup, when not nil, is the run's choice (feature
 	// setup).
-	New(profile, seed string, setup *engine.Setup) (State, error)
+	New(profile, seed string, setup *engine.Setup) (ImplState, error)
 	// Move plays a move; spawn, when not nil, is the tile to place after
 	// the slide (feature force-spawn).
 	Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error)
@@ -32,7 +32,7 @@ type Impl interface {
 // Loader is an [Impl] that starts from a given state (feature
 // load-state).
 type Loader interface {
-	Load(profile string, st LoadState) (State, error)
+	Load(profile string, st LoadState) (ImplState, error)
 }
 
 // LegalLister is an [Impl] that lists the moves that change the board now.
@@ -51,7 +51,7 @@ var ErrNoLegal = errors.New("the implementation does not list legal moves")
 // Doer is an [Impl] that plays the run's other actions: "undo",
 // "end-run" or "keep-playing" (features undo, end-run, keep-playing).
 type Doer interface {
-	Do(action string) (State, error)
+	Do(action string) (ImplState, error)
 }
 
 // OneMove is one independent game of a single move: a state to load, and
@@ -99,8 +99,8 @@ func (h Hello) HasUnder(profile, feature string) bool {
 	return h.Has(feature) || slices.Contains(h.ProfileFeatures[profile], feature)
 }
 
-// State is a game's state as an implementation reports it.
-type State struct {
+// ImplState is a game's state as an implementation reports it.
+type ImplState struct {
 	Board  engine.Board `json:"board"`
 	Score  uint64       `json:"score"`
 	Moves  int          `json:"moves"`
@@ -124,7 +124,7 @@ type MoveResult struct {
 	Changed bool
 	Gained  uint64
 	Spawn   *engine.Spawn // nil when no tile appeared
-	State   State
+	State   ImplState
 }
 
 // Slid returns the board after the move's slide, before its spawn: the
@@ -145,6 +145,7 @@ type RuleError struct {
 	Message string
 }
 
+// Error returns the refusal as CODE: MESSAGE.
 func (e *RuleError) Error() string { return e.Code + ": " + e.Message }
 
 // DriverError is a failure to get a proper answer from an implementation.
@@ -153,4 +154,5 @@ type DriverError struct {
 	Msg    string
 }
 
+// Error returns the failure as STATUS: MESSAGE.
 func (e *DriverError) Error() string { return fmt.Sprintf("%s: %s", e.Status, e.Msg) }

@@ -44,14 +44,14 @@ type junitSkipped struct {
 	Message string `xml:"message,attr"`
 }
 
-// UnreachableSuite is the JUnit test suite of the cases on states no game
-// reaches (Result.Unreachable), kept apart from the areas' suites.
-const UnreachableSuite = "unreachable-states"
+// unreachableSuite is the JUnit test suite of the cases on states no game
+// reaches (CaseResult.Unreachable), kept apart from the areas' suites.
+const unreachableSuite = "unreachable-states"
 
 // WriteJUnit writes the report as JUnit XML: a test suite per area, a test
 // case per case and profile; expected failures are reported as skipped.
 // The cases on states no game reaches are in a suite of their own
-// ([UnreachableSuite]), a failure there skipped with its words, as the
+// ([unreachableSuite]), a failure there skipped with its words, as the
 // run's verdict does not count it. Under a baseline ([Report.Gate]) a
 // failure the baseline has, unchanged, is skipped too, so that the
 // failures are the gate's: regressions and changed failures. A check the
@@ -64,7 +64,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	for _, res := range r.Results {
 		suite := res.Area
 		if res.Unreachable != "" {
-			suite = UnreachableSuite
+			suite = unreachableSuite
 		}
 		i, ok := index[suite]
 		if !ok {
@@ -113,7 +113,7 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 
 // failureText is a failure's detail for JUnit: every mismatch of its step,
 // and the diff of its boards.
-func failureText(res Result) string {
+func failureText(res CaseResult) string {
 	var sb strings.Builder
 	for _, m := range res.Mismatches {
 		sb.WriteString(m.Text + "\n")

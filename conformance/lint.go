@@ -28,7 +28,7 @@ func Lint(pack *Pack) []string {
 	}
 	var problems []string
 	for i, res := range runs[0].Results {
-		var differs *Result
+		var differs *CaseResult
 		for _, rep := range runs[1:] {
 			if rep.Results[i].Status != res.Status {
 				differs = &rep.Results[i]

@@ -7,12 +7,12 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 )
 
-func matrixReport(name, version string, results ...Result) *Report {
+func matrixReport(name, version string, results ...CaseResult) *Report {
 	return &Report{Impl: Hello{Name: name, Version: version}, Pack: "p", PackVersion: "1", Contract: 1, Results: results}
 }
 
-func matrixResult(area string, st Status) Result {
-	return Result{Case: area + "/x", Area: area, Profile: "classic", Status: st}
+func matrixResult(area string, st Status) CaseResult {
+	return CaseResult{Case: area + "/x", Area: area, Profile: "classic", Status: st}
 }
 
 func TestWriteMatrix(t *testing.T) {
@@ -58,8 +58,8 @@ func TestWriteMatrixRefusesMixedPacks(t *testing.T) {
 }
 
 func TestWriteMatrixGroupsFailuresByCase(t *testing.T) {
-	fail := func(c, profile string) Result {
-		return Result{Case: c, Area: "core", Profile: profile, Status: BoardDiverged}
+	fail := func(c, profile string) CaseResult {
+		return CaseResult{Case: c, Area: "core", Profile: profile, Status: BoardDiverged}
 	}
 	r := matrixReport("bad", "1", fail("core/a", "classic"), fail("core/a", "pgs"), fail("core/b", "classic"),
 		fail("core/c", "classic"), fail("core/d", "classic"), fail("core/e", "rosetta"))

@@ -32,7 +32,7 @@ func TestEveryMismatchReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r *Result
+	var r *CaseResult
 	for i := range rep.Results {
 		if rep.Results[i].Status == ScoreDiverged && len(rep.Results[i].Mismatches) >= 2 {
 			r = &rep.Results[i]

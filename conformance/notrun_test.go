@@ -76,7 +76,7 @@ func TestRunContextDone(t *testing.T) {
 // notRunReport is a report with a pass, a failure, an expected failure
 // and two checks not run.
 func notRunReport() *Report {
-	return &Report{Impl: Hello{Name: "impl", Version: "1"}, Pack: "p", PackVersion: "1", Contract: 1, Results: []Result{
+	return &Report{Impl: Hello{Name: "impl", Version: "1"}, Pack: "p", PackVersion: "1", Contract: 1, Results: []CaseResult{
 		{Case: "core/a", Area: "core", Profile: "classic", Status: Pass},
 		{Case: "core/b", Area: "core", Profile: "classic", Status: NotRun, Reason: "not run: the run's deadline (--run-timeout 2s) has passed"},
 		{Case: "line/c", Area: "line", Profile: "classic", Status: NotRun, Reason: "not run: the run's deadline (--run-timeout 2s) has passed"},

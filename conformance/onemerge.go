@@ -62,7 +62,7 @@ func oneMergeSizes(h Hello, p *engine.Profile) [][2]int {
 // against the rules: over and the result, and the legal moves (when it
 // lists them). A full board whose one merge lies in an edge row or column
 // is where an implementation that looks at part of the board goes wrong.
-func oneMergeFullBoards(impl Impl, h Hello, p *engine.Profile, res *Result) {
+func oneMergeFullBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult) {
 	lister, lists := impl.(LegalLister)
 	for _, size := range oneMergeSizes(h, p) {
 		// The profile's rules on the board's size, as a case on a board

@@ -16,7 +16,7 @@ type partialLook struct {
 	board engine.Board
 }
 
-func (p *partialLook) Load(profile string, st LoadState) (State, error) {
+func (p *partialLook) Load(profile string, st LoadState) (ImplState, error) {
 	s, err := p.Builtin.Load(profile, st)
 	p.board = s.Board
 	if err == nil && p.stuck() {

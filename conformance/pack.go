@@ -48,7 +48,7 @@ func LoadPack(fsys fs.FS) (*Pack, error) {
 		return nil, err
 	}
 	if pf.Contract != Contract {
-		return nil, strictyaml.ErrorList{strictyaml.At("pack.yaml", strictyaml.Lines(data), "contract",
+		return nil, strictyaml.ErrorList{strictyaml.At("pack.yaml", strictyaml.Positions(data), "contract",
 			fmt.Sprintf("the pack is written for rules contract %d; this runner knows contract %d only", pf.Contract, Contract))}
 	}
 	pack := &Pack{Name: pf.Name, Version: pf.Version, Contract: pf.Contract}

@@ -164,7 +164,7 @@ func pgsCaseOf(tc pgsCase) (*Case, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.Steps = append(c.Steps, Step{Move: &d})
+		c.Steps = append(c.Steps, CaseStep{Move: &d})
 	}
 	if len(c.Steps) == 0 {
 		return nil, fmt.Errorf("no actions")

@@ -49,7 +49,7 @@ func (r refusesUp) Move(dir engine.Direction, spawn *engine.Spawn) (MoveResult, 
 	return r.Builtin.Move(dir, spawn)
 }
 
-func runProperty(t *testing.T, impl Impl, name string) Result {
+func runProperty(t *testing.T, impl Impl, name string) CaseResult {
 	t.Helper()
 	rep, err := Run(t.Context(), loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{"classic"}, Run: regexp.MustCompile(`^properties/` + name + `$`)})
 	if err != nil {
@@ -102,7 +102,7 @@ func TestPropertyBoards(t *testing.T) {
 		}
 		// The text report: the board loaded drawn once (in the reason's
 		// lines or beside the others), four rows of boards in all.
-		rep := Report{Results: []Result{res}}
+		rep := Report{Results: []CaseResult{res}}
 		var b bytes.Buffer
 		rep.WriteText(&b, false)
 		var rows []string
@@ -137,7 +137,7 @@ var boardRowRE = regexp.MustCompile(`^\s*(\.|\d+)(\s+(\.|\d+|<))+\s*$`)
 // property's result to carrying them after Describe, as a case's does.
 func TestPropertyInfo(t *testing.T) {
 	for _, p := range properties {
-		info := PropertyInfo(p.name)
+		info := propertyInfo(p.name)
 		if info == nil || info.Description == "" {
 			t.Errorf("property %s: no description", p.name)
 			continue
@@ -146,15 +146,15 @@ func TestPropertyInfo(t *testing.T) {
 			t.Errorf("property %s: source %q: %v", p.name, info.Source, err)
 		}
 	}
-	if PropertyInfo("no-such-property") != nil {
+	if propertyInfo("no-such-property") != nil {
 		t.Error("a name that is no property has info")
 	}
-	rep := &Report{Results: []Result{
+	rep := &Report{Results: []CaseResult{
 		{Case: "properties/exhaustive-lines", Area: PropertiesArea, Status: BoardDiverged},
 		{Case: "properties/metamorphic", Area: PropertiesArea, Status: Pass},
 	}}
 	rep.Describe(&Pack{})
-	if got, want := rep.Results[0].Info, PropertyInfo("exhaustive-lines"); got == nil || got.Description != want.Description || got.Source != want.Source {
+	if got, want := rep.Results[0].Info, propertyInfo("exhaustive-lines"); got == nil || got.Description != want.Description || got.Source != want.Source {
 		t.Errorf("a failing property's info: %+v", got)
 	}
 	if rep.Results[1].Info != nil {

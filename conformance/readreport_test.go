@@ -14,7 +14,7 @@ import (
 // report are refused.
 func TestReadReportStrict(t *testing.T) {
 	var buf bytes.Buffer
-	in := &Report{Pack: "p", Duration: 1234567 * time.Microsecond, Results: []Result{{Case: "a/b", Area: "a", Status: Pass}}}
+	in := &Report{Pack: "p", Duration: 1234567 * time.Microsecond, Results: []CaseResult{{Case: "a/b", Area: "a", Status: Pass}}}
 	in.WriteJSON(&buf)
 	back, err := ReadReport(&buf)
 	if err != nil || back.Duration != in.Duration || back.Pack != "p" || len(back.Results) != 1 || back.Results[0].Case != "a/b" {

@@ -6,7 +6,7 @@ import (
 
 // Summary counts a report's results by area: passed, failed (unexpected),
 // expected failures, skipped, and not run (a run cut short). Failures on states no game reaches
-// (Result.Unreachable) are counted apart, in Unreachable, and not in
+// (CaseResult.Unreachable) are counted apart, in Unreachable, and not in
 // Failed: the verdict on reachable states stands on its own.
 type Summary struct {
 	Area        string `json:"area"`
@@ -53,10 +53,10 @@ func (r *Report) Summaries() (areas []Summary, total Summary) {
 }
 
 // UnreachableFailures returns the unexpected failures on states no game
-// reaches (Result.Unreachable): reported apart, they fail a run only when
+// reaches (CaseResult.Unreachable): reported apart, they fail a run only when
 // asked (conform --strict).
-func (r *Report) UnreachableFailures() []Result {
-	var out []Result
+func (r *Report) UnreachableFailures() []CaseResult {
+	var out []CaseResult
 	for _, res := range r.Results {
 		if res.Status.Failed() && res.Expected == "" && res.Unreachable != "" {
 			out = append(out, res)
@@ -67,8 +67,8 @@ func (r *Report) UnreachableFailures() []Result {
 
 // NotRun returns the checks the run did not reach or did not finish
 // ([NotRun]), in order.
-func (r *Report) NotRun() []Result {
-	var out []Result
+func (r *Report) NotRun() []CaseResult {
+	var out []CaseResult
 	for _, res := range r.Results {
 		if res.Status == NotRun {
 			out = append(out, res)

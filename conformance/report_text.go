@@ -78,7 +78,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 // started from (when known), the rules' (when a whole board diverged) and
 // the implementation's, with "<" after each row where the last two
 // differ.
-func writeBoards(w io.Writer, res Result, prefix string) {
+func writeBoards(w io.Writer, res CaseResult, prefix string) {
 	var titles []string
 	var boards [][]string
 	if res.Start != nil {

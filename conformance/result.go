@@ -37,8 +37,8 @@ const (
 // yet decided, is not; nor is NotRun).
 func (s Status) Failed() bool { return s != Pass && s != Skip && s != NotRun && s != "" }
 
-// Result is one case's outcome under one profile.
-type Result struct {
+// CaseResult is one case's outcome under one profile.
+type CaseResult struct {
 	Case    string // AREA/ID
 	Area    string
 	Profile string
@@ -88,7 +88,7 @@ const (
 
 // StartTitle captions the board a failure started from: "before step N",
 // or for a property check, which has no steps, "the board loaded".
-func (r Result) StartTitle() string {
+func (r CaseResult) StartTitle() string {
 	if r.Area == PropertiesArea {
 		return "the board loaded"
 	}
@@ -96,11 +96,11 @@ func (r Result) StartTitle() string {
 }
 
 // Key identifies a result across runs: CASE@PROFILE.
-func (r Result) Key() string { return r.Case + "@" + r.Profile }
+func (r CaseResult) Key() string { return r.Case + "@" + r.Profile }
 
 // Diff returns the row-by-row difference of a board divergence's boards (- the rules,
 // + the implementation); "" for other failures.
-func (r Result) Diff() string {
+func (r CaseResult) Diff() string {
 	if r.Want == nil || r.Got == nil {
 		return ""
 	}
@@ -113,7 +113,7 @@ func (r Result) Diff() string {
 // beside (a property check's board loaded, when the implementation
 // refused the move) follows, as a grid: the text report draws boards
 // only beside the implementation's.
-func (r Result) Summary(indent string) string {
+func (r CaseResult) Summary(indent string) string {
 	var sb strings.Builder
 	sb.WriteString(r.Reason)
 	for _, m := range r.Mismatches[min(1, len(r.Mismatches)):] {
@@ -125,9 +125,9 @@ func (r Result) Summary(indent string) string {
 	return strings.ReplaceAll(sb.String(), "\n", "\n"+indent)
 }
 
-// Explain returns [Result.Summary] and then the diff of the boards, when
+// Explain returns [CaseResult.Summary] and then the diff of the boards, when
 // a board diverged.
-func (r Result) Explain(indent string) string {
+func (r CaseResult) Explain(indent string) string {
 	s := r.Summary(indent)
 	if d := strings.TrimRight(r.Diff(), "\n"); d != "" {
 		s += "\n" + indent + "diff (-rules +implementation):\n" + indent + "  " + strings.ReplaceAll(d, "\n", "\n"+indent+"  ")
@@ -157,7 +157,7 @@ type resultJSON struct {
 }
 
 // MarshalJSON writes the result with its boards as text grids.
-func (r Result) MarshalJSON() ([]byte, error) {
+func (r CaseResult) MarshalJSON() ([]byte, error) {
 	grid := func(b *engine.Board) string {
 		if b == nil {
 			return ""
@@ -172,7 +172,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a result MarshalJSON wrote (or an older report's,
 // without boards or mismatches). A board that does not read is left out.
-func (r *Result) UnmarshalJSON(data []byte) error {
+func (r *CaseResult) UnmarshalJSON(data []byte) error {
 	var j resultJSON
 	if err := json.Unmarshal(data, &j); err != nil {
 		return err
@@ -187,21 +187,21 @@ func (r *Result) UnmarshalJSON(data []byte) error {
 		}
 		return &b
 	}
-	*r = Result{Case: j.Case, Area: j.Area, Profile: j.Profile, Status: j.Status, Reason: j.Reason, Step: j.Step,
+	*r = CaseResult{Case: j.Case, Area: j.Area, Profile: j.Profile, Status: j.Status, Reason: j.Reason, Step: j.Step,
 		Mismatches: j.Mismatches, Start: board(j.Start), Want: board(j.Want), Got: board(j.Got), File: j.File, Line: j.Line, Expected: j.Expected}
 	r.Unreachable, r.Info = j.Unreachable, j.CaseInfo
 	return nil
 }
 
 // fail records a failure at step (1-based) with no mismatch of its own.
-func (res *Result) fail(status Status, step int, format string, args ...any) {
+func (res *CaseResult) fail(status Status, step int, format string, args ...any) {
 	res.Status, res.Step, res.Reason = status, step, fmt.Sprintf(format, args...)
 }
 
 // failBoards records a failure at step where a whole board diverged:
 // start (nil when unknown) is the board the step started from, want the
 // board the rules give, got the implementation's.
-func (res *Result) failBoards(status Status, step int, start *engine.Board, want, got engine.Board, format string, args ...any) {
+func (res *CaseResult) failBoards(status Status, step int, start *engine.Board, want, got engine.Board, format string, args ...any) {
 	res.fail(status, step, format, args...)
 	res.Want, res.Got, res.Start = &want, &got, copyBoard(start)
 }
@@ -210,7 +210,7 @@ func (res *Result) failBoards(status Status, step int, start *engine.Board, want
 // loaded and got the implementation's board after its move (or its new
 // game), each nil when there is none; the words name the boards, which
 // they do not hold.
-func (res *Result) failOn(status Status, start, got *engine.Board, format string, args ...any) {
+func (res *CaseResult) failOn(status Status, start, got *engine.Board, format string, args ...any) {
 	res.fail(status, 0, format, args...)
 	res.Start, res.Want, res.Got = copyBoard(start), nil, copyBoard(got)
 }
@@ -226,13 +226,13 @@ func copyBoard(b *engine.Board) *engine.Board {
 // stepBoards records the boards of a step that failed on a field other
 // than a whole board: the one it started from and the implementation's
 // after it.
-func (res *Result) stepBoards(before, got engine.Board) {
+func (res *CaseResult) stepBoards(before, got engine.Board) {
 	res.Start, res.Got = &before, &got
 }
 
 // driverFailure records a driver error as the case's result; it returns
 // false for other errors.
-func (res *Result) driverFailure(err error, step int, what string) bool {
+func (res *CaseResult) driverFailure(err error, step int, what string) bool {
 	var de *DriverError
 	if errors.As(err, &de) && de.Status == NotRun {
 		res.Status, res.Reason = NotRun, de.Msg // the run's end, not the step's
@@ -248,7 +248,7 @@ func (res *Result) driverFailure(err error, step int, what string) bool {
 // callFailed records a call to the implementation that failed other than
 // by a rule's refusal: a driver error (crash, timeout, protocol error) as
 // its status, any other error as a protocol error.
-func (res *Result) callFailed(err error, step int, what string) {
+func (res *CaseResult) callFailed(err error, step int, what string) {
 	if !res.driverFailure(err, step, what) {
 		res.fail(ProtocolError, step, "%s: %v", what, err)
 	}

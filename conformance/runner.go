@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tileproof/tileproof/conformance/internal/chance"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/protocol"
 )
@@ -35,7 +36,7 @@ type Report struct {
 	Pack        string        `json:"pack"`
 	PackVersion string        `json:"packVersion"`
 	Contract    int           `json:"contract"`
-	Results     []Result      `json:"results"`
+	Results     []CaseResult  `json:"results"`
 	Duration    time.Duration `json:"durationNs"`
 	RunInfo                   // when and how the run was made (describe.go)
 	// Verdict is the gated verdict, set by [Report.Gate]; nil before.
@@ -45,7 +46,7 @@ type Report struct {
 // Failures returns the failed results that were not expected, and the
 // expected failures that passed. A failure on a state no game reaches is
 // not among them ([Report.UnreachableFailures]).
-func (r *Report) Failures() (unexpected, unexpectedPasses []Result) {
+func (r *Report) Failures() (unexpected, unexpectedPasses []CaseResult) {
 	for _, res := range r.Results {
 		switch {
 		case res.Status.Failed() && res.Expected == "" && res.Unreachable == "":
@@ -220,8 +221,8 @@ func cutShort(s Status) bool {
 
 // notRun returns res as not run: the run ended before it ran or while it
 // ran.
-func notRun(res Result, ctx context.Context) Result {
-	return Result{Case: res.Case, Area: res.Area, Profile: res.Profile, File: res.File, Line: res.Line,
+func notRun(res CaseResult, ctx context.Context) CaseResult {
+	return CaseResult{Case: res.Case, Area: res.Area, Profile: res.Profile, File: res.File, Line: res.Line,
 		Unreachable: res.Unreachable, Status: NotRun, Reason: "not run: " + StopCause(ctx).Error()}
 }
 
@@ -229,7 +230,7 @@ func notRun(res Result, ctx context.Context) Result {
 // check of a profile.
 type check struct {
 	name string // AREA/ID@PROFILE, or properties@PROFILE
-	run  func() []Result
+	run  func() []CaseResult
 }
 
 // plan says hello and returns the run's report, still empty, and its
@@ -263,10 +264,10 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 			if !c.AppliesTo(p.Name) && !variant {
 				continue
 			}
-			checks = append(checks, check{c.Name() + "@" + p.Name, func() []Result {
-				res := Result{Case: c.Name(), Area: c.Area, Profile: p.Name, File: c.File, Line: c.Line, Unreachable: c.Unreachable}
+			checks = append(checks, check{c.Name() + "@" + p.Name, func() []CaseResult {
+				res := CaseResult{Case: c.Name(), Area: c.Area, Profile: p.Name, File: c.File, Line: c.Line, Unreachable: c.Unreachable}
 				if ctx.Err() != nil {
-					return []Result{notRun(res, ctx)}
+					return []CaseResult{notRun(res, ctx)}
 				}
 				run, reason := c, missingReason(hello, p.Name, caseNeeds(c, p))
 				if variant && reason == "" {
@@ -281,20 +282,20 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 				} else {
 					RunCase(impl, run, p, &res)
 				}
-				return []Result{res}
+				return []CaseResult{res}
 			}})
 		}
 	}
 	if opts.Properties {
-		alpha := FalseAlarmRate / float64(max(1, statisticalTests()*len(profiles)))
+		alpha := chance.FalseAlarmRate / float64(max(1, statisticalTests()*len(profiles)))
 		for _, p := range profiles {
-			checks = append(checks, check{"properties@" + p.Name, func() []Result { return runProperties(ctx, impl, hello, p, opts.Run, alpha) }})
+			checks = append(checks, check{"properties@" + p.Name, func() []CaseResult { return runProperties(ctx, impl, hello, p, opts.Run, alpha) }})
 		}
 	}
 	return rep, checks, nil
 }
 
-func (r *Report) add(res Result, expectations map[string]string) {
+func (r *Report) add(res CaseResult, expectations map[string]string) {
 	res.expect(expectations)
 	r.Results = append(r.Results, res)
 }
@@ -303,7 +304,7 @@ func (r *Report) add(res Result, expectations map[string]string) {
 // to the report, each marked expected when expectations name it, so
 // that baselines, JUnit, HTML and the exit status count them as they
 // count the cases.
-func (r *Report) Append(expectations map[string]string, results ...Result) {
+func (r *Report) Append(expectations map[string]string, results ...CaseResult) {
 	for _, res := range results {
 		r.add(res, expectations)
 	}
@@ -311,7 +312,7 @@ func (r *Report) Append(expectations map[string]string, results ...Result) {
 
 // expect sets the result's known-deviation reason, if expectations (by
 // CASE@PROFILE, or by CASE) give one.
-func (res *Result) expect(expectations map[string]string) {
+func (res *CaseResult) expect(expectations map[string]string) {
 	if why, ok := expectations[res.Key()]; ok {
 		res.Expected = why
 	} else if why, ok := expectations[res.Case]; ok {
@@ -337,9 +338,9 @@ func missingFeatures(h Hello, profile string, needs []string) []string {
 // where it is the profile's size).
 func caseNeeds(c *Case, p *engine.Profile) []string {
 	if b := c.Start.Board; b != nil && b.Rows() == 4 && b.Cols() == 4 && (p.Rows != 4 || p.Cols != 4) {
-		return append(slices.Clip(c.Needs), protocol.SizeFeature(4, 4))
+		return append(slices.Clip(c.Features), protocol.SizeFeature(4, 4))
 	}
-	return c.Needs
+	return c.Features
 }
 
 // missingReason returns why a check under profile that needs these
@@ -354,7 +355,7 @@ func missingReason(h Hello, profile string, needs []string) string {
 
 // RunCase runs case c against the implementation under profile p and
 // records its outcome in res: Pass, or the first failing step's failure.
-func RunCase(impl Impl, c *Case, p *engine.Profile, res *Result) {
+func RunCase(impl Impl, c *Case, p *engine.Profile, res *CaseResult) {
 	s := &Session{Impl: impl, Profile: p}
 	if st := c.Start; st.Board != nil {
 		if !s.Load(LoadState{Setup: st.Setup, Board: *st.Board, Score: st.Score, Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying}, res) {

@@ -74,7 +74,7 @@ func TestSpawnDistributionCalibrated(t *testing.T) {
 	const runs, alpha = 400, 0.02
 	failures := 0
 	for i := range runs {
-		var res Result
+		var res CaseResult
 		spawnDistribution(&Builtin{Seed: fmt.Sprint("calibrate-", i)}, p, &res, alpha)
 		if res.Status.Failed() {
 			failures++

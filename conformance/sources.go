@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tileproof/tileproof/conformance/internal/casesource"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
@@ -23,14 +24,6 @@ var sourceNames = []string{
 	"tileproof",
 }
 
-// ExploredSource begins the source of a case that tileproof conform
-// --explore found and shrank; the implementation, seed and game follow.
-const ExploredSource = "found by tileproof conform --explore against "
-
-// ObservedSource begins the source of a case that tileproof conform
-// --observe found in an implementation's own game and shrank.
-const ObservedSource = "found by tileproof conform --observe against "
-
 // ImportedSource begins the source of a case that tileproof cases
 // import-pgs read from a PGS document; the document's file name follows.
 const ImportedSource = "PGS document "
@@ -43,12 +36,11 @@ const maxCitations = 16
 // "; " (outside double quotes), each beginning with the name of a known
 // source (docs/sources.md) followed by nothing, ",", ":" or " (", as in
 // `Online 2048, Finishing conditions 3: "Move limit reached ..."`; or the
-// whole source in the form a case found by exploration ([ExploredSource]) or
-// observation ([ObservedSource])
+// whole source in the form a case found by exploration or observation
 // or imported from a PGS document ([ImportedSource]) has. The error says
 // what is wrong.
 func CheckSource(source string) error {
-	for _, prefix := range []string{ExploredSource, ObservedSource, ImportedSource} {
+	for _, prefix := range []string{casesource.ExploredSource, casesource.ObservedSource, ImportedSource} {
 		if rest, ok := strings.CutPrefix(source, prefix); ok {
 			if strings.TrimSpace(rest) == "" {
 				return fmt.Errorf("source %q names nothing after %q", source, prefix)

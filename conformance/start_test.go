@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -29,7 +28,7 @@ func (o *ownStart) Hello() (Hello, error) {
 	return h, err
 }
 
-func (o *ownStart) New(profile, seed string, setup *engine.Setup) (State, error) {
+func (o *ownStart) New(profile, seed string, setup *engine.Setup) (ImplState, error) {
 	st, err := o.Builtin.New(profile, seed, setup)
 	if err != nil {
 		return st, err
@@ -39,12 +38,12 @@ func (o *ownStart) New(profile, seed string, setup *engine.Setup) (State, error)
 	p, _ := o.profile(profile, setup)
 	rng, _ := engine.NewRNG(o.nextSeed())
 	if o.game, err = engine.Load(p, engine.State{Board: b, Score: score, RNG: &rng}); err != nil {
-		return State{}, err
+		return ImplState{}, err
 	}
 	return engineState(o.game), nil
 }
 
-func runStart(t *testing.T, impl Impl) Result {
+func runStart(t *testing.T, impl Impl) CaseResult {
 	t.Helper()
 	rep, err := Run(t.Context(), loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{"tile-merge"}, Run: regexp.MustCompile(`^properties/start$`)})
 	if err != nil {
@@ -171,7 +170,7 @@ func (k *keepsWin) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, er
 	return mr, err
 }
 
-func (k *keepsWin) New(profile, seed string, setup *engine.Setup) (State, error) {
+func (k *keepsWin) New(profile, seed string, setup *engine.Setup) (ImplState, error) {
 	st, err := k.Builtin.New(profile, seed, setup)
 	st.Won = st.Won || k.won
 	return st, err
@@ -219,24 +218,5 @@ func TestStartRepeated(t *testing.T) {
 	}
 	if res := runStart(t, &ownStart{Builtin: &Builtin{}, start: func(b engine.Board, n int) (engine.Board, uint64) { return b, 0 }}); res.Status != Pass {
 		t.Errorf("the engine's own starts: %s: %s", res.Status, res.Reason)
-	}
-}
-
-// TestStartCollision: the chance that two starts agree, against a count
-// of every start of a small profile: 2x2, two tiles, weights 9:1.
-func TestStartCollision(t *testing.T) {
-	p := &engine.Profile{Rows: 2, Cols: 2, StartTiles: 2, Spawn: []engine.SpawnWeight{{Value: 2, Weight: 9}, {Value: 4, Weight: 1}}}
-	// 6 pairs of cells, equally likely; each tile 2 (0.9) or 4 (0.1).
-	want := 0.0
-	for range 6 {
-		for _, a := range []float64{0.9, 0.1} {
-			for _, b := range []float64{0.9, 0.1} {
-				q := a * b / 6
-				want += q * q
-			}
-		}
-	}
-	if got := StartCollision(p); math.Abs(got-want) > 1e-12 {
-		t.Errorf("StartCollision = %g, want %g", got, want)
 	}
 }

@@ -44,7 +44,7 @@ func TestImpl(t *testing.T, impl Impl, opts Options) {
 }
 
 // report passes, fails or skips the test of one result.
-func report(t *testing.T, res Result, expectations map[string]string) {
+func report(t *testing.T, res CaseResult, expectations map[string]string) {
 	t.Helper()
 	res.expect(expectations)
 	switch {

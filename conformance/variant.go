@@ -24,8 +24,8 @@ func isProfileFile(declared string) bool {
 	return strings.Contains(declared, "/") || strings.HasSuffix(declared, ".yaml") || strings.HasSuffix(declared, ".yml")
 }
 
-// MaxProfileFile is the longest profile file the runner reads.
-const MaxProfileFile = 1 << 20
+// maxProfileFile is the longest profile file the runner reads.
+const maxProfileFile = 1 << 20
 
 // readProfileFile reads a profile file the user named, its path relative
 // to the directory the runner runs in; what says whose file it is. Only a
@@ -39,8 +39,8 @@ func readProfileFile(path, what string) (*engine.Profile, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %q is not a regular file (%s)", what, path, fi.Mode().Type())
 	}
-	if fi.Size() > MaxProfileFile {
-		return nil, fmt.Errorf("%s: %q is %d bytes; a profile file is at most %d", what, path, fi.Size(), MaxProfileFile)
+	if fi.Size() > maxProfileFile {
+		return nil, fmt.Errorf("%s: %q is %d bytes; a profile file is at most %d", what, path, fi.Size(), maxProfileFile)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -50,12 +50,12 @@ func readProfileFile(path, what string) (*engine.Profile, error) {
 	if ofi, err := f.Stat(); err != nil || !ofi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %q is not a regular file", what, path)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxProfileFile+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxProfileFile+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	if len(data) > MaxProfileFile {
-		return nil, fmt.Errorf("%s: %q is longer than %d bytes", what, path, MaxProfileFile)
+	if len(data) > maxProfileFile {
+		return nil, fmt.Errorf("%s: %q is longer than %d bytes", what, path, maxProfileFile)
 	}
 	return engine.ParseProfile(path, data)
 }
@@ -123,7 +123,7 @@ func derive(c *Case, v *engine.Profile) (*Case, string) {
 func deriveOnce(c *Case, v *engine.Profile, seed string) (*Case, string) {
 	b := &Builtin{Seed: seed, Profiles: []*engine.Profile{v}}
 	s := &Session{Impl: b, Profile: v}
-	var res Result
+	var res CaseResult
 	ok := false
 	if st := c.Start; st.Board != nil {
 		ok = s.Load(LoadState{Setup: st.Setup, Board: *st.Board, Score: st.Score, Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying}, &res)
@@ -134,7 +134,7 @@ func deriveOnce(c *Case, v *engine.Profile, seed string) (*Case, string) {
 		return nil, fmt.Sprintf("profile %s cannot start it: %s", v.Name, res.Reason)
 	}
 	d := *c
-	d.Steps = make([]Step, len(c.Steps))
+	d.Steps = make([]CaseStep, len(c.Steps))
 	for i, step := range c.Steps {
 		out, ok := s.Play(step, i+1, &res)
 		if !ok {
@@ -148,7 +148,7 @@ func deriveOnce(c *Case, v *engine.Profile, seed string) (*Case, string) {
 
 // engineExpect returns the expectations e names, with the values the
 // engine gave: its outcome out of the step and its state st after.
-func engineExpect(e Expect, out Outcome, st State, b *Builtin) Expect {
+func engineExpect(e Expect, out Outcome, st ImplState, b *Builtin) Expect {
 	var x Expect
 	if out.Refusal != nil {
 		x.Error = out.Refusal.Code
@@ -201,7 +201,7 @@ func expectsState(e Expect) bool {
 
 // stateExpect returns e's expectations of the state, with the values of
 // state st (legal moves from the engine b).
-func stateExpect(e Expect, st State, b *Builtin) Expect {
+func stateExpect(e Expect, st ImplState, b *Builtin) Expect {
 	var x Expect
 	if e.After != nil {
 		after := st.Board
@@ -239,7 +239,7 @@ func stateExpect(e Expect, st State, b *Builtin) Expect {
 }
 
 // sameSteps reports whether two derivations of a case expect the same.
-func sameSteps(a, b []Step) bool {
+func sameSteps(a, b []CaseStep) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -62,11 +62,11 @@ func (c classicAsVariant) Hello() (Hello, error) {
 	return h, err
 }
 
-func (c classicAsVariant) New(profile, seed string, setup *engine.Setup) (State, error) {
+func (c classicAsVariant) New(profile, seed string, setup *engine.Setup) (ImplState, error) {
 	return c.Builtin.New("classic", seed, setup)
 }
 
-func (c classicAsVariant) Load(profile string, st LoadState) (State, error) {
+func (c classicAsVariant) Load(profile string, st LoadState) (ImplState, error) {
 	return c.Builtin.Load("classic", st)
 }
 

@@ -23,7 +23,7 @@ func TestProfileFileHostile(t *testing.T) {
 		t.Skip("no FIFO here:", err)
 	}
 	big := filepath.Join(dir, "big.yaml")
-	if err := os.WriteFile(big, make([]byte, MaxProfileFile+1), 0o666); err != nil {
+	if err := os.WriteFile(big, make([]byte, maxProfileFile+1), 0o666); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{"/dev/zero", fifo} {

@@ -58,6 +58,7 @@ type ActionError struct {
 	Char   rune
 }
 
+// Error names the character that is not an action and where it is.
 func (e *ActionError) Error() string {
 	return fmt.Sprintf("character %d: %q is not an action (U D L R, Z undo, E end run, K keep playing, B break)", e.Offset+1, e.Char)
 }

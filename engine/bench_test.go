@@ -104,7 +104,7 @@ func BenchmarkReplay(b *testing.B) {
 		w := plainWeights(p)
 		for i := 0; b.Loop(); i++ {
 			rg := games[i%len(games)]
-			g, err := plain.NewGame(rg.seed, 4, 4, 2, w)
+			g, err := plain.NewOracle(rg.seed, 4, 4, 2, w)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -351,6 +351,7 @@ type BoardError struct {
 	Msg      string
 }
 
+// Error returns the fault, with its row and column when known.
 func (e *BoardError) Error() string {
 	switch {
 	case e.Row > 0 && e.Col > 0:

@@ -15,26 +15,34 @@
 // ([MaxTile]), so that every tile and score is a safe integer in
 // JavaScript and JSON.
 //
-// # Other games' pieces
+// # Other games' pieces: what peer/hallabois uses
 //
-// A peer's game brings what is its own through hooks: a spawn generator
-// other than tp1 is registered from outside ([RegisterGenerator]), and
-// peer/hallabois registers the hallabois game's (hallabois-lcg) when a
-// program asks for it; cmd/tileproof does as each command starts. Two of
-// the hallabois game's pieces stay in the engine, on purpose:
+// The engine holds no code of any one peer's game. peer/hallabois (the
+// hallabois game) plays through three hooks the engine offers every game:
 //
-//   - The break ([Break], [Game.Break], B in a move log) is a rule of
-//     every profile, stated as data ([BreakRule]: a limit, a tile below
-//     which it clears, a price, and whether it is allowed with no move
-//     left), like undo and End run: any profile may set one, the replay
-//     format writes it as one more action letter, and the conformance
-//     cases put it to every implementation. Nothing in it is the
-//     hallabois game's but the numbers its profiles give it.
-//   - The four hallabois profiles (hallabois-4x4, hallabois-3x3 and the
-//     first format's two) are built-in profiles like the others: the
-//     conformance cases name them, and every reader of a replay resolves
-//     a profile by name, with no import of a peer's package. They are
-//     data (engine/profiles/*.yaml), and two of them name their generator
-//     (rng: hallabois-lcg), which a program that verifies their seeded
-//     replays registers.
+//   - An action: the break ([Break], [Game.Break], B in a move log). It
+//     is a rule any profile may set, stated as data ([BreakRule]: a
+//     limit, a tile below which it clears, a price, and whether it is
+//     allowed with no move left; [BreakNoMoves]), like undo and End run:
+//     the replay format writes it as one more action letter and the
+//     conformance cases put it to every implementation. Nothing in it is
+//     the hallabois game's but the numbers its profiles give it.
+//   - A generator: a spawn generator other than tp1 is registered from
+//     outside ([RegisterGenerator], [GeneratorDef]). peer/hallabois
+//     registers hallabois-lcg at the first call of its Generator;
+//     cmd/tileproof calls it as each command starts. The
+//     generator's code is in peer/hallabois, not here.
+//   - Profiles: a profile is data ([ParseProfile] reads any profile file,
+//     and a caller passes the result wherever a profile goes). The four
+//     hallabois profiles (hallabois-4x4, hallabois-3x3 and the first
+//     format's two) are shipped among the built-ins
+//     (engine/profiles/*.yaml) rather than registered from outside,
+//     because the case pack and every reader of a replay resolve a
+//     profile by name ([BuiltinProfile]) with no import of a peer's
+//     package: a replay naming hallabois-4x4 verifies in any program.
+//     Two of them name their generator (rng: hallabois-lcg), which a
+//     program that verifies their seeded replays registers first.
+//
+// Everything else of the hallabois game (its recording formats, its
+// validator's rules and findings, its generator) is in peer/hallabois.
 package engine

@@ -99,6 +99,8 @@ type MoveError struct {
 	Legal  []Direction // the moves that would change the board
 }
 
+// Error says why the move was refused: the run is over, or the moves
+// that would change the board.
 func (e *MoveError) Error() string {
 	if e.Result != Playing {
 		return fmt.Sprintf("moving %s: the run is over (%s); no move is accepted", e.Dir, e.Result)

@@ -46,7 +46,7 @@ func TestGameDifferential(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref, err := plain.NewGame(seed, p.Rows, p.Cols, p.StartTiles, plainWeights(p))
+			ref, err := plain.NewOracle(seed, p.Rows, p.Cols, p.StartTiles, plainWeights(p))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -45,7 +45,7 @@ var generators = struct {
 }{defs: []GeneratorDef{{Name: RNGID, MaxState: ^uint64(0)}}}
 
 // RegisterGenerator adds a spawn generator and returns its number. Call
-// it from an init function: a name already taken, an empty name or a
+// it once, before any game uses the generator: a name already taken, an empty name or a
 // missing function panics.
 func RegisterGenerator(def GeneratorDef) Generator {
 	generators.mu.Lock()

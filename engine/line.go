@@ -54,6 +54,7 @@ type LineError struct {
 	Msg   string
 }
 
+// Error returns the fault, with its cell when it has one.
 func (e *LineError) Error() string {
 	if e.Index < 0 {
 		return e.Msg

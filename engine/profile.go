@@ -81,10 +81,19 @@ var (
 	breakNoMovesNames = []string{"refuse", "allow"}
 )
 
-func (w WinWhen) String() string      { return enumName(winWhenNames, int(w)) }
-func (w WinThen) String() string      { return enumName(winThenNames, int(w)) }
-func (m IllegalMove) String() string  { return enumName(illegalMoveNames, int(m)) }
+// String returns the value's name in a profile file.
+func (w WinWhen) String() string { return enumName(winWhenNames, int(w)) }
+
+// String returns the value's name in a profile file.
+func (w WinThen) String() string { return enumName(winThenNames, int(w)) }
+
+// String returns the value's name in a profile file.
+func (m IllegalMove) String() string { return enumName(illegalMoveNames, int(m)) }
+
+// String returns the value's name in a profile file.
 func (b BreakNoMoves) String() string { return enumName(breakNoMovesNames, int(b)) }
+
+// String returns the value's name in a profile file.
 func (g GameOverRule) String() string { return enumName(gameOverNames, int(g)) }
 
 func enumName(names []string, i int) string {
@@ -195,6 +204,7 @@ type ProfileError struct {
 	Msg   string
 }
 
+// Error returns the fault as FIELD: MESSAGE.
 func (e *ProfileError) Error() string { return e.Field + ": " + e.Msg }
 
 // validName reports whether s is a profile name: words of lower-case

@@ -134,7 +134,7 @@ func TestParseProfileBreak(t *testing.T) {
 
 func TestParseProfileBreakErrors(t *testing.T) {
 	tests := []struct{ yaml, want string }{
-		{"name: x\nbreak: {limit: -1}\n", "p.yaml:2: break.limit: -1 is negative"},
+		{"name: x\nbreak: {limit: -1}\n", "p.yaml:2:9: break.limit: -1 is negative"},
 		{"name: x\nbreak: {limit: 1048577, below: 16}\n", "break.limit: 1048577 is above 1048576"},
 		{"name: x\nbreak: {price: 5}\n", "break.limit: 0 (no break) takes no other break settings"},
 		{"name: x\nbase: hallabois-4x4\nbreak: {limit: 0, price: 5}\n", "break.limit: 0 (no break) takes no other break settings"},
@@ -142,7 +142,7 @@ func TestParseProfileBreakErrors(t *testing.T) {
 		{"name: x\nbreak: {limit: 1, below: 2}\n", "break.below: 2 is not a tile of 4 or more"},
 		{"name: x\nbreak: {limit: 1, below: 12}\n", "break.below: 12 is not a tile"},
 		{"name: x\nbreak: {limit: 1, below: 16, price: 9007199254740992}\n", "break.price: 9007199254740992 is above 2^53-1"},
-		{"name: x\nbreak:\n  limit: 1\n  below: 16\n  whenNoMoves: maybe\n", `p.yaml:5: "maybe" is not one of refuse, allow`},
+		{"name: x\nbreak:\n  limit: 1\n  below: 16\n  whenNoMoves: maybe\n", `p.yaml:5:3: "maybe" is not one of refuse, allow`},
 		{"name: x\nbreak: {limit: 1, below: 16, cost: 3}\n", `unknown field "cost"`},
 	}
 	for _, tt := range tests {
@@ -177,15 +177,15 @@ func TestParseProfileBase(t *testing.T) {
 
 func TestParseProfileErrors(t *testing.T) {
 	tests := []struct{ yaml, want string }{
-		{"name: x\nrows: 9\n", "p.yaml:2: rows: 9 is outside 2 to 8"},
-		{"name: x\ncolour: red\n", `p.yaml:2: unknown field "colour"`},
-		{"name: x\nspawn: {3: 1}\n", "p.yaml:2: spawn: 3 is not a tile"},
-		{"name: x\nspawn: {2: 0}\n", "p.yaml:2: spawn: tile 2 has weight 0"},
-		{"name: x\nwin:\n  tile: 2048\n  then: later\n", `p.yaml:4: "later" is not one of continue, stop, ask`},
-		{"name: x\nbase: nosuch\n", `p.yaml:2: no built-in profile "nosuch"`},
-		{"name: Bad Name\n", `p.yaml:1: name: "Bad Name" is not a profile name`},
-		{"name: x\nrows: four\n", "p.yaml:2: cannot unmarshal"},
-		{"name: x\ntargets: [128, 512]\n", "p.yaml:2: targets: do not include the win tile 2048"},
+		{"name: x\nrows: 9\n", "p.yaml:2:1: rows: 9 is outside 2 to 8"},
+		{"name: x\ncolour: red\n", `p.yaml:2:1: unknown field "colour"`},
+		{"name: x\nspawn: {3: 1}\n", "p.yaml:2:1: spawn: 3 is not a tile"},
+		{"name: x\nspawn: {2: 0}\n", "p.yaml:2:1: spawn: tile 2 has weight 0"},
+		{"name: x\nwin:\n  tile: 2048\n  then: later\n", `p.yaml:4:3: "later" is not one of continue, stop, ask`},
+		{"name: x\nbase: nosuch\n", `p.yaml:2:1: no built-in profile "nosuch"`},
+		{"name: Bad Name\n", `p.yaml:1:1: name: "Bad Name" is not a profile name`},
+		{"name: x\nrows: four\n", "p.yaml:2:7: cannot unmarshal"},
+		{"name: x\ntargets: [128, 512]\n", "p.yaml:2:1: targets: do not include the win tile 2048"},
 		{"", "p.yaml: empty document"},
 		{"name: x\n---\nname: y\n", "p.yaml:2:1: a second document"},
 	}

@@ -113,9 +113,9 @@ func parseProfile(file string, data []byte, base func(string) (*Profile, error))
 	if err := strictyaml.Decode(file, data, &f); err != nil {
 		return nil, err
 	}
-	lines := strictyaml.Lines(data)
+	pos := strictyaml.Positions(data)
 	fail := func(field string, err error) error {
-		return strictyaml.ErrorList{strictyaml.At(file, lines, field, err.Error())}
+		return strictyaml.ErrorList{strictyaml.At(file, pos, field, err.Error())}
 	}
 	p := defaultProfile.Clone()
 	if f.Base != "" {

@@ -67,7 +67,7 @@ func TestBrowserLongUndoLog(t *testing.T) {
 		t.Errorf("opened in %v", took)
 	}
 	last := 2 * 500000
-	g := Game{Frames: make([]replay.Frame, last+1)}
+	g := TracedReplay{Frames: make([]replay.Frame, last+1)}
 	for _, i := range []int{1, 2, 999, 123456, last - 1} {
 		g.Frames[i] = first
 		if i%2 == 1 {

@@ -171,7 +171,7 @@ func read(t *testing.T, ctx context.Context) shown {
 func flat(values [][]uint64) []uint64 { return slices.Concat(values...) }
 
 // check compares what the page shows with frame step of g.
-func check(t *testing.T, ctx context.Context, g Game, step int, how string) {
+func check(t *testing.T, ctx context.Context, g TracedReplay, step int, how string) {
 	t.Helper()
 	s := read(t, ctx)
 	f := g.Frames[step]
@@ -448,7 +448,7 @@ func manyFailures(n int, profiles []string) *conformance.Report {
 		want := mustBoard(fmt.Sprintf("4 2 . .\n. . . .\n. . . .\n%d . . .", 2<<(i%10)))
 		got := mustBoard(fmt.Sprintf("2 4 . .\n. . . .\n. . . .\n%d . . .", 2<<(i%10)))
 		for k, p := range profiles {
-			r := conformance.Result{Case: fmt.Sprintf("core/case-%03d", i), Area: "core", Profile: p, Status: conformance.BoardDiverged, Step: 1,
+			r := conformance.CaseResult{Case: fmt.Sprintf("core/case-%03d", i), Area: "core", Profile: p, Status: conformance.BoardDiverged, Step: 1,
 				File: "core/x.yaml", Line: 4 + 10*i, Reason: "move left: the board after the slide differs", Start: start, Want: want, Got: got}
 			if i%2 == 1 {
 				after := *want

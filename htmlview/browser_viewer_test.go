@@ -273,7 +273,7 @@ func TestBrowserViewerLayout(t *testing.T) {
 	g := load(t, "valid/tile-merge-4096.yaml")
 	for _, p := range []struct {
 		name string
-		g    Game
+		g    TracedReplay
 	}{{"a valid game", g}, {"an 8x8 game", wideGame(t)}, {"an illegal move", load(t, "tampered/illegal-move-inserted.yaml")}} {
 		html := page(t, p.g)
 		ctx := openAt(t, html, 1280, 800, "", "body[data-shown]")

@@ -108,7 +108,7 @@ func (v variant) GotCaption() string {
 // where a whole board diverged: elsewhere it is the board after the
 // step, with the tile the implementation spawned, which differs from one
 // profile to another when nothing else does.
-func signature(r conformance.Result) string {
+func signature(r conformance.CaseResult) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s\x00%d\x00%s\x00", r.Status, r.Step, r.Reason)
 	for _, m := range r.Mismatches {
@@ -128,7 +128,7 @@ func signature(r conformance.Result) string {
 }
 
 // variantOf returns a failed result as a variant (without its profiles).
-func variantOf(res conformance.Result) variant {
+func variantOf(res conformance.CaseResult) variant {
 	v := variant{Status: res.Status, Step: res.Step, Property: res.Area == conformance.PropertiesArea, StartCaption: res.StartTitle(), Reason: res.Reason, got: res.Got}
 	for _, m := range res.Mismatches[min(1, len(res.Mismatches)):] {
 		v.Also = append(v.Also, "also "+m.Text)
@@ -197,7 +197,7 @@ func propertyMove(reason string) string {
 // slide left empty (none placed: the slide alone). ok is false when it
 // cannot say (an undo, End run or keep playing; a check with no move;
 // several tiles placed).
-func rulesBoard(res conformance.Result) (b engine.Board, caption string, ok bool) {
+func rulesBoard(res conformance.CaseResult) (b engine.Board, caption string, ok bool) {
 	if res.Start == nil || res.Got == nil {
 		return b, "", false
 	}
@@ -276,7 +276,7 @@ func profilesIn(profiles, all []string) string {
 
 // groupFailures groups failed results by case, in the order of the
 // areas, then of the results; all are the implementation's profiles.
-func groupFailures(failed []conformance.Result, all []string) []failCase {
+func groupFailures(failed []conformance.CaseResult, all []string) []failCase {
 	var cases []*failCase
 	byCase := map[string]*failCase{}
 	variants := map[string]int{} // a variant's index in its case, by the case and its signature
@@ -330,7 +330,7 @@ type listed struct {
 	Profiles               []string
 }
 
-func listResults(results []conformance.Result) []listed {
+func listResults(results []conformance.CaseResult) []listed {
 	type line struct {
 		c, reason, expected string
 		status              conformance.Status
@@ -392,7 +392,7 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		toc[i].Cases = append(toc[i].Cases, g)
 	}
 	slices.SortStableFunc(toc, func(a, b areaFailures) int { return cmp.Compare(a.Area, b.Area) })
-	var expected, skipped []conformance.Result
+	var expected, skipped []conformance.CaseResult
 	for _, res := range rep.Results {
 		switch {
 		case res.Status.Failed() && res.Expected != "":
@@ -452,7 +452,7 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 }
 
 // known counts the failures the gate's baseline has, unchanged.
-func known(g *conformance.Gate, failed []conformance.Result) int {
+func known(g *conformance.Gate, failed []conformance.CaseResult) int {
 	n := 0
 	for _, r := range failed {
 		if g.Known(r.Key()) {

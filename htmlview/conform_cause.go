@@ -49,7 +49,7 @@ func (g causeGroup) Title() string {
 // check, the property (its rule). The areas of cases are not in it:
 // one fault (a spawn missing after some move) fails cases of every
 // area, and is one cause.
-func causeOf(r conformance.Result) string {
+func causeOf(r conformance.CaseResult) string {
 	sig := string(r.Status)
 	if len(r.Mismatches) > 0 {
 		sig += "\x00" + r.Mismatches[0].Field
@@ -70,8 +70,8 @@ func caseSize(a, b failCase) int {
 // groupCauses groups the failing cases by cause: a case's first variant
 // decides its group. The groups with regressions come first, then the
 // largest.
-func groupCauses(cases []failCase, results []conformance.Result) []causeGroup {
-	byCase := map[string][]conformance.Result{}
+func groupCauses(cases []failCase, results []conformance.CaseResult) []causeGroup {
+	byCase := map[string][]conformance.CaseResult{}
 	for _, r := range results {
 		byCase[r.Case] = append(byCase[r.Case], r)
 	}

@@ -20,7 +20,7 @@ func causeReport() *conformance.Report {
 		for i := range step {
 			info.Steps = append(info.Steps, conformance.StepInfo{Action: []string{"left", "right", "up"}[i%3]})
 		}
-		rep.Results = append(rep.Results, conformance.Result{Case: name, Area: strings.Split(name, "/")[0], Profile: "classic", Status: status, Step: step,
+		rep.Results = append(rep.Results, conformance.CaseResult{Case: name, Area: strings.Split(name, "/")[0], Profile: "classic", Status: status, Step: step,
 			Reason: "r", Mismatches: ms, File: "core/x.yaml", Line: 3, Info: info, Unreachable: unreachable})
 	}
 	add("core/big", conformance.ScoreDiverged, 3, gained, "")

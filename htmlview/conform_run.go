@@ -13,8 +13,8 @@ import (
 // their file as a path from where the command ran, the command that
 // re-runs them, their regressions (by CASE@PROFILE) and whether their
 // state is reachable.
-func describeCases(cases []failCase, results []conformance.Result, rep *conformance.Report, regressed map[string]bool) []failCase {
-	byCase := map[string][]conformance.Result{}
+func describeCases(cases []failCase, results []conformance.CaseResult, rep *conformance.Report, regressed map[string]bool) []failCase {
+	byCase := map[string][]conformance.CaseResult{}
 	for _, r := range results {
 		byCase[r.Case] = append(byCase[r.Case], r)
 	}
@@ -82,9 +82,9 @@ type skipReason struct {
 
 // skipReasons groups the skipped results by reason, the most frequent
 // first.
-func skipReasons(skipped []conformance.Result) []skipReason {
+func skipReasons(skipped []conformance.CaseResult) []skipReason {
 	var out []skipReason
-	by := map[string][]conformance.Result{}
+	by := map[string][]conformance.CaseResult{}
 	var order []string
 	for _, r := range skipped {
 		if _, ok := by[r.Reason]; !ok {

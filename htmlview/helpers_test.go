@@ -18,7 +18,7 @@ import (
 )
 
 // load decodes and traces a replay of the corpus (replays/...).
-func load(t testing.TB, name string) Game {
+func load(t testing.TB, name string) TracedReplay {
 	t.Helper()
 	path := filepath.Join("..", "replays", name)
 	data, err := os.ReadFile(path)
@@ -28,7 +28,7 @@ func load(t testing.TB, name string) Game {
 	return decodeGame(t, name, data)
 }
 
-func decodeGame(t testing.TB, name string, data []byte) Game {
+func decodeGame(t testing.TB, name string, data []byte) TracedReplay {
 	t.Helper()
 	r, err := replay.Decode(name, data)
 	if err != nil {
@@ -39,11 +39,11 @@ func decodeGame(t testing.TB, name string, data []byte) Game {
 	if len(frames) == 0 {
 		t.Fatalf("%s: no frames (%s)", name, vd.Reason)
 	}
-	return Game{Replay: r, Verdict: vd, Frames: frames}
+	return TracedReplay{Replay: r, Verdict: vd, Frames: frames}
 }
 
 // page renders g's viewer page.
-func page(t testing.TB, g Game) string {
+func page(t testing.TB, g TracedReplay) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := Replay(&b, g, Options{}); err != nil {
@@ -177,7 +177,7 @@ func readFile(name string) ([]byte, error) { return os.ReadFile(name) }
 // wideGame plays a game of 300 moves on an 8x8 board (a profile based on
 // tile-merge) and returns it as a valid replay's game, to draw the
 // largest board there is.
-func wideGame(t testing.TB) Game {
+func wideGame(t testing.TB) TracedReplay {
 	t.Helper()
 	p, err := engine.ParseProfile("wide.yaml", []byte("name: wide\nbase: tile-merge\nrows: 8\ncols: 8\n"))
 	if err != nil {
@@ -202,6 +202,6 @@ func wideGame(t testing.TB) Game {
 		frames = append(frames, f)
 	}
 	last := frames[len(frames)-1]
-	return Game{Replay: &replay.Replay{}, Frames: frames,
+	return TracedReplay{Replay: &replay.Replay{}, Frames: frames,
 		Verdict: replay.Verdict{Name: "wide.yaml", Valid: true, Profile: "wide", Replayed: true, Score: last.Score, MaxTile: last.Board.MaxTile(), Moves: last.Moves}}
 }

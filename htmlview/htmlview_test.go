@@ -583,7 +583,7 @@ func failingReport() *conformance.Report {
 	return &conformance.Report{
 		Impl: conformance.Hello{Name: "a-broken-adapter", Version: "0.1", Profiles: []string{"classic"}},
 		Pack: "tileproof-cases", PackVersion: "0.1.0", Contract: 1,
-		Results: []conformance.Result{
+		Results: []conformance.CaseResult{
 			{Case: "core/ok", Area: "core", Profile: "classic", Status: conformance.Pass},
 			{Case: "core/priority", Area: "core", Profile: "classic", Status: conformance.BoardDiverged, Step: 1, File: "core/merge-priority.yaml", Line: 4,
 				Reason: "move left: the board after the slide differs",
@@ -662,7 +662,7 @@ func manyProfiles() *conformance.Report {
 	rep := &conformance.Report{Impl: conformance.Hello{Name: "a-broken-adapter", Version: "0.1", Profiles: profiles}, Pack: "tileproof-cases", PackVersion: "0.2.0", Contract: 1}
 	start, want, got := mustBoard("2 2 2 .\n. . . .\n. . . .\n. . . ."), mustBoard("4 2 . .\n. . . .\n. . . .\n. . . ."), mustBoard("2 4 . .\n. . . .\n. . . .\n. . . .")
 	for _, p := range profiles {
-		r := conformance.Result{Case: "core/a", Area: "core", Profile: p, Status: conformance.BoardDiverged, Step: 1, File: "core/a.yaml", Line: 3,
+		r := conformance.CaseResult{Case: "core/a", Area: "core", Profile: p, Status: conformance.BoardDiverged, Step: 1, File: "core/a.yaml", Line: 3,
 			Reason: "move left: the board after the slide differs", Start: start, Want: want, Got: got}
 		if p == "rosetta" {
 			r.Step, r.Reason = 2, "move left: something else"
@@ -670,15 +670,15 @@ func manyProfiles() *conformance.Report {
 		rep.Results = append(rep.Results, r)
 	}
 	rep.Results = append(rep.Results,
-		conformance.Result{Case: "core/b", Area: "core", Profile: "pgs", Status: conformance.ScoreDiverged, Step: 1, Reason: "move left: gained 8 points, want 4",
+		conformance.CaseResult{Case: "core/b", Area: "core", Profile: "pgs", Status: conformance.ScoreDiverged, Step: 1, Reason: "move left: gained 8 points, want 4",
 			Mismatches: []conformance.Mismatch{{Field: "gained", Text: "move left: gained 8 points, want 4"}, {Field: "score", Text: "move left: the score is 8, want 4"}}},
-		conformance.Result{Case: "core/c", Area: "core", Profile: "pgs", Status: conformance.Pass})
+		conformance.CaseResult{Case: "core/c", Area: "core", Profile: "pgs", Status: conformance.Pass})
 	loaded := mustBoard("2 . . .\n2 . . .\n. . . .\n. . . .")
 	mirror := mustBoard(". . . 2\n. . . 2\n. . . .\n. . . .")
-	rep.Results = append(rep.Results, conformance.Result{Case: "properties/metamorphic", Area: "properties", Profile: "pgs", Status: conformance.BoardDiverged,
+	rep.Results = append(rep.Results, conformance.CaseResult{Case: "properties/metamorphic", Area: "properties", Profile: "pgs", Status: conformance.BoardDiverged,
 		Reason: "moving right on the board loaded is not the mirror of moving left on its mirror image", Start: mirror, Want: mirror, Got: loaded})
 	for _, p := range profiles[:2] {
-		rep.Results = append(rep.Results, conformance.Result{Case: "properties/exhaustive-lines", Area: "properties", Profile: p, Status: conformance.BoardDiverged,
+		rep.Results = append(rep.Results, conformance.CaseResult{Case: "properties/exhaustive-lines", Area: "properties", Profile: p, Status: conformance.BoardDiverged,
 			Reason: "moving up on the board loaded slides another board than the rules'", Start: loaded, Want: mustBoard("4 . . .\n. . . .\n. . . .\n. . . ."), Got: mustBoard(". . . .\n. . . .\n. . . .\n4 . . .")})
 	}
 	return rep
@@ -755,7 +755,7 @@ func TestConformanceGrouped(t *testing.T) {
 // TestConformanceVerdict checks the verdict at the top and the
 // unexpected passes column.
 func TestConformanceVerdict(t *testing.T) {
-	rep := &conformance.Report{Impl: conformance.Hello{Name: "x", Profiles: []string{"classic"}}, Results: []conformance.Result{
+	rep := &conformance.Report{Impl: conformance.Hello{Name: "x", Profiles: []string{"classic"}}, Results: []conformance.CaseResult{
 		{Case: "core/a", Area: "core", Profile: "classic", Status: conformance.Pass},
 		{Case: "core/b", Area: "core", Profile: "classic", Status: conformance.Pass, Expected: "known"},
 		{Case: "line/c", Area: "line", Profile: "classic", Status: conformance.Pass, Expected: "known"},
@@ -786,7 +786,7 @@ func TestConformanceVerdict(t *testing.T) {
 // shows the two boards.
 func TestConformanceStepBoards(t *testing.T) {
 	start, got := mustBoard("2 2 . .\n. . . .\n. . . .\n. . . ."), mustBoard("4 . . .\n. . . .\n. . 2 .\n. . . .")
-	rep := &conformance.Report{Impl: conformance.Hello{Name: "x", Profiles: []string{"classic"}}, Results: []conformance.Result{
+	rep := &conformance.Report{Impl: conformance.Hello{Name: "x", Profiles: []string{"classic"}}, Results: []conformance.CaseResult{
 		{Case: "core/s", Area: "core", Profile: "classic", Status: conformance.ScoreDiverged, Step: 3, Reason: "move left: gained 8 points, want 4", Start: start, Got: got},
 	}}
 	var b bytes.Buffer

@@ -13,10 +13,10 @@ import (
 	"github.com/tileproof/tileproof/replay"
 )
 
-// Game is a replay to show: the decoded replay, its verdict and its
+// TracedReplay is a replay to show: the decoded replay, its verdict and its
 // frames, as [replay.Verifier.Trace] returns them. A command that writes
 // pages uses a [Viewer] instead, which never holds the frames.
-type Game struct {
+type TracedReplay struct {
 	Replay  *replay.Replay
 	Verdict replay.Verdict
 	Frames  []replay.Frame
@@ -33,7 +33,7 @@ type Options struct {
 // step with a slider and keyboard stepping, the score over the moves, and
 // for an invalid replay its first divergence, highlighted. The game must
 // have at least one frame (a replay that could not be replayed has none).
-func Replay(w io.Writer, g Game, opt Options) error {
+func Replay(w io.Writer, g TracedReplay, opt Options) error {
 	p := NewViewer(g.Replay)
 	for _, f := range g.Frames {
 		p.Add(f)

@@ -120,12 +120,12 @@ type Answer struct {
 	Legal []string
 
 	// new, load, move, undo, end-run, keep-playing
-	State *State
+	State *WireState
 }
 
-// State is a game's state as an implementation reports it, on the exec
+// WireState is a game's state as an implementation reports it, on the exec
 // protocol and (as its observation) on the HTTP API.
-type State struct {
+type WireState struct {
 	Board  [][]uint64 `json:"board"`
 	Score  uint64     `json:"score"`
 	Moves  int        `json:"moves"`

@@ -26,7 +26,7 @@ func plainVerify(name string, data []byte) Verdict {
 	if err != nil {
 		return Verdict{Name: name, Reason: Malformed, Error: err.Error()}
 	}
-	g, err := plain.NewGame(*r.Seed, 4, 4, 2, plain.DefaultWeights())
+	g, err := plain.NewOracle(*r.Seed, 4, 4, 2, plain.DefaultWeights())
 	if err != nil {
 		return Verdict{Name: name, Reason: Malformed, Error: err.Error()}
 	}

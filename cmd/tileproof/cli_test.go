@@ -388,7 +388,7 @@ func FuzzCommandLine(f *testing.F) {
 // property checks, and points to -v only when something was skipped and
 // -v was not given.
 func TestTotalNote(t *testing.T) {
-	rep := &conformance.Report{Results: []conformance.Result{
+	rep := &conformance.Report{Results: []conformance.CaseResult{
 		{Case: "core/a", Area: "core", Profile: "classic", Status: conformance.Pass},
 		{Case: "core/a", Area: "core", Profile: "pgs", Status: conformance.Pass},
 		{Case: "core/b", Area: "core", Profile: "classic", Status: conformance.Skip},

@@ -40,7 +40,7 @@ func TestConformCaseInfo(t *testing.T) {
 		strings.Join(rep.Rerun, "\x00") != "tileproof\x00conform\x00--impl\x00"+impl || rep.CasesDir != "cases" {
 		t.Errorf("the run info: %v %q %q %q", rep.Date, rep.Command, rep.Rerun, rep.CasesDir)
 	}
-	var failed *conformance.Result
+	var failed *conformance.CaseResult
 	for i, r := range rep.Results {
 		switch {
 		case r.Status.Failed() && r.Info == nil:

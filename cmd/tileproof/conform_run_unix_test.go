@@ -183,7 +183,7 @@ func TestConformObserveWritesNothing(t *testing.T) {
 // The JSON report of a run cut short keeps its not-run results when read
 // back, as --baseline reads it.
 func TestNotRunRoundTrip(t *testing.T) {
-	rep := &conformance.Report{Results: []conformance.Result{{Case: "core/a", Area: "core", Profile: "classic", Status: conformance.NotRun, Reason: "not run: x"}}}
+	rep := &conformance.Report{Results: []conformance.CaseResult{{Case: "core/a", Area: "core", Profile: "classic", Status: conformance.NotRun, Reason: "not run: x"}}}
 	data, err := json.Marshal(rep)
 	if err != nil {
 		t.Fatal(err)

@@ -359,9 +359,9 @@ func (c *checker) answer(op string, okKeys []string, w *answerLine) protocol.Ans
 	return a
 }
 
-func (c *checker) state(w *stateLine) *protocol.State {
+func (c *checker) state(w *stateLine) *protocol.WireState {
 	c.keys("/state", w, []string{"board", "score", "moves", "won", "over"}, "")
-	st := &protocol.State{Won: w.Won.V, Over: w.Over.V, Result: w.Result.V}
+	st := &protocol.WireState{Won: w.Won.V, Over: w.Over.V, Result: w.Result.V}
 	rows := w.Board.V
 	c.count("/state/board", len(rows), 2, 8)
 	st.Board = make([][]uint64, len(rows))

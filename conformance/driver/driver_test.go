@@ -326,18 +326,18 @@ type pipelined interface {
 }
 
 func (o oneAtATime) Hello() (conformance.Hello, error) { return o.d.Hello() }
-func (o oneAtATime) New(p, s string, su *engine.Setup) (conformance.State, error) {
+func (o oneAtATime) New(p, s string, su *engine.Setup) (conformance.ImplState, error) {
 	return o.d.New(p, s, su)
 }
-func (o oneAtATime) Load(p string, st conformance.LoadState) (conformance.State, error) {
+func (o oneAtATime) Load(p string, st conformance.LoadState) (conformance.ImplState, error) {
 	return o.d.Load(p, st)
 }
 func (o oneAtATime) Move(d engine.Direction, sp *engine.Spawn) (conformance.MoveResult, error) {
 	return o.d.Move(d, sp)
 }
-func (o oneAtATime) Legal() ([]engine.Direction, error)     { return o.d.Legal() }
-func (o oneAtATime) Do(a string) (conformance.State, error) { return o.d.Do(a) }
-func (o oneAtATime) Close() error                           { return o.d.Close() }
+func (o oneAtATime) Legal() ([]engine.Direction, error)         { return o.d.Legal() }
+func (o oneAtATime) Do(a string) (conformance.ImplState, error) { return o.d.Do(a) }
+func (o oneAtATime) Close() error                               { return o.d.Close() }
 
 // BenchmarkSuite runs the whole pack, without and with the property
 // checks, against the engine in-process, against the reference adapter

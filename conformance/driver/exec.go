@@ -117,19 +117,19 @@ func (e *Exec) Hello() (conformance.Hello, error) {
 }
 
 // New starts a game.
-func (e *Exec) New(profile, seed string, setup *engine.Setup) (conformance.State, error) {
+func (e *Exec) New(profile, seed string, setup *engine.Setup) (conformance.ImplState, error) {
 	a, err := e.call(protocol.Request{Op: protocol.OpNew, Profile: profile, Seed: seed, Setup: setup})
 	if err != nil {
-		return conformance.State{}, err
+		return conformance.ImplState{}, err
 	}
 	return stateOf(a)
 }
 
 // Load starts from a given state.
-func (e *Exec) Load(profile string, st conformance.LoadState) (conformance.State, error) {
+func (e *Exec) Load(profile string, st conformance.LoadState) (conformance.ImplState, error) {
 	a, err := e.call(loadRequest(profile, st))
 	if err != nil {
-		return conformance.State{}, err
+		return conformance.ImplState{}, err
 	}
 	return stateOf(a)
 }
@@ -211,15 +211,15 @@ func (e *Exec) Legal() ([]engine.Direction, error) {
 }
 
 // Do plays undo, end-run or keep-playing.
-func (e *Exec) Do(action string) (conformance.State, error) {
+func (e *Exec) Do(action string) (conformance.ImplState, error) {
 	switch action {
 	case protocol.OpUndo, protocol.OpEndRun, protocol.OpKeepPlaying:
 	default:
-		return conformance.State{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%q is not an action of the protocol", action)}
+		return conformance.ImplState{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%q is not an action of the protocol", action)}
 	}
 	a, err := e.call(protocol.Request{Op: action})
 	if err != nil {
-		return conformance.State{}, err
+		return conformance.ImplState{}, err
 	}
 	return stateOf(a)
 }
@@ -236,7 +236,7 @@ func (e *Exec) Close() error {
 }
 
 // stateOf returns the state of an answer the schema has checked.
-func stateOf(a protocol.Answer) (conformance.State, error) {
+func stateOf(a protocol.Answer) (conformance.ImplState, error) {
 	return fromWire(*a.State, "the state's board")
 }
 
@@ -251,10 +251,10 @@ func moveOf(a protocol.Answer) (conformance.MoveResult, error) {
 
 // fromWire converts a state as both drivers read it; where names the
 // board in an error.
-func fromWire(ws protocol.State, where string) (conformance.State, error) {
+func fromWire(ws protocol.WireState, where string) (conformance.ImplState, error) {
 	b, err := engine.BoardFromValues(ws.Board)
 	if err != nil {
-		return conformance.State{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: where + ": " + err.Error()}
+		return conformance.ImplState{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: where + ": " + err.Error()}
 	}
-	return conformance.State{Board: b, Score: ws.Score, Moves: ws.Moves, Won: ws.Won, Over: ws.Over, Result: ws.Result}, nil
+	return conformance.ImplState{Board: b, Score: ws.Score, Moves: ws.Moves, Won: ws.Won, Over: ws.Over, Result: ws.Result}, nil
 }

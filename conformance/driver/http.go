@@ -250,56 +250,56 @@ func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 }
 
 // take reads the state of an answer and carries it in g.
-func (g *httpGame) take(r *httpResponse) (conformance.State, error) {
+func (g *httpGame) take(r *httpResponse) (conformance.ImplState, error) {
 	if r.Observation == nil || r.State == nil {
-		return conformance.State{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "the answer has no state or observation"}
+		return conformance.ImplState{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "the answer has no state or observation"}
 	}
 	o := r.Observation
-	st, err := fromWire(protocol.State{Board: o.Board, Score: o.Score, Moves: o.Moves, Won: o.Won, Over: o.Over, Result: o.Result}, "observation.board")
+	st, err := fromWire(protocol.WireState{Board: o.Board, Score: o.Score, Moves: o.Moves, Won: o.Won, Over: o.Over, Result: o.Result}, "observation.board")
 	if err != nil {
-		return conformance.State{}, err
+		return conformance.ImplState{}, err
 	}
 	if g.legal, err = r.legalMoves(); err != nil {
-		return conformance.State{}, err
+		return conformance.ImplState{}, err
 	}
 	g.state = r.State
 	return st, nil
 }
 
 // New starts a game with a tp1 seed.
-func (h *HTTP) New(profile, seed string, setup *engine.Setup) (conformance.State, error) {
+func (h *HTTP) New(profile, seed string, setup *engine.Setup) (conformance.ImplState, error) {
 	if setup != nil {
-		return conformance.State{}, &conformance.RuleError{Code: protocol.ErrorUnsupported, Message: "the HTTP API has no setup"}
+		return conformance.ImplState{}, &conformance.RuleError{Code: protocol.ErrorUnsupported, Message: "the HTTP API has no setup"}
 	}
 	if _, err := h.Hello(); err != nil {
-		return conformance.State{}, err
+		return conformance.ImplState{}, err
 	}
 	h.game = httpGame{name: h.specs[profile].Game}
 	r, err := h.do("GET", "/api/games/"+url.PathEscape(h.game.name)+"/init?seed="+url.QueryEscape(seed), nil)
 	if err != nil {
-		return conformance.State{}, err
+		return conformance.ImplState{}, err
 	}
 	return h.game.take(r)
 }
 
 // Load builds a state in the server's state format (tileproof/1) and
 // carries it: the server must take unsigned states (feature load-state).
-func (h *HTTP) Load(profile string, st conformance.LoadState) (conformance.State, error) {
+func (h *HTTP) Load(profile string, st conformance.LoadState) (conformance.ImplState, error) {
 	if _, err := h.Hello(); err != nil {
-		return conformance.State{}, err
+		return conformance.ImplState{}, err
 	}
 	h.loads++
 	return h.load(&h.game, profile, st, h.loads)
 }
 
 // load starts g from st, the n-th state loaded (its generator's seed).
-func (h *HTTP) load(g *httpGame, profile string, st conformance.LoadState, n int) (conformance.State, error) {
+func (h *HTTP) load(g *httpGame, profile string, st conformance.LoadState, n int) (conformance.ImplState, error) {
 	if st.Setup != nil {
-		return conformance.State{}, &conformance.RuleError{Code: protocol.ErrorUnsupported, Message: "the HTTP API has no setup"}
+		return conformance.ImplState{}, &conformance.RuleError{Code: protocol.ErrorUnsupported, Message: "the HTTP API has no setup"}
 	}
 	spec := h.specs[profile]
 	if spec.StateFormat != protocol.StateFormat {
-		return conformance.State{}, &conformance.RuleError{Code: protocol.ErrorUnsupported, Message: "the server's states are " + spec.StateFormat}
+		return conformance.ImplState{}, &conformance.RuleError{Code: protocol.ErrorUnsupported, Message: "the server's states are " + spec.StateFormat}
 	}
 	ws := protocol.GameState{Format: protocol.StateFormat, Game: spec.Game, Rules: spec.Rules, Board: st.Board.Values(),
 		Score: st.Score, Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying, Result: "playing",
@@ -310,7 +310,7 @@ func (h *HTTP) load(g *httpGame, profile string, st conformance.LoadState, n int
 	// over at once): observe asks it, changing nothing.
 	r, err := h.post(g, protocol.Action{Type: "observe"})
 	if err != nil {
-		return conformance.State{}, err
+		return conformance.ImplState{}, err
 	}
 	return g.take(r)
 }
@@ -410,10 +410,10 @@ func (h *HTTP) PlayAll(profile string, games []conformance.OneMove) []conformanc
 func (h *HTTP) Legal() ([]engine.Direction, error) { return slices.Clone(h.game.legal), nil }
 
 // Do posts undo, end-run or keep-playing.
-func (h *HTTP) Do(action string) (conformance.State, error) {
+func (h *HTTP) Do(action string) (conformance.ImplState, error) {
 	r, err := h.post(&h.game, protocol.Action{Type: action})
 	if err != nil {
-		return conformance.State{}, err
+		return conformance.ImplState{}, err
 	}
 	return h.game.take(r)
 }

@@ -51,8 +51,8 @@ type Options struct {
 	Known []*engine.Profile
 }
 
-// Report is the outcome of an exploration run.
-type Report struct {
+// Exploration is the outcome of an exploration run.
+type Exploration struct {
 	Impl     conformance.Hello
 	ImplArg  string // the implementation as the user named it
 	Seed     uint64
@@ -79,8 +79,8 @@ type Divergence struct {
 	Game    int // 1-based
 	Move    int // the 1-based move of the game; 0 for the start
 	Profile string
-	Result  conformance.Result // the step's check, as the runner reports it
-	Found   *FoundCase         // the shrunk case: for the first divergence of each kind only
+	Result  conformance.CaseResult // the step's check, as the runner reports it
+	Found   *FoundCase             // the shrunk case: for the first divergence of each kind only
 }
 
 // UnsupportedError is returned when an implementation declares neither
@@ -90,6 +90,7 @@ type UnsupportedError struct {
 	Missing []string
 }
 
+// Error says which features the implementation lacks for exploration.
 func (e *UnsupportedError) Error() string {
 	return fmt.Sprintf("%s %s declares neither load-state with force-spawn nor seed-tp1 (it lacks %s): exploration needs one of them to make its spawns follow the engine's",
 		e.Impl.Name, e.Impl.Version, strings.Join(e.Missing, ", "))
@@ -111,8 +112,8 @@ func (e *UnsupportedError) Error() string {
 // it does not declare or that is not known, or neither way to follow it
 // ([*UnsupportedError]). Once ctx is done (a deadline, an interrupt) no
 // further game begins and the report of the games played is returned,
-// saying why in Report.Stopped.
-func Explore(ctx context.Context, impl conformance.Impl, opts Options) (*Report, error) {
+// saying why in [Exploration.Stopped].
+func Explore(ctx context.Context, impl conformance.Impl, opts Options) (*Exploration, error) {
 	if opts.Games <= 0 {
 		return nil, fmt.Errorf("the number of games to explore must be positive, not %d", opts.Games)
 	}
@@ -136,7 +137,7 @@ func Explore(ctx context.Context, impl conformance.Impl, opts Options) (*Report,
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed, Mode: Forced}
+	rep := &Exploration{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed, Mode: Forced}
 	for _, p := range profiles {
 		rep.Profiles = append(rep.Profiles, p.Name)
 	}

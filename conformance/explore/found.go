@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/conformance/internal/casesource"
 	"github.com/tileproof/tileproof/engine"
 )
 
@@ -23,7 +24,7 @@ type FoundCase struct {
 	// Result is the case run against the implementation with the normal
 	// runner: a failure of the divergence's kind, unless the divergence
 	// did not reproduce (Reproduced false).
-	Result     conformance.Result
+	Result     conformance.CaseResult
 	Reproduced bool
 	Runs       int    // case runs the shrinking made
 	File       string // where WriteCases wrote it
@@ -32,7 +33,7 @@ type FoundCase struct {
 // writeCase runs the candidate against the implementation, writes it as a
 // case file with that result, parses it back and runs it against the
 // engine (it must pass).
-func (x *explorer) writeCase(d *Divergence, rep *Report, c candidate, s *shrinker, reproduced bool) (*FoundCase, error) {
+func (x *explorer) writeCase(d *Divergence, rep *Exploration, c candidate, s *shrinker, reproduced bool) (*FoundCase, error) {
 	steps, err := c.build(x.p)
 	if err != nil {
 		return nil, fmt.Errorf("exploration: the shrunk case of game %d does not play on the engine: %v", d.Game, err)
@@ -41,9 +42,9 @@ func (x *explorer) writeCase(d *Divergence, rep *Report, c candidate, s *shrinke
 	if d.Move == 0 {
 		where = fmt.Sprintf("game %d, its start", d.Game)
 	}
-	by, prefix, game := "explore", conformance.ExploredSource, "an explored game"
+	by, prefix, game := "explore", casesource.ExploredSource, "an explored game"
 	if x.observed {
-		by, prefix, game = "observe", conformance.ObservedSource, "an observed game"
+		by, prefix, game = "observe", casesource.ObservedSource, "an observed game"
 	}
 	source := fmt.Sprintf("%s%s (%s %s), seed %d, shrunk from %s", prefix,
 		cmp.Or(rep.ImplArg, rep.Impl.Name), rep.Impl.Name, rep.Impl.Version, rep.Seed, where)
@@ -77,7 +78,7 @@ func (x *explorer) writeCase(d *Divergence, rep *Report, c candidate, s *shrinke
 		return nil, fmt.Errorf("exploration: the case written for game %d does not read back: %v\n%s", d.Game, err, fc.YAML)
 	}
 	fc.Case = cases[0]
-	var onEngine conformance.Result
+	var onEngine conformance.CaseResult
 	conformance.RunCase(&conformance.Builtin{Profiles: []*engine.Profile{x.p}}, fc.Case, x.p, &onEngine)
 	if onEngine.Status != conformance.Pass {
 		return nil, fmt.Errorf("exploration: the case written for game %d fails against the engine: %s at step %d: %s", d.Game, onEngine.Status, onEngine.Step, onEngine.Reason)
@@ -87,7 +88,7 @@ func (x *explorer) writeCase(d *Divergence, rep *Report, c candidate, s *shrinke
 
 // comment is the head of a found case's file: how to add it to the pack,
 // and what the implementation did.
-func comment(got conformance.Result, by string) []byte {
+func comment(got conformance.CaseResult, by string) []byte {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "# Found by tileproof conform --%s. To add it to the pack, copy it to an\n", by)
 	sb.WriteString("# area folder of cases/ (and give it a better id and description).\n")
@@ -103,7 +104,7 @@ func firstLine(s string) string {
 }
 
 // Kinds returns the number of divergences of each kind.
-func (r *Report) Kinds() map[conformance.Status]int {
+func (r *Exploration) Kinds() map[conformance.Status]int {
 	m := map[conformance.Status]int{}
 	for _, d := range r.Divergences {
 		m[d.Result.Status]++
@@ -115,7 +116,7 @@ func (r *Report) Kinds() map[conformance.Status]int {
 // dir/explore/ID.yaml, and dir/pack.yaml when dir has none, so that
 // `tileproof cases lint dir` runs them. It sets each FoundCase's File and
 // returns the files written.
-func (r *Report) WriteCases(dir string) ([]string, error) {
+func (r *Exploration) WriteCases(dir string) ([]string, error) {
 	var files []string
 	for i := range r.Divergences {
 		fc := r.Divergences[i].Found

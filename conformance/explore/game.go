@@ -49,7 +49,7 @@ func (x *explorer) play(maxMoves int) *Divergence {
 	} else {
 		g, err = engine.NewGame(x.p, x.seed)
 	}
-	res := conformance.Result{Profile: x.p.Name}
+	res := conformance.CaseResult{Profile: x.p.Name}
 	if err != nil {
 		res.Status, res.Reason = conformance.ProtocolError, "the engine cannot start the game: "+err.Error()
 		return x.diverged(0, res)
@@ -61,7 +61,7 @@ func (x *explorer) play(maxMoves int) *Divergence {
 		}
 		// The start is tp1's too.
 		x.steps++
-		if !s.Step(conformance.StateStep(g), 1, &res) {
+		if !s.Step(stateStep(g), 1, &res) {
 			return x.diverged(0, res)
 		}
 	} else if !s.Load(conformance.LoadState{Board: g.Board(), Score: g.Score()}, &res) {
@@ -78,7 +78,7 @@ func (x *explorer) play(maxMoves int) *Divergence {
 			m.Spawn = &sp
 		}
 		x.moves = append(x.moves, m)
-		cs, err := conformance.EngineStep(g, a, step, err, !x.seeded, true)
+		cs, err := engineStep(g, a, step, err, !x.seeded, true)
 		if err != nil {
 			res.Status, res.Step, res.Reason = conformance.ProtocolError, n, fmt.Sprintf("the engine failed: %v", err)
 			return x.diverged(n, res)
@@ -130,7 +130,7 @@ func (x *explorer) lateBoard() engine.Board {
 	return b
 }
 
-func (x *explorer) diverged(move int, res conformance.Result) *Divergence {
+func (x *explorer) diverged(move int, res conformance.CaseResult) *Divergence {
 	res.Case, res.Area, res.Profile = "", "", x.p.Name
 	return &Divergence{Move: move, Profile: x.p.Name, Result: res}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/conformance/internal/chance"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
 	"github.com/tileproof/tileproof/player"
@@ -49,8 +50,8 @@ type ObserveOptions struct {
 	Impl string
 }
 
-// ObserveReport is the outcome of an observation run.
-type ObserveReport struct {
+// Observation is the outcome of an observation run.
+type Observation struct {
 	Impl     conformance.Hello
 	Seed     uint64
 	Profiles []string
@@ -62,7 +63,7 @@ type ObserveReport struct {
 	// step of every game), observe/spawn-values, observe/spawn-ranks,
 	// observe/spawn-cells (the spawns of all the games against the
 	// profile's distribution) and observe/repeated-openings.
-	Results []conformance.Result
+	Results []conformance.CaseResult
 	// Divergences are the first divergence of each kind, each with its
 	// game up to and including it.
 	Divergences []Observed
@@ -78,7 +79,7 @@ type Observed struct {
 	Move    int // the 1-based action of the game; 0 for the start
 	Profile string
 	Player  string
-	Result  conformance.Result
+	Result  conformance.CaseResult
 	// Replay is the game up to and including the divergence, as the
 	// implementation played it: a spawn-recorded replay whose claim is
 	// the implementation's state, so tileproof verify shows where it left
@@ -101,7 +102,7 @@ type Observed struct {
 // game begins, the game under way is not counted, and the checks left
 // unfinished are [conformance.NotRun] (a divergence found before stays
 // the failure it is); Stopped says why.
-func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*ObserveReport, error) {
+func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*Observation, error) {
 	games := opts.Games
 	if games == 0 {
 		games = DefaultObserveGames
@@ -117,17 +118,17 @@ func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	rep := &ObserveReport{Impl: hello, Seed: opts.Seed}
+	rep := &Observation{Impl: hello, Seed: opts.Seed}
 	for _, p := range profiles {
 		rep.Profiles = append(rep.Profiles, p.Name)
 	}
 	// Each profile's statistical tests share the run's false-alarm rate.
-	alpha := conformance.FalseAlarmRate / float64(4*len(profiles))
+	alpha := chance.FalseAlarmRate / float64(4*len(profiles))
 	legal := LegalOffered(impl)
 	canLoad := hello.Has(protocol.LoadState) && hello.Has(protocol.ForceSpawn)
 	for _, p := range profiles {
 		o := &observer{p: p, counter: replay.NewSpawnCounter(p)}
-		steps := conformance.Result{Case: "observe/steps", Area: conformance.ObserveArea, Profile: p.Name}
+		steps := conformance.CaseResult{Case: "observe/steps", Area: conformance.ObserveArea, Profile: p.Name}
 		shown := map[conformance.Status]bool{}
 		for game := 1; game <= games && ctx.Err() == nil; game++ {
 			name := "random"
@@ -157,7 +158,7 @@ func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*
 					ob := Observed{Game: game, Move: d.Step, Profile: p.Name, Player: name, Result: *d, Replay: g.Replay}
 					if canLoad && len(g.moves) > 0 {
 						x := &explorer{impl: impl, hello: hello, p: p, canLoad: true, observed: true, history: g.history, moves: g.moves}
-						fc, err := x.shrink(&Divergence{Game: game, Move: len(g.moves), Profile: p.Name, Result: *d}, &Report{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed})
+						fc, err := x.shrink(&Divergence{Game: game, Move: len(g.moves), Profile: p.Name, Result: *d}, &Exploration{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed})
 						if err != nil {
 							return nil, err
 						}
@@ -172,12 +173,12 @@ func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*
 		if steps.Status == "" {
 			steps.Status = conformance.Pass
 		}
-		results := append([]conformance.Result{steps}, o.results(alpha)...)
+		results := append([]conformance.CaseResult{steps}, o.results(alpha)...)
 		if ctx.Err() != nil {
 			rep.Stopped = conformance.StopCause(ctx).Error()
 			for i, r := range results {
 				if i > 0 || !r.Status.Failed() { // a sample cut short decides nothing
-					results[i] = conformance.Result{Case: r.Case, Area: r.Area, Profile: r.Profile, Status: conformance.NotRun, Reason: "not run: " + rep.Stopped}
+					results[i] = conformance.CaseResult{Case: r.Case, Area: r.Area, Profile: r.Profile, Status: conformance.NotRun, Reason: "not run: " + rep.Stopped}
 				}
 			}
 		}
@@ -211,13 +212,13 @@ type GameOptions struct {
 	KeepPlaying bool
 }
 
-// Game is an observed game.
-type Game struct {
-	Replay     *replay.Replay      // the game as the implementation played it (its claim the implementation's state)
-	Steps      int                 // steps compared
-	Divergence *conformance.Result // the first step that left the rules; nil when none did
-	spawns     []engine.Spawn      // the start tiles, then each counted move's spawn
-	afters     []engine.Board      // each counted move's board, spawn included
+// ObservedGame is an observed game.
+type ObservedGame struct {
+	Replay     *replay.Replay          // the game as the implementation played it (its claim the implementation's state)
+	Steps      int                     // steps compared
+	Divergence *conformance.CaseResult // the first step that left the rules; nil when none did
+	spawns     []engine.Spawn          // the start tiles, then each counted move's spawn
+	afters     []engine.Board          // each counted move's board, spawn included
 	// history is the mirror's state before each action played, moves the
 	// actions with the implementation's spawns: what exploration shrinks
 	// a divergence from.
@@ -235,7 +236,7 @@ type Game struct {
 // in ten, with opts.Noop) and one move after the end included. The game
 // stops at its first divergence. An error is a failure of the engine
 // itself.
-func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, opts GameOptions) (*Game, error) {
+func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, opts GameOptions) (*ObservedGame, error) {
 	maxMoves := opts.MaxMoves
 	if maxMoves == 0 {
 		maxMoves = DefaultMaxMoves
@@ -249,8 +250,8 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 		noop = rand.New(rand.NewPCG(opts.Noop, 0x6e6f6f70)) // "noop"
 	}
 	s := &conformance.Session{Impl: impl, Profile: p}
-	g := &Game{}
-	res := conformance.Result{Profile: p.Name}
+	g := &ObservedGame{}
+	res := conformance.CaseResult{Profile: p.Name}
 	if !s.New("", nil, &res) {
 		g.Divergence = &res
 		return g, nil
@@ -266,7 +267,7 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 	}
 	g.spawns = startTiles(start)
 	// The start: the state a game of the rules has on that board.
-	first := conformance.StateStep(mirror)
+	first := stateStep(mirror)
 	if !opts.Legal {
 		first.Expect.Legal = nil
 	}
@@ -279,7 +280,7 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 	for n := 1; ; n++ {
 		over := mirror.Over()
 		a := choose(mirror, pl, noop, opts.KeepPlaying)
-		step := conformance.Step{}
+		step := conformance.CaseStep{}
 		d, isMove := a.Direction()
 		if isMove {
 			step.Move = &d
@@ -305,7 +306,7 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 		} else {
 			st, err = mirror.Do(a)
 		}
-		cs, err := conformance.EngineStep(mirror, a, st, err, false, true)
+		cs, err := engineStep(mirror, a, st, err, false, true)
 		switch {
 		case err != nil && out.Move != nil && out.Move.Spawn != nil && errors.Is(err, engine.ErrBadSpawn):
 			// The implementation's spawn is one the rules do not take.
@@ -339,7 +340,7 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 
 // record adds a step the implementation played to the replay, when it
 // counted it: a move that changed its board, with its spawn, or an action.
-func (g *Game) record(a engine.Action, out conformance.Outcome) {
+func (g *ObservedGame) record(a engine.Action, out conformance.Outcome) {
 	if out.Refusal != nil {
 		return
 	}
@@ -356,7 +357,7 @@ func (g *Game) record(a engine.Action, out conformance.Outcome) {
 }
 
 // claim sets the replay's claim to the implementation's state.
-func (g *Game) claim(st conformance.State) {
+func (g *ObservedGame) claim(st conformance.ImplState) {
 	board := st.Board
 	won, over := st.Won, st.Over
 	c := replay.Claim{Score: st.Score, MaxTile: board.MaxTile(), Moves: st.Moves, Board: &board, Won: &won, Over: &over}
@@ -438,7 +439,7 @@ type observer struct {
 // with the same opening was pooled before: a game that repeats another
 // (a generator seeded by the clock) is no new sample, and counting it
 // again would make the tests see a bias that is one game's luck.
-func (o *observer) add(g *Game) {
+func (o *observer) add(g *ObservedGame) {
 	if g.Replay == nil {
 		return
 	}
@@ -466,12 +467,12 @@ func (o *observer) add(g *Game) {
 
 // results returns the checks across the games, each statistical test at
 // level alpha.
-func (o *observer) results(alpha float64) []conformance.Result {
-	res := func(name string) conformance.Result {
-		return conformance.Result{Case: "observe/" + name, Area: conformance.ObserveArea, Profile: o.p.Name, Status: conformance.Pass}
+func (o *observer) results(alpha float64) []conformance.CaseResult {
+	res := func(name string) conformance.CaseResult {
+		return conformance.CaseResult{Case: "observe/" + name, Area: conformance.ObserveArea, Profile: o.p.Name, Status: conformance.Pass}
 	}
 	pl := o.counter.Result()
-	check := func(name string, p float64, what string) conformance.Result {
+	check := func(name string, p float64, what string) conformance.CaseResult {
 		r := res(name)
 		if pl.Spawns < 50 {
 			r.Status, r.Reason = conformance.Skip, fmt.Sprintf("%d spawns observed: too few to test", pl.Spawns)
@@ -480,7 +481,7 @@ func (o *observer) results(alpha float64) []conformance.Result {
 		}
 		return r
 	}
-	out := []conformance.Result{
+	out := []conformance.CaseResult{
 		check("spawn-values", pl.ValueP, fmt.Sprintf("the spawned values (%s) are unlikely under the weights (%s)", boardfmt.Counts(pl.Values), boardfmt.Weights(o.p.Spawn))),
 		check("spawn-ranks", pl.RankP, "the spawns favour early or late empty cells"),
 		check("spawn-cells", pl.CellP, "the spawns favour some cells"),
@@ -491,7 +492,7 @@ func (o *observer) results(alpha float64) []conformance.Result {
 	r := res("repeated-openings")
 	if o.games < 2 {
 		r.Status, r.Reason = conformance.Skip, fmt.Sprintf("%d games of %d spawns or more observed: too few to compare", o.games, openingSpawns)
-	} else if pairs, lambda, p := conformance.RepeatTest(o.openings, o.games, openingCollision(o.p)); p < alpha {
+	} else if pairs, lambda, p := chance.RepeatTest(o.openings, o.games, openingCollision(o.p)); p < alpha {
 		r.Status = conformance.SpawnWrong
 		r.Reason = fmt.Sprintf("%d pairs of the %d games share their start board and their first %d spawns' values, where %.2g are expected by chance (p = %.2g < %g): the games are not independent (a generator seeded by the clock?)", pairs, o.games, openingSpawns, lambda, p, alpha)
 	}
@@ -503,14 +504,14 @@ func (o *observer) results(alpha float64) []conformance.Result {
 // spawns: a start of p.StartTiles tiles on distinct cells, uniform, each
 // value drawn by the weights.
 func openingCollision(p *engine.Profile) float64 {
-	return conformance.StartCollision(p) * math.Pow(conformance.SpawnCollision(p), openingSpawns)
+	return chance.StartCollision(p) * math.Pow(chance.SpawnCollision(p), openingSpawns)
 }
 
 // WriteReplays writes each divergence's game into dir as
 // dir/observe-PROFILE-KIND-GAME.yaml (creating dir), so that tileproof
 // verify and show reproduce it; it sets each Observed's File and returns
 // the files written.
-func (r *ObserveReport) WriteReplays(dir string) ([]string, error) {
+func (r *Observation) WriteReplays(dir string) ([]string, error) {
 	var files []string
 	for i := range r.Divergences {
 		d := &r.Divergences[i]
@@ -533,10 +534,10 @@ func (r *ObserveReport) WriteReplays(dir string) ([]string, error) {
 }
 
 // WriteCases writes the divergences shrunk to cases into dir, a case
-// pack laid out as exploration writes one ([Report.WriteCases]); it sets
+// pack laid out as exploration writes one ([Exploration.WriteCases]); it sets
 // each Found's File and returns the files written.
-func (r *ObserveReport) WriteCases(dir string) ([]string, error) {
-	var found Report
+func (r *Observation) WriteCases(dir string) ([]string, error) {
+	var found Exploration
 	for _, d := range r.Divergences {
 		if d.Found != nil {
 			found.Divergences = append(found.Divergences, Divergence{Found: d.Found})
@@ -547,7 +548,7 @@ func (r *ObserveReport) WriteCases(dir string) ([]string, error) {
 
 // WriteText writes the run's summary: each kind's first divergence and
 // where its game is, then the games, the steps and the checks.
-func (r *ObserveReport) WriteText(w io.Writer) {
+func (r *Observation) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "observing %s %s under %s: its own games through new and move, each spawn copied into the engine\n", r.Impl.Name, r.Impl.Version, strings.Join(r.Profiles, ", "))
 	for _, d := range r.Divergences {
 		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] (%s) action %d: %s: %s\n", d.Game, d.Profile, d.Player, d.Move, d.Result.Status, d.Result.Explain("    "))

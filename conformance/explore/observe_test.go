@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/conformance/internal/casesource"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/player"
 	"github.com/tileproof/tileproof/replay"
@@ -25,7 +26,7 @@ func (bb *blackBox) Hello() (conformance.Hello, error) {
 	return conformance.Hello{Name: "black-box", Version: "1", Protocol: 1, Profiles: []string{"classic", "tile-merge"}}, nil
 }
 
-func (bb *blackBox) New(profile, seed string, setup *engine.Setup) (conformance.State, error) {
+func (bb *blackBox) New(profile, seed string, setup *engine.Setup) (conformance.ImplState, error) {
 	if bb.same {
 		bb.b = &conformance.Builtin{Seed: "one-second"}
 	}
@@ -46,7 +47,7 @@ func (bb *blackBox) Move(d engine.Direction, spawn *engine.Spawn) (conformance.M
 
 func (bb *blackBox) Close() error { return nil }
 
-func observe(t *testing.T, bb *blackBox, profile string, games int) *ObserveReport {
+func observe(t *testing.T, bb *blackBox, profile string, games int) *Observation {
 	t.Helper()
 	rep, err := Observe(t.Context(), bb, ObserveOptions{Games: games, Seed: 1, Profiles: []string{profile}, MaxMoves: 400})
 	if err != nil {
@@ -55,8 +56,8 @@ func observe(t *testing.T, bb *blackBox, profile string, games int) *ObserveRepo
 	return rep
 }
 
-func results(rep *ObserveReport) map[string]conformance.Result {
-	m := map[string]conformance.Result{}
+func results(rep *Observation) map[string]conformance.CaseResult {
+	m := map[string]conformance.CaseResult{}
 	for _, r := range rep.Results {
 		m[r.Case] = r
 	}
@@ -165,7 +166,7 @@ type renamed struct {
 	profile string
 }
 
-func (r *renamed) New(_, seed string, setup *engine.Setup) (conformance.State, error) {
+func (r *renamed) New(_, seed string, setup *engine.Setup) (conformance.ImplState, error) {
 	return r.blackBox.New(r.profile, seed, setup)
 }
 
@@ -175,7 +176,7 @@ func (r *renamed) New(_, seed string, setup *engine.Setup) (conformance.State, e
 func TestObserverCountsARepeatOnce(t *testing.T) {
 	p, _ := engine.BuiltinProfile("tile-merge")
 	bb := &blackBox{b: &conformance.Builtin{}, same: true}
-	var games []*Game
+	var games []*ObservedGame
 	for i := range 3 {
 		pl, _ := player.New("random", uint64(i+1))
 		g, err := PlayObserved(bb, p, pl, GameOptions{MaxMoves: 100})
@@ -224,7 +225,7 @@ func TestObserveWritesACase(t *testing.T) {
 	if fc == nil || !fc.Reproduced || fc.Result.Status != conformance.FlagsDiffer || fc.Moves > 2 {
 		t.Fatalf("the case found: %+v", fc)
 	}
-	if !strings.HasPrefix(fc.ID, "observe-tile-merge-flags-differ-") || !strings.Contains(string(fc.YAML), "source: "+conformance.ObservedSource) {
+	if !strings.HasPrefix(fc.ID, "observe-tile-merge-flags-differ-") || !strings.Contains(string(fc.YAML), "source: "+casesource.ObservedSource) {
 		t.Errorf("the case found is not named an observation's: %s\n%s", fc.ID, fc.YAML)
 	}
 	if fc.Case.Start.Moves < 29 {

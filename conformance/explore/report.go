@@ -15,7 +15,7 @@ import (
 // its shrunk case (the case's YAML itself when it was not written to a
 // file), then the games, the steps, the divergences by kind and the case
 // files.
-func (r *Report) WriteText(w io.Writer) {
+func (r *Exploration) WriteText(w io.Writer) {
 	how := "its own tp1 spawns, from a seed a game"
 	if r.Mode == Forced {
 		how = "the engine's start loaded and every spawn forced"

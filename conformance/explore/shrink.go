@@ -22,7 +22,7 @@ func (c candidate) with(moves []move) candidate {
 
 // build plays the candidate on the engine and returns its steps: full
 // expectations on the last, the board after on the others.
-func (c candidate) build(p *engine.Profile) ([]conformance.Step, error) {
+func (c candidate) build(p *engine.Profile) ([]conformance.CaseStep, error) {
 	var g *engine.Game
 	var err error
 	if c.seed != "" {
@@ -35,9 +35,9 @@ func (c candidate) build(p *engine.Profile) ([]conformance.Step, error) {
 		return nil, err
 	}
 	if len(c.moves) == 0 {
-		return []conformance.Step{conformance.StateStep(g)}, nil
+		return []conformance.CaseStep{stateStep(g)}, nil
 	}
-	var steps []conformance.Step
+	var steps []conformance.CaseStep
 	for i, m := range c.moves {
 		var step engine.Step
 		var err error
@@ -50,7 +50,7 @@ func (c candidate) build(p *engine.Profile) ([]conformance.Step, error) {
 		default:
 			step, err = g.Move(d)
 		}
-		cs, err := conformance.EngineStep(g, m.Act, step, err, c.seed == "", i == len(c.moves)-1)
+		cs, err := engineStep(g, m.Act, step, err, c.seed == "", i == len(c.moves)-1)
 		if err != nil {
 			return nil, err
 		}
@@ -103,7 +103,7 @@ func (s *shrinker) test(c *candidate) bool {
 		return false
 	}
 	s.runs++
-	res := conformance.Result{}
+	res := conformance.CaseResult{}
 	conformance.RunCase(s.impl, &conformance.Case{Steps: steps, Start: c.caseStart()}, s.p, &res)
 	if res.Status != s.kind {
 		return false
@@ -133,7 +133,7 @@ func (c candidate) caseStart() conformance.Start {
 // further when that does not reproduce it), else the game's moves from
 // its seed; then fewer moves, then (from a loaded state) fewer and smaller
 // tiles, a smaller score, fewer counted moves, smaller spawns.
-func (x *explorer) shrink(d *Divergence, rep *Report) (*FoundCase, error) {
+func (x *explorer) shrink(d *Divergence, rep *Exploration) (*FoundCase, error) {
 	s := &shrinker{impl: x.impl, p: x.p, kind: d.Result.Status}
 	n := d.Move // moves[:n] were played, the last one diverging
 	var found *candidate

@@ -22,7 +22,7 @@ const winTile = 2048
 // implementation scripts/mutation.sh mutates, the suite being the test
 // that must kill each mutant (docs/results.md).
 type plainImpl struct {
-	game *plain.Game
+	game *plain.Oracle
 	won  bool
 }
 
@@ -34,25 +34,25 @@ func (p *plainImpl) Hello() (conformance.Hello, error) {
 	}, nil
 }
 
-func (p *plainImpl) New(profile, seed string, setup *engine.Setup) (conformance.State, error) {
-	g, err := plain.NewGame(seed, 4, 4, 2, plain.DefaultWeights())
+func (p *plainImpl) New(profile, seed string, setup *engine.Setup) (conformance.ImplState, error) {
+	g, err := plain.NewOracle(seed, 4, 4, 2, plain.DefaultWeights())
 	if err != nil {
-		return conformance.State{}, &conformance.RuleError{Code: "bad-request", Message: err.Error()}
+		return conformance.ImplState{}, &conformance.RuleError{Code: "bad-request", Message: err.Error()}
 	}
 	p.game, p.won = g, false
 	return p.state(), nil
 }
 
-func (p *plainImpl) Load(profile string, st conformance.LoadState) (conformance.State, error) {
+func (p *plainImpl) Load(profile string, st conformance.LoadState) (conformance.ImplState, error) {
 	if st.Setup != nil || st.Board.Rows() != 4 || st.Board.Cols() != 4 {
-		return conformance.State{}, &conformance.RuleError{Code: "unsupported", Message: "tile-merge is 4x4 and has no setup"}
+		return conformance.ImplState{}, &conformance.RuleError{Code: "unsupported", Message: "tile-merge is 4x4 and has no setup"}
 	}
 	// A loaded game's generator goes on from the game before it (the
 	// first from a fixed seed): only the distribution of spawns that are
 	// not forced is checked after a load, over many loads.
-	g, err := plain.NewGame("loaded", 4, 4, 0, plain.DefaultWeights())
+	g, err := plain.NewOracle("loaded", 4, 4, 0, plain.DefaultWeights())
 	if err != nil {
-		return conformance.State{}, err
+		return conformance.ImplState{}, err
 	}
 	if p.game != nil {
 		g.RNG = p.game.RNG
@@ -136,12 +136,12 @@ func (p *plainImpl) over() bool {
 	return p.game.Over()
 }
 
-func (p *plainImpl) state() conformance.State {
+func (p *plainImpl) state() conformance.ImplState {
 	b, err := engine.BoardFromValues(p.game.Board)
 	if err != nil {
 		panic(err) // plain made a tile the engine cannot hold: a mutant
 	}
-	st := conformance.State{Board: b, Score: p.game.Score, Moves: p.game.Moves, Won: p.won, Over: p.over(), Result: "playing"}
+	st := conformance.ImplState{Board: b, Score: p.game.Score, Moves: p.game.Moves, Won: p.won, Over: p.over(), Result: "playing"}
 	if st.Over {
 		st.Result = "no-moves" // the win does not end a tile-merge game
 	}

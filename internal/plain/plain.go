@@ -321,8 +321,8 @@ func Spawn(b Board, r *RNG, weights []Weight) (row, col int, value uint64, ok bo
 	return p.row, p.col, value, true
 }
 
-// Game is a whole game: board, score, counted moves, RNG.
-type Game struct {
+// Oracle is the plain oracle's whole game: board, score, counted moves, RNG.
+type Oracle struct {
 	Board   Board
 	Score   uint64
 	Moves   int
@@ -330,11 +330,11 @@ type Game struct {
 	Weights []Weight
 }
 
-// NewGame returns a game on an empty rows x cols board after start spawns
+// NewOracle returns a game on an empty rows x cols board after start spawns
 // from seed. It returns an error for a bad seed, a side outside 2..8, a start
 // count outside 0..rows*cols, or weights that are empty, sum to zero,
 // overflow, or hold a value that is not a power of two.
-func NewGame(seed string, rows, cols, start int, weights []Weight) (*Game, error) {
+func NewOracle(seed string, rows, cols, start int, weights []Weight) (*Oracle, error) {
 	key, err := Key(seed)
 	if err != nil {
 		return nil, err
@@ -361,7 +361,7 @@ func NewGame(seed string, rows, cols, start int, weights []Weight) (*Game, error
 	if total == 0 {
 		return nil, errors.New("plain: spawn weights sum to zero")
 	}
-	g := &Game{
+	g := &Oracle{
 		Board:   NewBoard(rows, cols),
 		RNG:     RNG{State: key},
 		Weights: append([]Weight(nil), weights...),
@@ -375,7 +375,7 @@ func NewGame(seed string, rows, cols, start int, weights []Weight) (*Game, error
 // Play applies one move letter; when the board changes it adds the points,
 // counts the move and spawns one tile. It reports whether the board changed.
 // A move that does not change the board does nothing.
-func (g *Game) Play(dir byte) bool {
+func (g *Oracle) Play(dir byte) bool {
 	next, gained, changed := Move(g.Board, dir)
 	if !changed {
 		return false
@@ -388,6 +388,6 @@ func (g *Game) Play(dir byte) bool {
 }
 
 // Over reports whether no move changes the board.
-func (g *Game) Over() bool {
+func (g *Oracle) Over() bool {
 	return !CanMove(g.Board)
 }

@@ -192,7 +192,7 @@ func TestCheckerboardStuck(t *testing.T) {
 	if lm := LegalMoves(b); lm != "" {
 		t.Errorf("LegalMoves(checkerboard) = %q, want empty", lm)
 	}
-	g := &Game{Board: b, Weights: DefaultWeights()}
+	g := &Oracle{Board: b, Weights: DefaultWeights()}
 	if !g.Over() {
 		t.Errorf("checkerboard game not over")
 	}
@@ -414,7 +414,7 @@ func TestSpawnWeights(t *testing.T) {
 
 func TestNewGame(t *testing.T) {
 	for start := 0; start <= 6; start++ {
-		g, err := NewGame("7", 4, 4, start, DefaultWeights())
+		g, err := NewOracle("7", 4, 4, start, DefaultWeights())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -434,7 +434,7 @@ func TestNewGame(t *testing.T) {
 		}
 	}
 	// The opening equals spawns done by hand.
-	g, _ := NewGame(" 2048-practice ", 3, 5, 2, DefaultWeights())
+	g, _ := NewOracle(" 2048-practice ", 3, 5, 2, DefaultWeights())
 	k, _ := Key("2048-practice")
 	b := NewBoard(3, 5)
 	r := RNG{State: k}
@@ -463,12 +463,12 @@ func TestNewGame(t *testing.T) {
 		{"7", 4, 4, 2, []Weight{{2, ^uint64(0)}, {4, 1}}},
 	}
 	for _, c := range bad {
-		if _, err := NewGame(c.seed, c.rows, c.cols, c.start, c.w); err == nil {
+		if _, err := NewOracle(c.seed, c.rows, c.cols, c.start, c.w); err == nil {
 			t.Errorf("NewGame(%q, %d, %d, %d, %v) gave no error", c.seed, c.rows, c.cols, c.start, c.w)
 		}
 	}
 	for _, rc := range [][2]int{{2, 2}, {2, 8}, {8, 2}, {8, 8}} {
-		if _, err := NewGame("7", rc[0], rc[1], 2, DefaultWeights()); err != nil {
+		if _, err := NewOracle("7", rc[0], rc[1], 2, DefaultWeights()); err != nil {
 			t.Errorf("NewGame %dx%d: %v", rc[0], rc[1], err)
 		}
 	}
@@ -477,9 +477,9 @@ func TestNewGame(t *testing.T) {
 const fixedMoves = "ULDRRDLUUUDLRLLDRURDDLUL"
 
 func TestGameDeterministic(t *testing.T) {
-	g1, _ := NewGame("2048-practice", 4, 4, 2, DefaultWeights())
-	g2, _ := NewGame("  2048-practice\n", 4, 4, 2, DefaultWeights())
-	g3, _ := NewGame("2048-practicf", 4, 4, 2, DefaultWeights())
+	g1, _ := NewOracle("2048-practice", 4, 4, 2, DefaultWeights())
+	g2, _ := NewOracle("  2048-practice\n", 4, 4, 2, DefaultWeights())
+	g3, _ := NewOracle("2048-practicf", 4, 4, 2, DefaultWeights())
 	same := true
 	for i := 0; i < 20; i++ {
 		for j := 0; j < len(fixedMoves); j++ {
@@ -501,7 +501,7 @@ func TestGameDeterministic(t *testing.T) {
 
 func TestGameInvariants(t *testing.T) {
 	for _, seed := range []string{"7", "0", "héllo wörld ✓"} {
-		g, err := NewGame(seed, 4, 4, 2, DefaultWeights())
+		g, err := NewOracle(seed, 4, 4, 2, DefaultWeights())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -581,7 +581,7 @@ func TestPrintVectors(t *testing.T) {
 		fmt.Printf("seed %q trimmed %q key %016x draws %016x %016x %016x\n",
 			seed, strings.TrimSpace(seed), k, d1, d2, d3)
 	}
-	g, err := NewGame("7", 4, 4, 2, DefaultWeights())
+	g, err := NewOracle("7", 4, 4, 2, DefaultWeights())
 	if err != nil {
 		t.Fatal(err)
 	}

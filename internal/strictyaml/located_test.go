@@ -25,21 +25,28 @@ func FuzzLocated(f *testing.F) {
 		"yaml: unmarshal errors",
 		"line 3 no colon",
 		"line 4:no space",
+		"line 5:12: a column from Fail",
+		"line 5:12:no space",
+		"line 5:: empty column",
+		"line 5:99999999999999999999: too long a column",
 		"",
 	} {
 		f.Add(msg)
 	}
-	linePrefix := regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+	linePrefix := regexp.MustCompile(`^(?:yaml: )?line (\d+)(?::(\d+))?: (.*)$`)
 	unknownFieldRE := regexp.MustCompile(`^field (\S+) not found in type \S+$`)
 	f.Fuzz(func(t *testing.T, msg string) {
-		wantLine, wantRest, wantOK := 0, "", false
+		wantLine, wantCol, wantRest, wantOK := 0, 0, "", false
 		if m := linePrefix.FindStringSubmatch(msg); m != nil {
 			wantLine, _ = strconv.Atoi(m[1])
-			wantRest, wantOK = m[2], true
+			if m[2] != "" {
+				wantCol, _ = strconv.Atoi(m[2])
+			}
+			wantRest, wantOK = m[3], true
 		}
-		line, rest, ok := cutLine(msg)
-		if line != wantLine || rest != wantRest || ok != wantOK {
-			t.Errorf("cutLine(%q) = %d, %q, %v; want %d, %q, %v", msg, line, rest, ok, wantLine, wantRest, wantOK)
+		line, col, rest, ok := cutLine(msg)
+		if line != wantLine || col != wantCol || rest != wantRest || ok != wantOK {
+			t.Errorf("cutLine(%q) = %d, %d, %q, %v; want %d, %d, %q, %v", msg, line, col, rest, ok, wantLine, wantCol, wantRest, wantOK)
 		}
 		if !ok {
 			return

@@ -33,6 +33,8 @@ type Error struct {
 	Msg  string
 }
 
+// Error returns the error as FILE:LINE:COL: MESSAGE (without the parts
+// that are unknown).
 func (e *Error) Error() string {
 	switch {
 	case e.Line == 0:
@@ -46,6 +48,7 @@ func (e *Error) Error() string {
 // ErrorList is every error found in one document, in the order found.
 type ErrorList []*Error
 
+// Error returns the errors, one a line.
 func (l ErrorList) Error() string {
 	switch len(l) {
 	case 0:
@@ -212,33 +215,50 @@ func checkKeys(file string, n *yaml.Node, max int) error {
 
 // located turns a message of the yaml library, "line N: msg", into an Error.
 func located(file, msg string) *Error {
-	if line, rest, ok := cutLine(msg); ok {
+	if line, col, rest, ok := cutLine(msg); ok {
 		if name, ok := unknownField(rest); ok {
-			return &Error{File: file, Line: line, Msg: "unknown field " + Echo(name)}
+			return &Error{File: file, Line: line, Col: col, Msg: "unknown field " + Echo(name)}
 		}
-		return &Error{File: file, Line: line, Msg: rest}
+		return &Error{File: file, Line: line, Col: col, Msg: rest}
 	}
 	return &Error{File: file, Msg: strings.TrimPrefix(msg, "yaml: ")}
 }
 
 // cutLine splits a message of the yaml library, "line N: msg" after an
-// optional "yaml: ", into N and msg, a single line. It is written out,
-// not a regular expression, so that the package costs nothing to start.
-func cutLine(msg string) (line int, rest string, ok bool) {
+// optional "yaml: ", or of [Fail], "line N:C: msg", into N, C (0 when
+// absent) and msg, a single line. It is written out, not a regular
+// expression, so that the package costs nothing to start.
+func cutLine(msg string) (line, col int, rest string, ok bool) {
 	s, found := strings.CutPrefix(strings.TrimPrefix(msg, "yaml: "), "line ")
 	if !found {
-		return 0, "", false
+		return 0, 0, "", false
 	}
-	digits := 0
-	for digits < len(s) && '0' <= s[digits] && s[digits] <= '9' {
-		digits++
-	}
-	rest, found = strings.CutPrefix(s[digits:], ": ")
-	if digits == 0 || !found || strings.Contains(rest, "\n") {
-		return 0, "", false
+	digits := leadingDigits(s)
+	if digits == 0 {
+		return 0, 0, "", false
 	}
 	line, _ = strconv.Atoi(s[:digits])
-	return line, rest, true
+	s = s[digits:]
+	if c, found := strings.CutPrefix(s, ":"); found {
+		if n := leadingDigits(c); n > 0 && strings.HasPrefix(c[n:], ": ") {
+			col, _ = strconv.Atoi(c[:n])
+			s = c[n:]
+		}
+	}
+	rest, found = strings.CutPrefix(s, ": ")
+	if !found || strings.Contains(rest, "\n") {
+		return 0, 0, "", false
+	}
+	return line, col, rest, true
+}
+
+// leadingDigits returns the number of ASCII digits s begins with.
+func leadingDigits(s string) int {
+	n := 0
+	for n < len(s) && '0' <= s[n] && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // unknownField returns the field NAME of the yaml library's message
@@ -259,22 +279,87 @@ func unknownField(msg string) (name string, ok bool) {
 
 // Decode decodes the single YAML or JSON document in data into v, within
 // [DefaultLimits]. Fields that v does not have, and keys given twice, are
-// errors. The errors are an [ErrorList] whose entries name file and a
-// line.
+// errors. The errors are an [ErrorList] whose entries name file, a line
+// and, once the document has parsed, a column: the key of an unknown
+// field, the value that does not fit, the node an UnmarshalYAML method
+// failed on ([Fail]), or else the first node of the line.
 func Decode(file string, data []byte, v any) error {
 	// The document is parsed twice: once into nodes, to check its keys in
 	// linear time (the YAML library's own check is quadratic and reports
 	// every pair), then into v with unknown fields refused, which a node's
 	// Decode cannot do.
-	if _, err := Parse(file, data, DefaultLimits); err != nil {
+	root, err := Parse(file, data, DefaultLimits)
+	if err != nil {
 		return err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(v); err != nil {
-		return convert(file, err)
+		err = convert(file, err)
+		if list, ok := err.(ErrorList); ok {
+			for _, e := range list {
+				placeColumn(e, root)
+			}
+		}
+		return err
 	}
 	return nil
+}
+
+// placeColumn gives e, at a line of the document under root, a column
+// when it has none: the unknown field's key, the value the library could
+// not decode, or the first node on the line.
+func placeColumn(e *Error, root *yaml.Node) {
+	if e.Line == 0 || e.Col != 0 {
+		return
+	}
+	key, isKey := strings.CutPrefix(e.Msg, "unknown field ")
+	if isKey {
+		key, _ = strconv.Unquote(key)
+	}
+	value, isValue := undecodedValue(e.Msg)
+	var first *yaml.Node
+	var walk func(n *yaml.Node, isKeyNode bool) bool
+	walk = func(n *yaml.Node, isKeyNode bool) bool {
+		if n.Line == e.Line {
+			switch {
+			case isKey && isKeyNode && n.Value == key,
+				isValue && !isKeyNode && n.Kind == yaml.ScalarNode && strings.HasPrefix(n.Value, value):
+				e.Col = n.Column
+				return true
+			case first == nil || n.Column < first.Column:
+				first = n
+			}
+		}
+		for i, c := range n.Content {
+			if walk(c, n.Kind == yaml.MappingNode && i%2 == 0) {
+				return true
+			}
+		}
+		return false
+	}
+	if !walk(root, false) && first != nil {
+		e.Col = first.Column
+	}
+}
+
+// undecodedValue returns the value of the YAML library's message
+// "cannot unmarshal !!TAG `VALUE` into TYPE", without the "..." the
+// library puts in place of a long value's end.
+func undecodedValue(msg string) (string, bool) {
+	_, rest, ok := strings.Cut(msg, "cannot unmarshal !!")
+	if !ok {
+		return "", false
+	}
+	_, rest, ok = strings.Cut(rest, " `")
+	if !ok {
+		return "", false
+	}
+	value, _, ok := strings.Cut(rest, "` into ")
+	if !ok {
+		return "", false
+	}
+	return strings.TrimSuffix(value, "..."), true
 }
 
 func convert(file string, err error) error {
@@ -290,9 +375,14 @@ func convert(file string, err error) error {
 }
 
 // Fail returns the error an UnmarshalYAML method reports for node n: it is
-// collected with the other errors of the document, at n's line.
+// collected with the other errors of the document, at n's line and (when
+// n has one) its column.
 func Fail(n *yaml.Node, format string, args ...any) error {
-	return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: ", n.Line) + fmt.Sprintf(format, args...)}}
+	at := fmt.Sprintf("line %d: ", n.Line)
+	if n.Column > 0 {
+		at = fmt.Sprintf("line %d:%d: ", n.Line, n.Column)
+	}
+	return &yaml.TypeError{Errors: []string{at + fmt.Sprintf(format, args...)}}
 }
 
 // Quote returns s quoted as Go quotes it (%q), cut to at most max bytes of
@@ -339,36 +429,40 @@ func Echoable(s string) bool {
 	return true
 }
 
-// Lines returns the line of every mapping key and sequence item in the
-// document in data, by dotted path: "win.tile" for key tile under key win,
-// "cases.2" for the third item of the list under cases. Callers use it to
-// place errors they find after decoding. A document that does not parse
-// gives an empty map.
-func Lines(data []byte) map[string]int {
-	lines := map[string]int{}
+// Pos is a place in a document: a line and a column, both 1-based.
+type Pos struct{ Line, Col int }
+
+// Positions returns the place of every mapping key and sequence item in
+// the document in data, by dotted path: "win.tile" for key tile under
+// key win, "cases.2" for the third item of the list under cases. Callers
+// use it to place errors they find after decoding. A document that does
+// not parse gives an empty map.
+func Positions(data []byte) map[string]Pos {
+	pos := map[string]Pos{}
 	root, err := Parse("", data, DefaultLimits)
 	if err != nil {
-		return lines
+		return pos
 	}
 	var walk func(n *yaml.Node, path string)
 	walk = func(n *yaml.Node, path string) {
 		switch n.Kind {
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				p := join(path, n.Content[i].Value)
-				lines[p] = n.Content[i].Line
+				k := n.Content[i]
+				p := join(path, k.Value)
+				pos[p] = Pos{k.Line, k.Column}
 				walk(n.Content[i+1], p)
 			}
 		case yaml.SequenceNode:
 			for i, item := range n.Content {
 				p := join(path, strconv.Itoa(i))
-				lines[p] = item.Line
+				pos[p] = Pos{item.Line, item.Column}
 				walk(item, p)
 			}
 		}
 	}
 	walk(root, "")
-	return lines
+	return pos
 }
 
 func join(path, key string) string {
@@ -378,12 +472,12 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
-// At returns an error at the line of path in lines (from [Lines]), or at
-// the nearest enclosing path that has one.
-func At(file string, lines map[string]int, path, msg string) *Error {
+// At returns an error at the place of path in pos (from [Positions]), or
+// at the nearest enclosing path that has one.
+func At(file string, pos map[string]Pos, path, msg string) *Error {
 	for p := path; p != ""; {
-		if line, ok := lines[p]; ok {
-			return &Error{File: file, Line: line, Msg: msg}
+		if at, ok := pos[p]; ok {
+			return &Error{File: file, Line: at.Line, Col: at.Col, Msg: msg}
 		}
 		i := strings.LastIndexByte(p, '.')
 		if i < 0 {

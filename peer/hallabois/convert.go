@@ -20,7 +20,7 @@ type Import struct {
 	// Result is the plain validator's verdict by the peer's rules; the
 	// replay's claim is its figures (for an invalid second-format game,
 	// those where it stopped).
-	Result Result
+	Result Validation
 	// Notes say what the replay leaves out of the recording: the last
 	// move of a first-format game, end markers that change nothing.
 	Notes []Note
@@ -275,7 +275,7 @@ func convertV1(file string, rec *V1) (*Import, error) {
 // claimOf is the claim of the plain validator's figures: the score after
 // the breaks, the largest tile, the counted moves, the final board, won
 // and over.
-func claimOf(res Result) (replay.Claim, error) {
+func claimOf(res Validation) (replay.Claim, error) {
 	b, err := engineBoard(res.Board)
 	if err != nil {
 		return replay.Claim{}, err

@@ -135,7 +135,7 @@ func deref[T any](p *T) (v T) {
 // the score is the potential of the board after the last move less that of
 // the first board and of every spawned tile (4 for a 4, 0 for a 2). The
 // last move is played by internal/plain, tileproof's plain implementation.
-func checkPotential(t *testing.T, rec *V1, res Result) {
+func checkPotential(t *testing.T, rec *V1, res Validation) {
 	t.Helper()
 	last := rec.Entries[len(rec.Entries)-1]
 	final := last.Board

@@ -23,7 +23,7 @@ type plan func(b Board, score uint64, breaks int) bool
 // moves, breaking whenever brk says so; a break the rules refuse for its
 // count or its price ends the game. It returns the steps and the board at
 // the end.
-func playGame(w, h int, seed uint32, rules *Rules, maxMoves int, brk plan) ([]played, Board) {
+func playGame(w, h int, seed uint32, rules *Ruleset, maxMoves int, brk plan) ([]played, Board) {
 	b, g := Start(w, h, seed)
 	var steps []played
 	var score uint64

@@ -43,7 +43,7 @@ func (r *Recording) Format() Format {
 }
 
 // Validate plays the recording by the peer's rules.
-func (r *Recording) Validate() Result {
+func (r *Recording) Validate() Validation {
 	if r.V2 != nil {
 		return ValidateV2(r.V2)
 	}

@@ -2,11 +2,11 @@ package hallabois
 
 import "fmt"
 
-// Result is the plain validator's verdict on one recording: valid or not
+// Validation is the plain validator's verdict on one recording: valid or not
 // as the peer's validator says, with its figures and, for an invalid one,
 // the first problem. Entries and moves are numbered from 1 (the peer counts
 // from 0).
-type Result struct {
+type Validation struct {
 	Valid   bool
 	Problem *Problem // the first problem of an invalid recording; nil when valid
 
@@ -38,7 +38,7 @@ type Result struct {
 	// rules do not, in the order found (at most MaxFindings).
 	Findings []Finding
 
-	rules *Rules
+	rules *Ruleset
 }
 
 // Problem is what makes a recording invalid: where (the 1-based entry or
@@ -64,13 +64,13 @@ type Finding struct {
 // MaxFindings bounds the findings a result keeps.
 const MaxFindings = 100
 
-func (r *Result) find(at int, kind, format string, args ...any) {
+func (r *Validation) find(at int, kind, format string, args ...any) {
 	if len(r.Findings) < MaxFindings {
 		r.Findings = append(r.Findings, Finding{at, kind, fmt.Sprintf(format, args...)})
 	}
 }
 
-func (r *Result) fail(at int, kind, format string, args ...any) Result {
+func (r *Validation) fail(at int, kind, format string, args ...any) Validation {
 	r.Valid = false
 	r.Won, r.Over = r.rules.Won(r.Board), !r.Board.HasMoves()
 	r.Problem = &Problem{at, kind, fmt.Sprintf(format, args...)}

@@ -1,9 +1,9 @@
 package hallabois
 
-// Rules are the parameters of one of the peer's rulesets (its
+// Ruleset is the parameters of one of the peer's rulesets (its
 // src/rules.rs): ClassicV1 for first-format recordings, ClassicV2 for the
 // second format.
-type Rules struct {
+type Ruleset struct {
 	Name string
 	// BreakMax is how many breaks a game may use.
 	BreakMax int
@@ -34,7 +34,7 @@ type BreakCost struct {
 }
 
 // Cost returns the price of a break on a board of w columns and h rows.
-func (r *Rules) Cost(w, h int) uint64 {
+func (r *Ruleset) Cost(w, h int) uint64 {
 	for _, c := range r.BreakCosts {
 		if c.Size == (Size{w, h}) {
 			return c.Cost
@@ -45,7 +45,7 @@ func (r *Rules) Cost(w, h int) uint64 {
 
 // ClassicV1 are the rules the peer checks first-format recordings by: a
 // break costs 1000 points on every board size.
-var ClassicV1 = Rules{
+var ClassicV1 = Ruleset{
 	Name:             "ClassicV1",
 	BreakMax:         3,
 	BreakBelow:       16,
@@ -56,7 +56,7 @@ var ClassicV1 = Rules{
 
 // ClassicV2 are the rules of second-format recordings: the price of a
 // break grows with the board.
-var ClassicV2 = Rules{
+var ClassicV2 = Ruleset{
 	Name:       "ClassicV2",
 	BreakMax:   3,
 	BreakBelow: 16,
@@ -76,10 +76,10 @@ var ClassicV2 = Rules{
 }
 
 // Won reports whether b has a tile of at least the win tile.
-func (r *Rules) Won(b Board) bool { return b.Max() >= r.WinTile }
+func (r *Ruleset) Won(b Board) bool { return b.Max() >= r.WinTile }
 
 // clearBelow returns b with every tile below the break threshold removed.
-func (r *Rules) clearBelow(b Board) Board {
+func (r *Ruleset) clearBelow(b Board) Board {
 	c := b.Clone()
 	for i, v := range c.Cells {
 		if v < r.BreakBelow {

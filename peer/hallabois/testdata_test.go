@@ -140,7 +140,7 @@ func TestRecordings(t *testing.T) {
 }
 
 // checkResult compares a verdict with what is expected of it.
-func checkResult(t *testing.T, got Result, want expected) {
+func checkResult(t *testing.T, got Validation, want expected) {
 	t.Helper()
 	problem := ""
 	if got.Problem != nil {

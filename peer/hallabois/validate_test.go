@@ -19,7 +19,7 @@ func readV1(t *testing.T, file string) *V1 {
 	return rec
 }
 
-func hasFinding(r Result, at int, kind string) bool {
+func hasFinding(r Validation, at int, kind string) bool {
 	for _, f := range r.Findings {
 		if f.At == at && f.Kind == kind {
 			return true
@@ -115,7 +115,7 @@ func TestV1LastMove(t *testing.T) {
 
 func TestBreakCosts(t *testing.T) {
 	for _, c := range []struct {
-		r    *Rules
+		r    *Ruleset
 		w, h int
 		want uint64
 	}{

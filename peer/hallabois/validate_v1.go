@@ -20,9 +20,9 @@ const FirstBoardMax = 17
 // go, and play goes on from that board, whatever the next entry records.
 // An end marker needs only the same sum on the next board. The last entry's
 // move is scored but not checked against anything.
-func ValidateV1(rec *V1) Result {
+func ValidateV1(rec *V1) Validation {
 	rules := &ClassicV1
-	res := Result{Valid: true, rules: rules}
+	res := Validation{Valid: true, rules: rules}
 	n := len(rec.Entries)
 	if n == 0 {
 		return res.fail(0, "empty", "the recording has no entries")
@@ -144,7 +144,7 @@ func playV1(b Board, d Dir) (Board, uint64, bool, error) {
 }
 
 // breakNote says why a smaller next board was not taken for a break.
-func breakNote(rules *Rules, res *Result, pred, next Board, score uint64) string {
+func breakNote(rules *Ruleset, res *Validation, pred, next Board, score uint64) string {
 	if pred.Sum() <= next.Sum() {
 		return ""
 	}
@@ -156,7 +156,7 @@ func breakNote(rules *Rules, res *Result, pred, next Board, score uint64) string
 
 // checkStart notes a start board that is not two tiles of 2 or 4, which is
 // what a tileproof game starts from.
-func checkStart(res *Result, b Board) {
+func checkStart(res *Validation, b Board) {
 	var tiles []string
 	ok := true
 	for _, v := range b.Cells {

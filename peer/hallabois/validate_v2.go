@@ -7,9 +7,9 @@ package hallabois
 // tile spawns after it too. A break needs fewer than 3 breaks so far, a
 // score of at least its price and a move left on the board; it pays the
 // price, clears the tiles below 16, and no tile spawns after it.
-func ValidateV2(rec *V2) Result {
+func ValidateV2(rec *V2) Validation {
 	rules := &ClassicV2
-	res := Result{Valid: true, rules: rules}
+	res := Validation{Valid: true, rules: rules}
 	if rec.W < MinSide || rec.W > MaxSide || rec.H < MinSide || rec.H > MaxSide {
 		res.Board = NewBoard(0, 0)
 		return res.fail(0, "malformed", "a %dx%d board is outside %dx%d to %dx%d", rec.W, rec.H, MinSide, MinSide, MaxSide, MaxSide)

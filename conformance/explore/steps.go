@@ -1,10 +1,11 @@
-package conformance
+package explore
 
 import (
+	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
 )
 
-// EngineStep returns the step of an action the engine has just played in
+// engineStep returns the step of an action the engine has just played in
 // game g, with what must follow it as the engine played it: st and err
 // are what the engine's Do, Move or MoveSpawn returned. forced gives the
 // step the spawn the engine placed (for an implementation whose spawns
@@ -12,8 +13,8 @@ import (
 // after the slide, the points, changed and spawned, the whole state and
 // the legal moves), and otherwise only the board after. An error the
 // protocol has no word for (or a bad spawn) is returned as it is.
-func EngineStep(g *engine.Game, a engine.Action, st engine.Step, err error, forced, full bool) (Step, error) {
-	var cs Step
+func engineStep(g *engine.Game, a engine.Action, st engine.Step, err error, forced, full bool) (conformance.CaseStep, error) {
+	var cs conformance.CaseStep
 	d, isMove := a.Direction()
 	if isMove {
 		cs.Move = &d
@@ -45,20 +46,20 @@ func EngineStep(g *engine.Game, a engine.Action, st engine.Step, err error, forc
 		gained, changed := st.Gained, st.Changed
 		cs.Expect.Board, cs.Expect.Gained, cs.Expect.Changed, cs.Expect.Spawned = &slid, &gained, &changed, &changed
 	}
-	cs.Expect.state(g)
+	expectState(&cs.Expect, g)
 	return cs, nil
 }
 
-// StateStep is a step that only checks the state: game g's board, score,
+// stateStep is a step that only checks the state: game g's board, score,
 // counted moves, flags, result and legal moves.
-func StateStep(g *engine.Game) Step {
-	var st Step
-	st.Expect.state(g)
+func stateStep(g *engine.Game) conformance.CaseStep {
+	var st conformance.CaseStep
+	expectState(&st.Expect, g)
 	return st
 }
 
-// state expects game g's whole state.
-func (e *Expect) state(g *engine.Game) {
+// expectState has e expect game g's whole state.
+func expectState(e *conformance.Expect, g *engine.Game) {
 	after, score, moves, won, over, result := g.Board(), g.Score(), g.Moves(), g.Won(), g.Over(), g.Result()
 	legal := g.LegalMoves()
 	if legal == nil {
