@@ -71,6 +71,7 @@ func TestMutantsCaught(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			impl := adapter(t, "--mutant", name)
 			defer impl.Close()
 			rep, err := conformance.Run(t.Context(), pack, impl, conformance.Options{})
@@ -104,6 +105,7 @@ func TestExecFailures(t *testing.T) {
 	pack := adaptertest.Pack(t)
 	for hook, want := range map[string]conformance.Status{"crash-on-move": conformance.Crash, "hang-on-move": conformance.Timeout, "garbage-on-legal": conformance.ProtocolError} {
 		t.Run(hook, func(t *testing.T) {
+			t.Parallel()
 			impl := adapter(t, "--mutant", hook)
 			impl.Timeout = 300 * time.Millisecond
 			defer impl.Close()

@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -26,57 +26,20 @@ import (
 // repoRoot is the repository's root, from this package's directory.
 const repoRoot = "../.."
 
-// built holds the command and the module the tests share, built once.
-var built struct {
-	once      sync.Once
-	cmd, wasm string
-	err       error
-}
-
 // TestMain removes what the tests built.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if built.cmd != "" {
-		os.RemoveAll(filepath.Dir(built.cmd))
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // tools builds the command and the module, once, and returns their
 // paths; the test is skipped without node.
 func tools(t *testing.T) (cmd, wasm string) {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
-		if os.Getenv("TILEPROOF_NODE") == "required" {
-			t.Fatal("node is required (TILEPROOF_NODE=required) and not found")
-		}
-		t.Skip("node not found: the kit's verifier is not run")
+		testkit.Absent(t, "TILEPROOF_NODE", "node not found: the kit's verifier is not run")
 	}
 	if testing.Short() {
 		t.Skip("-short: the module is not built")
 	}
-	built.once.Do(func() {
-		dir, err := os.MkdirTemp("", "tileproof-kit-diff-")
-		if err != nil {
-			built.err = err
-			return
-		}
-		built.cmd, built.wasm = filepath.Join(dir, "tileproof"), filepath.Join(dir, "verifier.wasm")
-		build := exec.Command("go", "build", "-o", built.cmd, "./cmd/tileproof")
-		build.Dir = repoRoot
-		if out, err := build.CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build ./cmd/tileproof: %v\n%s", err, out)
-			return
-		}
-		build = exec.Command("node", "build.mjs", built.wasm) // the module as npm run build makes it
-		if out, err := build.CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("node build.mjs: %v\n%s", err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.cmd, built.wasm
+	return testkit.Binary(t, "./cmd/tileproof"), testkit.KitWasm(t) // the module as npm run build makes it
 }
 
 // run runs a verifier with args and stdin and returns its stdout.
@@ -194,6 +157,7 @@ func gamesOf(t *testing.T, p *engine.Profile, n int, spawns bool, seed uint64) [
 // TestDifferentialCorpus: the corpus, with its tampered and unreadable
 // replays, named as a directory and each file by name.
 func TestDifferentialCorpus(t *testing.T) {
+	t.Parallel()
 	cmd, wasm := tools(t)
 	args := []string{"verify", "--json", "replays"}
 	files, _ := filepath.Glob(filepath.Join(repoRoot, "replays", "*", "*.yaml"))
@@ -212,6 +176,7 @@ func TestDifferentialCorpus(t *testing.T) {
 // spawn-recorded, of two profiles, some of them false, as .jsonl files
 // and through stdin in one stream.
 func TestDifferentialGames(t *testing.T) {
+	t.Parallel()
 	cmd, wasm := tools(t)
 	dir := t.TempDir()
 	var all [][]byte
@@ -286,6 +251,7 @@ func hostile(t *testing.T) map[string][]byte {
 // TestDifferentialHostile: the hostile inputs as files of a directory,
 // each also named as a file, and all on stdin.
 func TestDifferentialHostile(t *testing.T) {
+	t.Parallel()
 	cmd, wasm := tools(t)
 	dir := t.TempDir()
 	var names []string
@@ -349,6 +315,7 @@ func fours(t *testing.T, n int) []byte {
 // games of it) and --strict (games whose spawns are implausible among
 // others) as the command takes them.
 func TestDifferentialProfileStrict(t *testing.T) {
+	t.Parallel()
 	cmd, wasm := tools(t)
 	dir := t.TempDir()
 	profile := filepath.Join("conformance", "adapters", "webcomponent-2048.yaml")
