@@ -4,16 +4,15 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit/games"
 	"github.com/tileproof/tileproof/internal/plain"
 )
 
@@ -94,32 +93,11 @@ func BenchmarkVerifyLongest(b *testing.B) {
 // leaderboard receives them, with a corner-keeping player that moves at
 // random one time in four.
 var batchCorpus = sync.OnceValues(func() ([][]byte, int) {
-	const n = 2000
-	p, _ := engine.BuiltinProfile("tile-merge")
-	rules, _ := engine.Compile(p)
-	rng := rand.New(rand.NewPCG(1, 1))
-	out, moves := make([][]byte, n), 0
-	for i := range out {
-		seed := fmt.Sprint("batch-", i)
-		g, _ := rules.NewGame(seed)
-		r := &Replay{Profile: p.Name, Seed: &seed}
-		for !g.Over() {
-			legal := g.LegalMoves()
-			d := legal[0]
-			for _, pref := range []engine.Direction{engine.Down, engine.Left, engine.Right} {
-				if slices.Contains(legal, pref) {
-					d = pref
-					break
-				}
-			}
-			if rng.IntN(4) == 0 {
-				d = legal[rng.IntN(len(legal))]
-			}
-			g.Move(d)
-			r.Actions = append(r.Actions, engine.Action(d))
-		}
-		r.Claim = Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves()}
-		out[i], moves = r.EncodeJSON(), moves+g.Moves()
+	var out [][]byte
+	moves := 0
+	for _, g := range games.Batch(2000) {
+		r := &Replay{Profile: "tile-merge", Seed: &g.Seed, Actions: g.Actions, Claim: Claim{Score: g.Score, MaxTile: g.MaxTile, Moves: g.Moves}}
+		out, moves = append(out, r.EncodeJSON()), moves+g.Moves
 	}
 	return out, moves
 })
