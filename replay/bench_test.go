@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/tileproof/tileproof/engine"
-	"github.com/tileproof/tileproof/internal/testkit/games"
 	"github.com/tileproof/tileproof/internal/plain"
+	"github.com/tileproof/tileproof/internal/testkit/games"
 )
 
 // plainVerify is the same work as Verifier.VerifyFile for a seeded
