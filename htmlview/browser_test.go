@@ -750,18 +750,24 @@ func TestScreenshots(t *testing.T) {
 		{"viewer-suspicious-390.png", sus, "", "#board .c", 390, 844},
 		{"conformance.png", conf.String(), "", "#summary", 1280, 1100},
 	} {
-		ctx := openAt(t, shot.html, shot.w, shot.h, shot.hash, shot.wait)
-		png, err := chromedp.Run(ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
-			if err := chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond)); err != nil {
-				return nil, err
-			}
-			return chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		}))
-		if err != nil {
-			t.Fatal(err)
+		shoot(t, openAt(t, shot.html, shot.w, shot.h, shot.hash, shot.wait), filepath.Join(dir, shot.file))
+	}
+}
+
+// shoot writes a screenshot of the tab, once its page has settled, to
+// the PNG file.
+func shoot(t *testing.T, ctx context.Context, file string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
+		if err := chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond)); err != nil {
+			return nil, err
 		}
-		if err := os.WriteFile(filepath.Join(dir, shot.file), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		return chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -10,9 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
-
-	"github.com/chromedp/chromedp"
 
 	"github.com/tileproof/tileproof/internal/testkit"
 )
@@ -155,18 +152,6 @@ func TestConformScreenshots(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx := openAt(t, string(html), shot.w, shot.h, shot.hash, "#summary")
-		png, err := chromedp.Run(ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
-			if err := chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond)); err != nil {
-				return nil, err
-			}
-			return chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(out, shot.file), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		shoot(t, openAt(t, string(html), shot.w, shot.h, shot.hash, "#summary"), filepath.Join(out, shot.file))
 	}
 }

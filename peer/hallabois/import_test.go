@@ -451,42 +451,27 @@ func BenchmarkImportLongest(b *testing.B) {
 	}
 	file := imp.Replay.EncodeYAML(0)
 	v := replay.NewVerifier()
-	b.Run("all", func(b *testing.B) {
-		for b.Loop() {
+	verified := func(file []byte) error {
+		if vd := v.VerifyFile(path, file); !vd.Valid {
+			return errors.New(string(vd.Reason))
+		}
+		return nil
+	}
+	benchStages(b,
+		stage{"all", func() error {
 			rec, err := Parse(path, data)
 			if err != nil {
-				b.Fatal(err)
+				return err
 			}
 			imp, err := Convert(path, rec)
 			if err != nil {
-				b.Fatal(err)
+				return err
 			}
-			if vd := v.VerifyFile(path, imp.Replay.EncodeYAML(0)); !vd.Valid {
-				b.Fatal(vd.Reason)
-			}
-		}
-	})
-	b.Run("read", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := Parse(path, data); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("convert", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := Convert(path, rec); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("verify", func(b *testing.B) {
-		for b.Loop() {
-			if vd := v.VerifyFile(path, file); !vd.Valid {
-				b.Fatal(vd.Reason)
-			}
-		}
-	})
+			return verified(imp.Replay.EncodeYAML(0))
+		}},
+		stage{"read", func() error { _, err := Parse(path, data); return err }},
+		stage{"convert", func() error { _, err := Convert(path, rec); return err }},
+		stage{"verify", func() error { return verified(file) }})
 }
 
 // FuzzConvert imports any text: it never panics; a recording that reads is
