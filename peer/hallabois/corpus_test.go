@@ -51,10 +51,10 @@ type corpusGame struct {
 	Over        *bool   `yaml:"over"`
 }
 
-// TestCorpus gives every game of the peer's corpus the verdict its tests
-// state, and checks that testdata/corpus.yaml lists every game there.
-func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
+// corpusGames reads testdata/corpus.yaml: the verdicts the peer's tests
+// state for the games of its corpus.
+func corpusGames(t *testing.T) []corpusGame {
+	t.Helper()
 	data, err := os.ReadFile("testdata/corpus.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +63,13 @@ func TestCorpus(t *testing.T) {
 	if err := strictyaml.Decode("testdata/corpus.yaml", data, &games); err != nil {
 		t.Fatal(err)
 	}
+	return games
+}
+
+// TestCorpus gives every game of the peer's corpus the verdict its tests
+// state, and checks that testdata/corpus.yaml lists every game there.
+func TestCorpus(t *testing.T) {
+	dir, games := corpusDir(t), corpusGames(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "v[12]", "*.txt"))
 	listed := map[string]bool{}
 	for _, g := range games {

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
-	"github.com/tileproof/tileproof/internal/strictyaml"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -67,15 +66,7 @@ func countBreaks(r *replay.Replay) int {
 // validator: valid or not, the score (the tests' figure where they state
 // one, within their bound where they bound it), the breaks, won and over.
 func TestImportCorpus(t *testing.T) {
-	dir := corpusDir(t)
-	data, err := os.ReadFile("testdata/corpus.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var games []corpusGame
-	if err := strictyaml.Decode("testdata/corpus.yaml", data, &games); err != nil {
-		t.Fatal(err)
-	}
+	dir, games := corpusDir(t), corpusGames(t)
 	for _, g := range games {
 		t.Run(g.File, func(t *testing.T) {
 			path := filepath.Join(dir, g.File)
