@@ -11,20 +11,10 @@ import (
 	"time"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit/games"
 )
 
-func builtinRules(t testing.TB, name string) *engine.Rules {
-	t.Helper()
-	p, err := engine.BuiltinProfile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := engine.Compile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
+func builtinRules(t testing.TB, name string) *engine.Rules { return games.Rules(t, name) }
 
 // loadBoard loads the board of text into a game of r.
 func loadBoard(t testing.TB, r *engine.Rules, text string) *engine.Game {

@@ -137,6 +137,21 @@ func BenchmarkBatch(b *testing.B) {
 	}
 }
 
+// verifyLines verifies each replay of batch as a line of stdin and
+// writes its verdict's JSON line over out, as tileproof verify --json
+// does; a replay that does not verify fails b.
+func verifyLines(b *testing.B, v *Verifier, batch [][]byte, out []byte) []byte {
+	for i, data := range batch {
+		vd := v.VerifyFile("stdin:"+strconv.Itoa(i+1), data)
+		if !vd.Valid {
+			b.Fatalf("%+v", vd)
+		}
+		out = vd.AppendJSON(out[:0])
+		out = append(out, '\n')
+	}
+	return out
+}
+
 // BenchmarkBatchRatio is the batch of short seeded games end to end as
 // tileproof verify --json does it on one worker (decode, replay, compare,
 // hash, the verdict written as its JSON line), against the engine's own
@@ -167,14 +182,7 @@ func BenchmarkBatchRatio(b *testing.B) {
 		}
 		replayTime += time.Since(t)
 		t = time.Now()
-		for i, data := range replays {
-			vd := v.VerifyFile("stdin:"+strconv.Itoa(i+1), data)
-			if !vd.Valid {
-				b.Fatalf("%+v", vd)
-			}
-			out = vd.AppendJSON(out[:0])
-			out = append(out, '\n')
-		}
+		out = verifyLines(b, v, replays, out)
 		verifyTime += time.Since(t)
 	}
 	n := float64(b.N * moves)
@@ -226,14 +234,7 @@ func BenchmarkSpawnRecordedRatio(b *testing.B) {
 	var out []byte
 	verifyAll := func(batch [][]byte) time.Duration {
 		t := time.Now()
-		for i, data := range batch {
-			vd := v.VerifyFile("stdin:"+strconv.Itoa(i+1), data)
-			if !vd.Valid {
-				b.Fatalf("%+v", vd)
-			}
-			out = vd.AppendJSON(out[:0])
-			out = append(out, '\n')
-		}
+		out = verifyLines(b, v, batch, out)
 		return time.Since(t)
 	}
 	for b.Loop() {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/testkit"
+	"github.com/tileproof/tileproof/internal/testkit/games"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -88,10 +89,10 @@ func same(t *testing.T, what string, cmd, kit []byte) {
 	t.Errorf("%s: %d of %d lines differ", what, bad, len(a))
 }
 
-// games writes n random games of profile, seeded or spawn-recorded, as
+// randomGames writes n random games of profile, seeded or spawn-recorded, as
 // JSON Lines; every seventh claims a score it did not make, every
 // eleventh has a move cut out of its log.
-func games(t *testing.T, profile string, n int, spawns bool, seed uint64) []byte {
+func randomGames(t *testing.T, profile string, n int, spawns bool, seed uint64) []byte {
 	t.Helper()
 	p, err := engine.BuiltinProfile(profile)
 	if err != nil {
@@ -100,7 +101,7 @@ func games(t *testing.T, profile string, n int, spawns bool, seed uint64) []byte
 	return gamesOf(t, p, n, spawns, seed)
 }
 
-// gamesOf is games of the profile p.
+// gamesOf is randomGames of the profile p.
 func gamesOf(t *testing.T, p *engine.Profile, n int, spawns bool, seed uint64) []byte {
 	t.Helper()
 	rules, err := engine.Compile(p)
@@ -185,7 +186,7 @@ func TestDifferentialGames(t *testing.T) {
 		profile string
 		spawns  bool
 	}{{"tile-merge", false}, {"tile-merge", true}, {"classic", false}, {"classic", true}} {
-		data := games(t, c.profile, 2500, c.spawns, uint64(i+1))
+		data := randomGames(t, c.profile, 2500, c.spawns, uint64(i+1))
 		name := filepath.Join(dir, fmt.Sprintf("%s-%v.jsonl", c.profile, c.spawns))
 		if err := os.WriteFile(name, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -275,14 +276,7 @@ func TestDifferentialHostile(t *testing.T) {
 // that --strict fails them.
 func fours(t *testing.T, n int) []byte {
 	t.Helper()
-	p, err := engine.BuiltinProfile("tile-merge")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rules, err := engine.Compile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules := games.Rules(t, "tile-merge")
 	var out bytes.Buffer
 	for i := range n {
 		g, err := rules.NewGame(fmt.Sprint("fours-", i))
@@ -290,7 +284,7 @@ func fours(t *testing.T, n int) []byte {
 			t.Fatal(err)
 		}
 		start := g.Board()
-		r := &replay.Replay{Profile: p.Name, Start: &start}
+		r := &replay.Replay{Profile: "tile-merge", Start: &start}
 	moves:
 		for k := 0; k < 40+i%60 && !g.Over(); k++ {
 			legal := g.LegalMoves()
@@ -336,7 +330,7 @@ func TestDifferentialProfileStrict(t *testing.T) {
 		t.Fatal(err)
 	}
 	implausible := filepath.Join(dir, "fours.jsonl")
-	if err := os.WriteFile(implausible, append(fours(t, 100), games(t, "tile-merge", 100, true, 7)...), 0o644); err != nil {
+	if err := os.WriteFile(implausible, append(fours(t, 100), randomGames(t, "tile-merge", 100, true, 7)...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	args := []string{"--strict", "--profile", profile, variant, implausible}

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"testing"
 
 	"github.com/tileproof/tileproof/engine"
 )
@@ -84,4 +85,18 @@ func MoveUndo(pairs int) []byte {
 	}
 	letter := string(engine.Action(g.LegalMoves()[0]).Letter())
 	return fmt.Appendf(nil, `{"profile":"online-2048","seed":"1","moves":"%s","claim":{"score":0,"maxTile":%d,"moves":0}}`, strings.Repeat(letter+"Z", pairs), g.MaxTile())
+}
+
+// Rules compiles the built-in profile name, failing tb when it cannot.
+func Rules(tb testing.TB, name string) *engine.Rules {
+	tb.Helper()
+	p, err := engine.BuiltinProfile(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r, err := engine.Compile(p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
 }
