@@ -129,13 +129,9 @@ func TestExecFailures(t *testing.T) {
 	}
 }
 
-// TestHTTPDriver runs the pack through the HTTP driver against tileproof's
-// server over a real socket, every built-in profile a game of its own:
-// everything it can run passes. What it cannot run is a board of another
-// size than a game's, a setup (its games are fixed), and the actions a
-// game offers only under its own profile (keep playing in classic, undo
-// and End run in online-2048).
-func TestHTTPDriver(t *testing.T) {
+// builtinServer is tileproof's server of every built-in profile.
+func builtinServer(t *testing.T) *server.Server {
+	t.Helper()
 	var ps []*engine.Profile
 	for _, name := range engine.BuiltinNames() {
 		p, _ := engine.BuiltinProfile(name)
@@ -145,6 +141,17 @@ func TestHTTPDriver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return srv
+}
+
+// TestHTTPDriver runs the pack through the HTTP driver against tileproof's
+// server over a real socket, every built-in profile a game of its own:
+// everything it can run passes. What it cannot run is a board of another
+// size than a game's, a setup (its games are fixed), and the actions a
+// game offers only under its own profile (keep playing in classic, undo
+// and End run in online-2048).
+func TestHTTPDriver(t *testing.T) {
+	srv := builtinServer(t)
 	srv.ForcedSpawns = true
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
