@@ -51,6 +51,18 @@ type corpusGame struct {
 	Over        *bool   `yaml:"over"`
 }
 
+// corpusFile reads the file of the peer's corpus at the path of elem
+// below its directory, and returns its path too.
+func corpusFile(tb testing.TB, elem ...string) (string, []byte) {
+	tb.Helper()
+	path := filepath.Join(append([]string{corpusDir(tb)}, elem...)...)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return path, data
+}
+
 // corpusGames reads testdata/corpus.yaml: the verdicts the peer's tests
 // state for the games of its corpus.
 func corpusGames(t *testing.T) []corpusGame {
@@ -182,11 +194,7 @@ func potential(b Board) uint64 {
 // against the final state its comment states, as the peer printed it:
 // the score, the generator's state, breaks, moves, over, won and the board.
 func TestCorpusCommentedState(t *testing.T) {
-	path := filepath.Join(corpusDir(t), "v2", "Ni4FIRM_commented.txt")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, data := corpusFile(t, "v2", "Ni4FIRM_commented.txt")
 	rec, err := ParseV2(path, data)
 	if err != nil {
 		t.Fatal(err)
@@ -232,11 +240,7 @@ func TestCorpusCommentedState(t *testing.T) {
 // BenchmarkCorpusLongest reads and validates the corpus's longest game,
 // GAME4X4BIG (4,276 entries), and each of the two alone.
 func BenchmarkCorpusLongest(b *testing.B) {
-	path := filepath.Join(corpusDir(b), "v1", "GAME4X4BIG.txt")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, data := corpusFile(b, "v1", "GAME4X4BIG.txt")
 	rec, err := ParseV1(path, data)
 	if err != nil {
 		b.Fatal(err)

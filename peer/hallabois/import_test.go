@@ -427,11 +427,7 @@ func TestImportDifferentialV1(t *testing.T) {
 // GAME4X4BIG (4,276 entries, 243 KB): the whole (read, convert, write
 // the replay, verify the file), and each step alone.
 func BenchmarkImportLongest(b *testing.B) {
-	path := filepath.Join(corpusDir(b), "v1", "GAME4X4BIG.txt")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, data := corpusFile(b, "v1", "GAME4X4BIG.txt")
 	rec, err := Parse(path, data)
 	if err != nil {
 		b.Fatal(err)
