@@ -4,33 +4,21 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/conformance/internal/adaptertest"
+	"github.com/tileproof/tileproof/internal/testkit"
 )
 
 // buildForward builds testdata/forward, a sequential forwarding process
 // (one request read, written to the implementation, its answer copied
-// back), once.
-var buildForward = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "tileproof-forward")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "forward")
-	out, err := exec.Command("go", "build", "-o", bin, "./testdata/forward").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("%v: %s", err, out)
-	}
-	return bin, nil
-})
+// back), once a process.
+func buildForward() (string, error) {
+	return testkit.BuildBinary("./conformance/driver/testdata/forward")
+}
 
 // burn keeps every core busy until ctx ends: a loaded machine.
 func burn(ctx context.Context) {
