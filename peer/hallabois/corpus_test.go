@@ -94,11 +94,7 @@ func TestCorpus(t *testing.T) {
 	}
 	for _, g := range games {
 		t.Run(g.File, func(t *testing.T) {
-			path := filepath.Join(dir, g.File)
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			path, data := corpusFile(t, g.File)
 			rec, err := Parse(path, data)
 			if err != nil {
 				t.Fatal(err)
