@@ -5,16 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,70 +19,37 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit"
 	"github.com/tileproof/tileproof/replay"
 )
 
-// The browser tests share one headless Chromium (a tab a game). They skip
-// when Chromium or the original page is missing, unless
-// TILEPROOF_BROWSER=required (as in CI), when they fail.
+// The browser tests share one headless Chromium (a tab a game), and run
+// in parallel. They skip when Chromium or the original page is missing,
+// unless TILEPROOF_BROWSER=required (as in CI), when they fail.
 
-var (
-	browserOnce   sync.Once
-	browserCtx    context.Context
-	browserCancel context.CancelFunc
-	browserErr    error
-)
+var browser = &testkit.Browser{Width: 800, Height: 1000, TabTimeout: 90 * time.Second}
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if browserCancel != nil {
-		browserCancel()
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // absent skips the test for a missing part, or fails it when the browser
 // tests are required.
 func absent(t *testing.T, format string, args ...any) {
 	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if os.Getenv("TILEPROOF_BROWSER") == "required" {
-		t.Fatal(msg + ", and TILEPROOF_BROWSER=required")
-	}
-	t.Skip(msg + " (set TILEPROOF_BROWSER=required to fail instead)")
+	testkit.Absent(t, "TILEPROOF_BROWSER", format, args...)
 }
 
-// chromium returns the browser's path, or skips the test without one.
-func chromium(t *testing.T) string {
+// chromium skips the test without a browser.
+func chromium(t *testing.T) {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
+	if testkit.ChromiumPath() == "" {
+		absent(t, "no chromium on PATH")
 	}
-	absent(t, "no chromium on PATH")
-	return ""
 }
 
 // tab opens a new tab of the shared browser.
 func tab(t *testing.T) context.Context {
 	t.Helper()
-	path := chromium(t)
-	browserOnce.Do(func() {
-		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.WindowSize(800, 1000))
-		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-		ctx, cancelCtx := chromedp.NewContext(alloc)
-		browserCtx = ctx
-		browserCancel = func() { cancelCtx(); cancelAlloc() }
-		browserErr = chromedp.Do(ctx) // starts the browser
-	})
-	if browserErr != nil {
-		t.Fatalf("starting chromium: %v", browserErr)
-	}
-	ctx, cancel := chromedp.NewContext(browserCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(func() { cancelTimeout(); cancel() })
-	return ctx
+	return browser.Tab(t)
 }
 
 // The original page, as npm ci in conformance/adapters installs it.
@@ -307,6 +271,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 // as they appear. Each game's replay must verify, and the page's score,
 // tiles and message must be what the verdict proved.
 func TestOriginalPage(t *testing.T) {
+	t.Parallel()
 	srv := serveOriginal(t, nil)
 	games := []struct{ name, query string }{
 		{"original-seeded-1", "?seed=e2e-1"},
@@ -315,6 +280,7 @@ func TestOriginalPage(t *testing.T) {
 	}
 	for _, g := range games {
 		t.Run(g.name, func(t *testing.T) {
+			t.Parallel()
 			start := time.Now()
 			ctx := tab(t)
 			if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"+g.query)); err != nil {
@@ -354,6 +320,7 @@ func TestOriginalPage(t *testing.T) {
 // counting each merge twice, or the kit's tp1 drawing the cell before the
 // tile, must not verify.
 func TestOriginalPageDrift(t *testing.T) {
+	t.Parallel()
 	drifts := []struct {
 		name, path, from, to string
 		reasons              []replay.Reason
@@ -365,6 +332,7 @@ func TestOriginalPageDrift(t *testing.T) {
 	}
 	for _, d := range drifts {
 		t.Run(d.name, func(t *testing.T) {
+			t.Parallel()
 			srv := serveOriginal(t, map[string]func([]byte) []byte{d.path: func(b []byte) []byte {
 				return bytes.Replace(b, []byte(d.from), []byte(d.to), 1)
 			}})
@@ -404,6 +372,7 @@ func TestOriginalPageDrift(t *testing.T) {
 // records the choice as K, and verifies under classic with the same win
 // tile.
 func TestOriginalPageKeepGoing(t *testing.T) {
+	t.Parallel()
 	srv := serveOriginal(t, map[string]func([]byte) []byte{"/js/game_manager.js": func(b []byte) []byte {
 		return bytes.Replace(b, []byte("if (merged.value === 2048) self.won = true;"), []byte("if (merged.value === 32) self.won = true;"), 1)
 	}})

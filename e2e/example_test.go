@@ -17,6 +17,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/tileproof/tileproof/internal/testkit"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -33,18 +34,6 @@ const readExample = `(() => {
 	};
 })()`
 
-// kitVerifier builds the kit's verifier (js/wasm/build.mjs, what npm run
-// build in js/ runs) into a temporary directory and returns its path.
-func kitVerifier(t *testing.T) string {
-	t.Helper()
-	wasm := filepath.Join(t.TempDir(), "verifier.wasm")
-	out, err := exec.Command("node", filepath.Join("..", "js", "wasm", "build.mjs"), wasm).CombinedOutput()
-	if err != nil {
-		t.Fatalf("building the kit's verifier: %v\n%s", err, out)
-	}
-	return wasm
-}
-
 // startExample runs the example's server (node js/examples/web/server.mjs)
 // on a free port and returns its address and the file it stores verdicts in.
 func startExample(t *testing.T) (base, store string) {
@@ -54,7 +43,7 @@ func startExample(t *testing.T) (base, store string) {
 		absent(t, "no node on PATH")
 	}
 	store = filepath.Join(t.TempDir(), "verdicts.jsonl")
-	cmd := exec.Command(node, filepath.Join("..", "js", "examples", "web", "server.mjs"), "--port", "0", "--wasm", kitVerifier(t), "--store", store)
+	cmd := exec.Command(node, filepath.Join("..", "js", "examples", "web", "server.mjs"), "--port", "0", "--wasm", testkit.KitWasm(t), "--store", store)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -111,6 +100,7 @@ type stored struct {
 // cheater against the server: another game's replay, a tampered claim, a
 // second submission and an oversized one are all refused.
 func TestExamplePage(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	chromium(t) // before the server and its build
 	base, storeFile := startExample(t)

@@ -14,6 +14,7 @@ import (
 // with the kit's verifier: a valid replay of the corpus and a tampered one
 // get the verdicts the command gives them (replays/manifest.yaml).
 func TestVerifyPage(t *testing.T) {
+	t.Parallel()
 	chromium(t)
 	base, _ := startExample(t)
 	ctx := tab(t)

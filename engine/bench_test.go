@@ -35,17 +35,7 @@ func benchGames(tb testing.TB, n int) []recordedGame {
 		}
 		var moves []Direction
 		for !g.Over() {
-			legal := g.LegalMoves()
-			d := legal[0]
-			for _, pref := range []Direction{Down, Left, Right, Up} {
-				if g.Legal(pref) {
-					d = pref
-					break
-				}
-			}
-			if rng.IntN(4) == 0 {
-				d = legal[rng.IntN(len(legal))]
-			}
+			d := cornerMove(g, rng)
 			if _, err := g.Move(d); err != nil {
 				tb.Fatal(err)
 			}
@@ -58,6 +48,23 @@ func benchGames(tb testing.TB, n int) []recordedGame {
 		games[i] = recordedGame{seed, moves, actions}
 	}
 	return games
+}
+
+// cornerMove is the move of the benchmarks' player: the first legal of
+// down, left, right and up, but one time in four a legal move at random.
+func cornerMove(g *Game, rng *rand.Rand) Direction {
+	legal := g.LegalMoves()
+	d := legal[0]
+	for _, pref := range []Direction{Down, Left, Right, Up} {
+		if g.Legal(pref) {
+			d = pref
+			break
+		}
+	}
+	if rng.IntN(4) == 0 {
+		d = legal[rng.IntN(len(legal))]
+	}
+	return d
 }
 
 var corpus = sync.OnceValue(func() []recordedGame { return benchGames(nil, 400) })
@@ -237,17 +244,7 @@ func BenchmarkReplayGenerators(b *testing.B) {
 			}
 			var log []Action
 			for !g.Over() {
-				legal := g.LegalMoves()
-				d := legal[0]
-				for _, pref := range []Direction{Down, Left, Right, Up} {
-					if g.Legal(pref) {
-						d = pref
-						break
-					}
-				}
-				if rng.IntN(4) == 0 {
-					d = legal[rng.IntN(len(legal))]
-				}
+				d := cornerMove(g, rng)
 				g.Move(d)
 				log = append(log, Action(d))
 			}

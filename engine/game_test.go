@@ -421,6 +421,39 @@ func doEach(g *Game, log []Action) (int, error) {
 func TestPlayEdges(t *testing.T) {
 	profiles, boards := edgeStates(t)
 	rng := rand.New(rand.NewPCG(21, 22))
+	forEdges(t, profiles, boards, func(p *Profile, rules *Rules, bi int, board string, score uint64, game int) {
+		// Logs long enough to pass the move limits, rich in the
+		// moves that merge the big tiles on these boards (left
+		// and up), with keep playing and undo mixed in.
+		var log []Action
+		for range 30 + game*10 {
+			a := edgeAction(rng)
+			log = append(log, a)
+		}
+		seed := fmt.Sprint("edge-", bi, "-", game)
+		st := State{Board: mustBoard(t, board), Score: score, RNG: seeded(seed)}
+		fast, err := rules.Load(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, _ := rules.Load(st)
+		nFast, errFast := fast.Play(log, nil)
+		nSlow, errSlow := doEach(slow, log)
+		where := fmt.Sprintf("%s, board %d, score %d, game %d", p.Name, bi, score, game)
+		if nFast != nSlow || fmt.Sprint(errFast) != fmt.Sprint(errSlow) {
+			t.Fatalf("%s: Play stopped at %d (%v), Do at %d (%v)", where, nFast, errFast, nSlow, errSlow)
+		}
+		if diff := cmp.Diff(slow.State(), fast.State(), cmp.AllowUnexported(Board{}, RNG{})); diff != "" || fast.MaxTile() != slow.MaxTile() {
+			t.Fatalf("%s: state after Play differs from Do's (-Do +Play):\n%s\nmax tile %d, %d", where, diff, slow.MaxTile(), fast.MaxTile())
+		}
+	})
+}
+
+// forEdges runs f for each of profiles, compiled, each of boards, a score
+// of 0 and one near 2^53-1, and 8 games of each: the loops of the edge
+// tests of Play and PlayRecorded.
+func forEdges(t *testing.T, profiles []*Profile, boards []string, f func(p *Profile, rules *Rules, bi int, board string, score uint64, game int)) {
+	t.Helper()
 	for _, p := range profiles {
 		rules, err := Compile(p)
 		if err != nil {
@@ -429,45 +462,27 @@ func TestPlayEdges(t *testing.T) {
 		for bi, board := range boards {
 			for _, score := range []uint64{0, MaxSafeInteger - 5000} {
 				for game := range 8 {
-					// Logs long enough to pass the move limits, rich in the
-					// moves that merge the big tiles on these boards (left
-					// and up), with keep playing and undo mixed in.
-					var log []Action
-					for range 30 + game*10 {
-						a := []Action{MoveLeft, MoveLeft, MoveUp, MoveDown, MoveRight}[rng.IntN(5)]
-						switch rng.IntN(25) {
-						case 0:
-							a = KeepPlaying
-						case 1:
-							a = Undo
-						}
-						log = append(log, a)
-					}
-					seed := fmt.Sprint("edge-", bi, "-", game)
-					st := State{Board: mustBoard(t, board), Score: score, RNG: seeded(seed)}
-					fast, err := rules.Load(st)
-					if err != nil {
-						t.Fatal(err)
-					}
-					slow, _ := rules.Load(st)
-					nFast, errFast := fast.Play(log, nil)
-					nSlow, errSlow := doEach(slow, log)
-					where := fmt.Sprintf("%s, board %d, score %d, game %d", p.Name, bi, score, game)
-					if nFast != nSlow || fmt.Sprint(errFast) != fmt.Sprint(errSlow) {
-						t.Fatalf("%s: Play stopped at %d (%v), Do at %d (%v)", where, nFast, errFast, nSlow, errSlow)
-					}
-					if diff := cmp.Diff(slow.State(), fast.State(), cmp.AllowUnexported(Board{}, RNG{})); diff != "" || fast.MaxTile() != slow.MaxTile() {
-						t.Fatalf("%s: state after Play differs from Do's (-Do +Play):\n%s\nmax tile %d, %d", where, diff, slow.MaxTile(), fast.MaxTile())
-					}
+					f(p, rules, bi, board, score, game)
 				}
 			}
 		}
 	}
 }
 
-// TestPlayFinishOrder plays the one move that both reaches the move limit
-// and leaves no move, under a profile that checks the move limit first:
-// Play and Move must both end the run with the move limit.
+// edgeAction is an action of the edge tests' logs: rich in the moves that
+// merge the big tiles of their boards (left and up), with keep playing
+// and undo mixed in.
+func edgeAction(rng *rand.Rand) Action {
+	a := []Action{MoveLeft, MoveLeft, MoveUp, MoveDown, MoveRight}[rng.IntN(5)]
+	switch rng.IntN(25) {
+	case 0:
+		a = KeepPlaying
+	case 1:
+		a = Undo
+	}
+	return a
+}
+
 // edgeStates are the states at the edges of the fast loops that
 // TestPlayEdges and TestPlayRecordedEdges play from: every 4x4 built-in
 // profile, move limits inside a log (under a win that ignores and one
@@ -496,6 +511,9 @@ func edgeStates(t *testing.T) (profiles []*Profile, boards []string) {
 	return profiles, boards
 }
 
+// TestPlayFinishOrder plays the one move that both reaches the move limit
+// and leaves no move, under a profile that checks the move limit first:
+// Play and Move must both end the run with the move limit.
 func TestPlayFinishOrder(t *testing.T) {
 	p := customProfile(t, "name: limit-first\nbase: pgs\nmoveLimit: 1\nfinishOrder: [move-limit, no-moves, target-reached]\n")
 	// Moving right fills the gap and spawns at the bottom left, where no

@@ -110,105 +110,89 @@ func bitIndex(m uint64) int {
 func TestPlayRecordedEdges(t *testing.T) {
 	profiles, boards := edgeStates(t)
 	rng := rand.New(rand.NewPCG(23, 24))
-	for _, p := range profiles {
-		rules, err := Compile(p)
+	forEdges(t, profiles, boards, func(p *Profile, rules *Rules, bi int, board string, score uint64, game int) {
+		st := State{Board: mustBoard(t, board), Score: score}
+		slow, err := rules.Load(st)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for bi, board := range boards {
-			for _, score := range []uint64{0, MaxSafeInteger - 5000} {
-				for game := range 8 {
-					st := State{Board: mustBoard(t, board), Score: score}
-					slow, err := rules.Load(st)
-					if err != nil {
-						t.Fatal(err)
-					}
-					// The log is made as the slow game plays it, up to the
-					// first action it refuses, which ends the log.
-					var log []Action
-					var spawns []Spawn
-					var open []uint64
-					for range 30 + game*10 {
-						a := []Action{MoveLeft, MoveLeft, MoveUp, MoveDown, MoveRight}[rng.IntN(5)]
-						switch rng.IntN(25) {
-						case 0:
-							a = KeepPlaying
-						case 1:
-							a = Undo
-						}
-						var s Spawn
-						var empty uint64
-						if d, ok := a.Direction(); ok {
-							sl, _ := slow.Board().Slide(d)
-							empty = sl.Board.EmptyMask()
-							s = edgeSpawn(rng, p, empty)
-						}
-						var step Step
-						var err error
-						if d, ok := a.Direction(); ok {
-							step, err = slow.MoveSpawn(d, s)
-						} else {
-							_, err = slow.Do(a)
-						}
-						if !step.Changed {
-							empty = 0 // a move that did not count: no open cells
-						}
-						log, spawns, open = append(log, a), append(spawns, s), append(open, empty)
-						if err != nil {
-							break
-						}
-					}
-					nSlow, errSlow := len(log), error(nil)
-					again, _ := rules.Load(st)
-					for i, a := range log {
-						var err error
-						if d, ok := a.Direction(); ok {
-							_, err = again.MoveSpawn(d, spawns[i])
-						} else {
-							_, err = again.Do(a)
-						}
-						if err != nil {
-							nSlow, errSlow = i, err
-							break
-						}
-					}
-					where := fmt.Sprintf("%s, board %d, score %d, game %d", p.Name, bi, score, game)
-					for _, recorded := range []bool{false, true} {
-						fast, _ := rules.Load(st)
-						var nFast int
-						var errFast error
-						gotOpen := make([]uint64, len(log))
-						if recorded {
-							nFast, errFast = fast.PlayRecorded(log, spawns, gotOpen)
-						} else {
-							nFast, errFast = fast.Play(log, spawns)
-						}
-						if nFast != nSlow || fmt.Sprint(errFast) != fmt.Sprint(errSlow) {
-							t.Fatalf("%s (PlayRecorded %v): stopped at %d (%v), one by one at %d (%v)", where, recorded, nFast, errFast, nSlow, errSlow)
-						}
-						if diff := cmp.Diff(again.State(), fast.State(), cmp.AllowUnexported(Board{}, RNG{})); diff != "" || fast.MaxTile() != again.MaxTile() || fast.CanUndo() != again.CanUndo() {
-							t.Fatalf("%s (PlayRecorded %v): the state differs from one by one's (-one by one +Play):\n%s\nmax tile %d, %d", where, recorded, diff, again.MaxTile(), fast.MaxTile())
-						}
-						// The state to undo to, as a game goes on from it.
-						if again.CanUndo() {
-							undone := *again // a copy: again plays on in the next pass
-							if undone.Undo() != nil || fast.Undo() != nil || undone.MaxTile() != fast.MaxTile() {
-								t.Fatalf("%s (PlayRecorded %v): after an undo, max tile %d, one by one %d", where, recorded, fast.MaxTile(), undone.MaxTile())
-							}
-						}
-						if !recorded {
-							continue
-						}
-						for i := range nFast {
-							if want := open[i]; gotOpen[i] != want {
-								t.Fatalf("%s: action %d (%v): open %b, the slide leaves %b empty", where, i+1, log[i], gotOpen[i], want)
-							}
-						}
-					}
+		// The log is made as the slow game plays it, up to the
+		// first action it refuses, which ends the log.
+		var log []Action
+		var spawns []Spawn
+		var open []uint64
+		for range 30 + game*10 {
+			a := edgeAction(rng)
+			var s Spawn
+			var empty uint64
+			if d, ok := a.Direction(); ok {
+				sl, _ := slow.Board().Slide(d)
+				empty = sl.Board.EmptyMask()
+				s = edgeSpawn(rng, p, empty)
+			}
+			var step Step
+			var err error
+			if d, ok := a.Direction(); ok {
+				step, err = slow.MoveSpawn(d, s)
+			} else {
+				_, err = slow.Do(a)
+			}
+			if !step.Changed {
+				empty = 0 // a move that did not count: no open cells
+			}
+			log, spawns, open = append(log, a), append(spawns, s), append(open, empty)
+			if err != nil {
+				break
+			}
+		}
+		nSlow, errSlow := len(log), error(nil)
+		again, _ := rules.Load(st)
+		for i, a := range log {
+			var err error
+			if d, ok := a.Direction(); ok {
+				_, err = again.MoveSpawn(d, spawns[i])
+			} else {
+				_, err = again.Do(a)
+			}
+			if err != nil {
+				nSlow, errSlow = i, err
+				break
+			}
+		}
+		where := fmt.Sprintf("%s, board %d, score %d, game %d", p.Name, bi, score, game)
+		for _, recorded := range []bool{false, true} {
+			fast, _ := rules.Load(st)
+			var nFast int
+			var errFast error
+			gotOpen := make([]uint64, len(log))
+			if recorded {
+				nFast, errFast = fast.PlayRecorded(log, spawns, gotOpen)
+			} else {
+				nFast, errFast = fast.Play(log, spawns)
+			}
+			if nFast != nSlow || fmt.Sprint(errFast) != fmt.Sprint(errSlow) {
+				t.Fatalf("%s (PlayRecorded %v): stopped at %d (%v), one by one at %d (%v)", where, recorded, nFast, errFast, nSlow, errSlow)
+			}
+			if diff := cmp.Diff(again.State(), fast.State(), cmp.AllowUnexported(Board{}, RNG{})); diff != "" || fast.MaxTile() != again.MaxTile() || fast.CanUndo() != again.CanUndo() {
+				t.Fatalf("%s (PlayRecorded %v): the state differs from one by one's (-one by one +Play):\n%s\nmax tile %d, %d", where, recorded, diff, again.MaxTile(), fast.MaxTile())
+			}
+			// The state to undo to, as a game goes on from it.
+			if again.CanUndo() {
+				undone := *again // a copy: again plays on in the next pass
+				if undone.Undo() != nil || fast.Undo() != nil || undone.MaxTile() != fast.MaxTile() {
+					t.Fatalf("%s (PlayRecorded %v): after an undo, max tile %d, one by one %d", where, recorded, fast.MaxTile(), undone.MaxTile())
+				}
+			}
+			if !recorded {
+				continue
+			}
+			for i := range nFast {
+				if want := open[i]; gotOpen[i] != want {
+					t.Fatalf("%s: action %d (%v): open %b, the slide leaves %b empty", where, i+1, log[i], gotOpen[i], want)
 				}
 			}
 		}
-	}
+	})
 }
 
 // edgeSpawn picks a spawn for a move whose slide leaves the cells of

@@ -45,6 +45,7 @@ func rowsShown(t *testing.T, ctx context.Context) []rowShown {
 // with (the filter kept, the row marked) and the next replay of the
 // filter.
 func TestBrowserReportRows(t *testing.T) {
+	t.Parallel()
 	entries := corpusEntries(t)
 	slices.SortStableFunc(entries, func(a, b Entry) int {
 		return strings.Compare(filepath.Base(a.Verdict.Name), filepath.Base(b.Verdict.Name))

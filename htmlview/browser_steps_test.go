@@ -3,28 +3,17 @@ package htmlview
 import (
 	"bytes"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit/games"
 	"github.com/tileproof/tileproof/replay"
 )
 
 // undoLog returns a valid online-2048 replay of pairs move+undo pairs.
 func undoLog(t testing.TB, pairs int) *replay.Replay {
 	t.Helper()
-	p, err := engine.BuiltinProfile("online-2048")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := engine.NewGame(p, "1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := fmt.Sprintf(`{"profile":"online-2048","seed":"1","moves":"%s","claim":{"score":0,"maxTile":%d,"moves":0}}`,
-		strings.Repeat(string(engine.Action(g.LegalMoves()[0]).Letter())+"Z", pairs), g.MaxTile())
-	r, err := replay.Decode("undo.json", []byte(text))
+	r, err := replay.Decode("undo.json", games.MoveUndo(pairs))
 	if err != nil {
 		t.Fatal(err)
 	}

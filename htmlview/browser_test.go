@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -21,62 +20,23 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/internal/testkit"
 	"github.com/tileproof/tileproof/replay"
 )
 
 // The browser tests open the pages in headless Chromium, one browser for
-// the package (a tab a test). They skip when Chromium is missing, unless
-// TILEPROOF_BROWSER=required (as in CI), when they fail.
+// the package (a tab a test), most of them in parallel. They skip when
+// Chromium is missing, unless TILEPROOF_BROWSER=required (as in CI), when
+// they fail.
 
-var (
-	browserOnce   sync.Once
-	browserCtx    context.Context
-	browserCancel context.CancelFunc
-	browserErr    error
-)
+var browser = &testkit.Browser{Width: 1000, Height: 1000, TabTimeout: 60 * time.Second}
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if browserCancel != nil {
-		browserCancel()
-	}
-	os.Exit(code)
-}
-
-func chromiumPath() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // tab opens a new tab of the shared browser.
 func tab(t *testing.T) context.Context {
 	t.Helper()
-	path := chromiumPath()
-	if path == "" {
-		if os.Getenv("TILEPROOF_BROWSER") == "required" {
-			t.Fatal("no chromium on PATH, and TILEPROOF_BROWSER=required")
-		}
-		t.Skip("no chromium on PATH (set TILEPROOF_BROWSER=required to fail instead)")
-	}
-	browserOnce.Do(func() {
-		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.WindowSize(1000, 1000))
-		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-		ctx, cancelCtx := chromedp.NewContext(alloc)
-		browserCtx = ctx
-		browserCancel = func() { cancelCtx(); cancelAlloc() }
-		browserErr = chromedp.Do(ctx) // starts the browser
-	})
-	if browserErr != nil {
-		t.Fatalf("starting chromium: %v", browserErr)
-	}
-	ctx, cancel := chromedp.NewContext(browserCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	t.Cleanup(func() { cancelTimeout(); cancel() })
-	return ctx
+	return browser.Tab(t)
 }
 
 // open writes html to a file and opens it in a new tab, at the
@@ -190,6 +150,7 @@ func check(t *testing.T, ctx context.Context, g TracedReplay, step int, how stri
 // buttons and the slider, and checks the board and figures at each stop
 // against the frames.
 func TestBrowserStepping(t *testing.T) {
+	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
 	ctx := open(t, page(t, g))
 	last := len(g.Frames) - 1
@@ -229,6 +190,7 @@ func TestBrowserStepping(t *testing.T) {
 // TestBrowserDivergence opens invalid replays of the corpus: the page
 // opens on the divergence with the right cells marked and says why.
 func TestBrowserDivergence(t *testing.T) {
+	t.Parallel()
 	t.Run("bad-spawn", func(t *testing.T) {
 		g := load(t, "tampered/spawn-on-full-cell.yaml")
 		ctx := open(t, page(t, g))
@@ -283,6 +245,7 @@ func TestBrowserDivergence(t *testing.T) {
 // TestBrowserKeysOnSlider: once the slider has the focus (a click on it
 // gives it), every documented key still does what it says.
 func TestBrowserKeysOnSlider(t *testing.T) {
+	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
 	ctx := open(t, page(t, g))
 	last := len(g.Frames) - 1
@@ -321,6 +284,7 @@ func TestBrowserKeysOnSlider(t *testing.T) {
 // (the chart scales with the window, so the click is mapped in its units).
 // A drag goes on to the step under the pointer when the button is let go.
 func TestBrowserChartClick(t *testing.T) {
+	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
 	last := len(g.Frames) - 1
 	for _, width := range []int64{1000, 390} {
@@ -364,6 +328,7 @@ func TestBrowserChartClick(t *testing.T) {
 // TestBrowserHashChange: a #step=N opens the page at step N, and editing
 // the address on the open page moves to the new N.
 func TestBrowserHashChange(t *testing.T) {
+	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
 	ctx := openAt(t, page(t, g), 0, 0, "#step=77", "#board .c")
 	check(t, ctx, g, 77, "opening at #step=77")
@@ -385,6 +350,7 @@ func TestBrowserHashChange(t *testing.T) {
 // steps going on by themselves, and pauses on a second press; a step
 // taken by hand pauses too.
 func TestBrowserPlayPause(t *testing.T) {
+	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
 	ctx := open(t, page(t, g))
 	last := len(g.Frames) - 1
@@ -467,6 +433,7 @@ func manyFailures(n int, profiles []string) *conformance.Report {
 // TestBrowserWidths opens each kind of page at 1,280 px and on a phone
 // (390 px): nothing is wider than the window, so nothing scrolls sideways.
 func TestBrowserWidths(t *testing.T) {
+	t.Parallel()
 	var rep, conf, many bytes.Buffer
 	if err := Report(&rep, "tileproof verify replays", corpusEntries(t)); err != nil {
 		t.Fatal(err)
@@ -515,6 +482,7 @@ func TestBrowserWidths(t *testing.T) {
 // px); the summary links to the table of contents, which links to the
 // cases.
 func TestBrowserConformanceHeight(t *testing.T) {
+	t.Parallel()
 	profiles := []string{"classic", "tile-merge", "pgs", "online-2048", "rosetta"}
 	heights := map[int]map[int64]int{}
 	for _, n := range []int{1, 5} {
@@ -558,6 +526,7 @@ func TestBrowserConformanceHeight(t *testing.T) {
 // inside their cells (no outline or shadow reaching across the gap), so
 // two marked neighbours never merge into one shape.
 func TestBrowserMarksApart(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := Conformance(&b, failingReport()); err != nil {
 		t.Fatal(err)
@@ -640,6 +609,7 @@ func contrast(a, b [3]float64) float64 {
 // out from the tile (a contrast of 3, as WCAG asks of marks) on a new 2
 // and on a new 4, and the figures name its cell by row and column only.
 func TestBrowserNewTileVisible(t *testing.T) {
+	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
 	steps := map[uint64]int{}
 	for i, f := range g.Frames {
@@ -679,6 +649,7 @@ func TestBrowserNewTileVisible(t *testing.T) {
 // links): nothing is written to the console as an error, and no script
 // throws.
 func TestBrowserNoConsoleErrors(t *testing.T) {
+	t.Parallel()
 	var rep, conf bytes.Buffer
 	if err := Report(&rep, "batch", corpusEntries(t)); err != nil {
 		t.Fatal(err)
@@ -779,18 +750,24 @@ func TestScreenshots(t *testing.T) {
 		{"viewer-suspicious-390.png", sus, "", "#board .c", 390, 844},
 		{"conformance.png", conf.String(), "", "#summary", 1280, 1100},
 	} {
-		ctx := openAt(t, shot.html, shot.w, shot.h, shot.hash, shot.wait)
-		png, err := chromedp.Run(ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
-			if err := chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond)); err != nil {
-				return nil, err
-			}
-			return chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		}))
-		if err != nil {
-			t.Fatal(err)
+		shoot(t, openAt(t, shot.html, shot.w, shot.h, shot.hash, shot.wait), filepath.Join(dir, shot.file))
+	}
+}
+
+// shoot writes a screenshot of the tab, once its page has settled, to
+// the PNG file.
+func shoot(t *testing.T, ctx context.Context, file string) {
+	t.Helper()
+	png, err := chromedp.Run(ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
+		if err := chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond)); err != nil {
+			return nil, err
 		}
-		if err := os.WriteFile(filepath.Join(dir, shot.file), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		return chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -29,6 +29,7 @@ import (
 // on a timer that did not catch up, gave 68 to 94 of 120 steps a second);
 // the address is written when the play stops, not while it plays.
 func TestBrowserPlaySpeed(t *testing.T) {
+	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
 	ctx := open(t, page(t, g))
 	for _, s := range []int{8, 30, 120} {
@@ -109,6 +110,7 @@ const readGhosts = `JSON.stringify(Array.from(document.querySelectorAll("#ghosts
 // board is drawn at once. Unticked, or under prefers-reduced-motion,
 // nothing moves.
 func TestBrowserAnimation(t *testing.T) {
+	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
 	ctx := open(t, page(t, g))
 	tested, merged := 0, 0
@@ -203,6 +205,7 @@ func TestBrowserAnimation(t *testing.T) {
 // game's divergence) are ticks on the slider, marks on the chart and
 // buttons of a list; each goes to its step, as m and M do.
 func TestBrowserMoments(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"valid/tile-merge-4096.yaml", "tampered/illegal-move-inserted.yaml"} {
 		g := load(t, name)
 		html := page(t, g)
@@ -270,6 +273,7 @@ func rect(t *testing.T, ctx context.Context, sel string) box {
 // game's figures with digits grouped; an invalid game's board before the
 // verdict's details, its reason beside it.
 func TestBrowserViewerLayout(t *testing.T) {
+	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
 	for _, p := range []struct {
 		name string
@@ -331,6 +335,7 @@ func touch(x0, y0, x1, y1 float64) chromedp.Action[chromedp.Void] {
 // window; a swipe left on the board goes on a step, right back a step; a
 // tap plays, another pauses.
 func TestBrowserPhone(t *testing.T) {
+	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
 	for _, hash := range []string{"#step=2500", ""} {
 		html := page(t, g)

@@ -2,15 +2,16 @@ package htmlview
 
 import (
 	"context"
+	"fmt"
 	"html/template"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
-	"time"
 
-	"github.com/chromedp/chromedp"
+	"github.com/tileproof/tileproof/internal/testkit"
 )
 
 // classicWidth is what a window 1,280 px wide leaves a page beside a
@@ -47,38 +48,40 @@ func conformPages(t *testing.T) string {
 		return dir
 	}
 	dir := t.TempDir()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tp, adapter := filepath.Join(dir, "tileproof"), filepath.Join(dir, "adapter")
-	for bin, pkg := range map[string]string{tp: "./cmd/tileproof", adapter: "./conformance/testdata/adapter"} {
-		build := exec.Command("go", "build", "-o", bin, pkg)
-		build.Dir = root
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
-		}
-	}
+	root := testkit.Root
+	tp, adapter := testkit.Binary(t, "./cmd/tileproof"), testkit.Binary(t, "./conformance/testdata/adapter")
+	// The two runs at once: each mostly waits for its implementation.
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
 	run := func(page string, env []string, args ...string) {
+		defer wg.Done()
 		cmd := exec.Command(tp, append(append([]string{"conform"}, args...), "--html", filepath.Join(dir, page))...)
 		cmd.Dir, cmd.Env = root, append(os.Environ(), env...)
 		out, err := cmd.Output()
 		// Exit 1 is a run with failures, as these are; anything else
 		// (2: the run could not be made) wrote no page worth measuring.
 		if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
-			t.Fatalf("%s: %v\n%s", page, err, out)
+			errs <- fmt.Errorf("%s: %v\n%s", page, err, out)
+			return
 		}
 		// The command's last line is its verdict: the page must say it.
 		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 		if err := os.WriteFile(filepath.Join(dir, page+".verdict"), []byte(lines[len(lines)-1]), 0o644); err != nil {
-			t.Fatal(err)
+			errs <- err
 		}
 	}
-	run("score-both-tiles.html", nil, "--impl", "exec:"+adapter+" --mutant score-both-tiles")
+	wg.Add(1)
+	go run("score-both-tiles.html", nil, "--impl", "exec:"+adapter+" --mutant score-both-tiles")
 	_, nodeErr := exec.LookPath("node")
 	if _, err := os.Stat(filepath.Join(root, "conformance/adapters/node_modules/2048-webcomponent")); err == nil && nodeErr == nil {
-		run("webcomponent-2048.html", []string{"WEBCOMPONENT_2048_SEED=2048"}, "--timeout", "30s", "--impl", "exec:node conformance/adapters/webcomponent-2048.js", "--profile", "conformance/adapters/webcomponent-2048.yaml",
+		wg.Add(1)
+		go run("webcomponent-2048.html", []string{"WEBCOMPONENT_2048_SEED=2048"}, "--timeout", "30s", "--impl", "exec:node conformance/adapters/webcomponent-2048.js", "--profile", "conformance/adapters/webcomponent-2048.yaml",
 			"--baseline", "conformance/adapters/webcomponent-2048.report.json")
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
 	}
 	return dir
 }
@@ -91,7 +94,8 @@ func conformPages(t *testing.T) string {
 // row. Under --baseline with no regression, the page says PASS, as the
 // command's exit status does.
 func TestBrowserConformTargets(t *testing.T) {
-	if chromiumPath() == "" {
+	t.Parallel()
+	if testkit.ChromiumPath() == "" {
 		tab(t) // skips, or fails under TILEPROOF_BROWSER=required
 	}
 	dir := conformPages(t)
@@ -148,18 +152,6 @@ func TestConformScreenshots(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx := openAt(t, string(html), shot.w, shot.h, shot.hash, "#summary")
-		png, err := chromedp.Run(ctx, chromedp.Action[[]byte](func(ctx context.Context, tg *chromedp.Target) ([]byte, error) {
-			if err := chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond)); err != nil {
-				return nil, err
-			}
-			return chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(out, shot.file), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		shoot(t, openAt(t, string(html), shot.w, shot.h, shot.hash, "#summary"), filepath.Join(out, shot.file))
 	}
 }

@@ -11,19 +11,23 @@ import (
 	"time"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit/games"
 )
 
-func builtinRules(t testing.TB, name string) *engine.Rules {
+func builtinRules(t testing.TB, name string) *engine.Rules { return games.Rules(t, name) }
+
+// loadBoard loads the board of text into a game of r.
+func loadBoard(t testing.TB, r *engine.Rules, text string) *engine.Game {
 	t.Helper()
-	p, err := engine.BuiltinProfile(name)
-	if err != nil {
-		t.Fatal(err)
+	b, err := engine.ParseBoard(text)
+	if err == nil {
+		var g *engine.Game
+		if g, err = r.Load(engine.State{Board: b}); err == nil {
+			return g
+		}
 	}
-	r, err := engine.Compile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	t.Fatal(err)
+	return nil
 }
 
 // sizedRules returns the rules of tile-merge on a rows x cols board, with
@@ -131,14 +135,7 @@ func TestRandomReproducible(t *testing.T) {
 // TestRandomUniform checks that each legal move is about equally likely.
 func TestRandomUniform(t *testing.T) {
 	r := builtinRules(t, "tile-merge")
-	b, err := engine.ParseBoard("2 4 . .\n. . . .\n. . . .\n. . . .")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := r.Load(engine.State{Board: b})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := loadBoard(t, r, "2 4 . .\n. . . .\n. . . .\n. . . .")
 	legal := g.LegalMoves() // down and right: the tiles are at the top left
 	p := NewRandom(42)
 	count := map[engine.Direction]int{}
@@ -158,14 +155,7 @@ func TestRandomUniform(t *testing.T) {
 
 func TestNoLegalMove(t *testing.T) {
 	r := builtinRules(t, "tile-merge")
-	b, err := engine.ParseBoard("2 4 2 4\n4 2 4 2\n2 4 2 4\n4 2 4 2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := r.Load(engine.State{Board: b})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := loadBoard(t, r, "2 4 2 4\n4 2 4 2\n2 4 2 4\n4 2 4 2")
 	if !g.Over() {
 		t.Fatal("a blocked board is not over")
 	}

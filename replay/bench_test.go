@@ -4,10 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/plain"
+	"github.com/tileproof/tileproof/internal/testkit/games"
 )
 
 // plainVerify is the same work as Verifier.VerifyFile for a seeded
@@ -94,32 +93,11 @@ func BenchmarkVerifyLongest(b *testing.B) {
 // leaderboard receives them, with a corner-keeping player that moves at
 // random one time in four.
 var batchCorpus = sync.OnceValues(func() ([][]byte, int) {
-	const n = 2000
-	p, _ := engine.BuiltinProfile("tile-merge")
-	rules, _ := engine.Compile(p)
-	rng := rand.New(rand.NewPCG(1, 1))
-	out, moves := make([][]byte, n), 0
-	for i := range out {
-		seed := fmt.Sprint("batch-", i)
-		g, _ := rules.NewGame(seed)
-		r := &Replay{Profile: p.Name, Seed: &seed}
-		for !g.Over() {
-			legal := g.LegalMoves()
-			d := legal[0]
-			for _, pref := range []engine.Direction{engine.Down, engine.Left, engine.Right} {
-				if slices.Contains(legal, pref) {
-					d = pref
-					break
-				}
-			}
-			if rng.IntN(4) == 0 {
-				d = legal[rng.IntN(len(legal))]
-			}
-			g.Move(d)
-			r.Actions = append(r.Actions, engine.Action(d))
-		}
-		r.Claim = Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves()}
-		out[i], moves = r.EncodeJSON(), moves+g.Moves()
+	var out [][]byte
+	moves := 0
+	for _, g := range games.Batch(2000) {
+		r := &Replay{Profile: "tile-merge", Seed: &g.Seed, Actions: g.Actions, Claim: Claim{Score: g.Score, MaxTile: g.MaxTile, Moves: g.Moves}}
+		out, moves = append(out, r.EncodeJSON()), moves+g.Moves
 	}
 	return out, moves
 })
@@ -159,6 +137,21 @@ func BenchmarkBatch(b *testing.B) {
 	}
 }
 
+// verifyLines verifies each replay of batch as a line of stdin and
+// writes its verdict's JSON line over out, as tileproof verify --json
+// does; a replay that does not verify fails b.
+func verifyLines(b *testing.B, v *Verifier, batch [][]byte, out []byte) []byte {
+	for i, data := range batch {
+		vd := v.VerifyFile("stdin:"+strconv.Itoa(i+1), data)
+		if !vd.Valid {
+			b.Fatalf("%+v", vd)
+		}
+		out = vd.AppendJSON(out[:0])
+		out = append(out, '\n')
+	}
+	return out
+}
+
 // BenchmarkBatchRatio is the batch of short seeded games end to end as
 // tileproof verify --json does it on one worker (decode, replay, compare,
 // hash, the verdict written as its JSON line), against the engine's own
@@ -189,14 +182,7 @@ func BenchmarkBatchRatio(b *testing.B) {
 		}
 		replayTime += time.Since(t)
 		t = time.Now()
-		for i, data := range replays {
-			vd := v.VerifyFile("stdin:"+strconv.Itoa(i+1), data)
-			if !vd.Valid {
-				b.Fatalf("%+v", vd)
-			}
-			out = vd.AppendJSON(out[:0])
-			out = append(out, '\n')
-		}
+		out = verifyLines(b, v, replays, out)
 		verifyTime += time.Since(t)
 	}
 	n := float64(b.N * moves)
@@ -248,14 +234,7 @@ func BenchmarkSpawnRecordedRatio(b *testing.B) {
 	var out []byte
 	verifyAll := func(batch [][]byte) time.Duration {
 		t := time.Now()
-		for i, data := range batch {
-			vd := v.VerifyFile("stdin:"+strconv.Itoa(i+1), data)
-			if !vd.Valid {
-				b.Fatalf("%+v", vd)
-			}
-			out = vd.AppendJSON(out[:0])
-			out = append(out, '\n')
-		}
+		out = verifyLines(b, v, batch, out)
 		return time.Since(t)
 	}
 	for b.Loop() {

@@ -4,20 +4,14 @@ import (
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit/games"
 )
 
 // TestRecorder: a game recorded by its actions verifies in both forms,
 // seeded and spawn-recorded, with the claim of the game as played, and a
 // refused action is an error.
 func TestRecorder(t *testing.T) {
-	p, err := engine.BuiltinProfile("tile-merge")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rules, err := engine.Compile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules := games.Rules(t, "tile-merge")
 	rec, err := NewRecorder(rules, "recorder")
 	if err != nil {
 		t.Fatal(err)

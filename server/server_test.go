@@ -46,28 +46,12 @@ func newTestServerWith(t *testing.T, opts Options) (*httptest.Server, *Server) {
 
 func get(t *testing.T, url string) (int, protocol.Response, string) {
 	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
-	var r protocol.Response
-	json.Unmarshal(body, &r)
-	return resp.StatusCode, r, string(body)
+	return do(t, http.MethodGet, url, "", "")
 }
 
 func post(t *testing.T, url string, body string) (int, protocol.Response, string) {
 	t.Helper()
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	var r protocol.Response
-	json.Unmarshal(data, &r)
-	return resp.StatusCode, r, string(data)
+	return do(t, http.MethodPost, url, "application/json", body)
 }
 
 func action(t *testing.T, st *protocol.GameState, a protocol.Action) string {

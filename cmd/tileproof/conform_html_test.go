@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/internal/testkit"
 )
 
 // TestConformCaseInfo: a failing result of conform --json carries its
@@ -19,14 +20,8 @@ import (
 // way; the page written with --html under --baseline gives the command's
 // verdict.
 func TestConformCaseInfo(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	adapter, err := buildAdapter(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := testkit.Root
+	adapter := refAdapter(t)
 	impl := "exec:" + adapter + " --mutant score-both-tiles"
 	code, out, errOut := runCLI(t, "", "conform", "--impl", impl, "--run", "^core/", "--properties=false", "--json")
 	if code != exitFailed {

@@ -23,14 +23,7 @@ import (
 // once it runs.
 func slowAdapter(t *testing.T, delay, pidFile string) string {
 	t.Helper()
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	adapter, err := buildAdapter(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	adapter := refAdapter(t)
 	return fmt.Sprintf(`exec:echo $$ > %s; %s | while IFS= read -r line; do sleep %s; printf '%%s\n' "$line"; done`, pidFile, adapter, delay)
 }
 
@@ -155,14 +148,7 @@ func TestConformInterrupt(t *testing.T) {
 // --observe-out, in an empty working directory, a divergence found,
 // leaves the directory empty.
 func TestConformObserveWritesNothing(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	adapter, err := buildAdapter(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	adapter := refAdapter(t)
 	t.Chdir(t.TempDir())
 	code, stdout, stderr := runCLI(t, "", "conform", "--impl", "exec:"+adapter+" --profiles classic --features keep-playing --mutant game-over-when-full", "--properties=false", "--observe", "3")
 	if code != exitFailed || !strings.Contains(stdout, "DIVERGENCE") {

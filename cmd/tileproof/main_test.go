@@ -3,21 +3,20 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit"
 	"github.com/tileproof/tileproof/replay"
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(closing{m}, map[string]func(){
 		"tileproof": func() { main() },
 	})
 }
@@ -36,7 +35,7 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			// $ROOT is the repository (for cases/ and testdata), $ADAPTER
 			// the reference exec adapter, built once.
-			adapter, err := buildAdapter(root)
+			adapter, err := testkit.BuildBinary("./conformance/testdata/adapter")
 			env.Setenv("ROOT", root)
 			env.Setenv("ADAPTER", adapter)
 			return err
@@ -44,27 +43,18 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-var (
-	adapterOnce sync.Once
-	adapterBin  string
-	adapterErr  error
-)
+// closing runs the tests, then removes what testkit built.
+type closing struct{ m *testing.M }
 
-func buildAdapter(root string) (string, error) {
-	adapterOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "tileproof-script-adapter")
-		if err != nil {
-			adapterErr = err
-			return
-		}
-		adapterBin = filepath.Join(dir, "adapter")
-		cmd := exec.Command("go", "build", "-o", adapterBin, "./conformance/testdata/adapter")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			adapterErr = fmt.Errorf("building the adapter: %v\n%s", err, out)
-		}
-	})
-	return adapterBin, adapterErr
+func (c closing) Run() int {
+	defer testkit.Close()
+	return c.m.Run()
+}
+
+// refAdapter builds the reference exec adapter, once a process.
+func refAdapter(t testing.TB) string {
+	t.Helper()
+	return testkit.Binary(t, "./conformance/testdata/adapter")
 }
 
 // implausibleCmd is the testscript command "implausible FILE MOVES": it

@@ -10,28 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit/games"
 )
 
 // moveUndoReplay returns a valid online-2048 replay of about size bytes:
 // one legal move and its undo, again and again (score 0, no counted move
 // in the end), the shape that made a page hold a frame an action
 // (docs/security.md).
-func moveUndoReplay(t testing.TB, size int) []byte {
-	t.Helper()
-	p, err := engine.BuiltinProfile("online-2048")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := engine.NewGame(p, "1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	letter := string(engine.Action(g.LegalMoves()[0]).Letter())
-	head := `{"profile":"online-2048","seed":"1","moves":"`
-	tail := fmt.Sprintf(`","claim":{"score":0,"maxTile":%d,"moves":0}}`, g.MaxTile())
-	pairs := (size - len(head) - len(tail)) / 2
-	return []byte(head + strings.Repeat(letter+"Z", pairs) + tail)
+func moveUndoReplay(size int) []byte {
+	return games.MoveUndo((size - len(games.MoveUndo(0))) / 2)
 }
 
 // childRun runs tileproof's command line in a child process (this test
@@ -121,7 +108,7 @@ func TestPageMemory(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			in := filepath.Join(dir, "undo.json")
-			if err := os.WriteFile(in, moveUndoReplay(t, c.size), 0o644); err != nil {
+			if err := os.WriteFile(in, moveUndoReplay(c.size), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			out := filepath.Join(dir, "page.html")

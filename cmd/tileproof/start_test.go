@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tileproof/tileproof/internal/testkit"
 )
 
 // goBuild builds the Go package or file src into dir/name and returns its
@@ -30,7 +32,7 @@ func TestNoInitWork(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
-	bin := goBuild(t, t.TempDir(), "tileproof", ".")
+	bin := testkit.Binary(t, "./cmd/tileproof")
 	cmd := exec.Command(bin, "line", "2", "2")
 	cmd.Env = append(cmd.Environ(), "GODEBUG=inittrace=1")
 	out, err := cmd.CombinedOutput()

@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"runtime"
-	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit/batch"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -24,36 +23,8 @@ var shortGames = sync.OnceValue(func() (g struct {
 	replays        []*replay.Replay
 	moves          int
 }) {
-	p, _ := engine.BuiltinProfile("tile-merge")
-	rules, _ := engine.Compile(p)
-	rng := rand.New(rand.NewPCG(1, 1))
-	for i := range 2000 {
-		seed := fmt.Sprint("batch-", i)
-		game, _ := rules.NewGame(seed)
-		start := game.Board()
-		r := &replay.Replay{Profile: p.Name, Seed: &seed}
-		var spawns []engine.Spawn
-		for !game.Over() {
-			legal := game.LegalMoves()
-			d := legal[0]
-			for _, pref := range []engine.Direction{engine.Down, engine.Left, engine.Right} {
-				if slices.Contains(legal, pref) {
-					d = pref
-					break
-				}
-			}
-			if rng.IntN(4) == 0 {
-				d = legal[rng.IntN(len(legal))]
-			}
-			st, _ := game.Move(d)
-			r.Actions, spawns = append(r.Actions, engine.Action(d)), append(spawns, st.Spawn)
-		}
-		r.Claim = replay.Claim{Score: game.Score(), MaxTile: game.MaxTile(), Moves: game.Moves()}
-		g.seeded = append(append(g.seeded, r.EncodeJSON()...), '\n')
-		sr := &replay.Replay{Profile: p.Name, Start: &start, Actions: r.Actions, Spawns: spawns, Claim: r.Claim}
-		g.spawns = append(append(g.spawns, sr.EncodeJSON()...), '\n')
-		g.replays, g.moves = append(g.replays, r), g.moves+game.Moves()
-	}
+	seeded, spawned, moves := batch.Replays(2000)
+	g.seeded, g.spawns, g.replays, g.moves = batch.JSONLines(seeded), batch.JSONLines(spawned), seeded, moves
 	return g
 })
 

@@ -71,6 +71,7 @@ func TestMutantsCaught(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			impl := adapter(t, "--mutant", name)
 			defer impl.Close()
 			rep, err := conformance.Run(t.Context(), pack, impl, conformance.Options{})
@@ -104,6 +105,7 @@ func TestExecFailures(t *testing.T) {
 	pack := adaptertest.Pack(t)
 	for hook, want := range map[string]conformance.Status{"crash-on-move": conformance.Crash, "hang-on-move": conformance.Timeout, "garbage-on-legal": conformance.ProtocolError} {
 		t.Run(hook, func(t *testing.T) {
+			t.Parallel()
 			impl := adapter(t, "--mutant", hook)
 			impl.Timeout = 300 * time.Millisecond
 			defer impl.Close()
@@ -127,13 +129,9 @@ func TestExecFailures(t *testing.T) {
 	}
 }
 
-// TestHTTPDriver runs the pack through the HTTP driver against tileproof's
-// server over a real socket, every built-in profile a game of its own:
-// everything it can run passes. What it cannot run is a board of another
-// size than a game's, a setup (its games are fixed), and the actions a
-// game offers only under its own profile (keep playing in classic, undo
-// and End run in online-2048).
-func TestHTTPDriver(t *testing.T) {
+// builtinServer is tileproof's server of every built-in profile.
+func builtinServer(t *testing.T) *server.Server {
+	t.Helper()
 	var ps []*engine.Profile
 	for _, name := range engine.BuiltinNames() {
 		p, _ := engine.BuiltinProfile(name)
@@ -143,6 +141,17 @@ func TestHTTPDriver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return srv
+}
+
+// TestHTTPDriver runs the pack through the HTTP driver against tileproof's
+// server over a real socket, every built-in profile a game of its own:
+// everything it can run passes. What it cannot run is a board of another
+// size than a game's, a setup (its games are fixed), and the actions a
+// game offers only under its own profile (keep playing in classic, undo
+// and End run in online-2048).
+func TestHTTPDriver(t *testing.T) {
+	srv := builtinServer(t)
 	srv.ForcedSpawns = true
 	ts := httptest.NewServer(srv)
 	defer ts.Close()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/internal/testkit"
 )
 
 // The test binary is also a family of broken implementations of the exec
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv("TILEPROOF_FAKE"); mode != "" {
 		os.Exit(runFake(mode))
 	}
-	os.Exit(m.Run())
+	testkit.Main(m) // removes the adapter and forwarder built
 }
 
 // fake returns the command line of the fake implementation MODE.

@@ -4,33 +4,21 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/conformance/internal/adaptertest"
+	"github.com/tileproof/tileproof/internal/testkit"
 )
 
 // buildForward builds testdata/forward, a sequential forwarding process
 // (one request read, written to the implementation, its answer copied
-// back), once.
-var buildForward = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "tileproof-forward")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "forward")
-	out, err := exec.Command("go", "build", "-o", bin, "./testdata/forward").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("%v: %s", err, out)
-	}
-	return bin, nil
-})
+// back), once a process.
+func buildForward() (string, error) {
+	return testkit.BuildBinary("./conformance/driver/testdata/forward")
+}
 
 // burn keeps every core busy until ctx ends: a loaded machine.
 func burn(ctx context.Context) {
@@ -57,36 +45,49 @@ func TestForwardingPipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	adapterCmd := adaptertest.Command(t)
-	for _, c := range []struct {
-		delay  string
+	// The quiet runs at once, then the loaded ones at once: each mostly
+	// waits out its timeout between the single request and the batches.
+	for _, group := range []struct {
+		name   string
 		loaded bool
-	}{{"0s", false}, {"500us", false}, {"2ms", false}, {"0s", true}, {"2ms", true}} {
-		name := c.delay
-		if c.loaded {
-			name += "-loaded"
-		}
-		t.Run(name, func(t *testing.T) {
-			if c.loaded {
+		delays []string
+	}{{"quiet", false, []string{"0s", "500us", "2ms"}}, {"loaded", true, []string{"0s", "2ms"}}} {
+		t.Run(group.name, func(t *testing.T) {
+			if group.loaded {
+				// Until the parallel runs below end (a defer would end it
+				// before they start).
 				ctx, cancel := context.WithCancel(context.Background())
-				defer cancel()
+				t.Cleanup(cancel)
 				burn(ctx)
 			}
-			const timeout = 2 * time.Second
-			e := &Exec{Command: fmt.Sprintf("%s --delay %s %s", fwd, c.delay, adapterCmd), Timeout: timeout, MaxTimeouts: 1000, Stderr: io.Discard}
-			defer e.Close()
-			games := randomGames(300, 7)
-			if _, err := e.Load("classic", games[0].State); err != nil { // a request on its own
-				t.Fatal(err)
-			}
-			time.Sleep(timeout + 200*time.Millisecond)
-			for batch := range 3 {
-				for i, r := range e.PlayAll("classic", games) {
-					if de, ok := r.Err.(*conformance.DriverError); ok {
-						t.Fatalf("batch %d, game %d: %s: %s", batch+1, i+1, de.Status, de.Msg)
-					}
-				}
+			for _, delay := range group.delays {
+				t.Run(delay, func(t *testing.T) {
+					t.Parallel()
+					forwardBatches(t, fwd, adapterCmd, delay)
+				})
 			}
 		})
+	}
+}
+
+// forwardBatches runs a single request, waits past the timeout, then
+// three pipelined batches of 300 games through the forwarding process
+// fwd with delay added a request: every game must be answered.
+func forwardBatches(t *testing.T, fwd, adapterCmd, delay string) {
+	const timeout = 2 * time.Second
+	e := &Exec{Command: fmt.Sprintf("%s --delay %s %s", fwd, delay, adapterCmd), Timeout: timeout, MaxTimeouts: 1000, Stderr: io.Discard}
+	defer e.Close()
+	games := randomGames(300, 7)
+	if _, err := e.Load("classic", games[0].State); err != nil { // a request on its own
+		t.Fatal(err)
+	}
+	time.Sleep(timeout + 200*time.Millisecond)
+	for batch := range 3 {
+		for i, r := range e.PlayAll("classic", games) {
+			if de, ok := r.Err.(*conformance.DriverError); ok {
+				t.Fatalf("batch %d, game %d: %s: %s", batch+1, i+1, de.Status, de.Msg)
+			}
+		}
 	}
 }
 

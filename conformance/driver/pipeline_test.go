@@ -190,15 +190,7 @@ func TestPlayAllWindow(t *testing.T) {
 // games played one at a time (each load's generator is its number in the
 // run, whatever the order the requests finish in).
 func TestHTTPPlayAll(t *testing.T) {
-	var ps []*engine.Profile
-	for _, name := range engine.BuiltinNames() {
-		p, _ := engine.BuiltinProfile(name)
-		ps = append(ps, p)
-	}
-	srv, err := server.New(ps, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := builtinServer(t)
 	var inFlight, most atomic.Int64
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := inFlight.Add(1)

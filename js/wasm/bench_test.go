@@ -6,12 +6,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strconv"
 	"syscall"
@@ -19,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit/batch"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/jsonl"
 )
@@ -27,39 +25,9 @@ import (
 // (cmd/tileproof): 2,000 short tile-merge games of a corner-keeping
 // player that moves at random one time in four, seeded and then
 // spawn-recorded, 4,000 lines of JSON Lines.
-func benchGames() (batch []byte, moves int) {
-	p, _ := engine.BuiltinProfile("tile-merge")
-	rules, _ := engine.Compile(p)
-	rng := rand.New(rand.NewPCG(1, 1))
-	var seeded, spawned []byte
-	for i := range 2000 {
-		seed := fmt.Sprint("batch-", i)
-		game, _ := rules.NewGame(seed)
-		start := game.Board()
-		r := &replay.Replay{Profile: p.Name, Seed: &seed}
-		var spawns []engine.Spawn
-		for !game.Over() {
-			legal := game.LegalMoves()
-			d := legal[0]
-			for _, pref := range []engine.Direction{engine.Down, engine.Left, engine.Right} {
-				if slices.Contains(legal, pref) {
-					d = pref
-					break
-				}
-			}
-			if rng.IntN(4) == 0 {
-				d = legal[rng.IntN(len(legal))]
-			}
-			st, _ := game.Move(d)
-			r.Actions, spawns = append(r.Actions, engine.Action(d)), append(spawns, st.Spawn)
-		}
-		r.Claim = replay.Claim{Score: game.Score(), MaxTile: game.MaxTile(), Moves: game.Moves()}
-		seeded = append(append(seeded, r.EncodeJSON()...), '\n')
-		sr := &replay.Replay{Profile: p.Name, Start: &start, Actions: r.Actions, Spawns: spawns, Claim: r.Claim}
-		spawned = append(append(spawned, sr.EncodeJSON()...), '\n')
-		moves += 2 * game.Moves()
-	}
-	return append(seeded, spawned...), moves
+func benchGames() (data []byte, moves int) {
+	seeded, spawned, moves := batch.Replays(2000)
+	return append(batch.JSONLines(seeded), batch.JSONLines(spawned)...), 2 * moves
 }
 
 // longGame is the corpus's longest game (replays/valid/tile-merge-4096.yaml,
@@ -148,10 +116,10 @@ func BenchmarkKit(b *testing.B) {
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	zw.Write(module)
 	zw.Close()
-	batch, batchMoves := benchGames()
+	lines, batchMoves := benchGames()
 	long, longMoves := longGame(b)
 	batchFile, longFile := filepath.Join(dir, "batch.jsonl"), filepath.Join(dir, "long.json")
-	if err := os.WriteFile(batchFile, batch, 0o644); err != nil {
+	if err := os.WriteFile(batchFile, lines, 0o644); err != nil {
 		b.Fatal(err)
 	}
 	if err := os.WriteFile(longFile, long, 0o644); err != nil {
@@ -161,7 +129,7 @@ func BenchmarkKit(b *testing.B) {
 	var out []byte
 	goBatch := func() {
 		out = out[:0]
-		jsonl.Read("stdin", bytes.NewReader(batch), maxReplaySize, func(in replay.Input) bool {
+		jsonl.Read("stdin", bytes.NewReader(lines), maxReplaySize, func(in replay.Input) bool {
 			out = jsonl.AppendVerdict(out, v.VerifyFile(in.Name, in.Data))
 			return true
 		}, nil)

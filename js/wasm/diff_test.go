@@ -9,10 +9,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit"
+	"github.com/tileproof/tileproof/internal/testkit/games"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -26,57 +27,20 @@ import (
 // repoRoot is the repository's root, from this package's directory.
 const repoRoot = "../.."
 
-// built holds the command and the module the tests share, built once.
-var built struct {
-	once      sync.Once
-	cmd, wasm string
-	err       error
-}
-
 // TestMain removes what the tests built.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if built.cmd != "" {
-		os.RemoveAll(filepath.Dir(built.cmd))
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // tools builds the command and the module, once, and returns their
 // paths; the test is skipped without node.
 func tools(t *testing.T) (cmd, wasm string) {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
-		if os.Getenv("TILEPROOF_NODE") == "required" {
-			t.Fatal("node is required (TILEPROOF_NODE=required) and not found")
-		}
-		t.Skip("node not found: the kit's verifier is not run")
+		testkit.Absent(t, "TILEPROOF_NODE", "node not found: the kit's verifier is not run")
 	}
 	if testing.Short() {
 		t.Skip("-short: the module is not built")
 	}
-	built.once.Do(func() {
-		dir, err := os.MkdirTemp("", "tileproof-kit-diff-")
-		if err != nil {
-			built.err = err
-			return
-		}
-		built.cmd, built.wasm = filepath.Join(dir, "tileproof"), filepath.Join(dir, "verifier.wasm")
-		build := exec.Command("go", "build", "-o", built.cmd, "./cmd/tileproof")
-		build.Dir = repoRoot
-		if out, err := build.CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build ./cmd/tileproof: %v\n%s", err, out)
-			return
-		}
-		build = exec.Command("node", "build.mjs", built.wasm) // the module as npm run build makes it
-		if out, err := build.CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("node build.mjs: %v\n%s", err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.cmd, built.wasm
+	return testkit.Binary(t, "./cmd/tileproof"), testkit.KitWasm(t) // the module as npm run build makes it
 }
 
 // run runs a verifier with args and stdin and returns its stdout.
@@ -125,10 +89,10 @@ func same(t *testing.T, what string, cmd, kit []byte) {
 	t.Errorf("%s: %d of %d lines differ", what, bad, len(a))
 }
 
-// games writes n random games of profile, seeded or spawn-recorded, as
+// randomGames writes n random games of profile, seeded or spawn-recorded, as
 // JSON Lines; every seventh claims a score it did not make, every
 // eleventh has a move cut out of its log.
-func games(t *testing.T, profile string, n int, spawns bool, seed uint64) []byte {
+func randomGames(t *testing.T, profile string, n int, spawns bool, seed uint64) []byte {
 	t.Helper()
 	p, err := engine.BuiltinProfile(profile)
 	if err != nil {
@@ -137,7 +101,7 @@ func games(t *testing.T, profile string, n int, spawns bool, seed uint64) []byte
 	return gamesOf(t, p, n, spawns, seed)
 }
 
-// gamesOf is games of the profile p.
+// gamesOf is randomGames of the profile p.
 func gamesOf(t *testing.T, p *engine.Profile, n int, spawns bool, seed uint64) []byte {
 	t.Helper()
 	rules, err := engine.Compile(p)
@@ -194,6 +158,7 @@ func gamesOf(t *testing.T, p *engine.Profile, n int, spawns bool, seed uint64) [
 // TestDifferentialCorpus: the corpus, with its tampered and unreadable
 // replays, named as a directory and each file by name.
 func TestDifferentialCorpus(t *testing.T) {
+	t.Parallel()
 	cmd, wasm := tools(t)
 	args := []string{"verify", "--json", "replays"}
 	files, _ := filepath.Glob(filepath.Join(repoRoot, "replays", "*", "*.yaml"))
@@ -212,6 +177,7 @@ func TestDifferentialCorpus(t *testing.T) {
 // spawn-recorded, of two profiles, some of them false, as .jsonl files
 // and through stdin in one stream.
 func TestDifferentialGames(t *testing.T) {
+	t.Parallel()
 	cmd, wasm := tools(t)
 	dir := t.TempDir()
 	var all [][]byte
@@ -220,7 +186,7 @@ func TestDifferentialGames(t *testing.T) {
 		profile string
 		spawns  bool
 	}{{"tile-merge", false}, {"tile-merge", true}, {"classic", false}, {"classic", true}} {
-		data := games(t, c.profile, 2500, c.spawns, uint64(i+1))
+		data := randomGames(t, c.profile, 2500, c.spawns, uint64(i+1))
 		name := filepath.Join(dir, fmt.Sprintf("%s-%v.jsonl", c.profile, c.spawns))
 		if err := os.WriteFile(name, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -286,6 +252,7 @@ func hostile(t *testing.T) map[string][]byte {
 // TestDifferentialHostile: the hostile inputs as files of a directory,
 // each also named as a file, and all on stdin.
 func TestDifferentialHostile(t *testing.T) {
+	t.Parallel()
 	cmd, wasm := tools(t)
 	dir := t.TempDir()
 	var names []string
@@ -309,14 +276,7 @@ func TestDifferentialHostile(t *testing.T) {
 // that --strict fails them.
 func fours(t *testing.T, n int) []byte {
 	t.Helper()
-	p, err := engine.BuiltinProfile("tile-merge")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rules, err := engine.Compile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules := games.Rules(t, "tile-merge")
 	var out bytes.Buffer
 	for i := range n {
 		g, err := rules.NewGame(fmt.Sprint("fours-", i))
@@ -324,7 +284,7 @@ func fours(t *testing.T, n int) []byte {
 			t.Fatal(err)
 		}
 		start := g.Board()
-		r := &replay.Replay{Profile: p.Name, Start: &start}
+		r := &replay.Replay{Profile: "tile-merge", Start: &start}
 	moves:
 		for k := 0; k < 40+i%60 && !g.Over(); k++ {
 			legal := g.LegalMoves()
@@ -349,6 +309,7 @@ func fours(t *testing.T, n int) []byte {
 // games of it) and --strict (games whose spawns are implausible among
 // others) as the command takes them.
 func TestDifferentialProfileStrict(t *testing.T) {
+	t.Parallel()
 	cmd, wasm := tools(t)
 	dir := t.TempDir()
 	profile := filepath.Join("conformance", "adapters", "webcomponent-2048.yaml")
@@ -369,7 +330,7 @@ func TestDifferentialProfileStrict(t *testing.T) {
 		t.Fatal(err)
 	}
 	implausible := filepath.Join(dir, "fours.jsonl")
-	if err := os.WriteFile(implausible, append(fours(t, 100), games(t, "tile-merge", 100, true, 7)...), 0o644); err != nil {
+	if err := os.WriteFile(implausible, append(fours(t, 100), randomGames(t, "tile-merge", 100, true, 7)...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	args := []string{"--strict", "--profile", profile, variant, implausible}

@@ -51,10 +51,22 @@ type corpusGame struct {
 	Over        *bool   `yaml:"over"`
 }
 
-// TestCorpus gives every game of the peer's corpus the verdict its tests
-// state, and checks that testdata/corpus.yaml lists every game there.
-func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
+// corpusFile reads the file of the peer's corpus at the path of elem
+// below its directory, and returns its path too.
+func corpusFile(tb testing.TB, elem ...string) (string, []byte) {
+	tb.Helper()
+	path := filepath.Join(append([]string{corpusDir(tb)}, elem...)...)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return path, data
+}
+
+// corpusGames reads testdata/corpus.yaml: the verdicts the peer's tests
+// state for the games of its corpus.
+func corpusGames(t *testing.T) []corpusGame {
+	t.Helper()
 	data, err := os.ReadFile("testdata/corpus.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +75,13 @@ func TestCorpus(t *testing.T) {
 	if err := strictyaml.Decode("testdata/corpus.yaml", data, &games); err != nil {
 		t.Fatal(err)
 	}
+	return games
+}
+
+// TestCorpus gives every game of the peer's corpus the verdict its tests
+// state, and checks that testdata/corpus.yaml lists every game there.
+func TestCorpus(t *testing.T) {
+	dir, games := corpusDir(t), corpusGames(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "v[12]", "*.txt"))
 	listed := map[string]bool{}
 	for _, g := range games {
@@ -75,11 +94,7 @@ func TestCorpus(t *testing.T) {
 	}
 	for _, g := range games {
 		t.Run(g.File, func(t *testing.T) {
-			path := filepath.Join(dir, g.File)
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			path, data := corpusFile(t, g.File)
 			rec, err := Parse(path, data)
 			if err != nil {
 				t.Fatal(err)
@@ -175,11 +190,7 @@ func potential(b Board) uint64 {
 // against the final state its comment states, as the peer printed it:
 // the score, the generator's state, breaks, moves, over, won and the board.
 func TestCorpusCommentedState(t *testing.T) {
-	path := filepath.Join(corpusDir(t), "v2", "Ni4FIRM_commented.txt")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, data := corpusFile(t, "v2", "Ni4FIRM_commented.txt")
 	rec, err := ParseV2(path, data)
 	if err != nil {
 		t.Fatal(err)
@@ -225,38 +236,46 @@ func TestCorpusCommentedState(t *testing.T) {
 // BenchmarkCorpusLongest reads and validates the corpus's longest game,
 // GAME4X4BIG (4,276 entries), and each of the two alone.
 func BenchmarkCorpusLongest(b *testing.B) {
-	path := filepath.Join(corpusDir(b), "v1", "GAME4X4BIG.txt")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, data := corpusFile(b, "v1", "GAME4X4BIG.txt")
 	rec, err := ParseV1(path, data)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("read+validate", func(b *testing.B) {
-		for b.Loop() {
+	benchStages(b,
+		stage{"read+validate", func() error {
 			rec, err := ParseV1(path, data)
 			if err != nil {
-				b.Fatal(err)
+				return err
 			}
-			if res := ValidateV1(rec); !res.Valid {
-				b.Fatal(res.Problem)
+			return validV1(rec)
+		}},
+		stage{"read", func() error { _, err := ParseV1(path, data); return err }},
+		stage{"validate", func() error { return validV1(rec) }})
+}
+
+// validV1 validates rec: nil when valid, else the problem.
+func validV1(rec *V1) error {
+	if res := ValidateV1(rec); !res.Valid {
+		return res.Problem
+	}
+	return nil
+}
+
+// stage is a step a benchmark measures: its name and one run of it.
+type stage struct {
+	name string
+	run  func() error
+}
+
+// benchStages measures each stage in a sub-benchmark of its name.
+func benchStages(b *testing.B, stages ...stage) {
+	for _, s := range stages {
+		b.Run(s.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := s.run(); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
-	b.Run("read", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := ParseV1(path, data); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("validate", func(b *testing.B) {
-		for b.Loop() {
-			if res := ValidateV1(rec); !res.Valid {
-				b.Fatal(res.Problem)
-			}
-		}
-	})
+		})
+	}
 }

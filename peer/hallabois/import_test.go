@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
-	"github.com/tileproof/tileproof/internal/strictyaml"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -67,22 +66,10 @@ func countBreaks(r *replay.Replay) int {
 // validator: valid or not, the score (the tests' figure where they state
 // one, within their bound where they bound it), the breaks, won and over.
 func TestImportCorpus(t *testing.T) {
-	dir := corpusDir(t)
-	data, err := os.ReadFile("testdata/corpus.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var games []corpusGame
-	if err := strictyaml.Decode("testdata/corpus.yaml", data, &games); err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range games {
+	corpusDir(t) // skips without the corpus (fails when required), once
+	for _, g := range corpusGames(t) {
 		t.Run(g.File, func(t *testing.T) {
-			path := filepath.Join(dir, g.File)
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			path, data := corpusFile(t, g.File)
 			imp, vd, err := importVerify(t, path, data)
 			if err != nil {
 				t.Fatalf("import: %v", err)
@@ -436,11 +423,7 @@ func TestImportDifferentialV1(t *testing.T) {
 // GAME4X4BIG (4,276 entries, 243 KB): the whole (read, convert, write
 // the replay, verify the file), and each step alone.
 func BenchmarkImportLongest(b *testing.B) {
-	path := filepath.Join(corpusDir(b), "v1", "GAME4X4BIG.txt")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, data := corpusFile(b, "v1", "GAME4X4BIG.txt")
 	rec, err := Parse(path, data)
 	if err != nil {
 		b.Fatal(err)
@@ -451,42 +434,27 @@ func BenchmarkImportLongest(b *testing.B) {
 	}
 	file := imp.Replay.EncodeYAML(0)
 	v := replay.NewVerifier()
-	b.Run("all", func(b *testing.B) {
-		for b.Loop() {
+	verified := func(file []byte) error {
+		if vd := v.VerifyFile(path, file); !vd.Valid {
+			return errors.New(string(vd.Reason))
+		}
+		return nil
+	}
+	benchStages(b,
+		stage{"all", func() error {
 			rec, err := Parse(path, data)
 			if err != nil {
-				b.Fatal(err)
+				return err
 			}
 			imp, err := Convert(path, rec)
 			if err != nil {
-				b.Fatal(err)
+				return err
 			}
-			if vd := v.VerifyFile(path, imp.Replay.EncodeYAML(0)); !vd.Valid {
-				b.Fatal(vd.Reason)
-			}
-		}
-	})
-	b.Run("read", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := Parse(path, data); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("convert", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := Convert(path, rec); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("verify", func(b *testing.B) {
-		for b.Loop() {
-			if vd := v.VerifyFile(path, file); !vd.Valid {
-				b.Fatal(vd.Reason)
-			}
-		}
-	})
+			return verified(imp.Replay.EncodeYAML(0))
+		}},
+		stage{"read", func() error { _, err := Parse(path, data); return err }},
+		stage{"convert", func() error { _, err := Convert(path, rec); return err }},
+		stage{"verify", func() error { return verified(file) }})
 }
 
 // FuzzConvert imports any text: it never panics; a recording that reads is

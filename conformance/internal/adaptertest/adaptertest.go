@@ -5,38 +5,22 @@
 package adaptertest
 
 import (
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/internal/testkit"
 )
 
 // dir is the conformance folder of the repository.
-var dir = func() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
-}()
+var dir = filepath.Join(testkit.Root, "conformance")
 
-// Build builds the adapter once and returns the path of its binary.
-var Build = sync.OnceValues(func() (string, error) {
-	tmp, err := os.MkdirTemp("", "tileproof-adapter")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(tmp, "adapter")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = filepath.Join(dir, "testdata", "adapter")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", errors.New(string(out))
-	}
-	return bin, nil
-})
+// Build builds the adapter once a process (through testkit, which
+// shares the build with the other tests of the process) and returns the
+// path of its binary.
+func Build() (string, error) { return testkit.BuildBinary("./conformance/testdata/adapter") }
 
 // Command returns the command line that runs the adapter with args
 // (--mutant NAME, --features LIST), failing the test when it does not

@@ -1,0 +1,204 @@
+// Package testkit holds what the tests of several packages share: one
+// headless Chromium a test process (a tab a test), the binaries of the
+// module's commands built once a process, and the rule that a missing
+// tool skips a test unless an environment variable requires it.
+// It is imported by tests only.
+package testkit
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Root is the module's root directory.
+var Root = func() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}()
+
+// Absent skips t for a missing part, or fails it when the environment
+// variable env is "required" (as in CI).
+func Absent(t testing.TB, env, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if os.Getenv(env) == "required" {
+		t.Fatalf("%s, and %s=required", msg, env)
+	}
+	t.Skipf("%s (set %s=required to fail instead)", msg, env)
+}
+
+// Main runs the tests of m, then ends the shared browser and removes the
+// binaries built, and exits: a package's TestMain.
+func Main(m *testing.M) {
+	code := m.Run()
+	Close()
+	os.Exit(code)
+}
+
+// Close ends the browsers started and removes the binaries built.
+func Close() {
+	mu.Lock()
+	defer mu.Unlock()
+	for _, b := range browsers {
+		if b.cancel != nil {
+			b.cancel()
+		}
+	}
+	browsers = nil
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+		buildDir = ""
+	}
+	builds = map[string]*build{}
+	kitWasm = build{}
+}
+
+var (
+	mu       sync.Mutex
+	browsers []*Browser
+	buildDir string
+	builds   = map[string]*build{}
+)
+
+// Browser is a headless Chromium shared by the tests of a process, each
+// test in a tab of its own. Its zero value is not usable: set the window
+// size and the timeout of a tab.
+type Browser struct {
+	Width, Height int           // the window's size, in CSS pixels
+	TabTimeout    time.Duration // the most a tab may be used
+
+	once   sync.Once
+	ctx    context.Context
+	cancel context.CancelFunc
+	err    error
+}
+
+// ChromiumPath returns the path of a Chromium on PATH, or "".
+func ChromiumPath() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// Tab opens a new tab of the browser, starting it the first time; the tab
+// is closed when t ends. Without Chromium on PATH the test is skipped, or
+// fails under TILEPROOF_BROWSER=required.
+func (b *Browser) Tab(t testing.TB) context.Context {
+	t.Helper()
+	path := ChromiumPath()
+	if path == "" {
+		Absent(t, "TILEPROOF_BROWSER", "no chromium on PATH")
+	}
+	b.once.Do(func() {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.WindowSize(b.Width, b.Height))
+		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancelCtx := chromedp.NewContext(alloc)
+		b.ctx, b.cancel = ctx, func() { cancelCtx(); cancelAlloc() }
+		mu.Lock()
+		browsers = append(browsers, b)
+		mu.Unlock()
+		b.err = chromedp.Do(ctx) // starts the browser
+	})
+	if b.err != nil {
+		t.Fatalf("starting chromium: %v", b.err)
+	}
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, b.TabTimeout)
+	t.Cleanup(func() { cancelTimeout(); cancel() })
+	return ctx
+}
+
+type build struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// Binary builds the main package pkg (a path from the module's root, as
+// "./cmd/tileproof") once a process and returns the binary's path; the
+// test fails when it does not build. Main removes it.
+func Binary(t testing.TB, pkg string) string {
+	t.Helper()
+	bin, err := BuildBinary(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// BuildBinary is Binary for code without a test at hand.
+func BuildBinary(pkg string) (string, error) {
+	dir, err := BuildDir()
+	if err != nil {
+		return "", err
+	}
+	mu.Lock()
+	b := builds[pkg]
+	if b == nil {
+		b = &build{}
+		builds[pkg] = b
+	}
+	mu.Unlock()
+	b.once.Do(func() {
+		b.bin = filepath.Join(dir, strings.ReplaceAll(strings.Trim(filepath.ToSlash(pkg), "./"), "/", "-"))
+		cmd := exec.Command("go", "build", "-o", b.bin, pkg)
+		cmd.Dir = Root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		}
+	})
+	return b.bin, b.err
+}
+
+var kitWasm build
+
+// KitWasm builds the kit's verifier module (js/wasm/build.mjs, what npm
+// run build in js/ runs) once a process and returns its path; the test
+// fails when it does not build. Main removes it.
+func KitWasm(t testing.TB) string {
+	t.Helper()
+	dir, err := BuildDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kitWasm.once.Do(func() {
+		kitWasm.bin = filepath.Join(dir, "verifier.wasm")
+		cmd := exec.Command("node", "build.mjs", kitWasm.bin)
+		cmd.Dir = filepath.Join(Root, "js", "wasm")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			kitWasm.err = fmt.Errorf("node build.mjs: %v\n%s", err, out)
+		}
+	})
+	if kitWasm.err != nil {
+		t.Fatal(kitWasm.err)
+	}
+	return kitWasm.bin
+}
+
+// BuildDir returns the temporary directory of the process's builds,
+// making it the first time. Main removes it.
+func BuildDir() (string, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	if buildDir == "" {
+		dir, err := os.MkdirTemp("", "tileproof-testkit-")
+		if err != nil {
+			return "", err
+		}
+		buildDir = dir
+	}
+	return buildDir, nil
+}
