@@ -107,7 +107,7 @@ func (c *cli) reportPackErrors(dir string, err error) int {
 			e.File = filepath.Join(dir, e.File)
 			fmt.Fprintf(c.stderr, "%s\n", e)
 		}
-		return c.fail(exitBadUsage, "%d errors in the case pack %s", len(list), where)
+		return c.fail(exitBadUsage, "%s in the case pack %s", plural(len(list), "error"), where)
 	}
 	return c.fail(exitBadUsage, "%s: %v", where, err)
 }
