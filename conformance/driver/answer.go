@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json"
@@ -205,8 +206,11 @@ func readAnswer(op string, line []byte) (protocol.Answer, error) {
 		return protocol.Answer{}, &schemaError{"", "an empty line, not a JSON object"}
 	}
 	var w answerLine
-	if err := json.Unmarshal(line, &w, strictjson.Options()); err != nil {
-		return protocol.Answer{}, decodeError(err)
+	if !readPlain(line, &w) {
+		w = answerLine{}
+		if err := json.Unmarshal(line, &w, strictjson.Options()); err != nil {
+			return protocol.Answer{}, decodeError(err)
+		}
 	}
 	c := checker{}
 	a := c.answer(op, okKeys, &w)
@@ -270,8 +274,9 @@ func (c *checker) fail(at, msg string) {
 // and, when only is not "", no key beyond required (only says whose).
 func (c *checker) keys(at string, obj any, required []string, only string, nullable ...string) {
 	v := reflect.ValueOf(obj).Elem()
+	names := keyNames(v.Type())
 	for i := range v.NumField() {
-		name := v.Type().Field(i).Tag.Get("json")
+		name := names[i]
 		set, null := v.Field(i).Addr().Interface().(key).given()
 		switch wanted := slices.Contains(required, name); {
 		case wanted && !set:
@@ -283,6 +288,22 @@ func (c *checker) keys(at string, obj any, required []string, only string, nulla
 		}
 	}
 }
+
+// keyNames returns the JSON keys of struct type t's fields, in order,
+// read from their tags once a type.
+func keyNames(t reflect.Type) []string {
+	if names, ok := keyNamesByType.Load(t); ok {
+		return names.([]string)
+	}
+	names := make([]string, t.NumField())
+	for i := range names {
+		names[i] = t.Field(i).Tag.Get("json")
+	}
+	keyNamesByType.Store(t, names)
+	return names
+}
+
+var keyNamesByType sync.Map // reflect.Type to []string
 
 // answer checks w, an answer to op whose keys with ok true are okKeys,
 // and returns it.
@@ -367,10 +388,15 @@ func (c *checker) state(w *stateLine) *protocol.WireState {
 	st.Board = make([][]uint64, len(rows))
 	cells := make([]uint64, 0, 64)
 	for r, row := range rows {
-		at := "/state/board/" + strconv.Itoa(r)
-		c.count(at, len(row), 2, 8)
+		if len(row) < 2 || len(row) > 8 {
+			c.count("/state/board/"+strconv.Itoa(r), len(row), 2, 8)
+		}
 		for i, n := range row {
-			cells = append(cells, c.tile(at+"/"+strconv.Itoa(i), n, true))
+			if v := n.v; n.ok && !n.neg && (v == 0 || v >= 2 && v <= engine.MaxTile && v&(v-1) == 0) {
+				cells = append(cells, v) // a tile or empty: no pointer is worded
+				continue
+			}
+			cells = append(cells, c.tile("/state/board/"+strconv.Itoa(r)+"/"+strconv.Itoa(i), n, true))
 		}
 		st.Board[r] = cells[len(cells)-len(row):]
 	}
