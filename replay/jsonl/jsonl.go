@@ -29,12 +29,23 @@ func AppendVerdict(b []byte, vd replay.Verdict) []byte {
 	b = vd.AppendJSON(b)
 	// Only <, > and & among ASCII need escaping: the rest is looked at
 	// only when a byte is not ASCII.
-	if text := b[start:]; bytes.ContainsAny(text, "<>&") || bytes.ContainsFunc(text, func(r rune) bool { return r >= utf8.RuneSelf }) {
+	if text := b[start:]; bytes.ContainsAny(text, "<>&") || !isASCII(text) {
 		var escaped bytes.Buffer
 		json.HTMLEscape(&escaped, text)
 		b = append(b[:start], escapeTerminalRunes(escaped.Bytes())...)
 	}
 	return append(b, '\n')
+}
+
+// isASCII reports whether text is all ASCII, byte by byte (a search by
+// rune would decode every one).
+func isASCII(text []byte) bool {
+	for _, c := range text {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // Unreadable is the verdict of an input that could not be read (a line
