@@ -9,7 +9,6 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/analyze"
 	"github.com/tileproof/tileproof/internal/safetext"
@@ -49,17 +48,16 @@ Inputs are read as tileproof verify reads them. --json prints one JSON line a ga
 --build-reference NAME writes a reference set made of the games given (games by players known
 to be people) to stdout, with the thresholds of the built-in one, for --reference.`,
 	}
-	c.flags(cmd, func(fl *pflag.FlagSet) {
-		fl.BoolVar(&f.json, "json", false, "print one JSON line a game")
-		fl.BoolVar(&f.deep, "deep", false, "add expectimax-3 to the evaluators (about ten times slower)")
-		fl.BoolVar(&f.noClairvoyance, "no-clairvoyance", false, "skip the clairvoyance test of seeded games")
-		intFlag(fl, &f.maxMoves, "max-moves", 0, "analyse at most the first `N` counted moves of each game (0: all)")
-		fl.StringVar(&f.reference, "reference", "", "place the games against the reference set in `FILE` instead of the built-in one")
-		fl.StringVar(&f.buildReference, "build-reference", "", "write a reference set named `NAME` made of these games to stdout")
-		fl.StringVar(&f.source, "source", "", "with --build-reference, the games' source, in words")
-		fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable), as tileproof verify takes")
-		fl.StringVar(&f.timesKeyFile, "times-key-file", "", "check each game's think times against the key in `FILE` of the signed server that dealt it (as serve --key-file takes it)")
-	})
+	fl := cmd.Flags()
+	fl.BoolVar(&f.json, "json", false, "print one JSON line a game")
+	fl.BoolVar(&f.deep, "deep", false, "add expectimax-3 to the evaluators (about ten times slower)")
+	fl.BoolVar(&f.noClairvoyance, "no-clairvoyance", false, "skip the clairvoyance test of seeded games")
+	intFlag(fl, &f.maxMoves, "max-moves", 0, "analyse at most the first `N` counted moves of each game (0: all)")
+	fl.StringVar(&f.reference, "reference", "", "place the games against the reference set in `FILE` instead of the built-in one")
+	fl.StringVar(&f.buildReference, "build-reference", "", "write a reference set named `NAME` made of these games to stdout")
+	fl.StringVar(&f.source, "source", "", "with --build-reference, the games' source, in words")
+	fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable), as tileproof verify takes")
+	fl.StringVar(&f.timesKeyFile, "times-key-file", "", "check each game's think times against the key in `FILE` of the signed server that dealt it (as serve --key-file takes it)")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.analyze(cmd, &f, args) })
 	return cmd
 }

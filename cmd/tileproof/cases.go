@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/cases"
 	"github.com/tileproof/tileproof/conformance"
@@ -124,12 +123,11 @@ func (c *cli) importPGSCommand() *cobra.Command {
 		Long: `Import a PGS 2048 skeleton's document (docs/sources.md): its testCases become a case file
 (keeping their ids) and its rules a profile.`,
 	}
-	c.flags(cmd, func(fl *pflag.FlagSet) {
-		fl.SortFlags = false
-		fl.StringVar(&f.name, "name", "pgs-imported", "the `NAME` of the profile the document's rules become")
-		fl.StringVar(&f.profileOut, "profile-out", "", "write the profile to `FILE`")
-		fl.StringVarP(&f.output, "output", "o", "", "write the cases to `FILE` instead of stdout")
-	})
+	fl := cmd.Flags()
+	fl.SortFlags = false
+	fl.StringVar(&f.name, "name", "pgs-imported", "the `NAME` of the profile the document's rules become")
+	fl.StringVar(&f.profileOut, "profile-out", "", "write the profile to `FILE`")
+	fl.StringVarP(&f.output, "output", "o", "", "write the cases to `FILE` instead of stdout")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.importPGS(cmd, &f, args) })
 	return cmd
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/strictjson"
@@ -36,9 +35,8 @@ after the swipe, the merge score and whether the line changed. With --json, read
 tool's JSON shape, {"lineBeforeSwipe": [...]}, and answer in it.`,
 		Example: "  tileproof line 2 2 2 2\n  tileproof line . 2 . 2\n  tileproof line --json '{\"lineBeforeSwipe\":[2,2,2,2]}'",
 	}
-	c.flags(cmd, func(fl *pflag.FlagSet) {
-		fl.StringVar(&jsonIn, "json", "", "read the cells as the Merge-line tool's `JSON`, {\"lineBeforeSwipe\": [...]}, from the argument or - for stdin, and answer in JSON")
-	})
+	fl := cmd.Flags()
+	fl.StringVar(&jsonIn, "json", "", "read the cells as the Merge-line tool's `JSON`, {\"lineBeforeSwipe\": [...]}, from the argument or - for stdin, and answer in JSON")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.line(cmd, jsonIn, args) })
 	return cmd
 }

@@ -16,7 +16,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/peer/hallabois"
@@ -129,9 +128,6 @@ func (c *cli) rootCommand() *cobra.Command {
 	}
 	return root
 }
-
-// flags defines cmd's flags with define.
-func (c *cli) flags(cmd *cobra.Command, define func(fl *pflag.FlagSet)) { define(cmd.Flags()) }
 
 // helpCommand is "tileproof help [COMMAND...]": the command's help, as
 // --help gives it; an unknown command is a usage error, with a suggestion.

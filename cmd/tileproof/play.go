@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/engine"
 )
@@ -62,16 +61,15 @@ game is written as a replay when at least one move counted (docs/viewer-terminal
 
 An illegal move in a profile that refuses it exits 1, naming the action.`,
 	}
-	c.flags(cmd, func(fl *pflag.FlagSet) {
-		fl.StringVar(&f.seed, "seed", "", "the seed `TEXT` (tp1: 1 to 96 characters once trimmed); at the terminal, a random one when not given")
-		fl.StringVar(&f.profile, "profile", "tile-merge", "a built-in profile's `NAME`, or a profile YAML file")
-		fl.StringVar(&f.moves, "moves", "", "the move `LOG`: U D L R, Z undo, E End run, K keep playing; white space ignored")
-		uint64Flag(fl, &f.target, "target", 0, "the run's target `TILE`, in a profile that offers a choice (online-2048); 0: the profile's own")
-		fl.BoolVar(&f.openEnded, "open-ended", false, "play on past the target, in a profile that offers it")
-		fl.BoolVar(&f.json, "json", false, "print the game as JSON")
-		fl.StringVarP(&f.output, "output", "o", "", "at the terminal, write the game as a replay to `FILE` (default: a new file named after the profile and seed)")
-		registerProfileCompletion(cmd, "profile")
-	})
+	fl := cmd.Flags()
+	fl.StringVar(&f.seed, "seed", "", "the seed `TEXT` (tp1: 1 to 96 characters once trimmed); at the terminal, a random one when not given")
+	fl.StringVar(&f.profile, "profile", "tile-merge", "a built-in profile's `NAME`, or a profile YAML file")
+	fl.StringVar(&f.moves, "moves", "", "the move `LOG`: U D L R, Z undo, E End run, K keep playing; white space ignored")
+	uint64Flag(fl, &f.target, "target", 0, "the run's target `TILE`, in a profile that offers a choice (online-2048); 0: the profile's own")
+	fl.BoolVar(&f.openEnded, "open-ended", false, "play on past the target, in a profile that offers it")
+	fl.BoolVar(&f.json, "json", false, "print the game as JSON")
+	fl.StringVarP(&f.output, "output", "o", "", "at the terminal, write the game as a replay to `FILE` (default: a new file named after the profile and seed)")
+	registerProfileCompletion(cmd, "profile")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.play(cmd, &f, args) })
 	return cmd
 }

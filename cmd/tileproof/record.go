@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/conformance/explore"
@@ -44,27 +43,26 @@ one move after the end included); when the implementation breaks the rules, the 
 written ends there and record exits 1 naming the step. Without --profile, the games are
 played under the first profile the implementation declares.`,
 	}
-	c.flags(cmd, func(fl *pflag.FlagSet) {
-		fl.StringVar(&f.seed, "seed", "", "the seed `TEXT`; with --games N, the games use TEXT-1 ... TEXT-N")
-		fl.StringVar(&f.profile, "profile", "tile-merge", "a built-in profile's `NAME`, or a profile YAML file (with --impl, default: its first)")
-		uint64Flag(fl, &f.target, "target", 0, "the run's target `TILE`, in a profile that offers a choice; 0: the profile's own")
-		fl.BoolVar(&f.openEnded, "open-ended", false, "play on past the target, in a profile that offers it")
-		fl.StringVar(&f.moves, "moves", "", "the move `LOG` to record")
-		fl.StringVar(&f.player, "player", "", "let a built-in player play: `NAME` random or expectimax")
-		uint64Flag(fl, &f.playerSeed, "player-seed", 1, "the random player's `SEED`")
-		intFlag(fl, &f.maxMoves, "max-moves", 0, "stop a player after `N` counted moves (0: play to the end)")
-		fl.BoolVar(&f.keep, "keep-playing", false, "when the run stops at the win and the profile asks (classic), record K and play on")
-		intFlag(fl, &f.games, "games", 1, "record `N` games (more than 1 with --player)")
-		fl.BoolVar(&f.spawns, "spawns", false, "write the spawn-recorded form: the start board and each spawn, no seed")
-		fl.BoolVar(&f.commit, "commit", false, "add the seed's SHA-256 commitment")
-		fl.BoolVar(&f.json, "json", false, "write JSON, one replay a line (the default for more than one game)")
-		fl.StringVarP(&f.output, "output", "o", "", "write to `FILE` instead of stdout")
-		fl.StringVar(&f.impl, "impl", "", "play the games in another implementation, exec:`COMMAND` (docs/protocol.md), its own generator making the spawns")
-		fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "with --impl: the driver's timeout for each request, a `DURATION` such as 5s")
-		startTimeoutFlag(fl, &f.startTimeout)
-		registerProfileCompletion(cmd, "profile")
-		cmd.RegisterFlagCompletionFunc("player", cobra.FixedCompletions(player.Names(), cobra.ShellCompDirectiveNoFileComp))
-	})
+	fl := cmd.Flags()
+	fl.StringVar(&f.seed, "seed", "", "the seed `TEXT`; with --games N, the games use TEXT-1 ... TEXT-N")
+	fl.StringVar(&f.profile, "profile", "tile-merge", "a built-in profile's `NAME`, or a profile YAML file (with --impl, default: its first)")
+	uint64Flag(fl, &f.target, "target", 0, "the run's target `TILE`, in a profile that offers a choice; 0: the profile's own")
+	fl.BoolVar(&f.openEnded, "open-ended", false, "play on past the target, in a profile that offers it")
+	fl.StringVar(&f.moves, "moves", "", "the move `LOG` to record")
+	fl.StringVar(&f.player, "player", "", "let a built-in player play: `NAME` random or expectimax")
+	uint64Flag(fl, &f.playerSeed, "player-seed", 1, "the random player's `SEED`")
+	intFlag(fl, &f.maxMoves, "max-moves", 0, "stop a player after `N` counted moves (0: play to the end)")
+	fl.BoolVar(&f.keep, "keep-playing", false, "when the run stops at the win and the profile asks (classic), record K and play on")
+	intFlag(fl, &f.games, "games", 1, "record `N` games (more than 1 with --player)")
+	fl.BoolVar(&f.spawns, "spawns", false, "write the spawn-recorded form: the start board and each spawn, no seed")
+	fl.BoolVar(&f.commit, "commit", false, "add the seed's SHA-256 commitment")
+	fl.BoolVar(&f.json, "json", false, "write JSON, one replay a line (the default for more than one game)")
+	fl.StringVarP(&f.output, "output", "o", "", "write to `FILE` instead of stdout")
+	fl.StringVar(&f.impl, "impl", "", "play the games in another implementation, exec:`COMMAND` (docs/protocol.md), its own generator making the spawns")
+	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "with --impl: the driver's timeout for each request, a `DURATION` such as 5s")
+	startTimeoutFlag(fl, &f.startTimeout)
+	registerProfileCompletion(cmd, "profile")
+	cmd.RegisterFlagCompletionFunc("player", cobra.FixedCompletions(player.Names(), cobra.ShellCompDirectiveNoFileComp))
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.record(cmd, &f, args) })
 	return cmd
 }
