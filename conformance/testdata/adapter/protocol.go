@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/tileproof/tileproof/conformance/internal/lineproto"
 )
 
@@ -149,6 +151,13 @@ func (a *adapter) handle(line []byte) ([]byte, hook) {
 	case *probe.ID < 1 || *probe.ID > maxSafe:
 		why = fmt.Sprintf("its id %d is not from 1 to 2^53-1", *probe.ID)
 	default:
+		// A line valid by RFC 7493 has every key of an object once: only
+		// another line is searched for the key given twice (the search
+		// reads every token again, which cost the adapter a third of its
+		// time).
+		if jsontext.Value(line).IsValid() {
+			break
+		}
 		if key, twice := repeatedKey(line); twice {
 			why = fmt.Sprintf("it has the key %q twice", key)
 		}
