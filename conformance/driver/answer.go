@@ -392,8 +392,8 @@ func (c *checker) state(w *stateLine) *protocol.WireState {
 			c.count("/state/board/"+strconv.Itoa(r), len(row), 2, 8)
 		}
 		for i, n := range row {
-			if v := n.v; n.ok && !n.neg && (v == 0 || v >= 2 && v <= engine.MaxTile && v&(v-1) == 0) {
-				cells = append(cells, v) // a tile or empty: no pointer is worded
+			if n.isTile(true) {
+				cells = append(cells, n.v) // no pointer is worded
 				continue
 			}
 			cells = append(cells, c.tile("/state/board/"+strconv.Itoa(r)+"/"+strconv.Itoa(i), n, true))
@@ -434,6 +434,9 @@ func (c *checker) integer(at string, g given[integer], min, max uint64) uint64 {
 // tile checks a tile at at, a power of two from 2 to 2^52, or 0 when
 // empty is true.
 func (c *checker) tile(at string, n integer, empty bool) uint64 {
+	if n.isTile(empty) {
+		return n.v
+	}
 	c.integer(at, given[integer]{V: n, Set: true}, 0, engine.MaxTile)
 	switch v := n.v; {
 	case v == 0 && empty, v >= 2 && v&(v-1) == 0:
@@ -443,6 +446,13 @@ func (c *checker) tile(at string, n integer, empty bool) uint64 {
 		c.fail(at, fmt.Sprintf("%d is not a tile (a power of two, 2 to 2^52)", v))
 	}
 	return n.v
+}
+
+// isTile reports whether n is a tile, a power of two from 2 to 2^52, or
+// 0 when empty is true.
+func (n integer) isTile(empty bool) bool {
+	v := n.v
+	return n.ok && !n.neg && v <= engine.MaxTile && (v == 0 && empty || v >= 2 && v&(v-1) == 0)
 }
 
 // str checks that s has min to max characters as JSON Schema counts

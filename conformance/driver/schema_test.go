@@ -225,6 +225,8 @@ func TestAnswerMessages(t *testing.T) {
 		{"new", `{"id":2,"ok":true,"legal":[],` + st + `}`, "/legal: a field an answer to new with ok true does not have"},
 		{"move", `{"id":2,"ok":true,"changed":true,"gained":0,"spawn":{"row":null,"col":1,"value":2},` + st + `}`, "/spawn/row: null, where the schema has a value"},
 		{"move", `{"id":2,"ok":true,"changed":1,"gained":0,"spawn":null,` + st + `}`, "/changed: want true or false, not a number"},
+		{"move", `{"id":2,"ok":true,"changed":true,"gained":0,"spawn":{"row":0,"col":1,"value":0},` + st + `}`, "/spawn/value: 0 is not a tile (a power of two, 2 to 2^52)"},
+		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,9007199254740992]],"score":0,"moves":0,"won":false,"over":false}}`, "/state/board/1/1: 9007199254740992 is not from 0 to 4503599627370496"},
 		{"move", `{"id":2,"ok":true,"changed":true,"gained":0,"spawn":[],` + st + `}`, "/spawn: want an object, not a list"},
 		{"hello", `{"id":1,"ok":true,"protocol":1,"name":"x","version":"1","profiles":[3],"features":[]}`, "/profiles/0: want a string, not a number"},
 		{"legal", `{"id":4,"ok":true,"legal":[],"Legal":[]}`, "/Legal: unknown field"},

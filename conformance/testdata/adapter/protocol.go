@@ -151,13 +151,6 @@ func (a *adapter) handle(line []byte) ([]byte, hook) {
 	case *probe.ID < 1 || *probe.ID > maxSafe:
 		why = fmt.Sprintf("its id %d is not from 1 to 2^53-1", *probe.ID)
 	default:
-		// A line valid by RFC 7493 has every key of an object once: only
-		// another line is searched for the key given twice (the search
-		// reads every token again, which cost the adapter a third of its
-		// time).
-		if jsontext.Value(line).IsValid() {
-			break
-		}
 		if key, twice := repeatedKey(line); twice {
 			why = fmt.Sprintf("it has the key %q twice", key)
 		}
@@ -226,6 +219,12 @@ func (a *adapter) handle(line []byte) ([]byte, hook) {
 // twice, at any depth (found true; the key may be ""), or found false
 // when none does (or line does not read).
 func repeatedKey(line []byte) (key string, found bool) {
+	// A line valid by RFC 7493 has every key of an object once: only
+	// another line is searched token by token (which, done for every
+	// request, cost the adapter a third of its time).
+	if jsontext.Value(line).IsValid() {
+		return "", false
+	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	// walk reads one value; bad is set once the text does not read, and
 	// ends every walk.
