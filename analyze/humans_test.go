@@ -92,6 +92,15 @@ func TestHumanRecordings(t *testing.T) {
 		loo := ref.Without(rep.SHA256)
 		loo.place(rep)
 		t.Logf("%s: %s, score %.2f, %d non-trivial moves", h.name, rep.Band, rep.Score, rep.NonTrivial)
+		for _, s := range rep.Evaluators {
+			miss := rep.NonTrivial - s.Agree
+			near := 0.0
+			if miss > 0 {
+				near = float64(miss-s.Large) / float64(miss)
+			}
+			t.Logf("  %s: agreement %.1f%%, near misses %.0f%% of %d misses, misses on crowded boards %.1f%%, on open ones %.1f%%",
+				s.Evaluator, 100*s.Agreement, 100*near, miss, 100*s.CrowdedMiss, 100*s.OpenMiss)
+		}
 		if rep.Band == Review || rep.Band == Strong {
 			t.Errorf("%s flagged: %s", h.name, rep.Statement)
 		}
