@@ -189,6 +189,12 @@ func (jr *jsonReader) scalar(path string) (scalar, error) {
 	if err != nil {
 		return scalar{}, err
 	}
+	return rawScalar(raw, at), nil
+}
+
+// rawScalar reads a string, number, true, false or null from its valid
+// JSON text raw, found at at.
+func rawScalar(raw []byte, at pos) scalar {
 	s := scalar{at: at}
 	switch raw[0] {
 	case '"':
@@ -209,7 +215,7 @@ func (jr *jsonReader) scalar(path string) (scalar, error) {
 		s.text = string(raw)
 		s.kind = classifyNumber(s.text)
 	}
-	return s, nil
+	return s
 }
 
 // lookupRaw returns the field of fields whose name is the JSON string

@@ -249,7 +249,7 @@ func jsonField(data []byte, fd field, v *jsonValue, f *form, errs *decodeError) 
 			wrong(raw, v.at, paths[fd.id], "a single value", errs)
 			return
 		}
-		f.setScalar(fd, jsonScalar(raw, v.at), errs)
+		f.setScalar(fd, rawScalar(raw, pos{off: v.at + 1}), errs)
 		return
 	}
 	// A board of rows: a list of lists of single values, at most 64 each
@@ -279,38 +279,12 @@ func jsonField(data []byte, fd field, v *jsonValue, f *form, errs *decodeError) 
 				wrong(cell, at, paths[fd.id], "a single value", errs)
 				return
 			}
-			row = append(row, jsonScalar(cell, at))
+			row = append(row, rawScalar(cell, pos{off: at + 1}))
 		}
 		dec.ReadToken()
 		rows = append(rows, row)
 	}
 	f.setRows(fd, pos{off: v.at + 1}, rows, errs)
-}
-
-// jsonScalar reads a string, number, true, false or null, raw, found at
-// byte offset at.
-func jsonScalar(raw []byte, at int) scalar {
-	s := scalar{at: pos{off: at + 1}}
-	switch raw[0] {
-	case '"':
-		s.kind = sString
-		if bytes.IndexByte(raw, '\\') < 0 {
-			s.text = string(raw[1 : len(raw)-1])
-		} else {
-			text, _ := jsontext.AppendUnquote(nil, raw) // valid: the decoder read it
-			s.text = string(text)
-		}
-	case 't':
-		s.text, s.kind = "true", sBool
-	case 'f':
-		s.text, s.kind = "false", sBool
-	case 'n':
-		s.text, s.kind = "null", sNull
-	default:
-		s.text = string(raw)
-		s.kind = classifyNumber(s.text)
-	}
-	return s
 }
 
 // wrong reports the value at the start of raw, found at byte offset at,
