@@ -317,12 +317,19 @@ func BoardFromValues(values [][]uint64) (Board, error) {
 	if err != nil {
 		return Board{}, err
 	}
-	for r, row := range values {
+	return fillBoard(b, values, tileExp)
+}
+
+// fillBoard sets b's cells from rows, each cell's exponent read by exp:
+// the rows must all have b's columns.
+func fillBoard[T any](b Board, rows [][]T, exp func(T) (uint8, error)) (Board, error) {
+	cols := int(b.cols)
+	for r, row := range rows {
 		if len(row) != cols {
 			return Board{}, &BoardError{Row: r + 1, Msg: fmt.Sprintf("has %d cells; row 1 has %d", len(row), cols)}
 		}
 		for c, v := range row {
-			e, err := tileExp(v)
+			e, err := exp(v)
 			if err != nil {
 				return Board{}, &BoardError{Row: r + 1, Col: c + 1, Msg: err.Error()}
 			}
@@ -391,20 +398,7 @@ func ParseBoard(text string) (Board, error) {
 	if cols < MinSide || cols > MaxSide {
 		return Board{}, &BoardError{Row: 1, Msg: fmt.Sprintf("%d cells; a row has %d to %d", cols, MinSide, MaxSide)}
 	}
-	b := Board{rows: uint8(len(rows)), cols: uint8(cols)}
-	for r, row := range rows {
-		if len(row) != cols {
-			return Board{}, &BoardError{Row: r + 1, Msg: fmt.Sprintf("has %d cells; row 1 has %d", len(row), cols)}
-		}
-		for c, cell := range row {
-			e, err := parseCell(cell)
-			if err != nil {
-				return Board{}, &BoardError{Row: r + 1, Col: c + 1, Msg: err.Error()}
-			}
-			b.cells[r*cols+c] = e
-		}
-	}
-	return b, nil
+	return fillBoard(Board{rows: uint8(len(rows)), cols: uint8(cols)}, rows, parseCell)
 }
 
 func parseCell(s string) (uint8, error) {
