@@ -133,8 +133,10 @@ func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {
 		// Evidence is the section of the verdict's analysis, when it
 		// carries one (analysis.go).
 		Evidence *evidence
+		Analysed bool // the page carries the analysis's style
 	}{Title: v.Name, V: v, Data: d, Chart: p.chart.svg(d.steps()), Steps: d.steps() - 1, Head: p.headline(v),
 		Z: base64.RawURLEncoding.EncodeToString(z), Options: opt, Evidence: evidenceOf(v.Analysis)}
+	page.Analysed = page.Evidence != nil
 	if kindOf(v) == kindSuspicious {
 		page.Heat = p.heat.grid()
 	}

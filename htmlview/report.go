@@ -180,10 +180,11 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		// Bands are the counts of the bands of evidence of computer
 		// play, most atypical first; nil when no game was analysed
 		// (the table has then no column of them).
-		Bands []bandCount
+		Bands    []bandCount
+		Analysed bool // the page carries the analysis's style
 	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable],
 		needsOf(entries, opt.Top), opt.Top, reasons, histogramSVG(logHistogram(scores)), quantiles(scores), template.JS(rows), replay.WarnBelow,
-		bandCounts(entries)}
+		bandCounts(entries), hasBands(entries)}
 	return pages().ExecuteTemplate(w, "report.html", page)
 }
 
