@@ -124,7 +124,7 @@ func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {
 		Title   string
 		V       replay.Verdict
 		Data    data
-		Chart   template.HTML
+		Chart   chartView
 		Steps   int
 		Z       string
 		Heat    template.HTML
@@ -134,7 +134,7 @@ func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {
 		// carries one (analysis.go).
 		Evidence *evidence
 		Analysed bool // the page carries the analysis's style
-	}{Title: v.Name, V: v, Data: d, Chart: p.chart.svg(d.steps()), Steps: d.steps() - 1, Head: p.headline(v),
+	}{Title: v.Name, V: v, Data: d, Chart: p.chart.view(d.steps()), Steps: d.steps() - 1, Head: p.headline(v),
 		Z: base64.RawURLEncoding.EncodeToString(z), Options: opt, Evidence: evidenceOf(v.Analysis)}
 	page.Analysed = page.Evidence != nil
 	if kindOf(v) == kindSuspicious {

@@ -8,7 +8,8 @@ import (
 	"strings"
 )
 
-// The chart's drawing area, in SVG user units.
+// The chart's drawing area, in SVG user units (replay.html draws its
+// frame at these).
 const (
 	chartW, chartH = 640.0, 150.0
 	padL, padB     = 56.0, 20.0
@@ -55,10 +56,17 @@ func (c *chartLine) add(score uint64) {
 	c.n++
 }
 
-// svg draws the score at each step as an inline SVG line, with a marker
-// line (id "mark") the script moves to the shown step. steps is the
-// number of viewer steps.
-func (c *chartLine) svg(steps int) template.HTML {
+// chartView is what replay.html's chart draws: the score line's points,
+// the top score and the last step (digits grouped), and the number of
+// viewer steps.
+type chartView struct {
+	Points, Top, Last string
+	Steps             int
+}
+
+// view returns the chart of the score at each step; steps is the number
+// of viewer steps.
+func (c *chartLine) view(steps int) chartView {
 	var top uint64 = 1
 	for _, p := range c.pts {
 		top = max(top, p.best)
@@ -71,24 +79,7 @@ func (c *chartLine) svg(steps int) template.HTML {
 		fmt.Fprintf(&pts, "%.1f,%.1f ", x(p.i), y(p.best))
 	}
 	fmt.Fprintf(&pts, "%.1f,%.1f", x(max(c.n-1, 0)), y(c.last))
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg id="chart" viewBox="0 0 %g %g" role="img" aria-label="score over the steps">`, chartW, chartH)
-	fmt.Fprintf(&b, `<line class="axis" x1="%g" y1="%g" x2="%g" y2="%g"/>`, padL, chartH-padB, chartW-4, chartH-padB)
-	fmt.Fprintf(&b, `<line class="axis" x1="%g" y1="6" x2="%g" y2="%g"/>`, padL, padL, chartH-padB)
-	fmt.Fprintf(&b, `<text x="%g" y="12" text-anchor="end">%s</text>`, padL-4, grouped(top))
-	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">0</text>`, padL-4, chartH-padB)
-	fmt.Fprintf(&b, `<text x="%g" y="%g">step 0</text>`, padL, chartH-4)
-	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">step %s</text>`, chartW-4, chartH-4, grouped(uint64(steps-1)))
-	fmt.Fprintf(&b, `<polyline class="score" points="%s"/>`, pts.String())
-	b.WriteString(`<g id="marks"></g>`)
-	fmt.Fprintf(&b, `<line id="mark" x1="%g" y1="6" x2="%g" y2="%g"/>`, x(n), x(n), chartH-padB)
-	// The click area is the whole chart; the script maps a point to the
-	// step at that x on the axis (data-x0 is step 0, data-x1 the last),
-	// in the chart's own units, so that the click lands where the axis
-	// says.
-	fmt.Fprintf(&b, `<rect id="hit" x="0" y="0" width="%g" height="%g" data-x0="%g" data-x1="%g" data-steps="%d"/>`, chartW, chartH, padL, chartW-4, steps)
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	return chartView{Points: pts.String(), Top: grouped(top), Last: grouped(uint64(steps - 1)), Steps: steps}
 }
 
 // grouped writes n with its digits grouped by threes: 173,632.
