@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"strings"
 
 	"github.com/tileproof/tileproof/replay"
 )
@@ -45,15 +44,28 @@ func (h *heat) add(f replay.Frame) {
 	h.spawns++
 }
 
-// grid draws the heat map: a cell a board cell, the tiles that appeared
-// there against a fair generator's expectation, amber where more appeared
-// than a fair generator puts there, blue where fewer.
-func (h *heat) grid() template.HTML {
+// heatCell is one cell of the heat map: the tiles that appeared there,
+// a fair generator's expectation, and its colour.
+type heatCell struct {
+	Row, Col   int
+	Seen, Fair float64
+	Colour     template.CSS
+}
+
+// heatMap is the heat map replay.html draws, a cell a board cell.
+type heatMap struct {
+	Cols  int
+	Cells []heatCell
+}
+
+// grid returns the heat map, each cell amber where more tiles appeared
+// than a fair generator puts there, blue where fewer; nil for a game
+// without spawns.
+func (h *heat) grid() *heatMap {
 	if h.spawns == 0 {
-		return ""
+		return nil
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="heat" id="heat" style="--cols:%d">`, h.cols)
+	m := &heatMap{Cols: h.cols}
 	for i := range h.rows * h.cols {
 		seen, fair := h.seen[i], h.fair[i]
 		ratio := (seen + 0.5) / (fair + 0.5)
@@ -62,9 +74,7 @@ func (h *heat) grid() template.HTML {
 		if ratio < 1 {
 			colour = fmt.Sprintf("rgba(31,95,168,%.2f)", t)
 		}
-		fmt.Fprintf(&b, `<div class="hc" style="background:%s" data-seen="%.0f" data-fair="%.1f" title="row %d, column %d: %.0f appeared, a fair generator puts %.1f"><b>%.0f</b><span>fair %.1f</span></div>`,
-			colour, seen, fair, i/h.cols, i%h.cols, seen, fair, seen, fair)
+		m.Cells = append(m.Cells, heatCell{i / h.cols, i % h.cols, seen, fair, template.CSS(colour)})
 	}
-	b.WriteString(`</div>`)
-	return template.HTML(b.String())
+	return m
 }

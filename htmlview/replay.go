@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"os"
 
@@ -127,7 +126,7 @@ func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {
 		Chart   chartView
 		Steps   int
 		Z       string
-		Heat    template.HTML
+		Heat    *heatMap
 		Options Options
 		Head    headline
 		// Evidence is the section of the verdict's analysis, when it
