@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"math/bits"
 
 	"github.com/tileproof/tileproof/replay"
 )
@@ -22,23 +23,14 @@ func (h *heat) add(f replay.Frame) {
 	if f.Spawn == nil {
 		return
 	}
-	b := f.Board
-	h.rows, h.cols = b.Rows(), b.Cols()
+	h.rows, h.cols = f.Board.Rows(), f.Board.Cols()
 	at := f.Spawn.Row*h.cols + f.Spawn.Col
-	empty := 1 // the spawn's cell was empty after the slide
-	for r := range h.rows {
-		for c := range h.cols {
-			if b.Exp(r, c) == 0 {
-				empty++
-			}
-		}
-	}
-	for r := range h.rows {
-		for c := range h.cols {
-			if i := r*h.cols + c; i == at || b.Exp(r, c) == 0 {
-				h.fair[i] += 1 / float64(empty)
-			}
-		}
+	// The cells the tile could have fallen on: the empty ones of the board
+	// after the slide, the spawn's own with them.
+	open := f.Board.EmptyMask() | 1<<at
+	share := 1 / float64(bits.OnesCount64(open))
+	for m := open; m != 0; m &= m - 1 {
+		h.fair[bits.TrailingZeros64(m)] += share
 	}
 	h.seen[at]++
 	h.spawns++
