@@ -158,7 +158,7 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		Needs                                  []need
 		Top                                    int
 		Reasons                                []reasonCount
-		Histogram                              template.HTML
+		Histogram                              []bar
 		Stats                                  string
 		Rows                                   template.JS
 		WarnBelow                              float64
@@ -168,7 +168,7 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		Bands    []bandCount
 		Analysed bool // the page carries the analysis's style
 	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable],
-		needsOf(entries, opt.Top), opt.Top, reasons, histogramSVG(logHistogram(scores)), quantiles(scores), template.JS(rows), replay.WarnBelow,
+		needsOf(entries, opt.Top), opt.Top, reasons, histogramBars(logHistogram(scores)), quantiles(scores), template.JS(rows), replay.WarnBelow,
 		bandCounts(entries), hasBands(entries)}
 	return pages().ExecuteTemplate(w, "report.html", page)
 }

@@ -2,7 +2,6 @@ package htmlview
 
 import (
 	"fmt"
-	"html/template"
 	"math"
 	"slices"
 	"strings"
@@ -137,35 +136,36 @@ func histogram(values []uint64, maxBins int) []bin {
 	return bins
 }
 
-// histogramSVG draws bins as an inline SVG bar chart.
-func histogramSVG(bins []bin) template.HTML {
-	if len(bins) == 0 {
-		return ""
-	}
+// bar is one bar of the histogram as report.html draws it, in SVG user
+// units: its rectangle (X, Y, W, H), where its count is written (Mid,
+// Above), and its label, the bin's lowest score digits grouped, on every
+// few bars ("" on the others). Last is the bin's highest score.
+type bar struct {
+	bin
+	Last                   uint64
+	X, Y, W, H, Mid, Above float64
+	Label                  string
+}
+
+// histogramBars lays bins out as the histogram's bars: 600 units wide
+// from x 30, up to 132 units tall above the axis at y 146.
+func histogramBars(bins []bin) []bar {
 	top := 1
 	for _, b := range bins {
 		top = max(top, b.Count)
 	}
-	const w, h, bottom = 640.0, 180.0, 34.0
-	bw := (w - 40) / float64(len(bins))
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg id="histogram" viewBox="0 0 %g %g" role="img" aria-label="scores of the valid games">`, w, h)
-	fmt.Fprintf(&b, `<line class="axis" x1="30" y1="%g" x2="%g" y2="%g"/>`, h-bottom, w-10, h-bottom)
+	const h, bottom = 180.0, 34.0
+	bw := 600 / float64(len(bins))
+	bars := make([]bar, len(bins))
 	for i, bn := range bins {
 		bh := float64(bn.Count) / float64(top) * (h - bottom - 14)
 		x := 30 + float64(i)*bw
-		fmt.Fprintf(&b, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f" data-lo="%d" data-hi="%d" data-count="%d"><title>%d to %d: %d games</title></rect>`,
-			x+1, h-bottom-bh, bw-2, bh, bn.Lo, bn.Hi, bn.Count, bn.Lo, bn.Hi-1, bn.Count)
-		if bn.Count > 0 {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%d</text>`, x+bw/2, h-bottom-bh-3, bn.Count)
-		}
+		bars[i] = bar{bin: bn, Last: bn.Hi - 1, X: x + 1, Y: h - bottom - bh, W: bw - 2, H: bh, Mid: x + bw/2, Above: h - bottom - bh - 3}
 		if i%max(1, len(bins)/8) == 0 {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="start">%s</text>`, x+1, h-bottom+14, grouped(bn.Lo))
+			bars[i].Label = grouped(bn.Lo)
 		}
 	}
-	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">score</text>`, w-10, h-4)
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	return bars
 }
 
 // logHistogram puts scores in bins of a log scale, four to a doubling,
