@@ -47,10 +47,11 @@ func bandOf(raw json.RawMessage) string {
 	return a.Band
 }
 
-// evidence is what the section shows: the figures of the analysis, as
-// text for people.
+// evidence is what the section shows: the analysis, and its words for
+// people.
 type evidence struct {
-	Band, BandText string
+	analysis
+	BandText string
 	// Statement is the analysis's statement without its last sentence,
 	// NotAFinding, which the section always shows on its own.
 	Statement   string
@@ -60,26 +61,7 @@ type evidence struct {
 	Why string
 	// Figures is false for a game the evaluators could not analyse: the
 	// section has then the band, Why and NotAFinding only.
-	Figures          bool
-	Reference, Score string
-	// GameMoves, Analysed, Forced, Trivial and NonTrivial are the
-	// report's counts of moves (analyze.Report).
-	GameMoves, Analysed, Forced, Trivial, NonTrivial int
-	Stopped                                          string
-	Evaluators                                       []evidenceRow
-	// Clairvoyance is the clairvoyance test in words, ClairvoyanceZ its
-	// z; both "" where it was not run.
-	Clairvoyance, ClairvoyanceZ string
-}
-
-// evidenceRow is one evaluator's figures: each a rate and its z against
-// the reference (a dash where the reference does not place it).
-type evidenceRow struct {
-	Evaluator                         string
-	Agreement, AgreementZ, Percentile string
-	Large, LargeZ, Small, SmallZ      string
-	Second, SecondZ                   string
-	Crowded, Open                     string
+	Figures bool
 }
 
 // evidenceOf reads a verdict's analysis for the section; nil when there
@@ -96,43 +78,28 @@ func evidenceOf(raw json.RawMessage) *evidence {
 	if !knownBand(a.Band) {
 		a.Band = analyze.Insufficient
 	}
-	e := &evidence{Band: a.Band, BandText: analyze.BandText(a.Band), NotAFinding: analyze.NotAFinding, Why: a.Reason}
+	e := &evidence{analysis: a, BandText: analyze.BandText(a.Band), NotAFinding: analyze.NotAFinding, Why: a.Reason}
 	if a.Reason != "" || len(a.Evaluators) == 0 && a.Analysed == 0 {
 		if e.Why == "" {
 			e.Why = "the game was not analysed"
 		}
 		return e
 	}
-	r := a.Report
 	e.Figures = true
-	e.Statement = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(r.Statement), analyze.NotAFinding))
-	if r.Band == analyze.Insufficient && len(r.Reasons) > 0 {
-		e.Why = r.Reasons[0] // place() gives the insufficiency first
-	}
-	e.Reference, e.Score = r.Reference, fmt.Sprintf("%.2f", r.Score)
-	e.GameMoves, e.Analysed, e.Forced, e.Trivial, e.NonTrivial = r.GameMoves, r.Analysed, r.Forced, r.Trivial, r.NonTrivial
-	e.Stopped = r.Stopped
-	for _, s := range r.Evaluators {
-		placed := func(key string, z float64) string {
-			if !slices.Contains(s.Placed, key) {
-				return "\u2013"
-			}
-			return fmt.Sprintf("%.1f", z)
-		}
-		row := evidenceRow{Evaluator: s.Evaluator, Agreement: percent(s.Agreement), AgreementZ: placed("agreement", s.Z),
-			Large: percent(s.LargeErrors), LargeZ: placed("large_errors", s.ErrorsZ), Small: percent(s.SmallErrors), SmallZ: placed("small_errors", s.SmallErrorsZ),
-			Second: percent(s.SecondBest), SecondZ: placed("second_best", s.SecondZ),
-			Crowded: percent(s.CrowdedMiss), Open: percent(s.OpenMiss), Percentile: "\u2013"}
-		if slices.Contains(s.Placed, "agreement") {
-			row.Percentile = fmt.Sprintf("%.0f%%", s.Percentile)
-		}
-		e.Evaluators = append(e.Evaluators, row)
-	}
-	if c := r.Clairvoyance; c != nil {
-		e.ClairvoyanceZ = fmt.Sprintf("%.1f", c.Z)
-		e.Clairvoyance = fmt.Sprintf("%d of %d positions agree with an evaluator that knows the next spawn, %.1f expected by chance", c.Hits, c.Positions, c.Expected)
+	e.Statement = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(a.Statement), analyze.NotAFinding))
+	if a.Band == analyze.Insufficient && len(a.Reasons) > 0 {
+		e.Why = a.Reasons[0] // place() gives the insufficiency first
 	}
 	return e
+}
+
+// placed writes an evaluator's figure x of the statistic key with
+// format, or a dash where the reference does not place that statistic.
+func placed(s analyze.EvalStats, key, format string, x float64) string {
+	if !slices.Contains(s.Placed, key) {
+		return "\u2013"
+	}
+	return fmt.Sprintf(format, x)
 }
 
 // percent writes a share as a percentage.

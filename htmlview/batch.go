@@ -132,8 +132,16 @@ type held struct {
 	data     []byte
 	analysis json.RawMessage // the verdict's, for its page
 	score    uint64
-	need     bool // suspicious or invalid: its page is due whatever the scores
+	rank     int // its place in the order of need: heldSuspicious, heldTop or heldInvalid
 }
+
+// The ranks of the held replays: a suspicious or invalid one's page is
+// due whatever the scores.
+const (
+	heldSuspicious = iota
+	heldTop
+	heldInvalid
+)
 
 // size is the bytes a held replay keeps.
 func (x *held) size() int { return len(x.data) + len(x.analysis) }
@@ -148,6 +156,13 @@ const maxHeld = 256 << 20
 // when the cap allows). Past maxHeld bytes the page is written at once.
 func (h *BatchReport) hold(vd replay.Verdict, data []byte) bool {
 	need := !vd.Valid || len(vd.Warnings) > 0
+	rank := heldTop
+	switch {
+	case need && (vd.Valid || vd.Reason == replay.Implausible):
+		rank = heldSuspicious
+	case need:
+		rank = heldInvalid
+	}
 	h.mu.Lock()
 	if !need {
 		if h.top == 0 {
@@ -163,7 +178,9 @@ func (h *BatchReport) hold(vd replay.Verdict, data []byte) bool {
 			h.tops = slices.DeleteFunc(h.tops, func(x *held) bool { return x == low })
 			h.heldBytes -= low.size()
 			h.mu.Unlock()
-			h.ordinary(low)
+			if h.reserve() { // an ordinary page, when the cap allows
+				h.writeHeld(low)
+			}
 			h.mu.Lock()
 		}
 	}
@@ -172,7 +189,7 @@ func (h *BatchReport) hold(vd replay.Verdict, data []byte) bool {
 		h.writeHeld(&held{name: vd.Name, data: data, analysis: vd.Analysis})
 		return true
 	}
-	x := &held{name: vd.Name, data: slices.Clone(data), analysis: vd.Analysis, score: vd.Score, need: need}
+	x := &held{name: vd.Name, data: slices.Clone(data), analysis: vd.Analysis, score: vd.Score, rank: rank}
 	h.heldBytes += x.size()
 	if need {
 		h.needs = append(h.needs, x)
@@ -181,14 +198,6 @@ func (h *BatchReport) hold(vd replay.Verdict, data []byte) bool {
 	}
 	h.mu.Unlock()
 	return true
-}
-
-// ordinary gives a replay let go from the top scores an ordinary page,
-// when the cap allows.
-func (h *BatchReport) ordinary(x *held) {
-	if h.reserve() {
-		h.writeHeld(x)
-	}
 }
 
 // writeHeld decodes a held replay again and writes its page.
@@ -250,35 +259,13 @@ func (h *BatchReport) writeNeeded() {
 			order[e.Verdict.Name] = i
 		}
 	}
-	verdicts := map[string]replay.Verdict{}
-	for _, e := range h.entries {
-		verdicts[e.Verdict.Name] = e.Verdict
-	}
-	rank := func(x *held) int {
-		switch v := verdicts[x.name]; {
-		case v.Valid || v.Reason == replay.Implausible:
-			return 0
-		}
-		return 2
-	}
 	all := slices.Concat(h.needs, h.tops)
 	slices.SortStableFunc(all, func(a, b *held) int {
-		ra, rb := rank(a), rank(b)
-		if !a.need {
-			ra = 1
+		c := cmp.Compare(a.rank, b.rank)
+		if c == 0 && a.rank == heldTop {
+			c = cmp.Compare(b.score, a.score)
 		}
-		if !b.need {
-			rb = 1
-		}
-		if c := cmp.Compare(ra, rb); c != 0 {
-			return c
-		}
-		if ra == 1 {
-			if c := cmp.Compare(b.score, a.score); c != 0 {
-				return c
-			}
-		}
-		return cmp.Compare(order[a.name], order[b.name])
+		return cmp.Or(c, cmp.Compare(order[a.name], order[b.name]))
 	})
 	for i, x := range all {
 		if i < h.maxPages {
@@ -417,11 +404,7 @@ func (h *BatchReport) source(name string) string {
 	if err != nil {
 		return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
 	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	for i, p := range parts {
-		parts[i] = url.PathEscape(p)
-	}
-	return strings.Join(parts, "/")
+	return pathURL(filepath.ToSlash(rel))
 }
 
 // safeChar reports whether b may stand in a page's name as it is.

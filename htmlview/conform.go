@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"path"
 	"slices"
 	"strings"
 
@@ -40,6 +41,7 @@ type failCase struct {
 	Path, Rerun string
 	Regressions int    // its results that are regressions against the baseline
 	Unreachable string // why its state is one no game reaches, "" when reachable
+	results     []conformance.CaseResult
 }
 
 // variant is one failure of a case, the same in each of its profiles.
@@ -85,24 +87,6 @@ func (v variant) At() string {
 	return fmt.Sprintf("at step %d", v.Step)
 }
 
-// GotCaption is the caption of the implementation's board when no whole
-// board diverged: after the step (or a property's move), or a property's
-// new game; the profile it was in when the profiles' boards differ (the
-// variant's heading says the spawns differ).
-func (v variant) GotCaption() string {
-	in := ""
-	if v.GotIn != "" {
-		in = " in " + v.GotIn
-	}
-	switch {
-	case v.Property && v.Start == nil:
-		return "the implementation" + in
-	case v.Property:
-		return "the implementation" + in + ", after the move"
-	}
-	return "the implementation" + in + ", after the step"
-}
-
 // signature identifies a failure's content: results of one case with the
 // same signature are one variant. The implementation's board counts only
 // where a whole board diverged: elsewhere it is the board after the
@@ -144,25 +128,18 @@ func variantOf(res conformance.CaseResult) variant {
 	switch {
 	case res.Want != nil && res.Got != nil:
 		v.Want, v.Got = boardCells(*res.Want, res.Got), boardCells(*res.Got, res.Want)
-		for _, row := range v.Got {
-			for _, c := range row {
-				if c.Mark {
-					v.Diffs++
-				}
-			}
-		}
 	case res.Got != nil:
 		if want, caption, ok := rulesBoard(res); ok {
 			v.Want, v.Got, v.WantCaption = boardCells(want, res.Got), boardCells(*res.Got, &want), caption
-			for _, row := range v.Got {
-				for _, c := range row {
-					if c.Mark {
-						v.Diffs++
-					}
-				}
-			}
 		} else {
 			v.Got = boardCells(*res.Got, nil)
+		}
+	}
+	for _, row := range v.Got {
+		for _, c := range row {
+			if c.Mark { // only where there is a board to compare with
+				v.Diffs++
+			}
 		}
 	}
 	return v
@@ -274,9 +251,12 @@ func profilesIn(profiles, all []string) string {
 	return strings.Join(profiles, ", ")
 }
 
-// groupFailures groups failed results by case, in the order of the
-// areas, then of the results; all are the implementation's profiles.
-func groupFailures(failed []conformance.CaseResult, all []string) []failCase {
+// failingCases groups failed results by case, in the order of the areas,
+// then of the results, and completes each case with what the report says
+// of it: its case info (from the first result that carries it), its file
+// as a path from where the command ran, the command that re-runs it, its
+// regressions (by CASE@PROFILE) and whether its state is reachable.
+func failingCases(failed []conformance.CaseResult, rep *conformance.Report, regressed map[string]bool) []failCase {
 	var cases []*failCase
 	byCase := map[string]*failCase{}
 	variants := map[string]int{} // a variant's index in its case, by the case and its signature
@@ -289,6 +269,7 @@ func groupFailures(failed []conformance.CaseResult, all []string) []failCase {
 			byCase[res.Case] = fc
 			cases = append(cases, fc)
 		}
+		fc.results = append(fc.results, res)
 		fc.Profiles = append(fc.Profiles, res.Profile)
 		fc.Keys = append(fc.Keys, res.Key())
 		key := res.Case + "\x00" + signature(res)
@@ -303,13 +284,34 @@ func groupFailures(failed []conformance.CaseResult, all []string) []failCase {
 			v.GotIn = v.Profiles[0]
 		}
 		v.Profiles = append(v.Profiles, res.Profile)
+		if res.Info != nil && fc.YAML == "" {
+			fc.Description, fc.Source, fc.YAML = res.Info.Description, res.Info.Source, res.Info.YAML
+			fc.From, fc.Steps = fromOf(res.Info), stepViews(res.Info, res.Step)
+		}
+		if regressed[res.Key()] {
+			fc.Regressions++
+		}
+		if fc.Unreachable == "" {
+			fc.Unreachable = res.Unreachable
+		}
 	}
 	out := make([]failCase, len(cases))
 	for i, fc := range cases {
-		fc.In = profilesIn(fc.Profiles, all)
+		fc.In = profilesIn(fc.Profiles, rep.Impl.Profiles)
 		for j := range fc.Variants {
-			fc.Variants[j].In = profilesIn(fc.Variants[j].Profiles, all)
+			fc.Variants[j].In = profilesIn(fc.Variants[j].Profiles, rep.Impl.Profiles)
 		}
+		v := fc.Variants[0]
+		fc.Step = v.Step
+		for _, b := range [][][]cell{v.Start, v.Want, v.Got} {
+			if len(b) > 0 {
+				fc.Cells += len(b) * len(b[0])
+			}
+		}
+		if fc.Path = fc.File; fc.File != "" && rep.CasesDir != "" {
+			fc.Path = path.Join(rep.CasesDir, fc.File)
+		}
+		fc.Rerun = rerunCommand(rep.Rerun, fc.Case, fc.Profiles)
 		out[i] = *fc
 	}
 	slices.SortStableFunc(out, func(a, b failCase) int { return cmp.Compare(a.Area, b.Area) })
@@ -380,8 +382,8 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		regressed[ch.Key] = true
 	}
 	reachable, unreachable := failed, rep.UnreachableFailures()
-	groups := describeCases(groupFailures(reachable, rep.Impl.Profiles), reachable, rep, regressed)
-	apart := describeCases(groupFailures(unreachable, rep.Impl.Profiles), unreachable, rep, regressed)
+	groups := failingCases(reachable, rep, regressed)
+	apart := failingCases(unreachable, rep, regressed)
 	var toc []areaFailures
 	for _, g := range slices.Concat(groups, apart) {
 		i := slices.IndexFunc(toc, func(a areaFailures) bool { return a.Area == g.Area })
@@ -443,7 +445,7 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		FailedAreas map[string]bool
 	}{R: rep, V: v, Failed: !v.Pass, Line: v.Line(), Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed), Known: known(v, failed),
 		Statuses: strings.Join(statuses, ", "), TOC: toc, Cases: len(groups) + len(apart),
-		Causes: groupCauses(groups, reachable), Apart: groupCauses(apart, unreachable), ApartCases: len(apart),
+		Causes: groupCauses(groups), Apart: groupCauses(apart), ApartCases: len(apart),
 		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotRun: notRun, FailedAreas: map[string]bool{}}
 	for _, a := range toc {
 		page.FailedAreas[a.Area] = true

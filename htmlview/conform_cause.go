@@ -3,7 +3,6 @@ package htmlview
 import (
 	"cmp"
 	"fmt"
-	"html/template"
 	"regexp"
 	"slices"
 	"strings"
@@ -70,16 +69,12 @@ func caseSize(a, b failCase) int {
 // groupCauses groups the failing cases by cause: a case's first variant
 // decides its group. The groups with regressions come first, then the
 // largest.
-func groupCauses(cases []failCase, results []conformance.CaseResult) []causeGroup {
-	byCase := map[string][]conformance.CaseResult{}
-	for _, r := range results {
-		byCase[r.Case] = append(byCase[r.Case], r)
-	}
+func groupCauses(cases []failCase) []causeGroup {
 	var groups []*causeGroup
 	index := map[string]*causeGroup{}
 	members := map[*causeGroup][]failCase{}
 	for _, fc := range cases {
-		rs := byCase[fc.Case]
+		rs := fc.results
 		first := rs[0]
 		sig := causeOf(first)
 		g := index[sig]
@@ -133,28 +128,11 @@ type stepView struct {
 	Failed        bool // the failing step
 }
 
-// arrow is the sign of an action.
-func arrow(action string) string {
-	switch action {
-	case "up":
-		return "↑"
-	case "down":
-		return "↓"
-	case "left":
-		return "←"
-	case "right":
-		return "→"
-	case "undo":
-		return "↶"
-	case "end-run":
-		return "■"
-	case "keep-playing":
-		return "▶"
-	case "check":
-		return "✓"
-	}
-	return "·"
-}
+// arrows are the signs of the actions.
+var arrows = map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→", "undo": "↶", "end-run": "■", "keep-playing": "▶", "check": "✓"}
+
+// arrow is the sign of an action: "·" for one arrows does not have.
+func arrow(action string) string { return cmp.Or(arrows[action], "·") }
 
 // stepViews returns a case's steps to the failing one (step, from 1).
 func stepViews(info *conformance.CaseInfo, step int) []stepView {
@@ -223,6 +201,3 @@ func rerunCommand(rerun []string, name string, profiles []string) string {
 	args := append(slices.Clip(rerun), "--run", "^"+regexp.QuoteMeta(name)+"$", "--profile", strings.Join(profiles, ","))
 	return shellQuote(args)
 }
-
-// caseHref is the link to a case's section.
-func caseHref(name string) template.URL { return template.URL("#" + name) }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"strings"
+	"math/bits"
 
 	"github.com/tileproof/tileproof/replay"
 )
@@ -23,37 +23,41 @@ func (h *heat) add(f replay.Frame) {
 	if f.Spawn == nil {
 		return
 	}
-	b := f.Board
-	h.rows, h.cols = b.Rows(), b.Cols()
+	h.rows, h.cols = f.Board.Rows(), f.Board.Cols()
 	at := f.Spawn.Row*h.cols + f.Spawn.Col
-	empty := 1 // the spawn's cell was empty after the slide
-	for r := range h.rows {
-		for c := range h.cols {
-			if b.Exp(r, c) == 0 {
-				empty++
-			}
-		}
-	}
-	for r := range h.rows {
-		for c := range h.cols {
-			if i := r*h.cols + c; i == at || b.Exp(r, c) == 0 {
-				h.fair[i] += 1 / float64(empty)
-			}
-		}
+	// The cells the tile could have fallen on: the empty ones of the board
+	// after the slide, the spawn's own with them.
+	open := f.Board.EmptyMask() | 1<<at
+	share := 1 / float64(bits.OnesCount64(open))
+	for m := open; m != 0; m &= m - 1 {
+		h.fair[bits.TrailingZeros64(m)] += share
 	}
 	h.seen[at]++
 	h.spawns++
 }
 
-// grid draws the heat map: a cell a board cell, the tiles that appeared
-// there against a fair generator's expectation, amber where more appeared
-// than a fair generator puts there, blue where fewer.
-func (h *heat) grid() template.HTML {
+// heatCell is one cell of the heat map: the tiles that appeared there,
+// a fair generator's expectation, and its colour.
+type heatCell struct {
+	Row, Col   int
+	Seen, Fair float64
+	Colour     template.CSS
+}
+
+// heatMap is the heat map replay.html draws, a cell a board cell.
+type heatMap struct {
+	Cols  int
+	Cells []heatCell
+}
+
+// grid returns the heat map, each cell amber where more tiles appeared
+// than a fair generator puts there, blue where fewer; nil for a game
+// without spawns.
+func (h *heat) grid() *heatMap {
 	if h.spawns == 0 {
-		return ""
+		return nil
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, `<div class="heat" id="heat" style="--cols:%d">`, h.cols)
+	m := &heatMap{Cols: h.cols}
 	for i := range h.rows * h.cols {
 		seen, fair := h.seen[i], h.fair[i]
 		ratio := (seen + 0.5) / (fair + 0.5)
@@ -62,9 +66,7 @@ func (h *heat) grid() template.HTML {
 		if ratio < 1 {
 			colour = fmt.Sprintf("rgba(31,95,168,%.2f)", t)
 		}
-		fmt.Fprintf(&b, `<div class="hc" style="background:%s" data-seen="%.0f" data-fair="%.1f" title="row %d, column %d: %.0f appeared, a fair generator puts %.1f"><b>%.0f</b><span>fair %.1f</span></div>`,
-			colour, seen, fair, i/h.cols, i%h.cols, seen, fair, seen, fair)
+		m.Cells = append(m.Cells, heatCell{i / h.cols, i % h.cols, seen, fair, template.CSS(colour)})
 	}
-	b.WriteString(`</div>`)
-	return template.HTML(b.String())
+	return m
 }

@@ -2,6 +2,7 @@ package htmlview
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/tileproof/tileproof/replay"
@@ -36,16 +37,9 @@ type milestones struct {
 func (m *milestones) add(f replay.Frame) {
 	step := m.n
 	m.n++
-	b := f.Board
-	top, empty := 0, 0
-	for r := range b.Rows() {
-		for c := range b.Cols() {
-			e := b.Exp(r, c)
-			top = max(top, e)
-			if e == 0 {
-				empty++
-			}
-		}
+	top, empty := 0, f.Board.Empty() // top: the largest tile's exponent
+	if v := f.Board.MaxTile(); v > 0 {
+		top = bits.TrailingZeros64(v)
 	}
 	if step == 0 {
 		m.maxExp = max(top, 8)
@@ -73,10 +67,11 @@ func (m *milestones) list(last int) []mark {
 	}
 	for k, at := range m.fullest {
 		if at.step > 0 && at.moves+recoverMoves <= m.lastMove {
-			what := fmt.Sprintf("closest call: %d empty cells, %s moves more to come", k, grouped(uint64(m.lastMove-at.moves)))
+			cells := "cells"
 			if k == 1 {
-				what = fmt.Sprintf("closest call: 1 empty cell, %s moves more to come", grouped(uint64(m.lastMove-at.moves)))
+				cells = "cell"
 			}
+			what := fmt.Sprintf("closest call: %d empty %s, %s moves more to come", k, cells, grouped(uint64(m.lastMove-at.moves)))
 			out = append(out, mark{at.step - 1, "close", what})
 			break
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"os"
 
@@ -124,17 +123,19 @@ func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {
 		Title   string
 		V       replay.Verdict
 		Data    data
-		Chart   template.HTML
+		Chart   chartView
 		Steps   int
 		Z       string
-		Heat    template.HTML
+		Heat    *heatMap
 		Options Options
 		Head    headline
 		// Evidence is the section of the verdict's analysis, when it
 		// carries one (analysis.go).
 		Evidence *evidence
-	}{Title: v.Name, V: v, Data: d, Chart: p.chart.svg(d.steps()), Steps: d.steps() - 1, Head: p.headline(v),
+		Analysed bool // the page carries the analysis's style
+	}{Title: v.Name, V: v, Data: d, Chart: p.chart.view(d.steps()), Steps: d.steps() - 1, Head: p.headline(v),
 		Z: base64.RawURLEncoding.EncodeToString(z), Options: opt, Evidence: evidenceOf(v.Analysis)}
+	page.Analysed = page.Evidence != nil
 	if kindOf(v) == kindSuspicious {
 		page.Heat = p.heat.grid()
 	}

@@ -29,9 +29,7 @@ type Entry struct {
 	Band string
 }
 
-// The kinds of verdict, in the order the report lists them: the replays
-// to look at first come first.
-// The four classes: valid, valid but suspicious (its spawns warned the
+// The four classes of verdict (classes has them in the rows' order): valid, valid but suspicious (its spawns warned the
 // plausibility tests; --strict fails it, reason implausible), invalid,
 // unreadable.
 const (
@@ -40,19 +38,6 @@ const (
 	kindUnreadable = "unreadable"
 	kindValid      = "valid"
 )
-
-// kindRank is a kind's place in the report's order.
-func kindRank(kind string) int {
-	switch kind {
-	case kindSuspicious:
-		return 1
-	case kindUnreadable:
-		return 2
-	case kindValid:
-		return 3
-	}
-	return 0
-}
 
 func kindOf(v replay.Verdict) string {
 	switch {
@@ -160,7 +145,7 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		reasons = append(reasons, reasonCount{string(r), kindOf(replay.Verdict{Reason: r}), n, r.Describe()})
 	}
 	slices.SortFunc(reasons, func(a, b reasonCount) int {
-		return cmp.Or(cmp.Compare(kindRank(a.Kind), kindRank(b.Kind)), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Reason, b.Reason))
+		return cmp.Or(cmp.Compare(slices.Index(classes, a.Kind), slices.Index(classes, b.Kind)), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Reason, b.Reason))
 	})
 	rows, err := rowsJSON(entries)
 	if err != nil {
@@ -173,17 +158,18 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		Needs                                  []need
 		Top                                    int
 		Reasons                                []reasonCount
-		Histogram                              template.HTML
+		Histogram                              []bar
 		Stats                                  string
 		Rows                                   template.JS
 		WarnBelow                              float64
 		// Bands are the counts of the bands of evidence of computer
 		// play, most atypical first; nil when no game was analysed
 		// (the table has then no column of them).
-		Bands []bandCount
+		Bands    []bandCount
+		Analysed bool // the page carries the analysis's style
 	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable],
-		needsOf(entries, opt.Top), opt.Top, reasons, histogramSVG(logHistogram(scores)), quantiles(scores), template.JS(rows), replay.WarnBelow,
-		bandCounts(entries)}
+		needsOf(entries, opt.Top), opt.Top, reasons, histogramBars(logHistogram(scores)), quantiles(scores), template.JS(rows), replay.WarnBelow,
+		bandCounts(entries), hasBands(entries)}
 	return pages().ExecuteTemplate(w, "report.html", page)
 }
 

@@ -1,7 +1,6 @@
 package htmlview
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"net/url"
@@ -46,18 +45,6 @@ const (
 // classes are the four classes by their number in the rows.
 var classes = []string{kindValid, kindSuspicious, kindInvalid, kindUnreadable}
 
-func classOf(v replay.Verdict) int {
-	switch kindOf(v) {
-	case kindSuspicious:
-		return 1
-	case kindInvalid:
-		return 2
-	case kindUnreadable:
-		return 3
-	}
-	return 0
-}
-
 // pagePrefix returns the folder the pages share, with its slash ("" when
 // they share none).
 func pagePrefix(entries []Entry) string {
@@ -76,96 +63,71 @@ func pagePrefix(entries []Entry) string {
 	return pre
 }
 
-// rowsJSON writes the table's data.
+// reportTable is the table's data as it travels. Each row is marshalled
+// on its own, so that the rows are held as their JSON only.
+type reportTable struct {
+	Pre     string            `json:"pre"`
+	Bands   []string          `json:"bands,omitempty"`
+	Classes []string          `json:"classes"`
+	Rows    []json.RawMessage `json:"rows"`
+}
+
+// rowsJSON writes the table's data. json.Marshal escapes <, > and &: the
+// result is safe in a script element.
 func rowsJSON(entries []Entry) ([]byte, error) {
-	pre := pagePrefix(entries)
-	var b bytes.Buffer
-	b.Grow(len(entries) * 100)
-	b.WriteString(`{"pre":`)
-	str := func(s string) {
-		j, _ := json.Marshal(s) // escapes <, > and &: safe in a script element
-		b.Write(j)
-	}
-	num := func(ok bool, n uint64) {
-		if ok {
-			b.WriteString(strconv.FormatUint(n, 10))
-		} else {
-			b.WriteString("null")
-		}
-	}
-	str(pre)
+	t := reportTable{Pre: pagePrefix(entries), Classes: classes, Rows: make([]json.RawMessage, len(entries))}
 	bands := hasBands(entries)
 	if bands {
-		b.WriteString(`,"bands":`)
-		j, _ := json.Marshal(bandOrder)
-		b.Write(j)
+		t.Bands = bandOrder
 	}
-	b.WriteString(`,"classes":["valid","suspicious","invalid","unreadable"],"rows":[`)
 	for i, e := range entries {
 		v := e.Verdict
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('[')
-		b.WriteString(strconv.Itoa(i + 1))
-		b.WriteByte(',')
-		str(v.Name)
-		b.WriteByte(',')
-		b.WriteString(strconv.Itoa(classOf(v)))
-		b.WriteByte(',')
 		reason := string(v.Reason)
 		if v.Valid {
 			reason = ""
 		}
-		str(reason)
-		b.WriteByte(',')
-		var claimed uint64
-		if e.Claimed != nil {
-			claimed = *e.Claimed
-		}
-		num(e.Claimed != nil, claimed)
-		b.WriteByte(',')
-		num(v.Replayed, v.Score)
-		b.WriteByte(',')
-		num(v.Replayed, v.MaxTile)
-		b.WriteByte(',')
-		num(v.Replayed, uint64(v.Moves))
-		b.WriteByte(',')
-		if pl := v.Plausibility; pl != nil {
-			p := min(pl.ValueP, pl.RankP, pl.CellP)
-			if math.IsNaN(p) || math.IsInf(p, 0) {
-				b.WriteString("null")
-			} else {
-				b.WriteString(strconv.FormatFloat(p, 'g', 2, 64))
+		// figure is a figure of the replayed game: null when it was not.
+		figure := func(n uint64) any {
+			if !v.Replayed {
+				return nil
 			}
-		} else {
-			b.WriteString("null")
+			return n
 		}
-		b.WriteByte(',')
-		str(strings.TrimSuffix(strings.TrimPrefix(e.Page, pre), ".html"))
-		b.WriteByte(',')
-		switch {
-		case e.Source == "":
-			b.WriteByte('0')
-		case e.Source == pathURL(v.Name):
-			b.WriteByte('1')
-		default:
-			str(e.Source)
+		var file any = e.Source
+		switch e.Source {
+		case "":
+			file = 0
+		case pathURL(v.Name):
+			file = 1
 		}
-		b.WriteByte(',')
-		str(what(v))
+		row := []any{i + 1, v.Name, slices.Index(classes, kindOf(v)), reason, e.Claimed, figure(v.Score), figure(v.MaxTile), figure(uint64(v.Moves)),
+			smallestP(v.Plausibility), strings.TrimSuffix(strings.TrimPrefix(e.Page, t.Pre), ".html"), file, what(v)}
 		if bands {
-			b.WriteByte(',')
+			var band any
 			if i := slices.Index(bandOrder, e.Band); i >= 0 {
-				b.WriteString(strconv.Itoa(i))
-			} else {
-				b.WriteString("null")
+				band = i
 			}
+			row = append(row, band)
 		}
-		b.WriteByte(']')
+		var err error
+		if t.Rows[i], err = json.Marshal(row); err != nil {
+			return nil, err
+		}
 	}
-	b.WriteString("]}")
-	return b.Bytes(), nil
+	return json.Marshal(t)
+}
+
+// smallestP is the smallest p of the plausibility tests, in two
+// significant digits; null when they were not run or it is not finite.
+func smallestP(pl *replay.Plausibility) any {
+	if pl == nil {
+		return nil
+	}
+	p := min(pl.ValueP, pl.RankP, pl.CellP)
+	if math.IsNaN(p) || math.IsInf(p, 0) {
+		return nil
+	}
+	return json.Number(strconv.FormatFloat(p, 'g', 2, 64))
 }
 
 // hasBands reports whether an entry has a band of evidence of computer

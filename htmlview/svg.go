@@ -2,13 +2,13 @@ package htmlview
 
 import (
 	"fmt"
-	"html/template"
 	"math"
 	"slices"
 	"strings"
 )
 
-// The chart's drawing area, in SVG user units.
+// The chart's drawing area, in SVG user units (replay.html draws its
+// frame at these).
 const (
 	chartW, chartH = 640.0, 150.0
 	padL, padB     = 56.0, 20.0
@@ -55,10 +55,17 @@ func (c *chartLine) add(score uint64) {
 	c.n++
 }
 
-// svg draws the score at each step as an inline SVG line, with a marker
-// line (id "mark") the script moves to the shown step. steps is the
-// number of viewer steps.
-func (c *chartLine) svg(steps int) template.HTML {
+// chartView is what replay.html's chart draws: the score line's points,
+// the top score and the last step (digits grouped), and the number of
+// viewer steps.
+type chartView struct {
+	Points, Top, Last string
+	Steps             int
+}
+
+// view returns the chart of the score at each step; steps is the number
+// of viewer steps.
+func (c *chartLine) view(steps int) chartView {
 	var top uint64 = 1
 	for _, p := range c.pts {
 		top = max(top, p.best)
@@ -71,24 +78,7 @@ func (c *chartLine) svg(steps int) template.HTML {
 		fmt.Fprintf(&pts, "%.1f,%.1f ", x(p.i), y(p.best))
 	}
 	fmt.Fprintf(&pts, "%.1f,%.1f", x(max(c.n-1, 0)), y(c.last))
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg id="chart" viewBox="0 0 %g %g" role="img" aria-label="score over the steps">`, chartW, chartH)
-	fmt.Fprintf(&b, `<line class="axis" x1="%g" y1="%g" x2="%g" y2="%g"/>`, padL, chartH-padB, chartW-4, chartH-padB)
-	fmt.Fprintf(&b, `<line class="axis" x1="%g" y1="6" x2="%g" y2="%g"/>`, padL, padL, chartH-padB)
-	fmt.Fprintf(&b, `<text x="%g" y="12" text-anchor="end">%s</text>`, padL-4, grouped(top))
-	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">0</text>`, padL-4, chartH-padB)
-	fmt.Fprintf(&b, `<text x="%g" y="%g">step 0</text>`, padL, chartH-4)
-	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">step %s</text>`, chartW-4, chartH-4, grouped(uint64(steps-1)))
-	fmt.Fprintf(&b, `<polyline class="score" points="%s"/>`, pts.String())
-	b.WriteString(`<g id="marks"></g>`)
-	fmt.Fprintf(&b, `<line id="mark" x1="%g" y1="6" x2="%g" y2="%g"/>`, x(n), x(n), chartH-padB)
-	// The click area is the whole chart; the script maps a point to the
-	// step at that x on the axis (data-x0 is step 0, data-x1 the last),
-	// in the chart's own units, so that the click lands where the axis
-	// says.
-	fmt.Fprintf(&b, `<rect id="hit" x="0" y="0" width="%g" height="%g" data-x0="%g" data-x1="%g" data-steps="%d"/>`, chartW, chartH, padL, chartW-4, steps)
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	return chartView{Points: pts.String(), Top: grouped(top), Last: grouped(uint64(steps - 1)), Steps: steps}
 }
 
 // grouped writes n with its digits grouped by threes: 173,632.
@@ -146,35 +136,36 @@ func histogram(values []uint64, maxBins int) []bin {
 	return bins
 }
 
-// histogramSVG draws bins as an inline SVG bar chart.
-func histogramSVG(bins []bin) template.HTML {
-	if len(bins) == 0 {
-		return ""
-	}
+// bar is one bar of the histogram as report.html draws it, in SVG user
+// units: its rectangle (X, Y, W, H), where its count is written (Mid,
+// Above), and its label, the bin's lowest score digits grouped, on every
+// few bars ("" on the others). Last is the bin's highest score.
+type bar struct {
+	bin
+	Last                   uint64
+	X, Y, W, H, Mid, Above float64
+	Label                  string
+}
+
+// histogramBars lays bins out as the histogram's bars: 600 units wide
+// from x 30, up to 132 units tall above the axis at y 146.
+func histogramBars(bins []bin) []bar {
 	top := 1
 	for _, b := range bins {
 		top = max(top, b.Count)
 	}
-	const w, h, bottom = 640.0, 180.0, 34.0
-	bw := (w - 40) / float64(len(bins))
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg id="histogram" viewBox="0 0 %g %g" role="img" aria-label="scores of the valid games">`, w, h)
-	fmt.Fprintf(&b, `<line class="axis" x1="30" y1="%g" x2="%g" y2="%g"/>`, h-bottom, w-10, h-bottom)
+	const h, bottom = 180.0, 34.0
+	bw := 600 / float64(len(bins))
+	bars := make([]bar, len(bins))
 	for i, bn := range bins {
 		bh := float64(bn.Count) / float64(top) * (h - bottom - 14)
 		x := 30 + float64(i)*bw
-		fmt.Fprintf(&b, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f" data-lo="%d" data-hi="%d" data-count="%d"><title>%d to %d: %d games</title></rect>`,
-			x+1, h-bottom-bh, bw-2, bh, bn.Lo, bn.Hi, bn.Count, bn.Lo, bn.Hi-1, bn.Count)
-		if bn.Count > 0 {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%d</text>`, x+bw/2, h-bottom-bh-3, bn.Count)
-		}
+		bars[i] = bar{bin: bn, Last: bn.Hi - 1, X: x + 1, Y: h - bottom - bh, W: bw - 2, H: bh, Mid: x + bw/2, Above: h - bottom - bh - 3}
 		if i%max(1, len(bins)/8) == 0 {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="start">%s</text>`, x+1, h-bottom+14, grouped(bn.Lo))
+			bars[i].Label = grouped(bn.Lo)
 		}
 	}
-	fmt.Fprintf(&b, `<text x="%g" y="%g" text-anchor="end">score</text>`, w-10, h-4)
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	return bars
 }
 
 // logHistogram puts scores in bins of a log scale, four to a doubling,
