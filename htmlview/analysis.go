@@ -32,6 +32,13 @@ var bandOrder = []string{analyze.Insufficient, analyze.Consistent, analyze.Revie
 // knownBand reports whether band is one of the four.
 func knownBand(band string) bool { return slices.Contains(bandOrder, band) }
 
+// bandRank is a band's place in bandOrder, -1 for none.
+func bandRank(band string) int { return slices.Index(bandOrder, band) }
+
+// flagged reports whether band is atypical (review or strong): a game the
+// batch report lists among those that need the operator's eyes.
+func flagged(band string) bool { return band == analyze.Review || band == analyze.Strong }
+
 // bandOf returns the band of a verdict's analysis: "" when there is none
 // or it names no band of the four.
 func bandOf(raw json.RawMessage) string {

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tileproof/tileproof/analyze"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -132,13 +133,15 @@ type held struct {
 	data     []byte
 	analysis json.RawMessage // the verdict's, for its page
 	score    uint64
-	rank     int // its place in the order of need: heldSuspicious, heldTop or heldInvalid
+	rank     int // its place in the order of need: heldSuspicious to heldInvalid
 }
 
-// The ranks of the held replays: a suspicious or invalid one's page is
-// due whatever the scores.
+// The ranks of the held replays: a suspicious, atypical or invalid one's
+// page is due whatever the scores.
 const (
 	heldSuspicious = iota
+	heldStrong     // valid, with atypical evidence of computer play
+	heldReview
 	heldTop
 	heldInvalid
 )
@@ -162,6 +165,10 @@ func (h *BatchReport) hold(vd replay.Verdict, data []byte) bool {
 		rank = heldSuspicious
 	case need:
 		rank = heldInvalid
+	case bandOf(vd.Analysis) == analyze.Strong:
+		need, rank = true, heldStrong
+	case bandOf(vd.Analysis) == analyze.Review:
+		need, rank = true, heldReview
 	}
 	h.mu.Lock()
 	if !need {
@@ -249,9 +256,10 @@ func (h *BatchReport) reserve() bool {
 }
 
 // writeNeeded writes the pages of the replays held, in the order of need:
-// the suspicious, then the top scores (highest first), then the invalid,
-// each in the batch's order (ReportWith lists them so), at most
-// maxPages of them; the others are left without a page.
+// the suspicious, the atypical (strong, then review), the top scores
+// (highest first), then the invalid, each in the batch's order
+// (ReportWith lists them so), at most maxPages of them; the others are
+// left without a page.
 func (h *BatchReport) writeNeeded() {
 	order := map[string]int{}
 	for i, e := range h.entries {

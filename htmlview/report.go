@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tileproof/tileproof/analyze"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -70,11 +71,16 @@ type need struct {
 }
 
 // needsOf returns the replays that need the operator's eyes, in the order
-// of need: the suspicious (they would be published), the top scores,
-// highest first, then the invalid; each in the batch's order. A top score
-// is among the valid replays without warnings.
-func needsOf(entries []Entry, top int) []need {
-	var sus, tops, bad []need
+// of need: the suspicious (they would be published), the valid games whose
+// evidence of computer play is atypical (band strong, then review), the
+// top scores, highest first, then the invalid; each in the batch's order.
+// A top score is among the valid replays without warnings; one that is
+// atypical is listed once, with the atypical, its place among the top
+// scores in its why. The atypical are listed up to maxAtypicalNeeds, the
+// most atypical first; unlisted counts the others (the table's band filter
+// lists them all).
+func needsOf(entries []Entry, top int) (needs []need, unlisted int) {
+	var sus, atypical, tops, bad []need
 	for i, e := range entries {
 		v := e.Verdict
 		n := need{Entry: e, N: i + 1, Kind: kindOf(v)}
@@ -93,13 +99,31 @@ func needsOf(entries []Entry, top int) []need {
 		}
 	}
 	slices.SortStableFunc(tops, func(a, b need) int { return cmp.Compare(b.Verdict.Score, a.Verdict.Score) })
-	tops = tops[:min(top, len(tops))]
 	for i := range tops {
-		tops[i].Top = i + 1
-		tops[i].Why = fmt.Sprintf("top score #%d", i+1)
+		if i < top {
+			tops[i].Top = i + 1
+			tops[i].Why = fmt.Sprintf("top score #%d", i+1)
+		}
+		if flagged(tops[i].Band) {
+			n := tops[i]
+			n.Why = strings.TrimSuffix("evidence of computer play: "+analyze.BandText(n.Band)+"; "+n.Why, "; ")
+			atypical = append(atypical, n)
+		}
 	}
-	return slices.Concat(sus, tops, bad)
+	tops = slices.DeleteFunc(tops[:min(top, len(tops))], func(n need) bool { return flagged(n.Band) })
+	slices.SortStableFunc(atypical, func(a, b need) int {
+		return cmp.Or(cmp.Compare(bandRank(b.Band), bandRank(a.Band)), cmp.Compare(a.N, b.N))
+	})
+	if len(atypical) > maxAtypicalNeeds {
+		unlisted = len(atypical) - maxAtypicalNeeds
+		atypical = atypical[:maxAtypicalNeeds]
+	}
+	return slices.Concat(sus, atypical, tops, bad), unlisted
 }
+
+// maxAtypicalNeeds bounds the atypical games the list holds, so that a
+// batch of many keeps the list one to read.
+const maxAtypicalNeeds = 100
 
 // reasonCount is one line of the reasons table.
 type reasonCount struct {
@@ -151,24 +175,27 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 	if err != nil {
 		return err
 	}
+	needs, unlisted := needsOf(entries, opt.Top)
 	page := struct {
 		Title                                  string
 		Total                                  int
 		Valid, Suspicious, Invalid, Unreadable int
 		Needs                                  []need
-		Top                                    int
-		Reasons                                []reasonCount
-		Histogram                              []bar
-		Stats                                  string
-		Rows                                   template.JS
-		WarnBelow                              float64
+		// Unlisted counts the atypical games past maxAtypicalNeeds.
+		Unlisted  int
+		Top       int
+		Reasons   []reasonCount
+		Histogram []bar
+		Stats     string
+		Rows      template.JS
+		WarnBelow float64
 		// Bands are the counts of the bands of evidence of computer
 		// play, most atypical first; nil when no game was analysed
 		// (the table has then no column of them).
 		Bands    []bandCount
 		Analysed bool // the page carries the analysis's style
 	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable],
-		needsOf(entries, opt.Top), opt.Top, reasons, histogramBars(logHistogram(scores)), quantiles(scores), template.JS(rows), replay.WarnBelow,
+		needs, unlisted, opt.Top, reasons, histogramBars(logHistogram(scores)), quantiles(scores), template.JS(rows), replay.WarnBelow,
 		bandCounts(entries), hasBands(entries)}
 	return pages().ExecuteTemplate(w, "report.html", page)
 }

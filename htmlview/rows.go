@@ -104,7 +104,7 @@ func rowsJSON(entries []Entry) ([]byte, error) {
 			smallestP(v.Plausibility), strings.TrimSuffix(strings.TrimPrefix(e.Page, t.Pre), ".html"), file, what(v)}
 		if bands {
 			var band any
-			if i := slices.Index(bandOrder, e.Band); i >= 0 {
+			if i := bandRank(e.Band); i >= 0 {
 				band = i
 			}
 			row = append(row, band)
