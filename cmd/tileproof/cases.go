@@ -12,6 +12,7 @@ import (
 	"github.com/tileproof/tileproof/cases"
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/internal/strictyaml"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 func (c *cli) casesCommand() *cobra.Command {
@@ -23,16 +24,7 @@ import the test cases and rules of a PGS document.`,
 		DisableFlagsInUseLine:      true,
 		SuggestionsMinimumDistance: 2,
 	}
-	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int {
-		if len(args) == 0 {
-			return c.usageFail(cmd)
-		}
-		msg := fmt.Sprintf("cases: unknown subcommand %q (lint or import-pgs)", args[0])
-		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-			msg += fmt.Sprintf("; did you mean %s?", s[0])
-		}
-		return c.fail(exitBadUsage, "%s", msg)
-	})
+	cmd.RunE = c.unknownSub("cases: unknown subcommand %q (lint or import-pgs)")
 	cmd.AddCommand(c.casesLintCommand(), c.importPGSCommand())
 	return cmd
 }
@@ -137,7 +129,7 @@ func (c *cli) importPGS(cmd *cobra.Command, f *importPGSFlags, args []string) in
 		return c.usageFail(cmd)
 	}
 	file := args[0]
-	data, err := readFileMax(file, maxPGSSize)
+	data, err := batchfiles.ReadRegular(file, maxPGSSize)
 	if err != nil {
 		return c.fail(exitBadUsage, "cases import-pgs: %v", err)
 	}

@@ -25,16 +25,7 @@ formats of hallabois/twothousand-forty-eight.`,
 		DisableFlagsInUseLine:      true,
 		SuggestionsMinimumDistance: 2,
 	}
-	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int {
-		if len(args) == 0 {
-			return c.usageFail(cmd)
-		}
-		msg := fmt.Sprintf("import: unknown format %q (hallabois)", args[0])
-		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-			msg += fmt.Sprintf("; did you mean %s?", s[0])
-		}
-		return c.fail(exitBadUsage, "%s", msg)
-	})
+	cmd.RunE = c.unknownSub("import: unknown format %q (hallabois)")
 	cmd.AddCommand(c.importHallaboisCommand())
 	return cmd
 }

@@ -3,12 +3,11 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 // maxReportSize bounds a conformance report read by matrix: a report of
@@ -33,7 +32,7 @@ func (c *cli) matrix(args []string) int {
 	}
 	var reports []*conformance.Report
 	for _, name := range args {
-		data, err := readFileMax(name, maxReportSize)
+		data, err := batchfiles.ReadRegular(name, maxReportSize)
 		if err != nil {
 			return c.fail(exitBadUsage, "matrix: %v", err)
 		}
@@ -49,18 +48,4 @@ func (c *cli) matrix(args []string) int {
 	}
 	fmt.Fprint(c.stdout, out.String())
 	return exitOK
-}
-
-// readFileMax reads a file of at most limit bytes.
-func readFileMax(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(data)) > limit {
-		err = fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
-	}
-	return data, err
 }

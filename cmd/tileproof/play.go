@@ -142,10 +142,7 @@ func printGame(w io.Writer, g *engine.Game, seed string) {
 	fmt.Fprintf(w, "max tile  %d\n", g.MaxTile())
 	fmt.Fprintf(w, "won       %v\n", g.Won())
 	fmt.Fprintf(w, "over      %v (%s)\n", g.Over(), g.Result())
-	legal := []string{}
-	for _, d := range g.LegalMoves() {
-		legal = append(legal, d.String())
-	}
+	legal := newGameJSON(g, seed).LegalActions
 	if len(legal) == 0 {
 		legal = append(legal, "none")
 	}

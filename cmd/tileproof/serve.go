@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 	"github.com/tileproof/tileproof/server"
 )
 
@@ -101,7 +102,7 @@ func signingKey(keyFile string, lookupEnv func(string) (string, bool)) ([]byte, 
 	var from string
 	switch env, set := lookupEnv("TILEPROOF_KEY"); {
 	case keyFile != "":
-		data, err := readFileMax(keyFile, maxKeyFileSize)
+		data, err := batchfiles.ReadRegular(keyFile, maxKeyFileSize)
 		if err != nil {
 			return nil, fmt.Errorf("--key-file: %v", err)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/tileproof/tileproof/htmlview"
 	"github.com/tileproof/tileproof/internal/safetext"
@@ -170,14 +171,10 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 // terminal returns stderr when it is a terminal, for a progress line;
 // else nil.
 func (c *cli) terminal() io.Writer {
-	f, ok := c.stderr.(*os.File)
-	if !ok {
-		return nil
+	if f, ok := c.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return f
 	}
-	if info, err := f.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	return f
+	return nil
 }
 
 // pluralHave returns "1 replay has", "2 replays have".
@@ -205,10 +202,7 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 		if !vd.Valid {
 			label = "FAIL  "
 		} else if n := len(vd.Warnings); n > 0 {
-			suspicious = fmt.Sprintf("; suspicious: %d spawn warnings", n)
-			if n == 1 {
-				suspicious = "; suspicious: 1 spawn warning"
-			}
+			suspicious = "; suspicious: " + plural(n, "spawn warning")
 		}
 		fmt.Fprintf(w, "%s %s: %s%s\n", label, name, e.Headline, suspicious)
 		if vd.GameSHA256 != vd.SHA256 {
