@@ -82,7 +82,7 @@ unexpected pass or a failure on an unreachable state); 2 when no check could run
 	fl.DurationVar(&f.runTimeout, "run-timeout", defaultRunTimeout, "the most the whole run may take: past it the run stops, the checks it did not reach or finish reported as not-run, which fails it (0: no bound)")
 	fl.BoolVar(&f.properties, "properties", true, "run the property checks (--properties=false: none)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the skipped cases, with why, and the expected failures")
-	f.explore = exploreFlags(fl)
+	exploreFlags(fl, &f.explore)
 	observeFlags(fl, &f.observe)
 	registerProfileCompletion(cmd, "profile")
 	cmd.RegisterFlagCompletionFunc("impl", cobra.FixedCompletions([]string{"builtin", "exec:", "http://"}, cobra.ShellCompDirectiveNoSpace))

@@ -12,17 +12,15 @@ import (
 
 // exploreOpts are the flags of conform --explore.
 type exploreOpts struct {
-	games *int
-	seed  *uint64
-	out   *string
+	games int
+	seed  uint64
+	out   string
 }
 
-func exploreFlags(fs *pflag.FlagSet) exploreOpts {
-	ex := exploreOpts{games: new(int), seed: new(uint64), out: new(string)}
-	intFlag(fs, ex.games, "explore", 0, "instead of the cases, play `N` random games against the implementation, compare every step with the engine, and shrink the first divergence of each kind to a case")
-	uint64Flag(fs, ex.seed, "seed", explore.DefaultSeed, "with --explore: the `SEED` of the random games")
-	fs.StringVar(ex.out, "explore-out", "", "with --explore: write the shrunk cases into `DIR`, a case pack: DIR/pack.yaml, DIR/explore/*.yaml (default: nothing is written; the report shows each case)")
-	return ex
+func exploreFlags(fs *pflag.FlagSet, ex *exploreOpts) {
+	intFlag(fs, &ex.games, "explore", 0, "instead of the cases, play `N` random games against the implementation, compare every step with the engine, and shrink the first divergence of each kind to a case")
+	uint64Flag(fs, &ex.seed, "seed", explore.DefaultSeed, "with --explore: the `SEED` of the random games")
+	fs.StringVar(&ex.out, "explore-out", "", "with --explore: write the shrunk cases into `DIR`, a case pack: DIR/pack.yaml, DIR/explore/*.yaml (default: nothing is written; the report shows each case)")
 }
 
 // exploreFlagNames are the flags of conform that apply to --explore.
@@ -42,12 +40,12 @@ func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, ex exploreOpts, implAr
 		}
 	})
 	switch {
-	case *ex.games <= 0:
-		return c.fail(exitBadUsage, "conform: --seed and --explore-out need --explore N, a positive number of games (not %d)", *ex.games)
+	case ex.games <= 0:
+		return c.fail(exitBadUsage, "conform: --seed and --explore-out need --explore N, a positive number of games (not %d)", ex.games)
 	case len(other) > 0:
 		return c.fail(exitBadUsage, "conform: %s does not apply to --explore (it takes --impl, --profile, --seed, --explore-out, --timeout and --run-timeout)", strings.Join(other, ", "))
 	}
-	opts := explore.Options{Games: *ex.games, Seed: *ex.seed, Impl: implArg}
+	opts := explore.Options{Games: ex.games, Seed: ex.seed, Impl: implArg}
 	if profiles != "" {
 		opts.Profiles = strings.Split(profiles, ",")
 	}
@@ -63,8 +61,8 @@ func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, ex exploreOpts, implAr
 		}
 		return c.fail(exitBadUsage, "conform --explore: %v", err)
 	}
-	if *ex.out != "" {
-		if _, err := rep.WriteCases(*ex.out); err != nil {
+	if ex.out != "" {
+		if _, err := rep.WriteCases(ex.out); err != nil {
 			rep.WriteText(c.stdout)
 			return c.fail(exitBadUsage, "conform --explore: writing the cases: %v", err)
 		}

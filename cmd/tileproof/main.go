@@ -59,34 +59,6 @@ func (c *cli) main(args []string) int {
 	return c.code
 }
 
-// The groups of commands in the help, in order.
-var commandGroups = []*cobra.Group{
-	{ID: "replays", Title: "Replays (recorded games)"},
-	{ID: "conformance", Title: "Conformance (another implementation under the suite)"},
-	{ID: "rules", Title: "The rules"},
-}
-
-// subcommands are the root's commands, in the help's order, with their
-// group in the help and the method that makes each.
-var subcommands = []struct {
-	group string
-	make  func(*cli) *cobra.Command
-}{
-	{"replays", (*cli).verifyCommand},
-	{"replays", (*cli).showCommand},
-	{"replays", (*cli).playCommand},
-	{"replays", (*cli).recordCommand},
-	{"replays", (*cli).importCommand},
-	{"replays", (*cli).analyzeCommand},
-	{"conformance", (*cli).conformCommand},
-	{"conformance", (*cli).matrixCommand},
-	{"conformance", (*cli).casesCommand},
-	{"rules", (*cli).lineCommand},
-	{"rules", (*cli).profilesCommand},
-	{"rules", (*cli).serveCommand},
-	{"", (*cli).versionCommand},
-}
-
 // rootCommand returns the command tree. It is built anew for every run
 // and reads nothing (no file, no profile, no template).
 func (c *cli) rootCommand() *cobra.Command {
@@ -106,13 +78,21 @@ func (c *cli) rootCommand() *cobra.Command {
 		}
 		return c.usageFail(cmd)
 	})
-	root.AddGroup(commandGroups...)
-	for _, sub := range subcommands {
-		cmd := sub.make(c)
-		cmd.GroupID = sub.group
-		cmd.Flags().SortFlags = false
-		root.AddCommand(cmd)
+	// The commands, by group in the help, in order.
+	add := func(group, title string, cmds ...*cobra.Command) {
+		if group != "" {
+			root.AddGroup(&cobra.Group{ID: group, Title: title})
+		}
+		for _, cmd := range cmds {
+			cmd.GroupID = group
+			cmd.Flags().SortFlags = false
+			root.AddCommand(cmd)
+		}
 	}
+	add("replays", "Replays (recorded games)", c.verifyCommand(), c.showCommand(), c.playCommand(), c.recordCommand(), c.importCommand(), c.analyzeCommand())
+	add("conformance", "Conformance (another implementation under the suite)", c.conformCommand(), c.matrixCommand(), c.casesCommand())
+	add("rules", "The rules", c.lineCommand(), c.profilesCommand(), c.serveCommand())
+	add("", "", c.versionCommand())
 	cobra.AddTemplateFunc("helpGroups", helpGroups)
 	root.SetHelpTemplate(helpTemplate)
 	root.SetUsageTemplate(usageTemplate)

@@ -1,8 +1,9 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -82,10 +83,9 @@ func (c *cli) play(cmd *cobra.Command, f *playFlags, args []string) int {
 	// at the terminal.
 	interactive := !cmd.Flags().Changed("moves") && !f.json
 	if interactive && f.seed == "" {
-		var err error
-		if f.seed, err = randomSeed(); err != nil {
-			return c.fail(exitBadUsage, "play: %v", err)
-		}
+		var b [8]byte
+		rand.Read(b[:]) // it never fails
+		f.seed = hex.EncodeToString(b[:])
 	}
 	if f.seed == "" {
 		return c.fail(exitBadUsage, "play: --seed is required")
@@ -116,11 +116,7 @@ func (c *cli) play(cmd *cobra.Command, f *playFlags, args []string) int {
 		printGame(c.stdout, g, f.seed)
 	}
 	if playErr != nil {
-		code := exitFailed
-		if errors.Is(playErr, engine.ErrUnsupported) {
-			code = exitBadUsage
-		}
-		return c.fail(code, "play: action %d (%s): %v", n+1, actions[n], playErr)
+		return c.fail(failCode(playErr), "play: action %d (%s): %v", n+1, actions[n], playErr)
 	}
 	return exitOK
 }

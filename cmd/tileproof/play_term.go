@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,16 +11,6 @@ import (
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/termview"
 )
-
-// randomSeed returns 16 random hex digits, a seed for a game played at
-// the terminal without --seed.
-func randomSeed() (string, error) {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("a random seed: %w", err)
-	}
-	return hex.EncodeToString(b[:]), nil
-}
 
 // playTerminal lets a person play a game of profile p from seed at the
 // terminal, then writes it as a replay to output (or a new file named after
