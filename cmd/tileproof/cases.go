@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -66,10 +67,6 @@ func (c *cli) casesLint(args []string) int {
 			dir, fsys = "cases", os.DirFS("cases")
 		}
 	}
-	where := dir
-	if dir == "" {
-		where = builtinPackName
-	}
 	pack, err := conformance.LoadPack(fsys)
 	if err != nil {
 		return c.reportPackErrors(dir, err)
@@ -78,7 +75,7 @@ func (c *cli) casesLint(args []string) int {
 	for _, p := range problems {
 		fmt.Fprintf(c.stdout, "%s\n", p)
 	}
-	fmt.Fprintf(c.stdout, "%s in %s: %s\n", plural(len(pack.Cases), "case"), where, plural(len(problems), "problem"))
+	fmt.Fprintf(c.stdout, "%s in %s: %s\n", plural(len(pack.Cases), "case"), cmp.Or(dir, builtinPackName), plural(len(problems), "problem"))
 	if len(problems) > 0 {
 		return exitFailed
 	}
@@ -88,19 +85,15 @@ func (c *cli) casesLint(args []string) int {
 // reportPackErrors prints a pack's decoding errors with the folder ("" for
 // the built-in pack).
 func (c *cli) reportPackErrors(dir string, err error) int {
-	where := dir
-	if dir == "" {
-		where = builtinPackName
-	}
 	var list strictyaml.ErrorList
 	if errors.As(err, &list) {
 		for _, e := range list {
 			e.File = filepath.Join(dir, e.File)
 			fmt.Fprintf(c.stderr, "%s\n", e)
 		}
-		return c.fail(exitBadUsage, "%s in the case pack %s", plural(len(list), "error"), where)
+		return c.fail(exitBadUsage, "%s in the case pack %s", plural(len(list), "error"), cmp.Or(dir, builtinPackName))
 	}
-	return c.fail(exitBadUsage, "%s: %v", where, err)
+	return c.fail(exitBadUsage, "%s: %v", cmp.Or(dir, builtinPackName), err)
 }
 
 type importPGSFlags struct {

@@ -84,7 +84,7 @@ unexpected pass or a failure on an unreachable state); 2 when no check could run
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the skipped cases, with why, and the expected failures")
 	exploreFlags(fl, &f.explore)
 	observeFlags(fl, &f.observe)
-	registerProfileCompletion(cmd, "profile")
+	cmd.RegisterFlagCompletionFunc("profile", completeProfiles)
 	cmd.RegisterFlagCompletionFunc("impl", cobra.FixedCompletions([]string{"builtin", "exec:", "http://"}, cobra.ShellCompDirectiveNoSpace))
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.conform(cmd, &f, args) })
 	return cmd

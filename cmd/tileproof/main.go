@@ -187,11 +187,8 @@ func (c *cli) fail(code int, format string, args ...any) int {
 // plural returns "1 replay", "2 replays": n and the noun, with an s unless
 // n is 1.
 func plural(n int, noun string) string {
-	switch {
-	case n == 1:
+	if n == 1 {
 		return "1 " + noun
-	case strings.HasSuffix(noun, "s"):
-		return fmt.Sprintf("%d %ses", n, noun) // passes
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }

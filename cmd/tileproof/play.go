@@ -70,7 +70,7 @@ An illegal move in a profile that refuses it exits 1, naming the action.`,
 	fl.BoolVar(&f.openEnded, "open-ended", false, "play on past the target, in a profile that offers it")
 	fl.BoolVar(&f.json, "json", false, "print the game as JSON")
 	fl.StringVarP(&f.output, "output", "o", "", "at the terminal, write the game as a replay to `FILE` (default: a new file named after the profile and seed)")
-	registerProfileCompletion(cmd, "profile")
+	cmd.RegisterFlagCompletionFunc("profile", completeProfiles)
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.play(cmd, &f, args) })
 	return cmd
 }

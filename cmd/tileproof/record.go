@@ -62,7 +62,7 @@ played under the first profile the implementation declares.`,
 	fl.StringVar(&f.impl, "impl", "", "play the games in another implementation, exec:`COMMAND` (docs/protocol.md), its own generator making the spawns")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "with --impl: the driver's timeout for each request, a `DURATION` such as 5s")
 	startTimeoutFlag(fl, &f.startTimeout)
-	registerProfileCompletion(cmd, "profile")
+	cmd.RegisterFlagCompletionFunc("profile", completeProfiles)
 	cmd.RegisterFlagCompletionFunc("player", cobra.FixedCompletions(player.Names(), cobra.ShellCompDirectiveNoFileComp))
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.record(cmd, &f, args) })
 	return cmd

@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/tileproof/tileproof/htmlview"
 	"github.com/tileproof/tileproof/internal/safetext"
@@ -100,7 +98,11 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		verifyOne = withAnalysis(ctx, v, verifyOne)
 	}
 	var sum replay.Summary
-	progress := termview.StartProgress(c.terminal(), func(el time.Duration) string {
+	var progressOut io.Writer // stderr when it is a terminal
+	if f := terminalFile(c.stderr); f != nil {
+		progressOut = f
+	}
+	progress := termview.StartProgress(progressOut, func(el time.Duration) string {
 		return fmt.Sprintf("verified %s, %d moves (%.0f moves/s)", plural(int(sum.Count()), "replay"), sum.Moves(), float64(sum.Moves())/el.Seconds())
 	})
 	inputs := make(chan replay.Input, 256) // the batch takes what has arrived, up to a chunk at once
@@ -166,15 +168,6 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		return exitFailed
 	}
 	return exitOK
-}
-
-// terminal returns stderr when it is a terminal, for a progress line;
-// else nil.
-func (c *cli) terminal() io.Writer {
-	if f, ok := c.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return f
-	}
-	return nil
 }
 
 // pluralHave returns "1 replay has", "2 replays have".
