@@ -142,8 +142,8 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	}
 	gopts := conformance.GateOptions{AcceptChanged: f.acceptChanged, Strict: f.strict}
 	if f.baseline != "" {
-		if gopts.Baseline, err = readBaseline(f.baseline); err != nil {
-			return c.fail(exitBadUsage, "conform: %v", err)
+		if gopts.Baseline, err = readReportFile(f.baseline); err != nil {
+			return c.fail(exitBadUsage, "conform: --baseline: %v", err)
 		}
 		gopts.BaselineFile = f.baseline
 	}
@@ -276,20 +276,6 @@ func readExpectations(file string) (map[string]string, error) {
 		return nil, err
 	}
 	return m, nil
-}
-
-// readBaseline reads the report --baseline names.
-func readBaseline(file string) (*conformance.Report, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, fmt.Errorf("--baseline: %v", err)
-	}
-	defer f.Close()
-	base, err := conformance.ReadReport(f)
-	if err != nil {
-		return nil, fmt.Errorf("--baseline %s: %v", file, err)
-	}
-	return base, nil
 }
 
 // writeGate writes a run against a baseline: its regressions, changed

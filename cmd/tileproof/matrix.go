@@ -32,13 +32,9 @@ func (c *cli) matrix(args []string) int {
 	}
 	var reports []*conformance.Report
 	for _, name := range args {
-		data, err := batchfiles.ReadRegular(name, maxReportSize)
+		r, err := readReportFile(name)
 		if err != nil {
 			return c.fail(exitBadUsage, "matrix: %v", err)
-		}
-		r, err := conformance.ReadReport(bytes.NewReader(data))
-		if err != nil {
-			return c.fail(exitBadUsage, "matrix: %s: %v", name, err)
 		}
 		reports = append(reports, r)
 	}
@@ -48,4 +44,17 @@ func (c *cli) matrix(args []string) int {
 	}
 	fmt.Fprint(c.stdout, out.String())
 	return exitOK
+}
+
+// readReportFile reads a conformance report (conform --json) from a file.
+func readReportFile(name string) (*conformance.Report, error) {
+	data, err := batchfiles.ReadRegular(name, maxReportSize)
+	if err != nil {
+		return nil, err
+	}
+	r, err := conformance.ReadReport(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return r, nil
 }
