@@ -14,6 +14,7 @@ import (
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/conformance/driver"
+	"github.com/tileproof/tileproof/htmlview"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
@@ -148,20 +149,15 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 		gopts.BaselineFile = f.baseline
 	}
 	gate := rep.Gate(gopts)
+	// The one verdict, the gate: the exit status, the text, the JSON, the
+	// JUnit and the page all say it.
 	if f.junit != "" {
-		out, err := os.Create(f.junit)
-		if err == nil {
-			err = rep.WriteJUnit(out)
-			out.Close()
-		}
-		if err != nil {
+		if err := writeFile(f.junit, rep.WriteJUnit); err != nil {
 			return c.fail(exitBadUsage, "conform: --junit: %v", err)
 		}
 	}
-	// The one verdict, the gate: the exit status, the text, the JSON, the
-	// JUnit and the page all say it.
 	if f.html != "" {
-		if err := writeConformHTML(rep, f.html); err != nil {
+		if err := writeFile(f.html, func(w io.Writer) error { return htmlview.Conformance(w, rep) }); err != nil {
 			return c.fail(exitBadUsage, "conform: --html: %v", err)
 		}
 	}
