@@ -58,16 +58,13 @@ func (c *cli) casesLint(args []string) int {
 	if len(args) > 1 {
 		return c.fail(exitBadUsage, "cases lint: give one folder, or none")
 	}
-	dir, fsys := "", fs.FS(cases.FS)
-	switch {
-	case len(args) == 1:
-		dir, fsys = args[0], os.DirFS(args[0])
-	default:
-		if info, err := os.Stat(filepath.Join("cases", "pack.yaml")); err == nil && info.Mode().IsRegular() {
-			dir, fsys = "cases", os.DirFS("cases")
-		}
+	dir := ""
+	if len(args) == 1 {
+		dir = args[0]
+	} else if info, err := os.Stat(filepath.Join("cases", "pack.yaml")); err == nil && info.Mode().IsRegular() {
+		dir = "cases"
 	}
-	pack, err := conformance.LoadPack(fsys)
+	pack, err := conformance.LoadPack(packFS(dir))
 	if err != nil {
 		return c.reportPackErrors(dir, err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/conformance/driver"
+	"github.com/tileproof/tileproof/conformance/explore"
 	"github.com/tileproof/tileproof/htmlview"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
@@ -23,8 +24,9 @@ type conformFlags struct {
 	impl, cases, profiles, run, junit, html, expect, baseline string
 	json, strict, properties, verbose, acceptChanged          bool
 	timeout, startTimeout, runTimeout                         time.Duration
-	explore                                                   exploreOpts
-	observe                                                   observeOpts
+	exploreGames, observeGames                                int
+	exploreSeed                                               uint64
+	exploreOut, observeOut                                    string
 }
 
 func (c *cli) conformCommand() *cobra.Command {
@@ -83,8 +85,11 @@ unexpected pass or a failure on an unreachable state); 2 when no check could run
 	fl.DurationVar(&f.runTimeout, "run-timeout", defaultRunTimeout, "the most the whole run may take: past it the run stops, the checks it did not reach or finish reported as not-run, which fails it (0: no bound)")
 	fl.BoolVar(&f.properties, "properties", true, "run the property checks (--properties=false: none)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the skipped cases, with why, and the expected failures")
-	exploreFlags(fl, &f.explore)
-	observeFlags(fl, &f.observe)
+	intFlag(fl, &f.exploreGames, "explore", 0, "instead of the cases, play `N` random games against the implementation, compare every step with the engine, and shrink the first divergence of each kind to a case")
+	uint64Flag(fl, &f.exploreSeed, "seed", explore.DefaultSeed, "with --explore: the `SEED` of the random games")
+	fl.StringVar(&f.exploreOut, "explore-out", "", "with --explore: write the shrunk cases into `DIR`, a case pack: DIR/pack.yaml, DIR/explore/*.yaml (default: nothing is written; the report shows each case)")
+	intFlag(fl, &f.observeGames, "observe", 0, fmt.Sprintf("also observe `N` of the implementation's own games, played through new and move alone, every step compared with the engine (by default %d when it can neither load a state nor take a tp1 seed; 0: none)", explore.DefaultObserveGames))
+	fl.StringVar(&f.observeOut, "observe-out", "", "write the games of observed divergences into `DIR`, as replays verify and show reproduce, and (when the implementation can load a state) their shrunk cases, a pack in DIR/cases (default: nothing is written; the report lists each divergence)")
 	cmd.RegisterFlagCompletionFunc("profile", completeProfiles)
 	cmd.RegisterFlagCompletionFunc("impl", cobra.FixedCompletions([]string{"builtin", "exec:", "http://"}, cobra.ShellCompDirectiveNoSpace))
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.conform(cmd, &f, args) })
@@ -101,7 +106,7 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	run := newRun(cmd.Context(), f.runTimeout)
 	defer run.stop()
 	if exploreRequested(cmd.Flags()) {
-		return c.conformExplore(run, cmd.Flags(), f.explore, f.impl, f.profiles, implTimeouts{f.timeout, f.startTimeout})
+		return c.conformExplore(run, cmd.Flags(), f)
 	}
 	pack, err := conformance.LoadPack(packFS(f.cases))
 	if err != nil {
@@ -136,8 +141,8 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	}
 	rep.RunInfo = runInfo(cmd, f, started)
 	rep.Describe(pack)
-	if games := observing(cmd.Flags(), f.observe, rep.Impl, opts.Run); games > 0 {
-		if err := c.observe(run, impl, f.impl, rep, opts, f.observe, games, !f.json && f.baseline == ""); err != nil {
+	if games := observing(cmd.Flags(), f.observeGames, rep.Impl, opts.Run); games > 0 {
+		if err := c.observe(run, impl, rep, opts, f, games); err != nil {
 			return c.fail(exitBadUsage, "conform --observe: %v", err)
 		}
 	}

@@ -68,18 +68,11 @@ func (c *cli) playTerminal(p *engine.Profile, seed string, setup *engine.Setup, 
 		err = cerr
 	}
 	if err != nil {
-		return c.fail(exitBadUsage, "play: %s: %v; the move log was %s", out.name, err, movesOrNone(actions))
+		return c.fail(exitBadUsage, "play: %s: %v; the move log was %s", out.name, err, engine.FormatActions(actions)) // not empty: an empty game is not written
 	}
 	fmt.Fprintf(c.stdout, "score %d, max tile %d, %s (%s); the replay is in %s\n", r.Claim.Score, r.Claim.MaxTile, plural(r.Claim.Moves, "move"), g.Result(), out.name)
 	fmt.Fprintf(c.stdout, "check it with: tileproof verify %s\n", out.name)
 	return exitOK
-}
-
-func movesOrNone(actions []engine.Action) string {
-	if len(actions) == 0 {
-		return "empty"
-	}
-	return engine.FormatActions(actions)
 }
 
 // playKeys runs the game on the terminal until the player quits, the game
