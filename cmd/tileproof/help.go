@@ -32,6 +32,10 @@ const usageTemplate = `usage: {{.UseLine}}
 Flags:
 {{.LocalFlags.FlagUsagesWrapped 100}}{{end}}`
 
+// helpGroups is a function of usageTemplate, added once: cobra's template
+// functions are global.
+func init() { cobra.AddTemplateFunc("helpGroups", helpGroups) }
+
 // helpGroups returns the groups of cmd's commands in its help: its own,
 // then one for the commands in none.
 func helpGroups(cmd *cobra.Command) []*cobra.Group {

@@ -61,7 +61,7 @@ func (c *cli) main(args []string) int {
 }
 
 // rootCommand returns the command tree. It is built anew for every run
-// and reads nothing (no file, no profile, no template).
+// and reads nothing (no file, no profile).
 func (c *cli) rootCommand() *cobra.Command {
 	cobra.EnableCommandSorting = false
 	root := &cobra.Command{
@@ -94,7 +94,6 @@ func (c *cli) rootCommand() *cobra.Command {
 	add("conformance", "Conformance (another implementation under the suite)", c.conformCommand(), c.matrixCommand(), c.casesCommand())
 	add("rules", "The rules", c.lineCommand(), c.profilesCommand(), c.serveCommand())
 	add("", "", c.versionCommand())
-	cobra.AddTemplateFunc("helpGroups", helpGroups)
 	root.SetHelpTemplate(helpTemplate)
 	root.SetUsageTemplate(usageTemplate)
 	root.SetFlagErrorFunc(flagError)
