@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -32,9 +33,9 @@ const usageTemplate = `usage: {{.UseLine}}
 Flags:
 {{.LocalFlags.FlagUsagesWrapped 100}}{{end}}`
 
-// helpGroups is a function of usageTemplate, added once: cobra's template
-// functions are global.
-func init() { cobra.AddTemplateFunc("helpGroups", helpGroups) }
+// addHelpFuncs adds usageTemplate's function once (cobra's template
+// functions are global), at the first command tree, not at start.
+var addHelpFuncs sync.Once
 
 // helpGroups returns the groups of cmd's commands in its help: its own,
 // then one for the commands in none.
