@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -22,30 +21,21 @@ Examples:
 {{end}}Exit status: 0 all good, 1 the input fails a check, 2 a usage error or unreadable input.
 `
 
-// usageTemplate is a command's usage line, its commands (by group: see
-// helpGroups) and its flags, each flag once with its default.
+// usageTemplate is a command's usage line, its commands by group (its
+// own groups, then the commands in none, as "Other", or "Commands" when it
+// has no group) and its flags, each flag once with its default.
 const usageTemplate = `usage: {{.UseLine}}
-{{$cmd := .}}{{if .HasAvailableSubCommands}}{{range $g := helpGroups .}}{{$first := true}}
+{{$cmd := .}}{{if .HasAvailableSubCommands}}{{range $g := .Groups}}{{$first := true}}
 {{- range $cmd.Commands}}{{if and .IsAvailableCommand (eq .GroupID $g.ID)}}{{if $first}}{{$first = false}}
 {{$g.Title}}:
 {{end}}  {{rpad .Name .NamePadding}} {{.Short}}
-{{end}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
+{{end}}{{end}}{{end}}{{$first := true}}
+{{- range $cmd.Commands}}{{if and .IsAvailableCommand (not .GroupID)}}{{if $first}}{{$first = false}}
+{{if $cmd.Groups}}Other{{else}}Commands{{end}}:
+{{end}}  {{rpad .Name .NamePadding}} {{.Short}}
+{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
 Flags:
 {{.LocalFlags.FlagUsagesWrapped 100}}{{end}}`
-
-// addHelpFuncs adds usageTemplate's function once (cobra's template
-// functions are global), at the first command tree, not at start.
-var addHelpFuncs sync.Once
-
-// helpGroups returns the groups of cmd's commands in its help: its own,
-// then one for the commands in none.
-func helpGroups(cmd *cobra.Command) []*cobra.Group {
-	other := "Other"
-	if len(cmd.Groups()) == 0 {
-		other = "Commands"
-	}
-	return append(cmd.Groups(), &cobra.Group{Title: other})
-}
 
 // flagWant says what a flag's value must be, by the flag's type.
 func flagWant(typ string) (string, bool) {

@@ -94,7 +94,6 @@ func (c *cli) rootCommand() *cobra.Command {
 	add("conformance", "Conformance (another implementation under the suite)", c.conformCommand(), c.matrixCommand(), c.casesCommand())
 	add("rules", "The rules", c.lineCommand(), c.profilesCommand(), c.serveCommand())
 	add("", "", c.versionCommand())
-	addHelpFuncs.Do(func() { cobra.AddTemplateFunc("helpGroups", helpGroups) })
 	root.SetHelpTemplate(helpTemplate)
 	root.SetUsageTemplate(usageTemplate)
 	root.SetFlagErrorFunc(flagError)
