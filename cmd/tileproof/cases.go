@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,7 @@ import (
 	"github.com/tileproof/tileproof/cases"
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/internal/strictyaml"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 func (c *cli) casesCommand() *cobra.Command {
@@ -23,16 +25,7 @@ import the test cases and rules of a PGS document.`,
 		DisableFlagsInUseLine:      true,
 		SuggestionsMinimumDistance: 2,
 	}
-	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int {
-		if len(args) == 0 {
-			return c.usageFail(cmd)
-		}
-		msg := fmt.Sprintf("cases: unknown subcommand %q (lint or import-pgs)", args[0])
-		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-			msg += fmt.Sprintf("; did you mean %s?", s[0])
-		}
-		return c.fail(exitBadUsage, "%s", msg)
-	})
+	cmd.RunE = c.unknownSub("cases: unknown subcommand %q (lint or import-pgs)")
 	cmd.AddCommand(c.casesLintCommand(), c.importPGSCommand())
 	return cmd
 }
@@ -65,20 +58,13 @@ func (c *cli) casesLint(args []string) int {
 	if len(args) > 1 {
 		return c.fail(exitBadUsage, "cases lint: give one folder, or none")
 	}
-	dir, fsys := "", fs.FS(cases.FS)
-	switch {
-	case len(args) == 1:
-		dir, fsys = args[0], os.DirFS(args[0])
-	default:
-		if info, err := os.Stat(filepath.Join("cases", "pack.yaml")); err == nil && info.Mode().IsRegular() {
-			dir, fsys = "cases", os.DirFS("cases")
-		}
+	dir := ""
+	if len(args) == 1 {
+		dir = args[0]
+	} else if info, err := os.Stat(filepath.Join("cases", "pack.yaml")); err == nil && info.Mode().IsRegular() {
+		dir = "cases"
 	}
-	where := dir
-	if dir == "" {
-		where = builtinPackName
-	}
-	pack, err := conformance.LoadPack(fsys)
+	pack, err := conformance.LoadPack(packFS(dir))
 	if err != nil {
 		return c.reportPackErrors(dir, err)
 	}
@@ -86,7 +72,7 @@ func (c *cli) casesLint(args []string) int {
 	for _, p := range problems {
 		fmt.Fprintf(c.stdout, "%s\n", p)
 	}
-	fmt.Fprintf(c.stdout, "%s in %s: %s\n", plural(len(pack.Cases), "case"), where, plural(len(problems), "problem"))
+	fmt.Fprintf(c.stdout, "%s in %s: %s\n", plural(len(pack.Cases), "case"), cmp.Or(dir, builtinPackName), plural(len(problems), "problem"))
 	if len(problems) > 0 {
 		return exitFailed
 	}
@@ -96,19 +82,15 @@ func (c *cli) casesLint(args []string) int {
 // reportPackErrors prints a pack's decoding errors with the folder ("" for
 // the built-in pack).
 func (c *cli) reportPackErrors(dir string, err error) int {
-	where := dir
-	if dir == "" {
-		where = builtinPackName
-	}
 	var list strictyaml.ErrorList
 	if errors.As(err, &list) {
 		for _, e := range list {
 			e.File = filepath.Join(dir, e.File)
 			fmt.Fprintf(c.stderr, "%s\n", e)
 		}
-		return c.fail(exitBadUsage, "%s in the case pack %s", plural(len(list), "error"), where)
+		return c.fail(exitBadUsage, "%s in the case pack %s", plural(len(list), "error"), cmp.Or(dir, builtinPackName))
 	}
-	return c.fail(exitBadUsage, "%s: %v", where, err)
+	return c.fail(exitBadUsage, "%s: %v", cmp.Or(dir, builtinPackName), err)
 }
 
 type importPGSFlags struct {
@@ -137,7 +119,7 @@ func (c *cli) importPGS(cmd *cobra.Command, f *importPGSFlags, args []string) in
 		return c.usageFail(cmd)
 	}
 	file := args[0]
-	data, err := readFileMax(file, maxPGSSize)
+	data, err := batchfiles.ReadRegular(file, maxPGSSize)
 	if err != nil {
 		return c.fail(exitBadUsage, "cases import-pgs: %v", err)
 	}

@@ -269,12 +269,12 @@ func TestDecimalFlags(t *testing.T) {
 			t.Errorf("%q: no error", bad)
 		}
 	}
-	var step optionalInt
-	step.unset = "the last"
+	var stepN int
+	step := decimal[int]{p: &stepN, unset: "the last"}
 	if step.String() != "the last" || step.set {
 		t.Errorf("unset step: %q %v", step.String(), step.set)
 	}
-	if err := step.Set("-1"); err != nil || !step.set || step.n != -1 {
+	if err := step.Set("-1"); err != nil || !step.set || stepN != -1 {
 		t.Errorf("step -1: %+v %v", step, err)
 	}
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/conformance/driver"
+	"github.com/tileproof/tileproof/conformance/explore"
+	"github.com/tileproof/tileproof/htmlview"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
@@ -22,8 +24,9 @@ type conformFlags struct {
 	impl, cases, profiles, run, junit, html, expect, baseline string
 	json, strict, properties, verbose, acceptChanged          bool
 	timeout, startTimeout, runTimeout                         time.Duration
-	explore                                                   exploreOpts
-	observe                                                   observeOpts
+	exploreGames, observeGames                                int
+	exploreSeed                                               uint64
+	exploreOut, observeOut                                    string
 }
 
 func (c *cli) conformCommand() *cobra.Command {
@@ -82,9 +85,12 @@ unexpected pass or a failure on an unreachable state); 2 when no check could run
 	fl.DurationVar(&f.runTimeout, "run-timeout", defaultRunTimeout, "the most the whole run may take: past it the run stops, the checks it did not reach or finish reported as not-run, which fails it (0: no bound)")
 	fl.BoolVar(&f.properties, "properties", true, "run the property checks (--properties=false: none)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the skipped cases, with why, and the expected failures")
-	f.explore = exploreFlags(fl)
-	observeFlags(fl, &f.observe)
-	registerProfileCompletion(cmd, "profile")
+	intFlag(fl, &f.exploreGames, "explore", 0, "instead of the cases, play `N` random games against the implementation, compare every step with the engine, and shrink the first divergence of each kind to a case")
+	uint64Flag(fl, &f.exploreSeed, "seed", explore.DefaultSeed, "with --explore: the `SEED` of the random games")
+	fl.StringVar(&f.exploreOut, "explore-out", "", "with --explore: write the shrunk cases into `DIR`, a case pack: DIR/pack.yaml, DIR/explore/*.yaml (default: nothing is written; the report shows each case)")
+	intFlag(fl, &f.observeGames, "observe", 0, fmt.Sprintf("also observe `N` of the implementation's own games, played through new and move alone, every step compared with the engine (by default %d when it can neither load a state nor take a tp1 seed; 0: none)", explore.DefaultObserveGames))
+	fl.StringVar(&f.observeOut, "observe-out", "", "write the games of observed divergences into `DIR`, as replays verify and show reproduce, and (when the implementation can load a state) their shrunk cases, a pack in DIR/cases (default: nothing is written; the report lists each divergence)")
+	cmd.RegisterFlagCompletionFunc("profile", completeProfiles)
 	cmd.RegisterFlagCompletionFunc("impl", cobra.FixedCompletions([]string{"builtin", "exec:", "http://"}, cobra.ShellCompDirectiveNoSpace))
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.conform(cmd, &f, args) })
 	return cmd
@@ -100,7 +106,7 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	run := newRun(cmd.Context(), f.runTimeout)
 	defer run.stop()
 	if exploreRequested(cmd.Flags()) {
-		return c.conformExplore(run, cmd.Flags(), f.explore, f.impl, f.profiles, implTimeouts{f.timeout, f.startTimeout})
+		return c.conformExplore(run, cmd.Flags(), f)
 	}
 	pack, err := conformance.LoadPack(packFS(f.cases))
 	if err != nil {
@@ -135,33 +141,28 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	}
 	rep.RunInfo = runInfo(cmd, f, started)
 	rep.Describe(pack)
-	if games := observing(cmd.Flags(), f.observe, rep.Impl, opts.Run); games > 0 {
-		if err := c.observe(run, impl, f.impl, rep, opts, f.observe, games, !f.json && f.baseline == ""); err != nil {
+	if games := observing(cmd.Flags(), f.observeGames, rep.Impl, opts.Run); games > 0 {
+		if err := c.observe(run, impl, rep, opts, f, games); err != nil {
 			return c.fail(exitBadUsage, "conform --observe: %v", err)
 		}
 	}
 	gopts := conformance.GateOptions{AcceptChanged: f.acceptChanged, Strict: f.strict}
 	if f.baseline != "" {
-		if gopts.Baseline, err = readBaseline(f.baseline); err != nil {
-			return c.fail(exitBadUsage, "conform: %v", err)
+		if gopts.Baseline, err = readReportFile(f.baseline); err != nil {
+			return c.fail(exitBadUsage, "conform: --baseline: %v", err)
 		}
 		gopts.BaselineFile = f.baseline
 	}
 	gate := rep.Gate(gopts)
+	// The one verdict, the gate: the exit status, the text, the JSON, the
+	// JUnit and the page all say it.
 	if f.junit != "" {
-		out, err := os.Create(f.junit)
-		if err == nil {
-			err = rep.WriteJUnit(out)
-			out.Close()
-		}
-		if err != nil {
+		if err := writeFile(f.junit, rep.WriteJUnit); err != nil {
 			return c.fail(exitBadUsage, "conform: --junit: %v", err)
 		}
 	}
-	// The one verdict, the gate: the exit status, the text, the JSON, the
-	// JUnit and the page all say it.
 	if f.html != "" {
-		if err := writeConformHTML(rep, f.html); err != nil {
+		if err := writeFile(f.html, func(w io.Writer) error { return htmlview.Conformance(w, rep) }); err != nil {
 			return c.fail(exitBadUsage, "conform: --html: %v", err)
 		}
 	}
@@ -276,20 +277,6 @@ func readExpectations(file string) (map[string]string, error) {
 		return nil, err
 	}
 	return m, nil
-}
-
-// readBaseline reads the report --baseline names.
-func readBaseline(file string) (*conformance.Report, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, fmt.Errorf("--baseline: %v", err)
-	}
-	defer f.Close()
-	base, err := conformance.ReadReport(f)
-	if err != nil {
-		return nil, fmt.Errorf("--baseline %s: %v", file, err)
-	}
-	return base, nil
 }
 
 // writeGate writes a run against a baseline: its regressions, changed

@@ -10,21 +10,6 @@ import (
 	"github.com/tileproof/tileproof/conformance/explore"
 )
 
-// exploreOpts are the flags of conform --explore.
-type exploreOpts struct {
-	games *int
-	seed  *uint64
-	out   *string
-}
-
-func exploreFlags(fs *pflag.FlagSet) exploreOpts {
-	ex := exploreOpts{games: new(int), seed: new(uint64), out: new(string)}
-	intFlag(fs, ex.games, "explore", 0, "instead of the cases, play `N` random games against the implementation, compare every step with the engine, and shrink the first divergence of each kind to a case")
-	uint64Flag(fs, ex.seed, "seed", explore.DefaultSeed, "with --explore: the `SEED` of the random games")
-	fs.StringVar(ex.out, "explore-out", "", "with --explore: write the shrunk cases into `DIR`, a case pack: DIR/pack.yaml, DIR/explore/*.yaml (default: nothing is written; the report shows each case)")
-	return ex
-}
-
 // exploreFlagNames are the flags of conform that apply to --explore.
 var exploreFlagNames = []string{"impl", "profile", "timeout", "start-timeout", "run-timeout", "explore", "seed", "explore-out"}
 
@@ -34,7 +19,7 @@ func exploreRequested(fs *pflag.FlagSet) bool {
 	return fs.Changed("explore") || fs.Changed("seed") || fs.Changed("explore-out")
 }
 
-func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, ex exploreOpts, implArg, profiles string, timeout implTimeouts) int {
+func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, f *conformFlags) int {
 	var other []string
 	fs.Visit(func(f *pflag.Flag) {
 		if !slices.Contains(exploreFlagNames, f.Name) {
@@ -42,16 +27,16 @@ func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, ex exploreOpts, implAr
 		}
 	})
 	switch {
-	case *ex.games <= 0:
-		return c.fail(exitBadUsage, "conform: --seed and --explore-out need --explore N, a positive number of games (not %d)", *ex.games)
+	case f.exploreGames <= 0:
+		return c.fail(exitBadUsage, "conform: --seed and --explore-out need --explore N, a positive number of games (not %d)", f.exploreGames)
 	case len(other) > 0:
 		return c.fail(exitBadUsage, "conform: %s does not apply to --explore (it takes --impl, --profile, --seed, --explore-out, --timeout and --run-timeout)", strings.Join(other, ", "))
 	}
-	opts := explore.Options{Games: *ex.games, Seed: *ex.seed, Impl: implArg}
-	if profiles != "" {
-		opts.Profiles = strings.Split(profiles, ",")
+	opts := explore.Options{Games: f.exploreGames, Seed: f.exploreSeed, Impl: f.impl}
+	if f.profiles != "" {
+		opts.Profiles = strings.Split(f.profiles, ",")
 	}
-	impl, err := c.openImpl(run, implArg, opts.Profiles, timeout)
+	impl, err := c.openImpl(run, f.impl, opts.Profiles, implTimeouts{f.timeout, f.startTimeout})
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
@@ -63,8 +48,8 @@ func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, ex exploreOpts, implAr
 		}
 		return c.fail(exitBadUsage, "conform --explore: %v", err)
 	}
-	if *ex.out != "" {
-		if _, err := rep.WriteCases(*ex.out); err != nil {
+	if f.exploreOut != "" {
+		if _, err := rep.WriteCases(f.exploreOut); err != nil {
 			rep.WriteText(c.stdout)
 			return c.fail(exitBadUsage, "conform --explore: writing the cases: %v", err)
 		}

@@ -1,74 +1,57 @@
 package main
 
 import (
-	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/spf13/pflag"
 )
 
-// The number flags read decimal only. pflag's own int flags take Go's
-// literal syntax, so that --workers 010 would be 8 and --step 0x1f 31: a
-// silent surprise.
+// decimal is a number flag read in decimal only. pflag's own number flags
+// take Go's literal syntax, so that --workers 010 would be 8 and --step
+// 0x1f 31: a silent surprise. An unset word, when not "", is the default
+// in words ("the last" for show --step), shown until the flag is set.
+type decimal[T int | uint64] struct {
+	p     *T
+	unset string
+	set   bool
+}
 
-type intValue struct{ p *int }
-
-func (v intValue) String() string { return strconv.Itoa(*v.p) }
-func (v intValue) Type() string   { return "int" }
-func (v intValue) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return errors.New("not an integer")
+func (v *decimal[T]) String() string {
+	if v.unset != "" && !v.set {
+		return v.unset
 	}
-	*v.p = n
+	return fmt.Sprint(*v.p)
+}
+
+// Type is "int" or "uint64", which says what a bad value should be
+// (flagWant).
+func (v *decimal[T]) Type() string { return fmt.Sprintf("%T", *v.p) }
+
+func (v *decimal[T]) Set(s string) error {
+	var n T
+	var err error
+	switch p := any(&n).(type) {
+	case *int:
+		*p, err = strconv.Atoi(s)
+	case *uint64:
+		*p, err = strconv.ParseUint(s, 10, 64)
+	}
+	if err != nil {
+		return err
+	}
+	*v.p, v.set = n, true
 	return nil
 }
 
 // intFlag defines a decimal int flag with a default.
 func intFlag(fs *pflag.FlagSet, p *int, name string, def int, usage string) {
 	*p = def
-	fs.Var(intValue{p}, name, usage)
-}
-
-type uint64Value struct{ p *uint64 }
-
-func (v uint64Value) String() string { return strconv.FormatUint(*v.p, 10) }
-func (v uint64Value) Type() string   { return "uint64" }
-func (v uint64Value) Set(s string) error {
-	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil {
-		return errors.New("not a whole number")
-	}
-	*v.p = n
-	return nil
+	fs.Var(&decimal[int]{p: p}, name, usage)
 }
 
 // uint64Flag defines a decimal uint64 flag with a default.
 func uint64Flag(fs *pflag.FlagSet, p *uint64, name string, def uint64, usage string) {
 	*p = def
-	fs.Var(uint64Value{p}, name, usage)
-}
-
-// optionalInt is an int flag whose default is a word, not a number
-// ("last" for show --step): set tells whether it was given.
-type optionalInt struct {
-	n     int
-	set   bool
-	unset string // the default, in words
-}
-
-func (v *optionalInt) String() string {
-	if !v.set {
-		return v.unset
-	}
-	return strconv.Itoa(v.n)
-}
-func (v *optionalInt) Type() string { return "int" }
-func (v *optionalInt) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return errors.New("not an integer")
-	}
-	v.n, v.set = n, true
-	return nil
+	fs.Var(&decimal[uint64]{p: p}, name, usage)
 }

@@ -3,70 +3,39 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
-// exitStatusLine ends the help of every command.
-const exitStatusLine = "Exit status: 0 all good, 1 the input fails a check, 2 a usage error or unreadable input."
+// helpTemplate is every command's help: its description, its usage
+// (usageTemplate), its examples and the exit status.
+const helpTemplate = `{{with or .Long .Short}}{{trimRightSpace .}}
 
-// writeHelp writes cmd's help: its description, its usage and the exit
-// status.
-func writeHelp(w io.Writer, cmd *cobra.Command) {
-	about := cmd.Long
-	if about == "" {
-		about = cmd.Short
-	}
-	if about != "" {
-		fmt.Fprintf(w, "%s\n\n", strings.TrimRight(about, "\n"))
-	}
-	writeUsage(w, cmd)
-	if cmd.Example != "" {
-		fmt.Fprintf(w, "\nExamples:\n%s\n", cmd.Example)
-	}
-	fmt.Fprintln(w)
-	if cmd.HasAvailableSubCommands() {
-		fmt.Fprintf(w, "Run \"%s COMMAND --help\" for a command's flags.\n", cmd.CommandPath())
-	}
-	fmt.Fprintln(w, exitStatusLine)
-}
+{{end}}{{.UsageString}}{{with .Example}}
+Examples:
+{{.}}
+{{end}}
+{{if .HasAvailableSubCommands}}Run "{{.CommandPath}} COMMAND --help" for a command's flags.
+{{end}}Exit status: 0 all good, 1 the input fails a check, 2 a usage error or unreadable input.
+`
 
-// writeUsage writes cmd's usage line, its commands (by group) and its
-// flags, each flag once with its default.
-func writeUsage(w io.Writer, cmd *cobra.Command) {
-	fmt.Fprintf(w, "usage: %s\n", cmd.UseLine())
-	if cmd.HasAvailableSubCommands() {
-		width := 0
-		for _, sub := range cmd.Commands() {
-			width = max(width, len(sub.Name()))
-		}
-		other := "Other"
-		if len(cmd.Groups()) == 0 {
-			other = "Commands"
-		}
-		groups := append(cmd.Groups(), &cobra.Group{Title: other})
-		for _, g := range groups {
-			var lines []string
-			for _, sub := range cmd.Commands() {
-				if sub.IsAvailableCommand() && sub.GroupID == g.ID {
-					lines = append(lines, fmt.Sprintf("  %-*s  %s", width, sub.Name(), sub.Short))
-				}
-			}
-			if len(lines) > 0 {
-				fmt.Fprintf(w, "\n%s:\n%s\n", strings.TrimSuffix(g.Title, ":"), strings.Join(lines, "\n"))
-			}
-		}
-	}
-	if flags := cmd.LocalFlags(); flags.HasAvailableFlags() {
-		fmt.Fprintf(w, "\nFlags:\n%s", flags.FlagUsagesWrapped(100))
-	}
-	if flags := cmd.InheritedFlags(); flags.HasAvailableFlags() {
-		fmt.Fprintf(w, "\nFlags of %s:\n%s", cmd.Parent().CommandPath(), flags.FlagUsagesWrapped(100))
-	}
-}
+// usageTemplate is a command's usage line, its commands by group (its
+// own groups, then the commands in none, as "Other", or "Commands" when it
+// has no group) and its flags, each flag once with its default.
+const usageTemplate = `usage: {{.UseLine}}
+{{$cmd := .}}{{if .HasAvailableSubCommands}}{{range $g := .Groups}}{{$first := true}}
+{{- range $cmd.Commands}}{{if and .IsAvailableCommand (eq .GroupID $g.ID)}}{{if $first}}{{$first = false}}
+{{$g.Title}}:
+{{end}}  {{rpad .Name .NamePadding}} {{.Short}}
+{{end}}{{end}}{{end}}{{$first := true}}
+{{- range $cmd.Commands}}{{if and .IsAvailableCommand (not .GroupID)}}{{if $first}}{{$first = false}}
+{{if $cmd.Groups}}Other{{else}}Commands{{end}}:
+{{end}}  {{rpad .Name .NamePadding}} {{.Short}}
+{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
+Flags:
+{{.LocalFlags.FlagUsagesWrapped 100}}{{end}}`
 
 // flagWant says what a flag's value must be, by the flag's type.
 func flagWant(typ string) (string, bool) {

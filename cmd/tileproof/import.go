@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/peer/hallabois"
-	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
@@ -25,16 +25,7 @@ formats of hallabois/twothousand-forty-eight.`,
 		DisableFlagsInUseLine:      true,
 		SuggestionsMinimumDistance: 2,
 	}
-	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int {
-		if len(args) == 0 {
-			return c.usageFail(cmd)
-		}
-		msg := fmt.Sprintf("import: unknown format %q (hallabois)", args[0])
-		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
-			msg += fmt.Sprintf("; did you mean %s?", s[0])
-		}
-		return c.fail(exitBadUsage, "%s", msg)
-	})
+	cmd.RunE = c.unknownSub("import: unknown format %q (hallabois)")
 	cmd.AddCommand(c.importHallaboisCommand())
 	return cmd
 }
@@ -149,7 +140,8 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 				continue
 			}
 			written[out] = file
-			if err := writeReplayFile(out, imp.Replay); err != nil {
+			err := writeFile(out, func(w io.Writer) error { return writeReplay(w, imp.Replay, filepath.Ext(out) == ".json") })
+			if err != nil {
 				note("%v", err)
 				unreadable++
 				code = exitBadUsage
@@ -192,19 +184,6 @@ func importRecording(file string) (*hallabois.Import, error) {
 		return nil, err
 	}
 	return hallabois.Convert(file, rec)
-}
-
-// writeReplayFile writes a replay to path: YAML, or JSON for a .json file.
-func writeReplayFile(path string, r *replay.Replay) error {
-	out, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	err = writeReplay(out, r, filepath.Ext(path) == ".json")
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // writeProfileFile writes a profile file, making its folder if need be.

@@ -87,18 +87,10 @@ func (c *cli) line(cmd *cobra.Command, jsonIn string, args []string) int {
 		fmt.Fprintf(c.stdout, "%s\n", out)
 		return exitOK
 	}
-	fmt.Fprintf(c.stdout, "line after left swipe: %s\n", joinInts(res.Line))
+	fmt.Fprintf(c.stdout, "line after left swipe: %s\n", strings.Trim(fmt.Sprint(res.Line), "[]")) // the cells, a space apart
 	fmt.Fprintf(c.stdout, "merge score added:     %d\n", res.Score)
 	fmt.Fprintf(c.stdout, "line changed:          %v\n", res.Changed)
 	return exitOK
-}
-
-func joinInts(vs []int64) string {
-	s := make([]string, len(vs))
-	for i, v := range vs {
-		s[i] = strconv.FormatInt(v, 10)
-	}
-	return strings.Join(s, " ")
 }
 
 // decodeLineJSON reads the Merge-line tool's input object strictly

@@ -10,6 +10,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -59,36 +60,8 @@ func (c *cli) main(args []string) int {
 	return c.code
 }
 
-// The groups of commands in the help, in order.
-var commandGroups = []*cobra.Group{
-	{ID: "replays", Title: "Replays (recorded games)"},
-	{ID: "conformance", Title: "Conformance (another implementation under the suite)"},
-	{ID: "rules", Title: "The rules"},
-}
-
-// subcommands are the root's commands, in the help's order, with their
-// group in the help and the method that makes each.
-var subcommands = []struct {
-	group string
-	make  func(*cli) *cobra.Command
-}{
-	{"replays", (*cli).verifyCommand},
-	{"replays", (*cli).showCommand},
-	{"replays", (*cli).playCommand},
-	{"replays", (*cli).recordCommand},
-	{"replays", (*cli).importCommand},
-	{"replays", (*cli).analyzeCommand},
-	{"conformance", (*cli).conformCommand},
-	{"conformance", (*cli).matrixCommand},
-	{"conformance", (*cli).casesCommand},
-	{"rules", (*cli).lineCommand},
-	{"rules", (*cli).profilesCommand},
-	{"rules", (*cli).serveCommand},
-	{"", (*cli).versionCommand},
-}
-
 // rootCommand returns the command tree. It is built anew for every run
-// and reads nothing (no file, no profile, no template).
+// and reads nothing (no file, no profile).
 func (c *cli) rootCommand() *cobra.Command {
 	cobra.EnableCommandSorting = false
 	root := &cobra.Command{
@@ -106,20 +79,41 @@ func (c *cli) rootCommand() *cobra.Command {
 		}
 		return c.usageFail(cmd)
 	})
-	root.AddGroup(commandGroups...)
-	for _, sub := range subcommands {
-		cmd := sub.make(c)
-		cmd.GroupID = sub.group
-		cmd.Flags().SortFlags = false
-		root.AddCommand(cmd)
+	// The commands, by group in the help, in order.
+	add := func(group, title string, cmds ...*cobra.Command) {
+		if group != "" {
+			root.AddGroup(&cobra.Group{ID: group, Title: title})
+		}
+		for _, cmd := range cmds {
+			cmd.GroupID = group
+			cmd.Flags().SortFlags = false
+			root.AddCommand(cmd)
+		}
 	}
-	root.SetHelpCommand(c.helpCommand(root))
-	root.SetHelpFunc(func(cmd *cobra.Command, _ []string) { writeHelp(cmd.OutOrStdout(), cmd) })
-	root.SetUsageFunc(func(cmd *cobra.Command) error { writeUsage(cmd.OutOrStderr(), cmd); return nil })
+	add("replays", "Replays (recorded games)", c.verifyCommand(), c.showCommand(), c.playCommand(), c.recordCommand(), c.importCommand(), c.analyzeCommand())
+	add("conformance", "Conformance (another implementation under the suite)", c.conformCommand(), c.matrixCommand(), c.casesCommand())
+	add("rules", "The rules", c.lineCommand(), c.profilesCommand(), c.serveCommand())
+	add("", "", c.versionCommand())
+	root.SetHelpTemplate(helpTemplate)
+	root.SetUsageTemplate(usageTemplate)
 	root.SetFlagErrorFunc(flagError)
+	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	for _, sub := range root.Commands() {
-		if sub.Name() == "completion" {
+		switch sub.Name() {
+		case "help": // cobra's, for its completion; an unknown command is a usage error
+			sub.Use, sub.Short, sub.Long = "help [COMMAND]", "print a command's help, as --help does", ""
+			sub.Run, sub.RunE = nil, c.run(func(_ *cobra.Command, args []string) int {
+				cmd, rest, err := root.Find(args)
+				if err != nil || len(rest) > 0 {
+					msg := fmt.Sprintf("help: unknown command %q", strings.Join(args, " "))
+					return c.fail(exitBadUsage, "%s", withSuggestion(msg, root, args[0]))
+				}
+				cmd.InitDefaultHelpFlag()
+				cmd.Help()
+				return exitOK
+			})
+		case "completion":
 			// A summary in the words of the others; without a shell it is
 			// a usage error.
 			sub.Short = "print a shell completion script: bash, zsh, fish or powershell"
@@ -129,47 +123,34 @@ func (c *cli) rootCommand() *cobra.Command {
 	return root
 }
 
-// helpCommand is "tileproof help [COMMAND...]": the command's help, as
-// --help gives it; an unknown command is a usage error, with a suggestion.
-func (c *cli) helpCommand(root *cobra.Command) *cobra.Command {
-	return &cobra.Command{
-		Use:   "help [COMMAND]",
-		Short: "print a command's help, as --help does",
-		ValidArgsFunction: func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			cmd, _, err := root.Find(args)
-			if err != nil {
-				return nil, cobra.ShellCompDirectiveNoFileComp
-			}
-			var names []cobra.Completion
-			for _, sub := range cmd.Commands() {
-				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
-					names = append(names, cobra.CompletionWithDesc(sub.Name(), sub.Short))
-				}
-			}
-			return names, cobra.ShellCompDirectiveNoFileComp
-		},
-		RunE: c.run(func(_ *cobra.Command, args []string) int {
-			cmd, rest, err := root.Find(args)
-			if err != nil || len(rest) > 0 {
-				msg := fmt.Sprintf("help: unknown command %q", strings.Join(args, " "))
-				if s := root.SuggestionsFor(args[0]); len(s) > 0 {
-					msg += fmt.Sprintf("; did you mean %s?", s[0])
-				}
-				return c.fail(exitBadUsage, "%s", msg)
-			}
-			cmd.InitDefaultHelpFlag()
-			writeHelp(c.stdout, cmd)
-			return exitOK
-		}),
-	}
-}
-
 // run adapts a command's function, which returns its exit code, to cobra.
 func (c *cli) run(f func(cmd *cobra.Command, args []string) int) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		c.code = f(cmd, unprotect(args))
 		return nil
 	}
+}
+
+// unknownSub is the run of a command made of subcommands: without one,
+// its usage (a usage error); with an argument no subcommand is, the error
+// unknown (a format with a %q for the argument) and the subcommand meant,
+// when one is close.
+func (c *cli) unknownSub(unknown string) func(*cobra.Command, []string) error {
+	return c.run(func(cmd *cobra.Command, args []string) int {
+		if len(args) == 0 {
+			return c.usageFail(cmd)
+		}
+		return c.fail(exitBadUsage, "%s", withSuggestion(fmt.Sprintf(unknown, args[0]), cmd, args[0]))
+	})
+}
+
+// withSuggestion adds to msg the subcommand of cmd that name most likely
+// misspells, when one is close.
+func withSuggestion(msg string, cmd *cobra.Command, name string) string {
+	if s := cmd.SuggestionsFor(name); len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean %s?", s[0])
+	}
+	return msg
 }
 
 // usageError reports a command line that cobra could not parse (an
@@ -192,7 +173,7 @@ func (c *cli) usageError(cmd *cobra.Command, err error) int {
 // usageFail writes cmd's usage to stderr, for a command line that lacks
 // what the command needs, and returns exitBadUsage.
 func (c *cli) usageFail(cmd *cobra.Command) int {
-	writeUsage(c.stderr, cmd)
+	fmt.Fprint(c.stderr, cmd.UsageString())
 	return exitBadUsage
 }
 
@@ -206,11 +187,18 @@ func (c *cli) fail(code int, format string, args ...any) int {
 // plural returns "1 replay", "2 replays": n and the noun, with an s unless
 // n is 1.
 func plural(n int, noun string) string {
-	switch {
-	case n == 1:
+	if n == 1 {
 		return "1 " + noun
-	case strings.HasSuffix(noun, "s"):
-		return fmt.Sprintf("%d %ses", n, noun) // passes
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// writeFile writes what write makes to the file path once it is all made,
+// so that a failure leaves no half-written file.
+func writeFile(path string, write func(io.Writer) error) error {
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o666)
 }

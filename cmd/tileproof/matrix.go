@@ -3,12 +3,11 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 // maxReportSize bounds a conformance report read by matrix: a report of
@@ -33,13 +32,9 @@ func (c *cli) matrix(args []string) int {
 	}
 	var reports []*conformance.Report
 	for _, name := range args {
-		data, err := readFileMax(name, maxReportSize)
+		r, err := readReportFile(name)
 		if err != nil {
 			return c.fail(exitBadUsage, "matrix: %v", err)
-		}
-		r, err := conformance.ReadReport(bytes.NewReader(data))
-		if err != nil {
-			return c.fail(exitBadUsage, "matrix: %s: %v", name, err)
 		}
 		reports = append(reports, r)
 	}
@@ -51,16 +46,15 @@ func (c *cli) matrix(args []string) int {
 	return exitOK
 }
 
-// readFileMax reads a file of at most limit bytes.
-func readFileMax(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
+// readReportFile reads a conformance report (conform --json) from a file.
+func readReportFile(name string) (*conformance.Report, error) {
+	data, err := batchfiles.ReadRegular(name, maxReportSize)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err == nil && int64(len(data)) > limit {
-		err = fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
+	r, err := conformance.ReadReport(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	return data, err
+	return r, nil
 }

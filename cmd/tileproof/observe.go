@@ -14,25 +14,13 @@ import (
 	"github.com/tileproof/tileproof/protocol"
 )
 
-// observeOpts are the flags of conform's observation of an
-// implementation's own games.
-type observeOpts struct {
-	games int
-	out   string
-}
-
-func observeFlags(fs *pflag.FlagSet, o *observeOpts) {
-	intFlag(fs, &o.games, "observe", 0, fmt.Sprintf("also observe `N` of the implementation's own games, played through new and move alone, every step compared with the engine (by default %d when it can neither load a state nor take a tp1 seed; 0: none)", explore.DefaultObserveGames))
-	fs.StringVar(&o.out, "observe-out", "", "write the games of observed divergences into `DIR`, as replays verify and show reproduce, and (when the implementation can load a state) their shrunk cases, a pack in DIR/cases (default: nothing is written; the report lists each divergence)")
-}
-
 // observing reports how many games to observe: the number asked for, or
 // by default some when the implementation declares neither load-state
 // nor seed-tp1 (so that no case can start where it wants) and --run, if
 // given, selects observe/.
-func observing(fs *pflag.FlagSet, o observeOpts, h conformance.Hello, run *regexp.Regexp) int {
+func observing(fs *pflag.FlagSet, games int, h conformance.Hello, run *regexp.Regexp) int {
 	if fs.Changed("observe") {
-		return o.games
+		return games
 	}
 	if h.Has(protocol.LoadState) || h.Has(protocol.SeedTP1) || run != nil && !run.MatchString("observe/steps") {
 		return 0
@@ -45,22 +33,22 @@ func observing(fs *pflag.FlagSet, o observeOpts, h conformance.Hello, run *regex
 // folder when one is given (nothing is written otherwise); with text
 // output it prints the observation's summary first. The error is a
 // usage error.
-func (c *cli) observe(ctx context.Context, impl conformance.Impl, implArg string, rep *conformance.Report, opts conformance.Options, o observeOpts, games int, text bool) error {
+func (c *cli) observe(ctx context.Context, impl conformance.Impl, rep *conformance.Report, opts conformance.Options, f *conformFlags, games int) error {
 	start := time.Now()
 	defer func() { rep.Duration += time.Since(start) }()
-	obs, err := explore.Observe(ctx, impl, explore.ObserveOptions{Games: games, Seed: explore.DefaultSeed, Profiles: opts.Profiles, Known: opts.Known, Impl: implArg})
+	obs, err := explore.Observe(ctx, impl, explore.ObserveOptions{Games: games, Seed: explore.DefaultSeed, Profiles: opts.Profiles, Known: opts.Known, Impl: f.impl})
 	if err != nil {
 		return err
 	}
-	if o.out != "" {
-		if _, err := obs.WriteReplays(o.out); err != nil {
+	if f.observeOut != "" {
+		if _, err := obs.WriteReplays(f.observeOut); err != nil {
 			return fmt.Errorf("--observe-out: %v", err)
 		}
-		if _, err := obs.WriteCases(filepath.Join(o.out, "cases")); err != nil {
+		if _, err := obs.WriteCases(filepath.Join(f.observeOut, "cases")); err != nil {
 			return fmt.Errorf("--observe-out: %v", err)
 		}
 	}
-	if text {
+	if !f.json && f.baseline == "" { // the text report
 		obs.WriteText(c.stdout)
 		fmt.Fprintln(c.stdout)
 	}

@@ -1,8 +1,9 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -69,7 +70,7 @@ An illegal move in a profile that refuses it exits 1, naming the action.`,
 	fl.BoolVar(&f.openEnded, "open-ended", false, "play on past the target, in a profile that offers it")
 	fl.BoolVar(&f.json, "json", false, "print the game as JSON")
 	fl.StringVarP(&f.output, "output", "o", "", "at the terminal, write the game as a replay to `FILE` (default: a new file named after the profile and seed)")
-	registerProfileCompletion(cmd, "profile")
+	cmd.RegisterFlagCompletionFunc("profile", completeProfiles)
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.play(cmd, &f, args) })
 	return cmd
 }
@@ -82,10 +83,9 @@ func (c *cli) play(cmd *cobra.Command, f *playFlags, args []string) int {
 	// at the terminal.
 	interactive := !cmd.Flags().Changed("moves") && !f.json
 	if interactive && f.seed == "" {
-		var err error
-		if f.seed, err = randomSeed(); err != nil {
-			return c.fail(exitBadUsage, "play: %v", err)
-		}
+		var b [8]byte
+		rand.Read(b[:]) // it never fails
+		f.seed = hex.EncodeToString(b[:])
 	}
 	if f.seed == "" {
 		return c.fail(exitBadUsage, "play: --seed is required")
@@ -116,11 +116,7 @@ func (c *cli) play(cmd *cobra.Command, f *playFlags, args []string) int {
 		printGame(c.stdout, g, f.seed)
 	}
 	if playErr != nil {
-		code := exitFailed
-		if errors.Is(playErr, engine.ErrUnsupported) {
-			code = exitBadUsage
-		}
-		return c.fail(code, "play: action %d (%s): %v", n+1, actions[n], playErr)
+		return c.fail(failCode(playErr), "play: action %d (%s): %v", n+1, actions[n], playErr)
 	}
 	return exitOK
 }
@@ -142,10 +138,7 @@ func printGame(w io.Writer, g *engine.Game, seed string) {
 	fmt.Fprintf(w, "max tile  %d\n", g.MaxTile())
 	fmt.Fprintf(w, "won       %v\n", g.Won())
 	fmt.Fprintf(w, "over      %v (%s)\n", g.Over(), g.Result())
-	legal := []string{}
-	for _, d := range g.LegalMoves() {
-		legal = append(legal, d.String())
-	}
+	legal := newGameJSON(g, seed).LegalActions
 	if len(legal) == 0 {
 		legal = append(legal, "none")
 	}

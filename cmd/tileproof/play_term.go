@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,16 +11,6 @@ import (
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/termview"
 )
-
-// randomSeed returns 16 random hex digits, a seed for a game played at
-// the terminal without --seed.
-func randomSeed() (string, error) {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("a random seed: %w", err)
-	}
-	return hex.EncodeToString(b[:]), nil
-}
 
 // playTerminal lets a person play a game of profile p from seed at the
 // terminal, then writes it as a replay to output (or a new file named after
@@ -80,18 +68,11 @@ func (c *cli) playTerminal(p *engine.Profile, seed string, setup *engine.Setup, 
 		err = cerr
 	}
 	if err != nil {
-		return c.fail(exitBadUsage, "play: %s: %v; the move log was %s", out.name, err, movesOrNone(actions))
+		return c.fail(exitBadUsage, "play: %s: %v; the move log was %s", out.name, err, engine.FormatActions(actions)) // not empty: an empty game is not written
 	}
 	fmt.Fprintf(c.stdout, "score %d, max tile %d, %s (%s); the replay is in %s\n", r.Claim.Score, r.Claim.MaxTile, plural(r.Claim.Moves, "move"), g.Result(), out.name)
 	fmt.Fprintf(c.stdout, "check it with: tileproof verify %s\n", out.name)
 	return exitOK
-}
-
-func movesOrNone(actions []engine.Action) string {
-	if len(actions) == 0 {
-		return "empty"
-	}
-	return engine.FormatActions(actions)
 }
 
 // playKeys runs the game on the terminal until the player quits, the game

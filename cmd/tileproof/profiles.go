@@ -91,11 +91,6 @@ func completeProfiles(cmd *cobra.Command, args []string, _ string) ([]cobra.Comp
 	return engine.BuiltinNames(), cobra.ShellCompDirectiveDefault
 }
 
-// registerProfileCompletion completes the flag name with profiles.
-func registerProfileCompletion(cmd *cobra.Command, name string) {
-	cmd.RegisterFlagCompletionFunc(name, completeProfiles)
-}
-
 // profileYAML writes a profile as a profile file: every parameter stated.
 func profileYAML(p *engine.Profile) []byte {
 	data, err := yaml.Marshal(p)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -61,7 +62,7 @@ played under the first profile the implementation declares.`,
 	fl.StringVar(&f.impl, "impl", "", "play the games in another implementation, exec:`COMMAND` (docs/protocol.md), its own generator making the spawns")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "with --impl: the driver's timeout for each request, a `DURATION` such as 5s")
 	startTimeoutFlag(fl, &f.startTimeout)
-	registerProfileCompletion(cmd, "profile")
+	cmd.RegisterFlagCompletionFunc("profile", completeProfiles)
 	cmd.RegisterFlagCompletionFunc("player", cobra.FixedCompletions(player.Names(), cobra.ShellCompDirectiveNoFileComp))
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.record(cmd, &f, args) })
 	return cmd
@@ -129,7 +130,7 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	for i := 1; i <= f.games; i++ {
 		if impl != nil {
 			g, err := explore.PlayObserved(impl, p, pl, explore.GameOptions{
-				MaxMoves: playTo(f.maxMoves), Legal: explore.LegalOffered(impl), Noop: f.playerSeed*1000 + uint64(i), KeepPlaying: f.keep,
+				MaxMoves: cmp.Or(f.maxMoves, math.MaxInt), Legal: explore.LegalOffered(impl), Noop: f.playerSeed*1000 + uint64(i), KeepPlaying: f.keep,
 			})
 			if code := c.interrupted(playing, "record"); code != 0 {
 				return code // the game under way is not written
@@ -155,15 +156,7 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 			err = playOut(rec, log, pl, f.maxMoves, f.keep)
 		}
 		if err != nil {
-			code := exitFailed
-			if errors.Is(err, engine.ErrUnsupported) {
-				code = exitBadUsage
-			}
-			var se *engine.SeedError
-			if errors.As(err, &se) {
-				code = exitBadUsage
-			}
-			return c.fail(code, "record: %v", err)
+			return c.fail(failCode(err), "record: %v", err)
 		}
 		r := rec.Seeded()
 		if f.spawns {
@@ -221,13 +214,13 @@ func writeReplay(w io.Writer, r *replay.Replay, asJSON bool) error {
 	return err
 }
 
-// playTo is the most counted moves a game in another implementation
-// plays: --max-moves, or for 0 as many as a game has.
-func playTo(maxMoves int) int {
-	if maxMoves == 0 {
-		return math.MaxInt
+// failCode is the exit status of a game that err stopped: a usage error
+// for an action the profile does not have or a bad seed, else a failure.
+func failCode(err error) int {
+	if _, ok := errors.AsType[*engine.SeedError](err); ok || errors.Is(err, engine.ErrUnsupported) {
+		return exitBadUsage
 	}
-	return maxMoves
+	return exitFailed
 }
 
 // implProfile returns the profile to play in impl: p, which the

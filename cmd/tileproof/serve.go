@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -101,7 +102,16 @@ func signingKey(keyFile string, lookupEnv func(string) (string, bool)) ([]byte, 
 	var from string
 	switch env, set := lookupEnv("TILEPROOF_KEY"); {
 	case keyFile != "":
-		data, err := readFileMax(keyFile, maxKeyFileSize)
+		// Any file, a device or a pipe too (--key-file <(...)), to a bound.
+		f, err := os.Open(keyFile)
+		if err != nil {
+			return nil, fmt.Errorf("--key-file: %v", err)
+		}
+		defer f.Close()
+		data, err := io.ReadAll(io.LimitReader(f, maxKeyFileSize+1))
+		if err == nil && len(data) > maxKeyFileSize {
+			err = fmt.Errorf("%s: larger than %d bytes", keyFile, maxKeyFileSize)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("--key-file: %v", err)
 		}

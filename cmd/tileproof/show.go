@@ -18,7 +18,8 @@ type shown struct {
 
 // showFlags are the flags of tileproof show.
 type showFlags struct {
-	step         optionalInt
+	step         int
+	stepSet      bool
 	html         bool
 	analyze      bool
 	output       string
@@ -26,7 +27,7 @@ type showFlags struct {
 }
 
 func (c *cli) showCommand() *cobra.Command {
-	f := showFlags{step: optionalInt{unset: "the last"}}
+	var f showFlags
 	cmd := &cobra.Command{
 		Use:   "show [flags] REPLAY",
 		Short: "show a replay: the board at a step, stepping on a terminal, or an HTML page",
@@ -41,12 +42,15 @@ An invalid replay is shown (its frames stop at the divergence) and exits 1, as v
 a replay that cannot be read or replayed exits 2.`,
 	}
 	fl := cmd.Flags()
-	fl.Var(&f.step, "step", "the step to show: 0 the start, `N` after action N")
+	fl.Var(&decimal[int]{p: &f.step, unset: "the last"}, "step", "the step to show: 0 the start, `N` after action N")
 	fl.BoolVar(&f.html, "html", false, "write one self-contained HTML page instead (needs -o)")
 	fl.StringVarP(&f.output, "output", "o", "", "with --html, the HTML `FILE` to write")
 	fl.BoolVar(&f.analyze, "analyze", false, "with --html, add to the page of a valid game its evidence of computer play, as tileproof verify --analyze gives it (docs/analyze.md)")
 	fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); the replay uses it when its profile: names the file's name:")
-	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.show(&f, args) })
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int {
+		f.stepSet = cmd.Flags().Changed("step")
+		return c.show(&f, args)
+	})
 	return cmd
 }
 
@@ -84,22 +88,10 @@ func (c *cli) show(f *showFlags, args []string) int {
 	s := &shown{name: name, replay: r}
 	s.verdict, s.frames = v.Trace(r)
 	s.verdict.Name = name
-	if len(s.frames) == 0 {
-		why := s.verdict.Error
-		if d := s.verdict.Divergence; why == "" && d != nil {
-			why = d.Gives() // a bad start board
-		}
-		return c.fail(exitBadUsage, "show: %s cannot be replayed: %s: %s", name, s.verdict.Reason, why)
+	step, code := c.showStep(f, s.verdict, len(s.frames))
+	if code != exitOK {
+		return code
 	}
-	last := len(s.frames) - 1
-	step := last
-	if f.step.set {
-		if f.step.n < 0 || f.step.n > last {
-			return c.fail(exitBadUsage, "show: --step %d: %s has steps 0 to %d", f.step.n, name, last)
-		}
-		step = f.step.n
-	}
-	code := exitOK
 	if !s.verdict.Valid {
 		code = exitFailed
 	}
@@ -107,4 +99,25 @@ func (c *cli) show(f *showFlags, args []string) int {
 		return failed
 	}
 	return code
+}
+
+// showStep returns the step to show of a replay of frames frames and
+// verdict vd, the last one unless --step says; a replay with no frame
+// (it cannot be replayed) or a --step it does not have is a usage error.
+func (c *cli) showStep(f *showFlags, vd replay.Verdict, frames int) (int, int) {
+	if frames == 0 {
+		why := vd.Error
+		if d := vd.Divergence; why == "" && d != nil {
+			why = d.Gives() // a bad start board
+		}
+		return 0, c.fail(exitBadUsage, "show: %s cannot be replayed: %s: %s", vd.Name, vd.Reason, why)
+	}
+	last := frames - 1
+	if !f.stepSet {
+		return last, exitOK
+	}
+	if f.step < 0 || f.step > last {
+		return 0, c.fail(exitBadUsage, "show: --step %d: %s has steps 0 to %d", f.step, vd.Name, last)
+	}
+	return f.step, exitOK
 }

@@ -18,15 +18,8 @@ func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *sho
 	vd := v.Walk(r, page.Add)
 	vd.Name = name
 	frames := page.Frames()
-	if frames == 0 {
-		why := vd.Error
-		if d := vd.Divergence; why == "" && d != nil {
-			why = d.Gives() // a bad start board
-		}
-		return c.fail(exitBadUsage, "show: %s cannot be replayed: %s: %s", name, vd.Reason, why)
-	}
-	if last := frames - 1; f.step.set && (f.step.n < 0 || f.step.n > last) {
-		return c.fail(exitBadUsage, "show: --step %d: %s has steps 0 to %d", f.step.n, name, last)
+	if _, code := c.showStep(f, vd, frames); code != exitOK {
+		return code
 	}
 	band := ""
 	if f.analyze && analysed(vd) {

@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/term"
@@ -79,13 +80,16 @@ func showLines(s *shown, step int, opts termview.Options) []string {
 // terminals returns stdin and stdout when they are terminals (nil for one
 // that is not), and whether both are.
 func (c *cli) terminals() (in, out *os.File, both bool) {
-	if f, ok := c.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		in = f
-	}
-	if f, ok := c.stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		out = f
-	}
+	in, out = terminalFile(c.stdin), terminalFile(c.stdout)
 	return in, out, in != nil && out != nil
+}
+
+// terminalFile returns s when it is a terminal, else nil.
+func terminalFile(s any) *os.File {
+	if f, ok := s.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return f
+	}
+	return nil
 }
 
 // rawTerminal is a terminal in raw mode showing a full-screen view. Its
@@ -99,7 +103,9 @@ type rawTerminal struct {
 	signals chan os.Signal
 	resized chan os.Signal
 	last    []string // the lines drawn last, drawn again when the window changes size
-	done    bool
+	// restore leaves the full-screen view and the raw mode; it may be
+	// called more than once.
+	restore func()
 }
 
 type keyRead struct {
@@ -120,6 +126,12 @@ func openRawTerminal(in, out *os.File) (*rawTerminal, error) {
 	if len(resizeSignals) > 0 {
 		signal.Notify(t.resized, resizeSignals...)
 	}
+	t.restore = sync.OnceFunc(func() {
+		signal.Stop(t.signals)
+		signal.Stop(t.resized)
+		io.WriteString(t.out, termview.LeaveScreen)
+		term.Restore(int(t.in.Fd()), t.old)
+	})
 	io.WriteString(out, termview.EnterScreen)
 	go func() {
 		d := termview.NewDecoder(in)
@@ -156,17 +168,4 @@ func (t *rawTerminal) readKey() (termview.Key, error) {
 			t.draw(t.last)
 		}
 	}
-}
-
-// restore leaves the full-screen view and the raw mode; it may be called
-// more than once.
-func (t *rawTerminal) restore() {
-	if t.done {
-		return
-	}
-	t.done = true
-	signal.Stop(t.signals)
-	signal.Stop(t.resized)
-	io.WriteString(t.out, termview.LeaveScreen)
-	term.Restore(int(t.in.Fd()), t.old)
 }

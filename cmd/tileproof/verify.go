@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -99,7 +98,11 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		verifyOne = withAnalysis(ctx, v, verifyOne)
 	}
 	var sum replay.Summary
-	progress := termview.StartProgress(c.terminal(), func(el time.Duration) string {
+	var progressOut io.Writer // stderr when it is a terminal
+	if f := terminalFile(c.stderr); f != nil {
+		progressOut = f
+	}
+	progress := termview.StartProgress(progressOut, func(el time.Duration) string {
 		return fmt.Sprintf("verified %s, %d moves (%.0f moves/s)", plural(int(sum.Count()), "replay"), sum.Moves(), float64(sum.Moves())/el.Seconds())
 	})
 	inputs := make(chan replay.Input, 256) // the batch takes what has arrived, up to a chunk at once
@@ -167,19 +170,6 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 	return exitOK
 }
 
-// terminal returns stderr when it is a terminal, for a progress line;
-// else nil.
-func (c *cli) terminal() io.Writer {
-	f, ok := c.stderr.(*os.File)
-	if !ok {
-		return nil
-	}
-	if info, err := f.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	return f
-}
-
 // pluralHave returns "1 replay has", "2 replays have".
 func pluralHave(n int, noun string) string {
 	if n == 1 {
@@ -205,10 +195,7 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 		if !vd.Valid {
 			label = "FAIL  "
 		} else if n := len(vd.Warnings); n > 0 {
-			suspicious = fmt.Sprintf("; suspicious: %d spawn warnings", n)
-			if n == 1 {
-				suspicious = "; suspicious: 1 spawn warning"
-			}
+			suspicious = "; suspicious: " + plural(n, "spawn warning")
 		}
 		fmt.Fprintf(w, "%s %s: %s%s\n", label, name, e.Headline, suspicious)
 		if vd.GameSHA256 != vd.SHA256 {

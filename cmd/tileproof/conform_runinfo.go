@@ -1,27 +1,13 @@
 package main
 
 import (
-	"bytes"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/conformance"
-	"github.com/tileproof/tileproof/htmlview"
 )
-
-// writeConformHTML writes the page of a conformance run's failures to
-// file (conform --html), with the verdict the command gives (the
-// report's gate).
-func writeConformHTML(rep *conformance.Report, file string) error {
-	var page bytes.Buffer
-	if err := htmlview.Conformance(&page, rep); err != nil {
-		return err
-	}
-	return os.WriteFile(file, page.Bytes(), 0o644)
-}
 
 // rerunFlags are the flags of conform that choose the implementation
 // and the pack, which a command re-running one case repeats.
