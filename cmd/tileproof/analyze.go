@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,15 +78,13 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 	ctx := cmd.Context()
 	opts := analyze.Options{Deep: f.deep, Clairvoyance: !f.noClairvoyance, MaxMoves: f.maxMoves}
 	if f.timesKeyFile != "" {
-		// Read as serve reads its --key-file: the white space around it trimmed.
-		data, err := batchfiles.ReadRegular(f.timesKeyFile, maxKeyFileSize)
-		if err == nil && len(bytes.TrimSpace(data)) < server.MinKeySize {
-			err = fmt.Errorf("the key is %d bytes; a server's key has %d or more", len(bytes.TrimSpace(data)), server.MinKeySize)
+		key, err := readKeyFile(f.timesKeyFile)
+		if err == nil && len(key) < server.MinKeySize {
+			err = fmt.Errorf("the key is %d bytes; a server's key has %d or more", len(key), server.MinKeySize)
 		}
 		if err != nil {
 			return c.fail(exitBadUsage, "analyze: --times-key-file %s: %v", safetext.Terminal(f.timesKeyFile), err)
 		}
-		key := bytes.TrimSpace(data)
 		opts.CheckTimes = func(r *replay.Replay) error { return server.CheckTimes(key, r) }
 	}
 	if f.reference != "" {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -20,5 +21,34 @@ func TestAnalyzeReferenceNotRegular(t *testing.T) {
 	code, _, errOut := runCLI(t, "", "analyze", "--reference", fifo, "../../replays/valid/tile-merge-2048.yaml")
 	if code != exitBadUsage || !strings.Contains(errOut, "--reference") || !strings.Contains(errOut, "regular") {
 		t.Errorf("a named pipe as the reference: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestAnalyzeTimesKeyPipe: --times-key-file reads a named pipe as serve's
+// --key-file does (--times-key-file <(...)): the key written into it is
+// read and checked.
+func TestAnalyzeTimesKeyPipe(t *testing.T) {
+	for _, tc := range []struct {
+		key  string
+		code int
+		want string
+	}{
+		{"short\n", exitBadUsage, "the key is 5 bytes"},
+		{"0123456789abcdef0123456789abcdef\n", exitOK, "consistent"},
+	} {
+		fifo := filepath.Join(t.TempDir(), "key")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip(err)
+		}
+		go func() {
+			if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+				f.WriteString(tc.key)
+				f.Close()
+			}
+		}()
+		code, out, errOut := runCLI(t, "", "analyze", "--times-key-file", fifo, "../../replays/valid/committed-seed.yaml")
+		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+			t.Errorf("a key of %q through a named pipe: exit %d, want %d and %q in %s%s", tc.key, code, tc.code, tc.want, out, errOut)
+		}
 	}
 }

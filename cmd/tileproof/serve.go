@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -102,20 +103,11 @@ func signingKey(keyFile string, lookupEnv func(string) (string, bool)) ([]byte, 
 	var from string
 	switch env, set := lookupEnv("TILEPROOF_KEY"); {
 	case keyFile != "":
-		// Any file, a device or a pipe too (--key-file <(...)), to a bound.
-		f, err := os.Open(keyFile)
+		k, err := readKeyFile(keyFile)
 		if err != nil {
 			return nil, fmt.Errorf("--key-file: %v", err)
 		}
-		defer f.Close()
-		data, err := io.ReadAll(io.LimitReader(f, maxKeyFileSize+1))
-		if err == nil && len(data) > maxKeyFileSize {
-			err = fmt.Errorf("%s: larger than %d bytes", keyFile, maxKeyFileSize)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("--key-file: %v", err)
-		}
-		key, from = []byte(strings.TrimSpace(string(data))), "--key-file "+keyFile
+		key, from = k, "--key-file "+keyFile
 	case set:
 		key, from = []byte(strings.TrimSpace(env)), "TILEPROOF_KEY" // as a key file is read
 	default:
@@ -129,4 +121,20 @@ func signingKey(keyFile string, lookupEnv func(string) (string, bool)) ([]byte, 
 		return nil, fmt.Errorf("%s: the key %s; a signing key needs %d bytes or more (head -c 32 /dev/urandom | base64 makes one), or give none to serve unsigned states", from, what, server.MinKeySize)
 	}
 	return key, nil
+}
+
+// readKeyFile reads a key file, serve's --key-file and analyze's
+// --times-key-file alike: any file, a device or a pipe too (--key-file
+// <(...)), to a bound, with the white space around the key trimmed.
+func readKeyFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxKeyFileSize+1))
+	if err == nil && len(data) > maxKeyFileSize {
+		err = fmt.Errorf("%s: larger than %d bytes", name, maxKeyFileSize)
+	}
+	return bytes.TrimSpace(data), err
 }
