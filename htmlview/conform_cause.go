@@ -128,11 +128,29 @@ type stepView struct {
 	Failed        bool // the failing step
 }
 
-// arrows are the signs of the actions.
-var arrows = map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→", "undo": "↶", "end-run": "■", "keep-playing": "▶", "check": "✓"}
-
-// arrow is the sign of an action: "·" for one arrows does not have.
-func arrow(action string) string { return cmp.Or(arrows[action], "·") }
+// arrow is the sign of an action (a switch, not a map: a map would be
+// built when the program starts, TestNoInitWork).
+func arrow(action string) string {
+	switch action {
+	case "up":
+		return "↑"
+	case "down":
+		return "↓"
+	case "left":
+		return "←"
+	case "right":
+		return "→"
+	case "undo":
+		return "↶"
+	case "end-run":
+		return "■"
+	case "keep-playing":
+		return "▶"
+	case "check":
+		return "✓"
+	}
+	return "·"
+}
 
 // stepViews returns a case's steps to the failing one (step, from 1).
 func stepViews(info *conformance.CaseInfo, step int) []stepView {

@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -60,10 +61,15 @@ func (c *cli) main(args []string) int {
 	return c.code
 }
 
+// sortingOff turns cobra's sorting of the commands off once.
+var sortingOff sync.Once
+
 // rootCommand returns the command tree. It is built anew for every run
 // and reads nothing (no file, no profile).
 func (c *cli) rootCommand() *cobra.Command {
-	cobra.EnableCommandSorting = false
+	// The commands listed in the order they are added. A global of
+	// cobra's: set once, so that runs in parallel (tests) do not race.
+	sortingOff.Do(func() { cobra.EnableCommandSorting = false })
 	root := &cobra.Command{
 		Use:   "tileproof COMMAND [ARGS]",
 		Short: "tileproof replays and checks 2048-style tile-merge games",
