@@ -52,6 +52,15 @@ func (s *Session) Load(ls LoadState, res *CaseResult) bool {
 	return true
 }
 
+// start starts the session's game as case start st says: from its board
+// (Load) or its seed (New).
+func (s *Session) start(st Start, res *CaseResult) bool {
+	if st.Board != nil {
+		return s.Load(LoadState{Setup: st.Setup, Board: *st.Board, Score: st.Score, Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying}, res)
+	}
+	return s.New(*st.Seed, st.Setup, res)
+}
+
 // Outcome is what an implementation did in one step.
 type Outcome struct {
 	Before  ImplState   // its state before the step

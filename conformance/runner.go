@@ -357,11 +357,7 @@ func missingReason(h Hello, profile string, needs []string) string {
 // records its outcome in res: Pass, or the first failing step's failure.
 func RunCase(impl Impl, c *Case, p *engine.Profile, res *CaseResult) {
 	s := &Session{Impl: impl, Profile: p}
-	if st := c.Start; st.Board != nil {
-		if !s.Load(LoadState{Setup: st.Setup, Board: *st.Board, Score: st.Score, Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying}, res) {
-			return
-		}
-	} else if !s.New(*st.Seed, st.Setup, res) {
+	if !s.start(c.Start, res) {
 		return
 	}
 	for i, step := range c.Steps {
