@@ -120,15 +120,15 @@ func stepName(st CaseStep) string {
 
 // checker collects a step's mismatches.
 type checker struct {
-	what string
-	mm   []Mismatch
-	// boards is the first board mismatch's boards: the start, the rules',
-	// the implementation's.
-	boards *[3]engine.Board
-	start  bool // boards[0] is known
-	// step is the board the step started from and the implementation's
-	// after it, shown with a mismatch of another field (nil when unknown).
-	step *[2]engine.Board
+	what   string
+	mm     []Mismatch
+	before engine.Board // the board the step started from
+	// after is the implementation's board after the step, shown with a
+	// mismatch of another field (nil: none shown).
+	after *engine.Board
+	// want and got are the first whole board mismatch's boards: the
+	// rules' and the implementation's.
+	want, got *engine.Board
 }
 
 func (c *checker) add(field string, status Status, want, got any, format string, args ...any) {
@@ -141,11 +141,11 @@ func (c *checker) add(field string, status Status, want, got any, format string,
 }
 
 // board adds a mismatch of a whole board.
-func (c *checker) board(field string, before, want, got engine.Board, format string, args ...any) {
+func (c *checker) board(field string, want, got engine.Board, format string, args ...any) {
 	n := len(c.mm)
 	c.add(field, BoardDiverged, want, got, format, args...)
-	if len(c.mm) > n && c.boards == nil {
-		c.boards = &[3]engine.Board{before, want, got}
+	if len(c.mm) > n && c.want == nil {
+		c.want, c.got = &want, &got
 	}
 }
 
@@ -176,13 +176,13 @@ func (s *Session) Check(step CaseStep, out Outcome, n int, res *CaseResult) bool
 		res.stepBoards(before, st.Board)
 		return false
 	}
-	c := &checker{what: what, step: &[2]engine.Board{before, st.Board}}
+	c := &checker{what: what, before: before, after: &st.Board}
 	slid := st.Board
 	if mr := out.Move; mr != nil {
-		c.spawn(s.Profile, before, *step.Move, step.Spawn, mr)
+		c.spawn(s.Profile, *step.Move, step.Spawn, mr)
 		slid = mr.Slid()
 	}
-	c.expect(e, out.Move, before, slid, st)
+	c.expect(e, out.Move, slid, st)
 	if e.Legal != nil {
 		if ll, can := s.Impl.(LegalLister); can {
 			switch got, err := ll.Legal(); {
@@ -206,17 +206,16 @@ func (c *checker) record(res *CaseResult, n int) bool {
 		return true
 	}
 	res.Status, res.Step, res.Reason, res.Mismatches = c.mm[0].Status, n, c.mm[0].Text, c.mm
-	if b := c.boards; b != nil {
-		start, want, got := b[0], b[1], b[2]
-		res.Start, res.Want, res.Got = &start, &want, &got
-	} else if b := c.step; b != nil {
-		res.stepBoards(b[0], b[1])
+	if c.want != nil {
+		res.Start, res.Want, res.Got = &c.before, c.want, c.got
+	} else if c.after != nil {
+		res.stepBoards(c.before, *c.after)
 	}
 	return false
 }
 
 // spawn checks the tile a move reports spawning.
-func (c *checker) spawn(p *engine.Profile, before engine.Board, d engine.Direction, forced *engine.Spawn, mr *MoveResult) {
+func (c *checker) spawn(p *engine.Profile, d engine.Direction, forced *engine.Spawn, mr *MoveResult) {
 	sp, board := mr.Spawn, mr.State.Board
 	switch {
 	case !mr.Changed && sp != nil:
@@ -224,8 +223,8 @@ func (c *checker) spawn(p *engine.Profile, before engine.Board, d engine.Directi
 	case mr.Changed && sp == nil:
 		c.add("spawn", SpawnWrong, "a spawn", "none", "move %s changed the board but reported no spawn", d)
 	case sp == nil:
-		if board != before {
-			c.board("board", before, before, board, "move %s changed nothing, yet the board changed", d)
+		if board != c.before {
+			c.board("board", c.before, board, "move %s changed nothing, yet the board changed", d)
 		}
 	case sp.Row < 0 || sp.Row >= board.Rows() || sp.Col < 0 || sp.Col >= board.Cols():
 		c.add("spawn", SpawnWrong, "a cell of the board", *sp, "the spawn at row %d, column %d is off the board", sp.Row, sp.Col)
@@ -241,13 +240,13 @@ func (c *checker) spawn(p *engine.Profile, before engine.Board, d engine.Directi
 }
 
 // expect compares a step's expectations, the boards first.
-func (c *checker) expect(e Expect, mr *MoveResult, before, slid engine.Board, st ImplState) {
+func (c *checker) expect(e Expect, mr *MoveResult, slid engine.Board, st ImplState) {
 	what := c.what
 	if e.Board != nil && *e.Board != slid {
-		c.board("board", before, *e.Board, slid, "%s: the board after the slide differs", what)
+		c.board("board", *e.Board, slid, "%s: the board after the slide differs", what)
 	}
 	if e.After != nil && *e.After != st.Board {
-		c.board("after", before, *e.After, st.Board, "%s: the board after the step differs", what)
+		c.board("after", *e.After, st.Board, "%s: the board after the step differs", what)
 	}
 	if r := e.Row; r != nil {
 		got := make([]uint64, slid.Cols())

@@ -159,8 +159,8 @@ func playAll(impl Impl, p *engine.Profile, bs []engine.Board, ds []engine.Direct
 			out = append(out, played{slid: bs[i], refused: true})
 			continue
 		}
-		c := &checker{what: "move " + ds[i].String()}
-		if c.spawn(p, bs[i], ds[i], nil, &r.Move); !c.record(res, 0) {
+		c := &checker{what: "move " + ds[i].String(), before: bs[i]}
+		if c.spawn(p, ds[i], nil, &r.Move); !c.record(res, 0) {
 			return out, false
 		}
 		out = append(out, played{mr: r.Move, slid: r.Move.Slid()})
