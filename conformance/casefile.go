@@ -46,10 +46,10 @@ var actionFeatures = map[string]string{"undo": protocol.Undo, "end-run": protoco
 // is its folder). Every error in the file is reported, with its line.
 func ParseCases(file string, data []byte) ([]*Case, error) {
 	var cf caseFile
-	if err := strictyaml.Decode(file, data, &cf); err != nil {
+	pos, err := strictyaml.DecodeAt(file, data, &cf)
+	if err != nil {
 		return nil, err
 	}
-	pos := strictyaml.Positions(data)
 	var errs strictyaml.ErrorList
 	fail := func(p, format string, args ...any) {
 		errs = append(errs, strictyaml.At(file, pos, p, fmt.Sprintf(format, args...)))
