@@ -3,8 +3,6 @@ package conformance
 import (
 	"context"
 	"fmt"
-
-	"github.com/tileproof/tileproof/engine"
 )
 
 // lintSeeds are the spawn generators Lint runs the pack with.
@@ -50,7 +48,7 @@ func Lint(pack *Pack) []string {
 	problems = append(problems, lintSources(pack)...)
 	for _, c := range pack.Cases {
 		for _, p := range c.Profiles {
-			if p != "all" && !isProfile(p) {
+			if p != "all" && !isBuiltin(p) {
 				problems = append(problems, fmt.Sprintf("%s:%d: %s: no built-in profile %q", c.File, c.Line, c.Name(), p))
 			}
 		}
@@ -87,9 +85,4 @@ func lintSources(pack *Pack) []string {
 		problems = append(problems, fmt.Sprintf("%s:%d: %s%s: %v", c.File, c.Line, c.Name(), more, CheckSource(c.Source)))
 	}
 	return problems
-}
-
-func isProfile(name string) bool {
-	_, err := engine.BuiltinProfile(name)
-	return err == nil
 }
