@@ -67,22 +67,16 @@ func (b *Builtin) AddProfileFiles(names []string) error {
 
 func (b *Builtin) profile(name string, setup *engine.Setup) (*engine.Profile, error) {
 	var p *engine.Profile
-	for _, q := range b.Profiles {
-		if q.Name == name {
-			p = q
-		}
-	}
-	if p == nil {
-		var err error
-		if p, err = engine.BuiltinProfile(name); err != nil {
-			return nil, err
-		}
+	var err error
+	if i := slices.IndexFunc(b.Profiles, func(q *engine.Profile) bool { return q.Name == name }); i >= 0 {
+		p = b.Profiles[i]
+	} else if p, err = engine.BuiltinProfile(name); err != nil {
+		return nil, err
 	}
 	if setup == nil {
 		return p, nil
 	}
-	p, err := p.WithSetup(*setup)
-	if err != nil {
+	if p, err = p.WithSetup(*setup); err != nil {
 		return nil, &RuleError{"unsupported", err.Error()}
 	}
 	return p, nil

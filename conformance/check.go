@@ -28,12 +28,7 @@ type Session struct {
 // otherwise.
 func (s *Session) New(seed string, setup *engine.Setup, res *CaseResult) bool {
 	st, err := s.Impl.New(s.Profile.Name, seed, setup)
-	if err != nil {
-		res.callFailed(err, 0, "the start state")
-		return false
-	}
-	s.State = st
-	return true
+	return s.started(st, err, res)
 }
 
 // Load starts the session's game from a given state, as [Session.New].
@@ -44,6 +39,11 @@ func (s *Session) Load(ls LoadState, res *CaseResult) bool {
 		return false
 	}
 	st, err := loader.Load(s.Profile.Name, ls)
+	return s.started(st, err, res)
+}
+
+// started takes the start state st, or records the start's failure.
+func (s *Session) started(st ImplState, err error, res *CaseResult) bool {
 	if err != nil {
 		res.callFailed(err, 0, "the start state")
 		return false
