@@ -104,17 +104,21 @@ func Profiles(h Hello, asked []string, known []*engine.Profile) ([]*engine.Profi
 	// The profile files asked for, read first: a profile file the
 	// implementation declares is never read unless the run names it too.
 	var files []namedFile
+	var names []string // the profiles asked for, by name
 	for _, p := range asked {
-		if !isProfileFile(p) {
-			continue
+		if isProfileFile(p) {
+			prof, err := readProfileFile(p, "the profile file asked for")
+			if err != nil {
+				return nil, err
+			}
+			fi, _ := os.Stat(p)
+			files = append(files, namedFile{path: p, info: fi, profile: prof})
+			known = append(known, prof)
+			p = prof.Name
 		}
-		prof, err := readProfileFile(p, "the profile file asked for")
-		if err != nil {
-			return nil, err
+		if !slices.Contains(names, p) {
+			names = append(names, p)
 		}
-		fi, _ := os.Stat(p)
-		files = append(files, namedFile{path: p, info: fi, profile: prof})
-		known = append(known, prof)
 	}
 	var declared []string // the declared profiles, by name
 	for _, d := range h.Profiles {
@@ -134,20 +138,12 @@ func Profiles(h Hello, asked []string, known []*engine.Profile) ([]*engine.Profi
 			declared = append(declared, name)
 		}
 	}
-	names := declared
-	if asked != nil {
-		names = nil
-		for _, p := range asked {
-			if isProfileFile(p) {
-				k := slices.IndexFunc(files, func(f namedFile) bool { return f.path == p })
-				p = files[k].profile.Name
-			}
-			if !slices.Contains(declared, p) {
-				return nil, fmt.Errorf("the implementation does not declare profile %q (it declares %s)", p, strings.Join(declared, ", "))
-			}
-			if !slices.Contains(names, p) {
-				names = append(names, p)
-			}
+	if asked == nil {
+		names = declared
+	}
+	for _, p := range names {
+		if !slices.Contains(declared, p) {
+			return nil, fmt.Errorf("the implementation does not declare profile %q (it declares %s)", p, strings.Join(declared, ", "))
 		}
 	}
 	var out []*engine.Profile
