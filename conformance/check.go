@@ -161,18 +161,18 @@ func (s *Session) Check(step CaseStep, out Outcome, n int, res *CaseResult) bool
 	e := step.Expect
 	what := stepName(step)
 	before, st := out.Before.Board, s.State
+	differs := ""
 	switch refusal := out.Refusal; {
 	case e.Error == "" && refusal == nil:
 	case refusal == nil:
-		res.fail(IllegalHandled, n, "%s: the rules refuse it (%s); the implementation accepted it", what, e.Error)
-		res.stepBoards(before, st.Board)
-		return false
+		differs = fmt.Sprintf("the rules refuse it (%s); the implementation accepted it", e.Error)
 	case e.Error == "":
-		res.fail(IllegalHandled, n, "%s: the rules accept it; the implementation refused it: %s", what, refusal)
-		res.stepBoards(before, st.Board)
-		return false
+		differs = fmt.Sprintf("the rules accept it; the implementation refused it: %s", refusal)
 	case refusal.Code != e.Error:
-		res.fail(IllegalHandled, n, "%s: the rules refuse it as %s; the implementation as %s (%s)", what, e.Error, refusal.Code, refusal.Message)
+		differs = fmt.Sprintf("the rules refuse it as %s; the implementation as %s (%s)", e.Error, refusal.Code, refusal.Message)
+	}
+	if differs != "" {
+		res.fail(IllegalHandled, n, "%s: %s", what, differs)
 		res.stepBoards(before, st.Board)
 		return false
 	}
