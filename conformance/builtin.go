@@ -154,18 +154,11 @@ func (b *Builtin) Do(action string) (ImplState, error) {
 	if b.game == nil {
 		return ImplState{}, &DriverError{ProtocolError, action + " before new or load"}
 	}
-	var err error
-	switch action {
-	case "undo":
-		err = b.game.Undo()
-	case "end-run":
-		err = b.game.EndRun()
-	case "keep-playing":
-		err = b.game.KeepPlaying()
-	default:
+	do := map[string]func() error{"undo": b.game.Undo, "end-run": b.game.EndRun, "keep-playing": b.game.KeepPlaying}[action]
+	if do == nil {
 		return ImplState{}, &RuleError{"unsupported", "unknown action " + action}
 	}
-	if err != nil {
+	if err := do(); err != nil {
 		return ImplState{}, ruleError(err)
 	}
 	return engineState(b.game), nil
@@ -175,8 +168,7 @@ func (b *Builtin) Do(action string) (ImplState, error) {
 func (b *Builtin) Close() error { return nil }
 
 func engineState(g *engine.Game) ImplState {
-	res, _ := g.Result().MarshalText()
-	return ImplState{Board: g.Board(), Score: g.Score(), Moves: g.Moves(), Won: g.Won(), Over: g.Over(), Result: string(res)}
+	return ImplState{Board: g.Board(), Score: g.Score(), Moves: g.Moves(), Won: g.Won(), Over: g.Over(), Result: resultName(g.Result())}
 }
 
 // ruleError names an engine error as the protocol does.
