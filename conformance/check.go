@@ -124,8 +124,9 @@ type checker struct {
 	mm     []Mismatch
 	before engine.Board // the board the step started from
 	// after is the implementation's board after the step, shown with a
-	// mismatch of another field (nil: none shown).
-	after *engine.Board
+	// mismatch of another field when showAfter is set.
+	after     engine.Board
+	showAfter bool
 	// want and got are the first whole board mismatch's boards: the
 	// rules' and the implementation's.
 	want, got *engine.Board
@@ -176,7 +177,7 @@ func (s *Session) Check(step CaseStep, out Outcome, n int, res *CaseResult) bool
 		res.stepBoards(before, st.Board)
 		return false
 	}
-	c := &checker{what: what, before: before, after: &st.Board}
+	c := &checker{what: what, before: before, after: st.Board, showAfter: true}
 	slid := st.Board
 	if mr := out.Move; mr != nil {
 		c.spawn(s.Profile, *step.Move, step.Spawn, mr)
@@ -207,9 +208,10 @@ func (c *checker) record(res *CaseResult, n int) bool {
 	}
 	res.Status, res.Step, res.Reason, res.Mismatches = c.mm[0].Status, n, c.mm[0].Text, c.mm
 	if c.want != nil {
-		res.Start, res.Want, res.Got = &c.before, c.want, c.got
-	} else if c.after != nil {
-		res.stepBoards(c.before, *c.after)
+		before := c.before // a copy: the checker stays on the stack
+		res.Start, res.Want, res.Got = &before, c.want, c.got
+	} else if c.showAfter {
+		res.stepBoards(c.before, c.after)
 	}
 	return false
 }
