@@ -253,7 +253,6 @@ func (c *checker) expect(e Expect, mr *MoveResult, slid engine.Board, st ImplSta
 	if r := e.Row; r != nil {
 		got := make([]uint64, slid.Cols())
 		want := make([]uint64, len(r.Cells))
-		match := r.Index < slid.Rows() && len(r.Cells) == slid.Cols()
 		for col := range got {
 			got[col] = slid.At(min(r.Index, slid.Rows()-1), col)
 		}
@@ -261,9 +260,8 @@ func (c *checker) expect(e Expect, mr *MoveResult, slid engine.Board, st ImplSta
 			if v != nil {
 				want[col] = *v
 			}
-			match = match && col < len(got) && want[col] == got[col]
 		}
-		if !match {
+		if r.Index >= slid.Rows() || !slices.Equal(want, got) {
 			c.add("row", BoardDiverged, want, got, "%s: row %d after the slide is %v, want %v", what, r.Index, got, want)
 		}
 	}
