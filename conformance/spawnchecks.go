@@ -301,7 +301,7 @@ func spawnDistribution(impl Impl, h Hello, p *engine.Profile, res *CaseResult, a
 		cells[g.mr.Spawn.Row*4+g.mr.Spawn.Col]++
 	}
 	if pv := valuesP(p, values, distributionSample); pv < alpha {
-		res.fail(SpawnWrong, 0, "the spawned values (%s) in %d spawns are unlikely under the weights (%s) (p = %.2g < %g)", boardfmt.Counts(values), distributionSample, boardfmt.Weights(p.Spawn), valuesP(p, values, distributionSample), alpha)
+		res.fail(SpawnWrong, 0, "the spawned values (%s) in %d spawns are unlikely under the weights (%s) (p = %.2g < %g)", boardfmt.Counts(values), distributionSample, boardfmt.Weights(p.Spawn), pv, alpha)
 		return
 	}
 	expected := make([]float64, 16)
