@@ -157,16 +157,11 @@ func (r *Report) Gate(o GateOptions) *Gate {
 	} else {
 		g.Pass = g.Failed == 0
 	}
-	if o.Strict {
-		// Certification: without a baseline a skip or an unexpected pass
-		// fails too; with or without one, a failure on a state no game
-		// reaches.
-		if g.Unreachable > 0 || o.Baseline == nil && (g.Skipped > 0 || g.XPass > 0) {
-			g.Pass = false
-		}
-	}
-	if g.NotRun > 0 {
-		g.Pass = false // not reached is not passed
+	// Not reached is not passed. Strict is certification: without a
+	// baseline a skip or an unexpected pass fails too; with or without
+	// one, a failure on a state no game reaches.
+	if g.NotRun > 0 || o.Strict && (g.Unreachable > 0 || o.Baseline == nil && (g.Skipped > 0 || g.XPass > 0)) {
+		g.Pass = false
 	}
 	r.Verdict = g
 	return g

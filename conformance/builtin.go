@@ -67,22 +67,16 @@ func (b *Builtin) AddProfileFiles(names []string) error {
 
 func (b *Builtin) profile(name string, setup *engine.Setup) (*engine.Profile, error) {
 	var p *engine.Profile
-	for _, q := range b.Profiles {
-		if q.Name == name {
-			p = q
-		}
-	}
-	if p == nil {
-		var err error
-		if p, err = engine.BuiltinProfile(name); err != nil {
-			return nil, err
-		}
+	var err error
+	if i := slices.IndexFunc(b.Profiles, func(q *engine.Profile) bool { return q.Name == name }); i >= 0 {
+		p = b.Profiles[i]
+	} else if p, err = engine.BuiltinProfile(name); err != nil {
+		return nil, err
 	}
 	if setup == nil {
 		return p, nil
 	}
-	p, err := p.WithSetup(*setup)
-	if err != nil {
+	if p, err = p.WithSetup(*setup); err != nil {
 		return nil, &RuleError{"unsupported", err.Error()}
 	}
 	return p, nil
@@ -160,18 +154,11 @@ func (b *Builtin) Do(action string) (ImplState, error) {
 	if b.game == nil {
 		return ImplState{}, &DriverError{ProtocolError, action + " before new or load"}
 	}
-	var err error
-	switch action {
-	case "undo":
-		err = b.game.Undo()
-	case "end-run":
-		err = b.game.EndRun()
-	case "keep-playing":
-		err = b.game.KeepPlaying()
-	default:
+	do := map[string]func() error{"undo": b.game.Undo, "end-run": b.game.EndRun, "keep-playing": b.game.KeepPlaying}[action]
+	if do == nil {
 		return ImplState{}, &RuleError{"unsupported", "unknown action " + action}
 	}
-	if err != nil {
+	if err := do(); err != nil {
 		return ImplState{}, ruleError(err)
 	}
 	return engineState(b.game), nil
@@ -181,8 +168,7 @@ func (b *Builtin) Do(action string) (ImplState, error) {
 func (b *Builtin) Close() error { return nil }
 
 func engineState(g *engine.Game) ImplState {
-	res, _ := g.Result().MarshalText()
-	return ImplState{Board: g.Board(), Score: g.Score(), Moves: g.Moves(), Won: g.Won(), Over: g.Over(), Result: string(res)}
+	return ImplState{Board: g.Board(), Score: g.Score(), Moves: g.Moves(), Won: g.Won(), Over: g.Over(), Result: resultName(g.Result())}
 }
 
 // ruleError names an engine error as the protocol does.

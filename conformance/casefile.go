@@ -38,28 +38,18 @@ func validCaseID(id string) bool {
 // refusals are the refusals an expectation can name.
 var refusals = []string{"illegal-move", "finished", "unsupported", "no-undo", "not-stopped", "bad-spawn", "overflow"}
 
-// actionFeature returns the feature that an action a step can play
-// needs.
-func actionFeature(action string) (string, bool) {
-	switch action {
-	case "undo":
-		return protocol.Undo, true
-	case "end-run":
-		return protocol.EndRun, true
-	case "keep-playing":
-		return protocol.KeepPlaying, true
-	}
-	return "", false
-}
+// actionFeatures are the actions a step can play, each with the feature
+// it needs.
+var actionFeatures = map[string]string{"undo": protocol.Undo, "end-run": protocol.EndRun, "keep-playing": protocol.KeepPlaying}
 
 // ParseCases reads one case file; file is its path in the pack (the area
 // is its folder). Every error in the file is reported, with its line.
 func ParseCases(file string, data []byte) ([]*Case, error) {
 	var cf caseFile
-	if err := strictyaml.Decode(file, data, &cf); err != nil {
+	pos, err := strictyaml.DecodeAt(file, data, &cf)
+	if err != nil {
 		return nil, err
 	}
-	pos := strictyaml.Positions(data)
 	var errs strictyaml.ErrorList
 	fail := func(p, format string, args ...any) {
 		errs = append(errs, strictyaml.At(file, pos, p, fmt.Sprintf(format, args...)))
@@ -149,7 +139,7 @@ func (st *CaseStep) check() ([]string, error) {
 	case st.Move != nil && st.Action != "":
 		return nil, errors.New("a step has a move or an action, not both")
 	case st.Action != "":
-		f, ok := actionFeature(st.Action)
+		f, ok := actionFeatures[st.Action]
 		if !ok {
 			return nil, fmt.Errorf("unknown action %q (undo, end-run or keep-playing)", st.Action)
 		}

@@ -28,12 +28,7 @@ type Session struct {
 // otherwise.
 func (s *Session) New(seed string, setup *engine.Setup, res *CaseResult) bool {
 	st, err := s.Impl.New(s.Profile.Name, seed, setup)
-	if err != nil {
-		res.callFailed(err, 0, "the start state")
-		return false
-	}
-	s.State = st
-	return true
+	return s.started(st, err, res)
 }
 
 // Load starts the session's game from a given state, as [Session.New].
@@ -44,12 +39,26 @@ func (s *Session) Load(ls LoadState, res *CaseResult) bool {
 		return false
 	}
 	st, err := loader.Load(s.Profile.Name, ls)
+	return s.started(st, err, res)
+}
+
+// started takes the start state st, or records the start's failure.
+func (s *Session) started(st ImplState, err error, res *CaseResult) bool {
 	if err != nil {
 		res.callFailed(err, 0, "the start state")
 		return false
 	}
 	s.State = st
 	return true
+}
+
+// start starts the session's game as case start st says: from its board
+// (Load) or its seed (New).
+func (s *Session) start(st Start, res *CaseResult) bool {
+	if st.Board != nil {
+		return s.Load(LoadState{Setup: st.Setup, Board: *st.Board, Score: st.Score, Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying}, res)
+	}
+	return s.New(*st.Seed, st.Setup, res)
 }
 
 // Outcome is what an implementation did in one step.
@@ -111,15 +120,16 @@ func stepName(st CaseStep) string {
 
 // checker collects a step's mismatches.
 type checker struct {
-	what string
-	mm   []Mismatch
-	// boards is the first board mismatch's boards: the start, the rules',
-	// the implementation's.
-	boards *[3]engine.Board
-	start  bool // boards[0] is known
-	// step is the board the step started from and the implementation's
-	// after it, shown with a mismatch of another field (nil when unknown).
-	step *[2]engine.Board
+	what   string
+	mm     []Mismatch
+	before engine.Board // the board the step started from
+	// after is the implementation's board after the step, shown with a
+	// mismatch of another field when showAfter is set.
+	after     engine.Board
+	showAfter bool
+	// want and got are the first whole board mismatch's boards: the
+	// rules' and the implementation's.
+	want, got *engine.Board
 }
 
 func (c *checker) add(field string, status Status, want, got any, format string, args ...any) {
@@ -132,11 +142,11 @@ func (c *checker) add(field string, status Status, want, got any, format string,
 }
 
 // board adds a mismatch of a whole board.
-func (c *checker) board(field string, before, want, got engine.Board, format string, args ...any) {
+func (c *checker) board(field string, want, got engine.Board, format string, args ...any) {
 	n := len(c.mm)
 	c.add(field, BoardDiverged, want, got, format, args...)
-	if len(c.mm) > n && c.boards == nil {
-		c.boards = &[3]engine.Board{before, want, got}
+	if len(c.mm) > n && c.want == nil {
+		c.want, c.got = &want, &got
 	}
 }
 
@@ -152,28 +162,28 @@ func (s *Session) Check(step CaseStep, out Outcome, n int, res *CaseResult) bool
 	e := step.Expect
 	what := stepName(step)
 	before, st := out.Before.Board, s.State
+	differs := ""
 	switch refusal := out.Refusal; {
 	case e.Error == "" && refusal == nil:
 	case refusal == nil:
-		res.fail(IllegalHandled, n, "%s: the rules refuse it (%s); the implementation accepted it", what, e.Error)
-		res.stepBoards(before, st.Board)
-		return false
+		differs = fmt.Sprintf("the rules refuse it (%s); the implementation accepted it", e.Error)
 	case e.Error == "":
-		res.fail(IllegalHandled, n, "%s: the rules accept it; the implementation refused it: %s", what, refusal)
-		res.stepBoards(before, st.Board)
-		return false
+		differs = fmt.Sprintf("the rules accept it; the implementation refused it: %s", refusal)
 	case refusal.Code != e.Error:
-		res.fail(IllegalHandled, n, "%s: the rules refuse it as %s; the implementation as %s (%s)", what, e.Error, refusal.Code, refusal.Message)
+		differs = fmt.Sprintf("the rules refuse it as %s; the implementation as %s (%s)", e.Error, refusal.Code, refusal.Message)
+	}
+	if differs != "" {
+		res.fail(IllegalHandled, n, "%s: %s", what, differs)
 		res.stepBoards(before, st.Board)
 		return false
 	}
-	c := &checker{what: what, step: &[2]engine.Board{before, st.Board}}
+	c := &checker{what: what, before: before, after: st.Board, showAfter: true}
 	slid := st.Board
 	if mr := out.Move; mr != nil {
-		c.spawn(s.Profile, before, *step.Move, step.Spawn, mr)
+		c.spawn(s.Profile, *step.Move, step.Spawn, mr)
 		slid = mr.Slid()
 	}
-	c.expect(e, out.Move, before, slid, st)
+	c.expect(e, out.Move, slid, st)
 	if e.Legal != nil {
 		if ll, can := s.Impl.(LegalLister); can {
 			switch got, err := ll.Legal(); {
@@ -197,17 +207,17 @@ func (c *checker) record(res *CaseResult, n int) bool {
 		return true
 	}
 	res.Status, res.Step, res.Reason, res.Mismatches = c.mm[0].Status, n, c.mm[0].Text, c.mm
-	if b := c.boards; b != nil {
-		start, want, got := b[0], b[1], b[2]
-		res.Start, res.Want, res.Got = &start, &want, &got
-	} else if b := c.step; b != nil {
-		res.stepBoards(b[0], b[1])
+	if c.want != nil {
+		before := c.before // a copy: the checker stays on the stack
+		res.Start, res.Want, res.Got = &before, c.want, c.got
+	} else if c.showAfter {
+		res.stepBoards(c.before, c.after)
 	}
 	return false
 }
 
 // spawn checks the tile a move reports spawning.
-func (c *checker) spawn(p *engine.Profile, before engine.Board, d engine.Direction, forced *engine.Spawn, mr *MoveResult) {
+func (c *checker) spawn(p *engine.Profile, d engine.Direction, forced *engine.Spawn, mr *MoveResult) {
 	sp, board := mr.Spawn, mr.State.Board
 	switch {
 	case !mr.Changed && sp != nil:
@@ -215,8 +225,8 @@ func (c *checker) spawn(p *engine.Profile, before engine.Board, d engine.Directi
 	case mr.Changed && sp == nil:
 		c.add("spawn", SpawnWrong, "a spawn", "none", "move %s changed the board but reported no spawn", d)
 	case sp == nil:
-		if board != before {
-			c.board("board", before, before, board, "move %s changed nothing, yet the board changed", d)
+		if board != c.before {
+			c.board("board", c.before, board, "move %s changed nothing, yet the board changed", d)
 		}
 	case sp.Row < 0 || sp.Row >= board.Rows() || sp.Col < 0 || sp.Col >= board.Cols():
 		c.add("spawn", SpawnWrong, "a cell of the board", *sp, "the spawn at row %d, column %d is off the board", sp.Row, sp.Col)
@@ -232,18 +242,17 @@ func (c *checker) spawn(p *engine.Profile, before engine.Board, d engine.Directi
 }
 
 // expect compares a step's expectations, the boards first.
-func (c *checker) expect(e Expect, mr *MoveResult, before, slid engine.Board, st ImplState) {
+func (c *checker) expect(e Expect, mr *MoveResult, slid engine.Board, st ImplState) {
 	what := c.what
 	if e.Board != nil && *e.Board != slid {
-		c.board("board", before, *e.Board, slid, "%s: the board after the slide differs", what)
+		c.board("board", *e.Board, slid, "%s: the board after the slide differs", what)
 	}
 	if e.After != nil && *e.After != st.Board {
-		c.board("after", before, *e.After, st.Board, "%s: the board after the step differs", what)
+		c.board("after", *e.After, st.Board, "%s: the board after the step differs", what)
 	}
 	if r := e.Row; r != nil {
 		got := make([]uint64, slid.Cols())
 		want := make([]uint64, len(r.Cells))
-		match := r.Index < slid.Rows() && len(r.Cells) == slid.Cols()
 		for col := range got {
 			got[col] = slid.At(min(r.Index, slid.Rows()-1), col)
 		}
@@ -251,9 +260,8 @@ func (c *checker) expect(e Expect, mr *MoveResult, before, slid engine.Board, st
 			if v != nil {
 				want[col] = *v
 			}
-			match = match && col < len(got) && want[col] == got[col]
 		}
-		if !match {
+		if r.Index >= slid.Rows() || !slices.Equal(want, got) {
 			c.add("row", BoardDiverged, want, got, "%s: row %d after the slide is %v, want %v", what, r.Index, got, want)
 		}
 	}

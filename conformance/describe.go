@@ -96,15 +96,7 @@ func caseInfo(c *Case, step int) *CaseInfo {
 }
 
 func stepInfo(st CaseStep) StepInfo {
-	var s StepInfo
-	switch {
-	case st.Move != nil:
-		s.Action = st.Move.String()
-	case st.Action != "":
-		s.Action = st.Action
-	default:
-		s.Action = "check"
-	}
+	s := StepInfo{Action: strings.TrimPrefix(stepName(st), "move ")}
 	if sp := st.Spawn; sp != nil {
 		s.Spawn = fmt.Sprintf("%d at row %d, column %d", sp.Value, sp.Row, sp.Col)
 	}

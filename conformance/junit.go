@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/xml"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -60,16 +61,14 @@ const unreachableSuite = "unreachable-states"
 // CI systems count as no harm.
 func (r *Report) WriteJUnit(w io.Writer) error {
 	suites := junitSuites{Name: "tileproof conformance: " + r.Impl.Name}
-	index := map[string]int{}
 	for _, res := range r.Results {
 		suite := res.Area
 		if res.Unreachable != "" {
 			suite = unreachableSuite
 		}
-		i, ok := index[suite]
-		if !ok {
+		i := slices.IndexFunc(suites.Suites, func(s junitSuite) bool { return s.Name == suite })
+		if i < 0 {
 			i = len(suites.Suites)
-			index[suite] = i
 			suites.Suites = append(suites.Suites, junitSuite{Name: suite})
 		}
 		s := &suites.Suites[i]

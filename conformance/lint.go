@@ -3,8 +3,6 @@ package conformance
 import (
 	"context"
 	"fmt"
-
-	"github.com/tileproof/tileproof/engine"
 )
 
 // lintSeeds are the spawn generators Lint runs the pack with.
@@ -15,7 +13,7 @@ var lintSeeds = []string{"lint-a", "lint-b", "lint-c", "lint-d", "lint-e", "lint
 // fails every time (the case or the engine is wrong) and each whose
 // outcome changes with the generator (an expectation that depends on the
 // random spawn: the case must force it), each whose source names no known
-// source ([CheckSource]), and each that names a profile the engine does
+// source (docs/sources.md), and each that names a profile the engine does
 // not have.
 func Lint(pack *Pack) []string {
 	var runs []*Report
@@ -50,7 +48,7 @@ func Lint(pack *Pack) []string {
 	problems = append(problems, lintSources(pack)...)
 	for _, c := range pack.Cases {
 		for _, p := range c.Profiles {
-			if p != "all" && !isProfile(p) {
+			if p != "all" && !isBuiltin(p) {
 				problems = append(problems, fmt.Sprintf("%s:%d: %s: no built-in profile %q", c.File, c.Line, c.Name(), p))
 			}
 		}
@@ -58,7 +56,7 @@ func Lint(pack *Pack) []string {
 	return problems
 }
 
-// lintSources returns a line for each source that [CheckSource] refuses,
+// lintSources returns a line for each source that checkSource refuses,
 // once a file and source: at the first case that has it, with how many
 // more of the file's cases have it too.
 func lintSources(pack *Pack) []string {
@@ -69,7 +67,7 @@ func lintSources(pack *Pack) []string {
 	for _, c := range pack.Cases {
 		k := key{c.File, c.Source}
 		if _, seen := first[k]; !seen {
-			if CheckSource(c.Source) == nil {
+			if checkSource(c.Source) == nil {
 				first[k] = nil
 				continue
 			}
@@ -84,12 +82,7 @@ func lintSources(pack *Pack) []string {
 		if n := count[k] - 1; n > 0 {
 			more = fmt.Sprintf(" (and %d more cases of the file)", n)
 		}
-		problems = append(problems, fmt.Sprintf("%s:%d: %s%s: %v", c.File, c.Line, c.Name(), more, CheckSource(c.Source)))
+		problems = append(problems, fmt.Sprintf("%s:%d: %s%s: %v", c.File, c.Line, c.Name(), more, checkSource(c.Source)))
 	}
 	return problems
-}
-
-func isProfile(name string) bool {
-	_, err := engine.BuiltinProfile(name)
-	return err == nil
 }

@@ -63,7 +63,16 @@ func WriteMatrix(w io.Writer, reports []*Report) error {
 		rows = append(rows, rw)
 	}
 
-	fmt.Fprintf(w, "Pack %s %s, rules contract %d. A cell: ✓ and the cases passed, or ✗ and the cases failed of those run; skipped cases in brackets; skipped where none ran.%s%s\n\n", first.Pack, first.PackVersion, first.Contract, unreachableNote(reports), notRunNote(reports))
+	// How a cell counts failures on states no game reaches, and checks a
+	// run cut short did not run, when a report has one.
+	notes := ""
+	if slices.ContainsFunc(reports, func(r *Report) bool { return len(r.UnreachableFailures()) > 0 }) {
+		notes += " Failures on states no game reaches are counted apart, after a semicolon: they do not make a cell ✗."
+	}
+	if slices.ContainsFunc(reports, func(r *Report) bool { return len(r.NotRun()) > 0 }) {
+		notes += " A run cut short (its deadline, an interrupt) left checks not run: a cell with one is never ✓, and says how many of its checks did not run."
+	}
+	fmt.Fprintf(w, "Pack %s %s, rules contract %d. A cell: ✓ and the cases passed, or ✗ and the cases failed of those run; skipped cases in brackets; skipped where none ran.%s\n\n", first.Pack, first.PackVersion, first.Contract, notes)
 	fmt.Fprintf(w, "| implementation | %s | total |\n", strings.Join(areas, " | "))
 	fmt.Fprintf(w, "|---|%s---|\n", strings.Repeat("---|", len(areas)))
 	for _, rw := range rows {
@@ -103,28 +112,6 @@ func WriteMatrix(w io.Writer, reports []*Report) error {
 		fmt.Fprintf(w, "- %s: %s%s\n", label(r), strings.Join(first, "; "), more)
 	}
 	return nil
-}
-
-// unreachableNote says how a cell counts failures on states no game
-// reaches, when a report has one.
-func unreachableNote(reports []*Report) string {
-	for _, r := range reports {
-		if len(r.UnreachableFailures()) > 0 {
-			return " Failures on states no game reaches are counted apart, after a semicolon: they do not make a cell ✗."
-		}
-	}
-	return ""
-}
-
-// notRunNote says how a cell counts checks a run cut short did not run,
-// when a report has one.
-func notRunNote(reports []*Report) string {
-	for _, r := range reports {
-		if len(r.NotRun()) > 0 {
-			return " A run cut short (its deadline, an interrupt) left checks not run: a cell with one is never ✓, and says how many of its checks did not run."
-		}
-	}
-	return ""
 }
 
 // label names a report's implementation: its hello's name and version,

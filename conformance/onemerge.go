@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/protocol"
@@ -62,7 +61,7 @@ func oneMergeSizes(h Hello, p *engine.Profile) [][2]int {
 // against the rules: over and the result, and the legal moves (when it
 // lists them). A full board whose one merge lies in an edge row or column
 // is where an implementation that looks at part of the board goes wrong.
-func oneMergeFullBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult) {
+func oneMergeFullBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha float64) {
 	lister, lists := impl.(LegalLister)
 	for _, size := range oneMergeSizes(h, p) {
 		// The profile's rules on the board's size, as a case on a board
@@ -102,21 +101,13 @@ func oneMergeFullBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult) 
 				res.callFailed(err, 0, "legal")
 				return
 			}
-			if w := want.LegalMoves(); !sameMoves(legal, w) {
+			if w := want.LegalMoves(); !sameDirections(legal, w) {
 				res.failOn(LegalityDiffer, &b, nil, "on the full %dx%d board loaded, with %s, the implementation lists the legal moves %v; the rules give %v",
 					size[0], size[1], mergesIn(b), legal, w)
 				return
 			}
 		}
 	}
-}
-
-// sameMoves reports whether two lists hold the same moves, in any order.
-func sameMoves(a, b []engine.Direction) bool {
-	a, b = slices.Clone(a), slices.Clone(b)
-	slices.Sort(a)
-	slices.Sort(b)
-	return slices.Equal(a, b)
 }
 
 // resultName is a result's word in the protocol.

@@ -44,11 +44,12 @@ func LoadPack(fsys fs.FS) (*Pack, error) {
 		return nil, fmt.Errorf("a case pack needs pack.yaml: %w", err)
 	}
 	var pf packFile
-	if err := strictyaml.Decode("pack.yaml", data, &pf); err != nil {
+	pos, err := strictyaml.DecodeAt("pack.yaml", data, &pf)
+	if err != nil {
 		return nil, err
 	}
 	if pf.Contract != Contract {
-		return nil, strictyaml.ErrorList{strictyaml.At("pack.yaml", strictyaml.Positions(data), "contract",
+		return nil, strictyaml.ErrorList{strictyaml.At("pack.yaml", pos, "contract",
 			fmt.Sprintf("the pack is written for rules contract %d; this runner knows contract %d only", pf.Contract, Contract))}
 	}
 	pack := &Pack{Name: pf.Name, Version: pf.Version, Contract: pf.Contract}

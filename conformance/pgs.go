@@ -220,16 +220,13 @@ func pgsKey(key, format string, nums ...*int) bool {
 	for i, n := range nums {
 		args[i] = n
 	}
-	n, _ := fmt.Sscanf(key, format, args...)
-	return n == len(nums) && fmt.Sprintf(format, derefInts(nums)...) == key
-}
-
-func derefInts(nums []*int) []any {
-	out := make([]any, len(nums))
-	for i, n := range nums {
-		out[i] = *n
+	if n, _ := fmt.Sscanf(key, format, args...); n != len(nums) {
+		return false
 	}
-	return out
+	for i, n := range nums {
+		args[i] = *n
+	}
+	return fmt.Sprintf(format, args...) == key
 }
 
 // pgsBoard reads a PGS board: rows of numbers, null for an empty cell.

@@ -27,12 +27,9 @@ type property struct {
 	needs   []string
 	tests   int  // the statistical tests it makes
 	anySize bool // it plays on the profile's board, not on 4x4 boards of its own
-	// check runs the property; alpha is the level of each of its
-	// statistical tests.
-	check func(impl Impl, p *engine.Profile, res *CaseResult, alpha float64)
-	// sized, when set, runs instead of check, with what the
-	// implementation declares (the board sizes it plays).
-	sized func(impl Impl, h Hello, p *engine.Profile, res *CaseResult)
+	// check runs the property, given what the implementation declares;
+	// alpha is the level of each of its statistical tests.
+	check func(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha float64)
 	// description says what the property checks, source the rule it
 	// follows, cited as a case cites its source (docs/sources.md): a
 	// failing property's result carries both, as a case's does.
@@ -46,25 +43,25 @@ const (
 )
 
 var properties = []property{
-	{"start", nil, 2, true, startBoards, nil,
+	{"start", nil, 2, true, startBoards,
 		"a new game: the profile's start tiles, of values it spawns, on uniform cells; score 0, no move, its board's flags and legal moves; nothing of a game won before; starts that do not repeat",
 		spawnRule},
-	{"same-seed-same-game", []string{protocol.SeedTP1}, 0, false, sameSeedSameGame, nil,
+	{"same-seed-same-game", []string{protocol.SeedTP1}, 0, false, sameSeedSameGame,
 		"a seed played twice gives the same game, and it is tp1's game, move by move",
 		`tileproof, docs/tp1.md, Test vectors; Online 2048, Seeded tile choices`},
-	{"no-spawn-after-noop", []string{protocol.LoadState}, 0, false, noSpawnAfterNoop, nil,
+	{"no-spawn-after-noop", []string{protocol.LoadState}, 0, false, noSpawnAfterNoop,
 		"a move that changes nothing spawns nothing and is not counted; where the profile refuses it, the board is as loaded",
 		sharedRules + `"A move that changes nothing spawns nothing"`},
-	{"spawn-distribution", []string{protocol.LoadState}, 2, false, spawnDistribution, nil,
+	{"spawn-distribution", []string{protocol.LoadState}, 2, false, spawnDistribution,
 		"spawns on a board with 15 empty cells: values by the profile's weights, cells uniform",
 		spawnRule},
-	{"metamorphic", []string{protocol.LoadState}, 0, false, metamorphic, nil,
+	{"metamorphic", []string{protocol.LoadState}, 0, false, metamorphic,
 		"on random boards: a move mirrors the opposite move on the mirrored board; the tiles add up to those before and the spawn; the points are the tiles the merges made",
 		mergeRule + `; ` + sharedRules + `"Each merge scores the new tile"`},
-	{"exhaustive-lines", []string{protocol.LoadState}, 0, false, exhaustiveLines, nil,
+	{"exhaustive-lines", []string{protocol.LoadState}, 0, false, exhaustiveLines,
 		"every line of 4 cells of tiles up to 32, moved in every direction, slides as the rules slide it",
 		mergeRule},
-	{oneMergeName, []string{protocol.LoadState}, 0, true, nil, oneMergeFullBoards,
+	{oneMergeName, []string{protocol.LoadState}, 0, true, oneMergeFullBoards,
 		"full boards with no merge, or one merge at each position (edges included), in every size declared: over, the result and the legal moves",
 		sharedRules + `"The game is over when the board is full and no two neighbours across a row or a column are equal"`},
 }
@@ -110,13 +107,8 @@ func runProperties(ctx context.Context, impl Impl, h Hello, p *engine.Profile, r
 			res.Status, res.Reason = Skip, fmt.Sprintf("the property checks play on 4x4 boards; profile %s plays on %dx%d", p.Name, p.Rows, p.Cols)
 		case reason != "":
 			res.Status, res.Reason = Skip, reason
-		case prop.sized != nil:
-			prop.sized(impl, h, p, &res)
-			if res.Status == "" {
-				res.Status = Pass
-			}
 		default:
-			prop.check(impl, p, &res, alpha)
+			prop.check(impl, h, p, &res, alpha)
 			if res.Status == "" {
 				res.Status = Pass
 			}
@@ -167,8 +159,8 @@ func playAll(impl Impl, p *engine.Profile, bs []engine.Board, ds []engine.Direct
 			out = append(out, played{slid: bs[i], refused: true})
 			continue
 		}
-		c := &checker{what: "move " + ds[i].String()}
-		if c.spawn(p, bs[i], ds[i], nil, &r.Move); !c.record(res, 0) {
+		c := &checker{what: "move " + ds[i].String(), before: bs[i]}
+		if c.spawn(p, ds[i], nil, &r.Move); !c.record(res, 0) {
 			return out, false
 		}
 		out = append(out, played{mr: r.Move, slid: r.Move.Slid()})
@@ -186,7 +178,7 @@ func isRefusal(err error) bool {
 // down); the tile sum after a move is the sum before plus the spawned
 // tile; the points gained are the tiles the merges made (the potential
 // difference of docs/replay-format.md).
-func metamorphic(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
+func metamorphic(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha float64) {
 	rng := rand.New(rand.NewPCG(2048, 4096))
 	pairs := [][2]engine.Direction{{engine.Left, engine.Right}, {engine.Up, engine.Down}}
 	// Each board is played four times: a move and the mirrored move on
@@ -272,7 +264,7 @@ func mirrorBoard(b engine.Board, horizontal bool) engine.Board {
 
 // exhaustiveLines compares, for every line of 4 cells of exponents 0 to
 // exhaustiveMaxExp, the slide in every direction with the engine's.
-func exhaustiveLines(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
+func exhaustiveLines(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha float64) {
 	const n = exhaustiveMaxExp + 1
 	var bs []engine.Board
 	var ds []engine.Direction

@@ -133,7 +133,7 @@ func TestPropertyBoards(t *testing.T) {
 var boardRowRE = regexp.MustCompile(`^\s*(\.|\d+)(\s+(\.|\d+|<))+\s*$`)
 
 // TestPropertyInfo holds every property check to a description and a
-// source cited as a case's must be (CheckSource), and a failing
+// source cited as a case's must be (checkSource), and a failing
 // property's result to carrying them after Describe, as a case's does.
 func TestPropertyInfo(t *testing.T) {
 	for _, p := range properties {
@@ -142,7 +142,7 @@ func TestPropertyInfo(t *testing.T) {
 			t.Errorf("property %s: no description", p.name)
 			continue
 		}
-		if err := CheckSource(info.Source); err != nil {
+		if err := checkSource(info.Source); err != nil {
 			t.Errorf("property %s: source %q: %v", p.name, info.Source, err)
 		}
 	}

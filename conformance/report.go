@@ -56,21 +56,20 @@ func (r *Report) Summaries() (areas []Summary, total Summary) {
 // reaches (CaseResult.Unreachable): reported apart, they fail a run only when
 // asked (conform --strict).
 func (r *Report) UnreachableFailures() []CaseResult {
-	var out []CaseResult
-	for _, res := range r.Results {
-		if res.Status.Failed() && res.Expected == "" && res.Unreachable != "" {
-			out = append(out, res)
-		}
-	}
-	return out
+	return r.where(func(res CaseResult) bool { return res.Status.Failed() && res.Expected == "" && res.Unreachable != "" })
 }
 
 // NotRun returns the checks the run did not reach or did not finish
 // ([NotRun]), in order.
 func (r *Report) NotRun() []CaseResult {
+	return r.where(func(res CaseResult) bool { return res.Status == NotRun })
+}
+
+// where returns the results that keep keeps, in order.
+func (r *Report) where(keep func(CaseResult) bool) []CaseResult {
 	var out []CaseResult
 	for _, res := range r.Results {
-		if res.Status == NotRun {
+		if keep(res) {
 			out = append(out, res)
 		}
 	}

@@ -56,17 +56,16 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 	fmt.Fprintf(w, "\nconformance of %s %s (profiles %s) to the pack %s %s, rules contract %d\n", safetext.Terminal(r.Impl.Name), safetext.Terminal(r.Impl.Version), safetext.Terminal(strings.Join(r.Impl.Profiles, ", ")), r.Pack, r.PackVersion, r.Contract)
 	// The not-run column is there when a check did not run: a run cut
 	// short (its deadline, an interrupt).
-	if total.NotRun > 0 {
-		fmt.Fprintf(w, "  %-14s %6s %6s %6s %6s %7s\n", "area", "passed", "failed", "xfail", "skipped", "not-run")
-	} else {
-		fmt.Fprintf(w, "  %-14s %6s %6s %6s %6s\n", "area", "passed", "failed", "xfail", "skipped")
-	}
-	for _, s := range append(areas, total) {
+	row := func(cells ...any) {
 		if total.NotRun > 0 {
-			fmt.Fprintf(w, "  %-14s %6d %6d %6d %6d %7d\n", s.Area, s.Passed, s.Failed, s.Expected, s.Skipped, s.NotRun)
+			fmt.Fprintf(w, "  %-14v %6v %6v %6v %6v %7v\n", cells...)
 		} else {
-			fmt.Fprintf(w, "  %-14s %6d %6d %6d %6d\n", s.Area, s.Passed, s.Failed, s.Expected, s.Skipped)
+			fmt.Fprintf(w, "  %-14v %6v %6v %6v %6v\n", cells[:5]...)
 		}
+	}
+	row("area", "passed", "failed", "xfail", "skipped", "not-run")
+	for _, s := range append(areas, total) {
+		row(s.Area, s.Passed, s.Failed, s.Expected, s.Skipped, s.NotRun)
 	}
 	if total.Unreachable > 0 {
 		fmt.Fprintf(w, "  and %d failed on states no game reaches, not counted above\n", total.Unreachable)

@@ -47,15 +47,8 @@ type Report struct {
 // expected failures that passed. A failure on a state no game reaches is
 // not among them ([Report.UnreachableFailures]).
 func (r *Report) Failures() (unexpected, unexpectedPasses []CaseResult) {
-	for _, res := range r.Results {
-		switch {
-		case res.Status.Failed() && res.Expected == "" && res.Unreachable == "":
-			unexpected = append(unexpected, res)
-		case res.Status == Pass && res.Expected != "":
-			unexpectedPasses = append(unexpectedPasses, res)
-		}
-	}
-	return unexpected, unexpectedPasses
+	return r.where(func(res CaseResult) bool { return res.Status.Failed() && res.Expected == "" && res.Unreachable == "" }),
+		r.where(func(res CaseResult) bool { return res.Status == Pass && res.Expected != "" })
 }
 
 // HelloOf asks the implementation what it is and checks it speaks this
@@ -107,25 +100,25 @@ func profileOf(name string, known []*engine.Profile) (*engine.Profile, error) {
 // the run asks for by its path, read relative to the runner's directory).
 // Exploration and observation run the same profiles as the cases.
 func Profiles(h Hello, asked []string, known []*engine.Profile) ([]*engine.Profile, error) {
-	return runProfiles(h, Options{Profiles: asked, Known: known})
-}
-
-func runProfiles(h Hello, opts Options) ([]*engine.Profile, error) {
-	known := slices.Clone(opts.Known)
+	known = slices.Clone(known)
 	// The profile files asked for, read first: a profile file the
 	// implementation declares is never read unless the run names it too.
 	var files []namedFile
-	for _, p := range opts.Profiles {
-		if !isProfileFile(p) {
-			continue
+	var names []string // the profiles asked for, by name
+	for _, p := range asked {
+		if isProfileFile(p) {
+			prof, err := readProfileFile(p, "the profile file asked for")
+			if err != nil {
+				return nil, err
+			}
+			fi, _ := os.Stat(p)
+			files = append(files, namedFile{path: p, info: fi, profile: prof})
+			known = append(known, prof)
+			p = prof.Name
 		}
-		prof, err := readProfileFile(p, "the profile file asked for")
-		if err != nil {
-			return nil, err
+		if !slices.Contains(names, p) {
+			names = append(names, p)
 		}
-		fi, _ := os.Stat(p)
-		files = append(files, namedFile{path: p, info: fi, profile: prof})
-		known = append(known, prof)
 	}
 	var declared []string // the declared profiles, by name
 	for _, d := range h.Profiles {
@@ -135,7 +128,7 @@ func runProfiles(h Hello, opts Options) ([]*engine.Profile, error) {
 			switch {
 			case k >= 0:
 				name = files[k].profile.Name
-			case opts.Profiles != nil:
+			case asked != nil:
 				continue // not asked for: not run, not read
 			default:
 				return nil, fmt.Errorf("the implementation declares the profile file %q; the runner reads a profile file only when the run names it too: --profile PATH of that file", d)
@@ -145,20 +138,12 @@ func runProfiles(h Hello, opts Options) ([]*engine.Profile, error) {
 			declared = append(declared, name)
 		}
 	}
-	names := declared
-	if opts.Profiles != nil {
-		names = nil
-		for _, p := range opts.Profiles {
-			if isProfileFile(p) {
-				k := slices.IndexFunc(files, func(f namedFile) bool { return f.path == p })
-				p = files[k].profile.Name
-			}
-			if !slices.Contains(declared, p) {
-				return nil, fmt.Errorf("the implementation does not declare profile %q (it declares %s)", p, strings.Join(declared, ", "))
-			}
-			if !slices.Contains(names, p) {
-				names = append(names, p)
-			}
+	if asked == nil {
+		names = declared
+	}
+	for _, p := range names {
+		if !slices.Contains(declared, p) {
+			return nil, fmt.Errorf("the implementation does not declare profile %q (it declares %s)", p, strings.Join(declared, ", "))
 		}
 	}
 	var out []*engine.Profile
@@ -197,7 +182,7 @@ func Run(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, err
 				// the run's end, not the implementation's.
 				res = notRun(res, ctx)
 			}
-			rep.add(res, opts.Expectations)
+			rep.Append(opts.Expectations, res)
 		}
 	}
 	rep.Duration = time.Since(start)
@@ -240,7 +225,7 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 	if err != nil {
 		return nil, nil, err
 	}
-	profiles, err := runProfiles(hello, opts)
+	profiles, err := Profiles(hello, opts.Profiles, opts.Known)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -295,18 +280,14 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 	return rep, checks, nil
 }
 
-func (r *Report) add(res CaseResult, expectations map[string]string) {
-	res.expect(expectations)
-	r.Results = append(r.Results, res)
-}
-
 // Append adds results of checks run beside the pack (observation's, say)
 // to the report, each marked expected when expectations name it, so
 // that baselines, JUnit, HTML and the exit status count them as they
 // count the cases.
 func (r *Report) Append(expectations map[string]string, results ...CaseResult) {
 	for _, res := range results {
-		r.add(res, expectations)
+		res.expect(expectations)
+		r.Results = append(r.Results, res)
 	}
 }
 
@@ -318,18 +299,6 @@ func (res *CaseResult) expect(expectations map[string]string) {
 	} else if why, ok := expectations[res.Case]; ok {
 		res.Expected = why
 	}
-}
-
-// missingFeatures returns the features of needs that h does not declare
-// under profile.
-func missingFeatures(h Hello, profile string, needs []string) []string {
-	var missing []string
-	for _, f := range needs {
-		if !h.HasUnder(profile, f) {
-			missing = append(missing, f)
-		}
-	}
-	return missing
 }
 
 // caseNeeds returns the features case c needs under profile p: its own,
@@ -347,7 +316,13 @@ func caseNeeds(c *Case, p *engine.Profile) []string {
 // features is skipped for an implementation that declares h ("needs
 // load-state, seed-tp1"), or "" when it declares them all.
 func missingReason(h Hello, profile string, needs []string) string {
-	if missing := missingFeatures(h, profile, needs); len(missing) > 0 {
+	var missing []string
+	for _, f := range needs {
+		if !h.HasUnder(profile, f) {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) > 0 {
 		return "needs " + strings.Join(missing, ", ")
 	}
 	return ""
@@ -357,11 +332,7 @@ func missingReason(h Hello, profile string, needs []string) string {
 // records its outcome in res: Pass, or the first failing step's failure.
 func RunCase(impl Impl, c *Case, p *engine.Profile, res *CaseResult) {
 	s := &Session{Impl: impl, Profile: p}
-	if st := c.Start; st.Board != nil {
-		if !s.Load(LoadState{Setup: st.Setup, Board: *st.Board, Score: st.Score, Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying}, res) {
-			return
-		}
-	} else if !s.New(*st.Seed, st.Setup, res) {
+	if !s.start(c.Start, res) {
 		return
 	}
 	for i, step := range c.Steps {

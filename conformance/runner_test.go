@@ -75,7 +75,7 @@ func TestSpawnDistributionCalibrated(t *testing.T) {
 	failures := 0
 	for i := range runs {
 		var res CaseResult
-		spawnDistribution(&Builtin{Seed: fmt.Sprint("calibrate-", i)}, p, &res, alpha)
+		spawnDistribution(&Builtin{Seed: fmt.Sprint("calibrate-", i)}, Hello{}, p, &res, alpha)
 		if res.Status.Failed() {
 			failures++
 		}

@@ -11,7 +11,7 @@ import (
 
 // sourceNames are the documents the rules come from, by the names
 // docs/sources.md gives them and cases, profiles and docs cite them by.
-// This is the one list: [CheckSource] holds a case's source to it, and a
+// This is the one list: checkSource holds a case's source to it, and a
 // test holds docs/sources.md's table to it.
 var sourceNames = []string{
 	"Tile Merge API",
@@ -31,7 +31,7 @@ const ImportedSource = "PGS document "
 // maxCitations bounds the citations of one source a check reads.
 const maxCitations = 16
 
-// CheckSource reports whether a case's source names where the case comes
+// checkSource reports whether a case's source names where the case comes
 // from in a form a reader can follow: one or more citations separated by
 // "; " (outside double quotes), each beginning with the name of a known
 // source (docs/sources.md) followed by nothing, ",", ":" or " (", as in
@@ -39,7 +39,7 @@ const maxCitations = 16
 // whole source in the form a case found by exploration or observation
 // or imported from a PGS document ([ImportedSource]) has. The error says
 // what is wrong.
-func CheckSource(source string) error {
+func checkSource(source string) error {
 	for _, prefix := range []string{casesource.ExploredSource, casesource.ObservedSource, ImportedSource} {
 		if rest, ok := strings.CutPrefix(source, prefix); ok {
 			if strings.TrimSpace(rest) == "" {

@@ -26,8 +26,8 @@ func TestCheckSource(t *testing.T) {
 		ImportedSource + "my-game.json",
 	}
 	for _, s := range good {
-		if err := CheckSource(s); err != nil {
-			t.Errorf("CheckSource(%q) = %v, want nil", s, err)
+		if err := checkSource(s); err != nil {
+			t.Errorf("checkSource(%q) = %v, want nil", s, err)
 		}
 	}
 	bad := []struct{ source, want string }{
@@ -47,9 +47,9 @@ func TestCheckSource(t *testing.T) {
 		{"", "citation 1 is empty"},
 	}
 	for _, tt := range bad {
-		err := CheckSource(tt.source)
+		err := checkSource(tt.source)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("CheckSource(%q) = %v, want an error containing %q", tt.source, err, tt.want)
+			t.Errorf("checkSource(%q) = %v, want an error containing %q", tt.source, err, tt.want)
 		}
 	}
 }
@@ -102,7 +102,7 @@ func TestLintRefusesUnknownSources(t *testing.T) {
 }
 
 // TestSourcesDocumented holds docs/sources.md's table of sources to the
-// list CheckSource uses, in the same order, and checks that the page gives
+// list checkSource uses, in the same order, and checks that the page gives
 // the two other forms a source may take.
 func TestSourcesDocumented(t *testing.T) {
 	doc := string(mustRead(t, "../docs/sources.md"))
@@ -135,7 +135,7 @@ func TestProfilesNameSources(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := CheckSource(p.Source); err != nil {
+		if err := checkSource(p.Source); err != nil {
 			t.Errorf("profile %s: %v", name, err)
 		}
 	}
@@ -167,7 +167,7 @@ func TestNoFoundersWords(t *testing.T) {
 	}
 }
 
-// FuzzCheckSource checks CheckSource on any text: it never panics, it
+// FuzzCheckSource checks checkSource on any text: it never panics, it
 // accepts only a source that begins with a known name or one of the forms
 // tileproof writes, and a citation added to an accepted source decides
 // the whole.
@@ -178,20 +178,20 @@ func FuzzCheckSource(f *testing.F) {
 	f.Add(`seed 002, "Online 2048 Game"`)
 	f.Add(`tileproof; "; Merge-line tool`)
 	f.Fuzz(func(t *testing.T, source string) {
-		err := CheckSource(source)
+		err := checkSource(source)
 		if err != nil {
 			return
 		}
 		if !strings.HasPrefix(source, casesource.ExploredSource) && !strings.HasPrefix(source, ImportedSource) {
 			if !slices.ContainsFunc(sourceNames, func(n string) bool { return strings.HasPrefix(source, n) }) {
-				t.Fatalf("CheckSource(%q) accepted a source that begins with no known name", source)
+				t.Fatalf("checkSource(%q) accepted a source that begins with no known name", source)
 			}
 			if n := len(strings.Split(source, "; ")); n < maxCitations {
-				if err := CheckSource(source + "; tileproof"); err != nil {
-					t.Fatalf("CheckSource(%q + a known citation) = %v", source, err)
+				if err := checkSource(source + "; tileproof"); err != nil {
+					t.Fatalf("checkSource(%q + a known citation) = %v", source, err)
 				}
-				if CheckSource(source+"; somewhere else") == nil {
-					t.Fatalf("CheckSource(%q + an unknown citation) accepted it", source)
+				if checkSource(source+"; somewhere else") == nil {
+					t.Fatalf("checkSource(%q + an unknown citation) accepted it", source)
 				}
 			}
 		}

@@ -23,13 +23,12 @@ import (
 // board; then, over all the starts, the tiles' values against the
 // profile's weights (exact binomial, or chi-square for more values) and
 // their cells against uniform over the board (chi-square), each at alpha.
-func startBoards(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
-	h, _ := impl.Hello()
+func startBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha float64) {
 	seeded := h.Has(protocol.SeedTP1)
 	values := map[uint64]int{}
 	cells := make([]float64, p.Rows*p.Cols)
 	tiles := 0
-	if !winFirst(impl, p, res) {
+	if !winFirst(impl, h, p, res) {
 		return
 	}
 	boards := map[engine.Board]int{} // the starts, counted
@@ -131,9 +130,9 @@ func startBoards(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
 // cases check wins); ok is false when a call failed, recorded in res. A
 // refusal (the implementation loads no such board) is not a failure: the
 // starts are checked all the same.
-func winFirst(impl Impl, p *engine.Profile, res *CaseResult) (ok bool) {
+func winFirst(impl Impl, h Hello, p *engine.Profile, res *CaseResult) (ok bool) {
 	l, loads := impl.(Loader)
-	if h, _ := impl.Hello(); !loads || !h.Has(protocol.LoadState) || p.Win.Tile < 4 || p.Cols < 2 {
+	if !loads || !h.Has(protocol.LoadState) || p.Win.Tile < 4 || p.Cols < 2 {
 		return true
 	}
 	b, _ := engine.NewBoard(p.Rows, p.Cols)
@@ -179,7 +178,7 @@ func valuesP(p *engine.Profile, values map[uint64]int, n int) float64 {
 
 // sameSeedSameGame plays the same seed twice, and against the engine:
 // the games must be the same, move for move (tp1 makes them so).
-func sameSeedSameGame(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
+func sameSeedSameGame(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha float64) {
 	const seed = "tileproof-property"
 	var first []ImplState
 	for round := range 2 {
@@ -217,7 +216,7 @@ func sameSeedSameGame(impl Impl, p *engine.Profile, res *CaseResult, alpha float
 // noSpawnAfterNoop loads boards where a move changes nothing and checks
 // no tile appears (checkSpawn fails a spawn after a move that did not
 // change the board) and the move is not counted.
-func noSpawnAfterNoop(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
+func noSpawnAfterNoop(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha float64) {
 	var bs []engine.Board
 	var ds []engine.Direction
 	for _, text := range []string{"2 . . ./. . . ./. . . ./. . . .", "2 4 . ./4 2 . ./. . . ./. . . .", "2 4 8 16/. . . ./. . . ./. . . ."} {
@@ -281,7 +280,7 @@ func boardKept(impl Impl, p *engine.Profile, b engine.Board, d engine.Direction,
 // cells, and tests the values against the profile's weights (exact
 // binomial or chi-square) and the cells against uniform (chi-square), each
 // at alpha.
-func spawnDistribution(impl Impl, p *engine.Profile, res *CaseResult, alpha float64) {
+func spawnDistribution(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha float64) {
 	b, _ := engine.ParseBoard("2 . . ./. . . ./. . . ./. . . .")
 	bs, ds := make([]engine.Board, distributionSample), make([]engine.Direction, distributionSample)
 	for i := range bs {
@@ -302,7 +301,7 @@ func spawnDistribution(impl Impl, p *engine.Profile, res *CaseResult, alpha floa
 		cells[g.mr.Spawn.Row*4+g.mr.Spawn.Col]++
 	}
 	if pv := valuesP(p, values, distributionSample); pv < alpha {
-		res.fail(SpawnWrong, 0, "the spawned values (%s) in %d spawns are unlikely under the weights (%s) (p = %.2g < %g)", boardfmt.Counts(values), distributionSample, boardfmt.Weights(p.Spawn), valuesP(p, values, distributionSample), alpha)
+		res.fail(SpawnWrong, 0, "the spawned values (%s) in %d spawns are unlikely under the weights (%s) (p = %.2g < %g)", boardfmt.Counts(values), distributionSample, boardfmt.Weights(p.Spawn), pv, alpha)
 		return
 	}
 	expected := make([]float64, 16)

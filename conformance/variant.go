@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -110,7 +111,7 @@ func derive(c *Case, v *engine.Profile) (*Case, string) {
 			return nil, reason
 		case first == nil:
 			first = d
-		case !sameSteps(first.Steps, d.Steps):
+		case !reflect.DeepEqual(first.Steps, d.Steps):
 			return nil, fmt.Sprintf("under profile %s its expectations depend on a spawn it does not force", v.Name)
 		}
 	}
@@ -124,13 +125,7 @@ func deriveOnce(c *Case, v *engine.Profile, seed string) (*Case, string) {
 	b := &Builtin{Seed: seed, Profiles: []*engine.Profile{v}}
 	s := &Session{Impl: b, Profile: v}
 	var res CaseResult
-	ok := false
-	if st := c.Start; st.Board != nil {
-		ok = s.Load(LoadState{Setup: st.Setup, Board: *st.Board, Score: st.Score, Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying}, &res)
-	} else {
-		ok = s.New(*st.Seed, st.Setup, &res)
-	}
-	if !ok {
+	if !s.start(c.Start, &res) {
 		return nil, fmt.Sprintf("profile %s cannot start it: %s", v.Name, res.Reason)
 	}
 	d := *c
@@ -147,106 +142,49 @@ func deriveOnce(c *Case, v *engine.Profile, seed string) (*Case, string) {
 }
 
 // engineExpect returns the expectations e names, with the values the
-// engine gave: its outcome out of the step and its state st after.
+// engine gave: its outcome out of the step and its state st after. A
+// refused step expects the refusal, and the state after it only when e
+// expects no refusal; a row or a cell off the board is not expected.
 func engineExpect(e Expect, out Outcome, st ImplState, b *Builtin) Expect {
-	var x Expect
+	if out.Refusal != nil && e.Error != "" {
+		return Expect{Error: out.Refusal.Code}
+	}
+	maxTile := st.Board.MaxTile()
+	var result engine.Result
+	result.UnmarshalText([]byte(st.Result))
+	legal, _ := b.Legal()
+	if legal == nil {
+		legal = []engine.Direction{}
+	}
+	x := Expect{After: &st.Board, Score: &st.Score, Moves: &st.Moves, MaxTile: &maxTile, Won: &st.Won, Over: &st.Over, Result: &result, Legal: &legal}
 	if out.Refusal != nil {
 		x.Error = out.Refusal.Code
-		if e.Error == "" && expectsState(e) {
-			x = stateExpect(e, st, b)
-			x.Error = out.Refusal.Code
+	} else {
+		slid := st.Board
+		if mr := out.Move; mr != nil {
+			slid = mr.Slid()
+			spawned := mr.Spawn != nil
+			x.Changed, x.Gained, x.Spawned = &mr.Changed, &mr.Gained, &spawned
 		}
-		return x
-	}
-	x = stateExpect(e, st, b)
-	mr := out.Move
-	slid := st.Board
-	if mr != nil {
-		slid = mr.Slid()
-	}
-	if e.Board != nil {
 		x.Board = &slid
-	}
-	if e.Row != nil && e.Row.Index < slid.Rows() {
-		cells := make([]*uint64, slid.Cols())
-		for col := range cells {
-			if v := slid.At(e.Row.Index, col); v != 0 {
-				cells[col] = &v
+		if r := e.Row; r != nil && r.Index < slid.Rows() {
+			x.Row = &RowExpect{Index: r.Index, Cells: make([]*uint64, slid.Cols())}
+			for col := range x.Row.Cells {
+				if v := slid.At(r.Index, col); v != 0 {
+					x.Row.Cells[col] = &v
+				}
 			}
 		}
-		x.Row = &RowExpect{Index: e.Row.Index, Cells: cells}
-	}
-	if e.Cell != nil && e.Cell.Row < slid.Rows() && e.Cell.Col < slid.Cols() {
-		x.Cell = &CellExpect{Row: e.Cell.Row, Col: e.Cell.Col, Value: slid.At(e.Cell.Row, e.Cell.Col)}
-	}
-	if mr != nil {
-		changed, gained, spawned := mr.Changed, mr.Gained, mr.Spawn != nil
-		if e.Changed != nil {
-			x.Changed = &changed
+		if c := e.Cell; c != nil && c.Row < slid.Rows() && c.Col < slid.Cols() {
+			x.Cell = &CellExpect{Row: c.Row, Col: c.Col, Value: slid.At(c.Row, c.Col)}
 		}
-		if e.Gained != nil {
-			x.Gained = &gained
-		}
-		if e.Spawned != nil {
-			x.Spawned = &spawned
+	}
+	// Only the fields e names (Error is the engine's either way).
+	xv, ev := reflect.ValueOf(&x).Elem(), reflect.ValueOf(e)
+	for i := range ev.NumField() {
+		if ev.Field(i).Kind() == reflect.Pointer && ev.Field(i).IsNil() {
+			xv.Field(i).SetZero()
 		}
 	}
 	return x
-}
-
-// expectsState reports whether e checks the state after the step.
-func expectsState(e Expect) bool {
-	return e.After != nil || e.Score != nil || e.Moves != nil || e.MaxTile != nil || e.Won != nil || e.Over != nil || e.Result != nil || e.Legal != nil
-}
-
-// stateExpect returns e's expectations of the state, with the values of
-// state st (legal moves from the engine b).
-func stateExpect(e Expect, st ImplState, b *Builtin) Expect {
-	var x Expect
-	if e.After != nil {
-		after := st.Board
-		x.After = &after
-	}
-	if e.Score != nil {
-		x.Score = &st.Score
-	}
-	if e.Moves != nil {
-		x.Moves = &st.Moves
-	}
-	if e.MaxTile != nil {
-		m := st.Board.MaxTile()
-		x.MaxTile = &m
-	}
-	if e.Won != nil {
-		x.Won = &st.Won
-	}
-	if e.Over != nil {
-		x.Over = &st.Over
-	}
-	if e.Result != nil {
-		var r engine.Result
-		r.UnmarshalText([]byte(st.Result))
-		x.Result = &r
-	}
-	if e.Legal != nil {
-		legal, _ := b.Legal()
-		if legal == nil {
-			legal = []engine.Direction{}
-		}
-		x.Legal = &legal
-	}
-	return x
-}
-
-// sameSteps reports whether two derivations of a case expect the same.
-func sameSteps(a, b []CaseStep) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if string(EncodeCases("", nil, []*Case{{Steps: a[i : i+1]}})) != string(EncodeCases("", nil, []*Case{{Steps: b[i : i+1]}})) {
-			return false
-		}
-	}
-	return true
 }

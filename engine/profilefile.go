@@ -110,10 +110,10 @@ func ParseProfile(file string, data []byte) (*Profile, error) {
 // is not allowed, as in the built-in profiles themselves).
 func parseProfile(file string, data []byte, base func(string) (*Profile, error)) (*Profile, error) {
 	var f profileFile
-	if err := strictyaml.Decode(file, data, &f); err != nil {
+	pos, err := strictyaml.DecodeAt(file, data, &f)
+	if err != nil {
 		return nil, err
 	}
-	pos := strictyaml.Positions(data)
 	fail := func(field string, err error) error {
 		return strictyaml.ErrorList{strictyaml.At(file, pos, field, err.Error())}
 	}

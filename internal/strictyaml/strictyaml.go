@@ -284,13 +284,32 @@ func unknownField(msg string) (name string, ok bool) {
 // field, the value that does not fit, the node an UnmarshalYAML method
 // failed on ([Fail]), or else the first node of the line.
 func Decode(file string, data []byte, v any) error {
+	_, err := decode(file, data, v)
+	return err
+}
+
+// DecodeAt decodes as [Decode] does and returns, from the same parse,
+// the place of every mapping key and sequence item of the document by
+// dotted path: "win.tile" for key tile under key win, "cases.2" for the
+// third item of the list under cases. Callers place the errors they find
+// after decoding with it ([At]).
+func DecodeAt(file string, data []byte, v any) (map[string]Pos, error) {
+	root, err := decode(file, data, v)
+	if err != nil {
+		return nil, err
+	}
+	return positions(root), nil
+}
+
+// decode decodes data into v and returns the document's root node.
+func decode(file string, data []byte, v any) (*yaml.Node, error) {
 	// The document is parsed twice: once into nodes, to check its keys in
 	// linear time (the YAML library's own check is quadratic and reports
 	// every pair), then into v with unknown fields refused, which a node's
 	// Decode cannot do.
 	root, err := Parse(file, data, DefaultLimits)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -301,9 +320,9 @@ func Decode(file string, data []byte, v any) error {
 				placeColumn(e, root)
 			}
 		}
-		return err
+		return nil, err
 	}
-	return nil
+	return root, nil
 }
 
 // placeColumn gives e, at a line of the document under root, a column
@@ -432,17 +451,10 @@ func Echoable(s string) bool {
 // Pos is a place in a document: a line and a column, both 1-based.
 type Pos struct{ Line, Col int }
 
-// Positions returns the place of every mapping key and sequence item in
-// the document in data, by dotted path: "win.tile" for key tile under
-// key win, "cases.2" for the third item of the list under cases. Callers
-// use it to place errors they find after decoding. A document that does
-// not parse gives an empty map.
-func Positions(data []byte) map[string]Pos {
+// positions returns the place of every mapping key and sequence item
+// under root, by dotted path ([DecodeAt]).
+func positions(root *yaml.Node) map[string]Pos {
 	pos := map[string]Pos{}
-	root, err := Parse("", data, DefaultLimits)
-	if err != nil {
-		return pos
-	}
 	var walk func(n *yaml.Node, path string)
 	walk = func(n *yaml.Node, path string) {
 		switch n.Kind {
@@ -472,7 +484,7 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
-// At returns an error at the place of path in pos (from [Positions]), or
+// At returns an error at the place of path in pos (from [DecodeAt]), or
 // at the nearest enclosing path that has one.
 func At(file string, pos map[string]Pos, path, msg string) *Error {
 	for p := path; p != ""; {
