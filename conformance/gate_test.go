@@ -40,6 +40,13 @@ func TestUnreachableApart(t *testing.T) {
 		!strings.Contains(text.String(), "and 1 failed on states no game reaches") {
 		t.Errorf("text:\n%s", text.String())
 	}
+	// Verbose, it is written once, under the unreachable states: not as
+	// an expected failure (xfail) with no expectation.
+	var verbose strings.Builder
+	r.WriteText(&verbose, true)
+	if n := strings.Count(verbose.String(), "profiles/empty"); n != 1 || strings.Contains(verbose.String(), "xfail profiles") {
+		t.Errorf("verbose text names profiles/empty %d times:\n%s", n, verbose.String())
+	}
 	var js bytes.Buffer
 	if err := r.WriteJSON(&js); err != nil {
 		t.Fatal(err)

@@ -25,7 +25,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 			if res.Got != nil {
 				writeBoards(w, res, "      ")
 			}
-		case res.Status.Failed() && verbose:
+		case res.Status.Failed() && res.Expected != "" && verbose:
 			fmt.Fprintf(w, "xfail %s [%s] %s: %s (expected: %s)\n", res.Case, safetext.Terminal(res.Profile), res.Status, safetext.TerminalLines(res.Reason), res.Expected)
 		case res.Status == Pass && res.Expected != "":
 			fmt.Fprintf(w, "XPASS %s [%s]: passes, but the expectations file says it fails: %s\n", res.Case, safetext.Terminal(res.Profile), res.Expected)
