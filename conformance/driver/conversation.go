@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/tileproof/tileproof/conformance"
@@ -127,10 +128,8 @@ func (e *Exec) kill() {
 // dedupe returns the items of list, each once, in order.
 func dedupe(list []string) []string {
 	out := make([]string, 0, len(list))
-	seen := make(map[string]bool, len(list))
 	for _, s := range list {
-		if !seen[s] {
-			seen[s] = true
+		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}

@@ -421,10 +421,6 @@ func (a *adapter) noGame(req request) []byte {
 	return a.fail(req.ID, "no-game", "%s before any new or load", req.Op)
 }
 
-func (a *adapter) unsupportedOp(req request) []byte {
-	return a.fail(req.ID, "unsupported-op", "this implementation does not know the op %q", req.Op)
-}
-
 func (a *adapter) refusal(id int64, err error) []byte {
 	if r, ok := err.(*refusal); ok {
 		return a.fail(id, r.word, "%s", r.msg)
