@@ -215,11 +215,7 @@ func (r reader) object(names []string, g *given, member func(i int) error) error
 		if err != nil {
 			return err
 		}
-		if bytes.IndexByte(name, '\\') >= 0 {
-			name, _ = jsontext.AppendUnquote(nil, name) // valid: the decoder has read it
-		} else {
-			name = name[1 : len(name)-1]
-		}
+		name = unquote(name)
 		i := slices.IndexFunc(names, func(n string) bool { return n == string(name) })
 		switch {
 		case i < 0:
@@ -281,11 +277,18 @@ func (r reader) str(i int) (string, error) {
 		return "", nil
 	case k != '"':
 		return "", &schemaError{string(r.dec.StackPointer()), "want a string, not " + strictjson.KindName(k)}
-	case bytes.IndexByte(v, '\\') >= 0:
-		b, _ := jsontext.AppendUnquote(nil, v) // valid: the decoder has read it
-		return string(b), nil
 	}
-	return string(v[1 : len(v)-1]), nil
+	return string(unquote(v)), nil
+}
+
+// unquote returns the text of a string the decoder has read (so valid),
+// its escapes undone.
+func unquote(v []byte) []byte {
+	if bytes.IndexByte(v, '\\') < 0 {
+		return v[1 : len(v)-1]
+	}
+	b, _ := jsontext.AppendUnquote(nil, v)
+	return b
 }
 
 func (r reader) boolean() (bool, error) {
