@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json"
@@ -20,13 +18,15 @@ import (
 )
 
 // Reading an answer line: docs/protocol.schema.json's answer-to-OP. The
-// line is decoded strictly (internal/strictjson: a key given twice, an
-// unknown key, invalid UTF-8 and a value of the wrong kind are refused)
-// into the structs below, which say which keys were given; what a struct
-// cannot say is checked after: the keys each op's answer has, ranges,
-// lengths, words, the rows of a board of one length (which the schema
-// cannot say either). FuzzExecAnswer and TestAnswerSchema hold it to the
-// schema: the same verdict on every line.
+// line is read strictly (internal/strictjson: a key given twice, invalid
+// UTF-8 and data after the object are refused) token by token into the
+// structs below, which say which keys were given; an unknown key, a value
+// of the wrong kind and a list past its most are refused as they are
+// read, so that an answer costs little whatever its line holds. What the
+// structs cannot say is checked after: the keys each op's answer has,
+// ranges, lengths, words, the rows of a board of one length (which the
+// schema cannot say either). FuzzExecAnswer and TestAnswerSchema hold it
+// to the schema: the same verdict on every line.
 
 // schemaError is an answer the schema refuses: where, and why.
 type schemaError struct {
@@ -41,30 +41,6 @@ func (e *schemaError) Error() string {
 	return e.Field + ": " + e.Msg
 }
 
-// given is a key of an answer's object: whether it was given, and
-// whether as null.
-type given[T any] struct {
-	V         T
-	Set, Null bool
-}
-
-// UnmarshalJSONFrom reads the key's value; null is noted, and refused
-// after but for the answer's id and spawn.
-func (g *given[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	g.Set = true
-	if dec.PeekKind() == 'n' {
-		g.Null = true
-		_, err := dec.ReadToken()
-		return err
-	}
-	return json.UnmarshalDecode(dec, &g.V)
-}
-
-func (g *given[T]) given() (set, null bool) { return g.Set, g.Null }
-
-// key is a [given] of any type.
-type key interface{ given() (set, null bool) }
-
 // integer is a JSON Schema integer: a number with no fraction, whatever
 // its spelling (3, 3.0 and 0.3e1 alike); its range is checked by
 // [checker.integer].
@@ -75,22 +51,6 @@ type integer struct {
 	ok  bool // no fraction, and within 64 bits
 }
 
-// UnmarshalJSONFrom reads a number.
-func (n *integer) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	if k := dec.PeekKind(); k != '0' && k != 0 {
-		return wrongKind("an integer", k)
-	}
-	lit, err := dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	n.v, n.neg, n.ok = exactInteger(lit)
-	if !n.ok || strings.Trim(string(lit), "0123456789") != "" { // no allocation: the conversion does not escape
-		n.lit = string(lit)
-	}
-	return nil
-}
-
 // String returns the number as written.
 func (n integer) String() string {
 	if n.lit != "" {
@@ -99,100 +59,336 @@ func (n integer) String() string {
 	return strconv.FormatUint(n.v, 10)
 }
 
-// upTo is a JSON array of at most N's items (a board's rows, a row's
-// cells, the lists of strings): a longer one is refused as it is read, so
-// that an answer costs little whatever its line holds.
-type upTo[T any, N most] []T
+// given says which keys of an object were given, and which as null: bit
+// i for the object's key i.
+type given struct{ set, null uint16 }
 
-// most is how many items an [upTo] takes.
-type most interface{ most() int }
+// has reports whether key k (a bit) was given; value, whether not as
+// null.
+func (g given) has(k uint16) bool   { return g.set&k != 0 }
+func (g given) value(k uint16) bool { return g.set&^g.null&k != 0 }
 
-type (
-	eight struct{} // a board's rows, a row's cells
-	four  struct{} // the legal moves
-	many  struct{} // profiles, features (protocol.MaxProfiles, protocol.MaxFeatures)
+// The answer's objects, key by key as the schema has them: the names of
+// their keys, in order, and their values.
+var (
+	answerNames = []string{"id", "ok", "error", "message", "protocol", "name", "version", "profiles", "features", "changed", "gained", "spawn", "legal", "state"}
+	spawnNames  = []string{"row", "col", "value"}
+	stateNames  = []string{"board", "score", "moves", "won", "over", "result"}
 )
 
-func (eight) most() int { return 8 }
-func (four) most() int  { return 4 }
-func (many) most() int  { return max(protocol.MaxProfiles, protocol.MaxFeatures) }
+// The answer's keys, as bits of a [given].
+const (
+	keyID = 1 << iota
+	keyOK
+	keyError
+	keyMessage
+	keyProtocol
+	keyName
+	keyVersion
+	keyProfiles
+	keyFeatures
+	keyChanged
+	keyGained
+	keySpawn
+	keyLegal
+	keyState
+)
 
-// UnmarshalJSONFrom reads the array.
-func (l *upTo[T, N]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	if dec.PeekKind() != '[' {
-		return json.UnmarshalDecode(dec, (*[]T)(l)) // the error of a value of another kind
+type (
+	answerLine struct {
+		given
+		ID                 integer
+		OK                 bool
+		Error, Message     string
+		Protocol           integer
+		Name, Version      string
+		Profiles, Features []string
+		Changed            bool
+		Gained             integer
+		Spawn              spawnLine
+		Legal              []string
+		State              stateLine
 	}
-	dec.ReadToken()
-	for n := (*new(N)).most(); dec.PeekKind() != ']'; {
-		if len(*l) == n {
-			return refused(fmt.Sprintf("more than %d items", n))
+	spawnLine struct {
+		given
+		Row, Col, Value integer
+	}
+	stateLine struct {
+		given
+		Board     [][]integer
+		Score     integer
+		Moves     integer
+		Won, Over bool
+		Result    string
+	}
+)
+
+// The most items of the answer's lists.
+const (
+	mostCells   = 8 // a board's rows, a row's cells
+	mostLegal   = 4
+	mostStrings = max(protocol.MaxProfiles, protocol.MaxFeatures) // profiles, features
+)
+
+// UnmarshalJSONFrom reads an answer's object.
+func (w *answerLine) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	r := reader{dec}
+	return r.object(answerNames, &w.given, func(i int) (err error) {
+		switch answerNames[i] {
+		case "id":
+			w.ID, err = r.integer(-1)
+		case "ok":
+			w.OK, err = r.boolean()
+		case "error":
+			w.Error, err = r.str(-1)
+		case "message":
+			w.Message, err = r.str(-1)
+		case "protocol":
+			w.Protocol, err = r.integer(-1)
+		case "name":
+			w.Name, err = r.str(-1)
+		case "version":
+			w.Version, err = r.str(-1)
+		case "profiles":
+			w.Profiles, err = r.strings(mostStrings)
+		case "features":
+			w.Features, err = r.strings(mostStrings)
+		case "changed":
+			w.Changed, err = r.boolean()
+		case "gained":
+			w.Gained, err = r.integer(-1)
+		case "spawn":
+			w.Spawn, err = r.spawn()
+		case "legal":
+			w.Legal, err = r.strings(mostLegal)
+		case "state":
+			w.State, err = r.state()
 		}
-		*l = append(*l, *new(T))
-		if err := json.UnmarshalDecode(dec, &(*l)[len(*l)-1]); err != nil {
+		return err
+	})
+}
+
+// reader reads an answer's values from dec.
+type reader struct{ dec *jsontext.Decoder }
+
+// next returns the JSON pointer of the value about to be read: item i of
+// a list, or the value of the key just read when i is negative.
+func (r reader) next(i int) string {
+	p := r.dec.StackPointer()
+	if i < 0 {
+		return string(p)
+	}
+	if i > 0 {
+		p = p.Parent()
+	}
+	return string(p) + "/" + strconv.Itoa(i)
+}
+
+// start reads the first token of a value whose kind must be one of want
+// (named wantName): an object, a list, true or false. It reports false
+// for null, which json's decoding takes as an object of no keys or a
+// list of no items.
+func (r reader) start(wantName string, want ...jsontext.Kind) (jsontext.Token, bool, error) {
+	tok, err := r.dec.ReadToken()
+	switch k := tok.Kind(); {
+	case err != nil:
+		return tok, false, err
+	case slices.Contains(want, k):
+		return tok, true, nil
+	case k == 'n' && want[0] != 't':
+		return tok, false, nil
+	case r.dec.StackPointer() == "": // the answer itself
+		return tok, false, &schemaError{"", "the answer is " + strictjson.KindName(k) + ", not a JSON object"}
+	}
+	return tok, false, &schemaError{string(r.dec.StackPointer()), "want " + wantName + ", not " + strictjson.KindName(tok.Kind())}
+}
+
+// object reads an object whose keys are names into g: null is noted (and
+// refused after, but for the answer's id and spawn), any other value read
+// by member, given the key's index.
+func (r reader) object(names []string, g *given, member func(i int) error) error {
+	if _, ok, err := r.start("an object", '{'); !ok {
+		return err
+	}
+	for r.dec.PeekKind() != '}' {
+		name, err := r.dec.ReadValue()
+		if err != nil {
 			return err
 		}
+		name = unquote(name)
+		i := slices.IndexFunc(names, func(n string) bool { return n == string(name) })
+		switch {
+		case i < 0:
+			return &schemaError{string(r.dec.StackPointer()), "unknown field"}
+		case r.dec.PeekKind() == 'n':
+			g.null |= 1 << i
+			_, err = r.dec.ReadToken()
+		default:
+			err = member(i)
+		}
+		if err != nil {
+			return err
+		}
+		g.set |= 1 << i
 	}
-	_, err := dec.ReadToken()
+	_, err := r.dec.ReadToken()
 	return err
 }
 
-// refused is what the decoding of a value refused, said as the schema
-// would.
-type refused string
-
-func (r refused) Error() string { return string(r) }
-
-// wrongKind is a value of kind got where the schema wants want.
-func wrongKind(want string, got jsontext.Kind) refused {
-	return refused("want " + want + ", not " + strictjson.KindName(got))
+// list reads a list of at most most items, each by item; a longer one is
+// refused at its item past the most. A null is a list of no items, as
+// json's decoding takes it.
+func (r reader) list(most int, item func(i int) error) error {
+	if _, ok, err := r.start("an array", '['); !ok {
+		return err
+	}
+	for n := 0; r.dec.PeekKind() != ']'; n++ {
+		if n == most {
+			return &schemaError{string(r.dec.StackPointer().Parent()), fmt.Sprintf("more than %d items", most)}
+		}
+		if err := item(n); err != nil {
+			return err
+		}
+	}
+	_, err := r.dec.ReadToken()
+	return err
 }
 
-// The answer's objects, key by key as the schema has them.
-type (
-	answerLine struct {
-		ID       given[integer]            `json:"id"`
-		OK       given[bool]               `json:"ok"`
-		Error    given[string]             `json:"error"`
-		Message  given[string]             `json:"message"`
-		Protocol given[integer]            `json:"protocol"`
-		Name     given[string]             `json:"name"`
-		Version  given[string]             `json:"version"`
-		Profiles given[upTo[string, many]] `json:"profiles"`
-		Features given[upTo[string, many]] `json:"features"`
-		Changed  given[bool]               `json:"changed"`
-		Gained   given[integer]            `json:"gained"`
-		Spawn    given[spawnLine]          `json:"spawn"`
-		Legal    given[upTo[string, four]] `json:"legal"`
-		State    given[stateLine]          `json:"state"`
+// strings reads a list of at most most strings.
+func (r reader) strings(most int) (l []string, err error) {
+	err = r.list(most, func(i int) error {
+		s, err := r.str(i)
+		l = append(l, s)
+		return err
+	})
+	return l, err
+}
+
+// str reads a string (item i, or a key's value). A value of another kind
+// is read before it is refused; null is the empty string, as json's
+// decoding takes it.
+func (r reader) str(i int) (string, error) {
+	k := r.dec.PeekKind()
+	v, err := r.dec.ReadValue()
+	switch {
+	case err != nil:
+		return "", err
+	case k == 'n':
+		return "", nil
+	case k != '"':
+		return "", &schemaError{string(r.dec.StackPointer()), "want a string, not " + strictjson.KindName(k)}
 	}
-	spawnLine struct {
-		Row   given[integer] `json:"row"`
-		Col   given[integer] `json:"col"`
-		Value given[integer] `json:"value"`
+	return string(unquote(v)), nil
+}
+
+// unquote returns the text of a string the decoder has read (so valid),
+// its escapes undone.
+func unquote(v []byte) []byte {
+	if bytes.IndexByte(v, '\\') < 0 {
+		return v[1 : len(v)-1]
 	}
-	stateLine struct {
-		Board  given[upTo[upTo[integer, eight], eight]] `json:"board"`
-		Score  given[integer]                           `json:"score"`
-		Moves  given[integer]                           `json:"moves"`
-		Won    given[bool]                              `json:"won"`
-		Over   given[bool]                              `json:"over"`
-		Result given[string]                            `json:"result"`
+	b, _ := jsontext.AppendUnquote(nil, v)
+	return b
+}
+
+func (r reader) boolean() (bool, error) {
+	tok, _, err := r.start("true or false", 't', 'f')
+	return err == nil && tok.Bool(), err
+}
+
+// integer reads an integer (item i, or a key's value): its value and
+// whether it is one, its range being checked after.
+func (r reader) integer(i int) (integer, error) {
+	if k := r.dec.PeekKind(); k != '0' {
+		if k == 0 {
+			_, err := r.dec.ReadValue()
+			return integer{}, err
+		}
+		return integer{}, &schemaError{r.next(i), "want an integer, not " + strictjson.KindName(k)}
 	}
-)
+	lit, err := r.dec.ReadValue()
+	if err != nil {
+		return integer{}, err
+	}
+	if v, ok := plainDigits(lit); ok {
+		return integer{v: v, ok: true}, nil
+	}
+	var n integer
+	n.v, n.neg, n.ok = exactInteger(lit)
+	n.lit = string(lit)
+	return n, nil
+}
+
+func (r reader) spawn() (s spawnLine, err error) {
+	err = r.object(spawnNames, &s.given, func(i int) (err error) {
+		switch spawnNames[i] {
+		case "row":
+			s.Row, err = r.integer(-1)
+		case "col":
+			s.Col, err = r.integer(-1)
+		case "value":
+			s.Value, err = r.integer(-1)
+		}
+		return err
+	})
+	return s, err
+}
+
+func (r reader) state() (s stateLine, err error) {
+	err = r.object(stateNames, &s.given, func(i int) (err error) {
+		switch stateNames[i] {
+		case "board":
+			s.Board, err = r.board()
+		case "score":
+			s.Score, err = r.integer(-1)
+		case "moves":
+			s.Moves, err = r.integer(-1)
+		case "won":
+			s.Won, err = r.boolean()
+		case "over":
+			s.Over, err = r.boolean()
+		case "result":
+			s.Result, err = r.str(-1)
+		}
+		return err
+	})
+	return s, err
+}
+
+// board reads a board's rows, each a list of cells.
+func (r reader) board() (rows [][]integer, err error) {
+	err = r.list(mostCells, func(int) error {
+		var row []integer
+		err := r.list(mostCells, func(j int) error {
+			if row == nil {
+				row = make([]integer, 0, mostCells)
+			}
+			n, err := r.integer(j)
+			row = append(row, n)
+			return err
+		})
+		if rows == nil {
+			rows = make([][]integer, 0, mostCells)
+		}
+		rows = append(rows, row)
+		return err
+	})
+	return rows, err
+}
 
 // answerKeys returns the keys of op's answer with ok true, all required.
-func answerKeys(op string) ([]string, bool) {
+func answerKeys(op string) (uint16, bool) {
 	switch op {
 	case protocol.OpHello:
-		return []string{"id", "ok", "protocol", "name", "version", "profiles", "features"}, true
+		return keyID | keyOK | keyProtocol | keyName | keyVersion | keyProfiles | keyFeatures, true
 	case protocol.OpNew, protocol.OpLoad, protocol.OpUndo, protocol.OpEndRun, protocol.OpKeepPlaying:
-		return []string{"id", "ok", "state"}, true
+		return keyID | keyOK | keyState, true
 	case protocol.OpMove:
-		return []string{"id", "ok", "changed", "gained", "spawn", "state"}, true
+		return keyID | keyOK | keyChanged | keyGained | keySpawn | keyState, true
 	case protocol.OpLegal:
-		return []string{"id", "ok", "legal"}, true
+		return keyID | keyOK | keyLegal, true
 	}
-	return nil, false
+	return 0, false
 }
 
 // readAnswer reads the answer line to a request of op (the line without
@@ -206,11 +402,8 @@ func readAnswer(op string, line []byte) (protocol.Answer, error) {
 		return protocol.Answer{}, &schemaError{"", "an empty line, not a JSON object"}
 	}
 	var w answerLine
-	if !readPlain(line, &w) {
-		w = answerLine{}
-		if err := json.Unmarshal(line, &w, strictjson.Options()); err != nil {
-			return protocol.Answer{}, decodeError(err)
-		}
+	if err := json.Unmarshal(line, &w, strictjson.Options()); err != nil {
+		return protocol.Answer{}, decodeError(err)
 	}
 	c := checker{}
 	a := c.answer(op, okKeys, &w)
@@ -233,30 +426,10 @@ func decodeError(err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return &schemaError{"", "not JSON: the line ends inside a value"}
 	}
-	se, ok := errors.AsType[*json.SemanticError](err)
-	if !ok {
-		return &schemaError{"", "not JSON: " + err.Error()}
+	if se, ok := errors.AsType[*schemaError](err); ok {
+		return se
 	}
-	ptr := string(se.JSONPointer)
-	r, isRefused := errors.AsType[refused](err)
-	switch {
-	case errors.Is(err, json.ErrUnknownName):
-		return &schemaError{ptr, "unknown field"}
-	case isRefused:
-		return &schemaError{ptr, string(r)}
-	case ptr == "":
-		return &schemaError{"", "the answer is " + strictjson.KindName(se.JSONKind) + ", not a JSON object"}
-	}
-	want := "an object"
-	switch se.GoType.Kind() {
-	case reflect.Bool:
-		want = "true or false"
-	case reflect.String:
-		want = "a string"
-	case reflect.Slice:
-		want = "an array"
-	}
-	return &schemaError{ptr, string(wrongKind(want, se.JSONKind))}
+	return &schemaError{"", "not JSON: " + err.Error()}
 }
 
 // checker checks a decoded answer for what its structs cannot say; the
@@ -269,90 +442,72 @@ func (c *checker) fail(at, msg string) {
 	}
 }
 
-// keys checks the keys of obj, a pointer to one of the structs above, at
-// at: those of required given, no null but for the names in nullable,
-// and, when only is not "", no key beyond required (only says whose).
-func (c *checker) keys(at string, obj any, required []string, only string, nullable ...string) {
-	v := reflect.ValueOf(obj).Elem()
-	names := keyNames(v.Type())
-	for i := range v.NumField() {
-		name := names[i]
-		set, null := v.Field(i).Addr().Interface().(key).given()
-		switch wanted := slices.Contains(required, name); {
-		case wanted && !set:
+// keys checks the keys g of an object at at, whose names are names:
+// those of required given, no null but for those of nullable, and, when
+// only is not "", no key beyond required (only says whose).
+func (c *checker) keys(at string, names []string, g given, required, nullable uint16, only string) {
+	for i, name := range names {
+		switch k := uint16(1) << i; {
+		case required&k != 0 && !g.has(k):
 			c.fail(at, fmt.Sprintf("missing field %q", name))
-		case !wanted && set && only != "":
+		case required&k == 0 && g.has(k) && only != "":
 			c.fail(at+"/"+name, "a field "+only+" does not have")
-		case null && !slices.Contains(nullable, name):
+		case g.null&k != 0 && nullable&k == 0:
 			c.fail(at+"/"+name, "null, where the schema has a value")
 		}
 	}
 }
 
-// keyNames returns the JSON keys of struct type t's fields, in order,
-// read from their tags once a type.
-func keyNames(t reflect.Type) []string {
-	if names, ok := keyNamesByType.Load(t); ok {
-		return names.([]string)
-	}
-	names := make([]string, t.NumField())
-	for i := range names {
-		names[i] = t.Field(i).Tag.Get("json")
-	}
-	keyNamesByType.Store(t, names)
-	return names
-}
-
-var keyNamesByType sync.Map // reflect.Type to []string
-
 // answer checks w, an answer to op whose keys with ok true are okKeys,
 // and returns it.
-func (c *checker) answer(op string, okKeys []string, w *answerLine) protocol.Answer {
-	a := protocol.Answer{OK: w.OK.V}
-	if !w.OK.Set {
+func (c *checker) answer(op string, okKeys uint16, w *answerLine) protocol.Answer {
+	a := protocol.Answer{OK: w.OK}
+	if !w.has(keyOK) {
 		c.fail("", `missing field "ok"`)
 		return a
 	}
 	want := okKeys
 	if !a.OK {
-		want = []string{"id", "ok", "error", "message"}
+		want = keyID | keyOK | keyError | keyMessage
 	}
-	c.keys("", w, want, fmt.Sprintf("an answer to %s with ok %v", op, a.OK), "id", "spawn")
+	only := ""
+	if w.set&^want != 0 {
+		only = fmt.Sprintf("an answer to %s with ok %v", op, a.OK)
+	}
+	c.keys("", answerNames, w.given, want, keyID|keySpawn, only)
 	if c.err != nil {
 		return a
 	}
-	if !w.ID.Null {
-		a.ID = int64(c.integer("/id", w.ID, 1, engine.MaxSafeInteger))
+	a.ID = int64(c.integer("/id", w.ID, w.value(keyID), 1, engine.MaxSafeInteger))
+	a.Error = w.Error
+	a.Message = c.str("/message", w.Message, 0, protocol.MaxMessageLength)
+	a.Protocol = int(c.integer("/protocol", w.Protocol, w.has(keyProtocol), 1, 1<<31-1))
+	if w.has(keyName) {
+		a.Name = c.str("/name", w.Name, 1, protocol.MaxNameLength)
 	}
-	a.Error = w.Error.V
-	a.Message = c.str("/message", w.Message.V, 0, protocol.MaxMessageLength)
-	a.Protocol = int(c.integer("/protocol", w.Protocol, 1, 1<<31-1))
-	if w.Name.Set {
-		a.Name = c.str("/name", w.Name.V, 1, protocol.MaxNameLength)
+	a.Version = c.str("/version", w.Version, 0, protocol.MaxNameLength)
+	if w.has(keyProfiles) {
+		a.Profiles = c.list("/profiles", w.Profiles, 1, protocol.MaxProfiles, func(at, s string) { c.str(at, s, 1, protocol.MaxProfileLength) })
 	}
-	a.Version = c.str("/version", w.Version.V, 0, protocol.MaxNameLength)
-	if w.Profiles.Set {
-		a.Profiles = c.list("/profiles", w.Profiles.V, 1, protocol.MaxProfiles, func(at, s string) { c.str(at, s, 1, protocol.MaxProfileLength) })
-	}
-	if w.Features.Set {
-		a.Features = c.list("/features", w.Features.V, 0, protocol.MaxFeatures, func(at, s string) {
+	if w.has(keyFeatures) {
+		a.Features = c.list("/features", w.Features, 0, protocol.MaxFeatures, func(at, s string) {
 			if !protocol.KnownFeature(s) {
 				c.fail(at, fmt.Sprintf("%q is not a feature of the protocol", truncate(s, 60)))
 			}
 		})
 	}
-	a.Changed = w.Changed.V
-	a.Gained = c.integer("/gained", w.Gained, 0, engine.MaxSafeInteger)
-	if s := &w.Spawn.V; w.Spawn.Set && !w.Spawn.Null {
-		c.keys("/spawn", s, []string{"row", "col", "value"}, "")
+	a.Changed = w.Changed
+	a.Gained = c.integer("/gained", w.Gained, w.has(keyGained), 0, engine.MaxSafeInteger)
+	if s := &w.Spawn; w.value(keySpawn) {
+		c.keys("/spawn", spawnNames, s.given, 1<<len(spawnNames)-1, 0, "")
 		a.Spawn = &engine.Spawn{
-			Row:   int(c.integer("/spawn/row", s.Row, 0, 7)),
-			Col:   int(c.integer("/spawn/col", s.Col, 0, 7)),
-			Value: c.tile("/spawn/value", s.Value.V, false),
+			Row:   int(c.integer("/spawn/row", s.Row, s.value(1<<0), 0, 7)),
+			Col:   int(c.integer("/spawn/col", s.Col, s.value(1<<1), 0, 7)),
+			Value: c.tile("/spawn/value", s.Value, false),
 		}
 	}
-	if w.Legal.Set {
-		a.Legal = c.list("/legal", w.Legal.V, 0, 4, func(at, s string) {
+	if w.has(keyLegal) {
+		a.Legal = c.list("/legal", w.Legal, 0, 4, func(at, s string) {
 			switch s {
 			case "up", "down", "left", "right":
 			default:
@@ -365,25 +520,27 @@ func (c *checker) answer(op string, okKeys []string, w *answerLine) protocol.Ans
 			}
 		}
 	}
-	if w.State.Set {
-		a.State = c.state(&w.State.V)
+	if w.has(keyState) {
+		a.State = c.state(&w.State)
 	}
+	nullID := w.has(keyID) && !w.value(keyID)
 	switch {
 	case c.err != nil:
-	case a.OK && w.ID.Null:
+	case a.OK && nullID:
 		c.fail("/id", "null, but only an answer with ok false to a line that was not a request has a null id")
 	case !a.OK && !protocol.RuleWord(a.Error) && !protocol.ProtocolWord(a.Error):
 		c.fail("/error", fmt.Sprintf("%q is not an error word of the protocol", truncate(a.Error, 60)))
-	case !a.OK && w.ID.Null && a.Error != protocol.ErrorBadRequest:
+	case !a.OK && nullID && a.Error != protocol.ErrorBadRequest:
 		c.fail("/error", fmt.Sprintf("%s, but an answer with a null id is bad-request", a.Error))
 	}
 	return a
 }
 
 func (c *checker) state(w *stateLine) *protocol.WireState {
-	c.keys("/state", w, []string{"board", "score", "moves", "won", "over"}, "")
-	st := &protocol.WireState{Won: w.Won.V, Over: w.Over.V, Result: w.Result.V}
-	rows := w.Board.V
+	const result = 1 << 5 // stateNames[5]
+	c.keys("/state", stateNames, w.given, (1<<len(stateNames)-1)&^result, 0, "")
+	st := &protocol.WireState{Won: w.Won, Over: w.Over, Result: w.Result}
+	rows := w.Board
 	c.count("/state/board", len(rows), 2, 8)
 	st.Board = make([][]uint64, len(rows))
 	cells := make([]uint64, 0, 64)
@@ -400,12 +557,12 @@ func (c *checker) state(w *stateLine) *protocol.WireState {
 		}
 		st.Board[r] = cells[len(cells)-len(row):]
 	}
-	st.Score = c.integer("/state/score", w.Score, 0, engine.MaxSafeInteger)
-	st.Moves = int(c.integer("/state/moves", w.Moves, 0, engine.MaxSafeInteger))
-	if w.Result.Set && !slices.Contains([]string{"playing", "target-reached", "no-moves", "move-limit", "run-finished"}, st.Result) {
+	st.Score = c.integer("/state/score", w.Score, w.value(1<<1), 0, engine.MaxSafeInteger)
+	st.Moves = int(c.integer("/state/moves", w.Moves, w.value(1<<2), 0, engine.MaxSafeInteger))
+	if w.has(result) && !slices.Contains([]string{"playing", "target-reached", "no-moves", "move-limit", "run-finished"}, st.Result) {
 		c.fail("/state/result", fmt.Sprintf("%q is not playing, target-reached, no-moves, move-limit or run-finished", truncate(st.Result, 60)))
 	}
-	if w.Result.Set && st.Over != (st.Result != "playing") {
+	if w.has(result) && st.Over != (st.Result != "playing") {
 		c.fail("/state/over", fmt.Sprintf("%v, but the result is %s", st.Over, st.Result))
 	}
 	// Beyond the schema: the rows of a board are of one length.
@@ -417,12 +574,11 @@ func (c *checker) state(w *stateLine) *protocol.WireState {
 	return st
 }
 
-// integer checks that g, at at, is an integer from min to max when
+// integer checks that n, at at, is an integer from min to max when
 // given.
-func (c *checker) integer(at string, g given[integer], min, max uint64) uint64 {
-	n := g.V
+func (c *checker) integer(at string, n integer, given bool, min, max uint64) uint64 {
 	switch {
-	case !g.Set || g.Null:
+	case !given:
 	case !n.ok:
 		c.fail(at, fmt.Sprintf("%s is not an integer from %d to %d", truncate(n.String(), 40), min, max))
 	case n.neg || n.v < min || n.v > max:
@@ -437,7 +593,7 @@ func (c *checker) tile(at string, n integer, empty bool) uint64 {
 	if n.isTile(empty) {
 		return n.v
 	}
-	c.integer(at, given[integer]{V: n, Set: true}, 0, engine.MaxTile)
+	c.integer(at, n, true, 0, engine.MaxTile)
 	switch v := n.v; {
 	case v == 0 && empty, v >= 2 && v&(v-1) == 0:
 	case empty:
@@ -490,6 +646,22 @@ func (c *checker) count(at string, n, min, max int) {
 	case n < min:
 		c.fail(at, fmt.Sprintf("%d items, fewer than %d", n, min))
 	}
+}
+
+// plainDigits reads a number written as plain digits, 0 or at most 19
+// without a leading zero (which always fit 64 bits), the way adapters
+// write them; ok is false for any other spelling.
+func plainDigits(lit []byte) (v uint64, ok bool) {
+	if len(lit) == 0 || len(lit) > 19 || len(lit) > 1 && lit[0] == '0' {
+		return 0, false
+	}
+	for _, c := range lit {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, true
 }
 
 // exactInteger reads a JSON number's text as an exact integer: ok is

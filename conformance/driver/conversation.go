@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/tileproof/tileproof/conformance"
@@ -127,10 +128,8 @@ func (e *Exec) kill() {
 // dedupe returns the items of list, each once, in order.
 func dedupe(list []string) []string {
 	out := make([]string, 0, len(list))
-	seen := make(map[string]bool, len(list))
 	for _, s := range list {
-		if !seen[s] {
-			seen[s] = true
+		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
@@ -188,7 +187,7 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 	last := time.Now() // the answer before, or the start
 	for i, req := range reqs {
 		what := requestName{req.Op, req.ID} // named only in an error
-		from, werr := o.written(i)
+		from, werr := o.written()
 		switch {
 		case errors.Is(werr, errWriteStalled):
 			if err := e.ended(); err != nil {
@@ -198,7 +197,9 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		case werr != nil:
 			from = time.Now() // the pipe has closed: the read tells how it ended
 		}
-		from = later(from, last)
+		if last.After(from) {
+			from = last
+		}
 		data, rerr := p.readLine(e.answerDeadline(from, d))
 		if rerr != nil {
 			if err := e.ended(); err != nil {
@@ -209,7 +210,7 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		case errors.Is(rerr, os.ErrDeadlineExceeded) && p.exited():
 			return i, &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s: the implementation %s without answering", what, p.ended())}
 		case errors.Is(rerr, os.ErrDeadlineExceeded):
-			return i, e.timedOut(what, d)
+			return i, e.countTimeout(&conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s: no answer within %s", what, d)}, what)
 		case errors.Is(rerr, errLineTooLong):
 			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the answer is longer than %d bytes", what, protocol.MaxLine)}
 		case rerr != nil:
@@ -239,19 +240,6 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		last = time.Now()
 	}
 	return len(reqs), nil
-}
-
-func later(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
-}
-
-// timedOut counts a timeout and returns its error; the driver stops after
-// MaxTimeouts in a row.
-func (e *Exec) timedOut(what requestName, d time.Duration) error {
-	return e.countTimeout(&conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s: no answer within %s", what, d)}, what)
 }
 
 // countTimeout counts a timeout other than the run's end and returns

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -24,12 +23,11 @@ type outbox struct {
 
 	answered atomic.Int64 // when the reader last read an answer (UnixNano): progress for a stalled write
 
-	mu      sync.Mutex
-	n       int         // requests written in full
-	at      []time.Time // when each of the first n was
-	done    bool        // the writer has finished or given up
-	err     error       // why it gave up: errWriteStalled, or the end of the pipe
-	changed chan struct{}
+	// at gets when each request was written in full, in order, and is
+	// closed when the writer has finished or given up; err is why it
+	// gave up: errWriteStalled, or the end of the pipe.
+	at  chan time.Time
+	err error
 }
 
 // errWriteStalled is a write that made no progress for the timeout: the
@@ -37,7 +35,7 @@ type outbox struct {
 var errWriteStalled = errors.New("the implementation does not read its input")
 
 func newOutbox(p *process, reqs []protocol.Request, slots chan struct{}, wait time.Duration, limit time.Time) *outbox {
-	o := &outbox{p: p, reqs: reqs, slots: slots, wait: wait, limit: limit, at: make([]time.Time, len(reqs)), changed: make(chan struct{}, 1)}
+	o := &outbox{p: p, reqs: reqs, slots: slots, wait: wait, limit: limit, at: make(chan time.Time, len(reqs))}
 	o.answered.Store(time.Now().UnixNano())
 	return o
 }
@@ -46,34 +44,20 @@ func newOutbox(p *process, reqs []protocol.Request, slots chan struct{}, wait ti
 // (the reader frees one an answer) and flushing whenever it would wait
 // for one; buf is reused.
 func (o *outbox) run(buf []byte) []byte {
+	defer close(o.at)
 	buf = buf[:0]
 	from := 0 // the first request in buf
 	flush := func(to int) bool {
 		if len(buf) == 0 {
 			return true
 		}
-		err := o.write(buf)
+		o.err = o.write(buf)
 		buf = buf[:0]
-		o.mu.Lock()
-		if err == nil {
-			now := time.Now()
-			for k := from; k < to; k++ {
-				o.at[k] = now
-			}
-			o.n, from = to, to
-		} else {
-			o.err, o.done = err, true
+		for now := time.Now(); from < to && o.err == nil; from++ {
+			o.at <- now
 		}
-		o.mu.Unlock()
-		o.signal()
-		return err == nil
+		return o.err == nil
 	}
-	defer func() {
-		o.mu.Lock()
-		o.done = true
-		o.mu.Unlock()
-		o.signal()
-	}()
 	for i := range o.reqs {
 		if o.slots != nil {
 			select {
@@ -124,34 +108,17 @@ func (o *outbox) write(b []byte) error {
 	return nil
 }
 
-func (o *outbox) signal() {
-	select {
-	case o.changed <- struct{}{}:
-	default:
+// written waits until the next request is written, and returns when it
+// was; or, when the writer gave up before it, why.
+func (o *outbox) written() (time.Time, error) {
+	at, ok := <-o.at
+	switch {
+	case ok:
+		return at, nil
+	case o.err == nil:
+		return time.Time{}, errors.New("the request was not written") // the process was stopped
 	}
-}
-
-// written waits until request i is written, and returns when it was; or,
-// when the writer gave up before it, why.
-func (o *outbox) written(i int) (time.Time, error) {
-	for {
-		o.mu.Lock()
-		n, done, err := o.n, o.done, o.err
-		var at time.Time
-		if i < n {
-			at = o.at[i]
-		}
-		o.mu.Unlock()
-		switch {
-		case i < n:
-			return at, nil
-		case done && err == nil:
-			return time.Time{}, errors.New("the request was not written") // not reached: the writer writes all or fails
-		case done:
-			return time.Time{}, err
-		}
-		<-o.changed
-	}
+	return time.Time{}, o.err
 }
 
 // appendRequest appends a request's line (without its newline) to b, as

@@ -138,25 +138,18 @@ func (p *process) exited() bool {
 // it strips; a longer line is errLineTooLong, and what was read of it is
 // dropped. A last line without a newline is returned with io.EOF.
 func readLine(r *bufio.Reader, max int) ([]byte, error) {
-	var buf []byte
+	var line []byte
 	for {
 		frag, err := r.ReadSlice('\n')
-		switch {
-		case err == nil:
-			if len(buf)+len(frag)-1 > max {
-				return nil, errLineTooLong
-			}
-			return append(buf, frag[:len(frag)-1]...), nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			if len(buf)+len(frag) > max {
-				return nil, errLineTooLong
-			}
-			buf = append(buf, frag...)
-		default:
-			if len(buf)+len(frag) > max {
-				return nil, errLineTooLong
-			}
-			return append(buf, frag...), err
+		if err == nil {
+			frag = frag[:len(frag)-1]
+		}
+		line = append(line, frag...)
+		if len(line) > max {
+			return nil, errLineTooLong
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
 		}
 	}
 }

@@ -170,6 +170,17 @@ var answerCorpus = []struct {
 	{"move", `{"id":3,"ok":false,"error":"finished","message":"over"}  `, true},
 	{"move", `{"id":3,"ok":false,"error":"finished","message":"over"`, false},
 	{"move", ``, false},
+	// Answers in the plain form adapters write.
+	{"move", `{"id":12345,"ok":true,"changed":true,"gained":4,"spawn":{"row":0,"col":3,"value":2},"state":{"board":[[4,0,0,2],[0,0,0,0],[0,16,0,0],[0,0,8,0]],"score":4,"moves":1,"won":false,"over":false,"result":"playing"}}`, true},
+	{"move", `{"id":7,"ok":true,"changed":false,"gained":0,"spawn":null,"state":{"board":[[2,0],[0,0]],"score":0,"moves":0,"won":false,"over":false}}`, true},
+	{"hello", `{"id":1,"ok":true,"protocol":1,"name":"ref","version":"1.0","profiles":["classic","tile-merge"],"features":["load-state","seed-tp1"]}`, true},
+	{"legal", `{"id":3,"ok":true,"legal":["up","left"]}`, true},
+	{"legal", `{"id":3,"ok":true,"legal":[]}`, true},
+	{"legal", `{"id":null,"ok":false,"error":"bad-request","message":"not JSON"}`, true},
+	{"new", ` { "id" : 2 , "ok" : true , "state" : { "board" : [ [ 0 , 2 ] , [ 4 , 0 ] ] , "score" : 0 , "moves" : 0 , "won" : false , "over" : false } } `, true},
+	// And in other spellings of the same values.
+	{"legal", `{"\u0069d":3,"ok":true,"legal":["\u0075p"]}`, true},
+	{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,4]],"score":0,"moves":0,"won":false,"over":false,"result":"pl\u0061ying"}}`, true},
 }
 
 // TestAnswerSchema: on every answer of the corpus, and every answer the

@@ -19,6 +19,7 @@ import (
 
 	"github.com/tileproof/tileproof/conformance/internal/lineproto"
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/protocol"
 )
 
 // The adapter's tests run the real program (they skip without it, see
@@ -35,14 +36,14 @@ func TestMain(m *testing.M) {
 
 // answer is a decoded response.
 type answer struct {
-	ID      int64      `json:"id"`
-	OK      bool       `json:"ok"`
-	Error   string     `json:"error"`
-	Message string     `json:"message"`
-	Changed bool       `json:"changed"`
-	Gained  uint64     `json:"gained"`
-	Spawn   *spawnJSON `json:"spawn"`
-	State   *stateJSON `json:"state"`
+	ID      int64               `json:"id"`
+	OK      bool                `json:"ok"`
+	Error   string              `json:"error"`
+	Message string              `json:"message"`
+	Changed bool                `json:"changed"`
+	Gained  uint64              `json:"gained"`
+	Spawn   *engine.Spawn       `json:"spawn"`
+	State   *protocol.WireState `json:"state"`
 	// hello
 	Protocol int      `json:"protocol"`
 	Name     string   `json:"name"`
@@ -99,7 +100,7 @@ func (s *session) ok(req string) answer {
 	return r
 }
 
-func stateBoard(t *testing.T, st *stateJSON) engine.Board {
+func stateBoard(t *testing.T, st *protocol.WireState) engine.Board {
 	t.Helper()
 	b, err := engine.BoardFromValues(st.Board)
 	if err != nil {
@@ -389,7 +390,7 @@ func TestOverPipes(t *testing.T) {
 		t.Errorf("hello: %+v", h)
 	}
 	p.call(t, `{"id":2,"op":"new","profile":"2048c"}`)
-	var st *stateJSON
+	var st *protocol.WireState
 	for i := 3; st == nil || !st.Over; i++ {
 		st = p.call(t, fmt.Sprintf(`{"id":%d,"op":"move","direction":%q}`, i, []string{"up", "left", "down", "right"}[i%4])).State
 		if i > 5000 {

@@ -24,8 +24,9 @@
 //
 // It uses the standard library, creack/pty and x/sys only, and of
 // tileproof's packages only conformance/internal/lineproto, the line loop
-// it shares with the reference adapter: what it reports is what the
-// screen showed.
+// it shares with the reference adapter, and the wire types of protocol
+// (engine.Spawn, protocol.WireState): what it reports is what the screen
+// showed.
 package main
 
 import (

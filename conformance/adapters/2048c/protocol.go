@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/tileproof/tileproof/conformance/internal/lineproto"
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/protocol"
 )
 
 // The exec protocol of docs/protocol.md: one JSON request a line in, one
@@ -32,34 +34,19 @@ type request struct {
 	Spawn     json.RawMessage `json:"spawn"`
 }
 
-type spawnJSON struct {
-	Row   int    `json:"row"`
-	Col   int    `json:"col"`
-	Value uint64 `json:"value"`
-}
-
-type stateJSON struct {
-	Board  [][]uint64 `json:"board"`
-	Score  uint64     `json:"score"`
-	Moves  int        `json:"moves"`
-	Won    bool       `json:"won"`
-	Over   bool       `json:"over"`
-	Result string     `json:"result"`
-}
-
 type stateResponse struct {
-	ID    int64     `json:"id"`
-	OK    bool      `json:"ok"`
-	State stateJSON `json:"state"`
+	ID    int64              `json:"id"`
+	OK    bool               `json:"ok"`
+	State protocol.WireState `json:"state"`
 }
 
 type moveResponse struct {
-	ID      int64      `json:"id"`
-	OK      bool       `json:"ok"`
-	Changed bool       `json:"changed"`
-	Gained  uint64     `json:"gained"`
-	Spawn   *spawnJSON `json:"spawn"` // null when no tile appeared
-	State   stateJSON  `json:"state"`
+	ID      int64              `json:"id"`
+	OK      bool               `json:"ok"`
+	Changed bool               `json:"changed"`
+	Gained  uint64             `json:"gained"`
+	Spawn   *engine.Spawn      `json:"spawn"` // null when no tile appeared
+	State   protocol.WireState `json:"state"`
 }
 
 // adapter is one session of the protocol, driving one game at a time.
@@ -266,7 +253,7 @@ func (a *adapter) play(keys string) (moveResponse, error) {
 	if final != spawned {
 		return moveResponse{}, &failure{unreadable, "the board drawn again after the move is not the one drawn after its spawn"}
 	}
-	var sp *spawnJSON
+	var sp *engine.Spawn
 	for r := range boardSize {
 		for c := range boardSize {
 			if spawned.Board[r][c] == slid.Board[r][c] {
@@ -275,7 +262,7 @@ func (a *adapter) play(keys string) (moveResponse, error) {
 			if sp != nil {
 				return moveResponse{}, &failure{unreadable, fmt.Sprintf("cells (%d, %d) and (%d, %d) both changed between the board after the slide and the board after the spawn", sp.Row, sp.Col, r, c)}
 			}
-			sp = &spawnJSON{Row: r, Col: c, Value: spawned.Board[r][c]}
+			sp = &engine.Spawn{Row: r, Col: c, Value: spawned.Board[r][c]}
 		}
 	}
 	var gained uint64
@@ -288,8 +275,8 @@ func (a *adapter) play(keys string) (moveResponse, error) {
 
 // state is the game's state as the protocol gives it. 2048.c has no win:
 // won is always false; its only end is GAME OVER, no move left.
-func (a *adapter) state() stateJSON {
-	st := stateJSON{Board: make([][]uint64, boardSize), Score: a.st.frame.Score, Moves: a.st.moves, Over: a.st.over, Result: "playing"}
+func (a *adapter) state() protocol.WireState {
+	st := protocol.WireState{Board: make([][]uint64, boardSize), Score: a.st.frame.Score, Moves: a.st.moves, Over: a.st.over, Result: "playing"}
 	for r := range st.Board {
 		st.Board[r] = append([]uint64(nil), a.st.frame.Board[r][:]...)
 	}

@@ -1,6 +1,9 @@
 package main
 
-import "errors"
+import (
+	"errors"
+	"slices"
+)
 
 // Boards, directions and the slide of a line: the rules' arithmetic.
 
@@ -24,20 +27,12 @@ type board struct {
 }
 
 func (b board) clone() board {
-	b.cells = append([]int64(nil), b.cells...)
+	b.cells = slices.Clone(b.cells)
 	return b
 }
 
 func (b board) equal(o board) bool {
-	if b.rows != o.rows || b.cols != o.cols {
-		return false
-	}
-	for i := range b.cells {
-		if b.cells[i] != o.cells[i] {
-			return false
-		}
-	}
-	return true
+	return b.rows == o.rows && b.cols == o.cols && slices.Equal(b.cells, o.cells)
 }
 
 func (b board) values() [][]int64 {
@@ -48,13 +43,7 @@ func (b board) values() [][]int64 {
 	return out
 }
 
-func (b board) maxTile() int64 {
-	var m int64
-	for _, v := range b.cells {
-		m = max(m, v)
-	}
-	return m
-}
+func (b board) maxTile() int64 { return slices.Max(b.cells) }
 
 func (b board) empties() int {
 	n := 0

@@ -119,12 +119,7 @@ var (
 )
 
 func isMutant(name string) bool {
-	for _, m := range slices.Concat(mutants, hooks) {
-		if m.name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(slices.Concat(mutants, hooks), func(m mutant) bool { return m.name == name })
 }
 
 // splitList reads a comma-separated list of known names; empty items are
