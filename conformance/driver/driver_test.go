@@ -31,6 +31,7 @@ func adapter(t testing.TB, args ...string) *Exec {
 // exec driver against the reference adapter (conformance/testdata/adapter),
 // an independent implementation of every profile: nothing may fail.
 func TestExecAdapterPasses(t *testing.T) {
+	t.Parallel() // beside the mutants: each mostly waits for its process
 	impl := adapter(t)
 	defer impl.Close()
 	rep, err := conformance.Run(t.Context(), adaptertest.Pack(t), impl, conformance.Options{Properties: true})
