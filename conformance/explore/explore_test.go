@@ -68,6 +68,7 @@ func TestExploreDeterministic(t *testing.T) {
 // engine (lint accepts it), fails against the mutant with the normal
 // runner, with the kind of the divergence found.
 func TestExploreMutants(t *testing.T) {
+	t.Parallel() // its runs beside TestExploreReferenceAdapter's
 	tests := []struct {
 		mutant, features string
 		kind             conformance.Status
