@@ -31,6 +31,7 @@ func adapter(t testing.TB, args ...string) *Exec {
 // exec driver against the reference adapter (conformance/testdata/adapter),
 // an independent implementation of every profile: nothing may fail.
 func TestExecAdapterPasses(t *testing.T) {
+	t.Parallel() // beside the mutants and the hooks: each mostly waits for its process
 	impl := adapter(t)
 	defer impl.Close()
 	rep, err := conformance.Run(t.Context(), adaptertest.Pack(t), impl, conformance.Options{Properties: true})
@@ -50,6 +51,7 @@ func TestExecAdapterPasses(t *testing.T) {
 // adapter's catalogue: each must fail at least one case (or, for the
 // statistical ones, a property), and the test names what caught it.
 func TestMutantsCaught(t *testing.T) {
+	t.Parallel() // its runs beside TestExecAdapterPasses's and the hooks'
 	bin, err := adaptertest.Build()
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +104,7 @@ func TestMutantsCaught(t *testing.T) {
 // that is not JSON each fail that case with crash, timeout or
 // protocol-error, and the runner restarts the process and goes on.
 func TestExecFailures(t *testing.T) {
+	t.Parallel() // beside the other adapter runs, after the timing-bound tests
 	pack := adaptertest.Pack(t)
 	for hook, want := range map[string]conformance.Status{"crash-on-move": conformance.Crash, "hang-on-move": conformance.Timeout, "garbage-on-legal": conformance.ProtocolError} {
 		t.Run(hook, func(t *testing.T) {

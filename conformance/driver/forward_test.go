@@ -1,10 +1,10 @@
 package driver
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,17 +20,61 @@ func buildForward() (string, error) {
 	return testkit.BuildBinary("./conformance/driver/testdata/forward")
 }
 
-// burn keeps every core busy until ctx ends: a loaded machine.
-func burn(ctx context.Context) {
+// load keeps every core busy while a phase of a test holds it: a loaded
+// machine, with no cores burnt while every phase waits.
+type load struct {
+	mu   sync.Mutex
+	wake *sync.Cond
+	held int  // phases under way that want the load
+	done bool // the burners end
+}
+
+// burn starts a burner a core, idle until a phase holds the load; they
+// end when the test (and its parallel subtests) ends.
+func burn(t *testing.T) *load {
+	l := &load{}
+	l.wake = sync.NewCond(&l.mu)
+	t.Cleanup(func() {
+		l.mu.Lock()
+		l.done = true
+		l.mu.Unlock()
+		l.wake.Broadcast()
+	})
 	for range runtime.NumCPU() {
 		go func() {
-			for n := 0; ctx.Err() == nil; n++ {
+			for n := 0; ; n++ {
+				l.mu.Lock()
+				for l.held == 0 && !l.done {
+					l.wake.Wait()
+				}
+				done := l.done
+				l.mu.Unlock()
+				if done {
+					return
+				}
 				for k := 0; k < 1e5; k++ {
 					n ^= k
 				}
 			}
 		}()
 	}
+	return l
+}
+
+// hold loads the machine (on) or lets it go (off) for one phase; a nil
+// load (a quiet run) does nothing.
+func (l *load) hold(on bool) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	if on {
+		l.held++
+	} else {
+		l.held--
+	}
+	l.mu.Unlock()
+	l.wake.Broadcast()
 }
 
 // TestForwardingPipe: the reference adapter behind a sequential
@@ -53,17 +97,16 @@ func TestForwardingPipe(t *testing.T) {
 		delays []string
 	}{{"quiet", false, []string{"0s", "500us", "2ms"}}, {"loaded", true, []string{"0s", "2ms"}}} {
 		t.Run(group.name, func(t *testing.T) {
+			var l *load
 			if group.loaded {
 				// Until the parallel runs below end (a defer would end it
 				// before they start).
-				ctx, cancel := context.WithCancel(context.Background())
-				t.Cleanup(cancel)
-				burn(ctx)
+				l = burn(t)
 			}
 			for _, delay := range group.delays {
 				t.Run(delay, func(t *testing.T) {
 					t.Parallel()
-					forwardBatches(t, fwd, adapterCmd, delay)
+					forwardBatches(t, fwd, adapterCmd, delay, l)
 				})
 			}
 		})
@@ -72,16 +115,22 @@ func TestForwardingPipe(t *testing.T) {
 
 // forwardBatches runs a single request, waits past the timeout, then
 // three pipelined batches of 300 games through the forwarding process
-// fwd with delay added a request: every game must be answered.
-func forwardBatches(t *testing.T, fwd, adapterCmd, delay string) {
+// fwd with delay added a request: every game must be answered. The load
+// l, when not nil, is held through the request and the batches, not the
+// wait between them.
+func forwardBatches(t *testing.T, fwd, adapterCmd, delay string, l *load) {
 	const timeout = 2 * time.Second
 	e := &Exec{Command: fmt.Sprintf("%s --delay %s %s", fwd, delay, adapterCmd), Timeout: timeout, MaxTimeouts: 1000, Stderr: io.Discard}
 	defer e.Close()
 	games := randomGames(300, 7)
+	l.hold(true)
+	defer l.hold(false)
 	if _, err := e.Load("classic", games[0].State); err != nil { // a request on its own
 		t.Fatal(err)
 	}
+	l.hold(false)
 	time.Sleep(timeout + 200*time.Millisecond)
+	l.hold(true)
 	for batch := range 3 {
 		for i, r := range e.PlayAll("classic", games) {
 			if de, ok := r.Err.(*conformance.DriverError); ok {

@@ -38,6 +38,7 @@ func TestExploreBuiltin(t *testing.T) {
 // TestExploreReferenceAdapter: the reference adapter finds nothing either,
 // seeded and with forced spawns.
 func TestExploreReferenceAdapter(t *testing.T) {
+	t.Parallel() // beside the mutants' runs: each waits for its process
 	for _, features := range []string{"seed-tp1", "load-state,force-spawn"} {
 		impl := adapter(t, "--features", features)
 		rep, err := Explore(t.Context(), impl, Options{Games: 15, Seed: 1})
@@ -67,6 +68,7 @@ func TestExploreDeterministic(t *testing.T) {
 // engine (lint accepts it), fails against the mutant with the normal
 // runner, with the kind of the divergence found.
 func TestExploreMutants(t *testing.T) {
+	t.Parallel() // its runs beside TestExploreReferenceAdapter's
 	tests := []struct {
 		mutant, features string
 		kind             conformance.Status
@@ -98,6 +100,7 @@ func TestExploreMutants(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.mutant+"/"+cmp.Or(tt.features, "all"), func(t *testing.T) {
+			t.Parallel() // each mostly waits for its adapter process
 			args := []string{"--mutant", tt.mutant}
 			if tt.features != "" {
 				args = append(args, "--features", tt.features)

@@ -1,6 +1,7 @@
 // Package testkit holds what the tests of several packages share: one
 // headless Chromium a test process (a tab a test), the binaries of the
-// module's commands built once a process, and the rule that a missing
+// module's commands built once (the go command's cache shares them
+// between the test processes), and the rule that a missing
 // tool skips a test unless an environment variable requires it.
 // It is imported by tests only.
 package testkit
@@ -37,15 +38,15 @@ func Absent(t testing.TB, env, format string, args ...any) {
 	t.Skipf("%s (set %s=required to fail instead)", msg, env)
 }
 
-// Main runs the tests of m, then ends the shared browser and removes the
-// binaries built, and exits: a package's TestMain.
+// Main runs the tests of m, then ends the shared browser and removes what
+// was built into BuildDir, and exits: a package's TestMain.
 func Main(m *testing.M) {
 	code := m.Run()
 	Close()
 	os.Exit(code)
 }
 
-// Close ends the browsers started and removes the binaries built.
+// Close ends the browsers started and removes BuildDir.
 func Close() {
 	mu.Lock()
 	defer mu.Unlock()
@@ -127,9 +128,9 @@ type build struct {
 	err  error
 }
 
-// Binary builds the main package pkg (a path from the module's root, as
-// "./cmd/tileproof") once a process and returns the binary's path; the
-// test fails when it does not build. Main removes it.
+// Binary returns the path of the main package pkg (a path from the
+// module's root, as "./cmd/tileproof") built, once a process; the test
+// fails when it does not build. See BuildBinary.
 func Binary(t testing.TB, pkg string) string {
 	t.Helper()
 	bin, err := BuildBinary(pkg)
@@ -139,12 +140,13 @@ func Binary(t testing.TB, pkg string) string {
 	return bin
 }
 
-// BuildBinary is Binary for code without a test at hand.
+// BuildBinary is Binary for code without a test at hand. The binary is
+// the one go run caches in the Go build cache: it is linked once for all
+// the test processes of a run (and again only when a source changes),
+// and the build cache, not the test, owns it. Where the go command keeps
+// no such binary (the build cache off), it is built into the process's
+// BuildDir, which Main removes.
 func BuildBinary(pkg string) (string, error) {
-	dir, err := BuildDir()
-	if err != nil {
-		return "", err
-	}
 	mu.Lock()
 	b := builds[pkg]
 	if b == nil {
@@ -152,15 +154,42 @@ func BuildBinary(pkg string) (string, error) {
 		builds[pkg] = b
 	}
 	mu.Unlock()
-	b.once.Do(func() {
-		b.bin = filepath.Join(dir, strings.ReplaceAll(strings.Trim(filepath.ToSlash(pkg), "./"), "/", "-"))
-		cmd := exec.Command("go", "build", "-o", b.bin, pkg)
-		cmd.Dir = Root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
-		}
-	})
+	b.once.Do(func() { b.bin, b.err = goBuild(pkg) })
 	return b.bin, b.err
+}
+
+// goBuild builds pkg, see BuildBinary.
+func goBuild(pkg string) (string, error) {
+	// go run -exec echo prints the binary's path instead of running it.
+	// A binary linked by this call is printed from the go command's work
+	// folder, removed as it exits, and left in the cache: the second call
+	// prints the cached one.
+	for range 2 {
+		cmd := exec.Command("go", "run", "-exec", "echo", pkg)
+		cmd.Dir = Root
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, stderr.String())
+		}
+		if bin := strings.TrimSpace(string(out)); bin != "" && !strings.Contains(bin, "\n") {
+			if _, err := os.Stat(bin); err == nil {
+				return bin, nil
+			}
+		}
+	}
+	dir, err := BuildDir()
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, strings.ReplaceAll(strings.Trim(filepath.ToSlash(pkg), "./"), "/", "-"))
+	cmd := exec.Command("go", "build", "-o", bin, pkg)
+	cmd.Dir = Root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+	}
+	return bin, nil
 }
 
 var kitWasm build
