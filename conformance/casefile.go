@@ -38,9 +38,20 @@ func validCaseID(id string) bool {
 // refusals are the refusals an expectation can name.
 var refusals = []string{"illegal-move", "finished", "unsupported", "no-undo", "not-stopped", "bad-spawn", "overflow"}
 
-// actionFeatures are the actions a step can play, each with the feature
-// it needs.
-var actionFeatures = map[string]string{"undo": protocol.Undo, "end-run": protocol.EndRun, "keep-playing": protocol.KeepPlaying}
+// actionFeature returns the feature that an action a step can play
+// needs (a switch, not a map: a map would be built when the program
+// starts, which TestNoInitWork forbids).
+func actionFeature(action string) (string, bool) {
+	switch action {
+	case "undo":
+		return protocol.Undo, true
+	case "end-run":
+		return protocol.EndRun, true
+	case "keep-playing":
+		return protocol.KeepPlaying, true
+	}
+	return "", false
+}
 
 // ParseCases reads one case file; file is its path in the pack (the area
 // is its folder). Every error in the file is reported, with its line.
@@ -139,7 +150,7 @@ func (st *CaseStep) check() ([]string, error) {
 	case st.Move != nil && st.Action != "":
 		return nil, errors.New("a step has a move or an action, not both")
 	case st.Action != "":
-		f, ok := actionFeatures[st.Action]
+		f, ok := actionFeature(st.Action)
 		if !ok {
 			return nil, fmt.Errorf("unknown action %q (undo, end-run or keep-playing)", st.Action)
 		}
