@@ -244,35 +244,3 @@ func parseSpawn(s string, off, end, w, h int) (*Spawn, *Error) {
 	}
 	return &Spawn{int(x), int(y), v}, nil
 }
-
-// String writes the recording in the first format, the way the peer writes
-// it: the size first, then each entry's cells, "+" and its spawn (nothing
-// after the "+" when it has none), ";" and its direction text (for an
-// entry without one, the peer's: "0" to "3", "b" for a break, "f" for the
-// end).
-func (r *V1) String() string {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "%dx%dS", r.W, r.H)
-	for i, e := range r.Entries {
-		if i > 0 {
-			sb.WriteByte(':')
-		}
-		for j, v := range e.Board.Cells {
-			if j > 0 {
-				sb.WriteByte('.')
-			}
-			sb.WriteString(strconv.FormatUint(v, 10))
-		}
-		sb.WriteByte('+')
-		if s := e.Spawn; s != nil {
-			fmt.Fprintf(&sb, "%d,%d.%d", s.X, s.Y, s.Value)
-		}
-		sb.WriteByte(';')
-		t := e.DirText
-		if t == "" {
-			t = [...]string{"0", "1", "2", "3", "b", "f"}[e.Dir]
-		}
-		sb.WriteString(t)
-	}
-	return sb.String()
-}
