@@ -72,44 +72,27 @@ func ParseV2(file string, data []byte) (*V2, error) {
 		o += len(f) + 1
 	}
 	names := []string{"version", "width", "height", "seed", "moves"}
-	field := func(i int, max uint64) (uint64, error) {
+	limits := [...]uint64{math.MaxUint8, math.MaxInt32, math.MaxInt32, math.MaxUint32}
+	var v [len(limits)]uint64 // the numbers: version, width, height, seed
+	for i := range names {
 		if i >= len(fields) {
-			return 0, fail(len(line), "no %s field (the fields are %s)", names[i], strings.Join(names, ", "))
+			return nil, fail(len(line), "no %s field (the fields are %s)", names[i], strings.Join(names, ", "))
 		}
-		v, err := parseUint(fields[i], max)
-		if err != nil {
-			return 0, fail(off[i], "%s: %v", names[i], err)
+		if i == len(v) {
+			break // the moves, read below
 		}
-		return v, nil
+		var err error
+		if v[i], err = parseUint(fields[i], limits[i]); err != nil {
+			return nil, fail(off[i], "%s: %v", names[i], err)
+		}
+		switch w, h := v[1], v[2]; {
+		case i == 0 && v[0] != 2:
+			return nil, fail(off[0], "version %d; the second format is version 2", v[0])
+		case i == 2 && (w < MinSide || w > MaxSide || h < MinSide || h > MaxSide):
+			return nil, fail(off[1], "a %dx%d board is outside %dx%d to %dx%d", w, h, MinSide, MinSide, MaxSide, MaxSide)
+		}
 	}
-	version, err := field(0, math.MaxUint8)
-	if err != nil {
-		return nil, err
-	}
-	if version != 2 {
-		return nil, fail(off[0], "version %d; the second format is version 2", version)
-	}
-	rec := &V2{Comment: comment}
-	w, err := field(1, math.MaxInt32)
-	if err != nil {
-		return nil, err
-	}
-	h, err := field(2, math.MaxInt32)
-	if err != nil {
-		return nil, err
-	}
-	if w < MinSide || w > MaxSide || h < MinSide || h > MaxSide {
-		return nil, fail(off[1], "a %dx%d board is outside %dx%d to %dx%d", w, h, MinSide, MinSide, MaxSide, MaxSide)
-	}
-	rec.W, rec.H = int(w), int(h)
-	seed, err := field(3, math.MaxUint32)
-	if err != nil {
-		return nil, err
-	}
-	rec.Seed = uint32(seed)
-	if len(fields) < 5 {
-		return nil, fail(len(line), "no moves field (the fields are %s)", strings.Join(names, ", "))
-	}
+	rec := &V2{W: int(v[1]), H: int(v[2]), Seed: uint32(v[3]), Comment: comment}
 	if len(fields) > 5 {
 		rec.Extra = strings.Join(fields[5:], ":")
 	}
