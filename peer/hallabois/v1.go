@@ -108,24 +108,17 @@ func ParseV1(file string, data []byte) (*V1, error) {
 	}
 	rec.Entries = make([]V1Entry, 0, n)
 	cells := rec.W * rec.H
-	for off := body; ; {
-		end := strings.IndexByte(s[off:], ':')
-		if end < 0 {
-			end = len(s)
-		} else {
-			end += off
-		}
-		e, err := parseV1Entry(s, off, end, rec.W, rec.H, cells)
+	off := body
+	for text := range strings.SplitSeq(s[body:], ":") {
+		e, err := parseV1Entry(s, off, off+len(text), rec.W, rec.H, cells)
 		if err != nil {
 			err.File, err.Entry = file, len(rec.Entries)+1
 			return nil, err
 		}
 		rec.Entries = append(rec.Entries, e)
-		if end == len(s) {
-			return rec, nil
-		}
-		off = end + 1
+		off += len(text) + 1
 	}
+	return rec, nil
 }
 
 // parseSize reads "WxH".
@@ -186,29 +179,21 @@ func parseV1Entry(s string, off, end, w, h, cells int) (V1Entry, *Error) {
 		}
 	}
 	e.Board = NewBoard(w, h)
-	i := 0
-	for o := off; ; i++ {
-		ce := strings.IndexByte(s[o:boardEnd], '.')
-		if ce < 0 {
-			ce = boardEnd
-		} else {
-			ce += o
-		}
+	i, o := 0, off
+	for text := range strings.SplitSeq(s[off:boardEnd], ".") {
 		if i >= cells {
 			return e, at(o, "more than the %d cells of a %dx%d board", cells, w, h)
 		}
-		v, err := parseUint(s[o:ce], math.MaxUint64)
+		v, err := parseUint(text, math.MaxUint64)
 		if err != nil {
 			return e, at(o, "cell %d: %v", i+1, err)
 		}
 		e.Board.Cells[i] = v
-		if ce == boardEnd {
-			break
-		}
-		o = ce + 1
+		i++
+		o += len(text) + 1
 	}
-	if i+1 < cells {
-		return e, at(boardEnd, "%d cells; a %dx%d board has %d", i+1, w, h, cells)
+	if i < cells {
+		return e, at(boardEnd, "%d cells; a %dx%d board has %d", i, w, h, cells)
 	}
 	return e, nil
 }
