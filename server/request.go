@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -34,29 +35,22 @@ type requestError struct {
 
 func (e *requestError) Error() string { return e.msg }
 
-// strictJSON returns how a request is read: internal/strictjson's
-// strict reading, one JSON object and nothing after it.
-func strictJSON() json.Options { return strictjson.Options() }
-
 // readAction reads the body of POST .../action: Content-Type
 // application/json (charset utf-8 at most), at most MaxBody bytes, read
 // strictly.
 func readAction(w http.ResponseWriter, r *http.Request) (*protocol.ActionRequest, *requestError) {
-	if err := checkContentType(r.Header); err != nil {
+	if _, err := contentType(r.Header, "the API reads application/json", "application/json"); err != nil {
 		return nil, err
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
-	if err != nil {
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return nil, &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("the request is larger than %d bytes", MaxBody)}
-		}
-		return nil, &requestError{http.StatusBadRequest, "reading the request: " + err.Error()}
+	body, rerr := readBody(w, r, MaxBody, "the request")
+	if rerr != nil {
+		return nil, rerr
 	}
 	if err := checkShape(body); err != nil {
 		return nil, &requestError{http.StatusBadRequest, "the request is not {state, action} JSON: " + err.Error()}
 	}
 	var req protocol.ActionRequest
-	if err := json.Unmarshal(body, &req, strictJSON()); err != nil {
+	if err := json.Unmarshal(body, &req, strictjson.Options()); err != nil {
 		return nil, &requestError{http.StatusBadRequest, "the request is not {state, action} JSON: " + describe(body, err)}
 	}
 	if req.State == nil || req.Action == nil {
@@ -82,7 +76,7 @@ var decoders = sync.Pool{New: func() any { return jsontext.NewDecoder(new(bytes.
 // list of 20,000 empty rows would cost 38 times its 63 KB).
 func checkShape(body []byte) error {
 	dec := decoders.Get().(*jsontext.Decoder)
-	dec.Reset(bytes.NewBuffer(body), strictJSON())
+	dec.Reset(bytes.NewBuffer(body), strictjson.Options())
 	defer decoders.Put(dec)
 	for n := 0; ; n++ {
 		kind := dec.PeekKind()
@@ -102,30 +96,44 @@ func checkShape(body []byte) error {
 	return nil
 }
 
-// checkContentType accepts one Content-Type, application/json, with no
-// parameter but charset=utf-8.
-func checkContentType(h http.Header) *requestError {
+// contentType reads a request's one Content-Type: one of types, with no
+// parameter but charset=utf-8. reads says, in a refusal, what the
+// endpoint reads.
+func contentType(h http.Header, reads string, types ...string) (string, *requestError) {
 	refuse := func(what string) *requestError {
-		return &requestError{http.StatusUnsupportedMediaType, what + "; the API reads application/json"}
+		return &requestError{http.StatusUnsupportedMediaType, what + "; " + reads}
 	}
 	cts := h.Values("Content-Type")
 	switch len(cts) {
 	case 0:
-		return refuse("the request has no Content-Type")
+		return "", refuse("the request has no Content-Type")
 	case 1:
 	default:
-		return refuse("the request has several Content-Type headers")
+		return "", refuse("the request has several Content-Type headers")
 	}
 	mt, params, err := mime.ParseMediaType(cts[0])
-	if err != nil || mt != "application/json" {
-		return refuse("the request's Content-Type is " + strictyaml.Quote(cts[0], maxQuoted))
+	if err != nil || !slices.Contains(types, mt) {
+		return "", refuse("the request's Content-Type is " + strictyaml.Quote(cts[0], maxQuoted))
 	}
 	for k, v := range params {
 		if k != "charset" || !strings.EqualFold(v, "utf-8") {
-			return refuse("the request's Content-Type is " + strictyaml.Quote(cts[0], maxQuoted) + " (the only parameter taken is charset=utf-8)")
+			return "", refuse("the request's Content-Type is " + strictyaml.Quote(cts[0], maxQuoted) + " (the only parameter taken is charset=utf-8)")
 		}
 	}
-	return nil
+	return mt, nil
+}
+
+// readBody reads a request's body of at most limit bytes; what names
+// the body in the refusal of a larger one.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64, what string) ([]byte, *requestError) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return nil, &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("%s is larger than %d bytes", what, limit)}
+		}
+		return nil, &requestError{http.StatusBadRequest, "reading the request: " + err.Error()}
+	}
+	return body, nil
 }
 
 // describe says where in body and what err, a decoding error, found:

@@ -18,8 +18,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -181,12 +182,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusMethodNotAllowed, "use GET")
 		return
 	}
-	var games []string
-	for name := range s.rules {
-		games = append(games, name)
-	}
-	sort.Strings(games)
-	reply(w, protocol.GameList{Games: games, Server: &protocol.ServerInfo{Name: Name, Version: Version}})
+	reply(w, protocol.GameList{Games: slices.Sorted(maps.Keys(s.rules)), Server: &protocol.ServerInfo{Name: Name, Version: Version}})
 }
 
 func (s *Server) spec(name string, rules *engine.Rules) *protocol.Spec {

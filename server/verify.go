@@ -5,13 +5,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
-	"strings"
 
 	"github.com/tileproof/tileproof/engine"
-	"github.com/tileproof/tileproof/internal/strictyaml"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/jsonl"
 )
@@ -51,7 +47,8 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusMethodNotAllowed, "verify is POST /api/verify with a replay (application/json or application/yaml) or JSON Lines of them (application/jsonl)")
 		return
 	}
-	kind, rerr := verifyContentType(r.Header)
+	kind, rerr := contentType(r.Header, "verify reads application/json or application/yaml (a replay) and application/jsonl (JSON Lines of replays)",
+		"application/json", "application/yaml", "application/jsonl")
 	if rerr == nil {
 		rerr = verifyQuery(r.URL.RawQuery)
 	}
@@ -71,13 +68,9 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 		s.verifyLines(w, r)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxVerifyReplay))
-	if err != nil {
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			httpError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the replay is larger than %d bytes", MaxVerifyReplay))
-			return
-		}
-		httpError(w, http.StatusBadRequest, "reading the request: "+err.Error())
+	body, rerr := readBody(w, r, MaxVerifyReplay, "the replay")
+	if rerr != nil {
+		httpError(w, rerr.code, rerr.msg)
 		return
 	}
 	if t := bytes.TrimLeft(body, " \t\r\n"); kind == "application/json" && (len(t) == 0 || t[0] != '{') {
@@ -132,33 +125,6 @@ func (s *Server) verifyLines(w http.ResponseWriter, r *http.Request) {
 		return n <= MaxVerifyLines
 	}, flush)
 	flush()
-}
-
-// verifyContentType reads the Content-Type of POST /api/verify:
-// application/json, application/yaml or application/jsonl, with no
-// parameter but charset=utf-8.
-func verifyContentType(h http.Header) (string, *requestError) {
-	refuse := func(what string) *requestError {
-		return &requestError{http.StatusUnsupportedMediaType, what + "; verify reads application/json or application/yaml (a replay) and application/jsonl (JSON Lines of replays)"}
-	}
-	cts := h.Values("Content-Type")
-	switch len(cts) {
-	case 0:
-		return "", refuse("the request has no Content-Type")
-	case 1:
-	default:
-		return "", refuse("the request has several Content-Type headers")
-	}
-	mt, params, err := mime.ParseMediaType(cts[0])
-	if err != nil || (mt != "application/json" && mt != "application/yaml" && mt != "application/jsonl") {
-		return "", refuse("the request's Content-Type is " + strictyaml.Quote(cts[0], maxQuoted))
-	}
-	for k, v := range params {
-		if k != "charset" || !strings.EqualFold(v, "utf-8") {
-			return "", refuse("the request's Content-Type is " + strictyaml.Quote(cts[0], maxQuoted) + " (the only parameter taken is charset=utf-8)")
-		}
-	}
-	return mt, nil
 }
 
 // verifyQuery reads the query of POST /api/verify: it takes none.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -29,15 +30,7 @@ func (b Board) At(x, y int) uint64 { return b.Cells[y*b.W+x] }
 
 // Equal reports whether two boards have the same size and the same cells.
 func (b Board) Equal(o Board) bool {
-	if b.W != o.W || b.H != o.H || len(b.Cells) != len(o.Cells) {
-		return false
-	}
-	for i := range b.Cells {
-		if b.Cells[i] != o.Cells[i] {
-			return false
-		}
-	}
-	return true
+	return b.W == o.W && b.H == o.H && slices.Equal(b.Cells, o.Cells)
 }
 
 // Sum returns the sum of the tiles: what the peer's first-format validator

@@ -248,25 +248,19 @@ func convertV1(file string, rec *V1) (*Import, error) {
 			r.Actions, r.Spawns = append(r.Actions, engine.Break), append(r.Spawns, engine.Spawn{})
 		}
 	}
-	last := rec.Entries[n-1]
-	var lastGain uint64
-	lastMoved := false
-	if last.Dir.IsMove() {
+	if r.Claim, err = claimOf(res); err != nil {
+		return fail(0, "overflow", "%v", err)
+	}
+	if last := rec.Entries[n-1]; last.Dir.IsMove() {
 		_, gain, changed, err := playV1(last.Board, last.Dir) // as the peer's validator plays it
 		if err == nil && changed {
-			lastGain, lastMoved = gain, true
+			r.Claim.Score -= gain
+			r.Claim.Moves--
+			imp.LastMoveScore = gain
 			imp.Notes = append(imp.Notes, Note{n, fmt.Sprintf("the last entry's move (%s) is left out: no tile is recorded after it, and nothing checks the board it gives; the hallabois validator scores it, %d points, which the replay's score does not hold", last.Dir, gain)})
 		} else {
 			imp.Notes = append(imp.Notes, Note{n, fmt.Sprintf("the last entry's move (%s), which changes nothing, is left out", last.Dir)})
 		}
-	}
-	if r.Claim, err = claimOf(res); err != nil {
-		return fail(0, "overflow", "%v", err)
-	}
-	if lastMoved {
-		r.Claim.Score -= lastGain
-		r.Claim.Moves--
-		imp.LastMoveScore = lastGain
 	}
 	imp.Replay = r
 	return imp, nil

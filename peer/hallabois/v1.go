@@ -108,24 +108,17 @@ func ParseV1(file string, data []byte) (*V1, error) {
 	}
 	rec.Entries = make([]V1Entry, 0, n)
 	cells := rec.W * rec.H
-	for off := body; ; {
-		end := strings.IndexByte(s[off:], ':')
-		if end < 0 {
-			end = len(s)
-		} else {
-			end += off
-		}
-		e, err := parseV1Entry(s, off, end, rec.W, rec.H, cells)
+	off := body
+	for text := range strings.SplitSeq(s[body:], ":") {
+		e, err := parseV1Entry(s, off, off+len(text), rec.W, rec.H, cells)
 		if err != nil {
 			err.File, err.Entry = file, len(rec.Entries)+1
 			return nil, err
 		}
 		rec.Entries = append(rec.Entries, e)
-		if end == len(s) {
-			return rec, nil
-		}
-		off = end + 1
+		off += len(text) + 1
 	}
+	return rec, nil
 }
 
 // parseSize reads "WxH".
@@ -186,29 +179,21 @@ func parseV1Entry(s string, off, end, w, h, cells int) (V1Entry, *Error) {
 		}
 	}
 	e.Board = NewBoard(w, h)
-	i := 0
-	for o := off; ; i++ {
-		ce := strings.IndexByte(s[o:boardEnd], '.')
-		if ce < 0 {
-			ce = boardEnd
-		} else {
-			ce += o
-		}
+	i, o := 0, off
+	for text := range strings.SplitSeq(s[off:boardEnd], ".") {
 		if i >= cells {
 			return e, at(o, "more than the %d cells of a %dx%d board", cells, w, h)
 		}
-		v, err := parseUint(s[o:ce], math.MaxUint64)
+		v, err := parseUint(text, math.MaxUint64)
 		if err != nil {
 			return e, at(o, "cell %d: %v", i+1, err)
 		}
 		e.Board.Cells[i] = v
-		if ce == boardEnd {
-			break
-		}
-		o = ce + 1
+		i++
+		o += len(text) + 1
 	}
-	if i+1 < cells {
-		return e, at(boardEnd, "%d cells; a %dx%d board has %d", i+1, w, h, cells)
+	if i < cells {
+		return e, at(boardEnd, "%d cells; a %dx%d board has %d", i, w, h, cells)
 	}
 	return e, nil
 }
@@ -243,36 +228,4 @@ func parseSpawn(s string, off, end, w, h int) (*Spawn, *Error) {
 		return bad("cell (%d,%d) is off the %dx%d board", x, y, w, h)
 	}
 	return &Spawn{int(x), int(y), v}, nil
-}
-
-// String writes the recording in the first format, the way the peer writes
-// it: the size first, then each entry's cells, "+" and its spawn (nothing
-// after the "+" when it has none), ";" and its direction text (for an
-// entry without one, the peer's: "0" to "3", "b" for a break, "f" for the
-// end).
-func (r *V1) String() string {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "%dx%dS", r.W, r.H)
-	for i, e := range r.Entries {
-		if i > 0 {
-			sb.WriteByte(':')
-		}
-		for j, v := range e.Board.Cells {
-			if j > 0 {
-				sb.WriteByte('.')
-			}
-			sb.WriteString(strconv.FormatUint(v, 10))
-		}
-		sb.WriteByte('+')
-		if s := e.Spawn; s != nil {
-			fmt.Fprintf(&sb, "%d,%d.%d", s.X, s.Y, s.Value)
-		}
-		sb.WriteByte(';')
-		t := e.DirText
-		if t == "" {
-			t = [...]string{"0", "1", "2", "3", "b", "f"}[e.Dir]
-		}
-		sb.WriteString(t)
-	}
-	return sb.String()
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -73,44 +72,27 @@ func ParseV2(file string, data []byte) (*V2, error) {
 		o += len(f) + 1
 	}
 	names := []string{"version", "width", "height", "seed", "moves"}
-	field := func(i int, max uint64) (uint64, error) {
+	limits := [...]uint64{math.MaxUint8, math.MaxInt32, math.MaxInt32, math.MaxUint32}
+	var v [len(limits)]uint64 // the numbers: version, width, height, seed
+	for i := range names {
 		if i >= len(fields) {
-			return 0, fail(len(line), "no %s field (the fields are %s)", names[i], strings.Join(names, ", "))
+			return nil, fail(len(line), "no %s field (the fields are %s)", names[i], strings.Join(names, ", "))
 		}
-		v, err := parseUint(fields[i], max)
-		if err != nil {
-			return 0, fail(off[i], "%s: %v", names[i], err)
+		if i == len(v) {
+			break // the moves, read below
 		}
-		return v, nil
+		var err error
+		if v[i], err = parseUint(fields[i], limits[i]); err != nil {
+			return nil, fail(off[i], "%s: %v", names[i], err)
+		}
+		switch w, h := v[1], v[2]; {
+		case i == 0 && v[0] != 2:
+			return nil, fail(off[0], "version %d; the second format is version 2", v[0])
+		case i == 2 && (w < MinSide || w > MaxSide || h < MinSide || h > MaxSide):
+			return nil, fail(off[1], "a %dx%d board is outside %dx%d to %dx%d", w, h, MinSide, MinSide, MaxSide, MaxSide)
+		}
 	}
-	version, err := field(0, math.MaxUint8)
-	if err != nil {
-		return nil, err
-	}
-	if version != 2 {
-		return nil, fail(off[0], "version %d; the second format is version 2", version)
-	}
-	rec := &V2{Comment: comment}
-	w, err := field(1, math.MaxInt32)
-	if err != nil {
-		return nil, err
-	}
-	h, err := field(2, math.MaxInt32)
-	if err != nil {
-		return nil, err
-	}
-	if w < MinSide || w > MaxSide || h < MinSide || h > MaxSide {
-		return nil, fail(off[1], "a %dx%d board is outside %dx%d to %dx%d", w, h, MinSide, MinSide, MaxSide, MaxSide)
-	}
-	rec.W, rec.H = int(w), int(h)
-	seed, err := field(3, math.MaxUint32)
-	if err != nil {
-		return nil, err
-	}
-	rec.Seed = uint32(seed)
-	if len(fields) < 5 {
-		return nil, fail(len(line), "no moves field (the fields are %s)", strings.Join(names, ", "))
-	}
+	rec := &V2{W: int(v[1]), H: int(v[2]), Seed: uint32(v[3]), Comment: comment}
 	if len(fields) > 5 {
 		rec.Extra = strings.Join(fields[5:], ":")
 	}
@@ -182,51 +164,4 @@ func putBits(ws []big.Word, pos int, v uint64) {
 	if s := pos % 64; s > 56 {
 		ws[pos/64+1] |= big.Word(v >> (64 - s))
 	}
-}
-
-// String writes the recording's first line in the second format, as the
-// peer writes it: "::2:W:H:SEED:MOVES". The moves are packed the other way
-// round from [ParseV2], so a recording whose last move is not the end
-// marker reads back the same.
-func (r *V2) String() string {
-	return fmt.Sprintf("::2:%d:%d:%d:%s", r.W, r.H, r.Seed, encodeMoves(r.Moves))
-}
-
-// encodeMoves packs moves as base-6 digits into base64.
-func encodeMoves(moves []Dir) string {
-	n := len(moves)
-	if n == 0 {
-		return ""
-	}
-	digit := func(d Dir) int64 { return int64(slices.Index(v2Dirs[:], d)) }
-	v := base6(moves, digit)
-	// As many base-64 digits as 6^(n-1) has, or as the number has.
-	bits := v.BitLen()
-	p := new(big.Int).Exp(big.NewInt(6), big.NewInt(int64(n-1)), nil)
-	count := max((bits+5)/6, (p.BitLen()+5)/6)
-	raw := make([]byte, count)
-	for i := range raw {
-		for b := range 6 {
-			raw[i] |= byte(v.Bit(6*i+b)) << b
-		}
-	}
-	return base64.RawStdEncoding.EncodeToString(raw)
-}
-
-// base6 returns the number whose base-6 digits, least significant first,
-// are the moves' digits, splitting the list in halves so that long lists
-// take time near linear.
-func base6(moves []Dir, digit func(Dir) int64) *big.Int {
-	if len(moves) <= 16 {
-		v := new(big.Int)
-		for i := len(moves) - 1; i >= 0; i-- {
-			v.Mul(v, big.NewInt(6))
-			v.Add(v, big.NewInt(digit(moves[i])))
-		}
-		return v
-	}
-	m := len(moves) / 2
-	lo, hi := base6(moves[:m], digit), base6(moves[m:], digit)
-	hi.Mul(hi, new(big.Int).Exp(big.NewInt(6), big.NewInt(int64(m)), nil))
-	return hi.Add(hi, lo)
 }
