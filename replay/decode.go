@@ -257,15 +257,7 @@ func (f *form) setRows(fd field, at pos, rows [][]scalar, errs *decodeError) {
 // 64 lower-case hex digits.
 func commitmentForm(s string) bool {
 	h, ok := strings.CutPrefix(s, "sha256:")
-	if !ok || len(h) != 64 {
-		return false
-	}
-	for i := 0; i < len(h); i++ {
-		if !('0' <= h[i] && h[i] <= '9' || 'a' <= h[i] && h[i] <= 'f') {
-			return false
-		}
-	}
-	return true
+	return ok && lowerHex(h, 64)
 }
 
 // replay checks what the fields mean together and sets r to the replay,
