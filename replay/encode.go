@@ -82,7 +82,7 @@ func (f *form) appendYAML(b []byte, fd field, indent string, width int) []byte {
 	b = append(append(append(b, indent...), fd.key...), ':')
 	switch fd.kind {
 	case kObject:
-		if !hasBoard(fd.sub) {
+		if fd.id == fSetup {
 			// A flow mapping on one line: {target: 512, openEnded: true}.
 			b = append(b, " {"...)
 			first := true
@@ -116,15 +116,6 @@ func (f *form) appendYAML(b []byte, fd field, indent string, width int) []byte {
 	}
 	b = append(b, ' ')
 	return append(f.appendScalarYAML(b, fd), '\n')
-}
-
-func hasBoard(fields []field) bool {
-	for _, f := range fields {
-		if f.kind == kBoard {
-			return true
-		}
-	}
-	return false
 }
 
 // appendScalarYAML writes a scalar field's value: a string as a plain
