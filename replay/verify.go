@@ -257,7 +257,7 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 		return vd.invalid(earlyReason, early)
 	}
 	vd.Replayed = true
-	vd.describe(g)
+	vd.Score, vd.MaxTile, vd.Moves, vd.Won, vd.Over, vd.Result = g.Score(), g.MaxTile(), g.Moves(), g.Won(), g.Over(), g.Result()
 	if div != nil {
 		return vd.invalid(reason, div)
 	}
@@ -300,11 +300,6 @@ func (vd Verdict) invalid(reason Reason, div *Divergence) Verdict {
 	div.reason = reason
 	vd.Valid, vd.Reason, vd.Divergence = false, reason, div
 	return vd
-}
-
-// describe fills in the game's figures.
-func (vd *Verdict) describe(g *engine.Game) {
-	vd.Score, vd.MaxTile, vd.Moves, vd.Won, vd.Over, vd.Result = g.Score(), g.MaxTile(), g.Moves(), g.Won(), g.Over(), g.Result()
 }
 
 // replayLog plays the log, stopping at the first action the rules refuse;
