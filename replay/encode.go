@@ -85,15 +85,12 @@ func (f *form) appendYAML(b []byte, fd field, indent string, width int) []byte {
 		if fd.id == fSetup {
 			// A flow mapping on one line: {target: 512, openEnded: true}.
 			b = append(b, " {"...)
-			first := true
+			sep := ""
 			for _, s := range fd.sub {
 				if f.present(s.id) {
-					if !first {
-						b = append(b, ", "...)
-					}
-					first = false
-					b = append(append(b, s.key...), ": "...)
+					b = append(append(append(b, sep...), s.key...), ": "...)
 					b = f.appendScalarYAML(b, s)
+					sep = ", "
 				}
 			}
 			return append(b, "}\n"...)
