@@ -25,36 +25,26 @@ func canonicalHash(r *Replay, c *compiled, seed *string, g *engine.Game, s *scra
 // in full, as the game has it.
 func appendCanonicalForm(b []byte, r *Replay, c *compiled, seed *string, g *engine.Game) []byte {
 	f := &form{}
-	set := func(id fieldID) { f.has |= 1 << id }
-	set(fProfile)
-	f.text[fProfile] = c.p.Name
-	set(fRules)
-	f.num[fRules] = uint64(c.p.Version)
+	f.setText(fProfile, c.p.Name)
+	f.setNum(fRules, uint64(c.p.Version))
 	if s := c.setup; s != (engine.Setup{}) {
-		set(fSetup)
+		f.set(fSetup)
 		if s.Target != 0 {
-			set(fTarget)
-			f.num[fTarget] = s.Target
+			f.setNum(fTarget, s.Target)
 		}
 		if s.OpenEnded {
-			set(fOpenEnded)
-			f.flag[fOpenEnded] = true
+			f.setFlag(fOpenEnded, true)
 		}
 	}
 	if seed != nil {
-		set(fRNG)
-		f.text[fRNG] = g.Generator().String() // the generator the game was verified with
-		set(fSeed)
-		f.text[fSeed] = *seed
+		f.setText(fRNG, g.Generator().String()) // the generator the game was verified with
+		f.setText(fSeed, *seed)
 	} else {
-		set(fStart)
+		f.set(fStart)
 		f.start = *r.Start
 	}
-	if r.SeedCommitment != "" {
-		set(fCommitment)
-		f.text[fCommitment] = r.SeedCommitment
-	}
-	set(fMoves)
+	f.optText(fCommitment, r.SeedCommitment)
+	f.set(fMoves)
 	f.movesOf = r
 	board, won, over, result := g.Board(), g.Won(), g.Over(), g.Result()
 	f.setClaim(Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: &board, Won: &won, Over: &over, Result: &result})

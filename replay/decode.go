@@ -257,15 +257,7 @@ func (f *form) setRows(fd field, at pos, rows [][]scalar, errs *decodeError) {
 // 64 lower-case hex digits.
 func commitmentForm(s string) bool {
 	h, ok := strings.CutPrefix(s, "sha256:")
-	if !ok || len(h) != 64 {
-		return false
-	}
-	for i := 0; i < len(h); i++ {
-		if !('0' <= h[i] && h[i] <= '9' || 'a' <= h[i] && h[i] <= 'f') {
-			return false
-		}
-	}
-	return true
+	return ok && lowerHex(h, 64)
 }
 
 // replay checks what the fields mean together and sets r to the replay,
@@ -276,20 +268,17 @@ func (f *form) replay(name string, r *Replay) error {
 		errs.add(f.at[id], format, args...)
 		return errs.list
 	}
-	top := pos{}
+	// A missing field's place is none (f.at holds none for it): the
+	// message names no line.
 	switch {
 	case !f.present(fProfile):
-		errs.add(top, "missing the field profile")
-		return errs.list
+		return fail(fProfile, "missing the field profile")
 	case !f.present(fMoves):
-		errs.add(top, "missing the field moves")
-		return errs.list
+		return fail(fMoves, "missing the field moves")
 	case !f.present(fClaim):
-		errs.add(top, "missing the field claim")
-		return errs.list
+		return fail(fClaim, "missing the field claim")
 	case !f.present(fSeed) && !f.present(fStart):
-		errs.add(top, "missing the field seed (or start, for a replay that records its spawns)")
-		return errs.list
+		return fail(fSeed, "missing the field seed (or start, for a replay that records its spawns)")
 	case f.present(fSeed) && f.present(fStart):
 		return fail(fStart, "a replay has a seed or a start board, not both")
 	case f.present(fCommitment) && !f.present(fSeed):

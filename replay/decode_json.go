@@ -221,14 +221,13 @@ func rawScalar(raw []byte, at pos) scalar {
 // lookupRaw returns the field of fields whose name is the JSON string
 // raw, as the document writes it (quoted).
 func lookupRaw(fields []field, raw []byte) (field, bool) {
+	name := raw[1 : len(raw)-1]
 	if bytes.IndexByte(raw, '\\') >= 0 {
-		name, err := jsontext.AppendUnquote(nil, raw)
-		if err != nil {
+		var err error
+		if name, err = jsontext.AppendUnquote(nil, raw); err != nil {
 			return field{}, false
 		}
-		return lookup(fields, string(name))
 	}
-	name := raw[1 : len(raw)-1]
 	for _, f := range fields {
 		if string(name) == f.key {
 			return f, true

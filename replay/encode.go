@@ -12,43 +12,30 @@ import (
 // complete as it is, the setup in full when there is one.
 func (r *Replay) form() *form {
 	f := &form{}
-	set := func(id fieldID) { f.has |= 1 << id }
-	text := func(id fieldID, s string) {
-		if s != "" {
-			set(id)
-			f.text[id] = s
-		}
-	}
-	text(fSource, r.Source)
-	set(fProfile)
-	f.text[fProfile] = r.Profile
+	f.optText(fSource, r.Source)
+	f.setText(fProfile, r.Profile)
 	if r.Rules != 0 {
-		set(fRules)
-		f.num[fRules] = uint64(r.Rules)
+		f.setNum(fRules, uint64(r.Rules))
 	}
-	text(fRNG, r.RNG)
+	f.optText(fRNG, r.RNG)
 	if s := r.Setup; s != nil {
-		set(fSetup)
-		set(fTarget)
-		set(fOpenEnded)
-		f.num[fTarget], f.flag[fOpenEnded] = s.Target, s.OpenEnded
+		f.set(fSetup)
+		f.setNum(fTarget, s.Target)
+		f.setFlag(fOpenEnded, s.OpenEnded)
 	}
 	if r.Seed != nil {
-		set(fSeed)
-		f.text[fSeed] = *r.Seed
+		f.setText(fSeed, *r.Seed)
 	}
-	text(fCommitment, r.SeedCommitment)
+	f.optText(fCommitment, r.SeedCommitment)
 	if r.Start != nil {
-		set(fStart)
+		f.set(fStart)
 		f.start = *r.Start
 	}
-	set(fMoves)
-	f.text[fMoves] = r.MoveLog()
+	f.setText(fMoves, r.MoveLog())
 	if r.Times != nil {
-		set(fTimes)
-		f.text[fTimes] = r.TimesLog()
+		f.setText(fTimes, r.TimesLog())
 	}
-	text(fTimesSeal, r.TimesSeal)
+	f.optText(fTimesSeal, r.TimesSeal)
 	f.setClaim(r.Claim)
 	return f
 }
@@ -56,23 +43,22 @@ func (r *Replay) form() *form {
 // setClaim sets the claim's fields: the three figures, and the others
 // when given.
 func (f *form) setClaim(c Claim) {
-	f.has |= 1<<fClaim | 1<<fScore | 1<<fMaxTile | 1<<fClaimMoves
-	f.num[fScore], f.num[fMaxTile], f.num[fClaimMoves] = c.Score, c.MaxTile, uint64(c.Moves)
+	f.set(fClaim)
+	f.setNum(fScore, c.Score)
+	f.setNum(fMaxTile, c.MaxTile)
+	f.setNum(fClaimMoves, uint64(c.Moves))
 	if c.Board != nil {
-		f.has |= 1 << fBoard
+		f.set(fBoard)
 		f.board = *c.Board
 	}
 	if c.Won != nil {
-		f.has |= 1 << fWon
-		f.flag[fWon] = *c.Won
+		f.setFlag(fWon, *c.Won)
 	}
 	if c.Over != nil {
-		f.has |= 1 << fOver
-		f.flag[fOver] = *c.Over
+		f.setFlag(fOver, *c.Over)
 	}
 	if c.Result != nil {
-		f.has |= 1 << fResult
-		f.text[fResult] = c.Result.Name()
+		f.setText(fResult, c.Result.Name())
 	}
 }
 
@@ -96,18 +82,15 @@ func (f *form) appendYAML(b []byte, fd field, indent string, width int) []byte {
 	b = append(append(append(b, indent...), fd.key...), ':')
 	switch fd.kind {
 	case kObject:
-		if !hasBoard(fd.sub) {
+		if fd.id == fSetup {
 			// A flow mapping on one line: {target: 512, openEnded: true}.
 			b = append(b, " {"...)
-			first := true
+			sep := ""
 			for _, s := range fd.sub {
 				if f.present(s.id) {
-					if !first {
-						b = append(b, ", "...)
-					}
-					first = false
-					b = append(append(b, s.key...), ": "...)
+					b = append(append(append(b, sep...), s.key...), ": "...)
 					b = f.appendScalarYAML(b, s)
+					sep = ", "
 				}
 			}
 			return append(b, "}\n"...)
@@ -130,15 +113,6 @@ func (f *form) appendYAML(b []byte, fd field, indent string, width int) []byte {
 	}
 	b = append(b, ' ')
 	return append(f.appendScalarYAML(b, fd), '\n')
-}
-
-func hasBoard(fields []field) bool {
-	for _, f := range fields {
-		if f.kind == kBoard {
-			return true
-		}
-	}
-	return false
 }
 
 // appendScalarYAML writes a scalar field's value: a string as a plain

@@ -151,9 +151,34 @@ type form struct {
 
 func (f *form) present(id fieldID) bool { return f.has&(1<<id) != 0 }
 
+// set makes field id present.
+func (f *form) set(id fieldID) { f.has |= 1 << id }
+
 func (f *form) mark(id fieldID, at pos) {
-	f.has |= 1 << id
+	f.set(id)
 	f.at[id] = at
+}
+
+func (f *form) setText(id fieldID, s string) {
+	f.set(id)
+	f.text[id] = s
+}
+
+// optText sets text field id to s unless s is empty.
+func (f *form) optText(id fieldID, s string) {
+	if s != "" {
+		f.setText(id, s)
+	}
+}
+
+func (f *form) setNum(id fieldID, n uint64) {
+	f.set(id)
+	f.num[id] = n
+}
+
+func (f *form) setFlag(id fieldID, v bool) {
+	f.set(id)
+	f.flag[id] = v
 }
 
 // boardOf returns the board of a board field.

@@ -39,6 +39,5 @@ func (v *Verifier) Walk(r *Replay, each func(Frame)) Verdict {
 	if each == nil {
 		each = func(Frame) {}
 	}
-	vd, _ := v.verify(r, each, s)
-	return vd
+	return v.verify(r, each, s)
 }

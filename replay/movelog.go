@@ -17,11 +17,7 @@ import (
 // which a 2 appeared in cell 14); Z, E, K and B (a break, after which no
 // tile appears) stand alone. White space is ignored.
 func ParseSpawnLog(log string, cols int) ([]engine.Action, []engine.Spawn, error) {
-	actions, spawns, err := appendParsedSpawnLog(nil, nil, log, cols)
-	if err != nil {
-		return nil, nil, err
-	}
-	return actions, spawns, nil
+	return appendParsedSpawnLog(nil, nil, log, cols)
 }
 
 // MaxSpawnLogActions bounds the actions of a spawn-recorded log, far

@@ -179,14 +179,16 @@ type Mismatch struct {
 
 // MarshalJSON writes a mismatch with both its present keys (replaySays,
 // rulesGive) and its earlier ones (claimed, found).
-func (m Mismatch) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		Field   string `json:"field"`
-		Says    string `json:"replaySays"`
-		Gives   string `json:"rulesGive"`
-		Claimed string `json:"claimed"`
-		Found   string `json:"found"`
-	}{Field: m.Field, Says: m.Claimed, Gives: m.Found, Claimed: m.Claimed, Found: m.Found})
+func (m Mismatch) MarshalJSON() ([]byte, error) { return m.appendJSON(nil), nil }
+
+func (m Mismatch) appendJSON(b []byte) []byte {
+	w := jsonWriter{b: append(b, '{')}
+	w.str("field", m.Field)
+	w.str("replaySays", m.Claimed)
+	w.str("rulesGive", m.Found)
+	w.str("claimed", m.Claimed)
+	w.str("found", m.Found)
+	return append(w.b, '}')
 }
 
 // what names the divergence's action: "action 704 (left)".
@@ -408,13 +410,7 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				w.b = append(w.b, ',')
 			}
-			mw := jsonWriter{b: append(w.b, '{')}
-			mw.str("field", m.Field)
-			mw.str("replaySays", m.Claimed)
-			mw.str("rulesGive", m.Found)
-			mw.str("claimed", m.Claimed)
-			mw.str("found", m.Found)
-			w.b = append(mw.b, '}')
+			w.b = m.appendJSON(w.b)
 		}
 		w.b = append(w.b, ']')
 	}

@@ -129,7 +129,7 @@ func (v *Verifier) VerifyFile(name string, data []byte) Verdict {
 	if err := s.decode(name, data); err != nil {
 		return Verdict{Name: name, Reason: Malformed, Error: err.Error()}
 	}
-	vd, _ := v.verify(&s.r, nil, s)
+	vd := v.verify(&s.r, nil, s)
 	vd.Name = name
 	return vd
 }
@@ -138,8 +138,7 @@ func (v *Verifier) VerifyFile(name string, data []byte) Verdict {
 func (v *Verifier) Verify(r *Replay) Verdict {
 	s := getScratch()
 	defer s.put()
-	vd, _ := v.verify(r, nil, s)
-	return vd
+	return v.verify(r, nil, s)
 }
 
 // Trace verifies r and returns the game frame by frame beside the
@@ -161,12 +160,12 @@ func (v *Verifier) Trace(r *Replay) (Verdict, []Frame) {
 
 // verify is Verify, and with trace each frame handed to emit in turn,
 // working in s. The verdict holds nothing of r or s.
-func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) (Verdict, []Frame) {
+func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 	trace := emit != nil
 	vd := Verdict{Profile: r.Profile}
-	refuse := func(format string, args ...any) (Verdict, []Frame) {
+	refuse := func(format string, args ...any) Verdict {
 		vd.Reason, vd.Error = Refused, fmt.Sprintf(format, args...)
-		return vd, nil
+		return vd
 	}
 	c, err := v.compile(r)
 	if err != nil {
@@ -210,7 +209,7 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) (Verdict, []F
 		seed, err := gen.Seed(*r.Seed)
 		if err != nil {
 			vd.Reason, vd.Error = Malformed, err.Error()
-			return vd, nil
+			return vd
 		}
 		vd.Seed = &seed
 	}
@@ -229,15 +228,15 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) (Verdict, []F
 		early, earlyReason = &Divergence{claim: &claim, Problem: err.Error()}, ImpossibleClaim
 	}
 	if early != nil && !trace {
-		return vd.invalid(earlyReason, early), nil
+		return vd.invalid(earlyReason, early)
 	}
 	if r.Start != nil {
 		if bad := checkStart(p, *r.Start); bad != "" {
 			if early != nil {
-				return vd.invalid(earlyReason, early), nil // no frames: the game cannot start
+				return vd.invalid(earlyReason, early) // no frames: the game cannot start
 			}
 			start := *r.Start
-			return vd.invalid(BadStart, &Divergence{Board: &start, Problem: bad, startTiles: p.StartTiles, spawns: p.SpawnValues()}), nil
+			return vd.invalid(BadStart, &Divergence{Board: &start, Problem: bad, startTiles: p.StartTiles, spawns: p.SpawnValues()})
 		}
 	}
 	g, err := startGame(c.rules, r, gen)
@@ -250,18 +249,17 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) (Verdict, []F
 		plaus.reset(p)
 		plaus.Start(*r.Start)
 	}
-	var frames []Frame // always nil: the frames go to emit
 	if trace {
 		emit(frameOf(g, 0, 0, engine.Step{}))
 	}
 	div, reason := replayLog(g, r, plaus, emit, s)
 	if early != nil {
-		return vd.invalid(earlyReason, early), frames
+		return vd.invalid(earlyReason, early)
 	}
 	vd.Replayed = true
-	vd.describe(g)
+	vd.Score, vd.MaxTile, vd.Moves, vd.Won, vd.Over, vd.Result = g.Score(), g.MaxTile(), g.Moves(), g.Won(), g.Over(), g.Result()
 	if div != nil {
-		return vd.invalid(reason, div), frames
+		return vd.invalid(reason, div)
 	}
 	if plaus != nil {
 		vd.Plausibility = plaus.Result()
@@ -275,7 +273,7 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) (Verdict, []F
 			claimed := *cb
 			div.Claimed = &claimed
 		}
-		return vd.invalid(claimReason(mm[0].Field), div), frames
+		return vd.invalid(claimReason(mm[0].Field), div)
 	}
 	vd.Valid = true
 	vd.SHA256 = canonicalHash(r, c, vd.Seed, g, s)
@@ -283,7 +281,7 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) (Verdict, []F
 	if played, undone := playedLine(r); undone {
 		vd.GameSHA256 = canonicalHash(played, c, vd.Seed, g, s)
 	}
-	return vd, frames
+	return vd
 }
 
 // startGame returns r's game at its start: from its seed, with the spawns
@@ -302,11 +300,6 @@ func (vd Verdict) invalid(reason Reason, div *Divergence) Verdict {
 	div.reason = reason
 	vd.Valid, vd.Reason, vd.Divergence = false, reason, div
 	return vd
-}
-
-// describe fills in the game's figures.
-func (vd *Verdict) describe(g *engine.Game) {
-	vd.Score, vd.MaxTile, vd.Moves, vd.Won, vd.Over, vd.Result = g.Score(), g.MaxTile(), g.Moves(), g.Won(), g.Over(), g.Result()
 }
 
 // replayLog plays the log, stopping at the first action the rules refuse;
