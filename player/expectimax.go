@@ -203,7 +203,7 @@ func (p *expectimax) maxNode(b engine.Board, depth int, prob float64) float64 {
 		if err != nil || !s.Changed {
 			continue
 		}
-		best = math.Max(best, p.chance(s.Board, depth-1, prob))
+		best = max(best, p.chance(s.Board, depth-1, prob))
 	}
 	return best
 }

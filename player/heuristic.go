@@ -137,16 +137,16 @@ func (ev *evaluator) score(b *engine.Board) float64 {
 	var total float64
 	if rows <= 4 && cols <= 4 {
 		var rowKey, colKey [4]int
-		small := true
+		all := 0 // every exponent or'ed: below 16 when they all are
 		for r := range rows {
 			for c := range cols {
 				e := b.Exp(r, c)
-				small = small && e < 16
+				all |= e
 				rowKey[r] |= e << (4 * c)
 				colKey[c] |= e << (4 * r)
 			}
 		}
-		if small {
+		if all < 16 {
 			rt, ct := ev.table(cols), ev.table(rows)
 			for _, k := range rowKey[:rows] {
 				total += rt[k]
