@@ -200,3 +200,15 @@ func TestExpectimaxMatchesPlain(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkExpectimaxChoosePlain is BenchmarkExpectimaxChoose/depth-0 for
+// the plain search, to compare the two in one process.
+func BenchmarkExpectimaxChoosePlain(b *testing.B) {
+	positions := midGamePositions(b)
+	p := NewExpectimax(ExpectimaxOptions{}).(*expectimax)
+	i := 0
+	for b.Loop() {
+		plainChoose(p, positions[i%len(positions)])
+		i++
+	}
+}
