@@ -431,7 +431,9 @@ func manyFailures(n int, profiles []string) *conformance.Report {
 }
 
 // TestBrowserWidths opens each kind of page at 1,280 px and on a phone
-// (390 px): nothing is wider than the window, so nothing scrolls sideways.
+// (390 px): nothing is wider than the window, so nothing scrolls sideways;
+// on the phone, the illegal move's viewer has its controls at least 44 px
+// high and in the window (TestBrowserPhone's checks, on this load).
 func TestBrowserWidths(t *testing.T) {
 	t.Parallel()
 	var rep, conf, many bytes.Buffer
@@ -445,14 +447,17 @@ func TestBrowserWidths(t *testing.T) {
 		t.Fatal(err)
 	}
 	big := load(t, "valid/tile-merge-4096.yaml")
-	pages := []struct{ name, html, wait string }{
-		{"the viewer of a valid game", page(t, big), "#board .c"},
-		{"the viewer of an illegal move", page(t, load(t, "tampered/illegal-move-inserted.yaml")), "#board .c"},
-		{"the viewer of a false claimed board", page(t, load(t, "tampered/truncated.yaml")), "#board .c"},
-		{"the viewer of an 8x8 game", page(t, wideGame(t)), "#board .c"},
-		{"the batch report", rep.String(), "#replays"},
-		{"the conformance page", conf.String(), "#summary"},
-		{"the conformance page of many profiles", many.String(), "#summary"},
+	pages := []struct {
+		name, html, wait string
+		controls         bool // TestBrowserPhone's checks of the controls at 390 px
+	}{
+		{"the viewer of a valid game", page(t, big), "#board .c", false},
+		{"the viewer of an illegal move", page(t, load(t, "tampered/illegal-move-inserted.yaml")), "#board .c", true},
+		{"the viewer of a false claimed board", page(t, load(t, "tampered/truncated.yaml")), "#board .c", false},
+		{"the viewer of an 8x8 game", page(t, wideGame(t)), "#board .c", false},
+		{"the batch report", rep.String(), "#replays", false},
+		{"the conformance page", conf.String(), "#summary", false},
+		{"the conformance page of many profiles", many.String(), "#summary", false},
 	}
 	for _, w := range []int64{1280, 390} {
 		for _, p := range pages {
@@ -460,6 +465,9 @@ func TestBrowserWidths(t *testing.T) {
 			m := measure(t, ctx)
 			if m.Client != int(w) || m.Scroll > m.Client {
 				t.Errorf("%s at %d px: %d px wide in a window of %d", p.name, w, m.Scroll, m.Client)
+			}
+			if w == 390 && p.controls {
+				phoneControls(t, ctx, p.name)
 			}
 			if p.wait == "#replays" {
 				if tw := eval[float64](t, ctx, `document.getElementById("replays").getBoundingClientRect().right`); tw > float64(w) {

@@ -333,35 +333,17 @@ func touch(x0, y0, x1, y1 float64) chromedp.Action[chromedp.Void] {
 // TestBrowserPhone at 390 by 844: every control at least 44 px high and
 // in the window wherever the page is scrolled, nothing wider than the
 // window; a swipe left on the board goes on a step, right back a step; a
-// tap plays, another pauses.
+// tap plays, another pauses. The viewer of an illegal move is held to the
+// same in TestBrowserWidths, on the page it opens at 390 px.
 func TestBrowserPhone(t *testing.T) {
 	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
-	var late context.Context // the game at step 2500, for the swipes below
-	for _, hash := range []string{"#step=2500", ""} {
-		html := page(t, g)
-		if hash == "" {
-			html = page(t, load(t, "tampered/illegal-move-inserted.yaml"))
-		}
-		ctx := openAt(t, html, 390, 844, hash, "#board .c")
-		if hash != "" {
-			late = ctx
-		}
-		if m := measure(t, ctx); m.Scroll > m.Client {
-			t.Errorf("%s: %d px wide in a window of %d", hash, m.Scroll, m.Client)
-		}
-		for _, y := range []string{"0", "document.documentElement.scrollHeight"} {
-			eval[any](t, ctx, "window.scrollTo(0, "+y+")")
-			var small []string
-			js := `JSON.stringify(Array.from(document.querySelectorAll(".controls .buttons button, .controls select, .controls .opt")).filter(e => e.getBoundingClientRect().height < 44 || e.getBoundingClientRect().bottom > innerHeight || e.getBoundingClientRect().top < 0).map(e => e.id || e.className))`
-			if err := json.Unmarshal([]byte(eval[string](t, ctx, js)), &small); err != nil {
-				t.Fatal(err)
-			}
-			if len(small) > 0 {
-				t.Errorf("%s scrolled to %s: controls under 44 px or out of the window: %v", hash, y, small)
-			}
-		}
+	// The game at step 2500, for the swipes below.
+	late := openAt(t, page(t, g), 390, 844, "#step=2500", "#board .c")
+	if m := measure(t, late); m.Scroll > m.Client {
+		t.Errorf("#step=2500: %d px wide in a window of %d", m.Scroll, m.Client)
 	}
+	phoneControls(t, late, "#step=2500")
 	// Only scrolled above: still at step 2500.
 	ctx := late
 	eval[any](t, ctx, `document.getElementById("board").scrollIntoView({block: "center"})`)
@@ -379,6 +361,23 @@ func TestBrowserPhone(t *testing.T) {
 	do(t, ctx, "tap", touch(x0, y, x0, y))
 	if p := eval[string](t, ctx, `document.getElementById("play").getAttribute("aria-pressed")`); p != "false" {
 		t.Errorf("a second tap does not pause (pressed %s)", p)
+	}
+}
+
+// phoneControls checks a page open at 390 by 844: every control at least
+// 44 px high and in the window, scrolled to the top and to the bottom.
+func phoneControls(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	for _, y := range []string{"0", "document.documentElement.scrollHeight"} {
+		eval[any](t, ctx, "window.scrollTo(0, "+y+")")
+		var small []string
+		js := `JSON.stringify(Array.from(document.querySelectorAll(".controls .buttons button, .controls select, .controls .opt")).filter(e => e.getBoundingClientRect().height < 44 || e.getBoundingClientRect().bottom > innerHeight || e.getBoundingClientRect().top < 0).map(e => e.id || e.className))`
+		if err := json.Unmarshal([]byte(eval[string](t, ctx, js)), &small); err != nil {
+			t.Fatal(err)
+		}
+		if len(small) > 0 {
+			t.Errorf("%s scrolled to %s: controls under 44 px or out of the window: %v", name, y, small)
+		}
 	}
 }
 
