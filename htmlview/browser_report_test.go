@@ -54,7 +54,8 @@ func TestBrowserReportRows(t *testing.T) {
 	if err := Report(&b, "batch", entries); err != nil {
 		t.Fatal(err)
 	}
-	ctx := openAt(t, b.String(), 1280, 900, "", "body[data-ready]")
+	// Each page a new document in the one tab.
+	ctx := openIn(t, tab(t), b.String(), 1280, 900, "", "body[data-ready]")
 	all := rowsShown(t, ctx)
 	if len(all) != len(entries) {
 		t.Fatalf("%d rows shown for %d replays", len(all), len(entries))
@@ -122,12 +123,12 @@ func TestBrowserReportRows(t *testing.T) {
 		}
 	}
 	// A row's anchor, and the state a viewer page comes back with.
-	ctx = openAt(t, b.String(), 1280, 900, "#r7", "body[data-ready]")
+	ctx = openIn(t, ctx, b.String(), 1280, 900, "#r7", "body[data-ready]")
 	if got := rowsShown(t, ctx); !slices.ContainsFunc(got, func(r rowShown) bool { return r.N == 7 && r.Target }) {
 		t.Errorf("#r7 does not mark row 7")
 	}
 	n := slices.IndexFunc(entries, func(e Entry) bool { return strings.Contains(e.Verdict.Name, "spawn") && e.Page != "" }) + 1
-	ctx = openAt(t, b.String(), 1280, 900, fmt.Sprintf("#v?f1=spawn&s=-6&r=%d", n), "body[data-ready]")
+	ctx = openIn(t, ctx, b.String(), 1280, 900, fmt.Sprintf("#v?f1=spawn&s=-6&r=%d", n), "body[data-ready]")
 	got := rowsShown(t, ctx)
 	if len(got) == 0 || !slices.ContainsFunc(got, func(r rowShown) bool { return r.N == n && r.Target }) {
 		t.Errorf("coming back to row %d with the filter: %v", n, got)
@@ -144,7 +145,7 @@ func TestBrowserReportRows(t *testing.T) {
 			break
 		}
 	}
-	ctx = openAt(t, b.String(), 1280, 900, fmt.Sprintf("#v?f1=spawn&s=-6&r=%d&go=next", n), "body")
+	ctx = openIn(t, ctx, b.String(), 1280, 900, fmt.Sprintf("#v?f1=spawn&s=-6&r=%d&go=next", n), "body")
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`location.href.indexOf(%q) >= 0`, next+"#from="), chromedp.WithPollingTimeout(5*time.Second))); next != "" && err != nil {
 		t.Errorf("the next replay of the filter: %s, want %s", eval[string](t, ctx, "location.href"), next)
 	}

@@ -275,12 +275,13 @@ func rect(t *testing.T, ctx context.Context, sel string) box {
 func TestBrowserViewerLayout(t *testing.T) {
 	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
+	in := tab(t) // each page a new document in the one tab
 	for _, p := range []struct {
 		name string
 		g    TracedReplay
 	}{{"a valid game", g}, {"an 8x8 game", wideGame(t)}, {"an illegal move", load(t, "tampered/illegal-move-inserted.yaml")}} {
 		html := page(t, p.g)
-		ctx := openAt(t, html, 1280, 800, "", "body[data-shown]")
+		ctx := openIn(t, in, html, 1280, 800, "", "body[data-shown]")
 		t.Logf("%s: a page of %d bytes, its first board drawn %s ms after the page's start", p.name, len(html), eval[string](t, ctx, `document.body.dataset.shown`))
 		b, h := rect(t, ctx, "#board"), rect(t, ctx, "#headline")
 		if b.Width < 430 || b.Width > 470 {
