@@ -22,9 +22,10 @@ import (
 // page is no wider than the window.
 func TestBrowserEvidence(t *testing.T) {
 	p, rep := analysedPage(t, "valid/classic-2048.yaml", analyze.Options{Clairvoyance: true})
+	in := tab(t) // each page a new document in the one tab
 	for _, w := range []int64{1280, 390} {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
-			ctx := openAt(t, p, w, 844, "", "body[data-shown]")
+			ctx := openIn(t, in, p, w, 844, "", "body[data-shown]")
 			var got struct {
 				Height        float64
 				Rows          int
@@ -138,7 +139,7 @@ func TestBrowserReportBands(t *testing.T) {
 			t.Errorf("a CSV line of band %s: %q", last, l)
 		}
 	}
-	phone := openAt(t, b.String(), 390, 844, "", "body[data-ready]")
+	phone := openIn(t, ctx, b.String(), 390, 844, "", "body[data-ready]") // the same tab, a new document
 	if w := eval[int](t, phone, `document.documentElement.scrollWidth`); w > 390 {
 		t.Errorf("the report with bands is %d px wide on a 390 px phone", w)
 	}

@@ -199,9 +199,10 @@ func TestBrowserStepping(t *testing.T) {
 // opens on the divergence with the right cells marked and says why.
 func TestBrowserDivergence(t *testing.T) {
 	t.Parallel()
+	in := tab(t) // each page a new document in the one tab
 	t.Run("bad-spawn", func(t *testing.T) {
 		g := load(t, "tampered/spawn-on-full-cell.yaml")
-		ctx := open(t, page(t, g))
+		ctx := openIn(t, in, page(t, g), 0, 0, "", "#board .c")
 		s := read(t, ctx)
 		sp := g.Replay.Spawns[300]
 		cell := sp.Row*4 + sp.Col
@@ -227,7 +228,7 @@ func TestBrowserDivergence(t *testing.T) {
 		// refused on, with its arrow drawn over it; a step back is the
 		// last frame, without.
 		g := load(t, "tampered/illegal-move-inserted.yaml")
-		ctx := open(t, page(t, g))
+		ctx := openIn(t, in, page(t, g), 0, 0, "", "#board .c")
 		s := read(t, ctx)
 		if s.Step != 509 || !s.NoteOn || len(s.Bad) != 0 || !strings.Contains(s.Note, "action 509 (left)") || !strings.Contains(s.Note, "illegal move") {
 			t.Errorf("on opening: step %d, note %q (shown %v), marked %v", s.Step, s.Note, s.NoteOn, s.Bad)
@@ -295,9 +296,10 @@ func TestBrowserChartClick(t *testing.T) {
 	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
 	last := len(g.Frames) - 1
+	in := tab(t) // each page a new document in the one tab
 	for _, width := range []int64{1000, 390} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
-			ctx := openAt(t, page(t, g), width, 900, "", "#board .c")
+			ctx := openIn(t, in, page(t, g), width, 900, "", "#board .c")
 			do(t, ctx, "scroll", chromedp.ScrollIntoView("#chart"))
 			// at returns the viewport point of step k on the axis, and the
 			// axis's length in CSS pixels.
@@ -550,8 +552,9 @@ func TestBrowserMarksApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	claim := page(t, load(t, "tampered/truncated.yaml"))
+	in := tab(t) // each page a new document in the one tab
 	for name, html := range map[string]string{"conformance": b.String(), "claimed board": claim} {
-		ctx := openAt(t, html, 0, 0, "", ".c.bad")
+		ctx := openIn(t, in, html, 0, 0, "", ".c.bad")
 		js := eval[string](t, ctx, `JSON.stringify((() => {
 			// reach is how far a cell's mark is drawn outside its box.
 			const reach = c => {

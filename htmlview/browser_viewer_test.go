@@ -206,6 +206,7 @@ func TestBrowserAnimation(t *testing.T) {
 // buttons of a list; each goes to its step, as m and M do.
 func TestBrowserMoments(t *testing.T) {
 	t.Parallel()
+	in := tab(t) // each page a new document in the one tab
 	for _, name := range []string{"valid/tile-merge-4096.yaml", "tampered/illegal-move-inserted.yaml"} {
 		g := load(t, name)
 		html := page(t, g)
@@ -221,7 +222,7 @@ func TestBrowserMoments(t *testing.T) {
 		if len(steps) < 3 {
 			t.Fatalf("%s: %d moments", name, len(steps))
 		}
-		ctx := open(t, html)
+		ctx := openIn(t, in, html, 0, 0, "", "#board .c")
 		for sel, want := range map[string]int{"#ticks button": len(steps), "#moments button": len(steps), "#chart circle.moment": len(steps)} {
 			if n := eval[int](t, ctx, fmt.Sprintf(`document.querySelectorAll(%q).length`, sel)); n != want {
 				t.Errorf("%s: %d %s, want %d", name, n, sel, want)
