@@ -187,7 +187,7 @@ func TestBrowserAnimation(t *testing.T) {
 	do(t, ctx, "untick", chromedp.Click("#animate"))
 	still(ctx, "unticked")
 
-	ctx = tab(t)
+	// The same tab, a new document opened in it below.
 	do(t, ctx, "reduced motion", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
