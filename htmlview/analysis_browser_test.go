@@ -22,9 +22,10 @@ import (
 // page is no wider than the window.
 func TestBrowserEvidence(t *testing.T) {
 	p, rep := analysedPage(t, "valid/classic-2048.yaml", analyze.Options{Clairvoyance: true})
+	in := tab(t) // each page a new document in the one tab
 	for _, w := range []int64{1280, 390} {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
-			ctx := openAt(t, p, w, 844, "", "body[data-shown]")
+			ctx := openIn(t, in, p, w, 844, "", "body[data-shown]")
 			var got struct {
 				Height        float64
 				Rows          int
@@ -138,7 +139,7 @@ func TestBrowserReportBands(t *testing.T) {
 			t.Errorf("a CSV line of band %s: %q", last, l)
 		}
 	}
-	phone := openAt(t, b.String(), 390, 844, "", "body[data-ready]")
+	phone := openIn(t, ctx, b.String(), 390, 844, "", "body[data-ready]") // the same tab, a new document
 	if w := eval[int](t, phone, `document.documentElement.scrollWidth`); w > 390 {
 		t.Errorf("the report with bands is %d px wide on a 390 px phone", w)
 	}
@@ -168,6 +169,11 @@ func TestBrowserReportBandsScale(t *testing.T) {
 			if err := Report(&b, "audit", entries); err != nil {
 				t.Fatal(err)
 			}
+			limit := 2000.0
+			if n > 20000 {
+				limit = 3000
+			}
+			f := loadFactor()
 			load, sortMS, filterMS := 1e9, 1e9, 1e9
 			var ctx context.Context
 			for range 3 {
@@ -175,22 +181,20 @@ func TestBrowserReportBandsScale(t *testing.T) {
 				load = min(load, eval[float64](t, ctx, `+document.body.dataset.ready`))
 				sortMS = min(sortMS, eval[float64](t, ctx, `(() => { const t0 = performance.now(); document.querySelector('#replays th[data-col="12"] button').click(); return performance.now() - t0; })()`))
 				filterMS = min(filterMS, eval[float64](t, ctx, `(() => { const e = document.querySelector('[data-f="12"]'); e.value = e.value ? "" : "strong"; const t0 = performance.now(); e.dispatchEvent(new Event("change")); return performance.now() - t0; })()`))
+				if withinTargets(load, sortMS, filterMS, limit, f) && os.Getenv("TILEPROOF_MEASURE") == "" {
+					break
+				}
 			}
 			per, before := float64(b.Len())/float64(n), float64(without.Len())/float64(n)
 			t.Logf("%d submissions: %d bytes (%.1f a submission; %.1f without bands), loaded in %.0f ms, sort by band %.0f ms, filter %.0f ms",
 				n, b.Len(), per, before, load, sortMS, filterMS)
-			limit := 2000.0
-			if n > 20000 {
-				limit = 3000
-			}
-			f := loadFactor()
 			if f > 1 {
 				t.Logf("the load average is %.1f a core: the time limits are stretched %.1f times", f, f)
 			}
 			if per > 150 {
 				t.Errorf("%.0f bytes a submission, at most 150", per)
 			}
-			if load > limit*f || sortMS > 200*f || filterMS > 200*f {
+			if !withinTargets(load, sortMS, filterMS, limit, f) {
 				t.Errorf("the targets: %.0f ms to load, 200 ms a sort or filter (times %.1f)", limit, f)
 			}
 		})

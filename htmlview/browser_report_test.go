@@ -54,7 +54,8 @@ func TestBrowserReportRows(t *testing.T) {
 	if err := Report(&b, "batch", entries); err != nil {
 		t.Fatal(err)
 	}
-	ctx := openAt(t, b.String(), 1280, 900, "", "body[data-ready]")
+	// Each page a new document in the one tab.
+	ctx := openIn(t, tab(t), b.String(), 1280, 900, "", "body[data-ready]")
 	all := rowsShown(t, ctx)
 	if len(all) != len(entries) {
 		t.Fatalf("%d rows shown for %d replays", len(all), len(entries))
@@ -122,12 +123,12 @@ func TestBrowserReportRows(t *testing.T) {
 		}
 	}
 	// A row's anchor, and the state a viewer page comes back with.
-	ctx = openAt(t, b.String(), 1280, 900, "#r7", "body[data-ready]")
+	ctx = openIn(t, ctx, b.String(), 1280, 900, "#r7", "body[data-ready]")
 	if got := rowsShown(t, ctx); !slices.ContainsFunc(got, func(r rowShown) bool { return r.N == 7 && r.Target }) {
 		t.Errorf("#r7 does not mark row 7")
 	}
 	n := slices.IndexFunc(entries, func(e Entry) bool { return strings.Contains(e.Verdict.Name, "spawn") && e.Page != "" }) + 1
-	ctx = openAt(t, b.String(), 1280, 900, fmt.Sprintf("#v?f1=spawn&s=-6&r=%d", n), "body[data-ready]")
+	ctx = openIn(t, ctx, b.String(), 1280, 900, fmt.Sprintf("#v?f1=spawn&s=-6&r=%d", n), "body[data-ready]")
 	got := rowsShown(t, ctx)
 	if len(got) == 0 || !slices.ContainsFunc(got, func(r rowShown) bool { return r.N == n && r.Target }) {
 		t.Errorf("coming back to row %d with the filter: %v", n, got)
@@ -144,7 +145,7 @@ func TestBrowserReportRows(t *testing.T) {
 			break
 		}
 	}
-	ctx = openAt(t, b.String(), 1280, 900, fmt.Sprintf("#v?f1=spawn&s=-6&r=%d&go=next", n), "body")
+	ctx = openIn(t, ctx, b.String(), 1280, 900, fmt.Sprintf("#v?f1=spawn&s=-6&r=%d&go=next", n), "body")
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`location.href.indexOf(%q) >= 0`, next+"#from="), chromedp.WithPollingTimeout(5*time.Second))); next != "" && err != nil {
 		t.Errorf("the next replay of the filter: %s, want %s", eval[string](t, ctx, "location.href"), next)
 	}
@@ -190,6 +191,14 @@ func TestBrowserReportScale(t *testing.T) {
 			if err := Report(&b, "audit", fabricated(n)); err != nil {
 				t.Fatal(err)
 			}
+			limit := 2000.0
+			if n > 20000 {
+				limit = 3000
+			}
+			// The times are for this machine unloaded: on a machine busier
+			// than one runnable task a core (the load average), they are
+			// stretched by that factor, and the test says so.
+			f := loadFactor()
 			// The best of three of each: a shared machine's pauses are not
 			// the page's.
 			load, sortMS, filterMS := 1e9, 1e9, 1e9
@@ -199,26 +208,21 @@ func TestBrowserReportScale(t *testing.T) {
 				load = min(load, eval[float64](t, ctx, `+document.body.dataset.ready`))
 				sortMS = min(sortMS, eval[float64](t, ctx, `(() => { const t0 = performance.now(); document.querySelector('#replays th[data-col="5"] button').click(); return performance.now() - t0; })()`))
 				filterMS = min(filterMS, eval[float64](t, ctx, `(() => { const e = document.querySelector('[data-f="5"]'); e.value = e.value ? "" : ">50000"; const t0 = performance.now(); e.dispatchEvent(new Event("change")); return performance.now() - t0; })()`))
+				if withinTargets(load, sortMS, filterMS, limit, f) && os.Getenv("TILEPROOF_MEASURE") == "" {
+					break
+				}
 			}
 			eval[any](t, ctx, `(e => { e.value = ">50000"; e.dispatchEvent(new Event("change")); })(document.querySelector('[data-f="5"]'))`)
 			shown := eval[string](t, ctx, `document.getElementById("shown").textContent`)
 			per := float64(b.Len()) / float64(n)
 			t.Logf("%d submissions: %d bytes (%.0f a submission), loaded in %.0f ms, sort %.0f ms, filter %.0f ms (%s)", n, b.Len(), per, load, sortMS, filterMS, shown)
-			limit := 2000.0
-			if n > 20000 {
-				limit = 3000
-			}
-			// The times are for this machine unloaded: on a machine busier
-			// than one runnable task a core (the load average), they are
-			// stretched by that factor, and the test says so.
-			f := loadFactor()
 			if f > 1 {
 				t.Logf("the load average is %.1f a core: the time limits are stretched %.1f times", f, f)
 			}
 			if per > 150 {
 				t.Errorf("%.0f bytes a submission, at most 150", per)
 			}
-			if load > limit*f || sortMS > 200*f || filterMS > 200*f {
+			if !withinTargets(load, sortMS, filterMS, limit, f) {
 				t.Errorf("the targets: %.0f ms to load, 200 ms a sort or filter (times %.1f)", limit, f)
 			}
 			if !strings.HasSuffix(shown, fmt.Sprintf("of %d shown", n)) {
@@ -226,6 +230,15 @@ func TestBrowserReportScale(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withinTargets reports whether the best times so far meet the scale
+// tests' targets: limit ms to load, 200 ms a sort or a filter, all
+// stretched f times. Outside TILEPROOF_MEASURE (which wants the figures
+// of docs) the tests stop loading the page once they are met: a further
+// try could only lower the best, so the verdict is the same.
+func withinTargets(load, sortMS, filterMS, limit, f float64) bool {
+	return load <= limit*f && sortMS <= 200*f && filterMS <= 200*f
 }
 
 // loadFactor returns the one-minute load average a core, at least 1 (1

@@ -52,7 +52,15 @@ func open(t *testing.T, html string) context.Context {
 // fragment hash, waiting for an element of selector wait.
 func openAt(t *testing.T, html string, w, h int64, hash, wait string) context.Context {
 	t.Helper()
-	ctx := tab(t)
+	return openIn(t, tab(t), html, w, h, hash, wait)
+}
+
+// openIn is openAt in the tab ctx, a new document in place of the one
+// it shows (which the test must no longer need): a tab costs Chromium far
+// more than a page loaded in it. With w 0 it sets no viewport, so keep it
+// to tabs whose every page is opened with a w.
+func openIn(t *testing.T, ctx context.Context, html string, w, h int64, hash, wait string) context.Context {
+	t.Helper()
 	file := filepath.Join(t.TempDir(), "page.html")
 	if err := os.WriteFile(file, []byte(html), 0o644); err != nil {
 		t.Fatal(err)
@@ -191,9 +199,10 @@ func TestBrowserStepping(t *testing.T) {
 // opens on the divergence with the right cells marked and says why.
 func TestBrowserDivergence(t *testing.T) {
 	t.Parallel()
+	in := tab(t) // each page a new document in the one tab
 	t.Run("bad-spawn", func(t *testing.T) {
 		g := load(t, "tampered/spawn-on-full-cell.yaml")
-		ctx := open(t, page(t, g))
+		ctx := openIn(t, in, page(t, g), 0, 0, "", "#board .c")
 		s := read(t, ctx)
 		sp := g.Replay.Spawns[300]
 		cell := sp.Row*4 + sp.Col
@@ -219,7 +228,7 @@ func TestBrowserDivergence(t *testing.T) {
 		// refused on, with its arrow drawn over it; a step back is the
 		// last frame, without.
 		g := load(t, "tampered/illegal-move-inserted.yaml")
-		ctx := open(t, page(t, g))
+		ctx := openIn(t, in, page(t, g), 0, 0, "", "#board .c")
 		s := read(t, ctx)
 		if s.Step != 509 || !s.NoteOn || len(s.Bad) != 0 || !strings.Contains(s.Note, "action 509 (left)") || !strings.Contains(s.Note, "illegal move") {
 			t.Errorf("on opening: step %d, note %q (shown %v), marked %v", s.Step, s.Note, s.NoteOn, s.Bad)
@@ -287,9 +296,10 @@ func TestBrowserChartClick(t *testing.T) {
 	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
 	last := len(g.Frames) - 1
+	in := tab(t) // each page a new document in the one tab
 	for _, width := range []int64{1000, 390} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
-			ctx := openAt(t, page(t, g), width, 900, "", "#board .c")
+			ctx := openIn(t, in, page(t, g), width, 900, "", "#board .c")
 			do(t, ctx, "scroll", chromedp.ScrollIntoView("#chart"))
 			// at returns the viewport point of step k on the axis, and the
 			// axis's length in CSS pixels.
@@ -431,7 +441,9 @@ func manyFailures(n int, profiles []string) *conformance.Report {
 }
 
 // TestBrowserWidths opens each kind of page at 1,280 px and on a phone
-// (390 px): nothing is wider than the window, so nothing scrolls sideways.
+// (390 px): nothing is wider than the window, so nothing scrolls sideways;
+// on the phone, the illegal move's viewer has its controls at least 44 px
+// high and in the window (TestBrowserPhone's checks, on this load).
 func TestBrowserWidths(t *testing.T) {
 	t.Parallel()
 	var rep, conf, many bytes.Buffer
@@ -445,21 +457,28 @@ func TestBrowserWidths(t *testing.T) {
 		t.Fatal(err)
 	}
 	big := load(t, "valid/tile-merge-4096.yaml")
-	pages := []struct{ name, html, wait string }{
-		{"the viewer of a valid game", page(t, big), "#board .c"},
-		{"the viewer of an illegal move", page(t, load(t, "tampered/illegal-move-inserted.yaml")), "#board .c"},
-		{"the viewer of a false claimed board", page(t, load(t, "tampered/truncated.yaml")), "#board .c"},
-		{"the viewer of an 8x8 game", page(t, wideGame(t)), "#board .c"},
-		{"the batch report", rep.String(), "#replays"},
-		{"the conformance page", conf.String(), "#summary"},
-		{"the conformance page of many profiles", many.String(), "#summary"},
+	pages := []struct {
+		name, html, wait string
+		controls         bool // TestBrowserPhone's checks of the controls at 390 px
+	}{
+		{"the viewer of a valid game", page(t, big), "#board .c", false},
+		{"the viewer of an illegal move", page(t, load(t, "tampered/illegal-move-inserted.yaml")), "#board .c", true},
+		{"the viewer of a false claimed board", page(t, load(t, "tampered/truncated.yaml")), "#board .c", false},
+		{"the viewer of an 8x8 game", page(t, wideGame(t)), "#board .c", false},
+		{"the batch report", rep.String(), "#replays", false},
+		{"the conformance page", conf.String(), "#summary", false},
+		{"the conformance page of many profiles", many.String(), "#summary", false},
 	}
 	for _, w := range []int64{1280, 390} {
+		in := tab(t) // one tab a width, each page a new document in it
 		for _, p := range pages {
-			ctx := openAt(t, p.html, w, 844, "", p.wait)
+			ctx := openIn(t, in, p.html, w, 844, "", p.wait)
 			m := measure(t, ctx)
 			if m.Client != int(w) || m.Scroll > m.Client {
 				t.Errorf("%s at %d px: %d px wide in a window of %d", p.name, w, m.Scroll, m.Client)
+			}
+			if w == 390 && p.controls {
+				phoneControls(t, ctx, p.name)
 			}
 			if p.wait == "#replays" {
 				if tw := eval[float64](t, ctx, `document.getElementById("replays").getBoundingClientRect().right`); tw > float64(w) {
@@ -485,6 +504,7 @@ func TestBrowserConformanceHeight(t *testing.T) {
 	t.Parallel()
 	profiles := []string{"classic", "tile-merge", "pgs", "online-2048", "rosetta"}
 	heights := map[int]map[int64]int{}
+	tabs := map[int64]context.Context{1280: tab(t), 390: tab(t)} // a tab a width
 	for _, n := range []int{1, 5} {
 		var b bytes.Buffer
 		if err := Conformance(&b, manyFailures(60, profiles[:n])); err != nil {
@@ -492,7 +512,7 @@ func TestBrowserConformanceHeight(t *testing.T) {
 		}
 		heights[n] = map[int64]int{}
 		for _, w := range []int64{1280, 390} {
-			ctx := openAt(t, b.String(), w, 844, "", "#summary")
+			ctx := openIn(t, tabs[w], b.String(), w, 844, "", "#summary")
 			heights[n][w] = measure(t, ctx).Height
 			if n == 5 && w == 1280 {
 				t.Logf("60 cases in 5 profiles: %d bytes, %d px at 1,280 px", b.Len(), heights[n][w])
@@ -532,8 +552,9 @@ func TestBrowserMarksApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	claim := page(t, load(t, "tampered/truncated.yaml"))
+	in := tab(t) // each page a new document in the one tab
 	for name, html := range map[string]string{"conformance": b.String(), "claimed board": claim} {
-		ctx := openAt(t, html, 0, 0, "", ".c.bad")
+		ctx := openIn(t, in, html, 0, 0, "", ".c.bad")
 		js := eval[string](t, ctx, `JSON.stringify((() => {
 			// reach is how far a cell's mark is drawn outside its box.
 			const reach = c => {

@@ -187,7 +187,7 @@ func TestBrowserAnimation(t *testing.T) {
 	do(t, ctx, "untick", chromedp.Click("#animate"))
 	still(ctx, "unticked")
 
-	ctx = tab(t)
+	// The same tab, a new document opened in it below.
 	do(t, ctx, "reduced motion", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
@@ -206,6 +206,7 @@ func TestBrowserAnimation(t *testing.T) {
 // buttons of a list; each goes to its step, as m and M do.
 func TestBrowserMoments(t *testing.T) {
 	t.Parallel()
+	in := tab(t) // each page a new document in the one tab
 	for _, name := range []string{"valid/tile-merge-4096.yaml", "tampered/illegal-move-inserted.yaml"} {
 		g := load(t, name)
 		html := page(t, g)
@@ -221,7 +222,7 @@ func TestBrowserMoments(t *testing.T) {
 		if len(steps) < 3 {
 			t.Fatalf("%s: %d moments", name, len(steps))
 		}
-		ctx := open(t, html)
+		ctx := openIn(t, in, html, 0, 0, "", "#board .c")
 		for sel, want := range map[string]int{"#ticks button": len(steps), "#moments button": len(steps), "#chart circle.moment": len(steps)} {
 			if n := eval[int](t, ctx, fmt.Sprintf(`document.querySelectorAll(%q).length`, sel)); n != want {
 				t.Errorf("%s: %d %s, want %d", name, n, sel, want)
@@ -275,12 +276,13 @@ func rect(t *testing.T, ctx context.Context, sel string) box {
 func TestBrowserViewerLayout(t *testing.T) {
 	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
+	in := tab(t) // each page a new document in the one tab
 	for _, p := range []struct {
 		name string
 		g    TracedReplay
 	}{{"a valid game", g}, {"an 8x8 game", wideGame(t)}, {"an illegal move", load(t, "tampered/illegal-move-inserted.yaml")}} {
 		html := page(t, p.g)
-		ctx := openAt(t, html, 1280, 800, "", "body[data-shown]")
+		ctx := openIn(t, in, html, 1280, 800, "", "body[data-shown]")
 		t.Logf("%s: a page of %d bytes, its first board drawn %s ms after the page's start", p.name, len(html), eval[string](t, ctx, `document.body.dataset.shown`))
 		b, h := rect(t, ctx, "#board"), rect(t, ctx, "#headline")
 		if b.Width < 430 || b.Width > 470 {
@@ -333,35 +335,17 @@ func touch(x0, y0, x1, y1 float64) chromedp.Action[chromedp.Void] {
 // TestBrowserPhone at 390 by 844: every control at least 44 px high and
 // in the window wherever the page is scrolled, nothing wider than the
 // window; a swipe left on the board goes on a step, right back a step; a
-// tap plays, another pauses.
+// tap plays, another pauses. The viewer of an illegal move is held to the
+// same in TestBrowserWidths, on the page it opens at 390 px.
 func TestBrowserPhone(t *testing.T) {
 	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
-	var late context.Context // the game at step 2500, for the swipes below
-	for _, hash := range []string{"#step=2500", ""} {
-		html := page(t, g)
-		if hash == "" {
-			html = page(t, load(t, "tampered/illegal-move-inserted.yaml"))
-		}
-		ctx := openAt(t, html, 390, 844, hash, "#board .c")
-		if hash != "" {
-			late = ctx
-		}
-		if m := measure(t, ctx); m.Scroll > m.Client {
-			t.Errorf("%s: %d px wide in a window of %d", hash, m.Scroll, m.Client)
-		}
-		for _, y := range []string{"0", "document.documentElement.scrollHeight"} {
-			eval[any](t, ctx, "window.scrollTo(0, "+y+")")
-			var small []string
-			js := `JSON.stringify(Array.from(document.querySelectorAll(".controls .buttons button, .controls select, .controls .opt")).filter(e => e.getBoundingClientRect().height < 44 || e.getBoundingClientRect().bottom > innerHeight || e.getBoundingClientRect().top < 0).map(e => e.id || e.className))`
-			if err := json.Unmarshal([]byte(eval[string](t, ctx, js)), &small); err != nil {
-				t.Fatal(err)
-			}
-			if len(small) > 0 {
-				t.Errorf("%s scrolled to %s: controls under 44 px or out of the window: %v", hash, y, small)
-			}
-		}
+	// The game at step 2500, for the swipes below.
+	late := openAt(t, page(t, g), 390, 844, "#step=2500", "#board .c")
+	if m := measure(t, late); m.Scroll > m.Client {
+		t.Errorf("#step=2500: %d px wide in a window of %d", m.Scroll, m.Client)
 	}
+	phoneControls(t, late, "#step=2500")
 	// Only scrolled above: still at step 2500.
 	ctx := late
 	eval[any](t, ctx, `document.getElementById("board").scrollIntoView({block: "center"})`)
@@ -379,6 +363,23 @@ func TestBrowserPhone(t *testing.T) {
 	do(t, ctx, "tap", touch(x0, y, x0, y))
 	if p := eval[string](t, ctx, `document.getElementById("play").getAttribute("aria-pressed")`); p != "false" {
 		t.Errorf("a second tap does not pause (pressed %s)", p)
+	}
+}
+
+// phoneControls checks a page open at 390 by 844: every control at least
+// 44 px high and in the window, scrolled to the top and to the bottom.
+func phoneControls(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	for _, y := range []string{"0", "document.documentElement.scrollHeight"} {
+		eval[any](t, ctx, "window.scrollTo(0, "+y+")")
+		var small []string
+		js := `JSON.stringify(Array.from(document.querySelectorAll(".controls .buttons button, .controls select, .controls .opt")).filter(e => e.getBoundingClientRect().height < 44 || e.getBoundingClientRect().bottom > innerHeight || e.getBoundingClientRect().top < 0).map(e => e.id || e.className))`
+		if err := json.Unmarshal([]byte(eval[string](t, ctx, js)), &small); err != nil {
+			t.Fatal(err)
+		}
+		if len(small) > 0 {
+			t.Errorf("%s scrolled to %s: controls under 44 px or out of the window: %v", name, y, small)
+		}
 	}
 }
 

@@ -99,6 +99,7 @@ func TestBrowserConformTargets(t *testing.T) {
 		tab(t) // skips, or fails under TILEPROOF_BROWSER=required
 	}
 	dir := conformPages(t)
+	wide, narrow := tab(t), tab(t) // a tab a width, each page a new document
 	for _, p := range []struct {
 		file string
 		max  int
@@ -115,7 +116,7 @@ func TestBrowserConformTargets(t *testing.T) {
 			!strings.Contains(string(html), `<span class="verdict valid big">PASS</span> `+template.HTMLEscapeString(string(line))) {
 			t.Errorf("%s: the verdict is not the command's, PASS and %q", p.file, line)
 		}
-		ctx := openAt(t, string(html), classicWidth, 844, "", "#summary")
+		ctx := openIn(t, wide, string(html), classicWidth, 844, "", "#summary")
 		h := pageHeight(t, ctx)
 		t.Logf("%s: %d px tall at 1,280 px with a classic scrollbar", p.file, h)
 		if h > p.max {
@@ -124,7 +125,7 @@ func TestBrowserConformTargets(t *testing.T) {
 		if bad := eval[string](t, ctx, boardsInOneRow); bad != "" {
 			t.Errorf("%s at 1,280 px: the boards of %s are not in one row", p.file, bad)
 		}
-		phone := openAt(t, string(html), 390, 844, "", "#summary")
+		phone := openIn(t, narrow, string(html), 390, 844, "", "#summary")
 		if bad := eval[string](t, phone, boardsInOneRow); bad != "" {
 			t.Errorf("%s at 390 px: the boards of %s are not in one row", p.file, bad)
 		}
