@@ -2,7 +2,6 @@ package player
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/tileproof/tileproof/engine"
 )
@@ -127,8 +126,9 @@ func (p *expectimax) Choose(g *engine.Game) engine.Direction {
 	// it with, early in a game as late, and with huge tiles as with small
 	// ones. (With a fixed value, the evaluation of a live board with large
 	// tiles out of order could fall below that of a loss.)
+	root := readGrid(&b)
 	lines := float64(b.Rows() + b.Cols())
-	p.loss = p.ev.score(&b) - lines*p.ev.w.loss
+	p.loss = p.ev.score(&root) - lines*p.ev.w.loss
 	clear(p.cache)
 	best, bestValue := legal[0], math.Inf(-1)
 	for _, d := range legal {
@@ -164,21 +164,29 @@ func spawnChoices(ws []engine.SpawnWeight) []spawnChoice {
 // reaching b from the root.
 func (p *expectimax) chance(b engine.Board, depth int, prob float64) float64 {
 	if depth <= 0 || prob < minProb {
-		return p.ev.score(&b)
+		g := readGrid(&b)
+		return p.ev.score(&g)
 	}
 	if c, ok := p.cache[b]; ok && c.depth >= depth {
 		return c.value
 	}
-	mask := b.EmptyMask()
-	empty := bits.OnesCount64(mask)
+	g := readGrid(&b)
+	empty := 0
+	for _, e := range g.cells[:g.rows*g.cols] {
+		if e == 0 {
+			empty++
+		}
+	}
 	if empty == 0 { // cannot happen after a move that changed the board
-		return p.ev.score(&b)
+		return p.ev.score(&g)
 	}
 	cellProb := prob / float64(empty)
 	var total float64
-	for ; mask != 0; mask &= mask - 1 {
-		i := bits.TrailingZeros64(mask)
-		r, c := i/b.Cols(), i%b.Cols()
+	for i, e := range g.cells[:g.rows*g.cols] {
+		if e != 0 {
+			continue
+		}
+		r, c := i/g.cols, i%g.cols
 		for _, s := range p.spawns {
 			nb := b
 			if nb.Set(r, c, s.value) != nil {
@@ -203,7 +211,7 @@ func (p *expectimax) maxNode(b engine.Board, depth int, prob float64) float64 {
 		if err != nil || !s.Changed {
 			continue
 		}
-		best = max(best, p.chance(s.Board, depth-1, prob))
+		best = math.Max(best, p.chance(s.Board, depth-1, prob))
 	}
 	return best
 }

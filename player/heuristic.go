@@ -129,44 +129,57 @@ func (ev *evaluator) table(n int) []float64 {
 	return ev.tables[n]
 }
 
-// score evaluates a board: the sum of the scores of its rows and columns.
-// It reads the board's exponents once, into the table keys of its rows and
-// columns when the board is at most 4x4 with tiles below 2^16.
-func (ev *evaluator) score(b *engine.Board) float64 {
-	rows, cols := b.Rows(), b.Cols()
-	var total float64
-	if rows <= 4 && cols <= 4 {
-		var rowKey, colKey [4]int
-		all := 0 // every exponent or'ed: below 16 when they all are
-		for r := range rows {
-			for c := range cols {
-				e := b.Exp(r, c)
-				all |= e
-				rowKey[r] |= e << (4 * c)
-				colKey[c] |= e << (4 * r)
-			}
-		}
-		if all < 16 {
-			rt, ct := ev.table(cols), ev.table(rows)
-			for _, k := range rowKey[:rows] {
-				total += rt[k]
-			}
-			for _, k := range colKey[:cols] {
-				total += ct[k]
-			}
-			return total
+// grid is a board's exponents in row-major order, read once for the
+// evaluation and the chance nodes.
+type grid struct {
+	rows, cols int
+	cells      [engine.MaxSide * engine.MaxSide]uint8
+	maxExp     uint8
+}
+
+func readGrid(b *engine.Board) grid {
+	g := grid{rows: b.Rows(), cols: b.Cols()}
+	i := 0
+	for r := range g.rows {
+		for c := range g.cols {
+			e := uint8(b.Exp(r, c))
+			g.cells[i] = e
+			g.maxExp = max(g.maxExp, e)
+			i++
 		}
 	}
+	return g
+}
+
+// score evaluates a board: the sum of the scores of its rows and columns.
+func (ev *evaluator) score(g *grid) float64 {
+	rows, cols := g.rows, g.cols
+	var total float64
 	var line [engine.MaxSide]uint8
-	for r := range rows {
-		for c := range cols {
-			line[c] = uint8(b.Exp(r, c))
+	if g.maxExp < 16 && rows <= 4 && cols <= 4 {
+		rt, ct := ev.table(cols), ev.table(rows)
+		for r := range rows {
+			k := 0
+			for c := range cols {
+				k |= int(g.cells[r*cols+c]) << (4 * c)
+			}
+			total += rt[k]
 		}
-		total += ev.lineScore(line[:cols])
+		for c := range cols {
+			k := 0
+			for r := range rows {
+				k |= int(g.cells[r*cols+c]) << (4 * r)
+			}
+			total += ct[k]
+		}
+		return total
+	}
+	for r := range rows {
+		total += ev.lineScore(g.cells[r*cols : r*cols+cols])
 	}
 	for c := range cols {
 		for r := range rows {
-			line[r] = uint8(b.Exp(r, c))
+			line[r] = g.cells[r*cols+c]
 		}
 		total += ev.lineScore(line[:rows])
 	}
