@@ -92,6 +92,23 @@ const (
 	keyState
 )
 
+// The spawn's and the state's keys, as bits of their [given]s, in the
+// order of spawnNames and stateNames.
+const (
+	keyRow = 1 << iota
+	keyCol
+	keyValue
+)
+
+const (
+	keyBoard = 1 << iota
+	keyScore
+	keyMoves
+	keyWon
+	keyOver
+	keyResult
+)
+
 type (
 	answerLine struct {
 		given
@@ -131,35 +148,35 @@ const (
 // UnmarshalJSONFrom reads an answer's object.
 func (w *answerLine) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	r := reader{dec}
-	return r.object(answerNames, &w.given, func(i int) (err error) {
-		switch answerNames[i] {
-		case "id":
+	return r.object(answerNames, &w.given, func(key uint16) (err error) {
+		switch key {
+		case keyID:
 			w.ID, err = r.integer(-1)
-		case "ok":
+		case keyOK:
 			w.OK, err = r.boolean()
-		case "error":
+		case keyError:
 			w.Error, err = r.str(-1)
-		case "message":
+		case keyMessage:
 			w.Message, err = r.str(-1)
-		case "protocol":
+		case keyProtocol:
 			w.Protocol, err = r.integer(-1)
-		case "name":
+		case keyName:
 			w.Name, err = r.str(-1)
-		case "version":
+		case keyVersion:
 			w.Version, err = r.str(-1)
-		case "profiles":
+		case keyProfiles:
 			w.Profiles, err = r.strings(mostStrings)
-		case "features":
+		case keyFeatures:
 			w.Features, err = r.strings(mostStrings)
-		case "changed":
+		case keyChanged:
 			w.Changed, err = r.boolean()
-		case "gained":
+		case keyGained:
 			w.Gained, err = r.integer(-1)
-		case "spawn":
+		case keySpawn:
 			w.Spawn, err = r.spawn()
-		case "legal":
+		case keyLegal:
 			w.Legal, err = r.strings(mostLegal)
-		case "state":
+		case keyState:
 			w.State, err = r.state()
 		}
 		return err
@@ -203,8 +220,8 @@ func (r reader) start(wantName string, want ...jsontext.Kind) (jsontext.Token, b
 
 // object reads an object whose keys are names into g: null is noted (and
 // refused after, but for the answer's id and spawn), any other value read
-// by member, given the key's index.
-func (r reader) object(names []string, g *given, member func(i int) error) error {
+// by member, given the key's bit (1 << its index in names).
+func (r reader) object(names []string, g *given, member func(key uint16) error) error {
 	if _, ok, err := r.start("an object", '{'); !ok {
 		return err
 	}
@@ -222,7 +239,7 @@ func (r reader) object(names []string, g *given, member func(i int) error) error
 			g.null |= 1 << i
 			_, err = r.dec.ReadToken()
 		default:
-			err = member(i)
+			err = member(1 << i)
 		}
 		if err != nil {
 			return err
@@ -318,13 +335,13 @@ func (r reader) integer(i int) (integer, error) {
 }
 
 func (r reader) spawn() (s spawnLine, err error) {
-	err = r.object(spawnNames, &s.given, func(i int) (err error) {
-		switch spawnNames[i] {
-		case "row":
+	err = r.object(spawnNames, &s.given, func(key uint16) (err error) {
+		switch key {
+		case keyRow:
 			s.Row, err = r.integer(-1)
-		case "col":
+		case keyCol:
 			s.Col, err = r.integer(-1)
-		case "value":
+		case keyValue:
 			s.Value, err = r.integer(-1)
 		}
 		return err
@@ -333,19 +350,19 @@ func (r reader) spawn() (s spawnLine, err error) {
 }
 
 func (r reader) state() (s stateLine, err error) {
-	err = r.object(stateNames, &s.given, func(i int) (err error) {
-		switch stateNames[i] {
-		case "board":
+	err = r.object(stateNames, &s.given, func(key uint16) (err error) {
+		switch key {
+		case keyBoard:
 			s.Board, err = r.board()
-		case "score":
+		case keyScore:
 			s.Score, err = r.integer(-1)
-		case "moves":
+		case keyMoves:
 			s.Moves, err = r.integer(-1)
-		case "won":
+		case keyWon:
 			s.Won, err = r.boolean()
-		case "over":
+		case keyOver:
 			s.Over, err = r.boolean()
-		case "result":
+		case keyResult:
 			s.Result, err = r.str(-1)
 		}
 		return err

@@ -82,8 +82,8 @@ func (c *checker) answer(op string, okKeys uint16, w *answerLine) protocol.Answe
 	if s := &w.Spawn; w.value(keySpawn) {
 		c.keys("/spawn", spawnNames, s.given, 1<<len(spawnNames)-1, 0, "")
 		a.Spawn = &engine.Spawn{
-			Row:   int(c.integer("/spawn/row", s.Row, s.value(1<<0), 0, 7)),
-			Col:   int(c.integer("/spawn/col", s.Col, s.value(1<<1), 0, 7)),
+			Row:   int(c.integer("/spawn/row", s.Row, s.value(keyRow), 0, 7)),
+			Col:   int(c.integer("/spawn/col", s.Col, s.value(keyCol), 0, 7)),
 			Value: c.tile("/spawn/value", s.Value, false),
 		}
 	}
@@ -118,8 +118,7 @@ func (c *checker) answer(op string, okKeys uint16, w *answerLine) protocol.Answe
 }
 
 func (c *checker) state(w *stateLine) *protocol.WireState {
-	const result = 1 << 5 // stateNames[5]
-	c.keys("/state", stateNames, w.given, (1<<len(stateNames)-1)&^result, 0, "")
+	c.keys("/state", stateNames, w.given, (1<<len(stateNames)-1)&^keyResult, 0, "")
 	st := &protocol.WireState{Won: w.Won, Over: w.Over, Result: w.Result}
 	rows := w.Board
 	c.count("/state/board", len(rows), 2, 8)
@@ -138,12 +137,12 @@ func (c *checker) state(w *stateLine) *protocol.WireState {
 		}
 		st.Board[r] = cells[len(cells)-len(row):]
 	}
-	st.Score = c.integer("/state/score", w.Score, w.value(1<<1), 0, engine.MaxSafeInteger)
-	st.Moves = int(c.integer("/state/moves", w.Moves, w.value(1<<2), 0, engine.MaxSafeInteger))
-	if w.has(result) && !slices.Contains([]string{"playing", "target-reached", "no-moves", "move-limit", "run-finished"}, st.Result) {
+	st.Score = c.integer("/state/score", w.Score, w.value(keyScore), 0, engine.MaxSafeInteger)
+	st.Moves = int(c.integer("/state/moves", w.Moves, w.value(keyMoves), 0, engine.MaxSafeInteger))
+	if w.has(keyResult) && !slices.Contains([]string{"playing", "target-reached", "no-moves", "move-limit", "run-finished"}, st.Result) {
 		c.fail("/state/result", fmt.Sprintf("%q is not playing, target-reached, no-moves, move-limit or run-finished", truncate(st.Result, 60)))
 	}
-	if w.has(result) && st.Over != (st.Result != "playing") {
+	if w.has(keyResult) && st.Over != (st.Result != "playing") {
 		c.fail("/state/over", fmt.Sprintf("%v, but the result is %s", st.Over, st.Result))
 	}
 	// Beyond the schema: the rows of a board are of one length.
