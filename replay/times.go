@@ -91,3 +91,27 @@ func (r *Replay) TimesLog() string {
 	}
 	return string(b)
 }
+
+// TimesCheck is what a check of a replay's think times against the key of
+// the signed server that dealt its game found: whether its timesSeal is
+// that server's MAC of these times for this game. It says nothing of the
+// game's legality, which the verdict gives: a game whose times are not
+// sealed is as valid or invalid as without them.
+type TimesCheck struct {
+	Count  int    // the replay's times (0 for none)
+	Sealed bool   // the times are those the server with the key measured for this game
+	Reason string // when not sealed, why, in words
+}
+
+// appendJSON writes the check as a verdict line's "thinkTimes":
+// {"count":N,"sealed":B} and, when not sealed, "reason".
+func (tc *TimesCheck) appendJSON(b []byte) []byte {
+	w := jsonWriter{b: append(b, '{')}
+	w.num("count", uint64(tc.Count))
+	w.key("sealed")
+	w.b = strconv.AppendBool(w.b, tc.Sealed)
+	if !tc.Sealed {
+		w.opt("reason", tc.Reason)
+	}
+	return append(w.b, '}')
+}

@@ -139,6 +139,12 @@ type Verdict struct {
 	// analyze package's report of a valid game (tileproof verify
 	// --analyze), written as the verdict line's "analysis". Nil for none.
 	Analysis json.RawMessage
+
+	// ThinkTimes is what a check of the replay's think times against the
+	// key of the signed server that dealt it found (tileproof verify
+	// --times-key-file), written as the verdict line's "thinkTimes". Nil
+	// when not checked. It says nothing of the game's legality.
+	ThinkTimes *TimesCheck
 }
 
 // Divergence is the first point where a replay leaves the rules: the
@@ -425,6 +431,10 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 	if pl := vd.Plausibility; pl != nil {
 		w.key("plausibility")
 		w.b = pl.appendJSON(w.b)
+	}
+	if tc := vd.ThinkTimes; tc != nil {
+		w.key("thinkTimes")
+		w.b = tc.appendJSON(w.b)
 	}
 	if len(vd.Analysis) > 0 {
 		w.key("analysis")

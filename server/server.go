@@ -256,7 +256,10 @@ func (s *Server) init(w http.ResponseWriter, r *http.Request, name string) {
 			httpError(w, http.StatusServiceUnavailable, err.Error())
 			return
 		}
-		tm.chain = chainStart(name, seed)
+		// The chain starts from the seed as a replay holds it (trimmed),
+		// which CheckTimes reads.
+		norm, _ := engine.NormalizeSeed(seed) // NewGame took it
+		tm.chain = chainStart(name, norm)
 	}
 	resp := s.respond(name, g, drawn, t, tm)
 	resp.Spec = s.spec(name, rules)

@@ -208,3 +208,26 @@ func TestSealCarriesTimes(t *testing.T) {
 		t.Errorf("opened %+v, %v; sealed %+v", got, err, sec)
 	}
 }
+
+// TestThinkTimesTrimmedSeed: a seed given with white space around it is
+// the seed a replay holds trimmed, and the times of its game check with
+// that replay (the chain starts from the seed tp1 hashes).
+func TestThinkTimesTrimmedSeed(t *testing.T) {
+	ctx := t.Context()
+	ts := newTestServer(t, testKey)
+	code, r := call(t, ctx, ts.URL+"/api/games/tile-merge/init?seed=%20trim%0A", nil)
+	if code != 200 {
+		t.Fatalf("init: %d %+v", code, r)
+	}
+	a := r.LegalActions[0]
+	code, r = call(t, ctx, ts.URL+"/api/games/tile-merge/action", map[string]any{"state": r.State, "action": a})
+	if code != 200 || r.ThinkMs == nil {
+		t.Fatalf("move: %d %+v", code, r)
+	}
+	d, _ := engine.ParseDirection(a.Direction)
+	seed := "trim"
+	rep := &replay.Replay{Profile: "tile-merge", Seed: &seed, Actions: []engine.Action{engine.Action(d)}, Times: []uint32{*r.ThinkMs}, TimesSeal: r.TimesSeal}
+	if err := CheckTimes([]byte(testKey), rep); err != nil {
+		t.Errorf("the times of a game of seed %q, as a replay holds it: %v", seed, err)
+	}
+}

@@ -78,10 +78,7 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 	ctx := cmd.Context()
 	opts := analyze.Options{Deep: f.deep, Clairvoyance: !f.noClairvoyance, MaxMoves: f.maxMoves}
 	if f.timesKeyFile != "" {
-		key, err := readKeyFile(f.timesKeyFile)
-		if err == nil && len(key) < server.MinKeySize {
-			err = fmt.Errorf("the key is %d bytes; a server's key has %d or more", len(key), server.MinKeySize)
-		}
+		key, err := timesKeyFile(f.timesKeyFile)
 		if err != nil {
 			return c.fail(exitBadUsage, "analyze: --times-key-file %s: %v", safetext.Terminal(f.timesKeyFile), err)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,6 +23,35 @@ import (
 // (they are not) and with none (the replay's word).
 func TestAnalyzeTimesKey(t *testing.T) {
 	key := "0123456789abcdef0123456789abcdef"
+	rep := playTimedGame(t, key, "cli", 120)
+	dir := t.TempDir()
+	file, keyFile, otherKey := filepath.Join(dir, "g.json"), filepath.Join(dir, "key"), filepath.Join(dir, "other")
+	for f, data := range map[string]string{file: string(rep.EncodeJSON()), keyFile: key + "\n", otherKey: strings.Repeat("x", 32)} {
+		if err := os.WriteFile(f, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--times-key-file", keyFile}, "think times: sealed by the server whose key was given"},
+		{[]string{"--times-key-file", otherKey}, "think times: NOT sealed"},
+		{nil, "think times: the replay's word"},
+		{[]string{"--json", "--times-key-file", keyFile}, `"sealed":true`},
+	} {
+		code, out, errOut := runCLI(t, "", append(append([]string{"analyze"}, tc.args...), file)...)
+		if code != exitOK || !strings.Contains(out, tc.want) || !strings.Contains(out, "think") {
+			t.Errorf("analyze %v: exit %d, want %q in\n%s%s", tc.args, code, tc.want, out, errOut)
+		}
+	}
+}
+
+// playTimedGame plays a tile-merge game of at most n moves from seed
+// through a server signed with key on a real socket and returns its
+// replay with the server's times and times seal.
+func playTimedGame(t *testing.T, key, seed string, n int) *replay.Replay {
+	t.Helper()
 	p, _ := engine.BuiltinProfile("tile-merge")
 	s, err := server.New([]*engine.Profile{p}, []byte(key))
 	if err != nil {
@@ -47,10 +77,9 @@ func TestAnalyzeTimesKey(t *testing.T) {
 		}
 		return r
 	}
-	r := do(http.MethodGet, "/init?seed=cli", nil)
-	seed := "cli"
+	r := do(http.MethodGet, "/init?seed="+url.QueryEscape(seed), nil)
 	rep := &replay.Replay{Profile: "tile-merge", Seed: &seed, Times: []uint32{}}
-	for i := 0; i < 120 && !r.GameOver; i++ {
+	for i := 0; i < n && !r.GameOver; i++ {
 		a := r.LegalActions[i%len(r.LegalActions)]
 		r = do(http.MethodPost, "/action", map[string]any{"state": r.State, "action": a})
 		d, _ := engine.ParseDirection(a.Direction)
@@ -59,25 +88,5 @@ func TestAnalyzeTimesKey(t *testing.T) {
 		rep.TimesSeal = r.TimesSeal
 	}
 	rep.Claim = replay.Claim{Score: r.Observation.Score, MaxTile: r.Observation.MaxTile, Moves: r.Observation.Moves}
-	dir := t.TempDir()
-	file, keyFile, otherKey := filepath.Join(dir, "g.json"), filepath.Join(dir, "key"), filepath.Join(dir, "other")
-	for f, data := range map[string]string{file: string(rep.EncodeJSON()), keyFile: key + "\n", otherKey: strings.Repeat("x", 32)} {
-		if err := os.WriteFile(f, []byte(data), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"--times-key-file", keyFile}, "think times: sealed by the server whose key was given"},
-		{[]string{"--times-key-file", otherKey}, "think times: NOT sealed"},
-		{nil, "think times: the replay's word"},
-		{[]string{"--json", "--times-key-file", keyFile}, `"sealed":true`},
-	} {
-		code, out, errOut := runCLI(t, "", append(append([]string{"analyze"}, tc.args...), file)...)
-		if code != exitOK || !strings.Contains(out, tc.want) || !strings.Contains(out, "think") {
-			t.Errorf("analyze %v: exit %d, want %q in\n%s%s", tc.args, code, tc.want, out, errOut)
-		}
-	}
+	return rep
 }

@@ -123,8 +123,19 @@ func signingKey(keyFile string, lookupEnv func(string) (string, bool)) ([]byte, 
 	return key, nil
 }
 
-// readKeyFile reads a key file, serve's --key-file and analyze's
-// --times-key-file alike: any file, a device or a pipe too (--key-file
+// timesKeyFile reads the key of a signed server from a file, as
+// --times-key-file takes it (analyze, verify): as serve reads --key-file,
+// and at least server.MinKeySize bytes.
+func timesKeyFile(name string) ([]byte, error) {
+	key, err := readKeyFile(name)
+	if err == nil && len(key) < server.MinKeySize {
+		err = fmt.Errorf("the key is %d bytes; a server's key has %d or more", len(key), server.MinKeySize)
+	}
+	return key, err
+}
+
+// readKeyFile reads a key file, serve's --key-file and --times-key-file
+// alike: any file, a device or a pipe too (--key-file
 // <(...)), to a bound, with the white space around the key trimmed.
 func readKeyFile(name string) ([]byte, error) {
 	f, err := os.Open(name)

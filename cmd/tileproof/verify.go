@@ -29,6 +29,7 @@ type verifyFlags struct {
 	reportTop    int
 	workers      int
 	profileFiles []string
+	timesKeyFile string
 }
 
 func (c *cli) verifyCommand() *cobra.Command {
@@ -58,6 +59,7 @@ implausible spawns), 2 when one cannot be read.`,
 	intFlag(fl, &f.reportTop, "report-top", 10, "with --report, the `N` top scores listed (and paged) among the replays that need your eyes")
 	intFlag(fl, &f.workers, "workers", 0, "`N` replays verified in parallel (0: one a CPU)")
 	fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); a replay uses it when its profile: names the file's name:")
+	fl.StringVar(&f.timesKeyFile, "times-key-file", "", "also check each replay's think times against the key in `FILE` of the signed server that dealt it (as serve --key-file takes it): whether they are the times it measured; the verdict on the game does not change")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.verify(cmd, &f, args) })
 	return cmd
 }
@@ -76,6 +78,12 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "verify: %v", err)
 	}
+	var timesKey []byte
+	if f.timesKeyFile != "" {
+		if timesKey, err = timesKeyFile(f.timesKeyFile); err != nil {
+			return c.fail(exitBadUsage, "verify: --times-key-file %s: %v", safetext.Terminal(f.timesKeyFile), err)
+		}
+	}
 	verifyOne := v.VerifyFile
 	var report *htmlview.BatchReport
 	if f.report != "" {
@@ -90,6 +98,9 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		}
 		verifyOne = report.Verify
 	}
+	if timesKey != nil {
+		verifyOne = withTimesCheck(timesKey, verifyOne)
+	}
 	ctx := cmd.Context()
 	switch {
 	case f.analyze && report != nil:
@@ -98,6 +109,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		verifyOne = withAnalysis(ctx, v, verifyOne)
 	}
 	var sum replay.Summary
+	var times timesTally
 	var progressOut io.Writer // stderr when it is a terminal
 	if f := terminalFile(c.stderr); f != nil {
 		progressOut = f
@@ -126,6 +138,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 			vd = vd.Strict() // every view says what the exit status says
 		}
 		sum.Add(vd)
+		times.add(vd.ThinkTimes)
 		if report != nil {
 			report.Add(vd)
 		}
@@ -148,6 +161,9 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		summaryOut = c.stderr
 	}
 	sum.Write(summaryOut)
+	if f.timesKeyFile != "" {
+		times.write(summaryOut)
+	}
 	if report != nil {
 		pages, unpaged, stale, err := report.Finish("tileproof verify " + strings.Join(args, " "))
 		if err != nil {
@@ -204,6 +220,7 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 		for _, warn := range vd.Warnings {
 			fmt.Fprintf(w, "       warning: %s\n", safetext.TerminalLines(warn))
 		}
+		printTimesCheck(w, vd.ThinkTimes)
 		if len(vd.Analysis) > 0 {
 			var a struct{ Band, Statement string }
 			if json.Unmarshal(vd.Analysis, &a) == nil {
@@ -224,6 +241,7 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 		for _, a := range e.Also {
 			fmt.Fprintf(w, "       also %s\n", safetext.TerminalLines(a))
 		}
+		printTimesCheck(w, vd.ThinkTimes)
 		if diff := d.Diff(); diff != "" {
 			fmt.Fprintf(w, "       board (-claimed +real):\n%s\n", indentLines(strings.TrimRight(diff, "\n"), "         "))
 		} else if d.Board != nil {

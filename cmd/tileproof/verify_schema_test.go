@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -38,17 +39,30 @@ func TestVerdictSchema(t *testing.T) {
 		}
 		return err
 	}
+	// A timed game, its times sealed and not, checked with the key.
+	key := "0123456789abcdef0123456789abcdef"
+	rep := playTimedGame(t, key, "schema", 20)
+	dir := t.TempDir()
+	forged := *rep
+	forged.TimesSeal = "hmac-sha256:" + strings.Repeat("a", 64)
+	for name, data := range map[string][]byte{"key": []byte(key), "g/sealed.json": rep.EncodeJSON(), "g/forged.json": forged.EncodeJSON()} {
+		os.MkdirAll(filepath.Join(dir, "g"), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	seen := map[string]bool{}
 	for _, args := range [][]string{
 		{"verify", "--json", "../../replays"},
 		{"verify", "--json", "--analyze", "--strict", "../../replays/valid"},
+		{"verify", "--json", "--times-key-file", filepath.Join(dir, "key"), filepath.Join(dir, "g"), "../../replays/valid"},
 	} {
 		_, out, _ := runCLI(t, "", args...)
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 			if err := check(strings.Join(args, " "), line); err != nil {
 				t.Errorf("%s: %s\n%v", strings.Join(args, " "), line, err)
 			}
-			for _, k := range []string{`"valid":true`, `"valid":false`, `"plausibility"`, `"divergence"`, `"mismatches"`, `"analysis"`, `"reason":"malformed"`} {
+			for _, k := range []string{`"valid":true`, `"valid":false`, `"plausibility"`, `"divergence"`, `"mismatches"`, `"analysis"`, `"reason":"malformed"`, `"sealed":true`, `"sealed":false`} {
 				if strings.Contains(line, k) {
 					seen[k] = true
 				}
@@ -61,7 +75,7 @@ func TestVerdictSchema(t *testing.T) {
 			t.Errorf("stdin: %s\n%v", line, err)
 		}
 	}
-	if len(seen) != 7 {
+	if len(seen) != 9 {
 		t.Errorf("the lines checked hold only %v", seen)
 	}
 	for _, bad := range []string{
@@ -70,6 +84,8 @@ func TestVerdictSchema(t *testing.T) {
 		`{"valid":false,"reason":"malformed"}`,        // no error
 		`{"valid":false,"reason":"lost","error":"x"}`, // no such reason
 		`{"valid":false,"reason":"illegal-move","colour":"red"}`,
+		`{"valid":false,"reason":"illegal-move","thinkTimes":{"count":1,"sealed":false}}`,             // not sealed, no reason
+		`{"valid":false,"reason":"illegal-move","thinkTimes":{"count":1,"sealed":true,"reason":"x"}}`, // sealed with a reason
 	} {
 		if check("bad", bad) == nil {
 			t.Errorf("the schema takes %s", bad)

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/tileproof/tileproof/internal/safetext"
+	"github.com/tileproof/tileproof/replay"
+	"github.com/tileproof/tileproof/server"
+)
+
+// withTimesCheck returns verifyOne with, for each replay that decodes,
+// the check of its think times against key, the signed server's
+// (server.CheckTimes, as analyze --times-key-file checks them), as the
+// verdict's ThinkTimes. The verdict on the game is left as it is: times
+// that are not sealed are not the times the server measured, which says
+// nothing of whether the game is legal.
+func withTimesCheck(key []byte, verifyOne func(name string, data []byte) replay.Verdict) func(string, []byte) replay.Verdict {
+	return func(name string, data []byte) replay.Verdict {
+		vd := verifyOne(name, data)
+		if vd.Reason.Unreadable() {
+			return vd
+		}
+		r, err := replay.Decode(name, data)
+		if err != nil {
+			return vd
+		}
+		tc := &replay.TimesCheck{Count: len(r.Times), Sealed: true}
+		if err := server.CheckTimes(key, r); err != nil {
+			tc.Sealed, tc.Reason = false, err.Error()
+		}
+		vd.ThinkTimes = tc
+		return vd
+	}
+}
+
+// printTimesCheck writes a verdict's check of its think times for a
+// person, under the verdict's line.
+func printTimesCheck(w io.Writer, tc *replay.TimesCheck) {
+	switch {
+	case tc == nil:
+	case tc.Sealed:
+		fmt.Fprintf(w, "       think times: %d, sealed by the server whose key was given\n", tc.Count)
+	case tc.Count == 0:
+		fmt.Fprintf(w, "       think times: none to check: %s\n", safetext.TerminalLines(tc.Reason))
+	default:
+		fmt.Fprintf(w, "       think times: %d, NOT sealed by the server whose key was given: %s (the verdict on the game stands)\n", tc.Count, safetext.TerminalLines(tc.Reason))
+	}
+}
+
+// timesTally counts the verdicts' checks of their think times, for the
+// summary of verify --times-key-file.
+type timesTally struct{ sealed, notSealed, none int }
+
+func (t *timesTally) add(tc *replay.TimesCheck) {
+	switch {
+	case tc == nil:
+	case tc.Sealed:
+		t.sealed++
+	case tc.Count == 0:
+		t.none++
+	default:
+		t.notSealed++
+	}
+}
+
+// write writes the tally as a line of the summary.
+func (t *timesTally) write(w io.Writer) {
+	fmt.Fprintf(w, "think times: %s sealed by the key given, %d with times NOT sealed by it, %d without times\n", plural(t.sealed, "replay"), t.notSealed, t.none)
+}
