@@ -9,6 +9,9 @@ import { LETTERS } from './rules.js';
 const RESULTS = ['playing', 'target-reached', 'no-moves', 'move-limit', 'run-finished'];
 const PROFILE_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const COMMITMENT = /^sha256:[0-9a-fA-F]{64}$/;
+const TIMES_SEAL = /^hmac-sha256:[0-9a-f]{64}$/;
+/** The largest think time a replay records, in milliseconds: 2^32-1. */
+export const MAX_THINK_TIME = 2 ** 32 - 1;
 
 /**
  * Checks a board and returns it as rows of numbers, 0 for empty.
@@ -58,6 +61,8 @@ export class Recorder {
     this.source = source;
     this._log = [];
     this._moves = 0;
+    this._times = undefined;
+    this._timesSeal = undefined;
   }
 
   /** @returns {number} the counted moves so far (an undo takes one back) */
@@ -111,6 +116,25 @@ export class Recorder {
   }
 
   /**
+   * Sets the think times of the game's actions, as the signed server that dealt the game measured them
+   * (docs/replay-format.md, "Think times"): one a log entry so far, in the log's order, and the server's
+   * last timesSeal. The replay carries them as `times` and `timesSeal`. {@link ServerGame} sets them.
+   * @param {number[]} times whole milliseconds, 0 to 2^32-1, one an action of the log
+   * @param {string} timesSeal "hmac-sha256:" and 64 lower-case hex digits
+   */
+  setTimes(times, timesSeal) {
+    if (!Array.isArray(times) || times.length !== this._log.length) {
+      throw new RangeError(`times: one a logged action, ${this._log.length} (given ${Array.isArray(times) ? times.length : 'no list'})`);
+    }
+    times.forEach((t, i) => {
+      if (!Number.isInteger(t) || t < 0 || t > MAX_THINK_TIME) throw new RangeError(`time ${i + 1}: ${t} is not whole milliseconds from 0 to 2^32-1`);
+    });
+    if (typeof timesSeal !== 'string' || !TIMES_SEAL.test(timesSeal)) throw new TypeError('timesSeal is "hmac-sha256:" and 64 lower-case hex digits');
+    this._times = [...times];
+    this._timesSeal = timesSeal;
+  }
+
+  /**
    * Returns the replay, as an object in the order of the canonical form.
    * @param {object} claim what the game achieved, as the game itself says
    * @param {number} claim.score the final score
@@ -154,6 +178,11 @@ export class Recorder {
     if (this.seedCommitment !== undefined) r.seedCommitment = this.seedCommitment.toLowerCase();
     if (this.start !== undefined) r.start = this.start.map((row) => [...row]);
     r.moves = this.log;
+    if (this._times !== undefined) {
+      if (this._times.length !== this._log.length) throw new RangeError(`times: ${this._times.length} for the log's ${this._log.length} actions (set them again after the last action)`);
+      r.times = this._times.join(' ');
+      r.timesSeal = this._timesSeal;
+    }
     r.claim = c;
     if (this.source !== undefined) r.source = this.source;
     return r;
