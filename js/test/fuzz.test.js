@@ -1,6 +1,7 @@
 // Fuzz tests of the kit's decoders, with a fixed budget and a fixed seed:
 // mutated protocol requests into the harness, random text into
-// normalizeSeed, random values into the Recorder. Whatever comes in, the
+// normalizeSeed, random values into the Recorder, mutated server answers
+// into ServerGame. Whatever comes in, the
 // answer is a well-formed response or the documented error, never a crash.
 // FUZZ_SEED=text FUZZ_N=count runs another stream or a longer one.
 
@@ -9,6 +10,7 @@ import assert from 'node:assert/strict';
 import { createSession, ERRORS } from '../src/harness.js';
 import { normalizeSeed, SeedError, TP1, seedKey } from '../src/tp1.js';
 import { Recorder } from '../src/recorder.js';
+import { ServerGame, ServerError } from '../src/server-game.js';
 import { slide, legalMoves } from '../src/rules.js';
 
 const N = Number(process.env.FUZZ_N || 3000);
@@ -112,6 +114,67 @@ test('the Recorder refuses bad values with TypeError, RangeError or SeedError on
       rec.replay({ score: pick(values), board: pick(values), maxTile: pick([undefined, 2, 3]) });
     } catch (e) {
       assert.ok(e instanceof TypeError || e instanceof RangeError || e instanceof SeedError, `${JSON.stringify(o)}: ${e.stack}`);
+    }
+  }
+});
+
+// Answers of a signed tile-merge server, as tileproof serve gives them.
+const SEAL = `hmac-sha256:${'ab'.repeat(32)}`;
+const COMMIT = `sha256:${'cd'.repeat(32)}`;
+function answer(extra) {
+  return {
+    ok: true, state: { format: 'tileproof/1', game: 'tile-merge', seal: 'x' },
+    observation: { board: [[2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 4, 0]], score: 0, moves: 0, maxTile: 4, won: false, over: false, result: 'playing' },
+    legalActions: [{ type: 'move', direction: 'left' }], score: 0, gameOver: false, timesSeal: SEAL, ...extra,
+  };
+}
+const spec = { game: 'tile-merge', profile: 'tile-merge', rules: 1, signed: true };
+
+// A mutation of an answer: a member (or a member of its observation) set
+// to a random value or removed, or the text cut or a character changed.
+function mutateAnswer(a) {
+  const o = int(2) ? a : a.observation;
+  const keys = Object.keys(o);
+  switch (int(5)) {
+    case 0: o[pick([...keys, 'thinkMs', 'seed', 'seedCommitment', 'changed'])] = structuredClone(pick([...values, 4294967296, SEAL, COMMIT, 'a\u001b[2J\u202e', '\u0000'])); break;
+    case 1: delete o[pick(keys)]; break;
+    case 2: { const s = JSON.stringify(a); return { status: 200, text: s.slice(0, int(s.length + 1)) }; }
+    case 3: { const s = JSON.stringify(a); const i = int(s.length); return { status: pick([200, 403, 409, 500]), text: s.slice(0, i) + String.fromCharCode(int(0x3000)) + s.slice(i + 1) }; }
+    default: return { status: pick([400, 409, 502]), text: JSON.stringify({ error: `bad \u001b]0;title\u0007 ${'x'.repeat(int(400))}` }) };
+  }
+  return { status: 200, text: JSON.stringify(a) };
+}
+
+test('ServerGame takes a well-formed answer or throws ServerError, whatever the server answers', async () => {
+  for (let i = 0; i < N / 3; i++) {
+    const script = [{ status: 200, text: JSON.stringify(answer({ spec })) }];
+    for (let n = 0; n < 3; n++) script.push({ status: 200, text: JSON.stringify(answer({ thinkMs: 10 + n, changed: true })) });
+    const at = int(script.length);
+    script[at] = mutateAnswer(JSON.parse(script[at].text));
+    let k = 0;
+    const fetch = async () => {
+      const { status, text } = script[k++];
+      return { ok: status < 300, status, text: async () => text };
+    };
+    let g;
+    try {
+      g = await ServerGame.start('http://127.0.0.1:9/', { seed: 'fuzz', fetch });
+      for (let n = 0; n < 3; n++) {
+        const a = await g.move('left');
+        if (a.ok === false) continue;
+      }
+    } catch (e) {
+      assert.ok(e instanceof ServerError || e instanceof SeedError, `${script[at].text}: ${e.stack}`);
+      assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202e]/.test(e.message), `a control character in ${JSON.stringify(e.message)}`);
+      assert.ok(e.message.length < 400, e.message);
+    }
+    if (!g || !g.answer) continue;
+    // Whatever came, what the game recorded is a time an action.
+    try {
+      const r = g.replay();
+      assert.equal(r.times === undefined ? 0 : r.times.split(' ').filter(Boolean).length, r.moves.length, JSON.stringify(r));
+    } catch (e) {
+      assert.ok(e instanceof TypeError || e instanceof RangeError, `${script[at].text}: ${e.stack}`);
     }
   }
 });
