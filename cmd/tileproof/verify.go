@@ -11,11 +11,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tileproof/tileproof/analyze"
 	"github.com/tileproof/tileproof/htmlview"
 	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 	"github.com/tileproof/tileproof/replay/jsonl"
+	"github.com/tileproof/tileproof/server"
 	"github.com/tileproof/tileproof/termview"
 )
 
@@ -59,7 +61,7 @@ implausible spawns), 2 when one cannot be read.`,
 	intFlag(fl, &f.reportTop, "report-top", 10, "with --report, the `N` top scores listed (and paged) among the replays that need your eyes")
 	intFlag(fl, &f.workers, "workers", 0, "`N` replays verified in parallel (0: one a CPU)")
 	fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); a replay uses it when its profile: names the file's name:")
-	fl.StringVar(&f.timesKeyFile, "times-key-file", "", "also check each replay's think times against the key in `FILE` of the signed server that dealt it (as serve --key-file takes it): whether they are the times it measured; the verdict on the game does not change")
+	fl.StringVar(&f.timesKeyFile, "times-key-file", "", "also check each replay's think times against the key in `FILE` of the signed server that dealt it (as serve --key-file takes it): whether they are the times it measured (with --analyze, the analysis's too); the verdict on the game does not change")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.verify(cmd, &f, args) })
 	return cmd
 }
@@ -102,11 +104,15 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		verifyOne = withTimesCheck(timesKey, verifyOne)
 	}
 	ctx := cmd.Context()
+	analysisOpts := analyze.Options{Clairvoyance: true}
+	if timesKey != nil {
+		analysisOpts.CheckTimes = func(r *replay.Replay) error { return server.CheckTimes(timesKey, r) }
+	}
 	switch {
 	case f.analyze && report != nil:
-		report.SetAnalyzer(analyzer(ctx, v)) // before each page is written: the pages show it
+		report.SetAnalyzer(analyzerWith(ctx, v, analysisOpts)) // before each page is written: the pages show it
 	case f.analyze:
-		verifyOne = withAnalysis(ctx, v, verifyOne)
+		verifyOne = withAnalysis(analyzerWith(ctx, v, analysisOpts), verifyOne)
 	}
 	var sum replay.Summary
 	var times timesTally

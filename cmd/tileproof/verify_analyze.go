@@ -10,11 +10,10 @@ import (
 
 // withAnalysis returns verifyOne with, for each valid game (a suspicious
 // one too), the evidence of computer play that tileproof analyze gives
-// (the built-in reference, the clairvoyance test for a seeded game) as
-// the verdict's Analysis. A game the evaluators cannot analyse (not 4x4,
+// (analysisOf: the built-in reference, the clairvoyance test for a
+// seeded game) as the verdict's Analysis. A game the evaluators cannot analyse (not 4x4,
 // a profile file) gets an analysis that says why, band "insufficient".
-func withAnalysis(ctx context.Context, v *replay.Verifier, verifyOne func(name string, data []byte) replay.Verdict) func(string, []byte) replay.Verdict {
-	analysisOf := analyzer(ctx, v)
+func withAnalysis(analysisOf func(name string, r *replay.Replay) json.RawMessage, verifyOne func(name string, data []byte) replay.Verdict) func(string, []byte) replay.Verdict {
 	return func(name string, data []byte) replay.Verdict {
 		vd := verifyOne(name, data)
 		if !analysed(vd) {
@@ -41,8 +40,14 @@ func analysed(vd replay.Verdict) bool {
 // (called name), as a verdict's Analysis: the report of tileproof analyze
 // --json, or notAnalysed's.
 func analyzer(ctx context.Context, v *replay.Verifier) func(name string, r *replay.Replay) json.RawMessage {
+	return analyzerWith(ctx, v, analyze.Options{Clairvoyance: true})
+}
+
+// analyzerWith is analyzer with the analysis's options (verify
+// --times-key-file gives it the check of the think times).
+func analyzerWith(ctx context.Context, v *replay.Verifier, opts analyze.Options) func(name string, r *replay.Replay) json.RawMessage {
 	return func(name string, r *replay.Replay) json.RawMessage {
-		rep, err := analyze.Analyze(ctx, v, name, r, analyze.Options{Clairvoyance: true})
+		rep, err := analyze.Analyze(ctx, v, name, r, opts)
 		if err != nil {
 			return notAnalysed(err)
 		}

@@ -65,6 +65,8 @@ func TestVerifyTimesKey(t *testing.T) {
 		{[]string{"--json", "--times-key-file", keyFile, forgedSeal}, exitOK,
 			[]string{`"valid":true`, `"thinkTimes":{"count":` + itoa(n) + `,"sealed":false,"reason":"the times seal does not match`}, nil},
 		{[]string{"--times-key-file", keyFile, untimed}, exitOK, []string{"think times: none to check: the replay has no times, or no times seal", "0 with times NOT sealed by it, 1 without times"}, nil},
+		{[]string{"--json", "--analyze", "--times-key-file", keyFile, good}, exitOK, []string{sealed, `"think_time":{"moves":` + itoa(n) + `,"sealed":true,`}, nil},
+		{[]string{"--json", "--analyze", "--times-key-file", keyFile, forgedTime}, exitOK, []string{`"think_time":{"moves":` + itoa(n) + `,"sealed":false,`}, []string{`"sealed":true`}},
 		{[]string{"--json", "--times-key-file", keyFile, claimed}, exitFailed, []string{`"valid":false`, `"reason":"claim-score"`, sealed}, nil},
 		{[]string{"--times-key-file", keyFile, claimed}, exitFailed, []string{"FAIL", "think times: " + itoa(n) + ", sealed by"}, nil},
 	} {
