@@ -61,7 +61,7 @@ async function play(o, i, pick) {
     const filled = g.observation.board.flat().filter((v) => v).length;
     if (o.think + o.perCell > 0) await sleep(o.think + o.perCell * filled);
     const answer = await g.act(a);
-    if (answer.ok === false) throw new Error(`the server refused a legal action: ${answer.error}`);
+    if (answer.ok === false) throw new Error(`the server refused a legal action: ${answer.error}`); // a word: ServerGame checks it
   }
   return g.toJSONLine();
 }

@@ -15,6 +15,7 @@ const TIMES_SEAL = /^hmac-sha256:[0-9a-f]{64}$/;
 const COMMITMENT = /^sha256:[0-9a-f]{64}$/;
 const RESULTS = ['playing', 'target-reached', 'no-moves', 'move-limit', 'run-finished'];
 const ACTIONS = ['move', 'undo', 'end-run', 'keep-playing', 'observe'];
+const REFUSAL = /^[a-z][a-z0-9-]{0,39}$/;
 // The most of a server's text an error quotes.
 const QUOTED = 200;
 
@@ -191,8 +192,9 @@ export class ServerGame {
 
   /**
    * Plays an action (POST api/games/GAME/action with the state) and returns the server's answer. An
-   * action the rules refuse (ok: false, "illegal-move" and the others) is returned as it is: the
-   * state stays the one to play and nothing is recorded. An HTTP error (a state played already, 409;
+   * action the rules refuse (ok: false, its error a word such as "illegal-move", its reason the
+   * server's text: show it as text) is returned as it is: the state stays the one to play and
+   * nothing is recorded. An HTTP error (a state played already, 409;
    * a server restarted, 410) or an answer not of the API's shape throws a {@link ServerError}. One
    * action at a time: a state is good for one action.
    * @param {{type: string, direction?: string}} action
@@ -206,7 +208,13 @@ export class ServerGame {
     try {
       const body = JSON.stringify({ state: this.answer.state, action });
       const a = await this._request('POST', `api/games/${this.game}/action`, body);
-      if (isObject(a) && a.ok === false) return a; // refused: nothing spent
+      if (isObject(a) && a.ok === false) {
+        // Refused: nothing spent. The error is one of the API's words;
+        // the reason is the server's text, for the caller to show as text.
+        if (typeof a.error !== 'string' || !REFUSAL.test(a.error)) throw new ServerError('the server\'s refusal is not the API\'s: its error is not a word such as illegal-move', 0);
+        if (a.reason !== undefined && typeof a.reason !== 'string') throw new ServerError('the server\'s refusal is not the API\'s: its reason is not text', 0);
+        return a;
+      }
       checkAnswer(a, this.signed);
       const logged = action.type !== 'observe' && !(action.type === 'move' && a.changed === false);
       if (this.signed && logged !== (a.thinkMs !== undefined)) {

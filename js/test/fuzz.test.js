@@ -136,7 +136,7 @@ function mutateAnswer(a) {
   const o = int(2) ? a : a.observation;
   const keys = Object.keys(o);
   switch (int(5)) {
-    case 0: o[pick([...keys, 'thinkMs', 'seed', 'seedCommitment', 'changed'])] = structuredClone(pick([...values, 4294967296, SEAL, COMMIT, 'a\u001b[2J\u202e', '\u0000'])); break;
+    case 0: o[pick([...keys, 'thinkMs', 'seed', 'seedCommitment', 'changed', 'error'])] = structuredClone(pick([...values, 4294967296, SEAL, COMMIT, 'a\u001b[2J\u202e', '\u0000'])); break;
     case 1: delete o[pick(keys)]; break;
     case 2: { const s = JSON.stringify(a); return { status: 200, text: s.slice(0, int(s.length + 1)) }; }
     case 3: { const s = JSON.stringify(a); const i = int(s.length); return { status: pick([200, 403, 409, 500]), text: s.slice(0, i) + String.fromCharCode(int(0x3000)) + s.slice(i + 1) }; }
@@ -149,6 +149,7 @@ test('ServerGame takes a well-formed answer or throws ServerError, whatever the 
   for (let i = 0; i < N / 3; i++) {
     const script = [{ status: 200, text: JSON.stringify(answer({ spec })) }];
     for (let n = 0; n < 3; n++) script.push({ status: 200, text: JSON.stringify(answer({ thinkMs: 10 + n, changed: true })) });
+    if (int(2)) script[2] = { status: 200, text: JSON.stringify({ ok: false, error: 'illegal-move', reason: 'moving left does not change the board', observation: answer().observation, legalActions: [], score: 0, gameOver: false }) };
     const at = int(script.length);
     script[at] = mutateAnswer(JSON.parse(script[at].text));
     let k = 0;
@@ -161,7 +162,7 @@ test('ServerGame takes a well-formed answer or throws ServerError, whatever the 
       g = await ServerGame.start('http://127.0.0.1:9/', { seed: 'fuzz', fetch });
       for (let n = 0; n < 3; n++) {
         const a = await g.move('left');
-        if (a.ok === false) continue;
+        if (a.ok === false) assert.match(a.error, /^[a-z][a-z0-9-]*$/, 'a refusal\'s error is a word');
       }
     } catch (e) {
       assert.ok(e instanceof ServerError || e instanceof SeedError, `${script[at].text}: ${e.stack}`);
