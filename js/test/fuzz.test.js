@@ -111,6 +111,7 @@ test('the Recorder refuses bad values with TypeError, RangeError or SeedError on
     try {
       const rec = new Recorder(o);
       rec.move(pick(['up', 'U', 'x', 1, 'toString', 'constructor']), pick(values));
+      if (int(2)) rec.setTimes(pick([[], [0], [2 ** 32 - 1], [2 ** 32], [-1], [1.5], ['7'], values, pick(values)]), pick([`hmac-sha256:${'0'.repeat(64)}`, `hmac-sha256:${'A'.repeat(64)}`, ...values]));
       rec.replay({ score: pick(values), board: pick(values), maxTile: pick([undefined, 2, 3]) });
     } catch (e) {
       assert.ok(e instanceof TypeError || e instanceof RangeError || e instanceof SeedError, `${JSON.stringify(o)}: ${e.stack}`);

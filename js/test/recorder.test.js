@@ -116,3 +116,22 @@ test('what the recorder refuses', () => {
   }
   assert.equal(rec.log, '', 'a refused move is not recorded');
 });
+
+test('think times: one a logged action, after the moves, valid against the schema', () => {
+  const seal = `hmac-sha256:${'5f'.repeat(32)}`;
+  const rec = new Recorder({ profile: 'online-2048', seed: 'timed' });
+  rec.move('left');
+  rec.undo();
+  rec.move('up');
+  rec.endRun();
+  assert.throws(() => rec.setTimes([1, 2, 3], seal), /one a logged action, 4/);
+  assert.throws(() => rec.setTimes([1, 2, 3, 2 ** 32], seal), /time 4/);
+  assert.throws(() => rec.setTimes([1, 2, 3, 4], seal.toUpperCase()), /timesSeal/);
+  rec.setTimes([812, 0, 95, 4294967295], seal);
+  const r = valid(rec.toJSONLine({ score: 0, maxTile: 4 }));
+  assert.deepEqual(Object.keys(r), ['profile', 'rng', 'seed', 'moves', 'times', 'timesSeal', 'claim']);
+  assert.equal(r.times, '812 0 95 4294967295');
+  assert.equal(r.timesSeal, seal);
+  rec.move('down'); // an action after the times: they no longer fit the log
+  assert.throws(() => rec.replay({ score: 0, maxTile: 4 }), /4 for the log's 5 actions/);
+});
