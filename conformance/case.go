@@ -37,8 +37,8 @@ type Case struct {
 // Name returns the case's full name, AREA/ID.
 func (c *Case) Name() string { return c.Area + "/" + c.ID }
 
-// AppliesTo reports whether the case applies to a profile.
-func (c *Case) AppliesTo(profile string) bool {
+// appliesTo reports whether the case applies to a profile.
+func (c *Case) appliesTo(profile string) bool {
 	return slices.Contains(c.Profiles, "all") || slices.Contains(c.Profiles, profile)
 }
 

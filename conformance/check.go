@@ -181,7 +181,7 @@ func (s *Session) Check(step CaseStep, out Outcome, n int, res *CaseResult) bool
 	slid := st.Board
 	if mr := out.Move; mr != nil {
 		c.spawn(s.Profile, *step.Move, step.Spawn, mr)
-		slid = mr.Slid()
+		slid = mr.slid()
 	}
 	c.expect(e, out.Move, slid, st)
 	if e.Legal != nil {

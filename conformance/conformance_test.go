@@ -174,7 +174,7 @@ func TestReports(t *testing.T) {
 	worse.Results = append([]CaseResult(nil), rep.Results...)
 	worse.Results[0].Status = BoardDiverged
 	base.Results[1].Status = ScoreDiverged
-	regressions, fixes, _ := worse.Compare(base)
+	regressions, fixes, _ := worse.compare(base)
 	if len(regressions) != 1 || regressions[0].Key != rep.Results[0].Key() || len(fixes) != 1 || fixes[0].Key != rep.Results[1].Key() {
 		t.Errorf("regressions %v, fixes %v", regressions, fixes)
 	}

@@ -45,7 +45,7 @@ func FuzzReadReport(f *testing.F) {
 		r.WriteText(&sb, true)
 		r.WriteJSON(&sb)
 		r.WriteJUnit(&sb)
-		r.Compare(r)
+		r.compare(r)
 		WriteMatrix(&sb, []*Report{r, r})
 	})
 }

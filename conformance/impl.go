@@ -127,9 +127,9 @@ type MoveResult struct {
 	State   ImplState
 }
 
-// Slid returns the board after the move's slide, before its spawn: the
+// slid returns the board after the move's slide, before its spawn: the
 // board reported with the spawned tile taken away.
-func (mr MoveResult) Slid() engine.Board {
+func (mr MoveResult) slid() engine.Board {
 	b := mr.State.Board
 	if sp := mr.Spawn; sp != nil && sp.Row >= 0 && sp.Row < b.Rows() && sp.Col >= 0 && sp.Col < b.Cols() {
 		b.Set(sp.Row, sp.Col, 0)

@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -166,12 +165,12 @@ func Profiles(h Hello, asked []string, known []*engine.Profile) ([]*engine.Profi
 func Run(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, error) {
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("not run: %w", StopCause(ctx))
+		return nil, fmt.Errorf("not run: %w", context.Cause(ctx))
 	}
 	rep, checks, err := plan(ctx, pack, impl, opts)
 	if err != nil {
 		if ctx.Err() != nil {
-			err = fmt.Errorf("%w (%v)", err, StopCause(ctx))
+			err = fmt.Errorf("%w (%v)", err, context.Cause(ctx))
 		}
 		return nil, err
 	}
@@ -189,15 +188,6 @@ func Run(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, err
 	return rep, nil
 }
 
-// StopCause is why ctx is done, in words a report gives after "not run:":
-// its cause (the run's deadline, an interrupt), or its error.
-func StopCause(ctx context.Context) error {
-	if err := context.Cause(ctx); err != nil {
-		return err
-	}
-	return errors.New("the run was stopped")
-}
-
 // cutShort reports whether a check with this status may have failed
 // only because the run ended under it: the driver's failures.
 func cutShort(s Status) bool {
@@ -208,7 +198,7 @@ func cutShort(s Status) bool {
 // ran.
 func notRun(res CaseResult, ctx context.Context) CaseResult {
 	return CaseResult{Case: res.Case, Area: res.Area, Profile: res.Profile, File: res.File, Line: res.Line,
-		Unreachable: res.Unreachable, Status: NotRun, Reason: "not run: " + StopCause(ctx).Error()}
+		Unreachable: res.Unreachable, Status: NotRun, Reason: "not run: " + context.Cause(ctx).Error()}
 }
 
 // check is one check of a run: a case under a profile, or a property
@@ -246,7 +236,7 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 			// A variant runs every case but those written for it by name
 			// with the engine's expectations under its rules.
 			variant := !isBuiltin(p.Name) && !slices.Contains(c.Profiles, p.Name)
-			if !c.AppliesTo(p.Name) && !variant {
+			if !c.appliesTo(p.Name) && !variant {
 				continue
 			}
 			checks = append(checks, check{c.Name() + "@" + p.Name, func() []CaseResult {

@@ -268,7 +268,7 @@ func boardKept(impl Impl, p *engine.Profile, b engine.Board, d engine.Direction,
 		res.callFailed(err, 0, "move "+legal.String())
 		return false
 	}
-	if slid := mr.Slid(); slid != want.Board {
+	if slid := mr.slid(); slid != want.Board {
 		res.failBoards(SpawnWrong, 0, &b, want.Board, slid, "move %s is refused on the board loaded, and then move %s slides another board: the refused move changed the board", d, legal)
 		return false
 	}

@@ -162,7 +162,7 @@ func engineExpect(e Expect, out Outcome, st ImplState, b *Builtin) Expect {
 	} else {
 		slid := st.Board
 		if mr := out.Move; mr != nil {
-			slid = mr.Slid()
+			slid = mr.slid()
 			spawned := mr.Spawn != nil
 			x.Changed, x.Gained, x.Spawned = &mr.Changed, &mr.Gained, &spawned
 		}

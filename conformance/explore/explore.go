@@ -147,7 +147,7 @@ func Explore(ctx context.Context, impl conformance.Impl, opts Options) (*Explora
 	shrunk := map[conformance.Status]bool{}
 	for game := 1; game <= opts.Games; game++ {
 		if ctx.Err() != nil {
-			rep.Stopped = conformance.StopCause(ctx).Error()
+			rep.Stopped = context.Cause(ctx).Error()
 			break
 		}
 		p := profiles[(game-1)%len(profiles)]
@@ -161,7 +161,7 @@ func Explore(ctx context.Context, impl conformance.Impl, opts Options) (*Explora
 		d := x.play(DefaultMaxMoves)
 		rep.Playing += time.Since(t)
 		if ctx.Err() != nil {
-			rep.Stopped = conformance.StopCause(ctx).Error()
+			rep.Stopped = context.Cause(ctx).Error()
 			break // the game under way: cut short, not counted
 		}
 		rep.Games++

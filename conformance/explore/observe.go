@@ -175,7 +175,7 @@ func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*
 		}
 		results := append([]conformance.CaseResult{steps}, o.results(alpha)...)
 		if ctx.Err() != nil {
-			rep.Stopped = conformance.StopCause(ctx).Error()
+			rep.Stopped = context.Cause(ctx).Error()
 			for i, r := range results {
 				if i > 0 || !r.Status.Failed() { // a sample cut short decides nothing
 					results[i] = conformance.CaseResult{Case: r.Case, Area: r.Area, Profile: r.Profile, Status: conformance.NotRun, Reason: "not run: " + rep.Stopped}
