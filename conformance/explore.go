@@ -15,14 +15,14 @@ import (
 // given: a run is reproducible from the seed its summary prints.
 const DefaultSeed = 2048
 
-// DefaultMaxMoves bounds one explored game: a random game ends long
+// defaultMaxMoves bounds one explored game: a random game ends long
 // before (a few hundred moves), so the bound only stops an implementation
 // that never ends a game.
-const DefaultMaxMoves = 5000
+const defaultMaxMoves = 5000
 
-// Area is the folder, under the output folder, that explored cases are
+// exploreArea is the folder, under the output folder, that explored cases are
 // written to (so the output folder is a case pack of its own).
-const Area = "explore"
+const exploreArea = "explore"
 
 // shrinkBudget bounds the case runs one shrink may make.
 const shrinkBudget = 4000
@@ -157,7 +157,7 @@ func Explore(ctx context.Context, impl Impl, opts ExploreOptions) (*Exploration,
 			rep.LateGames++
 		}
 		t := time.Now()
-		d := x.play(DefaultMaxMoves)
+		d := x.play(defaultMaxMoves)
 		rep.Playing += time.Since(t)
 		if ctx.Err() != nil {
 			rep.Stopped = context.Cause(ctx).Error()
@@ -194,7 +194,7 @@ func profilesOf(h Hello, opts ExploreOptions) ([]*engine.Profile, error) {
 	}
 	var out []*engine.Profile
 	for _, p := range profiles {
-		if (p.Rows != 4 || p.Cols != 4) && !h.HasUnder(p.Name, protocol.SizeFeature(p.Rows, p.Cols)) {
+		if (p.Rows != 4 || p.Cols != 4) && !h.hasUnder(p.Name, protocol.SizeFeature(p.Rows, p.Cols)) {
 			if opts.Profiles != nil {
 				return nil, fmt.Errorf("profile %q plays on %dx%d, and the implementation does not declare %s", p.Name, p.Rows, p.Cols, protocol.SizeFeature(p.Rows, p.Cols))
 			}

@@ -54,7 +54,7 @@ func (x *explorer) writeCase(d *Divergence, rep *Exploration, c candidate, s *sh
 	// start and steps as written), so that cases found in other runs do
 	// not collide.
 	h := fnv.New32a()
-	h.Write(EncodeCases("", []string{x.p.Name}, []*Case{found}))
+	h.Write(encodeCases("", []string{x.p.Name}, []*Case{found}))
 	found.ID = fmt.Sprintf("%s-%s-%s-%08x", by, x.p.Name, d.Result.Status, h.Sum32())
 	fc := &FoundCase{ID: found.ID, Moves: len(steps), Runs: s.runs, Reproduced: reproduced}
 	if b := found.Start.Board; b != nil {
@@ -62,22 +62,22 @@ func (x *explorer) writeCase(d *Divergence, rep *Exploration, c candidate, s *sh
 	}
 	// Run it against the implementation, once, for its result, which the
 	// description and the comment give.
-	RunCase(x.impl, found, x.p, &fc.Result)
+	runCase(x.impl, found, x.p, &fc.Result)
 	res := fc.Result
 	fc.Reproduced = reproduced && res.Status == s.kind
 	found.Description = fmt.Sprintf("%s %s disagrees with the rules here: %s at step %d: %s", rep.Impl.Name, rep.Impl.Version, res.Status, res.Step, firstLine(res.Reason))
 	if !res.Status.Failed() {
 		found.Description = fmt.Sprintf("%s %s diverged from the rules in %s (%s: %s), but not when this case runs alone", rep.Impl.Name, rep.Impl.Version, game, d.Result.Status, firstLine(d.Result.Reason))
 	}
-	fc.YAML = append(comment(res, by), EncodeCases(source, []string{x.p.Name}, []*Case{found})...)
-	file := Area + "/" + found.ID + ".yaml"
-	cases, err := ParseCases(file, fc.YAML)
+	fc.YAML = append(comment(res, by), encodeCases(source, []string{x.p.Name}, []*Case{found})...)
+	file := exploreArea + "/" + found.ID + ".yaml"
+	cases, err := parseCases(file, fc.YAML)
 	if err != nil || len(cases) != 1 {
 		return nil, fmt.Errorf("exploration: the case written for game %d does not read back: %v\n%s", d.Game, err, fc.YAML)
 	}
 	fc.Case = cases[0]
 	var onEngine CaseResult
-	RunCase(&Builtin{Profiles: []*engine.Profile{x.p}}, fc.Case, x.p, &onEngine)
+	runCase(&Builtin{Profiles: []*engine.Profile{x.p}}, fc.Case, x.p, &onEngine)
 	if onEngine.Status != Pass {
 		return nil, fmt.Errorf("exploration: the case written for game %d fails against the engine: %s at step %d: %s", d.Game, onEngine.Status, onEngine.Step, onEngine.Reason)
 	}
@@ -91,7 +91,7 @@ func comment(got CaseResult, by string) []byte {
 	fmt.Fprintf(&sb, "# Found by tileproof conform --%s. To add it to the pack, copy it to an\n", by)
 	sb.WriteString("# area folder of cases/ (and give it a better id and description).\n")
 	if got.Status.Failed() {
-		fmt.Fprintf(&sb, "#\n# Against the implementation: %s at step %d\n#   %s\n", got.Status, got.Step, got.Explain("#   "))
+		fmt.Fprintf(&sb, "#\n# Against the implementation: %s at step %d\n#   %s\n", got.Status, got.Step, got.explain("#   "))
 	}
 	return []byte(sb.String())
 }
@@ -122,18 +122,18 @@ func (r *Exploration) WriteCases(dir string) ([]string, error) {
 			continue
 		}
 		if len(files) == 0 {
-			if err := os.MkdirAll(filepath.Join(dir, Area), 0o777); err != nil {
+			if err := os.MkdirAll(filepath.Join(dir, exploreArea), 0o777); err != nil {
 				return files, err
 			}
 			pack := filepath.Join(dir, "pack.yaml")
 			if _, err := os.Stat(pack); errors.Is(err, os.ErrNotExist) {
-				data := fmt.Sprintf("# Cases found by tileproof conform --explore; lint them with tileproof cases lint %s.\nname: explored\nversion: 0.0.0\ncontract: %d\n", dir, Contract)
+				data := fmt.Sprintf("# Cases found by tileproof conform --explore; lint them with tileproof cases lint %s.\nname: explored\nversion: 0.0.0\ncontract: %d\n", dir, contract)
 				if err := os.WriteFile(pack, []byte(data), 0o666); err != nil {
 					return files, err
 				}
 			}
 		}
-		file := filepath.Join(dir, Area, fc.ID+".yaml")
+		file := filepath.Join(dir, exploreArea, fc.ID+".yaml")
 		if err := os.WriteFile(file, fc.YAML, 0o666); err != nil {
 			return files, err
 		}

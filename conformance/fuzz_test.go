@@ -22,7 +22,7 @@ func FuzzImportPGS(f *testing.F) {
 		if p == nil || p.Validate() != nil {
 			t.Fatalf("ImportPGS returned no error and an invalid profile %+v", p)
 		}
-		if _, err := ParseCases("imported.yaml", cases); err != nil {
+		if _, err := parseCases("imported.yaml", cases); err != nil {
 			t.Fatalf("the imported cases do not read back: %v\n%s", err, cases)
 		}
 	})

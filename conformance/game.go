@@ -53,17 +53,17 @@ func (x *explorer) play(maxMoves int) *Divergence {
 		res.Status, res.Reason = ProtocolError, "the engine cannot start the game: "+err.Error()
 		return x.diverged(0, res)
 	}
-	s := &Session{Impl: x.impl, Profile: x.p}
+	s := &session{Impl: x.impl, Profile: x.p}
 	if x.seeded {
-		if !s.New(x.seed, nil, &res) {
+		if !s.newGame(x.seed, nil, &res) {
 			return x.diverged(0, res)
 		}
 		// The start is tp1's too.
 		x.steps++
-		if !s.Step(stateStep(g), 1, &res) {
+		if !s.step(stateStep(g), 1, &res) {
 			return x.diverged(0, res)
 		}
-	} else if !s.Load(LoadState{Board: g.Board(), Score: g.Score()}, &res) {
+	} else if !s.load(LoadState{Board: g.Board(), Score: g.Score()}, &res) {
 		return x.diverged(0, res)
 	}
 	for n := 1; n <= maxMoves; n++ {
@@ -83,7 +83,7 @@ func (x *explorer) play(maxMoves int) *Divergence {
 			return x.diverged(n, res)
 		}
 		x.steps++
-		if !s.Step(cs, n, &res) {
+		if !s.step(cs, n, &res) {
 			return x.diverged(n, res)
 		}
 		if over && g.Over() {

@@ -93,9 +93,9 @@ type Hello struct {
 // profile.
 func (h Hello) Has(feature string) bool { return slices.Contains(h.Features, feature) }
 
-// HasUnder reports whether the implementation declares a feature under
+// hasUnder reports whether the implementation declares a feature under
 // a profile: under every profile, or under that one.
-func (h Hello) HasUnder(profile, feature string) bool {
+func (h Hello) hasUnder(profile, feature string) bool {
 	return h.Has(feature) || slices.Contains(h.ProfileFeatures[profile], feature)
 }
 

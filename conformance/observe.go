@@ -42,7 +42,8 @@ type ObserveOptions struct {
 	Seed     uint64   // the seed of the players and of the moves that change nothing
 	Profiles []string // the profiles to play, in turn; nil: every profile the implementation declares
 	Known    []*engine.Profile
-	// MaxMoves bounds a game's counted moves; 0: DefaultMaxMoves.
+	// MaxMoves bounds a game's counted moves; 0: the bound exploration
+	// plays to, which stops only an implementation that never ends a game.
 	MaxMoves int
 	// Impl is the implementation as the command line named it, for the
 	// source of the cases written.
@@ -201,7 +202,7 @@ func LegalOffered(impl Impl) bool {
 
 // GameOptions shape one observed game.
 type GameOptions struct {
-	MaxMoves int  // bounds the counted moves; 0: DefaultMaxMoves
+	MaxMoves int  // bounds the counted moves; 0: as [ObserveOptions.MaxMoves]
 	Legal    bool // the implementation lists legal moves: compare them
 	// Noop seeds the choice of moves that change nothing, one move in ten;
 	// 0: none are played.
@@ -238,7 +239,7 @@ type ObservedGame struct {
 func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts GameOptions) (*ObservedGame, error) {
 	maxMoves := opts.MaxMoves
 	if maxMoves == 0 {
-		maxMoves = DefaultMaxMoves
+		maxMoves = defaultMaxMoves
 	}
 	rules, err := engine.Compile(p)
 	if err != nil {
@@ -248,10 +249,10 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts GameOptio
 	if opts.Noop != 0 {
 		noop = rand.New(rand.NewPCG(opts.Noop, 0x6e6f6f70)) // "noop"
 	}
-	s := &Session{Impl: impl, Profile: p}
+	s := &session{Impl: impl, Profile: p}
 	g := &ObservedGame{}
 	res := CaseResult{Profile: p.Name}
-	if !s.New("", nil, &res) {
+	if !s.newGame("", nil, &res) {
 		g.Divergence = &res
 		return g, nil
 	}
@@ -271,7 +272,7 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts GameOptio
 		first.Expect.Legal = nil
 	}
 	g.Steps++
-	if !s.Step(first, 0, &res) {
+	if !s.step(first, 0, &res) {
 		g.Divergence = &res
 		g.claim(s.State)
 		return g, nil
@@ -287,7 +288,7 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts GameOptio
 			step.Action = a.String()
 		}
 		g.history = append(g.history, mirror.State())
-		out, ok := s.Play(step, n, &res)
+		out, ok := s.play(step, n, &res)
 		m := move{Act: a}
 		if mr := out.Move; mr != nil && mr.Changed && mr.Spawn != nil {
 			sp := *mr.Spawn
@@ -323,7 +324,7 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts GameOptio
 			cs.Expect.Legal = nil
 		}
 		g.Steps++
-		passed := s.Check(cs, out, n, &res)
+		passed := s.check(cs, out, n, &res)
 		g.record(a, out)
 		if !passed {
 			g.Divergence = &res
@@ -339,7 +340,7 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts GameOptio
 
 // record adds a step the implementation played to the replay, when it
 // counted it: a move that changed its board, with its spawn, or an action.
-func (g *ObservedGame) record(a engine.Action, out Outcome) {
+func (g *ObservedGame) record(a engine.Action, out outcome) {
 	if out.Refusal != nil {
 		return
 	}
@@ -550,7 +551,7 @@ func (r *Observation) WriteCases(dir string) ([]string, error) {
 func (r *Observation) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "observing %s %s under %s: its own games through new and move, each spawn copied into the engine\n", r.Impl.Name, r.Impl.Version, strings.Join(r.Profiles, ", "))
 	for _, d := range r.Divergences {
-		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] (%s) action %d: %s: %s\n", d.Game, d.Profile, d.Player, d.Move, d.Result.Status, d.Result.Explain("    "))
+		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] (%s) action %d: %s: %s\n", d.Game, d.Profile, d.Player, d.Move, d.Result.Status, d.Result.explain("    "))
 		if d.File != "" {
 			fmt.Fprintf(w, "  the game up to there: %s (tileproof verify and show replay it)\n", d.File)
 		}

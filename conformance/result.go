@@ -125,10 +125,10 @@ func (r CaseResult) summary(indent string) string {
 	return strings.ReplaceAll(sb.String(), "\n", "\n"+indent)
 }
 
-// Explain returns the failure in words (its reason, then the step's
+// explain returns the failure in words (its reason, then the step's
 // other mismatches) and then the diff of the boards, when a board
 // diverged.
-func (r CaseResult) Explain(indent string) string {
+func (r CaseResult) explain(indent string) string {
 	s := r.summary(indent)
 	if d := strings.TrimRight(r.Diff(), "\n"); d != "" {
 		s += "\n" + indent + "diff (-rules +implementation):\n" + indent + "  " + strings.ReplaceAll(d, "\n", "\n"+indent+"  ")

@@ -255,7 +255,7 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 				if reason != "" {
 					res.Status, res.Reason = Skip, reason
 				} else {
-					RunCase(impl, run, p, &res)
+					runCase(impl, run, p, &res)
 				}
 				return []CaseResult{res}
 			}})
@@ -308,7 +308,7 @@ func caseNeeds(c *Case, p *engine.Profile) []string {
 func missingReason(h Hello, profile string, needs []string) string {
 	var missing []string
 	for _, f := range needs {
-		if !h.HasUnder(profile, f) {
+		if !h.hasUnder(profile, f) {
 			missing = append(missing, f)
 		}
 	}
@@ -318,15 +318,15 @@ func missingReason(h Hello, profile string, needs []string) string {
 	return ""
 }
 
-// RunCase runs case c against the implementation under profile p and
+// runCase runs case c against the implementation under profile p and
 // records its outcome in res: Pass, or the first failing step's failure.
-func RunCase(impl Impl, c *Case, p *engine.Profile, res *CaseResult) {
-	s := &Session{Impl: impl, Profile: p}
+func runCase(impl Impl, c *Case, p *engine.Profile, res *CaseResult) {
+	s := &session{Impl: impl, Profile: p}
 	if !s.start(c.Start, res) {
 		return
 	}
 	for i, step := range c.Steps {
-		if !s.Step(step, i+1, res) {
+		if !s.step(step, i+1, res) {
 			return
 		}
 	}

@@ -103,7 +103,7 @@ func (s *shrinker) test(c *candidate) bool {
 	}
 	s.runs++
 	res := CaseResult{}
-	RunCase(s.impl, &Case{Steps: steps, Start: c.caseStart()}, s.p, &res)
+	runCase(s.impl, &Case{Steps: steps, Start: c.caseStart()}, s.p, &res)
 	if res.Status != s.kind {
 		return false
 	}
