@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tileproof/tileproof/conformance/internal/chance"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
 	"github.com/tileproof/tileproof/player"
@@ -123,7 +122,7 @@ func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*Observation,
 		rep.Profiles = append(rep.Profiles, p.Name)
 	}
 	// Each profile's statistical tests share the run's false-alarm rate.
-	alpha := chance.FalseAlarmRate / float64(4*len(profiles))
+	alpha := falseAlarmRate / float64(4*len(profiles))
 	legal := LegalOffered(impl)
 	canLoad := hello.Has(protocol.LoadState) && hello.Has(protocol.ForceSpawn)
 	for _, p := range profiles {
@@ -492,7 +491,7 @@ func (o *observer) results(alpha float64) []CaseResult {
 	r := res("repeated-openings")
 	if o.games < 2 {
 		r.Status, r.Reason = Skip, fmt.Sprintf("%d games of %d spawns or more observed: too few to compare", o.games, openingSpawns)
-	} else if pairs, lambda, p := chance.RepeatTest(o.openings, o.games, openingCollision(o.p)); p < alpha {
+	} else if pairs, lambda, p := repeatTest(o.openings, o.games, openingCollision(o.p)); p < alpha {
 		r.Status = SpawnWrong
 		r.Reason = fmt.Sprintf("%d pairs of the %d games share their start board and their first %d spawns' values, where %.2g are expected by chance (p = %.2g < %g): the games are not independent (a generator seeded by the clock?)", pairs, o.games, openingSpawns, lambda, p, alpha)
 	}
@@ -504,7 +503,7 @@ func (o *observer) results(alpha float64) []CaseResult {
 // spawns: a start of p.StartTiles tiles on distinct cells, uniform, each
 // value drawn by the weights.
 func openingCollision(p *engine.Profile) float64 {
-	return chance.StartCollision(p) * math.Pow(chance.SpawnCollision(p), openingSpawns)
+	return startCollision(p) * math.Pow(spawnCollision(p), openingSpawns)
 }
 
 // WriteReplays writes each divergence's game into dir as

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tileproof/tileproof/conformance/internal/chance"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/protocol"
 )
@@ -262,7 +261,7 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 		}
 	}
 	if opts.Properties {
-		alpha := chance.FalseAlarmRate / float64(max(1, statisticalTests()*len(profiles)))
+		alpha := falseAlarmRate / float64(max(1, statisticalTests()*len(profiles)))
 		for _, p := range profiles {
 			checks = append(checks, check{"properties@" + p.Name, func() []CaseResult { return runProperties(ctx, impl, hello, p, opts.Run, alpha) }})
 		}

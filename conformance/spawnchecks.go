@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tileproof/tileproof/conformance/internal/chance"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
 	"github.com/tileproof/tileproof/internal/stats"
@@ -96,7 +95,7 @@ func startBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha f
 	}
 	// Starts repeated more than independent ones repeat (before the tests
 	// of values and cells, which repeats would fail for another reason).
-	if pairs, lambda, pv := chance.RepeatTest(boards, startSample, chance.StartCollision(p)); !seeded && pv < alpha {
+	if pairs, lambda, pv := repeatTest(boards, startSample, startCollision(p)); !seeded && pv < alpha {
 		var common engine.Board
 		for b, n := range boards {
 			if n > boards[common] {
