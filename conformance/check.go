@@ -13,13 +13,13 @@ import (
 // record --impl writes all compare an implementation with the rules
 // through it.
 type session struct {
-	Impl Impl
-	// Profile is the profile of the game, whose spawn values every spawn
+	impl Impl
+	// profile is the profile of the game, whose spawn values every spawn
 	// is checked against.
-	Profile *engine.Profile
-	// State is the implementation's state after the last step; set it to
+	profile *engine.Profile
+	// state is the implementation's state after the last step; set it to
 	// the start state.
-	State ImplState
+	state ImplState
 }
 
 // newGame starts the session's game from a tp1 seed ("" for an
@@ -27,18 +27,18 @@ type session struct {
 // implementation answered with a state, recording the failure in res
 // otherwise.
 func (s *session) newGame(seed string, setup *engine.Setup, res *CaseResult) bool {
-	st, err := s.Impl.New(s.Profile.Name, seed, setup)
+	st, err := s.impl.New(s.profile.Name, seed, setup)
 	return s.started(st, err, res)
 }
 
 // load starts the session's game from a given state, as newGame does.
 func (s *session) load(ls LoadState, res *CaseResult) bool {
-	loader, ok := s.Impl.(Loader)
+	loader, ok := s.impl.(Loader)
 	if !ok {
 		res.fail(ProtocolError, 0, "the start state: the implementation has no Load method")
 		return false
 	}
-	st, err := loader.Load(s.Profile.Name, ls)
+	st, err := loader.Load(s.profile.Name, ls)
 	return s.started(st, err, res)
 }
 
@@ -48,7 +48,7 @@ func (s *session) started(st ImplState, err error, res *CaseResult) bool {
 		res.callFailed(err, 0, "the start state")
 		return false
 	}
-	s.State = st
+	s.state = st
 	return true
 }
 
@@ -80,25 +80,25 @@ func (s *session) step(step CaseStep, n int, res *CaseResult) bool {
 // false when the call failed other than by a refusal (a crash, a timeout,
 // a protocol error, an action the implementation lacks), recorded in res.
 func (s *session) play(step CaseStep, n int, res *CaseResult) (out outcome, ok bool) {
-	out.Before = s.State
+	out.Before = s.state
 	what := stepName(step)
 	var err error
 	switch {
 	case step.Move != nil:
 		var mr MoveResult
-		if mr, err = s.Impl.Move(*step.Move, step.Spawn); err == nil {
+		if mr, err = s.impl.Move(*step.Move, step.Spawn); err == nil {
 			out.Move = &mr
-			s.State = mr.State
+			s.state = mr.State
 		}
 	case step.Action != "":
-		doer, can := s.Impl.(Doer)
+		doer, can := s.impl.(Doer)
 		if !can {
 			res.fail(ProtocolError, n, "%s: the implementation has no Do method for the run's other actions", what)
 			return out, false
 		}
 		var st ImplState
 		if st, err = doer.Do(step.Action); err == nil {
-			s.State = st
+			s.state = st
 		}
 	}
 	if err != nil && !errors.As(err, &out.Refusal) {
@@ -161,7 +161,7 @@ func (c *checker) board(field string, want, got engine.Board, format string, arg
 func (s *session) check(step CaseStep, out outcome, n int, res *CaseResult) bool {
 	e := step.Expect
 	what := stepName(step)
-	before, st := out.Before.Board, s.State
+	before, st := out.Before.Board, s.state
 	differs := ""
 	switch refusal := out.Refusal; {
 	case e.Error == "" && refusal == nil:
@@ -180,12 +180,12 @@ func (s *session) check(step CaseStep, out outcome, n int, res *CaseResult) bool
 	c := &checker{what: what, before: before, after: st.Board, showAfter: true}
 	slid := st.Board
 	if mr := out.Move; mr != nil {
-		c.spawn(s.Profile, *step.Move, step.Spawn, mr)
+		c.spawn(s.profile, *step.Move, step.Spawn, mr)
 		slid = mr.slid()
 	}
 	c.expect(e, out.Move, slid, st)
 	if e.Legal != nil {
-		if ll, can := s.Impl.(LegalLister); can {
+		if ll, can := s.impl.(LegalLister); can {
 			switch got, err := ll.Legal(); {
 			case errors.Is(err, ErrNoLegal):
 				// Not listed: nothing to compare.

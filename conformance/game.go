@@ -53,7 +53,7 @@ func (x *explorer) play(maxMoves int) *Divergence {
 		res.Status, res.Reason = ProtocolError, "the engine cannot start the game: "+err.Error()
 		return x.diverged(0, res)
 	}
-	s := &session{Impl: x.impl, Profile: x.p}
+	s := &session{impl: x.impl, profile: x.p}
 	if x.seeded {
 		if !s.newGame(x.seed, nil, &res) {
 			return x.diverged(0, res)

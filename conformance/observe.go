@@ -136,7 +136,7 @@ func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*Observation,
 			}
 			pl, _ := player.New(name, opts.Seed*1000+uint64(game))
 			t := time.Now()
-			g, err := PlayObserved(impl, p, pl, GameOptions{MaxMoves: opts.MaxMoves, Legal: legal, Noop: opts.Seed*1000 + uint64(game), KeepPlaying: hello.Has(protocol.KeepPlaying)})
+			g, err := PlayObserved(impl, p, pl, ObservedGameOptions{MaxMoves: opts.MaxMoves, Legal: legal, Noop: opts.Seed*1000 + uint64(game), KeepPlaying: hello.Has(protocol.KeepPlaying)})
 			rep.Playing += time.Since(t)
 			if ctx.Err() != nil {
 				break // the game under way: cut short, not counted
@@ -199,8 +199,8 @@ func LegalOffered(impl Impl) bool {
 	return !errors.Is(err, ErrNoLegal) && !(errors.As(err, &refusal) && refusal.Code == "unsupported")
 }
 
-// GameOptions shape one observed game.
-type GameOptions struct {
+// ObservedGameOptions shape one observed game.
+type ObservedGameOptions struct {
 	MaxMoves int  // bounds the counted moves; 0: as [ObserveOptions.MaxMoves]
 	Legal    bool // the implementation lists legal moves: compare them
 	// Noop seeds the choice of moves that change nothing, one move in ten;
@@ -235,7 +235,7 @@ type ObservedGame struct {
 // in ten, with opts.Noop) and one move after the end included. The game
 // stops at its first divergence. An error is a failure of the engine
 // itself.
-func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts GameOptions) (*ObservedGame, error) {
+func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts ObservedGameOptions) (*ObservedGame, error) {
 	maxMoves := opts.MaxMoves
 	if maxMoves == 0 {
 		maxMoves = defaultMaxMoves
@@ -248,14 +248,14 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts GameOptio
 	if opts.Noop != 0 {
 		noop = rand.New(rand.NewPCG(opts.Noop, 0x6e6f6f70)) // "noop"
 	}
-	s := &session{Impl: impl, Profile: p}
+	s := &session{impl: impl, profile: p}
 	g := &ObservedGame{}
 	res := CaseResult{Profile: p.Name}
 	if !s.newGame("", nil, &res) {
 		g.Divergence = &res
 		return g, nil
 	}
-	start := s.State.Board
+	start := s.state.Board
 	r := &replay.Replay{Profile: p.Name, Rules: p.Version, Start: &start, Source: fmt.Sprintf("tileproof conform --observe, player %s", pl.Name())}
 	g.Replay = r
 	mirror, err := rules.Load(engine.State{Board: start})
@@ -273,7 +273,7 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts GameOptio
 	g.Steps++
 	if !s.step(first, 0, &res) {
 		g.Divergence = &res
-		g.claim(s.State)
+		g.claim(s.state)
 		return g, nil
 	}
 	for n := 1; ; n++ {
@@ -333,7 +333,7 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts GameOptio
 			break // one move after the end, which both refused or ignored
 		}
 	}
-	g.claim(s.State)
+	g.claim(s.state)
 	return g, nil
 }
 

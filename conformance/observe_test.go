@@ -177,7 +177,7 @@ func TestObserverCountsARepeatOnce(t *testing.T) {
 	var games []*ObservedGame
 	for i := range 3 {
 		pl, _ := player.New("random", uint64(i+1))
-		g, err := PlayObserved(bb, p, pl, GameOptions{MaxMoves: 100})
+		g, err := PlayObserved(bb, p, pl, ObservedGameOptions{MaxMoves: 100})
 		if err != nil || g.Divergence != nil {
 			t.Fatalf("game %d: %v %v", i, err, g.Divergence)
 		}

@@ -320,7 +320,7 @@ func missingReason(h Hello, profile string, needs []string) string {
 // runCase runs case c against the implementation under profile p and
 // records its outcome in res: Pass, or the first failing step's failure.
 func runCase(impl Impl, c *Case, p *engine.Profile, res *CaseResult) {
-	s := &session{Impl: impl, Profile: p}
+	s := &session{impl: impl, profile: p}
 	if !s.start(c.Start, res) {
 		return
 	}

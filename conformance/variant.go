@@ -123,7 +123,7 @@ func derive(c *Case, v *engine.Profile) (*Case, string) {
 // place of its own: the same fields, the engine's values.
 func deriveOnce(c *Case, v *engine.Profile, seed string) (*Case, string) {
 	b := &Builtin{Seed: seed, Profiles: []*engine.Profile{v}}
-	s := &session{Impl: b, Profile: v}
+	s := &session{impl: b, profile: v}
 	var res CaseResult
 	if !s.start(c.Start, &res) {
 		return nil, fmt.Sprintf("profile %s cannot start it: %s", v.Name, res.Reason)
@@ -135,7 +135,7 @@ func deriveOnce(c *Case, v *engine.Profile, seed string) (*Case, string) {
 		if !ok {
 			return nil, fmt.Sprintf("step %d does not play under profile %s: %s", i+1, v.Name, res.Reason)
 		}
-		step.Expect = engineExpect(step.Expect, out, s.State, b)
+		step.Expect = engineExpect(step.Expect, out, s.state, b)
 		d.Steps[i] = step
 	}
 	return &d, ""

@@ -128,7 +128,7 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	}
 	for i := 1; i <= f.games; i++ {
 		if impl != nil {
-			g, err := conformance.PlayObserved(impl, p, pl, conformance.GameOptions{
+			g, err := conformance.PlayObserved(impl, p, pl, conformance.ObservedGameOptions{
 				MaxMoves: cmp.Or(f.maxMoves, math.MaxInt), Legal: conformance.LegalOffered(impl), Noop: f.playerSeed*1000 + uint64(i), KeepPlaying: f.keep,
 			})
 			if code := c.interrupted(playing, "record"); code != 0 {
