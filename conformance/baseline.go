@@ -69,12 +69,12 @@ func failureShape(res CaseResult) string {
 	return fmt.Sprintf("%s at step %d on [%s]", res.Status, res.Step, strings.Join(fields, ", "))
 }
 
-// Compare lists the regressions (passing in base, failing now), the fixes
+// compare lists the regressions (passing in base, failing now), the fixes
 // (failing in base, passing now) and the changed failures (failing in
 // both, in another class, at another step or on other fields) of r
 // against base. Results on states no game reaches are left out: they do
 // not decide a run.
-func (r *Report) Compare(base *Report) (regressions, fixes, changed []Change) {
+func (r *Report) compare(base *Report) (regressions, fixes, changed []Change) {
 	before := map[string]CaseResult{}
 	for _, res := range base.Results {
 		before[res.Key()] = res
@@ -143,7 +143,7 @@ func (r *Report) Gate(o GateOptions) *Gate {
 	g.Failed, g.Unreachable = len(failed), len(r.UnreachableFailures())
 	g.Skipped, g.XPass, g.NotRun = total.Skipped, len(xpass), total.NotRun
 	if o.Baseline != nil {
-		g.Regressions, g.Fixes, g.Changed = r.Compare(o.Baseline)
+		g.Regressions, g.Fixes, g.Changed = r.compare(o.Baseline)
 		surprising := map[string]bool{}
 		for _, ch := range append(slices.Clone(g.Regressions), g.Changed...) {
 			surprising[ch.Key] = true

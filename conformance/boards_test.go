@@ -78,7 +78,7 @@ func checkOldReport(t *testing.T, file string) {
 	if fail >= 0 {
 		changed.Results[fail].Status, wantFixes = Pass, 1
 	}
-	regressions, fixes, _ := changed.Compare(base)
+	regressions, fixes, _ := changed.compare(base)
 	if len(regressions) != 1 || regressions[0].Key != base.Results[pass].Key() || len(fixes) != wantFixes {
 		t.Errorf("regressions %v, fixes %v; want %s and %d fixes", regressions, fixes, base.Results[pass].Key(), wantFixes)
 	}

@@ -7,8 +7,8 @@ import (
 )
 
 // Case is one conformance case: a starting state and steps, each with what
-// must follow. Its YAML form is docs/case-format.md's; [ParseCases] reads
-// it and [EncodeCases] writes it, from these same fields.
+// must follow. Its YAML form is docs/case-format.md's, read ([LoadPack])
+// and written (exploration's found cases) from these same fields.
 type Case struct {
 	Area        string   `yaml:"-"` // the folder under the pack: core, pgs, rosetta, ...
 	ID          string   `yaml:"id"`
@@ -26,7 +26,7 @@ type Case struct {
 	Unreachable string `yaml:"unreachable,omitempty"`
 	// Features are every feature the case needs to run: its Needs, the
 	// file's needs, and those its content implies (a loaded start:
-	// load-state). ParseCases sets them.
+	// load-state). Reading the case sets them.
 	Features []string   `yaml:"-"`
 	Start    Start      `yaml:"start"`
 	Steps    []CaseStep `yaml:"steps"`
@@ -37,8 +37,8 @@ type Case struct {
 // Name returns the case's full name, AREA/ID.
 func (c *Case) Name() string { return c.Area + "/" + c.ID }
 
-// AppliesTo reports whether the case applies to a profile.
-func (c *Case) AppliesTo(profile string) bool {
+// appliesTo reports whether the case applies to a profile.
+func (c *Case) appliesTo(profile string) bool {
 	return slices.Contains(c.Profiles, "all") || slices.Contains(c.Profiles, profile)
 }
 

@@ -53,9 +53,9 @@ func actionFeature(action string) (string, bool) {
 	return "", false
 }
 
-// ParseCases reads one case file; file is its path in the pack (the area
+// parseCases reads one case file; file is its path in the pack (the area
 // is its folder). Every error in the file is reported, with its line.
-func ParseCases(file string, data []byte) ([]*Case, error) {
+func parseCases(file string, data []byte) ([]*Case, error) {
 	var cf caseFile
 	pos, err := strictyaml.DecodeAt(file, data, &cf)
 	if err != nil {
@@ -168,11 +168,11 @@ func (st *CaseStep) check() ([]string, error) {
 	return needs, nil
 }
 
-// EncodeCases writes cases as one case file of docs/case-format.md, which
-// [ParseCases] reads back: source and profiles shared by all of them, and
+// encodeCases writes cases as one case file of docs/case-format.md, which
+// parseCases reads back: source and profiles shared by all of them, and
 // each case with the fields it sets. The cases' own Source and Profiles
 // are written only where they differ from the file's.
-func EncodeCases(source string, profiles []string, cases []*Case) []byte {
+func encodeCases(source string, profiles []string, cases []*Case) []byte {
 	cf := caseFile{Source: source, Profiles: profiles}
 	for _, c := range cases {
 		w := *c

@@ -8,97 +8,97 @@ import (
 	"github.com/tileproof/tileproof/engine"
 )
 
-// Session follows one game in an implementation step by step against
+// session follows one game in an implementation step by step against
 // expectations: the runner's cases, exploration's games and the games
 // record --impl writes all compare an implementation with the rules
 // through it.
-type Session struct {
-	Impl Impl
-	// Profile is the profile of the game, whose spawn values every spawn
+type session struct {
+	impl Impl
+	// profile is the profile of the game, whose spawn values every spawn
 	// is checked against.
-	Profile *engine.Profile
-	// State is the implementation's state after the last step; set it to
+	profile *engine.Profile
+	// state is the implementation's state after the last step; set it to
 	// the start state.
-	State ImplState
+	state ImplState
 }
 
-// New starts the session's game from a tp1 seed ("" for an
+// newGame starts the session's game from a tp1 seed ("" for an
 // implementation without seed-tp1) and setup; it reports whether the
 // implementation answered with a state, recording the failure in res
 // otherwise.
-func (s *Session) New(seed string, setup *engine.Setup, res *CaseResult) bool {
-	st, err := s.Impl.New(s.Profile.Name, seed, setup)
+func (s *session) newGame(seed string, setup *engine.Setup, res *CaseResult) bool {
+	st, err := s.impl.New(s.profile.Name, seed, setup)
 	return s.started(st, err, res)
 }
 
-// Load starts the session's game from a given state, as [Session.New].
-func (s *Session) Load(ls LoadState, res *CaseResult) bool {
-	loader, ok := s.Impl.(Loader)
+// load starts the session's game from a given state, as newGame does.
+func (s *session) load(ls LoadState, res *CaseResult) bool {
+	loader, ok := s.impl.(Loader)
 	if !ok {
 		res.fail(ProtocolError, 0, "the start state: the implementation has no Load method")
 		return false
 	}
-	st, err := loader.Load(s.Profile.Name, ls)
+	st, err := loader.Load(s.profile.Name, ls)
 	return s.started(st, err, res)
 }
 
 // started takes the start state st, or records the start's failure.
-func (s *Session) started(st ImplState, err error, res *CaseResult) bool {
+func (s *session) started(st ImplState, err error, res *CaseResult) bool {
 	if err != nil {
 		res.callFailed(err, 0, "the start state")
 		return false
 	}
-	s.State = st
+	s.state = st
 	return true
 }
 
 // start starts the session's game as case start st says: from its board
 // (Load) or its seed (New).
-func (s *Session) start(st Start, res *CaseResult) bool {
+func (s *session) start(st Start, res *CaseResult) bool {
 	if st.Board != nil {
-		return s.Load(LoadState{Setup: st.Setup, Board: *st.Board, Score: st.Score, Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying}, res)
+		return s.load(LoadState{Setup: st.Setup, Board: *st.Board, Score: st.Score, Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying}, res)
 	}
-	return s.New(*st.Seed, st.Setup, res)
+	return s.newGame(*st.Seed, st.Setup, res)
 }
 
-// Outcome is what an implementation did in one step.
-type Outcome struct {
+// outcome is what an implementation did in one step.
+type outcome struct {
 	Before  ImplState   // its state before the step
 	Move    *MoveResult // a move it played
 	Refusal *RuleError  // a step it refused by its rules
 }
 
-// Step plays step n (1-based) of the game and compares what follows with
+// step plays step n (1-based) of the game and compares what follows with
 // the step's expectations. It reports whether the step passed; a failure
 // is recorded in res, with every mismatch of the step.
-func (s *Session) Step(step CaseStep, n int, res *CaseResult) bool {
-	out, ok := s.Play(step, n, res)
-	return ok && s.Check(step, out, n, res)
+func (s *session) step(step CaseStep, n int, res *CaseResult) bool {
+	out, ok := s.play(step, n, res)
+	return ok && s.check(step, out, n, res)
 }
 
-// Play plays step n in the implementation and returns what it did. ok is
+// play plays step n in the implementation and returns what it did. ok is
 // false when the call failed other than by a refusal (a crash, a timeout,
 // a protocol error, an action the implementation lacks), recorded in res.
-func (s *Session) Play(step CaseStep, n int, res *CaseResult) (out Outcome, ok bool) {
-	out.Before = s.State
+func (s *session) play(step CaseStep, n int, res *CaseResult) (out outcome, ok bool) {
+	out.Before = s.state
 	what := stepName(step)
 	var err error
 	switch {
 	case step.Move != nil:
 		var mr MoveResult
-		if mr, err = s.Impl.Move(*step.Move, step.Spawn); err == nil {
+		if mr, err = s.impl.Move(*step.Move, step.Spawn); err == nil {
 			out.Move = &mr
-			s.State = mr.State
+			s.state = mr.State
 		}
 	case step.Action != "":
-		doer, can := s.Impl.(Doer)
+		doer, can := s.impl.(Doer)
 		if !can {
 			res.fail(ProtocolError, n, "%s: the implementation has no Do method for the run's other actions", what)
 			return out, false
 		}
 		var st ImplState
 		if st, err = doer.Do(step.Action); err == nil {
-			s.State = st
+			s.state = st
 		}
 	}
 	if err != nil && !errors.As(err, &out.Refusal) {
@@ -150,18 +150,18 @@ func (c *checker) board(field string, want, got engine.Board, format string, arg
 	}
 }
 
-// Check compares what the implementation did in step n (out, from
-// [Session.Play]) with the step's expectations and the rules every move
+// check compares what the implementation did in step n (out, from
+// play) with the step's expectations and the rules every move
 // is held to (one tile after a move that changed the board, none after one
 // that did not, in a cell the slide left empty, of a value the profile
 // spawns, where a forced spawn said). It reports whether the step passed;
 // a failure is recorded in res with every mismatch, the most basic first
 // (the board, then the spawn, the score, legality and the flags) as the
 // result's status.
-func (s *Session) Check(step CaseStep, out Outcome, n int, res *CaseResult) bool {
+func (s *session) check(step CaseStep, out outcome, n int, res *CaseResult) bool {
 	e := step.Expect
 	what := stepName(step)
-	before, st := out.Before.Board, s.State
+	before, st := out.Before.Board, s.state
 	differs := ""
 	switch refusal := out.Refusal; {
 	case e.Error == "" && refusal == nil:
@@ -180,12 +180,12 @@ func (s *Session) Check(step CaseStep, out Outcome, n int, res *CaseResult) bool
 	c := &checker{what: what, before: before, after: st.Board, showAfter: true}
 	slid := st.Board
 	if mr := out.Move; mr != nil {
-		c.spawn(s.Profile, *step.Move, step.Spawn, mr)
-		slid = mr.Slid()
+		c.spawn(s.profile, *step.Move, step.Spawn, mr)
+		slid = mr.slid()
 	}
 	c.expect(e, out.Move, slid, st)
 	if e.Legal != nil {
-		if ll, can := s.Impl.(LegalLister); can {
+		if ll, can := s.impl.(LegalLister); can {
 			switch got, err := ll.Legal(); {
 			case errors.Is(err, ErrNoLegal):
 				// Not listed: nothing to compare.

@@ -54,11 +54,11 @@ func TestImportPGS(t *testing.T) {
 		p.OpenEnded != builtin.OpenEnded || len(p.Spawn) != 2 || p.Spawn[0] != builtin.Spawn[0] || p.Spawn[1] != builtin.Spawn[1] {
 		t.Errorf("imported profile %+v\ndiffers from the built-in pgs profile %+v", p, builtin)
 	}
-	imported, err := ParseCases("pgs/testcases.yaml", caseYAML)
+	imported, err := parseCases("pgs/testcases.yaml", caseYAML)
 	if err != nil {
 		t.Fatal(err)
 	}
-	committed, err := ParseCases("pgs/testcases.yaml", mustRead(t, "../cases/pgs/testcases.yaml"))
+	committed, err := parseCases("pgs/testcases.yaml", mustRead(t, "../cases/pgs/testcases.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,12 +105,12 @@ func TestParseCasesErrors(t *testing.T) {
 		{"source: x\ncases: []\n", "c.yaml:2:1: no cases"},
 	}
 	for _, tt := range tests {
-		_, err := ParseCases("c.yaml", []byte(tt.yaml))
+		_, err := parseCases("c.yaml", []byte(tt.yaml))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ParseCases(%q) = %v, want an error containing %q", tt.yaml, err, tt.want)
 		}
 	}
-	c, err := ParseCases("core/c.yaml", []byte("source: x\nprofiles: [classic]\ncases:\n  - id: a\n    start: {board: \"2 2 2\\n. . .\"}\n    steps: [{action: undo}, {move: left, spawn: {row: 0, col: 2, value: 2}}]\n"))
+	c, err := parseCases("core/c.yaml", []byte("source: x\nprofiles: [classic]\ncases:\n  - id: a\n    start: {board: \"2 2 2\\n. . .\"}\n    steps: [{action: undo}, {move: left, spawn: {row: 0, col: 2, value: 2}}]\n"))
 	if err != nil || strings.Join(c[0].Features, " ") != "force-spawn load-state size:2x3 undo" || c[0].Name() != "core/a" {
 		t.Errorf("needs %v, name %s, %v", c[0].Features, c[0].Name(), err)
 	}
@@ -123,7 +123,7 @@ func FuzzParseCases(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		cases, err := ParseCases("f.yaml", []byte(text))
+		cases, err := parseCases("f.yaml", []byte(text))
 		if err != nil {
 			var list strictyaml.ErrorList
 			if !errors.As(err, &list) {
@@ -174,7 +174,7 @@ func TestReports(t *testing.T) {
 	worse.Results = append([]CaseResult(nil), rep.Results...)
 	worse.Results[0].Status = BoardDiverged
 	base.Results[1].Status = ScoreDiverged
-	regressions, fixes, _ := worse.Compare(base)
+	regressions, fixes, _ := worse.compare(base)
 	if len(regressions) != 1 || regressions[0].Key != rep.Results[0].Key() || len(fixes) != 1 || fixes[0].Key != rep.Results[1].Key() {
 		t.Errorf("regressions %v, fixes %v", regressions, fixes)
 	}

@@ -91,7 +91,7 @@ func caseInfo(c *Case, step int) *CaseInfo {
 	for _, st := range c.Steps[:n] {
 		info.Steps = append(info.Steps, stepInfo(st))
 	}
-	info.YAML = string(EncodeCases("", nil, []*Case{c}))
+	info.YAML = string(encodeCases("", nil, []*Case{c}))
 	return info
 }
 

@@ -6,4 +6,10 @@
 // protocol (docs/protocol.md), or an HTTP server shaped like the
 // tile-merge API. [TestImpl] runs the suite from a Go implementation's own
 // go test, as testing/fstest.TestFS does for file systems.
+//
+// Beside the pack, [Explore] plays random games in an implementation,
+// compares every step with the engine and shrinks the first divergence
+// of each kind to a short case of the pack's format (tileproof conform
+// --explore); [Observe] checks an implementation that can only start
+// games and move, through its own games (tileproof conform --observe).
 package conformance

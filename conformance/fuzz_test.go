@@ -22,7 +22,7 @@ func FuzzImportPGS(f *testing.F) {
 		if p == nil || p.Validate() != nil {
 			t.Fatalf("ImportPGS returned no error and an invalid profile %+v", p)
 		}
-		if _, err := ParseCases("imported.yaml", cases); err != nil {
+		if _, err := parseCases("imported.yaml", cases); err != nil {
 			t.Fatalf("the imported cases do not read back: %v\n%s", err, cases)
 		}
 	})
@@ -45,7 +45,7 @@ func FuzzReadReport(f *testing.F) {
 		r.WriteText(&sb, true)
 		r.WriteJSON(&sb)
 		r.WriteJUnit(&sb)
-		r.Compare(r)
+		r.compare(r)
 		WriteMatrix(&sb, []*Report{r, r})
 	})
 }

@@ -93,9 +93,9 @@ type Hello struct {
 // profile.
 func (h Hello) Has(feature string) bool { return slices.Contains(h.Features, feature) }
 
-// HasUnder reports whether the implementation declares a feature under
+// hasUnder reports whether the implementation declares a feature under
 // a profile: under every profile, or under that one.
-func (h Hello) HasUnder(profile, feature string) bool {
+func (h Hello) hasUnder(profile, feature string) bool {
 	return h.Has(feature) || slices.Contains(h.ProfileFeatures[profile], feature)
 }
 
@@ -127,9 +127,9 @@ type MoveResult struct {
 	State   ImplState
 }
 
-// Slid returns the board after the move's slide, before its spawn: the
+// slid returns the board after the move's slide, before its spawn: the
 // board reported with the spawned tile taken away.
-func (mr MoveResult) Slid() engine.Board {
+func (mr MoveResult) slid() engine.Board {
 	b := mr.State.Board
 	if sp := mr.Spawn; sp != nil && sp.Row >= 0 && sp.Row < b.Rows() && sp.Col >= 0 && sp.Col < b.Cols() {
 		b.Set(sp.Row, sp.Col, 0)

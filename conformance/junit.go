@@ -52,7 +52,7 @@ const unreachableSuite = "unreachable-states"
 // WriteJUnit writes the report as JUnit XML: a test suite per area, a test
 // case per case and profile; expected failures are reported as skipped.
 // The cases on states no game reaches are in a suite of their own
-// ([unreachableSuite]), a failure there skipped with its words, as the
+// (unreachable-states), a failure there skipped with its words, as the
 // run's verdict does not count it. Under a baseline ([Report.Gate]) a
 // failure the baseline has, unchanged, is skipped too, so that the
 // failures are the gate's: regressions and changed failures. A check the

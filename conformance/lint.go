@@ -40,7 +40,7 @@ func Lint(pack *Pack) []string {
 			}
 			problems = append(problems, fmt.Sprintf("%s:%d: %s [%s]: the outcome depends on the random spawn (with some spawns: %s: %s); force the spawn", res.File, res.Line, res.Case, res.Profile, bad.Status, bad.Reason))
 		case res.Status.Failed():
-			problems = append(problems, fmt.Sprintf("%s:%d: %s [%s]: %s at step %d: %s", res.File, res.Line, res.Case, res.Profile, res.Status, res.Step, res.Explain("    ")))
+			problems = append(problems, fmt.Sprintf("%s:%d: %s [%s]: %s at step %d: %s", res.File, res.Line, res.Case, res.Profile, res.Status, res.Step, res.explain("    ")))
 		case res.Status == Skip:
 			problems = append(problems, fmt.Sprintf("%s:%d: %s [%s]: skipped by the engine: %s", res.File, res.Line, res.Case, res.Profile, res.Reason))
 		}

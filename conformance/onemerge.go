@@ -48,7 +48,7 @@ func oneMergeSizes(h Hello, p *engine.Profile) [][2]int {
 	sizes := [][2]int{{p.Rows, p.Cols}}
 	for r := engine.MinSide; r <= engine.MaxSide; r++ {
 		for c := engine.MinSide; c <= engine.MaxSide; c++ {
-			if (r != p.Rows || c != p.Cols) && h.HasUnder(p.Name, protocol.SizeFeature(r, c)) {
+			if (r != p.Rows || c != p.Cols) && h.hasUnder(p.Name, protocol.SizeFeature(r, c)) {
 				sizes = append(sizes, [2]int{r, c})
 			}
 		}

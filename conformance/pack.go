@@ -11,9 +11,9 @@ import (
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
-// Contract is the rules-contract version of the case packs this runner
+// contract is the rules-contract version of the case packs this runner
 // understands.
-const Contract = 1
+const contract = 1
 
 // Pack is a set of cases: the pack.yaml of a cases folder and every case
 // file below it.
@@ -48,9 +48,9 @@ func LoadPack(fsys fs.FS) (*Pack, error) {
 	if err != nil {
 		return nil, err
 	}
-	if pf.Contract != Contract {
+	if pf.Contract != contract {
 		return nil, strictyaml.ErrorList{strictyaml.At("pack.yaml", pos, "contract",
-			fmt.Sprintf("the pack is written for rules contract %d; this runner knows contract %d only", pf.Contract, Contract))}
+			fmt.Sprintf("the pack is written for rules contract %d; this runner knows contract %d only", pf.Contract, contract))}
 	}
 	pack := &Pack{Name: pf.Name, Version: pf.Version, Contract: pf.Contract}
 	var files []string
@@ -71,7 +71,7 @@ func LoadPack(fsys fs.FS) (*Pack, error) {
 		if err != nil {
 			return nil, err
 		}
-		cases, err := ParseCases(f, data)
+		cases, err := parseCases(f, data)
 		var list strictyaml.ErrorList
 		if errors.As(err, &list) {
 			errs = append(errs, list...)

@@ -73,8 +73,8 @@ func ImportPGS(data []byte, name, source string) (*engine.Profile, []byte, error
 		cases = append(cases, c)
 	}
 	out := fmt.Appendf(nil, "# Imported by tileproof cases import-pgs from %s.\n", source)
-	out = append(out, EncodeCases(source+", testCases", []string{name}, cases)...)
-	if _, err := ParseCases("pgs/imported.yaml", out); err != nil {
+	out = append(out, encodeCases(source+", testCases", []string{name}, cases)...)
+	if _, err := parseCases("pgs/imported.yaml", out); err != nil {
 		return nil, nil, fmt.Errorf("the imported cases do not read back: %w", err)
 	}
 	return p, out, nil

@@ -163,7 +163,7 @@ func playAll(impl Impl, p *engine.Profile, bs []engine.Board, ds []engine.Direct
 		if c.spawn(p, ds[i], nil, &r.Move); !c.record(res, 0) {
 			return out, false
 		}
-		out = append(out, played{mr: r.Move, slid: r.Move.Slid()})
+		out = append(out, played{mr: r.Move, slid: r.Move.slid()})
 	}
 	return out, true
 }

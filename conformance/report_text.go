@@ -21,7 +21,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 			if res.File != "" { // a property check has no file
 				fmt.Fprintf(w, " (%s:%d)", res.File, res.Line)
 			}
-			fmt.Fprintf(w, "\n      %s\n", safetext.TerminalLines(res.Summary("      ")))
+			fmt.Fprintf(w, "\n      %s\n", safetext.TerminalLines(res.summary("      ")))
 			if res.Got != nil {
 				writeBoards(w, res, "      ")
 			}
@@ -40,7 +40,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 			if res.Step > 0 {
 				fmt.Fprintf(w, " at step %d", res.Step)
 			}
-			fmt.Fprintf(w, ": %s\n      (%s)\n", safetext.TerminalLines(res.Summary("      ")), res.Unreachable)
+			fmt.Fprintf(w, ": %s\n      (%s)\n", safetext.TerminalLines(res.summary("      ")), res.Unreachable)
 		}
 	}
 	notRun := r.NotRun()

@@ -107,13 +107,13 @@ func (r CaseResult) Diff() string {
 	return boardfmt.Diff(*r.Want, *r.Got)
 }
 
-// Summary returns a failure in words: its reason, then the step's other
+// summary returns a failure in words: its reason, then the step's other
 // mismatches, each line after the first indented by indent. A board the
 // failure started from with no board of the implementation's to draw it
 // beside (a property check's board loaded, when the implementation
 // refused the move) follows, as a grid: the text report draws boards
 // only beside the implementation's.
-func (r CaseResult) Summary(indent string) string {
+func (r CaseResult) summary(indent string) string {
 	var sb strings.Builder
 	sb.WriteString(r.Reason)
 	for _, m := range r.Mismatches[min(1, len(r.Mismatches)):] {
@@ -125,10 +125,11 @@ func (r CaseResult) Summary(indent string) string {
 	return strings.ReplaceAll(sb.String(), "\n", "\n"+indent)
 }
 
-// Explain returns [CaseResult.Summary] and then the diff of the boards, when
-// a board diverged.
-func (r CaseResult) Explain(indent string) string {
-	s := r.Summary(indent)
+// explain returns the failure in words (its reason, then the step's
+// other mismatches) and then the diff of the boards, when a board
+// diverged.
+func (r CaseResult) explain(indent string) string {
+	s := r.summary(indent)
 	if d := strings.TrimRight(r.Diff(), "\n"); d != "" {
 		s += "\n" + indent + "diff (-rules +implementation):\n" + indent + "  " + strings.ReplaceAll(d, "\n", "\n"+indent+"  ")
 	}

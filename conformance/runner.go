@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tileproof/tileproof/conformance/internal/chance"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/protocol"
 )
@@ -166,12 +164,12 @@ func Profiles(h Hello, asked []string, known []*engine.Profile) ([]*engine.Profi
 func Run(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, error) {
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("not run: %w", StopCause(ctx))
+		return nil, fmt.Errorf("not run: %w", context.Cause(ctx))
 	}
 	rep, checks, err := plan(ctx, pack, impl, opts)
 	if err != nil {
 		if ctx.Err() != nil {
-			err = fmt.Errorf("%w (%v)", err, StopCause(ctx))
+			err = fmt.Errorf("%w (%v)", err, context.Cause(ctx))
 		}
 		return nil, err
 	}
@@ -189,15 +187,6 @@ func Run(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, err
 	return rep, nil
 }
 
-// StopCause is why ctx is done, in words a report gives after "not run:":
-// its cause (the run's deadline, an interrupt), or its error.
-func StopCause(ctx context.Context) error {
-	if err := context.Cause(ctx); err != nil {
-		return err
-	}
-	return errors.New("the run was stopped")
-}
-
 // cutShort reports whether a check with this status may have failed
 // only because the run ended under it: the driver's failures.
 func cutShort(s Status) bool {
@@ -208,7 +197,7 @@ func cutShort(s Status) bool {
 // ran.
 func notRun(res CaseResult, ctx context.Context) CaseResult {
 	return CaseResult{Case: res.Case, Area: res.Area, Profile: res.Profile, File: res.File, Line: res.Line,
-		Unreachable: res.Unreachable, Status: NotRun, Reason: "not run: " + StopCause(ctx).Error()}
+		Unreachable: res.Unreachable, Status: NotRun, Reason: "not run: " + context.Cause(ctx).Error()}
 }
 
 // check is one check of a run: a case under a profile, or a property
@@ -246,7 +235,7 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 			// A variant runs every case but those written for it by name
 			// with the engine's expectations under its rules.
 			variant := !isBuiltin(p.Name) && !slices.Contains(c.Profiles, p.Name)
-			if !c.AppliesTo(p.Name) && !variant {
+			if !c.appliesTo(p.Name) && !variant {
 				continue
 			}
 			checks = append(checks, check{c.Name() + "@" + p.Name, func() []CaseResult {
@@ -265,14 +254,14 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 				if reason != "" {
 					res.Status, res.Reason = Skip, reason
 				} else {
-					RunCase(impl, run, p, &res)
+					runCase(impl, run, p, &res)
 				}
 				return []CaseResult{res}
 			}})
 		}
 	}
 	if opts.Properties {
-		alpha := chance.FalseAlarmRate / float64(max(1, statisticalTests()*len(profiles)))
+		alpha := falseAlarmRate / float64(max(1, statisticalTests()*len(profiles)))
 		for _, p := range profiles {
 			checks = append(checks, check{"properties@" + p.Name, func() []CaseResult { return runProperties(ctx, impl, hello, p, opts.Run, alpha) }})
 		}
@@ -318,7 +307,7 @@ func caseNeeds(c *Case, p *engine.Profile) []string {
 func missingReason(h Hello, profile string, needs []string) string {
 	var missing []string
 	for _, f := range needs {
-		if !h.HasUnder(profile, f) {
+		if !h.hasUnder(profile, f) {
 			missing = append(missing, f)
 		}
 	}
@@ -328,15 +317,15 @@ func missingReason(h Hello, profile string, needs []string) string {
 	return ""
 }
 
-// RunCase runs case c against the implementation under profile p and
+// runCase runs case c against the implementation under profile p and
 // records its outcome in res: Pass, or the first failing step's failure.
-func RunCase(impl Impl, c *Case, p *engine.Profile, res *CaseResult) {
-	s := &Session{Impl: impl, Profile: p}
+func runCase(impl Impl, c *Case, p *engine.Profile, res *CaseResult) {
+	s := &session{impl: impl, profile: p}
 	if !s.start(c.Start, res) {
 		return
 	}
 	for i, step := range c.Steps {
-		if !s.Step(step, i+1, res) {
+		if !s.step(step, i+1, res) {
 			return
 		}
 	}

@@ -58,7 +58,7 @@ func TestCaseSchema(t *testing.T) {
 		"cases:\n  - id: a\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: left, action: undo}]\n",
 		"cases:\n  - id: a\n    start: {board: \"2 2\\n. .\"}\n    steps: [{move: left, expect: {error: oops}}]\n",
 	} {
-		_, perr := ParseCases("bad.yaml", []byte("source: s\nprofiles: [all]\n"+bad))
+		_, perr := parseCases("bad.yaml", []byte("source: s\nprofiles: [all]\n"+bad))
 		if validate([]byte(bad)) == nil || perr == nil {
 			t.Errorf("%q: the schema accepts it or ParseCases does (%v)", bad, perr)
 		}

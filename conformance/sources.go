@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tileproof/tileproof/conformance/internal/casesource"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
@@ -28,6 +27,14 @@ var sourceNames = []string{
 // import-pgs read from a PGS document; the document's file name follows.
 const ImportedSource = "PGS document "
 
+// exploredSource begins the source of a case that tileproof conform
+// --explore found and shrank; the implementation, seed and game follow.
+const exploredSource = "found by tileproof conform --explore against "
+
+// observedSource begins the source of a case that tileproof conform
+// --observe found in an implementation's own game and shrank.
+const observedSource = "found by tileproof conform --observe against "
+
 // maxCitations bounds the citations of one source a check reads.
 const maxCitations = 16
 
@@ -40,7 +47,7 @@ const maxCitations = 16
 // or imported from a PGS document ([ImportedSource]) has. The error says
 // what is wrong.
 func checkSource(source string) error {
-	for _, prefix := range []string{casesource.ExploredSource, casesource.ObservedSource, ImportedSource} {
+	for _, prefix := range []string{exploredSource, observedSource, ImportedSource} {
 		if rest, ok := strings.CutPrefix(source, prefix); ok {
 			if strings.TrimSpace(rest) == "" {
 				return fmt.Errorf("source %q names nothing after %q", source, prefix)

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/tileproof/tileproof/conformance/internal/casesource"
 	"github.com/tileproof/tileproof/engine"
 )
 
@@ -22,7 +21,7 @@ func TestCheckSource(t *testing.T) {
 		// A "; " inside a quotation does not end the citation.
 		"Original 2048, js/game_manager.js move, \"if (this.isGameTerminated()) return; // Don't do anything\"",
 		"tileproof, docs/profiles.md; Merge-line tool; PGS 2048 skeleton, testCases tc_win_condition",
-		casesource.ExploredSource + "exec:adapter (a 1.0), seed 2048, shrunk from game 1 move 6",
+		exploredSource + "exec:adapter (a 1.0), seed 2048, shrunk from game 1 move 6",
 		ImportedSource + "my-game.json",
 	}
 	for _, s := range good {
@@ -42,7 +41,7 @@ func TestCheckSource(t *testing.T) {
 		{"Online 2048; ; tileproof", "citation 2 is empty"},
 		{"Online 2048; ", "citation 2 is empty"},
 		{strings.Repeat("tileproof; ", 20) + "tileproof", "more than 16 citations"},
-		{casesource.ExploredSource, "names nothing after"},
+		{exploredSource, "names nothing after"},
 		{ImportedSource + " ", "names nothing after"},
 		{"", "citation 1 is empty"},
 	}
@@ -113,7 +112,7 @@ func TestSourcesDocumented(t *testing.T) {
 	if !slices.Equal(names, sourceNames) {
 		t.Errorf("docs/sources.md's table names %q,\nthe code %q", names, sourceNames)
 	}
-	for _, form := range []string{casesource.ExploredSource, ImportedSource} {
+	for _, form := range []string{exploredSource, ImportedSource} {
 		if !strings.Contains(doc, "`"+strings.TrimSpace(form)) {
 			t.Errorf("docs/sources.md does not give the form %q", form)
 		}
@@ -174,7 +173,7 @@ func TestNoFoundersWords(t *testing.T) {
 func FuzzCheckSource(f *testing.F) {
 	f.Add(`Online 2048, Finishing conditions 3, "Move limit reached"; tileproof, docs/tp1.md`)
 	f.Add(`Original 2048, js/game_manager.js move, "return; // x"`)
-	f.Add(casesource.ExploredSource + "exec:x (y 1), seed 1")
+	f.Add(exploredSource + "exec:x (y 1), seed 1")
 	f.Add(`seed 002, "Online 2048 Game"`)
 	f.Add(`tileproof; "; Merge-line tool`)
 	f.Fuzz(func(t *testing.T, source string) {
@@ -182,7 +181,7 @@ func FuzzCheckSource(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !strings.HasPrefix(source, casesource.ExploredSource) && !strings.HasPrefix(source, ImportedSource) {
+		if !strings.HasPrefix(source, exploredSource) && !strings.HasPrefix(source, ImportedSource) {
 			if !slices.ContainsFunc(sourceNames, func(n string) bool { return strings.HasPrefix(source, n) }) {
 				t.Fatalf("checkSource(%q) accepted a source that begins with no known name", source)
 			}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tileproof/tileproof/conformance/internal/chance"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
 	"github.com/tileproof/tileproof/internal/stats"
@@ -96,7 +95,7 @@ func startBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha f
 	}
 	// Starts repeated more than independent ones repeat (before the tests
 	// of values and cells, which repeats would fail for another reason).
-	if pairs, lambda, pv := chance.RepeatTest(boards, startSample, chance.StartCollision(p)); !seeded && pv < alpha {
+	if pairs, lambda, pv := repeatTest(boards, startSample, startCollision(p)); !seeded && pv < alpha {
 		var common engine.Board
 		for b, n := range boards {
 			if n > boards[common] {
@@ -268,7 +267,7 @@ func boardKept(impl Impl, p *engine.Profile, b engine.Board, d engine.Direction,
 		res.callFailed(err, 0, "move "+legal.String())
 		return false
 	}
-	if slid := mr.Slid(); slid != want.Board {
+	if slid := mr.slid(); slid != want.Board {
 		res.failBoards(SpawnWrong, 0, &b, want.Board, slid, "move %s is refused on the board loaded, and then move %s slides another board: the refused move changed the board", d, legal)
 		return false
 	}

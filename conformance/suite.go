@@ -53,11 +53,11 @@ func report(t *testing.T, res CaseResult, expectations map[string]string) {
 	case res.Status == NotRun:
 		t.Error(res.Reason) // the test's context ended: not a pass
 	case res.Status.Failed() && res.Unreachable != "":
-		t.Logf("failure on a state no game reaches (%s): %s at step %d: %s", res.Unreachable, res.Status, res.Step, res.Explain("\t"))
+		t.Logf("failure on a state no game reaches (%s): %s at step %d: %s", res.Unreachable, res.Status, res.Step, res.explain("\t"))
 	case res.Status.Failed() && res.Expected != "":
-		t.Logf("expected failure (%s): %s at step %d: %s", res.Expected, res.Status, res.Step, res.Explain("\t"))
+		t.Logf("expected failure (%s): %s at step %d: %s", res.Expected, res.Status, res.Step, res.explain("\t"))
 	case res.Status.Failed():
-		t.Errorf("%s:%d: %s at step %d: %s", res.File, res.Line, res.Status, res.Step, res.Explain("\t"))
+		t.Errorf("%s:%d: %s at step %d: %s", res.File, res.Line, res.Status, res.Step, res.explain("\t"))
 	case res.Expected != "":
 		t.Errorf("passes, but it is expected to fail: %s", res.Expected)
 	}

@@ -123,7 +123,7 @@ func derive(c *Case, v *engine.Profile) (*Case, string) {
 // place of its own: the same fields, the engine's values.
 func deriveOnce(c *Case, v *engine.Profile, seed string) (*Case, string) {
 	b := &Builtin{Seed: seed, Profiles: []*engine.Profile{v}}
-	s := &Session{Impl: b, Profile: v}
+	s := &session{impl: b, profile: v}
 	var res CaseResult
 	if !s.start(c.Start, &res) {
 		return nil, fmt.Sprintf("profile %s cannot start it: %s", v.Name, res.Reason)
@@ -131,11 +131,11 @@ func deriveOnce(c *Case, v *engine.Profile, seed string) (*Case, string) {
 	d := *c
 	d.Steps = make([]CaseStep, len(c.Steps))
 	for i, step := range c.Steps {
-		out, ok := s.Play(step, i+1, &res)
+		out, ok := s.play(step, i+1, &res)
 		if !ok {
 			return nil, fmt.Sprintf("step %d does not play under profile %s: %s", i+1, v.Name, res.Reason)
 		}
-		step.Expect = engineExpect(step.Expect, out, s.State, b)
+		step.Expect = engineExpect(step.Expect, out, s.state, b)
 		d.Steps[i] = step
 	}
 	return &d, ""
@@ -145,7 +145,7 @@ func deriveOnce(c *Case, v *engine.Profile, seed string) (*Case, string) {
 // engine gave: its outcome out of the step and its state st after. A
 // refused step expects the refusal, and the state after it only when e
 // expects no refusal; a row or a cell off the board is not expected.
-func engineExpect(e Expect, out Outcome, st ImplState, b *Builtin) Expect {
+func engineExpect(e Expect, out outcome, st ImplState, b *Builtin) Expect {
 	if out.Refusal != nil && e.Error != "" {
 		return Expect{Error: out.Refusal.Code}
 	}
@@ -162,7 +162,7 @@ func engineExpect(e Expect, out Outcome, st ImplState, b *Builtin) Expect {
 	} else {
 		slid := st.Board
 		if mr := out.Move; mr != nil {
-			slid = mr.Slid()
+			slid = mr.slid()
 			spawned := mr.Spawn != nil
 			x.Changed, x.Gained, x.Spawned = &mr.Changed, &mr.Gained, &spawned
 		}

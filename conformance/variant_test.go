@@ -33,7 +33,7 @@ func TestVariantWholeSuite(t *testing.T) {
 	for _, r := range rep.Results {
 		switch {
 		case r.Status.Failed():
-			t.Errorf("%s [%s]: %s at step %d: %s", r.Case, r.Profile, r.Status, r.Step, r.Explain("\t"))
+			t.Errorf("%s [%s]: %s at step %d: %s", r.Case, r.Profile, r.Status, r.Step, r.explain("\t"))
 		case r.Status == Pass && r.Area == "properties":
 			properties++
 		case r.Status == Pass:

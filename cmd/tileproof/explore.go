@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/tileproof/tileproof/conformance/explore"
+	"github.com/tileproof/tileproof/conformance"
 )
 
 // exploreFlagNames are the flags of conform that apply to --explore.
@@ -32,7 +32,7 @@ func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, f *conformFlags) int {
 	case len(other) > 0:
 		return c.fail(exitBadUsage, "conform: %s does not apply to --explore (it takes --impl, --profile, --seed, --explore-out, --timeout and --run-timeout)", strings.Join(other, ", "))
 	}
-	opts := explore.Options{Games: f.exploreGames, Seed: f.exploreSeed, Impl: f.impl}
+	opts := conformance.ExploreOptions{Games: f.exploreGames, Seed: f.exploreSeed, Impl: f.impl}
 	if f.profiles != "" {
 		opts.Profiles = strings.Split(f.profiles, ",")
 	}
@@ -41,7 +41,7 @@ func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, f *conformFlags) int {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
 	defer impl.Close()
-	rep, err := explore.Explore(run, impl, opts)
+	rep, err := conformance.Explore(run, impl, opts)
 	if err != nil { // a usage error: hello failed, a profile, or no way to follow the implementation
 		if code := c.interrupted(run, "conform --explore"); code != 0 {
 			return code

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tileproof/tileproof/conformance"
-	"github.com/tileproof/tileproof/conformance/explore"
 	"github.com/tileproof/tileproof/protocol"
 )
 
@@ -25,7 +24,7 @@ func observing(fs *pflag.FlagSet, games int, h conformance.Hello, run *regexp.Re
 	if h.Has(protocol.LoadState) || h.Has(protocol.SeedTP1) || run != nil && !run.MatchString("observe/steps") {
 		return 0
 	}
-	return explore.DefaultObserveGames
+	return conformance.DefaultObserveGames
 }
 
 // observe plays the observed games and adds their checks to the report
@@ -36,7 +35,7 @@ func observing(fs *pflag.FlagSet, games int, h conformance.Hello, run *regexp.Re
 func (c *cli) observe(ctx context.Context, impl conformance.Impl, rep *conformance.Report, opts conformance.Options, f *conformFlags, games int) error {
 	start := time.Now()
 	defer func() { rep.Duration += time.Since(start) }()
-	obs, err := explore.Observe(ctx, impl, explore.ObserveOptions{Games: games, Seed: explore.DefaultSeed, Profiles: opts.Profiles, Known: opts.Known, Impl: f.impl})
+	obs, err := conformance.Observe(ctx, impl, conformance.ObserveOptions{Games: games, Seed: conformance.DefaultSeed, Profiles: opts.Profiles, Known: opts.Known, Impl: f.impl})
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tileproof/tileproof/conformance"
-	"github.com/tileproof/tileproof/conformance/explore"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/player"
 	"github.com/tileproof/tileproof/replay"
@@ -129,8 +128,8 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	}
 	for i := 1; i <= f.games; i++ {
 		if impl != nil {
-			g, err := explore.PlayObserved(impl, p, pl, explore.GameOptions{
-				MaxMoves: cmp.Or(f.maxMoves, math.MaxInt), Legal: explore.LegalOffered(impl), Noop: f.playerSeed*1000 + uint64(i), KeepPlaying: f.keep,
+			g, err := conformance.PlayObserved(impl, p, pl, conformance.ObservedGameOptions{
+				MaxMoves: cmp.Or(f.maxMoves, math.MaxInt), Legal: conformance.LegalOffered(impl), Noop: f.playerSeed*1000 + uint64(i), KeepPlaying: f.keep,
 			})
 			if code := c.interrupted(playing, "record"); code != 0 {
 				return code // the game under way is not written

@@ -33,7 +33,7 @@ func (e *Exec) ended() error {
 		}
 		<-ctx.Done()
 	}
-	return e.giveUp(conformance.NotRun, conformance.StopCause(ctx).Error())
+	return e.giveUp(conformance.NotRun, context.Cause(ctx).Error())
 }
 
 // answerDeadline is when the wait for an answer ends: the timeout d from

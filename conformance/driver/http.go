@@ -212,7 +212,7 @@ func (r *httpResponse) legalMoves() ([]engine.Direction, error) {
 
 // notRun is the failure of a request once the run's context is done.
 func (h *HTTP) notRun(run context.Context) error {
-	return &conformance.DriverError{Status: conformance.NotRun, Msg: "not run: " + conformance.StopCause(run).Error()}
+	return &conformance.DriverError{Status: conformance.NotRun, Msg: "not run: " + context.Cause(run).Error()}
 }
 
 // httpClient returns the driver's client, made on first use; each

@@ -1,4 +1,4 @@
-package chance
+package conformance
 
 import (
 	"math"
@@ -21,7 +21,7 @@ func TestStartCollision(t *testing.T) {
 			}
 		}
 	}
-	if got := StartCollision(p); math.Abs(got-want) > 1e-12 {
-		t.Errorf("StartCollision = %g, want %g", got, want)
+	if got := startCollision(p); math.Abs(got-want) > 1e-12 {
+		t.Errorf("startCollision = %g, want %g", got, want)
 	}
 }

@@ -1,7 +1,6 @@
-package explore
+package conformance
 
 import (
-	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
 )
 
@@ -13,8 +12,8 @@ import (
 // after the slide, the points, changed and spawned, the whole state and
 // the legal moves), and otherwise only the board after. An error the
 // protocol has no word for (or a bad spawn) is returned as it is.
-func engineStep(g *engine.Game, a engine.Action, st engine.Step, err error, forced, full bool) (conformance.CaseStep, error) {
-	var cs conformance.CaseStep
+func engineStep(g *engine.Game, a engine.Action, st engine.Step, err error, forced, full bool) (CaseStep, error) {
+	var cs CaseStep
 	d, isMove := a.Direction()
 	if isMove {
 		cs.Move = &d
@@ -52,14 +51,14 @@ func engineStep(g *engine.Game, a engine.Action, st engine.Step, err error, forc
 
 // stateStep is a step that only checks the state: game g's board, score,
 // counted moves, flags, result and legal moves.
-func stateStep(g *engine.Game) conformance.CaseStep {
-	var st conformance.CaseStep
+func stateStep(g *engine.Game) CaseStep {
+	var st CaseStep
 	expectState(&st.Expect, g)
 	return st
 }
 
 // expectState has e expect game g's whole state.
-func expectState(e *conformance.Expect, g *engine.Game) {
+func expectState(e *Expect, g *engine.Game) {
 	after, score, moves, won, over, result := g.Board(), g.Score(), g.Moves(), g.Won(), g.Over(), g.Result()
 	legal := g.LegalMoves()
 	if legal == nil {

@@ -1,4 +1,4 @@
-package explore
+package conformance
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/protocol"
 )
@@ -16,14 +15,14 @@ import (
 // given: a run is reproducible from the seed its summary prints.
 const DefaultSeed = 2048
 
-// DefaultMaxMoves bounds one explored game: a random game ends long
+// defaultMaxMoves bounds one explored game: a random game ends long
 // before (a few hundred moves), so the bound only stops an implementation
 // that never ends a game.
-const DefaultMaxMoves = 5000
+const defaultMaxMoves = 5000
 
-// Area is the folder, under the output folder, that explored cases are
+// exploreArea is the folder, under the output folder, that explored cases are
 // written to (so the output folder is a case pack of its own).
-const Area = "explore"
+const exploreArea = "explore"
 
 // shrinkBudget bounds the case runs one shrink may make.
 const shrinkBudget = 4000
@@ -38,8 +37,8 @@ const (
 	Forced = "forced"
 )
 
-// Options shape an exploration run.
-type Options struct {
+// ExploreOptions shape an exploration run ([Explore]).
+type ExploreOptions struct {
 	Games    int      // the number of random games
 	Profiles []string // the profiles to play, in turn; nil: every profile the implementation declares
 	Seed     uint64   // the seed of the random source (games and moves)
@@ -53,7 +52,7 @@ type Options struct {
 
 // Exploration is the outcome of an exploration run.
 type Exploration struct {
-	Impl     conformance.Hello
+	Impl     Hello
 	ImplArg  string // the implementation as the user named it
 	Seed     uint64
 	Mode     string // Seeded or Forced
@@ -79,14 +78,14 @@ type Divergence struct {
 	Game    int // 1-based
 	Move    int // the 1-based move of the game; 0 for the start
 	Profile string
-	Result  conformance.CaseResult // the step's check, as the runner reports it
-	Found   *FoundCase             // the shrunk case: for the first divergence of each kind only
+	Result  CaseResult // the step's check, as the runner reports it
+	Found   *FoundCase // the shrunk case: for the first divergence of each kind only
 }
 
 // UnsupportedError is returned when an implementation declares neither
 // way exploration can follow it.
 type UnsupportedError struct {
-	Impl    conformance.Hello
+	Impl    Hello
 	Missing []string
 }
 
@@ -113,15 +112,15 @@ func (e *UnsupportedError) Error() string {
 // ([*UnsupportedError]). Once ctx is done (a deadline, an interrupt) no
 // further game begins and the report of the games played is returned,
 // saying why in [Exploration.Stopped].
-func Explore(ctx context.Context, impl conformance.Impl, opts Options) (*Exploration, error) {
+func Explore(ctx context.Context, impl Impl, opts ExploreOptions) (*Exploration, error) {
 	if opts.Games <= 0 {
 		return nil, fmt.Errorf("the number of games to explore must be positive, not %d", opts.Games)
 	}
-	hello, err := conformance.HelloOf(impl)
+	hello, err := HelloOf(impl)
 	if err != nil {
 		return nil, err
 	}
-	_, loader := impl.(conformance.Loader)
+	_, loader := impl.(Loader)
 	canLoad := loader && hello.Has(protocol.LoadState) && hello.Has(protocol.ForceSpawn)
 	seeded := hello.Has(protocol.SeedTP1)
 	if !canLoad && !seeded {
@@ -144,10 +143,10 @@ func Explore(ctx context.Context, impl conformance.Impl, opts Options) (*Explora
 	if seeded {
 		rep.Mode = Seeded
 	}
-	shrunk := map[conformance.Status]bool{}
+	shrunk := map[Status]bool{}
 	for game := 1; game <= opts.Games; game++ {
 		if ctx.Err() != nil {
-			rep.Stopped = conformance.StopCause(ctx).Error()
+			rep.Stopped = context.Cause(ctx).Error()
 			break
 		}
 		p := profiles[(game-1)%len(profiles)]
@@ -158,10 +157,10 @@ func Explore(ctx context.Context, impl conformance.Impl, opts Options) (*Explora
 			rep.LateGames++
 		}
 		t := time.Now()
-		d := x.play(DefaultMaxMoves)
+		d := x.play(defaultMaxMoves)
 		rep.Playing += time.Since(t)
 		if ctx.Err() != nil {
-			rep.Stopped = conformance.StopCause(ctx).Error()
+			rep.Stopped = context.Cause(ctx).Error()
 			break // the game under way: cut short, not counted
 		}
 		rep.Games++
@@ -188,14 +187,14 @@ func Explore(ctx context.Context, impl conformance.Impl, opts Options) (*Explora
 // profilesOf returns the profiles to play: the ones asked for, which the
 // implementation must declare, or every one it declares that is known; a
 // profile needs its board size declared too.
-func profilesOf(h conformance.Hello, opts Options) ([]*engine.Profile, error) {
-	profiles, err := conformance.Profiles(h, opts.Profiles, opts.Known)
+func profilesOf(h Hello, opts ExploreOptions) ([]*engine.Profile, error) {
+	profiles, err := Profiles(h, opts.Profiles, opts.Known)
 	if err != nil {
 		return nil, err
 	}
 	var out []*engine.Profile
 	for _, p := range profiles {
-		if (p.Rows != 4 || p.Cols != 4) && !h.HasUnder(p.Name, protocol.SizeFeature(p.Rows, p.Cols)) {
+		if (p.Rows != 4 || p.Cols != 4) && !h.hasUnder(p.Name, protocol.SizeFeature(p.Rows, p.Cols)) {
 			if opts.Profiles != nil {
 				return nil, fmt.Errorf("profile %q plays on %dx%d, and the implementation does not declare %s", p.Name, p.Rows, p.Cols, protocol.SizeFeature(p.Rows, p.Cols))
 			}

@@ -1,4 +1,4 @@
-package explore
+package conformance
 
 import (
 	"context"
@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tileproof/tileproof/conformance"
-	"github.com/tileproof/tileproof/conformance/internal/chance"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
 	"github.com/tileproof/tileproof/player"
@@ -43,7 +41,8 @@ type ObserveOptions struct {
 	Seed     uint64   // the seed of the players and of the moves that change nothing
 	Profiles []string // the profiles to play, in turn; nil: every profile the implementation declares
 	Known    []*engine.Profile
-	// MaxMoves bounds a game's counted moves; 0: DefaultMaxMoves.
+	// MaxMoves bounds a game's counted moves; 0: the bound exploration
+	// plays to, which stops only an implementation that never ends a game.
 	MaxMoves int
 	// Impl is the implementation as the command line named it, for the
 	// source of the cases written.
@@ -52,7 +51,7 @@ type ObserveOptions struct {
 
 // Observation is the outcome of an observation run.
 type Observation struct {
-	Impl     conformance.Hello
+	Impl     Hello
 	Seed     uint64
 	Profiles []string
 	Games    int // games played
@@ -63,7 +62,7 @@ type Observation struct {
 	// step of every game), observe/spawn-values, observe/spawn-ranks,
 	// observe/spawn-cells (the spawns of all the games against the
 	// profile's distribution) and observe/repeated-openings.
-	Results []conformance.CaseResult
+	Results []CaseResult
 	// Divergences are the first divergence of each kind, each with its
 	// game up to and including it.
 	Divergences []Observed
@@ -79,7 +78,7 @@ type Observed struct {
 	Move    int // the 1-based action of the game; 0 for the start
 	Profile string
 	Player  string
-	Result  conformance.CaseResult
+	Result  CaseResult
 	// Replay is the game up to and including the divergence, as the
 	// implementation played it: a spawn-recorded replay whose claim is
 	// the implementation's state, so tileproof verify shows where it left
@@ -100,9 +99,9 @@ type Observed struct {
 // implementation's hello failed, or a profile it does not declare or that
 // is not known. Once ctx is done (a deadline, an interrupt) no further
 // game begins, the game under way is not counted, and the checks left
-// unfinished are [conformance.NotRun] (a divergence found before stays
+// unfinished are [NotRun] (a divergence found before stays
 // the failure it is); Stopped says why.
-func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*Observation, error) {
+func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*Observation, error) {
 	games := opts.Games
 	if games == 0 {
 		games = DefaultObserveGames
@@ -110,11 +109,11 @@ func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*
 	if games < 0 {
 		return nil, fmt.Errorf("the number of games to observe must be positive, not %d", games)
 	}
-	hello, err := conformance.HelloOf(impl)
+	hello, err := HelloOf(impl)
 	if err != nil {
 		return nil, err
 	}
-	profiles, err := profilesOf(hello, Options{Profiles: opts.Profiles, Known: opts.Known})
+	profiles, err := profilesOf(hello, ExploreOptions{Profiles: opts.Profiles, Known: opts.Known})
 	if err != nil {
 		return nil, err
 	}
@@ -123,13 +122,13 @@ func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*
 		rep.Profiles = append(rep.Profiles, p.Name)
 	}
 	// Each profile's statistical tests share the run's false-alarm rate.
-	alpha := chance.FalseAlarmRate / float64(4*len(profiles))
+	alpha := falseAlarmRate / float64(4*len(profiles))
 	legal := LegalOffered(impl)
 	canLoad := hello.Has(protocol.LoadState) && hello.Has(protocol.ForceSpawn)
 	for _, p := range profiles {
 		o := &observer{p: p, counter: replay.NewSpawnCounter(p)}
-		steps := conformance.CaseResult{Case: "observe/steps", Area: conformance.ObserveArea, Profile: p.Name}
-		shown := map[conformance.Status]bool{}
+		steps := CaseResult{Case: "observe/steps", Area: ObserveArea, Profile: p.Name}
+		shown := map[Status]bool{}
 		for game := 1; game <= games && ctx.Err() == nil; game++ {
 			name := "random"
 			if game%3 == 0 {
@@ -137,7 +136,7 @@ func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*
 			}
 			pl, _ := player.New(name, opts.Seed*1000+uint64(game))
 			t := time.Now()
-			g, err := PlayObserved(impl, p, pl, GameOptions{MaxMoves: opts.MaxMoves, Legal: legal, Noop: opts.Seed*1000 + uint64(game), KeepPlaying: hello.Has(protocol.KeepPlaying)})
+			g, err := PlayObserved(impl, p, pl, ObservedGameOptions{MaxMoves: opts.MaxMoves, Legal: legal, Noop: opts.Seed*1000 + uint64(game), KeepPlaying: hello.Has(protocol.KeepPlaying)})
 			rep.Playing += time.Since(t)
 			if ctx.Err() != nil {
 				break // the game under way: cut short, not counted
@@ -171,14 +170,14 @@ func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*
 			}
 		}
 		if steps.Status == "" {
-			steps.Status = conformance.Pass
+			steps.Status = Pass
 		}
-		results := append([]conformance.CaseResult{steps}, o.results(alpha)...)
+		results := append([]CaseResult{steps}, o.results(alpha)...)
 		if ctx.Err() != nil {
-			rep.Stopped = conformance.StopCause(ctx).Error()
+			rep.Stopped = context.Cause(ctx).Error()
 			for i, r := range results {
 				if i > 0 || !r.Status.Failed() { // a sample cut short decides nothing
-					results[i] = conformance.CaseResult{Case: r.Case, Area: r.Area, Profile: r.Profile, Status: conformance.NotRun, Reason: "not run: " + rep.Stopped}
+					results[i] = CaseResult{Case: r.Case, Area: r.Area, Profile: r.Profile, Status: NotRun, Reason: "not run: " + rep.Stopped}
 				}
 			}
 		}
@@ -190,19 +189,19 @@ func Observe(ctx context.Context, impl conformance.Impl, opts ObserveOptions) (*
 // LegalOffered reports whether the implementation lists legal moves: a
 // LegalLister that does not refuse the request (before any game, a
 // refusal is all the answer can be).
-func LegalOffered(impl conformance.Impl) bool {
-	ll, ok := impl.(conformance.LegalLister)
+func LegalOffered(impl Impl) bool {
+	ll, ok := impl.(LegalLister)
 	if !ok {
 		return false
 	}
 	_, err := ll.Legal()
-	var refusal *conformance.RuleError
-	return !errors.Is(err, conformance.ErrNoLegal) && !(errors.As(err, &refusal) && refusal.Code == "unsupported")
+	var refusal *RuleError
+	return !errors.Is(err, ErrNoLegal) && !(errors.As(err, &refusal) && refusal.Code == "unsupported")
 }
 
-// GameOptions shape one observed game.
-type GameOptions struct {
-	MaxMoves int  // bounds the counted moves; 0: DefaultMaxMoves
+// ObservedGameOptions shape one observed game.
+type ObservedGameOptions struct {
+	MaxMoves int  // bounds the counted moves; 0: as [ObserveOptions.MaxMoves]
 	Legal    bool // the implementation lists legal moves: compare them
 	// Noop seeds the choice of moves that change nothing, one move in ten;
 	// 0: none are played.
@@ -214,11 +213,11 @@ type GameOptions struct {
 
 // ObservedGame is an observed game.
 type ObservedGame struct {
-	Replay     *replay.Replay          // the game as the implementation played it (its claim the implementation's state)
-	Steps      int                     // steps compared
-	Divergence *conformance.CaseResult // the first step that left the rules; nil when none did
-	spawns     []engine.Spawn          // the start tiles, then each counted move's spawn
-	afters     []engine.Board          // each counted move's board, spawn included
+	Replay     *replay.Replay // the game as the implementation played it (its claim the implementation's state)
+	Steps      int            // steps compared
+	Divergence *CaseResult    // the first step that left the rules; nil when none did
+	spawns     []engine.Spawn // the start tiles, then each counted move's spawn
+	afters     []engine.Board // each counted move's board, spawn included
 	// history is the mirror's state before each action played, moves the
 	// actions with the implementation's spawns: what exploration shrinks
 	// a divergence from.
@@ -236,10 +235,10 @@ type ObservedGame struct {
 // in ten, with opts.Noop) and one move after the end included. The game
 // stops at its first divergence. An error is a failure of the engine
 // itself.
-func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, opts GameOptions) (*ObservedGame, error) {
+func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts ObservedGameOptions) (*ObservedGame, error) {
 	maxMoves := opts.MaxMoves
 	if maxMoves == 0 {
-		maxMoves = DefaultMaxMoves
+		maxMoves = defaultMaxMoves
 	}
 	rules, err := engine.Compile(p)
 	if err != nil {
@@ -249,19 +248,19 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 	if opts.Noop != 0 {
 		noop = rand.New(rand.NewPCG(opts.Noop, 0x6e6f6f70)) // "noop"
 	}
-	s := &conformance.Session{Impl: impl, Profile: p}
+	s := &session{impl: impl, profile: p}
 	g := &ObservedGame{}
-	res := conformance.CaseResult{Profile: p.Name}
-	if !s.New("", nil, &res) {
+	res := CaseResult{Profile: p.Name}
+	if !s.newGame("", nil, &res) {
 		g.Divergence = &res
 		return g, nil
 	}
-	start := s.State.Board
+	start := s.state.Board
 	r := &replay.Replay{Profile: p.Name, Rules: p.Version, Start: &start, Source: fmt.Sprintf("tileproof conform --observe, player %s", pl.Name())}
 	g.Replay = r
 	mirror, err := rules.Load(engine.State{Board: start})
 	if err != nil {
-		res.Status, res.Reason = conformance.BoardDiverged, fmt.Sprintf("the start board: %v", err)
+		res.Status, res.Reason = BoardDiverged, fmt.Sprintf("the start board: %v", err)
 		g.Divergence = &res
 		return g, nil
 	}
@@ -272,15 +271,15 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 		first.Expect.Legal = nil
 	}
 	g.Steps++
-	if !s.Step(first, 0, &res) {
+	if !s.step(first, 0, &res) {
 		g.Divergence = &res
-		g.claim(s.State)
+		g.claim(s.state)
 		return g, nil
 	}
 	for n := 1; ; n++ {
 		over := mirror.Over()
 		a := choose(mirror, pl, noop, opts.KeepPlaying)
-		step := conformance.CaseStep{}
+		step := CaseStep{}
 		d, isMove := a.Direction()
 		if isMove {
 			step.Move = &d
@@ -288,7 +287,7 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 			step.Action = a.String()
 		}
 		g.history = append(g.history, mirror.State())
-		out, ok := s.Play(step, n, &res)
+		out, ok := s.play(step, n, &res)
 		m := move{Act: a}
 		if mr := out.Move; mr != nil && mr.Changed && mr.Spawn != nil {
 			sp := *mr.Spawn
@@ -310,7 +309,7 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 		switch {
 		case err != nil && out.Move != nil && out.Move.Spawn != nil && errors.Is(err, engine.ErrBadSpawn):
 			// The implementation's spawn is one the rules do not take.
-			res.Status, res.Step = conformance.SpawnWrong, n
+			res.Status, res.Step = SpawnWrong, n
 			res.Reason = fmt.Sprintf("move %s: the implementation's spawn %+v is not one the rules make: %v", d, *out.Move.Spawn, err)
 			g.record(a, out)
 			g.Divergence = &res
@@ -324,7 +323,7 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 			cs.Expect.Legal = nil
 		}
 		g.Steps++
-		passed := s.Check(cs, out, n, &res)
+		passed := s.check(cs, out, n, &res)
 		g.record(a, out)
 		if !passed {
 			g.Divergence = &res
@@ -334,13 +333,13 @@ func PlayObserved(impl conformance.Impl, p *engine.Profile, pl player.Player, op
 			break // one move after the end, which both refused or ignored
 		}
 	}
-	g.claim(s.State)
+	g.claim(s.state)
 	return g, nil
 }
 
 // record adds a step the implementation played to the replay, when it
 // counted it: a move that changed its board, with its spawn, or an action.
-func (g *ObservedGame) record(a engine.Action, out conformance.Outcome) {
+func (g *ObservedGame) record(a engine.Action, out outcome) {
 	if out.Refusal != nil {
 		return
 	}
@@ -357,7 +356,7 @@ func (g *ObservedGame) record(a engine.Action, out conformance.Outcome) {
 }
 
 // claim sets the replay's claim to the implementation's state.
-func (g *ObservedGame) claim(st conformance.ImplState) {
+func (g *ObservedGame) claim(st ImplState) {
 	board := st.Board
 	won, over := st.Won, st.Over
 	c := replay.Claim{Score: st.Score, MaxTile: board.MaxTile(), Moves: st.Moves, Board: &board, Won: &won, Over: &over}
@@ -397,7 +396,7 @@ func choose(mirror *engine.Game, pl player.Player, noop *rand.Rand, keep bool) e
 // implementation's, or where it reported none (a move it did not count,
 // or a wrong answer the comparison will name) the first cell the slide
 // leaves empty, with the profile's smallest value.
-func spawnFor(mirror *engine.Game, p *engine.Profile, d engine.Direction, mr *conformance.MoveResult) engine.Spawn {
+func spawnFor(mirror *engine.Game, p *engine.Profile, d engine.Direction, mr *MoveResult) engine.Spawn {
 	if mr != nil && mr.Spawn != nil {
 		return *mr.Spawn
 	}
@@ -467,21 +466,21 @@ func (o *observer) add(g *ObservedGame) {
 
 // results returns the checks across the games, each statistical test at
 // level alpha.
-func (o *observer) results(alpha float64) []conformance.CaseResult {
-	res := func(name string) conformance.CaseResult {
-		return conformance.CaseResult{Case: "observe/" + name, Area: conformance.ObserveArea, Profile: o.p.Name, Status: conformance.Pass}
+func (o *observer) results(alpha float64) []CaseResult {
+	res := func(name string) CaseResult {
+		return CaseResult{Case: "observe/" + name, Area: ObserveArea, Profile: o.p.Name, Status: Pass}
 	}
 	pl := o.counter.Result()
-	check := func(name string, p float64, what string) conformance.CaseResult {
+	check := func(name string, p float64, what string) CaseResult {
 		r := res(name)
 		if pl.Spawns < 50 {
-			r.Status, r.Reason = conformance.Skip, fmt.Sprintf("%d spawns observed: too few to test", pl.Spawns)
+			r.Status, r.Reason = Skip, fmt.Sprintf("%d spawns observed: too few to test", pl.Spawns)
 		} else if p < alpha {
-			r.Status, r.Reason = conformance.SpawnWrong, fmt.Sprintf("%s, in %d spawns of the observed games (p = %.2g < %g)", what, pl.Spawns, p, alpha)
+			r.Status, r.Reason = SpawnWrong, fmt.Sprintf("%s, in %d spawns of the observed games (p = %.2g < %g)", what, pl.Spawns, p, alpha)
 		}
 		return r
 	}
-	out := []conformance.CaseResult{
+	out := []CaseResult{
 		check("spawn-values", pl.ValueP, fmt.Sprintf("the spawned values (%s) are unlikely under the weights (%s)", boardfmt.Counts(pl.Values), boardfmt.Weights(o.p.Spawn))),
 		check("spawn-ranks", pl.RankP, "the spawns favour early or late empty cells"),
 		check("spawn-cells", pl.CellP, "the spawns favour some cells"),
@@ -491,9 +490,9 @@ func (o *observer) results(alpha float64) []conformance.CaseResult {
 	// distribution share by chance (a Poisson test of the pairs).
 	r := res("repeated-openings")
 	if o.games < 2 {
-		r.Status, r.Reason = conformance.Skip, fmt.Sprintf("%d games of %d spawns or more observed: too few to compare", o.games, openingSpawns)
-	} else if pairs, lambda, p := chance.RepeatTest(o.openings, o.games, openingCollision(o.p)); p < alpha {
-		r.Status = conformance.SpawnWrong
+		r.Status, r.Reason = Skip, fmt.Sprintf("%d games of %d spawns or more observed: too few to compare", o.games, openingSpawns)
+	} else if pairs, lambda, p := repeatTest(o.openings, o.games, openingCollision(o.p)); p < alpha {
+		r.Status = SpawnWrong
 		r.Reason = fmt.Sprintf("%d pairs of the %d games share their start board and their first %d spawns' values, where %.2g are expected by chance (p = %.2g < %g): the games are not independent (a generator seeded by the clock?)", pairs, o.games, openingSpawns, lambda, p, alpha)
 	}
 	return append(out, r)
@@ -504,7 +503,7 @@ func (o *observer) results(alpha float64) []conformance.CaseResult {
 // spawns: a start of p.StartTiles tiles on distinct cells, uniform, each
 // value drawn by the weights.
 func openingCollision(p *engine.Profile) float64 {
-	return chance.StartCollision(p) * math.Pow(chance.SpawnCollision(p), openingSpawns)
+	return startCollision(p) * math.Pow(spawnCollision(p), openingSpawns)
 }
 
 // WriteReplays writes each divergence's game into dir as
@@ -551,7 +550,7 @@ func (r *Observation) WriteCases(dir string) ([]string, error) {
 func (r *Observation) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "observing %s %s under %s: its own games through new and move, each spawn copied into the engine\n", r.Impl.Name, r.Impl.Version, strings.Join(r.Profiles, ", "))
 	for _, d := range r.Divergences {
-		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] (%s) action %d: %s: %s\n", d.Game, d.Profile, d.Player, d.Move, d.Result.Status, d.Result.Explain("    "))
+		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] (%s) action %d: %s: %s\n", d.Game, d.Profile, d.Player, d.Move, d.Result.Status, d.Result.explain("    "))
 		if d.File != "" {
 			fmt.Fprintf(w, "  the game up to there: %s (tileproof verify and show replay it)\n", d.File)
 		}
@@ -577,7 +576,7 @@ func (r *Observation) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "steps compared    %d (%.0f a second)\n", r.Steps, rate)
 	for _, res := range r.Results {
 		fmt.Fprintf(w, "  %-28s [%s] %s", res.Case, res.Profile, res.Status)
-		if res.Reason != "" && res.Status != conformance.Pass {
+		if res.Reason != "" && res.Status != Pass {
 			fmt.Fprintf(w, ": %s", strings.TrimPrefix(firstLine(res.Reason), "not run: "))
 		}
 		fmt.Fprintln(w)

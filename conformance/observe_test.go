@@ -1,12 +1,10 @@
-package explore
+package conformance
 
 import (
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/tileproof/tileproof/conformance"
-	"github.com/tileproof/tileproof/conformance/internal/casesource"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/player"
 	"github.com/tileproof/tileproof/replay"
@@ -16,25 +14,25 @@ import (
 // no seed-tp1, no legal moves listed), its answers changed by mutate: a
 // game that can only start and move, broken as mutate says.
 type blackBox struct {
-	b      *conformance.Builtin
+	b      *Builtin
 	moves  int
-	mutate func(bb *blackBox, mr *conformance.MoveResult)
+	mutate func(bb *blackBox, mr *MoveResult)
 	same   bool // every game from the same seed: a generator seeded by the clock, in one second
 }
 
-func (bb *blackBox) Hello() (conformance.Hello, error) {
-	return conformance.Hello{Name: "black-box", Version: "1", Protocol: 1, Profiles: []string{"classic", "tile-merge"}}, nil
+func (bb *blackBox) Hello() (Hello, error) {
+	return Hello{Name: "black-box", Version: "1", Protocol: 1, Profiles: []string{"classic", "tile-merge"}}, nil
 }
 
-func (bb *blackBox) New(profile, seed string, setup *engine.Setup) (conformance.ImplState, error) {
+func (bb *blackBox) New(profile, seed string, setup *engine.Setup) (ImplState, error) {
 	if bb.same {
-		bb.b = &conformance.Builtin{Seed: "one-second"}
+		bb.b = &Builtin{Seed: "one-second"}
 	}
 	bb.moves = 0
 	return bb.b.New(profile, "", setup)
 }
 
-func (bb *blackBox) Move(d engine.Direction, spawn *engine.Spawn) (conformance.MoveResult, error) {
+func (bb *blackBox) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
 	mr, err := bb.b.Move(d, spawn)
 	if err == nil && mr.Changed {
 		bb.moves++
@@ -56,8 +54,8 @@ func observe(t *testing.T, bb *blackBox, profile string, games int) *Observation
 	return rep
 }
 
-func results(rep *Observation) map[string]conformance.CaseResult {
-	m := map[string]conformance.CaseResult{}
+func results(rep *Observation) map[string]CaseResult {
+	m := map[string]CaseResult{}
 	for _, r := range rep.Results {
 		m[r.Case] = r
 	}
@@ -68,12 +66,12 @@ func results(rep *Observation) map[string]conformance.CaseResult {
 // in games that reach the late game, with moves that change nothing and a
 // move after the end among them.
 func TestObserveEngine(t *testing.T) {
-	rep := observe(t, &blackBox{b: &conformance.Builtin{}}, "tile-merge", 6)
+	rep := observe(t, &blackBox{b: &Builtin{}}, "tile-merge", 6)
 	if rep.Steps < 6*100 {
 		t.Errorf("%d steps in 6 games", rep.Steps)
 	}
 	for _, r := range rep.Results {
-		if r.Status != conformance.Pass {
+		if r.Status != Pass {
 			t.Errorf("%s: %s: %s", r.Case, r.Status, r.Reason)
 		}
 	}
@@ -91,12 +89,12 @@ func TestObserveCatches(t *testing.T) {
 		check, want   string
 		games         int
 	}{
-		{"over early", "tile-merge", &blackBox{b: &conformance.Builtin{}, mutate: func(bb *blackBox, mr *conformance.MoveResult) {
+		{"over early", "tile-merge", &blackBox{b: &Builtin{}, mutate: func(bb *blackBox, mr *MoveResult) {
 			if bb.moves >= 30 {
 				mr.State.Over = true
 			}
 		}}, "observe/steps", "over is true, want false", 2},
-		{"spawn on a full cell", "tile-merge", &blackBox{b: &conformance.Builtin{}, mutate: func(bb *blackBox, mr *conformance.MoveResult) {
+		{"spawn on a full cell", "tile-merge", &blackBox{b: &Builtin{}, mutate: func(bb *blackBox, mr *MoveResult) {
 			if bb.moves == 12 && mr.Spawn != nil {
 				// Report the spawn on the first cell the slide filled.
 				for c := range 16 {
@@ -113,7 +111,7 @@ func TestObserveCatches(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.bb.b == nil {
-				tc.bb.b = &conformance.Builtin{}
+				tc.bb.b = &Builtin{}
 			}
 			rep := observe(t, tc.bb, tc.profile, tc.games)
 			r := results(rep)[tc.check]
@@ -146,7 +144,7 @@ func TestObserveCatches(t *testing.T) {
 // caught under classic, where the win stops play, once a game reaches it.
 func TestObserveWinThatPlaysOn(t *testing.T) {
 	v, _ := engine.ParseProfile("v.yaml", []byte("name: classic-continue\nbase: classic\nwin: {then: continue}\n"))
-	playsOn := &blackBox{b: &conformance.Builtin{Profiles: []*engine.Profile{v}}}
+	playsOn := &blackBox{b: &Builtin{Profiles: []*engine.Profile{v}}}
 	// It plays the variant whatever it is asked.
 	bb := &renamed{playsOn, v.Name}
 	rep, err := Observe(t.Context(), bb, ObserveOptions{Games: 3, Seed: 1, Profiles: []string{"classic"}})
@@ -166,7 +164,7 @@ type renamed struct {
 	profile string
 }
 
-func (r *renamed) New(_, seed string, setup *engine.Setup) (conformance.ImplState, error) {
+func (r *renamed) New(_, seed string, setup *engine.Setup) (ImplState, error) {
 	return r.blackBox.New(r.profile, seed, setup)
 }
 
@@ -175,11 +173,11 @@ func (r *renamed) New(_, seed string, setup *engine.Setup) (conformance.ImplStat
 // again, where it would be no new sample.
 func TestObserverCountsARepeatOnce(t *testing.T) {
 	p, _ := engine.BuiltinProfile("tile-merge")
-	bb := &blackBox{b: &conformance.Builtin{}, same: true}
+	bb := &blackBox{b: &Builtin{}, same: true}
 	var games []*ObservedGame
 	for i := range 3 {
 		pl, _ := player.New("random", uint64(i+1))
-		g, err := PlayObserved(bb, p, pl, GameOptions{MaxMoves: 100})
+		g, err := PlayObserved(bb, p, pl, ObservedGameOptions{MaxMoves: 100})
 		if err != nil || g.Divergence != nil {
 			t.Fatalf("game %d: %v %v", i, err, g.Divergence)
 		}
@@ -198,9 +196,9 @@ func TestObserverCountsARepeatOnce(t *testing.T) {
 // overAt30 is the engine with every feature, declaring game over from its
 // thirtieth counted move on (the move count its state says, so a loaded
 // state shows it too).
-type overAt30 struct{ *conformance.Builtin }
+type overAt30 struct{ *Builtin }
 
-func (o overAt30) Move(d engine.Direction, spawn *engine.Spawn) (conformance.MoveResult, error) {
+func (o overAt30) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
 	mr, err := o.Builtin.Move(d, spawn)
 	if err == nil && mr.State.Moves >= 30 {
 		mr.State.Over = true
@@ -214,7 +212,7 @@ func (o overAt30) Move(d engine.Direction, spawn *engine.Spawn) (conformance.Mov
 // against the engine, and is written as a pack; a black box's divergence
 // gets its replay alone.
 func TestObserveWritesACase(t *testing.T) {
-	rep, err := Observe(t.Context(), overAt30{&conformance.Builtin{}}, ObserveOptions{Games: 1, Seed: 1, Profiles: []string{"tile-merge"}, Impl: "test"})
+	rep, err := Observe(t.Context(), overAt30{&Builtin{}}, ObserveOptions{Games: 1, Seed: 1, Profiles: []string{"tile-merge"}, Impl: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,10 +220,10 @@ func TestObserveWritesACase(t *testing.T) {
 		t.Fatalf("divergences %+v", rep.Divergences)
 	}
 	fc := rep.Divergences[0].Found
-	if fc == nil || !fc.Reproduced || fc.Result.Status != conformance.FlagsDiffer || fc.Moves > 2 {
+	if fc == nil || !fc.Reproduced || fc.Result.Status != FlagsDiffer || fc.Moves > 2 {
 		t.Fatalf("the case found: %+v", fc)
 	}
-	if !strings.HasPrefix(fc.ID, "observe-tile-merge-flags-differ-") || !strings.Contains(string(fc.YAML), "source: "+casesource.ObservedSource) {
+	if !strings.HasPrefix(fc.ID, "observe-tile-merge-flags-differ-") || !strings.Contains(string(fc.YAML), "source: "+observedSource) {
 		t.Errorf("the case found is not named an observation's: %s\n%s", fc.ID, fc.YAML)
 	}
 	if fc.Case.Start.Moves < 29 {
@@ -236,11 +234,11 @@ func TestObserveWritesACase(t *testing.T) {
 	if err != nil || len(files) != 1 {
 		t.Fatalf("WriteCases: %v %v", files, err)
 	}
-	pack, err := conformance.LoadPack(os.DirFS(dir))
+	pack, err := LoadPack(os.DirFS(dir))
 	if err != nil || len(pack.Cases) != 1 {
 		t.Fatalf("the pack written: %v", err)
 	}
-	bb := observe(t, &blackBox{b: &conformance.Builtin{}, mutate: func(bb *blackBox, mr *conformance.MoveResult) {
+	bb := observe(t, &blackBox{b: &Builtin{}, mutate: func(bb *blackBox, mr *MoveResult) {
 		if bb.moves >= 30 {
 			mr.State.Over = true
 		}

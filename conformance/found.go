@@ -1,4 +1,4 @@
-package explore
+package conformance
 
 import (
 	"cmp"
@@ -9,22 +9,20 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tileproof/tileproof/conformance"
-	"github.com/tileproof/tileproof/conformance/internal/casesource"
 	"github.com/tileproof/tileproof/engine"
 )
 
 // FoundCase is a divergence shrunk to a case of the pack's format.
 type FoundCase struct {
 	ID    string
-	YAML  []byte            // the case file
-	Case  *conformance.Case // YAML, parsed back
-	Moves int               // moves (and checks) of the case
-	Tiles int               // tiles on its start board; 0 for a seeded start
+	YAML  []byte // the case file
+	Case  *Case  // YAML, parsed back
+	Moves int    // moves (and checks) of the case
+	Tiles int    // tiles on its start board; 0 for a seeded start
 	// Result is the case run against the implementation with the normal
 	// runner: a failure of the divergence's kind, unless the divergence
 	// did not reproduce (Reproduced false).
-	Result     conformance.CaseResult
+	Result     CaseResult
 	Reproduced bool
 	Runs       int    // case runs the shrinking made
 	File       string // where WriteCases wrote it
@@ -42,21 +40,21 @@ func (x *explorer) writeCase(d *Divergence, rep *Exploration, c candidate, s *sh
 	if d.Move == 0 {
 		where = fmt.Sprintf("game %d, its start", d.Game)
 	}
-	by, prefix, game := "explore", casesource.ExploredSource, "an explored game"
+	by, prefix, game := "explore", exploredSource, "an explored game"
 	if x.observed {
-		by, prefix, game = "observe", casesource.ObservedSource, "an observed game"
+		by, prefix, game = "observe", observedSource, "an observed game"
 	}
 	source := fmt.Sprintf("%s%s (%s %s), seed %d, shrunk from %s", prefix,
 		cmp.Or(rep.ImplArg, rep.Impl.Name), rep.Impl.Name, rep.Impl.Version, rep.Seed, where)
 	if !reproduced {
 		source = strings.Replace(source, "shrunk from", "not shrunk (it did not reproduce alone), from", 1)
 	}
-	found := &conformance.Case{Start: c.caseStart(), Steps: steps}
+	found := &Case{Start: c.caseStart(), Steps: steps}
 	// The id names the profile and the kind, and a hash of the case (its
 	// start and steps as written), so that cases found in other runs do
 	// not collide.
 	h := fnv.New32a()
-	h.Write(conformance.EncodeCases("", []string{x.p.Name}, []*conformance.Case{found}))
+	h.Write(encodeCases("", []string{x.p.Name}, []*Case{found}))
 	found.ID = fmt.Sprintf("%s-%s-%s-%08x", by, x.p.Name, d.Result.Status, h.Sum32())
 	fc := &FoundCase{ID: found.ID, Moves: len(steps), Runs: s.runs, Reproduced: reproduced}
 	if b := found.Start.Board; b != nil {
@@ -64,23 +62,23 @@ func (x *explorer) writeCase(d *Divergence, rep *Exploration, c candidate, s *sh
 	}
 	// Run it against the implementation, once, for its result, which the
 	// description and the comment give.
-	conformance.RunCase(x.impl, found, x.p, &fc.Result)
+	runCase(x.impl, found, x.p, &fc.Result)
 	res := fc.Result
 	fc.Reproduced = reproduced && res.Status == s.kind
 	found.Description = fmt.Sprintf("%s %s disagrees with the rules here: %s at step %d: %s", rep.Impl.Name, rep.Impl.Version, res.Status, res.Step, firstLine(res.Reason))
 	if !res.Status.Failed() {
 		found.Description = fmt.Sprintf("%s %s diverged from the rules in %s (%s: %s), but not when this case runs alone", rep.Impl.Name, rep.Impl.Version, game, d.Result.Status, firstLine(d.Result.Reason))
 	}
-	fc.YAML = append(comment(res, by), conformance.EncodeCases(source, []string{x.p.Name}, []*conformance.Case{found})...)
-	file := Area + "/" + found.ID + ".yaml"
-	cases, err := conformance.ParseCases(file, fc.YAML)
+	fc.YAML = append(comment(res, by), encodeCases(source, []string{x.p.Name}, []*Case{found})...)
+	file := exploreArea + "/" + found.ID + ".yaml"
+	cases, err := parseCases(file, fc.YAML)
 	if err != nil || len(cases) != 1 {
 		return nil, fmt.Errorf("exploration: the case written for game %d does not read back: %v\n%s", d.Game, err, fc.YAML)
 	}
 	fc.Case = cases[0]
-	var onEngine conformance.CaseResult
-	conformance.RunCase(&conformance.Builtin{Profiles: []*engine.Profile{x.p}}, fc.Case, x.p, &onEngine)
-	if onEngine.Status != conformance.Pass {
+	var onEngine CaseResult
+	runCase(&Builtin{Profiles: []*engine.Profile{x.p}}, fc.Case, x.p, &onEngine)
+	if onEngine.Status != Pass {
 		return nil, fmt.Errorf("exploration: the case written for game %d fails against the engine: %s at step %d: %s", d.Game, onEngine.Status, onEngine.Step, onEngine.Reason)
 	}
 	return fc, nil
@@ -88,12 +86,12 @@ func (x *explorer) writeCase(d *Divergence, rep *Exploration, c candidate, s *sh
 
 // comment is the head of a found case's file: how to add it to the pack,
 // and what the implementation did.
-func comment(got conformance.CaseResult, by string) []byte {
+func comment(got CaseResult, by string) []byte {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "# Found by tileproof conform --%s. To add it to the pack, copy it to an\n", by)
 	sb.WriteString("# area folder of cases/ (and give it a better id and description).\n")
 	if got.Status.Failed() {
-		fmt.Fprintf(&sb, "#\n# Against the implementation: %s at step %d\n#   %s\n", got.Status, got.Step, got.Explain("#   "))
+		fmt.Fprintf(&sb, "#\n# Against the implementation: %s at step %d\n#   %s\n", got.Status, got.Step, got.explain("#   "))
 	}
 	return []byte(sb.String())
 }
@@ -104,8 +102,8 @@ func firstLine(s string) string {
 }
 
 // Kinds returns the number of divergences of each kind.
-func (r *Exploration) Kinds() map[conformance.Status]int {
-	m := map[conformance.Status]int{}
+func (r *Exploration) Kinds() map[Status]int {
+	m := map[Status]int{}
 	for _, d := range r.Divergences {
 		m[d.Result.Status]++
 	}
@@ -124,18 +122,18 @@ func (r *Exploration) WriteCases(dir string) ([]string, error) {
 			continue
 		}
 		if len(files) == 0 {
-			if err := os.MkdirAll(filepath.Join(dir, Area), 0o777); err != nil {
+			if err := os.MkdirAll(filepath.Join(dir, exploreArea), 0o777); err != nil {
 				return files, err
 			}
 			pack := filepath.Join(dir, "pack.yaml")
 			if _, err := os.Stat(pack); errors.Is(err, os.ErrNotExist) {
-				data := fmt.Sprintf("# Cases found by tileproof conform --explore; lint them with tileproof cases lint %s.\nname: explored\nversion: 0.0.0\ncontract: %d\n", dir, conformance.Contract)
+				data := fmt.Sprintf("# Cases found by tileproof conform --explore; lint them with tileproof cases lint %s.\nname: explored\nversion: 0.0.0\ncontract: %d\n", dir, contract)
 				if err := os.WriteFile(pack, []byte(data), 0o666); err != nil {
 					return files, err
 				}
 			}
 		}
-		file := filepath.Join(dir, Area, fc.ID+".yaml")
+		file := filepath.Join(dir, exploreArea, fc.ID+".yaml")
 		if err := os.WriteFile(file, fc.YAML, 0o666); err != nil {
 			return files, err
 		}

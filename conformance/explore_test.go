@@ -1,4 +1,4 @@
-package explore
+package conformance_test
 
 import (
 	"bytes"
@@ -23,11 +23,11 @@ func adapter(t testing.TB, args ...string) *driver.Exec {
 // TestExploreBuiltin: the engine against itself finds nothing, in every
 // profile, seeded and forced alike.
 func TestExploreBuiltin(t *testing.T) {
-	rep, err := Explore(t.Context(), &conformance.Builtin{}, Options{Games: 40, Seed: 7})
+	rep, err := conformance.Explore(t.Context(), &conformance.Builtin{}, conformance.ExploreOptions{Games: 40, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Divergences) != 0 || rep.Games != 40 || rep.Mode != Seeded || len(rep.Profiles) < 5 {
+	if len(rep.Divergences) != 0 || rep.Games != 40 || rep.Mode != conformance.Seeded || len(rep.Profiles) < 5 {
 		t.Fatalf("games %d, mode %s, profiles %v, divergences %+v", rep.Games, rep.Mode, rep.Profiles, rep.Divergences)
 	}
 	if rep.Steps < 40*50 { // a random game lasts a hundred moves or more
@@ -41,12 +41,12 @@ func TestExploreReferenceAdapter(t *testing.T) {
 	t.Parallel() // beside the mutants' runs: each waits for its process
 	for _, features := range []string{"seed-tp1", "load-state,force-spawn"} {
 		impl := adapter(t, "--features", features)
-		rep, err := Explore(t.Context(), impl, Options{Games: 15, Seed: 1})
+		rep, err := conformance.Explore(t.Context(), impl, conformance.ExploreOptions{Games: 15, Seed: 1})
 		impl.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := map[string]string{"seed-tp1": Seeded, "load-state,force-spawn": Forced}[features]
+		want := map[string]string{"seed-tp1": conformance.Seeded, "load-state,force-spawn": conformance.Forced}[features]
 		if len(rep.Divergences) != 0 || rep.Mode != want || rep.Steps < 15*50 {
 			t.Errorf("%s: mode %s, %d steps, divergences %+v", features, rep.Mode, rep.Steps, rep.Divergences)
 		}
@@ -55,9 +55,9 @@ func TestExploreReferenceAdapter(t *testing.T) {
 
 // TestExploreDeterministic: the same seed plays the same games.
 func TestExploreDeterministic(t *testing.T) {
-	a, _ := Explore(t.Context(), &conformance.Builtin{}, Options{Games: 5, Seed: 3})
-	b, _ := Explore(t.Context(), &conformance.Builtin{}, Options{Games: 5, Seed: 3})
-	c, _ := Explore(t.Context(), &conformance.Builtin{}, Options{Games: 5, Seed: 4})
+	a, _ := conformance.Explore(t.Context(), &conformance.Builtin{}, conformance.ExploreOptions{Games: 5, Seed: 3})
+	b, _ := conformance.Explore(t.Context(), &conformance.Builtin{}, conformance.ExploreOptions{Games: 5, Seed: 3})
+	c, _ := conformance.Explore(t.Context(), &conformance.Builtin{}, conformance.ExploreOptions{Games: 5, Seed: 4})
 	if a.Steps != b.Steps || a.Steps == c.Steps {
 		t.Errorf("steps: seed 3 %d and %d, seed 4 %d", a.Steps, b.Steps, c.Steps)
 	}
@@ -108,7 +108,7 @@ func TestExploreMutants(t *testing.T) {
 			impl := adapter(t, args...)
 			defer impl.Close()
 			profile := cmp.Or(tt.profile, "classic")
-			rep, err := Explore(t.Context(), impl, Options{Games: max(tt.games, 10), Seed: DefaultSeed, Profiles: []string{profile}, Impl: "exec:adapter " + strings.Join(args, " ")})
+			rep, err := conformance.Explore(t.Context(), impl, conformance.ExploreOptions{Games: max(tt.games, 10), Seed: conformance.DefaultSeed, Profiles: []string{profile}, Impl: "exec:adapter " + strings.Join(args, " ")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +116,7 @@ func TestExploreMutants(t *testing.T) {
 			if kinds[tt.kind] == 0 {
 				t.Fatalf("divergences %v, want %s", kinds, tt.kind)
 			}
-			var fc *FoundCase
+			var fc *conformance.FoundCase
 			for _, d := range rep.Divergences {
 				if d.Result.Status == tt.kind && d.Found != nil {
 					fc = d.Found
@@ -154,7 +154,7 @@ func TestExploreMutants(t *testing.T) {
 			}
 			found := false
 			for _, r := range rr.Results {
-				if r.Case == Area+"/"+fc.ID {
+				if r.Case == "explore/"+fc.ID {
 					found = true
 					if r.Status != tt.kind {
 						t.Errorf("the runner gives %s on %s, want %s", r.Status, r.Case, tt.kind)
@@ -176,15 +176,15 @@ func TestExploreMutants(t *testing.T) {
 func TestExploreUsage(t *testing.T) {
 	impl := adapter(t, "--features", "load-state,undo")
 	defer impl.Close()
-	_, err := Explore(t.Context(), impl, Options{Games: 1})
-	var unsupported *UnsupportedError
+	_, err := conformance.Explore(t.Context(), impl, conformance.ExploreOptions{Games: 1})
+	var unsupported *conformance.UnsupportedError
 	if !errors.As(err, &unsupported) || !strings.Contains(err.Error(), "lacks force-spawn, seed-tp1") {
 		t.Errorf("an adapter with load-state only: %v", err)
 	}
-	if _, err := Explore(t.Context(), &conformance.Builtin{}, Options{Games: 1, Profiles: []string{"chess"}}); err == nil || !strings.Contains(err.Error(), `does not declare profile "chess"`) {
+	if _, err := conformance.Explore(t.Context(), &conformance.Builtin{}, conformance.ExploreOptions{Games: 1, Profiles: []string{"chess"}}); err == nil || !strings.Contains(err.Error(), `does not declare profile "chess"`) {
 		t.Errorf("profile chess: %v", err)
 	}
-	if _, err := Explore(t.Context(), &conformance.Builtin{}, Options{Games: 0}); err == nil {
+	if _, err := conformance.Explore(t.Context(), &conformance.Builtin{}, conformance.ExploreOptions{Games: 0}); err == nil {
 		t.Error("0 games explored")
 	}
 }
@@ -194,7 +194,7 @@ func TestExploreUsage(t *testing.T) {
 func TestWriteCasesKeepsPack(t *testing.T) {
 	impl := adapter(t, "--mutant", "score-both-tiles")
 	defer impl.Close()
-	rep, err := Explore(t.Context(), impl, Options{Games: 1, Profiles: []string{"tile-merge"}})
+	rep, err := conformance.Explore(t.Context(), impl, conformance.ExploreOptions{Games: 1, Profiles: []string{"tile-merge"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestWriteCasesKeepsPack(t *testing.T) {
 	pack := filepath.Join(dir, "pack.yaml")
 	os.WriteFile(pack, []byte("name: mine\n"), 0o666)
 	files, err := rep.WriteCases(dir)
-	if err != nil || len(files) != 1 || !strings.HasPrefix(files[0], filepath.Join(dir, Area, "explore-tile-merge-score-diverged-")) {
+	if err != nil || len(files) != 1 || !strings.HasPrefix(files[0], filepath.Join(dir, "explore", "explore-tile-merge-score-diverged-")) {
 		t.Fatalf("files %v, %v", files, err)
 	}
 	if data, _ := os.ReadFile(pack); string(data) != "name: mine\n" {
@@ -218,7 +218,7 @@ func BenchmarkExplore(b *testing.B) {
 	steps := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		rep, err := Explore(b.Context(), impl, Options{Games: 5, Seed: uint64(i), Profiles: []string{"classic"}})
+		rep, err := conformance.Explore(b.Context(), impl, conformance.ExploreOptions{Games: 5, Seed: uint64(i), Profiles: []string{"classic"}})
 		if err != nil || len(rep.Divergences) > 0 {
 			b.Fatal(err, rep.Divergences)
 		}

@@ -1,4 +1,4 @@
-package explore
+package conformance
 
 import (
 	"cmp"
@@ -32,7 +32,7 @@ func (r *Exploration) WriteText(w io.Writer) {
 		if d.Move == 0 {
 			where = "the start"
 		}
-		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] %s: %s: %s\n", d.Game, d.Profile, where, d.Result.Status, d.Result.Explain("    "))
+		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] %s: %s: %s\n", d.Game, d.Profile, where, d.Result.Status, d.Result.explain("    "))
 		fc := d.Found
 		size := plural(fc.Moves, "step") + " from the game's seed"
 		if fc.Case.Start.Board != nil {
@@ -48,7 +48,7 @@ func (r *Exploration) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "    %s\n", strings.ReplaceAll(yaml, "\n", "\n    "))
 		}
 		if fc.Reproduced {
-			fmt.Fprintf(w, "  the case fails against the implementation: %s at step %d: %s\n", fc.Result.Status, fc.Result.Step, fc.Result.Explain("    "))
+			fmt.Fprintf(w, "  the case fails against the implementation: %s at step %d: %s\n", fc.Result.Status, fc.Result.Step, fc.Result.explain("    "))
 		}
 	}
 	rate := 0.0

@@ -1,9 +1,8 @@
-package explore
+package conformance
 
 import (
 	"slices"
 
-	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
 )
 
@@ -22,7 +21,7 @@ func (c candidate) with(moves []move) candidate {
 
 // build plays the candidate on the engine and returns its steps: full
 // expectations on the last, the board after on the others.
-func (c candidate) build(p *engine.Profile) ([]conformance.CaseStep, error) {
+func (c candidate) build(p *engine.Profile) ([]CaseStep, error) {
 	var g *engine.Game
 	var err error
 	if c.seed != "" {
@@ -35,9 +34,9 @@ func (c candidate) build(p *engine.Profile) ([]conformance.CaseStep, error) {
 		return nil, err
 	}
 	if len(c.moves) == 0 {
-		return []conformance.CaseStep{stateStep(g)}, nil
+		return []CaseStep{stateStep(g)}, nil
 	}
-	var steps []conformance.CaseStep
+	var steps []CaseStep
 	for i, m := range c.moves {
 		var step engine.Step
 		var err error
@@ -86,9 +85,9 @@ func fitSpawn(p *engine.Profile, b engine.Board, d engine.Direction, recorded *e
 // shrinker searches for a smaller candidate with the same kind of
 // divergence, running each as a case with the normal runner.
 type shrinker struct {
-	impl conformance.Impl
+	impl Impl
 	p    *engine.Profile
-	kind conformance.Status
+	kind Status
 	runs int
 }
 
@@ -103,8 +102,8 @@ func (s *shrinker) test(c *candidate) bool {
 		return false
 	}
 	s.runs++
-	res := conformance.CaseResult{}
-	conformance.RunCase(s.impl, &conformance.Case{Steps: steps, Start: c.caseStart()}, s.p, &res)
+	res := CaseResult{}
+	runCase(s.impl, &Case{Steps: steps, Start: c.caseStart()}, s.p, &res)
 	if res.Status != s.kind {
 		return false
 	}
@@ -119,13 +118,13 @@ func (s *shrinker) test(c *candidate) bool {
 	return true
 }
 
-func (c candidate) caseStart() conformance.Start {
+func (c candidate) caseStart() Start {
 	if c.seed != "" {
 		seed := c.seed
-		return conformance.Start{Seed: &seed}
+		return Start{Seed: &seed}
 	}
 	b := c.start.Board
-	return conformance.Start{Board: &b, Score: c.start.Score, Moves: c.start.Moves, Won: c.start.Won, KeepPlaying: c.start.KeepPlaying}
+	return Start{Board: &b, Score: c.start.Score, Moves: c.start.Moves, Won: c.start.Won, KeepPlaying: c.start.KeepPlaying}
 }
 
 // shrink turns a divergence into a small case: from the state just before
@@ -137,7 +136,7 @@ func (x *explorer) shrink(d *Divergence, rep *Exploration) (*FoundCase, error) {
 	s := &shrinker{impl: x.impl, p: x.p, kind: d.Result.Status}
 	n := d.Move // moves[:n] were played, the last one diverging
 	var found *candidate
-	if x.canLoad && n > 0 && s.kind != conformance.Timeout {
+	if x.canLoad && n > 0 && s.kind != Timeout {
 		for k := 1; found == nil; k *= 2 {
 			from := max(0, n-k)
 			c := candidate{start: x.history[from], moves: slices.Clone(x.moves[from:n])}
@@ -149,7 +148,7 @@ func (x *explorer) shrink(d *Divergence, rep *Exploration) (*FoundCase, error) {
 			}
 		}
 	}
-	if found == nil && x.seeded && s.kind != conformance.Timeout {
+	if found == nil && x.seeded && s.kind != Timeout {
 		c := candidate{seed: x.seed, moves: slices.Clone(x.moves[:n])}
 		if s.test(&c) {
 			found = &c

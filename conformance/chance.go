@@ -1,8 +1,8 @@
-// Package chance holds the statistics the conformance runner and
-// exploration share: the suite's false-alarm rate and the chances that
-// two starts or two spawns of a profile agree, with the test of repeats
-// built on them.
-package chance
+package conformance
+
+// The statistics of the property checks and of observation: the suite's
+// false-alarm rate and the chances that two starts or two spawns of a
+// profile agree, with the test of repeats built on them.
 
 import (
 	"math"
@@ -11,25 +11,25 @@ import (
 	"github.com/tileproof/tileproof/internal/stats"
 )
 
-// FalseAlarmRate bounds the chance that a run of the suite fails a
+// falseAlarmRate bounds the chance that a run of the suite fails a
 // correct implementation by chance: all the run's statistical tests
 // together (every profile's), by Bonferroni's bound, each test at the
-// level FalseAlarmRate / the number of statistical tests in the run.
-const FalseAlarmRate = 1e-4
+// level falseAlarmRate / the number of statistical tests in the run.
+const falseAlarmRate = 1e-4
 
-// StartCollision returns the chance that two independent new games of p
+// startCollision returns the chance that two independent new games of p
 // start on the same board: p.StartTiles tiles on distinct cells, every
 // set of cells alike, each value drawn by the weights.
-func StartCollision(p *engine.Profile) float64 {
+func startCollision(p *engine.Profile) float64 {
 	cells, k := float64(p.Rows*p.Cols), float64(p.StartTiles)
 	lg := func(x float64) float64 { v, _ := math.Lgamma(x + 1); return v }
 	sameCells := math.Exp(lg(k) + lg(cells-k) - lg(cells)) // 1 / C(cells, k)
-	return sameCells * math.Pow(SpawnCollision(p), k)
+	return sameCells * math.Pow(spawnCollision(p), k)
 }
 
-// SpawnCollision returns the chance that two independent spawns of p
+// spawnCollision returns the chance that two independent spawns of p
 // have the same value: the sum of the squared chances of its values.
-func SpawnCollision(p *engine.Profile) float64 {
+func spawnCollision(p *engine.Profile) float64 {
 	var total, sq float64
 	for _, w := range p.Spawn {
 		total += float64(w.Weight)
@@ -41,11 +41,11 @@ func SpawnCollision(p *engine.Profile) float64 {
 	return sq
 }
 
-// RepeatTest tests n things, counted by kind in counts, against
+// repeatTest tests n things, counted by kind in counts, against
 // independent ones, two of which are alike with chance collision: the
 // pairs alike, the pairs chance gives, and the p-value (a Poisson test)
 // of as many pairs or more.
-func RepeatTest[K comparable](counts map[K]int, n int, collision float64) (pairs int, lambda, p float64) {
+func repeatTest[K comparable](counts map[K]int, n int, collision float64) (pairs int, lambda, p float64) {
 	for _, k := range counts {
 		pairs += k * (k - 1) / 2
 	}

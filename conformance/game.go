@@ -1,19 +1,18 @@
-package explore
+package conformance
 
 import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
 
-	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/protocol"
 )
 
 // explorer plays one game.
 type explorer struct {
-	impl    conformance.Impl
-	hello   conformance.Hello
+	impl    Impl
+	hello   Hello
 	p       *engine.Profile
 	seeded  bool // the implementation draws its own spawns from the tp1 seed
 	canLoad bool // load-state and force-spawn
@@ -49,22 +48,22 @@ func (x *explorer) play(maxMoves int) *Divergence {
 	} else {
 		g, err = engine.NewGame(x.p, x.seed)
 	}
-	res := conformance.CaseResult{Profile: x.p.Name}
+	res := CaseResult{Profile: x.p.Name}
 	if err != nil {
-		res.Status, res.Reason = conformance.ProtocolError, "the engine cannot start the game: "+err.Error()
+		res.Status, res.Reason = ProtocolError, "the engine cannot start the game: "+err.Error()
 		return x.diverged(0, res)
 	}
-	s := &conformance.Session{Impl: x.impl, Profile: x.p}
+	s := &session{impl: x.impl, profile: x.p}
 	if x.seeded {
-		if !s.New(x.seed, nil, &res) {
+		if !s.newGame(x.seed, nil, &res) {
 			return x.diverged(0, res)
 		}
 		// The start is tp1's too.
 		x.steps++
-		if !s.Step(stateStep(g), 1, &res) {
+		if !s.step(stateStep(g), 1, &res) {
 			return x.diverged(0, res)
 		}
-	} else if !s.Load(conformance.LoadState{Board: g.Board(), Score: g.Score()}, &res) {
+	} else if !s.load(LoadState{Board: g.Board(), Score: g.Score()}, &res) {
 		return x.diverged(0, res)
 	}
 	for n := 1; n <= maxMoves; n++ {
@@ -80,11 +79,11 @@ func (x *explorer) play(maxMoves int) *Divergence {
 		x.moves = append(x.moves, m)
 		cs, err := engineStep(g, a, step, err, !x.seeded, true)
 		if err != nil {
-			res.Status, res.Step, res.Reason = conformance.ProtocolError, n, fmt.Sprintf("the engine failed: %v", err)
+			res.Status, res.Step, res.Reason = ProtocolError, n, fmt.Sprintf("the engine failed: %v", err)
 			return x.diverged(n, res)
 		}
 		x.steps++
-		if !s.Step(cs, n, &res) {
+		if !s.step(cs, n, &res) {
 			return x.diverged(n, res)
 		}
 		if over && g.Over() {
@@ -130,7 +129,7 @@ func (x *explorer) lateBoard() engine.Board {
 	return b
 }
 
-func (x *explorer) diverged(move int, res conformance.CaseResult) *Divergence {
+func (x *explorer) diverged(move int, res CaseResult) *Divergence {
 	res.Case, res.Area, res.Profile = "", "", x.p.Name
 	return &Divergence{Move: move, Profile: x.p.Name, Result: res}
 }
