@@ -135,15 +135,6 @@ func (b bitboard) empties() int {
 	return n
 }
 
-// maxExp returns the largest exponent on the board.
-func (b bitboard) maxExp() uint8 {
-	var m uint8
-	for i := range 16 {
-		m = max(m, b.exp(i))
-	}
-	return m
-}
-
 // toBitboard converts an engine board: ok is false unless it is 4x4 with
 // every tile below 2^16.
 func toBitboard(e engine.Board) (bitboard, bool) {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"sync"
 
 	"github.com/tileproof/tileproof/engine"
@@ -33,23 +34,17 @@ type spawnTile struct {
 	prob float64
 }
 
-// spawnTiles returns a profile's spawn tiles and their probabilities.
+// spawnTiles returns a profile's spawn tiles and their probabilities (the
+// player's), leaving out a tile that is not a power of two a bitboard
+// holds.
 func spawnTiles(ws []engine.SpawnWeight) []spawnTile {
-	var total uint64
-	for _, w := range ws {
-		total += w.Weight
-	}
 	var out []spawnTile
-	for _, w := range ws {
-		if w.Weight == 0 || w.Value < 2 || w.Value&(w.Value-1) != 0 {
+	for _, s := range player.SpawnChances(ws) {
+		if s.Value < 2 || s.Value&(s.Value-1) != 0 {
 			continue
 		}
-		e := uint8(0)
-		for v := w.Value; v > 1; v >>= 1 {
-			e++
-		}
-		if e <= maxBitExp {
-			out = append(out, spawnTile{e, float64(w.Weight) / float64(total)})
+		if e := uint8(bits.TrailingZeros64(s.Value)); e <= maxBitExp {
+			out = append(out, spawnTile{e, s.Prob})
 		}
 	}
 	return out
@@ -128,6 +123,13 @@ func (e *expectimax) values(b bitboard, spawns []spawnTile) [4]float64 {
 	if e.depth >= 3 {
 		clear(e.cache)
 	}
+	return moveValues(b, func(s bitboard) float64 { return e.chance(s, e.depth-1, 1, spawns) })
+}
+
+// moveValues returns the value of the board each move makes from b, by
+// engine.Direction, -Inf for a move that does not change b (or that would
+// make 2^16).
+func moveValues(b bitboard, value func(bitboard) float64) [4]float64 {
 	var v [4]float64
 	for _, d := range engine.Directions {
 		s, ok := b.slide(d)
@@ -135,7 +137,7 @@ func (e *expectimax) values(b bitboard, spawns []spawnTile) [4]float64 {
 			v[d] = math.Inf(-1)
 			continue
 		}
-		v[d] = e.chance(s, e.depth-1, 1, spawns)
+		v[d] = value(s)
 	}
 	return v
 }
@@ -231,16 +233,7 @@ func (corner) ID() string { return "corner-1/1" }
 func (corner) unit(best float64) float64 { return max(best/100, 1e-9) }
 
 func (corner) values(b bitboard, _ []spawnTile) [4]float64 {
-	var v [4]float64
-	for _, d := range engine.Directions {
-		s, ok := b.slide(d)
-		if !ok || s == b {
-			v[d] = math.Inf(-1)
-			continue
-		}
-		v[d] = cornerScore(s)
-	}
-	return v
+	return moveValues(b, cornerScore)
 }
 
 func cornerScore(b bitboard) float64 {

@@ -92,20 +92,14 @@ func grid(b *engine.Board) *string {
 	return &s
 }
 
-// scoreOff is the engine reporting one point too many after each move.
-type scoreOff struct{ *Builtin }
-
-func (s scoreOff) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
-	mr, err := s.Builtin.Move(d, spawn)
-	mr.State.Score++
-	return mr, err
-}
+// scoreOff reports one point too many after each move.
+func scoreOff(_ engine.Direction, mr *MoveResult) { mr.State.Score++ }
 
 // TestStepBoards: a step that fails on a field other than a board still
 // carries the board it started from and the implementation's after it,
 // without a rules board, and the text report draws the two.
 func TestStepBoards(t *testing.T) {
-	rep, err := Run(t.Context(), loadRepoPack(t), scoreOff{&Builtin{}}, Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^core/merge-pair-once-2222-left$`)})
+	rep, err := Run(t.Context(), loadRepoPack(t), altered{&Builtin{}, scoreOff}, Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^core/merge-pair-once-2222-left$`)})
 	if err != nil {
 		t.Fatal(err)
 	}

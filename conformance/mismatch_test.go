@@ -10,25 +10,21 @@ import (
 	"github.com/tileproof/tileproof/engine"
 )
 
-// wrongTwice is the engine whose every move also adds 2 to the score and
-// counts one move too many: each step it plays misses two expectations
-// that do not hang on each other.
-type wrongTwice struct{ *Builtin }
-
-func (w wrongTwice) Move(dir engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
-	mr, err := w.Builtin.Move(dir, spawn)
-	if err == nil && mr.Changed {
+// wrongTwice makes every move also add 2 to the score and count one move
+// too many: each step it plays misses two expectations that do not hang
+// on each other.
+func wrongTwice(_ engine.Direction, mr *MoveResult) {
+	if mr.Changed {
 		mr.State.Score += 2
 		mr.State.Moves++
 	}
-	return mr, err
 }
 
 // TestEveryMismatchReported: a step that misses two expectations reports
 // both, the first as the status, in the result and in every report (text,
 // JSON, JUnit), not only the first.
 func TestEveryMismatchReported(t *testing.T) {
-	rep, err := Run(t.Context(), loadRepoPack(t), wrongTwice{&Builtin{}}, Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^core/`)})
+	rep, err := Run(t.Context(), loadRepoPack(t), altered{&Builtin{}, wrongTwice}, Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^core/`)})
 	if err != nil {
 		t.Fatal(err)
 	}

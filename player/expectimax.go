@@ -33,9 +33,10 @@ const crowded = 6
 // otherwise be most of the tree.
 const minProb = 1e-4
 
-type spawnChoice struct {
-	value uint64
-	prob  float64 // the tile's share of the spawn weights
+// SpawnChance is a tile a profile spawns and its probability.
+type SpawnChance struct {
+	Value uint64
+	Prob  float64 // the tile's share of the spawn weights
 }
 
 type cached struct {
@@ -48,7 +49,7 @@ type expectimax struct {
 	ev    *evaluator
 
 	rules  *engine.Rules // the rules spawns was read from
-	spawns []spawnChoice
+	spawns []SpawnChance
 
 	// cache holds the value of each chance node searched during one
 	// Choose: the same board recurs when spawns and moves come in another
@@ -110,7 +111,7 @@ func (p *expectimax) Choose(g *engine.Game) engine.Direction {
 		return legal[0]
 	}
 	if r := g.Rules(); r != p.rules {
-		p.rules, p.spawns = r, spawnChoices(r.Profile().Spawn)
+		p.rules, p.spawns = r, SpawnChances(r.Profile().Spawn)
 	}
 	b := g.Board()
 	depth := p.depth
@@ -144,16 +145,18 @@ func (p *expectimax) Choose(g *engine.Game) engine.Direction {
 	return best
 }
 
-// spawnChoices returns the tiles a profile spawns with their probabilities.
-func spawnChoices(ws []engine.SpawnWeight) []spawnChoice {
+// SpawnChances returns the tiles a profile spawns with their
+// probabilities, in the profile's order, leaving out a tile of weight 0.
+// Package analyze searches with them too.
+func SpawnChances(ws []engine.SpawnWeight) []SpawnChance {
 	var total uint64
 	for _, w := range ws {
 		total += w.Weight
 	}
-	var out []spawnChoice
+	var out []SpawnChance
 	for _, w := range ws {
 		if w.Weight > 0 {
-			out = append(out, spawnChoice{w.Value, float64(w.Weight) / float64(total)})
+			out = append(out, SpawnChance{w.Value, float64(w.Weight) / float64(total)})
 		}
 	}
 	return out
@@ -189,10 +192,10 @@ func (p *expectimax) chance(b engine.Board, depth int, prob float64) float64 {
 		r, c := i/g.cols, i%g.cols
 		for _, s := range p.spawns {
 			nb := b
-			if nb.Set(r, c, s.value) != nil {
+			if nb.Set(r, c, s.Value) != nil {
 				continue // not a tile; Compile refuses such profiles
 			}
-			total += s.prob * p.maxNode(nb, depth, cellProb*s.prob)
+			total += s.Prob * p.maxNode(nb, depth, cellProb*s.Prob)
 		}
 	}
 	v := total / float64(empty)

@@ -155,7 +155,6 @@ func readGrid(b *engine.Board) grid {
 func (ev *evaluator) score(g *grid) float64 {
 	rows, cols := g.rows, g.cols
 	var total float64
-	var line [engine.MaxSide]uint8
 	if g.maxExp < 16 && rows <= 4 && cols <= 4 {
 		rt, ct := ev.table(cols), ev.table(rows)
 		for r := range rows {
@@ -174,6 +173,15 @@ func (ev *evaluator) score(g *grid) float64 {
 		}
 		return total
 	}
+	return ev.directScore(g)
+}
+
+// directScore is score computed line by line, without the tables: for
+// boards the tables do not cover.
+func (ev *evaluator) directScore(g *grid) float64 {
+	rows, cols := g.rows, g.cols
+	var total float64
+	var line [engine.MaxSide]uint8
 	for r := range rows {
 		total += ev.lineScore(g.cells[r*cols : r*cols+cols])
 	}

@@ -299,7 +299,6 @@ func TestStrength(t *testing.T) {
 		moves   int
 		elapsed time.Duration
 		slides  int
-		log     string
 		err     string
 	}
 	results := make([]result, n)
@@ -434,18 +433,7 @@ func TestEvaluatorTable(t *testing.T) {
 						g.maxExp = max(g.maxExp, g.cells[i])
 					}
 				}
-				var direct float64
-				var line [engine.MaxSide]uint8
-				for r := range rows {
-					direct += ev.lineScore(g.cells[r*cols : r*cols+cols])
-				}
-				for c := range cols {
-					for r := range rows {
-						line[r] = g.cells[r*cols+c]
-					}
-					direct += ev.lineScore(line[:rows])
-				}
-				if got := ev.score(&g); got != direct {
+				if got, direct := ev.score(&g), ev.directScore(&g); got != direct {
 					t.Fatalf("%dx%d %v: table %v, direct %v", rows, cols, g.cells[:rows*cols], got, direct)
 				}
 			}

@@ -29,11 +29,7 @@ func readMapping(n *yaml.Node, path string, fields []field, f *form, errs *decod
 	if path == "" {
 		path = "the replay"
 	}
-	if !plainNode(n, path, errs) {
-		return
-	}
-	if n.Kind != yaml.MappingNode {
-		errs.add(nodePos(n), "%s: %s where a mapping goes", path, nodeKind(n))
+	if !plainKind(n, yaml.MappingNode, "a mapping", path, errs) {
 		return
 	}
 	for i := 0; i+1 < len(n.Content) && len(errs.list) == 0; i += 2 {
@@ -67,6 +63,19 @@ func plainNode(n *yaml.Node, path string, errs *decodeError) bool {
 		return true
 	}
 	return false
+}
+
+// plainKind reports whether n is a plain node (plainNode) of the given
+// kind; when it is not, it says so, what standing where want goes.
+func plainKind(n *yaml.Node, kind yaml.Kind, want, path string, errs *decodeError) bool {
+	if !plainNode(n, path, errs) {
+		return false
+	}
+	if n.Kind != kind {
+		errs.add(nodePos(n), "%s: %s where %s goes", path, nodeKind(n), want)
+		return false
+	}
+	return true
 }
 
 func coreTag(tag string) bool {
@@ -120,20 +129,12 @@ func readValue(v *yaml.Node, fd field, f *form, errs *decodeError) {
 	case fd.kind == kBoard && v.Kind == yaml.SequenceNode:
 		rows := make([][]scalar, 0, len(v.Content))
 		for _, row := range v.Content {
-			if !plainNode(row, path, errs) {
-				return
-			}
-			if row.Kind != yaml.SequenceNode {
-				errs.add(nodePos(row), "%s: %s where a row (a list of cells) goes", path, nodeKind(row))
+			if !plainKind(row, yaml.SequenceNode, "a row (a list of cells)", path, errs) {
 				return
 			}
 			cells := make([]scalar, 0, len(row.Content))
 			for _, cell := range row.Content {
-				if !plainNode(cell, path, errs) {
-					return
-				}
-				if cell.Kind != yaml.ScalarNode {
-					errs.add(nodePos(cell), "%s: %s where a cell goes", path, nodeKind(cell))
+				if !plainKind(cell, yaml.ScalarNode, "a cell", path, errs) {
 					return
 				}
 				cells = append(cells, yamlScalar(cell))

@@ -85,6 +85,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"profile: x\nseed: \"1\"\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0, board: \"2 2\\n2\"}\n", "r.yaml:4:48: claim.board: board row 2: has 1 cells"},
 		{"profile: x\nstart: |\n  2 . . .\n  . 3 . .\n  . . . .\n  . . . .\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:4: start: board row 2, column 2: 3 is not a power of two"},
 		{"profile: x\nstart: [[2, null], [null, x]]\nmoves: L1:2\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:2:27: start: board row 2, column 2: the string \"x\" is not a tile"},
+		{"profile: x\nstart: [[2, null], 4]\nmoves: L1\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:2:20: start: 4 where a row (a list of cells) goes"},
+		{"profile: x\nstart: [[2, null], [null, [4]]]\nmoves: L1\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:2:27: start: a list where a cell goes"},
 		{"profile: x\nstart: [[2, null], [null, null]]\nmoves: L1\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:3:1: moves: character 1: move 'L' needs its spawn as CELL:VALUE"},
 		{"profile: x\nseed: \"1\"\nstart: [[2, null], [null, null]]\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0}\n", "r.yaml:3:1: a replay has a seed or a start board, not both"},
 		{"profile: x\nseed: \"1\"\nmoves: L\nclaim: {score: 0, maxTile: 0, moves: 0}\nscore: 5\n", `r.yaml:5:1: unknown field "score"`},

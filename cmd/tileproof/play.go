@@ -11,22 +11,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/protocol"
 )
 
 // gameJSON is the machine form of a game's state, shared by the commands
-// that print one.
+// that print one: what the API's player sees (protocol.Observation), with
+// the game's profile, seed and legal moves.
 type gameJSON struct {
-	Profile      string     `json:"profile"`
-	RulesVersion int        `json:"rulesVersion"`
-	Seed         string     `json:"seed,omitempty"`
-	Board        [][]uint64 `json:"board"`
-	Score        uint64     `json:"score"`
-	Moves        int        `json:"moves"`
-	MaxTile      uint64     `json:"maxTile"`
-	Won          bool       `json:"won"`
-	Over         bool       `json:"over"`
-	Result       string     `json:"result"`
-	LegalActions []string   `json:"legalActions"`
+	Profile      string `json:"profile"`
+	RulesVersion int    `json:"rulesVersion"`
+	Seed         string `json:"seed,omitempty"`
+	protocol.Observation
+	LegalActions []string `json:"legalActions"`
 }
 
 func newGameJSON(g *engine.Game, seed string) gameJSON {
@@ -38,8 +34,11 @@ func newGameJSON(g *engine.Game, seed string) gameJSON {
 	}
 	return gameJSON{
 		Profile: p.Name, RulesVersion: p.Version, Seed: seed,
-		Board: g.Board().Values(), Score: g.Score(), Moves: g.Moves(), MaxTile: g.MaxTile(),
-		Won: g.Won(), Over: g.Over(), Result: string(res), LegalActions: legal,
+		Observation: protocol.Observation{
+			Board: g.Board().Values(), Score: g.Score(), Moves: g.Moves(), MaxTile: g.MaxTile(),
+			Won: g.Won(), Over: g.Over(), Result: string(res),
+		},
+		LegalActions: legal,
 	}
 }
 

@@ -149,44 +149,31 @@ func SlideLeft(line []uint64) (out []uint64, gained uint64) {
 type cellPos struct{ row, col int }
 
 // lines returns, for a move direction, each line of the board as a list of
-// cell positions ordered from the edge the tiles move toward.
+// cell positions ordered from the edge the tiles move toward: the rows for
+// L and R, the columns for U and D.
 func lines(rows, cols int, dir byte) [][]cellPos {
-	var ls [][]cellPos
+	// n lines of m cells; at(i, j) is the j-th cell of line i from that edge.
+	n, m := rows, cols
+	var at func(i, j int) cellPos
 	switch dir {
 	case 'L':
-		for r := 0; r < rows; r++ {
-			var l []cellPos
-			for c := 0; c < cols; c++ {
-				l = append(l, cellPos{r, c})
-			}
-			ls = append(ls, l)
-		}
+		at = func(i, j int) cellPos { return cellPos{i, j} }
 	case 'R':
-		for r := 0; r < rows; r++ {
-			var l []cellPos
-			for c := cols - 1; c >= 0; c-- {
-				l = append(l, cellPos{r, c})
-			}
-			ls = append(ls, l)
-		}
+		at = func(i, j int) cellPos { return cellPos{i, cols - 1 - j} }
 	case 'U':
-		for c := 0; c < cols; c++ {
-			var l []cellPos
-			for r := 0; r < rows; r++ {
-				l = append(l, cellPos{r, c})
-			}
-			ls = append(ls, l)
-		}
+		n, m = cols, rows
+		at = func(i, j int) cellPos { return cellPos{j, i} }
 	case 'D':
-		for c := 0; c < cols; c++ {
-			var l []cellPos
-			for r := rows - 1; r >= 0; r-- {
-				l = append(l, cellPos{r, c})
-			}
-			ls = append(ls, l)
-		}
+		n, m = cols, rows
+		at = func(i, j int) cellPos { return cellPos{rows - 1 - j, i} }
 	default:
 		panic(fmt.Sprintf("plain: invalid move %q", dir))
+	}
+	ls := make([][]cellPos, n)
+	for i := range ls {
+		for j := range m {
+			ls[i] = append(ls[i], at(i, j))
+		}
 	}
 	return ls
 }

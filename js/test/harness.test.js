@@ -277,9 +277,20 @@ test('serve: lines in order, blank lines skipped, a line without its newline at 
   assert.deepEqual(lines.map((l) => [l.id, l.ok, l.error]), [[1, true, undefined], [2, false, 'no-game'], [null, false, 'bad-request'], [3, true, undefined]]);
 });
 
-test('the example adapter over real pipes: tp1 from a seed, a forced spawn, a refusal', async () => {
+// runExample runs the example adapter over real pipes with the requests
+// on its input, checks that it exits 0 and returns its answers.
+async function runExample(requests) {
   const script = fileURLToPath(new URL('../examples/adapter.mjs', import.meta.url));
   const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin.end(requests.map((r) => JSON.stringify(r) + '\n').join(''));
+  let out = '';
+  child.stdout.on('data', (c) => { out += c; });
+  const [code] = await once(child, 'close');
+  assert.equal(code, 0);
+  return out.trimEnd().split('\n').map((l) => JSON.parse(l));
+}
+
+test('the example adapter over real pipes: tp1 from a seed, a forced spawn, a refusal', async () => {
   const requests = [
     hello,
     { id: 2, op: 'new', profile: 'tile-merge', seed: '7' },
@@ -287,12 +298,7 @@ test('the example adapter over real pipes: tp1 from a seed, a forced spawn, a re
     { id: 4, op: 'move', direction: 'up' },
     { id: 5, op: 'legal' },
   ];
-  child.stdin.end(requests.map((r) => JSON.stringify(r) + '\n').join(''));
-  let out = '';
-  child.stdout.on('data', (c) => { out += c; });
-  const [code] = await once(child, 'close');
-  assert.equal(code, 0);
-  const r = out.trimEnd().split('\n').map((l) => JSON.parse(l));
+  const r = await runExample(requests);
   assert.deepEqual(r.map((x) => x.id), [1, 2, 3, 4, 5]);
   assert.deepEqual(r[1].state.board, [[2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 4, 0]], 'docs/tp1.md: the opening board of seed 7');
   assert.deepEqual(r[2].state.board, [[2, 0, 4, 2], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);
@@ -301,8 +307,6 @@ test('the example adapter over real pipes: tp1 from a seed, a forced spawn, a re
 });
 
 test("the example adapter over real pipes: refusals.yaml's bad spawns, which the harness refuses for it", async () => {
-  const script = fileURLToPath(new URL('../examples/adapter.mjs', import.meta.url));
-  const child = spawn(process.execPath, [script], { stdio: ['pipe', 'pipe', 'inherit'] });
   const board = [[2, 0, 0, 0], [4, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]];
   const load = { id: 2, op: 'load', profile: 'tile-merge', rows: 4, cols: 4, board, score: 0, moves: 0 };
   const requests = [
@@ -311,12 +315,7 @@ test("the example adapter over real pipes: refusals.yaml's bad spawns, which the
     { id: 4, op: 'move', direction: 'right', spawn: { row: 1, col: 1, value: 8 } },
     { id: 5, op: 'move', direction: 'right', spawn: { row: 1, col: 1, value: 4 } },
   ];
-  child.stdin.end(requests.map((r) => JSON.stringify(r) + '\n').join(''));
-  let out = '';
-  child.stdout.on('data', (c) => { out += c; });
-  const [code] = await once(child, 'close');
-  assert.equal(code, 0);
-  const r = out.trimEnd().split('\n').map((l) => JSON.parse(l));
+  const r = await runExample(requests);
   assert.deepEqual(r.slice(2, 4).map((x) => x.error), ['bad-spawn', 'bad-spawn']);
   assert.deepEqual(r[3].state, undefined);
   assert.deepEqual(r[4].state.board, [[0, 0, 0, 2], [0, 4, 0, 4], [0, 0, 0, 0], [0, 0, 0, 0]], 'the game as it was until the good spawn');

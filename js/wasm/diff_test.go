@@ -109,7 +109,7 @@ func gamesOf(t *testing.T, p *engine.Profile, n int, spawns bool, seed uint64) [
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(seed, 26))
-	var out bytes.Buffer
+	var rs []*replay.Replay
 	for i := range n {
 		s := fmt.Sprintf("diff-%d-%d", seed, i)
 		g, err := rules.NewGame(s)
@@ -149,6 +149,15 @@ func gamesOf(t *testing.T, p *engine.Profile, n int, spawns bool, seed uint64) [
 				r.Spawns = append(r.Spawns[:k], r.Spawns[k+1:]...)
 			}
 		}
+		rs = append(rs, r)
+	}
+	return jsonLines(rs)
+}
+
+// jsonLines returns the replays as JSON Lines.
+func jsonLines(rs []*replay.Replay) []byte {
+	var out bytes.Buffer
+	for _, r := range rs {
 		out.Write(r.EncodeJSON())
 		out.WriteByte('\n')
 	}
@@ -277,7 +286,7 @@ func TestDifferentialHostile(t *testing.T) {
 func fours(t *testing.T, n int) []byte {
 	t.Helper()
 	rules := games.Rules(t, "tile-merge")
-	var out bytes.Buffer
+	var rs []*replay.Replay
 	for i := range n {
 		g, err := rules.NewGame(fmt.Sprint("fours-", i))
 		if err != nil {
@@ -299,10 +308,9 @@ func fours(t *testing.T, n int) []byte {
 			t.Fatalf("game %d: no cell for the spawn after move %d", i, k)
 		}
 		r.Claim = replay.Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves()}
-		out.Write(r.EncodeJSON())
-		out.WriteByte('\n')
+		rs = append(rs, r)
 	}
-	return out.Bytes()
+	return jsonLines(rs)
 }
 
 // TestDifferentialProfileStrict: --profile (a variant's profile file, and

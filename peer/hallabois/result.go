@@ -76,3 +76,16 @@ func (r *Validation) fail(at int, kind, format string, args ...any) Validation {
 	r.Problem = &Problem{at, kind, fmt.Sprintf(format, args...)}
 	return *r
 }
+
+// playBreak counts a break at entry at on board b, which costs cost, and
+// returns b with the tiles below the rules' BreakBelow cleared; a break
+// that clears none is a finding.
+func (r *Validation) playBreak(at int, b Board, cost uint64) Board {
+	r.Breaks++
+	r.BreakAt = append(r.BreakAt, at)
+	cleared := r.rules.clearBelow(b)
+	if cleared.Equal(b) {
+		r.find(at, "break-empty", "a break that clears no tile (none is below %d) still costs %d", r.rules.BreakBelow, cost)
+	}
+	return cleared
+}

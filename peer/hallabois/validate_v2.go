@@ -30,14 +30,8 @@ func ValidateV2(rec *V2) Validation {
 			case !b.HasMoves():
 				return res.fail(at, "break-over", "a break on a board with no move left")
 			}
+			b = res.playBreak(at, b, cost)
 			score -= cost
-			res.Breaks++
-			res.BreakAt = append(res.BreakAt, at)
-			if cleared := rules.clearBelow(b); cleared.Equal(b) {
-				res.find(at, "break-empty", "a break that clears no tile (none is below %d) still costs %d", rules.BreakBelow, cost)
-			} else {
-				b = cleared
-			}
 		case d == End:
 			if c, _ := g.Spawn(b); c >= 0 {
 				res.find(at, "end-spawn", "the end marker (digit 0) changes nothing and a tile spawns after it")

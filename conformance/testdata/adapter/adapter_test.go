@@ -839,16 +839,36 @@ func TestProcess(t *testing.T) {
 	}
 }
 
-func TestHookCrashOnMove(t *testing.T) {
-	p := start(t, "--mutant", "crash-on-move")
-	p.ask(t, helloReq, 5*time.Second)
-	p.ask(t, newReq("classic", "7"), 5*time.Second)
+// startHooked starts the adapter with a hook that breaks it on the 5th
+// move request, begins a classic game and asks five moves: the first four
+// are answered, the fifth (waited for last) is not.
+func startHooked(t *testing.T, hook string, last time.Duration) *process {
+	t.Helper()
+	p := startClassic(t, "--mutant", hook)
 	for i := 1; i <= 5; i++ {
-		_, ok := p.ask(t, moveReq([]string{"left", "right"}[i%2]), 5*time.Second)
-		if ok != (i < 5) {
+		timeout := 5 * time.Second
+		if i == 5 {
+			timeout = last
+		}
+		if _, ok := p.ask(t, moveReq([]string{"left", "right"}[i%2]), timeout); ok != (i < 5) {
 			t.Fatalf("move %d: answered %v", i, ok)
 		}
 	}
+	return p
+}
+
+// startClassic starts the adapter with args, says hello and begins a
+// classic game.
+func startClassic(t *testing.T, args ...string) *process {
+	t.Helper()
+	p := start(t, args...)
+	p.ask(t, helloReq, 5*time.Second)
+	p.ask(t, newReq("classic", "7"), 5*time.Second)
+	return p
+}
+
+func TestHookCrashOnMove(t *testing.T) {
+	p := startHooked(t, "crash-on-move", 5*time.Second)
 	err := p.cmd.Wait()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 3 {
@@ -857,18 +877,7 @@ func TestHookCrashOnMove(t *testing.T) {
 }
 
 func TestHookHangOnMove(t *testing.T) {
-	p := start(t, "--mutant", "hang-on-move")
-	p.ask(t, helloReq, 5*time.Second)
-	p.ask(t, newReq("classic", "7"), 5*time.Second)
-	for i := 1; i <= 5; i++ {
-		timeout := 5 * time.Second
-		if i == 5 {
-			timeout = 300 * time.Millisecond
-		}
-		if _, ok := p.ask(t, moveReq("left"), timeout); ok != (i < 5) {
-			t.Fatalf("move %d: answered %v", i, ok)
-		}
-	}
+	p := startHooked(t, "hang-on-move", 300*time.Millisecond)
 	p.stdin.Close()
 	done := make(chan error, 1)
 	go func() { done <- p.cmd.Wait() }()
@@ -882,9 +891,7 @@ func TestHookHangOnMove(t *testing.T) {
 }
 
 func TestHookGarbageOnLegal(t *testing.T) {
-	p := start(t, "--mutant", "garbage-on-legal")
-	p.ask(t, helloReq, 5*time.Second)
-	p.ask(t, newReq("classic", "7"), 5*time.Second)
+	p := startClassic(t, "--mutant", "garbage-on-legal")
 	l, ok := p.ask(t, legalReq, 5*time.Second)
 	if !ok || json.Valid([]byte(l)) {
 		t.Errorf("legal answered %q, %v; want a line that is not JSON", l, ok)
