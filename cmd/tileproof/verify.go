@@ -11,13 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tileproof/tileproof/analyze"
 	"github.com/tileproof/tileproof/htmlview"
 	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 	"github.com/tileproof/tileproof/replay/jsonl"
-	"github.com/tileproof/tileproof/server"
 	"github.com/tileproof/tileproof/termview"
 )
 
@@ -100,14 +98,14 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		}
 		verifyOne = report.Verify
 	}
-	if timesKey != nil {
+	switch {
+	case timesKey != nil && report != nil:
+		report.SetTimesCheck(timesChecker(timesKey)) // before each page is written: the pages show it
+	case timesKey != nil:
 		verifyOne = withTimesCheck(timesKey, verifyOne)
 	}
 	ctx := cmd.Context()
-	analysisOpts := analyze.Options{Clairvoyance: true}
-	if timesKey != nil {
-		analysisOpts.CheckTimes = func(r *replay.Replay) error { return server.CheckTimes(timesKey, r) }
-	}
+	analysisOpts := analysisOptions(timesKey)
 	switch {
 	case f.analyze && report != nil:
 		report.SetAnalyzer(analyzerWith(ctx, v, analysisOpts)) // before each page is written: the pages show it
