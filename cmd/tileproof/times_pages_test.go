@@ -56,8 +56,8 @@ func TestTimesPages(t *testing.T) {
 		file, line string
 		want       []string
 	}{
-		{good, ", think times: sealed", []string{`data-times="sealed"`, "sealed " + n + ", sealed by the server whose key was given"}},
-		{forged, ", think times: NOT sealed", []string{`data-times="not-sealed"`, "NOT sealed " + n + ", NOT sealed by the server whose key was given: the times seal does not match", "The verdict on the game stands"}},
+		{good, ", think times: sealed", []string{`data-times="sealed"`, n + ", sealed by the server whose key was given"}},
+		{forged, ", think times: NOT sealed", []string{`data-times="not-sealed"`, n + ", NOT sealed by the server whose key was given: the times seal does not match", "The verdict on the game stands"}},
 		{untimed, ", think times: none", []string{`data-times="none"`, "none to check: the replay has no times, or no times seal"}},
 	} {
 		code, stdout, errOut := runCLI(t, "", "show", "--html", "--times-key-file", keyFile, "-o", out, tc.file)
