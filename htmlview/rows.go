@@ -24,7 +24,7 @@ import (
 // page's URL after pre and without ".html" ("" none); file the replay's
 // URL, 1 when it is the name as it stands, 0 none; what the verdict told
 // in a line (and, when its think times were checked and are not sealed,
-// notSealedWhat and why: times.go). When an entry has a band of evidence of computer play
+// "; think times NOT sealed": times.go). When an entry has a band of evidence of computer play
 // (Entry.Band), the object has "bands" too (bandOrder) and each row a
 // 13th field, the band's number in it (null: not analysed).
 const (

@@ -116,12 +116,12 @@ func TestTimesReport(t *testing.T) {
 	p := b.String()
 	counts := strings.Join(strings.Fields(textOf(regexp.MustCompile(`(?s)<p id="times-counts".*?</p>`).FindString(p))), " ")
 	want := "think times, checked against the key given: " + itoa(sealed) + " sealed by the server whose key was given, " + itoa(notSealed) +
-		" NOT sealed (the link shows them in the table: \u201cwhat\u201d says why), " + itoa(none) + " without times, " + itoa(unchecked) +
+		" NOT sealed (the link shows them in the table; each game\u2019s page says why), " + itoa(none) + " without times, " + itoa(unchecked) +
 		" not checked (unreadable). Times not sealed are not the times the server measured; the verdict on each game stands."
 	if counts != want {
 		t.Errorf("the counts:\n%q\nwant\n%q", counts, want)
 	}
-	if !strings.Contains(p, `<a href="#v?f11=think&#43;times&#43;NOT&#43;sealed&#43;by&#43;the&#43;key&#43;given" id="times-not-sealed"`) {
+	if !strings.Contains(p, `<a href="#v?f11=think&#43;times&#43;NOT&#43;sealed" id="times-not-sealed"`) {
 		t.Error("no link to the table filtered to the times not sealed")
 	}
 	if strings.Contains(p, "<script>alert") || strings.Contains(p, "<b>bold") {
@@ -132,7 +132,7 @@ func TestTimesReport(t *testing.T) {
 		w := rows[i][colWhat].(string)
 		plain := what(e.Verdict)
 		if timesState(e.Verdict.ThinkTimes) == timesNotSealed {
-			plain += "; think times NOT sealed by the key given: " + hostileReason
+			plain += "; think times NOT sealed"
 		}
 		if w != plain {
 			t.Errorf("%s: what %q, want %q", e.Verdict.Name, w, plain)
@@ -143,7 +143,7 @@ func TestTimesReport(t *testing.T) {
 		t.Fatal("no replay needs your eyes")
 	}
 	for _, n := range needs {
-		if got := strings.HasSuffix(n.Why, notSealedWhat); got != (timesState(n.Verdict.ThinkTimes) == timesNotSealed) {
+		if got := strings.HasSuffix(n.Why, "think times NOT sealed: "+hostileReason); got != (timesState(n.Verdict.ThinkTimes) == timesNotSealed) {
 			t.Errorf("%s (%s): why %q", n.Verdict.Name, timesState(n.Verdict.ThinkTimes), n.Why)
 		}
 	}
@@ -225,5 +225,52 @@ func TestBatchReportTimesCheck(t *testing.T) {
 	summary, _ := os.ReadFile(report)
 	if !strings.Contains(string(summary), `id="times-counts"`) {
 		t.Error("the summary has no counts of the think times")
+	}
+}
+
+// TestTimesReportSize: the check keeps the report within its size target
+// (150 bytes a submission, docs/viewer-html.md) whatever the outcomes:
+// a row whose times are sealed or absent costs nothing, one whose times
+// are not sealed the 24 bytes of "; think times NOT sealed".
+func TestTimesReportSize(t *testing.T) {
+	const n = 20000
+	size := func(check *replay.TimesCheck) (bytes, unreadable, needs int) {
+		entries := fabricated(n)
+		for i := range entries {
+			if entries[i].Verdict.Reason.Unreadable() {
+				unreadable++
+			} else {
+				entries[i].Verdict.ThinkTimes = check
+			}
+		}
+		var b strings.Builder
+		if err := Report(&b, "audit", entries); err != nil {
+			t.Fatal(err)
+		}
+		listed, _ := needsOf(entries, 10)
+		return b.Len(), unreadable, len(listed)
+	}
+	plain, _, _ := size(nil)
+	counts := 1000 // at most the paragraph of the counts and the list's sentence
+	for _, tc := range []struct {
+		check replay.TimesCheck
+		row   int
+	}{
+		{replay.TimesCheck{Count: 500, Sealed: true}, 0},
+		{replay.TimesCheck{Reason: "the replay has no times, or no times seal"}, 0},
+		{replay.TimesCheck{Count: 500, Reason: "the times seal does not match: these are not the times a server with this key measured for this game"}, len("; think times NOT sealed")},
+	} {
+		got, unreadable, needs := size(&tc.check)
+		extra := got - plain - tc.row*(n-unreadable)
+		if tc.row > 0 { // and in the list that needs your eyes, the why and the reason
+			extra -= needs * len("; think times NOT sealed: "+tc.check.Reason)
+		}
+		if extra < 0 || extra > counts {
+			t.Errorf("%+v: %d bytes, %d without a check: %d beyond %d a row", tc.check, got, plain, extra, tc.row)
+		}
+		if per := float64(got) / n; per > 150 {
+			t.Errorf("%+v: %.1f bytes a submission", tc.check, per)
+		}
+		t.Logf("%s: %.1f bytes a submission (%.1f without a check)", timesState(&tc.check), float64(got)/n, float64(plain)/n)
 	}
 }
