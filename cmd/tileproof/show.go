@@ -50,7 +50,7 @@ a replay that cannot be read or replayed exits 2.`,
 	fl.StringVarP(&f.output, "output", "o", "", "with --html, the HTML `FILE` to write")
 	fl.BoolVar(&f.analyze, "analyze", false, "with --html, add to the page of a valid game its evidence of computer play, as tileproof verify --analyze gives it (docs/analyze.md)")
 	fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); the replay uses it when its profile: names the file's name:")
-	fl.StringVar(&f.timesKeyFile, "times-key-file", "", "with --html, also check the replay's think times against the key in `FILE` of the signed server that dealt it, as tileproof verify --times-key-file does, and say on the page whether they are sealed (with --analyze, the analysis's too)")
+	fl.StringVar(&f.timesKeyFile, "times-key-file", "", "with --html, also check the replay's think times against the key in `FILE` of the signed server that dealt it, as tileproof verify --times-key-file does, and say on the page whether they are sealed")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int {
 		f.stepSet = cmd.Flags().Changed("step")
 		return c.show(&f, args)

@@ -59,7 +59,7 @@ implausible spawns), 2 when one cannot be read.`,
 	intFlag(fl, &f.reportTop, "report-top", 10, "with --report, the `N` top scores listed (and paged) among the replays that need your eyes")
 	intFlag(fl, &f.workers, "workers", 0, "`N` replays verified in parallel (0: one a CPU)")
 	fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); a replay uses it when its profile: names the file's name:")
-	fl.StringVar(&f.timesKeyFile, "times-key-file", "", "also check each replay's think times against the key in `FILE` of the signed server that dealt it (as serve --key-file takes it): whether they are the times it measured (with --analyze, the analysis's too); the verdict on the game does not change")
+	fl.StringVar(&f.timesKeyFile, "times-key-file", "", "also check each replay's think times against the key in `FILE` of the signed server that dealt it (as serve --key-file takes it): whether they are the times it measured (with --analyze, the analysis's too; with --report, the pages say it); the verdict on the game does not change")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.verify(cmd, &f, args) })
 	return cmd
 }
