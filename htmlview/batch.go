@@ -56,6 +56,19 @@ type BatchReport struct {
 
 	// analyzer, when set (SetAnalyzer), gives each valid game's analysis.
 	analyzer func(name string, r *replay.Replay) json.RawMessage
+	// checkTimes, when set (SetTimesCheck), checks each game's think
+	// times.
+	checkTimes func(r *replay.Replay) *replay.TimesCheck
+}
+
+// SetTimesCheck makes the report check each replay's think times with f
+// (verify --times-key-file: against the signed server's key) before its
+// page is written: Verify's verdict of each replay that can be read
+// carries f's result as its ThinkTimes, the game's viewer page says
+// whether its times are sealed, and the summary counts each outcome.
+// Call it before the first Verify.
+func (h *BatchReport) SetTimesCheck(f func(r *replay.Replay) *replay.TimesCheck) {
+	h.checkTimes = f
 }
 
 // SetAnalyzer makes the report analyse each valid game (a suspicious one
@@ -109,6 +122,9 @@ func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 	}
 	vd := h.v.Verify(r)
 	vd.Name = name
+	if h.checkTimes != nil && !vd.Reason.Unreadable() {
+		vd.ThinkTimes = h.checkTimes(r)
+	}
 	h.mu.Lock()
 	h.claims[name] = r.Claim.Score
 	h.mu.Unlock()
@@ -122,7 +138,7 @@ func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 		return vd
 	}
 	if h.reserve() {
-		h.writePage(name, r, vd.Analysis)
+		h.writePage(name, r, vd)
 	}
 	return vd
 }
@@ -131,7 +147,8 @@ func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 type held struct {
 	name     string
 	data     []byte
-	analysis json.RawMessage // the verdict's, for its page
+	analysis json.RawMessage    // the verdict's, for its page
+	times    *replay.TimesCheck // the verdict's, for its page
 	score    uint64
 	rank     int // its place in the order of need: heldSuspicious to heldInvalid
 }
@@ -193,10 +210,10 @@ func (h *BatchReport) hold(vd replay.Verdict, data []byte) bool {
 	}
 	if h.heldBytes+len(data)+len(vd.Analysis) > maxHeld {
 		h.mu.Unlock()
-		h.writeHeld(&held{name: vd.Name, data: data, analysis: vd.Analysis})
+		h.writeHeld(&held{name: vd.Name, data: data, analysis: vd.Analysis, times: vd.ThinkTimes})
 		return true
 	}
-	x := &held{name: vd.Name, data: slices.Clone(data), analysis: vd.Analysis, score: vd.Score, rank: rank}
+	x := &held{name: vd.Name, data: slices.Clone(data), analysis: vd.Analysis, times: vd.ThinkTimes, score: vd.Score, rank: rank}
 	h.heldBytes += x.size()
 	if need {
 		h.needs = append(h.needs, x)
@@ -213,16 +230,17 @@ func (h *BatchReport) writeHeld(x *held) {
 	if err != nil {
 		return // decoded once already: cannot happen
 	}
-	h.writePage(x.name, r, x.analysis)
+	h.writePage(x.name, r, replay.Verdict{Analysis: x.analysis, ThinkTimes: x.times})
 }
 
 // writePage verifies r again, its frames into its page (Viewer,
-// never a frame a step held), and writes the page, with the game's
-// analysis when it has one.
-func (h *BatchReport) writePage(name string, r *replay.Replay, analysis json.RawMessage) {
+// never a frame a step held), and writes the page, with what the batch
+// added to the game's verdict (from: its analysis, the check of its think
+// times) when it has it.
+func (h *BatchReport) writePage(name string, r *replay.Replay, from replay.Verdict) {
 	pv := NewViewer(r)
 	vd := h.v.Walk(r, pv.Add)
-	vd.Name, vd.Analysis = name, analysis
+	vd.Name, vd.Analysis, vd.ThinkTimes = name, from.Analysis, from.ThinkTimes
 	if pv.Frames() == 0 {
 		return
 	}
@@ -281,7 +299,7 @@ func (h *BatchReport) writeNeeded() {
 		} else {
 			h.unpaged++
 		}
-		x.data, x.analysis = nil, nil
+		x.data, x.analysis, x.times = nil, nil, nil
 	}
 	h.needs, h.tops = nil, nil
 }

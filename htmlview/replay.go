@@ -133,8 +133,11 @@ func (p *Viewer) Write(w io.Writer, v replay.Verdict, opt Options) error {
 		// carries one (analysis.go).
 		Evidence *evidence
 		Analysed bool // the page carries the analysis's style
+		// Times is the line of the check of the game's think times, when
+		// the verdict carries one (times.go).
+		Times *timesView
 	}{Title: v.Name, V: v, Data: d, Chart: p.chart.view(d.steps()), Steps: d.steps() - 1, Head: p.headline(v),
-		Z: base64.RawURLEncoding.EncodeToString(z), Options: opt, Evidence: evidenceOf(v.Analysis)}
+		Z: base64.RawURLEncoding.EncodeToString(z), Options: opt, Evidence: evidenceOf(v.Analysis), Times: timesViewOf(v)}
 	page.Analysed = page.Evidence != nil
 	if kindOf(v) == kindSuspicious {
 		page.Heat = p.heat.grid()

@@ -74,6 +74,8 @@ type need struct {
 // of need: the suspicious (they would be published), the valid games whose
 // evidence of computer play is atypical (band strong, then review), the
 // top scores, highest first, then the invalid; each in the batch's order.
+// The why of one whose think times were checked and are not sealed says
+// so (the list takes no replay for it).
 // A top score is among the valid replays without warnings; one that is
 // atypical is listed once, with the atypical, its place among the top
 // scores in its why. The atypical are listed up to maxAtypicalNeeds, the
@@ -118,7 +120,13 @@ func needsOf(entries []Entry, top int) (needs []need, unlisted int) {
 		unlisted = len(atypical) - maxAtypicalNeeds
 		atypical = atypical[:maxAtypicalNeeds]
 	}
-	return slices.Concat(sus, atypical, tops, bad), unlisted
+	needs = slices.Concat(sus, atypical, tops, bad)
+	for i, n := range needs {
+		if timesState(n.Verdict.ThinkTimes) == timesNotSealed {
+			needs[i].Why = strings.TrimPrefix(n.Why+"; "+notSealedWhat+": "+n.Verdict.ThinkTimes.Reason, "; ")
+		}
+	}
+	return needs, unlisted
 }
 
 // maxAtypicalNeeds bounds the atypical games the list holds, so that a
@@ -194,9 +202,12 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		// (the table has then no column of them).
 		Bands    []bandCount
 		Analysed bool // the page carries the analysis's style
+		// Times are the counts of the checks of the think times; nil
+		// when none was checked (times.go).
+		Times *timesCounts
 	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable],
 		needs, unlisted, opt.Top, reasons, histogramBars(logHistogram(scores)), quantiles(scores), template.JS(rows), replay.WarnBelow,
-		bandCounts(entries), hasBands(entries)}
+		bandCounts(entries), hasBands(entries), timesCountsOf(entries)}
 	return pages().ExecuteTemplate(w, "report.html", page)
 }
 

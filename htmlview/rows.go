@@ -23,7 +23,8 @@ import (
 // invalid, 3 unreadable; a figure never computed is null; page is the
 // page's URL after pre and without ".html" ("" none); file the replay's
 // URL, 1 when it is the name as it stands, 0 none; what the verdict told
-// in a line. When an entry has a band of evidence of computer play
+// in a line (and, when its think times were checked and are not sealed,
+// "; think times NOT sealed": times.go). When an entry has a band of evidence of computer play
 // (Entry.Band), the object has "bands" too (bandOrder) and each row a
 // 13th field, the band's number in it (null: not analysed).
 const (
@@ -101,7 +102,7 @@ func rowsJSON(entries []Entry) ([]byte, error) {
 			file = 1
 		}
 		row := []any{i + 1, v.Name, slices.Index(classes, kindOf(v)), reason, e.Claimed, figure(v.Score), figure(v.MaxTile), figure(uint64(v.Moves)),
-			smallestP(v.Plausibility), strings.TrimSuffix(strings.TrimPrefix(e.Page, t.Pre), ".html"), file, what(v)}
+			smallestP(v.Plausibility), strings.TrimSuffix(strings.TrimPrefix(e.Page, t.Pre), ".html"), file, what(v) + timesWhat(v)}
 		if bands {
 			var band any
 			if i := bandRank(e.Band); i >= 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 )
@@ -24,6 +25,7 @@ type showFlags struct {
 	analyze      bool
 	output       string
 	profileFiles []string
+	timesKeyFile string
 }
 
 func (c *cli) showCommand() *cobra.Command {
@@ -36,7 +38,8 @@ replay's verdict (VALID, or INVALID with the first divergence: the replay says /
 give). On a terminal (stdin and stdout both), step through the game with the arrow keys or
 n/p, Home/End or g/G, q to quit. With --html, write one self-contained HTML page instead
 (docs/viewer-html.md); with --analyze too, the page has a section of the evidence of computer
-play that tileproof analyze gives a valid game (docs/analyze.md).
+play that tileproof analyze gives a valid game (docs/analyze.md); with --times-key-file,
+whether the replay's think times are sealed by the signed server whose key is given.
 
 An invalid replay is shown (its frames stop at the divergence) and exits 1, as verify does;
 a replay that cannot be read or replayed exits 2.`,
@@ -47,6 +50,7 @@ a replay that cannot be read or replayed exits 2.`,
 	fl.StringVarP(&f.output, "output", "o", "", "with --html, the HTML `FILE` to write")
 	fl.BoolVar(&f.analyze, "analyze", false, "with --html, add to the page of a valid game its evidence of computer play, as tileproof verify --analyze gives it (docs/analyze.md)")
 	fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); the replay uses it when its profile: names the file's name:")
+	fl.StringVar(&f.timesKeyFile, "times-key-file", "", "with --html, also check the replay's think times against the key in `FILE` of the signed server that dealt it, as tileproof verify --times-key-file does, and say on the page whether they are sealed")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int {
 		f.stepSet = cmd.Flags().Changed("step")
 		return c.show(&f, args)
@@ -67,6 +71,9 @@ func (c *cli) show(f *showFlags, args []string) int {
 	if !f.html && f.analyze {
 		return c.fail(exitBadUsage, "show: --analyze goes with --html")
 	}
+	if !f.html && f.timesKeyFile != "" {
+		return c.fail(exitBadUsage, "show: --times-key-file goes with --html")
+	}
 	v, err := newVerifier(f.profileFiles)
 	if err != nil {
 		return c.fail(exitBadUsage, "show: %v", err)
@@ -83,7 +90,13 @@ func (c *cli) show(f *showFlags, args []string) int {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}
 	if f.html {
-		return c.showHTML(v, name, r, f) // never holds the frames
+		var timesKey []byte
+		if f.timesKeyFile != "" {
+			if timesKey, err = timesKeyFile(f.timesKeyFile); err != nil {
+				return c.fail(exitBadUsage, "show: --times-key-file %s: %v", safetext.Terminal(f.timesKeyFile), err)
+			}
+		}
+		return c.showHTML(v, name, r, f, timesKey) // never holds the frames
 	}
 	s := &shown{name: name, replay: r}
 	s.verdict, s.frames = v.Trace(r)

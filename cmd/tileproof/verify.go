@@ -11,13 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tileproof/tileproof/analyze"
 	"github.com/tileproof/tileproof/htmlview"
 	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 	"github.com/tileproof/tileproof/replay/jsonl"
-	"github.com/tileproof/tileproof/server"
 	"github.com/tileproof/tileproof/termview"
 )
 
@@ -61,7 +59,7 @@ implausible spawns), 2 when one cannot be read.`,
 	intFlag(fl, &f.reportTop, "report-top", 10, "with --report, the `N` top scores listed (and paged) among the replays that need your eyes")
 	intFlag(fl, &f.workers, "workers", 0, "`N` replays verified in parallel (0: one a CPU)")
 	fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); a replay uses it when its profile: names the file's name:")
-	fl.StringVar(&f.timesKeyFile, "times-key-file", "", "also check each replay's think times against the key in `FILE` of the signed server that dealt it (as serve --key-file takes it): whether they are the times it measured (with --analyze, the analysis's too); the verdict on the game does not change")
+	fl.StringVar(&f.timesKeyFile, "times-key-file", "", "also check each replay's think times against the key in `FILE` of the signed server that dealt it (as serve --key-file takes it): whether they are the times it measured (with --analyze, the analysis's too; with --report, the pages say it); the verdict on the game does not change")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.verify(cmd, &f, args) })
 	return cmd
 }
@@ -100,14 +98,14 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		}
 		verifyOne = report.Verify
 	}
-	if timesKey != nil {
+	switch {
+	case timesKey != nil && report != nil:
+		report.SetTimesCheck(timesChecker(timesKey)) // before each page is written: the pages show it
+	case timesKey != nil:
 		verifyOne = withTimesCheck(timesKey, verifyOne)
 	}
 	ctx := cmd.Context()
-	analysisOpts := analyze.Options{Clairvoyance: true}
-	if timesKey != nil {
-		analysisOpts.CheckTimes = func(r *replay.Replay) error { return server.CheckTimes(timesKey, r) }
-	}
+	analysisOpts := analysisOptions(timesKey)
 	switch {
 	case f.analyze && report != nil:
 		report.SetAnalyzer(analyzerWith(ctx, v, analysisOpts)) // before each page is written: the pages show it

@@ -4,18 +4,19 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tileproof/tileproof/analyze"
 	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/server"
 )
 
 // withTimesCheck returns verifyOne with, for each replay that decodes,
-// the check of its think times against key, the signed server's
-// (server.CheckTimes, as analyze --times-key-file checks them), as the
-// verdict's ThinkTimes. The verdict on the game is left as it is: times
-// that are not sealed are not the times the server measured, which says
-// nothing of whether the game is legal.
+// the check of its think times (timesChecker's) as the verdict's
+// ThinkTimes. The verdict on the game is left as it is: times that are
+// not sealed are not the times the server measured, which says nothing of
+// whether the game is legal.
 func withTimesCheck(key []byte, verifyOne func(name string, data []byte) replay.Verdict) func(string, []byte) replay.Verdict {
+	check := timesChecker(key)
 	return func(name string, data []byte) replay.Verdict {
 		vd := verifyOne(name, data)
 		if vd.Reason.Unreadable() {
@@ -25,13 +26,34 @@ func withTimesCheck(key []byte, verifyOne func(name string, data []byte) replay.
 		if err != nil {
 			return vd
 		}
+		vd.ThinkTimes = check(r)
+		return vd
+	}
+}
+
+// timesChecker returns the check of a replay's think times against key,
+// the signed server's (server.CheckTimes, as analyze --times-key-file
+// checks them), as verify --times-key-file gives it in a verdict (and
+// its report and show --html on their pages).
+func timesChecker(key []byte) func(r *replay.Replay) *replay.TimesCheck {
+	return func(r *replay.Replay) *replay.TimesCheck {
 		tc := &replay.TimesCheck{Count: len(r.Times), Sealed: true}
 		if err := server.CheckTimes(key, r); err != nil {
 			tc.Sealed, tc.Reason = false, err.Error()
 		}
-		vd.ThinkTimes = tc
-		return vd
+		return tc
 	}
+}
+
+// analysisOptions are the options of the analysis verify --analyze and
+// show --analyze give: the clairvoyance test, and with a key
+// (--times-key-file) the check of the think times the analysis uses.
+func analysisOptions(key []byte) analyze.Options {
+	opts := analyze.Options{Clairvoyance: true}
+	if key != nil {
+		opts.CheckTimes = func(r *replay.Replay) error { return server.CheckTimes(key, r) }
+	}
+	return opts
 }
 
 // printTimesCheck writes a verdict's check of its think times for a
@@ -46,6 +68,18 @@ func printTimesCheck(w io.Writer, tc *replay.TimesCheck) {
 	default:
 		fmt.Fprintf(w, "       think times: %d, NOT sealed by the server whose key was given: %s (the verdict on the game stands)\n", tc.Count, safetext.TerminalLines(tc.Reason))
 	}
+}
+
+// timesWord is a check of think times in a word or two: sealed, NOT
+// sealed, or none (no times to check).
+func timesWord(tc *replay.TimesCheck) string {
+	switch {
+	case tc.Sealed:
+		return "sealed"
+	case tc.Count == 0:
+		return "none"
+	}
+	return "NOT sealed"
 }
 
 // timesTally counts the verdicts' checks of their think times, for the

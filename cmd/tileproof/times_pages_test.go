@@ -1,0 +1,132 @@
+package main
+
+import (
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestTimesPages: verify --times-key-file --report and show --html
+// --times-key-file put the check of the think times on the pages: a
+// game's viewer page says sealed, NOT sealed (why, and that the verdict
+// stands) or none; the report counts each and links to the table
+// filtered to the games whose times are not sealed. Without the key the
+// pages of a timed replay are those of the same replay without its times,
+// byte for byte.
+func TestTimesPages(t *testing.T) {
+	key := "0123456789abcdef0123456789abcdef"
+	rep := playTimedGame(t, key, "times pages", 40)
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		t.Helper()
+		f := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	read := func(name string) string {
+		t.Helper()
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	keyFile := write("key", []byte(key))
+	good := write("games/good.json", rep.EncodeJSON())
+	slower := *rep
+	slower.Times = append([]uint32(nil), rep.Times...)
+	slower.Times[3]++
+	forged := write("games/forged.json", slower.EncodeJSON())
+	bare := *rep
+	bare.Times, bare.TimesSeal = nil, ""
+	untimed := write("games/untimed.json", bare.EncodeJSON())
+	n := itoa(len(rep.Times))
+
+	// A game's page, by show --html.
+	out := filepath.Join(dir, "show.html")
+	for _, tc := range []struct {
+		file, line string
+		want       []string
+	}{
+		{good, ", think times: sealed", []string{`data-times="sealed"`, n + ", sealed by the server whose key was given"}},
+		{forged, ", think times: NOT sealed", []string{`data-times="not-sealed"`, n + ", NOT sealed by the server whose key was given: the times seal does not match", "The verdict on the game stands"}},
+		{untimed, ", think times: none", []string{`data-times="none"`, "none to check: the replay has no times, or no times seal"}},
+	} {
+		code, stdout, errOut := runCLI(t, "", "show", "--html", "--times-key-file", keyFile, "-o", out, tc.file)
+		if code != exitOK || !strings.Contains(stdout, tc.line) {
+			t.Fatalf("show %s: exit %d\n%s%s", tc.file, code, stdout, errOut)
+		}
+		raw := read(out)
+		text := pageText(raw)
+		for _, w := range tc.want {
+			if !strings.Contains(text, w) && !strings.Contains(raw, w) {
+				t.Errorf("show %s: the page lacks %q", tc.file, w)
+			}
+		}
+	}
+	if code, _, errOut := runCLI(t, "", "show", "--times-key-file", keyFile, good); code != exitBadUsage || !strings.Contains(errOut, "--times-key-file goes with --html") {
+		t.Errorf("show --times-key-file without --html: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "show", "--html", "-o", out, "--times-key-file", filepath.Join(dir, "none"), good); code != exitBadUsage || !strings.Contains(errOut, "--times-key-file") {
+		t.Errorf("show --times-key-file of a missing file: exit %d, %s", code, errOut)
+	}
+
+	// The batch report and its pages, by verify --report.
+	report := filepath.Join(dir, "r.html")
+	code, _, errOut := runCLI(t, "", "verify", "--report", report, "--times-key-file", keyFile, filepath.Join(dir, "games"))
+	if code != exitOK {
+		t.Fatalf("verify --report --times-key-file: exit %d\n%s", code, errOut)
+	}
+	summary := read(report)
+	counts := pageText(regexp.MustCompile(`(?s)<p id="times-counts".*?</p>`).FindString(summary))
+	if !strings.Contains(counts, "1 sealed by the server whose key was given, 1 NOT sealed") || !strings.Contains(counts, "1 without times") {
+		t.Errorf("the report's counts of the think times: %q", counts)
+	}
+	if !strings.Contains(summary, `href="#v?f11=think&#43;times&#43;NOT&#43;sealed"`) {
+		t.Errorf("the report has no link to the games whose times are not sealed")
+	}
+	for name, want := range map[string]string{"good": `data-times="sealed"`, "forged": `data-times="not-sealed"`, "untimed": `data-times="none"`} {
+		pages, _ := filepath.Glob(filepath.Join(dir, "r_files", name+".json-*.html"))
+		if len(pages) != 1 || !strings.Contains(read(pages[0]), want) {
+			t.Errorf("%s's page: %v, want %s", name, pages, want)
+		}
+	}
+
+	// Without the key the pages are those of the replay without times.
+	pagesOf := func(file string, data []byte) []string {
+		t.Helper()
+		write(file, data)
+		runCLI(t, "", "show", "--html", "-o", out, filepath.Join(dir, file))
+		runCLI(t, "", "verify", "--report", report, filepath.Join(dir, file))
+		pages, _ := filepath.Glob(filepath.Join(dir, "r_files", "*.html"))
+		all := []string{read(out), read(report)}
+		for _, p := range pages {
+			all = append(all, read(p))
+		}
+		return all
+	}
+	a := pagesOf("alone/g.json", rep.EncodeJSON())
+	b := pagesOf("alone/g.json", bare.EncodeJSON())
+	if len(a) != 3 || len(a) != len(b) {
+		t.Fatalf("pages without a key: %d and %d", len(a), len(b))
+	}
+	for i := range a {
+		if a[i] != b[i] || strings.Contains(a[i], "think times") {
+			t.Errorf("without a key, page %d of a timed replay differs from the untimed one's, or speaks of times", i)
+		}
+	}
+}
+
+// pageText is a page's text, the tags left out, the entities read and
+// each run of white space one space.
+func pageText(page string) string {
+	return strings.Join(strings.Fields(html.UnescapeString(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(page, ""))), " ")
+}
