@@ -31,8 +31,9 @@ func noControls(t *testing.T, what, out string) {
 }
 
 // TestFileNamesShownSafely: a file named with escape sequences is named
-// visibly (\x1b) in verify's verdicts, its summary and its errors, and in
-// show's title and errors, never written raw (issue 25, item 5).
+// visibly (\x1b) in verify's verdicts, its summary, its errors and its
+// report's line, and in show's title and errors, never written raw
+// (issue 25, item 5).
 func TestFileNamesShownSafely(t *testing.T) {
 	dir := t.TempDir()
 	valid, err := os.ReadFile("../../replays/minimal.yaml")
@@ -52,6 +53,12 @@ func TestFileNamesShownSafely(t *testing.T) {
 		t.Errorf("verify: exit %d\n%s", code, out)
 	}
 	noControls(t, "verify", out+errOut)
+	report := filepath.Join(t.TempDir(), "report"+hostileName)
+	code, out, errOut = runCLI(t, "", "verify", "--report", report, name)
+	if code != exitOK || !strings.Contains(errOut, `wrote `) || !strings.Contains(errOut, `report\x1b[2K`) {
+		t.Errorf("verify --report: exit %d\n%s%s", code, out, errOut)
+	}
+	noControls(t, "verify --report", out+errOut)
 	code, out, errOut = runCLI(t, "", "show", "--step", "0", name)
 	if code != exitOK || !strings.Contains(out, `\x1b]0;pwned\x07`) {
 		t.Errorf("show: exit %d\n%s%s", code, out, errOut)
@@ -66,7 +73,8 @@ func TestFileNamesShownSafely(t *testing.T) {
 
 // TestHTMLHostileName: show --html writes a file named with markup
 // through html/template, which escapes it: no tag of the name reaches
-// the page.
+// the page; its "wrote" line names the replay and the page visibly
+// (\x1b), never raw.
 func TestHTMLHostileName(t *testing.T) {
 	dir := t.TempDir()
 	valid, err := os.ReadFile("../../replays/minimal.yaml")
@@ -77,10 +85,12 @@ func TestHTMLHostileName(t *testing.T) {
 	if err := os.WriteFile(name, valid, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	page := filepath.Join(dir, "page.html")
-	if code, out, errOut := runCLI(t, "", "show", "--html", "-o", page, name); code != exitOK {
+	page := filepath.Join(dir, "page\x1b]0;o\x07.html")
+	code, out, errOut := runCLI(t, "", "show", "--html", "-o", page, name)
+	if code != exitOK || !strings.Contains(out, `\x1b]0;t\x07`) || !strings.Contains(out, `\x1b]0;o\x07`) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
+	noControls(t, "show --html", out+errOut)
 	html, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/server"
 )
 
@@ -83,7 +84,7 @@ func (c *cli) serve(f *serveFlags, args []string) int {
 	if len(key) > 0 {
 		signed = fmt.Sprintf("signed states, each playable once; a record of %d bytes", srv.RecordSize())
 	}
-	fmt.Fprintf(c.stderr, "tileproof: serving %s on http://%s (%s)\n", f.profiles, ln.Addr(), signed)
+	fmt.Fprintf(c.stderr, "tileproof: serving %s on http://%s (%s)\n", safetext.Terminal(f.profiles), ln.Addr(), signed)
 	// Requests are small (a state of at most 64 KiB, in the body): 16 KiB
 	// of headers is plenty, where the default is 1 MiB.
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second, MaxHeaderBytes: 16 << 10}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tileproof/tileproof/htmlview"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -41,7 +42,7 @@ func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *sho
 	if !vd.Valid {
 		verdict = "invalid: " + string(vd.Reason)
 	}
-	fmt.Fprintf(c.stdout, "wrote %s: %s, steps 0 to %d, %s%s%s\n", f.output, name, frames-1, verdict, times, band)
+	fmt.Fprintf(c.stdout, "wrote %s: %s, steps 0 to %d, %s%s%s\n", safetext.Terminal(f.output), safetext.Terminal(name), frames-1, verdict, times, band)
 	if !vd.Valid {
 		return exitFailed
 	}

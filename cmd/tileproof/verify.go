@@ -173,9 +173,9 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		if err != nil {
 			return c.fail(exitBadUsage, "verify: --report: %v", err)
 		}
-		fmt.Fprintf(c.stderr, "wrote %s, with %s in %s\n", f.report, plural(pages, "replay page"), report.Dir())
+		fmt.Fprintf(c.stderr, "wrote %s, with %s in %s\n", safetext.Terminal(f.report), plural(pages, "replay page"), safetext.Terminal(report.Dir()))
 		if stale > 0 {
-			fmt.Fprintf(c.stderr, "removed %s of an earlier report from %s\n", plural(stale, "page"), report.Dir())
+			fmt.Fprintf(c.stderr, "removed %s of an earlier report from %s\n", plural(stale, "page"), safetext.Terminal(report.Dir()))
 		}
 		if unpaged > 0 {
 			fmt.Fprintf(c.stderr, "%s no page: --report-pages %d caps the pages of the replays that need your eyes, and of the others\n", pluralHave(unpaged, "replay"), f.reportPages)
