@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit/apiplay"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/server"
 )
@@ -130,10 +131,7 @@ func TestThinkTimeServerEndToEnd(t *testing.T) {
 	}
 	ts := httptest.NewServer(s)
 	defer ts.Close()
-	c := newAPIClient(t, ts.URL+"/api/games/tile-merge")
-	r := c.play(80, func(filled int) {
-		sleepMs(2 + 3*filled)
-	})
+	r := apiplay.Play(t, ts.URL, "tile-merge", "served", 80, slowOnCrowded)
 	if err := server.CheckTimes(key, r); err != nil {
 		t.Fatalf("the server's times: %v", err)
 	}

@@ -71,6 +71,15 @@ type Observation struct {
 	Result  string     `json:"result"`
 }
 
+// Observe is what the player of g sees of it now.
+func Observe(g *engine.Game) *Observation {
+	res, _ := g.Result().MarshalText()
+	return &Observation{
+		Board: g.Board().Values(), Score: g.Score(), Moves: g.Moves(), MaxTile: g.MaxTile(),
+		Won: g.Won(), Over: g.Over(), Result: string(res),
+	}
+}
+
 // Response is the answer to init and to an action.
 type Response struct {
 	OK           bool          `json:"ok"`

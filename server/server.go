@@ -312,7 +312,7 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 	case code != "":
 		// Refused by the rules: nothing changed, so the state sent stays
 		// the one to play, and the answer tells it as it is.
-		obs := observe(g)
+		obs := protocol.Observe(g)
 		reply(w, protocol.Response{OK: false, Reason: err.Error(), Error: code, LegalActions: legalActions(g),
 			Observation: obs, Score: obs.Score, GameOver: obs.Over})
 		return
@@ -433,7 +433,7 @@ type timing struct {
 // respond is the answer of an action that hands out the next state; seed
 // is the seed the server drew for the game, or "".
 func (s *Server) respond(name string, g *engine.Game, seed string, t ticket, tm timing) protocol.Response {
-	obs := observe(g)
+	obs := protocol.Observe(g)
 	resp := protocol.Response{
 		OK: true, State: s.wire(name, g, seed, t, tm), LegalActions: legalActions(g), Score: obs.Score, GameOver: obs.Over, Observation: obs,
 	}
@@ -452,11 +452,6 @@ func (s *Server) respond(name string, g *engine.Game, seed string, t ticket, tm 
 }
 
 // observe is what the player sees of a game.
-func observe(g *engine.Game) *protocol.Observation {
-	res, _ := g.Result().MarshalText()
-	return &protocol.Observation{Board: g.Board().Values(), Score: g.Score(), Moves: g.Moves(), MaxTile: g.MaxTile(), Won: g.Won(), Over: g.Over(), Result: string(res)}
-}
-
 func legalActions(g *engine.Game) []protocol.Action {
 	out := []protocol.Action{}
 	for _, d := range g.LegalMoves() {

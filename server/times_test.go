@@ -3,46 +3,17 @@ package server
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit/apiplay"
 	"github.com/tileproof/tileproof/protocol"
 	"github.com/tileproof/tileproof/replay"
 )
-
-// call sends one request of ctx to the server: GET url when body is nil,
-// else POST the body as JSON.
-func call(t *testing.T, ctx context.Context, url string, body any) (int, protocol.Response) {
-	t.Helper()
-	method, rd := http.MethodGet, io.Reader(nil)
-	if body != nil {
-		b, _ := json.Marshal(body)
-		method, rd = http.MethodPost, bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, url, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var r protocol.Response
-	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, r
-}
 
 // fakeClock makes the record's clock one the test moves.
 func fakeClock(s *Server) func(time.Duration) {
@@ -63,7 +34,7 @@ func TestThinkTimes(t *testing.T) {
 	ts, s := newTestServerWith(t, Options{Key: []byte(testKey)})
 	advance := fakeClock(s)
 	const game, seed = "online-2048", "think"
-	code, r := call(t, ctx, ts.URL+"/api/games/"+game+"/init?seed="+seed, nil)
+	code, r := apiplay.Call(t, ctx, ts.URL+"/api/games/"+game+"/init?seed="+seed, nil)
 	if code != 200 || r.TimesSeal == "" || r.ThinkMs != nil {
 		t.Fatalf("init: %d %+v", code, r)
 	}
@@ -84,7 +55,7 @@ func TestThinkTimes(t *testing.T) {
 		case 1:
 			// An observe spends the state but is no action of the log:
 			// the time runs on.
-			code, r = call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.Action{Type: "observe"}})
+			code, r = apiplay.Call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.Action{Type: "observe"}})
 			if code != 200 || !r.OK || r.ThinkMs != nil {
 				t.Fatalf("observe %d: %d %+v", i, code, r)
 			}
@@ -93,7 +64,7 @@ func TestThinkTimes(t *testing.T) {
 		case 2:
 			// An action the rules refuse (keep playing before any win)
 			// spends nothing: the time runs on.
-			code, r = call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.Action{Type: "keep-playing"}})
+			code, r = apiplay.Call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.Action{Type: "keep-playing"}})
 			if code != 200 || r.OK || r.ThinkMs != nil {
 				t.Fatalf("a refused action %d: %d %+v", i, code, r)
 			}
@@ -105,7 +76,7 @@ func TestThinkTimes(t *testing.T) {
 				if g.Legal(d) {
 					continue
 				}
-				code, r = call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.Action{Type: "move", Direction: d.String()}})
+				code, r = apiplay.Call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.Action{Type: "move", Direction: d.String()}})
 				if code != 200 || !r.OK || r.Changed == nil || *r.Changed || r.ThinkMs != nil {
 					t.Fatalf("a move passed over %d: %d %+v", i, code, r)
 				}
@@ -122,7 +93,7 @@ func TestThinkTimes(t *testing.T) {
 		} else {
 			g.Move(d)
 		}
-		code, r = call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": a})
+		code, r = apiplay.Call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": a})
 		if code != 200 || !r.OK || r.ThinkMs == nil {
 			t.Fatalf("action %d %+v: %d %+v", i, a, code, r)
 		}
@@ -130,15 +101,13 @@ func TestThinkTimes(t *testing.T) {
 			t.Errorf("action %d: thinkMs %d, the clock moved %d ms", i, *r.ThinkMs, pending)
 		}
 		pending = 0
-		rep.Actions = append(rep.Actions, act)
-		rep.Times = append(rep.Times, *r.ThinkMs)
-		rep.TimesSeal = r.TimesSeal
+		apiplay.Record(rep, act, r)
 		st = r.State
 	}
 	if ignored == 0 {
 		t.Error("no move was passed over: the test tests less than it says")
 	}
-	rep.Claim = replay.Claim{Score: r.Observation.Score, MaxTile: r.Observation.MaxTile, Moves: r.Observation.Moves}
+	rep.Claim = apiplay.Claim(r)
 	if vd := replay.NewVerifier().Verify(rep); !vd.Valid {
 		t.Fatalf("the recorded replay: %+v", vd)
 	}
@@ -182,15 +151,15 @@ func TestThinkTimesRealClock(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	ts := newTestServer(t, testKey)
-	_, r := call(t, ctx, ts.URL+"/api/games/classic/init", nil)
+	_, r := apiplay.Call(t, ctx, ts.URL+"/api/games/classic/init", nil)
 	st := r.State
 	time.Sleep(30 * time.Millisecond)
-	code, r := call(t, ctx, ts.URL+"/api/games/classic/action", map[string]any{"state": st, "action": r.LegalActions[0]})
+	code, r := apiplay.Call(t, ctx, ts.URL+"/api/games/classic/action", map[string]any{"state": st, "action": r.LegalActions[0]})
 	if code != 200 || r.ThinkMs == nil || *r.ThinkMs < 30 || *r.ThinkMs > 10_000 {
 		t.Fatalf("%d thinkMs %v", code, r.ThinkMs)
 	}
 	// The same state again, to fork the game with a quicker move: refused.
-	code, _ = call(t, ctx, ts.URL+"/api/games/classic/action", map[string]any{"state": st, "action": r.LegalActions[0]})
+	code, _ = apiplay.Call(t, ctx, ts.URL+"/api/games/classic/action", map[string]any{"state": st, "action": r.LegalActions[0]})
 	if code != http.StatusConflict {
 		t.Errorf("a spent state played again: %d", code)
 	}
@@ -215,12 +184,12 @@ func TestSealCarriesTimes(t *testing.T) {
 func TestThinkTimesTrimmedSeed(t *testing.T) {
 	ctx := t.Context()
 	ts := newTestServer(t, testKey)
-	code, r := call(t, ctx, ts.URL+"/api/games/tile-merge/init?seed=%20trim%0A", nil)
+	code, r := apiplay.Call(t, ctx, ts.URL+"/api/games/tile-merge/init?seed=%20trim%0A", nil)
 	if code != 200 {
 		t.Fatalf("init: %d %+v", code, r)
 	}
 	a := r.LegalActions[0]
-	code, r = call(t, ctx, ts.URL+"/api/games/tile-merge/action", map[string]any{"state": r.State, "action": a})
+	code, r = apiplay.Call(t, ctx, ts.URL+"/api/games/tile-merge/action", map[string]any{"state": r.State, "action": a})
 	if code != 200 || r.ThinkMs == nil {
 		t.Fatalf("move: %d %+v", code, r)
 	}

@@ -9,27 +9,38 @@ import (
 	"testing"
 )
 
+// analysisJSON is what the tests read of an analysis in JSON.
+type analysisJSON struct {
+	Band, Statement string
+	NonTrivial      int `json:"non_trivial"`
+}
+
+// runLines runs the command with args and returns the lines it prints,
+// failing the test unless it exits with code and prints n lines.
+func runLines(t *testing.T, code, n int, args ...string) []string {
+	t.Helper()
+	got, out, errOut := runCLI(t, "", args...)
+	if got != code {
+		t.Fatalf("exit %d: %s", got, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != n {
+		t.Fatalf("%d lines: %s", len(lines), out)
+	}
+	return lines
+}
+
 // TestAnalyzeCommand runs tileproof analyze on a bot's replay, a short
 // game and a tampered one: one JSON line a game with a band, exit 1 for
 // the replay that is not valid.
 func TestAnalyzeCommand(t *testing.T) {
-	code, out, errOut := runCLI(t, "", "analyze", "--json", "../../replays/valid/tile-merge-2048.yaml", "../../replays/valid/online-2048-target-512.yaml", "../../replays/valid/rosetta-random.yaml")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 3 {
-		t.Fatalf("%d lines: %s", len(lines), out)
-	}
+	lines := runLines(t, exitOK, 3, "analyze", "--json", "../../replays/valid/tile-merge-2048.yaml", "../../replays/valid/online-2048-target-512.yaml", "../../replays/valid/rosetta-random.yaml")
 	// Two expectimax players' games (1,867 and 261 non-trivial moves),
 	// flagged; a random player's of 145, placed (the reference's minimum
 	// is 100) and not flagged: random play is not a computer's strength.
 	want := []string{"review|strong", "review|strong", "consistent"}
 	for i, l := range lines {
-		var rep struct {
-			Band, Statement string
-			NonTrivial      int `json:"non_trivial"`
-		}
+		var rep analysisJSON
 		if err := json.Unmarshal([]byte(l), &rep); err != nil {
 			t.Fatal(err)
 		}
@@ -38,11 +49,11 @@ func TestAnalyzeCommand(t *testing.T) {
 		}
 	}
 	// Cut at 80 counted moves, the expectimax game is too short to place.
-	code, out, _ = runCLI(t, "", "analyze", "--json", "--max-moves", "80", "../../replays/valid/tile-merge-2048.yaml")
+	code, out, _ := runCLI(t, "", "analyze", "--json", "--max-moves", "80", "../../replays/valid/tile-merge-2048.yaml")
 	if code != exitOK || !strings.Contains(out, `"band":"insufficient"`) {
 		t.Errorf("a game cut at 80 moves: exit %d, %s", code, out)
 	}
-	code, out, errOut = runCLI(t, "", "analyze", "../../replays/tampered/move-changed.yaml")
+	code, out, errOut := runCLI(t, "", "analyze", "../../replays/tampered/move-changed.yaml")
 	if code != exitFailed || out != "" || !strings.Contains(errOut, "not valid (illegal-move)") {
 		t.Errorf("a tampered replay: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
@@ -61,20 +72,10 @@ func TestAnalyzeCommand(t *testing.T) {
 // says why where a game cannot be analysed, and leaves an invalid game's
 // verdict as it was.
 func TestVerifyAnalyze(t *testing.T) {
-	code, out, errOut := runCLI(t, "", "verify", "--analyze", "--json", "../../replays/valid/tile-merge-2048.yaml", "../../replays/tampered/move-changed.yaml")
-	if code != exitFailed {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("%d lines: %s", len(lines), out)
-	}
+	lines := runLines(t, exitFailed, 2, "verify", "--analyze", "--json", "../../replays/valid/tile-merge-2048.yaml", "../../replays/tampered/move-changed.yaml")
 	var valid, invalid struct {
 		Valid    bool
-		Analysis *struct {
-			Band, Statement string
-			NonTrivial      int `json:"non_trivial"`
-		}
+		Analysis *analysisJSON
 	}
 	if err := json.Unmarshal([]byte(lines[0]), &valid); err != nil {
 		t.Fatal(err)
@@ -90,7 +91,7 @@ func TestVerifyAnalyze(t *testing.T) {
 	if code, _, errOut := runCLI(t, "", "record", "--profile", "hallabois-v1-3x3", "--player", "random", "--seed", "x", "-o", small); code != exitOK {
 		t.Fatalf("record: exit %d: %s", code, errOut)
 	}
-	code, out, _ = runCLI(t, "", "verify", "--analyze", "--json", small)
+	code, out, _ := runCLI(t, "", "verify", "--analyze", "--json", small)
 	if code != exitOK || !strings.Contains(out, `"analysis":{"band":"insufficient","reason":"not analysable: a 3x3 board`) {
 		t.Errorf("a 3x3 game: exit %d, %s", code, out)
 	}

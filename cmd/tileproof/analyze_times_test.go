@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/testkit/apiplay"
 	"github.com/tileproof/tileproof/protocol"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/server"
@@ -59,34 +56,7 @@ func playTimedGame(t *testing.T, key, seed string, n int) *replay.Replay {
 	}
 	ts := httptest.NewServer(s)
 	defer ts.Close()
-	do := func(method, path string, body any) protocol.Response {
-		var b []byte
-		if body != nil {
-			b, _ = json.Marshal(body)
-		}
-		req, _ := http.NewRequestWithContext(t.Context(), method, ts.URL+"/api/games/tile-merge"+path, bytes.NewReader(b))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var r protocol.Response
-		if err := json.NewDecoder(resp.Body).Decode(&r); err != nil || !r.OK {
-			t.Fatalf("%s %s: %v %+v", method, path, err, r)
-		}
-		return r
-	}
-	r := do(http.MethodGet, "/init?seed="+url.QueryEscape(seed), nil)
-	rep := &replay.Replay{Profile: "tile-merge", Seed: &seed, Times: []uint32{}}
-	for i := 0; i < n && !r.GameOver; i++ {
-		a := r.LegalActions[i%len(r.LegalActions)]
-		r = do(http.MethodPost, "/action", map[string]any{"state": r.State, "action": a})
-		d, _ := engine.ParseDirection(a.Direction)
-		rep.Actions = append(rep.Actions, engine.Action(d))
-		rep.Times = append(rep.Times, *r.ThinkMs)
-		rep.TimesSeal = r.TimesSeal
-	}
-	rep.Claim = replay.Claim{Score: r.Observation.Score, MaxTile: r.Observation.MaxTile, Moves: r.Observation.Moves}
-	return rep
+	return apiplay.Play(t, ts.URL, "tile-merge", seed, n, func(i int, r protocol.Response) protocol.Action {
+		return r.LegalActions[i%len(r.LegalActions)]
+	})
 }

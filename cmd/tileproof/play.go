@@ -27,17 +27,13 @@ type gameJSON struct {
 
 func newGameJSON(g *engine.Game, seed string) gameJSON {
 	p := g.Rules().Profile()
-	res, _ := g.Result().MarshalText()
 	legal := []string{}
 	for _, d := range g.LegalMoves() {
 		legal = append(legal, d.String())
 	}
 	return gameJSON{
 		Profile: p.Name, RulesVersion: p.Version, Seed: seed,
-		Observation: protocol.Observation{
-			Board: g.Board().Values(), Score: g.Score(), Moves: g.Moves(), MaxTile: g.MaxTile(),
-			Won: g.Won(), Over: g.Over(), Result: string(res),
-		},
+		Observation:  *protocol.Observe(g),
 		LegalActions: legal,
 	}
 }
