@@ -175,6 +175,11 @@ func TestSlideOverflow(t *testing.T) {
 	if _, err := b.Slide(Left); !errors.Is(err, ErrTileOverflow) {
 		t.Errorf("merging two 2^52: %v, want ErrTileOverflow", err)
 	}
+	// The tiles would move, so the move is legal (and refused as an
+	// overflow when played).
+	if !b.Legal(Left) {
+		t.Error("merging two 2^52 is not legal")
+	}
 	if s, err := b.Slide(Down); err != nil || !s.Changed {
 		t.Errorf("sliding two 2^52 down: %v, %v", s, err)
 	}
