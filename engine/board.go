@@ -282,15 +282,21 @@ func (b Board) Blocked() bool {
 // BoardFromValues makes a board from rows of tile values, 0 for an empty
 // cell: the nested-list form of the PGS document, with null read as 0.
 func BoardFromValues(values [][]uint64) (Board, error) {
+	return boardFrom(values, tileExp)
+}
+
+// boardFrom makes a board from rows of cells, each cell's exponent read by
+// exp: as many rows as the board has, all as long as the first.
+func boardFrom[T any](rows [][]T, exp func(T) (uint8, error)) (Board, error) {
 	cols := 0
-	if len(values) > 0 {
-		cols = len(values[0])
+	if len(rows) > 0 {
+		cols = len(rows[0])
 	}
-	b, err := NewBoard(len(values), cols)
+	b, err := NewBoard(len(rows), cols)
 	if err != nil {
 		return Board{}, err
 	}
-	return fillBoard(b, values, tileExp)
+	return fillBoard(b, rows, exp)
 }
 
 // fillBoard sets b's cells from rows, each cell's exponent read by exp:

@@ -72,16 +72,12 @@ func (b *Board) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &rows); err != nil {
 		return fmt.Errorf("a board is a text grid or a list of rows of numbers")
 	}
-	values := make([][]uint64, len(rows))
-	for r, row := range rows {
-		values[r] = make([]uint64, len(row))
-		for c, v := range row {
-			if v != nil {
-				values[r][c] = *v
-			}
+	board, err := boardFrom(rows, func(v *uint64) (uint8, error) {
+		if v == nil {
+			return 0, nil
 		}
-	}
-	board, err := BoardFromValues(values)
+		return tileExp(*v)
+	})
 	*b = board
 	return err
 }
