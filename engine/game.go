@@ -409,13 +409,10 @@ func (g *Game) Legal(d Direction) bool {
 // LegalMoves returns the directions [Game.Legal] accepts, in the order of
 // [Directions].
 func (g *Game) LegalMoves() []Direction {
-	var legal []Direction
-	for _, d := range Directions {
-		if g.Legal(d) {
-			legal = append(legal, d)
-		}
+	if g.st.result != Playing {
+		return nil
 	}
-	return legal
+	return g.st.b.LegalMoves()
 }
 
 // Undo takes back the last counted move: board, score, move count and the
