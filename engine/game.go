@@ -268,13 +268,10 @@ func (r *Rules) startFrom(g *Game, gen Generator, rng RNG) {
 			g.st.maxExp = max(g.st.maxExp, exp)
 		}
 	}
-	// evaluate, but a board with a tile and an empty cell has a move (a
-	// tile beside an empty cell slides into it): only a start that fills
-	// the board can be blocked.
-	if r.winExp != 0 && p.Win.When == Reach && g.st.maxExp >= r.winExp {
-		g.st.won = true
-	}
-	g.finish(p.StartTiles == b.Cells() && g.blocked())
+	// A board with a tile and an empty cell has a move (a tile beside an
+	// empty cell slides into it): only a start that fills the board can
+	// be blocked.
+	g.evaluate(p.StartTiles == b.Cells() && g.blocked())
 }
 
 // Load returns a game in state st. The board must have the profile's
@@ -338,7 +335,7 @@ func (r *Rules) load(st State) (*Game, error) {
 	g.st.won, g.st.keep, g.st.result = st.Won, st.KeepPlaying, st.Result
 	g.st.b, g.st.maxExp = st.Board, st.Board.maxExp()
 	if st.Result == Playing {
-		g.evaluate()
+		g.evaluate(g.blocked())
 	}
 	return g, nil
 }

@@ -197,12 +197,13 @@ func (g *Game) finish(blocked bool) {
 	}
 }
 
-// evaluate brings a new or loaded state's flags up to date.
-func (g *Game) evaluate() {
+// evaluate brings a new or loaded state's flags up to date, blocked
+// saying whether its board has no move left ([Game.blocked]).
+func (g *Game) evaluate(blocked bool) {
 	if g.r.winExp != 0 && g.p.Win.When == Reach && g.st.maxExp >= g.r.winExp {
 		g.st.won = true
 	}
-	g.finish(g.blocked())
+	g.finish(blocked)
 }
 
 // blocked reports whether the board has no move left in the sense of the
