@@ -27,7 +27,7 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 	switch {
 	case given && !r.recordedFast, !given && (!r.seededFast || !g.seeded || g.gen != TP1):
 		return 0 // not a 4x4 profile the loop plays
-	case st.maxExp > 15 || st.result != Playing || st.won && g.p.Win.Then != Continue && !st.keep:
+	case st.maxExp > 15 || st.result != Playing || st.won && g.r.p.Win.Then != Continue && !st.keep:
 		return 0
 	}
 	// guard: the loop stops before a move gaining guard points or more, as
@@ -48,7 +48,7 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 	// rows, each at most two merges making tiles below 2^16), so a score
 	// that cannot pass 2^53-1 within the log needs no check a move.
 	stop := len(actions)
-	if limit := g.p.MoveLimit; limit != 0 && limit-st.moves <= stop {
+	if limit := g.r.p.MoveLimit; limit != 0 && limit-st.moves <= stop {
 		stop = limit - st.moves
 	}
 	if stop <= 0 || uint64(stop) > MaxSafeInteger>>18 || st.score > MaxSafeInteger-uint64(stop)<<18 || uint64(st.moves) > MaxSafeInteger-uint64(stop) {
@@ -119,7 +119,7 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 	// limit bounds n, so the finishing rule applies as after any move.
 	result := r.finished(st.won, st.keep, st.moves+n, blocked)
 	// Write the state back, with the state before the last move for undo.
-	if g.p.Undo {
+	if g.r.p.Undo {
 		prev := packed{lo: boards[(n-1)&1]}
 		_, lastGained, _ := prev.slide(Direction(actions[n-1]))
 		g.prev = *st
