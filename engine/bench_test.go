@@ -69,14 +69,6 @@ func cornerMove(g *Game, rng *rand.Rand) Direction {
 
 var corpus = sync.OnceValue(func() []recordedGame { return benchGames(nil, 400) })
 
-func corpusMoves(games []recordedGame) int {
-	n := 0
-	for _, g := range games {
-		n += len(g.moves)
-	}
-	return n
-}
-
 // BenchmarkReplay replays distinct recorded games (moves, spawns from
 // tp1, legality and the finishing checks) and reports moves per second.
 // The engine and the plain implementation run in the same benchmark run

@@ -240,38 +240,11 @@ func (b Board) Slide(d Direction) (Slide, error) {
 	return out, nil
 }
 
-// Legal reports whether moving toward d changes the board.
+// Legal reports whether moving toward d changes the board (a merge past
+// [MaxTile] counts: the tiles would move).
 func (b Board) Legal(d Direction) bool {
-	var line [MaxSide]uint8
-	_, _, n, lines := b.lineWalk(d, 0)
-	for k := range lines {
-		start, step, _, _ := b.lineWalk(d, k)
-		for i := range n {
-			line[i] = b.cells[start+i*step]
-		}
-		if lineMoves(line[:n]) {
-			return true
-		}
-	}
-	return false
-}
-
-// lineMoves reports whether sliding line toward index 0 changes it: a tile
-// follows an empty cell, or two equal tiles meet across nothing but gaps.
-func lineMoves(line []uint8) bool {
-	var prev uint8
-	gap := false
-	for _, e := range line {
-		switch {
-		case e == 0:
-			gap = true
-		case gap || e == prev:
-			return true
-		default:
-			prev = e
-		}
-	}
-	return false
+	s, err := b.Slide(d)
+	return err != nil || s.Changed
 }
 
 // LegalMoves returns the directions that change the board, in the order of
@@ -309,15 +282,21 @@ func (b Board) Blocked() bool {
 // BoardFromValues makes a board from rows of tile values, 0 for an empty
 // cell: the nested-list form of the PGS document, with null read as 0.
 func BoardFromValues(values [][]uint64) (Board, error) {
+	return boardFrom(values, tileExp)
+}
+
+// boardFrom makes a board from rows of cells, each cell's exponent read by
+// exp: as many rows as the board has, all as long as the first.
+func boardFrom[T any](rows [][]T, exp func(T) (uint8, error)) (Board, error) {
 	cols := 0
-	if len(values) > 0 {
-		cols = len(values[0])
+	if len(rows) > 0 {
+		cols = len(rows[0])
 	}
-	b, err := NewBoard(len(values), cols)
+	b, err := NewBoard(len(rows), cols)
 	if err != nil {
 		return Board{}, err
 	}
-	return fillBoard(b, values, tileExp)
+	return fillBoard(b, rows, exp)
 }
 
 // fillBoard sets b's cells from rows, each cell's exponent read by exp:

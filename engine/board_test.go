@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"testing"
@@ -75,6 +76,30 @@ func TestParseBoardRoundTrip(t *testing.T) {
 	v, err := BoardFromValues(b.Values())
 	if err != nil || v != b {
 		t.Errorf("BoardFromValues(Values()) = %v, %v", v, err)
+	}
+}
+
+// TestBoardJSON: a board reads from rows of numbers (null or 0 for an
+// empty cell) and from a text grid, writes as rows, and a row of another
+// length is a BoardError naming it.
+func TestBoardJSON(t *testing.T) {
+	want := mustBoard(t, "2 .\n. 4")
+	for _, in := range []string{`[[2,null],[0,4]]`, `"2 .\n. 4"`} {
+		var b Board
+		if err := json.Unmarshal([]byte(in), &b); err != nil || b != want {
+			t.Errorf("reading %s: %v, %v", in, b, err)
+		}
+	}
+	if out, err := json.Marshal(want); err != nil || string(out) != `[[2,0],[0,4]]` {
+		t.Errorf("writing: %s, %v", out, err)
+	}
+	var b Board
+	var be *BoardError
+	if err := json.Unmarshal([]byte(`[[2,null],[4]]`), &b); !errors.As(err, &be) || be.Row != 2 {
+		t.Errorf("a short row 2: %v", err)
+	}
+	if err := json.Unmarshal([]byte(`[[2,3],[4,4]]`), &b); !errors.As(err, &be) || be.Row != 1 || be.Col != 2 {
+		t.Errorf("3 at row 1, column 2: %v", err)
 	}
 }
 
@@ -174,6 +199,11 @@ func TestSlideOverflow(t *testing.T) {
 	b, _ := BoardFromValues([][]uint64{{MaxTile, MaxTile}, {0, 0}})
 	if _, err := b.Slide(Left); !errors.Is(err, ErrTileOverflow) {
 		t.Errorf("merging two 2^52: %v, want ErrTileOverflow", err)
+	}
+	// The tiles would move, so the move is legal (and refused as an
+	// overflow when played).
+	if !b.Legal(Left) {
+		t.Error("merging two 2^52 is not legal")
 	}
 	if s, err := b.Slide(Down); err != nil || !s.Changed {
 		t.Errorf("sliding two 2^52 down: %v, %v", s, err)

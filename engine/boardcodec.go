@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -72,16 +73,12 @@ func (b *Board) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &rows); err != nil {
 		return fmt.Errorf("a board is a text grid or a list of rows of numbers")
 	}
-	values := make([][]uint64, len(rows))
-	for r, row := range rows {
-		values[r] = make([]uint64, len(row))
-		for c, v := range row {
-			if v != nil {
-				values[r][c] = *v
-			}
+	board, err := boardFrom(rows, func(v *uint64) (uint8, error) {
+		if v == nil {
+			return 0, nil
 		}
-	}
-	board, err := BoardFromValues(values)
+		return tileExp(*v)
+	})
 	*b = board
 	return err
 }
@@ -113,22 +110,23 @@ func (b Board) MarshalYAML() (any, error) {
 // UnmarshalYAML reads a direction as [ParseDirection] does, with an error
 // at the node's line.
 func (d *Direction) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind != yaml.ScalarNode {
-		return strictyaml.Fail(n, "a direction is up, down, left or right")
-	}
-	if err := d.UnmarshalText([]byte(n.Value)); err != nil {
-		return strictyaml.Fail(n, "%v", err)
-	}
-	return nil
+	return scalarText(n, d, "a direction is up, down, left or right")
 }
 
 // UnmarshalYAML reads a result's short name, with an error at the node's
 // line.
 func (r *Result) UnmarshalYAML(n *yaml.Node) error {
+	return scalarText(n, r, "a result is one of "+strings.Join(resultNames, ", "))
+}
+
+// scalarText reads a scalar node with u's UnmarshalText, with an error at
+// the node's line; want says what the value is, for a node that is not a
+// scalar.
+func scalarText(n *yaml.Node, u encoding.TextUnmarshaler, want string) error {
 	if n.Kind != yaml.ScalarNode {
-		return strictyaml.Fail(n, "a result is one of %s", strings.Join(resultNames, ", "))
+		return strictyaml.Fail(n, "%s", want)
 	}
-	if err := r.UnmarshalText([]byte(n.Value)); err != nil {
+	if err := u.UnmarshalText([]byte(n.Value)); err != nil {
 		return strictyaml.Fail(n, "%v", err)
 	}
 	return nil

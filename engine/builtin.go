@@ -41,8 +41,8 @@ var builtins struct {
 	parsed map[string]*Profile
 }
 
-// loadBuiltin returns a copy of a built-in profile.
-func loadBuiltin(name string) (*Profile, error) {
+// BuiltinProfile returns a copy of the built-in profile of that name.
+func BuiltinProfile(name string) (*Profile, error) {
 	if !slices.Contains(builtinNames(), name) {
 		return nil, fmt.Errorf("no built-in profile %q (the built-ins are %s)", name, strings.Join(BuiltinNames(), ", "))
 	}
@@ -69,15 +69,12 @@ func loadBuiltin(name string) (*Profile, error) {
 	return p.Clone(), nil
 }
 
-// BuiltinProfile returns a copy of the built-in profile of that name.
-func BuiltinProfile(name string) (*Profile, error) { return loadBuiltin(name) }
-
 // BuiltinNames returns the names of the built-in profiles, sorted.
 func BuiltinNames() []string { return slices.Clone(builtinNames()) }
 
 // BuiltinProfileYAML returns the YAML definition of a built-in profile.
 func BuiltinProfileYAML(name string) ([]byte, error) {
-	if _, err := loadBuiltin(name); err != nil {
+	if _, err := BuiltinProfile(name); err != nil {
 		return nil, err
 	}
 	return profileFiles.ReadFile("profiles/" + name + ".yaml")

@@ -11,14 +11,14 @@ import (
 // on a board without a tile of 2^16 or more, before the win tile (or after
 // it, in a profile that plays on). It packs the board into a word (cell i
 // in bits 4i to 4i+3), keeps the whole state in a few local variables,
-// slides with the row tables written out in the loop, and writes the
-// state back when it stops. It leaves every uncommon event to move and
-// Do: it stops before an action that is not a move, a move that changes
-// nothing, one that makes a tile of 2^16 or more or might make the win
-// tile, and a given spawn the rules refuse (which move then words); and it
-// takes nothing when the log is long enough for the score to pass 2^53-1.
-// When open is not nil, open[n] gets the cells the slide left empty, bit
-// row*4+col for each ([Game.PlayRecorded]).
+// slides with packed.slide, and writes the state back when it stops. It
+// leaves every uncommon event to move and Do: it stops before an action
+// that is not a move, a move that changes nothing, one that makes a tile
+// of 2^16 or more or might make the win tile, and a given spawn the rules
+// refuse (which move then words); and it takes nothing when the log is
+// long enough for the score to pass 2^53-1. When open is not nil, open[n]
+// gets the cells the slide left empty, bit row*4+col for each
+// ([Game.PlayRecorded]).
 //
 // It returns the number of actions done: every one a counted move.
 func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int) {
@@ -27,29 +27,28 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 	switch {
 	case given && !r.recordedFast, !given && (!r.seededFast || !g.seeded || g.gen != TP1):
 		return 0 // not a 4x4 profile the loop plays
-	case st.maxExp > 15 || st.result != Playing || st.won && g.p.Win.Then != Continue && !st.keep:
+	case st.maxExp > 15 || st.result != Playing || st.won && g.r.p.Win.Then != Continue && !st.keep:
 		return 0
 	}
-	// guard: the loop stops before a move whose table entries' points
-	// (a quarter of the points gained) add up to guard or more. A table
-	// entry for a row that makes a tile of 2^16 or more (rowEscape)
-	// counts 2^15 there, so the guard is at most 2^15; a move gaining
-	// 2^17 without one is left to move too, which is rare and harmless. A
-	// move gaining the win tile's value might make it, which changes won
-	// and may end the run: the guard is at most that too.
-	guard := uint32(rowEscape >> 16)
+	// guard: the loop stops before a move gaining guard points or more, as
+	// slide counts them. A row that makes a tile of 2^16 or more counts
+	// 2^17 there, so the guard is at most 2^17; a move gaining 2^17
+	// without one is left to move too, which is rare and harmless. A move
+	// gaining the win tile's value might make it, which changes won and
+	// may end the run: the guard is at most that too.
+	guard := uint64(rowEscape>>16) << 2
 	if r.winValue != 0 && !st.won {
 		if st.maxExp >= r.winExp {
 			return 0
 		}
-		guard = uint32(min(r.winValue/4, uint64(guard)))
+		guard = min(r.winValue, guard)
 	}
 	// Every action the loop takes is a counted move, so the move limit is
 	// a bound on n; and a move the loop takes gains at most 2^18 (four
 	// rows, each at most two merges making tiles below 2^16), so a score
 	// that cannot pass 2^53-1 within the log needs no check a move.
 	stop := len(actions)
-	if limit := g.p.MoveLimit; limit != 0 && limit-st.moves <= stop {
+	if limit := g.r.p.MoveLimit; limit != 0 && limit-st.moves <= stop {
 		stop = limit - st.moves
 	}
 	if stop <= 0 || uint64(stop) > MaxSafeInteger>>18 || st.score > MaxSafeInteger-uint64(stop)<<18 || uint64(st.moves) > MaxSafeInteger-uint64(stop) {
@@ -71,28 +70,16 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 	var boards [2]uint64
 	spawnExp, total, mask := &r.spawnTable, r.spawnTotal, r.spawnMask
 	blocked := false
-loop:
 	for ; n < len(actions); n++ {
-		// The slide: four row-table lookups (see packed.slide).
-		var q uint64
-		var e0, e1, e2, e3 rowEntry
 		a := actions[n]
-		t := rowTables[a&1]
-		switch a {
-		case MoveLeft, MoveRight:
-			e0, e1, e2, e3 = t[uint16(lo)], t[uint16(lo>>16)], t[uint16(lo>>32)], t[uint16(lo>>48)]
-			q = uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48
-		case MoveUp, MoveDown:
-			e0, e1, e2, e3 = t[column(lo)], t[column(lo>>4)], t[column(lo>>8)], t[column(lo>>12)]
-			q = transposeLo(uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48)
-		default:
-			break loop
-		}
-		quarter := uint32(e0>>16 + e1>>16 + e2>>16 + e3>>16)
-		if q == lo || quarter >= guard {
+		if a > MoveRight {
 			break
 		}
-		empty := zeroNibbles(q)
+		q, gained, _ := packed{lo}.slide(Direction(a))
+		if q.lo == lo || gained >= guard {
+			break
+		}
+		empty := zeroNibbles(q.lo)
 		if given {
 			// In a cell the slide left empty, of a value the profile
 			// spawns (a power of two whose exponent is in mask; 0 has
@@ -108,7 +95,7 @@ loop:
 				open[n] = nibbleBits(empty)
 			}
 			boards[n&1] = lo
-			lo = q | uint64(exp)<<shift
+			lo = q.lo | uint64(exp)<<shift
 		} else {
 			// As tp1 draws it: the value, then the cell.
 			rs += rngGamma
@@ -116,9 +103,9 @@ loop:
 			rs += rngGamma
 			shift := spawnShift(empty, splitMix(rs))
 			boards[n&1] = lo
-			lo = q | uint64(spawnExp[v&63])<<(shift&63) // &63: the compiler need not check the shift
+			lo = q.lo | uint64(spawnExp[v&63])<<(shift&63) // &63: the compiler need not check the shift
 		}
-		score += uint64(quarter) << 2
+		score += gained
 		if empty&(empty-1) == 0 && (packed{lo: lo}).blocked() {
 			blocked = true
 			n++
@@ -132,7 +119,7 @@ loop:
 	// limit bounds n, so the finishing rule applies as after any move.
 	result := r.finished(st.won, st.keep, st.moves+n, blocked)
 	// Write the state back, with the state before the last move for undo.
-	if g.p.Undo {
+	if g.r.p.Undo {
 		prev := packed{lo: boards[(n-1)&1]}
 		_, lastGained, _ := prev.slide(Direction(actions[n-1]))
 		g.prev = *st

@@ -162,7 +162,6 @@ type State struct {
 // the move limit, undo and End run. It is not safe for concurrent use.
 type Game struct {
 	r       *Rules
-	p       *Profile // r.p
 	st      gameState
 	prev    gameState // the state before the last counted move, for undo
 	canUndo bool
@@ -238,7 +237,7 @@ func (r *Rules) start(g *Game, seed string) error {
 // from its state rng.
 func (r *Rules) startFrom(g *Game, gen Generator, rng RNG) {
 	p := r.p
-	g.r, g.p, g.seeded, g.gen = r, p, true, gen
+	g.r, g.seeded, g.gen = r, true, gen
 	g.st.rng = rng
 	b := &g.st.b
 	b.rows, b.cols = uint8(p.Rows), uint8(p.Cols)
@@ -268,13 +267,10 @@ func (r *Rules) startFrom(g *Game, gen Generator, rng RNG) {
 			g.st.maxExp = max(g.st.maxExp, exp)
 		}
 	}
-	// evaluate, but a board with a tile and an empty cell has a move (a
-	// tile beside an empty cell slides into it): only a start that fills
-	// the board can be blocked.
-	if r.winExp != 0 && p.Win.When == Reach && g.st.maxExp >= r.winExp {
-		g.st.won = true
-	}
-	g.finish(p.StartTiles == b.Cells() && g.blocked())
+	// A board with a tile and an empty cell has a move (a tile beside an
+	// empty cell slides into it): only a start that fills the board can
+	// be blocked.
+	g.evaluate(p.StartTiles == b.Cells() && g.blocked())
 }
 
 // Load returns a game in state st. The board must have the profile's
@@ -319,7 +315,7 @@ func (r *Rules) load(st State) (*Game, error) {
 	case st.Breaks < 0 || st.Breaks > p.Break.Limit:
 		return nil, fmt.Errorf("%d breaks used, in profile %s, which allows %d", st.Breaks, p.Name, p.Break.Limit)
 	}
-	g := &Game{r: r, p: p}
+	g := &Game{r: r}
 	if st.RNG != nil {
 		d, ok := st.Generator.def()
 		switch {
@@ -338,7 +334,7 @@ func (r *Rules) load(st State) (*Game, error) {
 	g.st.won, g.st.keep, g.st.result = st.Won, st.KeepPlaying, st.Result
 	g.st.b, g.st.maxExp = st.Board, st.Board.maxExp()
 	if st.Result == Playing {
-		g.evaluate()
+		g.evaluate(g.blocked())
 	}
 	return g, nil
 }
@@ -379,7 +375,7 @@ func (g *Game) CanUndo() bool { return g.canUndo && g.st.result == Playing }
 
 // AwaitingKeep reports whether the run stopped at the win tile in a
 // profile whose win asks: keep playing resumes it.
-func (g *Game) AwaitingKeep() bool { return g.st.result == TargetReached && g.p.Win.Then == Ask }
+func (g *Game) AwaitingKeep() bool { return g.st.result == TargetReached && g.r.p.Win.Then == Ask }
 
 // State returns the game's state.
 func (g *Game) State() State {
@@ -409,13 +405,10 @@ func (g *Game) Legal(d Direction) bool {
 // LegalMoves returns the directions [Game.Legal] accepts, in the order of
 // [Directions].
 func (g *Game) LegalMoves() []Direction {
-	var legal []Direction
-	for _, d := range Directions {
-		if g.Legal(d) {
-			legal = append(legal, d)
-		}
+	if g.st.result != Playing {
+		return nil
 	}
-	return legal
+	return g.st.b.LegalMoves()
 }
 
 // Undo takes back the last counted move: board, score, move count and the
@@ -424,8 +417,8 @@ func (g *Game) LegalMoves() []Direction {
 // profile with undo.
 func (g *Game) Undo() error {
 	switch {
-	case !g.p.Undo:
-		return fmt.Errorf("undo: %w %s", ErrUnsupported, g.p.Name)
+	case !g.r.p.Undo:
+		return fmt.Errorf("undo: %w %s", ErrUnsupported, g.r.p.Name)
 	case g.st.result != Playing:
 		return fmt.Errorf("undo: %w (%s)", ErrFinished, g.st.result)
 	case !g.canUndo:
@@ -439,8 +432,8 @@ func (g *Game) Undo() error {
 // profile that allows it.
 func (g *Game) EndRun() error {
 	switch {
-	case !g.p.EndRun:
-		return fmt.Errorf("end run: %w %s", ErrUnsupported, g.p.Name)
+	case !g.r.p.EndRun:
+		return fmt.Errorf("end run: %w %s", ErrUnsupported, g.r.p.Name)
 	case g.st.result != Playing:
 		return fmt.Errorf("end run: %w (%s)", ErrFinished, g.st.result)
 	}
@@ -470,14 +463,14 @@ func (g *Game) KeepPlaying() error {
 // with no move left: a run that ended with no move left takes one, and
 // goes on if the cleared board has a move.
 func (g *Game) Break() error {
-	br := g.p.Break
+	br := g.r.p.Break
 	switch {
 	case br.Limit == 0:
-		return fmt.Errorf("break: %w %s", ErrUnsupported, g.p.Name)
+		return fmt.Errorf("break: %w %s", ErrUnsupported, g.r.p.Name)
 	case g.st.result != Playing && (g.st.result != NoMoves || br.WhenNoMoves != BreakAllow):
 		return fmt.Errorf("break: %w (%s)", ErrFinished, g.st.result)
 	case g.st.breaks >= br.Limit:
-		return fmt.Errorf("break: %w: profile %s allows %s a run, and they are used", ErrNoBreak, g.p.Name, plural(br.Limit, "break"))
+		return fmt.Errorf("break: %w: profile %s allows %s a run, and they are used", ErrNoBreak, g.r.p.Name, plural(br.Limit, "break"))
 	case g.st.score < br.Price:
 		return fmt.Errorf("break: %w: a break costs %d points and the score is %d", ErrNoBreak, br.Price, g.st.score)
 	}

@@ -137,6 +137,9 @@ func TestEndRun(t *testing.T) {
 	if err := g.EndRun(); err != nil || g.Result() != RunFinished || !g.Over() {
 		t.Fatalf("EndRun: %v, result %v", err, g.Result())
 	}
+	if legal := g.LegalMoves(); legal != nil || g.Legal(Left) || g.Board().LegalMoves() == nil {
+		t.Errorf("after End run: legal moves %v, want none (the board has %v)", legal, g.Board().LegalMoves())
+	}
 	before := g.State()
 	if step, err := g.Move(Left); err != nil || step.Changed || g.State().Board != before.Board {
 		t.Errorf("move after End run: %+v %v (online-2048 ignores it)", step, err)

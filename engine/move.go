@@ -115,7 +115,7 @@ func (g *Game) move(d Direction, given *Spawn, open *uint64) (Step, error) {
 	if open != nil {
 		*open = b.EmptyMask()
 	}
-	if g.p.Undo {
+	if g.r.p.Undo {
 		g.prev, g.canUndo = g.st, true
 	}
 	sp := Spawn{}
@@ -132,7 +132,7 @@ func (g *Game) move(d Direction, given *Spawn, open *uint64) (Step, error) {
 	g.st.score += s.Gained
 	g.st.moves++
 	if !g.st.won && g.r.winValue != 0 {
-		if g.p.Win.When == Reach {
+		if g.r.p.Win.When == Reach {
 			g.st.won = g.st.maxExp >= g.r.winExp
 		} else {
 			g.st.won = s.Made(g.r.winValue)
@@ -145,7 +145,7 @@ func (g *Game) move(d Direction, given *Spawn, open *uint64) (Step, error) {
 // refuse answers a move that is illegal or comes after the run is over:
 // ignored or an error, as the profile says.
 func (g *Game) refuse(d Direction) (Step, error) {
-	if g.p.Illegal == Ignore {
+	if g.r.p.Illegal == Ignore {
 		return Step{}, nil
 	}
 	return Step{}, &MoveError{Dir: d, Result: g.st.result, Legal: g.LegalMoves()}
@@ -158,8 +158,8 @@ func (g *Game) checkSpawn(s Spawn, b Board) error {
 		return fmt.Errorf("%w: row %d, column %d is outside the %dx%d board", ErrBadSpawn, s.Row, s.Col, b.Rows(), b.Cols())
 	case b.At(s.Row, s.Col) != 0:
 		return fmt.Errorf("%w: row %d, column %d is not empty after the slide", ErrBadSpawn, s.Row, s.Col)
-	case !g.p.SpawnValue(s.Value):
-		return fmt.Errorf("%w: profile %s spawns %s, not %d", ErrBadSpawn, g.p.Name, g.p.SpawnValues(), s.Value)
+	case !g.r.p.SpawnValue(s.Value):
+		return fmt.Errorf("%w: profile %s spawns %s, not %d", ErrBadSpawn, g.r.p.Name, g.r.p.SpawnValues(), s.Value)
 	}
 	return nil
 }
@@ -197,12 +197,13 @@ func (g *Game) finish(blocked bool) {
 	}
 }
 
-// evaluate brings a new or loaded state's flags up to date.
-func (g *Game) evaluate() {
-	if g.r.winExp != 0 && g.p.Win.When == Reach && g.st.maxExp >= g.r.winExp {
+// evaluate brings a new or loaded state's flags up to date, blocked
+// saying whether its board has no move left ([Game.blocked]).
+func (g *Game) evaluate(blocked bool) {
+	if g.r.winExp != 0 && g.r.p.Win.When == Reach && g.st.maxExp >= g.r.winExp {
 		g.st.won = true
 	}
-	g.finish(g.blocked())
+	g.finish(blocked)
 }
 
 // blocked reports whether the board has no move left in the sense of the

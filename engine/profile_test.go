@@ -305,3 +305,24 @@ func FuzzValidName(f *testing.F) {
 		}
 	})
 }
+
+// TestTextYAMLErrors: a direction or a result that is not one, or not a
+// scalar, is an error at its own line, naming what it should be.
+func TestTextYAMLErrors(t *testing.T) {
+	var v struct {
+		D Direction `yaml:"d"`
+		R Result    `yaml:"r"`
+	}
+	for _, tt := range []struct{ doc, want string }{
+		{"d: up\nr: sideways", `f.yaml:2:4: "sideways" is not one of playing, target-reached`},
+		{"d: [up]\nr: playing", "f.yaml:1:4: a direction is up, down, left or right"},
+		{"r: {a: 1}", "f.yaml:1:4: a result is one of playing, target-reached, no-moves, move-limit, run-finished"},
+	} {
+		if err := strictyaml.Decode("f.yaml", []byte(tt.doc), &v); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%q: %v, want %s...", tt.doc, err, tt.want)
+		}
+	}
+	if err := strictyaml.Decode("f.yaml", []byte("d: left\nr: no-moves"), &v); err != nil || v.D != Left || v.R != NoMoves {
+		t.Errorf("d: left, r: no-moves: %+v, %v", v, err)
+	}
+}

@@ -103,7 +103,7 @@ var defaultProfile = Profile{
 //
 // Without a base, absent parameters take the defaults of docs/profiles.md.
 func ParseProfile(file string, data []byte) (*Profile, error) {
-	return parseProfile(file, data, loadBuiltin)
+	return parseProfile(file, data, BuiltinProfile)
 }
 
 // parseProfile reads a profile, looking its base up with base (nil: a base

@@ -53,15 +53,6 @@ func weightDraw(v, total uint64) uint64 {
 func (r *Rules) finished(won, keep bool, moves int, blocked bool) Result {
 	target := won && r.winStops && !keep
 	limited := r.moveLimit != 0 && moves >= r.moveLimit
-	if !target && !blocked && !limited {
-		return Playing
-	}
-	return r.finishResult(target, blocked, limited)
-}
-
-// finishResult returns the result of the first finishing condition that
-// holds, in the profile's order; Playing when none does.
-func (r *Rules) finishResult(target, blocked, limited bool) Result {
 	for _, res := range r.p.FinishOrder {
 		switch {
 		case res == TargetReached && target, res == NoMoves && blocked, res == MoveLimitReached && limited:
