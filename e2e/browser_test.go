@@ -5,14 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,15 +35,7 @@ var browser = &testkit.Browser{Width: 800, Height: 1000, TabTimeout: 90 * time.S
 // eight, whose games on a loaded machine came near the tab's timeout.
 const gamesAtOnce = 4
 
-func TestMain(m *testing.M) {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		flag.Set("test.parallel", strconv.Itoa(gamesAtOnce))
-	}
-	testkit.Main(m)
-}
+func TestMain(m *testing.M) { testkit.MainAtOnce(m, gamesAtOnce) }
 
 // absent skips the test for a missing part, or fails it when the browser
 // tests are required.
