@@ -31,12 +31,7 @@ import (
 
 var browser = &testkit.Browser{Width: 1000, Height: 1000, TabTimeout: 60 * time.Second}
 
-// pagesAtOnce is how many tests run at once: a test mostly waits on
-// Chromium (a page's load, a play's frames), so more than GOMAXPROCS.
-// The timed tests (the scale tests, the long undo log) are not parallel.
-const pagesAtOnce = 4
-
-func TestMain(m *testing.M) { testkit.MainAtOnce(m, pagesAtOnce) }
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // tab opens a new tab of the shared browser.
 func tab(t *testing.T) context.Context {
