@@ -26,6 +26,10 @@ type Options struct {
 	// Known are profiles the run knows beside the built-in ones (profile
 	// files), by name.
 	Known []*engine.Profile
+	// FailFast ends the run at its first unexpected failure (one
+	// [Report.Failures] counts): the checks after it are reported
+	// [NotRun], as when ctx ends the run.
+	FailFast bool
 }
 
 // Report is the outcome of a run.
@@ -45,8 +49,13 @@ type Report struct {
 // expected failures that passed. A failure on a state no game reaches is
 // not among them ([Report.UnreachableFailures]).
 func (r *Report) Failures() (unexpected, unexpectedPasses []CaseResult) {
-	return r.where(func(res CaseResult) bool { return res.Status.Failed() && res.Expected == "" && res.Unreachable == "" }),
-		r.where(func(res CaseResult) bool { return res.Status == Pass && res.Expected != "" })
+	return r.where(CaseResult.unexpectedFailure), r.where(func(res CaseResult) bool { return res.Status == Pass && res.Expected != "" })
+}
+
+// unexpectedFailure reports whether res is a failure that is neither
+// expected nor on a state no game reaches.
+func (res CaseResult) unexpectedFailure() bool {
+	return res.Status.Failed() && res.Expected == "" && res.Unreachable == ""
 }
 
 // HelloOf asks the implementation what it is and checks it speaks this
@@ -162,6 +171,8 @@ func Profiles(h Hello, asked []string, known []*engine.Profile) ([]*engine.Profi
 // is returned all the same. A driver of package conformance/driver bound
 // to the same context ends the request under way at once.
 func Run(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, error) {
+	ctx, failFast := context.WithCancelCause(ctx) // ends the run for Options.FailFast
+	defer failFast(nil)
 	start := time.Now()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("not run: %w", context.Cause(ctx))
@@ -174,6 +185,7 @@ func Run(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, err
 		return nil, err
 	}
 	for _, c := range checks {
+		failed := false
 		for _, res := range c.run() {
 			if ctx.Err() != nil && cutShort(res.Status) {
 				// The request under way when the run ended: its failure is
@@ -181,6 +193,10 @@ func Run(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, err
 				res = notRun(res, ctx)
 			}
 			rep.Append(opts.Expectations, res)
+			failed = failed || rep.Results[len(rep.Results)-1].unexpectedFailure()
+		}
+		if failed && opts.FailFast {
+			failFast(fmt.Errorf("the run ended at its first failure, %s (fail fast)", c.name))
 		}
 	}
 	rep.Duration = time.Since(start)

@@ -29,7 +29,13 @@ import (
 
 var browser = &testkit.Browser{Width: 800, Height: 1000, TabTimeout: 90 * time.Second}
 
-func TestMain(m *testing.M) { testkit.Main(m) }
+// gamesAtOnce is how many tests run at once unless -parallel says: a
+// game played by keys waits on Chromium's frames (a key a frame) far more
+// than it uses a core (a third of one), so more than GOMAXPROCS; not all
+// eight, whose games on a loaded machine came near the tab's timeout.
+const gamesAtOnce = 4
+
+func TestMain(m *testing.M) { testkit.MainAtOnce(m, gamesAtOnce) }
 
 // absent skips the test for a missing part, or fails it when the browser
 // tests are required.

@@ -169,34 +169,9 @@ func TestBrowserReportBandsScale(t *testing.T) {
 			if err := Report(&b, "audit", entries); err != nil {
 				t.Fatal(err)
 			}
-			limit := 2000.0
-			if n > 20000 {
-				limit = 3000
-			}
-			f := loadFactor()
-			load, sortMS, filterMS := 1e9, 1e9, 1e9
-			var ctx context.Context
-			for range 3 {
-				ctx = openAt(t, b.String(), 1280, 800, "", "body[data-ready]")
-				load = min(load, eval[float64](t, ctx, `+document.body.dataset.ready`))
-				sortMS = min(sortMS, eval[float64](t, ctx, `(() => { const t0 = performance.now(); document.querySelector('#replays th[data-col="12"] button').click(); return performance.now() - t0; })()`))
-				filterMS = min(filterMS, eval[float64](t, ctx, `(() => { const e = document.querySelector('[data-f="12"]'); e.value = e.value ? "" : "strong"; const t0 = performance.now(); e.dispatchEvent(new Event("change")); return performance.now() - t0; })()`))
-				if withinTargets(load, sortMS, filterMS, limit, f) && os.Getenv("TILEPROOF_MEASURE") == "" {
-					break
-				}
-			}
-			per, before := float64(b.Len())/float64(n), float64(without.Len())/float64(n)
+			_, load, sortMS, filterMS := scaleTargets(t, b.String(), n, 12, "strong")
 			t.Logf("%d submissions: %d bytes (%.1f a submission; %.1f without bands), loaded in %.0f ms, sort by band %.0f ms, filter %.0f ms",
-				n, b.Len(), per, before, load, sortMS, filterMS)
-			if f > 1 {
-				t.Logf("the load average is %.1f a core: the time limits are stretched %.1f times", f, f)
-			}
-			if per > 150 {
-				t.Errorf("%.0f bytes a submission, at most 150", per)
-			}
-			if !withinTargets(load, sortMS, filterMS, limit, f) {
-				t.Errorf("the targets: %.0f ms to load, 200 ms a sort or filter (times %.1f)", limit, f)
-			}
+				n, b.Len(), float64(b.Len())/float64(n), float64(without.Len())/float64(n), load, sortMS, filterMS)
 		})
 	}
 }

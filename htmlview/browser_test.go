@@ -612,14 +612,7 @@ func rgb(t *testing.T, s string) [3]float64 {
 // contrast is the WCAG contrast ratio of two colours.
 func contrast(a, b [3]float64) float64 {
 	lum := func(c [3]float64) float64 {
-		var l [3]float64
-		for i, v := range c {
-			if v <= 0.03928 {
-				l[i] = v / 12.92
-			} else {
-				l[i] = math.Pow((v+0.055)/1.055, 2.4)
-			}
-		}
+		l := linear(c)
 		return 0.2126*l[0] + 0.7152*l[1] + 0.0722*l[2]
 	}
 	la, lb := lum(a), lum(b)

@@ -36,16 +36,17 @@ const boardsInOneRow = `(() => { let bad = [];
   }
   return bad.join(" "); })()`
 
-// conformPages writes the pages of two real runs into a folder and
-// returns it: the reference adapter with its score-both-tiles mutant
+// conformPages starts two real runs that write their pages into a
+// folder, and returns a function that waits for them and returns the
+// folder: the reference adapter with its score-both-tiles mutant
 // (score-both-tiles.html), and 2048-webcomponent against its baseline
 // (webcomponent-2048.html; left out when node or the adapters' npm
 // packages are missing). TILEPROOF_CONFORM_PAGES names a folder of them
 // written before, to measure those instead.
-func conformPages(t *testing.T) string {
+func conformPages(t *testing.T) (wait func() string) {
 	t.Helper()
 	if dir := os.Getenv("TILEPROOF_CONFORM_PAGES"); dir != "" {
-		return dir
+		return func() string { return dir }
 	}
 	dir := t.TempDir()
 	root := testkit.Root
@@ -78,12 +79,15 @@ func conformPages(t *testing.T) string {
 		go run("webcomponent-2048.html", []string{"WEBCOMPONENT_2048_SEED=2048"}, "--timeout", "30s", "--impl", "exec:node conformance/adapters/webcomponent-2048.js", "--profile", "conformance/adapters/webcomponent-2048.yaml",
 			"--baseline", "conformance/adapters/webcomponent-2048.report.json")
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
+	return func() string {
+		t.Helper()
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		return dir
 	}
-	return dir
 }
 
 // TestBrowserConformTargets measures the pages of two real runs
@@ -94,11 +98,15 @@ func conformPages(t *testing.T) string {
 // row. Under --baseline with no regression, the page says PASS, as the
 // command's exit status does.
 func TestBrowserConformTargets(t *testing.T) {
-	t.Parallel()
 	if testkit.ChromiumPath() == "" {
 		tab(t) // skips, or fails under TILEPROOF_BROWSER=required
 	}
-	dir := conformPages(t)
+	// The runs begin before the test waits for its parallel turn, beside
+	// the quick sequential tests after it (the timed ones are before it):
+	// they are the package's longest work.
+	pages := conformPages(t)
+	t.Parallel()
+	dir := pages()
 	wide, narrow := tab(t), tab(t) // a tab a width, each page a new document
 	for _, p := range []struct {
 		file string
@@ -141,7 +149,7 @@ func TestConformScreenshots(t *testing.T) {
 	if out == "" {
 		t.Skip("set TILEPROOF_SCREENSHOTS=DIR to write the screenshots")
 	}
-	dir := conformPages(t)
+	dir := conformPages(t)()
 	for _, shot := range []struct {
 		file, page, hash string
 		w, h             int64

@@ -20,11 +20,17 @@ import (
 // adapter's hooks do not cover: run with TILEPROOF_FAKE=MODE (fake
 // returns the command), it plays that part on its stdin and stdout.
 
+// runsAtOnce is how many parallel tests run at once: a run over exec
+// waits on its implementation's process (a hung one on its timeouts) as
+// much as it works, so more than GOMAXPROCS; and TestForwardingPipe's
+// quiet group is three runs at once.
+const runsAtOnce = 4
+
 func TestMain(m *testing.M) {
 	if mode := os.Getenv("TILEPROOF_FAKE"); mode != "" {
 		os.Exit(runFake(mode))
 	}
-	testkit.Main(m) // removes the adapter and forwarder built
+	testkit.MainAtOnce(m, runsAtOnce) // removes the adapter and forwarder built
 }
 
 // fake returns the command line of the fake implementation MODE.

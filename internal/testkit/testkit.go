@@ -8,11 +8,13 @@ package testkit
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -44,6 +46,20 @@ func Main(m *testing.M) {
 	code := m.Run()
 	Close()
 	os.Exit(code)
+}
+
+// MainAtOnce is Main with n parallel tests at once (-parallel n, not
+// GOMAXPROCS) unless the command line sets -parallel: for tests that
+// wait, on a browser's frames or on other processes, far more than they
+// use a core.
+func MainAtOnce(m *testing.M, n int) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(n))
+	}
+	Main(m)
 }
 
 // Close ends the browsers started and removes BuildDir.
