@@ -20,12 +20,12 @@ import (
 
 // conformFlags are the flags of tileproof conform.
 type conformFlags struct {
-	impl, cases, profiles, run, junit, html, expect, baseline string
-	json, strict, properties, verbose, acceptChanged          bool
-	timeout, startTimeout, runTimeout                         time.Duration
-	exploreGames, observeGames                                int
-	exploreSeed                                               uint64
-	exploreOut, observeOut                                    string
+	impl, cases, profiles, run, junit, html, expect, baseline  string
+	json, strict, properties, verbose, acceptChanged, failFast bool
+	timeout, startTimeout, runTimeout                          time.Duration
+	exploreGames, observeGames                                 int
+	exploreSeed                                                uint64
+	exploreOut, observeOut                                     string
 }
 
 func (c *cli) conformCommand() *cobra.Command {
@@ -76,6 +76,7 @@ unexpected pass or a failure on an unreachable state); 2 when no check could run
 	fl.StringVar(&f.junit, "junit", "", "also write the report as JUnit XML to `FILE`")
 	fl.StringVar(&f.html, "html", "", "also write a page of the failures to the HTML `FILE`, each board divergence as three boards side by side")
 	fl.BoolVar(&f.strict, "strict", false, "for certification: a skipped case or an unexpected pass also fails the run")
+	fl.BoolVar(&f.failFast, "fail-fast", false, "end the run at its first unexpected failure: the checks after it are reported not-run")
 	fl.StringVar(&f.expect, "expect", "", "a YAML `FILE` of known deviations: CASE or CASE@PROFILE: reason")
 	fl.StringVar(&f.baseline, "baseline", "", "an earlier JSON report `FILE`: show only regressions, fixes and changed failures (another class, step or fields), and fail on regressions and changed failures")
 	fl.BoolVar(&f.acceptChanged, "accept-changed", false, "with --baseline: a failure that fails differently from the baseline does not fail the run")
@@ -111,7 +112,7 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	if err != nil {
 		return c.reportPackErrors(f.cases, err)
 	}
-	opts := conformance.Options{Properties: f.properties}
+	opts := conformance.Options{Properties: f.properties, FailFast: f.failFast}
 	if f.profiles != "" {
 		opts.Profiles = strings.Split(f.profiles, ",")
 	}
