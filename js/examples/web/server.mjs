@@ -18,7 +18,7 @@
 
 import { createServer } from 'node:http';
 import { randomBytes, createHash } from 'node:crypto';
-import { readFile, appendFile } from 'node:fs/promises';
+import { readFile, appendFile, readdir } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadVerifier } from '../../src/verify.js';
 
@@ -62,8 +62,10 @@ const files = {
   '/verify.html': [new URL('verify.html', here), 'text/html; charset=utf-8'],
   '/verify-worker.js': [new URL('verify-worker.js', here), 'text/javascript; charset=utf-8'],
 };
-for (const m of ['index', 'tp1', 'rules', 'recorder', 'harness', 'verify']) {
-  files[`/kit/${m}.js`] = [new URL(`../../src/${m}.js`, here), 'text/javascript; charset=utf-8'];
+// Every module of the kit, so that one it adds is served with the rest
+// (a module index.js imports and the page cannot load stops the page).
+for (const m of await readdir(new URL('../../src/', here))) {
+  if (m.endsWith('.js')) files[`/kit/${m}`] = [new URL(`../../src/${m}`, here), 'text/javascript; charset=utf-8'];
 }
 // The verifier's module, where /kit/verify.js looks for it, for a page
 // that verifies in the browser (docs/web.md).
