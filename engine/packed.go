@@ -94,27 +94,34 @@ func transposeLo(x uint64) uint64 {
 	return x ^ t ^ t<<24
 }
 
-// slide moves the board toward d with four table lookups. ok is false
-// when a merge would make a tile of 2^16 or more, which the packed board
-// does not hold; q is then wrong, and gained at least 2^17 (each such
-// row's entry counts 2^15 a quarter), so that the replay loop's guard
-// stops there without looking at ok.
+// slide moves the board toward d. ok is false when a merge would make a
+// tile of 2^16 or more, which the packed board does not hold.
 //
-// Left and right look the rows up; up and down gather each column into a
-// row index with one multiply, and transpose the new columns, put
-// together as rows, back. (Transposing the board first, instead of the
-// multiplies, is slower; so is spreading each new column on its own.)
+// It takes four table lookups: left and right look the rows up; up and
+// down gather each column into a row index with one multiply, and
+// transpose the new columns, put together as rows, back. (Transposing the
+// board first, instead of the multiplies, is slower; so is spreading each
+// new column on its own.) The replay loop writes the same lookups out.
 func (p packed) slide(d Direction) (q packed, gained uint64, ok bool) {
-	t := rowTables[d&1]
+	table := rowTables[d&1]
 	var e0, e1, e2, e3 rowEntry
 	if d >= Left {
-		e0, e1, e2, e3 = t[uint16(p.lo)], t[uint16(p.lo>>16)], t[uint16(p.lo>>32)], t[uint16(p.lo>>48)]
+		e0 = table[uint16(p.lo)]
+		e1 = table[uint16(p.lo>>16)]
+		e2 = table[uint16(p.lo>>32)]
+		e3 = table[uint16(p.lo>>48)]
 		q.lo = uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48
 	} else {
-		e0, e1, e2, e3 = t[column(p.lo)], t[column(p.lo>>4)], t[column(p.lo>>8)], t[column(p.lo>>12)]
+		e0 = table[column(p.lo)]
+		e1 = table[column(p.lo>>4)]
+		e2 = table[column(p.lo>>8)]
+		e3 = table[column(p.lo>>12)]
 		q.lo = transposeLo(uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48)
 	}
-	return q, uint64(e0>>16+e1>>16+e2>>16+e3>>16) << 2, (e0|e1|e2|e3)&rowEscape == 0
+	if (e0|e1|e2|e3)&rowEscape != 0 {
+		return packed{}, 0, false
+	}
+	return q, uint64(e0>>16+e1>>16+e2>>16+e3>>16) << 2, true
 }
 
 // column gathers the nibbles at bits 0, 16, 32 and 48 of x (column 0 of a
