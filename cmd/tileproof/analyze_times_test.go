@@ -60,3 +60,35 @@ func playTimedGame(t *testing.T, key, seed string, n int) *replay.Replay {
 		return r.LegalActions[i%len(r.LegalActions)]
 	})
 }
+
+// dirWriter returns a function that writes data to the file name under
+// dir, making its folders, and returns the file's path.
+func dirWriter(t *testing.T, dir string) func(name string, data []byte) string {
+	return func(name string, data []byte) string {
+		t.Helper()
+		f := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+}
+
+// slowerAt returns rep with its i-th think time one millisecond longer:
+// times no server sealed.
+func slowerAt(rep *replay.Replay, i int) replay.Replay {
+	r := *rep
+	r.Times = append([]uint32(nil), rep.Times...)
+	r.Times[i]++
+	return r
+}
+
+// untimedCopy returns rep without its think times and their seal.
+func untimedCopy(rep *replay.Replay) replay.Replay {
+	r := *rep
+	r.Times, r.TimesSeal = nil, ""
+	return r
+}

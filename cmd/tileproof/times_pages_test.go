@@ -20,17 +20,7 @@ func TestTimesPages(t *testing.T) {
 	key := "0123456789abcdef0123456789abcdef"
 	rep := playTimedGame(t, key, "times pages", 40)
 	dir := t.TempDir()
-	write := func(name string, data []byte) string {
-		t.Helper()
-		f := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(f, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
+	write := dirWriter(t, dir)
 	read := func(name string) string {
 		t.Helper()
 		b, err := os.ReadFile(name)
@@ -41,12 +31,9 @@ func TestTimesPages(t *testing.T) {
 	}
 	keyFile := write("key", []byte(key))
 	good := write("games/good.json", rep.EncodeJSON())
-	slower := *rep
-	slower.Times = append([]uint32(nil), rep.Times...)
-	slower.Times[3]++
+	slower := slowerAt(rep, 3)
 	forged := write("games/forged.json", slower.EncodeJSON())
-	bare := *rep
-	bare.Times, bare.TimesSeal = nil, ""
+	bare := untimedCopy(rep)
 	untimed := write("games/untimed.json", bare.EncodeJSON())
 	n := itoa(len(rep.Times))
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,30 +19,17 @@ func TestVerifyTimesKey(t *testing.T) {
 	rep := playTimedGame(t, key, "verify times", 60)
 	n := len(rep.Times)
 	dir := t.TempDir()
-	write := func(name string, data []byte) string {
-		t.Helper()
-		f := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(f, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
+	write := dirWriter(t, dir)
 	keyFile := write("key", []byte(key+"\n"))
 	otherKey := write("other", []byte(strings.Repeat("y", 32)))
 	good := write("timed/g.json", rep.EncodeJSON())
 
-	slower := *rep
-	slower.Times = append([]uint32(nil), rep.Times...)
-	slower.Times[n/2]++
+	slower := slowerAt(rep, n/2)
 	forgedTime := write("forged-time.json", slower.EncodeJSON())
 	reseal := *rep
 	reseal.TimesSeal = "hmac-sha256:" + strings.Repeat("0", 64)
 	forgedSeal := write("forged-seal.json", reseal.EncodeJSON())
-	bare := *rep
-	bare.Times, bare.TimesSeal = nil, ""
+	bare := untimedCopy(rep)
 	untimed := write("untimed/g.json", bare.EncodeJSON())
 	cheat := *rep
 	cheat.Claim.Score += 4
