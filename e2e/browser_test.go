@@ -52,10 +52,13 @@ func chromium(t *testing.T) {
 	}
 }
 
-// tab opens a new tab of the shared browser.
+// tab opens a new tab of the shared browser; a failed test logs the
+// errors its page reported (testkit.PageErrors).
 func tab(t *testing.T) context.Context {
 	t.Helper()
-	return browser.Tab(t)
+	ctx := browser.Tab(t)
+	testkit.PageErrors(t, ctx)
+	return ctx
 }
 
 // The original page, as npm ci in conformance/adapters installs it.

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/tileproof/tileproof/internal/safetext"
 )
 
 // Root is the module's root directory.
@@ -136,6 +138,54 @@ func (b *Browser) Tab(t testing.TB) context.Context {
 	ctx, cancelTimeout := context.WithTimeout(ctx, b.TabTimeout)
 	t.Cleanup(func() { cancelTimeout(); cancel() })
 	return ctx
+}
+
+// PageErrors keeps the first errors the page of the tab ctx reports
+// (uncaught exceptions, console.error, the browser's log: a script that
+// failed to load, a 404) and, when t has failed, logs them: a test that
+// waited in vain for a page says why the page never got there. The
+// listening costs the browser tests of a package a good part of their
+// CPU, so it is for the tabs whose pages load scripts of their own.
+func PageErrors(t testing.TB, ctx context.Context) {
+	var mu sync.Mutex
+	var seen []string
+	go func() {
+		for m, err := range chromedp.Console(ctx) {
+			if err != nil {
+				return
+			}
+			if m.Type != chromedp.ConsoleError && !m.IsException() {
+				continue
+			}
+			line := m.String()
+			if m.URL != "" {
+				line += fmt.Sprintf(" (%s:%d)", m.URL, m.Line)
+			}
+			mu.Lock()
+			if len(seen) < 20 {
+				seen = append(seen, safetext.Terminal(truncate(line, 400)))
+			}
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, line := range seen {
+			t.Logf("the page reported %s", line)
+		}
+	})
+}
+
+// truncate cuts s to at most n bytes, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }
 
 type build struct {
