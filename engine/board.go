@@ -281,6 +281,12 @@ func (b Board) Blocked() bool {
 
 // BoardFromValues makes a board from rows of tile values, 0 for an empty
 // cell: the nested-list form of the PGS document, with null read as 0.
+//
+// It is not inlined: inlined into a caller of another package, its call
+// of the generic boardFrom counts as letting values escape, which moves a
+// caller's rows on the stack (replay's JSON reader) to the heap.
+//
+//go:noinline
 func BoardFromValues(values [][]uint64) (Board, error) {
 	return boardFrom(values, tileExp)
 }

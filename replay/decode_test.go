@@ -145,3 +145,27 @@ func FuzzReadJSONStructs(f *testing.F) {
 		}
 	})
 }
+
+// TestJSONPlainBoardAllocs: the plain JSON reader reads a board's rows
+// into arrays on its stack, so a board costs no allocation. It broke once
+// without a test failing: BoardFromValues, inlined here, made its call of
+// the engine's generic board maker count as an escape.
+func TestJSONPlainBoardAllocs(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage instrumentation changes what the compiler inlines")
+	}
+	var f form
+	data := []byte(`[[2, 0, 4, null], [0, 0, 0, 0], [8, 16, 0, 2], [0, 0, 0, 4]]`)
+	allocs := testing.AllocsPerRun(50, func() {
+		p := plainJSON{data: data}
+		if !p.rows(field{id: fBoard}, &f) {
+			t.Fatal("the rows were not read")
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("reading a board's rows allocates %v times; want none", allocs)
+	}
+	if got := f.boardOf(fBoard).String(); strings.Join(strings.Fields(strings.SplitN(got, "\n", 2)[0]), " ") != "2 . 4 ." {
+		t.Errorf("board read as\n%s", got)
+	}
+}
