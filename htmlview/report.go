@@ -122,7 +122,7 @@ func needsOf(entries []Entry, top int) (needs []need, unlisted int) {
 	}
 	needs = slices.Concat(sus, atypical, tops, bad)
 	for i, n := range needs {
-		if timesState(n.Verdict.ThinkTimes) == timesNotSealed {
+		if n.Verdict.ThinkTimes.State() == replay.TimesNotSealed {
 			needs[i].Why = strings.TrimPrefix(n.Why+"; "+notSealedWhat+": "+n.Verdict.ThinkTimes.Reason, "; ")
 		}
 	}

@@ -14,39 +14,17 @@ import (
 // tells the games whose times are not sealed in the table's "what", which
 // the count's link filters. Without a check the pages are as they were.
 
-// The three outcomes of a check, as the pages name them.
-const (
-	timesSealed    = "sealed"
-	timesNotSealed = "not-sealed"
-	timesNone      = "none"
-)
-
-// timesState is the outcome of a check: "" when there was none. A replay
-// without times (or without a seal: Count 0 when it has no times) has
-// none to check.
-func timesState(tc *replay.TimesCheck) string {
-	switch {
-	case tc == nil:
-		return ""
-	case tc.Sealed:
-		return timesSealed
-	case tc.Count == 0:
-		return timesNone
-	}
-	return timesNotSealed
-}
-
 // notSealedWhat is what the table's "what" of a replay whose times are not
 // sealed ends with (after "; "), the reason left to its page so that a
 // row stays a few bytes; the summary's count links to the table filtered
 // by it.
 const notSealedWhat = "think times NOT sealed"
 
-// timesView is the line of a viewer page.
+// timesView is the line of a viewer page: the check (its State among
+// them) and the count of times, digits grouped.
 type timesView struct {
 	replay.TimesCheck
-	State string
-	Times string // the count of times, digits grouped
+	Times string
 }
 
 // timesViewOf is the line of a viewer page of verdict v; nil when its
@@ -55,7 +33,7 @@ func timesViewOf(v replay.Verdict) *timesView {
 	if v.ThinkTimes == nil {
 		return nil
 	}
-	return &timesView{*v.ThinkTimes, timesState(v.ThinkTimes), grouped(uint64(v.ThinkTimes.Count))}
+	return &timesView{*v.ThinkTimes, grouped(uint64(v.ThinkTimes.Count))}
 }
 
 // timesCounts are the report's counts of the checks' outcomes.
@@ -74,12 +52,12 @@ func timesCountsOf(entries []Entry) *timesCounts {
 	var c timesCounts
 	checked := false
 	for _, e := range entries {
-		switch timesState(e.Verdict.ThinkTimes) {
-		case timesSealed:
+		switch e.Verdict.ThinkTimes.State() {
+		case replay.TimesSealed:
 			c.Sealed++
-		case timesNotSealed:
+		case replay.TimesNotSealed:
 			c.NotSealed++
-		case timesNone:
+		case replay.TimesNone:
 			c.None++
 		default:
 			c.Unchecked++
@@ -97,7 +75,7 @@ func timesCountsOf(entries []Entry) *timesCounts {
 // timesWhat is what the table's "what" of verdict v gets after it: for
 // times not sealed, notSealedWhat; else nothing.
 func timesWhat(v replay.Verdict) string {
-	if timesState(v.ThinkTimes) != timesNotSealed {
+	if v.ThinkTimes.State() != replay.TimesNotSealed {
 		return ""
 	}
 	return "; " + notSealedWhat

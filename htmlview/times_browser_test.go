@@ -26,7 +26,7 @@ func TestBrowserTimes(t *testing.T) {
 	}
 	want := map[string]bool{}
 	for _, e := range entries {
-		if timesState(e.Verdict.ThinkTimes) == timesNotSealed {
+		if e.Verdict.ThinkTimes.State() == replay.TimesNotSealed {
 			want[e.Verdict.Name] = true
 		}
 	}

@@ -131,7 +131,7 @@ func TestTimesReport(t *testing.T) {
 	for i, e := range entries {
 		w := rows[i][colWhat].(string)
 		plain := what(e.Verdict)
-		if timesState(e.Verdict.ThinkTimes) == timesNotSealed {
+		if e.Verdict.ThinkTimes.State() == replay.TimesNotSealed {
 			plain += "; think times NOT sealed"
 		}
 		if w != plain {
@@ -143,8 +143,8 @@ func TestTimesReport(t *testing.T) {
 		t.Fatal("no replay needs your eyes")
 	}
 	for _, n := range needs {
-		if got := strings.HasSuffix(n.Why, "think times NOT sealed: "+hostileReason); got != (timesState(n.Verdict.ThinkTimes) == timesNotSealed) {
-			t.Errorf("%s (%s): why %q", n.Verdict.Name, timesState(n.Verdict.ThinkTimes), n.Why)
+		if got := strings.HasSuffix(n.Why, "think times NOT sealed: "+hostileReason); got != (n.Verdict.ThinkTimes.State() == replay.TimesNotSealed) {
+			t.Errorf("%s (%s): why %q", n.Verdict.Name, n.Verdict.ThinkTimes.State(), n.Why)
 		}
 	}
 
@@ -186,7 +186,7 @@ func TestBatchReportTimesCheck(t *testing.T) {
 	more, _ := filepath.Glob("../replays/tampered/*.yaml")
 	files = append(files[:min(4, len(files))], more[:min(3, len(more))]...)
 	files = append(files, "../replays/unreadable/unknown-field.yaml")
-	states := map[string]string{}
+	states := map[string]replay.TimesState{}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -194,7 +194,7 @@ func TestBatchReportTimesCheck(t *testing.T) {
 		}
 		vd := h.Verify(f, data)
 		h.Add(vd)
-		states[f] = timesState(vd.ThinkTimes)
+		states[f] = vd.ThinkTimes.State()
 		if vd.Reason.Unreadable() != (vd.ThinkTimes == nil) {
 			t.Errorf("%s (%s): check %+v", f, vd.Reason, vd.ThinkTimes)
 		}
@@ -215,7 +215,7 @@ func TestBatchReportTimesCheck(t *testing.T) {
 			continue // a replay that cannot be replayed has no page
 		}
 		pages++
-		if !strings.Contains(string(data), `data-times="`+state+`"`) {
+		if !strings.Contains(string(data), `data-times="`+string(state)+`"`) {
 			t.Errorf("%s's page does not say its times are %s", f, state)
 		}
 	}
@@ -271,6 +271,6 @@ func TestTimesReportSize(t *testing.T) {
 		if per := float64(got) / n; per > 150 {
 			t.Errorf("%+v: %.1f bytes a submission", tc.check, per)
 		}
-		t.Logf("%s: %.1f bytes a submission (%.1f without a check)", timesState(&tc.check), float64(got)/n, float64(plain)/n)
+		t.Logf("%s: %.1f bytes a submission (%.1f without a check)", tc.check.State(), float64(got)/n, float64(plain)/n)
 	}
 }

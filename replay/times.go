@@ -103,6 +103,30 @@ type TimesCheck struct {
 	Reason string // when not sealed, why, in words
 }
 
+// TimesState is the outcome of a check of think times, as the pages and
+// the summary of verify --times-key-file name it.
+type TimesState string
+
+// The outcomes of a check.
+const (
+	TimesSealed    TimesState = "sealed"     // the times are those the server measured
+	TimesNotSealed TimesState = "not-sealed" // they are not (Reason says why)
+	TimesNone      TimesState = "none"       // the replay has no times to check
+)
+
+// State is the check's outcome; "" when there was no check (tc is nil).
+func (tc *TimesCheck) State() TimesState {
+	switch {
+	case tc == nil:
+		return ""
+	case tc.Sealed:
+		return TimesSealed
+	case tc.Count == 0:
+		return TimesNone
+	}
+	return TimesNotSealed
+}
+
 // appendJSON writes the check as a verdict line's "thinkTimes":
 // {"count":N,"sealed":B} and, when not sealed, "reason".
 func (tc *TimesCheck) appendJSON(b []byte) []byte {

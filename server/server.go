@@ -451,7 +451,7 @@ func (s *Server) respond(name string, g *engine.Game, seed string, t ticket, tm 
 	return resp
 }
 
-// observe is what the player sees of a game.
+// legalActions are the moves the rules accept in g, as the API names them.
 func legalActions(g *engine.Game) []protocol.Action {
 	out := []protocol.Action{}
 	for _, d := range g.LegalMoves() {

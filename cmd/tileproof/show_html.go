@@ -30,7 +30,7 @@ func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *sho
 		times = ", think times: " + timesWord(vd.ThinkTimes)
 	}
 	if f.analyze && analysed(vd) {
-		vd.Analysis = analyzerWith(context.Background(), v, analysisOptions(timesKey))(name, r)
+		vd.Analysis = analyzer(context.Background(), v, analysisOptions(timesKey))(name, r)
 		var a struct{ Band string }
 		json.Unmarshal(vd.Analysis, &a)
 		band = ", evidence of computer play: " + a.Band

@@ -102,18 +102,18 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 	case timesKey != nil && report != nil:
 		report.SetTimesCheck(timesChecker(timesKey)) // before each page is written: the pages show it
 	case timesKey != nil:
-		verifyOne = withTimesCheck(timesKey, verifyOne)
+		verifyOne = withTimesCheck(v, timesKey)
 	}
 	ctx := cmd.Context()
 	analysisOpts := analysisOptions(timesKey)
 	switch {
 	case f.analyze && report != nil:
-		report.SetAnalyzer(analyzerWith(ctx, v, analysisOpts)) // before each page is written: the pages show it
+		report.SetAnalyzer(analyzer(ctx, v, analysisOpts)) // before each page is written: the pages show it
 	case f.analyze:
-		verifyOne = withAnalysis(analyzerWith(ctx, v, analysisOpts), verifyOne)
+		verifyOne = withAnalysis(analyzer(ctx, v, analysisOpts), verifyOne)
 	}
 	var sum replay.Summary
-	var times timesTally
+	times := timesTally{}
 	var progressOut io.Writer // stderr when it is a terminal
 	if f := terminalFile(c.stderr); f != nil {
 		progressOut = f
@@ -142,7 +142,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 			vd = vd.Strict() // every view says what the exit status says
 		}
 		sum.Add(vd)
-		times.add(vd.ThinkTimes)
+		times[vd.ThinkTimes.State()]++
 		if report != nil {
 			report.Add(vd)
 		}

@@ -37,15 +37,9 @@ func analysed(vd replay.Verdict) bool {
 }
 
 // analyzer returns the analysis verify --analyze gives a decoded game
-// (called name), as a verdict's Analysis: the report of tileproof analyze
-// --json, or notAnalysed's.
-func analyzer(ctx context.Context, v *replay.Verifier) func(name string, r *replay.Replay) json.RawMessage {
-	return analyzerWith(ctx, v, analyze.Options{Clairvoyance: true})
-}
-
-// analyzerWith is analyzer with the analysis's options (verify
-// --times-key-file gives it the check of the think times).
-func analyzerWith(ctx context.Context, v *replay.Verifier, opts analyze.Options) func(name string, r *replay.Replay) json.RawMessage {
+// (called name) with opts (analysisOptions'), as a verdict's Analysis: the
+// report of tileproof analyze --json, or notAnalysed's.
+func analyzer(ctx context.Context, v *replay.Verifier, opts analyze.Options) func(name string, r *replay.Replay) json.RawMessage {
 	return func(name string, r *replay.Replay) json.RawMessage {
 		rep, err := analyze.Analyze(ctx, v, name, r, opts)
 		if err != nil {

@@ -10,23 +10,24 @@ import (
 	"github.com/tileproof/tileproof/server"
 )
 
-// withTimesCheck returns verifyOne with, for each replay that decodes,
-// the check of its think times (timesChecker's) as the verdict's
-// ThinkTimes. The verdict on the game is left as it is: times that are
-// not sealed are not the times the server measured, which says nothing of
-// whether the game is legal.
-func withTimesCheck(key []byte, verifyOne func(name string, data []byte) replay.Verdict) func(string, []byte) replay.Verdict {
+// withTimesCheck is v.VerifyFile with, for each replay that decodes, the
+// check of its think times (timesChecker's) as the verdict's ThinkTimes:
+// decoded once, verified, then checked, as the report's Verify does. The
+// verdict on the game is left as it is: times that are not sealed are
+// not the times the server measured, which says nothing of whether the
+// game is legal.
+func withTimesCheck(v *replay.Verifier, key []byte) func(string, []byte) replay.Verdict {
 	check := timesChecker(key)
 	return func(name string, data []byte) replay.Verdict {
-		vd := verifyOne(name, data)
-		if vd.Reason.Unreadable() {
-			return vd
-		}
 		r, err := replay.Decode(name, data)
 		if err != nil {
-			return vd
+			return v.VerifyFile(name, data) // the malformed verdict, worded as without the check
 		}
-		vd.ThinkTimes = check(r)
+		vd := v.Verify(r)
+		vd.Name = name
+		if !vd.Reason.Unreadable() {
+			vd.ThinkTimes = check(r)
+		}
 		return vd
 	}
 }
@@ -59,13 +60,12 @@ func analysisOptions(key []byte) analyze.Options {
 // printTimesCheck writes a verdict's check of its think times for a
 // person, under the verdict's line.
 func printTimesCheck(w io.Writer, tc *replay.TimesCheck) {
-	switch {
-	case tc == nil:
-	case tc.Sealed:
+	switch tc.State() {
+	case replay.TimesSealed:
 		fmt.Fprintf(w, "       think times: %d, sealed by the server whose key was given\n", tc.Count)
-	case tc.Count == 0:
+	case replay.TimesNone:
 		fmt.Fprintf(w, "       think times: none to check: %s\n", safetext.TerminalLines(tc.Reason))
-	default:
+	case replay.TimesNotSealed:
 		fmt.Fprintf(w, "       think times: %d, NOT sealed by the server whose key was given: %s (the verdict on the game stands)\n", tc.Count, safetext.TerminalLines(tc.Reason))
 	}
 }
@@ -73,32 +73,18 @@ func printTimesCheck(w io.Writer, tc *replay.TimesCheck) {
 // timesWord is a check of think times in a word or two: sealed, NOT
 // sealed, or none (no times to check).
 func timesWord(tc *replay.TimesCheck) string {
-	switch {
-	case tc.Sealed:
-		return "sealed"
-	case tc.Count == 0:
-		return "none"
+	if tc.State() == replay.TimesNotSealed {
+		return "NOT sealed"
 	}
-	return "NOT sealed"
+	return string(tc.State())
 }
 
-// timesTally counts the verdicts' checks of their think times, for the
-// summary of verify --times-key-file.
-type timesTally struct{ sealed, notSealed, none int }
-
-func (t *timesTally) add(tc *replay.TimesCheck) {
-	switch {
-	case tc == nil:
-	case tc.Sealed:
-		t.sealed++
-	case tc.Count == 0:
-		t.none++
-	default:
-		t.notSealed++
-	}
-}
+// timesTally counts the verdicts' checks of their think times by
+// outcome, for the summary of verify --times-key-file.
+type timesTally map[replay.TimesState]int
 
 // write writes the tally as a line of the summary.
-func (t *timesTally) write(w io.Writer) {
-	fmt.Fprintf(w, "think times: %s sealed by the key given, %d with times NOT sealed by it, %d without times\n", plural(t.sealed, "replay"), t.notSealed, t.none)
+func (t timesTally) write(w io.Writer) {
+	fmt.Fprintf(w, "think times: %s sealed by the key given, %d with times NOT sealed by it, %d without times\n",
+		plural(t[replay.TimesSealed], "replay"), t[replay.TimesNotSealed], t[replay.TimesNone])
 }
