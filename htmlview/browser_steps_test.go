@@ -63,7 +63,7 @@ func TestBrowserLongUndoLog(t *testing.T) {
 			g.Frames[i] = moved
 		}
 		g.Frames[i].Step = i
-		eval[any](t, ctx, fmt.Sprintf(`location.hash = "#step=%d"`, i))
+		goTo(t, ctx, i)
 		check(t, ctx, g, i, fmt.Sprintf("going to step %d", i))
 	}
 }

@@ -90,6 +90,17 @@ func eval[T any](t *testing.T, ctx context.Context, js string) T {
 	return v
 }
 
+// goTo sets the page's address to #step=n and waits until the viewer
+// shows that step: hashchange is a task of its own, and an input event
+// sent before it runs is handled first.
+func goTo(t *testing.T, ctx context.Context, n int) {
+	t.Helper()
+	eval[string](t, ctx, fmt.Sprintf(`location.hash = "#step=%d"; ""`, n))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`+document.getElementById("board").dataset.step === %d`, n), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Fatalf("#step=%d set on the open page: still at step %d", n, read(t, ctx).Step)
+	}
+}
+
 // do runs actions in the tab.
 func do(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
@@ -343,10 +354,7 @@ func TestBrowserHashChange(t *testing.T) {
 	ctx := openAt(t, page(t, g), 0, 0, "#step=77", "#board .c")
 	check(t, ctx, g, 77, "opening at #step=77")
 	for _, n := range []int{1234, 5, 4000} {
-		eval[string](t, ctx, fmt.Sprintf(`location.hash = "#step=%d"; ""`, n))
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`+document.getElementById("board").dataset.step === %d`, n), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
-			t.Fatalf("#step=%d set on the open page: still at step %d", n, read(t, ctx).Step)
-		}
+		goTo(t, ctx, n)
 		check(t, ctx, g, n, fmt.Sprintf("#step=%d", n))
 	}
 	// The address follows the steps taken.
@@ -637,10 +645,7 @@ func TestBrowserNewTileVisible(t *testing.T) {
 	ctx := open(t, page(t, g))
 	spawnText := regexp.MustCompile(`^a (2|4) at row \d, column \d \(ringed\)$`)
 	for v, step := range steps {
-		eval[string](t, ctx, fmt.Sprintf(`location.hash = "#step=%d"; ""`, step))
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`+document.getElementById("board").dataset.step === %d`, step), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
-			t.Fatal(err)
-		}
+		goTo(t, ctx, step)
 		js := eval[string](t, ctx, `JSON.stringify((c => c ? {value: +c.dataset.value, bg: getComputedStyle(c).backgroundColor, ring: getComputedStyle(c).boxShadow} : null)(document.querySelector("#board .c.new")))`)
 		var c struct {
 			Value    uint64

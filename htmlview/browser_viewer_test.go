@@ -34,7 +34,7 @@ func TestBrowserPlaySpeed(t *testing.T) {
 	ctx := open(t, page(t, g))
 	for _, s := range []int{8, 30, 120} {
 		n := 2 * s // two seconds of play
-		eval[any](t, ctx, `location.hash = "#step=0"`)
+		goTo(t, ctx, 0)
 		do(t, ctx, "speed", chromedp.SetValue("#speed", fmt.Sprint(s)))
 		eval[any](t, ctx, `(() => {
 			window.tpSeen = [];
@@ -119,7 +119,7 @@ func TestBrowserAnimation(t *testing.T) {
 		if f.Spawn == nil {
 			continue
 		}
-		eval[any](t, ctx, fmt.Sprintf(`location.hash = "#step=%d"`, i))
+		goTo(t, ctx, i)
 		// The step and what it animates, read in the one evaluation (the
 		// animation is over in 220 ms, and a loaded machine may take
 		// longer between two calls).
@@ -177,7 +177,7 @@ func TestBrowserAnimation(t *testing.T) {
 	}
 	still := func(ctx context.Context, how string) {
 		t.Helper()
-		eval[any](t, ctx, `location.hash = "#step=200"`)
+		goTo(t, ctx, 200)
 		do(t, ctx, "n", chromedp.KeyEvent("n"))
 		if n, gs := eval[int](t, ctx, `document.getAnimations().length`), eval[int](t, ctx, `document.querySelectorAll("#ghosts .c").length`); n != 0 || gs != 0 {
 			t.Errorf("%s: %d animations, %d sliding tiles", how, n, gs)
