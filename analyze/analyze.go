@@ -70,7 +70,7 @@ func (notAnalysable) Error() string { return "not analysable" }
 // Analyze verifies replay r (called name in the statement) with v and
 // analyses its moves. A replay that
 // is not valid is not analysed (the error says why).
-func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Replay, opts Options) (*Report, error) {
+func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Replay, opts Options) (*GameReport, error) {
 	vd := v.Verify(r)
 	if !vd.Valid {
 		return nil, fmt.Errorf("%w: the replay is not valid (%s)", ErrNotAnalysable, vd.Reason)

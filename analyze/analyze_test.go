@@ -57,7 +57,7 @@ func TestJudge(t *testing.T) {
 }
 
 // analyseBot plays a game with bt and analyses it.
-func analyseBot(t testing.TB, bt bot, seed string, limit int, opts Options) *Report {
+func analyseBot(t testing.TB, bt bot, seed string, limit int, opts Options) *GameReport {
 	r := playBot(t, bt, seed, limit)
 	rep, err := Analyze(context.Background(), replay.NewVerifier(), seed, r, opts)
 	if err != nil {
@@ -66,7 +66,7 @@ func analyseBot(t testing.TB, bt bot, seed string, limit int, opts Options) *Rep
 	return rep
 }
 
-func statsOf(t testing.TB, rep *Report, id string) EvalStats {
+func statsOf(t testing.TB, rep *GameReport, id string) EvalStats {
 	for _, s := range rep.Evaluators {
 		if s.Evaluator == id {
 			return s

@@ -174,8 +174,8 @@ func roc(bots, humans []float64) string {
 // playPopulation plays n games of population p (at most limit moves each)
 // on two goroutines and analyses each, recording also whether it is
 // flagged when cut at 200, 500, 1,000 and 2,000 moves.
-func playPopulation(t *testing.T, p population, n, limit int) []*Report {
-	reps := make([]*Report, n)
+func playPopulation(t *testing.T, p population, n, limit int) []*GameReport {
+	reps := make([]*GameReport, n)
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range 2 {

@@ -251,7 +251,7 @@ func logOddsVariance(p float64, n int) float64 {
 }
 
 // place sets a report's z-scores, percentiles, band, reasons and statement.
-func (r *Reference) place(rep *Report) {
+func (r *Reference) place(rep *GameReport) {
 	rep.Reference = r.ID()
 	rep.Reasons = nil
 	rep.Score = math.Inf(-1)
@@ -336,7 +336,7 @@ func (r *Reference) place(rep *Report) {
 // players (each placed already or not: only the figures are read), with
 // the thresholds of base. Reports with no non-trivial move are left out,
 // and a game given twice (the same canonical hash) is counted once.
-func BuildReference(name, source string, reports []*Report, base *Reference) *Reference {
+func BuildReference(name, source string, reports []*GameReport, base *Reference) *Reference {
 	r := &Reference{Name: name, Source: source, Heuristic: getHeuristic().pin,
 		MinMoves: base.MinMoves, ModelMinMoves: base.ModelMinMoves, MinBandGames: base.MinBandGames, ReviewZ: base.ReviewZ, StrongZ: base.StrongZ,
 		ClairvoyanceReviewZ: base.ClairvoyanceReviewZ, ClairvoyanceStrongZ: base.ClairvoyanceStrongZ, MinSpread: base.MinSpread}

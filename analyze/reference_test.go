@@ -32,14 +32,14 @@ func testReference(t *testing.T) *Reference {
 
 // reportWith returns a report of n non-trivial moves with these shares
 // by expectimax-2, and second-best moves on 30%.
-func reportWith(n int, agreement, large float64, maxTile uint64) *Report {
-	return &Report{Name: "game", MaxTile: maxTile, NonTrivial: n, Evaluators: []EvalStats{{
+func reportWith(n int, agreement, large float64, maxTile uint64) *GameReport {
+	return &GameReport{Name: "game", MaxTile: maxTile, NonTrivial: n, Evaluators: []EvalStats{{
 		Evaluator: "expectimax-2/1", Agreement: agreement, LargeErrors: large,
 		Agree: int(math.Round(agreement * float64(n))), Large: int(math.Round(large * float64(n))), Second: int(0.3 * float64(n))}}}
 }
 
 // withSecond sets a report's second-best moves to that share.
-func withSecond(r *Report, second float64) *Report {
+func withSecond(r *GameReport, second float64) *GameReport {
 	r.Evaluators[0].Second = int(math.Round(second * float64(r.NonTrivial)))
 	return r
 }
@@ -48,7 +48,7 @@ func TestBands(t *testing.T) {
 	ref := testReference(t)
 	for _, c := range []struct {
 		name      string
-		rep       *Report
+		rep       *GameReport
 		clair     float64
 		band      string
 		reasonHas string
@@ -62,7 +62,7 @@ func TestBands(t *testing.T) {
 		{"thin band", reportWith(1000, 0.99, 0.0, 4096), 0, Insufficient, "largest tile is 2048 and above"},
 		{"clairvoyant", reportWith(1000, 0.53, 0.40, 512), 4.5, Review, "next spawn"},
 		{"very clairvoyant", reportWith(1000, 0.53, 0.40, 512), 7, Strong, "next spawn"},
-		{"unknown evaluator", &Report{Name: "x", NonTrivial: 1000, MaxTile: 512, Evaluators: []EvalStats{{Evaluator: "other/1", Agreement: 1}}}, 0, Insufficient, "none of these evaluators"},
+		{"unknown evaluator", &GameReport{Name: "x", NonTrivial: 1000, MaxTile: 512, Evaluators: []EvalStats{{Evaluator: "other/1", Agreement: 1}}}, 0, Insufficient, "none of these evaluators"},
 	} {
 		if c.clair != 0 {
 			c.rep.Clairvoyance = &Clairvoyant{Z: c.clair}

@@ -16,8 +16,8 @@ const (
 // NotAFinding is the sentence every statement ends with.
 const NotAFinding = "This is a statistical comparison with a reference set, not a finding of cheating: a person reviews the game before anything is decided."
 
-// Report is the analysis of one game.
-type Report struct {
+// GameReport is the analysis of one game.
+type GameReport struct {
 	Name      string `json:"name"`
 	SHA256    string `json:"sha256"` // the verified replay's canonical hash
 	MaxTile   uint64 `json:"max_tile"`
@@ -65,7 +65,7 @@ func BandText(band string) string {
 
 // statement writes the report's statement: its figures against the
 // reference, its band and the sentence that it is not a finding.
-func (r *Report) statement() string {
+func (r *GameReport) statement() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s.", r.Name, BandText(r.Band))
 	for _, why := range r.Reasons {

@@ -9,7 +9,7 @@ import (
 // slowOnCrowded picks the first legal move of down, right, left, up from
 // the answer r, after a wait of 2 ms plus 3 ms for each filled cell of
 // r's board: a player that thinks longer on crowded boards.
-func slowOnCrowded(_ int, r protocol.Response) protocol.Action {
+func slowOnCrowded(_ int, r protocol.Response) protocol.ActionBody {
 	filled := 0
 	for _, row := range r.Observation.Board {
 		for _, v := range row {

@@ -113,8 +113,8 @@ func (g *gameMoves) add(m Move, keep bool) {
 	}
 }
 
-func (g *gameMoves) report(evals []evaluator) *Report {
-	r := &Report{Analysed: g.counted, Forced: g.forced, Trivial: g.trivial, Stopped: g.stopped, Moves: g.moves}
+func (g *gameMoves) report(evals []evaluator) *GameReport {
+	r := &GameReport{Analysed: g.counted, Forced: g.forced, Trivial: g.trivial, Stopped: g.stopped, Moves: g.moves}
 	for i, e := range evals {
 		n := len(g.losses[i])
 		r.NonTrivial = n

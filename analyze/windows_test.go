@@ -10,8 +10,8 @@ import (
 
 // windows cuts a report's kept moves into consecutive windows of n moves
 // and places each against ref, as a game of its own.
-func windows(rep *Report, evals []evaluator, n int, ref *Reference) []*Report {
-	var out []*Report
+func windows(rep *GameReport, evals []evaluator, n int, ref *Reference) []*GameReport {
+	var out []*GameReport
 	for from := 0; from+n <= len(rep.Moves); from += n {
 		g := newGameMoves(len(evals))
 		for _, m := range rep.Moves[from : from+n] {

@@ -121,7 +121,7 @@ func stepName(st CaseStep) string {
 // checker collects a step's mismatches.
 type checker struct {
 	what   string
-	mm     []Mismatch
+	mm     []StepMismatch
 	before engine.Board // the board the step started from
 	// after is the implementation's board after the step, shown with a
 	// mismatch of another field when showAfter is set.
@@ -138,7 +138,7 @@ func (c *checker) add(field string, status Status, want, got any, format string,
 			return // one mismatch a field: a later check of it says the same
 		}
 	}
-	c.mm = append(c.mm, Mismatch{Field: field, Status: status, Want: fmt.Sprint(want), Got: fmt.Sprint(got), Text: fmt.Sprintf(format, args...)})
+	c.mm = append(c.mm, StepMismatch{Field: field, Status: status, Want: fmt.Sprint(want), Got: fmt.Sprint(got), Text: fmt.Sprintf(format, args...)})
 }
 
 // board adds a mismatch of a whole board.

@@ -65,16 +65,16 @@ type Exploration struct {
 	// LateGames counts the games started from a late board (see
 	// [Explore]).
 	LateGames   int
-	Divergences []Divergence // at most one a game: a game stops at its first
+	Divergences []ExploreDivergence // at most one a game: a game stops at its first
 	// Stopped says why the run ended before its games were all played
 	// (the context's cause: a deadline, an interrupt); "" when it ended
 	// on its own. The game under way when it stopped is not counted.
 	Stopped string
 }
 
-// Divergence is the first step of one game at which the implementation
+// ExploreDivergence is the first step of one game at which the implementation
 // and the engine disagree.
-type Divergence struct {
+type ExploreDivergence struct {
 	Game    int // 1-based
 	Move    int // the 1-based move of the game; 0 for the start
 	Profile string

@@ -31,7 +31,7 @@ type FoundCase struct {
 // writeCase runs the candidate against the implementation, writes it as a
 // case file with that result, parses it back and runs it against the
 // engine (it must pass).
-func (x *explorer) writeCase(d *Divergence, rep *Exploration, c candidate, s *shrinker, reproduced bool) (*FoundCase, error) {
+func (x *explorer) writeCase(d *ExploreDivergence, rep *Exploration, c candidate, s *shrinker, reproduced bool) (*FoundCase, error) {
 	steps, err := c.build(x.p)
 	if err != nil {
 		return nil, fmt.Errorf("exploration: the shrunk case of game %d does not play on the engine: %v", d.Game, err)

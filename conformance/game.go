@@ -37,7 +37,7 @@ type move struct {
 }
 
 // play plays the game and returns its first divergence, or nil.
-func (x *explorer) play(maxMoves int) *Divergence {
+func (x *explorer) play(maxMoves int) *ExploreDivergence {
 	var g *engine.Game
 	var err error
 	if x.late {
@@ -129,9 +129,9 @@ func (x *explorer) lateBoard() engine.Board {
 	return b
 }
 
-func (x *explorer) diverged(move int, res CaseResult) *Divergence {
+func (x *explorer) diverged(move int, res CaseResult) *ExploreDivergence {
 	res.Case, res.Area, res.Profile = "", "", x.p.Name
-	return &Divergence{Move: move, Profile: x.p.Name, Result: res}
+	return &ExploreDivergence{Move: move, Profile: x.p.Name, Result: res}
 }
 
 // choose picks the next action. Where the profile has them and the

@@ -13,7 +13,7 @@ import (
 func gateReport() *Report {
 	return &Report{Impl: Hello{Name: "impl", Version: "1"}, Pack: "p", PackVersion: "1", Contract: 1, Results: []CaseResult{
 		{Case: "core/a", Area: "core", Profile: "classic", Status: FlagsDiffer, Step: 1, Reason: "over differs",
-			Mismatches: []Mismatch{{Field: "over", Status: FlagsDiffer}}},
+			Mismatches: []StepMismatch{{Field: "over", Status: FlagsDiffer}}},
 		{Case: "profiles/empty", Area: "profiles", Profile: "classic", Status: FlagsDiffer, Step: 1, Reason: "over is false",
 			Unreachable: "no game reaches an empty board"},
 		{Case: "core/b", Area: "core", Profile: "classic", Status: Pass},
@@ -101,7 +101,7 @@ func TestGateChanged(t *testing.T) {
 		"class": func(r *CaseResult) { r.Status = BoardDiverged },
 		"step":  func(r *CaseResult) { r.Step = 2 },
 		"fields": func(r *CaseResult) {
-			r.Mismatches = append(r.Mismatches, Mismatch{Field: "result", Status: FlagsDiffer})
+			r.Mismatches = append(r.Mismatches, StepMismatch{Field: "result", Status: FlagsDiffer})
 		},
 	} {
 		now := gateReport()

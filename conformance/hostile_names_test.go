@@ -18,7 +18,7 @@ func hostileReport() *Report {
 	res := matrixResult("core", BoardDiverged)
 	res.Profile = "classic\x1b[31m"
 	res.Reason = "the board \x1b]52;c;cm0gLXJmIH4=\x07 differs"
-	res.Mismatches = []Mismatch{{Field: "board", Status: BoardDiverged, Text: "got \x1b[1A\x1b[2K ok"}}
+	res.Mismatches = []StepMismatch{{Field: "board", Status: BoardDiverged, Text: "got \x1b[1A\x1b[2K ok"}}
 	return matrixReport(hostileImpl, "1\x1b[0m", res)
 }
 

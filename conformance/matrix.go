@@ -45,7 +45,7 @@ func WriteMatrix(w io.Writer, reports []*Report) error {
 		sums, total := r.Summaries()
 		cells := make([]string, 0, len(areas)+1)
 		for _, a := range areas {
-			i := slices.IndexFunc(sums, func(s Summary) bool { return s.Area == a })
+			i := slices.IndexFunc(sums, func(s AreaSummary) bool { return s.Area == a })
 			if i < 0 {
 				cells = append(cells, "–")
 				continue
@@ -123,7 +123,7 @@ func label(r *Report) string {
 
 // cell is one area's outcome in the matrix. An area with checks not run
 // (a run cut short) is never a ✓: it says how many did not run.
-func cell(s Summary) string {
+func cell(s AreaSummary) string {
 	if s.Passed+s.Failed+s.Expected+s.NotRun == 0 && s.Skipped > 0 {
 		return fmt.Sprintf("skipped (%d)", s.Skipped) // nothing ran: not a pass
 	}

@@ -45,7 +45,7 @@ func TestEveryMismatchReported(t *testing.T) {
 	if !fields["score"] || !fields["moves"] {
 		t.Fatalf("%s: mismatches %+v, want score and moves among them", r.Key(), r.Mismatches)
 	}
-	var moves Mismatch
+	var moves StepMismatch
 	for _, m := range r.Mismatches {
 		if m.Field == "moves" {
 			moves = m

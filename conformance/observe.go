@@ -49,8 +49,8 @@ type ObserveOptions struct {
 	Impl string
 }
 
-// Observation is the outcome of an observation run.
-type Observation struct {
+// ObserveResult is the outcome of an observation run.
+type ObserveResult struct {
 	Impl     Hello
 	Seed     uint64
 	Profiles []string
@@ -101,7 +101,7 @@ type Observed struct {
 // game begins, the game under way is not counted, and the checks left
 // unfinished are [NotRun] (a divergence found before stays
 // the failure it is); Stopped says why.
-func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*Observation, error) {
+func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*ObserveResult, error) {
 	games := opts.Games
 	if games == 0 {
 		games = DefaultObserveGames
@@ -117,7 +117,7 @@ func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*Observation,
 	if err != nil {
 		return nil, err
 	}
-	rep := &Observation{Impl: hello, Seed: opts.Seed}
+	rep := &ObserveResult{Impl: hello, Seed: opts.Seed}
 	for _, p := range profiles {
 		rep.Profiles = append(rep.Profiles, p.Name)
 	}
@@ -157,7 +157,7 @@ func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*Observation,
 					ob := Observed{Game: game, Move: d.Step, Profile: p.Name, Player: name, Result: *d, Replay: g.Replay}
 					if canLoad && len(g.moves) > 0 {
 						x := &explorer{impl: impl, hello: hello, p: p, canLoad: true, observed: true, history: g.history, moves: g.moves}
-						fc, err := x.shrink(&Divergence{Game: game, Move: len(g.moves), Profile: p.Name, Result: *d}, &Exploration{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed})
+						fc, err := x.shrink(&ExploreDivergence{Game: game, Move: len(g.moves), Profile: p.Name, Result: *d}, &Exploration{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed})
 						if err != nil {
 							return nil, err
 						}
@@ -510,7 +510,7 @@ func openingCollision(p *engine.Profile) float64 {
 // dir/observe-PROFILE-KIND-GAME.yaml (creating dir), so that tileproof
 // verify and show reproduce it; it sets each Observed's File and returns
 // the files written.
-func (r *Observation) WriteReplays(dir string) ([]string, error) {
+func (r *ObserveResult) WriteReplays(dir string) ([]string, error) {
 	var files []string
 	for i := range r.Divergences {
 		d := &r.Divergences[i]
@@ -535,11 +535,11 @@ func (r *Observation) WriteReplays(dir string) ([]string, error) {
 // WriteCases writes the divergences shrunk to cases into dir, a case
 // pack laid out as exploration writes one ([Exploration.WriteCases]); it sets
 // each Found's File and returns the files written.
-func (r *Observation) WriteCases(dir string) ([]string, error) {
+func (r *ObserveResult) WriteCases(dir string) ([]string, error) {
 	var found Exploration
 	for _, d := range r.Divergences {
 		if d.Found != nil {
-			found.Divergences = append(found.Divergences, Divergence{Found: d.Found})
+			found.Divergences = append(found.Divergences, ExploreDivergence{Found: d.Found})
 		}
 	}
 	return found.WriteCases(dir)
@@ -547,7 +547,7 @@ func (r *Observation) WriteCases(dir string) ([]string, error) {
 
 // WriteText writes the run's summary: each kind's first divergence and
 // where its game is, then the games, the steps and the checks.
-func (r *Observation) WriteText(w io.Writer) {
+func (r *ObserveResult) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "observing %s %s under %s: its own games through new and move, each spawn copied into the engine\n", r.Impl.Name, r.Impl.Version, strings.Join(r.Profiles, ", "))
 	for _, d := range r.Divergences {
 		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] (%s) action %d: %s: %s\n", d.Game, d.Profile, d.Player, d.Move, d.Result.Status, d.Result.explain("    "))

@@ -45,7 +45,7 @@ func (bb *blackBox) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, e
 
 func (bb *blackBox) Close() error { return nil }
 
-func observe(t *testing.T, bb *blackBox, profile string, games int) *Observation {
+func observe(t *testing.T, bb *blackBox, profile string, games int) *ObserveResult {
 	t.Helper()
 	rep, err := Observe(t.Context(), bb, ObserveOptions{Games: games, Seed: 1, Profiles: []string{profile}, MaxMoves: 400})
 	if err != nil {
@@ -54,7 +54,7 @@ func observe(t *testing.T, bb *blackBox, profile string, games int) *Observation
 	return rep
 }
 
-func results(rep *Observation) map[string]CaseResult {
+func results(rep *ObserveResult) map[string]CaseResult {
 	m := map[string]CaseResult{}
 	for _, r := range rep.Results {
 		m[r.Case] = r

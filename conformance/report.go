@@ -4,11 +4,11 @@ import (
 	"sort"
 )
 
-// Summary counts a report's results by area: passed, failed (unexpected),
+// AreaSummary counts a report's results by area: passed, failed (unexpected),
 // expected failures, skipped, and not run (a run cut short). Failures on states no game reaches
 // (CaseResult.Unreachable) are counted apart, in Unreachable, and not in
 // Failed: the verdict on reachable states stands on its own.
-type Summary struct {
+type AreaSummary struct {
 	Area        string `json:"area"`
 	Passed      int    `json:"passed"`
 	Failed      int    `json:"failed"`
@@ -19,16 +19,16 @@ type Summary struct {
 }
 
 // Summaries returns one summary per area, sorted, and the total.
-func (r *Report) Summaries() (areas []Summary, total Summary) {
-	by := map[string]*Summary{}
+func (r *Report) Summaries() (areas []AreaSummary, total AreaSummary) {
+	by := map[string]*AreaSummary{}
 	total.Area = "total"
 	for _, res := range r.Results {
 		s := by[res.Area]
 		if s == nil {
-			s = &Summary{Area: res.Area}
+			s = &AreaSummary{Area: res.Area}
 			by[res.Area] = s
 		}
-		for _, t := range []*Summary{s, &total} {
+		for _, t := range []*AreaSummary{s, &total} {
 			switch {
 			case res.Status == Pass:
 				t.Passed++

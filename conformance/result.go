@@ -48,7 +48,7 @@ type CaseResult struct {
 	// Mismatches are every expectation the failing step missed, in the
 	// order the runner compares them (the board first); the first is the
 	// status's.
-	Mismatches []Mismatch
+	Mismatches []StepMismatch
 	// Start and Got are the board the failing step started from (for a
 	// property check, the board it loaded) and the board the
 	// implementation produced (each nil when unknown); Want, the board
@@ -71,8 +71,8 @@ type CaseResult struct {
 	Info *CaseInfo
 }
 
-// Mismatch is one expectation of a step that the implementation missed.
-type Mismatch struct {
+// StepMismatch is one expectation of a step that the implementation missed.
+type StepMismatch struct {
 	Field  string `json:"field"`  // board, after, row, cell, spawn, changed, gained, spawned, score, maxTile, moves, won, over, result, legal
 	Status Status `json:"status"` // the kind of failure it is
 	Want   string `json:"want"`   // what the rules give
@@ -138,20 +138,20 @@ func (r CaseResult) explain(indent string) string {
 
 // resultJSON is a result's JSON form: boards as text grids, and the diff.
 type resultJSON struct {
-	Case       string     `json:"case"`
-	Area       string     `json:"area"`
-	Profile    string     `json:"profile"`
-	Status     Status     `json:"status"`
-	Reason     string     `json:"reason,omitempty"`
-	Step       int        `json:"step,omitempty"`
-	Mismatches []Mismatch `json:"mismatches,omitempty"`
-	Diff       string     `json:"diff,omitempty"`
-	Start      string     `json:"start,omitempty"`
-	Want       string     `json:"want,omitempty"`
-	Got        string     `json:"got,omitempty"`
-	File       string     `json:"file,omitempty"`
-	Line       int        `json:"line,omitempty"`
-	Expected   string     `json:"expected,omitempty"`
+	Case       string         `json:"case"`
+	Area       string         `json:"area"`
+	Profile    string         `json:"profile"`
+	Status     Status         `json:"status"`
+	Reason     string         `json:"reason,omitempty"`
+	Step       int            `json:"step,omitempty"`
+	Mismatches []StepMismatch `json:"mismatches,omitempty"`
+	Diff       string         `json:"diff,omitempty"`
+	Start      string         `json:"start,omitempty"`
+	Want       string         `json:"want,omitempty"`
+	Got        string         `json:"got,omitempty"`
+	File       string         `json:"file,omitempty"`
+	Line       int            `json:"line,omitempty"`
+	Expected   string         `json:"expected,omitempty"`
 	// Added after the fields above: an older report has none of them.
 	Unreachable string `json:"unreachable,omitempty"`
 	*CaseInfo

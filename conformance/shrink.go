@@ -132,7 +132,7 @@ func (c candidate) caseStart() Start {
 // further when that does not reproduce it), else the game's moves from
 // its seed; then fewer moves, then (from a loaded state) fewer and smaller
 // tiles, a smaller score, fewer counted moves, smaller spawns.
-func (x *explorer) shrink(d *Divergence, rep *Exploration) (*FoundCase, error) {
+func (x *explorer) shrink(d *ExploreDivergence, rep *Exploration) (*FoundCase, error) {
 	s := &shrinker{impl: x.impl, p: x.p, kind: d.Result.Status}
 	n := d.Move // moves[:n] were played, the last one diverging
 	var found *candidate

@@ -20,7 +20,7 @@ import (
 // report of analyze.Analyze, or, for a game not analysed, its band
 // (insufficient) and Reason.
 type analysis struct {
-	analyze.Report
+	analyze.GameReport
 	Reason string `json:"reason"`
 }
 

@@ -20,7 +20,7 @@ import (
 // analysedPage analyses the corpus replay name (replays/...) as verify
 // --analyze does, with opts, and returns its viewer page, the verdict
 // carrying the analysis, and the report.
-func analysedPage(t *testing.T, name string, opts analyze.Options) (string, *analyze.Report) {
+func analysedPage(t *testing.T, name string, opts analyze.Options) (string, *analyze.GameReport) {
 	t.Helper()
 	g := load(t, name)
 	rep, err := analyze.Analyze(context.Background(), replay.NewVerifier(), name, g.Replay, opts)

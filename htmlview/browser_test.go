@@ -439,7 +439,7 @@ func manyFailures(n int, profiles []string) *conformance.Report {
 				after.Set(1+k/4, k%4, 2) // the implementation's spawn, in a cell of its own in each profile
 				r.Status, r.Want, r.Got = conformance.ScoreDiverged, nil, &after
 				r.Reason = "move left: gained 8 points, want 4"
-				r.Mismatches = []conformance.Mismatch{{Field: "gained", Status: conformance.ScoreDiverged, Want: "4", Got: "8", Text: r.Reason},
+				r.Mismatches = []conformance.StepMismatch{{Field: "gained", Status: conformance.ScoreDiverged, Want: "4", Got: "8", Text: r.Reason},
 					{Field: "score", Status: conformance.ScoreDiverged, Want: "4", Got: "8", Text: "move left: the score is 8, want 4"}}
 			}
 			rep.Results = append(rep.Results, r)

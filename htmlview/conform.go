@@ -59,7 +59,7 @@ type variant struct {
 	// Fields are the step's mismatches with what the rules give and what
 	// the implementation did, when they say (a whole board diverged is
 	// drawn, not listed).
-	Fields []conformance.Mismatch
+	Fields []conformance.StepMismatch
 	// The boards: the one the failing step started from (or the board a
 	// property loaded), the rules' and the implementation's, the cells
 	// where the last two differ marked (Diffs of them). Start is nil when
@@ -354,7 +354,7 @@ func listResults(results []conformance.CaseResult) []listed {
 
 // areaRow is a line of the summary table.
 type areaRow struct {
-	conformance.Summary
+	conformance.AreaSummary
 	XPass int // unexpected passes (counted as passed in the summary)
 }
 

@@ -14,8 +14,8 @@ import (
 func causeReport() *conformance.Report {
 	rep := &conformance.Report{Impl: conformance.Hello{Name: "x<b>", Profiles: []string{"classic"}}, Pack: "p"}
 	rep.CasesDir, rep.Rerun = "cases", []string{"tileproof", "conform", "--impl", "exec:./my adapter"}
-	gained := []conformance.Mismatch{{Field: "gained", Status: conformance.ScoreDiverged, Want: "4", Got: "8", Text: "gained 8, want 4"}}
-	add := func(name string, status conformance.Status, step int, ms []conformance.Mismatch, unreachable string) {
+	gained := []conformance.StepMismatch{{Field: "gained", Status: conformance.ScoreDiverged, Want: "4", Got: "8", Text: "gained 8, want 4"}}
+	add := func(name string, status conformance.Status, step int, ms []conformance.StepMismatch, unreachable string) {
 		info := &conformance.CaseInfo{Description: "<script>alert(1)</script> " + name, Source: "src & <i>", From: "seed abc", YAML: "id: <x>\n"}
 		for i := range step {
 			info.Steps = append(info.Steps, conformance.StepInfo{Action: []string{"left", "right", "up"}[i%3]})
@@ -26,8 +26,8 @@ func causeReport() *conformance.Report {
 	add("core/big", conformance.ScoreDiverged, 3, gained, "")
 	add("line/small", conformance.ScoreDiverged, 1, gained, "")
 	add("core/mid", conformance.ScoreDiverged, 2, gained, "")
-	add("core/spawn", conformance.SpawnWrong, 1, []conformance.Mismatch{{Field: "spawn", Want: "a spawn", Got: "none"}}, "")
-	add("profiles/empty", conformance.FlagsDiffer, 1, []conformance.Mismatch{{Field: "over", Want: "true", Got: "false"}}, "an empty board")
+	add("core/spawn", conformance.SpawnWrong, 1, []conformance.StepMismatch{{Field: "spawn", Want: "a spawn", Got: "none"}}, "")
+	add("profiles/empty", conformance.FlagsDiffer, 1, []conformance.StepMismatch{{Field: "over", Want: "true", Got: "false"}}, "an empty board")
 	return rep
 }
 

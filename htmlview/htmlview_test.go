@@ -680,7 +680,7 @@ func manyProfiles() *conformance.Report {
 	}
 	rep.Results = append(rep.Results,
 		conformance.CaseResult{Case: "core/b", Area: "core", Profile: "pgs", Status: conformance.ScoreDiverged, Step: 1, Reason: "move left: gained 8 points, want 4",
-			Mismatches: []conformance.Mismatch{{Field: "gained", Text: "move left: gained 8 points, want 4"}, {Field: "score", Text: "move left: the score is 8, want 4"}}},
+			Mismatches: []conformance.StepMismatch{{Field: "gained", Text: "move left: gained 8 points, want 4"}, {Field: "score", Text: "move left: the score is 8, want 4"}}},
 		conformance.CaseResult{Case: "core/c", Area: "core", Profile: "pgs", Status: conformance.Pass})
 	loaded := mustBoard("2 . . .\n2 . . .\n. . . .\n. . . .")
 	mirror := mustBoard(". . . 2\n. . . 2\n. . . .\n. . . .")

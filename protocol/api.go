@@ -44,11 +44,11 @@ type GameState struct {
 	Seal        string     `json:"seal,omitempty"` // the generator and the server's seal of the state, when it signs
 }
 
-// Action is a request's action: {"type": "move", "direction": "left"}, or
+// ActionBody is a request's action: {"type": "move", "direction": "left"}, or
 // undo, end-run, keep-playing, or observe (which changes nothing and
 // answers the state with its observation and legal actions). Spawn forces
 // the next tile, where the server allows it.
-type Action struct {
+type ActionBody struct {
 	Type      string        `json:"type"`
 	Direction string        `json:"direction,omitempty"`
 	Spawn     *engine.Spawn `json:"spawn,omitempty"`
@@ -56,8 +56,8 @@ type Action struct {
 
 // ActionRequest is the body of POST /api/games/{game}/action.
 type ActionRequest struct {
-	State  *GameState `json:"state"`
-	Action *Action    `json:"action"`
+	State  *GameState  `json:"state"`
+	Action *ActionBody `json:"action"`
 }
 
 // Observation is what the player sees.
@@ -85,7 +85,7 @@ type Response struct {
 	OK           bool          `json:"ok"`
 	State        *GameState    `json:"state,omitempty"`
 	Observation  *Observation  `json:"observation,omitempty"`
-	LegalActions []Action      `json:"legalActions"`
+	LegalActions []ActionBody  `json:"legalActions"`
 	Spec         *Spec         `json:"spec,omitempty"`
 	Score        uint64        `json:"score"`
 	GameOver     bool          `json:"gameOver"`

@@ -54,9 +54,9 @@ func benchServer(b *testing.B, key string) http.Handler {
 // benchAnswer is what a client reads of an answer: the state kept as it
 // came, to send back.
 type benchAnswer struct {
-	State        json.RawMessage   `json:"state"`
-	LegalActions []protocol.Action `json:"legalActions"`
-	GameOver     bool              `json:"gameOver"`
+	State        json.RawMessage       `json:"state"`
+	LegalActions []protocol.ActionBody `json:"legalActions"`
+	GameOver     bool                  `json:"gameOver"`
 }
 
 // benchGame plays games through send, one request per call of step: an
@@ -73,8 +73,8 @@ func (g *benchGame) step(b *testing.B) {
 		data = g.send("GET", fmt.Sprintf("/api/games/tile-merge/init?seed=bench-%d", g.seeds.Add(1)), nil)
 	} else {
 		body, _ := json.Marshal(struct {
-			State  json.RawMessage  `json:"state"`
-			Action *protocol.Action `json:"action"`
+			State  json.RawMessage      `json:"state"`
+			Action *protocol.ActionBody `json:"action"`
 		}{g.cur.State, &g.cur.LegalActions[0]})
 		data = g.send("POST", "/api/games/tile-merge/action", body)
 	}

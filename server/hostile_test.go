@@ -52,10 +52,10 @@ func errText(body string) string {
 	return e.Error
 }
 
-func move(d string) protocol.Action { return protocol.Action{Type: "move", Direction: d} }
+func move(d string) protocol.ActionBody { return protocol.ActionBody{Type: "move", Direction: d} }
 
 // play posts action on st and wants an answer ok with a state.
-func play(t *testing.T, base, game string, st *protocol.GameState, a protocol.Action) protocol.Response {
+func play(t *testing.T, base, game string, st *protocol.GameState, a protocol.ActionBody) protocol.Response {
 	t.Helper()
 	code, r, body := post(t, base+"/api/games/"+game+"/action", action(t, st, a))
 	if code != 200 || !r.OK || r.State == nil {
@@ -65,7 +65,7 @@ func play(t *testing.T, base, game string, st *protocol.GameState, a protocol.Ac
 }
 
 // legalMove returns the first legal move of an answer.
-func legalMove(t *testing.T, r protocol.Response) protocol.Action {
+func legalMove(t *testing.T, r protocol.Response) protocol.ActionBody {
 	t.Helper()
 	for _, a := range r.LegalActions {
 		if a.Type == "move" {
@@ -73,7 +73,7 @@ func legalMove(t *testing.T, r protocol.Response) protocol.Action {
 		}
 	}
 	t.Fatalf("no legal move in %+v", r)
-	return protocol.Action{}
+	return protocol.ActionBody{}
 }
 
 func TestKeyShorterThan32BytesRefused(t *testing.T) {
@@ -139,7 +139,7 @@ func TestStateUsedOnce(t *testing.T) {
 			t.Errorf("tile-merge, the first state again, %s: %d %s", a.Direction, code, body)
 		}
 	}
-	if code, _, body := post(t, ts.URL+"/api/games/tile-merge/action", action(t, s0, protocol.Action{Type: "observe"})); code != 409 {
+	if code, _, body := post(t, ts.URL+"/api/games/tile-merge/action", action(t, s0, protocol.ActionBody{Type: "observe"})); code != 409 {
 		t.Errorf("observe on a spent state: %d %s", code, body)
 	}
 	play(t, ts.URL, "tile-merge", r1.State, legalMove(t, r1))
@@ -149,17 +149,17 @@ func TestStateUsedOnce(t *testing.T) {
 	_, r0, _ = get(t, ts.URL+"/api/games/online-2048/init?seed=7")
 	r1 = play(t, ts.URL, "online-2048", r0.State, legalMove(t, r0))
 	r2 := play(t, ts.URL, "online-2048", r1.State, legalMove(t, r1))
-	u := play(t, ts.URL, "online-2048", r2.State, protocol.Action{Type: "undo"})
+	u := play(t, ts.URL, "online-2048", r2.State, protocol.ActionBody{Type: "undo"})
 	if fmt.Sprint(u.Observation.Board) != fmt.Sprint(r1.Observation.Board) {
 		t.Fatalf("undo gave %v, want %v", u.Observation.Board, r1.Observation.Board)
 	}
 	for i, old := range []*protocol.GameState{r0.State, r1.State, r2.State} {
-		code, _, body := post(t, ts.URL+"/api/games/online-2048/action", action(t, old, protocol.Action{Type: "undo"}))
+		code, _, body := post(t, ts.URL+"/api/games/online-2048/action", action(t, old, protocol.ActionBody{Type: "undo"}))
 		if code != 409 {
 			t.Errorf("online-2048: undo on spent state %d: %d %s", i, code, body)
 		}
 	}
-	code, r, body := post(t, ts.URL+"/api/games/online-2048/action", action(t, u.State, protocol.Action{Type: "undo"}))
+	code, r, body := post(t, ts.URL+"/api/games/online-2048/action", action(t, u.State, protocol.ActionBody{Type: "undo"}))
 	if code != 200 || r.OK || r.Error != "no-undo" {
 		t.Errorf("online-2048: a second undo: %d %s", code, body)
 	}
@@ -559,13 +559,13 @@ func TestBadForcedSpawnIsARefusal(t *testing.T) {
 	st := &protocol.GameState{Format: protocol.StateFormat, Game: "classic", Rules: 1, Result: "playing",
 		Board: [][]uint64{{2, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}}
 	for _, sp := range []engine.Spawn{{Row: 0, Col: 3, Value: 2}, {Row: 1, Col: 1, Value: 8}, {Row: 9, Col: 0, Value: 2}} {
-		code, r, body := post(t, ts.URL+"/api/games/classic/action", action(t, st, protocol.Action{Type: "move", Direction: "right", Spawn: &sp}))
+		code, r, body := post(t, ts.URL+"/api/games/classic/action", action(t, st, protocol.ActionBody{Type: "move", Direction: "right", Spawn: &sp}))
 		if code != 200 || r.OK || r.Error != "bad-spawn" || r.State != nil || r.Observation == nil || r.Observation.Board[0][0] != 2 {
 			t.Errorf("right with spawn %+v: %d %s", sp, code, body)
 		}
 	}
 	sp := engine.Spawn{Row: 1, Col: 1, Value: 4}
-	if code, r, body := post(t, ts.URL+"/api/games/classic/action", action(t, st, protocol.Action{Type: "move", Direction: "right", Spawn: &sp})); code != 200 || !r.OK || r.Observation.Board[1][1] != 4 {
+	if code, r, body := post(t, ts.URL+"/api/games/classic/action", action(t, st, protocol.ActionBody{Type: "move", Direction: "right", Spawn: &sp})); code != 200 || !r.OK || r.Observation.Board[1][1] != 4 {
 		t.Errorf("right with a good spawn: %d %s", code, body)
 	}
 }
@@ -588,16 +588,16 @@ func TestGameOverFreesItsPlace(t *testing.T) {
 		t.Fatalf("init with every place held: %d %s", code, body)
 	}
 	done = play(t, ts.URL, "online-2048", done.State, legalMove(t, done))
-	end := play(t, ts.URL, "online-2048", done.State, protocol.Action{Type: "end-run"})
+	end := play(t, ts.URL, "online-2048", done.State, protocol.ActionBody{Type: "end-run"})
 	if !end.GameOver {
 		t.Fatalf("end-run: %+v", end)
 	}
 	// Until a new game takes its place, the last state still answers.
-	end = play(t, ts.URL, "online-2048", end.State, protocol.Action{Type: "observe"})
+	end = play(t, ts.URL, "online-2048", end.State, protocol.ActionBody{Type: "observe"})
 	if code, _, body := get(t, ts.URL+"/api/games/classic/init?seed=late"); code != 200 {
 		t.Fatalf("init after a game ended: %d %s", code, body)
 	}
-	if code, _, body := post(t, ts.URL+"/api/games/online-2048/action", action(t, end.State, protocol.Action{Type: "observe"})); code != 410 || !strings.Contains(body, "was over") {
+	if code, _, body := post(t, ts.URL+"/api/games/online-2048/action", action(t, end.State, protocol.ActionBody{Type: "observe"})); code != 410 || !strings.Contains(body, "was over") {
 		t.Errorf("the ended game's last state after its place went to a new game: %d %s", code, body)
 	}
 	if code, _, body := get(t, ts.URL+"/api/games/classic/init?seed=later"); code != 503 {

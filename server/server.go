@@ -380,7 +380,7 @@ func stateStatus(err error) int {
 
 var errBadAction = errors.New("bad action")
 
-func (s *Server) apply(g *engine.Game, a *protocol.Action) (*engine.Step, error) {
+func (s *Server) apply(g *engine.Game, a *protocol.ActionBody) (*engine.Step, error) {
 	switch a.Type {
 	case "move":
 		d, ok := direction(a.Direction)
@@ -452,10 +452,10 @@ func (s *Server) respond(name string, g *engine.Game, seed string, t ticket, tm 
 }
 
 // legalActions are the moves the rules accept in g, as the API names them.
-func legalActions(g *engine.Game) []protocol.Action {
-	out := []protocol.Action{}
+func legalActions(g *engine.Game) []protocol.ActionBody {
+	out := []protocol.ActionBody{}
 	for _, d := range g.LegalMoves() {
-		out = append(out, protocol.Action{Type: "move", Direction: d.String()})
+		out = append(out, protocol.ActionBody{Type: "move", Direction: d.String()})
 	}
 	return out
 }

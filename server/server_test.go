@@ -54,7 +54,7 @@ func post(t *testing.T, url string, body string) (int, protocol.Response, string
 	return do(t, http.MethodPost, url, "application/json", body)
 }
 
-func action(t *testing.T, st *protocol.GameState, a protocol.Action) string {
+func action(t *testing.T, st *protocol.GameState, a protocol.ActionBody) string {
 	t.Helper()
 	b, _ := json.Marshal(map[string]any{"state": st, "action": a})
 	return string(b)
@@ -73,9 +73,9 @@ func TestPlaysLikeTheEngine(t *testing.T) {
 	st := r.State
 	for i := 0; !g.Over() && i < 300; i++ {
 		d := g.LegalMoves()[i%len(g.LegalMoves())]
-		a := protocol.Action{Type: "move", Direction: d.String()}
+		a := protocol.ActionBody{Type: "move", Direction: d.String()}
 		if i%17 == 5 {
-			a = protocol.Action{Type: "undo"}
+			a = protocol.ActionBody{Type: "undo"}
 			g.Undo()
 		} else {
 			g.Move(d)
@@ -103,7 +103,7 @@ func TestRefusalsAndErrors(t *testing.T) {
 	st := r.State
 	// An illegal move in tile-merge: HTTP 200, ok false, a teaching reason.
 	st.Board = [][]uint64{{2, 0, 0, 0}, {4, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}
-	code, r, body := post(t, ts.URL+"/api/games/tile-merge/action", action(t, st, protocol.Action{Type: "move", Direction: "left"}))
+	code, r, body := post(t, ts.URL+"/api/games/tile-merge/action", action(t, st, protocol.ActionBody{Type: "move", Direction: "left"}))
 	if code != 200 || r.OK || r.Error != "illegal-move" || !strings.Contains(r.Reason, "does not change the board") || len(r.LegalActions) != 2 {
 		t.Errorf("illegal move: %d %s", code, body)
 	}
@@ -114,12 +114,12 @@ func TestRefusalsAndErrors(t *testing.T) {
 	}{
 		{"POST", "/api/games/tile-merge/action", `{"state":`, 400, "not {state, action} JSON"},
 		{"POST", "/api/games/tile-merge/action", `{"state":{}, "action":{"type":"move","direction":"left"}, "extra":1}`, 400, `unknown key \"extra\"`},
-		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{3}}, Result: "playing"}, protocol.Action{Type: "move", Direction: "left"}), 400, "a board is 2 to 8 cells a side"},
-		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{3, 0}, {0, 0}}, Result: "playing"}, protocol.Action{Type: "move", Direction: "left"}), 400, "3 is not a power of two"},
-		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{2, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}, Result: "playing", Score: 1 << 60}, protocol.Action{Type: "move", Direction: "right"}), 400, "above 2^53-1"},
-		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "classic", Rules: 1}, protocol.Action{Type: "move", Direction: "right"}), 400, `a state of game \"classic\" sent to game \"tile-merge\"`},
-		{"POST", "/api/games/tile-merge/action", action(t, st, protocol.Action{Type: "jump"}), 400, `type \"jump\" is not move`},
-		{"POST", "/api/games/tile-merge/action", action(t, st, protocol.Action{Type: "move", Direction: "left", Spawn: &engine.Spawn{Row: 0, Col: 3, Value: 2}}), 400, "does not take forced spawns"},
+		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{3}}, Result: "playing"}, protocol.ActionBody{Type: "move", Direction: "left"}), 400, "a board is 2 to 8 cells a side"},
+		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{3, 0}, {0, 0}}, Result: "playing"}, protocol.ActionBody{Type: "move", Direction: "left"}), 400, "3 is not a power of two"},
+		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "tile-merge", Rules: 1, Board: [][]uint64{{2, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}, Result: "playing", Score: 1 << 60}, protocol.ActionBody{Type: "move", Direction: "right"}), 400, "above 2^53-1"},
+		{"POST", "/api/games/tile-merge/action", action(t, &protocol.GameState{Format: protocol.StateFormat, Game: "classic", Rules: 1}, protocol.ActionBody{Type: "move", Direction: "right"}), 400, `a state of game \"classic\" sent to game \"tile-merge\"`},
+		{"POST", "/api/games/tile-merge/action", action(t, st, protocol.ActionBody{Type: "jump"}), 400, `type \"jump\" is not move`},
+		{"POST", "/api/games/tile-merge/action", action(t, st, protocol.ActionBody{Type: "move", Direction: "left", Spawn: &engine.Spawn{Row: 0, Col: 3, Value: 2}}), 400, "does not take forced spawns"},
 		{"POST", "/api/games/tile-merge/action", `{"state":` + strings.Repeat(" ", MaxBody) + `{}}`, 413, "larger than"},
 		{"GET", "/api/games/tile-merge/action", "", 405, "POST"},
 		{"GET", "/api/games/chess/init?seed=1", "", 404, `no game \"chess\"`},
@@ -149,7 +149,7 @@ func TestSignedStates(t *testing.T) {
 	ts := newTestServer(t, testKey)
 	_, r, _ := get(t, ts.URL+"/api/games/classic/init?seed=7")
 	st := *r.State
-	code, r, body := post(t, ts.URL+"/api/games/classic/action", action(t, &st, protocol.Action{Type: "move", Direction: "left"}))
+	code, r, body := post(t, ts.URL+"/api/games/classic/action", action(t, &st, protocol.ActionBody{Type: "move", Direction: "left"}))
 	if code != 200 || r.State == nil {
 		t.Fatalf("signed state refused: %s", body)
 	}
@@ -169,13 +169,13 @@ func TestSignedStates(t *testing.T) {
 		edited := st
 		edited.Board = [][]uint64{append([]uint64(nil), st.Board[0]...), st.Board[1], st.Board[2], st.Board[3]}
 		edit(&edited)
-		code, _, body := post(t, ts.URL+"/api/games/classic/action", action(t, &edited, protocol.Action{Type: "move", Direction: "left"}))
+		code, _, body := post(t, ts.URL+"/api/games/classic/action", action(t, &edited, protocol.ActionBody{Type: "move", Direction: "left"}))
 		if code != 403 || !strings.Contains(body, "seal does not match") {
 			t.Errorf("edited %s: %d %s", name, code, body)
 		}
 	}
 	// Unedited, it plays (the edits spent nothing).
-	if code, _, body := post(t, ts.URL+"/api/games/classic/action", action(t, &st, protocol.Action{Type: "observe"})); code != 200 {
+	if code, _, body := post(t, ts.URL+"/api/games/classic/action", action(t, &st, protocol.ActionBody{Type: "observe"})); code != 200 {
 		t.Errorf("the unedited state after the edits: %d %s", code, body)
 	}
 }
@@ -201,7 +201,7 @@ func FuzzAction(f *testing.F) {
 	signed.ServeHTTP(rec, httptest.NewRequest("GET", "/api/games/classic/init?seed=7", nil))
 	var r protocol.Response
 	json.Unmarshal(rec.Body.Bytes(), &r)
-	f.Add(action(&testing.T{}, r.State, protocol.Action{Type: "move", Direction: "left"}))
+	f.Add(action(&testing.T{}, r.State, protocol.ActionBody{Type: "move", Direction: "left"}))
 	f.Fuzz(func(t *testing.T, body string) {
 		for _, s := range []*Server{unsigned, signed} {
 			rec := httptest.NewRecorder()

@@ -55,7 +55,7 @@ func TestThinkTimes(t *testing.T) {
 		case 1:
 			// An observe spends the state but is no action of the log:
 			// the time runs on.
-			code, r = apiplay.Call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.Action{Type: "observe"}})
+			code, r = apiplay.Call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.ActionBody{Type: "observe"}})
 			if code != 200 || !r.OK || r.ThinkMs != nil {
 				t.Fatalf("observe %d: %d %+v", i, code, r)
 			}
@@ -64,7 +64,7 @@ func TestThinkTimes(t *testing.T) {
 		case 2:
 			// An action the rules refuse (keep playing before any win)
 			// spends nothing: the time runs on.
-			code, r = apiplay.Call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.Action{Type: "keep-playing"}})
+			code, r = apiplay.Call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.ActionBody{Type: "keep-playing"}})
 			if code != 200 || r.OK || r.ThinkMs != nil {
 				t.Fatalf("a refused action %d: %d %+v", i, code, r)
 			}
@@ -76,7 +76,7 @@ func TestThinkTimes(t *testing.T) {
 				if g.Legal(d) {
 					continue
 				}
-				code, r = apiplay.Call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.Action{Type: "move", Direction: d.String()}})
+				code, r = apiplay.Call(t, ctx, ts.URL+"/api/games/"+game+"/action", map[string]any{"state": st, "action": protocol.ActionBody{Type: "move", Direction: d.String()}})
 				if code != 200 || !r.OK || r.Changed == nil || *r.Changed || r.ThinkMs != nil {
 					t.Fatalf("a move passed over %d: %d %+v", i, code, r)
 				}
@@ -87,9 +87,9 @@ func TestThinkTimes(t *testing.T) {
 			}
 		}
 		d := g.LegalMoves()[i%len(g.LegalMoves())]
-		a, act := protocol.Action{Type: "move", Direction: d.String()}, engine.Action(d)
+		a, act := protocol.ActionBody{Type: "move", Direction: d.String()}, engine.Action(d)
 		if i%13 == 4 && g.Undo() == nil {
-			a, act = protocol.Action{Type: "undo"}, engine.Undo
+			a, act = protocol.ActionBody{Type: "undo"}, engine.Undo
 		} else {
 			g.Move(d)
 		}

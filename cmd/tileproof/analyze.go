@@ -104,7 +104,7 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 	out := bufio.NewWriter(c.stdout)
 	defer out.Flush()
 	code := exitOK
-	var reports []*analyze.Report
+	var reports []*analyze.GameReport
 	for in := range inputs {
 		if in.Release != nil {
 			in.Release() // analyzed one at a time: the budget bounds what is read ahead
@@ -152,7 +152,7 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 }
 
 // printAnalysis writes a report for people.
-func printAnalysis(w io.Writer, r *analyze.Report) {
+func printAnalysis(w io.Writer, r *analyze.GameReport) {
 	fmt.Fprintf(w, "%s: %s (%s)\n", r.Name, r.Band, analyze.BandText(r.Band))
 	fmt.Fprintf(w, "  %d counted moves, largest tile %d; analysed %d: %d forced, %d trivial, %d non-trivial\n",
 		r.GameMoves, r.MaxTile, r.Analysed, r.Forced, r.Trivial, r.NonTrivial)

@@ -56,7 +56,7 @@ func playTimedGame(t *testing.T, key, seed string, n int) *replay.Replay {
 	}
 	ts := httptest.NewServer(s)
 	defer ts.Close()
-	return apiplay.Play(t, ts.URL, "tile-merge", seed, n, func(i int, r protocol.Response) protocol.Action {
+	return apiplay.Play(t, ts.URL, "tile-merge", seed, n, func(i int, r protocol.Response) protocol.ActionBody {
 		return r.LegalActions[i%len(r.LegalActions)]
 	})
 }

@@ -308,20 +308,20 @@ func (h *HTTP) load(g *httpGame, profile string, st conformance.LoadState, n int
 	g.state, _ = json.Marshal(ws)
 	// The server reads the state through the rules (a blocked board is
 	// over at once): observe asks it, changing nothing.
-	r, err := h.post(g, protocol.Action{Type: "observe"})
+	r, err := h.post(g, protocol.ActionBody{Type: "observe"})
 	if err != nil {
 		return conformance.ImplState{}, err
 	}
 	return g.take(r)
 }
 
-func (h *HTTP) post(g *httpGame, action protocol.Action) (*httpResponse, error) {
+func (h *HTTP) post(g *httpGame, action protocol.ActionBody) (*httpResponse, error) {
 	if g.state == nil {
 		return nil, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "an action before init or load"}
 	}
 	r, err := h.do("POST", "/api/games/"+url.PathEscape(g.name)+"/action", struct {
-		State  json.RawMessage  `json:"state"`
-		Action *protocol.Action `json:"action"`
+		State  json.RawMessage      `json:"state"`
+		Action *protocol.ActionBody `json:"action"`
 	}{g.state, &action})
 	if err != nil {
 		return nil, err
@@ -341,7 +341,7 @@ func (h *HTTP) Move(d engine.Direction, spawn *engine.Spawn) (conformance.MoveRe
 }
 
 func (h *HTTP) move(g *httpGame, d engine.Direction, spawn *engine.Spawn) (conformance.MoveResult, error) {
-	r, err := h.post(g, protocol.Action{Type: "move", Direction: d.String(), Spawn: spawn})
+	r, err := h.post(g, protocol.ActionBody{Type: "move", Direction: d.String(), Spawn: spawn})
 	if err != nil {
 		return conformance.MoveResult{}, err
 	}
@@ -411,7 +411,7 @@ func (h *HTTP) Legal() ([]engine.Direction, error) { return slices.Clone(h.game.
 
 // Do posts undo, end-run or keep-playing.
 func (h *HTTP) Do(action string) (conformance.ImplState, error) {
-	r, err := h.post(&h.game, protocol.Action{Type: action})
+	r, err := h.post(&h.game, protocol.ActionBody{Type: action})
 	if err != nil {
 		return conformance.ImplState{}, err
 	}

@@ -8,34 +8,34 @@ import (
 	"strings"
 )
 
-// Board is a game board of W columns and H rows, its cells row by row
+// Grid is a game board of W columns and H rows, its cells row by row
 // (the cell at column x, row y is Cells[y*W+x]); 0 is an empty cell. The
 // peer's coordinates are the same: x the column from the left, y the row
 // from the top.
-type Board struct {
+type Grid struct {
 	W, H  int
 	Cells []uint64
 }
 
 // NewBoard returns an empty board of w columns and h rows.
-func NewBoard(w, h int) Board { return Board{w, h, make([]uint64, w*h)} }
+func NewBoard(w, h int) Grid { return Grid{w, h, make([]uint64, w*h)} }
 
 // Clone returns a copy of b that shares no memory with it.
-func (b Board) Clone() Board {
-	return Board{b.W, b.H, append([]uint64(nil), b.Cells...)}
+func (b Grid) Clone() Grid {
+	return Grid{b.W, b.H, append([]uint64(nil), b.Cells...)}
 }
 
 // At returns the tile at column x, row y.
-func (b Board) At(x, y int) uint64 { return b.Cells[y*b.W+x] }
+func (b Grid) At(x, y int) uint64 { return b.Cells[y*b.W+x] }
 
 // Equal reports whether two boards have the same size and the same cells.
-func (b Board) Equal(o Board) bool {
+func (b Grid) Equal(o Grid) bool {
 	return b.W == o.W && b.H == o.H && slices.Equal(b.Cells, o.Cells)
 }
 
 // Sum returns the sum of the tiles: what the peer's first-format validator
 // compares to see a break.
-func (b Board) Sum() uint64 {
+func (b Grid) Sum() uint64 {
 	var s uint64
 	for _, v := range b.Cells {
 		s += v
@@ -44,7 +44,7 @@ func (b Board) Sum() uint64 {
 }
 
 // Max returns the largest tile.
-func (b Board) Max() uint64 {
+func (b Grid) Max() uint64 {
 	var m uint64
 	for _, v := range b.Cells {
 		m = max(m, v)
@@ -53,7 +53,7 @@ func (b Board) Max() uint64 {
 }
 
 // Empty returns the number of empty cells.
-func (b Board) Empty() int {
+func (b Grid) Empty() int {
 	n := 0
 	for _, v := range b.Cells {
 		if v == 0 {
@@ -64,7 +64,7 @@ func (b Board) Empty() int {
 }
 
 // String writes the board one row a line, "." for an empty cell.
-func (b Board) String() string {
+func (b Grid) String() string {
 	var sb strings.Builder
 	for y := range b.H {
 		for x := range b.W {
@@ -85,7 +85,7 @@ func (b Board) String() string {
 // HasMoves is the peer's test for a move being possible: an empty cell, or
 // two equal tiles side by side. (It differs from "some move changes the
 // board" only on an empty board.)
-func (b Board) HasMoves() bool {
+func (b Grid) HasMoves() bool {
 	for y := range b.H {
 		for x := range b.W {
 			v := b.At(x, y)
@@ -107,7 +107,7 @@ var errOverflow = errors.New("a merge would make a tile above 2^64")
 // neighbours once, the pair nearest that edge first; each merge scores the
 // tile it makes. It returns the new board (b is not changed), the points
 // and whether the board changed. d must be one of the four moves.
-func (b Board) Move(d Dir) (next Board, gain uint64, changed bool, err error) {
+func (b Grid) Move(d Dir) (next Grid, gain uint64, changed bool, err error) {
 	next = b.Clone()
 	n := b.W // cells in a line
 	lines := b.H

@@ -8,7 +8,7 @@ import (
 )
 
 // toPlain returns b as internal/plain's rows.
-func toPlain(b Board) plain.Board {
+func toPlain(b Grid) plain.Board {
 	rows := make(plain.Board, b.H)
 	for y := range rows {
 		rows[y] = append([]uint64(nil), b.Cells[y*b.W:(y+1)*b.W]...)
@@ -22,7 +22,7 @@ func toPlain(b Board) plain.Board {
 // of every size the readers accept.
 func TestMoveAgainstPlain(t *testing.T) {
 	vals := []uint64{0, 2, 4, 8, 16}
-	check := func(b Board) {
+	check := func(b Grid) {
 		t.Helper()
 		for _, d := range []Dir{Up, Right, Down, Left} {
 			got, gain, changed, err := b.Move(d)
@@ -30,7 +30,7 @@ func TestMoveAgainstPlain(t *testing.T) {
 				t.Fatal(err)
 			}
 			want, wgain, wchanged := plain.Move(toPlain(b), "URDL"[d])
-			if !got.Equal(Board{b.W, b.H, flatten(want)}) || gain != wgain || changed != wchanged {
+			if !got.Equal(Grid{b.W, b.H, flatten(want)}) || gain != wgain || changed != wchanged {
 				t.Fatalf("%s on\n%sgives\n%s%d points, changed %v; internal/plain gives\n%v%d points, changed %v", d, b, got, gain, changed, want, wgain, wchanged)
 			}
 		}
@@ -40,8 +40,8 @@ func TestMoveAgainstPlain(t *testing.T) {
 		var rec func(i int)
 		rec = func(i int) {
 			if i == n {
-				check(Board{n, 1, append([]uint64(nil), line...)})
-				check(Board{1, n, append([]uint64(nil), line...)})
+				check(Grid{n, 1, append([]uint64(nil), line...)})
+				check(Grid{1, n, append([]uint64(nil), line...)})
 				return
 			}
 			for _, v := range vals {
@@ -96,18 +96,18 @@ func TestHasMoves(t *testing.T) {
 	if !NewBoard(3, 3).HasMoves() {
 		t.Error("the peer counts an empty board as having moves")
 	}
-	if (Board{2, 2, []uint64{2, 4, 4, 2}}).HasMoves() {
+	if (Grid{2, 2, []uint64{2, 4, 4, 2}}).HasMoves() {
 		t.Error("2 4 / 4 2 has no move")
 	}
 }
 
 // TestMoveOverflow: a merge past 2^64 is an error, not a wrapped tile.
 func TestMoveOverflow(t *testing.T) {
-	b := Board{2, 2, []uint64{1 << 63, 1 << 63, 0, 0}}
+	b := Grid{2, 2, []uint64{1 << 63, 1 << 63, 0, 0}}
 	if _, _, _, err := b.Move(Left); err == nil {
 		t.Error("merging two 2^63 tiles gave no error")
 	}
-	b = Board{2, 2, []uint64{1 << 62, 1 << 62, 0, 0}}
+	b = Grid{2, 2, []uint64{1 << 62, 1 << 62, 0, 0}}
 	if next, gain, _, err := b.Move(Left); err != nil || gain != 1<<63 || next.Cells[0] != 1<<63 {
 		t.Errorf("merging two 2^62 tiles: %v, %d points, %v", err, gain, next)
 	}

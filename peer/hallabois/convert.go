@@ -279,7 +279,7 @@ func claimOf(res Validation) (replay.Claim, error) {
 }
 
 // engineBoard is a board as the engine holds it: at most 2^52 a tile.
-func engineBoard(b Board) (engine.Board, error) {
+func engineBoard(b Grid) (engine.Board, error) {
 	rows := make([][]uint64, b.H)
 	for y := range rows {
 		rows[y] = b.Cells[y*b.W : (y+1)*b.W]

@@ -160,7 +160,7 @@ func checkPotential(t *testing.T, rec *V1, res Validation) {
 			rows[y] = final.Cells[y*final.W : (y+1)*final.W]
 		}
 		next, _, _ := plain.Move(rows, "URDL"[last.Dir])
-		final = Board{final.W, final.H, nil}
+		final = Grid{final.W, final.H, nil}
 		for _, row := range next {
 			final.Cells = append(final.Cells, row...)
 		}
@@ -168,7 +168,7 @@ func checkPotential(t *testing.T, rec *V1, res Validation) {
 	want := potential(final) - potential(rec.Entries[0].Board)
 	for _, e := range rec.Entries[:len(rec.Entries)-1] {
 		if e.Spawn != nil {
-			want -= potential(Board{1, 1, []uint64{e.Spawn.Value}})
+			want -= potential(Grid{1, 1, []uint64{e.Spawn.Value}})
 		}
 	}
 	if res.ScoreEnd != want {
@@ -176,7 +176,7 @@ func checkPotential(t *testing.T, rec *V1, res Validation) {
 	}
 }
 
-func potential(b Board) uint64 {
+func potential(b Grid) uint64 {
 	var p uint64
 	for _, v := range b.Cells {
 		if v > 1 {

@@ -5,11 +5,11 @@ import (
 	"strconv"
 )
 
-// Error is a recording that cannot be read: the file, the 1-based entry of
+// RecordingError is a recording that cannot be read: the file, the 1-based entry of
 // a first-format recording (0 for its header or a second-format field),
 // the 1-based byte in the file where the fault is (0 when there is none)
 // and what is wrong.
-type Error struct {
+type RecordingError struct {
 	File  string
 	Entry int
 	Byte  int
@@ -18,7 +18,7 @@ type Error struct {
 
 // Error says where the recording cannot be read and why: "FILE: entry N,
 // byte B: what".
-func (e *Error) Error() string {
+func (e *RecordingError) Error() string {
 	s := e.File + ": "
 	switch {
 	case e.Entry > 0 && e.Byte > 0:

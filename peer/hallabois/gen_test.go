@@ -7,7 +7,7 @@ package hallabois
 // played is one step of a generated game: the board before it, the
 // direction, and for a move the tile that spawned after it.
 type played struct {
-	before Board
+	before Grid
 	dir    Dir
 	cell   int // -1: none
 	value  uint64
@@ -15,7 +15,7 @@ type played struct {
 
 // plan says when a generated game breaks: before a move, given the board,
 // the score and the breaks so far.
-type plan func(b Board, score uint64, breaks int) bool
+type plan func(b Grid, score uint64, breaks int) bool
 
 // playGame plays from the seed's start on a w x h board with the greedy
 // player (the move that scores most, then leaves most empty cells; ties
@@ -23,7 +23,7 @@ type plan func(b Board, score uint64, breaks int) bool
 // moves, breaking whenever brk says so; a break the rules refuse for its
 // count or its price ends the game. It returns the steps and the board at
 // the end.
-func playGame(w, h int, seed uint32, rules *Ruleset, maxMoves int, brk plan) ([]played, Board) {
+func playGame(w, h int, seed uint32, rules *Ruleset, maxMoves int, brk plan) ([]played, Grid) {
 	b, g := Start(w, h, seed)
 	var steps []played
 	var score uint64
@@ -77,7 +77,7 @@ func toV2(w, h int, seed uint32, steps []played) *V2 {
 // spawn and its direction; a break is no entry of its own, the entry
 // after it starts from the cleared board; the last entry is the final
 // board with the end marker.
-func toV1(w, h int, steps []played, final Board) *V1 {
+func toV1(w, h int, steps []played, final Grid) *V1 {
 	r := &V1{W: w, H: h, Sized: true}
 	for _, s := range steps {
 		if s.dir == Break {
@@ -85,7 +85,7 @@ func toV1(w, h int, steps []played, final Board) *V1 {
 		}
 		e := V1Entry{Board: s.before, Dir: s.dir}
 		if s.cell >= 0 {
-			e.Spawn = &Spawn{s.cell % w, s.cell / w, s.value}
+			e.Spawn = &RecordedSpawn{s.cell % w, s.cell / w, s.value}
 		}
 		r.Entries = append(r.Entries, e)
 	}

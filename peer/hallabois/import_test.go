@@ -385,7 +385,7 @@ func TestImportDifferentialV1(t *testing.T) {
 	for game := range 150 {
 		side := MinSide + rng.IntN(MaxSide-MinSide+1)
 		when := rng.IntN(3)
-		steps, final := playGame(side, side, rng.Uint32(), &ClassicV1, 20+rng.IntN(400), func(b Board, score uint64, breaks int) bool {
+		steps, final := playGame(side, side, rng.Uint32(), &ClassicV1, 20+rng.IntN(400), func(b Grid, score uint64, breaks int) bool {
 			return breaks < 3 && score >= 1000 && (when == 0 && b.Empty() <= 1 || when == 1 && !b.HasMoves())
 		})
 		rec := toV1(side, side, steps, final)

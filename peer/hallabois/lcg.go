@@ -94,7 +94,7 @@ var spawnValues = [4]uint64{2, 2, 2, 4}
 // the top left), the second the value. On a full board it places nothing
 // and draws nothing. It returns the cell's index (y*W+x) and the value, or
 // -1 and 0.
-func (g *LCG) Spawn(b Board) (cell int, value uint64) {
+func (g *LCG) Spawn(b Grid) (cell int, value uint64) {
 	n := b.Empty()
 	if n == 0 {
 		return -1, 0
@@ -117,7 +117,7 @@ func (g *LCG) Spawn(b Board) (cell int, value uint64) {
 // Start returns the board a second-format game starts from: an empty board
 // of w columns and h rows with two tiles spawned from seed, and the
 // generator after them.
-func Start(w, h int, seed uint32) (Board, LCG) {
+func Start(w, h int, seed uint32) (Grid, LCG) {
 	b := NewBoard(w, h)
 	g := LCG{seed}
 	g.Spawn(b)

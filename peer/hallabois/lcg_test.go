@@ -38,14 +38,14 @@ func TestSpawnVectors(t *testing.T) {
 	// % 4 = 3, the value 4. Then three empty cells (0, 2, 3): draw
 	// 1758099020 % 3 = 2, the cell 3; draw 419935893 % 4 = 1, a 2.
 	b, g := Start(2, 2, 0)
-	if want := (Board{2, 2, []uint64{0, 4, 0, 2}}); !b.Equal(want) {
+	if want := (Grid{2, 2, []uint64{0, 4, 0, 2}}); !b.Equal(want) {
 		t.Errorf("the start of seed 0 on 2x2:\n%swant\n%s", b, want)
 	}
 	if g.State != 419935893 {
 		t.Errorf("the state after the start is %d; want 419935893", g.State)
 	}
 	// A full board takes no tile and no draw.
-	full := Board{2, 2, []uint64{2, 4, 8, 16}}
+	full := Grid{2, 2, []uint64{2, 4, 8, 16}}
 	g = LCG{7}
 	if cell, v := g.Spawn(full); cell != -1 || v != 0 || g.State != 7 {
 		t.Errorf("a spawn on a full board gave cell %d, value %d, state %d", cell, v, g.State)
@@ -53,7 +53,7 @@ func TestSpawnVectors(t *testing.T) {
 	// One empty cell: it is taken whatever the draw; the value is the
 	// second draw's. Seed 2: draws 59559188, then 1103515245*59559188 +
 	// 12345 mod 2^32 mod 2^31-1.
-	one := Board{2, 2, []uint64{2, 0, 8, 16}}
+	one := Grid{2, 2, []uint64{2, 0, 8, 16}}
 	g = LCG{2}
 	cell, v := g.Spawn(one)
 	second := uint32((1103515245*uint64(59559188) + 12345) % (1 << 32) % 2147483647)

@@ -30,7 +30,7 @@ type Validation struct {
 	// (A first-format game's last entry scores its move, but the board
 	// after it is not part of the reconstruction.) For an invalid
 	// recording, the board where the problem was found.
-	Board     Board
+	Board     Grid
 	Won, Over bool
 	RNG       uint32 // second format: the generator's state at the end
 
@@ -80,7 +80,7 @@ func (r *Validation) fail(at int, kind, format string, args ...any) Validation {
 // playBreak counts a break at entry at on board b, which costs cost, and
 // returns b with the tiles below the rules' BreakBelow cleared; a break
 // that clears none is a finding.
-func (r *Validation) playBreak(at int, b Board, cost uint64) Board {
+func (r *Validation) playBreak(at int, b Grid, cost uint64) Grid {
 	r.Breaks++
 	r.BreakAt = append(r.BreakAt, at)
 	cleared := r.rules.clearBelow(b)

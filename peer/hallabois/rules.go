@@ -76,10 +76,10 @@ var ClassicV2 = Ruleset{
 }
 
 // Won reports whether b has a tile of at least the win tile.
-func (r *Ruleset) Won(b Board) bool { return b.Max() >= r.WinTile }
+func (r *Ruleset) Won(b Grid) bool { return b.Max() >= r.WinTile }
 
 // clearBelow returns b with every tile below the break threshold removed.
-func (r *Ruleset) clearBelow(b Board) Board {
+func (r *Ruleset) clearBelow(b Grid) Grid {
 	c := b.Clone()
 	for i, v := range c.Cells {
 		if v < r.BreakBelow {

@@ -22,31 +22,31 @@ var generatedRecordings = []struct {
 	make func() string
 }{
 	{"v1-4x4-break.txt", func() string {
-		steps, final := playGame(4, 4, 4, &ClassicV1, 150, func(b Board, score uint64, breaks int) bool {
+		steps, final := playGame(4, 4, 4, &ClassicV1, 150, func(b Grid, score uint64, breaks int) bool {
 			return breaks == 0 && score >= 1000 && b.Empty() <= 2
 		})
 		return toV1(4, 4, steps, final).String()
 	}},
 	{"v1-4x4-break-after-end.txt", func() string {
-		steps, final := playGame(4, 4, 3, &ClassicV1, 195, func(b Board, score uint64, breaks int) bool {
+		steps, final := playGame(4, 4, 3, &ClassicV1, 195, func(b Grid, score uint64, breaks int) bool {
 			return breaks == 0 && score >= 1000 && !b.HasMoves()
 		})
 		return toV1(4, 4, steps, final).String()
 	}},
 	{"v2-3x3-break.txt", func() string {
-		steps, _ := playGame(3, 3, 4, &ClassicV2, 100, func(b Board, score uint64, breaks int) bool {
+		steps, _ := playGame(3, 3, 4, &ClassicV2, 100, func(b Grid, score uint64, breaks int) bool {
 			return breaks == 0 && score >= 500 && b.Empty() <= 1 && b.HasMoves()
 		})
 		return toV2(3, 3, 4, steps).String()
 	}},
 	{"v2-3x3-break-after-end.txt", func() string {
-		steps, _ := playGame(3, 3, 4, &ClassicV2, 100, func(b Board, score uint64, breaks int) bool {
+		steps, _ := playGame(3, 3, 4, &ClassicV2, 100, func(b Grid, score uint64, breaks int) bool {
 			return score >= 500 && !b.HasMoves()
 		})
 		return toV2(3, 3, 4, steps).String()
 	}},
 	{"v2-4x4-four-breaks.txt", func() string {
-		steps, _ := playGame(4, 4, 4, &ClassicV2, 2000, func(b Board, score uint64, breaks int) bool {
+		steps, _ := playGame(4, 4, 4, &ClassicV2, 2000, func(b Grid, score uint64, breaks int) bool {
 			return score >= 1000 && b.Empty() == 0 && b.HasMoves()
 		})
 		return toV2(4, 4, 4, steps).String()

@@ -35,8 +35,8 @@ type V1 struct {
 // move, the tile that appeared after the move (nil when the entry records
 // none), the direction, and where the entry starts in the file.
 type V1Entry struct {
-	Board Board
-	Spawn *Spawn
+	Board Grid
+	Spawn *RecordedSpawn
 	Dir   Dir
 	// DirText is the direction as written. The peer reads "0" to "3" as
 	// the moves up, right, down, left, "6" and "b" as a break, and
@@ -45,9 +45,9 @@ type V1Entry struct {
 	Byte    int // 1-based byte of the file where the entry starts
 }
 
-// Spawn is a tile that appeared: column X, row Y (from the top left) and
+// RecordedSpawn is a tile that appeared: column X, row Y (from the top left) and
 // its value.
-type Spawn struct {
+type RecordedSpawn struct {
 	X, Y  int
 	Value uint64
 }
@@ -80,13 +80,13 @@ func v1Dir(text string) (Dir, bool) {
 // must be square, 2x2 to 6x6, every entry must have exactly W*H cells, a
 // spawn must be on the board, and nothing may follow a field (the peer
 // ignores what follows a second "S", ";", "+", "," or "."). file names the
-// recording in errors, which are [*Error].
+// recording in errors, which are [*RecordingError].
 func ParseV1(file string, data []byte) (*V1, error) {
 	fail := func(entry, off int, format string, args ...any) error {
-		return &Error{File: file, Entry: entry, Byte: off + 1, Msg: fmt.Sprintf(format, args...)}
+		return &RecordingError{File: file, Entry: entry, Byte: off + 1, Msg: fmt.Sprintf(format, args...)}
 	}
 	if len(data) > MaxV1Bytes {
-		return nil, &Error{File: file, Msg: fmt.Sprintf("%d bytes; a first-format recording is read up to %d", len(data), MaxV1Bytes)}
+		return nil, &RecordingError{File: file, Msg: fmt.Sprintf("%d bytes; a first-format recording is read up to %d", len(data), MaxV1Bytes)}
 	}
 	s := string(data)
 	rec := &V1{W: 4, H: 4}
@@ -146,9 +146,9 @@ func parseSize(s string) (w, h int, err error) {
 }
 
 // parseV1Entry reads the entry s[off:end]. Its errors have Byte set.
-func parseV1Entry(s string, off, end, w, h, cells int) (V1Entry, *Error) {
-	at := func(o int, format string, args ...any) *Error {
-		return &Error{Byte: o + 1, Msg: fmt.Sprintf(format, args...)}
+func parseV1Entry(s string, off, end, w, h, cells int) (V1Entry, *RecordingError) {
+	at := func(o int, format string, args ...any) *RecordingError {
+		return &RecordingError{Byte: o + 1, Msg: fmt.Sprintf(format, args...)}
 	}
 	e := V1Entry{Byte: off + 1}
 	semi := strings.IndexByte(s[off:end], ';')
@@ -199,10 +199,10 @@ func parseV1Entry(s string, off, end, w, h, cells int) (V1Entry, *Error) {
 }
 
 // parseSpawn reads "X,Y.V" in s[off:end].
-func parseSpawn(s string, off, end, w, h int) (*Spawn, *Error) {
+func parseSpawn(s string, off, end, w, h int) (*RecordedSpawn, *RecordingError) {
 	text := s[off:end]
-	bad := func(format string, args ...any) (*Spawn, *Error) {
-		return nil, &Error{Byte: off + 1, Msg: "the spawn " + strconv.Quote(text) + ": " + fmt.Sprintf(format, args...)}
+	bad := func(format string, args ...any) (*RecordedSpawn, *RecordingError) {
+		return nil, &RecordingError{Byte: off + 1, Msg: "the spawn " + strconv.Quote(text) + ": " + fmt.Sprintf(format, args...)}
 	}
 	pos, val, ok := strings.Cut(text, ".")
 	if !ok || strings.Contains(val, ".") {
@@ -227,5 +227,5 @@ func parseSpawn(s string, off, end, w, h int) (*Spawn, *Error) {
 	if int(x) >= w || int(y) >= h {
 		return bad("cell (%d,%d) is off the %dx%d board", x, y, w, h)
 	}
-	return &Spawn{int(x), int(y), v}, nil
+	return &RecordedSpawn{int(x), int(y), v}, nil
 }

@@ -21,7 +21,7 @@ func TestParseV1(t *testing.T) {
 		t.Fatalf("%dx%d, sized %v, %d entries; want 3x3, sized, 6", rec.W, rec.H, rec.Sized, len(rec.Entries))
 	}
 	e := rec.Entries[0]
-	if want := (Board{3, 3, []uint64{2, 0, 2, 0, 0, 0, 0, 0, 0}}); !e.Board.Equal(want) || *e.Spawn != (Spawn{1, 1, 2}) || e.Dir != Left || e.DirText != "3" || e.Byte != 5 {
+	if want := (Grid{3, 3, []uint64{2, 0, 2, 0, 0, 0, 0, 0, 0}}); !e.Board.Equal(want) || *e.Spawn != (RecordedSpawn{1, 1, 2}) || e.Dir != Left || e.DirText != "3" || e.Byte != 5 {
 		t.Errorf("entry 1: %v %+v %v %q byte %d", e.Board.Cells, e.Spawn, e.Dir, e.DirText, e.Byte)
 	}
 	if last := rec.Entries[5]; last.Spawn != nil || last.Dir != End || last.DirText != "f" {
@@ -78,7 +78,7 @@ func TestParseV1Errors(t *testing.T) {
 		{"", "f: entry 1, byte 1: no \";\" and direction after the board"},
 	} {
 		_, err := ParseV1("f", []byte(c.in))
-		var e *Error
+		var e *RecordingError
 		if !errors.As(err, &e) || err.Error() != c.want {
 			t.Errorf("%q:\n got %v\nwant %s", c.in, err, c.want)
 		}
@@ -132,7 +132,7 @@ func FuzzParseV1(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec, err := ParseV1("fuzz", data)
 		if err != nil {
-			var e *Error
+			var e *RecordingError
 			if !errors.As(err, &e) || e.File != "fuzz" || e.Byte < 0 || e.Byte > len(data)+1 || e.Entry < 0 {
 				t.Fatalf("error %#v", err)
 			}

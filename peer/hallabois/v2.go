@@ -47,13 +47,13 @@ var v2Dirs = [6]Dir{End, Up, Right, Down, Left, Break}
 // for n bytes, so a recording whose last moves are 0 digits keeps some of
 // them. The board is 2x2 to 6x6 and the seed a 32-bit number (the
 // generator's state). file names the recording in errors, which are
-// [*Error].
+// [*RecordingError].
 func ParseV2(file string, data []byte) (*V2, error) {
 	fail := func(off int, format string, args ...any) error {
-		return &Error{File: file, Byte: off + 1, Msg: fmt.Sprintf(format, args...)}
+		return &RecordingError{File: file, Byte: off + 1, Msg: fmt.Sprintf(format, args...)}
 	}
 	if len(data) > MaxV2Bytes {
-		return nil, &Error{File: file, Msg: fmt.Sprintf("%d bytes; a second-format recording is read up to %d", len(data), MaxV2Bytes)}
+		return nil, &RecordingError{File: file, Msg: fmt.Sprintf("%d bytes; a second-format recording is read up to %d", len(data), MaxV2Bytes)}
 	}
 	s := string(data)
 	line, comment := s, ""

@@ -85,7 +85,7 @@ func TestParseV2Errors(t *testing.T) {
 		{"::2:4:4:1:AQAAR", "f: byte 15: moves: not base64 without padding (the last group of characters is cut short, or its last character leaves bits over)"},
 	} {
 		_, err := ParseV2("f", []byte(c.in))
-		var e *Error
+		var e *RecordingError
 		if !errors.As(err, &e) || err.Error() != c.want {
 			t.Errorf("%q:\n got %v\nwant %s", c.in, err, c.want)
 		}
@@ -168,7 +168,7 @@ func FuzzParseV2(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec, err := ParseV2("fuzz", data)
 		if err != nil {
-			var e *Error
+			var e *RecordingError
 			if !errors.As(err, &e) || e.File != "fuzz" || e.Byte < 0 || e.Byte > len(data)+1 || e.Entry != 0 {
 				t.Fatalf("error %#v", err)
 			}

@@ -57,7 +57,7 @@ func TestV1BreakRefused(t *testing.T) {
 	// A fourth break: the greedy player breaks whenever the board is
 	// full with 1000 points; the fourth time the entry after it records
 	// the cleared board all the same.
-	steps, final := playGame(4, 4, 4, &ClassicV1, 2000, func(b Board, score uint64, breaks int) bool {
+	steps, final := playGame(4, 4, 4, &ClassicV1, 2000, func(b Grid, score uint64, breaks int) bool {
 		return score >= 1000 && b.Empty() == 0
 	})
 	if steps[len(steps)-1].dir != Break {
@@ -151,7 +151,7 @@ func TestBreakEmpty(t *testing.T) {
 	// 2000 points, and at once again, on the board the first break left
 	// with no tile below 16.
 	again := true
-	steps, _ := playGame(4, 4, 4, &ClassicV2, 400, func(b Board, score uint64, breaks int) bool {
+	steps, _ := playGame(4, 4, 4, &ClassicV2, 400, func(b Grid, score uint64, breaks int) bool {
 		if breaks == 1 && again {
 			again = false
 			return true
@@ -167,7 +167,7 @@ func TestBreakEmpty(t *testing.T) {
 	// break, that move recorded with no spawn, so that its board has no
 	// tile below 16; the next entry records that board less a tile, which
 	// the peer takes for a second break.
-	steps, final := playGame(4, 4, 4, &ClassicV1, 400, func(b Board, score uint64, breaks int) bool {
+	steps, final := playGame(4, 4, 4, &ClassicV1, 400, func(b Grid, score uint64, breaks int) bool {
 		return breaks == 0 && score >= 2000 && b.Empty() <= 2
 	})
 	rec := toV1(4, 4, steps, final)
@@ -194,7 +194,7 @@ func TestMalformed(t *testing.T) {
 	for _, rec := range []*V1{
 		{W: 9, H: 9, Entries: []V1Entry{{Board: NewBoard(9, 9)}}},
 		{W: 2, H: 2, Entries: []V1Entry{{Board: NewBoard(3, 3)}}},
-		{W: 2, H: 2, Entries: []V1Entry{{Board: NewBoard(2, 2), Spawn: &Spawn{2, 0, 2}}, {Board: NewBoard(2, 2)}}},
+		{W: 2, H: 2, Entries: []V1Entry{{Board: NewBoard(2, 2), Spawn: &RecordedSpawn{2, 0, 2}}, {Board: NewBoard(2, 2)}}},
 	} {
 		if res := ValidateV1(rec); res.Valid || res.Problem.Kind != "malformed" {
 			t.Errorf("%dx%d: valid %v, %v", rec.W, rec.H, res.Valid, res.Problem)

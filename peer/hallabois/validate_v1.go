@@ -120,7 +120,7 @@ func ValidateV1(rec *V1) Validation {
 // (the procedure reads its direction as no step in x and none in y), and a
 // move on a board with no move left, or one that changes nothing, leaves
 // the board and scores nothing.
-func playV1(b Board, d Dir) (Board, uint64, bool, error) {
+func playV1(b Grid, d Dir) (Grid, uint64, bool, error) {
 	switch {
 	case d == End:
 		return b.Clone(), 0, false, nil
@@ -138,7 +138,7 @@ func playV1(b Board, d Dir) (Board, uint64, bool, error) {
 }
 
 // breakNote says why a smaller next board was not taken for a break.
-func breakNote(rules *Ruleset, res *Validation, pred, next Board, score uint64) string {
+func breakNote(rules *Ruleset, res *Validation, pred, next Grid, score uint64) string {
 	if pred.Sum() <= next.Sum() {
 		return ""
 	}
@@ -150,7 +150,7 @@ func breakNote(rules *Ruleset, res *Validation, pred, next Board, score uint64) 
 
 // checkStart notes a start board that is not two tiles of 2 or 4, which is
 // what a tileproof game starts from.
-func checkStart(res *Validation, b Board) {
+func checkStart(res *Validation, b Grid) {
 	var tiles []string
 	ok := true
 	for _, v := range b.Cells {

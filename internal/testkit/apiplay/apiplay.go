@@ -78,7 +78,7 @@ func Claim(r protocol.Response) replay.Claim {
 // the answer r before it (and may wait first, to spend think time). It
 // returns the game as a replay with the server's times, its times seal
 // and the claim of the last answer.
-func Play(t testing.TB, base, game, seed string, n int, next func(i int, r protocol.Response) protocol.Action) *replay.Replay {
+func Play(t testing.TB, base, game, seed string, n int, next func(i int, r protocol.Response) protocol.ActionBody) *replay.Replay {
 	t.Helper()
 	r := Do(t, base, game, "/init?seed="+url.QueryEscape(seed), nil)
 	rep := &replay.Replay{Profile: game, Seed: &seed, Times: []uint32{}}

@@ -13,9 +13,9 @@ import (
 	"github.com/tileproof/tileproof/engine"
 )
 
-// Game is a game of Batch: its seed, its start, the actions and the
+// BatchGame is a game of Batch: its seed, its start, the actions and the
 // spawns that followed, and what it ended with.
-type Game struct {
+type BatchGame struct {
 	Seed    string
 	Start   engine.Board
 	Actions []engine.Action
@@ -29,7 +29,7 @@ type Game struct {
 // and on, each to its end by a corner-keeping player (down, left, right,
 // the first of them legal) that moves at random one time in four, from
 // one random source for the batch: the same games every time.
-func Batch(n int) []Game {
+func Batch(n int) []BatchGame {
 	p, err := engine.BuiltinProfile("tile-merge")
 	if err != nil {
 		panic(err)
@@ -39,14 +39,14 @@ func Batch(n int) []Game {
 		panic(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 1))
-	out := make([]Game, n)
+	out := make([]BatchGame, n)
 	for i := range out {
 		seed := fmt.Sprint("batch-", i)
 		g, err := rules.NewGame(seed)
 		if err != nil {
 			panic(err)
 		}
-		gm := Game{Seed: seed, Start: g.Board()}
+		gm := BatchGame{Seed: seed, Start: g.Board()}
 		for !g.Over() {
 			legal := g.LegalMoves()
 			d := legal[0]
