@@ -165,7 +165,7 @@ func benchBoards(n int) []Board {
 func BenchmarkMove(b *testing.B) {
 	boards := benchBoards(1 << 12)
 	packs := make([]packed, len(boards))
-	plains := make([]plain.Board, len(boards))
+	plains := make([]plain.Cells, len(boards))
 	for i, bd := range boards {
 		packs[i], plains[i] = toPacked(bd), toPlain(bd)
 	}

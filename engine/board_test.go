@@ -147,7 +147,7 @@ func FuzzParseBoard(f *testing.F) {
 	})
 }
 
-func toPlain(b Board) plain.Board {
+func toPlain(b Board) plain.Cells {
 	p := plain.NewBoard(b.Rows(), b.Cols())
 	for r := range b.Rows() {
 		for c := range b.Cols() {

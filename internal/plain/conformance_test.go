@@ -57,7 +57,7 @@ func (p *plainImpl) Load(profile string, st conformance.LoadState) (conformance.
 	if p.game != nil {
 		g.RNG = p.game.RNG
 	}
-	g.Board = plain.Board(st.Board.Values())
+	g.Board = plain.Cells(st.Board.Values())
 	g.Score, g.Moves = st.Score, st.Moves
 	p.game = g
 	p.won = st.Won || g.Board.Max() >= winTile

@@ -24,12 +24,12 @@ const (
 // MaxSeedRunes is the largest number of code points a trimmed seed may have.
 const MaxSeedRunes = 96
 
-// Board holds cell values row by row; 0 is an empty cell.
-type Board [][]uint64
+// Cells holds cell values row by row; 0 is an empty cell.
+type Cells [][]uint64
 
 // NewBoard returns an empty board of rows x cols cells.
-func NewBoard(rows, cols int) Board {
-	b := make(Board, rows)
+func NewBoard(rows, cols int) Cells {
+	b := make(Cells, rows)
 	for r := range b {
 		b[r] = make([]uint64, cols)
 	}
@@ -37,8 +37,8 @@ func NewBoard(rows, cols int) Board {
 }
 
 // Clone returns a deep copy of the board.
-func (b Board) Clone() Board {
-	c := make(Board, len(b))
+func (b Cells) Clone() Cells {
+	c := make(Cells, len(b))
 	for r := range b {
 		c[r] = make([]uint64, len(b[r]))
 		copy(c[r], b[r])
@@ -47,7 +47,7 @@ func (b Board) Clone() Board {
 }
 
 // Equal reports whether two boards have the same shape and the same cells.
-func (b Board) Equal(o Board) bool {
+func (b Cells) Equal(o Cells) bool {
 	if len(b) != len(o) {
 		return false
 	}
@@ -65,7 +65,7 @@ func (b Board) Equal(o Board) bool {
 }
 
 // Max returns the largest cell value on the board (0 for an empty board).
-func (b Board) Max() uint64 {
+func (b Cells) Max() uint64 {
 	var m uint64
 	for r := range b {
 		for c := range b[r] {
@@ -78,7 +78,7 @@ func (b Board) Max() uint64 {
 }
 
 // Empty returns the number of empty cells.
-func (b Board) Empty() int {
+func (b Cells) Empty() int {
 	n := 0
 	for r := range b {
 		for c := range b[r] {
@@ -91,7 +91,7 @@ func (b Board) Empty() int {
 }
 
 // Sum returns the sum of all cell values.
-func (b Board) Sum() uint64 {
+func (b Cells) Sum() uint64 {
 	var s uint64
 	for r := range b {
 		for c := range b[r] {
@@ -102,7 +102,7 @@ func (b Board) Sum() uint64 {
 }
 
 // String renders the board one row per line, cells separated by spaces.
-func (b Board) String() string {
+func (b Cells) String() string {
 	var sb strings.Builder
 	for r := range b {
 		for c := range b[r] {
@@ -181,7 +181,7 @@ func lines(rows, cols int, dir byte) [][]cellPos {
 // Move applies a move given as one of 'U','D','L','R' and returns the new
 // board (the input is not modified), the points gained and whether the board
 // changed. It panics on another byte (callers pass valid letters).
-func Move(b Board, dir byte) (next Board, gained uint64, changed bool) {
+func Move(b Cells, dir byte) (next Cells, gained uint64, changed bool) {
 	rows := len(b)
 	cols := 0
 	if rows > 0 {
@@ -207,13 +207,13 @@ func Move(b Board, dir byte) (next Board, gained uint64, changed bool) {
 const Directions = "UDLR"
 
 // CanMove reports whether any of the four moves changes the board.
-func CanMove(b Board) bool {
+func CanMove(b Cells) bool {
 	return LegalMoves(b) != ""
 }
 
 // LegalMoves returns the letters of the moves that change the board, in the
 // order "UDLR".
-func LegalMoves(b Board) string {
+func LegalMoves(b Cells) string {
 	s := ""
 	for i := 0; i < len(Directions); i++ {
 		if _, _, changed := Move(b, Directions[i]); changed {
@@ -241,11 +241,11 @@ func Key(seed string) (uint64, error) {
 	return binary.BigEndian.Uint64(sum[:8]), nil
 }
 
-// RNG is SplitMix64.
-type RNG struct{ State uint64 }
+// SplitMix is SplitMix64.
+type SplitMix struct{ State uint64 }
 
 // Next advances the state and returns the next SplitMix64 output.
-func (r *RNG) Next() uint64 {
+func (r *SplitMix) Next() uint64 {
 	r.State += 0x9E3779B97F4A7C15
 	z := r.State
 	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
@@ -265,7 +265,7 @@ func DefaultWeights() []Weight {
 // given; walk them in ascending Value), returning the row, column and value
 // placed. ok is false (and nothing is drawn) when the board has no empty
 // cell. It panics if the weights sum to zero.
-func Spawn(b Board, r *RNG, weights []Weight) (row, col int, value uint64, ok bool) {
+func Spawn(b Cells, r *SplitMix, weights []Weight) (row, col int, value uint64, ok bool) {
 	// Collect the empty cells in row-major order.
 	var empties []cellPos
 	for i := range b {
@@ -310,10 +310,10 @@ func Spawn(b Board, r *RNG, weights []Weight) (row, col int, value uint64, ok bo
 
 // Oracle is the plain oracle's whole game: board, score, counted moves, RNG.
 type Oracle struct {
-	Board   Board
+	Board   Cells
 	Score   uint64
 	Moves   int
-	RNG     RNG
+	RNG     SplitMix
 	Weights []Weight
 }
 
@@ -350,7 +350,7 @@ func NewOracle(seed string, rows, cols, start int, weights []Weight) (*Oracle, e
 	}
 	g := &Oracle{
 		Board:   NewBoard(rows, cols),
-		RNG:     RNG{State: key},
+		RNG:     SplitMix{State: key},
 		Weights: append([]Weight(nil), weights...),
 	}
 	for i := 0; i < start; i++ {

@@ -58,16 +58,16 @@ func TestSlideLeft(t *testing.T) {
 }
 
 func TestMoveRightLine(t *testing.T) {
-	b := Board{{2, 2, 2, 0}, {0, 0, 0, 0}}
+	b := Cells{{2, 2, 2, 0}, {0, 0, 0, 0}}
 	got, g, ch := Move(b, 'R')
-	want := Board{{0, 0, 2, 4}, {0, 0, 0, 0}}
+	want := Cells{{0, 0, 2, 4}, {0, 0, 0, 0}}
 	if !got.Equal(want) || g != 4 || !ch {
 		t.Fatalf("right of [2 2 2 0] = %v +%d %v, want %v +4 true", got, g, ch, want)
 	}
 }
 
 func TestMove4x4(t *testing.T) {
-	b := Board{
+	b := Cells{
 		{2, 2, 0, 4},
 		{0, 4, 4, 0},
 		{2, 0, 2, 2},
@@ -76,28 +76,28 @@ func TestMove4x4(t *testing.T) {
 	orig := b.Clone()
 	cases := []struct {
 		dir    byte
-		want   Board
+		want   Cells
 		gained uint64
 	}{
-		{'L', Board{
+		{'L', Cells{
 			{4, 4, 0, 0},
 			{8, 0, 0, 0},
 			{4, 2, 0, 0},
 			{16, 16, 0, 0},
 		}, 48},
-		{'R', Board{
+		{'R', Cells{
 			{0, 0, 4, 4},
 			{0, 0, 0, 8},
 			{0, 0, 2, 4},
 			{0, 0, 16, 16},
 		}, 48},
-		{'U', Board{
+		{'U', Cells{
 			{4, 2, 4, 4},
 			{8, 4, 2, 2},
 			{0, 8, 8, 8},
 			{0, 0, 0, 0},
 		}, 4},
-		{'D', Board{
+		{'D', Cells{
 			{0, 0, 0, 0},
 			{0, 2, 4, 4},
 			{4, 4, 2, 2},
@@ -116,19 +116,19 @@ func TestMove4x4(t *testing.T) {
 }
 
 func TestMove2x3(t *testing.T) {
-	b := Board{
+	b := Cells{
 		{2, 0, 2},
 		{2, 4, 4},
 	}
 	cases := []struct {
 		dir    byte
-		want   Board
+		want   Cells
 		gained uint64
 	}{
-		{'L', Board{{4, 0, 0}, {2, 8, 0}}, 12},
-		{'R', Board{{0, 0, 4}, {0, 2, 8}}, 12},
-		{'U', Board{{4, 4, 2}, {0, 0, 4}}, 4},
-		{'D', Board{{0, 0, 2}, {4, 4, 4}}, 4},
+		{'L', Cells{{4, 0, 0}, {2, 8, 0}}, 12},
+		{'R', Cells{{0, 0, 4}, {0, 2, 8}}, 12},
+		{'U', Cells{{4, 4, 2}, {0, 0, 4}}, 4},
+		{'D', Cells{{0, 0, 2}, {4, 4, 4}}, 4},
 	}
 	for _, c := range cases {
 		got, g, ch := Move(b, c.dir)
@@ -139,7 +139,7 @@ func TestMove2x3(t *testing.T) {
 }
 
 func TestMoveUnchanged(t *testing.T) {
-	b := Board{
+	b := Cells{
 		{2, 4, 0},
 		{0, 0, 0},
 	}
@@ -202,7 +202,7 @@ func TestCheckerboardStuck(t *testing.T) {
 }
 
 func TestOnePair(t *testing.T) {
-	vertical := Board{
+	vertical := Cells{
 		{2, 4, 2},
 		{2, 8, 4},
 		{4, 2, 8},
@@ -213,7 +213,7 @@ func TestOnePair(t *testing.T) {
 	if !CanMove(vertical) {
 		t.Errorf("vertical pair board cannot move")
 	}
-	horizontal := Board{
+	horizontal := Cells{
 		{2, 2, 4},
 		{4, 8, 2},
 		{2, 4, 8},
@@ -224,7 +224,7 @@ func TestOnePair(t *testing.T) {
 	if lm := LegalMoves(NewBoard(3, 3)); lm != "" {
 		t.Errorf("LegalMoves(empty board) = %q, want empty", lm)
 	}
-	if lm := LegalMoves(Board{{0, 0}, {0, 2}}); lm != "UL" {
+	if lm := LegalMoves(Cells{{0, 0}, {0, 2}}); lm != "UL" {
 		t.Errorf("LegalMoves(corner) = %q, want UL", lm)
 	}
 }
@@ -256,7 +256,7 @@ func TestBoardHelpers(t *testing.T) {
 }
 
 func TestSplitMix64Reference(t *testing.T) {
-	r := RNG{State: 0}
+	r := SplitMix{State: 0}
 	want := []uint64{0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F}
 	for i, w := range want {
 		if got := r.Next(); got != w {
@@ -268,7 +268,7 @@ func TestSplitMix64Reference(t *testing.T) {
 		t.Errorf("state after 3 draws = %#x", r.State)
 	}
 	// The state wraps modulo 2^64.
-	r = RNG{State: ^uint64(0)}
+	r = SplitMix{State: ^uint64(0)}
 	r.Next()
 	if r.State != 0x9E3779B97F4A7C15-1 {
 		t.Errorf("state did not wrap: %#x", r.State)
@@ -308,7 +308,7 @@ func TestKey(t *testing.T) {
 	}
 }
 
-func emptyCells(b Board) [][2]int {
+func emptyCells(b Cells) [][2]int {
 	var e [][2]int
 	for r := range b {
 		for c := range b[r] {
@@ -321,8 +321,8 @@ func emptyCells(b Board) [][2]int {
 }
 
 func TestSpawnFullBoard(t *testing.T) {
-	b := Board{{2, 4}, {8, 16}}
-	r := RNG{State: 12345}
+	b := Cells{{2, 4}, {8, 16}}
+	r := SplitMix{State: 12345}
 	_, _, _, ok := Spawn(b, &r, DefaultWeights())
 	if ok {
 		t.Errorf("Spawn on full board reported ok")
@@ -330,13 +330,13 @@ func TestSpawnFullBoard(t *testing.T) {
 	if r.State != 12345 {
 		t.Errorf("Spawn on full board drew from the RNG")
 	}
-	if !b.Equal(Board{{2, 4}, {8, 16}}) {
+	if !b.Equal(Cells{{2, 4}, {8, 16}}) {
 		t.Errorf("Spawn on full board changed it")
 	}
 }
 
 func TestSpawnPlacement(t *testing.T) {
-	base := Board{
+	base := Cells{
 		{2, 0, 4, 0},
 		{0, 8, 0, 0},
 		{16, 0, 2, 2},
@@ -345,7 +345,7 @@ func TestSpawnPlacement(t *testing.T) {
 	for state := uint64(0); state < 500; state++ {
 		b := base.Clone()
 		empties := emptyCells(b)
-		peek := RNG{State: state * 0x1234567}
+		peek := SplitMix{State: state * 0x1234567}
 		d1, d2 := peek.Next(), peek.Next()
 		wantValue := uint64(2)
 		if d1%10 >= 9 {
@@ -353,7 +353,7 @@ func TestSpawnPlacement(t *testing.T) {
 		}
 		want := empties[d2%uint64(len(empties))]
 
-		r := RNG{State: state * 0x1234567}
+		r := SplitMix{State: state * 0x1234567}
 		row, col, v, ok := Spawn(b, &r, DefaultWeights())
 		if !ok || row != want[0] || col != want[1] || v != wantValue {
 			t.Fatalf("state %d: Spawn = (%d,%d) %d %v, want (%d,%d) %d", state, row, col, v, ok, want[0], want[1], wantValue)
@@ -374,7 +374,7 @@ func TestSpawnWeights(t *testing.T) {
 	// Order of the given weights does not matter.
 	for s := uint64(0); s < 200; s++ {
 		b1, b2 := NewBoard(3, 3), NewBoard(3, 3)
-		r1, r2 := RNG{State: s}, RNG{State: s}
+		r1, r2 := SplitMix{State: s}, SplitMix{State: s}
 		_, _, v1, _ := Spawn(b1, &r1, []Weight{{2, 9}, {4, 1}})
 		_, _, v2, _ := Spawn(b2, &r2, []Weight{{4, 1}, {2, 9}})
 		if v1 != v2 || !b1.Equal(b2) {
@@ -384,7 +384,7 @@ func TestSpawnWeights(t *testing.T) {
 	// A zero weight is never chosen.
 	counts := map[uint64]int{}
 	for s := uint64(0); s < 200; s++ {
-		r := RNG{State: s}
+		r := SplitMix{State: s}
 		_, _, v, _ := Spawn(NewBoard(2, 2), &r, []Weight{{2, 0}, {4, 1}, {8, 0}})
 		counts[v]++
 	}
@@ -394,18 +394,18 @@ func TestSpawnWeights(t *testing.T) {
 	// Walking in ascending value: with weights 2:1, 4:1, 8:2 the draw r mod 4
 	// maps 0->2, 1->4, 2->8, 3->8.
 	for s := uint64(0); s < 200; s++ {
-		peek := RNG{State: s}
+		peek := SplitMix{State: s}
 		d := peek.Next() % 4
 		want := []uint64{2, 4, 8, 8}[d]
-		r := RNG{State: s}
+		r := SplitMix{State: s}
 		_, _, v, _ := Spawn(NewBoard(2, 2), &r, []Weight{{8, 2}, {4, 1}, {2, 1}})
 		if v != want {
 			t.Fatalf("state %d: value %d, want %d (r=%d)", s, v, want, d)
 		}
 	}
 	// One empty cell: the tile goes there.
-	b := Board{{2, 4}, {0, 8}}
-	r := RNG{State: 99}
+	b := Cells{{2, 4}, {0, 8}}
+	r := SplitMix{State: 99}
 	row, col, _, ok := Spawn(b, &r, DefaultWeights())
 	if !ok || row != 1 || col != 0 {
 		t.Errorf("single empty cell: got (%d,%d) %v", row, col, ok)
@@ -425,7 +425,7 @@ func TestNewGame(t *testing.T) {
 			t.Errorf("new game has score %d moves %d", g.Score, g.Moves)
 		}
 		k, _ := Key("7")
-		want := RNG{State: k}
+		want := SplitMix{State: k}
 		for i := 0; i < 2*start; i++ {
 			want.Next()
 		}
@@ -437,7 +437,7 @@ func TestNewGame(t *testing.T) {
 	g, _ := NewOracle(" 2048-practice ", 3, 5, 2, DefaultWeights())
 	k, _ := Key("2048-practice")
 	b := NewBoard(3, 5)
-	r := RNG{State: k}
+	r := SplitMix{State: k}
 	Spawn(b, &r, DefaultWeights())
 	Spawn(b, &r, DefaultWeights())
 	if !g.Board.Equal(b) {
@@ -574,7 +574,7 @@ func TestPrintVectors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := RNG{State: k}
+		r := SplitMix{State: k}
 		d1 := r.Next()
 		d2 := r.Next()
 		d3 := r.Next()

@@ -8,8 +8,8 @@ import (
 )
 
 // toPlain returns b as internal/plain's rows.
-func toPlain(b Grid) plain.Board {
-	rows := make(plain.Board, b.H)
+func toPlain(b Grid) plain.Cells {
+	rows := make(plain.Cells, b.H)
 	for y := range rows {
 		rows[y] = append([]uint64(nil), b.Cells[y*b.W:(y+1)*b.W]...)
 	}
@@ -64,7 +64,7 @@ func TestMoveAgainstPlain(t *testing.T) {
 	}
 }
 
-func flatten(rows plain.Board) []uint64 {
+func flatten(rows plain.Cells) []uint64 {
 	var cells []uint64
 	for _, row := range rows {
 		cells = append(cells, row...)

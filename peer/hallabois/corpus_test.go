@@ -155,7 +155,7 @@ func checkPotential(t *testing.T, rec *V1, res Validation) {
 	last := rec.Entries[len(rec.Entries)-1]
 	final := last.Board
 	if last.Dir.IsMove() {
-		rows := make(plain.Board, final.H)
+		rows := make(plain.Cells, final.H)
 		for y := range rows {
 			rows[y] = final.Cells[y*final.W : (y+1)*final.W]
 		}
