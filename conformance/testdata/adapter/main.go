@@ -23,11 +23,12 @@
 //
 // and run the suite with tileproof conform --impl exec:/tmp/adapter.
 //
-// It uses the standard library and, for the line loop it shares with the
-// 2048.c adapter, conformance/internal/lineproto only: the rules and tp1
-// are written here from the docs, not taken from the engine, so that the
-// mutants can break them and so that the engine is checked against an
-// independent reading.
+// Of tileproof's packages it uses conformance/internal/lineproto only,
+// the protocol's side it shares with the 2048.c adapter (the line loop,
+// reading a request, the answers): the rules and tp1 are written here
+// from the docs, not taken from the engine, so that the mutants can
+// break them and so that the engine is checked against an independent
+// reading.
 package main
 
 import (
