@@ -537,7 +537,8 @@ func TestKeysBeforeTheFirstFrame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := g.press(arrowKeys["up"] + syncKeys); err != nil {
+		up, _ := arrowKeys("up")
+		if err := g.press(up + syncKeys); err != nil {
 			t.Fatal(err)
 		}
 		var kinds []EventKind

@@ -142,7 +142,7 @@ func (a *adapter) restartGame() (Frame, error) {
 }
 
 func (a *adapter) move(req lineproto.Request) []byte {
-	keys, ok := arrowKeys[req.Direction]
+	keys, ok := arrowKeys(req.Direction)
 	switch {
 	case !ok:
 		return lineproto.Refuse(req.ID, "bad-request", "direction %q is not up, down, left or right", req.Direction)

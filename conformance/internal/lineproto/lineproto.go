@@ -10,7 +10,6 @@ package lineproto
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"io"
 )
 
@@ -60,7 +59,13 @@ func Serve(r io.Reader, w io.Writer, answer func(line []byte) ([]byte, error)) e
 	}
 }
 
-var errTooLong = fmt.Errorf("request line too long")
+// errTooLong is a line over MaxLine; an error of a type of its own, so
+// that the package does no work at start.
+var errTooLong error = tooLong{}
+
+type tooLong struct{}
+
+func (tooLong) Error() string { return "request line too long" }
 
 // readLine reads one line without its newline; a line longer than
 // MaxLine is read to its end and dropped (errTooLong).

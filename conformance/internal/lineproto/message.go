@@ -73,23 +73,18 @@ type Move struct {
 	State   State  `json:"state"`
 }
 
-// OpFeature returns the feature an op of the protocol needs, "" for none.
-func OpFeature(op string) string {
+// OpFeature returns the feature an op needs, "" for none, and known
+// false for an op that is not the protocol's.
+func OpFeature(op string) (feature string, known bool) {
 	switch op {
+	case "hello", "new", "move", "legal":
+		return "", true
 	case "load":
-		return "load-state"
+		return "load-state", true
 	case "undo", "end-run", "keep-playing":
-		return op
+		return op, true
 	}
-	return ""
-}
-
-func knownOp(op string) bool {
-	switch op {
-	case "hello", "new", "load", "move", "legal", "undo", "end-run", "keep-playing":
-		return true
-	}
-	return false
+	return "", false
 }
 
 // Parse reads the first of a request line that docs/protocol.md ("Error
@@ -122,7 +117,8 @@ func Parse(line []byte) (id int64, op string, refusal []byte) {
 		return 0, "", Refuse(0, "bad-request", "the line is not a request of the protocol: %s", why)
 	}
 	id = *probe.ID
-	if json.Unmarshal(probe.Op, &op) != nil || !knownOp(op) {
+	err = json.Unmarshal(probe.Op, &op)
+	if _, known := OpFeature(op); err != nil || !known {
 		return id, "", Refuse(id, "unsupported-op", "this implementation does not know the op %s", probe.Op)
 	}
 	return id, op, nil

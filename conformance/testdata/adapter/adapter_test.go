@@ -55,9 +55,9 @@ func newSession(t *testing.T, mutant string) *session {
 // raw answers one request line.
 func (s *session) raw(req string) string {
 	s.t.Helper()
-	out, h := s.a.handle([]byte(req))
-	if h != hookNone {
-		s.t.Fatalf("%s: hook %d", req, h)
+	out, err := s.a.handle([]byte(req))
+	if err != nil {
+		s.t.Fatalf("%s: %v", req, err)
 	}
 	return string(out)
 }

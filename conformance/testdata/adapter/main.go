@@ -32,7 +32,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -80,7 +79,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var err error
-	if a.profiles, err = splitList(*profileList, func(s string) bool { return profiles[s] != nil }); err != nil {
+	if a.profiles, err = splitList(*profileList, func(s string) bool { return builtin(s) != nil }); err != nil {
 		fmt.Fprintf(stderr, "adapter: --profiles: %v (known: %s)\n", err, strings.Join(profileOrder, ", "))
 		return 2
 	}
@@ -88,17 +87,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "adapter: --features: %v\n", err)
 		return 2
 	}
-	err = lineproto.Serve(stdin, stdout, func(line []byte) ([]byte, error) {
-		resp, h := a.handle(line)
-		switch h {
-		case hookCrash:
-			return nil, errCrash
-		case hookHang:
-			return nil, errHang
-		}
-		return resp, nil
-	})
-	switch err {
+	switch err := lineproto.Serve(stdin, stdout, a.handle); err {
 	case nil:
 		return 0
 	case errCrash:
@@ -109,15 +98,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for {
 			time.Sleep(time.Hour)
 		}
+	default:
+		fmt.Fprintf(stderr, "adapter: %v\n", err)
+		return 1
 	}
-	fmt.Fprintf(stderr, "adapter: %v\n", err)
-	return 1
 }
-
-var (
-	errCrash = errors.New("crash")
-	errHang  = errors.New("hang")
-)
 
 func isMutant(name string) bool {
 	return slices.ContainsFunc(slices.Concat(mutants, hooks), func(m mutant) bool { return m.name == name })

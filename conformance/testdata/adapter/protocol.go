@@ -34,13 +34,15 @@ func allFeatures() []string {
 
 func sizeFeature(rows, cols int) string { return fmt.Sprintf("size:%dx%d", rows, cols) }
 
-// hook is what the process must do besides answering.
-type hook int
+// hookError is a hook's end of the session: the process must exit
+// (errCrash, with status 3 and no answer) or stop answering (errHang).
+type hookError string
+
+func (e hookError) Error() string { return string(e) }
 
 const (
-	hookNone  hook = iota
-	hookCrash      // exit with status 3 without answering
-	hookHang       // stop answering until killed
+	errCrash hookError = "crash"
+	errHang  hookError = "hang"
 )
 
 // adapter is one session of the protocol.
@@ -65,8 +67,8 @@ func (a *adapter) ownKey() uint64 {
 
 func (a *adapter) declared(feature string) bool { return slices.Contains(a.features, feature) }
 
-// handle answers one request line. The answer has no newline; with a
-// hook other than hookNone there is none to write. A line is checked in
+// handle answers one request line. The answer has no newline; with the
+// error of a hook (errCrash, errHang) there is none to write. A line is checked in
 // the order docs/protocol.md ("Error words") gives: a line that is not a
 // request (not a JSON object, a key twice, no id from 1 to 2^53-1) is
 // bad-request with the id null; then an op it does not know or whose
@@ -74,48 +76,48 @@ func (a *adapter) declared(feature string) bool { return slices.Contains(a.featu
 // hello is no-hello, one that needs a game before any is no-game; then
 // anything else wrong with the request's fields is bad-request; and only
 // then do the rules answer.
-func (a *adapter) handle(line []byte) ([]byte, hook) {
+func (a *adapter) handle(line []byte) ([]byte, error) {
 	id, op, bad := lineproto.Parse(line)
 	if bad != nil {
-		return bad, hookNone
+		return bad, nil
 	}
 	if op == "move" {
 		a.moveRequests++
 		if a.moveRequests == 5 {
 			switch a.mutant {
 			case "crash-on-move":
-				return nil, hookCrash
+				return nil, errCrash
 			case "hang-on-move":
-				return nil, hookHang
+				return nil, errHang
 			}
 		}
 	}
 	if op == "legal" && a.mutant == "garbage-on-legal" {
-		return []byte("legal: up, down (this line is not JSON)"), hookNone
+		return []byte("legal: up, down (this line is not JSON)"), nil
 	}
-	switch {
-	case lineproto.OpFeature(op) != "" && !a.declared(lineproto.OpFeature(op)):
-		return lineproto.Refuse(id, "unsupported-op", "this implementation did not declare the feature of the op %q", op), hookNone
+	switch feature, _ := lineproto.OpFeature(op); {
+	case feature != "" && !a.declared(feature):
+		return lineproto.Refuse(id, "unsupported-op", "this implementation did not declare the feature of the op %q", op), nil
 	case op != "hello" && !a.helloDone:
-		return lineproto.Refuse(id, "no-hello", "the first request must be hello, not %s", op), hookNone
+		return lineproto.Refuse(id, "no-hello", "the first request must be hello, not %s", op), nil
 	case op != "hello" && op != "new" && op != "load" && a.game == nil:
-		return lineproto.Refuse(id, "no-game", "%s before any new or load", op), hookNone
+		return lineproto.Refuse(id, "no-game", "%s before any new or load", op), nil
 	}
 	req, bad := lineproto.Decode(line, id)
 	if bad != nil {
-		return bad, hookNone
+		return bad, nil
 	}
 	switch req.Op {
 	case "hello":
-		return a.hello(req), hookNone
+		return a.hello(req), nil
 	case "new":
-		return a.newGame(req), hookNone
+		return a.newGame(req), nil
 	case "load":
-		return a.load(req), hookNone
+		return a.load(req), nil
 	case "move":
-		return a.move(req), hookNone
+		return a.move(req), nil
 	case "legal":
-		return lineproto.LegalAnswer(req.ID, a.game.legalMoves()), hookNone
+		return lineproto.LegalAnswer(req.ID, a.game.legalMoves()), nil
 	}
 	var err error
 	switch req.Op {
@@ -127,9 +129,9 @@ func (a *adapter) handle(line []byte) ([]byte, hook) {
 		err = a.game.keepPlaying()
 	}
 	if err != nil {
-		return a.refusal(req.ID, err), hookNone
+		return a.refusal(req.ID, err), nil
 	}
-	return lineproto.StateAnswer(req.ID, a.state()), hookNone
+	return lineproto.StateAnswer(req.ID, a.state()), nil
 }
 
 func (a *adapter) hello(req lineproto.Request) []byte {
@@ -148,8 +150,8 @@ func (a *adapter) hello(req lineproto.Request) []byte {
 // request's setup chooses: online-2048 offers the targets 128, 512, 2048
 // and 4096 and open-ended play, pgs its continue mode.
 func (a *adapter) profile(req lineproto.Request) (*profile, []byte) {
-	p, ok := profiles[req.Profile]
-	if !ok || !slices.Contains(a.profiles, req.Profile) {
+	p := builtin(req.Profile)
+	if p == nil || !slices.Contains(a.profiles, req.Profile) {
 		return nil, lineproto.Refuse(req.ID, "bad-request", "profile %q is not one this implementation declared (%v)", req.Profile, a.profiles)
 	}
 	if req.Setup == nil {
