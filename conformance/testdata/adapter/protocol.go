@@ -68,10 +68,10 @@ func (a *adapter) ownKey() uint64 {
 func (a *adapter) declared(feature string) bool { return slices.Contains(a.features, feature) }
 
 // handle answers one request line. The answer has no newline; with the
-// error of a hook (errCrash, errHang) there is none to write. A line is checked in
-// the order docs/protocol.md ("Error words") gives: a line that is not a
-// request (not a JSON object, a key twice, no id from 1 to 2^53-1) is
-// bad-request with the id null; then an op it does not know or whose
+// error of a hook (errCrash, errHang) there is none to write. A line is
+// checked in the order docs/protocol.md ("Error words") gives: a line
+// that is not a request is bad-request with the id null, an op that is
+// not the protocol's unsupported-op (lineproto.Parse); then an op whose
 // feature it did not declare is unsupported-op; then a request before
 // hello is no-hello, one that needs a game before any is no-game; then
 // anything else wrong with the request's fields is bad-request; and only
@@ -107,6 +107,7 @@ func (a *adapter) handle(line []byte) ([]byte, error) {
 	if bad != nil {
 		return bad, nil
 	}
+	var err error
 	switch req.Op {
 	case "hello":
 		return a.hello(req), nil
@@ -118,9 +119,6 @@ func (a *adapter) handle(line []byte) ([]byte, error) {
 		return a.move(req), nil
 	case "legal":
 		return lineproto.LegalAnswer(req.ID, a.game.legalMoves()), nil
-	}
-	var err error
-	switch req.Op {
 	case "undo":
 		err = a.game.undo()
 	case "end-run":
