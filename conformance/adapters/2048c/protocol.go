@@ -45,7 +45,9 @@ type shown struct {
 
 // handle answers one request line; the answer has no newline. The line
 // is checked in the order of docs/protocol.md ("Error words"): what
-// lineproto.Parse checks, an op the game cannot do, hello, the fields.
+// lineproto.Parse checks, an op the game cannot do, hello, the fields'
+// types; but move looks at its direction and spawn before it answers
+// no-game.
 func (a *adapter) handle(line []byte) []byte {
 	id, op, bad := lineproto.Parse(line)
 	if bad != nil {
