@@ -537,7 +537,8 @@ func TestKeysBeforeTheFirstFrame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := g.press(arrowKeys["up"] + syncKeys); err != nil {
+		up, _ := arrowKeys("up")
+		if err := g.press(up + syncKeys); err != nil {
 			t.Fatal(err)
 		}
 		var kinds []EventKind
@@ -558,12 +559,13 @@ func TestKeysBeforeTheFirstFrame(t *testing.T) {
 
 // FuzzHandle answers any request line (the game a program that is not
 // there, so that new fails at once): never a panic, always one JSON
-// object with ok, and the request's id when it has one.
+// object with ok, and the request's id or, only with bad-request, null.
 func FuzzHandle(f *testing.F) {
 	for _, s := range []string{
 		`{"id":1,"op":"hello","protocol":1}`, `{"id":2,"op":"new","profile":"2048c"}`,
 		`{"id":3,"op":"move","direction":"up"}`, `{"id":4,"op":"move","direction":"up","spawn":{"row":0}}`,
 		`{"id":5,"op":"load","board":[[2]]}`, `{"id":6,"op":"new","profile":"2048c","seed":null,"setup":null}`, `[1,2]`, `{"id":"x"}`,
+		`{"id":7,"op":"move","op":"move"}`, `{"id":0,"op":"hello"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -573,8 +575,9 @@ func FuzzHandle(f *testing.F) {
 		for _, l := range [][]byte{[]byte(`{"id":1,"op":"hello","protocol":1}`), line, line} {
 			out := a.handle(l)
 			var r struct {
-				ID int64 `json:"id"`
-				OK *bool `json:"ok"`
+				ID    *int64 `json:"id"`
+				OK    *bool  `json:"ok"`
+				Error string `json:"error"`
 			}
 			if err := json.Unmarshal(out, &r); err != nil || r.OK == nil {
 				t.Fatalf("%q: answer %q: %v", l, out, err)
@@ -582,7 +585,7 @@ func FuzzHandle(f *testing.F) {
 			var req struct {
 				ID *int64 `json:"id"`
 			}
-			if json.Unmarshal(l, &req) == nil && req.ID != nil && r.ID != *req.ID {
+			if r.ID == nil && r.Error != "bad-request" || r.ID != nil && (json.Unmarshal(l, &req) != nil || req.ID == nil || *r.ID != *req.ID) {
 				t.Fatalf("%q: answer %q has another id", l, out)
 			}
 		}

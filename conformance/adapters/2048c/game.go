@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -23,7 +24,12 @@ import (
 // answered no, draw the board again: a redraw after every move, so that
 // a move that changes nothing (and draws nothing) is known without
 // waiting for a timeout.
-var arrowKeys = map[string]string{"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D"}
+
+// arrowKeys returns a direction's arrow key: ESC [ then A, B, C or D.
+func arrowKeys(direction string) (keys string, ok bool) {
+	i := slices.Index([]string{"up", "down", "right", "left"}, direction)
+	return "\x1b[" + string(rune('A'+i)), i >= 0
+}
 
 const (
 	syncKeys    = "qn"

@@ -22,11 +22,10 @@
 // every byte the game writes to FILE, as the recordings in testdata were
 // made.
 //
-// It uses the standard library, creack/pty and x/sys only, and of
-// tileproof's packages only conformance/internal/lineproto, the line loop
-// it shares with the reference adapter, and the wire types of protocol
-// (engine.Spawn, protocol.WireState): what it reports is what the screen
-// showed.
+// It uses the standard library, creack/pty and x/sys, and of tileproof's
+// packages only conformance/internal/lineproto, the protocol's side it
+// shares with the reference adapter: what it reports is what the screen
+// showed, never what the engine would do.
 package main
 
 import (

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/tileproof/tileproof/conformance/internal/lineproto"
-	"github.com/tileproof/tileproof/engine"
-	"github.com/tileproof/tileproof/protocol"
 )
 
 // The exec protocol of docs/protocol.md: one JSON request a line in, one
@@ -15,39 +12,13 @@ import (
 // other op is refused as unsupported.
 
 const (
-	protocolVersion = 1
-	implName        = "2048.c (Debian package 2048)"
+	implName = "2048.c (Debian package 2048)"
 	// profileName is the name in the profile file 2048c.yaml; a new game
 	// may name the profile by it or by what hello declared.
 	profileName = "2048c"
 	// sizeFeature is the one board the game has (#define SIZE 4).
 	sizeFeature = "size:4x4"
 )
-
-type request struct {
-	ID        int64           `json:"id"`
-	Op        string          `json:"op"`
-	Profile   string          `json:"profile"`
-	Seed      *string         `json:"seed"`
-	Setup     json.RawMessage `json:"setup"`
-	Direction string          `json:"direction"`
-	Spawn     json.RawMessage `json:"spawn"`
-}
-
-type stateResponse struct {
-	ID    int64              `json:"id"`
-	OK    bool               `json:"ok"`
-	State protocol.WireState `json:"state"`
-}
-
-type moveResponse struct {
-	ID      int64              `json:"id"`
-	OK      bool               `json:"ok"`
-	Changed bool               `json:"changed"`
-	Gained  uint64             `json:"gained"`
-	Spawn   *engine.Spawn      `json:"spawn"` // null when no tile appeared
-	State   protocol.WireState `json:"state"`
-}
 
 // adapter is one session of the protocol, driving one game at a time.
 type adapter struct {
@@ -68,45 +39,43 @@ type adapter struct {
 // GAME OVER.
 type shown struct {
 	frame Frame
-	moves int
+	moves int64
 	over  bool
 }
 
-// handle answers one request line; the answer has no newline.
+// handle answers one request line; the answer has no newline. The line
+// is checked in the order of docs/protocol.md ("Error words"): what
+// lineproto.Parse checks, an op the game cannot do, hello, the fields'
+// types; but move looks at its direction and spawn before it answers
+// no-game.
 func (a *adapter) handle(line []byte) []byte {
-	var req request
-	var id struct {
-		ID *int64 `json:"id"`
+	id, op, bad := lineproto.Parse(line)
+	if bad != nil {
+		return bad
 	}
-	if err := json.Unmarshal(line, &req); err != nil {
-		_ = json.Unmarshal(line, &id)
-		return lineproto.Refuse(id.ID, "bad-request", "the request is not a JSON object of the protocol: %v", err)
+	if cannot := what(op); cannot != "" {
+		return lineproto.Refuse(id, "unsupported-op", "2048.c cannot %s: it can only start a game and take the four moves", cannot)
 	}
-	if _ = json.Unmarshal(line, &id); id.ID == nil {
-		return lineproto.Refuse(nil, "bad-request", "the request has no integer id")
+	if op != "hello" && !a.helloDone {
+		return lineproto.Refuse(id, "no-hello", "the first request must be hello, not %q", op)
 	}
-	if req.Op != "hello" && !a.helloDone {
-		return fail(req.ID, "no-hello", "the first request must be hello, not %q", req.Op)
-	}
-	switch req.Op {
-	case "hello":
-		if a.helloDone {
-			return fail(req.ID, "bad-request", "hello comes once, first")
-		}
-		a.helloDone = true
-		return lineproto.Marshal(lineproto.Hello{ID: req.ID, OK: true, Protocol: protocolVersion, Name: implName, Version: a.version,
-			Profiles: []string{a.declared}, Features: []string{sizeFeature}})
-	case "new":
+	req, bad := lineproto.Decode(line, id)
+	switch {
+	case bad != nil:
+		return bad
+	case op == "new":
 		return a.newGame(req)
-	case "move":
+	case op == "move":
 		return a.move(req)
-	case "load", "legal", "undo", "end-run", "keep-playing":
-		return fail(req.ID, "unsupported-op", "2048.c cannot %s: it can only start a game and take the four moves", what(req.Op))
+	case a.helloDone:
+		return lineproto.Refuse(id, "bad-request", "hello comes once, first")
 	}
-	return fail(req.ID, "unsupported-op", "the op %q is not one this implementation offers (hello, new, move)", req.Op)
+	a.helloDone = true
+	return lineproto.HelloAnswer(id, implName, a.version, []string{a.declared}, []string{sizeFeature})
 }
 
-// what names an op the game cannot do, for its refusal.
+// what names an op the game cannot do, for its refusal; "" for hello,
+// new and move.
 func what(op string) string {
 	return map[string]string{
 		"load": "load a state", "legal": "list the legal moves", "undo": "undo a move",
@@ -114,14 +83,14 @@ func what(op string) string {
 	}[op]
 }
 
-func (a *adapter) newGame(req request) []byte {
+func (a *adapter) newGame(req lineproto.Request) []byte {
 	switch {
 	case req.Profile != a.declared && req.Profile != profileName:
-		return fail(req.ID, "bad-request", "profile %q is not the one this implementation declared (%s)", req.Profile, a.declared)
+		return lineproto.Refuse(req.ID, "bad-request", "profile %q is not the one this implementation declared (%s)", req.Profile, a.declared)
 	case req.Seed != nil:
-		return fail(req.ID, "bad-request", "a seed was given, but 2048.c seeds itself from the clock (no seed-tp1)")
-	case req.Setup != nil && string(req.Setup) != "null":
-		return fail(req.ID, "bad-request", "2048.c offers no choice of target or open-ended play (no setup)")
+		return lineproto.Refuse(req.ID, "bad-request", "a seed was given, but 2048.c seeds itself from the clock (no seed-tp1)")
+	case req.Setup != nil:
+		return lineproto.Refuse(req.ID, "bad-request", "2048.c offers no choice of target or open-ended play (no setup)")
 	}
 	f, err := a.start()
 	if err != nil {
@@ -129,7 +98,7 @@ func (a *adapter) newGame(req request) []byte {
 		return refusal(req.ID, err)
 	}
 	a.started, a.lost, a.st = true, "", shown{frame: f}
-	return lineproto.Marshal(stateResponse{ID: req.ID, OK: true, State: a.state()})
+	return lineproto.StateAnswer(req.ID, a.state())
 }
 
 // start starts a game: a new run of the program, or with restart the
@@ -174,28 +143,27 @@ func (a *adapter) restartGame() (Frame, error) {
 	return frames[1], nil
 }
 
-func (a *adapter) move(req request) []byte {
-	keys, ok := arrowKeys[req.Direction]
+func (a *adapter) move(req lineproto.Request) []byte {
+	keys, ok := arrowKeys(req.Direction)
 	switch {
 	case !ok:
-		return fail(req.ID, "bad-request", "direction %q is not up, down, left or right", req.Direction)
-	case req.Spawn != nil && string(req.Spawn) != "null":
-		return fail(req.ID, "bad-request", "2048.c places its own tiles (no force-spawn)")
+		return lineproto.Refuse(req.ID, "bad-request", "direction %q is not up, down, left or right", req.Direction)
+	case req.Spawn != nil:
+		return lineproto.Refuse(req.ID, "bad-request", "2048.c places its own tiles (no force-spawn)")
 	case a.lost != "":
-		return fail(req.ID, implError, "%s: the game was given up after an earlier failure (%s); new starts another", gameExited, a.lost)
+		return lineproto.Refuse(req.ID, implError, "%s: the game was given up after an earlier failure (%s); new starts another", gameExited, a.lost)
 	case !a.started:
-		return fail(req.ID, "no-game", "move before any new")
+		return lineproto.Refuse(req.ID, "no-game", "move before any new")
 	case a.st.over:
 		// The program exited after GAME OVER: a key changes nothing.
-		return lineproto.Marshal(moveResponse{ID: req.ID, OK: true, State: a.state()})
+		return lineproto.MoveAnswer(req.ID, lineproto.Move{State: a.state()})
 	}
-	r, err := a.play(keys)
+	m, err := a.play(keys)
 	if err != nil {
 		a.giveUp(err)
 		return refusal(req.ID, err)
 	}
-	r.ID, r.OK = req.ID, true
-	return lineproto.Marshal(r)
+	return lineproto.MoveAnswer(req.ID, m)
 }
 
 // play presses a move and the redraw keys and reads what the game drew: a
@@ -203,9 +171,9 @@ func (a *adapter) move(req request) []byte {
 // spawn (with a pause between); the redraw follows, or, when no move is
 // left, GAME OVER and the program's exit. A move that changes nothing
 // draws nothing before the redraw.
-func (a *adapter) play(keys string) (moveResponse, error) {
+func (a *adapter) play(keys string) (lineproto.Move, error) {
 	if err := a.g.press(keys + syncKeys); err != nil {
-		return moveResponse{}, err
+		return lineproto.Move{}, err
 	}
 	var frames []Frame
 	var final Frame
@@ -213,7 +181,7 @@ func (a *adapter) play(keys string) (moveResponse, error) {
 	for done := false; !done; {
 		e, err := a.g.next()
 		if err != nil {
-			return moveResponse{}, err
+			return lineproto.Move{}, err
 		}
 		switch e.Kind {
 		case FrameDrawn:
@@ -221,22 +189,22 @@ func (a *adapter) play(keys string) (moveResponse, error) {
 			continue
 		case QuitPrompt:
 			if e, err = a.g.next(); err != nil {
-				return moveResponse{}, err
+				return lineproto.Move{}, err
 			}
 			if e.Kind != FrameDrawn {
-				return moveResponse{}, &failure{unreadable, fmt.Sprintf("after QUIT? (y/n) and n the game showed %s, not the board (screen byte %d)", e.Kind, e.End)}
+				return lineproto.Move{}, &failure{unreadable, fmt.Sprintf("after QUIT? (y/n) and n the game showed %s, not the board (screen byte %d)", e.Kind, e.End)}
 			}
 			final = e.Frame
 		case GameOver:
 			if len(frames) == 0 {
-				return moveResponse{}, &failure{unreadable, fmt.Sprintf("GAME OVER after a move that drew nothing (screen byte %d)", e.End)}
+				return lineproto.Move{}, &failure{unreadable, fmt.Sprintf("GAME OVER after a move that drew nothing (screen byte %d)", e.End)}
 			}
 			if err := a.g.ends(); err != nil {
-				return moveResponse{}, err
+				return lineproto.Move{}, err
 			}
 			final, over = frames[len(frames)-1], true
 		default:
-			return moveResponse{}, &failure{unreadable, fmt.Sprintf("the game showed %s after a move (screen byte %d)", e.Kind, e.End)}
+			return lineproto.Move{}, &failure{unreadable, fmt.Sprintf("the game showed %s after a move (screen byte %d)", e.Kind, e.End)}
 		}
 		done = true
 	}
@@ -244,41 +212,43 @@ func (a *adapter) play(keys string) (moveResponse, error) {
 	case 0:
 		// Nothing drawn: the game did not take the move.
 		a.st.frame = final
-		return moveResponse{State: a.state()}, nil
+		return lineproto.Move{State: a.state()}, nil
 	case 2:
 	default:
-		return moveResponse{}, &failure{unreadable, fmt.Sprintf("the move drew %d boards; a move draws two (after the slide, after the spawn) or none", len(frames))}
+		return lineproto.Move{}, &failure{unreadable, fmt.Sprintf("the move drew %d boards; a move draws two (after the slide, after the spawn) or none", len(frames))}
 	}
 	slid, spawned := frames[0], frames[1]
 	if final != spawned {
-		return moveResponse{}, &failure{unreadable, "the board drawn again after the move is not the one drawn after its spawn"}
+		return lineproto.Move{}, &failure{unreadable, "the board drawn again after the move is not the one drawn after its spawn"}
 	}
-	var sp *engine.Spawn
+	var sp *lineproto.Spawn
 	for r := range boardSize {
 		for c := range boardSize {
 			if spawned.Board[r][c] == slid.Board[r][c] {
 				continue
 			}
 			if sp != nil {
-				return moveResponse{}, &failure{unreadable, fmt.Sprintf("cells (%d, %d) and (%d, %d) both changed between the board after the slide and the board after the spawn", sp.Row, sp.Col, r, c)}
+				return lineproto.Move{}, &failure{unreadable, fmt.Sprintf("cells (%d, %d) and (%d, %d) both changed between the board after the slide and the board after the spawn", sp.Row, sp.Col, r, c)}
 			}
-			sp = &engine.Spawn{Row: r, Col: c, Value: spawned.Board[r][c]}
+			sp = &lineproto.Spawn{Row: r, Col: c, Value: int64(spawned.Board[r][c])}
 		}
 	}
-	var gained uint64
+	var gained int64
 	if slid.Score > a.st.frame.Score {
-		gained = slid.Score - a.st.frame.Score
+		gained = int64(slid.Score - a.st.frame.Score)
 	}
 	a.st = shown{frame: final, moves: a.st.moves + 1, over: over}
-	return moveResponse{Changed: true, Gained: gained, Spawn: sp, State: a.state()}, nil
+	return lineproto.Move{Changed: true, Gained: gained, Spawn: sp, State: a.state()}, nil
 }
 
 // state is the game's state as the protocol gives it. 2048.c has no win:
 // won is always false; its only end is GAME OVER, no move left.
-func (a *adapter) state() protocol.WireState {
-	st := protocol.WireState{Board: make([][]uint64, boardSize), Score: a.st.frame.Score, Moves: a.st.moves, Over: a.st.over, Result: "playing"}
-	for r := range st.Board {
-		st.Board[r] = append([]uint64(nil), a.st.frame.Board[r][:]...)
+func (a *adapter) state() lineproto.State {
+	st := lineproto.State{Board: make([][]int64, boardSize), Score: int64(a.st.frame.Score), Moves: a.st.moves, Over: a.st.over, Result: "playing"}
+	for r, row := range a.st.frame.Board {
+		for _, v := range row {
+			st.Board[r] = append(st.Board[r], int64(v))
+		}
 	}
 	if a.st.over {
 		st.Result = "no-moves"
@@ -310,11 +280,7 @@ const implError = "impl-error"
 func refusal(id int64, err error) []byte {
 	var f *failure
 	if errors.As(err, &f) {
-		return fail(id, implError, "%s: %s", f.word, f.msg)
+		return lineproto.Refuse(id, implError, "%s: %s", f.word, f.msg)
 	}
-	return fail(id, implError, "%s: %v", cannotStart, err)
-}
-
-func fail(id int64, word, format string, args ...any) []byte {
-	return lineproto.Refuse(&id, word, format, args...)
+	return lineproto.Refuse(id, implError, "%s: %v", cannotStart, err)
 }

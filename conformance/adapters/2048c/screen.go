@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -63,26 +64,27 @@ const (
 	Exiting                            // the cursor shown again and colours reset: the program exits
 )
 
-var eventNames = map[EventKind]string{
+var eventNames = [...]string{
 	FrameDrawn: "frame", QuitPrompt: "quit-prompt", RestartPrompt: "restart-prompt",
 	GameOver: "game-over", Terminated: "terminated", InputError: "input-error", Exiting: "exiting",
 }
 
 // String names the kind as the testdata's event files do.
 func (k EventKind) String() string {
-	if s, ok := eventNames[k]; ok {
-		return s
+	if int(k) < len(eventNames) && eventNames[k] != "" {
+		return eventNames[k]
 	}
 	return fmt.Sprintf("event(%d)", uint8(k))
 }
 
-// messages are the message lines, exactly as the program prints them.
-var messages = map[string]EventKind{
-	"        QUIT? (y/n)         ":       QuitPrompt,
-	"       RESTART? (y/n)       ":       RestartPrompt,
-	"         GAME OVER          ":       GameOver,
-	"         TERMINATED         ":       Terminated,
-	"Error! Cannot read keyboard input!": InputError,
+// messages are the message lines, exactly as the program prints them,
+// by the kind of their event.
+var messages = [...]string{
+	QuitPrompt:    "        QUIT? (y/n)         ",
+	RestartPrompt: "       RESTART? (y/n)       ",
+	GameOver:      "         GAME OVER          ",
+	Terminated:    "         TERMINATED         ",
+	InputError:    "Error! Cannot read keyboard input!",
 }
 
 // Frame is one board as the screen showed it.
@@ -301,11 +303,11 @@ func (p *Parser) endLine() error {
 			}
 			return nil
 		}
-		kind, ok := messages[string(line)]
-		if !ok {
+		kind := slices.Index(messages[:], string(line))
+		if kind < 0 {
 			return p.fail("below the board, a line that is none of the game's messages: %s", quote(line))
 		}
-		p.emit(Event{Kind: kind})
+		p.emit(Event{Kind: EventKind(kind)})
 		return nil
 	}
 	return p.fail("a line feed %s", p.where())

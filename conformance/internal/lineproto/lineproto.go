@@ -1,54 +1,20 @@
-// Package lineproto is what the module's two exec adapters (the reference
-// adapter in conformance/testdata/adapter and the 2048.c adapter) share
-// of docs/protocol.md's exec protocol: the loop that reads one request a
-// line and writes one answer a line, and the answers whose shape does not
-// depend on the game. It knows nothing of the rules.
+// Package lineproto is the adapters' side of docs/protocol.md's exec
+// protocol, shared by the module's two exec adapters (the reference
+// adapter in conformance/testdata/adapter and the 2048.c adapter): the
+// loop that reads one request a line and writes one answer a line, the
+// reading of a request line, and the answers. It knows nothing of the
+// rules, and it is written apart from the runner's side (protocol and
+// conformance/driver) on purpose: a second reading of the page.
 package lineproto
 
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
-	"fmt"
 	"io"
 )
 
 // MaxLine bounds a request line, in bytes, its newline included.
 const MaxLine = 1 << 20
-
-// Refusal is an answer with ok false.
-type Refusal struct {
-	ID      *int64 `json:"id"` // null for a line that is not a request
-	OK      bool   `json:"ok"`
-	Error   string `json:"error"`
-	Message string `json:"message"`
-}
-
-// Hello is the answer to hello.
-type Hello struct {
-	ID       int64    `json:"id"`
-	OK       bool     `json:"ok"`
-	Protocol int      `json:"protocol"`
-	Name     string   `json:"name"`
-	Version  string   `json:"version"`
-	Profiles []string `json:"profiles"`
-	Features []string `json:"features"`
-}
-
-// Refuse returns the refusal with the error word and the message, to the
-// request of id (nil: the line was not a request).
-func Refuse(id *int64, word, format string, args ...any) []byte {
-	return Marshal(Refusal{ID: id, Error: word, Message: fmt.Sprintf(format, args...)})
-}
-
-// Marshal returns v's JSON; v is an answer's plain struct.
-func Marshal(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // the answers are plain structs
-	}
-	return b
-}
 
 // Serve answers the request lines of r on w until r ends, and returns
 // nil then. Blank lines are skipped; each other line, its newline
@@ -66,7 +32,7 @@ func Serve(r io.Reader, w io.Writer, answer func(line []byte) ([]byte, error)) e
 		var resp []byte
 		switch {
 		case err == errTooLong:
-			resp = Refuse(nil, "bad-request", "a request line longer than %d bytes", MaxLine)
+			resp = Refuse(0, "bad-request", "a request line longer than %d bytes", MaxLine)
 		case len(bytes.TrimSpace(line)) > 0:
 			var aerr error
 			if resp, aerr = answer(line); aerr != nil {
@@ -93,7 +59,13 @@ func Serve(r io.Reader, w io.Writer, answer func(line []byte) ([]byte, error)) e
 	}
 }
 
-var errTooLong = fmt.Errorf("request line too long")
+// errTooLong is a line over MaxLine; an error of a type of its own, so
+// that the package does no work at start.
+var errTooLong error = tooLong{}
+
+type tooLong struct{}
+
+func (tooLong) Error() string { return "request line too long" }
 
 // readLine reads one line without its newline; a line longer than
 // MaxLine is read to its end and dropped (errTooLong).

@@ -55,9 +55,9 @@ func newSession(t *testing.T, mutant string) *session {
 // raw answers one request line.
 func (s *session) raw(req string) string {
 	s.t.Helper()
-	out, h := s.a.handle([]byte(req))
-	if h != hookNone {
-		s.t.Fatalf("%s: hook %d", req, h)
+	out, err := s.a.handle([]byte(req))
+	if err != nil {
+		s.t.Fatalf("%s: %v", req, err)
 	}
 	return string(out)
 }
@@ -149,22 +149,19 @@ const (
 
 func TestHello(t *testing.T) {
 	a := newAdapter("")
+	// The answer's shape is lineproto's (its TestAnswers); here, what
+	// the adapter declares.
 	out, _ := a.handle([]byte(helloReq))
 	var h struct {
-		ID       int64    `json:"id"`
-		OK       bool     `json:"ok"`
-		Protocol int      `json:"protocol"`
-		Name     string   `json:"name"`
-		Version  string   `json:"version"`
-		Profiles []string `json:"profiles"`
-		Features []string `json:"features"`
+		ID                 int64
+		OK                 bool
+		Name, Version      string
+		Profiles, Features []string
 	}
-	dec := json.NewDecoder(strings.NewReader(string(out)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&h); err != nil {
+	if err := json.Unmarshal(out, &h); err != nil {
 		t.Fatalf("%s: %v", out, err)
 	}
-	if h.ID != 1 || !h.OK || h.Protocol != 1 || h.Name != "tileproof-reference-adapter" || h.Version == "" {
+	if h.ID != 1 || !h.OK || h.Name != "tileproof-reference-adapter" || h.Version == "" {
 		t.Errorf("hello: %s", out)
 	}
 	if want := []string{"classic", "tile-merge", "pgs", "online-2048", "rosetta"}; !slices.Equal(h.Profiles, want) {

@@ -23,15 +23,15 @@
 //
 // and run the suite with tileproof conform --impl exec:/tmp/adapter.
 //
-// It uses the standard library and, for the line loop it shares with the
-// 2048.c adapter, conformance/internal/lineproto only: the rules and tp1
-// are written here from the docs, not taken from the engine, so that the
-// mutants can break them and so that the engine is checked against an
-// independent reading.
+// Of tileproof's packages it uses conformance/internal/lineproto only,
+// the protocol's side it shares with the 2048.c adapter (the line loop,
+// reading a request, the answers): the rules and tp1 are written here
+// from the docs, not taken from the engine, so that the mutants can
+// break them and so that the engine is checked against an independent
+// reading.
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -79,7 +79,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var err error
-	if a.profiles, err = splitList(*profileList, func(s string) bool { return profiles[s] != nil }); err != nil {
+	if a.profiles, err = splitList(*profileList, func(s string) bool { return builtin(s) != nil }); err != nil {
 		fmt.Fprintf(stderr, "adapter: --profiles: %v (known: %s)\n", err, strings.Join(profileOrder, ", "))
 		return 2
 	}
@@ -87,17 +87,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "adapter: --features: %v\n", err)
 		return 2
 	}
-	err = lineproto.Serve(stdin, stdout, func(line []byte) ([]byte, error) {
-		resp, h := a.handle(line)
-		switch h {
-		case hookCrash:
-			return nil, errCrash
-		case hookHang:
-			return nil, errHang
-		}
-		return resp, nil
-	})
-	switch err {
+	switch err := lineproto.Serve(stdin, stdout, a.handle); err {
 	case nil:
 		return 0
 	case errCrash:
@@ -108,15 +98,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for {
 			time.Sleep(time.Hour)
 		}
+	default:
+		fmt.Fprintf(stderr, "adapter: %v\n", err)
+		return 1
 	}
-	fmt.Fprintf(stderr, "adapter: %v\n", err)
-	return 1
 }
-
-var (
-	errCrash = errors.New("crash")
-	errHang  = errors.New("hang")
-)
 
 func isMutant(name string) bool {
 	return slices.ContainsFunc(slices.Concat(mutants, hooks), func(m mutant) bool { return m.name == name })

@@ -1,13 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tileproof/tileproof/conformance/internal/lineproto"
 )
@@ -16,9 +11,8 @@ import (
 // JSON response a line out.
 
 const (
-	protocolVersion = 1
-	adapterName     = "tileproof-reference-adapter"
-	adapterVersion  = "1.0.0"
+	adapterName    = "tileproof-reference-adapter"
+	adapterVersion = "1.0.0"
 	// ownSeed seeds the adapter's own generator, which gives the tp1 key of
 	// each game the runner gives no tp1 seed: a loaded state, or a new game
 	// without a seed. Each such game gets the next draw, so successive
@@ -40,70 +34,15 @@ func allFeatures() []string {
 
 func sizeFeature(rows, cols int) string { return fmt.Sprintf("size:%dx%d", rows, cols) }
 
-type spawnJSON struct {
-	Row   int   `json:"row"`
-	Col   int   `json:"col"`
-	Value int64 `json:"value"`
-}
+// hookError is a hook's end of the session: the process must exit
+// (errCrash, with status 3 and no answer) or stop answering (errHang).
+type hookError string
 
-type request struct {
-	ID          int64      `json:"id"`
-	Op          string     `json:"op"`
-	Protocol    *int       `json:"protocol"`
-	Profile     string     `json:"profile"`
-	Seed        *string    `json:"seed"`
-	Rows        *int       `json:"rows"`
-	Cols        *int       `json:"cols"`
-	Board       [][]*int64 `json:"board"`
-	Score       int64      `json:"score"`
-	Moves       int64      `json:"moves"`
-	Won         bool       `json:"won"`
-	KeepPlaying bool       `json:"keepPlaying"`
-	Direction   string     `json:"direction"`
-	Spawn       *spawnJSON `json:"spawn"`
-	Setup       *struct {
-		Target    int64 `json:"target"`
-		OpenEnded bool  `json:"openEnded"`
-	} `json:"setup"`
-}
-
-type stateJSON struct {
-	Board  [][]int64 `json:"board"`
-	Score  int64     `json:"score"`
-	Moves  int64     `json:"moves"`
-	Won    bool      `json:"won"`
-	Over   bool      `json:"over"`
-	Result string    `json:"result"`
-}
-
-type stateResponse struct {
-	ID    int64     `json:"id"`
-	OK    bool      `json:"ok"`
-	State stateJSON `json:"state"`
-}
-
-type moveResponse struct {
-	ID      int64      `json:"id"`
-	OK      bool       `json:"ok"`
-	Changed bool       `json:"changed"`
-	Gained  int64      `json:"gained"`
-	Spawn   *spawnJSON `json:"spawn"` // null when no tile appeared
-	State   stateJSON  `json:"state"`
-}
-
-type legalResponse struct {
-	ID    int64    `json:"id"`
-	OK    bool     `json:"ok"`
-	Legal []string `json:"legal"`
-}
-
-// hook is what the process must do besides answering.
-type hook int
+func (e hookError) Error() string { return string(e) }
 
 const (
-	hookNone  hook = iota
-	hookCrash      // exit with status 3 without answering
-	hookHang       // stop answering until killed
+	errCrash hookError = "crash"
+	errHang  hookError = "hang"
 )
 
 // adapter is one session of the protocol.
@@ -128,81 +67,58 @@ func (a *adapter) ownKey() uint64 {
 
 func (a *adapter) declared(feature string) bool { return slices.Contains(a.features, feature) }
 
-// handle answers one request line. The answer has no newline; with a
-// hook other than hookNone there is none to write. A line is checked in
-// the order docs/protocol.md ("Error words") gives: a line that is not a
-// request (not a JSON object, a key twice, no id from 1 to 2^53-1) is
-// bad-request with the id null; then an op it does not know or whose
+// handle answers one request line. The answer has no newline; with the
+// error of a hook (errCrash, errHang) there is none to write. A line is
+// checked in the order docs/protocol.md ("Error words") gives: a line
+// that is not a request is bad-request with the id null, an op that is
+// not the protocol's unsupported-op (lineproto.Parse); then an op whose
 // feature it did not declare is unsupported-op; then a request before
 // hello is no-hello, one that needs a game before any is no-game; then
 // anything else wrong with the request's fields is bad-request; and only
 // then do the rules answer.
-func (a *adapter) handle(line []byte) ([]byte, hook) {
-	var probe struct {
-		ID *int64          `json:"id"`
-		Op json.RawMessage `json:"op"`
-	}
-	err := json.Unmarshal(line, &probe)
-	why := ""
-	switch {
-	case err != nil:
-		why = err.Error()
-	case probe.ID == nil:
-		why = "it has no integer id"
-	case *probe.ID < 1 || *probe.ID > maxSafe:
-		why = fmt.Sprintf("its id %d is not from 1 to 2^53-1", *probe.ID)
-	default:
-		if key, twice := repeatedKey(line); twice {
-			why = fmt.Sprintf("it has the key %q twice", key)
-		}
-	}
-	if why != "" {
-		return lineproto.Refuse(nil, "bad-request", "the line is not a request of the protocol: %s", why), hookNone
-	}
-	id := *probe.ID
-	var op string
-	if json.Unmarshal(probe.Op, &op) != nil || !knownOp(op) {
-		return a.fail(id, "unsupported-op", "this implementation does not know the op %s", probe.Op), hookNone
+func (a *adapter) handle(line []byte) ([]byte, error) {
+	id, op, bad := lineproto.Parse(line)
+	if bad != nil {
+		return bad, nil
 	}
 	if op == "move" {
 		a.moveRequests++
 		if a.moveRequests == 5 {
 			switch a.mutant {
 			case "crash-on-move":
-				return nil, hookCrash
+				return nil, errCrash
 			case "hang-on-move":
-				return nil, hookHang
+				return nil, errHang
 			}
 		}
 	}
 	if op == "legal" && a.mutant == "garbage-on-legal" {
-		return []byte("legal: up, down (this line is not JSON)"), hookNone
+		return []byte("legal: up, down (this line is not JSON)"), nil
 	}
-	switch {
-	case opFeature(op) != "" && !a.declared(opFeature(op)):
-		return a.fail(id, "unsupported-op", "this implementation did not declare the feature of the op %q", op), hookNone
+	switch feature, _ := lineproto.OpFeature(op); {
+	case feature != "" && !a.declared(feature):
+		return lineproto.Refuse(id, "unsupported-op", "this implementation did not declare the feature of the op %q", op), nil
 	case op != "hello" && !a.helloDone:
-		return a.fail(id, "no-hello", "the first request must be hello, not %s", op), hookNone
+		return lineproto.Refuse(id, "no-hello", "the first request must be hello, not %s", op), nil
 	case op != "hello" && op != "new" && op != "load" && a.game == nil:
-		return a.fail(id, "no-game", "%s before any new or load", op), hookNone
+		return lineproto.Refuse(id, "no-game", "%s before any new or load", op), nil
 	}
-	var req request
-	if err := json.Unmarshal(line, &req); err != nil {
-		return a.fail(id, "bad-request", "the request is not a JSON object of the protocol: %v", err), hookNone
+	req, bad := lineproto.Decode(line, id)
+	if bad != nil {
+		return bad, nil
 	}
+	var err error
 	switch req.Op {
 	case "hello":
-		return a.hello(req), hookNone
+		return a.hello(req), nil
 	case "new":
-		return a.newGame(req), hookNone
+		return a.newGame(req), nil
 	case "load":
-		return a.load(req), hookNone
+		return a.load(req), nil
 	case "move":
-		return a.move(req), hookNone
+		return a.move(req), nil
 	case "legal":
-		return lineproto.Marshal(legalResponse{ID: req.ID, OK: true, Legal: a.game.legalMoves()}), hookNone
-	}
-	switch req.Op {
+		return lineproto.LegalAnswer(req.ID, a.game.legalMoves()), nil
 	case "undo":
 		err = a.game.undo()
 	case "end-run":
@@ -211,80 +127,36 @@ func (a *adapter) handle(line []byte) ([]byte, hook) {
 		err = a.game.keepPlaying()
 	}
 	if err != nil {
-		return a.refusal(req.ID, err), hookNone
+		return a.refusal(req.ID, err), nil
 	}
-	return lineproto.Marshal(stateResponse{ID: req.ID, OK: true, State: a.state()}), hookNone
+	return lineproto.StateAnswer(req.ID, a.state()), nil
 }
 
-// repeatedKey returns a key that an object of the JSON text line has
-// twice, at any depth (found true; the key may be ""), or found false
-// when none does (or line does not read). Keys are compared as
-// encoding/json reads them: escapes undone, invalid UTF-8 and lone
-// surrogates made U+FFFD.
-func repeatedKey(line []byte) (key string, found bool) {
-	// A line valid by RFC 7493 has every key of an object once: only
-	// another line is read again (which, done for every request, cost
-	// the adapter a third of its time).
-	if jsontext.Value(line).IsValid() {
-		return "", false
-	}
-	dec := jsontext.NewDecoder(bytes.NewReader(line), jsontext.AllowInvalidUTF8(true))
-	for {
-		_, err := dec.ReadToken()
-		if se, ok := errors.AsType[*jsontext.SyntacticError](err); ok && errors.Is(err, jsontext.ErrDuplicateName) {
-			return se.JSONPointer.LastToken(), true
-		}
-		if err != nil || dec.StackDepth() == 0 {
-			return "", false
-		}
-	}
-}
-
-// opFeature returns the feature an op needs, "" for none.
-func opFeature(op string) string {
-	switch op {
-	case "load":
-		return "load-state"
-	case "undo", "end-run", "keep-playing":
-		return op
-	}
-	return ""
-}
-
-func knownOp(op string) bool {
-	switch op {
-	case "hello", "new", "load", "move", "legal", "undo", "end-run", "keep-playing":
-		return true
-	}
-	return false
-}
-
-func (a *adapter) hello(req request) []byte {
+func (a *adapter) hello(req lineproto.Request) []byte {
 	if a.helloDone {
-		return a.fail(req.ID, "bad-request", "hello comes once, first")
+		return lineproto.Refuse(req.ID, "bad-request", "hello comes once, first")
 	}
 	a.helloDone = true
 	version := adapterVersion
 	if a.mutant != "" {
 		version += "+" + a.mutant
 	}
-	return lineproto.Marshal(lineproto.Hello{ID: req.ID, OK: true, Protocol: protocolVersion, Name: adapterName, Version: version,
-		Profiles: a.profiles, Features: a.features})
+	return lineproto.HelloAnswer(req.ID, adapterName, version, a.profiles, a.features)
 }
 
 // profile returns the declared profile a request names, set up as the
 // request's setup chooses: online-2048 offers the targets 128, 512, 2048
 // and 4096 and open-ended play, pgs its continue mode.
-func (a *adapter) profile(req request) (*profile, []byte) {
-	p, ok := profiles[req.Profile]
-	if !ok || !slices.Contains(a.profiles, req.Profile) {
-		return nil, a.fail(req.ID, "bad-request", "profile %q is not one this implementation declared (%v)", req.Profile, a.profiles)
+func (a *adapter) profile(req lineproto.Request) (*profile, []byte) {
+	p := builtin(req.Profile)
+	if p == nil || !slices.Contains(a.profiles, req.Profile) {
+		return nil, lineproto.Refuse(req.ID, "bad-request", "profile %q is not one this implementation declared (%v)", req.Profile, a.profiles)
 	}
 	if req.Setup == nil {
 		return p, nil
 	}
 	if !a.declared("setup") {
-		return nil, a.fail(req.ID, "bad-request", "a setup was given, but this implementation did not declare setup")
+		return nil, lineproto.Refuse(req.ID, "bad-request", "a setup was given, but this implementation did not declare setup")
 	}
 	// A run may choose the profile's own win tile, or one of its targets;
 	// open-ended play where the profile offers it, or plays on anyway.
@@ -294,10 +166,10 @@ func (a *adapter) profile(req request) (*profile, []byte) {
 		target = p.winTile
 	}
 	if !slices.Contains(targets, target) {
-		return nil, a.fail(req.ID, "unsupported", "profile %s offers no setup with target %d", p.name, target)
+		return nil, lineproto.Refuse(req.ID, "unsupported", "profile %s offers no setup with target %d", p.name, target)
 	}
 	if req.Setup.OpenEnded && p.name != "online-2048" && p.name != "pgs" && p.winThen != "continue" {
-		return nil, a.fail(req.ID, "unsupported", "profile %s has no open-ended play", p.name)
+		return nil, lineproto.Refuse(req.ID, "unsupported", "profile %s has no open-ended play", p.name)
 	}
 	q := *p
 	q.winTile = target
@@ -307,7 +179,7 @@ func (a *adapter) profile(req request) (*profile, []byte) {
 	return &q, nil
 }
 
-func (a *adapter) newGame(req request) []byte {
+func (a *adapter) newGame(req lineproto.Request) []byte {
 	p, bad := a.profile(req)
 	if bad != nil {
 		return bad
@@ -317,18 +189,18 @@ func (a *adapter) newGame(req request) []byte {
 		key = a.ownKey()
 	} else {
 		if !a.declared("seed-tp1") {
-			return a.fail(req.ID, "bad-request", "a seed was given, but this implementation did not declare seed-tp1")
+			return lineproto.Refuse(req.ID, "bad-request", "a seed was given, but this implementation did not declare seed-tp1")
 		}
 		var err error
 		if key, err = seedKey(*req.Seed, a.mutant); err != nil {
-			return a.fail(req.ID, "bad-request", "%v", err)
+			return lineproto.Refuse(req.ID, "bad-request", "%v", err)
 		}
 	}
 	a.game = newGame(p, a.mutant, 4, 4, key)
-	return lineproto.Marshal(stateResponse{ID: req.ID, OK: true, State: a.state()})
+	return lineproto.StateAnswer(req.ID, a.state())
 }
 
-func (a *adapter) load(req request) []byte {
+func (a *adapter) load(req lineproto.Request) []byte {
 	p, bad := a.profile(req)
 	if bad != nil {
 		return bad
@@ -340,20 +212,20 @@ func (a *adapter) load(req request) []byte {
 	}
 	switch {
 	case rows < 2 || rows > 8 || cols < 2 || cols > 8:
-		return a.fail(req.ID, "bad-request", "a board is 2 to 8 cells a side, not %dx%d", rows, cols)
+		return lineproto.Refuse(req.ID, "bad-request", "a board is 2 to 8 cells a side, not %dx%d", rows, cols)
 	case req.Rows != nil && *req.Rows != rows, req.Cols != nil && *req.Cols != cols:
-		return a.fail(req.ID, "bad-request", "rows and cols do not match the %dx%d board", rows, cols)
+		return lineproto.Refuse(req.ID, "bad-request", "rows and cols do not match the %dx%d board", rows, cols)
 	case (rows != 4 || cols != 4) && !a.declared(sizeFeature(rows, cols)):
-		return a.fail(req.ID, "bad-request", "this implementation did not declare %s", sizeFeature(rows, cols))
+		return lineproto.Refuse(req.ID, "bad-request", "this implementation did not declare %s", sizeFeature(rows, cols))
 	case req.Score < 0 || req.Score > maxSafe:
-		return a.fail(req.ID, "bad-request", "score %d is not between 0 and 2^53-1", req.Score)
+		return lineproto.Refuse(req.ID, "bad-request", "score %d is not between 0 and 2^53-1", req.Score)
 	case req.Moves < 0 || req.Moves > maxSafe:
-		return a.fail(req.ID, "bad-request", "move count %d is not between 0 and 2^53-1", req.Moves)
+		return lineproto.Refuse(req.ID, "bad-request", "move count %d is not between 0 and 2^53-1", req.Moves)
 	}
 	b := board{rows: rows, cols: cols, cells: make([]int64, 0, rows*cols)}
 	for r, row := range req.Board {
 		if len(row) != cols {
-			return a.fail(req.ID, "bad-request", "board row %d has %d cells; row 1 has %d", r+1, len(row), cols)
+			return lineproto.Refuse(req.ID, "bad-request", "board row %d has %d cells; row 1 has %d", r+1, len(row), cols)
 		}
 		for c, v := range row {
 			var t int64
@@ -361,32 +233,21 @@ func (a *adapter) load(req request) []byte {
 				t = *v
 			}
 			if t != 0 && (t < 2 || t > maxTile || t&(t-1) != 0) {
-				return a.fail(req.ID, "bad-request", "board row %d, column %d: %d is not a tile (a power of two, 2 to 2^52) or 0", r+1, c+1, t)
+				return lineproto.Refuse(req.ID, "bad-request", "board row %d, column %d: %d is not a tile (a power of two, 2 to 2^52) or 0", r+1, c+1, t)
 			}
 			b.cells = append(b.cells, t)
 		}
 	}
 	a.game = loadGame(p, a.mutant, b, req.Score, req.Moves, req.Won, req.KeepPlaying, a.ownKey())
-	return lineproto.Marshal(stateResponse{ID: req.ID, OK: true, State: a.state()})
+	return lineproto.StateAnswer(req.ID, a.state())
 }
 
-func (a *adapter) move(req request) []byte {
-	if a.game == nil {
-		return a.noGame(req)
+func (a *adapter) move(req lineproto.Request) []byte {
+	i := slices.Index(dirNames[:], req.Direction)
+	if i < 0 {
+		return lineproto.Refuse(req.ID, "bad-request", "direction %q is not up, down, left or right", req.Direction)
 	}
-	var d dir
-	switch req.Direction {
-	case "up":
-		d = up
-	case "down":
-		d = down
-	case "left":
-		d = left
-	case "right":
-		d = right
-	default:
-		return a.fail(req.ID, "bad-request", "direction %q is not up, down, left or right", req.Direction)
-	}
+	d := dir(i)
 	if a.mutant == "up-down-swapped" { // MUTANT: the keys of up and down are swapped
 		switch d {
 		case up:
@@ -396,38 +257,30 @@ func (a *adapter) move(req request) []byte {
 		}
 	}
 	if req.Spawn != nil && !a.declared("force-spawn") {
-		return a.fail(req.ID, "bad-request", "a spawn was given, but this implementation did not declare force-spawn")
+		return lineproto.Refuse(req.ID, "bad-request", "a spawn was given, but this implementation did not declare force-spawn")
 	}
 	// A spawn outside what the protocol sends (a row or column from 0 to
 	// 7, a tile) is not a request of it; one the protocol allows that the
 	// slide does not (off this board, a value never spawned) is the
 	// rules' bad-spawn.
 	if sp := req.Spawn; sp != nil && (sp.Row < 0 || sp.Row > 7 || sp.Col < 0 || sp.Col > 7 || sp.Value < 2 || sp.Value > maxTile || sp.Value&(sp.Value-1) != 0) {
-		return a.fail(req.ID, "bad-request", "spawn %+v is not a row and a column from 0 to 7 and a tile", *sp)
+		return lineproto.Refuse(req.ID, "bad-request", "spawn %+v is not a row and a column from 0 to 7 and a tile", *sp)
 	}
 	step, err := a.game.move(d, req.Spawn)
 	if err != nil {
 		return a.refusal(req.ID, err)
 	}
-	return lineproto.Marshal(moveResponse{ID: req.ID, OK: true, Changed: step.changed, Gained: step.gained, Spawn: step.spawn, State: a.state()})
+	return lineproto.MoveAnswer(req.ID, lineproto.Move{Changed: step.changed, Gained: step.gained, Spawn: step.spawn, State: a.state()})
 }
 
-func (a *adapter) state() stateJSON {
+func (a *adapter) state() lineproto.State {
 	g := a.game
-	return stateJSON{Board: g.board.values(), Score: g.score, Moves: g.moves, Won: g.won, Over: g.result != playing, Result: g.result}
-}
-
-func (a *adapter) noGame(req request) []byte {
-	return a.fail(req.ID, "no-game", "%s before any new or load", req.Op)
+	return lineproto.State{Board: g.board.values(), Score: g.score, Moves: g.moves, Won: g.won, Over: g.result != playing, Result: g.result}
 }
 
 func (a *adapter) refusal(id int64, err error) []byte {
 	if r, ok := err.(*refusal); ok {
-		return a.fail(id, r.word, "%s", r.msg)
+		return lineproto.Refuse(id, r.word, "%s", r.msg)
 	}
-	return a.fail(id, "bad-request", "%v", err)
-}
-
-func (a *adapter) fail(id int64, word, format string, args ...any) []byte {
-	return lineproto.Refuse(&id, word, format, args...)
+	return lineproto.Refuse(id, "bad-request", "%v", err)
 }

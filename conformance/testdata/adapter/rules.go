@@ -35,15 +35,25 @@ var std = []weight{{2, 9}, {4, 1}}
 
 // The built-in profiles, as engine/profiles/*.yaml give them. All are 4x4;
 // a loaded board of another size plays by the same rules on that size.
-var profiles = map[string]*profile{
-	"classic":     {name: "classic", startTiles: 2, spawn: std, winTile: 2048, winWhen: "merge", winThen: "ask", illegal: "ignore", noMovesFirst: true},
-	"tile-merge":  {name: "tile-merge", startTiles: 2, spawn: std, winTile: 2048, winWhen: "reach", winThen: "continue", illegal: "reject"},
-	"pgs":         {name: "pgs", startTiles: 2, spawn: std, winTile: 2048, winWhen: "reach", winThen: "stop", illegal: "ignore"},
-	"online-2048": {name: "online-2048", startTiles: 2, spawn: std, winTile: 2048, winWhen: "reach", winThen: "stop", illegal: "ignore", moveLimit: 100000, undo: true, endRun: true},
-	"rosetta":     {name: "rosetta", startTiles: 2, spawn: std, winTile: 2048, winWhen: "merge", winThen: "stop", illegal: "reject", emptyOver: true},
+var profiles = []profile{
+	{name: "classic", startTiles: 2, spawn: std, winTile: 2048, winWhen: "merge", winThen: "ask", illegal: "ignore", noMovesFirst: true},
+	{name: "tile-merge", startTiles: 2, spawn: std, winTile: 2048, winWhen: "reach", winThen: "continue", illegal: "reject"},
+	{name: "pgs", startTiles: 2, spawn: std, winTile: 2048, winWhen: "reach", winThen: "stop", illegal: "ignore"},
+	{name: "online-2048", startTiles: 2, spawn: std, winTile: 2048, winWhen: "reach", winThen: "stop", illegal: "ignore", moveLimit: 100000, undo: true, endRun: true},
+	{name: "rosetta", startTiles: 2, spawn: std, winTile: 2048, winWhen: "merge", winThen: "stop", illegal: "reject", emptyOver: true},
 }
 
 var profileOrder = []string{"classic", "tile-merge", "pgs", "online-2048", "rosetta"}
+
+// builtin returns the built-in profile of a name, nil for none.
+func builtin(name string) *profile {
+	for i := range profiles {
+		if profiles[i].name == name {
+			return &profiles[i]
+		}
+	}
+	return nil
+}
 
 // Results, as docs/replay-format.md names them.
 const (
