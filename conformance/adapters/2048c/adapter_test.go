@@ -412,7 +412,7 @@ func TestOverPipes(t *testing.T) {
 	}
 }
 
-func boardRows(f Frame) [][]uint64 {
+func boardRows(f ScreenBoard) [][]uint64 {
 	rows := make([][]uint64, boardSize)
 	for r := range rows {
 		rows[r] = f.Board[r][:]

@@ -79,10 +79,10 @@ type game struct {
 }
 
 // startGame runs the program and reads its first frame.
-func startGame(cfg gameConfig) (*game, Frame, error) {
+func startGame(cfg gameConfig) (*game, ScreenBoard, error) {
 	g, err := launch(cfg)
 	if err != nil {
-		return nil, Frame{}, err
+		return nil, ScreenBoard{}, err
 	}
 	e, err := g.next()
 	if err == nil && e.Kind != FrameDrawn {
@@ -90,7 +90,7 @@ func startGame(cfg gameConfig) (*game, Frame, error) {
 	}
 	if err != nil {
 		g.close()
-		return nil, Frame{}, err
+		return nil, ScreenBoard{}, err
 	}
 	return g, e.Frame, nil
 }

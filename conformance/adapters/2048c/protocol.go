@@ -38,7 +38,7 @@ type adapter struct {
 // showed them, the moves the adapter saw it make, and whether it said
 // GAME OVER.
 type shown struct {
-	frame Frame
+	frame ScreenBoard
 	moves int64
 	over  bool
 }
@@ -83,7 +83,7 @@ func what(op string) string {
 	}[op]
 }
 
-func (a *adapter) newGame(req lineproto.Request) []byte {
+func (a *adapter) newGame(req lineproto.LineRequest) []byte {
 	switch {
 	case req.Profile != a.declared && req.Profile != profileName:
 		return lineproto.Refuse(req.ID, "bad-request", "profile %q is not the one this implementation declared (%s)", req.Profile, a.declared)
@@ -103,7 +103,7 @@ func (a *adapter) newGame(req lineproto.Request) []byte {
 
 // start starts a game: a new run of the program, or with restart the
 // game's own restart (r, then y) where the program runs.
-func (a *adapter) start() (Frame, error) {
+func (a *adapter) start() (ScreenBoard, error) {
 	if a.restart && a.g != nil && !a.st.over {
 		return a.restartGame()
 	}
@@ -113,7 +113,7 @@ func (a *adapter) start() (Frame, error) {
 	a.runs++
 	g, f, err := startGame(cfg)
 	if err != nil {
-		return Frame{}, err
+		return ScreenBoard{}, err
 	}
 	a.g = g
 	return f, nil
@@ -122,28 +122,28 @@ func (a *adapter) start() (Frame, error) {
 // restartGame presses r and y: the game asks "RESTART? (y/n)", draws the
 // new board (initBoard, still with the old score), then draws it again
 // with the score reset.
-func (a *adapter) restartGame() (Frame, error) {
+func (a *adapter) restartGame() (ScreenBoard, error) {
 	if err := a.g.press(restartKeys); err != nil {
-		return Frame{}, err
+		return ScreenBoard{}, err
 	}
-	var frames []Frame
+	var frames []ScreenBoard
 	for prompted := false; len(frames) < 2; {
 		e, err := a.g.next()
 		switch {
 		case err != nil:
-			return Frame{}, err
+			return ScreenBoard{}, err
 		case e.Kind == RestartPrompt && !prompted:
 			prompted = true
 		case e.Kind == FrameDrawn && prompted:
 			frames = append(frames, e.Frame)
 		default:
-			return Frame{}, &failure{unreadable, fmt.Sprintf("after r and y the game showed %s (screen byte %d); a restart shows its prompt and two boards", e.Kind, e.End)}
+			return ScreenBoard{}, &failure{unreadable, fmt.Sprintf("after r and y the game showed %s (screen byte %d); a restart shows its prompt and two boards", e.Kind, e.End)}
 		}
 	}
 	return frames[1], nil
 }
 
-func (a *adapter) move(req lineproto.Request) []byte {
+func (a *adapter) move(req lineproto.LineRequest) []byte {
 	keys, ok := arrowKeys(req.Direction)
 	switch {
 	case !ok:
@@ -156,7 +156,7 @@ func (a *adapter) move(req lineproto.Request) []byte {
 		return lineproto.Refuse(req.ID, "no-game", "move before any new")
 	case a.st.over:
 		// The program exited after GAME OVER: a key changes nothing.
-		return lineproto.MoveAnswer(req.ID, lineproto.Move{State: a.state()})
+		return lineproto.MoveAnswer(req.ID, lineproto.MoveReply{State: a.state()})
 	}
 	m, err := a.play(keys)
 	if err != nil {
@@ -171,17 +171,17 @@ func (a *adapter) move(req lineproto.Request) []byte {
 // spawn (with a pause between); the redraw follows, or, when no move is
 // left, GAME OVER and the program's exit. A move that changes nothing
 // draws nothing before the redraw.
-func (a *adapter) play(keys string) (lineproto.Move, error) {
+func (a *adapter) play(keys string) (lineproto.MoveReply, error) {
 	if err := a.g.press(keys + syncKeys); err != nil {
-		return lineproto.Move{}, err
+		return lineproto.MoveReply{}, err
 	}
-	var frames []Frame
-	var final Frame
+	var frames []ScreenBoard
+	var final ScreenBoard
 	over := false
 	for done := false; !done; {
 		e, err := a.g.next()
 		if err != nil {
-			return lineproto.Move{}, err
+			return lineproto.MoveReply{}, err
 		}
 		switch e.Kind {
 		case FrameDrawn:
@@ -189,22 +189,22 @@ func (a *adapter) play(keys string) (lineproto.Move, error) {
 			continue
 		case QuitPrompt:
 			if e, err = a.g.next(); err != nil {
-				return lineproto.Move{}, err
+				return lineproto.MoveReply{}, err
 			}
 			if e.Kind != FrameDrawn {
-				return lineproto.Move{}, &failure{unreadable, fmt.Sprintf("after QUIT? (y/n) and n the game showed %s, not the board (screen byte %d)", e.Kind, e.End)}
+				return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("after QUIT? (y/n) and n the game showed %s, not the board (screen byte %d)", e.Kind, e.End)}
 			}
 			final = e.Frame
 		case GameOver:
 			if len(frames) == 0 {
-				return lineproto.Move{}, &failure{unreadable, fmt.Sprintf("GAME OVER after a move that drew nothing (screen byte %d)", e.End)}
+				return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("GAME OVER after a move that drew nothing (screen byte %d)", e.End)}
 			}
 			if err := a.g.ends(); err != nil {
-				return lineproto.Move{}, err
+				return lineproto.MoveReply{}, err
 			}
 			final, over = frames[len(frames)-1], true
 		default:
-			return lineproto.Move{}, &failure{unreadable, fmt.Sprintf("the game showed %s after a move (screen byte %d)", e.Kind, e.End)}
+			return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("the game showed %s after a move (screen byte %d)", e.Kind, e.End)}
 		}
 		done = true
 	}
@@ -212,25 +212,25 @@ func (a *adapter) play(keys string) (lineproto.Move, error) {
 	case 0:
 		// Nothing drawn: the game did not take the move.
 		a.st.frame = final
-		return lineproto.Move{State: a.state()}, nil
+		return lineproto.MoveReply{State: a.state()}, nil
 	case 2:
 	default:
-		return lineproto.Move{}, &failure{unreadable, fmt.Sprintf("the move drew %d boards; a move draws two (after the slide, after the spawn) or none", len(frames))}
+		return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("the move drew %d boards; a move draws two (after the slide, after the spawn) or none", len(frames))}
 	}
 	slid, spawned := frames[0], frames[1]
 	if final != spawned {
-		return lineproto.Move{}, &failure{unreadable, "the board drawn again after the move is not the one drawn after its spawn"}
+		return lineproto.MoveReply{}, &failure{unreadable, "the board drawn again after the move is not the one drawn after its spawn"}
 	}
-	var sp *lineproto.Spawn
+	var sp *lineproto.PlacedTile
 	for r := range boardSize {
 		for c := range boardSize {
 			if spawned.Board[r][c] == slid.Board[r][c] {
 				continue
 			}
 			if sp != nil {
-				return lineproto.Move{}, &failure{unreadable, fmt.Sprintf("cells (%d, %d) and (%d, %d) both changed between the board after the slide and the board after the spawn", sp.Row, sp.Col, r, c)}
+				return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("cells (%d, %d) and (%d, %d) both changed between the board after the slide and the board after the spawn", sp.Row, sp.Col, r, c)}
 			}
-			sp = &lineproto.Spawn{Row: r, Col: c, Value: int64(spawned.Board[r][c])}
+			sp = &lineproto.PlacedTile{Row: r, Col: c, Value: int64(spawned.Board[r][c])}
 		}
 	}
 	var gained int64
@@ -238,13 +238,13 @@ func (a *adapter) play(keys string) (lineproto.Move, error) {
 		gained = int64(slid.Score - a.st.frame.Score)
 	}
 	a.st = shown{frame: final, moves: a.st.moves + 1, over: over}
-	return lineproto.Move{Changed: true, Gained: gained, Spawn: sp, State: a.state()}, nil
+	return lineproto.MoveReply{Changed: true, Gained: gained, Spawn: sp, State: a.state()}, nil
 }
 
 // state is the game's state as the protocol gives it. 2048.c has no win:
 // won is always false; its only end is GAME OVER, no move left.
-func (a *adapter) state() lineproto.State {
-	st := lineproto.State{Board: make([][]int64, boardSize), Score: int64(a.st.frame.Score), Moves: a.st.moves, Over: a.st.over, Result: "playing"}
+func (a *adapter) state() lineproto.AnswerState {
+	st := lineproto.AnswerState{Board: make([][]int64, boardSize), Score: int64(a.st.frame.Score), Moves: a.st.moves, Over: a.st.over, Result: "playing"}
 	for r, row := range a.st.frame.Board {
 		for _, v := range row {
 			st.Board[r] = append(st.Board[r], int64(v))

@@ -87,8 +87,8 @@ var messages = [...]string{
 	InputError:    "Error! Cannot read keyboard input!",
 }
 
-// Frame is one board as the screen showed it.
-type Frame struct {
+// ScreenBoard is one board as the screen showed it.
+type ScreenBoard struct {
 	Score uint64
 	Board [boardSize][boardSize]uint64 // [row][col], top left first; 0 for an empty cell
 }
@@ -96,8 +96,8 @@ type Frame struct {
 // Event is one thing the screen showed.
 type Event struct {
 	Kind  EventKind
-	Frame Frame // for FrameDrawn
-	End   int64 // the offset in the stream of the byte after the event
+	Frame ScreenBoard // for FrameDrawn
+	End   int64       // the offset in the stream of the byte after the event
 }
 
 // ScreenError is output that is not the game's screen: Offset is the byte
@@ -142,10 +142,10 @@ type Parser struct {
 	params  []byte // the parameters of the control sequence being read
 	cr      bool   // the last byte was a carriage return
 	phase   phase
-	line    int    // in a frame: the line being read, 0 to 15
-	buf     []byte // the text of the line being read, its colour sequences kept
-	blanks  int    // empty lines below the board since the last frame
-	frame   Frame  // the frame being read
+	line    int         // in a frame: the line being read, 0 to 15
+	buf     []byte      // the text of the line being read, its colour sequences kept
+	blanks  int         // empty lines below the board since the last frame
+	frame   ScreenBoard // the frame being read
 	colours [boardSize]string
 	events  []Event
 	err     error
@@ -263,7 +263,7 @@ func (p *Parser) control(params string, final byte) error {
 		final == 'J' && params == "2" && p.phase == atStart:
 		return nil
 	case final == 'H' && params == "" && (p.phase == atStart || p.phase == below && len(p.buf) == 0):
-		p.phase, p.line, p.frame, p.blanks = inFrame, 0, Frame{}, 0
+		p.phase, p.line, p.frame, p.blanks = inFrame, 0, ScreenBoard{}, 0
 		return nil
 	case final == 'A' && params == "" && p.phase == atFooter:
 		p.phase = below

@@ -129,7 +129,7 @@ func TestRecordingsFollowRules(t *testing.T) {
 				events = events[1:]
 				return e
 			}
-			var cur Frame
+			var cur ScreenBoard
 			over, moves := false, 0
 			for _, m := range rec.moves {
 				switch {
@@ -204,7 +204,7 @@ func TestRecordingsFollowRules(t *testing.T) {
 	}
 }
 
-func engineBoard(t *testing.T, f Frame) engine.Board {
+func engineBoard(t *testing.T, f ScreenBoard) engine.Board {
 	t.Helper()
 	rows := make([][]uint64, boardSize)
 	for r := range rows {
@@ -217,7 +217,7 @@ func engineBoard(t *testing.T, f Frame) engine.Board {
 	return b
 }
 
-func countTiles(f Frame) int {
+func countTiles(f ScreenBoard) int {
 	n := 0
 	for _, row := range f.Board {
 		for _, v := range row {
@@ -231,7 +231,7 @@ func countTiles(f Frame) int {
 
 // spawnCells counts the cells empty in slid and a 2 or 4 in spawned; any
 // other difference counts as 100.
-func spawnCells(slid, spawned Frame) int {
+func spawnCells(slid, spawned ScreenBoard) int {
 	n := 0
 	for r := range boardSize {
 		for c := range boardSize {

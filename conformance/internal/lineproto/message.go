@@ -21,9 +21,9 @@ const MaxID = 1<<53 - 1
 // characters the protocol allows.
 const maxMessage = 4096
 
-// Spawn is a tile placed after a slide: a move's answer, or a request's
+// PlacedTile is a tile placed after a slide: a move's answer, or a request's
 // forced spawn.
-type Spawn struct {
+type PlacedTile struct {
 	Row   int   `json:"row"`
 	Col   int   `json:"col"`
 	Value int64 `json:"value"`
@@ -35,28 +35,28 @@ type Setup struct {
 	OpenEnded bool  `json:"openEnded"`
 }
 
-// Request is a request with the fields of every op: a field the request
+// LineRequest is a request with the fields of every op: a field the request
 // leaves out is zero, or nil where a pointer tells it from a zero.
-type Request struct {
-	ID          int64      `json:"id"`
-	Op          string     `json:"op"`
-	Protocol    *int       `json:"protocol"`
-	Profile     string     `json:"profile"`
-	Seed        *string    `json:"seed"`
-	Setup       *Setup     `json:"setup"`
-	Rows        *int       `json:"rows"`
-	Cols        *int       `json:"cols"`
-	Board       [][]*int64 `json:"board"`
-	Score       int64      `json:"score"`
-	Moves       int64      `json:"moves"`
-	Won         bool       `json:"won"`
-	KeepPlaying bool       `json:"keepPlaying"`
-	Direction   string     `json:"direction"`
-	Spawn       *Spawn     `json:"spawn"`
+type LineRequest struct {
+	ID          int64       `json:"id"`
+	Op          string      `json:"op"`
+	Protocol    *int        `json:"protocol"`
+	Profile     string      `json:"profile"`
+	Seed        *string     `json:"seed"`
+	Setup       *Setup      `json:"setup"`
+	Rows        *int        `json:"rows"`
+	Cols        *int        `json:"cols"`
+	Board       [][]*int64  `json:"board"`
+	Score       int64       `json:"score"`
+	Moves       int64       `json:"moves"`
+	Won         bool        `json:"won"`
+	KeepPlaying bool        `json:"keepPlaying"`
+	Direction   string      `json:"direction"`
+	Spawn       *PlacedTile `json:"spawn"`
 }
 
-// State is a game's state in an answer.
-type State struct {
+// AnswerState is a game's state in an answer.
+type AnswerState struct {
 	Board  [][]int64 `json:"board"`
 	Score  int64     `json:"score"`
 	Moves  int64     `json:"moves"`
@@ -65,12 +65,12 @@ type State struct {
 	Result string    `json:"result"`
 }
 
-// Move is what a move's answer says besides its id.
-type Move struct {
-	Changed bool   `json:"changed"`
-	Gained  int64  `json:"gained"`
-	Spawn   *Spawn `json:"spawn"` // null when no tile appeared
-	State   State  `json:"state"`
+// MoveReply is what a move's answer says besides its id.
+type MoveReply struct {
+	Changed bool        `json:"changed"`
+	Gained  int64       `json:"gained"`
+	Spawn   *PlacedTile `json:"spawn"` // null when no tile appeared
+	State   AnswerState `json:"state"`
 }
 
 // OpFeature returns the feature an op needs, "" for none, and known
@@ -126,8 +126,8 @@ func Parse(line []byte) (id int64, op string, refusal []byte) {
 
 // Decode reads the fields of the request line that [Parse] gave id: a
 // field of the wrong type is refused as bad-request.
-func Decode(line []byte, id int64) (Request, []byte) {
-	var req Request
+func Decode(line []byte, id int64) (LineRequest, []byte) {
+	var req LineRequest
 	if err := json.Unmarshal(line, &req); err != nil {
 		return req, Refuse(id, "bad-request", "the request is not a JSON object of the protocol: %v", err)
 	}
@@ -198,20 +198,20 @@ func HelloAnswer(id int64, name, version string, profiles, features []string) []
 
 // StateAnswer returns the answer of new, load, undo, end-run and
 // keep-playing: the state.
-func StateAnswer(id int64, st State) []byte {
+func StateAnswer(id int64, st AnswerState) []byte {
 	return marshal(struct {
-		ID    int64 `json:"id"`
-		OK    bool  `json:"ok"`
-		State State `json:"state"`
+		ID    int64       `json:"id"`
+		OK    bool        `json:"ok"`
+		State AnswerState `json:"state"`
 	}{id, true, st})
 }
 
 // MoveAnswer returns the answer of a move.
-func MoveAnswer(id int64, m Move) []byte {
+func MoveAnswer(id int64, m MoveReply) []byte {
 	return marshal(struct {
 		ID int64 `json:"id"`
 		OK bool  `json:"ok"`
-		Move
+		MoveReply
 	}{id, true, m})
 }
 

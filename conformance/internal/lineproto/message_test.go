@@ -113,7 +113,7 @@ func TestParse(t *testing.T) {
 		t.Errorf("a spawn of 7: %s", bad)
 	}
 	req, bad := Decode([]byte(`{"id":4,"op":"load","board":[[2,0]],"setup":{"target":512},"spawn":{"row":1,"col":2,"value":4}}`), 4)
-	if bad != nil || req.ID != 4 || req.Op != "load" || *req.Board[0][0] != 2 || req.Setup.Target != 512 || *req.Spawn != (Spawn{1, 2, 4}) {
+	if bad != nil || req.ID != 4 || req.Op != "load" || *req.Board[0][0] != 2 || req.Setup.Target != 512 || *req.Spawn != (PlacedTile{1, 2, 4}) {
 		t.Errorf("load: %+v, %s", req, bad)
 	}
 }
@@ -121,12 +121,12 @@ func TestParse(t *testing.T) {
 // TestAnswers: each answer has the fields of its op, all of them, in the
 // page's order; a message over the bound is cut at a character.
 func TestAnswers(t *testing.T) {
-	st := State{Board: [][]int64{{2, 0}, {0, 4}}, Score: 4, Moves: 1, Result: "playing"}
+	st := AnswerState{Board: [][]int64{{2, 0}, {0, 4}}, Score: 4, Moves: 1, Result: "playing"}
 	for _, tc := range []struct{ got, want string }{
 		{string(HelloAnswer(1, "n", "v", []string{"classic"}, nil)), `{"id":1,"ok":true,"protocol":1,"name":"n","version":"v","profiles":["classic"],"features":null}`},
 		{string(StateAnswer(2, st)), `{"id":2,"ok":true,"state":{"board":[[2,0],[0,4]],"score":4,"moves":1,"won":false,"over":false,"result":"playing"}}`},
-		{string(MoveAnswer(3, Move{State: st})), `{"id":3,"ok":true,"changed":false,"gained":0,"spawn":null,"state":{"board":[[2,0],[0,4]],"score":4,"moves":1,"won":false,"over":false,"result":"playing"}}`},
-		{string(MoveAnswer(3, Move{Changed: true, Gained: 8, Spawn: &Spawn{1, 0, 2}, State: State{Board: [][]int64{{2}}}})), `{"id":3,"ok":true,"changed":true,"gained":8,"spawn":{"row":1,"col":0,"value":2},"state":{"board":[[2]],"score":0,"moves":0,"won":false,"over":false,"result":""}}`},
+		{string(MoveAnswer(3, MoveReply{State: st})), `{"id":3,"ok":true,"changed":false,"gained":0,"spawn":null,"state":{"board":[[2,0],[0,4]],"score":4,"moves":1,"won":false,"over":false,"result":"playing"}}`},
+		{string(MoveAnswer(3, MoveReply{Changed: true, Gained: 8, Spawn: &PlacedTile{1, 0, 2}, State: AnswerState{Board: [][]int64{{2}}}})), `{"id":3,"ok":true,"changed":true,"gained":8,"spawn":{"row":1,"col":0,"value":2},"state":{"board":[[2]],"score":0,"moves":0,"won":false,"over":false,"result":""}}`},
 		{string(LegalAnswer(4, nil)), `{"id":4,"ok":true,"legal":[]}`},
 		{string(LegalAnswer(4, []string{"up"})), `{"id":4,"ok":true,"legal":["up"]}`},
 		{string(Refuse(0, "bad-request", "%d", 7)), `{"id":null,"ok":false,"error":"bad-request","message":"7"}`},

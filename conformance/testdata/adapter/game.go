@@ -125,7 +125,7 @@ func (g *game) finish() {
 
 // spawn draws a tile from tp1 and places it on b: value first (weights in
 // ascending tile order), then the empty cell (row-major).
-func (g *game) spawn(b *board) lineproto.Spawn {
+func (g *game) spawn(b *board) lineproto.PlacedTile {
 	var total int64
 	for _, w := range g.p.spawn {
 		total += w.weight
@@ -168,7 +168,7 @@ func (g *game) spawn(b *board) lineproto.Spawn {
 		}
 	}
 	b.cells[cell] = value
-	return lineproto.Spawn{Row: cell / b.cols, Col: cell % b.cols, Value: value}
+	return lineproto.PlacedTile{Row: cell / b.cols, Col: cell % b.cols, Value: value}
 }
 
 // legal reports whether moving toward d is accepted and changes the board.
@@ -194,11 +194,11 @@ func (g *game) legalMoves() []string {
 type moveStep struct {
 	changed bool
 	gained  int64
-	spawn   *lineproto.Spawn
+	spawn   *lineproto.PlacedTile
 }
 
 // move plays one move, with the spawn given or drawn.
-func (g *game) move(d dir, given *lineproto.Spawn) (moveStep, error) {
+func (g *game) move(d dir, given *lineproto.PlacedTile) (moveStep, error) {
 	if g.result != playing {
 		if g.p.illegal == "ignore" {
 			return moveStep{}, nil
@@ -234,7 +234,7 @@ func (g *game) move(d dir, given *lineproto.Spawn) (moveStep, error) {
 			g.history = g.history[1:]
 		}
 	}
-	var sp lineproto.Spawn
+	var sp lineproto.PlacedTile
 	if given != nil {
 		sp = *given
 		b.cells[sp.Row*b.cols+sp.Col] = sp.Value
@@ -286,7 +286,7 @@ func legalText(legal []string) string {
 }
 
 // checkSpawn checks a forced spawn against the board after the slide.
-func (g *game) checkSpawn(s lineproto.Spawn, b board) error {
+func (g *game) checkSpawn(s lineproto.PlacedTile, b board) error {
 	switch {
 	case s.Row < 0 || s.Row >= b.rows || s.Col < 0 || s.Col >= b.cols:
 		return refuse("bad-spawn", "cell (%d, %d) is outside the %dx%d board", s.Row, s.Col, b.rows, b.cols)

@@ -132,7 +132,7 @@ func (a *adapter) handle(line []byte) ([]byte, error) {
 	return lineproto.StateAnswer(req.ID, a.state()), nil
 }
 
-func (a *adapter) hello(req lineproto.Request) []byte {
+func (a *adapter) hello(req lineproto.LineRequest) []byte {
 	if a.helloDone {
 		return lineproto.Refuse(req.ID, "bad-request", "hello comes once, first")
 	}
@@ -147,7 +147,7 @@ func (a *adapter) hello(req lineproto.Request) []byte {
 // profile returns the declared profile a request names, set up as the
 // request's setup chooses: online-2048 offers the targets 128, 512, 2048
 // and 4096 and open-ended play, pgs its continue mode.
-func (a *adapter) profile(req lineproto.Request) (*profile, []byte) {
+func (a *adapter) profile(req lineproto.LineRequest) (*profile, []byte) {
 	p := builtin(req.Profile)
 	if p == nil || !slices.Contains(a.profiles, req.Profile) {
 		return nil, lineproto.Refuse(req.ID, "bad-request", "profile %q is not one this implementation declared (%v)", req.Profile, a.profiles)
@@ -179,7 +179,7 @@ func (a *adapter) profile(req lineproto.Request) (*profile, []byte) {
 	return &q, nil
 }
 
-func (a *adapter) newGame(req lineproto.Request) []byte {
+func (a *adapter) newGame(req lineproto.LineRequest) []byte {
 	p, bad := a.profile(req)
 	if bad != nil {
 		return bad
@@ -200,7 +200,7 @@ func (a *adapter) newGame(req lineproto.Request) []byte {
 	return lineproto.StateAnswer(req.ID, a.state())
 }
 
-func (a *adapter) load(req lineproto.Request) []byte {
+func (a *adapter) load(req lineproto.LineRequest) []byte {
 	p, bad := a.profile(req)
 	if bad != nil {
 		return bad
@@ -242,7 +242,7 @@ func (a *adapter) load(req lineproto.Request) []byte {
 	return lineproto.StateAnswer(req.ID, a.state())
 }
 
-func (a *adapter) move(req lineproto.Request) []byte {
+func (a *adapter) move(req lineproto.LineRequest) []byte {
 	i := slices.Index(dirNames[:], req.Direction)
 	if i < 0 {
 		return lineproto.Refuse(req.ID, "bad-request", "direction %q is not up, down, left or right", req.Direction)
@@ -270,12 +270,12 @@ func (a *adapter) move(req lineproto.Request) []byte {
 	if err != nil {
 		return a.refusal(req.ID, err)
 	}
-	return lineproto.MoveAnswer(req.ID, lineproto.Move{Changed: step.changed, Gained: step.gained, Spawn: step.spawn, State: a.state()})
+	return lineproto.MoveAnswer(req.ID, lineproto.MoveReply{Changed: step.changed, Gained: step.gained, Spawn: step.spawn, State: a.state()})
 }
 
-func (a *adapter) state() lineproto.State {
+func (a *adapter) state() lineproto.AnswerState {
 	g := a.game
-	return lineproto.State{Board: g.board.values(), Score: g.score, Moves: g.moves, Won: g.won, Over: g.result != playing, Result: g.result}
+	return lineproto.AnswerState{Board: g.board.values(), Score: g.score, Moves: g.moves, Won: g.won, Over: g.result != playing, Result: g.result}
 }
 
 func (a *adapter) refusal(id int64, err error) []byte {
