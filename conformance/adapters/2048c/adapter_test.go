@@ -505,8 +505,11 @@ func TestBrokenScreens(t *testing.T) {
 			if err := os.WriteFile(file, tc.out, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			// stty -onlcr: the recording has its "\r\n" already.
-			s := newSession(t, gameConfig{binary: "/bin/sh", args: []string{"-c", `stty -onlcr; cat "$0"; sleep 30`, file}, timeout: 2 * time.Second})
+			// stty -onlcr: the recording has its "\r\n" already. Every
+			// case ends on what the screen shows, never on the timeout,
+			// which only bounds a start that a loaded machine delays (2 s
+			// failed once at load 16).
+			s := newSession(t, gameConfig{binary: "/bin/sh", args: []string{"-c", `stty -onlcr; cat "$0"; sleep 30`, file}, timeout: 15 * time.Second})
 			s.ok(`{"op":"new","profile":"2048c"}`)
 			for m := 1; m <= tc.move; m++ {
 				r := s.do(`{"op":"move","direction":"up"}`)
