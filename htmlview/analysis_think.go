@@ -71,7 +71,7 @@ func thinkViewOf(t *analyze.ThinkTime) *thinkView {
 		Spread: fmt.Sprintf("%.2f", t.Spread)}
 	v.Corrs = []thinkCorr{
 		{ID: "think-crowded", Label: "with crowded boards", Value: maybe(t.CrowdedCorr), Of: "the board’s filled cells before the move", Where: "on crowded boards"},
-		{ID: "think-critical", Label: "with critical moves", Value: maybe(t.CriticalCorr), Of: "the legal moves not near the best by the primary evaluator", Where: "where more moves would cost"},
+		{ID: "think-critical", Label: "with critical positions", Value: maybe(t.CriticalCorr), Of: "the legal moves not near the best by the primary evaluator", Where: "where more moves would cost"},
 		{ID: "think-gap", Label: "with the evaluator’s gap", Value: maybe(t.GapCorr), Of: "the primary evaluator’s lead of the best move over the next", Where: "where a slip costs more"},
 	}
 	v.Ratios = []thinkRatio{
