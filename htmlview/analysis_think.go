@@ -1,6 +1,7 @@
 package htmlview
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 
@@ -111,4 +112,45 @@ func maybe(x *float64) string {
 		return ""
 	}
 	return fmt.Sprintf("%.2f", *x)
+}
+
+// thinkMedianOf returns the median think time of a verdict's analysis,
+// in milliseconds; nil when it has none (or cannot be read).
+func thinkMedianOf(raw json.RawMessage) *float64 {
+	if len(raw) == 0 {
+		return nil
+	}
+	var a struct {
+		ThinkTime *struct {
+			MedianMs *float64 `json:"median_ms"`
+		} `json:"think_time"`
+	}
+	if json.Unmarshal(raw, &a) != nil || a.ThinkTime == nil {
+		return nil
+	}
+	return a.ThinkTime.MedianMs
+}
+
+// hasThink reports whether the report's table has the column of the
+// median think times: it has the column of bands, and an entry has a
+// median.
+func hasThink(entries []Entry) bool {
+	if !hasBands(entries) {
+		return false
+	}
+	for _, e := range entries {
+		if e.ThinkMs != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// thinkCell is a median think time as the report's rows carry it: whole
+// milliseconds, or null for none (and for a figure no server measures).
+func thinkCell(ms *float64) any {
+	if ms == nil || math.IsNaN(*ms) || *ms < 0 || *ms > math.MaxUint32 {
+		return nil
+	}
+	return uint64(math.Round(*ms))
 }
