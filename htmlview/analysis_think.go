@@ -147,7 +147,7 @@ func hasThink(entries []Entry) bool {
 }
 
 // thinkCell is a median think time as the report's rows carry it: whole
-// milliseconds, or null for none (and for a figure no server measures).
+// milliseconds; nil for none (and for a figure no server measures).
 func thinkCell(ms *float64) any {
 	if ms == nil || math.IsNaN(*ms) || *ms < 0 || *ms > math.MaxUint32 {
 		return nil

@@ -19,13 +19,16 @@
   var inputs = Array.prototype.slice.call(table.querySelectorAll("[data-f]"));
   var NUMERIC = { 0: 1, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1 };
   if (B) { NUMERIC[12] = 1; } // sorted by the band's number: the strongly atypical first
-  // T, whether the rows have field 13, the median think time in ms (with
-  // the bands only). Its column's rules (its width, on a phone its label)
-  // are added here, not in analysis.css, which every analysed game's
-  // viewer page carries: a page of a game without times keeps its bytes.
+  // T, whether the rows carry field 13, the median think time in ms of a
+  // game with one (with the bands only; a row without one ends at the
+  // band, and gets its null here). The column's rules (its width, on a
+  // phone its label) are added here, not in analysis.css, which every
+  // analysed game's viewer page carries: a page of a game without times
+  // keeps its bytes.
   var T = !!(B && D.think);
   if (T) {
     NUMERIC[13] = 1;
+    R.forEach(function (r) { if (r.length < 14) { r.push(null); } });
     var css = document.createElement("style");
     css.textContent = "#replays th:nth-child(12) { width: 5.5em; }\n" +
       "@media (max-width: 640px) { #replays tbody td:nth-child(12) { display: inline-block; }\n" +
