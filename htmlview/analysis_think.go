@@ -133,13 +133,13 @@ func thinkMedianOf(raw json.RawMessage) *float64 {
 
 // hasThink reports whether the report's table has the column of the
 // median think times: it has the column of bands, and an entry has a
-// median.
+// median the rows can carry.
 func hasThink(entries []Entry) bool {
 	if !hasBands(entries) {
 		return false
 	}
 	for _, e := range entries {
-		if e.ThinkMs != nil {
+		if thinkCell(e.ThinkMs) != nil {
 			return true
 		}
 	}
