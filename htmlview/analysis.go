@@ -69,6 +69,9 @@ type evidence struct {
 	// Figures is false for a game the evaluators could not analyse: the
 	// section has then the band, Why and NotAFinding only.
 	Figures bool
+	// Think is the part of the game's think times (analysis_think.go);
+	// nil for a replay without them.
+	Think *thinkView
 }
 
 // evidenceOf reads a verdict's analysis for the section; nil when there
@@ -93,6 +96,7 @@ func evidenceOf(raw json.RawMessage) *evidence {
 		return e
 	}
 	e.Figures = true
+	e.Think = thinkViewOf(a.ThinkTime)
 	e.Statement = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(a.Statement), analyze.NotAFinding))
 	if a.Band == analyze.Insufficient && len(a.Reasons) > 0 {
 		e.Why = a.Reasons[0] // place() gives the insufficiency first

@@ -308,9 +308,10 @@ func (h *BatchReport) writeNeeded() {
 func (h *BatchReport) Add(vd replay.Verdict) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	// The summary lists the analysis's band; its page holds the rest,
-	// which the entries, one a replay of the batch, do not keep.
-	e := Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name), Band: bandOf(vd.Analysis)}
+	// The summary lists the analysis's band and median think time; its
+	// page holds the rest, which the entries, one a replay of the batch,
+	// do not keep.
+	e := Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name), Band: bandOf(vd.Analysis), ThinkMs: thinkMedianOf(vd.Analysis)}
 	e.Verdict.Analysis = nil
 	if c, ok := h.claims[vd.Name]; ok {
 		e.Claimed = &c

@@ -28,6 +28,11 @@ type Entry struct {
 	// when it was not analysed. The report has a column of the bands
 	// when an entry has one.
 	Band string
+	// ThinkMs is the median think time, in milliseconds, of a game whose
+	// replay carries the times a signed server measured (its analysis's
+	// think_time, docs/analyze.md); nil when it has none. The report has
+	// a column of them beside the bands when an entry has one and a band.
+	ThinkMs *float64
 }
 
 // The four classes of verdict (classes has them in the rows' order): valid, valid but suspicious (its spawns warned the
@@ -205,9 +210,12 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		// Times are the counts of the checks of the think times; nil
 		// when none was checked (times.go).
 		Times *timesCounts
+		// Think is whether the table has the column of the median think
+		// times (analysis_think.go).
+		Think bool
 	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable],
 		needs, unlisted, opt.Top, reasons, histogramBars(logHistogram(scores)), quantiles(scores), template.JS(rows), replay.WarnBelow,
-		bandCounts(entries), hasBands(entries), timesCountsOf(entries)}
+		bandCounts(entries), hasBands(entries), timesCountsOf(entries), hasThink(entries)}
 	return pages().ExecuteTemplate(w, "report.html", page)
 }
 

@@ -26,7 +26,11 @@ import (
 // in a line (and, when its think times were checked and are not sealed,
 // "; think times NOT sealed": times.go). When an entry has a band of evidence of computer play
 // (Entry.Band), the object has "bands" too (bandOrder) and each row a
-// 13th field, the band's number in it (null: not analysed).
+// 13th field, the band's number in it (null: not analysed); when an
+// entry has a median think time as well (Entry.ThinkMs), the object has
+// "think": true and each row of a game with one a 14th field, that
+// median in whole milliseconds (a row without ends at the band, five
+// bytes fewer than a null).
 const (
 	colN = iota
 	colName
@@ -41,6 +45,7 @@ const (
 	colFile
 	colWhat
 	colBand
+	colThink
 )
 
 // classes are the four classes by their number in the rows.
@@ -69,6 +74,7 @@ func pagePrefix(entries []Entry) string {
 type reportTable struct {
 	Pre     string            `json:"pre"`
 	Bands   []string          `json:"bands,omitempty"`
+	Think   bool              `json:"think,omitempty"`
 	Classes []string          `json:"classes"`
 	Rows    []json.RawMessage `json:"rows"`
 }
@@ -81,6 +87,7 @@ func rowsJSON(entries []Entry) ([]byte, error) {
 	if bands {
 		t.Bands = bandOrder
 	}
+	t.Think = hasThink(entries)
 	for i, e := range entries {
 		v := e.Verdict
 		reason := string(v.Reason)
@@ -109,6 +116,9 @@ func rowsJSON(entries []Entry) ([]byte, error) {
 				band = i
 			}
 			row = append(row, band)
+		}
+		if ms := thinkCell(e.ThinkMs); t.Think && ms != nil {
+			row = append(row, ms)
 		}
 		var err error
 		if t.Rows[i], err = json.Marshal(row); err != nil {

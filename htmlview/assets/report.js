@@ -19,6 +19,23 @@
   var inputs = Array.prototype.slice.call(table.querySelectorAll("[data-f]"));
   var NUMERIC = { 0: 1, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1 };
   if (B) { NUMERIC[12] = 1; } // sorted by the band's number: the strongly atypical first
+  // T, whether the rows carry field 13, the median think time in ms of a
+  // game with one (with the bands only; a row without one ends at the
+  // band, and gets its null here). The column's rules (its width, on a
+  // phone its label) are added here, not in analysis.css, which every
+  // analysed game's viewer page carries: a page of a game without times
+  // keeps its bytes.
+  var T = !!(B && D.think);
+  if (T) {
+    NUMERIC[13] = 1;
+    R.forEach(function (r) { if (r.length < 14) { r.push(null); } });
+    var css = document.createElement("style");
+    css.textContent = "#replays th:nth-child(12) { width: 5.5em; }\n" +
+      "@media (max-width: 640px) { #replays tbody td:nth-child(12) { display: inline-block; }\n" +
+      "#replays tbody td:nth-child(12)::before { content: \"think ms \"; }\n" +
+      "#replays .filters td:nth-child(12)::before { content: \"think ms\"; } }";
+    document.head.appendChild(css);
+  }
   var view = [];   // the indices into R shown, in order
   var page = 0, sortCol = -1, sortDir = 1;
 
@@ -102,7 +119,8 @@
       '<td class="n">' + r[0] + "</td><td>" + name + '</td><td><span class="verdict ' + C[r[2]] + '">' + esc(verdictText(r)) + "</span></td>" +
       '<td class="n">' + group(r[4]) + '</td><td class="n">' + group(r[5]) + '</td><td class="n">' + group(r[6]) + '</td><td class="n">' + group(r[7]) + "</td>" +
       '<td class="n' + (r[8] !== null && r[8] < 0.001 ? " low" : "") + '">' + (r[8] === null ? "\u2013" : r[8]) + '</td><td class="what">' + esc(r[11]) + "</td>" +
-      "<td>" + (f ? '<a href="' + esc(f) + '">file</a>' : "") + "</td>" + (B ? bandCell(r) : "") + "</tr>";
+      "<td>" + (f ? '<a href="' + esc(f) + '">file</a>' : "") + "</td>" + (B ? bandCell(r) : "") +
+      (T ? '<td class="n">' + group(r[13]) + "</td>" : "") + "</tr>";
   }
   function bandText(r) { return r[12] === null || r[12] === undefined ? null : B[r[12]]; }
   function bandCell(r) {
@@ -183,9 +201,11 @@
   }
   var HEAD = ["n", "replay", "verdict", "claimed", "score", "maxTile", "moves", "smallestP", "what", "page", "file"];
   if (B) { HEAD.push("band"); }
+  if (T) { HEAD.push("thinkMedianMs"); }
   function record(r) {
     var rec = [r[0], r[1], verdictText(r), r[4], r[5], r[6], r[7], r[8], r[11], pageHref(r), fileHref(r)];
     if (B) { rec.push(bandText(r)); }
+    if (T) { rec.push(r[13]); }
     return rec;
   }
   function csvCell(v) {
