@@ -36,7 +36,7 @@ func playTimed(t testing.TB, seed string, n int) *replay.Replay {
 	}
 	ts := httptest.NewServer(s)
 	defer ts.Close()
-	return apiplay.Play(t, ts.URL, "tile-merge", seed, n, func(i int, r protocol.Response) protocol.Action {
+	return apiplay.Play(t, ts.URL, "tile-merge", seed, n, func(i int, r protocol.Response) protocol.ActionBody {
 		filled := 0
 		for _, row := range r.Observation.Board {
 			for _, v := range row {
@@ -53,7 +53,7 @@ func playTimed(t testing.TB, seed string, n int) *replay.Replay {
 // cornerMove is the first legal of down, left, right and up: a player
 // that keeps its tiles in a corner, so that a game lasts and comes to
 // boards where one move is left.
-func cornerMove(legal []protocol.Action) protocol.Action {
+func cornerMove(legal []protocol.ActionBody) protocol.ActionBody {
 	for _, d := range []string{"down", "left", "right", "up"} {
 		for _, a := range legal {
 			if a.Direction == d {
@@ -67,7 +67,7 @@ func cornerMove(legal []protocol.Action) protocol.Action {
 // timedPage analyses r as verify --analyze does (the clairvoyance test;
 // with check, the check of the times against a server's key) and returns
 // its viewer page and the report.
-func timedPage(t testing.TB, r *replay.Replay, check func(*replay.Replay) error) (string, *analyze.Report) {
+func timedPage(t testing.TB, r *replay.Replay, check func(*replay.Replay) error) (string, *analyze.GameReport) {
 	t.Helper()
 	g := decodeGame(t, "timed.json", r.EncodeJSON())
 	rep, err := analyze.Analyze(context.Background(), replay.NewVerifier(), "timed.json", g.Replay, analyze.Options{Clairvoyance: true, CheckTimes: check})
