@@ -127,15 +127,18 @@ func (tc *TimesCheck) State() TimesState {
 	return TimesNotSealed
 }
 
-// appendJSON writes the check as a verdict line's "thinkTimes":
-// {"count":N,"sealed":B} and, when not sealed, "reason".
-func (tc *TimesCheck) appendJSON(b []byte) []byte {
-	w := jsonWriter{b: append(b, '{')}
-	w.num("count", uint64(tc.Count))
-	w.key("sealed")
-	w.b = strconv.AppendBool(w.b, tc.Sealed)
+// timesJSON is a check as a verdict line's "thinkTimes" gives it: the
+// reason only when not sealed.
+type timesJSON struct {
+	Count  int    `json:"count"`
+	Sealed bool   `json:"sealed"`
+	Reason string `json:"reason,omitzero"`
+}
+
+func (tc *TimesCheck) jsonForm() *timesJSON {
+	j := &timesJSON{Count: tc.Count, Sealed: tc.Sealed}
 	if !tc.Sealed {
-		w.opt("reason", tc.Reason)
+		j.Reason = tc.Reason
 	}
-	return append(w.b, '}')
+	return j
 }
