@@ -98,9 +98,9 @@ func (r *Replay) TimesLog() string {
 // game's legality, which the verdict gives: a game whose times are not
 // sealed is as valid or invalid as without them.
 type TimesCheck struct {
-	Count  int    // the replay's times (0 for none)
-	Sealed bool   // the times are those the server with the key measured for this game
-	Reason string // when not sealed, why, in words
+	Count  int    `json:"count"`           // the replay's times (0 for none)
+	Sealed bool   `json:"sealed"`          // the times are those the server with the key measured for this game
+	Reason string `json:"reason,omitzero"` // when not sealed, why, in words; "" when sealed
 }
 
 // TimesState is the outcome of a check of think times, as the pages and
@@ -125,20 +125,4 @@ func (tc *TimesCheck) State() TimesState {
 		return TimesNone
 	}
 	return TimesNotSealed
-}
-
-// timesJSON is a check as a verdict line's "thinkTimes" gives it: the
-// reason only when not sealed.
-type timesJSON struct {
-	Count  int    `json:"count"`
-	Sealed bool   `json:"sealed"`
-	Reason string `json:"reason,omitzero"`
-}
-
-func (tc *TimesCheck) jsonForm() *timesJSON {
-	j := &timesJSON{Count: tc.Count, Sealed: tc.Sealed}
-	if !tc.Sealed {
-		j.Reason = tc.Reason
-	}
-	return j
 }

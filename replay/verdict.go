@@ -371,7 +371,7 @@ func (vd Verdict) MarshalJSON() ([]byte, error) { return vd.AppendJSON(nil), nil
 //
 // The members every line of a batch has (a valid game's) are written
 // here by hand: through the library they cost a short game's
-// verification a sixth more (docs/verify.md). The rest is the library's,
+// verification much more (docs/verify.md). The rest is the library's,
 // and FuzzVerdictJSON holds the whole line to the library's text of it.
 func (vd Verdict) AppendJSON(b []byte) []byte {
 	w := jsonWriter{b: append(b, '{')}
@@ -423,7 +423,7 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 		w.b = pl.appendJSON(w.b)
 	}
 	if tc := vd.ThinkTimes; tc != nil {
-		w.value("thinkTimes", tc.jsonForm())
+		w.value("thinkTimes", tc)
 	}
 	if len(vd.Analysis) > 0 {
 		w.key("analysis")

@@ -38,7 +38,7 @@ type verdictJSON struct {
 	GameSHA256   string            `json:"gameSha256,omitzero"`
 	Warnings     []string          `json:"warnings,omitempty"`
 	Plausibility *plausibilityJSON `json:"plausibility,omitzero"`
-	ThinkTimes   *timesJSON        `json:"thinkTimes,omitzero"`
+	ThinkTimes   *TimesCheck       `json:"thinkTimes,omitzero"`
 	Analysis     jsontext.Value    `json:"analysis,omitempty"`
 }
 
@@ -73,7 +73,7 @@ func appendLibraryJSON(t testing.TB, b []byte, vd Verdict) []byte {
 		Profile: vd.Profile, RulesVersion: vd.RulesVersion, Setup: (*setupJSON)(vd.Setup),
 		RNG: vd.RNG, Seed: vd.Seed, Unpinned: vd.Unpinned, Mismatches: vd.Mismatches,
 		Proved: vd.Proved(), SHA256: vd.SHA256, GameSHA256: vd.GameSHA256, Warnings: vd.Warnings,
-		Analysis: jsontext.Value(vd.Analysis),
+		ThinkTimes: vd.ThinkTimes, Analysis: jsontext.Value(vd.Analysis),
 	}
 	if vd.Replayed {
 		line.figuresJSON = &figuresJSON{vd.Score, vd.MaxTile, vd.Moves, vd.Won, vd.Over, vd.Result.Name()}
@@ -89,9 +89,6 @@ func appendLibraryJSON(t testing.TB, b []byte, vd Verdict) []byte {
 			return &p
 		}
 		line.Plausibility = &plausibilityJSON{pl.Spawns, pl.Values, finite(pl.ValueP), finite(pl.RankP), finite(pl.CellP)}
-	}
-	if vd.ThinkTimes != nil {
-		line.ThinkTimes = vd.ThinkTimes.jsonForm()
 	}
 	buf := bytes.NewBuffer(b)
 	if err := json.MarshalWrite(buf, &line, json.Deterministic(true), jsontext.AllowInvalidUTF8(true), jsontext.PreserveRawStrings(true)); err != nil {
@@ -142,7 +139,7 @@ func TestVerdictJSON(t *testing.T) {
 				vd.Name = name
 				for _, vd := range []Verdict{vd, vd.Strict()} {
 					checkVerdictJSON(t, vd)
-					for _, tc := range []*TimesCheck{{Count: 3, Reason: "no seal <x>"}, {Count: 3, Sealed: true, Reason: "left out"}, {}} {
+					for _, tc := range []*TimesCheck{{Count: 3, Reason: "no seal <x>"}, {Count: 3, Sealed: true}, {}} {
 						vd.ThinkTimes = tc
 						checkVerdictJSON(t, vd)
 					}
@@ -225,7 +222,10 @@ func FuzzVerdictJSON(f *testing.F) {
 			vd.Plausibility = pl
 		}
 		if r.IntN(2) == 0 {
-			vd.ThinkTimes = &TimesCheck{Count: i, Sealed: r.IntN(2) == 0, Reason: str()}
+			vd.ThinkTimes = &TimesCheck{Count: i}
+			if vd.ThinkTimes.Sealed = r.IntN(2) == 0; !vd.ThinkTimes.Sealed {
+				vd.ThinkTimes.Reason = str()
+			}
 		}
 		if r.IntN(2) == 0 {
 			vd.Analysis = fmt.Appendf(nil, `{"a":%d,"s":"\u003c"}`, i)
