@@ -98,9 +98,9 @@ func (r *Replay) TimesLog() string {
 // game's legality, which the verdict gives: a game whose times are not
 // sealed is as valid or invalid as without them.
 type TimesCheck struct {
-	Count  int    `json:"count"`           // the replay's times (0 for none)
-	Sealed bool   `json:"sealed"`          // the times are those the server with the key measured for this game
-	Reason string `json:"reason,omitzero"` // when not sealed, why, in words; "" when sealed
+	Count  int    // the replay's times (0 for none)
+	Sealed bool   // the times are those the server with the key measured for this game
+	Reason string // when not sealed, why, in words
 }
 
 // TimesState is the outcome of a check of think times, as the pages and
@@ -125,4 +125,17 @@ func (tc *TimesCheck) State() TimesState {
 		return TimesNone
 	}
 	return TimesNotSealed
+}
+
+// appendJSON writes the check as a verdict line's "thinkTimes":
+// {"count":N,"sealed":B} and, when not sealed, "reason".
+func (tc *TimesCheck) appendJSON(b []byte) []byte {
+	w := jsonWriter{b: append(b, '{')}
+	w.num("count", uint64(tc.Count))
+	w.key("sealed")
+	w.b = strconv.AppendBool(w.b, tc.Sealed)
+	if !tc.Sealed {
+		w.opt("reason", tc.Reason)
+	}
+	return append(w.b, '}')
 }

@@ -1,13 +1,9 @@
 package replay
 
 import (
-	"bytes"
-	jsonv1 "encoding/json"
+	"encoding/json"
 	"fmt"
 	"strconv"
-
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
@@ -142,7 +138,7 @@ type Verdict struct {
 	// Analysis is evidence a caller adds to the verdict, as JSON: the
 	// analyze package's report of a valid game (tileproof verify
 	// --analyze), written as the verdict line's "analysis". Nil for none.
-	Analysis jsonv1.RawMessage
+	Analysis json.RawMessage
 
 	// ThinkTimes is what a check of the replay's think times against the
 	// key of the signed server that dealt it found (tileproof verify
@@ -189,17 +185,16 @@ type Mismatch struct {
 
 // MarshalJSON writes a mismatch with both its present keys (replaySays,
 // rulesGive) and its earlier ones (claimed, found).
-func (m Mismatch) MarshalJSON() ([]byte, error) {
-	return json.Marshal(mismatchJSON{m.Field, m.Claimed, m.Found, m.Claimed, m.Found}, verdictOptions())
-}
+func (m Mismatch) MarshalJSON() ([]byte, error) { return m.appendJSON(nil), nil }
 
-// mismatchJSON is a mismatch as the verdict writes it.
-type mismatchJSON struct {
-	Field      string `json:"field"`
-	ReplaySays string `json:"replaySays"`
-	RulesGive  string `json:"rulesGive"`
-	Claimed    string `json:"claimed"`
-	Found      string `json:"found"`
+func (m Mismatch) appendJSON(b []byte) []byte {
+	w := jsonWriter{b: append(b, '{')}
+	w.str("field", m.Field)
+	w.str("replaySays", m.Claimed)
+	w.str("rulesGive", m.Found)
+	w.str("claimed", m.Claimed)
+	w.str("found", m.Found)
+	return append(w.b, '}')
 }
 
 // what names the divergence's action: "action 704 (left)".
@@ -367,12 +362,11 @@ func (vd Verdict) MarshalJSON() ([]byte, error) { return vd.AppendJSON(nil), nil
 
 // AppendJSON appends the verdict's JSON form, as docs/replay-format.md
 // gives it, to b: the game's figures only for a replay that was replayed,
-// empty fields left out.
-//
-// The members every line of a batch has (a valid game's) are written
-// here by hand: through the library they cost a short game's
-// verification much more (docs/verify.md). The rest is the library's,
-// and FuzzVerdictJSON holds the whole line to the library's text of it.
+// empty fields left out. It is written by hand, not by reflection: a
+// batch writes one a replay, and through the JSON library the line cost
+// a short game's verification much more, its reflection the web kit
+// much of its size (docs/verify.md). FuzzVerdictJSON holds it to the
+// library's text of the same verdict.
 func (vd Verdict) AppendJSON(b []byte) []byte {
 	w := jsonWriter{b: append(b, '{')}
 	if vd.Name != "" {
@@ -386,8 +380,18 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 	if vd.RulesVersion != 0 {
 		w.num("rulesVersion", uint64(vd.RulesVersion))
 	}
-	if vd.Setup != nil {
-		w.value("setup", (*setupJSON)(vd.Setup))
+	if s := vd.Setup; s != nil {
+		w.key("setup")
+		w.b = append(w.b, '{')
+		inner := jsonWriter{b: w.b}
+		if s.Target != 0 {
+			inner.num("target", s.Target)
+		}
+		if s.OpenEnded {
+			inner.key("openEnded")
+			inner.b = append(inner.b, "true"...)
+		}
+		w.b = append(inner.b, '}')
 	}
 	w.opt("rng", vd.RNG)
 	if vd.Seed != nil {
@@ -405,10 +409,19 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 		w.str("result", vd.Result.Name())
 	}
 	if d := vd.Divergence; d != nil {
-		w.value("divergence", d.jsonForm())
+		w.key("divergence")
+		w.b = d.appendJSON(w.b)
 	}
 	if len(vd.Mismatches) > 0 {
-		w.value("mismatches", vd.Mismatches)
+		w.key("mismatches")
+		w.b = append(w.b, '[')
+		for i, m := range vd.Mismatches {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.b = m.appendJSON(w.b)
+		}
+		w.b = append(w.b, ']')
 	}
 	if vd.Valid {
 		var buf [192]byte
@@ -423,7 +436,8 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 		w.b = pl.appendJSON(w.b)
 	}
 	if tc := vd.ThinkTimes; tc != nil {
-		w.value("thinkTimes", tc)
+		w.key("thinkTimes")
+		w.b = tc.appendJSON(w.b)
 	}
 	if len(vd.Analysis) > 0 {
 		w.key("analysis")
@@ -432,45 +446,28 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 	return append(w.b, '}')
 }
 
-// setupJSON is engine.Setup as the verdict writes it.
-type setupJSON struct {
-	Target    uint64 `json:"target,omitzero"`
-	OpenEnded bool   `json:"openEnded,omitzero"`
-}
-
-// divergenceJSON is the divergence as docs/replay-format.md gives it:
+// appendJSON writes the divergence as docs/replay-format.md gives it:
 // what the replay says and what the rules give (replaySays, rulesGive,
 // and under their earlier names expected and found), the board as a text
 // grid, the diff of a claimed board.
-type divergenceJSON struct {
-	Action     int    `json:"action"`
-	Move       int    `json:"move"`
-	ReplaySays string `json:"replaySays"`
-	RulesGive  string `json:"rulesGive"`
-	Expected   string `json:"expected"`
-	Found      string `json:"found"`
-	Board      string `json:"board,omitzero"` // a board's text is never empty
-	Diff       string `json:"diff,omitzero"`
-}
-
-func (d *Divergence) jsonForm() *divergenceJSON {
+func (d *Divergence) appendJSON(b []byte) []byte {
+	w := jsonWriter{b: append(b, '{')}
+	w.num("action", uint64(d.Action))
+	w.num("move", uint64(d.Move))
 	says, gives := d.Says(), d.Gives()
-	j := &divergenceJSON{Action: d.Action, Move: d.Move, ReplaySays: says, RulesGive: gives, Expected: says, Found: gives, Diff: d.Diff()}
+	w.str("replaySays", says)
+	w.str("rulesGive", gives)
+	w.str("expected", says)
+	w.str("found", gives)
 	if d.Board != nil {
-		j.Board = d.Board.String()
+		w.str("board", d.Board.String())
 	}
-	return j
+	w.opt("diff", d.Diff())
+	return append(w.b, '}')
 }
 
 // MarshalJSON writes the divergence as the verdict's JSON has it.
-func (d *Divergence) MarshalJSON() ([]byte, error) {
-	return json.Marshal(d.jsonForm(), verdictOptions())
-}
-
-// verdictOptions returns the options the library writes a verdict's
-// members with: a string that is not UTF-8 with U+FFFD for its bad bytes,
-// rather than refused.
-func verdictOptions() json.Options { return jsontext.AllowInvalidUTF8(true) }
+func (d *Divergence) MarshalJSON() ([]byte, error) { return d.appendJSON(nil), nil }
 
 // jsonWriter appends the members of a JSON object.
 type jsonWriter struct {
@@ -517,14 +514,4 @@ func (w *jsonWriter) strs(k string, vs []string) {
 		w.b = appendQuoted(w.b, v)
 	}
 	w.b = append(w.b, ']')
-}
-
-// value writes a member whose value the library writes.
-func (w *jsonWriter) value(k string, v any) {
-	w.key(k)
-	buf := bytes.NewBuffer(w.b)
-	if err := json.MarshalWrite(buf, v, verdictOptions()); err != nil {
-		panic(err) // the values are strings, numbers and booleans: none fails
-	}
-	w.b = buf.Bytes()
 }

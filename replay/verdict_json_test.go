@@ -7,9 +7,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -17,8 +20,9 @@ import (
 )
 
 // verdictJSON is the verdict line as the JSON library writes it from
-// struct tags: what Verdict.AppendJSON, which writes most of it by hand,
-// is held to.
+// struct tags: what Verdict.AppendJSON, which writes it by hand, is held
+// to. (The library's reflection stays out of the package itself: linked
+// into the web kit, it would take the module past its size budget.)
 type verdictJSON struct {
 	Name         string            `json:"name,omitzero"`
 	Valid        bool              `json:"valid"`
@@ -29,17 +33,22 @@ type verdictJSON struct {
 	Setup        *setupJSON        `json:"setup,omitzero"`
 	RNG          string            `json:"rng,omitzero"`
 	Seed         *string           `json:"seed,omitzero"`
-	Unpinned     []string          `json:"unpinned,omitempty"`
+	Unpinned     []string          `json:"unpinned,omitzero"`
 	*figuresJSON `json:",inline"`  // a replayed game's
 	Divergence   *divergenceJSON   `json:"divergence,omitzero"`
-	Mismatches   []Mismatch        `json:"mismatches,omitempty"`
+	Mismatches   []mismatchJSON    `json:"mismatches,omitzero"`
 	Proved       string            `json:"proved,omitzero"`
 	SHA256       string            `json:"sha256,omitzero"`
 	GameSHA256   string            `json:"gameSha256,omitzero"`
-	Warnings     []string          `json:"warnings,omitempty"`
+	Warnings     []string          `json:"warnings,omitzero"`
 	Plausibility *plausibilityJSON `json:"plausibility,omitzero"`
-	ThinkTimes   *TimesCheck       `json:"thinkTimes,omitzero"`
-	Analysis     jsontext.Value    `json:"analysis,omitempty"`
+	ThinkTimes   *timesJSON        `json:"thinkTimes,omitzero"`
+	Analysis     jsontext.Value    `json:"analysis,omitzero"`
+}
+
+type setupJSON struct {
+	Target    uint64 `json:"target,omitzero"`
+	OpenEnded bool   `json:"openEnded,omitzero"`
 }
 
 type figuresJSON struct {
@@ -49,6 +58,32 @@ type figuresJSON struct {
 	Won     bool   `json:"won"`
 	Over    bool   `json:"over"`
 	Result  string `json:"result"`
+}
+
+type divergenceJSON struct {
+	Action     int    `json:"action"`
+	Move       int    `json:"move"`
+	ReplaySays string `json:"replaySays"`
+	RulesGive  string `json:"rulesGive"`
+	Expected   string `json:"expected"`       // replaySays's earlier name
+	Found      string `json:"found"`          // rulesGive's
+	Board      string `json:"board,omitzero"` // a board's text is never empty
+	Diff       string `json:"diff,omitzero"`
+}
+
+type mismatchJSON struct {
+	Field      string `json:"field"`
+	ReplaySays string `json:"replaySays"`
+	RulesGive  string `json:"rulesGive"`
+	Claimed    string `json:"claimed"` // replaySays's earlier name
+	Found      string `json:"found"`   // rulesGive's
+}
+
+// timesJSON is a times check: its reason only when not sealed.
+type timesJSON struct {
+	Count  int    `json:"count"`
+	Sealed bool   `json:"sealed"`
+	Reason string `json:"reason,omitzero"`
 }
 
 // plausibilityJSON is the verdict's plausibility: encoding/json's text
@@ -67,19 +102,46 @@ type plausibilityJSON struct {
 // is one U+FFFD (the library would write one for each byte).
 func appendLibraryJSON(t testing.TB, b []byte, vd Verdict) []byte {
 	t.Helper()
-	valid := func(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+	valid := func(s string) string {
+		if utf8.ValidString(s) {
+			return s
+		}
+		return strings.ToValidUTF8(s, "\uFFFD")
+	}
+	// omitzero (a nil list left out) costs less than omitempty.
+	list := func(s []string) []string {
+		if len(s) == 0 {
+			return nil
+		}
+		return s
+	}
 	line := verdictJSON{
 		Name: valid(vd.Name), Valid: vd.Valid, Reason: vd.Reason, Error: valid(vd.Error),
 		Profile: vd.Profile, RulesVersion: vd.RulesVersion, Setup: (*setupJSON)(vd.Setup),
-		RNG: vd.RNG, Seed: vd.Seed, Unpinned: vd.Unpinned, Mismatches: vd.Mismatches,
-		Proved: vd.Proved(), SHA256: vd.SHA256, GameSHA256: vd.GameSHA256, Warnings: vd.Warnings,
-		ThinkTimes: vd.ThinkTimes, Analysis: jsontext.Value(vd.Analysis),
+		RNG: vd.RNG, Seed: vd.Seed, Unpinned: list(vd.Unpinned),
+		Proved: vd.Proved(), SHA256: vd.SHA256, GameSHA256: vd.GameSHA256, Warnings: list(vd.Warnings),
+	}
+	if len(vd.Analysis) > 0 {
+		line.Analysis = jsontext.Value(vd.Analysis)
+	}
+	for _, m := range vd.Mismatches {
+		line.Mismatches = append(line.Mismatches, mismatchJSON{m.Field, m.Claimed, m.Found, m.Claimed, m.Found})
 	}
 	if vd.Replayed {
 		line.figuresJSON = &figuresJSON{vd.Score, vd.MaxTile, vd.Moves, vd.Won, vd.Over, vd.Result.Name()}
 	}
-	if vd.Divergence != nil {
-		line.Divergence = vd.Divergence.jsonForm()
+	if d := vd.Divergence; d != nil {
+		says, gives := d.Says(), d.Gives()
+		line.Divergence = &divergenceJSON{d.Action, d.Move, says, gives, says, gives, "", d.Diff()}
+		if d.Board != nil {
+			line.Divergence.Board = d.Board.String()
+		}
+	}
+	if tc := vd.ThinkTimes; tc != nil {
+		line.ThinkTimes = &timesJSON{Count: tc.Count, Sealed: tc.Sealed}
+		if !tc.Sealed {
+			line.ThinkTimes.Reason = tc.Reason
+		}
 	}
 	if pl := vd.Plausibility; pl != nil {
 		finite := func(p float64) *float64 {
@@ -91,11 +153,17 @@ func appendLibraryJSON(t testing.TB, b []byte, vd Verdict) []byte {
 		line.Plausibility = &plausibilityJSON{pl.Spawns, pl.Values, finite(pl.ValueP), finite(pl.RankP), finite(pl.CellP)}
 	}
 	buf := bytes.NewBuffer(b)
-	if err := json.MarshalWrite(buf, &line, json.Deterministic(true), jsontext.AllowInvalidUTF8(true), jsontext.PreserveRawStrings(true)); err != nil {
+	if err := json.MarshalWrite(buf, &line, libraryOptions()); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
 }
+
+// libraryOptions are the library's options for the line: the values'
+// keys in order, bad UTF-8 as U+FFFD, the analysis's strings as they are.
+var libraryOptions = sync.OnceValue(func() json.Options {
+	return json.JoinOptions(json.Deterministic(true), jsontext.AllowInvalidUTF8(true), jsontext.PreserveRawStrings(true))
+})
 
 // checkVerdictJSON holds vd's line to the library's text of it.
 func checkVerdictJSON(t testing.TB, vd Verdict) {
@@ -139,7 +207,7 @@ func TestVerdictJSON(t *testing.T) {
 				vd.Name = name
 				for _, vd := range []Verdict{vd, vd.Strict()} {
 					checkVerdictJSON(t, vd)
-					for _, tc := range []*TimesCheck{{Count: 3, Reason: "no seal <x>"}, {Count: 3, Sealed: true}, {}} {
+					for _, tc := range []*TimesCheck{{Count: 3, Reason: "no seal <x>"}, {Count: 3, Sealed: true, Reason: "left out"}, {}} {
 						vd.ThinkTimes = tc
 						checkVerdictJSON(t, vd)
 					}
@@ -222,14 +290,34 @@ func FuzzVerdictJSON(f *testing.F) {
 			vd.Plausibility = pl
 		}
 		if r.IntN(2) == 0 {
-			vd.ThinkTimes = &TimesCheck{Count: i}
-			if vd.ThinkTimes.Sealed = r.IntN(2) == 0; !vd.ThinkTimes.Sealed {
-				vd.ThinkTimes.Reason = str()
-			}
+			vd.ThinkTimes = &TimesCheck{Count: i, Sealed: r.IntN(2) == 0, Reason: str()}
 		}
 		if r.IntN(2) == 0 {
 			vd.Analysis = fmt.Appendf(nil, `{"a":%d,"s":"\u003c"}`, i)
 		}
 		checkVerdictJSON(t, vd)
 	})
+}
+
+// TestNoReflectingJSONWriter checks that the package, as the web kit
+// links it (GOOS=wasip1), does not link go-json-experiment/json's
+// marshaling (its reflection took the kit's module past its size budget,
+// docs/verify.md): the verdict and the replay writers are by hand, held
+// to the library by the tests.
+func TestNoReflectingJSONWriter(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to list the package's imports with")
+	}
+	cmd := exec.Command(goCmd, "list", "-deps", ".")
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for dep := range strings.Lines(string(out)) {
+		if strings.TrimSpace(dep) == "github.com/go-json-experiment/json" {
+			t.Fatal("package replay links github.com/go-json-experiment/json: its reflection would grow the web kit past its budget")
+		}
+	}
 }
