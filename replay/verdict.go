@@ -363,7 +363,10 @@ func (vd Verdict) MarshalJSON() ([]byte, error) { return vd.AppendJSON(nil), nil
 // AppendJSON appends the verdict's JSON form, as docs/replay-format.md
 // gives it, to b: the game's figures only for a replay that was replayed,
 // empty fields left out. It is written by hand, not by reflection: a
-// batch writes one a replay.
+// batch writes one a replay, and through the JSON library the line cost
+// a short game's verification much more, its reflection the web kit
+// much of its size (docs/verify.md). FuzzVerdictJSON holds it to the
+// library's text of the same verdict.
 func (vd Verdict) AppendJSON(b []byte) []byte {
 	w := jsonWriter{b: append(b, '{')}
 	if vd.Name != "" {
