@@ -83,54 +83,81 @@ func (l *load) hold(on bool) {
 // game of pipelined batches is answered, the first batch long after the
 // last single request (a write deadline left from it once cut the
 // batch's writes short: issue 23).
+//
+// Each run sends its single request, then all wait out the timeout
+// once, together; then the quiet runs play their batches at once, then
+// the loaded ones at once. A loaded run's wait is the longer for it,
+// which is the same case: any time past the deadline left behind.
 func TestForwardingPipe(t *testing.T) {
 	fwd, err := buildForward()
 	if err != nil {
 		t.Fatal(err)
 	}
 	adapterCmd := adaptertest.Command(t)
-	// The quiet runs at once, then the loaded ones at once: each mostly
-	// waits out its timeout between the single request and the batches.
-	for _, group := range []struct {
-		name   string
-		loaded bool
-		delays []string
-	}{{"quiet", false, []string{"0s", "500us", "2ms"}}, {"loaded", true, []string{"0s", "2ms"}}} {
-		t.Run(group.name, func(t *testing.T) {
-			var l *load
-			if group.loaded {
-				// Until the parallel runs below end (a defer would end it
-				// before they start).
-				l = burn(t)
+	// Until the batches below end (a defer would end it before the
+	// parallel subtests start): idle while no phase holds it.
+	l := burn(t)
+	type run struct {
+		delay string
+		e     *Exec
+	}
+	groups := []struct {
+		name string
+		l    *load // nil: quiet
+		runs []*run
+	}{
+		{"quiet", nil, []*run{{delay: "0s"}, {delay: "500us"}, {delay: "2ms"}}},
+		{"loaded", l, []*run{{delay: "0s"}, {delay: "2ms"}}},
+	}
+	for _, g := range groups {
+		// A group's single requests at once, under its load.
+		g.l.hold(true)
+		var wg sync.WaitGroup
+		errs := make([]error, len(g.runs))
+		for i, r := range g.runs {
+			r.e = &Exec{Command: fmt.Sprintf("%s --delay %s %s", fwd, r.delay, adapterCmd), Timeout: forwardTimeout, MaxTimeouts: 1000, Stderr: io.Discard}
+			t.Cleanup(func() { r.e.Close() })
+			wg.Go(func() { errs[i] = singleRequest(r.e) })
+		}
+		wg.Wait()
+		g.l.hold(false)
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("%s/%s: %v", g.name, g.runs[i].delay, err)
 			}
-			for _, delay := range group.delays {
-				t.Run(delay, func(t *testing.T) {
+		}
+	}
+	time.Sleep(forwardTimeout + 200*time.Millisecond)
+	for _, g := range groups {
+		t.Run(g.name, func(t *testing.T) {
+			for _, r := range g.runs {
+				t.Run(r.delay, func(t *testing.T) {
 					t.Parallel()
-					forwardBatches(t, fwd, adapterCmd, delay, l)
+					forwardBatches(t, r.e, g.l)
 				})
 			}
 		})
 	}
 }
 
-// forwardBatches runs a single request, waits past the timeout, then
-// three pipelined batches of 300 games through the forwarding process
-// fwd with delay added a request: every game must be answered. The load
-// l, when not nil, is held through the request and the batches, not the
-// wait between them.
-func forwardBatches(t *testing.T, fwd, adapterCmd, delay string, l *load) {
-	const timeout = 2 * time.Second
-	e := &Exec{Command: fmt.Sprintf("%s --delay %s %s", fwd, delay, adapterCmd), Timeout: timeout, MaxTimeouts: 1000, Stderr: io.Discard}
-	defer e.Close()
+// forwardTimeout is the timeout of TestForwardingPipe's runs, for each
+// answer.
+const forwardTimeout = 2 * time.Second
+
+// singleRequest sends e a request on its own (starting its process).
+func singleRequest(e *Exec) error {
+	_, err := e.Load("classic", randomGames(1, 7)[0].State)
+	return err
+}
+
+// forwardBatches plays three pipelined batches of 300 games through e,
+// a forwarding process whose single request was sent more than its
+// timeout ago: every game must be answered. The load l, when not nil,
+// is held through the batches.
+func forwardBatches(t *testing.T, e *Exec, l *load) {
 	games := randomGames(300, 7)
 	l.hold(true)
 	defer l.hold(false)
-	if _, err := e.Load("classic", games[0].State); err != nil { // a request on its own
-		t.Fatal(err)
-	}
-	l.hold(false)
-	time.Sleep(timeout + 200*time.Millisecond)
-	l.hold(true)
 	for batch := range 3 {
 		for i, r := range e.PlayAll("classic", games) {
 			if de, ok := r.Err.(*conformance.DriverError); ok {
