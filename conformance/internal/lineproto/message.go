@@ -29,8 +29,8 @@ type PlacedTile struct {
 	Value int64 `json:"value"`
 }
 
-// Setup is a new or loaded game's choice of win tile and open-ended play.
-type Setup struct {
+// GameSetup is a new or loaded game's choice of win tile and open-ended play.
+type GameSetup struct {
 	Target    int64 `json:"target"`
 	OpenEnded bool  `json:"openEnded"`
 }
@@ -43,7 +43,7 @@ type LineRequest struct {
 	Protocol    *int        `json:"protocol"`
 	Profile     string      `json:"profile"`
 	Seed        *string     `json:"seed"`
-	Setup       *Setup      `json:"setup"`
+	Setup       *GameSetup  `json:"setup"`
 	Rows        *int        `json:"rows"`
 	Cols        *int        `json:"cols"`
 	Board       [][]*int64  `json:"board"`
