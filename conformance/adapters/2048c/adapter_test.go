@@ -124,11 +124,14 @@ func TestHelloAndRefusals(t *testing.T) {
 	for _, tc := range []struct{ req, word, says string }{
 		{`{"op":"hello","protocol":1}`, "bad-request", "once"},
 		{`{"op":"move","direction":"up"}`, "no-game", "before any new"},
-		{`{"op":"move","direction":"north"}`, "bad-request", "not up, down"},
+		// No game: no-game comes before what is wrong with the fields
+		// (docs/protocol.md, "Error words"); TestMoveRefusals has them.
+		{`{"op":"move","direction":"north"}`, "no-game", "before any new"},
+		{`{"op":"move","direction":5}`, "no-game", "before any new"},
+		{`{"op":"move","direction":"up","spawn":{"row":0,"col":0,"value":2}}`, "no-game", "before any new"},
 		{`{"op":"new","profile":"classic"}`, "bad-request", "not the one"},
 		{`{"op":"new","profile":"2048c","seed":"7"}`, "bad-request", "clock"},
 		{`{"op":"new","profile":"2048c","setup":{"target":512}}`, "bad-request", "no setup"},
-		{`{"op":"move","direction":"up","spawn":{"row":0,"col":0,"value":2}}`, "bad-request", "force-spawn"},
 		{`{"op":"load","profile":"2048c","board":[[2,0],[0,0]]}`, "unsupported-op", "load a state"},
 		{`{"op":"legal"}`, "unsupported-op", "legal moves"},
 		{`{"op":"undo"}`, "unsupported-op", "undo"},
@@ -279,6 +282,24 @@ func TestGameKilled(t *testing.T) {
 		t.Errorf("a move in a killed game: %+v", r)
 	}
 	s.ok(`{"op":"new","profile":"2048c"}`)
+	s.ok(`{"op":"move","direction":"up"}`)
+}
+
+// TestMoveRefusals: in a game, a move with a direction that is not one,
+// a direction of another type or a forced spawn is bad-request, and the
+// game goes on.
+func TestMoveRefusals(t *testing.T) {
+	s := newSession(t, testConfig(needShim(t)))
+	s.ok(`{"op":"new","profile":"2048c"}`)
+	for _, tc := range []struct{ req, says string }{
+		{`{"op":"move","direction":"north"}`, "not up, down"},
+		{`{"op":"move","direction":5}`, "not a JSON object of the protocol"},
+		{`{"op":"move","direction":"up","spawn":{"row":0,"col":0,"value":2}}`, "force-spawn"},
+	} {
+		if r := s.do(tc.req); r.OK || r.Error != "bad-request" || !strings.Contains(r.Message, tc.says) {
+			t.Errorf("%s: %+v, want bad-request saying %q", tc.req, r, tc.says)
+		}
+	}
 	s.ok(`{"op":"move","direction":"up"}`)
 }
 

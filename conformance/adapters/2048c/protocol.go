@@ -45,9 +45,8 @@ type shown struct {
 
 // handle answers one request line; the answer has no newline. The line
 // is checked in the order of docs/protocol.md ("Error words"): what
-// lineproto.Parse checks, an op the game cannot do, hello, the fields'
-// types; but move looks at its direction and spawn before it answers
-// no-game.
+// lineproto.Parse checks, an op the game cannot do, hello, a game, the
+// fields.
 func (a *adapter) handle(line []byte) []byte {
 	id, op, bad := lineproto.Parse(line)
 	if bad != nil {
@@ -58,6 +57,9 @@ func (a *adapter) handle(line []byte) []byte {
 	}
 	if op != "hello" && !a.helloDone {
 		return lineproto.Refuse(id, "no-hello", "the first request must be hello, not %q", op)
+	}
+	if op == "move" && !a.started && a.lost == "" {
+		return lineproto.Refuse(id, "no-game", "move before any new")
 	}
 	req, bad := lineproto.Decode(line, id)
 	switch {
@@ -152,8 +154,6 @@ func (a *adapter) move(req lineproto.LineRequest) []byte {
 		return lineproto.Refuse(req.ID, "bad-request", "2048.c places its own tiles (no force-spawn)")
 	case a.lost != "":
 		return lineproto.Refuse(req.ID, implError, "%s: the game was given up after an earlier failure (%s); new starts another", gameExited, a.lost)
-	case !a.started:
-		return lineproto.Refuse(req.ID, "no-game", "move before any new")
 	case a.st.over:
 		// The program exited after GAME OVER: a key changes nothing.
 		return lineproto.MoveAnswer(req.ID, lineproto.MoveReply{State: a.state()})

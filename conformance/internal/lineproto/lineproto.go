@@ -13,7 +13,8 @@ import (
 	"io"
 )
 
-// MaxLine bounds a request line, in bytes, its newline included.
+// MaxLine bounds a request line, in bytes before its newline
+// (docs/protocol.md: at most 1 MiB).
 const MaxLine = 1 << 20
 
 // Serve answers the request lines of r on w until r ends, and returns
@@ -73,7 +74,7 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	var line []byte
 	for {
 		part, err := r.ReadSlice('\n')
-		if len(line)+len(part) > MaxLine {
+		if len(line)+len(bytes.TrimSuffix(part, []byte("\n"))) > MaxLine {
 			for err == bufio.ErrBufferFull {
 				_, err = r.ReadSlice('\n')
 			}

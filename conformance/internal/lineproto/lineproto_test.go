@@ -18,8 +18,12 @@ func TestServe(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"a\n\n  \nb", "[a]\n[b]\n"},
 		{"a\r\nb\n", "[a\r]\n[b]\n"},
-		{"a\n" + long + "\nb\n", "[a]\n" + `{"id":null,"ok":false,"error":"bad-request","message":"a request line longer than 1048576 bytes"}` + "\n[b]\n"},
-		{long[1:] + "\n", "[" + long[1:] + "]\n"},
+		{"a\n" + long + "x\nb\n", "[a]\n" + `{"id":null,"ok":false,"error":"bad-request","message":"a request line longer than 1048576 bytes"}` + "\n[b]\n"},
+		// 1 MiB before the newline is a line (docs/protocol.md), with
+		// its newline or without, at the end.
+		{long + "\nb\n", "[" + long + "]\n[b]\n"},
+		{long, "[" + long + "]\n"},
+		{long + "x", `{"id":null,"ok":false,"error":"bad-request","message":"a request line longer than 1048576 bytes"}` + "\n"},
 		{"", ""},
 	} {
 		var out bytes.Buffer

@@ -1,12 +1,11 @@
 package lineproto
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -88,35 +87,40 @@ func OpFeature(op string) (feature string, known bool) {
 }
 
 // Parse reads the first of a request line that docs/protocol.md ("Error
-// words") checks: a line that is not a request (not a JSON object, a key
-// twice at any depth, no id from 1 to [MaxID]) is refused as bad-request
-// with the id null; an op that is missing, not a string or not one of
-// the protocol's, as unsupported-op. Otherwise it returns the request's
-// id and op, and the refusal nil; the adapter checks the rest (its
-// features, hello, a game) and then reads the fields with [Decode].
+// words") checks: a line that is not a request (not a JSON object of
+// valid UTF-8, a key twice at any depth, no id from 1 to [MaxID]) is
+// refused as bad-request with the id null; an op that is missing, not a
+// string or not one of the protocol's, as unsupported-op. Otherwise it
+// returns the request's id and op, and the refusal nil; the adapter
+// checks the rest (its features, hello, a game) and then reads the
+// fields with [Decode]. Keys match exactly, case included: "ID" is not
+// the id (encoding/json would take it, and let the last of "id" and
+// "Id" win).
 func Parse(line []byte) (id int64, op string, refusal []byte) {
 	var probe struct {
-		ID *int64          `json:"id"`
-		Op json.RawMessage `json:"op"`
+		ID *int64         `json:"id"`
+		Op jsontext.Value `json:"op"`
 	}
 	err := json.Unmarshal(line, &probe)
 	why := ""
+	se, syntactic := errors.AsType[*jsontext.SyntacticError](err)
 	switch {
+	case syntactic && errors.Is(err, jsontext.ErrDuplicateName):
+		why = fmt.Sprintf("it has the key %q twice", se.JSONPointer.LastToken())
 	case err != nil:
 		why = err.Error()
 	case probe.ID == nil:
 		why = "it has no integer id"
 	case *probe.ID < 1 || *probe.ID > MaxID:
 		why = fmt.Sprintf("its id %d is not from 1 to 2^53-1", *probe.ID)
-	default:
-		if key, twice := repeatedKey(line); twice {
-			why = fmt.Sprintf("it has the key %q twice", key)
-		}
 	}
 	if why != "" {
 		return 0, "", Refuse(0, "bad-request", "the line is not a request of the protocol: %s", why)
 	}
 	id = *probe.ID
+	if probe.Op == nil {
+		return id, "", Refuse(id, "unsupported-op", "the request has no op")
+	}
 	err = json.Unmarshal(probe.Op, &op)
 	if _, known := OpFeature(op); err != nil || !known {
 		return id, "", Refuse(id, "unsupported-op", "this implementation does not know the op %s", probe.Op)
@@ -132,30 +136,6 @@ func Decode(line []byte, id int64) (LineRequest, []byte) {
 		return req, Refuse(id, "bad-request", "the request is not a JSON object of the protocol: %v", err)
 	}
 	return req, nil
-}
-
-// repeatedKey returns a key that an object of the JSON text line has
-// twice, at any depth (found true; the key may be ""), or found false
-// when none does (or line does not read). Keys are compared as
-// encoding/json reads them: escapes undone, invalid UTF-8 and lone
-// surrogates made U+FFFD.
-func repeatedKey(line []byte) (key string, found bool) {
-	// A line valid by RFC 7493 has every key of an object once: only
-	// another line is read again (which, done for every request, cost
-	// the reference adapter a third of its time).
-	if jsontext.Value(line).IsValid() {
-		return "", false
-	}
-	dec := jsontext.NewDecoder(bytes.NewReader(line), jsontext.AllowInvalidUTF8(true))
-	for {
-		_, err := dec.ReadToken()
-		if se, ok := errors.AsType[*jsontext.SyntacticError](err); ok && errors.Is(err, jsontext.ErrDuplicateName) {
-			return se.JSONPointer.LastToken(), true
-		}
-		if err != nil || dec.StackDepth() == 0 {
-			return "", false
-		}
-	}
 }
 
 // Refuse returns the refusal with the error word and the message, to the
@@ -228,9 +208,11 @@ func LegalAnswer(id int64, legal []string) []byte {
 	}{id, true, legal})
 }
 
-// marshal returns an answer's JSON.
+// marshal returns an answer's JSON: a nil list is [] (the protocol has
+// no null lists), and invalid UTF-8 in a message (a screen's bytes) is
+// written U+FFFD.
 func marshal(v any) []byte {
-	b, err := json.Marshal(v)
+	b, err := json.Marshal(v, jsontext.AllowInvalidUTF8(true))
 	if err != nil {
 		panic(err) // the answers are plain structs
 	}

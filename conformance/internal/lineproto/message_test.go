@@ -3,8 +3,10 @@ package lineproto
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // keyCounts returns the number of object keys in the JSON text line, as
@@ -63,20 +65,53 @@ func keyCounts(t *testing.T, line []byte) (written, kept int) {
 	return written, count(v)
 }
 
-// FuzzRepeatedKey holds repeatedKey to a decoder's count: a JSON text
-// has a key twice exactly when it writes more keys than a map keeps.
-func FuzzRepeatedKey(f *testing.F) {
-	for _, s := range []string{`{"id":1,"op":"move"}`, `{"a":1,"a":2}`, `{"a":{"b":1,"b":2}}`, `[{"a":1},{"a":1}]`, `{"a":1,"\u0061":2}`, `{"a":[{"x":{}},{"x":[]}],"b":{"a":{"a":1}}}`, `{}`, `[]`, `"a"`, `{"":1,"":2}`} {
+// FuzzParse holds Parse to encoding/json read into a map (keys exact, a
+// key twice seen as fewer keys kept than written): a line of invalid
+// UTF-8, or one that has a key twice, is never a request (id null); an
+// object of valid UTF-8 with each key once and an integer "id" from 1 to
+// MaxID is that request, whatever else is wrong with it; every refusal
+// is JSON.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`{"id":1,"op":"move"}`, `{"id":1,"Id":2,"op":"hello"}`, `{"ID":7,"op":"hello"}`, `{"id":2,"a":1,"a":2}`, `{"id":3,"a":{"b":1,"b":2}}`, `[{"a":1},{"a":1}]`, `{"id":4,"a":1,"\u0061":2}`, `{"id":5,"op":[{"x":{}},{"x":[]}],"b":{"a":{"a":1}}}`, `{}`, `[]`, `"a"`, `{"":1,"":2}`, "{\"id\":6,\"op\":\"\xff\"}"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
-		key, twice := repeatedKey(line)
+		id, _, bad := Parse(line)
+		if bad != nil && !json.Valid(bad) {
+			t.Fatalf("%q: the refusal %q is not JSON", line, bad)
+		}
+		nullID := bytes.HasPrefix(bad, []byte(`{"id":null,"ok":false,"error":"bad-request"`))
+		if !utf8.Valid(line) {
+			if !nullID {
+				t.Errorf("%q, not UTF-8: id %d, %s", line, id, bad)
+			}
+			return
+		}
 		if !json.Valid(line) {
 			return
 		}
-		written, kept := keyCounts(t, line)
-		if twice != (written != kept) {
-			t.Errorf("%q: repeatedKey %q; %d keys written, %d kept", line, key, written, kept)
+		if written, kept := keyCounts(t, line); written != kept {
+			if !nullID {
+				t.Errorf("%q, %d keys written, %d kept: id %d, %s", line, written, kept, id, bad)
+			}
+			return
+		}
+		var m map[string]any
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.UseNumber()
+		if dec.Decode(&m) != nil {
+			return // not an object
+		}
+		n, isNum := m["id"].(json.Number)
+		want, err := strconv.ParseInt(string(n), 10, 64)
+		if !isNum || err != nil || want < 1 || want > MaxID {
+			if !nullID {
+				t.Errorf("%q, no id from 1 to 2^53-1: id %d, %s", line, id, bad)
+			}
+			return
+		}
+		if id != want || nullID {
+			t.Errorf("%q: id %d, %s; want the id %d", line, id, bad, want)
 		}
 	})
 }
@@ -91,7 +126,7 @@ func TestParse(t *testing.T) {
 		op   string
 		bad  string // in the refusal; "" for none
 	}{
-		{`not json`, 0, "", `{"id":null,"ok":false,"error":"bad-request","message":"the line is not a request of the protocol: invalid character`},
+		{`not json`, 0, "", `{"id":null,"ok":false,"error":"bad-request","message":"the line is not a request of the protocol: jsontext: invalid character`},
 		{`[1]`, 0, "", `{"id":null,"ok":false,"error":"bad-request"`},
 		{`{"op":"hello"}`, 0, "", `{"id":null,"ok":false,"error":"bad-request","message":"the line is not a request of the protocol: it has no integer id"}`},
 		{`{"id":1.5,"op":"hello"}`, 0, "", `{"id":null,"ok":false,"error":"bad-request"`},
@@ -99,7 +134,11 @@ func TestParse(t *testing.T) {
 		{`{"id":-5,"op":"hello"}`, 0, "", `{"id":null,"ok":false,"error":"bad-request","message":"the line is not a request of the protocol: its id -5 is not from 1 to 2^53-1"}`},
 		{`{"id":9007199254740992,"op":"hello"}`, 0, "", `{"id":null,"ok":false,"error":"bad-request","message":"the line is not a request of the protocol: its id 9007199254740992 is not from 1 to 2^53-1"}`},
 		{`{"id":3,"op":"hello","x":[{"a":1,"\u0061":2}]}`, 0, "", `{"id":null,"ok":false,"error":"bad-request","message":"the line is not a request of the protocol: it has the key \"a\" twice"}`},
-		{`{"id":3}`, 3, "", `{"id":3,"ok":false,"error":"unsupported-op","message":"this implementation does not know the op "}`},
+		{`{"ID":7,"op":"hello"}`, 0, "", `{"id":null,"ok":false,"error":"bad-request","message":"the line is not a request of the protocol: it has no integer id"}`},
+		{`{"id":1,"Id":2,"op":"hello"}`, 1, "hello", ""},
+		{`{"id":3,"OP":"hello"}`, 3, "", `{"id":3,"ok":false,"error":"unsupported-op"`},
+		{"{\"id\":3,\"op\":\"hello\",\"seed\":\"\xff\"}", 0, "", `{"id":null,"ok":false,"error":"bad-request"`},
+		{`{"id":3}`, 3, "", `{"id":3,"ok":false,"error":"unsupported-op","message":"the request has no op"}`},
 		{`{"id":3,"op":5}`, 3, "", `{"id":3,"ok":false,"error":"unsupported-op","message":"this implementation does not know the op 5"}`},
 		{`{"id":3,"op":"fly"}`, 3, "", `{"id":3,"ok":false,"error":"unsupported-op","message":"this implementation does not know the op \"fly\""}`},
 		{`{"id":9007199254740991,"op":"keep-playing","spawn":7}`, 9007199254740991, "keep-playing", ""},
@@ -123,7 +162,7 @@ func TestParse(t *testing.T) {
 func TestAnswers(t *testing.T) {
 	st := AnswerState{Board: [][]int64{{2, 0}, {0, 4}}, Score: 4, Moves: 1, Result: "playing"}
 	for _, tc := range []struct{ got, want string }{
-		{string(HelloAnswer(1, "n", "v", []string{"classic"}, nil)), `{"id":1,"ok":true,"protocol":1,"name":"n","version":"v","profiles":["classic"],"features":null}`},
+		{string(HelloAnswer(1, "n", "v", []string{"classic"}, nil)), `{"id":1,"ok":true,"protocol":1,"name":"n","version":"v","profiles":["classic"],"features":[]}`},
 		{string(StateAnswer(2, st)), `{"id":2,"ok":true,"state":{"board":[[2,0],[0,4]],"score":4,"moves":1,"won":false,"over":false,"result":"playing"}}`},
 		{string(MoveAnswer(3, MoveReply{State: st})), `{"id":3,"ok":true,"changed":false,"gained":0,"spawn":null,"state":{"board":[[2,0],[0,4]],"score":4,"moves":1,"won":false,"over":false,"result":"playing"}}`},
 		{string(MoveAnswer(3, MoveReply{Changed: true, Gained: 8, Spawn: &PlacedTile{1, 0, 2}, State: AnswerState{Board: [][]int64{{2}}}})), `{"id":3,"ok":true,"changed":true,"gained":8,"spawn":{"row":1,"col":0,"value":2},"state":{"board":[[2]],"score":0,"moves":0,"won":false,"over":false,"result":""}}`},
