@@ -78,7 +78,7 @@ func TestThinkReport(t *testing.T) {
 	if len(medians) != 2 {
 		t.Fatalf("%d timed games analysed, want 2 (a and b)", len(medians))
 	}
-	if !strings.Contains(summary, `<th class="n" data-col="13" title="the median think time, in ms, of a game whose replay carries the times a signed server measured (docs/analyze.md): a figure for a reviewer, it changes no band; the game's page has the rest">think ms</th>`) ||
+	if !strings.Contains(summary, `<th class="n" data-col="13" title="the median think time, in ms, of the times the game's replay carries, sealed or not (with --times-key-file the what column says which are NOT sealed; docs/analyze.md): a figure for a reviewer, it changes no band; the game's page has the rest">think ms</th>`) ||
 		!strings.Contains(summary, `<input data-f="13" aria-label="filter the median think times, in ms" size="5">`) {
 		t.Error("no column of the think times, or no filter of it")
 	}

@@ -193,7 +193,7 @@ func TestThinkSection(t *testing.T) {
 			want := map[string]string{
 				"think-moves":  fmt.Sprintf("%d of the moves analysed", tt.Moves),
 				"think-median": fmt.Sprintf("%s ms, quartiles %s to %s ms", ms(tt.MedianMs), ms(tt.P25Ms), ms(tt.P75Ms)),
-				"think-spread": strconv.FormatFloat(tt.Spread, 'f', 2, 64) + ": the quartiles\u2019 range over the median (0 when the times are all alike)",
+				"think-spread": strconv.FormatFloat(tt.Spread, 'f', 2, 64) + ": the quartiles\u2019 range over the median (0 when the times are all alike, or when the median is 0)",
 			}
 			for id, c := range map[string]struct {
 				x         *float64

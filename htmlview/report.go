@@ -28,9 +28,10 @@ type Entry struct {
 	// when it was not analysed. The report has a column of the bands
 	// when an entry has one.
 	Band string
-	// ThinkMs is the median think time, in milliseconds, of a game whose
-	// replay carries the times a signed server measured (its analysis's
-	// think_time, docs/analyze.md); nil when it has none. The report has
+	// ThinkMs is the median think time, in milliseconds, of the times a
+	// game's replay carries (its analysis's think_time, docs/analyze.md),
+	// sealed or not: whether a signed server measured them is the times
+	// check's to say; nil when it has none. The report has
 	// a column of them beside the bands when an entry has one and a band.
 	ThinkMs *float64
 }

@@ -59,7 +59,7 @@ func TestThinkPages(t *testing.T) {
 		if !strings.Contains(page, tc.want) || !strings.Contains(pageText(page), "These figures change no band") {
 			t.Errorf("%v: the page lacks %s or the sentence that the figures change no band", args, tc.want)
 		}
-		if m := regexp.MustCompile(`<dd id="think-median">(\d+) ms, quartiles \d+ to \d+ ms</dd>`).FindStringSubmatch(page); m == nil {
+		if m := regexp.MustCompile(`<dd id="think-median">([\d,]+) ms, quartiles [\d,]+ to [\d,]+ ms</dd>`).FindStringSubmatch(page); m == nil {
 			t.Errorf("%v: no median of the think times", args)
 		}
 	}
