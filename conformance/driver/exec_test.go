@@ -188,8 +188,19 @@ func TestExecStderrCapped(t *testing.T) {
 	if _, err := e.New("classic", "", nil); err != nil {
 		t.Fatal(err)
 	}
-	// The copy of stderr runs beside the answers: wait for all of it.
-	time.Sleep(200 * time.Millisecond)
+	// The copy of stderr runs beside the answers: wait for all of it (a
+	// fixed wait could end, on a loaded machine, before the copy has read
+	// the last of the pipe, and the note would count fewer bytes).
+	copied := func() int {
+		e.stderr.mu.Lock()
+		defer e.stderr.mu.Unlock()
+		return e.stderr.written + e.stderr.dropped
+	}
+	for deadline := time.Now().Add(time.Minute); copied() < 10000000; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes of stderr copied a minute after the answers, want 10000000", copied())
+		}
+	}
 	e.Close()
 	if n := stderr.Len(); n > StderrLimit+200 || n < StderrLimit {
 		t.Errorf("%d bytes of stderr passed on, want %d and a note", n, StderrLimit)
@@ -447,11 +458,16 @@ func TestLegalNotListed(t *testing.T) {
 // a runtime on a busy machine can take longer than an answer's timeout;
 // the start is not the implementation's failure. A process that never
 // answers hello still fails, as a timeout.
+//
+// The timeout is also the bound of the one answer after the start, which
+// a loaded machine can delay: 300 ms failed at load 14. A start longer
+// than it is all the test needs, and a sleep is never shorter on a busy
+// machine, so the start is the timeout and half a second.
 func TestExecSlowStart(t *testing.T) {
-	e := &Exec{Command: fake(t, "slow-start 1500ms"), Timeout: 300 * time.Millisecond, Stderr: io.Discard}
+	e := &Exec{Command: fake(t, "slow-start 2500ms"), Timeout: 2 * time.Second, Stderr: io.Discard}
 	defer e.Close()
 	if _, err := e.Hello(); err != nil {
-		t.Fatalf("a start of 1.5 s with a timeout of 300ms: %v", err)
+		t.Fatalf("a start of 2.5 s with a timeout of 2s: %v", err)
 	}
 	if _, err := e.Legal(); err != nil {
 		t.Errorf("after the start: %v", err)
