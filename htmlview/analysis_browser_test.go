@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -126,7 +125,7 @@ func TestBrowserReportBands(t *testing.T) {
 	}
 	do(t, ctx, "filter "+last, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(e => { e.value = %q; e.dispatchEvent(new Event("change")); })(document.querySelector('[data-f="12"]'))`, last)))
 	do(t, ctx, "the CSV", chromedp.Evaluate[chromedp.Void](`URL.createObjectURL = b => { b.text().then(s => { window.tpCSV = s; }); return "data:text/plain,"; }; URL.revokeObjectURL = () => {}; document.getElementById("dl-csv").click()`))
-	csv, err := chromedp.Run(ctx, chromedp.Poll[string](`window.tpCSV`, chromedp.WithPollingTimeout(5*time.Second)))
+	csv, err := chromedp.Run(ctx, chromedp.Poll[string](`window.tpCSV`, chromedp.WithPollingTimeout(hangBound)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -154,7 +153,7 @@ func TestBrowserReportThink(t *testing.T) {
 		t.Errorf("the filter >=0 shows %q, want %q", got, want)
 	}
 	do(t, ctx, "the CSV", chromedp.Evaluate[chromedp.Void](`URL.createObjectURL = b => { b.text().then(s => { window.tpCSV = s; }); return "data:text/plain,"; }; URL.revokeObjectURL = () => {}; document.getElementById("dl-csv").click()`))
-	csv, err := chromedp.Run(ctx, chromedp.Poll[string](`window.tpCSV`, chromedp.WithPollingTimeout(5*time.Second)))
+	csv, err := chromedp.Run(ctx, chromedp.Poll[string](`window.tpCSV`, chromedp.WithPollingTimeout(hangBound)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -76,7 +75,7 @@ func TestBrowserReportRows(t *testing.T) {
 		return n
 	}
 	do(t, ctx, "the bad-spawn link", chromedp.Click(`#reasons a[href="#reason-bad-spawn"]`))
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`Array.from(document.querySelectorAll("#replays tbody tr")).every(r => r.dataset.reason === "bad-spawn")`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`Array.from(document.querySelectorAll("#replays tbody tr")).every(r => r.dataset.reason === "bad-spawn")`, chromedp.WithPollingTimeout(hangBound))); err != nil {
 		t.Errorf("the rows are never bad-spawn's alone: %v", err)
 	}
 	if got := rowsShown(t, ctx); len(got) != count(func(e Entry) bool { return e.Verdict.Reason == replay.BadSpawn }) || len(got) == 0 {
@@ -162,7 +161,7 @@ func TestBrowserReportRows(t *testing.T) {
 		}
 	}
 	do(t, ctx, "the next replay", chromedp.Navigate("file://"+filepath.Join(dir, "report.html")+fmt.Sprintf("#v?f1=spawn&s=-6&r=%d&go=next", from)))
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`location.href.indexOf(%q) >= 0`, next+"#from="), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`location.href.indexOf(%q) >= 0`, next+"#from="), chromedp.WithPollingTimeout(hangBound))); err != nil {
 		t.Errorf("the next replay of the filter after row %d: %s, want %s", from, eval[string](t, ctx, "location.href"), next)
 	}
 }

@@ -31,6 +31,13 @@ import (
 
 var browser = &testkit.Browser{Width: 1000, Height: 1000, TabTimeout: 60 * time.Second}
 
+// hangBound is how long a test waits for the page to get where it soon
+// must (a step shown, rows filtered, a file made): it only ends a test
+// whose page never gets there, so it is long. A loaded machine can take
+// seconds over what takes milliseconds: a shorter bound (5 s) would fail
+// there on a correct page.
+const hangBound = 30 * time.Second
+
 func TestMain(m *testing.M) { testkit.Main(m) }
 
 // tab opens a new tab of the shared browser.
@@ -96,7 +103,7 @@ func eval[T any](t *testing.T, ctx context.Context, js string) T {
 func goTo(t *testing.T, ctx context.Context, n int) {
 	t.Helper()
 	eval[string](t, ctx, fmt.Sprintf(`location.hash = "#step=%d"; ""`, n))
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`+document.getElementById("board").dataset.step === %d`, n), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`+document.getElementById("board").dataset.step === %d`, n), chromedp.WithPollingTimeout(hangBound))); err != nil {
 		t.Fatalf("#step=%d set on the open page: still at step %d", n, read(t, ctx).Step)
 	}
 }
@@ -381,7 +388,7 @@ func TestBrowserPlayPause(t *testing.T) {
 		t.Fatal("▶ does not say it plays")
 	}
 	// From the end it starts again at 0, then goes on.
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`+document.getElementById("board").dataset.step >= 3`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`+document.getElementById("board").dataset.step >= 3`, chromedp.WithPollingTimeout(hangBound))); err != nil {
 		t.Fatalf("playing: still at step %d", read(t, ctx).Step)
 	}
 	if s := read(t, ctx).Step; s >= last/2 {

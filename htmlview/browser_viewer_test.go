@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -57,8 +56,8 @@ func TestBrowserPlaySpeed(t *testing.T) {
 	for i, s := range speeds {
 		ctx, n := tabs[i], 2*s // two seconds of play
 		poll := fmt.Sprintf(`+document.getElementById("board").dataset.step >= %d`, n+2)
-		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](poll, chromedp.WithPollingTimeout(20*time.Second))); err != nil {
-			t.Fatalf("at %d a second: step %d after 20 s", s, read(t, ctx).Step)
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](poll, chromedp.WithPollingTimeout(hangBound))); err != nil {
+			t.Fatalf("at %d a second: step %d after %s", s, read(t, ctx).Step, hangBound)
 		}
 		do(t, ctx, "pause", chromedp.Click("button#play"))
 		var seen [][2]float64
@@ -70,25 +69,31 @@ func TestBrowserPlaySpeed(t *testing.T) {
 		// often none, whatever the load. So the earliest step of each
 		// half, against the step times of the speed asked (P0), gives P:
 		// P0 plus how much later the second half's earliest step is than
-		// the first half's, per step. A play that drifts (a step a timer)
-		// is later by its delay at each step and fails; a play late by
-		// the machine's load, then caught up, does not.
+		// the first half's, spread over the n/2 steps between the halves'
+		// starts. A play that drifts (a step a timer) is later by its
+		// delay at each step, its earliest steps are the first of each
+		// half, and it fails by its drift, n/2 steps of it. A play late
+		// by the machine's load, then caught up, does not: to fail, every
+		// step of the second half must be later than the first half's
+		// best by 5% of the play (50 ms here, at any speed). (Divided by
+		// the steps between the two earliest steps instead, two next to
+		// each other made a fraction of a ms of the machine's 5% at 120 a
+		// second.)
 		p0 := 1000 / float64(s)
-		early := func(lo, hi int) (step, late float64) {
+		early := func(lo, hi int) (late float64) {
 			late = math.Inf(1)
 			for _, p := range seen {
 				if int(p[0]) >= lo && int(p[0]) <= hi && p[1]-p[0]*p0 < late {
-					step, late = p[0], p[1]-p[0]*p0
+					late = p[1] - p[0]*p0
 				}
 			}
 			if math.IsInf(late, 1) {
 				t.Fatalf("at %d a second: no step from %d to %d shown (%v)", s, lo, hi, seen)
 			}
-			return step, late
+			return late
 		}
-		k1, a := early(1, n/2)
-		k2, b := early(n/2+1, n+1)
-		took := float64(n) * (p0 + (b-a)/(k2-k1)) / 1000
+		a, b := early(1, n/2), early(n/2+1, n+1)
+		took := float64(n) * (p0 + (b-a)/float64(n/2)) / 1000
 		want := float64(n) / float64(s)
 		t.Logf("%d steps at %d a second: %.3f s, want %.3f s (%+.1f%%)", n, s, took, want, 100*(took-want)/want)
 		if math.Abs(took-want) > 0.05*want {
@@ -137,8 +142,17 @@ func TestBrowserAnimation(t *testing.T) {
 			Anims  int
 			Merged int
 		}
+		// A timer of the page's, 400 ms after the step, reads what is
+		// still moving then (below: a timer, not a wait of the test's,
+		// so a loaded machine, which makes the page's timers late, makes
+		// the reading late too; timers run in the order they are due).
 		js := `(() => {
 			document.dispatchEvent(new KeyboardEvent("keydown", {key: "n", bubbles: true}));
+			clearTimeout(window.tpLaterTimer);
+			window.tpLater = "";
+			window.tpLaterTimer = setTimeout(() => {
+				tpLater = JSON.stringify([document.getAnimations().length, document.querySelectorAll("#ghosts .c").length]);
+			}, 400);
 			return JSON.stringify({ghosts: JSON.parse(` + readGhosts + `), anims: document.getAnimations().length,
 				merged: document.querySelectorAll("#board .c.merged").length});
 		})()`
@@ -180,9 +194,13 @@ func TestBrowserAnimation(t *testing.T) {
 	if merged == 0 {
 		t.Fatal("no step with a merge tested")
 	}
-	time.Sleep(400 * time.Millisecond)
-	if n, gs := eval[int](t, ctx, `document.getAnimations().length`), eval[int](t, ctx, `document.querySelectorAll("#ghosts .c").length`); n != 0 || gs != 0 {
-		t.Errorf("400 ms after a step: %d animations, %d sliding tiles", n, gs)
+	// The last step's reading, 400 ms after it by the page's timers.
+	later, err := chromedp.Run(ctx, chromedp.Poll[string](`window.tpLater`, chromedp.WithPollingTimeout(hangBound)))
+	if err != nil {
+		t.Fatalf("no reading 400 ms after the last step: %v", err)
+	}
+	if later != "[0,0]" {
+		t.Errorf("400 ms after a step: [animations, sliding tiles] %s", later)
 	}
 	still := func(ctx context.Context, how string) {
 		t.Helper()
@@ -366,7 +384,7 @@ func TestBrowserPhone(t *testing.T) {
 	do(t, ctx, "swipe right", touch(x1, y, x0, y))
 	check(t, ctx, g, 2499, "two swipes to the right")
 	do(t, ctx, "tap", touch(x0, y, x0, y))
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`+document.getElementById("board").dataset.step >= 2501`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`+document.getElementById("board").dataset.step >= 2501`, chromedp.WithPollingTimeout(hangBound))); err != nil {
 		t.Fatalf("a tap does not play: step %d", read(t, ctx).Step)
 	}
 	do(t, ctx, "tap", touch(x0, y, x0, y))

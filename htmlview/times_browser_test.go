@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -33,7 +32,7 @@ func TestBrowserTimes(t *testing.T) {
 	ctx := openAt(t, b.String(), 1280, 900, "", "body[data-ready]")
 	do(t, ctx, "follow the link", chromedp.Click(`#times-not-sealed`))
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelectorAll("#replays tbody tr").length === %d`, notSealed),
-		chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		chromedp.WithPollingTimeout(hangBound))); err != nil {
 		t.Fatalf("the link to the times not sealed: %v; shown: %s", err, eval[string](t, ctx, `document.getElementById("shown").textContent`))
 	}
 	js := eval[string](t, ctx, `JSON.stringify(Array.from(document.querySelectorAll("#replays tbody tr")).map(r => [r.cells[1].textContent, r.querySelector(".what").textContent]))`)

@@ -114,11 +114,16 @@ func (r *ptyRun) send(keys string) {
 	}
 }
 
+// termHang bounds a wait for the program on the terminal to draw or to
+// exit: it only ends a test whose program never does, so it is long (a
+// loaded machine can delay a process's start and its screens by seconds).
+const termHang = time.Minute
+
 // waitFor reads the output until the screen satisfies ok, or fails the
 // test after a deadline.
 func (r *ptyRun) waitFor(what string, ok func(*vt) bool) {
 	r.t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(termHang)
 	for !ok(r.screen) {
 		select {
 		case b, open := <-r.out:
@@ -169,7 +174,7 @@ func (r *ptyRun) wait() int {
 			return ee.ExitCode()
 		}
 		r.t.Fatal(err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(termHang):
 		r.t.Fatalf("tileproof did not exit; the screen:\n%s", r.screen)
 	}
 	return -1

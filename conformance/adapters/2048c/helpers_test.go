@@ -48,8 +48,11 @@ func needShimOf(t testing.TB, name string, source []byte) *os.File {
 }
 
 // testConfig is how the tests run the game: fast when shim is not nil.
+// No test waits out its timeout, which only bounds a hang: it is long, as
+// a loaded machine can delay a screen by seconds (TestBrokenScreens's 2 s
+// failed at load 16).
 func testConfig(shim *os.File) gameConfig {
-	return gameConfig{binary: defaultBinary, nosleep: shim, timeout: 5 * time.Second}
+	return gameConfig{binary: defaultBinary, nosleep: shim, timeout: 15 * time.Second}
 }
 
 // readRecording reads testdata/NAME.raw, or NAME.raw.gz uncompressed.
