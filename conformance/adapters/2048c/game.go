@@ -229,12 +229,15 @@ func (g *game) next() (Event, error) {
 	return e, nil
 }
 
-// status describes how the program ended, once it has.
+// status describes how the program ended, once it has: its terminal
+// closed, so it has or soon will; the wait is bounded by the screen's
+// timeout (-timeout), as ends' is, not by a shorter one a loaded machine
+// could outlast.
 func (g *game) status() string {
 	select {
 	case <-g.waited:
 		return g.cmd.ProcessState.String()
-	case <-time.After(time.Second):
+	case <-time.After(g.cfg.timeout):
 		return "still running"
 	}
 }
