@@ -39,19 +39,30 @@ func bandRank(band string) int { return slices.Index(bandOrder, band) }
 // batch report lists among those that need the operator's eyes.
 func flagged(band string) bool { return band == analyze.Review || band == analyze.Strong }
 
-// bandOf returns the band of a verdict's analysis: "" when there is none
-// or it names no band of the four.
-func bandOf(raw json.RawMessage) string {
+// cellsOf reads what the batch report keeps of a verdict's analysis,
+// in one reading: its band ("" when there is none or it names no band of
+// the four) and its median think time in milliseconds (nil when it has
+// none).
+func cellsOf(raw json.RawMessage) (band string, thinkMs *float64) {
 	if len(raw) == 0 {
-		return ""
+		return "", nil
 	}
 	var a struct {
-		Band string `json:"band"`
+		Band      string `json:"band"`
+		ThinkTime *struct {
+			MedianMs *float64 `json:"median_ms"`
+		} `json:"think_time"`
 	}
-	if json.Unmarshal(raw, &a) != nil || !knownBand(a.Band) {
-		return ""
+	if json.Unmarshal(raw, &a) != nil {
+		return "", nil
 	}
-	return a.Band
+	if knownBand(a.Band) {
+		band = a.Band
+	}
+	if a.ThinkTime != nil {
+		thinkMs = a.ThinkTime.MedianMs
+	}
+	return band, thinkMs
 }
 
 // evidence is what the section shows: the analysis, and its words for

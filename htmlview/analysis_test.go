@@ -345,7 +345,7 @@ func TestBatchReportAnalysis(t *testing.T) {
 		if vd.Valid != (len(vd.Analysis) > 0) {
 			t.Errorf("%s: valid %v, analysis %q", name, vd.Valid, vd.Analysis)
 		}
-		bands[name] = bandOf(vd.Analysis)
+		bands[name], _ = cellsOf(vd.Analysis)
 		h.Add(vd)
 	}
 	if calls != 3 {

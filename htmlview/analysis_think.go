@@ -1,7 +1,6 @@
 package htmlview
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -112,23 +111,6 @@ func maybe(x *float64) string {
 		return ""
 	}
 	return fmt.Sprintf("%.2f", *x)
-}
-
-// thinkMedianOf returns the median think time of a verdict's analysis,
-// in milliseconds; nil when it has none (or cannot be read).
-func thinkMedianOf(raw json.RawMessage) *float64 {
-	if len(raw) == 0 {
-		return nil
-	}
-	var a struct {
-		ThinkTime *struct {
-			MedianMs *float64 `json:"median_ms"`
-		} `json:"think_time"`
-	}
-	if json.Unmarshal(raw, &a) != nil || a.ThinkTime == nil {
-		return nil
-	}
-	return a.ThinkTime.MedianMs
 }
 
 // hasThink reports whether the report's table has the column of the

@@ -177,14 +177,15 @@ const maxHeld = 256 << 20
 func (h *BatchReport) hold(vd replay.Verdict, data []byte) bool {
 	need := !vd.Valid || len(vd.Warnings) > 0
 	rank := heldTop
+	band, _ := cellsOf(vd.Analysis)
 	switch {
 	case need && (vd.Valid || vd.Reason == replay.Implausible):
 		rank = heldSuspicious
 	case need:
 		rank = heldInvalid
-	case bandOf(vd.Analysis) == analyze.Strong:
+	case band == analyze.Strong:
 		need, rank = true, heldStrong
-	case bandOf(vd.Analysis) == analyze.Review:
+	case band == analyze.Review:
 		need, rank = true, heldReview
 	}
 	h.mu.Lock()
@@ -311,7 +312,8 @@ func (h *BatchReport) Add(vd replay.Verdict) {
 	// The summary lists the analysis's band and median think time; its
 	// page holds the rest, which the entries, one a replay of the batch,
 	// do not keep.
-	e := Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name), Band: bandOf(vd.Analysis), ThinkMs: thinkMedianOf(vd.Analysis)}
+	e := Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name)}
+	e.Band, e.ThinkMs = cellsOf(vd.Analysis)
 	e.Verdict.Analysis = nil
 	if c, ok := h.claims[vd.Name]; ok {
 		e.Claimed = &c

@@ -198,9 +198,6 @@ func MoveAnswer(id int64, m MoveReply) []byte {
 // LegalAnswer returns the answer of legal: the directions that change
 // the board.
 func LegalAnswer(id int64, legal []string) []byte {
-	if legal == nil {
-		legal = []string{} // a list, never null
-	}
 	return marshal(struct {
 		ID    int64    `json:"id"`
 		OK    bool     `json:"ok"`
