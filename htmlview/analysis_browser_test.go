@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -124,12 +123,7 @@ func TestBrowserReportBands(t *testing.T) {
 		last = band
 	}
 	do(t, ctx, "filter "+last, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(e => { e.value = %q; e.dispatchEvent(new Event("change")); })(document.querySelector('[data-f="12"]'))`, last)))
-	do(t, ctx, "the CSV", chromedp.Evaluate[chromedp.Void](`URL.createObjectURL = b => { b.text().then(s => { window.tpCSV = s; }); return "data:text/plain,"; }; URL.revokeObjectURL = () => {}; document.getElementById("dl-csv").click()`))
-	csv, err := chromedp.Run(ctx, chromedp.Poll[string](`window.tpCSV`, chromedp.WithPollingTimeout(hangBound)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(csv), "\r\n")
+	lines := shownCSV(t, ctx)
 	if len(lines) != want[last]+1 || !strings.HasSuffix(lines[0], ",band") {
 		t.Errorf("the CSV of band %s: %q", last, lines)
 	}
@@ -148,22 +142,14 @@ func TestBrowserReportBands(t *testing.T) {
 // valid game: the bytes a submission the column adds, and a sort and a
 // filter by band within the same targets.
 func TestBrowserReportBandsScale(t *testing.T) {
-	sizes := []int{20000}
-	if os.Getenv("TILEPROOF_MEASURE") != "" {
-		sizes = []int{2000, 20000, 100000}
-	}
-	for _, n := range sizes {
+	for _, n := range scaleSizes() {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			entries := fabricated(n)
 			var without bytes.Buffer
 			if err := Report(&without, "audit", entries); err != nil {
 				t.Fatal(err)
 			}
-			for i := range entries {
-				if entries[i].Verdict.Valid {
-					entries[i].Band = bandOrder[(i*7)%len(bandOrder)]
-				}
-			}
+			withBands(entries)
 			var b bytes.Buffer
 			if err := Report(&b, "audit", entries); err != nil {
 				t.Fatal(err)

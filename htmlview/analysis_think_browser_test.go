@@ -152,12 +152,7 @@ func TestBrowserReportThink(t *testing.T) {
 	if slices.Sort(got); strings.Join(got, ",") != strings.Join(slices.Sorted(slices.Values(want)), ",") {
 		t.Errorf("the filter >=0 shows %q, want %q", got, want)
 	}
-	do(t, ctx, "the CSV", chromedp.Evaluate[chromedp.Void](`URL.createObjectURL = b => { b.text().then(s => { window.tpCSV = s; }); return "data:text/plain,"; }; URL.revokeObjectURL = () => {}; document.getElementById("dl-csv").click()`))
-	csv, err := chromedp.Run(ctx, chromedp.Poll[string](`window.tpCSV`, chromedp.WithPollingTimeout(hangBound)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(csv), "\r\n")
+	lines := shownCSV(t, ctx)
 	if len(lines) != 3 || !strings.HasSuffix(lines[0], ",band,thinkMedianMs") {
 		t.Errorf("the CSV: %q", lines)
 	}
@@ -179,18 +174,10 @@ func TestBrowserReportThink(t *testing.T) {
 // median think time for half the valid games: the bytes a submission the
 // column adds, and a sort and a filter by it within the same targets.
 func TestBrowserReportThinkScale(t *testing.T) {
-	sizes := []int{20000}
-	if os.Getenv("TILEPROOF_MEASURE") != "" {
-		sizes = []int{2000, 20000, 100000}
-	}
-	for _, n := range sizes {
+	for _, n := range scaleSizes() {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			entries := fabricated(n)
-			for i := range entries {
-				if entries[i].Verdict.Valid {
-					entries[i].Band = bandOrder[(i*7)%len(bandOrder)]
-				}
-			}
+			withBands(entries)
 			var bands bytes.Buffer
 			if err := Report(&bands, "audit", entries); err != nil {
 				t.Fatal(err)

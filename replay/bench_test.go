@@ -214,14 +214,11 @@ func spawnRecorded(tb testing.TB, r *Replay) *Replay {
 	return out
 }
 
-// BenchmarkSpawnRecordedRatio verifies the batch of short games twice in
-// one loop, seeded and spawn-recorded (the form of every game from an
-// implementation with its own generator), end to end on one worker with
-// the verdicts written: ratio is the spawn-recorded rate over the seeded
-// one (the target: at least 0.5).
-func BenchmarkSpawnRecordedRatio(b *testing.B) {
-	seeded, moves := batchCorpus()
-	spawns := make([][]byte, len(seeded))
+// spawnsCorpus returns the batch of short games (batchCorpus), each
+// seeded and spawn-recorded, and its moves.
+func spawnsCorpus(b *testing.B) (seeded, spawns [][]byte, moves int) {
+	seeded, moves = batchCorpus()
+	spawns = make([][]byte, len(seeded))
 	for i, data := range seeded {
 		r, err := Decode("b", data)
 		if err != nil {
@@ -229,6 +226,16 @@ func BenchmarkSpawnRecordedRatio(b *testing.B) {
 		}
 		spawns[i] = spawnRecorded(b, r).EncodeJSON()
 	}
+	return seeded, spawns, moves
+}
+
+// BenchmarkSpawnRecordedRatio verifies the batch of short games twice in
+// one loop, seeded and spawn-recorded (the form of every game from an
+// implementation with its own generator), end to end on one worker with
+// the verdicts written: ratio is the spawn-recorded rate over the seeded
+// one (the target: at least 0.5).
+func BenchmarkSpawnRecordedRatio(b *testing.B) {
+	seeded, spawns, moves := spawnsCorpus(b)
 	v := NewVerifier()
 	var seededTime, spawnsTime time.Duration
 	var out []byte

@@ -17,15 +17,7 @@ import (
 // the hand writer's, what writing the line through the library would
 // cost a batch (docs/verify.md).
 func BenchmarkVerdictJSON(b *testing.B) {
-	seeded, moves := batchCorpus()
-	spawns := make([][]byte, len(seeded))
-	for i, data := range seeded {
-		r, err := Decode("b", data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		spawns[i] = spawnRecorded(b, r).EncodeJSON()
-	}
+	seeded, spawns, moves := spawnsCorpus(b)
 	for _, set := range []struct {
 		name  string
 		batch [][]byte
