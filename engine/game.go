@@ -72,21 +72,19 @@ var (
 // error (a break refused for its limit or its price, which no protocol
 // sends, among them).
 func Refusal(err error) string {
-	switch {
-	case errors.Is(err, ErrIllegalMove):
-		return "illegal-move"
-	case errors.Is(err, ErrFinished):
-		return "finished"
-	case errors.Is(err, ErrUnsupported):
-		return "unsupported"
-	case errors.Is(err, ErrNoUndo):
-		return "no-undo"
-	case errors.Is(err, ErrNotWaitingKeep):
-		return "not-stopped"
-	case errors.Is(err, ErrBadSpawn):
-		return "bad-spawn"
-	case errors.Is(err, ErrTileOverflow), errors.Is(err, ErrScoreOverflow), errors.Is(err, ErrMovesOverflow):
-		return "overflow"
+	// A table made at each call: as a package variable, it would be built
+	// when the program starts, from the error variables.
+	for _, r := range []struct {
+		err  error
+		word string
+	}{
+		{ErrIllegalMove, "illegal-move"}, {ErrFinished, "finished"}, {ErrUnsupported, "unsupported"},
+		{ErrNoUndo, "no-undo"}, {ErrNotWaitingKeep, "not-stopped"}, {ErrBadSpawn, "bad-spawn"},
+		{ErrTileOverflow, "overflow"}, {ErrScoreOverflow, "overflow"}, {ErrMovesOverflow, "overflow"},
+	} {
+		if errors.Is(err, r.err) {
+			return r.word
+		}
 	}
 	return ""
 }
