@@ -293,14 +293,15 @@ func TestSetupCanonical(t *testing.T) {
 	}
 }
 
-// FuzzValidName holds validName to the regular expression it replaces.
+// FuzzValidName holds validName to the regular expression it replaces and
+// the 64 bytes a name has at most.
 func FuzzValidName(f *testing.F) {
-	for _, s := range []string{"tile-merge", "a", "a-", "-a", "a--b", "A", "a_b", "", "hallabois-v1-3x3", "x-1-y"} {
+	for _, s := range []string{"tile-merge", "a", "a-", "-a", "a--b", "A", "a_b", "", "hallabois-v1-3x3", "x-1-y", strings.Repeat("a", 64), strings.Repeat("a", 65)} {
 		f.Add(s)
 	}
 	name := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := validName(s), name.MatchString(s); got != want {
+		if got, want := validName(s), name.MatchString(s) && len(s) <= 64; got != want {
 			t.Errorf("validName(%q) = %v, want %v", s, got, want)
 		}
 	})
