@@ -201,12 +201,8 @@ func (r *Rules) NewGame(seed string) (*Game, error) {
 // [RegisterGenerator]. Only tp1 games take the fast replay loop; the
 // others play every move on the general path.
 func (r *Rules) NewGameWith(gen Generator, seed string) (*Game, error) {
-	g := new(Game)
 	if gen == TP1 {
-		if err := r.start(g, seed); err != nil {
-			return nil, err
-		}
-		return g, nil
+		return r.NewGame(seed)
 	}
 	d, ok := gen.def()
 	if !ok {
@@ -216,7 +212,7 @@ func (r *Rules) NewGameWith(gen Generator, seed string) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.drawOther = d.Draw
+	g := &Game{drawOther: d.Draw}
 	r.startFrom(g, gen, RNG{s})
 	return g, nil
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -53,10 +54,8 @@ func RegisterGenerator(def GeneratorDef) Generator {
 	if def.Name == "" || def.Seed == nil || def.Draw == nil {
 		panic("engine: RegisterGenerator needs a name, Seed and Draw")
 	}
-	for _, d := range generators.defs {
-		if d.Name == def.Name {
-			panic("engine: generator " + def.Name + " registered twice")
-		}
+	if slices.ContainsFunc(generators.defs, func(d GeneratorDef) bool { return d.Name == def.Name }) {
+		panic("engine: generator " + def.Name + " registered twice")
 	}
 	if len(generators.defs) > 255 {
 		panic("engine: too many generators")
@@ -87,14 +86,9 @@ func (g Generator) String() string {
 
 // ParseGenerator returns the generator a replay's rng field names.
 func ParseGenerator(name string) (Generator, error) {
-	generators.mu.RLock()
-	defer generators.mu.RUnlock()
-	names := make([]string, len(generators.defs))
-	for i, d := range generators.defs {
-		if d.Name == name {
-			return Generator(i), nil
-		}
-		names[i] = d.Name
+	names := GeneratorNames()
+	if i := slices.Index(names, name); i >= 0 {
+		return Generator(i), nil
 	}
 	return 0, fmt.Errorf("no spawn generator %q (the generators are %s)", name, strings.Join(names, ", "))
 }
