@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tileproof/tileproof/internal/plain"
+	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
 func mustBoard(t testing.TB, text string) Board {
@@ -261,6 +262,25 @@ func TestEmptyMask(t *testing.T) {
 		}
 		if got := b.EmptyMask(); got != want {
 			t.Fatalf("%dx%d board %v: mask %064b, want %064b", rows, cols, b.cells[:rows*cols], got, want)
+		}
+	}
+}
+
+// TestBoardYAMLErrorAt: a board's error in YAML is placed at the row at
+// fault: its item in a list of rows, its line in a block grid, and the
+// grid itself when it is on one line.
+func TestBoardYAMLErrorAt(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"board: [[2, 2], [2]]\n", "b.yaml:1:17: board row 2: has 1 cells; row 1 has 2"},
+		{"board: |\n  2 2\n  2\n", "b.yaml:3: board row 2: has 1 cells; row 1 has 2"},
+		{"board: \"2 2/2\"\n", "b.yaml:1:8: board row 2: has 1 cells; row 1 has 2"},
+	}
+	for _, tt := range tests {
+		var v struct {
+			Board Board `yaml:"board"`
+		}
+		if err := strictyaml.Decode("b.yaml", []byte(tt.yaml), &v); err == nil || err.Error() != tt.want {
+			t.Errorf("%q: %v, want %s", tt.yaml, err, tt.want)
 		}
 	}
 }
