@@ -404,11 +404,14 @@ func (b Board) String() string {
 	for _, e := range b.cells[:b.Cells()] {
 		width = max(width, len(strconv.FormatUint(expValue(e), 10)))
 	}
+	return strings.TrimSuffix(b.grid(width), "\n")
+}
+
+// grid writes the board's rows, each ended by a newline, with the cells
+// right-aligned to width and "." for an empty cell.
+func (b Board) grid(width int) string {
 	var sb strings.Builder
 	for r := range b.Rows() {
-		if r > 0 {
-			sb.WriteByte('\n')
-		}
 		for c := range b.Cols() {
 			cell := "."
 			if v := b.At(r, c); v != 0 {
@@ -417,9 +420,9 @@ func (b Board) String() string {
 			if c > 0 {
 				sb.WriteByte(' ')
 			}
-			sb.WriteString(strings.Repeat(" ", width-len(cell)))
-			sb.WriteString(cell)
+			fmt.Fprintf(&sb, "%*s", width, cell)
 		}
+		sb.WriteByte('\n')
 	}
 	return sb.String()
 }

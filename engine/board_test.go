@@ -8,6 +8,7 @@ import (
 
 	"github.com/tileproof/tileproof/internal/plain"
 	"github.com/tileproof/tileproof/internal/strictyaml"
+	"go.yaml.in/yaml/v3"
 )
 
 func mustBoard(t testing.TB, text string) Board {
@@ -282,5 +283,23 @@ func TestBoardYAMLErrorAt(t *testing.T) {
 		if err := strictyaml.Decode("b.yaml", []byte(tt.yaml), &v); err == nil || err.Error() != tt.want {
 			t.Errorf("%q: %v, want %s", tt.yaml, err, tt.want)
 		}
+	}
+}
+
+// TestBoardMarshalYAML: a board is written as a literal block, one row a
+// line, cells separated by one space, and read back the same.
+func TestBoardMarshalYAML(t *testing.T) {
+	b := mustBoard(t, "2 . . 1024/. 16 . ./. . . ./4 . . 2")
+	out, err := yaml.Marshal(struct {
+		Board Board `yaml:"board"`
+	}{b})
+	if want := "board: |\n    2 . . 1024\n    . 16 . .\n    . . . .\n    4 . . 2\n"; err != nil || string(out) != want {
+		t.Errorf("yaml.Marshal = %q, %v; want %q", out, err, want)
+	}
+	var back struct {
+		Board Board `yaml:"board"`
+	}
+	if err := strictyaml.Decode("b.yaml", out, &back); err != nil || back.Board != b {
+		t.Errorf("read back: %v, %v", back.Board, err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/tileproof/tileproof/internal/strictyaml"
@@ -88,21 +87,7 @@ func (b Board) MarshalJSON() ([]byte, error) { return json.Marshal(b.Values()) }
 // a line, cells separated by a space, "." for an empty cell: the form
 // [Board.UnmarshalYAML] reads.
 func (b Board) MarshalYAML() (any, error) {
-	var sb strings.Builder
-	for r := range b.Rows() {
-		for c := range b.Cols() {
-			if c > 0 {
-				sb.WriteByte(' ')
-			}
-			if v := b.At(r, c); v != 0 {
-				sb.WriteString(strconv.FormatUint(v, 10))
-			} else {
-				sb.WriteByte('.')
-			}
-		}
-		sb.WriteByte('\n')
-	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.LiteralStyle, Tag: "!!str", Value: sb.String()}, nil
+	return &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.LiteralStyle, Tag: "!!str", Value: b.grid(1)}, nil
 }
 
 // UnmarshalYAML reads a direction as [ParseDirection] does, with an error
