@@ -204,9 +204,9 @@ func (r *Rules) NewGameWith(gen Generator, seed string) (*Game, error) {
 	if gen == TP1 {
 		return r.NewGame(seed)
 	}
-	d, ok := gen.def()
-	if !ok {
-		return nil, fmt.Errorf("invalid generator %d", gen)
+	d, err := gen.def()
+	if err != nil {
+		return nil, err
 	}
 	s, err := d.Seed(seed)
 	if err != nil {
@@ -311,10 +311,10 @@ func (r *Rules) load(st State) (*Game, error) {
 	}
 	g := &Game{r: r}
 	if st.RNG != nil {
-		d, ok := st.Generator.def()
+		d, err := st.Generator.def()
 		switch {
-		case !ok:
-			return nil, fmt.Errorf("invalid generator %d", st.Generator)
+		case err != nil:
+			return nil, err
 		case st.RNG.state > d.MaxState:
 			return nil, fmt.Errorf("generator state %d is above %d, the %s generator's largest", st.RNG.state, d.MaxState, d.Name)
 		}

@@ -64,21 +64,21 @@ func RegisterGenerator(def GeneratorDef) Generator {
 	return Generator(len(generators.defs) - 1)
 }
 
-// def returns the generator's definition; ok is false for a number no
+// def returns the generator's definition, or an error for a number no
 // generator has.
-func (g Generator) def() (d GeneratorDef, ok bool) {
+func (g Generator) def() (GeneratorDef, error) {
 	generators.mu.RLock()
 	defer generators.mu.RUnlock()
 	if int(g) >= len(generators.defs) {
-		return GeneratorDef{}, false
+		return GeneratorDef{}, fmt.Errorf("invalid generator %d", g)
 	}
-	return generators.defs[g], true
+	return generators.defs[g], nil
 }
 
 // String returns the generator's name in a replay: tp1, or the name it
 // was registered under.
 func (g Generator) String() string {
-	if d, ok := g.def(); ok {
+	if d, err := g.def(); err == nil {
 		return d.Name
 	}
 	return fmt.Sprintf("generator %d", int(g))
@@ -112,10 +112,10 @@ func (g Generator) Seed(s string) (string, error) {
 	if g == TP1 {
 		return NormalizeSeed(s)
 	}
-	d, ok := g.def()
-	if !ok {
-		return "", fmt.Errorf("invalid generator %d", g)
+	d, err := g.def()
+	if err != nil {
+		return "", err
 	}
-	_, err := d.Seed(s)
+	_, err = d.Seed(s)
 	return s, err
 }
