@@ -45,9 +45,9 @@ var generators = struct {
 	defs []GeneratorDef
 }{defs: []GeneratorDef{{Name: RNGID, MaxState: ^uint64(0)}}}
 
-// RegisterGenerator adds a spawn generator and returns its number. Call
-// it once, before any game uses the generator: a name already taken, an empty name or a
-// missing function panics.
+// RegisterGenerator adds a spawn generator and returns its number. Call it
+// once, before any game uses the generator: a name already taken, an empty
+// name or a missing function panics.
 func RegisterGenerator(def GeneratorDef) Generator {
 	generators.mu.Lock()
 	defer generators.mu.Unlock()
