@@ -99,8 +99,11 @@ func tileExp(v uint64) (uint8, error) {
 	case v > MaxTile:
 		return 0, fmt.Errorf("%d is above 2^52, the largest tile", v)
 	}
-	return uint8(bits.TrailingZeros64(v)), nil
+	return log2(v), nil
 }
+
+// log2 returns the exponent of a power of two.
+func log2(v uint64) uint8 { return uint8(bits.TrailingZeros64(v)) }
 
 // Empty returns the number of empty cells.
 func (b Board) Empty() int {
@@ -161,7 +164,7 @@ func TilePotential(v uint64) uint64 {
 	if v < 2 || v&(v-1) != 0 {
 		return 0
 	}
-	return expPotential(uint8(bits.TrailingZeros64(v)))
+	return expPotential(log2(v))
 }
 
 func expPotential(e uint8) uint64 {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 	"strings"
 )
@@ -388,6 +387,3 @@ func joinUints(vs []uint64) string {
 	}
 	return strings.Join(s, ", ")
 }
-
-// log2 returns the exponent of a power of two.
-func log2(v uint64) uint8 { return uint8(bits.TrailingZeros64(v)) }
