@@ -99,8 +99,11 @@ func tileExp(v uint64) (uint8, error) {
 	case v > MaxTile:
 		return 0, fmt.Errorf("%d is above 2^52, the largest tile", v)
 	}
-	return uint8(bits.TrailingZeros64(v)), nil
+	return log2(v), nil
 }
+
+// log2 returns the exponent of a power of two.
+func log2(v uint64) uint8 { return uint8(bits.TrailingZeros64(v)) }
 
 // Empty returns the number of empty cells.
 func (b Board) Empty() int {
@@ -161,7 +164,7 @@ func TilePotential(v uint64) uint64 {
 	if v < 2 || v&(v-1) != 0 {
 		return 0
 	}
-	return expPotential(uint8(bits.TrailingZeros64(v)))
+	return expPotential(log2(v))
 }
 
 func expPotential(e uint8) uint64 {
@@ -404,11 +407,14 @@ func (b Board) String() string {
 	for _, e := range b.cells[:b.Cells()] {
 		width = max(width, len(strconv.FormatUint(expValue(e), 10)))
 	}
+	return strings.TrimSuffix(b.grid(width), "\n")
+}
+
+// grid writes the board's rows, each ended by a newline, with the cells
+// right-aligned to width and "." for an empty cell.
+func (b Board) grid(width int) string {
 	var sb strings.Builder
 	for r := range b.Rows() {
-		if r > 0 {
-			sb.WriteByte('\n')
-		}
 		for c := range b.Cols() {
 			cell := "."
 			if v := b.At(r, c); v != 0 {
@@ -417,9 +423,9 @@ func (b Board) String() string {
 			if c > 0 {
 				sb.WriteByte(' ')
 			}
-			sb.WriteString(strings.Repeat(" ", width-len(cell)))
-			sb.WriteString(cell)
+			fmt.Fprintf(&sb, "%*s", width, cell)
 		}
+		sb.WriteByte('\n')
 	}
 	return sb.String()
 }

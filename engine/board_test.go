@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/tileproof/tileproof/internal/plain"
+	"github.com/tileproof/tileproof/internal/strictyaml"
+	"go.yaml.in/yaml/v3"
 )
 
 func mustBoard(t testing.TB, text string) Board {
@@ -262,5 +264,42 @@ func TestEmptyMask(t *testing.T) {
 		if got := b.EmptyMask(); got != want {
 			t.Fatalf("%dx%d board %v: mask %064b, want %064b", rows, cols, b.cells[:rows*cols], got, want)
 		}
+	}
+}
+
+// TestBoardYAMLErrorAt: a board's error in YAML is placed at the row at
+// fault: its item in a list of rows, its line in a block grid, and the
+// grid itself when it is on one line.
+func TestBoardYAMLErrorAt(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"board: [[2, 2], [2]]\n", "b.yaml:1:17: board row 2: has 1 cells; row 1 has 2"},
+		{"board: |\n  2 2\n  2\n", "b.yaml:3: board row 2: has 1 cells; row 1 has 2"},
+		{"board: \"2 2/2\"\n", "b.yaml:1:8: board row 2: has 1 cells; row 1 has 2"},
+	}
+	for _, tt := range tests {
+		var v struct {
+			Board Board `yaml:"board"`
+		}
+		if err := strictyaml.Decode("b.yaml", []byte(tt.yaml), &v); err == nil || err.Error() != tt.want {
+			t.Errorf("%q: %v, want %s", tt.yaml, err, tt.want)
+		}
+	}
+}
+
+// TestBoardMarshalYAML: a board is written as a literal block, one row a
+// line, cells separated by one space, and read back the same.
+func TestBoardMarshalYAML(t *testing.T) {
+	b := mustBoard(t, "2 . . 1024/. 16 . ./. . . ./4 . . 2")
+	out, err := yaml.Marshal(struct {
+		Board Board `yaml:"board"`
+	}{b})
+	if want := "board: |\n    2 . . 1024\n    . 16 . .\n    . . . .\n    4 . . 2\n"; err != nil || string(out) != want {
+		t.Errorf("yaml.Marshal = %q, %v; want %q", out, err, want)
+	}
+	var back struct {
+		Board Board `yaml:"board"`
+	}
+	if err := strictyaml.Decode("b.yaml", out, &back); err != nil || back.Board != b {
+		t.Errorf("read back: %v, %v", back.Board, err)
 	}
 }

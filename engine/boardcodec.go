@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/tileproof/tileproof/internal/strictyaml"
@@ -16,19 +15,11 @@ import (
 // as rows of numbers with null or 0 for an empty cell (the PGS form), with
 // errors at the line of the row at fault.
 func (b *Board) UnmarshalYAML(n *yaml.Node) error {
+	var board Board
+	var err error
 	switch n.Kind {
 	case yaml.ScalarNode:
-		board, err := ParseBoard(n.Value)
-		if err != nil {
-			at := n
-			var be *BoardError
-			if errors.As(err, &be) && be.Row > 0 && (n.Style == yaml.LiteralStyle || n.Style == yaml.FoldedStyle) {
-				at = &yaml.Node{Line: n.Line + be.Row}
-			}
-			return strictyaml.Fail(at, "%v", err)
-		}
-		*b = board
-		return nil
+		board, err = ParseBoard(n.Value)
 	case yaml.SequenceNode:
 		rows := make([][]uint64, len(n.Content))
 		for r, row := range n.Content {
@@ -45,19 +36,25 @@ func (b *Board) UnmarshalYAML(n *yaml.Node) error {
 				rows[r] = append(rows[r], v)
 			}
 		}
-		board, err := BoardFromValues(rows)
-		if err != nil {
-			at := n
-			var be *BoardError
-			if errors.As(err, &be) && be.Row > 0 {
-				at = n.Content[be.Row-1]
-			}
-			return strictyaml.Fail(at, "%v", err)
-		}
-		*b = board
-		return nil
+		board, err = BoardFromValues(rows)
+	default:
+		return strictyaml.Fail(n, "a board is a text grid or a list of rows")
 	}
-	return strictyaml.Fail(n, "a board is a text grid or a list of rows")
+	if err != nil {
+		at := n
+		var be *BoardError
+		if errors.As(err, &be) && be.Row > 0 {
+			switch {
+			case n.Kind == yaml.SequenceNode:
+				at = n.Content[be.Row-1]
+			case n.Style == yaml.LiteralStyle || n.Style == yaml.FoldedStyle:
+				at = &yaml.Node{Line: n.Line + be.Row}
+			}
+		}
+		return strictyaml.Fail(at, "%v", err)
+	}
+	*b = board
+	return nil
 }
 
 // UnmarshalJSON reads a board from JSON: a text grid string, or rows of
@@ -90,21 +87,7 @@ func (b Board) MarshalJSON() ([]byte, error) { return json.Marshal(b.Values()) }
 // a line, cells separated by a space, "." for an empty cell: the form
 // [Board.UnmarshalYAML] reads.
 func (b Board) MarshalYAML() (any, error) {
-	var sb strings.Builder
-	for r := range b.Rows() {
-		for c := range b.Cols() {
-			if c > 0 {
-				sb.WriteByte(' ')
-			}
-			if v := b.At(r, c); v != 0 {
-				sb.WriteString(strconv.FormatUint(v, 10))
-			} else {
-				sb.WriteByte('.')
-			}
-		}
-		sb.WriteByte('\n')
-	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.LiteralStyle, Tag: "!!str", Value: sb.String()}, nil
+	return &yaml.Node{Kind: yaml.ScalarNode, Style: yaml.LiteralStyle, Tag: "!!str", Value: b.grid(1)}, nil
 }
 
 // UnmarshalYAML reads a direction as [ParseDirection] does, with an error

@@ -72,21 +72,19 @@ var (
 // error (a break refused for its limit or its price, which no protocol
 // sends, among them).
 func Refusal(err error) string {
-	switch {
-	case errors.Is(err, ErrIllegalMove):
-		return "illegal-move"
-	case errors.Is(err, ErrFinished):
-		return "finished"
-	case errors.Is(err, ErrUnsupported):
-		return "unsupported"
-	case errors.Is(err, ErrNoUndo):
-		return "no-undo"
-	case errors.Is(err, ErrNotWaitingKeep):
-		return "not-stopped"
-	case errors.Is(err, ErrBadSpawn):
-		return "bad-spawn"
-	case errors.Is(err, ErrTileOverflow), errors.Is(err, ErrScoreOverflow), errors.Is(err, ErrMovesOverflow):
-		return "overflow"
+	// A table made at each call: as a package variable, it would be built
+	// when the program starts, from the error variables.
+	for _, r := range []struct {
+		err  error
+		word string
+	}{
+		{ErrIllegalMove, "illegal-move"}, {ErrFinished, "finished"}, {ErrUnsupported, "unsupported"},
+		{ErrNoUndo, "no-undo"}, {ErrNotWaitingKeep, "not-stopped"}, {ErrBadSpawn, "bad-spawn"},
+		{ErrTileOverflow, "overflow"}, {ErrScoreOverflow, "overflow"}, {ErrMovesOverflow, "overflow"},
+	} {
+		if errors.Is(err, r.err) {
+			return r.word
+		}
 	}
 	return ""
 }
@@ -203,22 +201,18 @@ func (r *Rules) NewGame(seed string) (*Game, error) {
 // [RegisterGenerator]. Only tp1 games take the fast replay loop; the
 // others play every move on the general path.
 func (r *Rules) NewGameWith(gen Generator, seed string) (*Game, error) {
-	g := new(Game)
 	if gen == TP1 {
-		if err := r.start(g, seed); err != nil {
-			return nil, err
-		}
-		return g, nil
+		return r.NewGame(seed)
 	}
-	d, ok := gen.def()
-	if !ok {
-		return nil, fmt.Errorf("invalid generator %d", gen)
+	d, err := gen.def()
+	if err != nil {
+		return nil, err
 	}
 	s, err := d.Seed(seed)
 	if err != nil {
 		return nil, err
 	}
-	g.drawOther = d.Draw
+	g := &Game{drawOther: d.Draw}
 	r.startFrom(g, gen, RNG{s})
 	return g, nil
 }
@@ -317,10 +311,10 @@ func (r *Rules) load(st State) (*Game, error) {
 	}
 	g := &Game{r: r}
 	if st.RNG != nil {
-		d, ok := st.Generator.def()
+		d, err := st.Generator.def()
 		switch {
-		case !ok:
-			return nil, fmt.Errorf("invalid generator %d", st.Generator)
+		case err != nil:
+			return nil, err
 		case st.RNG.state > d.MaxState:
 			return nil, fmt.Errorf("generator state %d is above %d, the %s generator's largest", st.RNG.state, d.MaxState, d.Name)
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -44,19 +45,17 @@ var generators = struct {
 	defs []GeneratorDef
 }{defs: []GeneratorDef{{Name: RNGID, MaxState: ^uint64(0)}}}
 
-// RegisterGenerator adds a spawn generator and returns its number. Call
-// it once, before any game uses the generator: a name already taken, an empty name or a
-// missing function panics.
+// RegisterGenerator adds a spawn generator and returns its number. Call it
+// once, before any game uses the generator: a name already taken, an empty
+// name or a missing function panics.
 func RegisterGenerator(def GeneratorDef) Generator {
 	generators.mu.Lock()
 	defer generators.mu.Unlock()
 	if def.Name == "" || def.Seed == nil || def.Draw == nil {
 		panic("engine: RegisterGenerator needs a name, Seed and Draw")
 	}
-	for _, d := range generators.defs {
-		if d.Name == def.Name {
-			panic("engine: generator " + def.Name + " registered twice")
-		}
+	if slices.ContainsFunc(generators.defs, func(d GeneratorDef) bool { return d.Name == def.Name }) {
+		panic("engine: generator " + def.Name + " registered twice")
 	}
 	if len(generators.defs) > 255 {
 		panic("engine: too many generators")
@@ -65,21 +64,21 @@ func RegisterGenerator(def GeneratorDef) Generator {
 	return Generator(len(generators.defs) - 1)
 }
 
-// def returns the generator's definition; ok is false for a number no
+// def returns the generator's definition, or an error for a number no
 // generator has.
-func (g Generator) def() (d GeneratorDef, ok bool) {
+func (g Generator) def() (GeneratorDef, error) {
 	generators.mu.RLock()
 	defer generators.mu.RUnlock()
 	if int(g) >= len(generators.defs) {
-		return GeneratorDef{}, false
+		return GeneratorDef{}, fmt.Errorf("invalid generator %d", g)
 	}
-	return generators.defs[g], true
+	return generators.defs[g], nil
 }
 
 // String returns the generator's name in a replay: tp1, or the name it
 // was registered under.
 func (g Generator) String() string {
-	if d, ok := g.def(); ok {
+	if d, err := g.def(); err == nil {
 		return d.Name
 	}
 	return fmt.Sprintf("generator %d", int(g))
@@ -87,14 +86,9 @@ func (g Generator) String() string {
 
 // ParseGenerator returns the generator a replay's rng field names.
 func ParseGenerator(name string) (Generator, error) {
-	generators.mu.RLock()
-	defer generators.mu.RUnlock()
-	names := make([]string, len(generators.defs))
-	for i, d := range generators.defs {
-		if d.Name == name {
-			return Generator(i), nil
-		}
-		names[i] = d.Name
+	names := GeneratorNames()
+	if i := slices.Index(names, name); i >= 0 {
+		return Generator(i), nil
 	}
 	return 0, fmt.Errorf("no spawn generator %q (the generators are %s)", name, strings.Join(names, ", "))
 }
@@ -118,10 +112,10 @@ func (g Generator) Seed(s string) (string, error) {
 	if g == TP1 {
 		return NormalizeSeed(s)
 	}
-	d, ok := g.def()
-	if !ok {
-		return "", fmt.Errorf("invalid generator %d", g)
+	d, err := g.def()
+	if err != nil {
+		return "", err
 	}
-	_, err := d.Seed(s)
+	_, err = d.Seed(s)
 	return s, err
 }

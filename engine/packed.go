@@ -99,9 +99,8 @@ func transposeLo(x uint64) uint64 {
 //
 // It takes four table lookups: left and right look the rows up; up and
 // down gather each column into a row index with one multiply, and
-// transpose the new columns, put together as rows, back. (Transposing the
-// board first, instead of the multiplies, is slower; so is spreading each
-// new column on its own.) The replay loop writes the same lookups out.
+// transpose the new columns, put together as rows, back (docs/engine.md
+// says what else was tried). The replay loop writes the same lookups out.
 func (p packed) slide(d Direction) (q packed, gained uint64, ok bool) {
 	table := rowTables[d&1]
 	var e0, e1, e2, e3 rowEntry

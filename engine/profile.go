@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 	"strings"
 )
@@ -207,8 +206,8 @@ type ProfileError struct {
 // Error returns the fault as FIELD: MESSAGE.
 func (e *ProfileError) Error() string { return e.Field + ": " + e.Msg }
 
-// validName reports whether s is a profile name: words of lower-case
-// letters and digits joined by single hyphens.
+// validName reports whether s is a profile or generator name: at most 64
+// bytes, words of lower-case letters and digits joined by single hyphens.
 func validName(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -216,7 +215,7 @@ func validName(s string) bool {
 			return false
 		}
 	}
-	return s != "" && s[len(s)-1] != '-'
+	return s != "" && len(s) <= 64 && s[len(s)-1] != '-'
 }
 
 // Validate checks every parameter; errors are [*ProfileError].
@@ -225,7 +224,7 @@ func (p *Profile) Validate() error {
 		return &ProfileError{field, fmt.Sprintf(format, args...)}
 	}
 	switch {
-	case !validName(p.Name) || len(p.Name) > 64:
+	case !validName(p.Name):
 		return bad("name", "%q is not a profile name (lower-case letters, digits and single hyphens, at most 64)", p.Name)
 	case p.Version < 1:
 		return bad("version", "%d; a rules version is 1 or more", p.Version)
@@ -282,7 +281,7 @@ func (p *Profile) Validate() error {
 	if err := p.Break.validate(); err != nil {
 		return err
 	}
-	if p.RNG != "" && (len(p.RNG) > 64 || !validName(p.RNG)) {
+	if p.RNG != "" && !validName(p.RNG) {
 		return bad("rng", "%q is not a generator's name (lower-case letters, digits and single hyphens, at most 64)", p.RNG)
 	}
 	order := slices.Clone(p.FinishOrder)
@@ -388,6 +387,3 @@ func joinUints(vs []uint64) string {
 	}
 	return strings.Join(s, ", ")
 }
-
-// log2 returns the exponent of a power of two.
-func log2(v uint64) uint8 { return uint8(bits.TrailingZeros64(v)) }

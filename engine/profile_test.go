@@ -182,6 +182,9 @@ func TestParseProfileErrors(t *testing.T) {
 		{"name: x\nspawn: {3: 1}\n", "p.yaml:2:1: spawn: 3 is not a tile"},
 		{"name: x\nspawn: {2: 0}\n", "p.yaml:2:1: spawn: tile 2 has weight 0"},
 		{"name: x\nwin:\n  tile: 2048\n  then: later\n", `p.yaml:4:3: "later" is not one of continue, stop, ask`},
+		{"name: x\nwin: {when: soon}\n", `p.yaml:2:7: "soon" is not one of reach, merge`},
+		{"name: x\nillegalMove: maybe\n", `p.yaml:2:1: "maybe" is not one of ignore, reject`},
+		{"name: x\nwin: {tile: 64}\nillegalMove: maybe\n", `p.yaml:3:1: "maybe" is not one of ignore, reject`},
 		{"name: x\nbase: nosuch\n", `p.yaml:2:1: no built-in profile "nosuch"`},
 		{"name: Bad Name\n", `p.yaml:1:1: name: "Bad Name" is not a profile name`},
 		{"name: x\nrows: four\n", "p.yaml:2:7: cannot unmarshal"},
@@ -293,14 +296,15 @@ func TestSetupCanonical(t *testing.T) {
 	}
 }
 
-// FuzzValidName holds validName to the regular expression it replaces.
+// FuzzValidName holds validName to the regular expression it replaces and
+// the 64 bytes a name has at most.
 func FuzzValidName(f *testing.F) {
-	for _, s := range []string{"tile-merge", "a", "a-", "-a", "a--b", "A", "a_b", "", "hallabois-v1-3x3", "x-1-y"} {
+	for _, s := range []string{"tile-merge", "a", "a-", "-a", "a--b", "A", "a_b", "", "hallabois-v1-3x3", "x-1-y", strings.Repeat("a", 64), strings.Repeat("a", 65)} {
 		f.Add(s)
 	}
 	name := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := validName(s), name.MatchString(s); got != want {
+		if got, want := validName(s), name.MatchString(s) && len(s) <= 64; got != want {
 			t.Errorf("validName(%q) = %v, want %v", s, got, want)
 		}
 	})

@@ -153,23 +153,21 @@ func parseProfile(file string, data []byte, base func(string) (*Profile, error))
 		}
 		slices.SortFunc(p.Spawn, func(a, b SpawnWeight) int { return cmp.Compare(a.Value, b.Value) })
 	}
-	if f.Win != nil {
-		set(&p.Win.Tile, f.Win.Tile)
-		if err := setEnum(&p.Win.When, f.Win.When, winWhenNames); err != nil {
-			return nil, fail("win.when", err)
+	win := cmp.Or(f.Win, &winFile{})
+	set(&p.Win.Tile, win.Tile)
+	for _, e := range []struct {
+		field string
+		err   error
+	}{
+		{"win.when", setEnum(&p.Win.When, win.When, winWhenNames)},
+		{"win.then", setEnum(&p.Win.Then, win.Then, winThenNames)},
+		{"illegalMove", setEnum(&p.Illegal, f.IllegalMove, illegalMoveNames)},
+		{"gameOver", setEnum(&p.GameOver, f.GameOver, gameOverNames)},
+		{"break.whenNoMoves", setBreak(&p.Break, f.Break)},
+	} {
+		if e.err != nil {
+			return nil, fail(e.field, e.err)
 		}
-		if err := setEnum(&p.Win.Then, f.Win.Then, winThenNames); err != nil {
-			return nil, fail("win.then", err)
-		}
-	}
-	if err := setEnum(&p.Illegal, f.IllegalMove, illegalMoveNames); err != nil {
-		return nil, fail("illegalMove", err)
-	}
-	if err := setEnum(&p.GameOver, f.GameOver, gameOverNames); err != nil {
-		return nil, fail("gameOver", err)
-	}
-	if err := setBreak(&p.Break, f.Break); err != nil {
-		return nil, fail("break.whenNoMoves", err)
 	}
 	if f.FinishOrder != nil {
 		p.FinishOrder = nil

@@ -84,12 +84,8 @@ func Compile(p *Profile) (*Rules, error) {
 	r.recordedFast = p.Rows == 4 && p.Cols == 4 && top < 16 && (r.winValue == 0 || top < r.winExp)
 	r.seededFast = r.recordedFast && r.spawnTotal <= uint64(len(r.spawnTable))
 	if r.seededFast {
-		i := 0
 		for v := range r.spawnTotal {
-			for v >= r.spawnCum[i] {
-				i++
-			}
-			r.spawnTable[v] = r.spawnExps[i]
+			r.spawnTable[v] = r.spawnExp(v)
 		}
 	}
 	return r, nil
