@@ -35,38 +35,22 @@ const (
 	KeyBackspace Key = 127
 )
 
+// namedKeys are the named keys' names: KeyUp's first, down to KeyUnknown.
+// (Arrays, not maps: a map literal is built at start, TestNoInitWork.)
+var namedKeys = [...]string{"up", "down", "right", "left", "home", "end", "page-up", "page-down", "escape", "unknown"}
+
 // String returns the key's name: "up", "home", "ctrl-c", or the character.
 func (k Key) String() string {
-	switch k {
-	case KeyUp:
-		return "up"
-	case KeyDown:
-		return "down"
-	case KeyRight:
-		return "right"
-	case KeyLeft:
-		return "left"
-	case KeyHome:
-		return "home"
-	case KeyEnd:
-		return "end"
-	case KeyPageUp:
-		return "page-up"
-	case KeyPageDown:
-		return "page-down"
-	case KeyEscape:
-		return "escape"
-	case KeyUnknown:
-		return "unknown"
-	case KeyEnter:
+	switch {
+	case k < 0 && int(-1-k) < len(namedKeys):
+		return namedKeys[-1-k]
+	case k == KeyEnter:
 		return "enter"
-	case KeyBackspace:
+	case k == KeyBackspace:
 		return "backspace"
-	}
-	if k >= 0 && k < 32 {
+	case k >= 0 && k < 32:
 		return "ctrl-" + string(rune('a'+k-1))
-	}
-	if k < 0 || !utf8.ValidRune(rune(k)) {
+	case k < 0 || !utf8.ValidRune(rune(k)):
 		return "unknown"
 	}
 	return string(rune(k))
@@ -179,19 +163,8 @@ func decodeEscape(p []byte, atEOF bool) (Key, int, error) {
 			}
 			return 0, 0, errNeedMore
 		}
-		switch p[2] {
-		case 'A':
-			return KeyUp, 3, nil
-		case 'B':
-			return KeyDown, 3, nil
-		case 'C':
-			return KeyRight, 3, nil
-		case 'D':
-			return KeyLeft, 3, nil
-		case 'H':
-			return KeyHome, 3, nil
-		case 'F':
-			return KeyEnd, 3, nil
+		if k := letterKeys[p[2]]; k != 0 {
+			return k, 3, nil
 		}
 		return KeyUnknown, 3, nil
 	case '[': // CSI: parameters and intermediates, then a final byte
@@ -224,41 +197,32 @@ func decodeCSI(p []byte, atEOF bool) (Key, int, error) {
 	return 0, 0, errNeedMore
 }
 
+// letterKeys are the keys of the ESC O and ESC [ sequences that end in a
+// letter, by the letter; tildeKeys those of ESC [ n ~, by n.
+var (
+	letterKeys = [256]Key{'A': KeyUp, 'B': KeyDown, 'C': KeyRight, 'D': KeyLeft, 'H': KeyHome, 'F': KeyEnd}
+	tildeKeys  = [...]Key{1: KeyHome, 7: KeyHome, 4: KeyEnd, 8: KeyEnd, 5: KeyPageUp, 6: KeyPageDown}
+)
+
 // csiKey names the key of a CSI sequence with parameters params and final
 // byte final.
 func csiKey(params []byte, final byte) Key {
-	switch final {
-	case 'A':
-		return KeyUp
-	case 'B':
-		return KeyDown
-	case 'C':
-		return KeyRight
-	case 'D':
-		return KeyLeft
-	case 'H':
-		return KeyHome
-	case 'F':
-		return KeyEnd
-	case '~':
-		// The first parameter says which key; a modifier may follow ";".
-		n := 0
-		for _, c := range params {
-			if c < '0' || c > '9' {
-				break
-			}
-			n = min(n*10+int(c-'0'), 1000)
+	if k := letterKeys[final]; k != 0 {
+		return k
+	}
+	if final != '~' {
+		return KeyUnknown
+	}
+	// The first parameter says which key; a modifier may follow ";".
+	n := 0
+	for _, c := range params {
+		if c < '0' || c > '9' {
+			break
 		}
-		switch n {
-		case 1, 7:
-			return KeyHome
-		case 4, 8:
-			return KeyEnd
-		case 5:
-			return KeyPageUp
-		case 6:
-			return KeyPageDown
-		}
+		n = min(n*10+int(c-'0'), 1000)
+	}
+	if n < len(tildeKeys) && tildeKeys[n] != 0 {
+		return tildeKeys[n]
 	}
 	return KeyUnknown
 }

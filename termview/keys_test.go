@@ -154,7 +154,7 @@ func TestDecoderError(t *testing.T) {
 }
 
 func TestKeyString(t *testing.T) {
-	for k, want := range map[Key]string{KeyUp: "up", KeyEnd: "end", KeyCtrlC: "ctrl-c", 'x': "x", KeyEnter: "enter", KeyUnknown: "unknown", Key(-100): "unknown"} {
+	for k, want := range map[Key]string{KeyUp: "up", KeyDown: "down", KeyRight: "right", KeyLeft: "left", KeyHome: "home", KeyPageUp: "page-up", KeyPageDown: "page-down", KeyEscape: "escape", KeyBackspace: "backspace", KeyEnd: "end", KeyCtrlC: "ctrl-c", 'x': "x", KeyEnter: "enter", KeyUnknown: "unknown", Key(-100): "unknown"} {
 		if got := k.String(); got != want {
 			t.Errorf("Key(%d).String() = %q, want %q", int(k), got, want)
 		}
