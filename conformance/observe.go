@@ -177,7 +177,7 @@ func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*ObserveResul
 			rep.Stopped = context.Cause(ctx).Error()
 			for i, r := range results {
 				if i > 0 || !r.Status.Failed() { // a sample cut short decides nothing
-					results[i] = CaseResult{Case: r.Case, Area: r.Area, Profile: r.Profile, Status: NotRun, Reason: "not run: " + rep.Stopped}
+					results[i] = notRun(r, ctx)
 				}
 			}
 		}
@@ -279,13 +279,7 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts ObservedG
 	for n := 1; ; n++ {
 		over := mirror.Over()
 		a := choose(mirror, pl, noop, opts.KeepPlaying)
-		step := CaseStep{}
-		d, isMove := a.Direction()
-		if isMove {
-			step.Move = &d
-		} else {
-			step.Action = a.String()
-		}
+		step := actionStep(a)
 		g.history = append(g.history, mirror.State())
 		out, ok := s.play(step, n, &res)
 		m := move{Act: a}
@@ -300,24 +294,21 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts ObservedG
 		}
 		// The engine plays the step, with the implementation's spawn.
 		var st engine.Step
-		if isMove {
-			st, err = mirror.MoveSpawn(d, spawnFor(mirror, p, d, out.Move))
+		if d := step.Move; d != nil {
+			st, err = mirror.MoveSpawn(*d, spawnFor(mirror, p, *d, out.Move))
 		} else {
 			st, err = mirror.Do(a)
 		}
 		cs, err := engineStep(mirror, a, st, err, false, true)
-		switch {
-		case err != nil && out.Move != nil && out.Move.Spawn != nil && errors.Is(err, engine.ErrBadSpawn):
+		if err != nil && out.Move != nil && out.Move.Spawn != nil && errors.Is(err, engine.ErrBadSpawn) {
 			// The implementation's spawn is one the rules do not take.
-			res.Status, res.Step = SpawnWrong, n
-			res.Reason = fmt.Sprintf("move %s: the implementation's spawn %+v is not one the rules make: %v", d, *out.Move.Spawn, err)
+			res.fail(SpawnWrong, n, "move %s: the implementation's spawn %+v is not one the rules make: %v", *step.Move, *out.Move.Spawn, err)
 			g.record(a, out)
 			g.Divergence = &res
-		case err != nil:
-			return nil, fmt.Errorf("observed game, action %d (%s): the engine failed: %v", n, a, err)
-		}
-		if g.Divergence != nil {
 			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("observed game, action %d (%s): the engine failed: %v", n, a, err)
 		}
 		if !opts.Legal {
 			cs.Expect.Legal = nil
@@ -400,18 +391,7 @@ func spawnFor(mirror *engine.Game, p *engine.Profile, d engine.Direction, mr *Mo
 	if mr != nil && mr.Spawn != nil {
 		return *mr.Spawn
 	}
-	sp := engine.Spawn{Value: p.Spawn[0].Value}
-	sl, err := mirror.Board().Slide(d)
-	if err != nil {
-		return sp
-	}
-	for c := range sl.Board.Cells() {
-		if sl.Board.At(c/sl.Board.Cols(), c%sl.Board.Cols()) == 0 {
-			sp.Row, sp.Col = c/sl.Board.Cols(), c%sl.Board.Cols()
-			break
-		}
-	}
-	return sp
+	return fitSpawn(p, mirror.Board(), d, nil)
 }
 
 // startTiles returns a start board's tiles as spawns, row by row.
@@ -558,22 +538,14 @@ func (r *ObserveResult) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "  the game up to there: not written (--observe-out DIR writes it, and its shrunk case)\n")
 		}
 		if fc := d.Found; fc != nil && fc.File != "" {
-			how := fmt.Sprintf("shrunk (%d case runs) to %s from a board of %s", fc.Runs, plural(fc.Moves, "step"), plural(fc.Tiles, "tile"))
+			how := fmt.Sprintf("shrunk (%d case runs) to %s", fc.Runs, fc.size())
 			if !fc.Reproduced {
 				how = "NOT reproduced alone; written unshrunk"
 			}
 			fmt.Fprintf(w, "  as a case, %s: %s (tileproof cases lint runs it)\n", how, fc.File)
 		}
 	}
-	rate := 0.0
-	if s := r.Playing.Seconds(); s > 0 {
-		rate = float64(r.Steps) / s
-	}
-	fmt.Fprintf(w, "seed              %d\ngames played      %d\n", r.Seed, r.Games)
-	if r.Stopped != "" {
-		fmt.Fprintf(w, "STOPPED           %s: the games after it not played\n", r.Stopped)
-	}
-	fmt.Fprintf(w, "steps compared    %d (%.0f a second)\n", r.Steps, rate)
+	writeTally(w, r.Seed, r.Games, 0, r.Stopped, r.Steps, r.Playing)
 	for _, res := range r.Results {
 		fmt.Fprintf(w, "  %-28s [%s] %s", res.Case, res.Profile, res.Status)
 		if res.Reason != "" && res.Status != Pass {
