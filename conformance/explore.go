@@ -136,10 +136,7 @@ func Explore(ctx context.Context, impl Impl, opts ExploreOptions) (*Exploration,
 	if err != nil {
 		return nil, err
 	}
-	rep := &Exploration{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed, Mode: Forced}
-	for _, p := range profiles {
-		rep.Profiles = append(rep.Profiles, p.Name)
-	}
+	rep := &Exploration{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed, Mode: Forced, Profiles: profileNames(profiles)}
 	if seeded {
 		rep.Mode = Seeded
 	}

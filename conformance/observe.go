@@ -117,10 +117,7 @@ func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*ObserveResul
 	if err != nil {
 		return nil, err
 	}
-	rep := &ObserveResult{Impl: hello, Seed: opts.Seed}
-	for _, p := range profiles {
-		rep.Profiles = append(rep.Profiles, p.Name)
-	}
+	rep := &ObserveResult{Impl: hello, Seed: opts.Seed, Profiles: profileNames(profiles)}
 	// Each profile's statistical tests share the run's false-alarm rate.
 	alpha := falseAlarmRate / float64(4*len(profiles))
 	legal := LegalOffered(impl)
