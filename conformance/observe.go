@@ -289,10 +289,17 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts ObservedG
 			g.Divergence = &res
 			break
 		}
-		// The engine plays the step, with the implementation's spawn.
+		// The engine plays the step, with the implementation's spawn, or
+		// where it reported none (a move it did not count, or a wrong
+		// answer the comparison will name) the first cell the slide
+		// leaves empty, with the profile's smallest value.
 		var st engine.Step
 		if d := step.Move; d != nil {
-			st, err = mirror.MoveSpawn(*d, spawnFor(mirror, p, *d, out.Move))
+			sp := fitSpawn(p, mirror.Board(), *d, nil)
+			if out.Move != nil && out.Move.Spawn != nil {
+				sp = *out.Move.Spawn
+			}
+			st, err = mirror.MoveSpawn(*d, sp)
 		} else {
 			st, err = mirror.Do(a)
 		}
@@ -380,17 +387,6 @@ func choose(mirror *engine.Game, pl player.Player, noop *rand.Rand, keep bool) e
 	return engine.Action(pl.Choose(mirror))
 }
 
-// spawnFor returns the spawn the mirror places after move d: the
-// implementation's, or where it reported none (a move it did not count,
-// or a wrong answer the comparison will name) the first cell the slide
-// leaves empty, with the profile's smallest value.
-func spawnFor(mirror *engine.Game, p *engine.Profile, d engine.Direction, mr *MoveResult) engine.Spawn {
-	if mr != nil && mr.Spawn != nil {
-		return *mr.Spawn
-	}
-	return fitSpawn(p, mirror.Board(), d, nil)
-}
-
 // startTiles returns a start board's tiles as spawns, row by row.
 func startTiles(b engine.Board) []engine.Spawn {
 	var out []engine.Spawn
@@ -466,21 +462,14 @@ func (o *observer) results(alpha float64) []CaseResult {
 	// their first spawns, against what independent games of the profile's
 	// distribution share by chance (a Poisson test of the pairs).
 	r := res("repeated-openings")
+	collision := startCollision(o.p) * math.Pow(spawnCollision(o.p), openingSpawns)
 	if o.games < 2 {
 		r.Status, r.Reason = Skip, fmt.Sprintf("%d games of %d spawns or more observed: too few to compare", o.games, openingSpawns)
-	} else if pairs, lambda, p := repeatTest(o.openings, o.games, openingCollision(o.p)); p < alpha {
+	} else if pairs, lambda, p := repeatTest(o.openings, o.games, collision); p < alpha {
 		r.Status = SpawnWrong
 		r.Reason = fmt.Sprintf("%d pairs of the %d games share their start board and their first %d spawns' values, where %.2g are expected by chance (p = %.2g < %g): the games are not independent (a generator seeded by the clock?)", pairs, o.games, openingSpawns, lambda, p, alpha)
 	}
 	return append(out, r)
-}
-
-// openingCollision returns the chance that two independent games of p
-// share their start board and the values of their first openingSpawns
-// spawns: a start of p.StartTiles tiles on distinct cells, uniform, each
-// value drawn by the weights.
-func openingCollision(p *engine.Profile) float64 {
-	return startCollision(p) * math.Pow(spawnCollision(p), openingSpawns)
 }
 
 // WriteReplays writes each divergence's game into dir as

@@ -267,8 +267,6 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 				}
 				run, reason := c, missingReason(hello, p.Name, caseNeeds(c, p))
 				if variant && reason == "" {
-					// A case written for other profiles, under a variant:
-					// its expectations are the engine's under the variant.
 					if run, reason = derive(c, p); reason != "" {
 						reason = "it cannot run under this profile: " + reason
 					}
@@ -283,7 +281,11 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 		}
 	}
 	if opts.Properties {
-		alpha := falseAlarmRate / float64(max(1, statisticalTests()*len(profiles)))
+		tests := 0 // the statistical tests of the property checks under one profile
+		for _, prop := range properties {
+			tests += prop.tests
+		}
+		alpha := falseAlarmRate / float64(max(1, tests*len(profiles)))
 		for _, p := range profiles {
 			checks = append(checks, check{"properties@" + p.Name, func() []CaseResult { return runProperties(ctx, impl, hello, p, opts.Run, alpha) }})
 		}
