@@ -19,14 +19,6 @@ import (
 	"github.com/tileproof/tileproof/replay"
 )
 
-// Observation checks an implementation that can only start games and move
-// (a compiled program, a terminal game, a sealed web build): it plays the
-// implementation's own games through new and move, copies each spawn the
-// implementation reports into the engine, and compares every step with
-// the rules, as the runner compares a case's step. Over all its games it
-// tests the spawns' distribution and looks for games that repeat each
-// other (a generator seeded by the clock).
-
 // DefaultObserveGames is the number of games an observation plays when
 // none is given.
 const DefaultObserveGames = 20
@@ -92,10 +84,12 @@ type Observed struct {
 	Found *FoundCase
 }
 
-// Observe plays observed games against an implementation (see
-// [PlayObserved]), the players turn about (random, and every third game
-// expectimax, which reaches the win and the late game), and checks the
-// spawns of all its games together. Errors are usage errors: the
+// Observe checks an implementation that can only start games and move
+// (a compiled program, a terminal game, a sealed web build) through its
+// own games ([PlayObserved]), the players turn about (random, and every
+// third game expectimax, which reaches the win and the late game), and
+// tests the spawns of all its games together: their distribution, and
+// games that repeat each other (a generator seeded by the clock). Errors are usage errors: the
 // implementation's hello failed, or a profile it does not declare or that
 // is not known. Once ctx is done (a deadline, an interrupt) no further
 // game begins, the game under way is not counted, and the checks left

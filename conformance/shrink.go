@@ -39,15 +39,10 @@ func (c candidate) build(p *engine.Profile) ([]CaseStep, error) {
 	var steps []CaseStep
 	for i, m := range c.moves {
 		var step engine.Step
-		var err error
-		d, isMove := m.Act.Direction()
-		switch {
-		case !isMove:
-			step, err = g.Do(m.Act)
-		case c.seed == "":
+		if d, isMove := m.Act.Direction(); isMove && c.seed == "" {
 			step, err = g.MoveSpawn(d, fitSpawn(p, g.Board(), d, m.Spawn))
-		default:
-			step, err = g.Move(d)
+		} else {
+			step, err = g.Do(m.Act)
 		}
 		cs, err := engineStep(g, m.Act, step, err, c.seed == "", i == len(c.moves)-1)
 		if err != nil {
