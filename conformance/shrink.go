@@ -187,17 +187,22 @@ func (s *shrinker) minimize(c *candidate) {
 	}
 	for changed := true; changed && s.runs < shrinkBudget; {
 		changed = false
+		// keep tries c changed by edit, and keeps it if it still diverges.
+		keep := func(edit func(try *candidate)) bool {
+			try := *c
+			edit(&try)
+			if !s.test(&try) {
+				return false
+			}
+			*c, changed = try, true
+			return true
+		}
 		b := c.start.Board
 		// Fewer tiles.
 		for r := range b.Rows() {
 			for col := range b.Cols() {
-				if c.start.Board.At(r, col) == 0 {
-					continue
-				}
-				try := *c
-				try.start.Board.Set(r, col, 0)
-				if s.test(&try) {
-					*c, changed = try, true
+				if c.start.Board.At(r, col) != 0 {
+					keep(func(try *candidate) { try.start.Board.Set(r, col, 0) })
 				}
 			}
 		}
@@ -206,10 +211,7 @@ func (s *shrinker) minimize(c *candidate) {
 			for col := range b.Cols() {
 				v := c.start.Board.At(r, col)
 				for w := uint64(2); w < v; w *= 2 {
-					try := *c
-					try.start.Board.Set(r, col, w)
-					if s.test(&try) {
-						*c, changed = try, true
+					if keep(func(try *candidate) { try.start.Board.Set(r, col, w) }) {
 						break
 					}
 				}
@@ -217,42 +219,27 @@ func (s *shrinker) minimize(c *candidate) {
 		}
 		// A smaller score, fewer counted moves, no win.
 		for c.start.Score > 0 {
-			try := *c
-			try.start.Score = 0
-			if !s.test(&try) {
-				try.start.Score = c.start.Score / 2
-				if !s.test(&try) {
-					break
-				}
+			if !keep(func(try *candidate) { try.start.Score = 0 }) && !keep(func(try *candidate) { try.start.Score /= 2 }) {
+				break
 			}
-			*c, changed = try, true
 		}
 		if c.start.Moves > 0 {
-			try := *c
-			try.start.Moves = 0
-			if s.test(&try) {
-				*c, changed = try, true
-			}
+			keep(func(try *candidate) { try.start.Moves = 0 })
 		}
 		if c.start.Won || c.start.KeepPlaying {
-			try := *c
-			try.start.Won, try.start.KeepPlaying = false, false
-			if s.test(&try) {
-				*c, changed = try, true
-			}
+			keep(func(try *candidate) { try.start.Won, try.start.KeepPlaying = false, false })
 		}
 		// Smaller spawns.
 		for i, m := range c.moves {
 			if m.Spawn == nil || m.Spawn.Value == s.p.Spawn[0].Value {
 				continue
 			}
-			try := c.with(slices.Clone(c.moves))
-			sp := *m.Spawn
-			sp.Value = s.p.Spawn[0].Value
-			try.moves[i].Spawn = &sp
-			if s.test(&try) {
-				*c, changed = try, true
-			}
+			keep(func(try *candidate) {
+				try.moves = slices.Clone(try.moves)
+				sp := *m.Spawn
+				sp.Value = s.p.Spawn[0].Value
+				try.moves[i].Spawn = &sp
+			})
 		}
 	}
 }
