@@ -168,12 +168,8 @@ func Explore(ctx context.Context, impl Impl, opts ExploreOptions) (*Exploration,
 		d.Game = game
 		if !shrunk[d.Result.Status] {
 			shrunk[d.Result.Status] = true
-			fc, err := x.shrink(d, rep)
-			if err != nil {
+			if d.Found, err = x.shrink(ctx, d, rep); err != nil {
 				return nil, err
-			}
-			if ctx.Err() == nil { // a shrink cut short is no case
-				d.Found = fc
 			}
 		}
 		rep.Divergences = append(rep.Divergences, *d)

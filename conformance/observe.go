@@ -148,12 +148,9 @@ func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*ObserveResul
 					ob := Observed{Game: game, Move: d.Step, Profile: p.Name, Player: name, Result: *d, Replay: g.Replay}
 					if canLoad && len(g.moves) > 0 {
 						x := &explorer{impl: impl, hello: hello, p: p, canLoad: true, observed: true, history: g.history, moves: g.moves}
-						fc, err := x.shrink(&ExploreDivergence{Game: game, Move: len(g.moves), Profile: p.Name, Result: *d}, &Exploration{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed})
+						ob.Found, err = x.shrink(ctx, &ExploreDivergence{Game: game, Move: len(g.moves), Profile: p.Name, Result: *d}, &Exploration{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed})
 						if err != nil {
 							return nil, err
-						}
-						if ctx.Err() == nil { // a shrink cut short is no case
-							ob.Found = fc
 						}
 					}
 					rep.Divergences = append(rep.Divergences, ob)

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"slices"
 
 	"github.com/tileproof/tileproof/engine"
@@ -127,7 +128,7 @@ func (c candidate) caseStart() Start {
 // further when that does not reproduce it), else the game's moves from
 // its seed; then fewer moves, then (from a loaded state) fewer and smaller
 // tiles, a smaller score, fewer counted moves, smaller spawns.
-func (x *explorer) shrink(d *ExploreDivergence, rep *Exploration) (*FoundCase, error) {
+func (x *explorer) shrink(ctx context.Context, d *ExploreDivergence, rep *Exploration) (*FoundCase, error) {
 	s := &shrinker{impl: x.impl, p: x.p, kind: d.Result.Status}
 	n := d.Move // moves[:n] were played, the last one diverging
 	var found *candidate
@@ -161,7 +162,11 @@ func (x *explorer) shrink(d *ExploreDivergence, rep *Exploration) (*FoundCase, e
 	} else {
 		s.minimize(found)
 	}
-	return x.writeCase(d, rep, *found, s, reproduced)
+	fc, err := x.writeCase(d, rep, *found, s, reproduced)
+	if err != nil || ctx.Err() != nil { // a shrink cut short is no case
+		return nil, err
+	}
+	return fc, nil
 }
 
 // minimize reduces c in place while it keeps the divergence.
