@@ -132,7 +132,7 @@ func Explore(ctx context.Context, impl Impl, opts ExploreOptions) (*Exploration,
 		}
 		return nil, &UnsupportedError{hello, missing}
 	}
-	profiles, err := profilesOf(hello, opts)
+	profiles, err := profilesOf(hello, opts.Profiles, opts.Known)
 	if err != nil {
 		return nil, err
 	}
@@ -180,15 +180,15 @@ func Explore(ctx context.Context, impl Impl, opts ExploreOptions) (*Exploration,
 // profilesOf returns the profiles to play: the ones asked for, which the
 // implementation must declare, or every one it declares that is known; a
 // profile needs its board size declared too.
-func profilesOf(h Hello, opts ExploreOptions) ([]*engine.Profile, error) {
-	profiles, err := Profiles(h, opts.Profiles, opts.Known)
+func profilesOf(h Hello, asked []string, known []*engine.Profile) ([]*engine.Profile, error) {
+	profiles, err := Profiles(h, asked, known)
 	if err != nil {
 		return nil, err
 	}
 	var out []*engine.Profile
 	for _, p := range profiles {
 		if (p.Rows != 4 || p.Cols != 4) && !h.hasUnder(p.Name, protocol.SizeFeature(p.Rows, p.Cols)) {
-			if opts.Profiles != nil {
+			if asked != nil {
 				return nil, fmt.Errorf("profile %q plays on %dx%d, and the implementation does not declare %s", p.Name, p.Rows, p.Cols, protocol.SizeFeature(p.Rows, p.Cols))
 			}
 			continue

@@ -107,7 +107,7 @@ func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*ObserveResul
 	if err != nil {
 		return nil, err
 	}
-	profiles, err := profilesOf(hello, ExploreOptions{Profiles: opts.Profiles, Known: opts.Known})
+	profiles, err := profilesOf(hello, opts.Profiles, opts.Known)
 	if err != nil {
 		return nil, err
 	}
