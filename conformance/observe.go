@@ -84,17 +84,17 @@ type Observed struct {
 	Found *FoundCase
 }
 
-// Observe checks an implementation that can only start games and move
-// (a compiled program, a terminal game, a sealed web build) through its
-// own games ([PlayObserved]), the players turn about (random, and every
-// third game expectimax, which reaches the win and the late game), and
-// tests the spawns of all its games together: their distribution, and
-// games that repeat each other (a generator seeded by the clock). Errors are usage errors: the
-// implementation's hello failed, or a profile it does not declare or that
-// is not known. Once ctx is done (a deadline, an interrupt) no further
-// game begins, the game under way is not counted, and the checks left
-// unfinished are [NotRun] (a divergence found before stays
-// the failure it is); Stopped says why.
+// Observe checks an implementation that can only start games and move (a
+// compiled program, a terminal game, a sealed web build) through its own
+// games ([PlayObserved]), the players turn about (random, and every third
+// game expectimax, which reaches the win and the late game), and tests the
+// spawns of all its games together: their distribution, and games that
+// repeat each other (a generator seeded by the clock). Errors are usage
+// errors: the implementation's hello failed, or a profile it does not
+// declare or that is not known. Once ctx is done (a deadline, an
+// interrupt) no further game begins, the game under way is not counted,
+// and the checks left unfinished are [NotRun] (a divergence found before
+// stays the failure it is); Stopped says why.
 func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*ObserveResult, error) {
 	games := opts.Games
 	if games == 0 {
@@ -510,8 +510,7 @@ func (r *ObserveResult) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] (%s) action %d: %s: %s\n", d.Game, d.Profile, d.Player, d.Move, d.Result.Status, d.Result.explain("    "))
 		if d.File != "" {
 			fmt.Fprintf(w, "  the game up to there: %s (tileproof verify and show replay it)\n", d.File)
-		}
-		if d.File == "" && d.Replay != nil {
+		} else if d.Replay != nil {
 			fmt.Fprintf(w, "  the game up to there: not written (--observe-out DIR writes it, and its shrunk case)\n")
 		}
 		if fc := d.Found; fc != nil && fc.File != "" {
