@@ -30,7 +30,7 @@ const maxProfileFile = 1 << 20
 
 // readProfileFile reads a profile file the user named, its path relative
 // to the directory the runner runs in; what says whose file it is. Only a
-// regular file of at most MaxProfileFile bytes is read: a device, a FIFO
+// regular file of at most maxProfileFile bytes is read: a device, a FIFO
 // or a directory is refused before it is opened.
 func readProfileFile(path, what string) (*engine.Profile, error) {
 	fi, err := os.Stat(path)
