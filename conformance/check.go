@@ -271,35 +271,27 @@ func (c *checker) expect(e Expect, mr *MoveResult, slid engine.Board, st ImplSta
 		}
 	}
 	if mr != nil {
-		if e.Changed != nil && *e.Changed != mr.Changed {
-			c.add("changed", LegalityDiffer, *e.Changed, mr.Changed, "%s: changed is %v, want %v", what, mr.Changed, *e.Changed)
-		}
-		if e.Gained != nil && *e.Gained != mr.Gained {
-			c.add("gained", ScoreDiverged, *e.Gained, mr.Gained, "%s: gained %d points, want %d", what, mr.Gained, *e.Gained)
-		}
-		if e.Spawned != nil && *e.Spawned != (mr.Spawn != nil) {
-			c.add("spawned", SpawnWrong, *e.Spawned, mr.Spawn != nil, "%s: spawned is %v, want %v", what, mr.Spawn != nil, *e.Spawned)
-		}
+		expectField(c, "changed", LegalityDiffer, e.Changed, mr.Changed, "changed is %v")
+		expectField(c, "gained", ScoreDiverged, e.Gained, mr.Gained, "gained %v points")
+		expectField(c, "spawned", SpawnWrong, e.Spawned, mr.Spawn != nil, "spawned is %v")
 	}
-	if e.Score != nil && *e.Score != st.Score {
-		c.add("score", ScoreDiverged, *e.Score, st.Score, "%s: the score is %d, want %d", what, st.Score, *e.Score)
-	}
-	if e.MaxTile != nil && *e.MaxTile != st.Board.MaxTile() {
-		c.add("maxTile", ScoreDiverged, *e.MaxTile, st.Board.MaxTile(), "%s: the largest tile is %d, want %d", what, st.Board.MaxTile(), *e.MaxTile)
-	}
-	if e.Moves != nil && *e.Moves != st.Moves {
-		c.add("moves", LegalityDiffer, *e.Moves, st.Moves, "%s: %d counted moves, want %d", what, st.Moves, *e.Moves)
-	}
-	if e.Won != nil && *e.Won != st.Won {
-		c.add("won", FlagsDiffer, *e.Won, st.Won, "%s: won is %v, want %v", what, st.Won, *e.Won)
-	}
-	if e.Over != nil && *e.Over != st.Over {
-		c.add("over", FlagsDiffer, *e.Over, st.Over, "%s: over is %v, want %v", what, st.Over, *e.Over)
-	}
+	expectField(c, "score", ScoreDiverged, e.Score, st.Score, "the score is %v")
+	expectField(c, "maxTile", ScoreDiverged, e.MaxTile, st.Board.MaxTile(), "the largest tile is %v")
+	expectField(c, "moves", LegalityDiffer, e.Moves, st.Moves, "%v counted moves")
+	expectField(c, "won", FlagsDiffer, e.Won, st.Won, "won is %v")
+	expectField(c, "over", FlagsDiffer, e.Over, st.Over, "over is %v")
 	if e.Result != nil && st.Result != "" {
 		if want, _ := e.Result.MarshalText(); string(want) != st.Result {
 			c.add("result", FlagsDiffer, string(want), st.Result, "%s: the result is %s, want %s", what, st.Result, want)
 		}
+	}
+}
+
+// expectField adds a mismatch when the step expects want of a field and
+// the implementation gave got: "STEP: FIELD IS GOT, want WANT".
+func expectField[T comparable](c *checker, field string, status Status, want *T, got T, format string) {
+	if want != nil && *want != got {
+		c.add(field, status, *want, got, "%s: "+format+", want %v", c.what, got, *want)
 	}
 }
 

@@ -89,16 +89,12 @@ func caseInfo(c *Case, step int) *CaseInfo {
 		n = step
 	}
 	for _, st := range c.Steps[:n] {
-		info.Steps = append(info.Steps, stepInfo(st))
+		s := StepInfo{Action: strings.TrimPrefix(stepName(st), "move ")}
+		if sp := st.Spawn; sp != nil {
+			s.Spawn = fmt.Sprintf("%d at row %d, column %d", sp.Value, sp.Row, sp.Col)
+		}
+		info.Steps = append(info.Steps, s)
 	}
 	info.YAML = string(encodeCases("", nil, []*Case{c}))
 	return info
-}
-
-func stepInfo(st CaseStep) StepInfo {
-	s := StepInfo{Action: strings.TrimPrefix(stepName(st), "move ")}
-	if sp := st.Spawn; sp != nil {
-		s.Spawn = fmt.Sprintf("%d at row %d, column %d", sp.Value, sp.Row, sp.Col)
-	}
-	return s
 }

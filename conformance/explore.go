@@ -132,14 +132,11 @@ func Explore(ctx context.Context, impl Impl, opts ExploreOptions) (*Exploration,
 		}
 		return nil, &UnsupportedError{hello, missing}
 	}
-	profiles, err := profilesOf(hello, opts)
+	profiles, err := profilesOf(hello, opts.Profiles, opts.Known)
 	if err != nil {
 		return nil, err
 	}
-	rep := &Exploration{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed, Mode: Forced}
-	for _, p := range profiles {
-		rep.Profiles = append(rep.Profiles, p.Name)
-	}
+	rep := &Exploration{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed, Mode: Forced, Profiles: profileNames(profiles)}
 	if seeded {
 		rep.Mode = Seeded
 	}
@@ -171,12 +168,8 @@ func Explore(ctx context.Context, impl Impl, opts ExploreOptions) (*Exploration,
 		d.Game = game
 		if !shrunk[d.Result.Status] {
 			shrunk[d.Result.Status] = true
-			fc, err := x.shrink(d, rep)
-			if err != nil {
+			if d.Found, err = x.shrink(ctx, d, rep); err != nil {
 				return nil, err
-			}
-			if ctx.Err() == nil { // a shrink cut short is no case
-				d.Found = fc
 			}
 		}
 		rep.Divergences = append(rep.Divergences, *d)
@@ -187,15 +180,15 @@ func Explore(ctx context.Context, impl Impl, opts ExploreOptions) (*Exploration,
 // profilesOf returns the profiles to play: the ones asked for, which the
 // implementation must declare, or every one it declares that is known; a
 // profile needs its board size declared too.
-func profilesOf(h Hello, opts ExploreOptions) ([]*engine.Profile, error) {
-	profiles, err := Profiles(h, opts.Profiles, opts.Known)
+func profilesOf(h Hello, asked []string, known []*engine.Profile) ([]*engine.Profile, error) {
+	profiles, err := Profiles(h, asked, known)
 	if err != nil {
 		return nil, err
 	}
 	var out []*engine.Profile
 	for _, p := range profiles {
 		if (p.Rows != 4 || p.Cols != 4) && !h.hasUnder(p.Name, protocol.SizeFeature(p.Rows, p.Cols)) {
-			if opts.Profiles != nil {
+			if asked != nil {
 				return nil, fmt.Errorf("profile %q plays on %dx%d, and the implementation does not declare %s", p.Name, p.Rows, p.Cols, protocol.SizeFeature(p.Rows, p.Cols))
 			}
 			continue

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tileproof/tileproof/internal/safetext"
 )
@@ -34,15 +35,11 @@ func (r *Exploration) WriteText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] %s: %s: %s\n", d.Game, d.Profile, where, d.Result.Status, d.Result.explain("    "))
 		fc := d.Found
-		size := plural(fc.Moves, "step") + " from the game's seed"
-		if fc.Case.Start.Board != nil {
-			size = fmt.Sprintf("%s from a board of %s", plural(fc.Moves, "step"), plural(fc.Tiles, "tile"))
-		}
 		state := "shrunk"
 		if !fc.Reproduced {
 			state = "NOT reproduced alone; written unshrunk"
 		}
-		fmt.Fprintf(w, "  %s (%d case runs) to %s: %s\n", state, fc.Runs, size, cmp.Or(fc.File, fc.ID+" (not written: --explore-out DIR writes it)"))
+		fmt.Fprintf(w, "  %s (%d case runs) to %s: %s\n", state, fc.Runs, fc.size(), cmp.Or(fc.File, fc.ID+" (not written: --explore-out DIR writes it)"))
 		if fc.File == "" { // the case itself, to copy: nothing was written
 			yaml := strings.TrimRight(safetext.TerminalLines(string(fc.YAML)), "\n")
 			fmt.Fprintf(w, "    %s\n", strings.ReplaceAll(yaml, "\n", "\n    "))
@@ -51,20 +48,7 @@ func (r *Exploration) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "  the case fails against the implementation: %s at step %d: %s\n", fc.Result.Status, fc.Result.Step, fc.Result.explain("    "))
 		}
 	}
-	rate := 0.0
-	if s := r.Playing.Seconds(); s > 0 {
-		rate = float64(r.Steps) / s
-	}
-	fmt.Fprintf(w, "seed              %d\n", r.Seed)
-	fmt.Fprintf(w, "games played      %d", r.Games)
-	if r.LateGames > 0 {
-		fmt.Fprintf(w, " (%d from a late board)", r.LateGames)
-	}
-	fmt.Fprintln(w)
-	if r.Stopped != "" {
-		fmt.Fprintf(w, "STOPPED           %s: the games after it not played\n", r.Stopped)
-	}
-	fmt.Fprintf(w, "steps compared    %d (%.0f a second)\n", r.Steps, rate)
+	writeTally(w, r.Seed, r.Games, r.LateGames, r.Stopped, r.Steps, r.Playing)
 	kinds := r.Kinds()
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(kinds)) {
@@ -85,9 +69,29 @@ func (r *Exploration) WriteText(w io.Writer) {
 	}
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
+// writeTally writes what an exploration's and an observation's summaries
+// share: the seed, the games played (late of them from a late board), why
+// the run stopped early, and the steps compared.
+func writeTally(w io.Writer, seed uint64, games, late int, stopped string, steps int, playing time.Duration) {
+	rate := 0.0
+	if s := playing.Seconds(); s > 0 {
+		rate = float64(steps) / s
 	}
-	return fmt.Sprintf("%d %ss", n, word)
+	fmt.Fprintf(w, "seed              %d\ngames played      %d", seed, games)
+	if late > 0 {
+		fmt.Fprintf(w, " (%d from a late board)", late)
+	}
+	fmt.Fprintln(w)
+	if stopped != "" {
+		fmt.Fprintf(w, "STOPPED           %s: the games after it not played\n", stopped)
+	}
+	fmt.Fprintf(w, "steps compared    %d (%.0f a second)\n", steps, rate)
+}
+
+// size says how large the case is: its steps, and what it starts from.
+func (fc *FoundCase) size() string {
+	if fc.Case.Start.Board == nil {
+		return count(fc.Moves, "step", "steps") + " from the game's seed"
+	}
+	return fmt.Sprintf("%s from a board of %s", count(fc.Moves, "step", "steps"), count(fc.Tiles, "tile", "tiles"))
 }

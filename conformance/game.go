@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"fmt"
 	"math/bits"
 	"math/rand/v2"
 
@@ -50,7 +49,7 @@ func (x *explorer) play(maxMoves int) *ExploreDivergence {
 	}
 	res := CaseResult{Profile: x.p.Name}
 	if err != nil {
-		res.Status, res.Reason = ProtocolError, "the engine cannot start the game: "+err.Error()
+		res.fail(ProtocolError, 0, "the engine cannot start the game: %v", err)
 		return x.diverged(0, res)
 	}
 	s := &session{impl: x.impl, profile: x.p}
@@ -79,7 +78,7 @@ func (x *explorer) play(maxMoves int) *ExploreDivergence {
 		x.moves = append(x.moves, m)
 		cs, err := engineStep(g, a, step, err, !x.seeded, true)
 		if err != nil {
-			res.Status, res.Step, res.Reason = ProtocolError, n, fmt.Sprintf("the engine failed: %v", err)
+			res.fail(ProtocolError, n, "the engine failed: %v", err)
 			return x.diverged(n, res)
 		}
 		x.steps++

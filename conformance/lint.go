@@ -61,25 +61,19 @@ func Lint(pack *Pack) []string {
 // more of the file's cases have it too.
 func lintSources(pack *Pack) []string {
 	type key struct{ file, source string }
-	first := map[key]*Case{}
 	count := map[key]int{}
-	var order []key
+	var first []*Case // the first case of each file and source refused
 	for _, c := range pack.Cases {
 		k := key{c.File, c.Source}
-		if _, seen := first[k]; !seen {
-			if checkSource(c.Source) == nil {
-				first[k] = nil
-				continue
-			}
-			first[k] = c
-			order = append(order, k)
+		if count[k] == 0 && checkSource(c.Source) != nil {
+			first = append(first, c)
 		}
 		count[k]++
 	}
 	var problems []string
-	for _, k := range order {
-		c, more := first[k], ""
-		if n := count[k] - 1; n > 0 {
+	for _, c := range first {
+		more := ""
+		if n := count[key{c.File, c.Source}] - 1; n > 0 {
 			more = fmt.Sprintf(" (and %d more cases of the file)", n)
 		}
 		problems = append(problems, fmt.Sprintf("%s:%d: %s%s: %v", c.File, c.Line, c.Name(), more, checkSource(c.Source)))

@@ -19,14 +19,6 @@ import (
 	"github.com/tileproof/tileproof/replay"
 )
 
-// Observation checks an implementation that can only start games and move
-// (a compiled program, a terminal game, a sealed web build): it plays the
-// implementation's own games through new and move, copies each spawn the
-// implementation reports into the engine, and compares every step with
-// the rules, as the runner compares a case's step. Over all its games it
-// tests the spawns' distribution and looks for games that repeat each
-// other (a generator seeded by the clock).
-
 // DefaultObserveGames is the number of games an observation plays when
 // none is given.
 const DefaultObserveGames = 20
@@ -92,15 +84,17 @@ type Observed struct {
 	Found *FoundCase
 }
 
-// Observe plays observed games against an implementation (see
-// [PlayObserved]), the players turn about (random, and every third game
-// expectimax, which reaches the win and the late game), and checks the
-// spawns of all its games together. Errors are usage errors: the
-// implementation's hello failed, or a profile it does not declare or that
-// is not known. Once ctx is done (a deadline, an interrupt) no further
-// game begins, the game under way is not counted, and the checks left
-// unfinished are [NotRun] (a divergence found before stays
-// the failure it is); Stopped says why.
+// Observe checks an implementation that can only start games and move (a
+// compiled program, a terminal game, a sealed web build) through its own
+// games ([PlayObserved]), the players turn about (random, and every third
+// game expectimax, which reaches the win and the late game), and tests the
+// spawns of all its games together: their distribution, and games that
+// repeat each other (a generator seeded by the clock). Errors are usage
+// errors: the implementation's hello failed, or a profile it does not
+// declare or that is not known. Once ctx is done (a deadline, an
+// interrupt) no further game begins, the game under way is not counted,
+// and the checks left unfinished are [NotRun] (a divergence found before
+// stays the failure it is); Stopped says why.
 func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*ObserveResult, error) {
 	games := opts.Games
 	if games == 0 {
@@ -113,14 +107,11 @@ func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*ObserveResul
 	if err != nil {
 		return nil, err
 	}
-	profiles, err := profilesOf(hello, ExploreOptions{Profiles: opts.Profiles, Known: opts.Known})
+	profiles, err := profilesOf(hello, opts.Profiles, opts.Known)
 	if err != nil {
 		return nil, err
 	}
-	rep := &ObserveResult{Impl: hello, Seed: opts.Seed}
-	for _, p := range profiles {
-		rep.Profiles = append(rep.Profiles, p.Name)
-	}
+	rep := &ObserveResult{Impl: hello, Seed: opts.Seed, Profiles: profileNames(profiles)}
 	// Each profile's statistical tests share the run's false-alarm rate.
 	alpha := falseAlarmRate / float64(4*len(profiles))
 	legal := LegalOffered(impl)
@@ -157,12 +148,9 @@ func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*ObserveResul
 					ob := Observed{Game: game, Move: d.Step, Profile: p.Name, Player: name, Result: *d, Replay: g.Replay}
 					if canLoad && len(g.moves) > 0 {
 						x := &explorer{impl: impl, hello: hello, p: p, canLoad: true, observed: true, history: g.history, moves: g.moves}
-						fc, err := x.shrink(&ExploreDivergence{Game: game, Move: len(g.moves), Profile: p.Name, Result: *d}, &Exploration{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed})
+						ob.Found, err = x.shrink(ctx, &ExploreDivergence{Game: game, Move: len(g.moves), Profile: p.Name, Result: *d}, &Exploration{Impl: hello, ImplArg: opts.Impl, Seed: opts.Seed})
 						if err != nil {
 							return nil, err
-						}
-						if ctx.Err() == nil { // a shrink cut short is no case
-							ob.Found = fc
 						}
 					}
 					rep.Divergences = append(rep.Divergences, ob)
@@ -177,7 +165,7 @@ func Observe(ctx context.Context, impl Impl, opts ObserveOptions) (*ObserveResul
 			rep.Stopped = context.Cause(ctx).Error()
 			for i, r := range results {
 				if i > 0 || !r.Status.Failed() { // a sample cut short decides nothing
-					results[i] = CaseResult{Case: r.Case, Area: r.Area, Profile: r.Profile, Status: NotRun, Reason: "not run: " + rep.Stopped}
+					results[i] = notRun(r, ctx)
 				}
 			}
 		}
@@ -279,13 +267,7 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts ObservedG
 	for n := 1; ; n++ {
 		over := mirror.Over()
 		a := choose(mirror, pl, noop, opts.KeepPlaying)
-		step := CaseStep{}
-		d, isMove := a.Direction()
-		if isMove {
-			step.Move = &d
-		} else {
-			step.Action = a.String()
-		}
+		step := actionStep(a)
 		g.history = append(g.history, mirror.State())
 		out, ok := s.play(step, n, &res)
 		m := move{Act: a}
@@ -298,26 +280,30 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts ObservedG
 			g.Divergence = &res
 			break
 		}
-		// The engine plays the step, with the implementation's spawn.
+		// The engine plays the step, with the implementation's spawn, or
+		// where it reported none (a move it did not count, or a wrong
+		// answer the comparison will name) the first cell the slide
+		// leaves empty, with the profile's smallest value.
 		var st engine.Step
-		if isMove {
-			st, err = mirror.MoveSpawn(d, spawnFor(mirror, p, d, out.Move))
+		if d := step.Move; d != nil {
+			sp := fitSpawn(p, mirror.Board(), *d, nil)
+			if out.Move != nil && out.Move.Spawn != nil {
+				sp = *out.Move.Spawn
+			}
+			st, err = mirror.MoveSpawn(*d, sp)
 		} else {
 			st, err = mirror.Do(a)
 		}
 		cs, err := engineStep(mirror, a, st, err, false, true)
-		switch {
-		case err != nil && out.Move != nil && out.Move.Spawn != nil && errors.Is(err, engine.ErrBadSpawn):
+		if err != nil && out.Move != nil && out.Move.Spawn != nil && errors.Is(err, engine.ErrBadSpawn) {
 			// The implementation's spawn is one the rules do not take.
-			res.Status, res.Step = SpawnWrong, n
-			res.Reason = fmt.Sprintf("move %s: the implementation's spawn %+v is not one the rules make: %v", d, *out.Move.Spawn, err)
+			res.fail(SpawnWrong, n, "move %s: the implementation's spawn %+v is not one the rules make: %v", *step.Move, *out.Move.Spawn, err)
 			g.record(a, out)
 			g.Divergence = &res
-		case err != nil:
-			return nil, fmt.Errorf("observed game, action %d (%s): the engine failed: %v", n, a, err)
-		}
-		if g.Divergence != nil {
 			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("observed game, action %d (%s): the engine failed: %v", n, a, err)
 		}
 		if !opts.Legal {
 			cs.Expect.Legal = nil
@@ -390,28 +376,6 @@ func choose(mirror *engine.Game, pl player.Player, noop *rand.Rand, keep bool) e
 		}
 	}
 	return engine.Action(pl.Choose(mirror))
-}
-
-// spawnFor returns the spawn the mirror places after move d: the
-// implementation's, or where it reported none (a move it did not count,
-// or a wrong answer the comparison will name) the first cell the slide
-// leaves empty, with the profile's smallest value.
-func spawnFor(mirror *engine.Game, p *engine.Profile, d engine.Direction, mr *MoveResult) engine.Spawn {
-	if mr != nil && mr.Spawn != nil {
-		return *mr.Spawn
-	}
-	sp := engine.Spawn{Value: p.Spawn[0].Value}
-	sl, err := mirror.Board().Slide(d)
-	if err != nil {
-		return sp
-	}
-	for c := range sl.Board.Cells() {
-		if sl.Board.At(c/sl.Board.Cols(), c%sl.Board.Cols()) == 0 {
-			sp.Row, sp.Col = c/sl.Board.Cols(), c%sl.Board.Cols()
-			break
-		}
-	}
-	return sp
 }
 
 // startTiles returns a start board's tiles as spawns, row by row.
@@ -489,21 +453,14 @@ func (o *observer) results(alpha float64) []CaseResult {
 	// their first spawns, against what independent games of the profile's
 	// distribution share by chance (a Poisson test of the pairs).
 	r := res("repeated-openings")
+	collision := startCollision(o.p) * math.Pow(spawnCollision(o.p), openingSpawns)
 	if o.games < 2 {
 		r.Status, r.Reason = Skip, fmt.Sprintf("%d games of %d spawns or more observed: too few to compare", o.games, openingSpawns)
-	} else if pairs, lambda, p := repeatTest(o.openings, o.games, openingCollision(o.p)); p < alpha {
+	} else if pairs, lambda, p := repeatTest(o.openings, o.games, collision); p < alpha {
 		r.Status = SpawnWrong
 		r.Reason = fmt.Sprintf("%d pairs of the %d games share their start board and their first %d spawns' values, where %.2g are expected by chance (p = %.2g < %g): the games are not independent (a generator seeded by the clock?)", pairs, o.games, openingSpawns, lambda, p, alpha)
 	}
 	return append(out, r)
-}
-
-// openingCollision returns the chance that two independent games of p
-// share their start board and the values of their first openingSpawns
-// spawns: a start of p.StartTiles tiles on distinct cells, uniform, each
-// value drawn by the weights.
-func openingCollision(p *engine.Profile) float64 {
-	return startCollision(p) * math.Pow(spawnCollision(p), openingSpawns)
 }
 
 // WriteReplays writes each divergence's game into dir as
@@ -553,27 +510,18 @@ func (r *ObserveResult) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] (%s) action %d: %s: %s\n", d.Game, d.Profile, d.Player, d.Move, d.Result.Status, d.Result.explain("    "))
 		if d.File != "" {
 			fmt.Fprintf(w, "  the game up to there: %s (tileproof verify and show replay it)\n", d.File)
-		}
-		if d.File == "" && d.Replay != nil {
+		} else if d.Replay != nil {
 			fmt.Fprintf(w, "  the game up to there: not written (--observe-out DIR writes it, and its shrunk case)\n")
 		}
 		if fc := d.Found; fc != nil && fc.File != "" {
-			how := fmt.Sprintf("shrunk (%d case runs) to %s from a board of %s", fc.Runs, plural(fc.Moves, "step"), plural(fc.Tiles, "tile"))
+			how := fmt.Sprintf("shrunk (%d case runs) to %s", fc.Runs, fc.size())
 			if !fc.Reproduced {
 				how = "NOT reproduced alone; written unshrunk"
 			}
 			fmt.Fprintf(w, "  as a case, %s: %s (tileproof cases lint runs it)\n", how, fc.File)
 		}
 	}
-	rate := 0.0
-	if s := r.Playing.Seconds(); s > 0 {
-		rate = float64(r.Steps) / s
-	}
-	fmt.Fprintf(w, "seed              %d\ngames played      %d\n", r.Seed, r.Games)
-	if r.Stopped != "" {
-		fmt.Fprintf(w, "STOPPED           %s: the games after it not played\n", r.Stopped)
-	}
-	fmt.Fprintf(w, "steps compared    %d (%.0f a second)\n", r.Steps, rate)
+	writeTally(w, r.Seed, r.Games, 0, r.Stopped, r.Steps, r.Playing)
 	for _, res := range r.Results {
 		fmt.Fprintf(w, "  %-28s [%s] %s", res.Case, res.Profile, res.Status)
 		if res.Reason != "" && res.Status != Pass {

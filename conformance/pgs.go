@@ -171,11 +171,14 @@ func pgsCaseOf(tc pgsCase) (*Case, error) {
 	}
 	// The expected state follows the last action.
 	e := &c.Steps[len(c.Steps)-1].Expect
+	fields := map[string]any{"scoreGained": &e.Gained, "newTileSpawned": &e.Spawned, "gameOver": &e.Over, "win": &e.Won}
 	for _, key := range slices.Sorted(maps.Keys(tc.ExpectedState)) {
 		raw := tc.ExpectedState[key]
 		var err error
 		var r, col int
 		switch {
+		case fields[key] != nil:
+			err = json.Unmarshal(raw, fields[key])
 		case key == "board":
 			var rows [][]*uint64
 			if err = json.Unmarshal(raw, &rows); err == nil {
@@ -184,20 +187,12 @@ func pgsCaseOf(tc pgsCase) (*Case, error) {
 					e.Board = &b
 				}
 			}
-		case key == "scoreGained":
-			err = json.Unmarshal(raw, &e.Gained)
-		case key == "newTileSpawned":
-			err = json.Unmarshal(raw, &e.Spawned)
 		case key == "boardUnchanged":
 			var unchanged bool
 			if err = json.Unmarshal(raw, &unchanged); err == nil {
 				changed := !unchanged
 				e.Changed = &changed
 			}
-		case key == "gameOver":
-			err = json.Unmarshal(raw, &e.Over)
-		case key == "win":
-			err = json.Unmarshal(raw, &e.Won)
 		case pgsKey(key, "board_row%d_col%d", &r, &col):
 			e.Cell = &CellExpect{Row: r, Col: col}
 			err = json.Unmarshal(raw, &e.Cell.Value)

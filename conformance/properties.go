@@ -78,16 +78,6 @@ func propertyInfo(name string) *CaseInfo {
 	return nil
 }
 
-// statisticalTests returns the number of statistical tests the property
-// checks make under one profile.
-func statisticalTests() int {
-	n := 0
-	for _, p := range properties {
-		n += p.tests
-	}
-	return n
-}
-
 // runProperties runs the checks no single case shows, under one profile;
 // each is a result named properties/NAME. Most play 4x4 boards of their
 // own: under a profile of another size each of those is skipped, saying

@@ -100,6 +100,15 @@ func profileOf(name string, known []*engine.Profile) (*engine.Profile, error) {
 	return p, nil
 }
 
+// profileNames returns the names of profiles, in order.
+func profileNames(profiles []*engine.Profile) []string {
+	var names []string
+	for _, p := range profiles {
+		names = append(names, p.Name)
+	}
+	return names
+}
+
 // Profiles returns the profiles a run under hello h runs: the ones asked
 // for (by name, or by the path of a profile file), which the
 // implementation must declare, or all it declares; each must be known
@@ -237,10 +246,7 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 	// The report names the profiles run by name (a profile file declared
 	// by its path included).
 	named := hello
-	named.Profiles = nil
-	for _, p := range profiles {
-		named.Profiles = append(named.Profiles, p.Name)
-	}
+	named.Profiles = profileNames(profiles)
 	rep := &Report{Impl: named, Pack: pack.Name, PackVersion: pack.Version, Contract: pack.Contract}
 	var checks []check
 	for _, c := range pack.Cases {
@@ -261,8 +267,6 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 				}
 				run, reason := c, missingReason(hello, p.Name, caseNeeds(c, p))
 				if variant && reason == "" {
-					// A case written for other profiles, under a variant:
-					// its expectations are the engine's under the variant.
 					if run, reason = derive(c, p); reason != "" {
 						reason = "it cannot run under this profile: " + reason
 					}
@@ -277,7 +281,11 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 		}
 	}
 	if opts.Properties {
-		alpha := falseAlarmRate / float64(max(1, statisticalTests()*len(profiles)))
+		tests := 0 // the statistical tests of the property checks under one profile
+		for _, prop := range properties {
+			tests += prop.tests
+		}
+		alpha := falseAlarmRate / float64(max(1, tests*len(profiles)))
 		for _, p := range profiles {
 			checks = append(checks, check{"properties@" + p.Name, func() []CaseResult { return runProperties(ctx, impl, hello, p, opts.Run, alpha) }})
 		}

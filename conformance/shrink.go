@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"slices"
 
 	"github.com/tileproof/tileproof/engine"
@@ -39,15 +40,10 @@ func (c candidate) build(p *engine.Profile) ([]CaseStep, error) {
 	var steps []CaseStep
 	for i, m := range c.moves {
 		var step engine.Step
-		var err error
-		d, isMove := m.Act.Direction()
-		switch {
-		case !isMove:
-			step, err = g.Do(m.Act)
-		case c.seed == "":
+		if d, isMove := m.Act.Direction(); isMove && c.seed == "" {
 			step, err = g.MoveSpawn(d, fitSpawn(p, g.Board(), d, m.Spawn))
-		default:
-			step, err = g.Move(d)
+		} else {
+			step, err = g.Do(m.Act)
 		}
 		cs, err := engineStep(g, m.Act, step, err, c.seed == "", i == len(c.moves)-1)
 		if err != nil {
@@ -132,7 +128,7 @@ func (c candidate) caseStart() Start {
 // further when that does not reproduce it), else the game's moves from
 // its seed; then fewer moves, then (from a loaded state) fewer and smaller
 // tiles, a smaller score, fewer counted moves, smaller spawns.
-func (x *explorer) shrink(d *ExploreDivergence, rep *Exploration) (*FoundCase, error) {
+func (x *explorer) shrink(ctx context.Context, d *ExploreDivergence, rep *Exploration) (*FoundCase, error) {
 	s := &shrinker{impl: x.impl, p: x.p, kind: d.Result.Status}
 	n := d.Move // moves[:n] were played, the last one diverging
 	var found *candidate
@@ -166,7 +162,11 @@ func (x *explorer) shrink(d *ExploreDivergence, rep *Exploration) (*FoundCase, e
 	} else {
 		s.minimize(found)
 	}
-	return x.writeCase(d, rep, *found, s, reproduced)
+	fc, err := x.writeCase(d, rep, *found, s, reproduced)
+	if err != nil || ctx.Err() != nil { // a shrink cut short is no case
+		return nil, err
+	}
+	return fc, nil
 }
 
 // minimize reduces c in place while it keeps the divergence.
@@ -192,17 +192,22 @@ func (s *shrinker) minimize(c *candidate) {
 	}
 	for changed := true; changed && s.runs < shrinkBudget; {
 		changed = false
+		// keep tries c changed by edit, and keeps it if it still diverges.
+		keep := func(edit func(try *candidate)) bool {
+			try := *c
+			edit(&try)
+			if !s.test(&try) {
+				return false
+			}
+			*c, changed = try, true
+			return true
+		}
 		b := c.start.Board
 		// Fewer tiles.
 		for r := range b.Rows() {
 			for col := range b.Cols() {
-				if c.start.Board.At(r, col) == 0 {
-					continue
-				}
-				try := *c
-				try.start.Board.Set(r, col, 0)
-				if s.test(&try) {
-					*c, changed = try, true
+				if c.start.Board.At(r, col) != 0 {
+					keep(func(try *candidate) { try.start.Board.Set(r, col, 0) })
 				}
 			}
 		}
@@ -211,10 +216,7 @@ func (s *shrinker) minimize(c *candidate) {
 			for col := range b.Cols() {
 				v := c.start.Board.At(r, col)
 				for w := uint64(2); w < v; w *= 2 {
-					try := *c
-					try.start.Board.Set(r, col, w)
-					if s.test(&try) {
-						*c, changed = try, true
+					if keep(func(try *candidate) { try.start.Board.Set(r, col, w) }) {
 						break
 					}
 				}
@@ -222,42 +224,27 @@ func (s *shrinker) minimize(c *candidate) {
 		}
 		// A smaller score, fewer counted moves, no win.
 		for c.start.Score > 0 {
-			try := *c
-			try.start.Score = 0
-			if !s.test(&try) {
-				try.start.Score = c.start.Score / 2
-				if !s.test(&try) {
-					break
-				}
+			if !keep(func(try *candidate) { try.start.Score = 0 }) && !keep(func(try *candidate) { try.start.Score /= 2 }) {
+				break
 			}
-			*c, changed = try, true
 		}
 		if c.start.Moves > 0 {
-			try := *c
-			try.start.Moves = 0
-			if s.test(&try) {
-				*c, changed = try, true
-			}
+			keep(func(try *candidate) { try.start.Moves = 0 })
 		}
 		if c.start.Won || c.start.KeepPlaying {
-			try := *c
-			try.start.Won, try.start.KeepPlaying = false, false
-			if s.test(&try) {
-				*c, changed = try, true
-			}
+			keep(func(try *candidate) { try.start.Won, try.start.KeepPlaying = false, false })
 		}
 		// Smaller spawns.
 		for i, m := range c.moves {
 			if m.Spawn == nil || m.Spawn.Value == s.p.Spawn[0].Value {
 				continue
 			}
-			try := c.with(slices.Clone(c.moves))
-			sp := *m.Spawn
-			sp.Value = s.p.Spawn[0].Value
-			try.moves[i].Spawn = &sp
-			if s.test(&try) {
-				*c, changed = try, true
-			}
+			keep(func(try *candidate) {
+				try.moves = slices.Clone(try.moves)
+				sp := *m.Spawn
+				sp.Value = s.p.Spawn[0].Value
+				try.moves[i].Spawn = &sp
+			})
 		}
 	}
 }

@@ -13,13 +13,7 @@ import (
 // the legal moves), and otherwise only the board after. An error the
 // protocol has no word for (or a bad spawn) is returned as it is.
 func engineStep(g *engine.Game, a engine.Action, st engine.Step, err error, forced, full bool) (CaseStep, error) {
-	var cs CaseStep
-	d, isMove := a.Direction()
-	if isMove {
-		cs.Move = &d
-	} else {
-		cs.Action = a.String()
-	}
+	cs := actionStep(a)
 	if err != nil {
 		code := engine.Refusal(err)
 		if code == "" || code == "bad-spawn" {
@@ -37,7 +31,7 @@ func engineStep(g *engine.Game, a engine.Action, st engine.Step, err error, forc
 		cs.Expect.After = &after
 		return cs, nil
 	}
-	if isMove {
+	if cs.Move != nil {
 		slid := g.Board()
 		if st.Changed {
 			slid.Set(st.Spawn.Row, st.Spawn.Col, 0)
@@ -47,6 +41,14 @@ func engineStep(g *engine.Game, a engine.Action, st engine.Step, err error, forc
 	}
 	expectState(&cs.Expect, g)
 	return cs, nil
+}
+
+// actionStep returns the step that plays action a, expecting nothing.
+func actionStep(a engine.Action) CaseStep {
+	if d, isMove := a.Direction(); isMove {
+		return CaseStep{Move: &d}
+	}
+	return CaseStep{Action: a.String()}
 }
 
 // stateStep is a step that only checks the state: game g's board, score,

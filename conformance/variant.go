@@ -30,7 +30,7 @@ const maxProfileFile = 1 << 20
 
 // readProfileFile reads a profile file the user named, its path relative
 // to the directory the runner runs in; what says whose file it is. Only a
-// regular file of at most MaxProfileFile bytes is read: a device, a FIFO
+// regular file of at most maxProfileFile bytes is read: a device, a FIFO
 // or a directory is refused before it is opened.
 func readProfileFile(path, what string) (*engine.Profile, error) {
 	fi, err := os.Stat(path)
@@ -135,32 +135,28 @@ func deriveOnce(c *Case, v *engine.Profile, seed string) (*Case, string) {
 		if !ok {
 			return nil, fmt.Sprintf("step %d does not play under profile %s: %s", i+1, v.Name, res.Reason)
 		}
-		step.Expect = engineExpect(step.Expect, out, s.state, b)
+		step.Expect = engineExpect(step.Expect, out, b.game)
 		d.Steps[i] = step
 	}
 	return &d, ""
 }
 
 // engineExpect returns the expectations e names, with the values the
-// engine gave: its outcome out of the step and its state st after. A
+// engine gave: its outcome out of the step and its game g after. A
 // refused step expects the refusal, and the state after it only when e
 // expects no refusal; a row or a cell off the board is not expected.
-func engineExpect(e Expect, out outcome, st ImplState, b *Builtin) Expect {
+func engineExpect(e Expect, out outcome, g *engine.Game) Expect {
 	if out.Refusal != nil && e.Error != "" {
 		return Expect{Error: out.Refusal.Code}
 	}
-	maxTile := st.Board.MaxTile()
-	var result engine.Result
-	result.UnmarshalText([]byte(st.Result))
-	legal, _ := b.Legal()
-	if legal == nil {
-		legal = []engine.Direction{}
-	}
-	x := Expect{After: &st.Board, Score: &st.Score, Moves: &st.Moves, MaxTile: &maxTile, Won: &st.Won, Over: &st.Over, Result: &result, Legal: &legal}
+	var x Expect
+	expectState(&x, g)
+	maxTile := g.Board().MaxTile()
+	x.MaxTile = &maxTile
 	if out.Refusal != nil {
 		x.Error = out.Refusal.Code
 	} else {
-		slid := st.Board
+		slid := g.Board()
 		if mr := out.Move; mr != nil {
 			slid = mr.slid()
 			spawned := mr.Spawn != nil

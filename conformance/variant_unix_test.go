@@ -15,7 +15,7 @@ import (
 // opened: /dev/zero (read without bound before) and a FIFO (which hung
 // the run) are refused at once with a clear error. Named by the user,
 // they are refused too, unopened, as not regular files; so is a file
-// over MaxProfileFile.
+// over maxProfileFile.
 func TestProfileFileHostile(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.yaml")
