@@ -3,8 +3,10 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
@@ -85,4 +87,45 @@ func TestSpawnDistributionCalibrated(t *testing.T) {
 		t.Errorf("%d of %d runs of a correct implementation failed at level %g a test", failures, runs, alpha)
 	}
 	t.Logf("%d of %d runs failed (%.3f; at most %.3f expected)", failures, runs, float64(failures)/runs, 2*alpha)
+}
+
+// skipsFirstCell is a correct implementation but for one bug: a tile
+// that would spawn in cell (0, 0) goes to another empty cell of row 0 to
+// 3, drawn uniformly, so every other cell is a little more likely.
+type skipsFirstCell struct {
+	*Builtin
+	rng *rand.Rand
+}
+
+func (s skipsFirstCell) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	mr, err := s.Builtin.Move(d, spawn)
+	if err != nil || mr.Spawn == nil || mr.Spawn.Row != 0 || mr.Spawn.Col != 0 {
+		return mr, err
+	}
+	var empty []engine.Spawn
+	for r := range 4 {
+		for c := range 4 {
+			if (r != 0 || c != 0) && mr.State.Board.At(r, c) == 0 {
+				empty = append(empty, engine.Spawn{Row: r, Col: c, Value: mr.Spawn.Value})
+			}
+		}
+	}
+	sp := empty[s.rng.IntN(len(empty))]
+	mr.State.Board.Set(0, 0, 0)
+	mr.State.Board.Set(sp.Row, sp.Col, sp.Value)
+	mr.Spawn = &sp
+	return mr, nil
+}
+
+// TestSpawnDistributionEveryCell checks that the cells test counts every
+// empty cell: an implementation that never spawns in cell (0, 0) fails it
+// (it passed when the expected counts left that cell out).
+func TestSpawnDistributionEveryCell(t *testing.T) {
+	p, _ := engine.BuiltinProfile("classic")
+	impl := skipsFirstCell{&Builtin{Seed: "every-cell"}, rand.New(rand.NewPCG(1, 2))}
+	var res CaseResult
+	spawnDistribution(impl, Hello{}, p, &res, 1e-4)
+	if !res.Status.Failed() || !strings.Contains(res.Reason, "unlikely under uniform placement") {
+		t.Errorf("an implementation that never spawns in cell (0, 0): %s %q, want a failure of the cells", res.Status, res.Reason)
+	}
 }

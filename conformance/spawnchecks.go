@@ -304,7 +304,7 @@ func spawnDistribution(impl Impl, h Hello, p *engine.Profile, res *CaseResult, a
 		return
 	}
 	expected := make([]float64, 16)
-	for c := 1; c < 16; c++ {
+	for c := range expected {
 		if c != 3 {
 			expected[c] = distributionSample / 15.0
 		}
