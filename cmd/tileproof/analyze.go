@@ -13,7 +13,6 @@ import (
 	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/batchfiles"
-	"github.com/tileproof/tileproof/server"
 )
 
 // analyzeFlags are the flags of tileproof analyze.
@@ -76,14 +75,11 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 		return c.fail(exitBadUsage, "analyze: %v", err)
 	}
 	ctx := cmd.Context()
-	opts := analyze.Options{Deep: f.deep, Clairvoyance: !f.noClairvoyance, MaxMoves: f.maxMoves}
-	if f.timesKeyFile != "" {
-		key, err := timesKeyFile(f.timesKeyFile)
-		if err != nil {
-			return c.fail(exitBadUsage, "analyze: --times-key-file %s: %v", safetext.Terminal(f.timesKeyFile), err)
-		}
-		opts.CheckTimes = func(r *replay.Replay) error { return server.CheckTimes(key, r) }
+	key, err := timesKeyFile(f.timesKeyFile)
+	if err != nil {
+		return c.fail(exitBadUsage, "analyze: %v", err)
 	}
+	opts := analyze.Options{Deep: f.deep, Clairvoyance: !f.noClairvoyance, MaxMoves: f.maxMoves, CheckTimes: timesCheck(key)}
 	if f.reference != "" {
 		data, err := batchfiles.ReadRegular(f.reference, 4<<20)
 		if err == nil {

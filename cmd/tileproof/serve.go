@@ -124,15 +124,21 @@ func signingKey(keyFile string, lookupEnv func(string) (string, bool)) ([]byte, 
 	return key, nil
 }
 
-// timesKeyFile reads the key of a signed server from a file, as
-// --times-key-file takes it (analyze, verify): as serve reads --key-file,
-// and at least server.MinKeySize bytes.
+// timesKeyFile reads the key of a signed server from the file name of
+// --times-key-file (analyze, show, verify), as serve reads --key-file,
+// and at least server.MinKeySize bytes; nil for "", none given.
 func timesKeyFile(name string) ([]byte, error) {
+	if name == "" {
+		return nil, nil
+	}
 	key, err := readKeyFile(name)
 	if err == nil && len(key) < server.MinKeySize {
 		err = fmt.Errorf("the key is %d bytes; a server's key has %d or more", len(key), server.MinKeySize)
 	}
-	return key, err
+	if err != nil {
+		return nil, fmt.Errorf("--times-key-file %s: %v", safetext.Terminal(name), err)
+	}
+	return key, nil
 }
 
 // readKeyFile reads a key file, serve's --key-file and --times-key-file

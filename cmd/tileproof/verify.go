@@ -78,13 +78,12 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "verify: %v", err)
 	}
-	var timesKey []byte
-	if f.timesKeyFile != "" {
-		if timesKey, err = timesKeyFile(f.timesKeyFile); err != nil {
-			return c.fail(exitBadUsage, "verify: --times-key-file %s: %v", safetext.Terminal(f.timesKeyFile), err)
-		}
+	ctx := cmd.Context()
+	x, err := newExtras(ctx, v, f.timesKeyFile, f.analyze)
+	if err != nil {
+		return c.fail(exitBadUsage, "verify: %v", err)
 	}
-	verifyOne := v.VerifyFile
+	verifyOne := x.verifyFile(v)
 	var report *htmlview.BatchReport
 	if f.report != "" {
 		switch {
@@ -96,21 +95,9 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		if report, err = htmlview.CreateBatchReport(f.report, args, v, f.reportPages, f.reportTop); err != nil {
 			return c.fail(exitBadUsage, "verify: --report: %v", err)
 		}
+		report.SetTimesCheck(x.checkTimes) // before each page is written: the pages show them
+		report.SetAnalyzer(x.analyse)
 		verifyOne = report.Verify
-	}
-	switch {
-	case timesKey != nil && report != nil:
-		report.SetTimesCheck(timesChecker(timesKey)) // before each page is written: the pages show it
-	case timesKey != nil:
-		verifyOne = withTimesCheck(v, timesKey)
-	}
-	ctx := cmd.Context()
-	analysisOpts := analysisOptions(timesKey)
-	switch {
-	case f.analyze && report != nil:
-		report.SetAnalyzer(analyzer(ctx, v, analysisOpts)) // before each page is written: the pages show it
-	case f.analyze:
-		verifyOne = withAnalysis(analyzer(ctx, v, analysisOpts), verifyOne)
 	}
 	var sum replay.Summary
 	times := timesTally{}
