@@ -36,7 +36,7 @@ func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, f *conformFlags) int {
 	if f.profiles != "" {
 		opts.Profiles = strings.Split(f.profiles, ",")
 	}
-	impl, err := c.openImpl(run, f.impl, opts.Profiles, implTimeouts{f.timeout, f.startTimeout})
+	impl, err := c.openImpl(run, f.impl, opts.Profiles, f.timeout, f.startTimeout)
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
