@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -197,10 +198,8 @@ func nothingRan(rep *conformance.Report) string {
 	if len(rep.Results) == 0 {
 		return "nothing matches the selection"
 	}
-	for _, res := range rep.Results {
-		if res.Status != conformance.Skip {
-			return ""
-		}
+	if slices.ContainsFunc(rep.Results, func(res conformance.CaseResult) bool { return res.Status != conformance.Skip }) {
+		return ""
 	}
 	return fmt.Sprintf("all %s skipped (the first: %s)", plural(len(rep.Results), "check"), rep.Results[0].Reason)
 }

@@ -65,10 +65,6 @@ tileproof verify then says where it fails.`,
 	return cmd
 }
 
-// maxRecordingSize bounds a recording file: the first format's reader
-// takes up to hallabois.MaxV1Bytes, the second's less.
-const maxRecordingSize = hallabois.MaxV1Bytes
-
 // importHallabois imports each recording, going on after one that fails,
 // and returns 2 if one could not be read or written, else 1 if one was
 // refused, else 0.
@@ -175,7 +171,9 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 // *hallabois.ConvertError when it cannot be a replay, another error when
 // it cannot be read.
 func importRecording(file string) (*hallabois.Import, error) {
-	data, err := batchfiles.ReadRegular(file, maxRecordingSize) // a pipe or a device refused, as show does
+	// Bounded by what the first format's reader takes (the second's takes
+	// less); a pipe or a device refused, as show does.
+	data, err := batchfiles.ReadRegular(file, hallabois.MaxV1Bytes)
 	if err != nil {
 		return nil, err
 	}

@@ -92,16 +92,16 @@ func (c *cli) play(cmd *cobra.Command, f *playFlags, args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %v", err)
 	}
-	if interactive {
-		return c.playTerminal(p, f.seed, setup, f.output)
-	}
-	actions, err := engine.ParseActions(f.moves)
+	actions, err := engine.ParseActions(f.moves) // none at the terminal
 	if err != nil {
 		return c.fail(exitBadUsage, "play: --moves: %v", err)
 	}
 	g, err := engine.NewGame(p, f.seed)
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %v", err)
+	}
+	if interactive {
+		return c.playTerminal(g, f.seed, setup, f.output)
 	}
 	n, playErr := g.Play(actions, nil)
 	if f.json {
