@@ -23,8 +23,11 @@ func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *sho
 	}
 	x.add(&vd, name, r)
 	band, times := "", ""
-	if vd.ThinkTimes != nil {
-		times = ", think times: " + timesWord(vd.ThinkTimes)
+	switch state := vd.ThinkTimes.State(); state {
+	case replay.TimesNotSealed:
+		times = ", think times: NOT sealed"
+	case replay.TimesSealed, replay.TimesNone:
+		times = ", think times: " + string(state)
 	}
 	if vd.Analysis != nil {
 		var a struct{ Band string }

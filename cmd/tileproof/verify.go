@@ -100,7 +100,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		verifyOne = report.Verify
 	}
 	var sum replay.Summary
-	times := timesTally{}
+	times := map[replay.TimesState]int{}
 	var progressOut io.Writer // stderr when it is a terminal
 	if f := terminalFile(c.stderr); f != nil {
 		progressOut = f
@@ -153,7 +153,8 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 	}
 	sum.Write(summaryOut)
 	if f.timesKeyFile != "" {
-		times.write(summaryOut)
+		fmt.Fprintf(summaryOut, "think times: %s sealed by the key given, %d with times NOT sealed by it, %d without times\n",
+			plural(times[replay.TimesSealed], "replay"), times[replay.TimesNotSealed], times[replay.TimesNone])
 	}
 	if report != nil {
 		pages, unpaged, stale, err := report.Finish("tileproof verify " + strings.Join(args, " "))
@@ -165,7 +166,11 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 			fmt.Fprintf(c.stderr, "removed %s of an earlier report from %s\n", plural(stale, "page"), safetext.Terminal(report.Dir()))
 		}
 		if unpaged > 0 {
-			fmt.Fprintf(c.stderr, "%s no page: --report-pages %d caps the pages of the replays that need your eyes, and of the others\n", pluralHave(unpaged, "replay"), f.reportPages)
+			have := "have"
+			if unpaged == 1 {
+				have = "has"
+			}
+			fmt.Fprintf(c.stderr, "%s %s no page: --report-pages %d caps the pages of the replays that need your eyes, and of the others\n", plural(unpaged, "replay"), have, f.reportPages)
 		}
 	}
 	switch {
@@ -175,14 +180,6 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		return exitFailed
 	}
 	return exitOK
-}
-
-// pluralHave returns "1 replay has", "2 replays have".
-func pluralHave(n int, noun string) string {
-	if n == 1 {
-		return plural(n, noun) + " has"
-	}
-	return plural(n, noun) + " have"
 }
 
 // printVerdict writes a verdict for a person: ok, FAIL or error, then

@@ -117,22 +117,3 @@ func printTimesCheck(w io.Writer, tc *replay.TimesCheck) {
 		fmt.Fprintf(w, "       think times: %d, NOT sealed by the server whose key was given: %s (the verdict on the game stands)\n", tc.Count, safetext.TerminalLines(tc.Reason))
 	}
 }
-
-// timesWord is a check of think times in a word or two: sealed, NOT
-// sealed, or none (no times to check).
-func timesWord(tc *replay.TimesCheck) string {
-	if tc.State() == replay.TimesNotSealed {
-		return "NOT sealed"
-	}
-	return string(tc.State())
-}
-
-// timesTally counts the verdicts' checks of their think times by
-// outcome, for the summary of verify --times-key-file.
-type timesTally map[replay.TimesState]int
-
-// write writes the tally as a line of the summary.
-func (t timesTally) write(w io.Writer) {
-	fmt.Fprintf(w, "think times: %s sealed by the key given, %d with times NOT sealed by it, %d without times\n",
-		plural(t[replay.TimesSealed], "replay"), t[replay.TimesNotSealed], t[replay.TimesNone])
-}
