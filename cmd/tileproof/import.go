@@ -151,7 +151,11 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 			case f.profileOut == "":
 				note("%s: profile %s is not built in; --profile-out DIR writes it, for tileproof verify --profile", file, p.Name)
 			case !profiles[path]:
-				if err := writeProfileFile(path, profileYAML(p)); err != nil {
+				err := os.MkdirAll(filepath.Dir(path), 0o755)
+				if err == nil {
+					err = os.WriteFile(path, profileYAML(p), 0o644)
+				}
+				if err != nil {
 					note("%v", err)
 					code = exitBadUsage
 					continue
@@ -182,12 +186,4 @@ func importRecording(file string) (*hallabois.Import, error) {
 		return nil, err
 	}
 	return hallabois.Convert(file, rec)
-}
-
-// writeProfileFile writes a profile file, making its folder if need be.
-func writeProfileFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(path, data, 0o644)
 }

@@ -96,11 +96,9 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "record: %v", err)
 	}
-	var log []engine.Action
-	if f.moves != "" {
-		if log, err = engine.ParseActions(f.moves); err != nil {
-			return c.fail(exitBadUsage, "record: --moves: %v", err)
-		}
+	log, err := engine.ParseActions(f.moves) // none for a player
+	if err != nil {
+		return c.fail(exitBadUsage, "record: --moves: %v", err)
 	}
 	w := c.stdout
 	if f.output != "" {
