@@ -106,17 +106,18 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	}
 	run := newRun(cmd.Context(), f.runTimeout)
 	defer run.stop()
+	var profiles []string
+	if f.profiles != "" {
+		profiles = strings.Split(f.profiles, ",")
+	}
 	if exploreRequested(cmd.Flags()) {
-		return c.conformExplore(run, cmd.Flags(), f)
+		return c.conformExplore(run, cmd.Flags(), f, profiles)
 	}
 	pack, err := conformance.LoadPack(packFS(f.cases))
 	if err != nil {
 		return c.reportPackErrors(f.cases, err)
 	}
-	opts := conformance.Options{Properties: f.properties, FailFast: f.failFast}
-	if f.profiles != "" {
-		opts.Profiles = strings.Split(f.profiles, ",")
-	}
+	opts := conformance.Options{Profiles: profiles, Properties: f.properties, FailFast: f.failFast}
 	if f.run != "" {
 		if opts.Run, err = regexp.Compile(f.run); err != nil {
 			return c.fail(exitBadUsage, "conform: --run: %v", err)
