@@ -77,12 +77,6 @@ func flagError(cmd *cobra.Command, err error) error {
 // of a command line holds a NUL byte.
 const argMark = "\x00"
 
-// negativeNumber reports whether a looks like a negative number: a dash
-// and a digit.
-func negativeNumber(a string) bool {
-	return len(a) >= 2 && a[0] == '-' && '0' <= a[1] && a[1] <= '9'
-}
-
 // protectArgs prepares a command line for the flag parser:
 //
 //   - an argument that looks like a negative number ("-4", in
@@ -106,7 +100,7 @@ func protectArgs(root *cobra.Command, args []string) ([]string, *cobra.Command, 
 		switch {
 		case a == "--":
 			return out, cmd, nil
-		case negativeNumber(a):
+		case len(a) >= 2 && a[0] == '-' && '0' <= a[1] && a[1] <= '9': // a negative number
 			out[i] = argMark + a
 		case strings.HasPrefix(a, "--"):
 			name, _, inline := strings.Cut(a[2:], "=")
