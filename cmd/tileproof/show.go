@@ -104,13 +104,10 @@ func (c *cli) show(f *showFlags, args []string) int {
 	if code != exitOK {
 		return code
 	}
-	if !s.verdict.Valid {
-		code = exitFailed
+	if code = c.showTerminal(s, step); code != exitOK || s.verdict.Valid {
+		return code
 	}
-	if failed := c.showTerminal(s, step); failed != exitOK {
-		return failed
-	}
-	return code
+	return exitFailed // an invalid replay, shown
 }
 
 // showStep returns the step to show of a replay of frames frames and
