@@ -81,12 +81,9 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	case f.maxMoves < 0:
 		return c.fail(exitBadUsage, "record: --max-moves %d: give 0 or more", f.maxMoves)
 	}
-	var pl player.Player
-	if f.player != "" {
-		var err error
-		if pl, err = player.New(f.player, f.playerSeed); err != nil {
-			return c.fail(exitBadUsage, "record: no player %q; the players are %s", f.player, strings.Join(player.Names(), " and "))
-		}
+	pl, err := player.New(f.player, f.playerSeed) // none, and an error, for a move log
+	if f.player != "" && err != nil {
+		return c.fail(exitBadUsage, "record: no player %q; the players are %s", f.player, strings.Join(player.Names(), " and "))
 	}
 	p, setup, err := loadSetupProfile(f.profile, f.target, f.openEnded)
 	if err != nil {
