@@ -13,7 +13,6 @@ import (
 	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/batchfiles"
-	"github.com/tileproof/tileproof/server"
 )
 
 // analyzeFlags are the flags of tileproof analyze.
@@ -51,7 +50,7 @@ to be people) to stdout, with the thresholds of the built-in one, for --referenc
 	fl.BoolVar(&f.json, "json", false, "print one JSON line a game")
 	fl.BoolVar(&f.deep, "deep", false, "add expectimax-3 to the evaluators (about ten times slower)")
 	fl.BoolVar(&f.noClairvoyance, "no-clairvoyance", false, "skip the clairvoyance test of seeded games")
-	intFlag(fl, &f.maxMoves, "max-moves", 0, "analyse at most the first `N` counted moves of each game (0: all)")
+	numFlag(fl, &f.maxMoves, "max-moves", 0, "analyse at most the first `N` counted moves of each game (0: all)")
 	fl.StringVar(&f.reference, "reference", "", "place the games against the reference set in `FILE` instead of the built-in one")
 	fl.StringVar(&f.buildReference, "build-reference", "", "write a reference set named `NAME` made of these games to stdout")
 	fl.StringVar(&f.source, "source", "", "with --build-reference, the games' source, in words")
@@ -76,14 +75,11 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 		return c.fail(exitBadUsage, "analyze: %v", err)
 	}
 	ctx := cmd.Context()
-	opts := analyze.Options{Deep: f.deep, Clairvoyance: !f.noClairvoyance, MaxMoves: f.maxMoves}
-	if f.timesKeyFile != "" {
-		key, err := timesKeyFile(f.timesKeyFile)
-		if err != nil {
-			return c.fail(exitBadUsage, "analyze: --times-key-file %s: %v", safetext.Terminal(f.timesKeyFile), err)
-		}
-		opts.CheckTimes = func(r *replay.Replay) error { return server.CheckTimes(key, r) }
+	key, err := timesKeyFile(f.timesKeyFile)
+	if err != nil {
+		return c.fail(exitBadUsage, "analyze: %v", err)
 	}
+	opts := analyze.Options{Deep: f.deep, Clairvoyance: !f.noClairvoyance, MaxMoves: f.maxMoves, CheckTimes: timesCheck(key)}
 	if f.reference != "" {
 		data, err := batchfiles.ReadRegular(f.reference, 4<<20)
 		if err == nil {

@@ -19,11 +19,10 @@ import (
 // with the server's key (the times are sealed by it), with another key
 // (they are not) and with none (the replay's word).
 func TestAnalyzeTimesKey(t *testing.T) {
-	key := "0123456789abcdef0123456789abcdef"
-	rep := playTimedGame(t, key, "cli", 120)
+	rep := playTimedGame(t, "cli", 120)
 	dir := t.TempDir()
 	file, keyFile, otherKey := filepath.Join(dir, "g.json"), filepath.Join(dir, "key"), filepath.Join(dir, "other")
-	for f, data := range map[string]string{file: string(rep.EncodeJSON()), keyFile: key + "\n", otherKey: strings.Repeat("x", 32)} {
+	for f, data := range map[string]string{file: string(rep.EncodeJSON()), keyFile: timesKey + "\n", otherKey: strings.Repeat("x", 32)} {
 		if err := os.WriteFile(f, []byte(data), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -44,13 +43,16 @@ func TestAnalyzeTimesKey(t *testing.T) {
 	}
 }
 
+// timesKey is the key of the signed server of the tests' timed games.
+const timesKey = "0123456789abcdef0123456789abcdef"
+
 // playTimedGame plays a tile-merge game of at most n moves from seed
-// through a server signed with key on a real socket and returns its
+// through a server signed with timesKey on a real socket and returns its
 // replay with the server's times and times seal.
-func playTimedGame(t *testing.T, key, seed string, n int) *replay.Replay {
+func playTimedGame(t *testing.T, seed string, n int) *replay.Replay {
 	t.Helper()
 	p, _ := engine.BuiltinProfile("tile-merge")
-	s, err := server.New([]*engine.Profile{p}, []byte(key))
+	s, err := server.New([]*engine.Profile{p}, []byte(timesKey))
 	if err != nil {
 		t.Fatal(err)
 	}

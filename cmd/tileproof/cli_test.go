@@ -256,8 +256,8 @@ func TestDecimalFlags(t *testing.T) {
 	var u uint64
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	fs.SetOutput(new(bytes.Buffer))
-	intFlag(fs, &n, "n", 7, "")
-	uint64Flag(fs, &u, "u", 9, "")
+	numFlag(fs, &n, "n", 7, "")
+	numFlag(fs, &u, "u", 9, "")
 	if n != 7 || u != 9 {
 		t.Fatalf("defaults %d %d", n, u)
 	}

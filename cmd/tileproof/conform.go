@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -85,10 +86,10 @@ unexpected pass or a failure on an unreachable state); 2 when no check could run
 	fl.DurationVar(&f.runTimeout, "run-timeout", defaultRunTimeout, "the most the whole run may take: past it the run stops, the checks it did not reach or finish reported as not-run, which fails it (0: no bound)")
 	fl.BoolVar(&f.properties, "properties", true, "run the property checks (--properties=false: none)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the skipped cases, with why, and the expected failures")
-	intFlag(fl, &f.exploreGames, "explore", 0, "instead of the cases, play `N` random games against the implementation, compare every step with the engine, and shrink the first divergence of each kind to a case")
-	uint64Flag(fl, &f.exploreSeed, "seed", conformance.DefaultSeed, "with --explore: the `SEED` of the random games")
+	numFlag(fl, &f.exploreGames, "explore", 0, "instead of the cases, play `N` random games against the implementation, compare every step with the engine, and shrink the first divergence of each kind to a case")
+	numFlag(fl, &f.exploreSeed, "seed", conformance.DefaultSeed, "with --explore: the `SEED` of the random games")
 	fl.StringVar(&f.exploreOut, "explore-out", "", "with --explore: write the shrunk cases into `DIR`, a case pack: DIR/pack.yaml, DIR/explore/*.yaml (default: nothing is written; the report shows each case)")
-	intFlag(fl, &f.observeGames, "observe", 0, fmt.Sprintf("also observe `N` of the implementation's own games, played through new and move alone, every step compared with the engine (by default %d when it can neither load a state nor take a tp1 seed; 0: none)", conformance.DefaultObserveGames))
+	numFlag(fl, &f.observeGames, "observe", 0, fmt.Sprintf("also observe `N` of the implementation's own games, played through new and move alone, every step compared with the engine (by default %d when it can neither load a state nor take a tp1 seed; 0: none)", conformance.DefaultObserveGames))
 	fl.StringVar(&f.observeOut, "observe-out", "", "write the games of observed divergences into `DIR`, as replays verify and show reproduce, and (when the implementation can load a state) their shrunk cases, a pack in DIR/cases (default: nothing is written; the report lists each divergence)")
 	cmd.RegisterFlagCompletionFunc("profile", completeProfiles)
 	cmd.RegisterFlagCompletionFunc("impl", cobra.FixedCompletions([]string{"builtin", "exec:", "http://"}, cobra.ShellCompDirectiveNoSpace))
@@ -105,17 +106,18 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	}
 	run := newRun(cmd.Context(), f.runTimeout)
 	defer run.stop()
+	var profiles []string
+	if f.profiles != "" {
+		profiles = strings.Split(f.profiles, ",")
+	}
 	if exploreRequested(cmd.Flags()) {
-		return c.conformExplore(run, cmd.Flags(), f)
+		return c.conformExplore(run, cmd.Flags(), f, profiles)
 	}
 	pack, err := conformance.LoadPack(packFS(f.cases))
 	if err != nil {
 		return c.reportPackErrors(f.cases, err)
 	}
-	opts := conformance.Options{Properties: f.properties, FailFast: f.failFast}
-	if f.profiles != "" {
-		opts.Profiles = strings.Split(f.profiles, ",")
-	}
+	opts := conformance.Options{Profiles: profiles, Properties: f.properties, FailFast: f.failFast}
 	if f.run != "" {
 		if opts.Run, err = regexp.Compile(f.run); err != nil {
 			return c.fail(exitBadUsage, "conform: --run: %v", err)
@@ -126,7 +128,7 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 			return c.fail(exitBadUsage, "conform: %v", err)
 		}
 	}
-	impl, err := c.openImpl(run, f.impl, opts.Profiles, implTimeouts{f.timeout, f.startTimeout})
+	impl, err := c.openImpl(run, f.impl, opts.Profiles, f.timeout, f.startTimeout)
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}
@@ -197,10 +199,8 @@ func nothingRan(rep *conformance.Report) string {
 	if len(rep.Results) == 0 {
 		return "nothing matches the selection"
 	}
-	for _, res := range rep.Results {
-		if res.Status != conformance.Skip {
-			return ""
-		}
+	if slices.ContainsFunc(rep.Results, func(res conformance.CaseResult) bool { return res.Status != conformance.Skip }) {
+		return ""
 	}
 	return fmt.Sprintf("all %s skipped (the first: %s)", plural(len(rep.Results), "check"), rep.Results[0].Reason)
 }
@@ -239,28 +239,25 @@ func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
 // when none is given.
 const defaultRunTimeout = 30 * time.Minute
 
-// implTimeouts are the drivers' bounds: each answer's, and the exec
-// driver's for hello, whose answer waits on the process's start too.
-type implTimeouts struct{ answer, start time.Duration }
-
 // startTimeoutFlag defines --start-timeout.
 func startTimeoutFlag(fl *pflag.FlagSet, d *time.Duration) {
 	fl.DurationVar(d, "start-timeout", driver.StartTimeout, "the exec driver's wait for hello's answer, which includes the process's start (a runtime loading on a busy machine): the longer of it and --timeout")
 }
 
-// openImpl returns the implementation --impl names; t bounds each
-// request, ctx the whole run (its deadline, an interrupt). The engine
-// (builtin) also plays the profile files among profiles, the --profile
-// asked for.
-func (c *cli) openImpl(ctx context.Context, arg string, profiles []string, t implTimeouts) (conformance.Impl, error) {
+// openImpl returns the implementation --impl names; timeout bounds each
+// request (startTimeout, the exec driver's hello, whose answer waits on
+// the process's start too), ctx the whole run (its deadline, an
+// interrupt). The engine (builtin) also plays the profile files among
+// profiles, the --profile asked for.
+func (c *cli) openImpl(ctx context.Context, arg string, profiles []string, timeout, startTimeout time.Duration) (conformance.Impl, error) {
 	switch {
 	case arg == "builtin":
 		b := &conformance.Builtin{}
 		return b, b.AddProfileFiles(profiles)
 	case strings.HasPrefix(arg, "exec:"):
-		return &driver.Exec{Command: strings.TrimPrefix(arg, "exec:"), Timeout: t.answer, StartTimeout: t.start, Context: ctx, Stderr: c.stderr}, nil
+		return &driver.Exec{Command: strings.TrimPrefix(arg, "exec:"), Timeout: timeout, StartTimeout: startTimeout, Context: ctx, Stderr: c.stderr}, nil
 	case strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://"):
-		return &driver.HTTP{BaseURL: arg, Timeout: t.answer, Context: ctx}, nil
+		return &driver.HTTP{BaseURL: arg, Timeout: timeout, Context: ctx}, nil
 	}
 	return nil, fmt.Errorf("--impl %q: want builtin, exec:COMMAND or an http:// URL", arg)
 }

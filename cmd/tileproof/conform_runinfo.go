@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,10 +18,7 @@ var rerunFlags = []string{"impl", "cases", "timeout", "start-timeout"}
 // command line (the flags given), the command line that re-runs its
 // implementation on its pack, and the folder of its cases' files.
 func runInfo(cmd *cobra.Command, f *conformFlags, started time.Time) conformance.RunInfo {
-	info := conformance.RunInfo{Date: started.UTC().Truncate(time.Second), CasesDir: "cases"}
-	if f.cases != "" {
-		info.CasesDir = f.cases
-	}
+	info := conformance.RunInfo{Date: started.UTC().Truncate(time.Second), CasesDir: cmp.Or(f.cases, "cases")}
 	info.Command = []string{"tileproof", "conform"}
 	cmd.Flags().Visit(func(fl *pflag.Flag) { info.Command = append(info.Command, flagArgs(fl)...) })
 	info.Rerun = []string{"tileproof", "conform"}

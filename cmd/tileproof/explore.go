@@ -19,7 +19,7 @@ func exploreRequested(fs *pflag.FlagSet) bool {
 	return fs.Changed("explore") || fs.Changed("seed") || fs.Changed("explore-out")
 }
 
-func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, f *conformFlags) int {
+func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, f *conformFlags, profiles []string) int {
 	var other []string
 	fs.Visit(func(f *pflag.Flag) {
 		if !slices.Contains(exploreFlagNames, f.Name) {
@@ -32,11 +32,8 @@ func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, f *conformFlags) int {
 	case len(other) > 0:
 		return c.fail(exitBadUsage, "conform: %s does not apply to --explore (it takes --impl, --profile, --seed, --explore-out, --timeout and --run-timeout)", strings.Join(other, ", "))
 	}
-	opts := conformance.ExploreOptions{Games: f.exploreGames, Seed: f.exploreSeed, Impl: f.impl}
-	if f.profiles != "" {
-		opts.Profiles = strings.Split(f.profiles, ",")
-	}
-	impl, err := c.openImpl(run, f.impl, opts.Profiles, implTimeouts{f.timeout, f.startTimeout})
+	opts := conformance.ExploreOptions{Games: f.exploreGames, Seed: f.exploreSeed, Impl: f.impl, Profiles: profiles}
+	impl, err := c.openImpl(run, f.impl, opts.Profiles, f.timeout, f.startTimeout)
 	if err != nil {
 		return c.fail(exitBadUsage, "conform: %v", err)
 	}

@@ -44,14 +44,8 @@ func (v *decimal[T]) Set(s string) error {
 	return nil
 }
 
-// intFlag defines a decimal int flag with a default.
-func intFlag(fs *pflag.FlagSet, p *int, name string, def int, usage string) {
+// numFlag defines a decimal number flag with a default.
+func numFlag[T int | uint64](fs *pflag.FlagSet, p *T, name string, def T, usage string) {
 	*p = def
-	fs.Var(&decimal[int]{p: p}, name, usage)
-}
-
-// uint64Flag defines a decimal uint64 flag with a default.
-func uint64Flag(fs *pflag.FlagSet, p *uint64, name string, def uint64, usage string) {
-	*p = def
-	fs.Var(&decimal[uint64]{p: p}, name, usage)
+	fs.Var(&decimal[T]{p: p}, name, usage)
 }

@@ -37,19 +37,17 @@ const usageTemplate = `usage: {{.UseLine}}
 Flags:
 {{.LocalFlags.FlagUsagesWrapped 100}}{{end}}`
 
-// flagWant says what a flag's value must be, by the flag's type.
+// flagWant says what a flag's value must be, by the flag's type (a map
+// made when asked: a package's map would be made at every start).
 func flagWant(typ string) (string, bool) {
-	switch typ {
-	case "bool":
-		return "true or false", true
-	case "duration":
-		return "a duration such as 500ms, 5s or 1m", true
-	case "int":
-		return "an integer", true
-	case "count", "uint64":
-		return "a whole number, 0 or more", true
-	}
-	return "", false
+	want, ok := map[string]string{
+		"bool":     "true or false",
+		"duration": "a duration such as 500ms, 5s or 1m",
+		"int":      "an integer",
+		"count":    "a whole number, 0 or more",
+		"uint64":   "a whole number, 0 or more",
+	}[typ]
+	return want, ok
 }
 
 // flagError rewords the flag parser's error about a flag's value: the
@@ -79,12 +77,6 @@ func flagError(cmd *cobra.Command, err error) error {
 // of a command line holds a NUL byte.
 const argMark = "\x00"
 
-// negativeNumber reports whether a looks like a negative number: a dash
-// and a digit.
-func negativeNumber(a string) bool {
-	return len(a) >= 2 && a[0] == '-' && '0' <= a[1] && a[1] <= '9'
-}
-
 // protectArgs prepares a command line for the flag parser:
 //
 //   - an argument that looks like a negative number ("-4", in
@@ -108,7 +100,7 @@ func protectArgs(root *cobra.Command, args []string) ([]string, *cobra.Command, 
 		switch {
 		case a == "--":
 			return out, cmd, nil
-		case negativeNumber(a):
+		case len(a) >= 2 && a[0] == '-' && '0' <= a[1] && a[1] <= '9': // a negative number
 			out[i] = argMark + a
 		case strings.HasPrefix(a, "--"):
 			name, _, inline := strings.Cut(a[2:], "=")

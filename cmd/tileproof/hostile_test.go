@@ -30,20 +30,27 @@ func noControls(t *testing.T, what, out string) {
 	}
 }
 
+// minimalAt writes the replay replays/minimal.yaml, valid, to the file
+// name and returns name.
+func minimalAt(t *testing.T, name string) string {
+	t.Helper()
+	valid, err := os.ReadFile("../../replays/minimal.yaml")
+	if err == nil {
+		err = os.WriteFile(name, valid, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
 // TestFileNamesShownSafely: a file named with escape sequences is named
 // visibly (\x1b) in verify's verdicts, its summary, its errors and its
 // report's line, and in show's title and errors, never written raw
 // (issue 25, item 5).
 func TestFileNamesShownSafely(t *testing.T) {
 	dir := t.TempDir()
-	valid, err := os.ReadFile("../../replays/minimal.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := filepath.Join(dir, hostileName)
-	if err := os.WriteFile(name, valid, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	name := minimalAt(t, filepath.Join(dir, hostileName))
 	bad := filepath.Join(dir, "bad"+hostileName)
 	if err := os.WriteFile(bad, []byte("profile: tile-merge\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -77,14 +84,7 @@ func TestFileNamesShownSafely(t *testing.T) {
 // (\x1b), never raw.
 func TestHTMLHostileName(t *testing.T) {
 	dir := t.TempDir()
-	valid, err := os.ReadFile("../../replays/minimal.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := filepath.Join(dir, "<img src=x onerror=alert(1)>\x1b]0;t\x07.yaml")
-	if err := os.WriteFile(name, valid, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	name := minimalAt(t, filepath.Join(dir, "<img src=x onerror=alert(1)>\x1b]0;t\x07.yaml"))
 	page := filepath.Join(dir, "page\x1b]0;o\x07.html")
 	code, out, errOut := runCLI(t, "", "show", "--html", "-o", page, name)
 	if code != exitOK || !strings.Contains(out, `\x1b]0;t\x07`) || !strings.Contains(out, `\x1b]0;o\x07`) {
@@ -132,14 +132,11 @@ func TestShowBounded(t *testing.T) {
 // input directory, is refused before the input is truncated.
 func TestReportNotThroughLinks(t *testing.T) {
 	dir := t.TempDir()
-	valid, err := os.ReadFile("../../replays/minimal.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
 	in := filepath.Join(dir, "in")
 	os.Mkdir(in, 0o755)
-	replayFile := filepath.Join(in, "a.yaml")
-	if err := os.WriteFile(replayFile, valid, 0o644); err != nil {
+	replayFile := minimalAt(t, filepath.Join(in, "a.yaml"))
+	valid, err := os.ReadFile(replayFile)
+	if err != nil {
 		t.Fatal(err)
 	}
 	victim := filepath.Join(dir, "victim")
@@ -215,14 +212,7 @@ func TestImportBoundedAndSafe(t *testing.T) {
 // would write raw, and reads back to the same name.
 func TestJSONLineNoTerminalRunes(t *testing.T) {
 	dir := t.TempDir()
-	valid, err := os.ReadFile("../../replays/minimal.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := filepath.Join(dir, "a\u009b2J\u202eb.yaml")
-	if err := os.WriteFile(name, valid, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	name := minimalAt(t, filepath.Join(dir, "a\u009b2J\u202eb.yaml"))
 	code, out, _ := runCLI(t, "", "verify", "--json", name)
 	var vd struct{ Name string }
 	if err := json.Unmarshal([]byte(out), &vd); err != nil || code != exitOK || vd.Name != name {

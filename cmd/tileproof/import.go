@@ -65,10 +65,6 @@ tileproof verify then says where it fails.`,
 	return cmd
 }
 
-// maxRecordingSize bounds a recording file: the first format's reader
-// takes up to hallabois.MaxV1Bytes, the second's less.
-const maxRecordingSize = hallabois.MaxV1Bytes
-
 // importHallabois imports each recording, going on after one that fails,
 // and returns 2 if one could not be read or written, else 1 if one was
 // refused, else 0.
@@ -155,7 +151,11 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 			case f.profileOut == "":
 				note("%s: profile %s is not built in; --profile-out DIR writes it, for tileproof verify --profile", file, p.Name)
 			case !profiles[path]:
-				if err := writeProfileFile(path, profileYAML(p)); err != nil {
+				err := os.MkdirAll(filepath.Dir(path), 0o755)
+				if err == nil {
+					err = os.WriteFile(path, profileYAML(p), 0o644)
+				}
+				if err != nil {
 					note("%v", err)
 					code = exitBadUsage
 					continue
@@ -175,7 +175,9 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 // *hallabois.ConvertError when it cannot be a replay, another error when
 // it cannot be read.
 func importRecording(file string) (*hallabois.Import, error) {
-	data, err := batchfiles.ReadRegular(file, maxRecordingSize) // a pipe or a device refused, as show does
+	// Bounded by what the first format's reader takes (the second's takes
+	// less); a pipe or a device refused, as show does.
+	data, err := batchfiles.ReadRegular(file, hallabois.MaxV1Bytes)
 	if err != nil {
 		return nil, err
 	}
@@ -184,12 +186,4 @@ func importRecording(file string) (*hallabois.Import, error) {
 		return nil, err
 	}
 	return hallabois.Convert(file, rec)
-}
-
-// writeProfileFile writes a profile file, making its folder if need be.
-func writeProfileFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(path, data, 0o644)
 }

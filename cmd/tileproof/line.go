@@ -43,18 +43,17 @@ tool's JSON shape, {"lineBeforeSwipe": [...]}, and answer in it.`,
 
 func (c *cli) line(cmd *cobra.Command, jsonIn string, args []string) int {
 	var cells []int64
+	var err error
 	if jsonIn != "" {
 		if len(args) > 0 {
 			return c.fail(exitBadUsage, "line: give the cells either as arguments or with --json, not both")
 		}
 		data := []byte(jsonIn)
 		if jsonIn == "-" {
-			var err error
 			if data, err = io.ReadAll(io.LimitReader(c.stdin, 1<<20)); err != nil {
 				return c.fail(exitBadUsage, "line: reading stdin: %v", err)
 			}
 		}
-		var err error
 		if cells, err = decodeLineJSON(data); err != nil {
 			return c.fail(exitBadUsage, "line: --json: %v", err)
 		}

@@ -167,11 +167,7 @@ func (c *cli) usageError(cmd *cobra.Command, err error) int {
 	if cmd != nil {
 		path = cmd.CommandPath()
 	}
-	prefix := "tileproof: "
-	if name := strings.TrimPrefix(path, "tileproof"); name != "" {
-		prefix += strings.TrimSpace(name) + ": "
-	}
-	fmt.Fprintln(c.stderr, prefix+msg)
+	fmt.Fprintln(c.stderr, strings.Replace(path, " ", ": ", 1)+": "+msg) // tileproof: import hallabois: msg
 	fmt.Fprintf(c.stderr, "Run \"%s --help\" for usage.\n", path)
 	return exitBadUsage
 }

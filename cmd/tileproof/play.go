@@ -61,7 +61,7 @@ An illegal move in a profile that refuses it exits 1, naming the action.`,
 	fl.StringVar(&f.seed, "seed", "", "the seed `TEXT` (tp1: 1 to 96 characters once trimmed); at the terminal, a random one when not given")
 	fl.StringVar(&f.profile, "profile", "tile-merge", "a built-in profile's `NAME`, or a profile YAML file")
 	fl.StringVar(&f.moves, "moves", "", "the move `LOG`: U D L R, Z undo, E End run, K keep playing; white space ignored")
-	uint64Flag(fl, &f.target, "target", 0, "the run's target `TILE`, in a profile that offers a choice (online-2048); 0: the profile's own")
+	numFlag(fl, &f.target, "target", 0, "the run's target `TILE`, in a profile that offers a choice (online-2048); 0: the profile's own")
 	fl.BoolVar(&f.openEnded, "open-ended", false, "play on past the target, in a profile that offers it")
 	fl.BoolVar(&f.json, "json", false, "print the game as JSON")
 	fl.StringVarP(&f.output, "output", "o", "", "at the terminal, write the game as a replay to `FILE` (default: a new file named after the profile and seed)")
@@ -92,16 +92,16 @@ func (c *cli) play(cmd *cobra.Command, f *playFlags, args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %v", err)
 	}
-	if interactive {
-		return c.playTerminal(p, f.seed, setup, f.output)
-	}
-	actions, err := engine.ParseActions(f.moves)
+	actions, err := engine.ParseActions(f.moves) // none at the terminal
 	if err != nil {
 		return c.fail(exitBadUsage, "play: --moves: %v", err)
 	}
 	g, err := engine.NewGame(p, f.seed)
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %v", err)
+	}
+	if interactive {
+		return c.playTerminal(g, f.seed, setup, f.output)
 	}
 	n, playErr := g.Play(actions, nil)
 	if f.json {

@@ -12,18 +12,11 @@ import (
 	"github.com/tileproof/tileproof/termview"
 )
 
-// playTerminal lets a person play a game of profile p from seed at the
-// terminal, then writes it as a replay to output (or a new file named after
-// the seed).
-func (c *cli) playTerminal(p *engine.Profile, seed string, setup *engine.Setup, output string) int {
-	rules, err := engine.Compile(p)
-	if err != nil {
-		return c.fail(exitBadUsage, "play: %v", err)
-	}
-	g, err := rules.NewGame(seed)
-	if err != nil {
-		return c.fail(exitBadUsage, "play: %v", err)
-	}
+// playTerminal lets a person play the game g from seed at the terminal,
+// then writes it as a replay to output (or a new file named after the
+// seed).
+func (c *cli) playTerminal(g *engine.Game, seed string, setup *engine.Setup, output string) int {
+	p := g.Rules().Profile()
 	in, outTerm, both := c.terminals()
 	if !both {
 		what := "stdin"

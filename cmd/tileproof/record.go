@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -46,14 +45,14 @@ played under the first profile the implementation declares.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.seed, "seed", "", "the seed `TEXT`; with --games N, the games use TEXT-1 ... TEXT-N")
 	fl.StringVar(&f.profile, "profile", "tile-merge", "a built-in profile's `NAME`, or a profile YAML file (with --impl, default: its first)")
-	uint64Flag(fl, &f.target, "target", 0, "the run's target `TILE`, in a profile that offers a choice; 0: the profile's own")
+	numFlag(fl, &f.target, "target", 0, "the run's target `TILE`, in a profile that offers a choice; 0: the profile's own")
 	fl.BoolVar(&f.openEnded, "open-ended", false, "play on past the target, in a profile that offers it")
 	fl.StringVar(&f.moves, "moves", "", "the move `LOG` to record")
 	fl.StringVar(&f.player, "player", "", "let a built-in player play: `NAME` random or expectimax")
-	uint64Flag(fl, &f.playerSeed, "player-seed", 1, "the random player's `SEED`")
-	intFlag(fl, &f.maxMoves, "max-moves", 0, "stop a player after `N` counted moves (0: play to the end)")
+	numFlag(fl, &f.playerSeed, "player-seed", 1, "the random player's `SEED`")
+	numFlag(fl, &f.maxMoves, "max-moves", 0, "stop a player after `N` counted moves (0: play to the end)")
 	fl.BoolVar(&f.keep, "keep-playing", false, "when the run stops at the win and the profile asks (classic), record K and play on")
-	intFlag(fl, &f.games, "games", 1, "record `N` games (more than 1 with --player)")
+	numFlag(fl, &f.games, "games", 1, "record `N` games (more than 1 with --player)")
 	fl.BoolVar(&f.spawns, "spawns", false, "write the spawn-recorded form: the start board and each spawn, no seed")
 	fl.BoolVar(&f.commit, "commit", false, "add the seed's SHA-256 commitment")
 	fl.BoolVar(&f.json, "json", false, "write JSON, one replay a line (the default for more than one game)")
@@ -81,7 +80,9 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 		return c.fail(exitBadUsage, "record: --games takes 1 or more games, and more than 1 only with --player")
 	case f.maxMoves < 0:
 		return c.fail(exitBadUsage, "record: --max-moves %d: give 0 or more", f.maxMoves)
-	case f.player != "" && !slices.Contains(player.Names(), f.player):
+	}
+	pl, err := player.New(f.player, f.playerSeed) // none, and an error, for a move log
+	if f.player != "" && err != nil {
 		return c.fail(exitBadUsage, "record: no player %q; the players are %s", f.player, strings.Join(player.Names(), " and "))
 	}
 	p, setup, err := loadSetupProfile(f.profile, f.target, f.openEnded)
@@ -92,17 +93,9 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "record: %v", err)
 	}
-	var log []engine.Action
-	if f.moves != "" {
-		if log, err = engine.ParseActions(f.moves); err != nil {
-			return c.fail(exitBadUsage, "record: --moves: %v", err)
-		}
-	}
-	var pl player.Player
-	if f.player != "" {
-		if pl, err = player.New(f.player, f.playerSeed); err != nil {
-			return c.fail(exitBadUsage, "record: %v", err)
-		}
+	log, err := engine.ParseActions(f.moves) // none for a player
+	if err != nil {
+		return c.fail(exitBadUsage, "record: --moves: %v", err)
 	}
 	w := c.stdout
 	if f.output != "" {
@@ -118,7 +111,7 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	if f.impl != "" {
 		playing = newRun(cmd.Context(), 0)
 		defer playing.stop()
-		if impl, err = c.openImpl(playing, f.impl, nil, implTimeouts{f.timeout, f.startTimeout}); err != nil {
+		if impl, err = c.openImpl(playing, f.impl, nil, f.timeout, f.startTimeout); err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
 		defer impl.Close()

@@ -44,7 +44,7 @@ unsigned.`,
 	// read from the profiles' files, too slow for every start.
 	fl.StringVar(&f.profiles, "profiles", "", "the games to serve: profile `NAMES` or files, comma-separated (default: every built-in profile)")
 	fl.BoolVar(&f.forced, "forced-spawns", false, "let an action force the next spawn (for testing, unsigned only: a player could cheat with it)")
-	intFlag(fl, &f.window, "window", server.DefaultWindow, "signed: how many games stay live at once, each playing its own states once (12 bytes a game); a game over, or idle an hour, gives its place to a new one, and with none idle init is refused (503)")
+	numFlag(fl, &f.window, "window", server.DefaultWindow, "signed: how many games stay live at once, each playing its own states once (12 bytes a game); a game over, or idle an hour, gives its place to a new one, and with none idle init is refused (503)")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.serve(&f, args) })
 	return cmd
 }
@@ -124,15 +124,21 @@ func signingKey(keyFile string, lookupEnv func(string) (string, bool)) ([]byte, 
 	return key, nil
 }
 
-// timesKeyFile reads the key of a signed server from a file, as
-// --times-key-file takes it (analyze, verify): as serve reads --key-file,
-// and at least server.MinKeySize bytes.
+// timesKeyFile reads the key of a signed server from the file name of
+// --times-key-file (analyze, show, verify), as serve reads --key-file,
+// and at least server.MinKeySize bytes; nil for "", none given.
 func timesKeyFile(name string) ([]byte, error) {
+	if name == "" {
+		return nil, nil
+	}
 	key, err := readKeyFile(name)
 	if err == nil && len(key) < server.MinKeySize {
 		err = fmt.Errorf("the key is %d bytes; a server's key has %d or more", len(key), server.MinKeySize)
 	}
-	return key, err
+	if err != nil {
+		return nil, fmt.Errorf("--times-key-file %s: %v", safetext.Terminal(name), err)
+	}
+	return key, nil
 }
 
 // readKeyFile reads a key file, serve's --key-file and --times-key-file

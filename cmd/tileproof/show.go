@@ -1,9 +1,10 @@
 package main
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
-	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 )
@@ -90,13 +91,11 @@ func (c *cli) show(f *showFlags, args []string) int {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}
 	if f.html {
-		var timesKey []byte
-		if f.timesKeyFile != "" {
-			if timesKey, err = timesKeyFile(f.timesKeyFile); err != nil {
-				return c.fail(exitBadUsage, "show: --times-key-file %s: %v", safetext.Terminal(f.timesKeyFile), err)
-			}
+		x, err := newExtras(context.Background(), v, f.timesKeyFile, f.analyze)
+		if err != nil {
+			return c.fail(exitBadUsage, "show: %v", err)
 		}
-		return c.showHTML(v, name, r, f, timesKey) // never holds the frames
+		return c.showHTML(v, name, r, f, x) // never holds the frames
 	}
 	s := &shown{name: name, replay: r}
 	s.verdict, s.frames = v.Trace(r)
@@ -105,13 +104,10 @@ func (c *cli) show(f *showFlags, args []string) int {
 	if code != exitOK {
 		return code
 	}
-	if !s.verdict.Valid {
-		code = exitFailed
+	if code = c.showTerminal(s, step); code != exitOK || s.verdict.Valid {
+		return code
 	}
-	if failed := c.showTerminal(s, step); failed != exitOK {
-		return failed
-	}
-	return code
+	return exitFailed // an invalid replay, shown
 }
 
 // showStep returns the step to show of a replay of frames frames and

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 
@@ -12,11 +11,9 @@ import (
 
 // showHTML is show --html: it verifies r, writing its frames into the
 // page as the verifier hands them out (htmlview.Viewer), so that no frame
-// a step is ever held, and writes the page to the file out; with
-// --analyze, a valid game's page with its evidence of computer play; with
-// timesKey (--times-key-file), the page says whether the replay's think
-// times are sealed by the server of that key.
-func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *showFlags, timesKey []byte) int {
+// a step is ever held, and writes the page to the file out, with the
+// extras x of --analyze and --times-key-file.
+func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *showFlags, x verdictExtras) int {
 	page := htmlview.NewViewer(r)
 	vd := v.Walk(r, page.Add)
 	vd.Name = name
@@ -24,13 +21,15 @@ func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *sho
 	if _, code := c.showStep(f, vd, frames); code != exitOK {
 		return code
 	}
+	x.add(&vd, name, r)
 	band, times := "", ""
-	if timesKey != nil && !vd.Reason.Unreadable() {
-		vd.ThinkTimes = timesChecker(timesKey)(r)
-		times = ", think times: " + timesWord(vd.ThinkTimes)
+	switch state := vd.ThinkTimes.State(); state {
+	case replay.TimesNotSealed:
+		times = ", think times: NOT sealed"
+	case replay.TimesSealed, replay.TimesNone:
+		times = ", think times: " + string(state)
 	}
-	if f.analyze && analysed(vd) {
-		vd.Analysis = analyzer(context.Background(), v, analysisOptions(timesKey))(name, r)
+	if vd.Analysis != nil {
 		var a struct{ Band string }
 		json.Unmarshal(vd.Analysis, &a)
 		band = ", evidence of computer play: " + a.Band

@@ -17,19 +17,10 @@ import (
 // pages of a timed replay are those of the same replay without its times,
 // byte for byte.
 func TestTimesPages(t *testing.T) {
-	key := "0123456789abcdef0123456789abcdef"
-	rep := playTimedGame(t, key, "times pages", 40)
+	rep := playTimedGame(t, "times pages", 40)
 	dir := t.TempDir()
 	write := dirWriter(t, dir)
-	read := func(name string) string {
-		t.Helper()
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	keyFile := write("key", []byte(key))
+	keyFile := write("key", []byte(timesKey))
 	good := write("games/good.json", rep.EncodeJSON())
 	slower := slowerAt(rep, 3)
 	forged := write("games/forged.json", slower.EncodeJSON())
@@ -51,7 +42,7 @@ func TestTimesPages(t *testing.T) {
 		if code != exitOK || !strings.Contains(stdout, tc.line) {
 			t.Fatalf("show %s: exit %d\n%s%s", tc.file, code, stdout, errOut)
 		}
-		raw := read(out)
+		raw := readText(t, out)
 		text := pageText(raw)
 		for _, w := range tc.want {
 			if !strings.Contains(text, w) && !strings.Contains(raw, w) {
@@ -72,7 +63,7 @@ func TestTimesPages(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("verify --report --times-key-file: exit %d\n%s", code, errOut)
 	}
-	summary := read(report)
+	summary := readText(t, report)
 	counts := pageText(regexp.MustCompile(`(?s)<p id="times-counts".*?</p>`).FindString(summary))
 	if !strings.Contains(counts, "1 sealed by the server whose key was given, 1 NOT sealed") || !strings.Contains(counts, "1 without times") {
 		t.Errorf("the report's counts of the think times: %q", counts)
@@ -82,7 +73,7 @@ func TestTimesPages(t *testing.T) {
 	}
 	for name, want := range map[string]string{"good": `data-times="sealed"`, "forged": `data-times="not-sealed"`, "untimed": `data-times="none"`} {
 		pages, _ := filepath.Glob(filepath.Join(dir, "r_files", name+".json-*.html"))
-		if len(pages) != 1 || !strings.Contains(read(pages[0]), want) {
+		if len(pages) != 1 || !strings.Contains(readText(t, pages[0]), want) {
 			t.Errorf("%s's page: %v, want %s", name, pages, want)
 		}
 	}
@@ -94,9 +85,9 @@ func TestTimesPages(t *testing.T) {
 		runCLI(t, "", "show", "--html", "-o", out, filepath.Join(dir, file))
 		runCLI(t, "", "verify", "--report", report, filepath.Join(dir, file))
 		pages, _ := filepath.Glob(filepath.Join(dir, "r_files", "*.html"))
-		all := []string{read(out), read(report)}
+		all := []string{readText(t, out), readText(t, report)}
 		for _, p := range pages {
-			all = append(all, read(p))
+			all = append(all, readText(t, p))
 		}
 		return all
 	}
@@ -112,8 +103,79 @@ func TestTimesPages(t *testing.T) {
 	}
 }
 
+// TestThinkPages: show --html --analyze and verify --analyze --report
+// put a timed game's think-time figures on its viewer page, sealed with
+// the signed server's key, NOT sealed with another's, not checked with
+// none; the report has the column of the median think times; the page of
+// the same game without times has no part of them.
+func TestThinkPages(t *testing.T) {
+	rep := playTimedGame(t, "think pages", 60)
+	dir := t.TempDir()
+	write := dirWriter(t, dir)
+	keyFile := write("key", []byte(timesKey))
+	otherKey := write("other", []byte(strings.Repeat("x", 32)))
+	timed := write("games/timed.json", rep.EncodeJSON())
+	bare := untimedCopy(rep)
+	untimed := write("games/untimed.json", bare.EncodeJSON())
+	out := filepath.Join(dir, "show.html")
+	for _, tc := range []struct {
+		file string
+		args []string
+		want string
+	}{
+		{timed, []string{"--times-key-file", keyFile}, `<p id="think-seal" data-sealed="sealed">`},
+		{timed, []string{"--times-key-file", otherKey}, `<p id="think-seal" data-sealed="not-sealed">`},
+		{timed, nil, `<p id="think-seal" data-sealed="unchecked">`},
+		{untimed, []string{"--times-key-file", keyFile}, ""},
+	} {
+		args := append(append([]string{"show", "--html", "--analyze", "-o", out}, tc.args...), tc.file)
+		if code, stdout, errOut := runCLI(t, "", args...); code != exitOK {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, stdout, errOut)
+		}
+		page := readText(t, out)
+		if !strings.Contains(page, `id="evidence"`) {
+			t.Fatalf("%v: no section of evidence", args)
+		}
+		if tc.want == "" {
+			if strings.Contains(page, `id="think-title"`) || strings.Contains(page, "think-seal") {
+				t.Errorf("%v: the page of a game without times has a part of them", args)
+			}
+			continue
+		}
+		if !strings.Contains(page, tc.want) || !strings.Contains(pageText(page), "These figures change no band") {
+			t.Errorf("%v: the page lacks %s or the sentence that the figures change no band", args, tc.want)
+		}
+		if m := regexp.MustCompile(`<dd id="think-median">([\d,]+) ms, quartiles [\d,]+ to [\d,]+ ms</dd>`).FindStringSubmatch(page); m == nil {
+			t.Errorf("%v: no median of the think times", args)
+		}
+	}
+
+	report := filepath.Join(dir, "r.html")
+	if code, _, errOut := runCLI(t, "", "verify", "--analyze", "--times-key-file", keyFile, "--report", report, filepath.Join(dir, "games")); code != exitOK {
+		t.Fatalf("verify --analyze --report: exit %d\n%s", code, errOut)
+	}
+	summary := readText(t, report)
+	if !strings.Contains(summary, `data-col="13"`) || !strings.Contains(summary, `"think":true`) {
+		t.Error("the report has no column of the think times")
+	}
+	pages, _ := filepath.Glob(filepath.Join(dir, "r_files", "timed.json-*.html"))
+	if len(pages) != 1 || !strings.Contains(readText(t, pages[0]), `data-sealed="sealed"`) {
+		t.Errorf("the timed game's page in the report: %v", pages)
+	}
+}
+
 // pageText is a page's text, the tags left out, the entities read and
 // each run of white space one space.
 func pageText(page string) string {
 	return strings.Join(strings.Fields(html.UnescapeString(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(page, ""))), " ")
+}
+
+// readText returns the text of the file name, read whole.
+func readText(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -55,9 +55,9 @@ implausible spawns), 2 when one cannot be read.`,
 	fl.BoolVar(&f.analyze, "analyze", false, "add to each valid game's verdict the evidence of computer play of tileproof analyze (docs/analyze.md): its band and statement, with --json its report as \"analysis\", with --report its section on the game's page and a column of bands")
 	fl.BoolVar(&f.strict, "strict", false, "fail (exit 1) a valid replay whose spawns the plausibility tests warn about, as a leaderboard may want")
 	fl.StringVar(&f.report, "report", "", "also write an HTML summary to `FILE` (report.html, say), with a viewer page per replay in report_files beside it (docs/viewer-html.md)")
-	intFlag(fl, &f.reportPages, "report-pages", 1000, "with --report, at most `N` viewer pages of the replays that need your eyes (suspicious, invalid, the top scores), and as many of the other valid ones")
-	intFlag(fl, &f.reportTop, "report-top", 10, "with --report, the `N` top scores listed (and paged) among the replays that need your eyes")
-	intFlag(fl, &f.workers, "workers", 0, "`N` replays verified in parallel (0: one a CPU)")
+	numFlag(fl, &f.reportPages, "report-pages", 1000, "with --report, at most `N` viewer pages of the replays that need your eyes (suspicious, invalid, the top scores), and as many of the other valid ones")
+	numFlag(fl, &f.reportTop, "report-top", 10, "with --report, the `N` top scores listed (and paged) among the replays that need your eyes")
+	numFlag(fl, &f.workers, "workers", 0, "`N` replays verified in parallel (0: one a CPU)")
 	fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); a replay uses it when its profile: names the file's name:")
 	fl.StringVar(&f.timesKeyFile, "times-key-file", "", "also check each replay's think times against the key in `FILE` of the signed server that dealt it (as serve --key-file takes it): whether they are the times it measured (with --analyze, the analysis's too; with --report, the pages say it); the verdict on the game does not change")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.verify(cmd, &f, args) })
@@ -78,13 +78,12 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "verify: %v", err)
 	}
-	var timesKey []byte
-	if f.timesKeyFile != "" {
-		if timesKey, err = timesKeyFile(f.timesKeyFile); err != nil {
-			return c.fail(exitBadUsage, "verify: --times-key-file %s: %v", safetext.Terminal(f.timesKeyFile), err)
-		}
+	ctx := cmd.Context()
+	x, err := newExtras(ctx, v, f.timesKeyFile, f.analyze)
+	if err != nil {
+		return c.fail(exitBadUsage, "verify: %v", err)
 	}
-	verifyOne := v.VerifyFile
+	verifyOne := x.verifyFile(v)
 	var report *htmlview.BatchReport
 	if f.report != "" {
 		switch {
@@ -96,24 +95,12 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		if report, err = htmlview.CreateBatchReport(f.report, args, v, f.reportPages, f.reportTop); err != nil {
 			return c.fail(exitBadUsage, "verify: --report: %v", err)
 		}
+		report.SetTimesCheck(x.checkTimes) // before each page is written: the pages show them
+		report.SetAnalyzer(x.analyse)
 		verifyOne = report.Verify
 	}
-	switch {
-	case timesKey != nil && report != nil:
-		report.SetTimesCheck(timesChecker(timesKey)) // before each page is written: the pages show it
-	case timesKey != nil:
-		verifyOne = withTimesCheck(v, timesKey)
-	}
-	ctx := cmd.Context()
-	analysisOpts := analysisOptions(timesKey)
-	switch {
-	case f.analyze && report != nil:
-		report.SetAnalyzer(analyzer(ctx, v, analysisOpts)) // before each page is written: the pages show it
-	case f.analyze:
-		verifyOne = withAnalysis(analyzer(ctx, v, analysisOpts), verifyOne)
-	}
 	var sum replay.Summary
-	times := timesTally{}
+	times := map[replay.TimesState]int{}
 	var progressOut io.Writer // stderr when it is a terminal
 	if f := terminalFile(c.stderr); f != nil {
 		progressOut = f
@@ -166,7 +153,8 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 	}
 	sum.Write(summaryOut)
 	if f.timesKeyFile != "" {
-		times.write(summaryOut)
+		fmt.Fprintf(summaryOut, "think times: %s sealed by the key given, %d with times NOT sealed by it, %d without times\n",
+			plural(times[replay.TimesSealed], "replay"), times[replay.TimesNotSealed], times[replay.TimesNone])
 	}
 	if report != nil {
 		pages, unpaged, stale, err := report.Finish("tileproof verify " + strings.Join(args, " "))
@@ -178,7 +166,11 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 			fmt.Fprintf(c.stderr, "removed %s of an earlier report from %s\n", plural(stale, "page"), safetext.Terminal(report.Dir()))
 		}
 		if unpaged > 0 {
-			fmt.Fprintf(c.stderr, "%s no page: --report-pages %d caps the pages of the replays that need your eyes, and of the others\n", pluralHave(unpaged, "replay"), f.reportPages)
+			have := "have"
+			if unpaged == 1 {
+				have = "has"
+			}
+			fmt.Fprintf(c.stderr, "%s %s no page: --report-pages %d caps the pages of the replays that need your eyes, and of the others\n", plural(unpaged, "replay"), have, f.reportPages)
 		}
 	}
 	switch {
@@ -188,14 +180,6 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		return exitFailed
 	}
 	return exitOK
-}
-
-// pluralHave returns "1 replay has", "2 replays have".
-func pluralHave(n int, noun string) string {
-	if n == 1 {
-		return plural(n, noun) + " has"
-	}
-	return plural(n, noun) + " have"
 }
 
 // printVerdict writes a verdict for a person: ok, FAIL or error, then

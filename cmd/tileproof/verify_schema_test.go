@@ -40,12 +40,11 @@ func TestVerdictSchema(t *testing.T) {
 		return err
 	}
 	// A timed game, its times sealed and not, checked with the key.
-	key := "0123456789abcdef0123456789abcdef"
-	rep := playTimedGame(t, key, "schema", 20)
+	rep := playTimedGame(t, "schema", 20)
 	dir := t.TempDir()
 	forged := *rep
 	forged.TimesSeal = "hmac-sha256:" + strings.Repeat("a", 64)
-	for name, data := range map[string][]byte{"key": []byte(key), "g/sealed.json": rep.EncodeJSON(), "g/forged.json": forged.EncodeJSON()} {
+	for name, data := range map[string][]byte{"key": []byte(timesKey), "g/sealed.json": rep.EncodeJSON(), "g/forged.json": forged.EncodeJSON()} {
 		os.MkdirAll(filepath.Join(dir, "g"), 0o755)
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
 			t.Fatal(err)

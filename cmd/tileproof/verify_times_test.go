@@ -15,12 +15,11 @@ import (
 // without the flag the output is that of the same replay without times,
 // byte for byte.
 func TestVerifyTimesKey(t *testing.T) {
-	key := "0123456789abcdef0123456789abcdef"
-	rep := playTimedGame(t, key, "verify times", 60)
+	rep := playTimedGame(t, "verify times", 60)
 	n := len(rep.Times)
 	dir := t.TempDir()
 	write := dirWriter(t, dir)
-	keyFile := write("key", []byte(key+"\n"))
+	keyFile := write("key", []byte(timesKey+"\n"))
 	otherKey := write("other", []byte(strings.Repeat("y", 32)))
 	good := write("timed/g.json", rep.EncodeJSON())
 

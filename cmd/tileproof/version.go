@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -69,10 +70,7 @@ func moduleVersion() string {
 	if !ok {
 		return "unknown (no build information)"
 	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
+	v := cmp.Or(bi.Main.Version, "(devel)")
 	var parts []string
 	if bi.Main.Path != "" {
 		parts = append(parts, "module "+bi.Main.Path)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestAnalyzeReferenceNotRegular: a reference that is a named pipe is
@@ -34,7 +35,7 @@ func TestAnalyzeTimesKeyPipe(t *testing.T) {
 		want string
 	}{
 		{"short\n", exitBadUsage, "the key is 5 bytes"},
-		{"0123456789abcdef0123456789abcdef\n", exitOK, "consistent"},
+		{timesKey + "\n", exitOK, "consistent"},
 	} {
 		fifo := filepath.Join(t.TempDir(), "key")
 		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
@@ -50,5 +51,27 @@ func TestAnalyzeTimesKeyPipe(t *testing.T) {
 		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
 			t.Errorf("a key of %q through a named pipe: exit %d, want %d and %q in %s%s", tc.key, code, tc.code, tc.want, out, errOut)
 		}
+	}
+}
+
+// TestShowRefusesPipe: show opens a named pipe without waiting on it and
+// refuses it (issue 25, item 4).
+func TestShowRefusesPipe(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "p.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan string, 1)
+	go func() {
+		_, _, errOut := runCLI(t, "", "show", fifo)
+		done <- errOut
+	}()
+	select {
+	case errOut := <-done:
+		if !strings.Contains(errOut, "a named pipe; only a regular file is read") {
+			t.Errorf("%q", errOut)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("show waits on a named pipe")
 	}
 }

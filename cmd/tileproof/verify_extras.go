@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/tileproof/tileproof/analyze"
+	"github.com/tileproof/tileproof/internal/safetext"
+	"github.com/tileproof/tileproof/replay"
+	"github.com/tileproof/tileproof/server"
+)
+
+// verdictExtras are what verify and show --html add to the verdict of a
+// replay that decodes, each nil when not asked for: the check of its
+// think times against the signed server's key (--times-key-file), and
+// for a valid game (a suspicious one too; an invalid game is no game to
+// judge) the evidence of computer play that tileproof analyze gives
+// (--analyze). A report adds them itself (SetTimesCheck, SetAnalyzer),
+// before each page is written. The verdict on the game is left as it
+// is: times that are not sealed are not the times the server measured,
+// which says nothing of whether the game is legal.
+type verdictExtras struct {
+	checkTimes func(r *replay.Replay) *replay.TimesCheck
+	analyse    func(name string, r *replay.Replay) json.RawMessage
+}
+
+// newExtras returns the extras of --times-key-file keyFile (none for "")
+// and --analyze; an analysis with a key checks the think times it uses.
+func newExtras(ctx context.Context, v *replay.Verifier, keyFile string, analyse bool) (verdictExtras, error) {
+	var x verdictExtras
+	key, err := timesKeyFile(keyFile)
+	if err != nil || key == nil && !analyse {
+		return x, err
+	}
+	if key != nil {
+		x.checkTimes = func(r *replay.Replay) *replay.TimesCheck {
+			tc := &replay.TimesCheck{Count: len(r.Times), Sealed: true}
+			if err := server.CheckTimes(key, r); err != nil {
+				tc.Sealed, tc.Reason = false, err.Error()
+			}
+			return tc
+		}
+	}
+	if analyse {
+		opts := analyze.Options{Clairvoyance: true, CheckTimes: timesCheck(key)}
+		x.analyse = func(name string, r *replay.Replay) json.RawMessage {
+			rep, err := analyze.Analyze(ctx, v, name, r, opts)
+			if err != nil {
+				return notAnalysed(err)
+			}
+			b, _ := json.Marshal(rep)
+			return b
+		}
+	}
+	return x, nil
+}
+
+// timesCheck is server.CheckTimes with key, as analyze.Options takes it;
+// nil without a key.
+func timesCheck(key []byte) func(r *replay.Replay) error {
+	if key == nil {
+		return nil
+	}
+	return func(r *replay.Replay) error { return server.CheckTimes(key, r) }
+}
+
+// add adds the extras to vd, the verdict of r, called name.
+func (x verdictExtras) add(vd *replay.Verdict, name string, r *replay.Replay) {
+	if x.checkTimes != nil && !vd.Reason.Unreadable() {
+		vd.ThinkTimes = x.checkTimes(r)
+	}
+	if x.analyse != nil && (vd.Valid || vd.Reason == replay.Implausible) {
+		vd.Analysis = x.analyse(name, r)
+	}
+}
+
+// verifyFile is v.VerifyFile with the extras added: the replay decoded
+// once, verified, then given its extras, as the report's Verify does.
+func (x verdictExtras) verifyFile(v *replay.Verifier) func(string, []byte) replay.Verdict {
+	if x.checkTimes == nil && x.analyse == nil {
+		return v.VerifyFile
+	}
+	return func(name string, data []byte) replay.Verdict {
+		r, err := replay.Decode(name, data)
+		if err != nil {
+			return v.VerifyFile(name, data) // the malformed verdict, worded as without the extras
+		}
+		vd := v.Verify(r)
+		vd.Name = name
+		x.add(&vd, name, r)
+		return vd
+	}
+}
+
+// notAnalysed is the analysis of a game the evaluators cannot analyse
+// (not 4x4, a profile file): band "insufficient" and the reason, in
+// words.
+func notAnalysed(err error) json.RawMessage {
+	b, _ := json.Marshal(struct {
+		Band   string `json:"band"`
+		Reason string `json:"reason"`
+	}{analyze.Insufficient, err.Error()})
+	return b
+}
+
+// printTimesCheck writes a verdict's check of its think times for a
+// person, under the verdict's line.
+func printTimesCheck(w io.Writer, tc *replay.TimesCheck) {
+	switch tc.State() {
+	case replay.TimesSealed:
+		fmt.Fprintf(w, "       think times: %d, sealed by the server whose key was given\n", tc.Count)
+	case replay.TimesNone:
+		fmt.Fprintf(w, "       think times: none to check: %s\n", safetext.TerminalLines(tc.Reason))
+	case replay.TimesNotSealed:
+		fmt.Fprintf(w, "       think times: %d, NOT sealed by the server whose key was given: %s (the verdict on the game stands)\n", tc.Count, safetext.TerminalLines(tc.Reason))
+	}
+}
