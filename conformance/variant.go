@@ -25,12 +25,9 @@ func isProfileFile(declared string) bool {
 	return strings.Contains(declared, "/") || strings.HasSuffix(declared, ".yaml") || strings.HasSuffix(declared, ".yml")
 }
 
-// maxProfileFile is the longest profile file the runner reads.
-const maxProfileFile = 1 << 20
-
 // readProfileFile reads a profile file the user named, its path relative
 // to the directory the runner runs in; what says whose file it is. Only a
-// regular file of at most maxProfileFile bytes is read: a device, a FIFO
+// regular file of at most engine.MaxProfileFile bytes is read: a device, a FIFO
 // or a directory is refused before it is opened.
 func readProfileFile(path, what string) (*engine.Profile, error) {
 	fi, err := os.Stat(path)
@@ -40,8 +37,8 @@ func readProfileFile(path, what string) (*engine.Profile, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %q is not a regular file (%s)", what, path, fi.Mode().Type())
 	}
-	if fi.Size() > maxProfileFile {
-		return nil, fmt.Errorf("%s: %q is %d bytes; a profile file is at most %d", what, path, fi.Size(), maxProfileFile)
+	if fi.Size() > engine.MaxProfileFile {
+		return nil, fmt.Errorf("%s: %q is %d bytes; a profile file is at most %d", what, path, fi.Size(), engine.MaxProfileFile)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -51,12 +48,12 @@ func readProfileFile(path, what string) (*engine.Profile, error) {
 	if ofi, err := f.Stat(); err != nil || !ofi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %q is not a regular file", what, path)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxProfileFile+1))
+	data, err := io.ReadAll(io.LimitReader(f, engine.MaxProfileFile+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	if len(data) > maxProfileFile {
-		return nil, fmt.Errorf("%s: %q is longer than %d bytes", what, path, maxProfileFile)
+	if len(data) > engine.MaxProfileFile {
+		return nil, fmt.Errorf("%s: %q is longer than %d bytes", what, path, engine.MaxProfileFile)
 	}
 	return engine.ParseProfile(path, data)
 }

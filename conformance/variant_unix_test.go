@@ -9,13 +9,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tileproof/tileproof/engine"
 )
 
 // TestProfileFileHostile: a path an implementation declares is never
 // opened: /dev/zero (read without bound before) and a FIFO (which hung
 // the run) are refused at once with a clear error. Named by the user,
 // they are refused too, unopened, as not regular files; so is a file
-// over maxProfileFile.
+// over engine.MaxProfileFile.
 func TestProfileFileHostile(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.yaml")
@@ -23,7 +25,7 @@ func TestProfileFileHostile(t *testing.T) {
 		t.Skip("no FIFO here:", err)
 	}
 	big := filepath.Join(dir, "big.yaml")
-	if err := os.WriteFile(big, make([]byte, maxProfileFile+1), 0o666); err != nil {
+	if err := os.WriteFile(big, make([]byte, engine.MaxProfileFile+1), 0o666); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{"/dev/zero", fifo} {

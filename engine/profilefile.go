@@ -93,6 +93,9 @@ var defaultProfile = Profile{
 	FinishOrder: []Result{TargetReached, NoMoves, MoveLimitReached},
 }
 
+// MaxProfileFile is the longest profile file a program of the module reads.
+const MaxProfileFile = 1 << 20
+
 // ParseProfile reads a profile from its YAML form; file names it in errors,
 // which give the line of the field at fault. A profile may name a built-in
 // profile as its base and change only some parameters:

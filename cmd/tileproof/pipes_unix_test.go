@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tileproof/tileproof/engine"
 )
 
 // TestAnalyzeReferenceNotRegular: a reference that is a named pipe is
@@ -73,5 +75,30 @@ func TestShowRefusesPipe(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("show waits on a named pipe")
+	}
+}
+
+// TestProfileFileNotRegular: a profile file named on the command line is
+// read only if it is a regular file (/dev/zero was read without bound, a
+// named pipe waited on), and only up to engine.MaxProfileFile bytes.
+func TestProfileFileNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "p.yaml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, make([]byte, engine.MaxProfileFile+1), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{"/dev/zero": "only a regular file", fifo: "only a regular file", big: "larger than 1 MiB"} {
+		start := time.Now()
+		code, _, errOut := runCLI(t, "", "profiles", path)
+		if code == exitOK || !strings.Contains(errOut, want) {
+			t.Errorf("profiles %s: exit %d, stderr %q, want %q", path, code, errOut, want)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("profiles %s: refused after %v", path, d)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -11,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 // loadSetupProfile loads a profile and applies a run's choice of target
@@ -29,12 +29,13 @@ func loadSetupProfile(name string, target uint64, openEnded bool) (*engine.Profi
 }
 
 // loadProfile returns a built-in profile by name, or reads a profile file
-// when name is a path (it holds a "/" or ends in .yaml or .yml).
+// when name is a path (it holds a "/" or ends in .yaml or .yml): only a
+// regular file, of at most engine.MaxProfileFile bytes.
 func loadProfile(name string) (*engine.Profile, error) {
 	if !strings.Contains(name, "/") && !strings.HasSuffix(name, ".yaml") && !strings.HasSuffix(name, ".yml") {
 		return engine.BuiltinProfile(name)
 	}
-	data, err := os.ReadFile(name)
+	data, err := batchfiles.ReadRegular(name, engine.MaxProfileFile)
 	if err != nil {
 		return nil, err
 	}
