@@ -78,8 +78,6 @@ func (h *HTTP) do(method, path string, body any) (*httpResponse, error) {
 	return &r, nil
 }
 
-func (h *HTTP) get(path string, out any) error { return h.fetch("GET", path, nil, out) }
-
 // fetch makes a request and reads its JSON answer into out: at most
 // maxHTTPBody bytes, HTTP 200.
 func (h *HTTP) fetch(method, path string, body any, out any) error {
@@ -142,7 +140,7 @@ func (h *HTTP) Hello() (conformance.Hello, error) {
 		return *h.hello, nil
 	}
 	var list protocol.GameList
-	if err := h.get("/api/games", &list); err != nil {
+	if err := h.fetch("GET", "/api/games", nil, &list); err != nil {
 		return conformance.Hello{}, err
 	}
 	if len(list.Games) == 0 || len(list.Games) > protocol.MaxProfiles {
