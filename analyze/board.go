@@ -90,18 +90,17 @@ func (b bitboard) transpose() bitboard {
 // slide moves the board toward d; ok is false when the move would make a
 // tile of 2^16, which the bitboard cannot hold.
 func (b bitboard) slide(d engine.Direction) (bitboard, bool) {
-	m := rowTable()
 	x := b
 	if d == engine.Up || d == engine.Down {
 		x = b.transpose()
 	}
-	side := 0
+	table := &rowTable()[0]
 	if d == engine.Right || d == engine.Down {
-		side = 1
+		table = &rowTable()[1]
 	}
 	var out uint64
 	for r := range 4 {
-		row := m[side][uint16(uint64(x)>>(16*r))]
+		row := table[uint16(uint64(x)>>(16*r))]
 		if row == rowOverflow {
 			return 0, false
 		}
