@@ -16,12 +16,13 @@ type bitboard uint64
 const maxBitExp = 15
 
 // rowMoves are the results of sliding each 16-bit row toward column 0
-// (left) and toward column 3 (right); a row whose move would make a tile
-// of 2^16 maps to rowOverflow.
-type rowMoves struct {
-	left, right [1 << 16]uint16
-	overflow    [1 << 16]bool // either move of the row would make 2^16
-}
+// (side 0, left) and toward column 3 (side 1, right), rowOverflow for a
+// move that would make a tile of 2^16.
+type rowMoves [2][1 << 16]uint16
+
+// rowOverflow is no slid row: an empty cell before a tile toward either
+// side.
+const rowOverflow = 0x0010
 
 var (
 	movesOnce sync.Once
@@ -38,9 +39,13 @@ func rowTable() *rowMoves {
 			}
 			l, okL := slideLine(line)
 			r, okR := slideLine([4]uint8{line[3], line[2], line[1], line[0]})
-			m.left[row] = packRow(l)
-			m.right[row] = packRow([4]uint8{r[3], r[2], r[1], r[0]})
-			m.overflow[row] = !okL || !okR
+			m[0][row], m[1][row] = rowOverflow, rowOverflow
+			if okL {
+				m[0][row] = packRow(l)
+			}
+			if okR {
+				m[1][row] = packRow([4]uint8{r[3], r[2], r[1], r[0]})
+			}
 		}
 		moves = m
 	})
@@ -85,32 +90,21 @@ func (b bitboard) transpose() bitboard {
 // slide moves the board toward d; ok is false when the move would make a
 // tile of 2^16, which the bitboard cannot hold.
 func (b bitboard) slide(d engine.Direction) (bitboard, bool) {
-	m := rowTable()
 	x := b
 	if d == engine.Up || d == engine.Down {
 		x = b.transpose()
 	}
-	table := &m.left
+	table := &rowTable()[0]
 	if d == engine.Right || d == engine.Down {
-		table = &m.right
+		table = &rowTable()[1]
 	}
 	var out uint64
 	for r := range 4 {
-		row := uint16(uint64(x) >> (16 * r))
-		if m.overflow[row] && table[row] != row {
-			// Recompute exactly: the table says one of the two moves overflows.
-			var line [4]uint8
-			for c := range line {
-				line[c] = uint8(row >> (4 * c) & 15)
-			}
-			if table == &m.right {
-				line = [4]uint8{line[3], line[2], line[1], line[0]}
-			}
-			if _, ok := slideLine(line); !ok {
-				return 0, false
-			}
+		row := table[uint16(uint64(x)>>(16*r))]
+		if row == rowOverflow {
+			return 0, false
 		}
-		out |= uint64(table[row]) << (16 * r)
+		out |= uint64(row) << (16 * r)
 	}
 	if d == engine.Up || d == engine.Down {
 		return bitboard(out).transpose(), true

@@ -68,11 +68,7 @@ func getHeuristic() *heuristic {
 	heurOnce.Do(func() {
 		t := player.HeuristicRowTable()
 		h := sha256.New()
-		var buf [8]byte
-		for _, v := range t {
-			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
-			h.Write(buf[:])
-		}
+		binary.Write(h, binary.LittleEndian, t) // a hash takes every write
 		heur = &heuristic{rows: t, empty: player.HeuristicEmptyBonus(), loss: player.HeuristicLossPerLine(),
 			pin: fmt.Sprintf("%x", h.Sum(nil))[:12]}
 	})

@@ -157,17 +157,18 @@ type statistic struct {
 	high  bool // a high rate is the atypical side
 	// only, when set, is the one evaluator the statistic is modelled for.
 	only string
+	z    func(s *EvalStats) *float64 // where its z-score goes
 }
 
 var statistics = []statistic{
-	{"agreement", "agreement with", func(c counts) int { return c.agree }, true, ""},
-	{"large_errors", "large errors by", func(c counts) int { return c.large }, false, ""},
+	{"agreement", "agreement with", func(c counts) int { return c.agree }, true, "", func(s *EvalStats) *float64 { return &s.Z }},
+	{"large_errors", "large errors by", func(c counts) int { return c.large }, false, "", func(s *EvalStats) *float64 { return &s.ErrorsZ }},
 	// Small errors are modelled for corner-1 only: its unit is relative
 	// (1% of the best value), where expectimax's is absolute, so that
 	// expectimax's near misses thin out as the tiles grow (docs/analyze.md).
-	{"small_errors", "small errors by", func(c counts) int { return c.nonTrivial - c.agree - c.large }, false, corner{}.ID()},
+	{"small_errors", "small errors by", func(c counts) int { return c.nonTrivial - c.agree - c.large }, false, corner{}.ID(), func(s *EvalStats) *float64 { return &s.SmallErrorsZ }},
 	// Second-best moves have no unit: a rank.
-	{"second_best", "second-best moves by", func(c counts) int { return c.second }, false, ""},
+	{"second_best", "second-best moves by", func(c counts) int { return c.second }, false, "", func(s *EvalStats) *float64 { return &s.SecondZ }},
 }
 
 // gameCount returns a reference game's count of st for evaluator id, and
@@ -278,15 +279,9 @@ func (r *Reference) place(rep *GameReport) {
 			}
 			pct := 100 * float64(beyond) / float64(len(rates))
 			s.Placed = append(s.Placed, st.key)
-			switch st.key {
-			case "agreement":
-				s.Z, s.Percentile = z, pct
-			case "large_errors":
-				s.ErrorsZ = z
-			case "small_errors":
-				s.SmallErrorsZ = z
-			default:
-				s.SecondZ = z
+			*st.z(s) = z
+			if st.key == "agreement" {
+				s.Percentile = pct
 			}
 			if z > rep.Score {
 				side := "above"

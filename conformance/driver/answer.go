@@ -121,9 +121,10 @@ type (
 		Changed            bool
 		Gained             integer
 		Spawn              spawnLine
-		Legal              []string
+		Legal              legalList
 		State              stateLine
 	}
+	legalList []string // of at most mostLegal items
 	spawnLine struct {
 		given
 		Row, Col, Value integer
@@ -148,39 +149,9 @@ const (
 // UnmarshalJSONFrom reads an answer's object.
 func (w *answerLine) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	r := reader{dec}
-	return r.object(answerNames, &w.given, func(key uint16) (err error) {
-		switch key {
-		case keyID:
-			w.ID, err = r.integer(-1)
-		case keyOK:
-			w.OK, err = r.boolean()
-		case keyError:
-			w.Error, err = r.str(-1)
-		case keyMessage:
-			w.Message, err = r.str(-1)
-		case keyProtocol:
-			w.Protocol, err = r.integer(-1)
-		case keyName:
-			w.Name, err = r.str(-1)
-		case keyVersion:
-			w.Version, err = r.str(-1)
-		case keyProfiles:
-			w.Profiles, err = r.strings(mostStrings)
-		case keyFeatures:
-			w.Features, err = r.strings(mostStrings)
-		case keyChanged:
-			w.Changed, err = r.boolean()
-		case keyGained:
-			w.Gained, err = r.integer(-1)
-		case keySpawn:
-			w.Spawn, err = r.spawn()
-		case keyLegal:
-			w.Legal, err = r.strings(mostLegal)
-		case keyState:
-			w.State, err = r.state()
-		}
-		return err
-	})
+	// The values of answerNames' keys, in their order.
+	fields := [...]any{&w.ID, &w.OK, &w.Error, &w.Message, &w.Protocol, &w.Name, &w.Version, &w.Profiles, &w.Features, &w.Changed, &w.Gained, &w.Spawn, &w.Legal, &w.State}
+	return r.object(answerNames, &w.given, func(i int) error { return r.value(fields[i]) })
 }
 
 // reader reads an answer's values from dec.
@@ -220,8 +191,8 @@ func (r reader) start(wantName string, want ...jsontext.Kind) (jsontext.Token, b
 
 // object reads an object whose keys are names into g: null is noted (and
 // refused after, but for the answer's id and spawn), any other value read
-// by member, given the key's bit (1 << its index in names).
-func (r reader) object(names []string, g *given, member func(key uint16) error) error {
+// by member, given the key's index in names.
+func (r reader) object(names []string, g *given, member func(i int) error) error {
 	if _, ok, err := r.start("an object", '{'); !ok {
 		return err
 	}
@@ -239,7 +210,7 @@ func (r reader) object(names []string, g *given, member func(key uint16) error) 
 			g.null |= 1 << i
 			_, err = r.dec.ReadToken()
 		default:
-			err = member(1 << i)
+			err = member(i)
 		}
 		if err != nil {
 			return err
@@ -247,6 +218,31 @@ func (r reader) object(names []string, g *given, member func(key uint16) error) 
 		g.set |= 1 << i
 	}
 	_, err := r.dec.ReadToken()
+	return err
+}
+
+// value reads a key's value into p, by p's type.
+func (r reader) value(p any) (err error) {
+	switch p := p.(type) {
+	case *integer:
+		*p, err = r.integer(-1)
+	case *bool:
+		*p, err = r.boolean()
+	case *string:
+		*p, err = r.str(-1)
+	case *[]string:
+		*p, err = r.strings(mostStrings)
+	case *legalList:
+		*p, err = r.strings(mostLegal)
+	case *[][]integer:
+		*p, err = r.board()
+	case *spawnLine:
+		fields := [...]any{&p.Row, &p.Col, &p.Value}
+		err = r.object(spawnNames, &p.given, func(i int) error { return r.value(fields[i]) })
+	case *stateLine:
+		fields := [...]any{&p.Board, &p.Score, &p.Moves, &p.Won, &p.Over, &p.Result}
+		err = r.object(stateNames, &p.given, func(i int) error { return r.value(fields[i]) })
+	}
 	return err
 }
 
@@ -332,42 +328,6 @@ func (r reader) integer(i int) (integer, error) {
 	n.v, n.neg, n.ok = exactInteger(lit)
 	n.lit = string(lit)
 	return n, nil
-}
-
-func (r reader) spawn() (s spawnLine, err error) {
-	err = r.object(spawnNames, &s.given, func(key uint16) (err error) {
-		switch key {
-		case keyRow:
-			s.Row, err = r.integer(-1)
-		case keyCol:
-			s.Col, err = r.integer(-1)
-		case keyValue:
-			s.Value, err = r.integer(-1)
-		}
-		return err
-	})
-	return s, err
-}
-
-func (r reader) state() (s stateLine, err error) {
-	err = r.object(stateNames, &s.given, func(key uint16) (err error) {
-		switch key {
-		case keyBoard:
-			s.Board, err = r.board()
-		case keyScore:
-			s.Score, err = r.integer(-1)
-		case keyMoves:
-			s.Moves, err = r.integer(-1)
-		case keyWon:
-			s.Won, err = r.boolean()
-		case keyOver:
-			s.Over, err = r.boolean()
-		case keyResult:
-			s.Result, err = r.str(-1)
-		}
-		return err
-	})
-	return s, err
 }
 
 // board reads a board's rows, each a list of cells.

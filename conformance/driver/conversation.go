@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"time"
@@ -69,11 +70,7 @@ func (e *Exec) ensure() error {
 		return nil
 	}
 	if e.stderr == nil {
-		w := e.Stderr
-		if w == nil {
-			w = os.Stderr
-		}
-		e.stderr = &cappedWriter{w: w, prefix: "impl: ", limit: StderrLimit}
+		e.stderr = &cappedWriter{w: cmp.Or(e.Stderr, io.Writer(os.Stderr)), prefix: "impl: ", limit: StderrLimit}
 	}
 	p, err := startProcess(e.Command, e.stderr)
 	if err != nil {

@@ -258,7 +258,7 @@ func FuzzHTTPAnswer(f *testing.F) {
 			return
 		}
 		var g httpGame
-		if st, err := g.take(&r); err == nil && st.Board.Rows() == 0 {
+		if st, err := g.take(&r, nil); err == nil && st.Board.Rows() == 0 {
 			t.Fatalf("a state without a board from %q", data)
 		}
 	})

@@ -118,20 +118,12 @@ func (e *Exec) Hello() (conformance.Hello, error) {
 
 // New starts a game.
 func (e *Exec) New(profile, seed string, setup *engine.Setup) (conformance.ImplState, error) {
-	a, err := e.call(protocol.Request{Op: protocol.OpNew, Profile: profile, Seed: seed, Setup: setup})
-	if err != nil {
-		return conformance.ImplState{}, err
-	}
-	return stateOf(a)
+	return stateOf(e.call(protocol.Request{Op: protocol.OpNew, Profile: profile, Seed: seed, Setup: setup}))
 }
 
 // Load starts from a given state.
 func (e *Exec) Load(profile string, st conformance.LoadState) (conformance.ImplState, error) {
-	a, err := e.call(loadRequest(profile, st))
-	if err != nil {
-		return conformance.ImplState{}, err
-	}
-	return stateOf(a)
+	return stateOf(e.call(loadRequest(profile, st)))
 }
 
 func loadRequest(profile string, st conformance.LoadState) protocol.Request {
@@ -141,11 +133,7 @@ func loadRequest(profile string, st conformance.LoadState) protocol.Request {
 
 // Move plays a move.
 func (e *Exec) Move(d engine.Direction, spawn *engine.Spawn) (conformance.MoveResult, error) {
-	a, err := e.call(protocol.Request{Op: protocol.OpMove, Direction: d.String(), Spawn: spawn})
-	if err != nil {
-		return conformance.MoveResult{}, err
-	}
-	return moveOf(a)
+	return moveOf(e.call(protocol.Request{Op: protocol.OpMove, Direction: d.String(), Spawn: spawn}))
 }
 
 // PlayAll plays games of one move each: a load and a move for each game,
@@ -173,10 +161,8 @@ func (e *Exec) PlayAll(profile string, games []conformance.OneMove) []conformanc
 			case i%2 == 0:
 				r.Err = err // the load's refusal is the game's
 			case r.Err != nil: // the load was refused: the move played on another game
-			case err != nil:
-				r.Err = err
 			default:
-				r.Move, r.Err = moveOf(a)
+				r.Move, r.Err = moveOf(a, err)
 			}
 		})
 		failed /= 2
@@ -217,11 +203,7 @@ func (e *Exec) Do(action string) (conformance.ImplState, error) {
 	default:
 		return conformance.ImplState{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%q is not an action of the protocol", action)}
 	}
-	a, err := e.call(protocol.Request{Op: action})
-	if err != nil {
-		return conformance.ImplState{}, err
-	}
-	return stateOf(a)
+	return stateOf(e.call(protocol.Request{Op: action}))
 }
 
 // Close ends the process and every process it started.
@@ -235,14 +217,19 @@ func (e *Exec) Close() error {
 	return nil
 }
 
-// stateOf returns the state of an answer the schema has checked.
-func stateOf(a protocol.Answer) (conformance.ImplState, error) {
+// stateOf returns the state of an answer the schema has checked, or err,
+// the request's failure or refusal.
+func stateOf(a protocol.Answer, err error) (conformance.ImplState, error) {
+	if err != nil {
+		return conformance.ImplState{}, err
+	}
 	return fromWire(*a.State, "the state's board")
 }
 
-// moveOf returns the outcome of a move's answer the schema has checked.
-func moveOf(a protocol.Answer) (conformance.MoveResult, error) {
-	st, err := stateOf(a)
+// moveOf returns the outcome of a move's answer the schema has checked,
+// or err, the request's failure or refusal.
+func moveOf(a protocol.Answer, err error) (conformance.MoveResult, error) {
+	st, err := stateOf(a, err)
 	if err != nil {
 		return conformance.MoveResult{}, err
 	}

@@ -2,7 +2,9 @@ package driver
 
 import (
 	"bytes"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 )
 
@@ -51,10 +53,7 @@ func relatives(pid int, tag string) []int {
 		}
 	}
 	// The descendants by parent, of every process found.
-	queue := make([]int, 0, len(found))
-	for q := range found {
-		queue = append(queue, q)
-	}
+	queue := slices.Collect(maps.Keys(found))
 	for len(queue) > 0 {
 		q := queue[0]
 		queue = queue[1:]
@@ -65,9 +64,5 @@ func relatives(pid int, tag string) []int {
 			}
 		}
 	}
-	out := make([]int, 0, len(found))
-	for q := range found {
-		out = append(out, q)
-	}
-	return out
+	return slices.Collect(maps.Keys(found))
 }

@@ -78,8 +78,6 @@ func (h *HTTP) do(method, path string, body any) (*httpResponse, error) {
 	return &r, nil
 }
 
-func (h *HTTP) get(path string, out any) error { return h.fetch("GET", path, nil, out) }
-
 // fetch makes a request and reads its JSON answer into out: at most
 // maxHTTPBody bytes, HTTP 200.
 func (h *HTTP) fetch(method, path string, body any, out any) error {
@@ -142,7 +140,7 @@ func (h *HTTP) Hello() (conformance.Hello, error) {
 		return *h.hello, nil
 	}
 	var list protocol.GameList
-	if err := h.get("/api/games", &list); err != nil {
+	if err := h.fetch("GET", "/api/games", nil, &list); err != nil {
 		return conformance.Hello{}, err
 	}
 	if len(list.Games) == 0 || len(list.Games) > protocol.MaxProfiles {
@@ -170,14 +168,9 @@ func (h *HTTP) Hello() (conformance.Hello, error) {
 	// Each game is one profile, on its own board: the features every game
 	// has hold under every profile, the others under their game's only
 	// (a 3x3 game's size is not the 4x4 games').
-	for i, p := range hello.Profiles {
-		own := h.specs[p].Features
-		if i == 0 {
-			hello.Features = slices.Clone(own)
-		} else {
-			hello.Features = slices.DeleteFunc(hello.Features, func(f string) bool { return !slices.Contains(own, f) })
-		}
-	}
+	hello.Features = slices.DeleteFunc(slices.Clone(h.specs[hello.Profiles[0]].Features), func(f string) bool {
+		return slices.ContainsFunc(hello.Profiles, func(p string) bool { return !slices.Contains(h.specs[p].Features, f) })
+	})
 	for _, p := range hello.Profiles {
 		for _, f := range h.specs[p].Features {
 			if !slices.Contains(hello.Features, f) {
@@ -249,8 +242,12 @@ func (h *HTTP) checkRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
-// take reads the state of an answer and carries it in g.
-func (g *httpGame) take(r *httpResponse) (conformance.ImplState, error) {
+// take reads the state of an answer and carries it in g; err is the
+// request's failure or refusal, returned as it is.
+func (g *httpGame) take(r *httpResponse, err error) (conformance.ImplState, error) {
+	if err != nil {
+		return conformance.ImplState{}, err
+	}
 	if r.Observation == nil || r.State == nil {
 		return conformance.ImplState{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "the answer has no state or observation"}
 	}
@@ -275,11 +272,7 @@ func (h *HTTP) New(profile, seed string, setup *engine.Setup) (conformance.ImplS
 		return conformance.ImplState{}, err
 	}
 	h.game = httpGame{name: h.specs[profile].Game}
-	r, err := h.do("GET", "/api/games/"+url.PathEscape(h.game.name)+"/init?seed="+url.QueryEscape(seed), nil)
-	if err != nil {
-		return conformance.ImplState{}, err
-	}
-	return h.game.take(r)
+	return h.game.take(h.do("GET", "/api/games/"+url.PathEscape(h.game.name)+"/init?seed="+url.QueryEscape(seed), nil))
 }
 
 // Load builds a state in the server's state format (tileproof/1) and
@@ -308,11 +301,7 @@ func (h *HTTP) load(g *httpGame, profile string, st conformance.LoadState, n int
 	g.state, _ = json.Marshal(ws)
 	// The server reads the state through the rules (a blocked board is
 	// over at once): observe asks it, changing nothing.
-	r, err := h.post(g, protocol.ActionBody{Type: "observe"})
-	if err != nil {
-		return conformance.ImplState{}, err
-	}
-	return g.take(r)
+	return g.take(h.post(g, protocol.ActionBody{Type: "observe"}))
 }
 
 func (h *HTTP) post(g *httpGame, action protocol.ActionBody) (*httpResponse, error) {
@@ -342,10 +331,7 @@ func (h *HTTP) Move(d engine.Direction, spawn *engine.Spawn) (conformance.MoveRe
 
 func (h *HTTP) move(g *httpGame, d engine.Direction, spawn *engine.Spawn) (conformance.MoveResult, error) {
 	r, err := h.post(g, protocol.ActionBody{Type: "move", Direction: d.String(), Spawn: spawn})
-	if err != nil {
-		return conformance.MoveResult{}, err
-	}
-	st, err := g.take(r)
+	st, err := g.take(r, err)
 	if err != nil {
 		return conformance.MoveResult{}, err
 	}
@@ -411,11 +397,7 @@ func (h *HTTP) Legal() ([]engine.Direction, error) { return slices.Clone(h.game.
 
 // Do posts undo, end-run or keep-playing.
 func (h *HTTP) Do(action string) (conformance.ImplState, error) {
-	r, err := h.post(&h.game, protocol.ActionBody{Type: action})
-	if err != nil {
-		return conformance.ImplState{}, err
-	}
-	return h.game.take(r)
+	return h.game.take(h.post(&h.game, protocol.ActionBody{Type: action}))
 }
 
 // Close does nothing: the server keeps no game.

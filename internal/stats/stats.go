@@ -15,11 +15,11 @@ func BinomialTwoSided(n, k int, p float64) float64 {
 	if n <= 0 || k < 0 || k > n {
 		return 1
 	}
-	switch p {
-	case 0:
-		return b2f(k == 0)
-	case 1:
-		return b2f(k == n)
+	if p == 0 || p == 1 {
+		if k == 0 && p == 0 || k == n && p == 1 {
+			return 1
+		}
+		return 0
 	}
 	logPMF := func(i int) float64 {
 		lg := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
@@ -55,13 +55,6 @@ func BinomialTwoSided(n, k int, p float64) float64 {
 		t *= float64(n-i) / float64(i+1) * odds
 	}
 	return math.Min(1, sum*math.Exp(top))
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // ChiSquare returns Pearson's statistic for observed counts against

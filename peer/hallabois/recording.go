@@ -20,18 +20,17 @@ type Recording struct {
 // Parse reads a recording in either format, telling them apart as the peer
 // does: the second starts with "::".
 func Parse(file string, data []byte) (*Recording, error) {
+	var r Recording
+	var err error
 	if bytes.HasPrefix(data, []byte("::")) {
-		r, err := ParseV2(file, data)
-		if err != nil {
-			return nil, err
-		}
-		return &Recording{V2: r}, nil
+		r.V2, err = ParseV2(file, data)
+	} else {
+		r.V1, err = ParseV1(file, data)
 	}
-	r, err := ParseV1(file, data)
 	if err != nil {
 		return nil, err
 	}
-	return &Recording{V1: r}, nil
+	return &r, nil
 }
 
 // Format returns the recording's format.

@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// Limits of the first-format reader: the longest game of the peer's corpus
-// has 4,276 entries in 243 KB.
+// Limits of the first-format reader (docs/peers.md gives the longest game
+// of the peer's corpus).
 const (
 	MaxV1Bytes   = 8 << 20
 	MaxV1Entries = 100_000
@@ -52,22 +52,22 @@ type RecordedSpawn struct {
 	Value uint64
 }
 
-// v1Dir returns the direction of a text the peer's reader knows; every
-// other text is the end marker.
-func v1Dir(text string) (Dir, bool) {
+// v1Dir returns the direction of a text as the peer's reader reads it:
+// every text it does not know is the end marker.
+func v1Dir(text string) Dir {
 	switch text {
 	case "0":
-		return Up, true
+		return Up
 	case "1":
-		return Right, true
+		return Right
 	case "2":
-		return Down, true
+		return Down
 	case "3":
-		return Left, true
+		return Left
 	case "6", "b":
-		return Break, true
+		return Break
 	}
-	return 0, false
+	return End
 }
 
 // ParseV1 reads a first-format recording, as the peer's reader does:
@@ -160,10 +160,7 @@ func parseV1Entry(s string, off, end, w, h, cells int) (V1Entry, *RecordingError
 		return e, at(semi+1+j, "a second \";\" in the entry")
 	}
 	e.DirText = s[semi+1 : end]
-	var ok bool
-	if e.Dir, ok = v1Dir(e.DirText); !ok {
-		e.Dir = End
-	}
+	e.Dir = v1Dir(e.DirText)
 	boardEnd := semi
 	if plus := strings.IndexByte(s[off:semi], '+'); plus >= 0 {
 		boardEnd = off + plus

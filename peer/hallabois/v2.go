@@ -10,10 +10,9 @@ import (
 	"strings"
 )
 
-// Limits of the second-format reader. The moves field is read up to
-// MaxV2MoveBytes decoded bytes, some 152,000 moves (the longest game of
-// the peer's corpus has 4,276; docs/peers.md gives the time); the whole
-// file, comments included, up to MaxV2Bytes.
+// Limits of the second-format reader (docs/peers.md weighs them against
+// the peer's games): the moves field is read up to MaxV2MoveBytes decoded
+// bytes; the whole file, comments included, up to MaxV2Bytes.
 const (
 	MaxV2Bytes     = 4 << 20
 	MaxV2MoveBytes = 64 << 10
