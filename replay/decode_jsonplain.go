@@ -107,6 +107,7 @@ func (p *plainJSON) object(fields []field, f *form) bool {
 		return true
 	}
 	for {
+		p.ws()
 		at := pos{off: p.i + 1}
 		key, ok := p.str()
 		if !ok {
