@@ -32,13 +32,8 @@ type plainJSON struct {
 }
 
 func (p *plainJSON) ws() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
+	for p.i < len(p.data) && isSpace(p.data[p.i]) {
+		p.i++
 	}
 }
 

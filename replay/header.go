@@ -95,7 +95,7 @@ func readHeader(data []byte, f *form) bool {
 // isKey reports whether k is a key readHeader reads: letters only.
 func isKey(k []byte) bool {
 	for _, c := range k {
-		if (c|0x20) < 'a' || (c|0x20) > 'z' {
+		if !isLetter(c) {
 			return false
 		}
 	}
