@@ -46,8 +46,7 @@ func appendCanonicalForm(b []byte, r *Replay, c *compiled, seed *string, g *engi
 	f.optText(fCommitment, r.SeedCommitment)
 	f.set(fMoves)
 	f.movesOf = r
-	board, won, over, result := g.Board(), g.Won(), g.Over(), g.Result()
-	f.setClaim(Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: &board, Won: &won, Over: &over, Result: &result})
+	f.setClaim(Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: new(g.Board()), Won: new(g.Won()), Over: new(g.Over()), Result: new(g.Result())})
 	return f.appendJSON(b, replayFields)
 }
 

@@ -309,14 +309,12 @@ func (f *form) replay(name string, r *Replay) error {
 	}
 	var err error
 	if f.present(fSeed) {
-		seed := f.text[fSeed]
-		r.Seed = &seed
+		r.Seed = new(f.text[fSeed])
 		r.Actions, err = engine.AppendParsedActions(r.Actions, f.text[fMoves])
 		r.Spawns = nil
 	} else {
-		start := f.start
-		r.Start = &start
-		r.Actions, r.Spawns, err = appendParsedSpawnLog(r.Actions, r.Spawns, f.text[fMoves], start.Cols())
+		r.Start = new(f.start)
+		r.Actions, r.Spawns, err = appendParsedSpawnLog(r.Actions, r.Spawns, f.text[fMoves], f.start.Cols())
 	}
 	if err != nil {
 		return fail(fMoves, "moves: %v", err)
@@ -338,16 +336,13 @@ func (f *form) replay(name string, r *Replay) error {
 	c := &r.Claim
 	c.Score, c.MaxTile, c.Moves = f.num[fScore], f.num[fMaxTile], int(f.num[fClaimMoves])
 	if f.present(fBoard) {
-		b := f.board
-		c.Board = &b
+		c.Board = new(f.board)
 	}
 	if f.present(fWon) {
-		won := f.flag[fWon]
-		c.Won = &won
+		c.Won = new(f.flag[fWon])
 	}
 	if f.present(fOver) {
-		over := f.flag[fOver]
-		c.Over = &over
+		c.Over = new(f.flag[fOver])
 	}
 	if f.present(fResult) {
 		var res engine.Result

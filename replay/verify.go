@@ -175,8 +175,7 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 	p := c.p
 	vd.RulesVersion = p.Version
 	if c.setup != (engine.Setup{}) {
-		setup := c.setup
-		vd.Setup = &setup
+		vd.Setup = new(c.setup)
 	}
 	switch {
 	case r.Rules == 0:
@@ -224,8 +223,7 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 		}
 	}
 	if err := checkClaim(p, r.Claim); early == nil && err != nil {
-		claim := r.Claim
-		early, earlyReason = &Divergence{claim: &claim, Problem: err.Error()}, ImpossibleClaim
+		early, earlyReason = &Divergence{claim: new(r.Claim), Problem: err.Error()}, ImpossibleClaim
 	}
 	if early != nil && !trace {
 		return vd.invalid(earlyReason, early)
@@ -235,8 +233,7 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 			if early != nil {
 				return vd.invalid(earlyReason, early) // no frames: the game cannot start
 			}
-			start := *r.Start
-			return vd.invalid(BadStart, &Divergence{Board: &start, Problem: bad, startTiles: p.StartTiles, spawns: p.SpawnValues()})
+			return vd.invalid(BadStart, &Divergence{Board: new(*r.Start), Problem: bad, startTiles: p.StartTiles, spawns: p.SpawnValues()})
 		}
 	}
 	g, err := startGame(c.rules, r, gen)
@@ -270,8 +267,7 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 		board := g.Board()
 		div := &Divergence{Action: len(r.Actions), Move: g.Moves(), Board: &board, Claim: &mm[0]}
 		if cb := r.Claim.Board; cb != nil && *cb != board {
-			claimed := *cb
-			div.Claimed = &claimed
+			div.Claimed = new(*cb)
 		}
 		return vd.invalid(claimReason(mm[0].Field), div)
 	}
@@ -367,13 +363,11 @@ func divergence(g *engine.Game, r *Replay, i int, err error) (*Divergence, Reaso
 		div.Legal, div.Problem = g.LegalMoves(), err.Error()
 		return div, IllegalMove
 	case errors.Is(err, engine.ErrBadSpawn):
-		s := r.Spawns[i]
-		div.Spawn = &s
+		div.Spawn = new(r.Spawns[i])
 		div.Problem = strings.TrimPrefix(err.Error(), engine.ErrBadSpawn.Error()+": ")
 		if d, ok := a.Direction(); ok {
 			if sl, serr := board.Slide(d); serr == nil {
-				slid := sl.Board
-				div.Board = &slid // the board after the slide, where the tile would go
+				div.Board = new(sl.Board) // the board after the slide, where the tile would go
 			}
 		}
 		return div, BadSpawn
