@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -188,21 +189,17 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 		// The profile's own generator, and no other, so that one issued
 		// seed is one game (docs/security.md).
 		own := p.Generator()
-		switch {
-		case r.RNG == "":
+		if r.RNG == "" {
 			vd.Unpinned = append(vd.Unpinned, "rng")
-			if gen, err = engine.ParseGenerator(own); err != nil {
-				return refuse("profile %s's seeded games spawn by %s, which this verifier does not know", p.Name, own)
-			}
-		case r.RNG != own:
-			if _, err := engine.ParseGenerator(r.RNG); err != nil {
-				return refuse("the replay pins the spawn generator %s; this verifier knows %s", strictyaml.Echo(r.RNG), strings.Join(engine.GeneratorNames(), " and "))
-			}
+		}
+		gen, err = engine.ParseGenerator(cmp.Or(r.RNG, own))
+		switch {
+		case err != nil && r.RNG == "":
+			return refuse("profile %s's seeded games spawn by %s, which this verifier does not know", p.Name, own)
+		case err != nil:
+			return refuse("the replay pins the spawn generator %s; this verifier knows %s", strictyaml.Echo(r.RNG), strings.Join(engine.GeneratorNames(), " and "))
+		case r.RNG != "" && r.RNG != own:
 			return refuse("the replay pins the spawn generator %s, which is not profile %s's: its seeded games spawn by %s", r.RNG, p.Name, own)
-		default:
-			if gen, err = engine.ParseGenerator(own); err != nil {
-				return refuse("the replay pins the spawn generator %s; this verifier knows %s", strictyaml.Echo(r.RNG), strings.Join(engine.GeneratorNames(), " and "))
-			}
 		}
 		vd.RNG = gen.String()
 		seed, err := gen.Seed(*r.Seed)
@@ -380,23 +377,12 @@ func divergence(g *engine.Game, r *Replay, i int, err error) (*Divergence, Reaso
 }
 
 // claimReason returns the reason of a claimed figure that differs, by
-// its field.
+// its field: "claim-" and the field's name, in words joined by "-".
 func claimReason(field string) Reason {
-	switch field {
-	case "moves":
-		return ClaimMoves
-	case "score":
-		return ClaimScore
-	case "maxTile":
+	if field == "maxTile" {
 		return ClaimMaxTile
-	case "board":
-		return ClaimBoard
-	case "won":
-		return ClaimWon
-	case "over":
-		return ClaimOver
 	}
-	return ClaimResult
+	return Reason("claim-" + field)
 }
 
 // compareClaim lists the claimed figures the game does not have, the
