@@ -382,16 +382,9 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 	}
 	if s := vd.Setup; s != nil {
 		w.key("setup")
-		w.b = append(w.b, '{')
-		inner := jsonWriter{b: w.b}
-		if s.Target != 0 {
-			inner.num("target", s.Target)
-		}
-		if s.OpenEnded {
-			inner.key("openEnded")
-			inner.b = append(inner.b, "true"...)
-		}
-		w.b = append(inner.b, '}')
+		var f form
+		f.setSetup(*s) // as the canonical form writes it
+		w.b = f.appendJSON(w.b, setupFields)
 	}
 	w.opt("rng", vd.RNG)
 	if vd.Seed != nil {
