@@ -32,6 +32,10 @@ func plainPrefix[T string | []byte](s T) int {
 	return i
 }
 
+// isSpace reports whether c is JSON's white space, which move logs and
+// think times may hold too: a space, tab, CR or LF.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
 // zeroBytes has a byte's high bit set where x's byte is zero (and
 // perhaps in the bytes after one: enough to say whether there is one).
 func zeroBytes(x uint64) uint64 { return (x - 0x0101010101010101) &^ x }

@@ -27,14 +27,8 @@ func appendCanonicalForm(b []byte, r *Replay, c *compiled, seed *string, g *engi
 	f := &form{}
 	f.setText(fProfile, c.p.Name)
 	f.setNum(fRules, uint64(c.p.Version))
-	if s := c.setup; s != (engine.Setup{}) {
-		f.set(fSetup)
-		if s.Target != 0 {
-			f.setNum(fTarget, s.Target)
-		}
-		if s.OpenEnded {
-			f.setFlag(fOpenEnded, true)
-		}
+	if c.setup != (engine.Setup{}) {
+		f.setSetup(c.setup)
 	}
 	if seed != nil {
 		f.setText(fRNG, g.Generator().String()) // the generator the game was verified with
@@ -46,9 +40,19 @@ func appendCanonicalForm(b []byte, r *Replay, c *compiled, seed *string, g *engi
 	f.optText(fCommitment, r.SeedCommitment)
 	f.set(fMoves)
 	f.movesOf = r
-	board, won, over, result := g.Board(), g.Won(), g.Over(), g.Result()
-	f.setClaim(Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: &board, Won: &won, Over: &over, Result: &result})
+	f.setClaim(Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: new(g.Board()), Won: new(g.Won()), Over: new(g.Over()), Result: new(g.Result())})
 	return f.appendJSON(b, replayFields)
+}
+
+// setSetup sets a canonical setup: the members that are not zero.
+func (f *form) setSetup(s engine.Setup) {
+	f.set(fSetup)
+	if s.Target != 0 {
+		f.setNum(fTarget, s.Target)
+	}
+	if s.OpenEnded {
+		f.setFlag(fOpenEnded, true)
+	}
 }
 
 // playedLine returns r as the game was played, each undo and the move it

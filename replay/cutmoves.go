@@ -145,7 +145,7 @@ func lineOf(data []byte, i int) []byte {
 	return data[i:]
 }
 
-func isLogLetter(c byte) bool { return logChars[c] && (c|0x20) >= 'a' && (c|0x20) <= 'z' }
+func isLogLetter(c byte) bool { return logChars[c] && isLetter(c) }
 
 func allLog(b []byte) bool {
 	for _, c := range b {

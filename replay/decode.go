@@ -163,50 +163,55 @@ type decodeError struct {
 	list strictyaml.ErrorList
 }
 
+// add lists an error; a nil d lists none (a fast path that only asks
+// whether a value is taken).
 func (d *decodeError) add(at pos, format string, args ...any) {
+	if d == nil {
+		return
+	}
 	at = at.resolve(d.src)
 	d.list = append(d.list, &strictyaml.Error{File: d.name, Line: at.line, Col: at.col, Msg: fmt.Sprintf(format, args...)})
 }
 
-// setScalar stores a scalar value of field fd, found at s.at, checking it
-// is of the field's kind.
-func (f *form) setScalar(fd field, s scalar, errs *decodeError) {
+// setScalar stores a scalar value of field fd, found at s.at, if it is of
+// the field's kind, reporting whether it is; errs lists why not.
+func (f *form) setScalar(fd field, s scalar, errs *decodeError) bool {
 	path := paths[fd.id]
-	bad := func(want string) { errs.add(s.at, "%s: %s where %s goes", path, s.describe(), want) }
+	bad := func(want string) bool {
+		errs.add(s.at, "%s: %s where %s goes", path, s.describe(), want)
+		return false
+	}
 	switch fd.kind {
 	case kText, kLog, kTimes:
 		if s.kind != sString {
-			bad("a string")
-			return
+			return bad("a string")
 		}
 		f.text[fd.id] = s.text
 	case kSeed:
 		if s.kind != sString && s.kind != sInt {
 			errs.add(s.at, "%s: %s is not a seed: write it as a string (or a whole number)", path, s.describe())
-			return
+			return false
 		}
 		if s.kind == sInt && !safeSeedNumber(s.text) {
 			errs.add(s.at, "%s: %s is beyond 2^53-1, where JavaScript reads two numbers as one: write a long seed as a string", path, s.describe())
-			return
+			return false
 		}
 		f.text[fd.id] = s.text
 	case kCount:
 		n, err := strconv.ParseUint(s.text, 10, 64)
 		if s.kind != sInt || err != nil || n > engine.MaxSafeInteger {
 			errs.add(s.at, "%s: %s is not a whole number from 0 to 2^53-1 written plainly (no sign, fraction, leading zero or other base)", path, s.describe())
-			return
+			return false
 		}
 		f.num[fd.id] = n
 	case kFlag:
 		if s.kind != sBool {
-			bad("true or false")
-			return
+			return bad("true or false")
 		}
 		f.flag[fd.id] = s.text == "true"
 	case kBoard:
 		if s.kind != sString {
-			bad("a board (a text grid, or a list of rows)")
-			return
+			return bad("a board (a text grid, or a list of rows)")
 		}
 		b, err := engine.ParseBoard(s.text)
 		if err != nil {
@@ -216,12 +221,13 @@ func (f *form) setScalar(fd field, s scalar, errs *decodeError) {
 				at = pos{line: at.line + be.Row} // the row's own line
 			}
 			errs.add(at, "%s: %v", path, err)
-			return
+			return false
 		}
 		*f.boardOf(fd.id) = b
 	default:
-		bad("a mapping")
+		return bad("a mapping")
 	}
+	return true
 }
 
 // setRows stores a board given as rows of cells, each a scalar.
@@ -303,14 +309,12 @@ func (f *form) replay(name string, r *Replay) error {
 	}
 	var err error
 	if f.present(fSeed) {
-		seed := f.text[fSeed]
-		r.Seed = &seed
+		r.Seed = new(f.text[fSeed])
 		r.Actions, err = engine.AppendParsedActions(r.Actions, f.text[fMoves])
 		r.Spawns = nil
 	} else {
-		start := f.start
-		r.Start = &start
-		r.Actions, r.Spawns, err = appendParsedSpawnLog(r.Actions, r.Spawns, f.text[fMoves], start.Cols())
+		r.Start = new(f.start)
+		r.Actions, r.Spawns, err = appendParsedSpawnLog(r.Actions, r.Spawns, f.text[fMoves], f.start.Cols())
 	}
 	if err != nil {
 		return fail(fMoves, "moves: %v", err)
@@ -332,16 +336,13 @@ func (f *form) replay(name string, r *Replay) error {
 	c := &r.Claim
 	c.Score, c.MaxTile, c.Moves = f.num[fScore], f.num[fMaxTile], int(f.num[fClaimMoves])
 	if f.present(fBoard) {
-		b := f.board
-		c.Board = &b
+		c.Board = new(f.board)
 	}
 	if f.present(fWon) {
-		won := f.flag[fWon]
-		c.Won = &won
+		c.Won = new(f.flag[fWon])
 	}
 	if f.present(fOver) {
-		over := f.flag[fOver]
-		c.Over = &over
+		c.Over = new(f.flag[fOver])
 	}
 	if f.present(fResult) {
 		var res engine.Result

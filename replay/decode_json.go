@@ -228,12 +228,7 @@ func lookupRaw(fields []field, raw []byte) (field, bool) {
 			return field{}, false
 		}
 	}
-	for _, f := range fields {
-		if string(name) == f.key {
-			return f, true
-		}
-	}
-	return field{}, false
+	return lookup(fields, string(name))
 }
 
 // rows reads the board at path as an array of rows, each an array of

@@ -32,13 +32,8 @@ type plainJSON struct {
 }
 
 func (p *plainJSON) ws() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
+	for p.i < len(p.data) && isSpace(p.data[p.i]) {
+		p.i++
 	}
 }
 
@@ -107,6 +102,7 @@ func (p *plainJSON) object(fields []field, f *form) bool {
 		return true
 	}
 	for {
+		p.ws()
 		at := pos{off: p.i + 1}
 		key, ok := p.str()
 		if !ok {
@@ -129,58 +125,28 @@ func (p *plainJSON) object(fields []field, f *form) bool {
 	}
 }
 
-// value reads the value of field fd into f.
+// value reads the value of field fd into f: the scalars as setScalar
+// takes them, a board's rows here.
 func (p *plainJSON) value(fd field, f *form) bool {
-	switch fd.kind {
-	case kObject:
+	switch c := p.peek(); {
+	case fd.kind == kObject:
 		return p.object(fd.sub, f)
-	case kText, kLog, kTimes:
-		s, ok := p.str()
-		f.text[fd.id] = s
-		return ok
-	case kSeed:
-		if p.peek() == '"' {
-			s, ok := p.str()
-			f.text[fd.id] = s
-			return ok
-		}
-		n, ok := p.integer(true)
-		f.text[fd.id] = string(n)
-		return ok && safeSeedNumber(string(n))
-	case kCount:
-		n, ok := p.integer(false)
-		if !ok {
-			return false
-		}
-		v, err := strconv.ParseUint(string(n), 10, 64)
-		f.num[fd.id] = v
-		return err == nil && v <= engine.MaxSafeInteger
-	case kFlag:
-		p.ws()
-		rest := p.data[p.i:]
-		switch {
-		case len(rest) >= 4 && string(rest[:4]) == "true":
-			p.i += 4
-			f.flag[fd.id] = true
-		case len(rest) >= 5 && string(rest[:5]) == "false":
-			p.i += 5
-		default:
-			return false
-		}
-		return true
-	case kBoard:
-		if p.peek() == '"' {
-			s, ok := p.str()
-			if !ok {
-				return false
-			}
-			b, err := engine.ParseBoard(s)
-			*f.boardOf(fd.id) = b
-			return err == nil
-		}
+	case fd.kind == kBoard && c == '[':
 		return p.rows(fd, f)
+	case c == '"':
+		s, ok := p.str()
+		return ok && f.setScalar(fd, scalar{text: s, kind: sString}, nil)
+	case c == 't' || c == 'f':
+		for _, lit := range [...]string{"true", "false"} {
+			if rest := p.data[p.i:]; len(rest) >= len(lit) && string(rest[:len(lit)]) == lit {
+				p.i += len(lit)
+				return f.setScalar(fd, scalar{text: lit, kind: sBool}, nil)
+			}
+		}
+		return false
 	}
-	return false
+	n, ok := p.integer(true)
+	return ok && f.setScalar(fd, scalar{text: string(n), kind: sInt}, nil)
 }
 
 // rows reads a board as rows of whole numbers and nulls.

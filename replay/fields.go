@@ -103,7 +103,6 @@ var paths = [numFields]string{
 	fTimes: "times", fTimesSeal: "timesSeal",
 }
 
-// lookup returns the field of fields with that key.
 func lookup(fields []field, key string) (field, bool) {
 	for _, f := range fields {
 		if f.key == key {
@@ -151,7 +150,6 @@ type form struct {
 
 func (f *form) present(id fieldID) bool { return f.has&(1<<id) != 0 }
 
-// set makes field id present.
 func (f *form) set(id fieldID) { f.has |= 1 << id }
 
 func (f *form) mark(id fieldID, at pos) {
@@ -181,7 +179,6 @@ func (f *form) setFlag(id fieldID, v bool) {
 	f.flag[id] = v
 }
 
-// boardOf returns the board of a board field.
 func (f *form) boardOf(id fieldID) *engine.Board {
 	if id == fStart {
 		return &f.start

@@ -22,8 +22,7 @@ type Frame struct {
 func frameOf(g *engine.Game, step int, a engine.Action, st engine.Step) Frame {
 	f := Frame{Step: step, Action: a, Board: g.Board(), Score: g.Score(), Moves: g.Moves(), Won: g.Won(), Result: g.Result()}
 	if st.Changed {
-		s := st.Spawn
-		f.Spawn, f.Gained = &s, st.Gained
+		f.Spawn, f.Gained = new(st.Spawn), st.Gained
 	}
 	return f
 }

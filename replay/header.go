@@ -2,7 +2,7 @@ package replay
 
 import (
 	"bytes"
-	"strconv"
+	"strings"
 
 	"github.com/tileproof/tileproof/engine"
 )
@@ -13,9 +13,9 @@ import (
 // "key: value" lines, the claim mapping one level down (or as a one-line
 // flow mapping), the claim's board as a literal block, comments on lines
 // of their own at the left margin or after a value. Values are whole
-// numbers written plainly (no sign, no leading zero), true or false,
-// double-quoted strings of printable ASCII without escapes, or plain
-// words of letters, digits, "-" and "_" that YAML reads as strings.
+// numbers written plainly (no leading zero; a sign only in a seed), true
+// or false, double-quoted strings of printable ASCII without escapes, or
+// plain words that YAML reads as strings (plainWord).
 //
 // It returns false for anything else: another YAML construct, an unknown
 // or repeated key, a value of another form or of the wrong kind for its
@@ -95,7 +95,7 @@ func readHeader(data []byte, f *form) bool {
 // isKey reports whether k is a key readHeader reads: letters only.
 func isKey(k []byte) bool {
 	for _, c := range k {
-		if (c|0x20) < 'a' || (c|0x20) > 'z' {
+		if !isLetter(c) {
 			return false
 		}
 	}
@@ -120,68 +120,28 @@ func plainValue(rest []byte) []byte {
 	return rest
 }
 
-// text reads a string value: double-quoted without escapes, or a plain
-// word that YAML resolves to a string or a whole number (whose text a
-// string field takes as it is).
-func text(v []byte) (string, bool) {
-	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
-		inner := v[1 : len(v)-1]
-		return string(inner), bytes.IndexAny(inner, `"\`) < 0
+// plainScalar reads the value v as YAML does, if it is a double-quoted
+// string without escapes, true or false, a whole number written plainly,
+// or a plain word (plainWord) that YAML reads as a string.
+func plainScalar(v []byte) (scalar, bool) {
+	s := scalar{text: string(v), kind: sString}
+	switch {
+	case len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"':
+		s.text = s.text[1 : len(s.text)-1]
+		return s, !strings.ContainsAny(s.text, `"\`)
+	case s.text == "true" || s.text == "false":
+		s.kind = sBool
+	case classifyNumber(s.text) == sInt:
+		s.kind = sInt
 	}
-	if _, ok := number(v); ok {
-		return string(v), true
-	}
-	if len(v) == 0 || (v[0]|0x20) < 'a' || (v[0]|0x20) > 'z' {
-		return "", false
-	}
-	for _, c := range v {
-		if !('a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-			return "", false
-		}
-	}
-	switch string(bytes.ToLower(v)) {
-	case "null", "true", "false":
-		return "", false // YAML reads these as null or booleans
-	}
-	return string(v), true
-}
-
-// number reads a whole number written plainly: 0, or a digit 1-9 and at
-// most 17 more digits.
-func number(v []byte) (uint64, bool) {
-	if len(v) == 0 || len(v) > 18 || v[0] == '0' && len(v) > 1 {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(v), 10, 64)
-	return n, err == nil
+	return s, s.kind != sString || plainWord(s.text)
 }
 
 // setPlain stores the plain value v of field fd, if it is of the field's
-// kind as YAML would read it.
+// kind as YAML would read it (boards are read only as literal blocks).
 func (f *form) setPlain(fd field, v []byte) bool {
-	if v == nil {
-		return false
-	}
-	switch fd.kind {
-	case kCount:
-		n, ok := number(v)
-		f.num[fd.id] = n
-		return ok && n <= engine.MaxSafeInteger
-	case kFlag:
-		f.flag[fd.id] = string(v) == "true"
-		return string(v) == "true" || string(v) == "false"
-	case kText, kSeed, kLog, kTimes:
-		s, ok := text(v)
-		if n, isNumber := number(v); isNumber && (fd.kind != kSeed || n > engine.MaxSafeInteger) {
-			return false // YAML reads it as a number, which a text field does not take (nor a seed beyond 2^53-1)
-		}
-		if fd.kind == kSeed && len(v) > 18 && allDigits(v) {
-			return false // a number too long for number: the decoder words its error
-		}
-		f.text[fd.id] = s
-		return ok
-	}
-	return false // setup, start, and boards that are not literal blocks
+	s, ok := plainScalar(v)
+	return ok && fd.kind != kBoard && f.setScalar(fd, s, nil)
 }
 
 // setFlow reads a claim written as a one-line flow mapping of plain
@@ -258,13 +218,4 @@ func literalBoard(lines [][]byte, at, parent int, header []byte) (engine.Board, 
 	}
 	board, err := engine.ParseBoard(string(grid))
 	return board, i, err == nil
-}
-
-func allDigits(v []byte) bool {
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -35,6 +35,7 @@ func FuzzReadHeader(f *testing.F) {
 		"claim: {score: 1}\nclaim:\n  moves: 2\n",
 		"profile: x\nmoves: \"\"\ntimes: \"812 95\"\ntimesSeal: \"hmac-sha256:ab\"\n",
 		"times: 812\n", "times: |\n  812 95\n  7\n", "times: [1, 2]\n",
+		"seed: -12\nsource: a:b\n", "rng: a:\n", "profile: on\n", "claim: {result: a:b, won: yes}\n",
 	} {
 		f.Add(s)
 	}

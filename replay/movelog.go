@@ -38,7 +38,7 @@ func appendParsedSpawnLog(actions []engine.Action, spawns []engine.Spawn, log st
 		c := log[i]
 		a, ok := engine.ActionOf(c)
 		if !ok {
-			if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+			if isSpace(c) {
 				i++
 				continue
 			}

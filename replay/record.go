@@ -51,18 +51,16 @@ func (r *Recorder) Seeded() *Replay { return Played(r.game, r.seed, r.actions) }
 // board and each spawn, no seed; the claim is everything it reached.
 func (r *Recorder) SpawnRecorded() *Replay {
 	rp := r.Seeded()
-	start := r.start
 	rp.Seed, rp.RNG = nil, ""
-	rp.Start, rp.Spawns = &start, r.spawns
+	rp.Start, rp.Spawns = new(r.start), r.spawns
 	return rp
 }
 
 // Played returns game g, played from seed by actions (the ones that
 // count), as a seeded replay whose claim is everything the game reached.
 func Played(g *engine.Game, seed string, actions []engine.Action) *Replay {
-	board, won, over, result := g.Board(), g.Won(), g.Over(), g.Result()
 	return &Replay{
 		Profile: g.Rules().Name(), Rules: g.Rules().Version(), Seed: &seed, RNG: engine.RNGID, Actions: actions,
-		Claim: Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: &board, Won: &won, Over: &over, Result: &result},
+		Claim: Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: new(g.Board()), Won: new(g.Won()), Over: new(g.Over()), Result: new(g.Result())},
 	}
 }

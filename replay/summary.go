@@ -40,8 +40,7 @@ func (s *Summary) Add(vd Verdict) {
 			s.valid++
 		}
 		if s.best == nil || vd.Score > s.best.Score {
-			best := vd // a copy only for a new best: vd itself stays on the stack
-			s.best = &best
+			s.best = new(vd) // a copy only for a new best: vd itself stays on the stack
 		}
 	case vd.Reason.Unreadable():
 		s.unreadable++

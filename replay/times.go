@@ -19,8 +19,7 @@ func appendParsedTimes(ts []uint32, s string, actions int) ([]uint32, error) {
 		ts = make([]uint32, 0, min(actions, len(s)/2+1))
 	}
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+		if isSpace(s[i]) {
 			i++
 			continue
 		}
@@ -29,7 +28,7 @@ func appendParsedTimes(ts []uint32, s string, actions int) ([]uint32, error) {
 			j++
 		}
 		end := j
-		for end < len(s) && s[end] != ' ' && s[end] != '\t' && s[end] != '\r' && s[end] != '\n' {
+		for end < len(s) && !isSpace(s[end]) {
 			end++
 		}
 		tok := s[i:end]

@@ -382,22 +382,15 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 	}
 	if s := vd.Setup; s != nil {
 		w.key("setup")
-		w.b = append(w.b, '{')
-		inner := jsonWriter{b: w.b}
-		if s.Target != 0 {
-			inner.num("target", s.Target)
-		}
-		if s.OpenEnded {
-			inner.key("openEnded")
-			inner.b = append(inner.b, "true"...)
-		}
-		w.b = append(inner.b, '}')
+		var f form
+		f.setSetup(*s) // as the canonical form writes it
+		w.b = f.appendJSON(w.b, setupFields)
 	}
 	w.opt("rng", vd.RNG)
 	if vd.Seed != nil {
 		w.str("seed", *vd.Seed)
 	}
-	w.strs("unpinned", vd.Unpinned)
+	appendList(&w, "unpinned", vd.Unpinned, appendQuoted[string])
 	if vd.Replayed {
 		w.num("score", vd.Score)
 		w.num("maxTile", vd.MaxTile)
@@ -412,17 +405,7 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 		w.key("divergence")
 		w.b = d.appendJSON(w.b)
 	}
-	if len(vd.Mismatches) > 0 {
-		w.key("mismatches")
-		w.b = append(w.b, '[')
-		for i, m := range vd.Mismatches {
-			if i > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.b = m.appendJSON(w.b)
-		}
-		w.b = append(w.b, ']')
-	}
+	appendList(&w, "mismatches", vd.Mismatches, func(b []byte, m Mismatch) []byte { return m.appendJSON(b) })
 	if vd.Valid {
 		var buf [192]byte
 		w.key("proved")
@@ -430,7 +413,7 @@ func (vd Verdict) AppendJSON(b []byte) []byte {
 	}
 	w.opt("sha256", vd.SHA256)
 	w.opt("gameSha256", vd.GameSHA256)
-	w.strs("warnings", vd.Warnings)
+	appendList(&w, "warnings", vd.Warnings, appendQuoted[string])
 	if pl := vd.Plausibility; pl != nil {
 		w.key("plausibility")
 		w.b = pl.appendJSON(w.b)
@@ -500,8 +483,8 @@ func (w *jsonWriter) num(k string, v uint64) {
 	w.b = strconv.AppendUint(w.b, v, 10)
 }
 
-// strs writes a list of strings unless it is empty.
-func (w *jsonWriter) strs(k string, vs []string) {
+// appendList writes a list member unless vs is empty, each value by add.
+func appendList[T any](w *jsonWriter, k string, vs []T, add func([]byte, T) []byte) {
 	if len(vs) == 0 {
 		return
 	}
@@ -511,7 +494,7 @@ func (w *jsonWriter) strs(k string, vs []string) {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		w.b = appendQuoted(w.b, v)
+		w.b = add(w.b, v)
 	}
 	w.b = append(w.b, ']')
 }

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -175,8 +176,7 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 	p := c.p
 	vd.RulesVersion = p.Version
 	if c.setup != (engine.Setup{}) {
-		setup := c.setup
-		vd.Setup = &setup
+		vd.Setup = new(c.setup)
 	}
 	switch {
 	case r.Rules == 0:
@@ -189,21 +189,17 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 		// The profile's own generator, and no other, so that one issued
 		// seed is one game (docs/security.md).
 		own := p.Generator()
-		switch {
-		case r.RNG == "":
+		if r.RNG == "" {
 			vd.Unpinned = append(vd.Unpinned, "rng")
-			if gen, err = engine.ParseGenerator(own); err != nil {
-				return refuse("profile %s's seeded games spawn by %s, which this verifier does not know", p.Name, own)
-			}
-		case r.RNG != own:
-			if _, err := engine.ParseGenerator(r.RNG); err != nil {
-				return refuse("the replay pins the spawn generator %s; this verifier knows %s", strictyaml.Echo(r.RNG), strings.Join(engine.GeneratorNames(), " and "))
-			}
+		}
+		gen, err = engine.ParseGenerator(cmp.Or(r.RNG, own))
+		switch {
+		case err != nil && r.RNG == "":
+			return refuse("profile %s's seeded games spawn by %s, which this verifier does not know", p.Name, own)
+		case err != nil:
+			return refuse("the replay pins the spawn generator %s; this verifier knows %s", strictyaml.Echo(r.RNG), strings.Join(engine.GeneratorNames(), " and "))
+		case r.RNG != "" && r.RNG != own:
 			return refuse("the replay pins the spawn generator %s, which is not profile %s's: its seeded games spawn by %s", r.RNG, p.Name, own)
-		default:
-			if gen, err = engine.ParseGenerator(own); err != nil {
-				return refuse("the replay pins the spawn generator %s; this verifier knows %s", strictyaml.Echo(r.RNG), strings.Join(engine.GeneratorNames(), " and "))
-			}
 		}
 		vd.RNG = gen.String()
 		seed, err := gen.Seed(*r.Seed)
@@ -224,8 +220,7 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 		}
 	}
 	if err := checkClaim(p, r.Claim); early == nil && err != nil {
-		claim := r.Claim
-		early, earlyReason = &Divergence{claim: &claim, Problem: err.Error()}, ImpossibleClaim
+		early, earlyReason = &Divergence{claim: new(r.Claim), Problem: err.Error()}, ImpossibleClaim
 	}
 	if early != nil && !trace {
 		return vd.invalid(earlyReason, early)
@@ -235,8 +230,7 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 			if early != nil {
 				return vd.invalid(earlyReason, early) // no frames: the game cannot start
 			}
-			start := *r.Start
-			return vd.invalid(BadStart, &Divergence{Board: &start, Problem: bad, startTiles: p.StartTiles, spawns: p.SpawnValues()})
+			return vd.invalid(BadStart, &Divergence{Board: new(*r.Start), Problem: bad, startTiles: p.StartTiles, spawns: p.SpawnValues()})
 		}
 	}
 	g, err := startGame(c.rules, r, gen)
@@ -270,8 +264,7 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 		board := g.Board()
 		div := &Divergence{Action: len(r.Actions), Move: g.Moves(), Board: &board, Claim: &mm[0]}
 		if cb := r.Claim.Board; cb != nil && *cb != board {
-			claimed := *cb
-			div.Claimed = &claimed
+			div.Claimed = new(*cb)
 		}
 		return vd.invalid(claimReason(mm[0].Field), div)
 	}
@@ -367,13 +360,11 @@ func divergence(g *engine.Game, r *Replay, i int, err error) (*Divergence, Reaso
 		div.Legal, div.Problem = g.LegalMoves(), err.Error()
 		return div, IllegalMove
 	case errors.Is(err, engine.ErrBadSpawn):
-		s := r.Spawns[i]
-		div.Spawn = &s
+		div.Spawn = new(r.Spawns[i])
 		div.Problem = strings.TrimPrefix(err.Error(), engine.ErrBadSpawn.Error()+": ")
 		if d, ok := a.Direction(); ok {
 			if sl, serr := board.Slide(d); serr == nil {
-				slid := sl.Board
-				div.Board = &slid // the board after the slide, where the tile would go
+				div.Board = new(sl.Board) // the board after the slide, where the tile would go
 			}
 		}
 		return div, BadSpawn
@@ -386,23 +377,12 @@ func divergence(g *engine.Game, r *Replay, i int, err error) (*Divergence, Reaso
 }
 
 // claimReason returns the reason of a claimed figure that differs, by
-// its field.
+// its field: "claim-" and the field's name, in words joined by "-".
 func claimReason(field string) Reason {
-	switch field {
-	case "moves":
-		return ClaimMoves
-	case "score":
-		return ClaimScore
-	case "maxTile":
+	if field == "maxTile" {
 		return ClaimMaxTile
-	case "board":
-		return ClaimBoard
-	case "won":
-		return ClaimWon
-	case "over":
-		return ClaimOver
 	}
-	return ClaimResult
+	return Reason("claim-" + field)
 }
 
 // compareClaim lists the claimed figures the game does not have, the

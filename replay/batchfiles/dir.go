@@ -3,10 +3,12 @@ package batchfiles
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/tileproof/tileproof/replay"
 )
@@ -37,16 +39,15 @@ func (s *sender) dir(arg string, skip func(path, why string)) error {
 		return err
 	}
 	defer root.Close()
-	var files, broken []string
-	brokenErr := map[string]error{}
+	name := func(rel string) string { return filepath.Join(arg, filepath.FromSlash(rel)) }
+	var files []string
+	broken := map[string]error{} // the entries that cannot be listed
 	err = fs.WalkDir(listFS(root), ".", func(rel string, d fs.DirEntry, err error) error {
-		name := filepath.Join(arg, filepath.FromSlash(rel))
 		switch {
 		case err != nil && rel == ".":
 			return err
 		case err != nil:
-			broken = append(broken, rel)
-			brokenErr[rel] = err
+			broken[rel] = err
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -54,7 +55,7 @@ func (s *sender) dir(arg string, skip func(path, why string)) error {
 		case d.IsDir() || !IsReplayFile(rel):
 			return nil
 		case !d.Type().IsRegular():
-			skip(name, notRegular(d.Type()))
+			skip(name(rel), notRegular(d.Type()))
 			return nil
 		}
 		files = append(files, rel)
@@ -69,19 +70,16 @@ func (s *sender) dir(arg string, skip func(path, why string)) error {
 	if afterListing != nil {
 		afterListing()
 	}
-	all := append(files, broken...)
-	sort.Slice(all, func(i, j int) bool {
-		return filepath.Join(arg, filepath.FromSlash(all[i])) < filepath.Join(arg, filepath.FromSlash(all[j]))
-	})
+	all := slices.AppendSeq(files, maps.Keys(broken))
+	slices.SortFunc(all, func(a, b string) int { return strings.Compare(name(a), name(b)) })
 	for _, rel := range all {
-		name := filepath.Join(arg, filepath.FromSlash(rel))
 		var ok bool
-		if err, bad := brokenErr[rel]; bad {
-			ok = s.send(replay.Input{Name: name, Err: fmt.Errorf("cannot be listed: %v", err)})
+		if err, bad := broken[rel]; bad {
+			ok = s.send(replay.Input{Name: name(rel), Err: fmt.Errorf("cannot be listed: %v", err)})
 		} else if f, err := openInRoot(root, path.Clean(rel)); err != nil {
-			ok = s.send(replay.Input{Name: name, Err: err})
+			ok = s.send(replay.Input{Name: name(rel), Err: err})
 		} else {
-			ok = s.opened(name, f)
+			ok = s.opened(name(rel), f)
 			f.Close()
 		}
 		if !ok {

@@ -79,6 +79,13 @@ func Read(name string, r io.Reader, limit int, send func(replay.Input) bool, idl
 		}
 		long = long[:0]
 		tooLong := false
+		gather := func(part []byte) { // keeps a long line's parts while it is within limit
+			if !tooLong && len(long)+len(part) <= limit {
+				long = append(long, part...)
+			} else {
+				tooLong, long = true, long[:0]
+			}
+		}
 		var data []byte
 		var err error
 		for {
@@ -86,26 +93,16 @@ func Read(name string, r io.Reader, limit int, send func(replay.Input) bool, idl
 			if !errors.Is(err, bufio.ErrBufferFull) {
 				break
 			}
-			if !tooLong && len(long)+len(data) <= limit {
-				long = append(long, data...)
-			} else {
-				tooLong, long = true, long[:0]
-			}
+			gather(data)
 			if idle != nil && br.Buffered() == 0 {
 				idle()
 			}
 		}
 		if len(long) > 0 || tooLong {
-			if !tooLong && len(long)+len(data) <= limit {
-				long = append(long, data...)
-				data = long
-			} else {
-				tooLong = true
-			}
+			gather(data)
+			data = long
 		}
-		if len(data) > limit {
-			tooLong = true
-		}
+		tooLong = tooLong || len(data) > limit
 		in := replay.Input{Name: name + ":" + strconv.Itoa(line)}
 		blank := len(bytes.TrimSpace(data)) == 0
 		switch {
