@@ -106,10 +106,7 @@ func histogram(values []uint64, maxBins int) []bin {
 	if len(values) == 0 {
 		return nil
 	}
-	lo, hi := values[0], values[0]
-	for _, v := range values {
-		lo, hi = min(lo, v), max(hi, v)
-	}
+	lo, hi := slices.Min(values), slices.Max(values)
 	want := max(1, min(maxBins, int(math.Ceil(math.Sqrt(float64(len(values)))))+1))
 	width := uint64(1)
 	for p := uint64(1); ; p *= 10 {
@@ -177,10 +174,7 @@ func logHistogram(values []uint64) []bin {
 	if len(values) == 0 {
 		return nil
 	}
-	lo, hi := values[0], values[0]
-	for _, v := range values {
-		lo, hi = min(lo, v), max(hi, v)
-	}
+	lo, hi := slices.Min(values), slices.Max(values)
 	if hi < 4*max(lo, 1) {
 		return histogram(values, 20)
 	}
