@@ -14,6 +14,7 @@
 package server
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -95,16 +96,9 @@ func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
 		if s.times, err = timesKey(opts.Key); err != nil {
 			return nil, err
 		}
-		w := opts.Window
-		if w == 0 {
-			w = DefaultWindow
-		}
+		w, idle := cmp.Or(opts.Window, DefaultWindow), cmp.Or(opts.Idle, DefaultIdle)
 		if w < 0 {
 			return nil, fmt.Errorf("window %d is negative", w)
-		}
-		idle := opts.Idle
-		if idle == 0 {
-			idle = DefaultIdle
 		}
 		if idle < 0 {
 			return nil, fmt.Errorf("idle %v is negative", idle)
