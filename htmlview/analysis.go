@@ -13,8 +13,7 @@ import (
 // page whose verdict carries an analysis (replay.Verdict.Analysis, the
 // report tileproof analyze --json prints, or for a game the evaluators
 // cannot analyse its band and the reason) gets the section "Evidence of
-// computer play", and the batch report a column of the bands. Without an
-// analysis the pages are as they were.
+// computer play", and the batch report a column of the bands.
 
 // analysis is a verdict's analysis as it travels in the verdict: the
 // report of analyze.Analyze, or, for a game not analysed, its band

@@ -14,8 +14,7 @@ import (
 
 // The bounds of POST /api/verify (docs/api.md, "Verifying replays"): one
 // replay, or one line of a JSON Lines body, is at most MaxVerifyReplay
-// bytes (a 100,000-move game takes about 100 KB, spawns recorded about
-// 700 KB); a JSON Lines body at most MaxVerifyBody bytes and
+// bytes; a JSON Lines body at most MaxVerifyBody bytes and
 // MaxVerifyLines lines; at most MaxVerifying requests verify at once, the
 // next answered 503 at once. Verifying is linear in the replay's size, so
 // these bound the time of a request too; serve's read and write timeouts
