@@ -376,9 +376,7 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 	for _, ch := range v.Regressions {
 		regressed[ch.Key] = true
 	}
-	reachable, unreachable := failed, rep.UnreachableFailures()
-	groups := failingCases(reachable, rep, regressed)
-	apart := failingCases(unreachable, rep, regressed)
+	groups, apart := failingCases(failed, rep, regressed), failingCases(rep.UnreachableFailures(), rep, regressed)
 	var toc []areaFailures
 	for _, g := range groupsOf(slices.Concat(groups, apart), func(c failCase) string { return c.Area }) {
 		toc = append(toc, areaFailures{g[0].Area, g})
@@ -393,7 +391,6 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 			skipped = append(skipped, res)
 		}
 	}
-	notRun := skipReasons(rep.NotRun()) // by reason, as the skipped
 	areas, total := rep.Summaries()
 	xpassBy := map[string]int{}
 	for _, r := range xpass {
@@ -404,12 +401,8 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		rows[i] = areaRow{a, xpassBy[a.Area]}
 	}
 	var statuses []string
-	byStatus := map[conformance.Status]int{}
-	for _, r := range failed {
-		byStatus[r.Status]++
-	}
-	for s, n := range byStatus {
-		statuses = append(statuses, fmt.Sprintf("%s %d", s, n))
+	for _, g := range groupsOf(failed, func(r conformance.CaseResult) conformance.Status { return r.Status }) {
+		statuses = append(statuses, fmt.Sprintf("%s %d", g[0].Status, len(g)))
 	}
 	slices.Sort(statuses)
 	page := struct {
@@ -431,12 +424,12 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		Expected    []listed
 		XPass       []listed
 		Skipped     []skipReason
-		NotRun      []skipReason // the checks a run cut short did not run
+		NotRun      []skipReason // the checks a run cut short did not run, by reason as the skipped
 		FailedAreas map[string]bool
 	}{R: rep, V: v, Failed: !v.Pass, Line: v.Line(), Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed), Known: known(v, failed),
 		Statuses: strings.Join(statuses, ", "), TOC: toc, Cases: len(groups) + len(apart),
 		Causes: groupCauses(groups), Apart: groupCauses(apart), ApartCases: len(apart),
-		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotRun: notRun, FailedAreas: map[string]bool{}}
+		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotRun: skipReasons(rep.NotRun()), FailedAreas: map[string]bool{}}
 	for _, a := range toc {
 		page.FailedAreas[a.Area] = true
 	}
