@@ -1,7 +1,6 @@
 package htmlview
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -83,12 +82,9 @@ func TestBrowserReportBands(t *testing.T) {
 			want[entries[i].Band]++
 		}
 	}
-	var b bytes.Buffer
-	if err := Report(&b, "batch", entries); err != nil {
-		t.Fatal(err)
-	}
+	b := reportHTML(t, "batch", entries)
 	rank := func(band string) int { return slices.Index(bandOrder, band) } // -1: not analysed
-	ctx := openAt(t, b.String(), 1280, 900, "", "body[data-ready]")
+	ctx := openAt(t, b, 1280, 900, "", "body[data-ready]")
 	for _, dir := range []int{-1, 1} {
 		do(t, ctx, "sort by band", chromedp.Click(`#replays th[data-col="12"] button`))
 		got := bandRows(t, ctx)
@@ -136,7 +132,7 @@ func TestBrowserReportBands(t *testing.T) {
 			t.Errorf("a CSV line of band %s: %q", last, l)
 		}
 	}
-	phone := openIn(t, ctx, b.String(), 390, 844, "", "body[data-ready]") // the same tab, a new document
+	phone := openIn(t, ctx, b, 390, 844, "", "body[data-ready]") // the same tab, a new document
 	if w := eval[int](t, phone, `document.documentElement.scrollWidth`); w > 390 {
 		t.Errorf("the report with bands is %d px wide on a 390 px phone", w)
 	}
@@ -149,18 +145,12 @@ func TestBrowserReportBandsScale(t *testing.T) {
 	for _, n := range scaleSizes() {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			entries := fabricated(n)
-			var without bytes.Buffer
-			if err := Report(&without, "audit", entries); err != nil {
-				t.Fatal(err)
-			}
+			without := reportHTML(t, "audit", entries)
 			withBands(entries)
-			var b bytes.Buffer
-			if err := Report(&b, "audit", entries); err != nil {
-				t.Fatal(err)
-			}
-			_, load, sortMS, filterMS := scaleTargets(t, b.String(), n, 12, "strong")
+			b := reportHTML(t, "audit", entries)
+			_, load, sortMS, filterMS := scaleTargets(t, b, n, 12, "strong")
 			t.Logf("%d submissions: %d bytes (%.1f a submission; %.1f without bands), loaded in %.0f ms, sort by band %.0f ms, filter %.0f ms",
-				n, b.Len(), float64(b.Len())/float64(n), float64(without.Len())/float64(n), load, sortMS, filterMS)
+				n, len(b), float64(len(b))/float64(n), float64(len(without))/float64(n), load, sortMS, filterMS)
 		})
 	}
 }
@@ -325,23 +315,17 @@ func TestBrowserReportThinkScale(t *testing.T) {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			entries := fabricated(n)
 			withBands(entries)
-			var bands bytes.Buffer
-			if err := Report(&bands, "audit", entries); err != nil {
-				t.Fatal(err)
-			}
+			bands := reportHTML(t, "audit", entries)
 			for i := range entries {
 				if entries[i].Verdict.Valid && i%2 == 0 {
 					ms := float64((i * 7919) % 20000)
 					entries[i].ThinkMs = &ms
 				}
 			}
-			var b bytes.Buffer
-			if err := Report(&b, "audit", entries); err != nil {
-				t.Fatal(err)
-			}
-			_, load, sortMS, filterMS := scaleTargets(t, b.String(), n, 13, "<500")
+			b := reportHTML(t, "audit", entries)
+			_, load, sortMS, filterMS := scaleTargets(t, b, n, 13, "<500")
 			t.Logf("%d submissions: %d bytes (%.1f a submission; %.1f with bands alone), loaded in %.0f ms, sort by think time %.0f ms, filter %.0f ms",
-				n, b.Len(), float64(b.Len())/float64(n), float64(bands.Len())/float64(n), load, sortMS, filterMS)
+				n, len(b), float64(len(b))/float64(n), float64(len(bands))/float64(n), load, sortMS, filterMS)
 		})
 	}
 }

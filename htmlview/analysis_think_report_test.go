@@ -1,7 +1,6 @@
 package htmlview
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"math"
@@ -117,11 +116,8 @@ func TestThinkReport(t *testing.T) {
 	}
 	// A median without a band (an entry no analysis gave): no column.
 	ms := 120.0
-	var out bytes.Buffer
-	if err := Report(&out, "batch", []Entry{{Verdict: replay.Verdict{Name: "x", Valid: true, Replayed: true}, ThinkMs: &ms}}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(out.String(), `data-col="13"`) || strings.Contains(out.String(), `"think"`) {
+	out := reportHTML(t, "batch", []Entry{{Verdict: replay.Verdict{Name: "x", Valid: true, Replayed: true}, ThinkMs: &ms}})
+	if strings.Contains(out, `data-col="13"`) || strings.Contains(out, `"think"`) {
 		t.Error("a report without bands has the column of the think times")
 	}
 }
