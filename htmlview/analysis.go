@@ -136,16 +136,13 @@ type bandCount struct {
 // bandCounts counts the entries' bands, most atypical first; nil when no
 // entry has one.
 func bandCounts(entries []Entry) []bandCount {
-	if !hasBands(entries) {
-		return nil
-	}
 	n := map[string]int{}
 	for _, e := range entries {
 		n[e.Band]++
 	}
 	var out []bandCount
-	for i := len(bandOrder) - 1; i >= 0; i-- {
-		if b := bandOrder[i]; n[b] > 0 {
+	for _, b := range slices.Backward(bandOrder) {
+		if n[b] > 0 {
 			out = append(out, bandCount{b, analyze.BandText(b), n[b]})
 		}
 	}

@@ -108,17 +108,13 @@ func histogram(values []uint64, maxBins int) []bin {
 	}
 	lo, hi := slices.Min(values), slices.Max(values)
 	want := max(1, min(maxBins, int(math.Ceil(math.Sqrt(float64(len(values)))))+1))
-	width := uint64(1)
+	var width uint64
+search:
 	for p := uint64(1); ; p *= 10 {
-		found := false
 		for _, m := range []uint64{1, 2, 5} {
-			if w := m * p; (hi/w-lo/w)+1 <= uint64(want) {
-				width, found = w, true
-				break
+			if width = m * p; (hi/width-lo/width)+1 <= uint64(want) {
+				break search
 			}
-		}
-		if found {
-			break
 		}
 	}
 	start := lo / width * width
@@ -206,15 +202,10 @@ func logHistogram(values []uint64) []bin {
 		}
 	}
 	for _, v := range values {
-		i, _ := slices.BinarySearchFunc(bins, v, func(b bin, v uint64) int {
-			switch {
-			case v < b.Lo:
-				return 1
-			case v >= b.Hi:
-				return -1
-			}
-			return 0
-		})
+		i, found := slices.BinarySearch(edges, v) // the bin whose Lo is the last edge at most v
+		if !found {
+			i--
+		}
 		bins[i].Count++
 	}
 	return bins

@@ -50,7 +50,6 @@ type timesCounts struct {
 // timesCountsOf counts the entries' checks; nil when none was checked.
 func timesCountsOf(entries []Entry) *timesCounts {
 	var c timesCounts
-	checked := false
 	for _, e := range entries {
 		switch e.Verdict.ThinkTimes.State() {
 		case replay.TimesSealed:
@@ -61,11 +60,9 @@ func timesCountsOf(entries []Entry) *timesCounts {
 			c.None++
 		default:
 			c.Unchecked++
-			continue
 		}
-		checked = true
 	}
-	if !checked {
+	if c.Unchecked == len(entries) {
 		return nil
 	}
 	c.Filter = "#v?" + url.Values{"f11": {notSealedWhat}}.Encode()
