@@ -43,9 +43,6 @@ func flagged(band string) bool { return band == analyze.Review || band == analyz
 // the four) and its median think time in milliseconds (nil when it has
 // none).
 func cellsOf(raw json.RawMessage) (band string, thinkMs *float64) {
-	if len(raw) == 0 {
-		return "", nil
-	}
 	var a struct {
 		Band      string `json:"band"`
 		ThinkTime *struct {

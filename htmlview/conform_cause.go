@@ -171,15 +171,7 @@ func fromOf(info *conformance.CaseInfo) *fromView {
 
 // shellSafe reports whether a shell word may be written unquoted.
 func shellSafe(a string) bool {
-	if a == "" {
-		return false
-	}
-	for _, r := range a {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r)) {
-			return false
-		}
-	}
-	return true
+	return a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == ""
 }
 
 // shellQuote writes args as a POSIX shell command line, each argument
