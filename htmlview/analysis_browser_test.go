@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -249,14 +248,7 @@ func thinkRows(t *testing.T, ctx context.Context) (cells []string, label string)
 // each row's median has its label and the page is no wider than the
 // window.
 func TestBrowserReportThink(t *testing.T) {
-	a, b := playTimed(t, "report a", 60), playTimed(t, "report b", 90)
-	bare := *a
-	bare.Times, bare.TimesSeal = nil, ""
-	corpus, err := os.ReadFile("../replays/valid/classic-2048.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	games := map[string][]byte{"a.json": a.EncodeJSON(), "b.json": b.EncodeJSON(), "bare.json": bare.EncodeJSON(), "classic.yaml": corpus}
+	games := timedGames(t, 90)
 	order := []string{"bare.json", "a.json", "classic.yaml", "b.json"}
 	summary, _, medians := thinkBatch(t, games, order)
 	if len(medians) != 2 {
