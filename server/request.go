@@ -221,9 +221,5 @@ func initSeed(r *http.Request) (seed string, ok bool, rerr *requestError) {
 			return "", false, &requestError{http.StatusBadRequest, "seed is given more than once"}
 		}
 	}
-	vs, ok := q["seed"]
-	if !ok {
-		return "", false, nil
-	}
-	return vs[0], true, nil
+	return q.Get("seed"), q.Has("seed"), nil
 }
