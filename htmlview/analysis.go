@@ -13,8 +13,7 @@ import (
 // page whose verdict carries an analysis (replay.Verdict.Analysis, the
 // report tileproof analyze --json prints, or for a game the evaluators
 // cannot analyse its band and the reason) gets the section "Evidence of
-// computer play", and the batch report a column of the bands. Without an
-// analysis the pages are as they were.
+// computer play", and the batch report a column of the bands.
 
 // analysis is a verdict's analysis as it travels in the verdict: the
 // report of analyze.Analyze, or, for a game not analysed, its band
@@ -44,9 +43,6 @@ func flagged(band string) bool { return band == analyze.Review || band == analyz
 // the four) and its median think time in milliseconds (nil when it has
 // none).
 func cellsOf(raw json.RawMessage) (band string, thinkMs *float64) {
-	if len(raw) == 0 {
-		return "", nil
-	}
 	var a struct {
 		Band      string `json:"band"`
 		ThinkTime *struct {
@@ -137,16 +133,13 @@ type bandCount struct {
 // bandCounts counts the entries' bands, most atypical first; nil when no
 // entry has one.
 func bandCounts(entries []Entry) []bandCount {
-	if !hasBands(entries) {
-		return nil
-	}
 	n := map[string]int{}
 	for _, e := range entries {
 		n[e.Band]++
 	}
 	var out []bandCount
-	for i := len(bandOrder) - 1; i >= 0; i-- {
-		if b := bandOrder[i]; n[b] > 0 {
+	for _, b := range slices.Backward(bandOrder) {
+		if n[b] > 0 {
 			out = append(out, bandCount{b, analyze.BandText(b), n[b]})
 		}
 	}

@@ -261,11 +261,8 @@ func TestEvidenceHostileNames(t *testing.T) {
 // band's count.
 func TestReportBands(t *testing.T) {
 	entries := corpusEntries(t)
-	var plain strings.Builder
-	if err := Report(&plain, "batch", entries); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(plain.String(), `"bands"`) || strings.Contains(plain.String(), `data-col="12"`) {
+	plain := reportHTML(t, "batch", entries)
+	if strings.Contains(plain, `"bands"`) || strings.Contains(plain, `data-col="12"`) {
 		t.Error("a report of no analysed game has the band column")
 	}
 	want := map[string]int{}
@@ -275,11 +272,7 @@ func TestReportBands(t *testing.T) {
 			want[entries[i].Band]++
 		}
 	}
-	var b strings.Builder
-	if err := Report(&b, "batch", entries); err != nil {
-		t.Fatal(err)
-	}
-	p := b.String()
+	p := reportHTML(t, "batch", entries)
 	var d struct {
 		Bands []string `json:"bands"`
 		Rows  [][]any  `json:"rows"`

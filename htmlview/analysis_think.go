@@ -12,7 +12,7 @@ import (
 // play", after the evaluators, the part "Think times" with the figures a
 // reviewer reads, whether the times are sealed by the signed server whose
 // key was given, and the sentence that they change no band. A replay
-// without times has no such part: its page is as it was.
+// without times has no such part.
 
 // Seals of the times as the part names them (its data-sealed).
 const (
@@ -54,11 +54,9 @@ type thinkCorr struct {
 type thinkRatio struct {
 	ID, Label string
 	N         int
-	// Count is N with its noun: "1 move", "30 moves".
-	Count string
-	Ratio string
-	What  string
-	Means string
+	Ratio     string
+	What      string
+	Means     string
 }
 
 // thinkViewOf is the part of the think times t; nil when the game has
@@ -78,12 +76,6 @@ func thinkViewOf(t *analyze.ThinkTime) *thinkView {
 		{ID: "think-easy", Label: "easy moves", N: t.Easy, Ratio: maybe(t.EasyRatio), What: "forced or trivial", Means: "below 1 when the player moves faster on them"},
 		{ID: "think-hard", Label: "critical moves", N: t.Critical, Ratio: maybe(t.CriticalRatio),
 			What: "the quarter of the non-trivial ones whose best move leads the next by most", Means: "above 1 when the player takes longer on them"},
-	}
-	for i := range v.Ratios {
-		v.Ratios[i].Count = fmt.Sprintf("%d moves", v.Ratios[i].N)
-		if v.Ratios[i].N == 1 {
-			v.Ratios[i].Count = "1 move"
-		}
 	}
 	if t.Sealed != nil {
 		v.Seal = thinkNotSealed

@@ -1,7 +1,6 @@
 package htmlview
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"math"
@@ -14,6 +13,22 @@ import (
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/server"
 )
+
+// timedGames returns the games of the think times' reports by name: two
+// played through a signed server, "a.json" of at most 60 moves and
+// "b.json" of at most bMoves, "bare.json" the first without its times,
+// and a corpus game, "classic.yaml".
+func timedGames(t *testing.T, bMoves int) map[string][]byte {
+	t.Helper()
+	a, b := playTimed(t, "report a", 60), playTimed(t, "report b", bMoves)
+	bare := *a
+	bare.Times, bare.TimesSeal = nil, ""
+	corpus, err := os.ReadFile("../replays/valid/classic-2048.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string][]byte{"a.json": a.EncodeJSON(), "b.json": b.EncodeJSON(), "bare.json": bare.EncodeJSON(), "classic.yaml": corpus}
+}
 
 // thinkBatch verifies games through a batch report that analyses each
 // valid one as verify --analyze --times-key-file does (the check against
@@ -61,18 +76,12 @@ func thinkBatch(t *testing.T, games map[string][]byte, order []string) (summary,
 // part "Think times", the others none. A batch with no timed game has no
 // such column; nor has a report of entries with a median but no band.
 func TestThinkReport(t *testing.T) {
-	a, b := playTimed(t, "report a", 60), playTimed(t, "report b", 60)
-	bare := *a
-	bare.Times, bare.TimesSeal = nil, ""
-	corpus, err := os.ReadFile("../replays/valid/classic-2048.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	games := timedGames(t, 60)
 	bad, err := os.ReadFile("../replays/tampered/illegal-move-inserted.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	games := map[string][]byte{"a.json": a.EncodeJSON(), "b.json": b.EncodeJSON(), "bare.json": bare.EncodeJSON(), "classic.yaml": corpus, "bad.yaml": bad}
+	games["bad.yaml"] = bad
 	order := []string{"a.json", "bare.json", "classic.yaml", "b.json", "bad.yaml"}
 	summary, dir, medians := thinkBatch(t, games, order)
 	if len(medians) != 2 {
@@ -117,11 +126,8 @@ func TestThinkReport(t *testing.T) {
 	}
 	// A median without a band (an entry no analysis gave): no column.
 	ms := 120.0
-	var out bytes.Buffer
-	if err := Report(&out, "batch", []Entry{{Verdict: replay.Verdict{Name: "x", Valid: true, Replayed: true}, ThinkMs: &ms}}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(out.String(), `data-col="13"`) || strings.Contains(out.String(), `"think"`) {
+	out := reportHTML(t, "batch", []Entry{{Verdict: replay.Verdict{Name: "x", Valid: true, Replayed: true}, ThinkMs: &ms}})
+	if strings.Contains(out, `data-col="13"`) || strings.Contains(out, `"think"`) {
 		t.Error("a report without bands has the column of the think times")
 	}
 }

@@ -359,20 +359,7 @@ func (h *BatchReport) Finish(title string) (pages, unpaged, stale int, err error
 func isPageName(name string) bool {
 	base, ok := strings.CutSuffix(name, ".html")
 	n := len(base) - 9 // the dash and the hash
-	if !ok || n < 1 || base[n] != '-' {
-		return false
-	}
-	for _, b := range []byte(base[n+1:]) {
-		if !('0' <= b && b <= '9' || 'a' <= b && b <= 'f') {
-			return false
-		}
-	}
-	for _, b := range []byte(base[:n]) {
-		if !safeChar(b) {
-			return false
-		}
-	}
-	return true
+	return ok && n >= 1 && base[n] == '-' && strings.Trim(base[n+1:], "0123456789abcdef") == "" && safeName(base[:n]) == base[:n]
 }
 
 // removeStale removes the files of the pages' directory named as pages
@@ -404,13 +391,9 @@ func (h *BatchReport) removeStale() (int, error) {
 // jsonlFile returns the file of a JSON Lines replay's name, FILE.jsonl:LINE.
 func jsonlFile(name string) (string, bool) {
 	i := strings.LastIndexByte(name, ':')
-	if i < 0 || i == len(name)-1 || strings.ContainsRune(name[:i], '\n') || !strings.HasSuffix(name[:i], ".jsonl") {
+	if i < 0 || i == len(name)-1 || strings.ContainsRune(name[:i], '\n') || !strings.HasSuffix(name[:i], ".jsonl") ||
+		strings.Trim(name[i+1:], "0123456789") != "" {
 		return "", false
-	}
-	for _, b := range []byte(name[i+1:]) {
-		if b < '0' || '9' < b {
-			return "", false
-		}
 	}
 	return name[:i], true
 }
@@ -442,7 +425,7 @@ func safeChar(b byte) bool {
 }
 
 // safeName returns name with each run of other characters than safeChar's
-// replaced by one underscore.
+// replaced by one underscore: name itself when it has none.
 func safeName(name string) string {
 	var b strings.Builder
 	b.Grow(len(name))

@@ -1,7 +1,6 @@
 package htmlview
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -49,12 +48,9 @@ func TestBrowserReportRows(t *testing.T) {
 	slices.SortStableFunc(entries, func(a, b Entry) int {
 		return strings.Compare(filepath.Base(a.Verdict.Name), filepath.Base(b.Verdict.Name))
 	})
-	var b bytes.Buffer
-	if err := Report(&b, "batch", entries); err != nil {
-		t.Fatal(err)
-	}
+	b := reportHTML(t, "batch", entries)
 	// Each page a new document in the one tab.
-	ctx := openIn(t, tab(t), b.String(), 1280, 900, "", "body[data-ready]")
+	ctx := openIn(t, tab(t), b, 1280, 900, "", "body[data-ready]")
 	all := rowsShown(t, ctx)
 	if len(all) != len(entries) {
 		t.Fatalf("%d rows shown for %d replays", len(all), len(entries))
@@ -122,12 +118,12 @@ func TestBrowserReportRows(t *testing.T) {
 		}
 	}
 	// A row's anchor, and the state a viewer page comes back with.
-	ctx = openIn(t, ctx, b.String(), 1280, 900, "#r7", "body[data-ready]")
+	ctx = openIn(t, ctx, b, 1280, 900, "#r7", "body[data-ready]")
 	if got := rowsShown(t, ctx); !slices.ContainsFunc(got, func(r rowShown) bool { return r.N == 7 && r.Target }) {
 		t.Errorf("#r7 does not mark row 7")
 	}
 	n := slices.IndexFunc(entries, func(e Entry) bool { return strings.Contains(e.Verdict.Name, "spawn") && e.Page != "" }) + 1
-	ctx = openIn(t, ctx, b.String(), 1280, 900, fmt.Sprintf("#v?f1=spawn&s=-6&r=%d", n), "body[data-ready]")
+	ctx = openIn(t, ctx, b, 1280, 900, fmt.Sprintf("#v?f1=spawn&s=-6&r=%d", n), "body[data-ready]")
 	got := rowsShown(t, ctx)
 	if len(got) == 0 || !slices.ContainsFunc(got, func(r rowShown) bool { return r.N == n && r.Target }) {
 		t.Errorf("coming back to row %d with the filter: %v", n, got)
@@ -151,7 +147,7 @@ func TestBrowserReportRows(t *testing.T) {
 	// The report beside a page of that replay, for the step to land on (a
 	// missing file is Chromium's error page, with an address of its own).
 	dir := t.TempDir()
-	for name, data := range map[string]string{"report.html": b.String(), next: "<!doctype html><title>next</title>"} {
+	for name, data := range map[string]string{"report.html": b, next: "<!doctype html><title>next</title>"} {
 		file := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 			t.Fatal(err)
@@ -198,14 +194,11 @@ func fabricated(n int) []Entry {
 func TestBrowserReportScale(t *testing.T) {
 	for _, n := range scaleSizes() {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			var b bytes.Buffer
-			if err := Report(&b, "audit", fabricated(n)); err != nil {
-				t.Fatal(err)
-			}
-			ctx, load, sortMS, filterMS := scaleTargets(t, b.String(), n, 5, ">50000")
+			b := reportHTML(t, "audit", fabricated(n))
+			ctx, load, sortMS, filterMS := scaleTargets(t, b, n, 5, ">50000")
 			eval[any](t, ctx, `(e => { e.value = ">50000"; e.dispatchEvent(new Event("change")); })(document.querySelector('[data-f="5"]'))`)
 			shown := eval[string](t, ctx, `document.getElementById("shown").textContent`)
-			t.Logf("%d submissions: %d bytes (%.0f a submission), loaded in %.0f ms, sort %.0f ms, filter %.0f ms (%s)", n, b.Len(), float64(b.Len())/float64(n), load, sortMS, filterMS, shown)
+			t.Logf("%d submissions: %d bytes (%.0f a submission), loaded in %.0f ms, sort %.0f ms, filter %.0f ms (%s)", n, len(b), float64(len(b))/float64(n), load, sortMS, filterMS, shown)
 			if !strings.HasSuffix(shown, fmt.Sprintf("of %d shown", n)) {
 				t.Errorf("shown: %q", shown)
 			}

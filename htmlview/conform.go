@@ -239,16 +239,28 @@ func sameBoard(a, b *engine.Board) bool {
 // profilesIn writes profiles in words: every profile of all (the
 // implementation's) as "all N profiles", others listed.
 func profilesIn(profiles, all []string) string {
-	if len(all) > 1 && len(profiles) == len(all) {
-		every := true
-		for _, p := range all {
-			every = every && slices.Contains(profiles, p)
-		}
-		if every {
-			return fmt.Sprintf("all %d profiles", len(all))
-		}
+	if len(all) > 1 && len(profiles) == len(all) && !slices.ContainsFunc(all, func(p string) bool { return !slices.Contains(profiles, p) }) {
+		return fmt.Sprintf("all %d profiles", len(all))
 	}
 	return strings.Join(profiles, ", ")
+}
+
+// groupsOf groups items by key, the groups in the order of their first
+// items, each group's items in their order.
+func groupsOf[T any, K comparable](items []T, key func(T) K) [][]T {
+	var groups [][]T
+	index := map[K]int{}
+	for _, x := range items {
+		k := key(x)
+		i, ok := index[k]
+		if !ok {
+			i = len(groups)
+			index[k] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], x)
+	}
+	return groups
 }
 
 // failingCases groups failed results by case, in the order of the areas,
@@ -257,50 +269,37 @@ func profilesIn(profiles, all []string) string {
 // as a path from where the command ran, the command that re-runs it, its
 // regressions (by CASE@PROFILE) and whether its state is reachable.
 func failingCases(failed []conformance.CaseResult, rep *conformance.Report, regressed map[string]bool) []failCase {
-	var cases []*failCase
-	byCase := map[string]*failCase{}
-	variants := map[string]int{} // a variant's index in its case, by the case and its signature
-	for _, res := range failed {
-		fc := byCase[res.Case]
-		if fc == nil {
-			// The href is "#" and the case as it is: a case is AREA/ID, and
-			// "/" needs no escape in a fragment.
-			fc = &failCase{Case: res.Case, Area: res.Area, File: res.File, Line: res.Line, Href: template.URL("#" + res.Case)}
-			byCase[res.Case] = fc
-			cases = append(cases, fc)
+	var out []failCase
+	for _, rs := range groupsOf(failed, func(r conformance.CaseResult) string { return r.Case }) {
+		// The href is "#" and the case as it is: a case is AREA/ID, and
+		// "/" needs no escape in a fragment.
+		fc := failCase{Case: rs[0].Case, Area: rs[0].Area, File: rs[0].File, Line: rs[0].Line, Href: template.URL("#" + rs[0].Case), results: rs}
+		for _, vs := range groupsOf(rs, signature) {
+			v := variantOf(vs[0])
+			for _, res := range vs {
+				if v.GotIn == "" && !sameBoard(v.got, res.Got) {
+					v.GotIn = v.Profiles[0]
+				}
+				v.Profiles = append(v.Profiles, res.Profile)
+			}
+			v.In = profilesIn(v.Profiles, rep.Impl.Profiles)
+			fc.Variants = append(fc.Variants, v)
 		}
-		fc.results = append(fc.results, res)
-		fc.Profiles = append(fc.Profiles, res.Profile)
-		fc.Keys = append(fc.Keys, res.Key())
-		key := res.Case + "\x00" + signature(res)
-		i, ok := variants[key]
-		if !ok {
-			i = len(fc.Variants)
-			variants[key] = i
-			fc.Variants = append(fc.Variants, variantOf(res))
+		for _, res := range rs {
+			fc.Profiles = append(fc.Profiles, res.Profile)
+			fc.Keys = append(fc.Keys, res.Key())
+			if res.Info != nil && fc.YAML == "" {
+				fc.Description, fc.Source, fc.YAML = res.Info.Description, res.Info.Source, res.Info.YAML
+				fc.From, fc.Steps = fromOf(res.Info), stepViews(res.Info, res.Step)
+			}
+			if regressed[res.Key()] {
+				fc.Regressions++
+			}
+			if fc.Unreachable == "" {
+				fc.Unreachable = res.Unreachable
+			}
 		}
-		v := &fc.Variants[i]
-		if ok && v.GotIn == "" && !sameBoard(v.got, res.Got) {
-			v.GotIn = v.Profiles[0]
-		}
-		v.Profiles = append(v.Profiles, res.Profile)
-		if res.Info != nil && fc.YAML == "" {
-			fc.Description, fc.Source, fc.YAML = res.Info.Description, res.Info.Source, res.Info.YAML
-			fc.From, fc.Steps = fromOf(res.Info), stepViews(res.Info, res.Step)
-		}
-		if regressed[res.Key()] {
-			fc.Regressions++
-		}
-		if fc.Unreachable == "" {
-			fc.Unreachable = res.Unreachable
-		}
-	}
-	out := make([]failCase, len(cases))
-	for i, fc := range cases {
 		fc.In = profilesIn(fc.Profiles, rep.Impl.Profiles)
-		for j := range fc.Variants {
-			fc.Variants[j].In = profilesIn(fc.Variants[j].Profiles, rep.Impl.Profiles)
-		}
 		v := fc.Variants[0]
 		fc.Step = v.Step
 		for _, b := range [][][]cell{v.Start, v.Want, v.Got} {
@@ -312,7 +311,7 @@ func failingCases(failed []conformance.CaseResult, rep *conformance.Report, regr
 			fc.Path = path.Join(rep.CasesDir, fc.File)
 		}
 		fc.Rerun = rerunCommand(rep.Rerun, fc.Case, fc.Profiles)
-		out[i] = *fc
+		out = append(out, fc)
 	}
 	slices.SortStableFunc(out, func(a, b failCase) int { return cmp.Compare(a.Area, b.Area) })
 	return out
@@ -338,16 +337,12 @@ func listResults(results []conformance.CaseResult) []listed {
 		status              conformance.Status
 	}
 	var out []listed
-	index := map[line]int{}
-	for _, r := range results {
-		key := line{r.Case, r.Reason, r.Expected, r.Status}
-		i, ok := index[key]
-		if !ok {
-			i = len(out)
-			index[key] = i
-			out = append(out, listed{Case: r.Case, Reason: r.Reason, Expected: r.Expected, Status: r.Status})
+	for _, g := range groupsOf(results, func(r conformance.CaseResult) line { return line{r.Case, r.Reason, r.Expected, r.Status} }) {
+		l := listed{Case: g[0].Case, Reason: g[0].Reason, Expected: g[0].Expected, Status: g[0].Status}
+		for _, r := range g {
+			l.Profiles = append(l.Profiles, r.Profile)
 		}
-		out[i].Profiles = append(out[i].Profiles, r.Profile)
+		out = append(out, l)
 	}
 	return out
 }
@@ -381,17 +376,10 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 	for _, ch := range v.Regressions {
 		regressed[ch.Key] = true
 	}
-	reachable, unreachable := failed, rep.UnreachableFailures()
-	groups := failingCases(reachable, rep, regressed)
-	apart := failingCases(unreachable, rep, regressed)
+	groups, apart := failingCases(failed, rep, regressed), failingCases(rep.UnreachableFailures(), rep, regressed)
 	var toc []areaFailures
-	for _, g := range slices.Concat(groups, apart) {
-		i := slices.IndexFunc(toc, func(a areaFailures) bool { return a.Area == g.Area })
-		if i < 0 {
-			i = len(toc)
-			toc = append(toc, areaFailures{Area: g.Area})
-		}
-		toc[i].Cases = append(toc[i].Cases, g)
+	for _, g := range groupsOf(slices.Concat(groups, apart), func(c failCase) string { return c.Area }) {
+		toc = append(toc, areaFailures{g[0].Area, g})
 	}
 	slices.SortStableFunc(toc, func(a, b areaFailures) int { return cmp.Compare(a.Area, b.Area) })
 	var expected, skipped []conformance.CaseResult
@@ -403,7 +391,6 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 			skipped = append(skipped, res)
 		}
 	}
-	notRun := skipReasons(rep.NotRun()) // by reason, as the skipped
 	areas, total := rep.Summaries()
 	xpassBy := map[string]int{}
 	for _, r := range xpass {
@@ -414,12 +401,8 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		rows[i] = areaRow{a, xpassBy[a.Area]}
 	}
 	var statuses []string
-	byStatus := map[conformance.Status]int{}
-	for _, r := range failed {
-		byStatus[r.Status]++
-	}
-	for s, n := range byStatus {
-		statuses = append(statuses, fmt.Sprintf("%s %d", s, n))
+	for _, g := range groupsOf(failed, func(r conformance.CaseResult) conformance.Status { return r.Status }) {
+		statuses = append(statuses, fmt.Sprintf("%s %d", g[0].Status, len(g)))
 	}
 	slices.Sort(statuses)
 	page := struct {
@@ -441,12 +424,12 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		Expected    []listed
 		XPass       []listed
 		Skipped     []skipReason
-		NotRun      []skipReason // the checks a run cut short did not run
+		NotRun      []skipReason // the checks a run cut short did not run, by reason as the skipped
 		FailedAreas map[string]bool
 	}{R: rep, V: v, Failed: !v.Pass, Line: v.Line(), Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed), Known: known(v, failed),
 		Statuses: strings.Join(statuses, ", "), TOC: toc, Cases: len(groups) + len(apart),
 		Causes: groupCauses(groups), Apart: groupCauses(apart), ApartCases: len(apart),
-		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotRun: notRun, FailedAreas: map[string]bool{}}
+		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotRun: skipReasons(rep.NotRun()), FailedAreas: map[string]bool{}}
 	for _, a := range toc {
 		page.FailedAreas[a.Area] = true
 	}

@@ -70,46 +70,34 @@ func caseSize(a, b failCase) int {
 // decides its group. The groups with regressions come first, then the
 // largest.
 func groupCauses(cases []failCase) []causeGroup {
-	var groups []*causeGroup
-	index := map[string]*causeGroup{}
-	members := map[*causeGroup][]failCase{}
-	for _, fc := range cases {
-		rs := fc.results
-		first := rs[0]
-		sig := causeOf(first)
-		g := index[sig]
-		if g == nil {
-			g = &causeGroup{Status: first.Status}
-			if len(first.Mismatches) > 0 {
-				g.Field = first.Mismatches[0].Field
-			}
-			if first.Area == conformance.PropertiesArea {
-				g.Rule = first.Case
-			}
-			index[sig] = g
-			groups = append(groups, g)
+	var out []causeGroup
+	for _, m := range groupsOf(cases, func(fc failCase) string { return causeOf(fc.results[0]) }) {
+		first := m[0].results[0]
+		g := causeGroup{Status: first.Status, Count: len(m)}
+		if len(first.Mismatches) > 0 {
+			g.Field = first.Mismatches[0].Field
 		}
-		members[g] = append(members[g], fc)
-		g.Results += len(rs)
-		if !slices.Contains(g.Areas, fc.Area) {
-			g.Areas = append(g.Areas, fc.Area)
+		if first.Area == conformance.PropertiesArea {
+			g.Rule = first.Case
 		}
-		for _, r := range rs {
-			for _, m := range r.Mismatches {
-				if !slices.Contains(g.Fields, m.Field) {
-					g.Fields = append(g.Fields, m.Field)
+		for _, fc := range m {
+			g.Results += len(fc.results)
+			if !slices.Contains(g.Areas, fc.Area) {
+				g.Areas = append(g.Areas, fc.Area)
+			}
+			for _, r := range fc.results {
+				for _, mm := range r.Mismatches {
+					if !slices.Contains(g.Fields, mm.Field) {
+						g.Fields = append(g.Fields, mm.Field)
+					}
 				}
 			}
+			g.Regressions += fc.Regressions
 		}
-		g.Regressions += fc.Regressions
-	}
-	out := make([]causeGroup, len(groups))
-	for i, g := range groups {
-		m := members[g]
 		slices.SortStableFunc(m, caseSize)
-		g.First, g.Rest, g.Count = m[0], m[1:], len(m)
+		g.First, g.Rest = m[0], m[1:]
 		slices.Sort(g.Areas)
-		out[i] = *g
+		out = append(out, g)
 	}
 	slices.SortStableFunc(out, func(a, b causeGroup) int {
 		return cmp.Or(-cmp.Compare(min(a.Regressions, 1), min(b.Regressions, 1)), -cmp.Compare(a.Results, b.Results))
@@ -183,15 +171,7 @@ func fromOf(info *conformance.CaseInfo) *fromView {
 
 // shellSafe reports whether a shell word may be written unquoted.
 func shellSafe(a string) bool {
-	if a == "" {
-		return false
-	}
-	for _, r := range a {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r)) {
-			return false
-		}
-	}
-	return true
+	return a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == ""
 }
 
 // shellQuote writes args as a POSIX shell command line, each argument

@@ -38,16 +38,8 @@ type skipReason struct {
 // first.
 func skipReasons(skipped []conformance.CaseResult) []skipReason {
 	var out []skipReason
-	by := map[string][]conformance.CaseResult{}
-	var order []string
-	for _, r := range skipped {
-		if _, ok := by[r.Reason]; !ok {
-			order = append(order, r.Reason)
-		}
-		by[r.Reason] = append(by[r.Reason], r)
-	}
-	for _, reason := range order {
-		out = append(out, skipReason{Reason: reason, Runs: len(by[reason]), Cases: listResults(by[reason])})
+	for _, g := range groupsOf(skipped, func(r conformance.CaseResult) string { return r.Reason }) {
+		out = append(out, skipReason{Reason: g[0].Reason, Runs: len(g), Cases: listResults(g)})
 	}
 	slices.SortStableFunc(out, func(a, b skipReason) int { return b.Runs - a.Runs })
 	return out

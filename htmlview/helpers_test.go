@@ -52,6 +52,16 @@ func page(t testing.TB, g TracedReplay) string {
 	return b.String()
 }
 
+// reportHTML renders a batch report of entries, titled title.
+func reportHTML(t testing.TB, title string, entries []Entry) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Report(&b, title, entries); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
 var (
 	dataScript  = regexp.MustCompile(`(?s)<script type="application/json" id="tp-data">(.*?)</script>`)
 	stepsScript = regexp.MustCompile(`(?s)<script type="text/plain" id="tp-steps">(.*?)</script>`)

@@ -30,7 +30,6 @@ var assets embed.FS
 func pages() *template.Template {
 	pageTemplates.once.Do(func() {
 		pageTemplates.parsed = template.Must(template.New("").Funcs(template.FuncMap{
-			"style":   func() template.CSS { return template.CSS(asset("style.css")) },
 			"script":  func(name string) template.JS { return template.JS(compactScript(asset(name))) },
 			"css":     func(name string) template.CSS { return template.CSS(asset(name)) },
 			"tile":    tileClass,

@@ -430,11 +430,7 @@ func reportRowsData(t testing.TB, html string) reportData {
 // class and its page.
 func TestReport(t *testing.T) {
 	entries := corpusEntries(t)
-	var b bytes.Buffer
-	if err := Report(&b, "the corpus", entries); err != nil {
-		t.Fatal(err)
-	}
-	html := b.String()
+	html := reportHTML(t, "the corpus", entries)
 	var valid, invalid, unreadable int
 	var scores []uint64
 	for _, e := range entries {
@@ -502,11 +498,8 @@ func TestReport(t *testing.T) {
 // replay says and what the rules give; a figure never computed is null.
 func TestReportWhat(t *testing.T) {
 	entries := corpusEntries(t)
-	var b bytes.Buffer
-	if err := Report(&b, "batch", entries); err != nil {
-		t.Fatal(err)
-	}
-	d := reportRowsData(t, b.String())
+	b := reportHTML(t, "batch", entries)
+	d := reportRowsData(t, b)
 	never, said := 0, 0
 	for i, e := range entries {
 		r, v := d.Rows[i], e.Verdict

@@ -76,12 +76,7 @@ func (m *milestones) list(last int) []mark {
 			break
 		}
 	}
-	kept := out[:0]
-	for _, mk := range out {
-		if mk.Step <= last {
-			kept = append(kept, mk)
-		}
-	}
-	slices.SortStableFunc(kept, func(a, b mark) int { return a.Step - b.Step })
-	return kept
+	out = slices.DeleteFunc(out, func(mk mark) bool { return mk.Step > last })
+	slices.SortStableFunc(out, func(a, b mark) int { return a.Step - b.Step })
+	return out
 }

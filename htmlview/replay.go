@@ -67,8 +67,7 @@ func NewViewer(r *replay.Replay) *Viewer {
 }
 
 // stepBudget is the compressed bytes a page's steps may take for a log of
-// n actions: 24 a step and 64 KB (docs/security.md); an ordinary game's
-// steps take 3 to 12 bytes, compressed.
+// n actions: 24 a step and 64 KB (docs/security.md).
 func stepBudget(n int) int { return 64<<10 + 24*n }
 
 // Add records the next frame of the game (the first is its start).
@@ -261,41 +260,38 @@ func divergence(r *replay.Replay, v replay.Verdict, last replay.Frame, frames in
 		s.Action, s.Expected, s.Found = dv.Action, e.Says, e.Gives
 	}
 	cols := last.Board.Cols()
-	// refuse makes the extra step of an action the rules refuse: the
-	// board it was refused on, the action drawn over it.
-	refuse := func(why string) {
-		if s.Action < 1 || s.Action > len(r.Actions) {
-			return
-		}
-		s.Step, s.Board, s.Letter, s.Refused = frames, boardCode(last.Board), string(r.Actions[s.Action-1].Letter()), why
+	// An action the rules refuse has an extra step: the board it was
+	// refused on, the action drawn over it with how it was refused.
+	refused := map[replay.Reason][2]string{
+		replay.IllegalMove: {"changes nothing", "action %d (%s) changes nothing on this board: an illegal move"},
+		replay.AfterEnd:    {"after the end", "the run has ended on this board; the log goes on with action %d (%s)"},
+		replay.BadAction:   {"not allowed", "action %d (%s) is not allowed here"},
 	}
-	switch v.Reason {
-	case replay.BadSpawn:
+	if why, ok := refused[v.Reason]; ok {
+		act := "none"
+		if s.Action >= 1 && s.Action <= len(r.Actions) {
+			a := r.Actions[s.Action-1]
+			act = a.String()
+			s.Step, s.Board, s.Letter, s.Refused = frames, boardCode(last.Board), string(a.Letter()), why[0]
+		}
+		s.Note = fmt.Sprintf(why[1], s.Action, act)
+	}
+	if v.Reason == replay.BadSpawn {
 		// The frames stop before the action; the extra step is that
 		// action's slide (the divergence's board) with the recorded
 		// tile's cell marked.
-		if dv == nil || dv.Board == nil || dv.Spawn == nil {
-			break
+		if dv != nil && dv.Board != nil && dv.Spawn != nil {
+			i, a, sp, slid := dv.Action-1, dv.Act, *dv.Spawn, *dv.Board
+			s.Step = frames
+			s.Board, s.Letter = boardCode(slid), string(a.Letter())
+			if sp.Row >= 0 && sp.Row < slid.Rows() && sp.Col >= 0 && sp.Col < cols {
+				cell := uint64(sp.Row*cols + sp.Col)
+				s.Spawn = &[2]uint64{cell, sp.Value}
+				s.Cells = append(s.Cells, int(cell))
+			}
+			s.Note = fmt.Sprintf("action %d (%s) records a %d at row %d, column %d (marked) on the board after its slide",
+				i+1, a, sp.Value, sp.Row, sp.Col)
 		}
-		i, a, sp, slid := dv.Action-1, dv.Act, *dv.Spawn, *dv.Board
-		s.Step = frames
-		s.Board, s.Letter = boardCode(slid), string(a.Letter())
-		if sp.Row >= 0 && sp.Row < slid.Rows() && sp.Col >= 0 && sp.Col < cols {
-			cell := uint64(sp.Row*cols + sp.Col)
-			s.Spawn = &[2]uint64{cell, sp.Value}
-			s.Cells = append(s.Cells, int(cell))
-		}
-		s.Note = fmt.Sprintf("action %d (%s) records a %d at row %d, column %d (marked) on the board after its slide",
-			i+1, a, sp.Value, sp.Row, sp.Col)
-	case replay.IllegalMove:
-		refuse("changes nothing")
-		s.Note = fmt.Sprintf("action %d (%s) changes nothing on this board: an illegal move", s.Action, actionAt(r, s.Action))
-	case replay.AfterEnd:
-		refuse("after the end")
-		s.Note = fmt.Sprintf("the run has ended on this board; the log goes on with action %d (%s)", s.Action, actionAt(r, s.Action))
-	case replay.BadAction:
-		refuse("not allowed")
-		s.Note = fmt.Sprintf("action %d (%s) is not allowed here", s.Action, actionAt(r, s.Action))
 	}
 	// A claimed final board that is not the real one: mark the cells
 	// that differ, on the game's end.
@@ -312,11 +308,4 @@ func divergence(r *replay.Replay, v replay.Verdict, last replay.Frame, frames in
 		}
 	}
 	return s, cl
-}
-
-func actionAt(r *replay.Replay, action int) string {
-	if action < 1 || action > len(r.Actions) {
-		return "none"
-	}
-	return r.Actions[action-1].String()
 }

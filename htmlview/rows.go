@@ -13,7 +13,7 @@ import (
 
 // The report's table travels as one JSON object (in a script element of
 // type application/json), its rows an array of arrays, a few bytes a
-// field, so that 100,000 submissions weigh under 150 bytes each:
+// field (docs/viewer-html.md gives the weight of a submission):
 //
 //	{"pre": the pages' common folder ("r_files/"),
 //	 "rows": [[n, name, class, reason, claimed, score, max tile, moves,

@@ -106,22 +106,15 @@ func histogram(values []uint64, maxBins int) []bin {
 	if len(values) == 0 {
 		return nil
 	}
-	lo, hi := values[0], values[0]
-	for _, v := range values {
-		lo, hi = min(lo, v), max(hi, v)
-	}
+	lo, hi := slices.Min(values), slices.Max(values)
 	want := max(1, min(maxBins, int(math.Ceil(math.Sqrt(float64(len(values)))))+1))
-	width := uint64(1)
+	var width uint64
+search:
 	for p := uint64(1); ; p *= 10 {
-		found := false
 		for _, m := range []uint64{1, 2, 5} {
-			if w := m * p; (hi/w-lo/w)+1 <= uint64(want) {
-				width, found = w, true
-				break
+			if width = m * p; (hi/width-lo/width)+1 <= uint64(want) {
+				break search
 			}
-		}
-		if found {
-			break
 		}
 	}
 	start := lo / width * width
@@ -177,10 +170,7 @@ func logHistogram(values []uint64) []bin {
 	if len(values) == 0 {
 		return nil
 	}
-	lo, hi := values[0], values[0]
-	for _, v := range values {
-		lo, hi = min(lo, v), max(hi, v)
-	}
+	lo, hi := slices.Min(values), slices.Max(values)
 	if hi < 4*max(lo, 1) {
 		return histogram(values, 20)
 	}
@@ -212,15 +202,10 @@ func logHistogram(values []uint64) []bin {
 		}
 	}
 	for _, v := range values {
-		i, _ := slices.BinarySearchFunc(bins, v, func(b bin, v uint64) int {
-			switch {
-			case v < b.Lo:
-				return 1
-			case v >= b.Hi:
-				return -1
-			}
-			return 0
-		})
+		i, found := slices.BinarySearch(edges, v) // the bin whose Lo is the last edge at most v
+		if !found {
+			i--
+		}
 		bins[i].Count++
 	}
 	return bins

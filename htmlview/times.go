@@ -12,7 +12,7 @@ import (
 // key was given, not sealed (why, and that the verdict on the game
 // stands), or absent; the batch report counts each in its summary and
 // tells the games whose times are not sealed in the table's "what", which
-// the count's link filters. Without a check the pages are as they were.
+// the count's link filters.
 
 // notSealedWhat is what the table's "what" of a replay whose times are not
 // sealed ends with (after "; "), the reason left to its page so that a
@@ -50,7 +50,6 @@ type timesCounts struct {
 // timesCountsOf counts the entries' checks; nil when none was checked.
 func timesCountsOf(entries []Entry) *timesCounts {
 	var c timesCounts
-	checked := false
 	for _, e := range entries {
 		switch e.Verdict.ThinkTimes.State() {
 		case replay.TimesSealed:
@@ -61,11 +60,9 @@ func timesCountsOf(entries []Entry) *timesCounts {
 			c.None++
 		default:
 			c.Unchecked++
-			continue
 		}
-		checked = true
 	}
-	if !checked {
+	if c.Unchecked == len(entries) {
 		return nil
 	}
 	c.Filter = "#v?" + url.Values{"f11": {notSealedWhat}}.Encode()

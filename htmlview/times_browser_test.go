@@ -1,7 +1,6 @@
 package htmlview
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -19,17 +18,14 @@ import (
 // text, at 1,280 px and on a 390 px phone no wider than the window.
 func TestBrowserTimes(t *testing.T) {
 	entries, _, notSealed, _, _ := timedEntries(t)
-	var b bytes.Buffer
-	if err := Report(&b, "batch", entries); err != nil {
-		t.Fatal(err)
-	}
+	b := reportHTML(t, "batch", entries)
 	want := map[string]bool{}
 	for _, e := range entries {
 		if e.Verdict.ThinkTimes.State() == replay.TimesNotSealed {
 			want[e.Verdict.Name] = true
 		}
 	}
-	ctx := openAt(t, b.String(), 1280, 900, "", "body[data-ready]")
+	ctx := openAt(t, b, 1280, 900, "", "body[data-ready]")
 	do(t, ctx, "follow the link", chromedp.Click(`#times-not-sealed`))
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelectorAll("#replays tbody tr").length === %d`, notSealed),
 		chromedp.WithPollingTimeout(hangBound))); err != nil {

@@ -243,12 +243,9 @@ func TestTimesReportSize(t *testing.T) {
 				entries[i].Verdict.ThinkTimes = check
 			}
 		}
-		var b strings.Builder
-		if err := Report(&b, "audit", entries); err != nil {
-			t.Fatal(err)
-		}
+		b := reportHTML(t, "audit", entries)
 		listed, _ := needsOf(entries, 10)
-		return b.Len(), unreadable, len(listed)
+		return len(b), unreadable, len(listed)
 	}
 	plain, _, _ := size(nil)
 	counts := 1000 // at most the paragraph of the counts and the list's sentence

@@ -14,10 +14,10 @@
 package server
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
 	"slices"
@@ -95,16 +95,9 @@ func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
 		if s.times, err = timesKey(opts.Key); err != nil {
 			return nil, err
 		}
-		w := opts.Window
-		if w == 0 {
-			w = DefaultWindow
-		}
+		w, idle := cmp.Or(opts.Window, DefaultWindow), cmp.Or(opts.Idle, DefaultIdle)
 		if w < 0 {
 			return nil, fmt.Errorf("window %d is negative", w)
-		}
-		idle := opts.Idle
-		if idle == 0 {
-			idle = DefaultIdle
 		}
 		if idle < 0 {
 			return nil, fmt.Errorf("idle %v is negative", idle)
@@ -121,9 +114,14 @@ func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
 		}
 		s.rules[p.Name] = r
 	}
-	var err error
-	if s.verifier, err = newVerifier(profiles); err != nil {
-		return nil, err
+	// POST /api/verify knows the built-in profiles and those served (a
+	// served profile file's name is known as `verify --profile FILE`
+	// makes it known).
+	s.verifier = replay.NewVerifier()
+	for _, p := range profiles {
+		if err := s.verifier.AddProfile(p); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -161,19 +159,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func httpError(w http.ResponseWriter, code int, msg string) {
+	reply(w, code, protocol.ErrorBody{Error: msg})
+}
+
+// reply answers v, with status code, as one line of JSON. v is the
+// server's own, so it always encodes; a write error is the client's going
+// away.
+func reply(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
-	writeJSON(w, protocol.ErrorBody{Error: msg})
-}
-
-func reply(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	writeJSON(w, v)
-}
-
-// writeJSON writes v as one line of JSON. v is the server's own, so it
-// always encodes; a write error is the client's going away.
-func writeJSON(w io.Writer, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
@@ -182,7 +176,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusMethodNotAllowed, "use GET")
 		return
 	}
-	reply(w, protocol.GameList{Games: slices.Sorted(maps.Keys(s.rules)), Server: &protocol.ServerInfo{Name: Name, Version: Version}})
+	reply(w, http.StatusOK, protocol.GameList{Games: slices.Sorted(maps.Keys(s.rules)), Server: &protocol.ServerInfo{Name: Name, Version: Version}})
 }
 
 func (s *Server) spec(name string, rules *engine.Rules) *protocol.Spec {
@@ -263,7 +257,7 @@ func (s *Server) init(w http.ResponseWriter, r *http.Request, name string) {
 	}
 	resp := s.respond(name, g, drawn, t, tm)
 	resp.Spec = s.spec(name, rules)
-	reply(w, resp)
+	reply(w, http.StatusOK, resp)
 }
 
 func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
@@ -282,10 +276,9 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 	}
 	var sec *secret
 	if s.Signed() {
-		var opened secret
-		var err error
 		var buf [256]byte
-		if _, opened, err = s.sealer.open(req.State.Seal, appendVisible(buf[:0], req.State)); err == nil {
+		_, opened, err := s.sealer.open(req.State.Seal, appendVisible(buf[:0], req.State))
+		if err == nil {
 			err = s.record.check(opened.t)
 		}
 		if err != nil {
@@ -313,7 +306,7 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 		// Refused by the rules: nothing changed, so the state sent stays
 		// the one to play, and the answer tells it as it is.
 		obs := protocol.Observe(g)
-		reply(w, protocol.Response{OK: false, Reason: err.Error(), Error: code, LegalActions: legalActions(g),
+		reply(w, http.StatusOK, protocol.Response{OK: false, Reason: err.Error(), Error: code, LegalActions: legalActions(g),
 			Observation: obs, Score: obs.Score, GameOver: obs.Over})
 		return
 	case err != nil:
@@ -360,7 +353,7 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 			resp.Spawn = &sp
 		}
 	}
-	reply(w, resp)
+	reply(w, http.StatusOK, resp)
 }
 
 // stateStatus is the HTTP status of a state the server does not take:

@@ -33,18 +33,12 @@ func drawSeed() string {
 // seed the server drew, or "") and the state's ticket t in the live-game
 // record and the game's think times (tm) among the secrets.
 func (s *Server) wire(name string, g *engine.Game, seed string, t ticket, tm timing) *protocol.GameState {
-	st := g.State()
-	ws := visibleState(name, g.Rules(), st)
+	st, inClear := g.State(), s.sealer == nil
+	ws := wireOne(name, g.Rules(), st, inClear)
 	if st.Prev != nil {
-		ws.Prev = visibleState(name, g.Rules(), *st.Prev)
+		ws.Prev = wireOne(name, g.Rules(), *st.Prev, inClear)
 	}
-	if s.sealer == nil {
-		if st.RNG != nil {
-			ws.RNG = fmt.Sprintf("%016x", st.RNG.State())
-		}
-		if st.Prev != nil && st.Prev.RNG != nil {
-			ws.Prev.RNG = fmt.Sprintf("%016x", st.Prev.RNG.State())
-		}
+	if inClear {
 		return ws
 	}
 	// A signed server's games are all seeded: it loads no state.
@@ -60,11 +54,16 @@ func (s *Server) wire(name string, g *engine.Game, seed string, t ticket, tm tim
 	return ws
 }
 
-// visibleState is the wire form of a state without its generator.
-func visibleState(name string, rules *engine.Rules, st engine.State) *protocol.GameState {
+// wireOne is the wire form of one state, its generator in the clear when
+// inClear is set (an unsigned server) and it has one.
+func wireOne(name string, rules *engine.Rules, st engine.State, inClear bool) *protocol.GameState {
 	res, _ := st.Result.MarshalText()
-	return &protocol.GameState{Format: protocol.StateFormat, Game: name, Rules: rules.Version(), Board: st.Board.Values(), Score: st.Score,
+	ws := &protocol.GameState{Format: protocol.StateFormat, Game: name, Rules: rules.Version(), Board: st.Board.Values(), Score: st.Score,
 		Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying, Result: string(res)}
+	if inClear && st.RNG != nil {
+		ws.RNG = fmt.Sprintf("%016x", st.RNG.State())
+	}
+	return ws
 }
 
 // unwire checks a client's state and converts it to an engine state. sec

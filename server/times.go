@@ -39,16 +39,12 @@ func timesKey(key []byte) ([]byte, error) {
 // game's name and seed (the seed as init took it, or as the server drew
 // it), each with its length.
 func chainStart(game, seed string) [timesHashLen]byte {
-	h := sha256.New()
 	b := []byte("tileproof think times v1\x00")
 	b = binary.AppendUvarint(b, uint64(len(game)))
 	b = append(b, game...)
 	b = binary.AppendUvarint(b, uint64(len(seed)))
 	b = append(b, seed...)
-	h.Write(b)
-	var c [timesHashLen]byte
-	h.Sum(c[:0])
-	return c
+	return sha256.Sum256(b)
 }
 
 // chainNext is the hash of a game's times after one more action: its
@@ -81,17 +77,14 @@ func thinkMillis(handed, now uint64) uint32 {
 // actionLetter returns the move log's letter of an action the server
 // played ("observe" has none: it is not in a game's log).
 func actionLetter(typ, dir string) (byte, bool) {
-	switch typ {
-	case "move":
-		if d, ok := direction(dir); ok {
-			return engine.Action(d).Letter(), true
+	name := typ
+	if typ == "move" {
+		name = dir
+	}
+	for a := range engine.Break { // the API's actions, named as engine names them
+		if _, move := a.Direction(); move == (typ == "move") && a.String() == name {
+			return a.Letter(), true
 		}
-	case "undo":
-		return engine.Undo.Letter(), true
-	case "end-run":
-		return engine.EndRun.Letter(), true
-	case "keep-playing":
-		return engine.KeepPlaying.Letter(), true
 	}
 	return 0, false
 }

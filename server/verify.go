@@ -7,15 +7,13 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/jsonl"
 )
 
 // The bounds of POST /api/verify (docs/api.md, "Verifying replays"): one
 // replay, or one line of a JSON Lines body, is at most MaxVerifyReplay
-// bytes (a 100,000-move game takes about 100 KB, spawns recorded about
-// 700 KB); a JSON Lines body at most MaxVerifyBody bytes and
+// bytes; a JSON Lines body at most MaxVerifyBody bytes and
 // MaxVerifyLines lines; at most MaxVerifying requests verify at once, the
 // next answered 503 at once. Verifying is linear in the replay's size, so
 // these bound the time of a request too; serve's read and write timeouts
@@ -27,19 +25,6 @@ const (
 	MaxVerifying    = 8
 )
 
-// newVerifier returns the verifier of POST /api/verify: the built-in
-// profiles and those served (a served profile file's name is known as
-// `verify --profile FILE` makes it known).
-func newVerifier(profiles []*engine.Profile) (*replay.Verifier, error) {
-	v := replay.NewVerifier()
-	for _, p := range profiles {
-		if err := v.AddProfile(p); err != nil {
-			return nil, err
-		}
-	}
-	return v, nil
-}
-
 // verify answers POST /api/verify: a replay's verdict, or a verdict a line
 // of JSON Lines, streamed.
 func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
@@ -49,8 +34,8 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	}
 	kind, rerr := contentType(r.Header, "verify reads application/json or application/yaml (a replay) and application/jsonl (JSON Lines of replays)",
 		"application/json", "application/yaml", "application/jsonl")
-	if rerr == nil {
-		rerr = verifyQuery(r.URL.RawQuery)
+	if rerr == nil && r.URL.RawQuery != "" {
+		rerr = &requestError{http.StatusBadRequest, "verify takes no query parameter"}
 	}
 	if rerr != nil {
 		httpError(w, rerr.code, rerr.msg)
@@ -125,12 +110,4 @@ func (s *Server) verifyLines(w http.ResponseWriter, r *http.Request) {
 		return n <= MaxVerifyLines
 	}, flush)
 	flush()
-}
-
-// verifyQuery reads the query of POST /api/verify: it takes none.
-func verifyQuery(raw string) *requestError {
-	if raw != "" {
-		return &requestError{http.StatusBadRequest, "verify takes no query parameter"}
-	}
-	return nil
 }
