@@ -107,7 +107,7 @@ func (a *adapter) handle(line []byte) ([]byte, error) {
 	if bad != nil {
 		return bad, nil
 	}
-	var err error
+	var r *refusal
 	switch req.Op {
 	case "hello":
 		return a.hello(req), nil
@@ -120,14 +120,14 @@ func (a *adapter) handle(line []byte) ([]byte, error) {
 	case "legal":
 		return lineproto.LegalAnswer(req.ID, a.game.legalMoves()), nil
 	case "undo":
-		err = a.game.undo()
+		r = a.game.undo()
 	case "end-run":
-		err = a.game.endRun()
+		r = a.game.endRun()
 	default:
-		err = a.game.keepPlaying()
+		r = a.game.keepPlaying()
 	}
-	if err != nil {
-		return a.refusal(req.ID, err), nil
+	if r != nil {
+		return r.answer(req.ID), nil
 	}
 	return lineproto.StateAnswer(req.ID, a.state()), nil
 }
@@ -266,9 +266,9 @@ func (a *adapter) move(req lineproto.LineRequest) []byte {
 	if sp := req.Spawn; sp != nil && (sp.Row < 0 || sp.Row > 7 || sp.Col < 0 || sp.Col > 7 || sp.Value < 2 || sp.Value > maxTile || sp.Value&(sp.Value-1) != 0) {
 		return lineproto.Refuse(req.ID, "bad-request", "spawn %+v is not a row and a column from 0 to 7 and a tile", *sp)
 	}
-	step, err := a.game.move(d, req.Spawn)
-	if err != nil {
-		return a.refusal(req.ID, err)
+	step, r := a.game.move(d, req.Spawn)
+	if r != nil {
+		return r.answer(req.ID)
 	}
 	return lineproto.MoveAnswer(req.ID, lineproto.MoveReply{Changed: step.changed, Gained: step.gained, Spawn: step.spawn, State: a.state()})
 }
@@ -276,11 +276,4 @@ func (a *adapter) move(req lineproto.LineRequest) []byte {
 func (a *adapter) state() lineproto.AnswerState {
 	g := a.game
 	return lineproto.AnswerState{Board: g.board.values(), Score: g.score, Moves: g.moves, Won: g.won, Over: g.result != playing, Result: g.result}
-}
-
-func (a *adapter) refusal(id int64, err error) []byte {
-	if r, ok := err.(*refusal); ok {
-		return lineproto.Refuse(id, r.word, "%s", r.msg)
-	}
-	return lineproto.Refuse(id, "bad-request", "%v", err)
 }
