@@ -172,19 +172,17 @@ func (g *game) spawn(b *board) lineproto.PlacedTile {
 	return lineproto.PlacedTile{Row: cell / b.cols, Col: cell % b.cols, Value: value}
 }
 
-// legal reports whether moving toward d is accepted and changes the board.
-func (g *game) legal(d dir) bool {
-	if g.result != playing {
-		return false
-	}
-	s, _ := g.slide(d)
-	return s.changed // a move whose merge would overflow changes the board, and is refused when made
-}
-
+// legalMoves lists the directions a move is accepted toward and changes
+// the board.
 func (g *game) legalMoves() []string {
 	out := []string{}
+	if g.result != playing && g.mutant != "legal-actions-include-noop" { // MUTANT (when not): lists every direction
+		return out
+	}
 	for d := up; d <= right; d++ {
-		if g.legal(d) || g.mutant == "legal-actions-include-noop" { // MUTANT: lists every direction
+		// A move whose merge would overflow changes the board, and is
+		// refused when made.
+		if s, _ := g.slide(d); s.changed || g.mutant == "legal-actions-include-noop" {
 			out = append(out, d.String())
 		}
 	}
@@ -258,7 +256,11 @@ func (g *game) noop(d dir) (moveStep, *refusal) {
 		g.rng.next()
 	}
 	if g.p.illegal == "reject" && g.mutant != "illegal-move-not-rejected" { // MUTANT (when not): accepted silently
-		return moveStep{}, refuse("illegal-move", "moving %s does not change the board, so it is not a legal move; legal moves: %s", d, legalText(g.legalMoves()))
+		legal := strings.Join(g.legalMoves(), ", ")
+		if legal == "" {
+			legal = "none"
+		}
+		return moveStep{}, refuse("illegal-move", "moving %s does not change the board, so it is not a legal move; legal moves: %s", d, legal)
 	}
 	var step moveStep
 	if g.mutant == "illegal-move-counted" { // MUTANT: counts a move that changed nothing
@@ -269,13 +271,6 @@ func (g *game) noop(d dir) (moveStep, *refusal) {
 		step.spawn = &sp
 	}
 	return step, nil
-}
-
-func legalText(legal []string) string {
-	if len(legal) == 0 {
-		return "none"
-	}
-	return strings.Join(legal, ", ")
 }
 
 // checkSpawn checks a forced spawn against the board after the slide.

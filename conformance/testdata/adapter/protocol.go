@@ -7,9 +7,6 @@ import (
 	"github.com/tileproof/tileproof/conformance/internal/lineproto"
 )
 
-// The exec protocol of docs/protocol.md: one JSON request a line in, one
-// JSON response a line out.
-
 const (
 	adapterName    = "tileproof-reference-adapter"
 	adapterVersion = "1.0.0"
@@ -185,16 +182,17 @@ func (a *adapter) newGame(req lineproto.LineRequest) []byte {
 		return bad
 	}
 	var key uint64
-	if req.Seed == nil {
+	var err error
+	switch {
+	case req.Seed == nil:
 		key = a.ownKey()
-	} else {
-		if !a.declared("seed-tp1") {
-			return lineproto.Refuse(req.ID, "bad-request", "a seed was given, but this implementation did not declare seed-tp1")
-		}
-		var err error
-		if key, err = seedKey(*req.Seed, a.mutant); err != nil {
-			return lineproto.Refuse(req.ID, "bad-request", "%v", err)
-		}
+	case !a.declared("seed-tp1"):
+		return lineproto.Refuse(req.ID, "bad-request", "a seed was given, but this implementation did not declare seed-tp1")
+	default:
+		key, err = seedKey(*req.Seed, a.mutant)
+	}
+	if err != nil {
+		return lineproto.Refuse(req.ID, "bad-request", "%v", err)
 	}
 	a.game = newGame(p, a.mutant, 4, 4, key)
 	return lineproto.StateAnswer(req.ID, a.state())
