@@ -7,10 +7,6 @@ import (
 	"github.com/tileproof/tileproof/conformance/internal/lineproto"
 )
 
-// The exec protocol of docs/protocol.md: one JSON request a line in, one
-// JSON response a line out. The adapter offers hello, new and move; every
-// other op is refused as unsupported.
-
 const (
 	implName = "2048.c (Debian package 2048)"
 	// profileName is the name in the profile file 2048c.yaml; a new game
@@ -176,37 +172,33 @@ func (a *adapter) play(keys string) (lineproto.MoveReply, error) {
 		return lineproto.MoveReply{}, err
 	}
 	var frames []ScreenBoard
+	e, err := a.g.next()
+	for ; err == nil && e.Kind == FrameDrawn; e, err = a.g.next() {
+		frames = append(frames, e.Frame)
+	}
 	var final ScreenBoard
 	over := false
-	for done := false; !done; {
-		e, err := a.g.next()
-		if err != nil {
+	switch {
+	case err != nil:
+		return lineproto.MoveReply{}, err
+	case e.Kind == QuitPrompt:
+		if e, err = a.g.next(); err != nil {
 			return lineproto.MoveReply{}, err
 		}
-		switch e.Kind {
-		case FrameDrawn:
-			frames = append(frames, e.Frame)
-			continue
-		case QuitPrompt:
-			if e, err = a.g.next(); err != nil {
-				return lineproto.MoveReply{}, err
-			}
-			if e.Kind != FrameDrawn {
-				return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("after QUIT? (y/n) and n the game showed %s, not the board (screen byte %d)", e.Kind, e.End)}
-			}
-			final = e.Frame
-		case GameOver:
-			if len(frames) == 0 {
-				return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("GAME OVER after a move that drew nothing (screen byte %d)", e.End)}
-			}
-			if err := a.g.ends(); err != nil {
-				return lineproto.MoveReply{}, err
-			}
-			final, over = frames[len(frames)-1], true
-		default:
-			return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("the game showed %s after a move (screen byte %d)", e.Kind, e.End)}
+		if e.Kind != FrameDrawn {
+			return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("after QUIT? (y/n) and n the game showed %s, not the board (screen byte %d)", e.Kind, e.End)}
 		}
-		done = true
+		final = e.Frame
+	case e.Kind == GameOver:
+		if len(frames) == 0 {
+			return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("GAME OVER after a move that drew nothing (screen byte %d)", e.End)}
+		}
+		if err := a.g.ends(); err != nil {
+			return lineproto.MoveReply{}, err
+		}
+		final, over = frames[len(frames)-1], true
+	default:
+		return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("the game showed %s after a move (screen byte %d)", e.Kind, e.End)}
 	}
 	switch len(frames) {
 	case 0:
