@@ -246,13 +246,8 @@ func (a *adapter) move(req lineproto.LineRequest) []byte {
 		return lineproto.Refuse(req.ID, "bad-request", "direction %q is not up, down, left or right", req.Direction)
 	}
 	d := dir(i)
-	if a.mutant == "up-down-swapped" { // MUTANT: the keys of up and down are swapped
-		switch d {
-		case up:
-			d = down
-		case down:
-			d = up
-		}
+	if a.mutant == "up-down-swapped" && (d == up || d == down) { // MUTANT: the keys of up and down are swapped
+		d = up + down - d
 	}
 	if req.Spawn != nil && !a.declared("force-spawn") {
 		return lineproto.Refuse(req.ID, "bad-request", "a spawn was given, but this implementation did not declare force-spawn")
