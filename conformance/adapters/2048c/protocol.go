@@ -48,7 +48,12 @@ func (a *adapter) handle(line []byte) []byte {
 	if bad != nil {
 		return bad
 	}
-	if cannot := what(op); cannot != "" {
+	// What the game cannot do, by op: all but hello, new and move.
+	cannot := map[string]string{
+		"load": "load a state", "legal": "list the legal moves", "undo": "undo a move",
+		"end-run": "end a run", "keep-playing": "keep playing after a win (it never stops at one)",
+	}[op]
+	if cannot != "" {
 		return lineproto.Refuse(id, "unsupported-op", "2048.c cannot %s: it can only start a game and take the four moves", cannot)
 	}
 	if op != "hello" && !a.helloDone {
@@ -70,15 +75,6 @@ func (a *adapter) handle(line []byte) []byte {
 	}
 	a.helloDone = true
 	return lineproto.HelloAnswer(id, implName, a.version, []string{a.declared}, []string{sizeFeature})
-}
-
-// what names an op the game cannot do, for its refusal; "" for hello,
-// new and move.
-func what(op string) string {
-	return map[string]string{
-		"load": "load a state", "legal": "list the legal moves", "undo": "undo a move",
-		"end-run": "end a run", "keep-playing": "keep playing after a win (it never stops at one)",
-	}[op]
 }
 
 func (a *adapter) newGame(req lineproto.LineRequest) []byte {
