@@ -7,10 +7,6 @@ import (
 	"github.com/tileproof/tileproof/conformance/internal/lineproto"
 )
 
-// The exec protocol of docs/protocol.md: one JSON request a line in, one
-// JSON response a line out. The adapter offers hello, new and move; every
-// other op is refused as unsupported.
-
 const (
 	implName = "2048.c (Debian package 2048)"
 	// profileName is the name in the profile file 2048c.yaml; a new game
@@ -52,7 +48,12 @@ func (a *adapter) handle(line []byte) []byte {
 	if bad != nil {
 		return bad
 	}
-	if cannot := what(op); cannot != "" {
+	// What the game cannot do, by op: all but hello, new and move.
+	cannot := map[string]string{
+		"load": "load a state", "legal": "list the legal moves", "undo": "undo a move",
+		"end-run": "end a run", "keep-playing": "keep playing after a win (it never stops at one)",
+	}[op]
+	if cannot != "" {
 		return lineproto.Refuse(id, "unsupported-op", "2048.c cannot %s: it can only start a game and take the four moves", cannot)
 	}
 	if op != "hello" && !a.helloDone {
@@ -74,15 +75,6 @@ func (a *adapter) handle(line []byte) []byte {
 	}
 	a.helloDone = true
 	return lineproto.HelloAnswer(id, implName, a.version, []string{a.declared}, []string{sizeFeature})
-}
-
-// what names an op the game cannot do, for its refusal; "" for hello,
-// new and move.
-func what(op string) string {
-	return map[string]string{
-		"load": "load a state", "legal": "list the legal moves", "undo": "undo a move",
-		"end-run": "end a run", "keep-playing": "keep playing after a win (it never stops at one)",
-	}[op]
 }
 
 func (a *adapter) newGame(req lineproto.LineRequest) []byte {
@@ -176,37 +168,33 @@ func (a *adapter) play(keys string) (lineproto.MoveReply, error) {
 		return lineproto.MoveReply{}, err
 	}
 	var frames []ScreenBoard
+	e, err := a.g.next()
+	for ; err == nil && e.Kind == FrameDrawn; e, err = a.g.next() {
+		frames = append(frames, e.Frame)
+	}
 	var final ScreenBoard
 	over := false
-	for done := false; !done; {
-		e, err := a.g.next()
-		if err != nil {
+	switch {
+	case err != nil:
+		return lineproto.MoveReply{}, err
+	case e.Kind == QuitPrompt:
+		if e, err = a.g.next(); err != nil {
 			return lineproto.MoveReply{}, err
 		}
-		switch e.Kind {
-		case FrameDrawn:
-			frames = append(frames, e.Frame)
-			continue
-		case QuitPrompt:
-			if e, err = a.g.next(); err != nil {
-				return lineproto.MoveReply{}, err
-			}
-			if e.Kind != FrameDrawn {
-				return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("after QUIT? (y/n) and n the game showed %s, not the board (screen byte %d)", e.Kind, e.End)}
-			}
-			final = e.Frame
-		case GameOver:
-			if len(frames) == 0 {
-				return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("GAME OVER after a move that drew nothing (screen byte %d)", e.End)}
-			}
-			if err := a.g.ends(); err != nil {
-				return lineproto.MoveReply{}, err
-			}
-			final, over = frames[len(frames)-1], true
-		default:
-			return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("the game showed %s after a move (screen byte %d)", e.Kind, e.End)}
+		if e.Kind != FrameDrawn {
+			return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("after QUIT? (y/n) and n the game showed %s, not the board (screen byte %d)", e.Kind, e.End)}
 		}
-		done = true
+		final = e.Frame
+	case e.Kind == GameOver:
+		if len(frames) == 0 {
+			return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("GAME OVER after a move that drew nothing (screen byte %d)", e.End)}
+		}
+		if err := a.g.ends(); err != nil {
+			return lineproto.MoveReply{}, err
+		}
+		final, over = frames[len(frames)-1], true
+	default:
+		return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("the game showed %s after a move (screen byte %d)", e.Kind, e.End)}
 	}
 	switch len(frames) {
 	case 0:

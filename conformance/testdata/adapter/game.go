@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tileproof/tileproof/conformance/internal/lineproto"
@@ -9,28 +10,22 @@ import (
 
 // A game: its state, the ops on it, and the ends of a game.
 
-// snapshot is what undo restores.
-type snapshot struct {
+// state is what a move changes, and what undo restores.
+type state struct {
 	board     board
 	score     int64
 	moves     int64
 	rng       splitmix
-	won, keep bool
+	won, keep bool // keep: the player chose to keep playing after the win
 	result    string
 }
 
 // game is one run.
 type game struct {
-	p       *profile
-	mutant  string
-	board   board
-	score   int64
-	moves   int64
-	rng     splitmix
-	won     bool
-	keep    bool // the player chose to keep playing after the win
-	result  string
-	history []snapshot // for undo, the latest last
+	p      *profile
+	mutant string
+	state
+	history []state // for undo, the latest last
 }
 
 // refusal is a request the rules refuse: an error word of docs/protocol.md.
@@ -38,7 +33,8 @@ type refusal struct {
 	word, msg string
 }
 
-func (r *refusal) Error() string { return r.word + ": " + r.msg }
+// answer is the refusal's answer to the request of id.
+func (r *refusal) answer(id int64) []byte { return lineproto.Refuse(id, r.word, "%s", r.msg) }
 
 func refuse(word, format string, args ...any) *refusal {
 	return &refusal{word, fmt.Sprintf(format, args...)}
@@ -60,15 +56,10 @@ func (g *game) winWhen() string {
 	return g.p.winWhen
 }
 
-func (g *game) snapshot() snapshot {
-	return snapshot{board: g.board.clone(), score: g.score, moves: g.moves, rng: g.rng, won: g.won, keep: g.keep, result: g.result}
-}
-
 // newGame starts a run: the profile's start tiles spawned on the empty
 // board by tp1 from key.
 func newGame(p *profile, m string, rows, cols int, key uint64) *game {
-	g := &game{p: p, mutant: m, rng: splitmix{key}, result: playing}
-	g.board = board{rows: rows, cols: cols, cells: make([]int64, rows*cols)}
+	g := &game{p: p, mutant: m, state: state{board: board{rows: rows, cols: cols, cells: make([]int64, rows*cols)}, rng: splitmix{key}, result: playing}}
 	for range p.startTiles {
 		g.spawn(&g.board)
 	}
@@ -79,17 +70,27 @@ func newGame(p *profile, m string, rows, cols int, key uint64) *game {
 // loadGame starts a run from a given state; its later spawns come from tp1
 // seeded with key.
 func loadGame(p *profile, m string, b board, score, moves int64, won, keep bool, key uint64) *game {
-	g := &game{p: p, mutant: m, board: b, score: score, moves: moves, won: won, keep: keep, rng: splitmix{key}, result: playing}
+	g := &game{p: p, mutant: m, state: state{board: b, score: score, moves: moves, rng: splitmix{key}, won: won, keep: keep, result: playing}}
 	g.evaluate()
 	return g
 }
 
 // evaluate brings a new or loaded state's flags up to date.
 func (g *game) evaluate() {
-	if w := g.winTile(); w != 0 && g.winWhen() == "reach" && g.board.maxTile() >= w {
-		g.won = true
-	}
+	g.checkWin(nil)
 	g.finish()
+}
+
+// checkWin sets won once the board holds the win tile (reach) or a merge
+// of made, this move's, made it (merge).
+func (g *game) checkWin(made []int64) {
+	if w := g.winTile(); !g.won && w != 0 {
+		if g.winWhen() == "reach" {
+			g.won = g.board.maxTile() >= w
+		} else {
+			g.won = slices.Contains(made, w)
+		}
+	}
 }
 
 // finish checks the finishing conditions in order: the target, no moves
@@ -171,19 +172,17 @@ func (g *game) spawn(b *board) lineproto.PlacedTile {
 	return lineproto.PlacedTile{Row: cell / b.cols, Col: cell % b.cols, Value: value}
 }
 
-// legal reports whether moving toward d is accepted and changes the board.
-func (g *game) legal(d dir) bool {
-	if g.result != playing {
-		return false
-	}
-	s, _ := g.slide(d)
-	return s.changed // a move whose merge would overflow changes the board, and is refused when made
-}
-
+// legalMoves lists the directions a move is accepted toward and changes
+// the board.
 func (g *game) legalMoves() []string {
 	out := []string{}
+	if g.result != playing && g.mutant != "legal-actions-include-noop" { // MUTANT (when not): lists every direction
+		return out
+	}
 	for d := up; d <= right; d++ {
-		if g.legal(d) || g.mutant == "legal-actions-include-noop" { // MUTANT: lists every direction
+		// A move whose merge would overflow changes the board, and is
+		// refused when made.
+		if s, _ := g.slide(d); s.changed || g.mutant == "legal-actions-include-noop" {
 			out = append(out, d.String())
 		}
 	}
@@ -198,7 +197,7 @@ type moveStep struct {
 }
 
 // move plays one move, with the spawn given or drawn.
-func (g *game) move(d dir, given *lineproto.PlacedTile) (moveStep, error) {
+func (g *game) move(d dir, given *lineproto.PlacedTile) (moveStep, *refusal) {
 	if g.result != playing {
 		if g.p.illegal == "ignore" {
 			return moveStep{}, nil
@@ -220,8 +219,8 @@ func (g *game) move(d dir, given *lineproto.PlacedTile) (moveStep, error) {
 	}
 	b := s.board
 	if given != nil {
-		if err := g.checkSpawn(*given, b); err != nil {
-			return moveStep{}, err
+		if r := g.checkSpawn(*given, b); r != nil {
+			return moveStep{}, r
 		}
 	}
 	if g.p.undo {
@@ -229,7 +228,7 @@ func (g *game) move(d dir, given *lineproto.PlacedTile) (moveStep, error) {
 		if g.mutant == "undo-twice" { // MUTANT: remembers two moves
 			keep = 2
 		}
-		g.history = append(g.history, g.snapshot())
+		g.history = append(g.history, g.state) // kept as is: a move puts a new board in place
 		if len(g.history) > keep {
 			g.history = g.history[1:]
 		}
@@ -244,28 +243,24 @@ func (g *game) move(d dir, given *lineproto.PlacedTile) (moveStep, error) {
 	g.board = b
 	g.score += s.gained
 	g.moves++
-	if w := g.winTile(); !g.won && w != 0 {
-		if g.winWhen() == "reach" {
-			g.won = b.maxTile() >= w
-		} else {
-			for _, v := range s.made {
-				g.won = g.won || v == w
-			}
-		}
-	}
+	g.checkWin(s.made)
 	g.finish()
 	return moveStep{changed: true, gained: s.gained, spawn: &sp}, nil
 }
 
 // noop answers a move that changes nothing while the run is playing:
 // ignored or refused, as the profile says.
-func (g *game) noop(d dir) (moveStep, error) {
+func (g *game) noop(d dir) (moveStep, *refusal) {
 	if g.mutant == "rng-advances-on-noop" { // MUTANT: draws a spawn before looking whether the board changed
 		g.rng.next()
 		g.rng.next()
 	}
 	if g.p.illegal == "reject" && g.mutant != "illegal-move-not-rejected" { // MUTANT (when not): accepted silently
-		return moveStep{}, refuse("illegal-move", "moving %s does not change the board, so it is not a legal move; legal moves: %s", d, legalText(g.legalMoves()))
+		legal := strings.Join(g.legalMoves(), ", ")
+		if legal == "" {
+			legal = "none"
+		}
+		return moveStep{}, refuse("illegal-move", "moving %s does not change the board, so it is not a legal move; legal moves: %s", d, legal)
 	}
 	var step moveStep
 	if g.mutant == "illegal-move-counted" { // MUTANT: counts a move that changed nothing
@@ -278,15 +273,8 @@ func (g *game) noop(d dir) (moveStep, error) {
 	return step, nil
 }
 
-func legalText(legal []string) string {
-	if len(legal) == 0 {
-		return "none"
-	}
-	return strings.Join(legal, ", ")
-}
-
 // checkSpawn checks a forced spawn against the board after the slide.
-func (g *game) checkSpawn(s lineproto.PlacedTile, b board) error {
+func (g *game) checkSpawn(s lineproto.PlacedTile, b board) *refusal {
 	switch {
 	case s.Row < 0 || s.Row >= b.rows || s.Col < 0 || s.Col >= b.cols:
 		return refuse("bad-spawn", "cell (%d, %d) is outside the %dx%d board", s.Row, s.Col, b.rows, b.cols)
@@ -302,7 +290,7 @@ func (g *game) checkSpawn(s lineproto.PlacedTile, b board) error {
 }
 
 // undo takes back the last counted move, the generator included.
-func (g *game) undo() error {
+func (g *game) undo() *refusal {
 	switch {
 	case !g.p.undo:
 		return refuse("unsupported", "profile %s has no undo", g.p.name)
@@ -314,7 +302,7 @@ func (g *game) undo() error {
 	last := g.history[len(g.history)-1]
 	g.history = g.history[:len(g.history)-1]
 	rng := g.rng
-	g.board, g.score, g.moves, g.rng, g.won, g.keep, g.result = last.board, last.score, last.moves, last.rng, last.won, last.keep, last.result
+	g.state = last
 	if g.mutant == "undo-does-not-restore-spawn" { // MUTANT: the generator is not taken back
 		g.rng = rng
 	}
@@ -322,7 +310,7 @@ func (g *game) undo() error {
 }
 
 // endRun ends the run by the player's choice.
-func (g *game) endRun() error {
+func (g *game) endRun() *refusal {
 	switch {
 	case !g.p.endRun:
 		return refuse("unsupported", "profile %s has no End run", g.p.name)
@@ -339,7 +327,7 @@ func (g *game) endRun() error {
 
 // keepPlaying resumes a run stopped at the win tile, in a profile whose
 // win asks.
-func (g *game) keepPlaying() error {
+func (g *game) keepPlaying() *refusal {
 	if g.p.winThen != "ask" {
 		return refuse("not-stopped", "profile %s does not stop to ask after the win", g.p.name)
 	}

@@ -7,9 +7,6 @@ import (
 	"github.com/tileproof/tileproof/conformance/internal/lineproto"
 )
 
-// The exec protocol of docs/protocol.md: one JSON request a line in, one
-// JSON response a line out.
-
 const (
 	adapterName    = "tileproof-reference-adapter"
 	adapterVersion = "1.0.0"
@@ -107,7 +104,7 @@ func (a *adapter) handle(line []byte) ([]byte, error) {
 	if bad != nil {
 		return bad, nil
 	}
-	var err error
+	var r *refusal
 	switch req.Op {
 	case "hello":
 		return a.hello(req), nil
@@ -120,14 +117,14 @@ func (a *adapter) handle(line []byte) ([]byte, error) {
 	case "legal":
 		return lineproto.LegalAnswer(req.ID, a.game.legalMoves()), nil
 	case "undo":
-		err = a.game.undo()
+		r = a.game.undo()
 	case "end-run":
-		err = a.game.endRun()
+		r = a.game.endRun()
 	default:
-		err = a.game.keepPlaying()
+		r = a.game.keepPlaying()
 	}
-	if err != nil {
-		return a.refusal(req.ID, err), nil
+	if r != nil {
+		return r.answer(req.ID), nil
 	}
 	return lineproto.StateAnswer(req.ID, a.state()), nil
 }
@@ -185,16 +182,17 @@ func (a *adapter) newGame(req lineproto.LineRequest) []byte {
 		return bad
 	}
 	var key uint64
-	if req.Seed == nil {
+	var err error
+	switch {
+	case req.Seed == nil:
 		key = a.ownKey()
-	} else {
-		if !a.declared("seed-tp1") {
-			return lineproto.Refuse(req.ID, "bad-request", "a seed was given, but this implementation did not declare seed-tp1")
-		}
-		var err error
-		if key, err = seedKey(*req.Seed, a.mutant); err != nil {
-			return lineproto.Refuse(req.ID, "bad-request", "%v", err)
-		}
+	case !a.declared("seed-tp1"):
+		return lineproto.Refuse(req.ID, "bad-request", "a seed was given, but this implementation did not declare seed-tp1")
+	default:
+		key, err = seedKey(*req.Seed, a.mutant)
+	}
+	if err != nil {
+		return lineproto.Refuse(req.ID, "bad-request", "%v", err)
 	}
 	a.game = newGame(p, a.mutant, 4, 4, key)
 	return lineproto.StateAnswer(req.ID, a.state())
@@ -248,13 +246,8 @@ func (a *adapter) move(req lineproto.LineRequest) []byte {
 		return lineproto.Refuse(req.ID, "bad-request", "direction %q is not up, down, left or right", req.Direction)
 	}
 	d := dir(i)
-	if a.mutant == "up-down-swapped" { // MUTANT: the keys of up and down are swapped
-		switch d {
-		case up:
-			d = down
-		case down:
-			d = up
-		}
+	if a.mutant == "up-down-swapped" && (d == up || d == down) { // MUTANT: the keys of up and down are swapped
+		d = up + down - d
 	}
 	if req.Spawn != nil && !a.declared("force-spawn") {
 		return lineproto.Refuse(req.ID, "bad-request", "a spawn was given, but this implementation did not declare force-spawn")
@@ -266,9 +259,9 @@ func (a *adapter) move(req lineproto.LineRequest) []byte {
 	if sp := req.Spawn; sp != nil && (sp.Row < 0 || sp.Row > 7 || sp.Col < 0 || sp.Col > 7 || sp.Value < 2 || sp.Value > maxTile || sp.Value&(sp.Value-1) != 0) {
 		return lineproto.Refuse(req.ID, "bad-request", "spawn %+v is not a row and a column from 0 to 7 and a tile", *sp)
 	}
-	step, err := a.game.move(d, req.Spawn)
-	if err != nil {
-		return a.refusal(req.ID, err)
+	step, r := a.game.move(d, req.Spawn)
+	if r != nil {
+		return r.answer(req.ID)
 	}
 	return lineproto.MoveAnswer(req.ID, lineproto.MoveReply{Changed: step.changed, Gained: step.gained, Spawn: step.spawn, State: a.state()})
 }
@@ -276,11 +269,4 @@ func (a *adapter) move(req lineproto.LineRequest) []byte {
 func (a *adapter) state() lineproto.AnswerState {
 	g := a.game
 	return lineproto.AnswerState{Board: g.board.values(), Score: g.score, Moves: g.moves, Won: g.won, Over: g.result != playing, Result: g.result}
-}
-
-func (a *adapter) refusal(id int64, err error) []byte {
-	if r, ok := err.(*refusal); ok {
-		return lineproto.Refuse(id, r.word, "%s", r.msg)
-	}
-	return lineproto.Refuse(id, "bad-request", "%v", err)
 }
