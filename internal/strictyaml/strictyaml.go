@@ -50,20 +50,10 @@ type ErrorList []*Error
 
 // Error returns the errors, one a line.
 func (l ErrorList) Error() string {
-	switch len(l) {
-	case 0:
+	if len(l) == 0 {
 		return "no errors"
-	case 1:
-		return l[0].Error()
 	}
-	var sb strings.Builder
-	for i, e := range l {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		sb.WriteString(e.Error())
-	}
-	return sb.String()
+	return errors.Join(l.Unwrap()...).Error()
 }
 
 // Unwrap returns the errors of the list.
