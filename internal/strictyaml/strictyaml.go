@@ -147,8 +147,12 @@ func Parse(file string, data []byte, lim Limits) (*yaml.Node, error) {
 	if err != nil {
 		return nil, convert(file, err)
 	}
-	if err := secondDocument(file, dec); err != nil {
-		return nil, err
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err != io.EOF {
+		if err != nil {
+			return nil, convert(file, err)
+		}
+		return nil, ErrorList{{File: file, Line: extra.Line, Col: extra.Column, Msg: "a second document; a file holds one"}}
 	}
 	if len(doc.Content) == 0 {
 		return nil, ErrorList{{File: file, Msg: "empty document"}}
@@ -158,18 +162,6 @@ func Parse(file string, data []byte, lim Limits) (*yaml.Node, error) {
 		return nil, err
 	}
 	return root, nil
-}
-
-func secondDocument(file string, dec *yaml.Decoder) error {
-	var extra yaml.Node
-	err := dec.Decode(&extra)
-	switch {
-	case err == io.EOF:
-		return nil
-	case err != nil:
-		return convert(file, err)
-	}
-	return ErrorList{{File: file, Line: extra.Line, Col: extra.Column, Msg: "a second document; a file holds one"}}
 }
 
 // checkKeys walks the tree and reports the first mapping with a repeated
