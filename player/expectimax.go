@@ -174,12 +174,7 @@ func (p *expectimax) chance(b engine.Board, depth int, prob float64) float64 {
 		return c.value
 	}
 	g := readGrid(&b)
-	empty := 0
-	for _, e := range g.cells[:g.rows*g.cols] {
-		if e == 0 {
-			empty++
-		}
-	}
+	empty := b.Empty()
 	if empty == 0 { // cannot happen after a move that changed the board
 		return p.ev.score(&g)
 	}
