@@ -164,15 +164,6 @@ type Options struct {
 	Digits int
 }
 
-// digits returns the width of a tile's number on b under o.
-func (o Options) digits(b engine.Board) int {
-	w := o.Digits
-	if w <= 0 {
-		w = 4
-	}
-	return max(w, len(strconv.FormatUint(b.MaxTile(), 10)))
-}
-
 // Board draws b and returns its lines, without line ends. In Plain mode a
 // row is a line of tiles right-aligned in places of the same width,
 // separated by a space, "." for an empty cell:
@@ -183,7 +174,11 @@ func (o Options) digits(b engine.Board) int {
 // number in its middle line, on the board's background, and every line
 // ends with Reset.
 func Board(b engine.Board, o Options) []string {
-	w := o.digits(b)
+	w := o.Digits
+	if w <= 0 {
+		w = 4
+	}
+	w = max(w, len(strconv.FormatUint(b.MaxTile(), 10)))
 	if o.Mode == Plain {
 		return boardfmt.Rows(b, w)
 	}
