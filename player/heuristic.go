@@ -56,24 +56,20 @@ type evaluator struct {
 	tableSet [5]sync.Once
 }
 
-func newEvaluator(w weights) *evaluator {
-	ev := &evaluator{w: w}
-	for e := range ev.monoPow {
-		if e > 0 {
-			ev.monoPow[e] = math.Pow(float64(e), w.monoPow)
-			ev.sumPow[e] = math.Pow(float64(e), w.sumPow)
-		}
-	}
-	return ev
-}
-
 var (
 	defaultEvalOnce sync.Once
 	defaultEval     *evaluator
 )
 
 func getDefaultEvaluator() *evaluator {
-	defaultEvalOnce.Do(func() { defaultEval = newEvaluator(defaultWeights) })
+	defaultEvalOnce.Do(func() {
+		w := defaultWeights
+		defaultEval = &evaluator{w: w}
+		for e := 1; e < len(defaultEval.monoPow); e++ {
+			defaultEval.monoPow[e] = math.Pow(float64(e), w.monoPow)
+			defaultEval.sumPow[e] = math.Pow(float64(e), w.sumPow)
+		}
+	})
 	return defaultEval
 }
 
