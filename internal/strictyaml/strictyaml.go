@@ -348,19 +348,10 @@ func placeColumn(e *Error, root *yaml.Node) {
 // "cannot unmarshal !!TAG `VALUE` into TYPE", without the "..." the
 // library puts in place of a long value's end.
 func undecodedValue(msg string) (string, bool) {
-	_, rest, ok := strings.Cut(msg, "cannot unmarshal !!")
-	if !ok {
-		return "", false
-	}
-	_, rest, ok = strings.Cut(rest, " `")
-	if !ok {
-		return "", false
-	}
-	value, _, ok := strings.Cut(rest, "` into ")
-	if !ok {
-		return "", false
-	}
-	return strings.TrimSuffix(value, "..."), true
+	_, rest, tagged := strings.Cut(msg, "cannot unmarshal !!")
+	_, rest, quoted := strings.Cut(rest, " `")
+	value, _, into := strings.Cut(rest, "` into ")
+	return strings.TrimSuffix(value, "..."), tagged && quoted && into
 }
 
 func convert(file string, err error) error {
