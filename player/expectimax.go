@@ -78,19 +78,17 @@ type expectimax struct {
 //     10,000 from the root (pruned), it evaluates the board after the move
 //     with a heuristic: a sum over every row and column of bonuses for
 //     empty cells and available merges and penalties for lines that are
-//     not monotone and for large tiles. Monotone rows and columns keep the
-//     largest tile in a corner with a chain of smaller tiles behind it.
+//     not monotone and for large tiles.
 //
 // The values of chance nodes are cached during one choice (a transposition
 // cache keyed by the board). The search is deterministic: the same game
 // state gives the same choice, whatever the player chose before. Ties go to
 // the first move in the order of [engine.Directions].
 //
-// It is tuned for 4x4 boards, where it reaches 2048 in nearly every
-// tile-merge game and 4096 in about two in three, and plays on every size
-// the engine supports, 2x2 to 8x8 (on 8x8 a move on the open board costs a
-// few ms). A player is not safe for concurrent use: it keeps its cache
-// between calls to save allocations.
+// It is tuned for 4x4 boards and plays on every size the engine supports,
+// 2x2 to 8x8 (docs/engine.md has its strength and cost). A player is not
+// safe for concurrent use: it keeps its cache between calls to save
+// allocations.
 func NewExpectimax(opts ExpectimaxOptions) Player {
 	return &expectimax{
 		depth: max(opts.Depth, 0),
@@ -121,11 +119,10 @@ func (p *expectimax) Choose(g *engine.Game) engine.Direction {
 			depth = 3
 		}
 	}
-	// A lost game is worth a fixed amount for every line (200,000, so
-	// 1,600,000 on a 4x4 board) less than the evaluation of the position
-	// itself: a loss is then as bad, next to the boards the search compares
-	// it with, early in a game as late, and with huge tiles as with small
-	// ones. (With a fixed value, the evaluation of a live board with large
+	// A lost game is worth a fixed amount for every line less than the
+	// evaluation of the position itself: a loss is then as bad, next to
+	// the boards the search compares it with, early in a game as late, and
+	// with huge tiles as with small ones. (With a fixed value, the evaluation of a live board with large
 	// tiles out of order could fall below that of a loss.)
 	root := readGrid(&b)
 	lines := float64(b.Rows() + b.Cols())
@@ -174,12 +171,7 @@ func (p *expectimax) chance(b engine.Board, depth int, prob float64) float64 {
 		return c.value
 	}
 	g := readGrid(&b)
-	empty := 0
-	for _, e := range g.cells[:g.rows*g.cols] {
-		if e == 0 {
-			empty++
-		}
-	}
+	empty := b.Empty()
 	if empty == 0 { // cannot happen after a move that changed the board
 		return p.ev.score(&g)
 	}

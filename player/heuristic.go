@@ -56,24 +56,20 @@ type evaluator struct {
 	tableSet [5]sync.Once
 }
 
-func newEvaluator(w weights) *evaluator {
-	ev := &evaluator{w: w}
-	for e := range ev.monoPow {
-		if e > 0 {
-			ev.monoPow[e] = math.Pow(float64(e), w.monoPow)
-			ev.sumPow[e] = math.Pow(float64(e), w.sumPow)
-		}
-	}
-	return ev
-}
-
 var (
 	defaultEvalOnce sync.Once
 	defaultEval     *evaluator
 )
 
 func getDefaultEvaluator() *evaluator {
-	defaultEvalOnce.Do(func() { defaultEval = newEvaluator(defaultWeights) })
+	defaultEvalOnce.Do(func() {
+		w := defaultWeights
+		defaultEval = &evaluator{w: w}
+		for e := 1; e < len(defaultEval.monoPow); e++ {
+			defaultEval.monoPow[e] = math.Pow(float64(e), w.monoPow)
+			defaultEval.sumPow[e] = math.Pow(float64(e), w.sumPow)
+		}
+	})
 	return defaultEval
 }
 
@@ -82,18 +78,18 @@ func (ev *evaluator) lineScore(line []uint8) float64 {
 	w := &ev.w
 	empty, merges := 0, 0
 	var prev uint8 // the previous tile, skipping empty cells
-	var rise, fall float64
+	var rise, fall, size float64
 	for i, e := range line {
-		if e == 0 {
+		switch {
+		case e == 0:
 			empty++
-		} else {
-			if e == prev {
-				merges++
-				prev = 0 // a tile merges once
-			} else {
-				prev = e
-			}
+		case e == prev:
+			merges++
+			prev = 0 // a tile merges once
+		default:
+			prev = e
 		}
+		size += ev.sumPow[e]
 		if i > 0 {
 			a, b := ev.monoPow[line[i-1]], ev.monoPow[e]
 			if a > b {
@@ -102,10 +98,6 @@ func (ev *evaluator) lineScore(line []uint8) float64 {
 				rise += b - a
 			}
 		}
-	}
-	var size float64
-	for _, e := range line {
-		size += ev.sumPow[e]
 	}
 	return w.empty*float64(empty) + w.merge*float64(merges) -
 		w.mono*math.Min(rise, fall) - w.sum*size
@@ -139,13 +131,11 @@ type grid struct {
 
 func readGrid(b *engine.Board) grid {
 	g := grid{rows: b.Rows(), cols: b.Cols()}
-	i := 0
 	for r := range g.rows {
 		for c := range g.cols {
 			e := uint8(b.Exp(r, c))
-			g.cells[i] = e
+			g.cells[r*g.cols+c] = e
 			g.maxExp = max(g.maxExp, e)
-			i++
 		}
 	}
 	return g

@@ -7,7 +7,7 @@
 //     its own seeded generator: short, chaotic games.
 //   - "expectimax" ([NewExpectimax]) searches the game tree with a heuristic
 //     evaluation of the board: long games that nearly always reach 2048 on
-//     the 4x4 tile-merge profile, and 4096 in about two games in three.
+//     the 4x4 tile-merge profile (docs/engine.md has the figures).
 //
 // A player only reads the game: it never moves it. The caller plays the
 // move Choose returns. A Player keeps state between calls (a generator, a

@@ -2,6 +2,7 @@ package termview
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 
@@ -86,17 +87,9 @@ func TileColors(v uint64) (bg, fg RGB) {
 	if v == 0 {
 		return emptyColor, darkText
 	}
-	e := 0
-	for x := v; x > 1; x >>= 1 {
-		e++
-	}
-	switch {
-	case e >= 1 && e <= len(tileColors):
+	bg = superColor
+	if e := max(bits.Len64(v)-1, 1); e <= len(tileColors) { // tile 1, which only a user profile could make, as tile 2
 		bg = tileColors[e-1]
-	case e < 1:
-		bg = tileColors[0] // tile 1, which only a user profile could make
-	default:
-		bg = superColor
 	}
 	if v <= 4 {
 		return bg, darkText
@@ -113,7 +106,7 @@ func Index256(c RGB) int {
 	nearest := func(v int) int {
 		best := 0
 		for i, l := range cubeLevels {
-			if abs(l-v) < abs(cubeLevels[best]-v) {
+			if (l-v)*(l-v) < (cubeLevels[best]-v)*(cubeLevels[best]-v) {
 				best = i
 			}
 		}
@@ -133,13 +126,6 @@ func Index256(c RGB) int {
 	return cube
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
 func dist(r1, g1, b1, r2, g2, b2 int) int {
 	dr, dg, db := r1-r2, g1-g2, b1-b2
 	return dr*dr + dg*dg + db*db
@@ -149,20 +135,20 @@ func dist(r1, g1, b1, r2, g2, b2 int) int {
 // fg non-nil, the bold foreground) to the given colours in mode m; "" in
 // Plain mode.
 func SGR(m Mode, bg RGB, fg *RGB) string {
-	var sb strings.Builder
-	switch m {
-	case TrueColor:
-		fmt.Fprintf(&sb, "\x1b[48;2;%d;%d;%dm", bg.R, bg.G, bg.B)
-		if fg != nil {
-			fmt.Fprintf(&sb, "\x1b[1;38;2;%d;%d;%dm", fg.R, fg.G, fg.B)
-		}
-	case Color256:
-		fmt.Fprintf(&sb, "\x1b[48;5;%dm", Index256(bg))
-		if fg != nil {
-			fmt.Fprintf(&sb, "\x1b[1;38;5;%dm", Index256(*fg))
-		}
+	if m != TrueColor && m != Color256 {
+		return ""
 	}
-	return sb.String()
+	color := func(c RGB) string { // the parameters after 48; or 38;
+		if m == TrueColor {
+			return fmt.Sprintf("2;%d;%d;%dm", c.R, c.G, c.B)
+		}
+		return fmt.Sprintf("5;%dm", Index256(c))
+	}
+	s := "\x1b[48;" + color(bg)
+	if fg != nil {
+		s += "\x1b[1;38;" + color(*fg)
+	}
+	return s
 }
 
 // Reset is the escape sequence that restores the default colours.
@@ -178,15 +164,6 @@ type Options struct {
 	Digits int
 }
 
-// digits returns the width of a tile's number on b under o.
-func (o Options) digits(b engine.Board) int {
-	w := o.Digits
-	if w <= 0 {
-		w = 4
-	}
-	return max(w, len(strconv.FormatUint(b.MaxTile(), 10)))
-}
-
 // Board draws b and returns its lines, without line ends. In Plain mode a
 // row is a line of tiles right-aligned in places of the same width,
 // separated by a space, "." for an empty cell:
@@ -197,7 +174,11 @@ func (o Options) digits(b engine.Board) int {
 // number in its middle line, on the board's background, and every line
 // ends with Reset.
 func Board(b engine.Board, o Options) []string {
-	w := o.digits(b)
+	w := o.Digits
+	if w <= 0 {
+		w = 4
+	}
+	w = max(w, len(strconv.FormatUint(b.MaxTile(), 10)))
 	if o.Mode == Plain {
 		return boardfmt.Rows(b, w)
 	}

@@ -6,6 +6,7 @@
 package safetext
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -50,14 +51,14 @@ func escape(s string, lines bool) string {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == utf8.RuneError && size <= 1:
-			writeByte(&b, s[i])
 		case lines && (r == '\n' || r == '\t'):
 			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			writeByte(&b, byte(r))
+		case r == utf8.RuneError && size <= 1, r < 0x20 || r == 0x7f: // one byte
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unsafeRune(r) && r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
 		case unsafeRune(r):
-			writeRune(&b, r)
+			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+size])
 		}
@@ -73,28 +74,6 @@ func escape(s string, lines bool) string {
 func unsafeRune(r rune) bool {
 	return r >= 0x80 && r <= 0x9f || r == 0x2028 || r == 0x2029 || r == utf8.RuneError ||
 		unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r) || !unicode.IsPrint(r) && !unicode.IsSpace(r) && !unicode.IsGraphic(r)
-}
-
-const hexDigits = "0123456789abcdef"
-
-func writeByte(b *strings.Builder, c byte) {
-	b.WriteString(`\x`)
-	b.WriteByte(hexDigits[c>>4])
-	b.WriteByte(hexDigits[c&15])
-}
-
-func writeRune(b *strings.Builder, r rune) {
-	if r > 0xffff {
-		b.WriteString(`\U`)
-		for shift := 28; shift >= 0; shift -= 4 {
-			b.WriteByte(hexDigits[r>>shift&15])
-		}
-		return
-	}
-	b.WriteString(`\u`)
-	for shift := 12; shift >= 0; shift -= 4 {
-		b.WriteByte(hexDigits[r>>shift&15])
-	}
 }
 
 // Markdown returns s as text for one line of Markdown, a table cell or an

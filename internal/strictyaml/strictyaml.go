@@ -50,20 +50,10 @@ type ErrorList []*Error
 
 // Error returns the errors, one a line.
 func (l ErrorList) Error() string {
-	switch len(l) {
-	case 0:
+	if len(l) == 0 {
 		return "no errors"
-	case 1:
-		return l[0].Error()
 	}
-	var sb strings.Builder
-	for i, e := range l {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		sb.WriteString(e.Error())
-	}
-	return sb.String()
+	return errors.Join(l.Unwrap()...).Error()
 }
 
 // Unwrap returns the errors of the list.
@@ -157,8 +147,12 @@ func Parse(file string, data []byte, lim Limits) (*yaml.Node, error) {
 	if err != nil {
 		return nil, convert(file, err)
 	}
-	if err := secondDocument(file, dec); err != nil {
-		return nil, err
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err != io.EOF {
+		if err != nil {
+			return nil, convert(file, err)
+		}
+		return nil, ErrorList{{File: file, Line: extra.Line, Col: extra.Column, Msg: "a second document; a file holds one"}}
 	}
 	if len(doc.Content) == 0 {
 		return nil, ErrorList{{File: file, Msg: "empty document"}}
@@ -168,18 +162,6 @@ func Parse(file string, data []byte, lim Limits) (*yaml.Node, error) {
 		return nil, err
 	}
 	return root, nil
-}
-
-func secondDocument(file string, dec *yaml.Decoder) error {
-	var extra yaml.Node
-	err := dec.Decode(&extra)
-	switch {
-	case err == io.EOF:
-		return nil
-	case err != nil:
-		return convert(file, err)
-	}
-	return ErrorList{{File: file, Line: extra.Line, Col: extra.Column, Msg: "a second document; a file holds one"}}
 }
 
 // checkKeys walks the tree and reports the first mapping with a repeated
@@ -366,19 +348,10 @@ func placeColumn(e *Error, root *yaml.Node) {
 // "cannot unmarshal !!TAG `VALUE` into TYPE", without the "..." the
 // library puts in place of a long value's end.
 func undecodedValue(msg string) (string, bool) {
-	_, rest, ok := strings.Cut(msg, "cannot unmarshal !!")
-	if !ok {
-		return "", false
-	}
-	_, rest, ok = strings.Cut(rest, " `")
-	if !ok {
-		return "", false
-	}
-	value, _, ok := strings.Cut(rest, "` into ")
-	if !ok {
-		return "", false
-	}
-	return strings.TrimSuffix(value, "..."), true
+	_, rest, tagged := strings.Cut(msg, "cannot unmarshal !!")
+	_, rest, quoted := strings.Cut(rest, " `")
+	value, _, into := strings.Cut(rest, "` into ")
+	return strings.TrimSuffix(value, "..."), tagged && quoted && into
 }
 
 func convert(file string, err error) error {

@@ -161,9 +161,12 @@ func PageErrors(t testing.TB, ctx context.Context) {
 			if m.URL != "" {
 				line += fmt.Sprintf(" (%s:%d)", m.URL, m.Line)
 			}
+			if len(line) > 400 {
+				line = line[:400] + "..."
+			}
 			mu.Lock()
 			if len(seen) < 20 {
-				seen = append(seen, safetext.Terminal(truncate(line, 400)))
+				seen = append(seen, safetext.Terminal(line))
 			}
 			mu.Unlock()
 		}
@@ -178,14 +181,6 @@ func PageErrors(t testing.TB, ctx context.Context) {
 			t.Logf("the page reported %s", line)
 		}
 	})
-}
-
-// truncate cuts s to at most n bytes, marking the cut.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }
 
 type build struct {

@@ -38,19 +38,13 @@ func args(nameLen int32) (string, []byte) {
 // verify verifies the replay file in the input buffer, after its name.
 //
 //go:wasmexport verify
-func verify(nameLen int32) {
-	name, data := args(nameLen)
-	k.verifyFile(name, data)
-}
+func verify(nameLen int32) { k.verifyFile(args(nameLen)) }
 
 // verifyLines verifies the JSON Lines batch in the input buffer, after its
 // name.
 //
 //go:wasmexport verifyLines
-func verifyLines(nameLen int32) {
-	name, data := args(nameLen)
-	k.verifyLines(name, data)
-}
+func verifyLines(nameLen int32) { k.verifyLines(args(nameLen)) }
 
 // streamStart begins a stream of JSON Lines named by the input buffer.
 //
@@ -102,9 +96,8 @@ func warm() { k.warm() }
 //
 //go:wasmexport addProfile
 func addProfile(nameLen int32) int32 {
-	name, data := args(nameLen)
 	k.out = k.out[:0]
-	if err := k.addProfile(name, data); err != nil {
+	if err := k.addProfile(args(nameLen)); err != nil {
 		k.out = append(k.out, err.Error()...)
 		return 1
 	}
