@@ -215,8 +215,35 @@ func BuildBinary(pkg string) (string, error) {
 		builds[pkg] = b
 	}
 	mu.Unlock()
-	b.once.Do(func() { b.bin, b.err = goBuild(pkg) })
+	b.once.Do(func() {
+		if b.bin, b.err = goBuild(pkg); b.err == nil {
+			b.err = openSources(pkg)
+		}
+	})
 	return b.bin, b.err
+}
+
+// openSources opens the Go and embedded files of pkg and of the module's
+// packages it imports. go test caches a test's result by the files the
+// test opens, and a build in a child go command opens none of them in
+// the test's process: without this, a change to the adapter alone left
+// the tests that run it passing from the cache.
+func openSources(pkg string) error {
+	const files = `{{if and .Module .Module.Main}}{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}
+{{end}}{{range .EmbedFiles}}{{$d}}/{{.}}
+{{end}}{{end}}`
+	cmd := exec.Command("go", "list", "-deps", "-f", files, pkg)
+	cmd.Dir = Root
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("go list %s: %v", pkg, err)
+	}
+	for _, name := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if f, err := os.Open(name); err == nil {
+			f.Close()
+		}
+	}
+	return nil
 }
 
 // goBuild builds pkg, see BuildBinary.
