@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
 // readHeader reads a replay document in the plain form recorders write
@@ -19,10 +20,14 @@ import (
 //
 // It returns false for anything else: another YAML construct, an unknown
 // or repeated key, a value of another form or of the wrong kind for its
-// field, a board that does not parse. The YAML library then reads the
-// document, so that that path alone words every error; readHeader never
-// gives a result it would not (FuzzReadHeader).
+// field, a board that does not parse, more nodes than the library reads
+// (headerLimits). The YAML library then reads the document, so that that
+// path alone words every error; readHeader never gives a result it would
+// not (FuzzReadHeader).
 func readHeader(data []byte, f *form) bool {
+	if strictyaml.CountNodes(data) > headerLimits.Nodes {
+		return false // the YAML library refuses it, blank and comment lines counted
+	}
 	for _, c := range data {
 		if c != '\n' && (c < ' ' || c > '~') {
 			return false // tabs, other controls, non-ASCII: the YAML library's business
