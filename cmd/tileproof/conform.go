@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/tileproof/tileproof/conformance/driver"
 	"github.com/tileproof/tileproof/htmlview"
 	"github.com/tileproof/tileproof/internal/strictyaml"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 // conformFlags are the flags of tileproof conform.
@@ -263,9 +263,10 @@ func (c *cli) openImpl(ctx context.Context, arg string, profiles []string, timeo
 }
 
 // readExpectations reads a known-deviations file: a YAML map of CASE or
-// CASE@PROFILE to the reason the implementation fails it.
+// CASE@PROFILE to the reason the implementation fails it. Only a regular
+// file is read, and no more than the YAML reader takes.
 func readExpectations(file string) (map[string]string, error) {
-	data, err := os.ReadFile(file)
+	data, err := batchfiles.ReadRegular(file, int64(strictyaml.DefaultLimits.Bytes))
 	if err != nil {
 		return nil, err
 	}

@@ -102,3 +102,23 @@ func TestProfileFileNotRegular(t *testing.T) {
 		}
 	}
 }
+
+// TestExpectFileNotRegular: conform --expect reads only a regular file
+// (/dev/zero was read until memory ran out, a named pipe waited on past
+// a SIGTERM), and no more than the YAML reader takes.
+func TestExpectFileNotRegular(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "expect.yaml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	for _, path := range []string{"/dev/zero", fifo} {
+		start := time.Now()
+		code, _, errOut := runCLI(t, "", "conform", "--impl", "builtin", "--expect", path)
+		if code != exitBadUsage || !strings.Contains(errOut, "only a regular file") {
+			t.Errorf("conform --expect %s: exit %d, stderr %q", path, code, errOut)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("conform --expect %s: refused after %v", path, d)
+		}
+	}
+}
