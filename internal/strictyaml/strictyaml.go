@@ -76,9 +76,8 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits of [Decode]: far above any case file,
-// profile or expectations file, far below what exhausts a machine (a
-// document at the limits parses in well under a second and some
-// hundred MB).
+// profile or expectations file, far below what exhausts a machine
+// (docs/security.md has what a document at the limits costs).
 var DefaultLimits = Limits{Bytes: 8 << 20, Nodes: 200_000, Keys: 1000}
 
 // CountNodes returns an upper bound of the nodes of a YAML document: one,
