@@ -131,7 +131,7 @@ func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 	if !vd.Reason.Replayable() {
 		return vd
 	}
-	if h.analyzer != nil && (vd.Valid || vd.Reason == replay.Implausible) {
+	if h.analyzer != nil && vd.LegalGame() {
 		vd.Analysis = h.analyzer(name, r)
 	}
 	if h.hold(vd, data) {
@@ -179,7 +179,7 @@ func (h *BatchReport) hold(vd replay.Verdict, data []byte) bool {
 	rank := heldTop
 	band, _ := cellsOf(vd.Analysis)
 	switch {
-	case need && (vd.Valid || vd.Reason == replay.Implausible):
+	case need && vd.LegalGame():
 		rank = heldSuspicious
 	case need:
 		rank = heldInvalid

@@ -97,6 +97,12 @@ func (vd Verdict) Strict() Verdict {
 	return vd
 }
 
+// LegalGame reports whether the game was played by the rules: the
+// verdict is valid, or only --strict's policy on implausible spawns made
+// it invalid ([Verdict.Strict]). Such a game is one to judge further (its
+// evidence of computer play).
+func (vd Verdict) LegalGame() bool { return vd.Valid || vd.Reason == Implausible }
+
 // Replayable reports whether a replay with this verdict reason can be
 // played from its start (so has frames, see [Verifier.Trace]): all but the
 // unreadable ones and a bad start board.

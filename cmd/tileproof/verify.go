@@ -194,7 +194,7 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 	name := safetext.Terminal(vd.Name)
 	e.Headline, e.Says, e.Gives = safetext.TerminalLines(e.Headline), safetext.TerminalLines(e.Says), safetext.TerminalLines(e.Gives)
 	switch {
-	case vd.Valid, vd.Reason == replay.Implausible:
+	case vd.LegalGame():
 		label, suspicious := "ok    ", ""
 		if !vd.Valid {
 			label = "FAIL  "

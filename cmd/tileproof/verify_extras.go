@@ -71,7 +71,7 @@ func (x verdictExtras) add(vd *replay.Verdict, name string, r *replay.Replay) {
 	if x.checkTimes != nil && !vd.Reason.Unreadable() {
 		vd.ThinkTimes = x.checkTimes(r)
 	}
-	if x.analyse != nil && (vd.Valid || vd.Reason == replay.Implausible) {
+	if x.analyse != nil && vd.LegalGame() {
 		vd.Analysis = x.analyse(name, r)
 	}
 }
