@@ -286,9 +286,11 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts ObservedG
 		// leaves empty, with the profile's smallest value.
 		var st engine.Step
 		if d := step.Move; d != nil {
-			sp := fitSpawn(p, mirror.Board(), *d, nil)
+			var sp engine.Spawn
 			if out.Move != nil && out.Move.Spawn != nil {
-				sp = *out.Move.Spawn
+				sp = *out.Move.Spawn // as it is: a spawn the rules refuse is the finding
+			} else {
+				sp = fitSpawn(p, mirror.Board(), *d, nil)
 			}
 			st, err = mirror.MoveSpawn(*d, sp)
 		} else {

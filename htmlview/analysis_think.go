@@ -86,14 +86,23 @@ func thinkViewOf(t *analyze.ThinkTime) *thinkView {
 	return v
 }
 
-// millis writes a time in whole milliseconds, digits grouped; a time
-// that is not a finite number of them, as a hostile report may hold, as
-// a dash.
-func millis(ms float64) string {
+// wholeMs rounds a time to whole milliseconds; false for one no server
+// measures (not a number, below 0, past 2^32-1), as a hostile report may
+// hold.
+func wholeMs(ms float64) (uint64, bool) {
 	if math.IsNaN(ms) || ms < 0 || ms > math.MaxUint32 {
-		return "\u2013"
+		return 0, false
 	}
-	return grouped(uint64(math.Round(ms)))
+	return uint64(math.Round(ms)), true
+}
+
+// millis writes a time in whole milliseconds, digits grouped; one wholeMs
+// refuses as a dash.
+func millis(ms float64) string {
+	if n, ok := wholeMs(ms); ok {
+		return grouped(n)
+	}
+	return "\u2013"
 }
 
 // maybe writes a figure the analysis may leave out in two decimals; ""
@@ -121,10 +130,12 @@ func hasThink(entries []Entry) bool {
 }
 
 // thinkCell is a median think time as the report's rows carry it: whole
-// milliseconds; nil for none (and for a figure no server measures).
+// milliseconds; nil for none (and for one wholeMs refuses).
 func thinkCell(ms *float64) any {
-	if ms == nil || math.IsNaN(*ms) || *ms < 0 || *ms > math.MaxUint32 {
-		return nil
+	if ms != nil {
+		if n, ok := wholeMs(*ms); ok {
+			return n
+		}
 	}
-	return uint64(math.Round(*ms))
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http/httptest"
 	"regexp"
 	"strconv"
@@ -287,4 +288,29 @@ func TestThinkAbsentFigures(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestWholeMs: a time is rounded to whole milliseconds, and one no server
+// measures (not a number, below 0, past 2^32-1) is refused, on the page
+// (a dash) and in the report's rows (no cell).
+func TestWholeMs(t *testing.T) {
+	for _, tc := range []struct {
+		ms   float64
+		want uint64
+		ok   bool
+	}{
+		{0, 0, true}, {12.4, 12, true}, {12.5, 13, true}, {math.MaxUint32, math.MaxUint32, true},
+		{math.NaN(), 0, false}, {-1, 0, false}, {math.MaxUint32 + 1, 0, false}, {math.Inf(1), 0, false},
+	} {
+		n, ok := wholeMs(tc.ms)
+		if n != tc.want || ok != tc.ok {
+			t.Errorf("wholeMs(%v) = %d, %v; want %d, %v", tc.ms, n, ok, tc.want, tc.ok)
+		}
+		if cell := thinkCell(&tc.ms); (cell != nil) != tc.ok || tc.ok && cell != tc.want {
+			t.Errorf("thinkCell(%v) = %v", tc.ms, cell)
+		}
+		if page := millis(tc.ms); (page == "\u2013") == tc.ok {
+			t.Errorf("millis(%v) = %q", tc.ms, page)
+		}
+	}
 }

@@ -77,14 +77,17 @@ func thinkMillis(handed, now uint64) uint32 {
 // actionLetter returns the move log's letter of an action the server
 // played ("observe" has none: it is not in a game's log).
 func actionLetter(typ, dir string) (byte, bool) {
-	name := typ
-	if typ == "move" {
-		name = dir
-	}
-	for a := range engine.Break { // the API's actions, named as engine names them
-		if _, move := a.Direction(); move == (typ == "move") && a.String() == name {
-			return a.Letter(), true
+	switch typ {
+	case "move":
+		if d, ok := direction(dir); ok {
+			return engine.Action(d).Letter(), true
 		}
+	case "undo":
+		return engine.Undo.Letter(), true
+	case "end-run":
+		return engine.EndRun.Letter(), true
+	case "keep-playing":
+		return engine.KeepPlaying.Letter(), true
 	}
 	return 0, false
 }

@@ -200,3 +200,21 @@ func TestThinkTimesTrimmedSeed(t *testing.T) {
 		t.Errorf("the times of a game of seed %q, as a replay holds it: %v", seed, err)
 	}
 }
+
+// TestActionLetter: the log letter of each action the API plays, and
+// none for observe, a break or a direction that is not one.
+func TestActionLetter(t *testing.T) {
+	for _, tc := range []struct {
+		typ, dir string
+		letter   byte
+		ok       bool
+	}{
+		{"move", "up", 'U', true}, {"move", "down", 'D', true}, {"move", "left", 'L', true}, {"move", "right", 'R', true},
+		{"undo", "", 'Z', true}, {"end-run", "", 'E', true}, {"keep-playing", "", 'K', true},
+		{"observe", "", 0, false}, {"break", "", 0, false}, {"move", "sideways", 0, false}, {"undo", "up", 'Z', true},
+	} {
+		if letter, ok := actionLetter(tc.typ, tc.dir); letter != tc.letter || ok != tc.ok {
+			t.Errorf("actionLetter(%q, %q) = %q, %v; want %q, %v", tc.typ, tc.dir, letter, ok, tc.letter, tc.ok)
+		}
+	}
+}

@@ -37,17 +37,19 @@ const usageTemplate = `usage: {{.UseLine}}
 Flags:
 {{.LocalFlags.FlagUsagesWrapped 100}}{{end}}`
 
-// flagWant says what a flag's value must be, by the flag's type (a map
-// made when asked: a package's map would be made at every start).
+// flagWant says what a flag's value must be, by the flag's type.
 func flagWant(typ string) (string, bool) {
-	want, ok := map[string]string{
-		"bool":     "true or false",
-		"duration": "a duration such as 500ms, 5s or 1m",
-		"int":      "an integer",
-		"count":    "a whole number, 0 or more",
-		"uint64":   "a whole number, 0 or more",
-	}[typ]
-	return want, ok
+	switch typ {
+	case "bool":
+		return "true or false", true
+	case "duration":
+		return "a duration such as 500ms, 5s or 1m", true
+	case "int":
+		return "an integer", true
+	case "count", "uint64":
+		return "a whole number, 0 or more", true
+	}
+	return "", false
 }
 
 // flagError rewords the flag parser's error about a flag's value: the
