@@ -26,8 +26,11 @@ import (
 // is the batch's verify function), Add takes each verdict in the batch's
 // order, and Finish writes the summary page. Replays read from stdin get pages too; they have
 // no file to link to. A batch of many replays gets at most maxPages pages
-// of valid replays and maxPages of invalid ones, so that a large audit
-// does not write a file per game; the rest are listed without a page.
+// of the replays that need the operator's eyes and maxPages of the other
+// valid ones, so that a large audit does not write a file per game; the
+// rest are listed without a page. Which replays get a page is decided in
+// the batch's order, so it does not depend on the order in which the
+// workers finish.
 type BatchReport struct {
 	v       *replay.Verifier
 	file    *os.File
@@ -40,15 +43,17 @@ type BatchReport struct {
 	top      int // the top scores that need the operator's eyes
 
 	mu        sync.Mutex
-	written   int               // ordinary pages given out
-	unpaged   int               // replays that could have had a page, over the cap
-	needs     []*held           // suspicious and invalid replays, for their pages
-	tops      []*held           // the top scores so far, for their pages
-	heldBytes int               // the bytes of needs and tops
-	claims    map[string]uint64 // the claimed score of each replay verified, until add takes it
-	pages     map[string]string // a replay's name to its page's URL, relative to FILE
-	files     map[string]bool   // the pages' file names, in dir
-	err       error             // the first page that could not be written
+	valid     int                // the valid replays added that need no one's eyes whatever the scores
+	unpaged   int                // replays that could have had a page, over the cap
+	needs     []*held            // suspicious, atypical and invalid replays, for their pages
+	tops      []*held            // the top scores among the replays added, for their pages
+	pending   map[string][]*held // replays Verify held as possible top scores, until Add decides
+	heldBytes int                // the bytes held
+	claims    map[string]uint64  // the claimed score of each replay verified, until add takes it
+	written   map[string]bool    // the pages' file names written, in dir: not all of them kept
+	pages     map[string]string  // a replay's name to its page's URL, relative to FILE
+	files     map[string]bool    // the pages' file names kept, in dir
+	err       error              // the first page that could not be written
 	entries   []Entry
 	temps     atomic.Int64 // the temporary files made so far, for their names
 
@@ -103,7 +108,8 @@ func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPage
 		return nil, err
 	}
 	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
-		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string]uint64{}, pages: map[string]string{}, files: map[string]bool{}}, nil
+		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string]uint64{}, pending: map[string][]*held{},
+		written: map[string]bool{}, pages: map[string]string{}, files: map[string]bool{}}, nil
 }
 
 // Dir returns the pages' directory: FILE without its extension, then
@@ -111,10 +117,12 @@ func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPage
 func (h *BatchReport) Dir() string { return h.dir }
 
 // Verify verifies one replay as replay.Verifier.VerifyFile does. A
-// replay that needs the operator's eyes (suspicious, invalid, or among
-// the top scores so far) is held, its bytes kept, for finish to write its
-// page in the order of need; another valid one gets its page now, while
-// the cap of ordinary pages lasts.
+// replay that needs the operator's eyes (suspicious, atypical or invalid)
+// is held, its bytes kept, for Finish to write its page in the order of
+// need; so is another valid one that may be among the top scores, until
+// Add knows. Another valid one gets its page now while it may be among
+// the first maxPages that are not top scores: Finish keeps the page, or
+// removes it.
 func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 	r, err := replay.Decode(name, data)
 	if err != nil {
@@ -134,10 +142,29 @@ func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 	if h.analyzer != nil && vd.LegalGame() {
 		vd.Analysis = h.analyzer(name, r)
 	}
-	if h.hold(vd, data) {
+	if rank, need := needRank(vd); need {
+		x := h.keep(vd, data, r, rank)
+		h.mu.Lock()
+		h.needs = append(h.needs, x)
+		h.mu.Unlock()
 		return vd
 	}
-	if h.reserve() {
+	h.mu.Lock()
+	mayTop := h.top > 0 && (len(h.tops) < h.top || vd.Score > lowest(h.tops).score)
+	// Fewer than maxPages+top valid ones before it: it may be among the
+	// first maxPages of those that are not top scores.
+	mayPage := h.valid < h.maxPages+h.top
+	h.mu.Unlock()
+	if mayTop {
+		x := h.keep(vd, data, r, heldTop)
+		h.mu.Lock()
+		h.pending[name] = append(h.pending[name], x)
+		h.mu.Unlock()
+		if x.atOnce {
+			return vd
+		}
+	}
+	if mayPage {
 		h.writePage(name, r, vd)
 	}
 	return vd
@@ -146,10 +173,12 @@ func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 // held is a replay kept for its page in the order of need.
 type held struct {
 	name     string
-	data     []byte
+	data     []byte             // its bytes, until its page is written or it is let go
+	atOnce   bool               // its page was written at once
 	analysis json.RawMessage    // the verdict's, for its page
 	times    *replay.TimesCheck // the verdict's, for its page
 	score    uint64
+	index    int // a top score's place in the batch, set by Add
 	rank     int // its place in the order of need: heldSuspicious to heldInvalid
 }
 
@@ -163,66 +192,119 @@ const (
 	heldInvalid
 )
 
+// needRank returns the rank of a replay that needs the operator's eyes
+// whatever the scores, and whether it does: a suspicious or invalid one,
+// or a valid one with atypical evidence of computer play.
+func needRank(vd replay.Verdict) (int, bool) {
+	band, _ := cellsOf(vd.Analysis)
+	switch {
+	case (!vd.Valid || len(vd.Warnings) > 0) && vd.LegalGame():
+		return heldSuspicious, true
+	case !vd.Valid || len(vd.Warnings) > 0:
+		return heldInvalid, true
+	case band == analyze.Strong:
+		return heldStrong, true
+	case band == analyze.Review:
+		return heldReview, true
+	}
+	return heldTop, false
+}
+
 // size is the bytes a held replay keeps.
 func (x *held) size() int { return len(x.data) + len(x.analysis) }
 
 // maxHeld is the most bytes of replays held for their pages at once; a
-// replay past it has its page written at once instead (in input order).
+// replay past it has its page written at once instead, to be kept or
+// removed as if it had been held.
 const maxHeld = 256 << 20
 
-// hold keeps a replay that needs the operator's eyes, reporting whether it
-// did: a suspicious or invalid one always, a valid one while it is among
-// the top h.top scores (the lowest of them is let go, to an ordinary page
-// when the cap allows). Past maxHeld bytes the page is written at once.
-func (h *BatchReport) hold(vd replay.Verdict, data []byte) bool {
-	need := !vd.Valid || len(vd.Warnings) > 0
-	rank := heldTop
-	band, _ := cellsOf(vd.Analysis)
-	switch {
-	case need && vd.LegalGame():
-		rank = heldSuspicious
-	case need:
-		rank = heldInvalid
-	case band == analyze.Strong:
-		need, rank = true, heldStrong
-	case band == analyze.Review:
-		need, rank = true, heldReview
-	}
+// keep holds a replay for its page, or writes the page at once when
+// maxHeld bytes are held already.
+func (h *BatchReport) keep(vd replay.Verdict, data []byte, r *replay.Replay, rank int) *held {
+	x := &held{name: vd.Name, analysis: vd.Analysis, times: vd.ThinkTimes, score: vd.Score, rank: rank}
 	h.mu.Lock()
-	if !need {
-		if h.top == 0 {
-			h.mu.Unlock()
-			return false
-		}
-		if len(h.tops) == h.top {
-			low := slices.MinFunc(h.tops, func(a, b *held) int { return cmp.Compare(a.score, b.score) })
-			if vd.Score <= low.score {
-				h.mu.Unlock()
-				return false
-			}
-			h.tops = slices.DeleteFunc(h.tops, func(x *held) bool { return x == low })
-			h.heldBytes -= low.size()
-			h.mu.Unlock()
-			if h.reserve() { // an ordinary page, when the cap allows
-				h.writeHeld(low)
-			}
-			h.mu.Lock()
-		}
-	}
 	if h.heldBytes+len(data)+len(vd.Analysis) > maxHeld {
 		h.mu.Unlock()
-		h.writeHeld(&held{name: vd.Name, data: data, analysis: vd.Analysis, times: vd.ThinkTimes})
-		return true
+		x.atOnce = true
+		h.writePage(vd.Name, r, vd)
+		return x
 	}
-	x := &held{name: vd.Name, data: slices.Clone(data), analysis: vd.Analysis, times: vd.ThinkTimes, score: vd.Score, rank: rank}
+	x.data = slices.Clone(data)
 	h.heldBytes += x.size()
-	if need {
-		h.needs = append(h.needs, x)
-	} else {
-		h.tops = append(h.tops, x)
-	}
 	h.mu.Unlock()
-	return true
+	return x
+}
+
+// lowest returns the top score that goes first when a higher one comes:
+// the lowest, and of equal ones the last in the batch, as the summary's
+// list ranks them. tops is not empty.
+func lowest(tops []*held) *held {
+	return slices.MinFunc(tops, func(a, b *held) int { return cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(b.index, a.index)) })
+}
+
+// addValid takes a valid replay that needs no one's eyes whatever the
+// scores, in the batch's order (h.mu held): it joins the top scores when
+// it is among them so far, letting the lowest go.
+func (h *BatchReport) addValid(name string, score uint64, index int) {
+	h.valid++
+	var x *held
+	if q := h.pending[name]; len(q) > 0 {
+		x, h.pending[name] = q[0], q[1:]
+		if len(q) == 1 {
+			delete(h.pending, name)
+		}
+		x.index = index
+	}
+	switch {
+	case x == nil:
+	case len(h.tops) < h.top:
+		h.tops = append(h.tops, x)
+	case score > lowest(h.tops).score:
+		low := lowest(h.tops)
+		h.release(low)
+		h.tops = append(slices.DeleteFunc(h.tops, func(y *held) bool { return y == low }), x)
+	default:
+		h.release(x)
+	}
+}
+
+// keepOrdinary keeps the pages of the first maxPages valid replays that
+// need no one's eyes and are not top scores, in the batch's order, and
+// counts the others. Verify wrote a page for each of them: fewer than
+// maxPages+top such replays came before it.
+func (h *BatchReport) keepOrdinary() {
+	tops := map[int]bool{}
+	for _, x := range h.tops {
+		tops[x.index] = true
+	}
+	kept := 0
+	for i, e := range h.entries {
+		if kindOf(e.Verdict) != kindValid || flagged(e.Band) || tops[i] {
+			continue
+		}
+		if kept == h.maxPages {
+			h.unpaged++
+			continue
+		}
+		kept++
+		h.keepPage(e.Verdict.Name)
+	}
+}
+
+// release lets a held replay's bytes go (h.mu held).
+func (h *BatchReport) release(x *held) {
+	h.heldBytes -= x.size()
+	x.data, x.analysis, x.times = nil, nil, nil
+}
+
+// keepPage keeps the page written for the replay name, if one was (h.mu
+// held): the summary links to it, and Finish does not remove it.
+func (h *BatchReport) keepPage(name string) {
+	page := pageFile(name)
+	if h.written[page] {
+		h.pages[name] = h.dirURL + "/" + url.PathEscape(page)
+		h.files[page] = true
+	}
 }
 
 // writeHeld decodes a held replay again and writes its page.
@@ -237,7 +319,7 @@ func (h *BatchReport) writeHeld(x *held) {
 // writePage verifies r again, its frames into its page (Viewer,
 // never a frame a step held), and writes the page, with what the batch
 // added to the game's verdict (from: its analysis, the check of its think
-// times) when it has it.
+// times) when it has it. The page is kept only once keepPage says so.
 func (h *BatchReport) writePage(name string, r *replay.Replay, from replay.Verdict) {
 	pv := NewViewer(r)
 	vd := h.v.Walk(r, pv.Add)
@@ -257,21 +339,7 @@ func (h *BatchReport) writePage(name string, r *replay.Replay, from replay.Verdi
 		}
 		return
 	}
-	h.pages[name] = h.dirURL + "/" + url.PathEscape(page)
-	h.files[page] = true
-}
-
-// reserve reports whether an ordinary valid replay gets a page, counting
-// it against the cap.
-func (h *BatchReport) reserve() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.written >= h.maxPages {
-		h.unpaged++
-		return false
-	}
-	h.written++
-	return true
+	h.written[page] = true
 }
 
 // writeNeeded writes the pages of the replays held, in the order of need:
@@ -296,11 +364,14 @@ func (h *BatchReport) writeNeeded() {
 	})
 	for i, x := range all {
 		if i < h.maxPages {
-			h.writeHeld(x)
+			if x.data != nil {
+				h.writeHeld(x)
+			}
+			h.keepPage(x.name)
 		} else {
 			h.unpaged++
 		}
-		x.data, x.analysis, x.times = nil, nil, nil
+		h.release(x)
 	}
 	h.needs, h.tops = nil, nil
 }
@@ -312,12 +383,15 @@ func (h *BatchReport) Add(vd replay.Verdict) {
 	// The summary lists the analysis's band and median think time; its
 	// page holds the rest, which the entries, one a replay of the batch,
 	// do not keep.
-	e := Entry{Verdict: vd, Page: h.pages[vd.Name], Source: h.source(vd.Name)}
+	e := Entry{Verdict: vd, Source: h.source(vd.Name)}
 	e.Band, e.ThinkMs = cellsOf(vd.Analysis)
 	e.Verdict.Analysis = nil
 	if c, ok := h.claims[vd.Name]; ok {
 		e.Claimed = &c
 		delete(h.claims, vd.Name)
+	}
+	if kindOf(vd) == kindValid && !flagged(e.Band) {
+		h.addValid(vd.Name, vd.Score, len(h.entries))
 	}
 	h.entries = append(h.entries, e)
 }
@@ -330,13 +404,15 @@ func (h *BatchReport) Abandon() {
 	os.Remove(h.name)
 }
 
-// Finish writes the summary page, then removes the pages an earlier
-// report left in the directory that this one does not link to, so that
-// the directory holds this report's pages only. pages is the number of
+// Finish writes the summary page, then removes the pages in the
+// directory that it does not link to (an earlier report's, and those this
+// one wrote before the cap said no), so that the directory holds this
+// report's pages only. pages is the number of
 // viewer pages written, unpaged the number of replays left without one by
 // the cap, stale the number of earlier pages removed.
 func (h *BatchReport) Finish(title string) (pages, unpaged, stale int, err error) {
 	defer h.file.Close()
+	h.keepOrdinary()
 	h.writeNeeded()
 	if h.err != nil {
 		return 0, 0, 0, h.err
@@ -363,7 +439,8 @@ func isPageName(name string) bool {
 }
 
 // removeStale removes the files of the pages' directory named as pages
-// are (isPageName) that this report did not write. Other files are left.
+// are (isPageName) that this report does not link to, counting those an
+// earlier report left. Other files are left.
 func (h *BatchReport) removeStale() (int, error) {
 	defer h.root.Close()
 	d, err := h.root.Open(".")
@@ -383,7 +460,9 @@ func (h *BatchReport) removeStale() (int, error) {
 		if err := h.root.Remove(e.Name()); err != nil {
 			return n, err
 		}
-		n++
+		if !h.written[e.Name()] { // not one this report wrote and did not keep
+			n++
+		}
 	}
 	return n, nil
 }
