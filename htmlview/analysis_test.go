@@ -306,10 +306,10 @@ func TestReportBands(t *testing.T) {
 	}
 }
 
-// TestBatchReportAnalysis: a batch report with an analyzer analyses each
-// valid game before its page is written: the verdict carries the
-// analysis, the page shows it, the entry keeps its band alone; an
-// invalid game is not analysed.
+// TestBatchReportAnalysis: a batch report whose extras analyse each
+// legal game (as the command's do) adds the analysis before the game's
+// page is written: the verdict carries it, the page shows it, the entry
+// keeps its band alone; the invalid game has none.
 func TestBatchReportAnalysis(t *testing.T) {
 	dir := t.TempDir()
 	v := replay.NewVerifier()
@@ -318,7 +318,7 @@ func TestBatchReportAnalysis(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := 0
-	h.SetAnalyzer(func(name string, r *replay.Replay) json.RawMessage {
+	h.SetExtras(analyseWith(func(name string, r *replay.Replay) json.RawMessage {
 		calls++
 		rep, err := analyze.Analyze(context.Background(), v, name, r, analyze.Options{})
 		if err != nil {
@@ -326,7 +326,7 @@ func TestBatchReportAnalysis(t *testing.T) {
 		}
 		b, _ := json.Marshal(rep)
 		return b
-	})
+	}))
 	names := []string{"valid/committed-seed.yaml", "valid/classic-spawns-random.yaml", "valid/online-2048-target-512.yaml", "tampered/illegal-move-inserted.yaml"}
 	bands := map[string]string{}
 	for _, name := range names {

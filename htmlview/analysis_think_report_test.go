@@ -44,7 +44,7 @@ func thinkBatch(t *testing.T, games map[string][]byte, order []string) (summary,
 		t.Fatal(err)
 	}
 	medians = map[string]float64{}
-	h.SetAnalyzer(func(name string, r *replay.Replay) json.RawMessage {
+	h.SetExtras(analyseWith(func(name string, r *replay.Replay) json.RawMessage {
 		rep, err := analyze.Analyze(context.Background(), v, name, r, analyze.Options{Clairvoyance: true,
 			CheckTimes: func(r *replay.Replay) error { return server.CheckTimes([]byte(thinkKey), r) }})
 		if err != nil {
@@ -55,7 +55,7 @@ func thinkBatch(t *testing.T, games map[string][]byte, order []string) (summary,
 		}
 		b, _ := json.Marshal(rep)
 		return b
-	})
+	}))
 	for _, name := range order {
 		h.Add(h.Verify(name, games[name]))
 	}

@@ -59,32 +59,17 @@ type BatchReport struct {
 
 	root *os.Root // dir, opened: every page is written and removed through it (batch_safety.go)
 
-	// analyzer, when set (SetAnalyzer), gives each valid game's analysis.
-	analyzer func(name string, r *replay.Replay) json.RawMessage
-	// checkTimes, when set (SetTimesCheck), checks each game's think
-	// times.
-	checkTimes func(r *replay.Replay) *replay.TimesCheck
+	extras func(vd *replay.Verdict, r *replay.Replay) // set by SetExtras
 }
 
-// SetTimesCheck makes the report check each replay's think times with f
-// (verify --times-key-file: against the signed server's key) before its
-// page is written: Verify's verdict of each replay that can be read
-// carries f's result as its ThinkTimes, the game's viewer page says
-// whether its times are sealed, and the summary counts each outcome.
-// Call it before the first Verify.
-func (h *BatchReport) SetTimesCheck(f func(r *replay.Replay) *replay.TimesCheck) {
-	h.checkTimes = f
-}
-
-// SetAnalyzer makes the report analyse each valid game (a suspicious one
-// too) with f, before its page is written: Verify's verdict carries f's
-// result as its Analysis, the game's viewer page shows it (the section
-// "Evidence of computer play") and the summary lists its band. f returns
-// the analysis as verify --analyze gives it (analysis.go reads it). Call
-// it before the first Verify.
-func (h *BatchReport) SetAnalyzer(f func(name string, r *replay.Replay) json.RawMessage) {
-	h.analyzer = f
-}
+// SetExtras makes the report add to the verdict of each replay that
+// decodes, with f, what the batch asks for beside it, before its page is
+// written: the check of its think times against the signed server's key
+// (verify --times-key-file), which the game's page and the summary's
+// counts show, and the evidence of computer play (verify --analyze),
+// which its page shows and the summary lists by band (analysis.go reads
+// it). Call it before the first Verify.
+func (h *BatchReport) SetExtras(f func(vd *replay.Verdict, r *replay.Replay)) { h.extras = f }
 
 // CreateBatchReport creates the report FILE name and its pages'
 // directory, so that a path that cannot be written fails before any
@@ -130,17 +115,14 @@ func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 	}
 	vd := h.v.Verify(r)
 	vd.Name = name
-	if h.checkTimes != nil && !vd.Reason.Unreadable() {
-		vd.ThinkTimes = h.checkTimes(r)
+	if h.extras != nil {
+		h.extras(&vd, r)
 	}
 	h.mu.Lock()
 	h.claims[name] = r.Claim.Score
 	h.mu.Unlock()
 	if !vd.Reason.Replayable() {
 		return vd
-	}
-	if h.analyzer != nil && vd.LegalGame() {
-		vd.Analysis = h.analyzer(name, r)
 	}
 	if rank, need := needRank(vd); need {
 		x := h.keep(vd, data, r, rank)

@@ -215,3 +215,13 @@ func wideGame(t testing.TB) TracedReplay {
 	return TracedReplay{Replay: &replay.Replay{}, Frames: frames,
 		Verdict: replay.Verdict{Name: "wide.yaml", Valid: true, Profile: "wide", Replayed: true, Score: last.Score, MaxTile: last.Board.MaxTile(), Moves: last.Moves}}
 }
+
+// analyseWith is a batch report's extras that give each legal game the
+// analysis f returns, as the command's do (verify --analyze).
+func analyseWith(f func(name string, r *replay.Replay) json.RawMessage) func(*replay.Verdict, *replay.Replay) {
+	return func(vd *replay.Verdict, r *replay.Replay) {
+		if vd.LegalGame() {
+			vd.Analysis = f(vd.Name, r)
+		}
+	}
+}

@@ -107,10 +107,10 @@ func TestBatchReportHoldsAtypical(t *testing.T) {
 		t.Fatal(err)
 	}
 	bands := map[string]string{"valid/committed-seed.yaml": analyze.Consistent, "valid/classic-spawns-random.yaml": analyze.Review}
-	h.SetAnalyzer(func(name string, _ *replay.Replay) json.RawMessage {
+	h.SetExtras(analyseWith(func(name string, _ *replay.Replay) json.RawMessage {
 		b, _ := json.Marshal(map[string]string{"band": bands[name]})
 		return b
-	})
+	}))
 	for _, name := range []string{"valid/committed-seed.yaml", "valid/classic-spawns-random.yaml"} {
 		data, err := os.ReadFile(filepath.Join("..", "replays", name))
 		if err != nil {

@@ -163,9 +163,9 @@ func TestTimesReport(t *testing.T) {
 
 func itoa(n int) string { return grouped(uint64(n)) }
 
-// TestBatchReportTimesCheck: BatchReport.SetTimesCheck checks each
-// replay that can be read as it is verified: the verdict carries the
-// check, and the page of each game (written during the batch, or held
+// TestBatchReportTimesCheck: extras that check the think times
+// (SetExtras) are added to each replay that decodes as it is verified:
+// the verdict carries the check, and the page of each game (written during the batch, or held
 // and written by Finish) shows it; the summary counts them.
 func TestBatchReportTimesCheck(t *testing.T) {
 	dir := t.TempDir()
@@ -175,12 +175,12 @@ func TestBatchReportTimesCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	checked := 0
-	h.SetTimesCheck(func(r *replay.Replay) *replay.TimesCheck {
+	h.SetExtras(func(vd *replay.Verdict, r *replay.Replay) {
 		checked++
+		vd.ThinkTimes = &replay.TimesCheck{Count: len(r.Actions), Reason: "spawns recorded"}
 		if r.Seed != nil {
-			return &replay.TimesCheck{Count: len(r.Actions), Sealed: true}
+			vd.ThinkTimes = &replay.TimesCheck{Count: len(r.Actions), Sealed: true}
 		}
-		return &replay.TimesCheck{Count: len(r.Actions), Reason: "spawns recorded"}
 	})
 	files, _ := filepath.Glob("../replays/valid/*.yaml")
 	more, _ := filepath.Glob("../replays/tampered/*.yaml")

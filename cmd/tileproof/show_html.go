@@ -21,7 +21,7 @@ func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *sho
 	if _, code := c.showStep(f, vd, frames); code != exitOK {
 		return code
 	}
-	x.add(&vd, name, r)
+	x.add(&vd, r)
 	band, times := "", ""
 	switch state := vd.ThinkTimes.State(); state {
 	case replay.TimesNotSealed:

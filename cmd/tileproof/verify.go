@@ -95,8 +95,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		if report, err = htmlview.CreateBatchReport(f.report, args, v, f.reportPages, f.reportTop); err != nil {
 			return c.fail(exitBadUsage, "verify: --report: %v", err)
 		}
-		report.SetTimesCheck(x.checkTimes) // before each page is written: the pages show them
-		report.SetAnalyzer(x.analyse)
+		report.SetExtras(x.add) // before each page is written: the pages show them
 		verifyOne = report.Verify
 	}
 	var sum replay.Summary

@@ -17,8 +17,8 @@ import (
 // think times against the signed server's key (--times-key-file), and
 // for a valid game (a suspicious one too; an invalid game is no game to
 // judge) the evidence of computer play that tileproof analyze gives
-// (--analyze). A report adds them itself (SetTimesCheck, SetAnalyzer),
-// before each page is written. The verdict on the game is left as it
+// (--analyze). A report adds them with add (SetExtras), before each
+// page is written. The verdict on the game is left as it
 // is: times that are not sealed are not the times the server measured,
 // which says nothing of whether the game is legal.
 type verdictExtras struct {
@@ -66,13 +66,13 @@ func timesCheck(key []byte) func(r *replay.Replay) error {
 	return func(r *replay.Replay) error { return server.CheckTimes(key, r) }
 }
 
-// add adds the extras to vd, the verdict of r, called name.
-func (x verdictExtras) add(vd *replay.Verdict, name string, r *replay.Replay) {
+// add adds the extras to vd, the verdict of r.
+func (x verdictExtras) add(vd *replay.Verdict, r *replay.Replay) {
 	if x.checkTimes != nil && !vd.Reason.Unreadable() {
 		vd.ThinkTimes = x.checkTimes(r)
 	}
 	if x.analyse != nil && vd.LegalGame() {
-		vd.Analysis = x.analyse(name, r)
+		vd.Analysis = x.analyse(vd.Name, r)
 	}
 }
 
@@ -89,7 +89,7 @@ func (x verdictExtras) verifyFile(v *replay.Verifier) func(string, []byte) repla
 		}
 		vd := v.Verify(r)
 		vd.Name = name
-		x.add(&vd, name, r)
+		x.add(&vd, r)
 		return vd
 	}
 }
