@@ -41,16 +41,6 @@ type Options struct {
 	CheckTimes func(*replay.Replay) error
 }
 
-// EvaluatorIDs returns the IDs of the evaluators an analysis with these
-// options uses, the primary one first.
-func (o Options) EvaluatorIDs() []string {
-	var ids []string
-	for _, e := range o.evaluators() {
-		ids = append(ids, e.ID())
-	}
-	return ids
-}
-
 func (o Options) evaluators() []evaluator {
 	ev := []evaluator{newExpectimax(2), newExpectimax(1), corner{}}
 	if o.Deep {
