@@ -26,7 +26,8 @@ type Options struct {
 	Deep bool
 	// Clairvoyance runs the clairvoyance test on a seeded game.
 	Clairvoyance bool
-	// MaxMoves stops the analysis after that many counted moves; 0 for all.
+	// MaxMoves stops the analysis after that many counted moves; 0 for
+	// DefaultMaxMoves.
 	MaxMoves int
 	// Reference is the reference set the game is placed against; nil for
 	// the built-in one (BuiltinReference).
