@@ -26,7 +26,8 @@ type Options struct {
 	Deep bool
 	// Clairvoyance runs the clairvoyance test on a seeded game.
 	Clairvoyance bool
-	// MaxMoves stops the analysis after that many counted moves; 0 for all.
+	// MaxMoves stops the analysis after that many counted moves; 0 for
+	// DefaultMaxMoves.
 	MaxMoves int
 	// Reference is the reference set the game is placed against; nil for
 	// the built-in one (BuiltinReference).
@@ -39,16 +40,6 @@ type Options struct {
 	// then say whether they are sealed (ThinkTime.Sealed, true where it
 	// returns nil).
 	CheckTimes func(*replay.Replay) error
-}
-
-// EvaluatorIDs returns the IDs of the evaluators an analysis with these
-// options uses, the primary one first.
-func (o Options) EvaluatorIDs() []string {
-	var ids []string
-	for _, e := range o.evaluators() {
-		ids = append(ids, e.ID())
-	}
-	return ids
 }
 
 func (o Options) evaluators() []evaluator {

@@ -9,8 +9,10 @@ import (
 )
 
 // DefaultMaxMoves is the most counted moves an analysis covers when
-// Options.MaxMoves is 0: it bounds an analysis's time (some 6 seconds
-// with the clairvoyance test) whatever a replay's length.
+// Options.MaxMoves is 0: it bounds an analysis's time whatever a
+// replay's length (a game with undo counts a move again each time it is
+// played after one is taken back). docs/analyze.md gives what an
+// analysis of this many moves costs.
 const DefaultMaxMoves = 100_000
 
 // startOf returns replay r's game at its start under profile p: from its

@@ -22,6 +22,9 @@ import (
 // board; then, over all the starts, the tiles' values against the
 // profile's weights (exact binomial, or chi-square for more values) and
 // their cells against uniform over the board (chi-square), each at alpha.
+// Starts repeated more than chance repeats them fail before those tests,
+// the failure showing the most common start: of several as common, the
+// one a new game started on first.
 func startBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha float64) {
 	seeded := h.Has(protocol.SeedTP1)
 	values := map[uint64]int{}
@@ -31,6 +34,7 @@ func startBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha f
 		return
 	}
 	boards := map[engine.Board]int{} // the starts, counted
+	var order []engine.Board         // the starts, each once, in the order first started on
 	for i := range startSample {
 		seed := ""
 		if seeded {
@@ -42,6 +46,9 @@ func startBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha f
 			return
 		}
 		b := st.Board
+		if boards[b] == 0 {
+			order = append(order, b)
+		}
 		boards[b]++
 		if b.Rows() != p.Rows || b.Cols() != p.Cols {
 			res.fail(BoardDiverged, 0, "a new game starts on a %dx%d board; profile %s plays on %dx%d", b.Rows(), b.Cols(), p.Name, p.Rows, p.Cols)
@@ -96,9 +103,9 @@ func startBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha f
 	// Starts repeated more than independent ones repeat (before the tests
 	// of values and cells, which repeats would fail for another reason).
 	if pairs, lambda, pv := repeatTest(boards, startSample, startCollision(p)); !seeded && pv < alpha {
-		var common engine.Board
-		for b, n := range boards {
-			if n > boards[common] {
+		common := order[0] // the most common start, the first started on of a tie
+		for _, b := range order[1:] {
+			if boards[b] > boards[common] {
 				common = b
 			}
 		}

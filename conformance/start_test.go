@@ -220,3 +220,22 @@ func TestStartRepeated(t *testing.T) {
 		t.Errorf("the engine's own starts: %s: %s", res.Status, res.Reason)
 	}
 }
+
+// TestStartRepeatedShowsFirst: when several repeated starts tie as the
+// most common, the failure shows the first of them a new game started
+// on, whatever the order a map gives them in.
+func TestStartRepeatedShowsFirst(t *testing.T) {
+	var starts []engine.Board
+	res := runStart(t, &ownStart{Builtin: &Builtin{}, start: func(b engine.Board, n int) (engine.Board, uint64) {
+		if (n-1)%40 == 0 {
+			starts = append(starts, b)
+		}
+		return starts[len(starts)-1], 0
+	}})
+	if !res.Status.Failed() || !strings.Contains(res.Reason, "(5 boards in all; the one shown 40 times)") {
+		t.Fatalf("%s: %s, want a failure saying the starts repeat", res.Status, res.Reason)
+	}
+	if res.Got == nil || *res.Got != starts[0] {
+		t.Errorf("the board shown:\n%v\nwant the first start of the five:\n%v", res.Got, starts[0])
+	}
+}

@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 // A variant is a profile that is not built in: an implementation's own
@@ -26,34 +26,14 @@ func isProfileFile(declared string) bool {
 }
 
 // readProfileFile reads a profile file the user named, its path relative
-// to the directory the runner runs in; what says whose file it is. Only a
-// regular file of at most engine.MaxProfileFile bytes is read: a device, a FIFO
-// or a directory is refused before it is opened.
+// to the directory the runner runs in; what says whose file it is. It is
+// read as the command reads one (batchfiles.ReadRegular): only a regular
+// file of at most engine.MaxProfileFile bytes; a device, a FIFO or a
+// directory is refused without being read or waited on.
 func readProfileFile(path, what string) (*engine.Profile, error) {
-	fi, err := os.Stat(path)
+	data, err := batchfiles.ReadRegular(path, engine.MaxProfileFile)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %q is not a regular file (%s)", what, path, fi.Mode().Type())
-	}
-	if fi.Size() > engine.MaxProfileFile {
-		return nil, fmt.Errorf("%s: %q is %d bytes; a profile file is at most %d", what, path, fi.Size(), engine.MaxProfileFile)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer f.Close()
-	if ofi, err := f.Stat(); err != nil || !ofi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %q is not a regular file", what, path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, engine.MaxProfileFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	if len(data) > engine.MaxProfileFile {
-		return nil, fmt.Errorf("%s: %q is longer than %d bytes", what, path, engine.MaxProfileFile)
 	}
 	return engine.ParseProfile(path, data)
 }

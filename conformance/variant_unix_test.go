@@ -16,8 +16,8 @@ import (
 // TestProfileFileHostile: a path an implementation declares is never
 // opened: /dev/zero (read without bound before) and a FIFO (which hung
 // the run) are refused at once with a clear error. Named by the user,
-// they are refused too, unopened, as not regular files; so is a file
-// over engine.MaxProfileFile.
+// they are refused too, as not regular files, never read nor waited on;
+// so is a directory, and a file over engine.MaxProfileFile.
 func TestProfileFileHostile(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.yaml")
@@ -28,22 +28,34 @@ func TestProfileFileHostile(t *testing.T) {
 	if err := os.WriteFile(big, make([]byte, engine.MaxProfileFile+1), 0o666); err != nil {
 		t.Fatal(err)
 	}
+	sub := filepath.Join(dir, "sub.yaml")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, path := range []string{"/dev/zero", fifo} {
-		start := time.Now()
 		_, err := Run(t.Context(), loadRepoPack(t), declaresFile{&Builtin{}, path}, Options{})
 		if err == nil || !strings.Contains(err.Error(), "the implementation declares the profile file") {
 			t.Errorf("%s declared: %v", path, err)
 		}
-		_, err = Run(t.Context(), loadRepoPack(t), declaresFile{&Builtin{}, path}, Options{Profiles: []string{path}})
-		if err == nil || !strings.Contains(err.Error(), "is not a regular file") {
-			t.Errorf("%s asked for: %v", path, err)
-		}
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("%s: refused after %v", path, d)
-		}
 	}
-	_, err := Run(t.Context(), loadRepoPack(t), declaresFile{&Builtin{}, big}, Options{Profiles: []string{big}})
-	if err == nil || !strings.Contains(err.Error(), "a profile file is at most") {
-		t.Errorf("a file over the bound: %v", err)
+	for path, want := range map[string]string{
+		"/dev/zero": "/dev/zero: a device; only a regular file is read",
+		fifo:        fifo + ": a named pipe; only a regular file is read",
+		sub:         sub + ": not a regular file; only a regular file is read",
+		big:         big + ": larger than 1 MiB",
+	} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := Run(t.Context(), loadRepoPack(t), declaresFile{&Builtin{}, path}, Options{Profiles: []string{path}})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if want = "the profile file asked for: " + want; err == nil || err.Error() != want {
+				t.Errorf("%s asked for: %v, want %q", path, err, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s asked for: not refused after 10 s", path)
+		}
 	}
 }

@@ -33,8 +33,6 @@ type requestError struct {
 	msg  string
 }
 
-func (e *requestError) Error() string { return e.msg }
-
 // readAction reads the body of POST .../action: Content-Type
 // application/json (charset utf-8 at most), at most MaxBody bytes, read
 // strictly.
