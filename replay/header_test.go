@@ -124,3 +124,25 @@ func TestReadHeaderDeclines(t *testing.T) {
 		t.Error("readHeader refused a one-line header")
 	}
 }
+
+// TestDecodeLongYAMLLog: a YAML replay as record writes it (the moves in
+// lines of 80 letters) decodes whatever its length: its header, once the
+// move log's lines are blanked, holds blank lines, which begin no YAML
+// node. 200,002 actions take 2,501 lines; 80,000 were refused before,
+// counted as 1,033 nodes of the header's 1,024.
+func TestDecodeLongYAMLLog(t *testing.T) {
+	seed := "long-1"
+	actions := make([]engine.Action, 0, 200_002)
+	for range 100_001 {
+		actions = append(actions, engine.MoveDown, engine.Undo)
+	}
+	r := &Replay{Profile: "online-2048", Seed: &seed, Actions: actions}
+	data := r.EncodeYAML(80)
+	got, err := Decode("long.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Actions) != len(actions) || got.Actions[len(actions)-1] != engine.Undo {
+		t.Errorf("%d actions decoded of %d", len(got.Actions), len(actions))
+	}
+}

@@ -205,7 +205,7 @@ func BenchmarkHostile(b *testing.B) {
 			}
 			return sb.String()
 		}()},
-		{"1000-nodes-under-the-limit", "source: [" + strings.Repeat("0,", 990) + "0]\nprofile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n"},
+		{"500-nodes-under-the-limit", "source: [" + strings.Repeat("0,", 495) + "0]\nprofile: tile-merge\nseed: \"7\"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n"},
 		{"2000-repeated-keys", "profile: tile-merge\nseed: \"7\"\nmoves: L\nclaim:\n" + strings.Repeat("  x: 1\n", 2000)},
 		{"JSON-case-variant-keys", `{"profile":"tile-merge","seed":"7","moves":"L","claim":{"score":0,"maxTile":4,"moves":1},"Claim":{}}`},
 		{"4MB-move-log-YAML", "profile: tile-merge\nseed: \"7\"\nmoves: " + moves + "\nclaim: {score: 0, maxTile: 4, moves: 1}\n"},

@@ -81,17 +81,31 @@ type Limits struct {
 var DefaultLimits = Limits{Bytes: 8 << 20, Nodes: 200_000, Keys: 1000}
 
 // CountNodes returns an upper bound of the nodes of a YAML document: one,
-// plus one for each byte that can begin another (a flow indicator, a
-// key's colon, a block sequence's dash, a complex key's question mark) and
-// each line. It counts those bytes inside scalars and comments too, so it
-// can only count too many.
+// plus two for each byte that can begin others (a flow indicator, a key's
+// colon, a block sequence's dash, a complex key's question mark: each may
+// bring a key or an entry and the empty value beside it) and one for each
+// line that holds more than spaces and tabs (a blank line begins no node).
+// It counts those bytes inside scalars and comments too, so it can only
+// count too many.
 func CountNodes(data []byte) int {
-	n := 1
+	n, blank := 1, true
 	for _, c := range data {
 		switch c {
-		case ',', '[', '{', ':', '-', '?', '\n':
-			n++
+		case ',', '[', '{', ':', '-', '?':
+			n += 2
+		case '\n':
+			if !blank {
+				n++
+			}
+			blank = true
+			continue
+		case ' ', '\t', '\r':
+			continue
 		}
+		blank = false
+	}
+	if !blank { // the last line, without a line break
+		n++
 	}
 	return n
 }

@@ -20,6 +20,15 @@ func allocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
+// countParsed returns the nodes of the tree at root, root included.
+func countParsed(root *yaml.Node) int {
+	n := 1
+	for _, c := range root.Content {
+		n += countParsed(c)
+	}
+	return n
+}
+
 func TestCountNodesBounds(t *testing.T) {
 	// Every node a YAML parser makes needs an indicator or a line of its
 	// own, so the count is never below the nodes: check it on documents
@@ -32,23 +41,27 @@ func TestCountNodesBounds(t *testing.T) {
 		"a: &x [1, 2]\nb: *x\n",
 		"text: |\n  several\n  lines\n",
 		"x",
+		"a: 1\n\n \t\n\r\nb:\n\n  - |\n    x\n\n    y\n  -\n\n    z\n",
 	} {
 		root, err := Parse("d.yaml", []byte(doc), Limits{Bytes: 1 << 20, Nodes: 1 << 20, Keys: 100})
 		if err != nil {
 			t.Fatalf("%q: %v", doc, err)
 		}
-		n := 0
-		var walk func(*yaml.Node)
-		walk = func(v *yaml.Node) {
-			n++
-			for _, c := range v.Content {
-				walk(c)
-			}
-		}
-		walk(root)
-		if got := CountNodes([]byte(doc)); got < n {
+		if got, n := CountNodes([]byte(doc)), countParsed(root); got < n {
 			t.Errorf("%q: CountNodes %d, but it parses into %d nodes", doc, got, n)
 		}
+	}
+}
+
+// TestCountNodesBlankLines: blank lines count for nothing, as a replay's
+// header with its move log cut out (its lines blanked) needs; every other
+// line counts one.
+func TestCountNodesBlankLines(t *testing.T) {
+	if n := CountNodes([]byte("a: 1\n" + strings.Repeat("  \t\r\n", 5000) + "b: 2\n")); n != 7 {
+		t.Errorf("CountNodes with 5000 blank lines: %d, want 7", n)
+	}
+	if n := CountNodes([]byte(strings.Repeat("x\n", 5000))); n != 5001 {
+		t.Errorf("CountNodes of 5000 lines: %d, want 5001", n)
 	}
 }
 
@@ -56,7 +69,7 @@ func TestCheckRefuses(t *testing.T) {
 	lim := Limits{Bytes: 100, Nodes: 20, Keys: 3}
 	for _, tc := range []struct{ doc, want string }{
 		{strings.Repeat("x", 101), "d.yaml: 101 bytes; this document may have at most 100"},
-		{"[" + strings.Repeat("0,", 30) + "0]", "as many as 32 YAML nodes"},
+		{"[" + strings.Repeat("0,", 30) + "0]", "as many as 64 YAML nodes"},
 		{"a: 1\nb: \x00\n", "d.yaml:2:4: the control character U+0000"},
 		{"a: 1\nb: caf\xe9\n", "d.yaml:2:7: the byte 0xe9 is not valid UTF-8"},
 		{"a: 1\nb: \x7f\n", "d.yaml:2:4: the control character U+007F"},
@@ -157,6 +170,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if len(doc) > lim.Bytes || CountNodes([]byte(doc)) > lim.Nodes {
 			t.Fatalf("a document over the limits parsed: %d bytes, %d nodes", len(doc), CountNodes([]byte(doc)))
+		}
+		if n := countParsed(root); CountNodes([]byte(doc)) < n {
+			t.Fatalf("CountNodes %d, but it parses into %d nodes", CountNodes([]byte(doc)), n)
 		}
 	})
 }
