@@ -50,7 +50,7 @@ to be people) to stdout, with the thresholds of the built-in one, for --referenc
 	fl.BoolVar(&f.json, "json", false, "print one JSON line a game")
 	fl.BoolVar(&f.deep, "deep", false, "add expectimax-3 to the evaluators (about ten times slower)")
 	fl.BoolVar(&f.noClairvoyance, "no-clairvoyance", false, "skip the clairvoyance test of seeded games")
-	numFlag(fl, &f.maxMoves, "max-moves", 0, "analyse at most the first `N` counted moves of each game (0: all)")
+	numFlag(fl, &f.maxMoves, "max-moves", 0, fmt.Sprintf("analyse at most the first `N` counted moves of each game (0: %d)", analyze.DefaultMaxMoves))
 	fl.StringVar(&f.reference, "reference", "", "place the games against the reference set in `FILE` instead of the built-in one")
 	fl.StringVar(&f.buildReference, "build-reference", "", "write a reference set named `NAME` made of these games to stdout")
 	fl.StringVar(&f.source, "source", "", "with --build-reference, the games' source, in words")
