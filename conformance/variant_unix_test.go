@@ -41,7 +41,7 @@ func TestProfileFileHostile(t *testing.T) {
 	for path, want := range map[string]string{
 		"/dev/zero": "/dev/zero: a device; only a regular file is read",
 		fifo:        fifo + ": a named pipe; only a regular file is read",
-		sub:         sub + ": not a regular file; only a regular file is read",
+		sub:         sub + ": a directory; only a regular file is read",
 		big:         big + ": larger than 1 MiB",
 	} {
 		done := make(chan error, 1)

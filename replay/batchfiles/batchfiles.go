@@ -95,6 +95,8 @@ func notRegular(m fs.FileMode) string {
 // describe says what a file that is not a regular one is.
 func describe(m fs.FileMode) string {
 	switch {
+	case m.IsDir():
+		return "a directory"
 	case m&fs.ModeSymlink != 0:
 		return "a symbolic link"
 	case m&fs.ModeNamedPipe != 0:
