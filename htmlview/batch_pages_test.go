@@ -1,0 +1,162 @@
+package htmlview
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tileproof/tileproof/analyze"
+	"github.com/tileproof/tileproof/internal/testkit/batch"
+	"github.com/tileproof/tileproof/replay"
+)
+
+// pagesGame is one replay of a batch of these tests.
+type pagesGame struct {
+	name string
+	data []byte
+}
+
+// pagesExtras marks replays by their names: "sus" ones get a warning
+// (suspicious), "strong" and "review" ones that band, the others an
+// analysis of band consistent.
+func pagesExtras(vd *replay.Verdict, r *replay.Replay) {
+	if !vd.LegalGame() {
+		return
+	}
+	band := analyze.Consistent
+	switch {
+	case strings.Contains(vd.Name, "sus"):
+		vd.Warnings = append(vd.Warnings, "the spawned values are unlikely")
+	case strings.Contains(vd.Name, "strong"):
+		band = analyze.Strong
+	case strings.Contains(vd.Name, "review"):
+		band = analyze.Review
+	}
+	vd.Analysis = json.RawMessage(fmt.Sprintf(`{"band":%q}`, band))
+}
+
+// pagesBatch makes a batch of valid games with tied scores, the same
+// file named twice, invalid, suspicious and atypical games.
+func pagesBatch(rng *rand.Rand) []pagesGame {
+	seeded, _, _ := batch.Replays(30)
+	var games []pagesGame
+	for i, r := range seeded {
+		name := fmt.Sprintf("g%02d.json", i)
+		switch i % 10 {
+		case 3:
+			name = fmt.Sprintf("sus%02d.json", i)
+		case 5:
+			name = fmt.Sprintf("strong%02d.json", i)
+		case 7:
+			name = fmt.Sprintf("review%02d.json", i)
+		case 9:
+			bad := *r
+			bad.Claim.Score += 4
+			r = &bad
+			name = fmt.Sprintf("bad%02d.json", i)
+		}
+		games = append(games, pagesGame{name, r.EncodeJSON()})
+	}
+	for range 8 { // the same file named twice
+		g := games[rng.IntN(len(games))]
+		games = slices.Insert(games, rng.IntN(len(games)+1), g)
+	}
+	for range 4 { // a tie under another name
+		g := games[rng.IntN(len(games))]
+		g.name = "tie-" + g.name
+		games = slices.Insert(games, rng.IntN(len(games)+1), g)
+	}
+	return games
+}
+
+// pagesOutcome is what a report kept: the pages' files, the links of
+// the entries, and the counts.
+type pagesOutcome struct {
+	files                  []string
+	links                  []string
+	pages, unpaged, staled int
+}
+
+// pagesRun makes a report of a batch with run, which verifies and adds
+// its replays, finishes it and returns what it kept.
+func pagesRun(t *testing.T, games []pagesGame, maxPages, top int, run func(h *BatchReport)) pagesOutcome {
+	t.Helper()
+	dir := t.TempDir()
+	h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), maxPages, top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetExtras(pagesExtras)
+	run(h)
+	pages, unpaged, stale, err := h.Finish("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.heldBytes != 0 || len(h.pending) != 0 {
+		t.Errorf("after Finish: %d bytes held, %d names pending", h.heldBytes, len(h.pending))
+	}
+	var o pagesOutcome
+	fs, _ := os.ReadDir(h.Dir())
+	for _, f := range fs {
+		o.files = append(o.files, f.Name())
+	}
+	for _, e := range h.entries {
+		o.links = append(o.links, e.Page)
+		if e.Page != "" {
+			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(e.Page))); err != nil {
+				t.Errorf("%s links to a page not there: %v", e.Verdict.Name, err)
+			}
+		}
+	}
+	o.pages, o.unpaged, o.staled = pages, unpaged, stale
+	return o
+}
+
+// TestBatchReportInterleavings: replay.VerifyBatch, with 8 workers
+// that finish in random orders, keeps the pages that verifying and adding
+// each replay in turn keeps, with the same counts, and holds no byte once
+// finished; for caps 0 to 7 and top 0 to 3.
+func TestBatchReportInterleavings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 3 {
+		games := pagesBatch(rng)
+		for _, maxPages := range []int{0, 1, 3, 7} {
+			for _, top := range []int{0, 1, 3} {
+				want := pagesRun(t, games, maxPages, top, func(h *BatchReport) {
+					for _, g := range games {
+						h.Add(h.Verify(g.name, g.data))
+					}
+				})
+				for range 4 {
+					got := pagesRun(t, games, maxPages, top, func(h *BatchReport) {
+						in := make(chan replay.Input)
+						go func() {
+							defer close(in)
+							for _, g := range games {
+								in <- replay.Input{Name: g.name, Data: g.data}
+							}
+						}()
+						delay := map[string]time.Duration{}
+						for _, g := range games {
+							delay[g.name] = time.Duration(rng.IntN(2000)) * time.Microsecond
+						}
+						replay.VerifyBatch(context.Background(), in, 8, func(name string, data []byte) replay.Verdict {
+							time.Sleep(delay[name])
+							return h.Verify(name, data)
+						}, h.Add, nil)
+					})
+					if !slices.Equal(got.files, want.files) || !slices.Equal(got.links, want.links) || got.pages != want.pages || got.unpaged != want.unpaged {
+						t.Fatalf("round %d, cap %d, top %d: got %+v, want %+v", round, maxPages, top, got, want)
+					}
+				}
+			}
+		}
+	}
+}
