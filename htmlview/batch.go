@@ -203,15 +203,15 @@ const maxHeld = 256 << 20
 // keep holds a replay for its page, or writes the page at once when
 // maxHeld bytes are held already.
 func (h *BatchReport) keep(vd replay.Verdict, data []byte, r *replay.Replay, rank int) *held {
-	x := &held{name: vd.Name, analysis: vd.Analysis, times: vd.ThinkTimes, score: vd.Score, rank: rank}
+	x := &held{name: vd.Name, score: vd.Score, rank: rank}
 	h.mu.Lock()
 	if h.heldBytes+len(data)+len(vd.Analysis) > maxHeld {
 		h.mu.Unlock()
-		x.atOnce = true
+		x.atOnce = true // holds nothing: its page has what the batch added
 		h.writePage(vd.Name, r, vd)
 		return x
 	}
-	x.data = slices.Clone(data)
+	x.data, x.analysis, x.times = slices.Clone(data), vd.Analysis, vd.ThinkTimes
 	h.heldBytes += x.size()
 	h.mu.Unlock()
 	return x

@@ -160,3 +160,27 @@ func TestBatchReportInterleavings(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchReportHeldBytesAtOnce: a replay whose page was written at once
+// (past maxHeld) holds no bytes, so letting it go takes none off heldBytes
+// (its analysis's length was taken, and heldBytes went below zero).
+func TestBatchReportHeldBytesAtOnce(t *testing.T) {
+	seeded, _, _ := batch.Replays(1)
+	dir := t.TempDir()
+	h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetExtras(pagesExtras)
+	h.heldBytes = maxHeld // as if 256 MiB were held
+	vd := h.Verify("g.json", seeded[0].EncodeJSON())
+	if x := h.pending["g.json"]; len(x) != 1 || !x[0].atOnce {
+		t.Fatalf("pending %v: want one written at once", x)
+	}
+	h.Add(vd) // the top score: kept
+	h.heldBytes -= maxHeld
+	h.writeNeeded()
+	if h.heldBytes != 0 || h.pages["g.json"] == "" {
+		t.Errorf("heldBytes %d after the top score written at once is let go, want 0; its page %q", h.heldBytes, h.pages["g.json"])
+	}
+}
