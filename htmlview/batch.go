@@ -53,6 +53,7 @@ type BatchReport struct {
 	written   map[string]bool    // the pages' file names written, in dir: not all of them kept
 	pages     map[string]string  // a replay's name to its page's URL, relative to FILE
 	files     map[string]bool    // the pages' file names kept, in dir
+	earlier   map[string]bool    // the pages' file names in dir before this report, for removeStale's count
 	err       error              // the first page that could not be written
 	entries   []Entry
 	temps     atomic.Int64 // the temporary files made so far, for their names
@@ -92,9 +93,15 @@ func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPage
 	if err != nil {
 		return nil, err
 	}
+	earlier := map[string]bool{}
+	if names, err := pageNames(root); err == nil { // else none counted: removeStale reads the directory again
+		for _, n := range names {
+			earlier[n] = true
+		}
+	}
 	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
 		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string]uint64{}, pending: map[string][]*held{},
-		written: map[string]bool{}, pages: map[string]string{}, files: map[string]bool{}}, nil
+		written: map[string]bool{}, pages: map[string]string{}, files: map[string]bool{}, earlier: earlier}, nil
 }
 
 // Dir returns the pages' directory: FILE without its extension, then
@@ -420,29 +427,44 @@ func isPageName(name string) bool {
 	return ok && n >= 1 && base[n] == '-' && strings.Trim(base[n+1:], "0123456789abcdef") == "" && safeName(base[:n]) == base[:n]
 }
 
-// removeStale removes the files of the pages' directory named as pages
-// are (isPageName) that this report does not link to, counting those an
-// earlier report left. Other files are left.
-func (h *BatchReport) removeStale() (int, error) {
-	defer h.root.Close()
-	d, err := h.root.Open(".")
+// pageNames returns the names of the regular files in root named as
+// pages are (isPageName).
+func pageNames(root *os.Root) ([]string, error) {
+	d, err := root.Open(".")
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	entries, err := d.ReadDir(-1)
 	d.Close()
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && isPageName(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	return names, err
+}
+
+// removeStale removes the files of the pages' directory named as pages
+// are (isPageName) that this report does not link to, counting those an
+// earlier report left: there before this report began, or not written by
+// it (one this report wrote over an earlier report's page and did not
+// keep is counted). Other files are left.
+func (h *BatchReport) removeStale() (int, error) {
+	defer h.root.Close()
+	names, err := pageNames(h.root)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !isPageName(e.Name()) || h.files[e.Name()] {
+	for _, name := range names {
+		if h.files[name] {
 			continue
 		}
-		if err := h.root.Remove(e.Name()); err != nil {
+		if err := h.root.Remove(name); err != nil {
 			return n, err
 		}
-		if !h.written[e.Name()] { // not one this report wrote and did not keep
+		if h.earlier[name] || !h.written[name] {
 			n++
 		}
 	}

@@ -184,3 +184,37 @@ func TestBatchReportHeldBytesAtOnce(t *testing.T) {
 		t.Errorf("heldBytes %d after the top score written at once is let go, want 0; its page %q", h.heldBytes, h.pages["g.json"])
 	}
 }
+
+// TestBatchReportStaleOverwritten: a report written again over an
+// earlier one with a lower cap says how many of the earlier report's
+// pages it removed. The batch is verified before any verdict is added (a
+// chunk of replay.VerifyBatch), so each replay's page is written over the
+// earlier one's while it may be kept, then removed.
+func TestBatchReportStaleOverwritten(t *testing.T) {
+	seeded, _, _ := batch.Replays(10)
+	dir := t.TempDir()
+	report := func(maxPages int) (pages, stale int) {
+		h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), maxPages, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vds []replay.Verdict
+		for i, r := range seeded {
+			vds = append(vds, h.Verify(fmt.Sprintf("g%d.json", i), r.EncodeJSON()))
+		}
+		for _, vd := range vds {
+			h.Add(vd)
+		}
+		pages, _, stale, err = h.Finish("t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pages, stale
+	}
+	if pages, _ := report(10); pages != 10 {
+		t.Fatalf("%d pages, want 10", pages)
+	}
+	if pages, stale := report(2); pages != 2 || stale != 8 {
+		t.Errorf("again with a cap of 2: %d pages, %d stale; want 2 pages, 8 of the earlier report's removed", pages, stale)
+	}
+}
