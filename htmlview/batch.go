@@ -46,7 +46,7 @@ type BatchReport struct {
 	valid     int                // the valid replays added that need no one's eyes whatever the scores
 	unpaged   int                // replays that could have had a page, over the cap
 	needs     []*held            // suspicious, atypical and invalid replays, for their pages
-	tops      []*held            // the top scores among the replays added, for their pages
+	tops      []*held            // the top scores among the replays added, for their pages (an atypical one's holds nothing)
 	pending   map[string][]*held // replays Verify held as possible top scores, until Add decides
 	heldBytes int                // the bytes held
 	claims    map[string]uint64  // the claimed score of each replay verified, until add takes it
@@ -179,6 +179,8 @@ const (
 	heldReview
 	heldTop
 	heldInvalid
+
+	heldAtypicalTop = -1 // an atypical top score's place among the top scores: its page is due as an atypical game's
 )
 
 // needRank returns the rank of a replay that needs the operator's eyes
@@ -231,18 +233,26 @@ func lowest(tops []*held) *held {
 	return slices.MinFunc(tops, func(a, b *held) int { return cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(b.index, a.index)) })
 }
 
-// addValid takes a valid replay that needs no one's eyes whatever the
-// scores, in the batch's order (h.mu held): it joins the top scores when
-// it is among them so far, letting the lowest go.
-func (h *BatchReport) addValid(name string, score uint64, index int) {
-	h.valid++
+// addValid takes a valid replay, in the batch's order (h.mu held): it
+// joins the top scores when it is among them so far, letting the lowest
+// go. An atypical one (its evidence of computer play flagged) takes its
+// place among the top scores as the summary ranks them (needsOf), but
+// holds nothing: its page is due as an atypical game's.
+func (h *BatchReport) addValid(name string, score uint64, index int, atypical bool) {
 	var x *held
-	if q := h.pending[name]; len(q) > 0 {
+	switch {
+	case atypical && h.top > 0:
+		x = &held{name: name, score: score, index: index, rank: heldAtypicalTop}
+	case len(h.pending[name]) > 0:
+		q := h.pending[name]
 		x, h.pending[name] = q[0], q[1:]
 		if len(q) == 1 {
 			delete(h.pending, name)
 		}
 		x.index = index
+	}
+	if !atypical {
+		h.valid++
 	}
 	switch {
 	case x == nil:
@@ -343,7 +353,7 @@ func (h *BatchReport) writeNeeded() {
 			order[e.Verdict.Name] = i
 		}
 	}
-	all := slices.Concat(h.needs, h.tops)
+	all := slices.Concat(h.needs, slices.DeleteFunc(slices.Clone(h.tops), func(x *held) bool { return x.rank == heldAtypicalTop }))
 	slices.SortStableFunc(all, func(a, b *held) int {
 		c := cmp.Compare(a.rank, b.rank)
 		if c == 0 && a.rank == heldTop {
@@ -379,8 +389,8 @@ func (h *BatchReport) Add(vd replay.Verdict) {
 		e.Claimed = &c
 		delete(h.claims, vd.Name)
 	}
-	if kindOf(vd) == kindValid && !flagged(e.Band) {
-		h.addValid(vd.Name, vd.Score, len(h.entries))
+	if kindOf(vd) == kindValid {
+		h.addValid(vd.Name, vd.Score, len(h.entries), flagged(e.Band))
 	}
 	h.entries = append(h.entries, e)
 }

@@ -1,6 +1,7 @@
 package htmlview
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -216,5 +217,35 @@ func TestBatchReportStaleOverwritten(t *testing.T) {
 	}
 	if pages, stale := report(2); pages != 2 || stale != 8 {
 		t.Errorf("again with a cap of 2: %d pages, %d stale; want 2 pages, 8 of the earlier report's removed", pages, stale)
+	}
+}
+
+// TestBatchReportAtypicalTopScore: with --analyze, a top score whose
+// evidence of computer play is atypical keeps its place among the top
+// scores, as the summary ranks them (needsOf: it is listed with the
+// atypical, "top score #1"), so the next score is not paged as a top score
+// the summary does not list, and is the first of the other valid replays:
+// with a cap of 1 and 1 top score, it gets the ordinary page, not the one
+// after it.
+func TestBatchReportAtypicalTopScore(t *testing.T) {
+	seeded, _, _ := batch.Replays(3)
+	slices.SortFunc(seeded, func(a, b *replay.Replay) int { return cmp.Compare(b.Claim.Score, a.Claim.Score) })
+	games := []pagesGame{
+		{"strong-high.json", seeded[0].EncodeJSON()}, // the top score, atypical
+		{"second.json", seeded[1].EncodeJSON()},      // not a top score in the summary: the first ordinary one
+		{"third.json", seeded[2].EncodeJSON()},       // the second ordinary one
+	}
+	var entries []Entry
+	o := pagesRun(t, games, 1, 1, func(h *BatchReport) {
+		for _, g := range games {
+			h.Add(h.Verify(g.name, g.data))
+		}
+		entries = slices.Clone(h.entries)
+	})
+	if needs, _ := needsOf(entries, 1); len(needs) != 1 || needs[0].Verdict.Name != "strong-high.json" || !strings.Contains(needs[0].Why, "top score #1") {
+		t.Fatalf("the summary lists %+v: want strong-high.json alone, the top score", needs)
+	}
+	if o.links[1] == "" || o.links[2] != "" {
+		t.Errorf("second.json (the first valid replay that is no top score in the summary) has page %q, third.json %q: want the first, not the second", o.links[1], o.links[2])
 	}
 }
