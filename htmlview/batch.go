@@ -167,7 +167,7 @@ type held struct {
 	analysis json.RawMessage    // the verdict's, for its page
 	times    *replay.TimesCheck // the verdict's, for its page
 	score    uint64
-	index    int // a top score's place in the batch, set by Add
+	index    int // its place in the batch: a top score's set by Add, the others' by writeNeeded
 	rank     int // its place in the order of need: heldSuspicious to heldInvalid
 }
 
@@ -345,12 +345,17 @@ func (h *BatchReport) writePage(name string, r *replay.Replay, from replay.Verdi
 // the suspicious, the atypical (strong, then review), the top scores
 // (highest first), then the invalid, each in the batch's order
 // (ReportWith lists them so), at most maxPages of them; the others are
-// left without a page.
+// left without a page. A replay named twice is held twice, each in its
+// place in the batch.
 func (h *BatchReport) writeNeeded() {
-	order := map[string]int{}
+	places := map[string][]int{} // each name's places in the batch, for the held ones to take in turn
 	for i, e := range h.entries {
-		if _, ok := order[e.Verdict.Name]; !ok {
-			order[e.Verdict.Name] = i
+		places[e.Verdict.Name] = append(places[e.Verdict.Name], i)
+	}
+	for _, x := range h.needs {
+		x.index = len(h.entries) // verified but not added (the batch cut short): last
+		if p := places[x.name]; len(p) > 0 {
+			x.index, places[x.name] = p[0], p[1:]
 		}
 	}
 	all := slices.Concat(h.needs, slices.DeleteFunc(slices.Clone(h.tops), func(x *held) bool { return x.rank == heldAtypicalTop }))
@@ -359,7 +364,7 @@ func (h *BatchReport) writeNeeded() {
 		if c == 0 && a.rank == heldTop {
 			c = cmp.Compare(b.score, a.score)
 		}
-		return cmp.Or(c, cmp.Compare(order[a.name], order[b.name]))
+		return cmp.Or(c, cmp.Compare(a.index, b.index))
 	})
 	for i, x := range all {
 		if i < h.maxPages {

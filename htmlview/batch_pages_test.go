@@ -117,22 +117,64 @@ func pagesRun(t *testing.T, games []pagesGame, maxPages, top int, run func(h *Ba
 		}
 	}
 	o.pages, o.unpaged, o.staled = pages, unpaged, stale
+	// The pages the summary's lists call for: the first maxPages of the
+	// list of the replays that need the operator's eyes (it holds every
+	// atypical one here, fewer than maxAtypicalNeeds), and the first
+	// maxPages other valid ones in the batch's order.
+	paged := map[string]bool{}
+	needs, _ := needsOf(h.entries, top)
+	listed := map[int]bool{}
+	for _, n := range needs {
+		listed[n.N-1] = true
+	}
+	var ordinary []string
+	for i, e := range h.entries {
+		if kindOf(e.Verdict) == kindValid && !flagged(e.Band) && !listed[i] {
+			ordinary = append(ordinary, e.Verdict.Name)
+		}
+	}
+	for i, n := range needs {
+		if i < maxPages {
+			paged[n.Verdict.Name] = true
+		}
+	}
+	for i, name := range ordinary {
+		if i < maxPages {
+			paged[name] = true
+		}
+	}
+	for _, e := range h.entries {
+		if (e.Page != "") != paged[e.Verdict.Name] {
+			t.Errorf("cap %d, top %d: %s has page %q; the summary calls for one: %v", maxPages, top, e.Verdict.Name, e.Page, paged[e.Verdict.Name])
+		}
+	}
 	return o
 }
 
 // TestBatchReportInterleavings: replay.VerifyBatch, with 8 workers
 // that finish in random orders, keeps the pages that verifying and adding
 // each replay in turn keeps, with the same counts, and holds no byte once
-// finished; for caps 0 to 7 and top 0 to 3.
+// finished; for caps 0 to 7 and top 0 to 3, the verdicts added as they
+// are and as --strict makes them. Every run pages the replays the
+// summary's lists call for (pagesRun).
 func TestBatchReportInterleavings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for round := range 3 {
+	for round := range 4 {
+		strict := round%2 == 1
+		add := func(h *BatchReport) func(replay.Verdict) {
+			return func(vd replay.Verdict) {
+				if strict {
+					vd = vd.Strict() // as verify --strict adds them
+				}
+				h.Add(vd)
+			}
+		}
 		games := pagesBatch(rng)
 		for _, maxPages := range []int{0, 1, 3, 7} {
 			for _, top := range []int{0, 1, 3} {
 				want := pagesRun(t, games, maxPages, top, func(h *BatchReport) {
 					for _, g := range games {
-						h.Add(h.Verify(g.name, g.data))
+						add(h)(h.Verify(g.name, g.data))
 					}
 				})
 				for range 4 {
@@ -151,7 +193,7 @@ func TestBatchReportInterleavings(t *testing.T) {
 						replay.VerifyBatch(context.Background(), in, 8, func(name string, data []byte) replay.Verdict {
 							time.Sleep(delay[name])
 							return h.Verify(name, data)
-						}, h.Add, nil)
+						}, add(h), nil)
 					})
 					if !slices.Equal(got.files, want.files) || !slices.Equal(got.links, want.links) || got.pages != want.pages || got.unpaged != want.unpaged {
 						t.Fatalf("round %d, cap %d, top %d: got %+v, want %+v", round, maxPages, top, got, want)
