@@ -46,13 +46,14 @@ type BatchReport struct {
 	valid     int                // the valid replays added that need no one's eyes whatever the scores
 	unpaged   int                // replays that could have had a page, over the cap
 	needs     []*held            // suspicious, atypical and invalid replays, for their pages
-	tops      []*held            // the top scores among the replays added, for their pages
+	tops      []*held            // the top scores among the replays added, for their pages (an atypical one's holds nothing)
 	pending   map[string][]*held // replays Verify held as possible top scores, until Add decides
 	heldBytes int                // the bytes held
 	claims    map[string]uint64  // the claimed score of each replay verified, until add takes it
 	written   map[string]bool    // the pages' file names written, in dir: not all of them kept
 	pages     map[string]string  // a replay's name to its page's URL, relative to FILE
 	files     map[string]bool    // the pages' file names kept, in dir
+	earlier   map[string]bool    // the pages' file names in dir before this report, for removeStale's count
 	err       error              // the first page that could not be written
 	entries   []Entry
 	temps     atomic.Int64 // the temporary files made so far, for their names
@@ -92,9 +93,15 @@ func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPage
 	if err != nil {
 		return nil, err
 	}
+	earlier := map[string]bool{}
+	if names, err := pageNames(root); err == nil { // else none counted: removeStale reads the directory again
+		for _, n := range names {
+			earlier[n] = true
+		}
+	}
 	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
 		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string]uint64{}, pending: map[string][]*held{},
-		written: map[string]bool{}, pages: map[string]string{}, files: map[string]bool{}}, nil
+		written: map[string]bool{}, pages: map[string]string{}, files: map[string]bool{}, earlier: earlier}, nil
 }
 
 // Dir returns the pages' directory: FILE without its extension, then
@@ -160,7 +167,7 @@ type held struct {
 	analysis json.RawMessage    // the verdict's, for its page
 	times    *replay.TimesCheck // the verdict's, for its page
 	score    uint64
-	index    int // a top score's place in the batch, set by Add
+	index    int // its place in the batch: a top score's set by Add, the others' by writeNeeded
 	rank     int // its place in the order of need: heldSuspicious to heldInvalid
 }
 
@@ -172,6 +179,8 @@ const (
 	heldReview
 	heldTop
 	heldInvalid
+
+	heldAtypicalTop = -1 // an atypical top score's place among the top scores: its page is due as an atypical game's
 )
 
 // needRank returns the rank of a replay that needs the operator's eyes
@@ -203,15 +212,15 @@ const maxHeld = 256 << 20
 // keep holds a replay for its page, or writes the page at once when
 // maxHeld bytes are held already.
 func (h *BatchReport) keep(vd replay.Verdict, data []byte, r *replay.Replay, rank int) *held {
-	x := &held{name: vd.Name, analysis: vd.Analysis, times: vd.ThinkTimes, score: vd.Score, rank: rank}
+	x := &held{name: vd.Name, score: vd.Score, rank: rank}
 	h.mu.Lock()
 	if h.heldBytes+len(data)+len(vd.Analysis) > maxHeld {
 		h.mu.Unlock()
-		x.atOnce = true
+		x.atOnce = true // holds nothing: its page has what the batch added
 		h.writePage(vd.Name, r, vd)
 		return x
 	}
-	x.data = slices.Clone(data)
+	x.data, x.analysis, x.times = slices.Clone(data), vd.Analysis, vd.ThinkTimes
 	h.heldBytes += x.size()
 	h.mu.Unlock()
 	return x
@@ -224,18 +233,26 @@ func lowest(tops []*held) *held {
 	return slices.MinFunc(tops, func(a, b *held) int { return cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(b.index, a.index)) })
 }
 
-// addValid takes a valid replay that needs no one's eyes whatever the
-// scores, in the batch's order (h.mu held): it joins the top scores when
-// it is among them so far, letting the lowest go.
-func (h *BatchReport) addValid(name string, score uint64, index int) {
-	h.valid++
+// addValid takes a valid replay, in the batch's order (h.mu held): it
+// joins the top scores when it is among them so far, letting the lowest
+// go. An atypical one (its evidence of computer play flagged) takes its
+// place among the top scores as the summary ranks them (needsOf), but
+// holds nothing: its page is due as an atypical game's.
+func (h *BatchReport) addValid(name string, score uint64, index int, atypical bool) {
 	var x *held
-	if q := h.pending[name]; len(q) > 0 {
+	switch {
+	case atypical && h.top > 0:
+		x = &held{name: name, score: score, index: index, rank: heldAtypicalTop}
+	case len(h.pending[name]) > 0:
+		q := h.pending[name]
 		x, h.pending[name] = q[0], q[1:]
 		if len(q) == 1 {
 			delete(h.pending, name)
 		}
 		x.index = index
+	}
+	if !atypical {
+		h.valid++
 	}
 	switch {
 	case x == nil:
@@ -328,21 +345,26 @@ func (h *BatchReport) writePage(name string, r *replay.Replay, from replay.Verdi
 // the suspicious, the atypical (strong, then review), the top scores
 // (highest first), then the invalid, each in the batch's order
 // (ReportWith lists them so), at most maxPages of them; the others are
-// left without a page.
+// left without a page. A replay named twice is held twice, each in its
+// place in the batch.
 func (h *BatchReport) writeNeeded() {
-	order := map[string]int{}
+	places := map[string][]int{} // each name's places in the batch, for the held ones to take in turn
 	for i, e := range h.entries {
-		if _, ok := order[e.Verdict.Name]; !ok {
-			order[e.Verdict.Name] = i
+		places[e.Verdict.Name] = append(places[e.Verdict.Name], i)
+	}
+	for _, x := range h.needs {
+		x.index = len(h.entries) // verified but not added (the batch cut short): last
+		if p := places[x.name]; len(p) > 0 {
+			x.index, places[x.name] = p[0], p[1:]
 		}
 	}
-	all := slices.Concat(h.needs, h.tops)
+	all := slices.Concat(h.needs, slices.DeleteFunc(slices.Clone(h.tops), func(x *held) bool { return x.rank == heldAtypicalTop }))
 	slices.SortStableFunc(all, func(a, b *held) int {
 		c := cmp.Compare(a.rank, b.rank)
 		if c == 0 && a.rank == heldTop {
 			c = cmp.Compare(b.score, a.score)
 		}
-		return cmp.Or(c, cmp.Compare(order[a.name], order[b.name]))
+		return cmp.Or(c, cmp.Compare(a.index, b.index))
 	})
 	for i, x := range all {
 		if i < h.maxPages {
@@ -372,8 +394,8 @@ func (h *BatchReport) Add(vd replay.Verdict) {
 		e.Claimed = &c
 		delete(h.claims, vd.Name)
 	}
-	if kindOf(vd) == kindValid && !flagged(e.Band) {
-		h.addValid(vd.Name, vd.Score, len(h.entries))
+	if kindOf(vd) == kindValid {
+		h.addValid(vd.Name, vd.Score, len(h.entries), flagged(e.Band))
 	}
 	h.entries = append(h.entries, e)
 }
@@ -420,29 +442,44 @@ func isPageName(name string) bool {
 	return ok && n >= 1 && base[n] == '-' && strings.Trim(base[n+1:], "0123456789abcdef") == "" && safeName(base[:n]) == base[:n]
 }
 
-// removeStale removes the files of the pages' directory named as pages
-// are (isPageName) that this report does not link to, counting those an
-// earlier report left. Other files are left.
-func (h *BatchReport) removeStale() (int, error) {
-	defer h.root.Close()
-	d, err := h.root.Open(".")
+// pageNames returns the names of the regular files in root named as
+// pages are (isPageName).
+func pageNames(root *os.Root) ([]string, error) {
+	d, err := root.Open(".")
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	entries, err := d.ReadDir(-1)
 	d.Close()
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && isPageName(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	return names, err
+}
+
+// removeStale removes the files of the pages' directory named as pages
+// are (isPageName) that this report does not link to, counting those an
+// earlier report left: there before this report began, or not written by
+// it (one this report wrote over an earlier report's page and did not
+// keep is counted). Other files are left.
+func (h *BatchReport) removeStale() (int, error) {
+	defer h.root.Close()
+	names, err := pageNames(h.root)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !isPageName(e.Name()) || h.files[e.Name()] {
+	for _, name := range names {
+		if h.files[name] {
 			continue
 		}
-		if err := h.root.Remove(e.Name()); err != nil {
+		if err := h.root.Remove(name); err != nil {
 			return n, err
 		}
-		if !h.written[e.Name()] { // not one this report wrote and did not keep
+		if h.earlier[name] || !h.written[name] {
 			n++
 		}
 	}

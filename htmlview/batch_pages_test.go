@@ -1,0 +1,293 @@
+package htmlview
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tileproof/tileproof/analyze"
+	"github.com/tileproof/tileproof/internal/testkit/batch"
+	"github.com/tileproof/tileproof/replay"
+)
+
+// pagesGame is one replay of a batch of these tests.
+type pagesGame struct {
+	name string
+	data []byte
+}
+
+// pagesExtras marks replays by their names: "sus" ones get a warning
+// (suspicious), "strong" and "review" ones that band, the others an
+// analysis of band consistent.
+func pagesExtras(vd *replay.Verdict, r *replay.Replay) {
+	if !vd.LegalGame() {
+		return
+	}
+	band := analyze.Consistent
+	switch {
+	case strings.Contains(vd.Name, "sus"):
+		vd.Warnings = append(vd.Warnings, "the spawned values are unlikely")
+	case strings.Contains(vd.Name, "strong"):
+		band = analyze.Strong
+	case strings.Contains(vd.Name, "review"):
+		band = analyze.Review
+	}
+	vd.Analysis = json.RawMessage(fmt.Sprintf(`{"band":%q}`, band))
+}
+
+// pagesBatch makes a batch of valid games with tied scores, the same
+// file named twice, invalid, suspicious and atypical games.
+func pagesBatch(rng *rand.Rand) []pagesGame {
+	seeded, _, _ := batch.Replays(30)
+	var games []pagesGame
+	for i, r := range seeded {
+		name := fmt.Sprintf("g%02d.json", i)
+		switch i % 10 {
+		case 3:
+			name = fmt.Sprintf("sus%02d.json", i)
+		case 5:
+			name = fmt.Sprintf("strong%02d.json", i)
+		case 7:
+			name = fmt.Sprintf("review%02d.json", i)
+		case 9:
+			bad := *r
+			bad.Claim.Score += 4
+			r = &bad
+			name = fmt.Sprintf("bad%02d.json", i)
+		}
+		games = append(games, pagesGame{name, r.EncodeJSON()})
+	}
+	for range 8 { // the same file named twice
+		g := games[rng.IntN(len(games))]
+		games = slices.Insert(games, rng.IntN(len(games)+1), g)
+	}
+	for range 4 { // a tie under another name
+		g := games[rng.IntN(len(games))]
+		g.name = "tie-" + g.name
+		games = slices.Insert(games, rng.IntN(len(games)+1), g)
+	}
+	return games
+}
+
+// pagesOutcome is what a report kept: the pages' files, the links of
+// the entries, and the counts.
+type pagesOutcome struct {
+	files                  []string
+	links                  []string
+	pages, unpaged, staled int
+}
+
+// pagesRun makes a report of a batch with run, which verifies and adds
+// its replays, finishes it and returns what it kept.
+func pagesRun(t *testing.T, games []pagesGame, maxPages, top int, run func(h *BatchReport)) pagesOutcome {
+	t.Helper()
+	dir := t.TempDir()
+	h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), maxPages, top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetExtras(pagesExtras)
+	run(h)
+	pages, unpaged, stale, err := h.Finish("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.heldBytes != 0 || len(h.pending) != 0 {
+		t.Errorf("after Finish: %d bytes held, %d names pending", h.heldBytes, len(h.pending))
+	}
+	var o pagesOutcome
+	fs, _ := os.ReadDir(h.Dir())
+	for _, f := range fs {
+		o.files = append(o.files, f.Name())
+	}
+	for _, e := range h.entries {
+		o.links = append(o.links, e.Page)
+		if e.Page != "" {
+			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(e.Page))); err != nil {
+				t.Errorf("%s links to a page not there: %v", e.Verdict.Name, err)
+			}
+		}
+	}
+	o.pages, o.unpaged, o.staled = pages, unpaged, stale
+	// The pages the summary's lists call for: the first maxPages of the
+	// list of the replays that need the operator's eyes (it holds every
+	// atypical one here, fewer than maxAtypicalNeeds), and the first
+	// maxPages other valid ones in the batch's order.
+	paged := map[string]bool{}
+	needs, _ := needsOf(h.entries, top)
+	listed := map[int]bool{}
+	for _, n := range needs {
+		listed[n.N-1] = true
+	}
+	var ordinary []string
+	for i, e := range h.entries {
+		if kindOf(e.Verdict) == kindValid && !flagged(e.Band) && !listed[i] {
+			ordinary = append(ordinary, e.Verdict.Name)
+		}
+	}
+	for i, n := range needs {
+		if i < maxPages {
+			paged[n.Verdict.Name] = true
+		}
+	}
+	for i, name := range ordinary {
+		if i < maxPages {
+			paged[name] = true
+		}
+	}
+	for _, e := range h.entries {
+		if (e.Page != "") != paged[e.Verdict.Name] {
+			t.Errorf("cap %d, top %d: %s has page %q; the summary calls for one: %v", maxPages, top, e.Verdict.Name, e.Page, paged[e.Verdict.Name])
+		}
+	}
+	return o
+}
+
+// TestBatchReportInterleavings: replay.VerifyBatch, with 8 workers
+// that finish in random orders, keeps the pages that verifying and adding
+// each replay in turn keeps, with the same counts, and holds no byte once
+// finished; for caps 0 to 7 and top 0 to 3, the verdicts added as they
+// are and as --strict makes them. Every run pages the replays the
+// summary's lists call for (pagesRun).
+func TestBatchReportInterleavings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 4 {
+		strict := round%2 == 1
+		add := func(h *BatchReport) func(replay.Verdict) {
+			return func(vd replay.Verdict) {
+				if strict {
+					vd = vd.Strict() // as verify --strict adds them
+				}
+				h.Add(vd)
+			}
+		}
+		games := pagesBatch(rng)
+		for _, maxPages := range []int{0, 1, 3, 7} {
+			for _, top := range []int{0, 1, 3} {
+				want := pagesRun(t, games, maxPages, top, func(h *BatchReport) {
+					for _, g := range games {
+						add(h)(h.Verify(g.name, g.data))
+					}
+				})
+				for range 4 {
+					got := pagesRun(t, games, maxPages, top, func(h *BatchReport) {
+						in := make(chan replay.Input)
+						go func() {
+							defer close(in)
+							for _, g := range games {
+								in <- replay.Input{Name: g.name, Data: g.data}
+							}
+						}()
+						delay := map[string]time.Duration{}
+						for _, g := range games {
+							delay[g.name] = time.Duration(rng.IntN(2000)) * time.Microsecond
+						}
+						replay.VerifyBatch(context.Background(), in, 8, func(name string, data []byte) replay.Verdict {
+							time.Sleep(delay[name])
+							return h.Verify(name, data)
+						}, add(h), nil)
+					})
+					if !slices.Equal(got.files, want.files) || !slices.Equal(got.links, want.links) || got.pages != want.pages || got.unpaged != want.unpaged {
+						t.Fatalf("round %d, cap %d, top %d: got %+v, want %+v", round, maxPages, top, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestBatchReportHeldBytesAtOnce: a replay whose page was written at once
+// (past maxHeld) holds no bytes, so letting it go takes none off heldBytes
+// (its analysis's length was taken, and heldBytes went below zero).
+func TestBatchReportHeldBytesAtOnce(t *testing.T) {
+	seeded, _, _ := batch.Replays(1)
+	dir := t.TempDir()
+	h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), 5, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.SetExtras(pagesExtras)
+	h.heldBytes = maxHeld // as if 256 MiB were held
+	vd := h.Verify("g.json", seeded[0].EncodeJSON())
+	if x := h.pending["g.json"]; len(x) != 1 || !x[0].atOnce {
+		t.Fatalf("pending %v: want one written at once", x)
+	}
+	h.Add(vd) // the top score: kept
+	h.heldBytes -= maxHeld
+	h.writeNeeded()
+	if h.heldBytes != 0 || h.pages["g.json"] == "" {
+		t.Errorf("heldBytes %d after the top score written at once is let go, want 0; its page %q", h.heldBytes, h.pages["g.json"])
+	}
+}
+
+// TestBatchReportStaleOverwritten: a report written again over an
+// earlier one with a lower cap says how many of the earlier report's
+// pages it removed. The batch is verified before any verdict is added (a
+// chunk of replay.VerifyBatch), so each replay's page is written over the
+// earlier one's while it may be kept, then removed.
+func TestBatchReportStaleOverwritten(t *testing.T) {
+	seeded, _, _ := batch.Replays(10)
+	dir := t.TempDir()
+	report := func(maxPages int) (pages, stale int) {
+		h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), maxPages, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vds []replay.Verdict
+		for i, r := range seeded {
+			vds = append(vds, h.Verify(fmt.Sprintf("g%d.json", i), r.EncodeJSON()))
+		}
+		for _, vd := range vds {
+			h.Add(vd)
+		}
+		pages, _, stale, err = h.Finish("t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pages, stale
+	}
+	if pages, _ := report(10); pages != 10 {
+		t.Fatalf("%d pages, want 10", pages)
+	}
+	if pages, stale := report(2); pages != 2 || stale != 8 {
+		t.Errorf("again with a cap of 2: %d pages, %d stale; want 2 pages, 8 of the earlier report's removed", pages, stale)
+	}
+}
+
+// TestBatchReportAtypicalTopScore: with --analyze, a top score whose
+// evidence of computer play is atypical keeps its place among the top
+// scores, as the summary ranks them (needsOf: it is listed with the
+// atypical, "top score #1"), so the next score is not paged as a top score
+// the summary does not list, and is the first of the other valid replays:
+// with a cap of 1 and 1 top score, it gets the ordinary page, not the one
+// after it.
+func TestBatchReportAtypicalTopScore(t *testing.T) {
+	seeded, _, _ := batch.Replays(3)
+	slices.SortFunc(seeded, func(a, b *replay.Replay) int { return cmp.Compare(b.Claim.Score, a.Claim.Score) })
+	games := []pagesGame{
+		{"strong-high.json", seeded[0].EncodeJSON()}, // the top score, atypical
+		{"second.json", seeded[1].EncodeJSON()},      // not a top score in the summary: the first ordinary one
+		{"third.json", seeded[2].EncodeJSON()},       // the second ordinary one
+	}
+	var entries []Entry
+	o := pagesRun(t, games, 1, 1, func(h *BatchReport) {
+		for _, g := range games {
+			h.Add(h.Verify(g.name, g.data))
+		}
+		entries = slices.Clone(h.entries)
+	})
+	if needs, _ := needsOf(entries, 1); len(needs) != 1 || needs[0].Verdict.Name != "strong-high.json" || !strings.Contains(needs[0].Why, "top score #1") {
+		t.Fatalf("the summary lists %+v: want strong-high.json alone, the top score", needs)
+	}
+	if o.links[1] == "" || o.links[2] != "" {
+		t.Errorf("second.json (the first valid replay that is no top score in the summary) has page %q, third.json %q: want the first, not the second", o.links[1], o.links[2])
+	}
+}
