@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -22,7 +23,7 @@ import (
 // BatchReport is a batch's report (verify --report FILE): the summary
 // page FILE, and a viewer page for each replay that can be replayed in the
 // directory FILE_files beside it (FILE without its extension, then
-// _files), written as the replays are verified: Verify verifies each (it
+// _files), written as the batch goes: Verify verifies each (it
 // is the batch's verify function), Add takes each verdict in the batch's
 // order, and Finish writes the summary page. Replays read from stdin get pages too; they have
 // no file to link to. A batch of many replays gets at most maxPages pages
@@ -47,16 +48,19 @@ type BatchReport struct {
 	unpaged   int                // replays that could have had a page, over the cap
 	needs     []*held            // suspicious, atypical and invalid replays, for their pages
 	tops      []*held            // the top scores among the replays added, for their pages (an atypical one's holds nothing)
-	pending   map[string][]*held // replays Verify held as possible top scores, until Add decides
+	pending   map[string][]*held // replays Verify held, until Add decides
+	maybe     []*held            // valid replays whose page Finish decides, on the top scores
 	heldBytes int                // the bytes held
 	claims    map[string]uint64  // the claimed score of each replay verified, until add takes it
-	written   map[string]bool    // the pages' file names written, in dir: not all of them kept
+	written   map[string]bool    // the pages' file names written, in dir (one written at once may not be kept)
 	pages     map[string]string  // a replay's name to its page's URL, relative to FILE
 	files     map[string]bool    // the pages' file names kept, in dir
 	earlier   map[string]bool    // the pages' file names in dir before this report, for removeStale's count
 	err       error              // the first page that could not be written
 	entries   []Entry
-	temps     atomic.Int64 // the temporary files made so far, for their names
+	temps     atomic.Int64   // the temporary files made so far, for their names
+	writing   sync.WaitGroup // the pages Add has being written
+	slots     chan struct{}  // one a page being written, up to GOMAXPROCS
 
 	root *os.Root // dir, opened: every page is written and removed through it (batch_safety.go)
 
@@ -101,7 +105,8 @@ func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPage
 	}
 	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
 		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string]uint64{}, pending: map[string][]*held{},
-		written: map[string]bool{}, pages: map[string]string{}, files: map[string]bool{}, earlier: earlier}, nil
+		written: map[string]bool{}, pages: map[string]string{}, files: map[string]bool{}, earlier: earlier,
+		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
 }
 
 // Dir returns the pages' directory: FILE without its extension, then
@@ -111,10 +116,8 @@ func (h *BatchReport) Dir() string { return h.dir }
 // Verify verifies one replay as replay.Verifier.VerifyFile does. A
 // replay that needs the operator's eyes (suspicious, atypical or invalid)
 // is held, its bytes kept, for Finish to write its page in the order of
-// need; so is another valid one that may be among the top scores, until
-// Add knows. Another valid one gets its page now while it may be among
-// the first maxPages that are not top scores: Finish keeps the page, or
-// removes it.
+// need; so is another valid one that may be among the top scores or the
+// first maxPages of the others, for Add to decide in the batch's order.
 func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 	r, err := replay.Decode(name, data)
 	if err != nil {
@@ -144,17 +147,11 @@ func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 	// first maxPages of those that are not top scores.
 	mayPage := h.valid < h.maxPages+h.top
 	h.mu.Unlock()
-	if mayTop {
+	if mayTop || mayPage {
 		x := h.keep(vd, data, r, heldTop)
 		h.mu.Lock()
 		h.pending[name] = append(h.pending[name], x)
 		h.mu.Unlock()
-		if x.atOnce {
-			return vd
-		}
-	}
-	if mayPage {
-		h.writePage(name, r, vd)
 	}
 	return vd
 }
@@ -167,7 +164,8 @@ type held struct {
 	analysis json.RawMessage    // the verdict's, for its page
 	times    *replay.TimesCheck // the verdict's, for its page
 	score    uint64
-	index    int // its place in the batch: a top score's set by Add, the others' by writeNeeded
+	index    int // its place in the batch: a valid one's set by Add, the others' by writeNeeded
+	ordinal  int // a valid one's place among the valid ones that are not atypical
 	rank     int // its place in the order of need: heldSuspicious to heldInvalid
 }
 
@@ -237,44 +235,67 @@ func lowest(tops []*held) *held {
 // joins the top scores when it is among them so far, letting the lowest
 // go. An atypical one (its evidence of computer play flagged) takes its
 // place among the top scores as the summary ranks them (needsOf), but
-// holds nothing: its page is due as an atypical game's.
-func (h *BatchReport) addValid(name string, score uint64, index int, atypical bool) {
+// holds nothing: its page is due as an atypical game's. It returns the
+// replay whose page is due now, if one is.
+func (h *BatchReport) addValid(name string, score uint64, index int, atypical bool) *held {
 	var x *held
 	switch {
 	case atypical && h.top > 0:
 		x = &held{name: name, score: score, index: index, rank: heldAtypicalTop}
+	case atypical:
 	case len(h.pending[name]) > 0:
 		q := h.pending[name]
 		x, h.pending[name] = q[0], q[1:]
 		if len(q) == 1 {
 			delete(h.pending, name)
 		}
-		x.index = index
+		x.index, x.ordinal = index, h.valid
 	}
 	if !atypical {
 		h.valid++
 	}
 	switch {
-	case x == nil:
+	case x == nil: // Verify held nothing: no top score, and past the others' pages
+		return nil
 	case len(h.tops) < h.top:
 		h.tops = append(h.tops, x)
-	case score > lowest(h.tops).score:
+		return nil
+	case h.top > 0 && score > lowest(h.tops).score:
 		low := lowest(h.tops)
-		h.release(low)
 		h.tops = append(slices.DeleteFunc(h.tops, func(y *held) bool { return y == low }), x)
-	default:
-		h.release(x)
+		x = low
 	}
+	return h.addOther(x)
+}
+
+// addOther takes a valid replay that is no top score and never will be
+// (h.mu held). Of the valid replays that are not, the first maxPages get a
+// page: one among the first maxPages valid ones surely does, and its page
+// is due now (returned); one among the next top may, as Finish will know.
+func (h *BatchReport) addOther(x *held) *held {
+	switch {
+	case x.rank == heldAtypicalTop: // its page is due as an atypical game's
+	case x.ordinal < h.maxPages:
+		return x
+	case x.ordinal < h.maxPages+h.top:
+		h.maybe = append(h.maybe, x)
+		return nil
+	}
+	h.release(x)
+	return nil
 }
 
 // keepOrdinary keeps the pages of the first maxPages valid replays that
-// need no one's eyes and are not top scores, in the batch's order, and
-// counts the others. Verify wrote a page for each of them: fewer than
-// maxPages+top such replays came before it.
+// need no one's eyes and are not top scores, in the batch's order,
+// writing those Add left to it, and counts the others.
 func (h *BatchReport) keepOrdinary() {
 	tops := map[int]bool{}
 	for _, x := range h.tops {
 		tops[x.index] = true
+	}
+	maybe := map[int]*held{}
+	for _, x := range h.maybe {
+		maybe[x.index] = x
 	}
 	kept := 0
 	for i, e := range h.entries {
@@ -286,8 +307,15 @@ func (h *BatchReport) keepOrdinary() {
 			continue
 		}
 		kept++
+		if x := maybe[i]; x != nil {
+			h.writeHeld(x)
+		}
 		h.keepPage(e.Verdict.Name)
 	}
+	for _, x := range h.maybe {
+		h.release(x)
+	}
+	h.maybe = nil
 }
 
 // release lets a held replay's bytes go (h.mu held).
@@ -306,8 +334,12 @@ func (h *BatchReport) keepPage(name string) {
 	}
 }
 
-// writeHeld decodes a held replay again and writes its page.
+// writeHeld decodes a held replay again and writes its page, unless it
+// was written at once.
 func (h *BatchReport) writeHeld(x *held) {
+	if x.atOnce {
+		return
+	}
 	r, err := replay.Decode(x.name, x.data)
 	if err != nil {
 		return // decoded once already: cannot happen
@@ -383,7 +415,6 @@ func (h *BatchReport) writeNeeded() {
 // Add records a verdict, in the batch's order.
 func (h *BatchReport) Add(vd replay.Verdict) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	// The summary lists the analysis's band and median think time; its
 	// page holds the rest, which the entries, one a replay of the batch,
 	// do not keep.
@@ -394,28 +425,42 @@ func (h *BatchReport) Add(vd replay.Verdict) {
 		e.Claimed = &c
 		delete(h.claims, vd.Name)
 	}
+	var due *held
 	if kindOf(vd) == kindValid {
-		h.addValid(vd.Name, vd.Score, len(h.entries), flagged(e.Band))
+		due = h.addValid(vd.Name, vd.Score, len(h.entries), flagged(e.Band))
 	}
 	h.entries = append(h.entries, e)
+	h.mu.Unlock()
+	if due != nil { // written beside the batch, as many at once as it has CPUs
+		h.slots <- struct{}{}
+		h.writing.Go(func() {
+			defer func() { <-h.slots }()
+			h.writeHeld(due)
+			h.mu.Lock()
+			h.release(due)
+			h.mu.Unlock()
+		})
+	}
 }
 
 // Abandon removes the summary page of a batch that could not be listed
 // (the pages written stay).
 func (h *BatchReport) Abandon() {
+	h.writing.Wait()
 	h.root.Close()
 	h.file.Close()
 	os.Remove(h.name)
 }
 
 // Finish writes the summary page, then removes the pages in the
-// directory that it does not link to (an earlier report's, and those this
-// one wrote before the cap said no), so that the directory holds this
-// report's pages only. pages is the number of
-// viewer pages written, unpaged the number of replays left without one by
-// the cap, stale the number of earlier pages removed.
+// directory that it does not link to (an earlier report's, and those
+// written at once past maxHeld that the cap leaves out), so that the
+// directory holds this report's pages only. pages is the number of viewer
+// pages written, unpaged the number of replays left without one by the
+// cap, stale the number of earlier pages removed.
 func (h *BatchReport) Finish(title string) (pages, unpaged, stale int, err error) {
 	defer h.file.Close()
+	h.writing.Wait()
 	h.keepOrdinary()
 	h.writeNeeded()
 	if h.err != nil {

@@ -20,7 +20,7 @@ import (
 // batch's order once it is ready, with a cap of 4 pages and 3 top scores.
 // Every run keeps the same 7 pages: the 3 top scores as the summary ranks
 // them (of equal scores, the first in the batch), and the first 4 other
-// valid games in the batch's order.
+// valid games in the batch's order; and writes no other.
 func TestBatchReportPagesInBatchOrder(t *testing.T) {
 	const maxPages, top = 4, 3
 	seeded, _, _ := batch.Replays(24)
@@ -95,6 +95,9 @@ func TestBatchReportPagesInBatchOrder(t *testing.T) {
 			if (e.Page != "") != want[pageFile(e.Verdict.Name)] {
 				t.Errorf("run %d: %s: page %q, want one: %v", run, e.Verdict.Name, e.Page, want[pageFile(e.Verdict.Name)])
 			}
+		}
+		if len(h.written) != pages {
+			t.Errorf("run %d: %d pages written for %d kept", run, len(h.written), pages)
 		}
 		if len(got) != len(want) || pages != len(want) || unpaged != len(games)-len(want) || stale != 0 {
 			t.Fatalf("run %d: %d files, %d pages, %d unpaged, %d stale; want %d pages, %d unpaged, 0 stale",
