@@ -82,6 +82,12 @@ func decodeForm(name string, data []byte, f *form) error {
 		*f = form{}
 		return se.list
 	}
+	if crlfOnly(data) {
+		// A document whose lines end in CR LF (as a Windows checkout
+		// leaves it) reads as with LF alone: made so, its move log is cut
+		// out as the recorders' is, on the same lines and columns.
+		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	}
 	if rest, moves, at, ok := cutMoves(data); ok {
 		if readHeader(rest, f) {
 			if f.present(fMoves) && f.text[fMoves] == "" {
@@ -103,6 +109,12 @@ func decodeForm(name string, data []byte, f *form) error {
 		*f = form{}
 	}
 	return readYAML(name, data, f)
+}
+
+// crlfOnly reports whether data has a CR, each one followed by LF.
+func crlfOnly(data []byte) bool {
+	n := bytes.Count(data, []byte{'\r'})
+	return n > 0 && n == bytes.Count(data, []byte("\r\n"))
 }
 
 // scalarKind is what a syntax says a scalar value is.
