@@ -55,7 +55,6 @@ type BatchReport struct {
 	written   map[string]bool    // the pages' file names written, in dir (one written at once may not be kept)
 	pages     map[string]string  // a replay's name to its page's URL, relative to FILE
 	files     map[string]bool    // the pages' file names kept, in dir
-	earlier   map[string]bool    // the pages' file names in dir before this report, for removeStale's count
 	err       error              // the first page that could not be written
 	entries   []Entry
 	temps     atomic.Int64   // the temporary files made so far, for their names
@@ -97,15 +96,9 @@ func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPage
 	if err != nil {
 		return nil, err
 	}
-	earlier := map[string]bool{}
-	if names, err := pageNames(root); err == nil { // else none counted: removeStale reads the directory again
-		for _, n := range names {
-			earlier[n] = true
-		}
-	}
 	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
 		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string]uint64{}, pending: map[string][]*held{},
-		written: map[string]bool{}, pages: map[string]string{}, files: map[string]bool{}, earlier: earlier,
+		written: map[string]bool{}, pages: map[string]string{}, files: map[string]bool{},
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
 }
 
@@ -506,10 +499,10 @@ func pageNames(root *os.Root) ([]string, error) {
 }
 
 // removeStale removes the files of the pages' directory named as pages
-// are (isPageName) that this report does not link to, counting those an
-// earlier report left: there before this report began, or not written by
-// it (one this report wrote over an earlier report's page and did not
-// keep is counted). Other files are left.
+// are (isPageName) that this report does not link to, counting those it
+// did not write: an earlier report's. (A page written at once past
+// maxHeld over an earlier one's, then left out by the cap, is not
+// counted.) Other files are left.
 func (h *BatchReport) removeStale() (int, error) {
 	defer h.root.Close()
 	names, err := pageNames(h.root)
@@ -524,7 +517,7 @@ func (h *BatchReport) removeStale() (int, error) {
 		if err := h.root.Remove(name); err != nil {
 			return n, err
 		}
-		if h.earlier[name] || !h.written[name] {
+		if !h.written[name] {
 			n++
 		}
 	}

@@ -231,8 +231,8 @@ func TestBatchReportHeldBytesAtOnce(t *testing.T) {
 // TestBatchReportStaleOverwritten: a report written again over an
 // earlier one with a lower cap says how many of the earlier report's
 // pages it removed. The batch is verified before any verdict is added (a
-// chunk of replay.VerifyBatch), so each replay's page is written over the
-// earlier one's while it may be kept, then removed.
+// chunk of replay.VerifyBatch): when a page was written while it might be
+// kept, over the earlier one's, then removed, it was not counted.
 func TestBatchReportStaleOverwritten(t *testing.T) {
 	seeded, _, _ := batch.Replays(10)
 	dir := t.TempDir()
