@@ -188,7 +188,7 @@ func TestBatchReportInterleavings(t *testing.T) {
 						}()
 						delay := map[string]time.Duration{}
 						for _, g := range games {
-							delay[g.name] = time.Duration(rng.IntN(2000)) * time.Microsecond
+							delay[g.name] = time.Duration(rng.IntN(500)) * time.Microsecond
 						}
 						replay.VerifyBatch(context.Background(), in, 8, func(name string, data []byte) replay.Verdict {
 							time.Sleep(delay[name])
