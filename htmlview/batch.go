@@ -184,7 +184,8 @@ func (h *BatchReport) writePage(name string, r *replay.Replay, from replay.Verdi
 	h.written[page] = true
 }
 
-// Add records a verdict, in the batch's order.
+// Add records a verdict, in the batch's order, and starts writing the
+// page of a replay whose place in the batch gives it one.
 func (h *BatchReport) Add(vd replay.Verdict) {
 	h.mu.Lock()
 	// The summary lists the analysis's band and median think time; its
