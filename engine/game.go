@@ -217,6 +217,22 @@ func (r *Rules) NewGameWith(gen Generator, seed string) (*Game, error) {
 	return g, nil
 }
 
+// NewSeeded starts a run from a seed under the generator the profile's
+// seeded games spawn by ([Profile.Generator]): tp1, as [Rules.NewGame]
+// does, or the one the profile names, which must be registered
+// ([RegisterGenerator]). A game recorded from it verifies as seeded.
+func (r *Rules) NewSeeded(seed string) (*Game, error) {
+	name := r.p.Generator()
+	if name == RNGID {
+		return r.NewGame(seed)
+	}
+	gen, err := ParseGenerator(name)
+	if err != nil {
+		return nil, fmt.Errorf("profile %s: its seeded games spawn by %s, which this program does not know", r.p.Name, name)
+	}
+	return r.NewGameWith(gen, seed)
+}
+
 // start sets the zero game g to a new run from a tp1 seed.
 func (r *Rules) start(g *Game, seed string) error {
 	rng, err := NewRNG(seed)

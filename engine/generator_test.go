@@ -84,6 +84,22 @@ func TestRegisterGenerator(t *testing.T) {
 	if _, err := rules.NewGameWith(last, "1"); err == nil {
 		t.Error("a seed the generator refuses started a game")
 	}
+	// NewSeeded starts a game by the generator its profile names, and
+	// refuses one this program does not know.
+	named := mustProfile(t, "tile-merge").Clone()
+	named.RNG = "test-last"
+	byName, _ := Compile(named)
+	if h, err := byName.NewSeeded("0"); err != nil || h.Generator() != last || h.Board() != mustBoard(t, ". . . ./. . . ./. . . ./. . 4 4") {
+		t.Errorf("NewSeeded under rng test-last: %v", err)
+	}
+	named.RNG = "test-unknown"
+	byName, _ = Compile(named)
+	if _, err := byName.NewSeeded("0"); err == nil || !strings.Contains(err.Error(), "test-unknown, which this program does not know") {
+		t.Errorf("NewSeeded under an unknown generator: %v", err)
+	}
+	if h, err := rules.NewSeeded("0"); err != nil || h.Generator() != TP1 {
+		t.Errorf("NewSeeded under tp1: %v", err)
+	}
 	st := g.State()
 	r := RNGFromState(1001)
 	st.RNG = &r

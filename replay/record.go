@@ -17,9 +17,10 @@ type Recorder struct {
 	spawns  []engine.Spawn
 }
 
-// NewRecorder starts a game of rules from seed, to record.
+// NewRecorder starts a game of rules from seed, to record, under the
+// generator the profile's seeded games spawn by (engine.Rules.NewSeeded).
 func NewRecorder(rules *engine.Rules, seed string) (*Recorder, error) {
-	g, err := rules.NewGame(seed)
+	g, err := rules.NewSeeded(seed)
 	if err != nil {
 		return nil, err
 	}
@@ -57,10 +58,11 @@ func (r *Recorder) SpawnRecorded() *Replay {
 }
 
 // Played returns game g, played from seed by actions (the ones that
-// count), as a seeded replay whose claim is everything the game reached.
+// count), as a seeded replay whose claim is everything the game reached;
+// it names the generator g spawned by.
 func Played(g *engine.Game, seed string, actions []engine.Action) *Replay {
 	return &Replay{
-		Profile: g.Rules().Name(), Rules: g.Rules().Version(), Seed: &seed, RNG: engine.RNGID, Actions: actions,
+		Profile: g.Rules().Name(), Rules: g.Rules().Version(), Seed: &seed, RNG: g.Generator().String(), Actions: actions,
 		Claim: Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves(), Board: new(g.Board()), Won: new(g.Won()), Over: new(g.Over()), Result: new(g.Result())},
 	}
 }

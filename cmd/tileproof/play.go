@@ -96,7 +96,11 @@ func (c *cli) play(cmd *cobra.Command, f *playFlags, args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "play: --moves: %v", err)
 	}
-	g, err := engine.NewGame(p, f.seed)
+	rules, err := engine.Compile(p)
+	if err != nil {
+		return c.fail(exitBadUsage, "play: %v", err)
+	}
+	g, err := rules.NewSeeded(f.seed)
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %v", err)
 	}
