@@ -1,8 +1,10 @@
 package replay
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/tileproof/tileproof/engine"
@@ -129,7 +131,32 @@ func (f *form) appendScalarYAML(b []byte, fd field) []byte {
 			return append(b, s...)
 		}
 	}
-	return appendQuoted(b, f.text[fd.id])
+	return appendQuotedYAML(b, f.text[fd.id])
+}
+
+// appendQuotedYAML writes s as a YAML double-quoted scalar: as
+// appendQuoted, JSON's escapes being YAML's too, with the characters YAML
+// does not take as they are, which JSON leaves so, escaped: DEL, the C1
+// controls, U+FFFE and U+FFFF, and NEL, LS and PS, which the YAML library
+// reads as line breaks.
+func appendQuotedYAML(b []byte, s string) []byte {
+	if !strings.ContainsFunc(s, yamlUnprintable) {
+		return appendQuoted(b, s)
+	}
+	for _, r := range string(appendQuoted(nil, s)) {
+		if yamlUnprintable(r) {
+			b = fmt.Appendf(b, `\u%04X`, r)
+		} else {
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return b
+}
+
+// yamlUnprintable reports whether YAML refuses r in a document, or reads
+// it as a line break, where JSON takes it as it is.
+func yamlUnprintable(r rune) bool {
+	return r == 0x7F || 0x80 <= r && r <= 0x9F || r == 0x2028 || r == 0x2029 || r == 0xFFFE || r == 0xFFFF
 }
 
 // plainWord reports whether s can be written as a plain YAML scalar that

@@ -2,9 +2,11 @@ package replay
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tileproof/tileproof/engine"
@@ -172,6 +174,38 @@ func TestDecodeCRLF(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, got, boardsEqual); diff != "" {
 			t.Errorf("%s: with CR LF (-LF +CR LF):\n%s", file, diff)
+		}
+	}
+}
+
+// TestEncodeYAMLEveryCharacter: a seed and a source holding any one
+// character read back from the YAML writer as written, as from the JSON
+// one: every rune below U+3000, the last of the BMP, and 3,000 others.
+// DEL, the C1 controls and U+FFFE/U+FFFF were written as they are, which
+// YAML refuses or (NEL) reads as a line break.
+func TestEncodeYAMLEveryCharacter(t *testing.T) {
+	var runes []rune
+	for r := rune(0); r < 0x3000; r++ {
+		runes = append(runes, r)
+	}
+	for r := rune(0xFFF0); r <= 0x10000; r++ {
+		runes = append(runes, r)
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	for range 3000 {
+		runes = append(runes, rune(rng.IntN(utf8.MaxRune+1)))
+	}
+	for _, c := range runes {
+		if !utf8.ValidRune(c) {
+			continue
+		}
+		seed, source := "a"+string(c)+"b", "by "+string(c)
+		r := &Replay{Profile: "tile-merge", Seed: &seed, Actions: []engine.Action{engine.MoveLeft}, Source: source}
+		for form, data := range map[string][]byte{"yaml": r.EncodeYAML(80), "json": r.EncodeJSON()} {
+			got, err := Decode("c."+form, data)
+			if err != nil || *got.Seed != seed || got.Source != source {
+				t.Fatalf("%U in %s: %v; read %+q", c, form, err, data)
+			}
 		}
 	}
 }
