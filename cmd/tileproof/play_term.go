@@ -146,11 +146,25 @@ func playLines(g *engine.Game, p *engine.Profile, seed string, opts termview.Opt
 	return append(lines, strings.Join(keys, "   "))
 }
 
-// replayFile is the file a game played at the terminal goes to.
+// replayFile is the file a game played at the terminal, or recorded, goes
+// to.
 type replayFile struct {
 	name    string
 	f       *os.File
 	created bool // by this run: removed when there is no game to write
+	written bool // emptied and written to (Write)
+}
+
+// Write writes p to the file, emptying it at the first write: a file that
+// was there stays as it was until there is a replay to write.
+func (r *replayFile) Write(p []byte) (int, error) {
+	if !r.written {
+		if err := r.f.Truncate(0); err != nil {
+			return 0, err
+		}
+		r.written = true
+	}
+	return r.f.Write(p)
 }
 
 // discard closes the file and removes it if this run created it; a file
@@ -177,7 +191,7 @@ func createReplayFile(output, profile, seed string) (*replayFile, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &replayFile{output, f, created}, nil
+		return &replayFile{name: output, f: f, created: created}, nil
 	}
 	base := "tileproof-" + profile + "-" + fileSafe(seed)
 	for i := 1; ; i++ {
@@ -192,7 +206,7 @@ func createReplayFile(output, profile, seed string) (*replayFile, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &replayFile{name, f, true}, nil
+		return &replayFile{name: name, f: f, created: true}, nil
 	}
 }
 

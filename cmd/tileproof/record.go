@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"time"
 
@@ -100,11 +99,19 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	}
 	w := c.stdout
 	if f.output != "" {
-		out, err := os.Create(f.output)
+		// Opened first, so that a bad -o fails before the games; a file
+		// that was there is not emptied until a replay is written, and
+		// one this run made is removed if none is.
+		out, err := createReplayFile(f.output, "", "")
 		if err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
-		defer out.Close()
+		defer func() {
+			if !out.written {
+				out.discard()
+			}
+			out.f.Close()
+		}()
 		w = out
 	}
 	var impl conformance.Impl
