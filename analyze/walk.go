@@ -26,10 +26,7 @@ func startOf(p *engine.Profile, r *replay.Replay) (*engine.Rules, *engine.Game, 
 	var g *engine.Game
 	switch {
 	case r.Seed != nil:
-		var gen engine.Generator
-		if gen, err = engine.ParseGenerator(p.Generator()); err == nil {
-			g, err = rules.NewGameWith(gen, *r.Seed)
-		}
+		g, err = rules.NewSeeded(*r.Seed)
 	case r.Start != nil:
 		g, err = rules.Load(engine.State{Board: *r.Start})
 	default:

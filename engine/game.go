@@ -222,13 +222,9 @@ func (r *Rules) NewGameWith(gen Generator, seed string) (*Game, error) {
 // does, or the one the profile names, which must be registered
 // ([RegisterGenerator]). A game recorded from it verifies as seeded.
 func (r *Rules) NewSeeded(seed string) (*Game, error) {
-	name := r.p.Generator()
-	if name == RNGID {
-		return r.NewGame(seed)
-	}
-	gen, err := ParseGenerator(name)
+	gen, err := ParseGenerator(r.p.Generator())
 	if err != nil {
-		return nil, fmt.Errorf("profile %s: its seeded games spawn by %s, which this program does not know", r.p.Name, name)
+		return nil, fmt.Errorf("profile %s: its seeded games spawn by %s, which this program does not know", r.p.Name, r.p.Generator())
 	}
 	return r.NewGameWith(gen, seed)
 }

@@ -53,10 +53,7 @@ func (c *cli) playTerminal(g *engine.Game, seed string, setup *engine.Setup, out
 	r := replay.Played(g, seed, actions)
 	r.Setup = setup
 	r.Source = "tileproof play (a person at a terminal)"
-	err = out.f.Truncate(0)
-	if err == nil {
-		_, err = out.f.Write(r.EncodeYAML(80))
-	}
+	_, err = out.Write(r.EncodeYAML(80))
 	if cerr := out.f.Close(); err == nil {
 		err = cerr
 	}

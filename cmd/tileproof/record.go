@@ -107,10 +107,11 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
 		defer func() {
-			if !out.written {
+			if out.written {
+				out.f.Close()
+			} else {
 				out.discard()
 			}
-			out.f.Close()
 		}()
 		w = out
 	}

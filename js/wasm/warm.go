@@ -32,15 +32,11 @@ func warmGames() (games [][]byte) {
 		}
 		// Each profile's games spawn by its own generator (a hallabois
 		// profile's by hallabois-lcg, whose seeds are numbers).
-		gen, err := engine.ParseGenerator(p.Generator())
-		if err != nil {
-			continue
-		}
 		seed := "warm"
-		if gen != engine.TP1 {
+		if p.Generator() != engine.RNGID {
 			seed = "2048"
 		}
-		g, err := rules.NewGameWith(gen, seed)
+		g, err := rules.NewSeeded(seed)
 		if err != nil {
 			continue
 		}
