@@ -68,14 +68,15 @@ type gameConfig struct {
 type game struct {
 	cfg    gameConfig
 	cmd    *exec.Cmd
-	ptmx   *os.File
-	chunks chan []byte   // the program's output; closed when its terminal closes
+	ptmx   *os.File      // the terminal's controlling side, polled by the runtime
+	tty    *os.File      // the program's side, held open by the adapter too
+	chunks chan []byte   // the program's output; closed once it has exited and all is read
 	quit   chan struct{} // closed by close, to end the reader
 	waited chan struct{} // closed when the program has been waited for
 	parser Parser
 	queue  []Event // events read but not yet taken
 	bad    error   // the parser's error, once the events before it are taken
-	eof    bool    // the terminal closed: the program has exited
+	eof    bool    // the program has exited and its output is all read
 }
 
 // startGame runs the program and reads its first frame.
@@ -97,7 +98,7 @@ func startGame(cfg gameConfig) (*game, ScreenBoard, error) {
 
 // launch runs the program under a new pseudo-terminal.
 func launch(cfg gameConfig) (*game, error) {
-	ptmx, tty, err := pty.Open()
+	ptmx, tty, err := openTerminal()
 	if err != nil {
 		return nil, &failure{cannotStart, fmt.Sprintf("no pseudo-terminal: %v", err)}
 	}
@@ -128,17 +129,43 @@ func launch(cfg gameConfig) (*game, error) {
 	// as a login shell would start it: when the adapter dies, the kernel
 	// hangs the terminal up and the game gets SIGHUP.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	err = cmd.Start()
-	// The game holds the terminal now; closed here too, its end closes it.
-	tty.Close()
-	if err != nil {
+	if err := cmd.Start(); err != nil {
 		ptmx.Close()
+		tty.Close()
 		return nil, &failure{cannotStart, fmt.Sprintf("cannot run %s: %v", cfg.binary, err)}
 	}
-	g := &game{cfg: cfg, cmd: cmd, ptmx: ptmx, chunks: make(chan []byte, 64), quit: make(chan struct{}), waited: make(chan struct{})}
+	g := &game{cfg: cfg, cmd: cmd, ptmx: ptmx, tty: tty, chunks: make(chan []byte, 64), quit: make(chan struct{}), waited: make(chan struct{})}
 	go g.read()
-	go func() { cmd.Wait(); close(g.waited) }()
+	go func() {
+		cmd.Wait()
+		// All the program wrote is in the terminal now: the deadline
+		// tells read to take what is left and stop.
+		ptmx.SetReadDeadline(time.Now())
+		close(g.waited)
+	}()
 	return g, nil
+}
+
+// openTerminal opens a pseudo-terminal. creack/pty hands over the
+// controlling side in blocking mode, where a read can be given no
+// deadline; a non-blocking copy of it is one the runtime polls.
+func openTerminal() (ptmx, tty *os.File, err error) {
+	blocking, tty, err := pty.Open()
+	if err != nil {
+		return nil, nil, err
+	}
+	fd, err := unix.FcntlInt(blocking.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	blocking.Close()
+	if err == nil {
+		if err = unix.SetNonblock(fd, true); err != nil {
+			unix.Close(fd)
+		}
+	}
+	if err != nil {
+		tty.Close()
+		return nil, nil, err
+	}
+	return os.NewFile(uintptr(fd), "/dev/ptmx"), tty, nil
 }
 
 // prepareTerminal sizes the terminal and turns off its echo and line
@@ -162,22 +189,45 @@ func prepareTerminal(ptmx, tty *os.File) error {
 	return nil
 }
 
-// read copies the program's output to g.chunks until the terminal closes
-// (on Linux a read of a closed terminal fails with EIO) or close is
-// called.
+// read copies the program's output to g.chunks until the program has
+// exited and its output is all read, or close is called.
+//
+// The adapter holds the program's side of the terminal open as well, so
+// the program's exit is not the terminal's end. Were it, a read would
+// fail with EIO once the program had closed its side; under load Linux
+// can answer so while the program's last output is still on its way, and
+// the game's GAME OVER was lost so (TestTerminalKeepsLastOutput). Instead
+// the waiter sets a deadline once the program has exited; read then takes
+// what the terminal still holds and stops when it is empty.
 func (g *game) read() {
 	defer close(g.chunks)
+	rc, err := g.ptmx.SyscallConn()
+	if err != nil {
+		return
+	}
 	buf := make([]byte, 1<<15)
+	exited := false
 	for {
-		n, err := g.ptmx.Read(buf)
-		if n > 0 {
-			select {
-			case g.chunks <- append([]byte(nil), buf[:n]...):
-			case <-g.quit:
-				return
-			}
+		var n int
+		var rerr error
+		err := rc.Read(func(fd uintptr) bool {
+			n, rerr = unix.Read(int(fd), buf)
+			// Wait for more output only while the program runs.
+			return rerr != unix.EAGAIN || exited
+		})
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded) && !exited:
+			exited = true
+			g.ptmx.SetReadDeadline(time.Time{})
+			continue
+		case err == nil && rerr == unix.EINTR:
+			continue
+		case err != nil || rerr != nil || n <= 0:
+			return
 		}
-		if err != nil {
+		select {
+		case g.chunks <- append([]byte(nil), buf[:n]...):
+		case <-g.quit:
 			return
 		}
 	}
@@ -229,17 +279,11 @@ func (g *game) next() (Event, error) {
 	return e, nil
 }
 
-// status describes how the program ended, once it has: its terminal
-// closed, so it has or soon will; the wait is bounded by the screen's
-// timeout (-timeout), as ends' is, not by a shorter one a loaded machine
-// could outlast.
+// status describes how the program ended: called once its output is all
+// read, which is after it has been waited for.
 func (g *game) status() string {
-	select {
-	case <-g.waited:
-		return g.cmd.ProcessState.String()
-	case <-time.After(g.cfg.timeout):
-		return "still running"
-	}
+	<-g.waited
+	return g.cmd.ProcessState.String()
 }
 
 // ends reads the program's last output, which must be its exit sequence
@@ -250,12 +294,7 @@ func (g *game) ends() error {
 		var f *failure
 		switch {
 		case errors.As(err, &f) && f.word == gameExited:
-			select {
-			case <-g.waited:
-				return nil
-			case <-time.After(g.cfg.timeout):
-				return &failure{noAnswer, fmt.Sprintf("the game closed its terminal but did not exit within %s", g.cfg.timeout)}
-			}
+			return nil
 		case err != nil:
 			return err
 		case e.Kind != Exiting:
@@ -276,4 +315,5 @@ func (g *game) close() {
 	}
 	close(g.quit)
 	g.ptmx.Close()
+	g.tty.Close()
 }
