@@ -157,8 +157,8 @@ func TestBrowserReportRows(t *testing.T) {
 		}
 	}
 	do(t, ctx, "the next replay", chromedp.Navigate("file://"+filepath.Join(dir, "report.html")+fmt.Sprintf("#v?f1=spawn&s=-6&r=%d&go=next", from)))
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`location.href.indexOf(%q) >= 0`, next+"#from="), chromedp.WithPollingTimeout(hangBound))); err != nil {
-		t.Errorf("the next replay of the filter after row %d: %s, want %s", from, eval[string](t, ctx, "location.href"), next)
+	if href, ok := waitAddress(ctx, next+"#from="); !ok {
+		t.Errorf("the next replay of the filter after row %d: %s, want %s", from, href, next)
 	}
 }
 

@@ -97,6 +97,24 @@ func eval[T any](t *testing.T, ctx context.Context, js string) T {
 	return v
 }
 
+// waitAddress waits until the tab's address holds want and returns the
+// address last read. A page that moves on to another runs its polls in a
+// document that ends with the move, so each read is a call of its own,
+// and a read that meets the move is tried again.
+func waitAddress(ctx context.Context, want string) (href string, ok bool) {
+	for deadline := time.Now().Add(hangBound); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		try, cancel := context.WithTimeout(ctx, time.Second)
+		v, err := chromedp.Run(try, chromedp.Location())
+		cancel()
+		if err == nil {
+			if href = v; strings.Contains(v, want) {
+				return v, true
+			}
+		}
+	}
+	return href, false
+}
+
 // goTo sets the page's address to #step=n and waits until the viewer
 // shows that step: hashchange is a task of its own, and an input event
 // sent before it runs is handled first.
