@@ -122,11 +122,22 @@ type Spec struct {
 	Rows        int      `json:"rows"`
 	Cols        int      `json:"cols"`
 	RNG         string   `json:"rng"`
+	Replay      string   `json:"replay"` // ReplaySeeded or ReplaySpawnRecorded
 	StateFormat string   `json:"stateFormat"`
 	Signed      bool     `json:"signed"`
 	Features    []string `json:"features"`
 	Actions     []string `json:"actions"`
 }
+
+// The forms of Spec.Replay: how a client records a game of the spec as a
+// replay that verifies. Seeded when the profile's seeded games spawn by
+// the generator the server deals by (Spec.RNG); spawn-recorded when they
+// spawn by another (hallabois-4x4's hallabois-lcg), since a replay may pin
+// only its profile's own generator (docs/replay-format.md).
+const (
+	ReplaySeeded        = "seeded"
+	ReplaySpawnRecorded = "spawn-recorded"
+)
 
 // ErrorBody is the body of an HTTP error answer.
 type ErrorBody struct {

@@ -82,7 +82,7 @@ func TestKeyShorterThan32BytesRefused(t *testing.T) {
 			t.Errorf("a key of %d bytes: %v", n, err)
 		}
 	}
-	s, err := New(builtins(), []byte(testKey))
+	s, err := New(sealable(), []byte(testKey))
 	if err != nil || !s.Signed() {
 		t.Errorf("a key of %d bytes: %v, signed %v", len(testKey), err, s != nil && s.Signed())
 	}
@@ -331,7 +331,7 @@ func TestServerDrawnSeed(t *testing.T) {
 // asks whether to keep playing: it is over but not for good, so the seed
 // stays sealed.
 func TestSeedHiddenWhileTheGameCanGoOn(t *testing.T) {
-	s, err := New(builtins(), []byte(testKey))
+	s, err := New(sealable(), []byte(testKey))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -112,6 +112,9 @@ func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
 		if _, dup := s.rules[p.Name]; dup {
 			return nil, fmt.Errorf("profile %s is given twice", p.Name)
 		}
+		if g := p.Generator(); g != engine.RNGID && s.Signed() {
+			return nil, fmt.Errorf("profile %s's seeded games spawn by %s, and the server deals by %s: signed, it would seal games whose replays cannot be seeded ones of %s (serve it unsigned: docs/api.md, \"Profiles of another generator\")", p.Name, g, engine.RNGID, p.Name)
+		}
 		s.rules[p.Name] = r
 	}
 	// POST /api/verify knows the built-in profiles and those served (a
@@ -182,7 +185,10 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 func (s *Server) spec(name string, rules *engine.Rules) *protocol.Spec {
 	p := rules.Profile()
 	sp := &protocol.Spec{Game: name, Profile: p.Name, Rules: p.Version, Title: p.Title, Rows: p.Rows, Cols: p.Cols, RNG: engine.RNGID,
-		StateFormat: protocol.StateFormat, Signed: s.Signed(), Features: []string{protocol.SeedTP1}, Actions: []string{"move"}}
+		Replay: protocol.ReplaySeeded, StateFormat: protocol.StateFormat, Signed: s.Signed(), Features: []string{protocol.SeedTP1}, Actions: []string{"move"}}
+	if p.Generator() != engine.RNGID {
+		sp.Replay = protocol.ReplaySpawnRecorded
+	}
 	sp.Features = append(sp.Features, protocol.SizeFeature(p.Rows, p.Cols))
 	if s.Signed() {
 		sp.Features = append(sp.Features, protocol.ServerSeed)

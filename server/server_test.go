@@ -27,6 +27,18 @@ func builtins() []*engine.Profile {
 	return ps
 }
 
+// sealable returns the built-in profiles a signed server serves: those
+// whose seeded games spawn by tp1.
+func sealable() []*engine.Profile {
+	var ps []*engine.Profile
+	for _, p := range builtins() {
+		if p.Generator() == engine.RNGID {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
 func newTestServer(t *testing.T, key string) *httptest.Server {
 	t.Helper()
 	ts, _ := newTestServerWith(t, Options{Key: []byte(key)})
@@ -35,7 +47,11 @@ func newTestServer(t *testing.T, key string) *httptest.Server {
 
 func newTestServerWith(t *testing.T, opts Options) (*httptest.Server, *Server) {
 	t.Helper()
-	s, err := NewWith(builtins(), opts)
+	ps := builtins()
+	if len(opts.Key) > 0 {
+		ps = sealable()
+	}
+	s, err := NewWith(ps, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,5 +251,34 @@ func TestListNamesGamesAndServer(t *testing.T) {
 	want, _ := json.Marshal(protocol.GameList{Games: names, Server: &protocol.ServerInfo{Name: "tileproof-serve", Version: "1"}})
 	if code != http.StatusOK || strings.TrimSpace(body) != string(want) {
 		t.Errorf("GET /api/games: %d %s, want 200 %s", code, body, want)
+	}
+}
+
+// TestReplayForm checks the spec's replay: seeded for a profile whose
+// seeded games spawn by tp1, as the server deals, spawn-recorded for one
+// of another generator (hallabois-4x4); and that a signed server refuses
+// to serve the latter.
+func TestReplayForm(t *testing.T) {
+	ts := newTestServer(t, "")
+	other := 0
+	for _, p := range builtins() {
+		code, r, body := get(t, ts.URL+"/api/games/"+p.Name+"/init?seed=7")
+		want := protocol.ReplaySeeded
+		if p.Generator() != engine.RNGID {
+			want, other = protocol.ReplaySpawnRecorded, other+1
+		}
+		if code != 200 || r.Spec == nil || r.Spec.Replay != want || r.Spec.RNG != engine.RNGID {
+			t.Errorf("%s: %d %s, want replay %q", p.Name, code, body, want)
+		}
+	}
+	if other == 0 {
+		t.Fatal("no built-in profile of another generator than tp1")
+	}
+	hb, _ := engine.BuiltinProfile("hallabois-4x4")
+	if _, err := New(append(sealable(), hb), []byte(testKey)); err == nil || !strings.Contains(err.Error(), "profile hallabois-4x4's seeded games spawn by hallabois-lcg") {
+		t.Errorf("signed, with hallabois-4x4: %v", err)
+	}
+	if _, err := New(append(sealable(), hb), nil); err != nil {
+		t.Errorf("unsigned, with hallabois-4x4: %v", err)
 	}
 }

@@ -42,7 +42,7 @@ unsigned.`,
 	fl.StringVar(&f.keyFile, "key-file", "", "sign the states with the key in `FILE` (white space around it trimmed; 32 bytes or more); default: TILEPROOF_KEY, else unsigned")
 	// The default is worked out when serve runs: the built-in names are
 	// read from the profiles' files, too slow for every start.
-	fl.StringVar(&f.profiles, "profiles", "", "the games to serve: profile `NAMES` or files, comma-separated (default: every built-in profile)")
+	fl.StringVar(&f.profiles, "profiles", "", "the games to serve: profile `NAMES` or files, comma-separated (default: every built-in profile; signed, those whose seeded games spawn by tp1)")
 	fl.BoolVar(&f.forced, "forced-spawns", false, "let an action force the next spawn (for testing, unsigned only: a player could cheat with it)")
 	numFlag(fl, &f.window, "window", server.DefaultWindow, "signed: how many games stay live at once, each playing its own states once (12 bytes a game); a game over, or idle an hour, gives its place to a new one, and with none idle init is refused (503)")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.serve(&f, args) })
@@ -61,7 +61,15 @@ func (c *cli) serve(f *serveFlags, args []string) int {
 		return c.fail(exitBadUsage, "serve: --forced-spawns and a signing key: a signed server takes no forced spawn (it would let a player choose the tiles); give one or the other")
 	}
 	if f.profiles == "" {
-		f.profiles = strings.Join(engine.BuiltinNames(), ",")
+		// Signed, the built-in profiles the server deals as their own
+		// generator would (server.NewWith refuses the others).
+		var names []string
+		for _, name := range engine.BuiltinNames() {
+			if p, _ := engine.BuiltinProfile(name); len(key) == 0 || p.Generator() == engine.RNGID {
+				names = append(names, name)
+			}
+		}
+		f.profiles = strings.Join(names, ",")
 	}
 	var ps []*engine.Profile
 	for _, name := range strings.Split(f.profiles, ",") {
