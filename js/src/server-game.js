@@ -15,6 +15,7 @@ const TIMES_SEAL = /^hmac-sha256:[0-9a-f]{64}$/;
 const COMMITMENT = /^sha256:[0-9a-f]{64}$/;
 const RESULTS = ['playing', 'target-reached', 'no-moves', 'move-limit', 'run-finished'];
 const ACTIONS = ['move', 'undo', 'end-run', 'keep-playing', 'observe'];
+const REPLAY_FORMS = ['seeded', 'spawn-recorded'];
 const REFUSAL = /^[a-z][a-z0-9-]{0,39}$/;
 // The most of a server's text an error quotes.
 const QUOTED = 200;
@@ -114,9 +115,13 @@ export class ServerGame {
     if (!isObject(a) || !isObject(a.spec)) throw new ServerError('the server\'s answer to init is not the API\'s: no spec', 0);
     const { spec } = a;
     if (typeof spec.signed !== 'boolean' || !(Number.isInteger(spec.rules) && spec.rules >= 1)) throw new ServerError('the server\'s answer to init is not the API\'s: spec.signed or spec.rules', 0);
+    if (spec.replay !== undefined && !REPLAY_FORMS.includes(spec.replay)) throw new ServerError('the server\'s answer to init is not the API\'s: spec.replay is not seeded or spawn-recorded', 0);
     g.spec = spec;
     g.signed = spec.signed;
     await g._take(checkAnswer(a, g.signed));
+    // A game whose profile spawns by another generator than the server
+    // deals by is recorded spawn by spawn, from its opening board.
+    if (spec.replay === 'spawn-recorded') g._start = a.observation.board;
     return g;
   }
 
@@ -139,7 +144,8 @@ export class ServerGame {
     this.timesSeal = undefined;
     /** @type {object} the last answer that handed out a state */
     this.answer = undefined;
-    this._actions = []; // the log: ['move', direction] | ['undo'] | ['end-run'] | ['keep-playing']
+    this._start = undefined; // the opening board, when the spec's replay is spawn-recorded
+    this._actions = []; // the log: ['move', direction, spawn] | ['undo'] | ['end-run'] | ['keep-playing']
     this._times = [];
     this._busy = false;
   }
@@ -220,8 +226,11 @@ export class ServerGame {
       if (this.signed && logged !== (a.thinkMs !== undefined)) {
         throw new ServerError(`the server's answer to ${action.type} ${logged ? 'has no' : 'has a'} thinkMs`, 0);
       }
+      if (logged && action.type === 'move' && this._start !== undefined && !isObject(a.spawn)) {
+        throw new ServerError('the server\'s answer to a move that changed the board has no spawn, which a spawn-recorded replay needs', 0);
+      }
       if (logged) {
-        this._actions.push(action.type === 'move' ? ['move', action.direction] : [action.type]);
+        this._actions.push(action.type === 'move' ? ['move', action.direction, a.spawn] : [action.type]);
         if (a.thinkMs !== undefined) this._times.push(a.thinkMs);
       }
       await this._take(a);
@@ -233,8 +242,10 @@ export class ServerGame {
 
   /**
    * Returns the game's replay, as {@link Recorder#replay} does: the claim is the server's last
-   * observation. Throws while the seed the server drew is still secret (it is revealed when the game
-   * ends for good).
+   * observation. Seeded, or spawn-recorded (each move's spawn as the server answered it) when the
+   * spec's replay says so: a profile whose seeded games spawn by another generator than the server's
+   * tp1 (hallabois-4x4). A seeded one throws while the seed the server drew is still secret (it is
+   * revealed when the game ends for good).
    * @returns {object}
    */
   replay() {
@@ -252,12 +263,16 @@ export class ServerGame {
   }
 
   _recorder() {
-    if (this.seed === undefined) {
+    let rec;
+    if (this._start !== undefined) {
+      rec = new Recorder({ profile: this.game, rules: this.spec.rules, start: this._start, source: this._source });
+    } else if (this.seed === undefined) {
       throw new Error('the server reveals the seed it drew when the game ends for good: play to the end, or start with a seed of your own');
+    } else {
+      rec = new Recorder({ profile: this.game, rules: this.spec.rules, seed: this.seed, seedCommitment: this.seedCommitment, source: this._source });
     }
-    const rec = new Recorder({ profile: this.game, rules: this.spec.rules, seed: this.seed, seedCommitment: this.seedCommitment, source: this._source });
-    for (const [type, direction] of this._actions) {
-      if (type === 'move') rec.move(direction);
+    for (const [type, direction, spawn] of this._actions) {
+      if (type === 'move') rec.move(direction, spawn);
       else if (type === 'undo') rec.undo();
       else if (type === 'end-run') rec.endRun();
       else rec.keepPlaying();

@@ -205,6 +205,27 @@ test('an unsigned server: no times, a replay without them', async () => {
   assert.deepEqual(verdict.thinkTimes, { count: 0, sealed: false, reason: 'the replay has no times, or no times seal' });
 });
 
+test('a profile of another generator (hallabois): the replay is spawn-recorded and verifies, by tileproof and by the server', async () => {
+  const other = await serve('--profiles', 'hallabois-4x4,hallabois-3x3');
+  for (const game of ['hallabois-4x4', 'hallabois-3x3']) {
+    const g = await ServerGame.start(other, { game, seed: 'hello' });
+    assert.equal(g.spec.replay, 'spawn-recorded');
+    const start = g.observation.board.map((row) => [...row]);
+    for (let i = 0; i < 400 && !g.over; i++) await g.act(g.legalActions[i % g.legalActions.length]);
+    const r = g.replay();
+    assert.ok(validate(r), JSON.stringify(validate.errors));
+    assert.equal(r.rng, undefined);
+    assert.equal(r.seed, undefined);
+    assert.deepEqual(r.start, start);
+    const { code, verdict } = await verifyJSON(r);
+    assert.equal(code, 0, JSON.stringify(verdict));
+    assert.equal(verdict.valid, true, JSON.stringify(verdict));
+    assert.equal(verdict.score, g.observation.score);
+    const own = await fetch(new URL('api/verify', `${other}/`), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(r) });
+    assert.equal((await own.json()).valid, true, `${game}: the server's own POST /api/verify`);
+  }
+});
+
 test('the server\'s refusals are ServerErrors, and change nothing of the game', async () => {
   await assert.rejects(ServerGame.start(signed, { game: 'no-such-game', seed: 1 }), (e) => e instanceof ServerError && e.status === 404);
   const g = await ServerGame.start(signed, { game: 'tile-merge', seed: 'refusals' });
