@@ -53,7 +53,7 @@ played under the first profile the implementation declares.`,
 	numFlag(fl, &f.maxMoves, "max-moves", 0, "stop a player after `N` counted moves (0: play to the end)")
 	fl.BoolVar(&f.keep, "keep-playing", false, "when the run stops at the win and the profile asks (classic), record K and play on")
 	numFlag(fl, &f.games, "games", 1, "record `N` games (more than 1 with --player)")
-	fl.BoolVar(&f.spawns, "spawns", false, "write the spawn-recorded form: the start board and each spawn, no seed")
+	fl.BoolVar(&f.spawns, "spawns", false, "write the spawn-recorded form: the start board and each spawn, no seed (a game of more actions than verify reads, 2^22, is refused)")
 	fl.BoolVar(&f.commit, "commit", false, "add the seed's SHA-256 commitment")
 	fl.BoolVar(&f.json, "json", false, "write JSON, one replay a line (the default for more than one game)")
 	fl.StringVarP(&f.output, "output", "o", "", "write to `FILE` instead of stdout")
@@ -140,6 +140,9 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 				return c.fail(exitFailed, "record: game %d: %v", i, err)
 			}
 			g.Replay.Source = fmt.Sprintf("tileproof record --impl %s --player %s", f.impl, pl.Name())
+			if err := spawnLogFits(g.Replay); err != nil {
+				return c.fail(exitFailed, "record: game %d: %v", i, err)
+			}
 			if err := writeReplay(w, g.Replay, f.json || f.games > 1); err != nil {
 				return c.fail(exitBadUsage, "record: %v", err)
 			}
@@ -171,6 +174,9 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 			// The seed was read by the engine already, so it normalizes.
 			r.SeedCommitment, _ = replay.Commitment(*r.Seed)
 		}
+		if err := spawnLogFits(r); err != nil {
+			return c.fail(exitFailed, "record: game %d: %v", i, err)
+		}
 		if err := writeReplay(w, r, f.json || f.games > 1); err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
@@ -201,6 +207,16 @@ func playOut(rec *replay.Recorder, log []engine.Action, pl player.Player, maxMov
 		if err := rec.Do(a); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// spawnLogFits refuses, before it is written, a spawn-recorded replay
+// longer than verify reads (replay.MaxSpawnLogActions): a game played
+// to its end on a large board at random can pass it.
+func spawnLogFits(r *replay.Replay) error {
+	if r.Start != nil && len(r.Actions) > replay.MaxSpawnLogActions {
+		return fmt.Errorf("%d actions; a spawn-recorded replay holds at most %d, so verify would refuse it: end the game sooner with --max-moves, or record it seeded (without --spawns)", len(r.Actions), replay.MaxSpawnLogActions)
 	}
 	return nil
 }
