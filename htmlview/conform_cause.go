@@ -9,6 +9,7 @@ import (
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/safetext"
 )
 
 // causeGroup is the failing cases of one cause on the conformance page:
@@ -169,25 +170,6 @@ func fromOf(info *conformance.CaseInfo) *fromView {
 	return &fromView{Board: boardCells(b, nil)}
 }
 
-// shellSafe reports whether a shell word may be written unquoted.
-func shellSafe(a string) bool {
-	return a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == ""
-}
-
-// shellQuote writes args as a POSIX shell command line, each argument
-// quoted where it needs to be.
-func shellQuote(args []string) string {
-	words := make([]string, len(args))
-	for i, a := range args {
-		if shellSafe(a) {
-			words[i] = a
-		} else {
-			words[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(words, " ")
-}
-
 // rerunCommand is the command line that re-runs one case under its
 // profiles against the implementation of the run (rerun, the start of
 // the command, [conformance.RunInfo.Rerun]); "" when the report does not
@@ -197,5 +179,5 @@ func rerunCommand(rerun []string, name string, profiles []string) string {
 		return ""
 	}
 	args := append(slices.Clip(rerun), "--run", "^"+regexp.QuoteMeta(name)+"$", "--profile", strings.Join(profiles, ","))
-	return shellQuote(args)
+	return safetext.Shell(args)
 }

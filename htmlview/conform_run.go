@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/internal/safetext"
 )
 
 // runView is when and how a run was made, in words.
@@ -21,7 +22,7 @@ func runViewOf(rep *conformance.Report) runView {
 		v.Took = rep.Duration.Round(time.Millisecond).String()
 	}
 	if len(rep.Command) > 0 {
-		v.Command = shellQuote(rep.Command)
+		v.Command = safetext.Shell(rep.Command)
 	}
 	return v
 }

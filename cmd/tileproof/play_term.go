@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/termview"
 )
@@ -60,8 +61,8 @@ func (c *cli) playTerminal(g *engine.Game, seed string, setup *engine.Setup, out
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %s: %v; the move log was %s", out.name, err, engine.FormatActions(actions)) // not empty: an empty game is not written
 	}
-	fmt.Fprintf(c.stdout, "score %d, max tile %d, %s (%s); the replay is in %s\n", r.Claim.Score, r.Claim.MaxTile, plural(r.Claim.Moves, "move"), g.Result(), out.name)
-	fmt.Fprintf(c.stdout, "check it with: tileproof verify %s\n", out.name)
+	fmt.Fprintf(c.stdout, "score %d, max tile %d, %s (%s); the replay is in %s\n", r.Claim.Score, r.Claim.MaxTile, plural(r.Claim.Moves, "move"), g.Result(), safetext.Terminal(out.name))
+	fmt.Fprintf(c.stdout, "check it with: %s\n", safetext.Terminal(safetext.Shell([]string{"tileproof", "verify", out.name})))
 	return exitOK
 }
 

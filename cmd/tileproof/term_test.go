@@ -525,10 +525,13 @@ func TestPlayOnTerminalUndoEndRun(t *testing.T) {
 func TestPlayOnTerminalSignal(t *testing.T) {
 	// A signal ends the game as q does: the terminal restored, the game
 	// saved. Ctrl-C, a key in raw mode, quits too.
+	// The file's name needs quoting: the command play suggests is quoted
+	// for the shell.
+	const file, quoted = "g's game.yaml", `tileproof verify 'g'\''s game.yaml'`
 	for _, how := range []string{"SIGTERM", "ctrl-c"} {
 		t.Run(how, func(t *testing.T) {
 			dir := t.TempDir()
-			r := startPTY(t, dir, []string{"NO_COLOR=1"}, "play", "--seed", "7", "-o", "g.yaml")
+			r := startPTY(t, dir, []string{"NO_COLOR=1"}, "play", "--seed", "7", "-o", file)
 			g := newGame(t, "tile-merge", "7")
 			log := playKeysOnPTY(t, r, g, false, "\x1b[D")
 			if how == "SIGTERM" {
@@ -540,7 +543,10 @@ func TestPlayOnTerminalSignal(t *testing.T) {
 				t.Fatalf("exit code %d; output %q", code, r.raw.String())
 			}
 			r.checkRestored()
-			checkReplay(t, filepath.Join(dir, "g.yaml"), g, log)
+			checkReplay(t, filepath.Join(dir, file), g, log)
+			if !strings.Contains(r.raw.String(), "check it with: "+quoted+"\r\n") {
+				t.Errorf("the output does not say check it with %s:\n%q", quoted, r.raw.String())
+			}
 		})
 	}
 }

@@ -107,3 +107,20 @@ func Markdown(s string) string {
 	}
 	return b.String()
 }
+
+// Shell writes args as a POSIX shell command line, each argument in
+// single quotes where it holds anything but letters, digits and
+// _@%+=:,./- (a quote inside ends the quoting, is escaped, and starts it
+// again), so that a shell reads the arguments back as they are. Written
+// to a terminal, it still needs Terminal.
+func Shell(args []string) string {
+	words := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
+			words[i] = a
+		} else {
+			words[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(words, " ")
+}

@@ -1,6 +1,8 @@
 package safetext
 
 import (
+	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -99,4 +101,26 @@ func FuzzMarkdown(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestShell checks that a POSIX shell reads the line Shell writes back
+// as the arguments given, and that plain words stay unquoted.
+func TestShell(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	args := []string{"tileproof", "verify", "", "g's game.yaml", "a b", `$HOME`, "`id`", `"x"`, `\`, "ü.yaml", "line\nbreak", "*", "-o", "'", "''", "a'b'c", "--run=^x$"}
+	line := Shell(args)
+	if !strings.HasPrefix(line, "tileproof verify '' ") {
+		t.Errorf("plain words are quoted, or an empty one is not: %s", line)
+	}
+	out, err := exec.Command(sh, "-c", "set -- "+line+"\n"+`for a; do printf '%s\0' "$a"; done`).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	if !slices.Equal(got, args) {
+		t.Errorf("sh read back\n%q\nfrom %s, want\n%q", got, line, args)
+	}
 }
