@@ -21,7 +21,7 @@ type Summary struct {
 	implausible       int // replays failed for their warnings
 	moves             atomic.Int64
 	count             atomic.Int64
-	skipped           atomic.Int64 // files inside directories that are not regular files
+	skipped           atomic.Int64 // entries inside directories not read: not regular files, case packs
 	invalid           map[Reason]int
 	best              *Verdict
 }
@@ -97,7 +97,7 @@ func (s *Summary) Write(w io.Writer) {
 	}
 	fmt.Fprintf(w, ", %d unreadable", s.unreadable)
 	if k := s.skipped.Load(); k > 0 {
-		fmt.Fprintf(w, ", %d skipped (not regular files)", k)
+		fmt.Fprintf(w, ", %d skipped (each named on stderr)", k)
 	}
 	if s.best != nil {
 		fmt.Fprintf(w, "; best verified score %d (%s)", s.best.Score, safetext.Terminal(s.best.Name))

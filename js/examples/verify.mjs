@@ -73,12 +73,26 @@ function fail(path, e) {
   process.exit(2);
 }
 
+// isPack reports whether the directory is a case pack (it holds a
+// regular pack.yaml): cases, not replays.
+async function isPack(dir) {
+  try {
+    return (await stat(join(dir, 'pack.yaml'))).isFile();
+  } catch {
+    return false;
+  }
+}
+
 // walk lists the replay files under dir, as the command does: regular
-// files only (anything else is skipped with a note), sorted by path.
+// files only, outside case packs (anything else is skipped with a note),
+// sorted by path.
 async function walk(dir, rel, files) {
   for (const d of await readdir(join(dir, rel), { withFileTypes: true })) {
     const r = rel === '' ? d.name : join(rel, d.name);
-    if (d.isDirectory()) await walk(dir, r, files);
+    if (d.isDirectory() && (await isPack(join(dir, r)))) {
+      tally.skipped++;
+      process.stderr.write(`verify.mjs: skipped ${join(dir, r)}: a case pack (it holds pack.yaml)\n`);
+    } else if (d.isDirectory()) await walk(dir, r, files);
     else if (!isReplayFile(r)) continue;
     else if (!d.isFile()) {
       tally.skipped++;
@@ -109,6 +123,7 @@ for (const arg of args) {
     await verifyFile(arg);
     continue;
   }
+  if (await isPack(arg)) fail(arg, new Error('a case pack (it holds pack.yaml), not replays'));
   const files = await walk(arg, '', []);
   if (files.length === 0) fail(arg, new Error('no replay files (.yaml, .yml, .json, .jsonl)'));
   files.sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b))));
@@ -116,5 +131,5 @@ for (const arg of args) {
 }
 
 process.stderr.write(`${tally.count} replays: ${tally.valid} valid, ${tally.invalid} invalid, ${tally.unreadable} unreadable` +
-  (tally.skipped ? `, ${tally.skipped} skipped (not regular files)` : '') + '\n');
+  (tally.skipped ? `, ${tally.skipped} skipped (each named on stderr)` : '') + '\n');
 process.exitCode = tally.unreadable > 0 ? 2 : tally.invalid > 0 ? 1 : 0;

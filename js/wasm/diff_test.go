@@ -258,8 +258,9 @@ func hostile(t *testing.T) map[string][]byte {
 	return in
 }
 
-// TestDifferentialHostile: the hostile inputs as files of a directory,
-// each also named as a file, and all on stdin.
+// TestDifferentialHostile: the hostile inputs as files of a directory
+// (beside a case pack, which both skip), each also named as a file, and
+// all on stdin.
 func TestDifferentialHostile(t *testing.T) {
 	t.Parallel()
 	cmd, wasm := tools(t)
@@ -273,6 +274,15 @@ func TestDifferentialHostile(t *testing.T) {
 		}
 		names = append(names, path)
 		stdin = append(append(stdin, data...), '\n')
+	}
+	// A case pack inside the directory is skipped by both.
+	if err := os.Mkdir(filepath.Join(dir, "cases"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{"pack.yaml": "name: observed\n", "case.yaml": "profiles: [classic]\n"} {
+		if err := os.WriteFile(filepath.Join(dir, "cases", name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	args := append([]string{dir}, names...)
 	same(t, "hostile files", run(t, wasm, nil, cmd, append([]string{"verify", "--json"}, args...)...),

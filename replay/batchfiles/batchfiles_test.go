@@ -185,3 +185,45 @@ func TestReadStopsWithContext(t *testing.T) {
 		t.Errorf("%d bytes of the budget still held", budget.held)
 	}
 }
+
+// TestDirSkipsCasePacks: a directory holding pack.yaml (conform
+// --observe-out writes one, DIR/cases, beside its replays) is cases, not
+// replays: inside a directory it is skipped with a note, its files never
+// read; named itself, it is refused saying what it is.
+func TestDirSkipsCasePacks(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{
+		"a.yaml":                  minimal(t),
+		"cases/pack.yaml":         []byte("name: observed\n"),
+		"cases/explore/case.yaml": []byte("profiles: [classic]\n"),
+		"more/pack.yaml/x.yaml":   minimal(t), // a directory named pack.yaml makes no pack
+	} {
+		file := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(file), 0o755)
+		os.WriteFile(file, data, 0o644)
+	}
+	inputs := make(chan replay.Input, 16)
+	var skipped []string
+	go func() {
+		defer close(inputs)
+		if err := Read(context.Background(), []string{dir}, strings.NewReader(""), inputs, func(path, why string) { skipped = append(skipped, path+": "+why) }); err != nil {
+			t.Error(err)
+		}
+	}()
+	var read []string
+	for in := range inputs {
+		read = append(read, strings.TrimPrefix(in.Name, dir))
+	}
+	sep := string(filepath.Separator)
+	if want := []string{sep + "a.yaml", filepath.FromSlash("/more/pack.yaml/x.yaml")}; fmt.Sprint(read) != fmt.Sprint(want) {
+		t.Errorf("read %q, want %q", read, want)
+	}
+	if want := []string{filepath.Join(dir, "cases") + ": a case pack (it holds pack.yaml): cases, not replays"}; fmt.Sprint(skipped) != fmt.Sprint(want) {
+		t.Errorf("skipped %q, want %q", skipped, want)
+	}
+	pack := filepath.Join(dir, "cases")
+	err := Read(context.Background(), []string{pack}, strings.NewReader(""), make(chan replay.Input, 16), func(string, string) {})
+	if err == nil || !strings.Contains(err.Error(), pack+" is a case pack (it holds pack.yaml), not replays: tileproof cases lint") {
+		t.Errorf("the pack named: %v", err)
+	}
+}

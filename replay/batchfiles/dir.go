@@ -23,7 +23,9 @@ var afterListing func()
 var listFS = func(root *os.Root) fs.FS { return root.FS() }
 
 // dir sends the replays of the replay files under the directory arg,
-// sorted; manifest.yaml files are not replays.
+// sorted; manifest.yaml files are not replays, nor is a case pack (a
+// directory holding pack.yaml, as conform --observe-out writes beside its
+// replays), which is passed to skip, or refused when it is arg itself.
 //
 // The directory is opened as an os.Root and walked and read through it
 // alone, so no file outside it is ever read, whatever is swapped in
@@ -33,6 +35,12 @@ var listFS = func(root *os.Root) fs.FS { return root.FS() }
 // never opened (the open refuses a link or pipe swapped in since the
 // listing, openInRoot). An entry that cannot be listed or opened is an
 // unreadable verdict of its own; the batch goes on.
+// isPack reports whether the directory rel of fsys is a case pack.
+func isPack(fsys fs.FS, rel string) bool {
+	info, err := fs.Stat(fsys, path.Join(rel, "pack.yaml"))
+	return err == nil && info.Mode().IsRegular()
+}
+
 func (s *sender) dir(arg string, skip func(path, why string)) error {
 	root, err := os.OpenRoot(arg) // a directory named through a link is followed
 	if err != nil {
@@ -42,7 +50,8 @@ func (s *sender) dir(arg string, skip func(path, why string)) error {
 	name := func(rel string) string { return filepath.Join(arg, filepath.FromSlash(rel)) }
 	var files []string
 	broken := map[string]error{} // the entries that cannot be listed
-	err = fs.WalkDir(listFS(root), ".", func(rel string, d fs.DirEntry, err error) error {
+	fsys := listFS(root)
+	err = fs.WalkDir(fsys, ".", func(rel string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil && rel == ".":
 			return err
@@ -52,6 +61,11 @@ func (s *sender) dir(arg string, skip func(path, why string)) error {
 				return fs.SkipDir
 			}
 			return nil
+		case d.IsDir() && isPack(fsys, rel) && rel == ".":
+			return fmt.Errorf("%s is a case pack (it holds pack.yaml), not replays: tileproof cases lint %[1]s checks it", arg)
+		case d.IsDir() && isPack(fsys, rel):
+			skip(name(rel), "a case pack (it holds pack.yaml): cases, not replays")
+			return fs.SkipDir
 		case d.IsDir() || !IsReplayFile(rel):
 			return nil
 		case !d.Type().IsRegular():
