@@ -10,11 +10,29 @@
 // left or at the first 2048 tile (the profiles differ on what winning
 // does, and this player does not choose). --form spawns writes the same
 // games in the spawn-recorded form: the start board and each spawn.
+//
+// The game played is the kit's: a 4x4 board, two start tiles, spawns of
+// 2 or 4 (9 to 1) drawn by tp1. --profile takes the built-in profiles
+// whose games that is (PROFILES); another is refused, since its replays
+// would not verify.
 
 import { parseArgs } from 'node:util';
 import { normalizeSeed, createTP1, startBoard, chooseSpawn, DEFAULT_WEIGHTS, slide, legalMoves, maxTile, Recorder } from '../src/index.js';
 
 const usage = 'usage: node record.mjs [--games N] [--seed S] [--profile P] [--form seeded|spawns] [--rules V]';
+
+// PROFILES are the profiles whose games the kit's game is, with the forms
+// their replays take: hallabois-4x4's seeded games spawn by its own
+// generator, not tp1, so it is recorded spawn by spawn only.
+const PROFILES = {
+  'tile-merge': ['seeded', 'spawns'],
+  classic: ['seeded', 'spawns'],
+  'online-2048': ['seeded', 'spawns'],
+  pgs: ['seeded', 'spawns'],
+  rosetta: ['seeded', 'spawns'],
+  'hallabois-v1-4x4': ['seeded', 'spawns'],
+  'hallabois-4x4': ['spawns'],
+};
 
 function options() {
   const { values } = parseArgs({
@@ -29,6 +47,12 @@ function options() {
   const games = Number(values.games);
   if (!Number.isInteger(games) || games < 1 || games > 100000) throw new Error(`--games ${values.games}: a whole number from 1 to 100000`);
   if (values.form !== 'seeded' && values.form !== 'spawns') throw new Error(`--form ${values.form}: seeded or spawns`);
+  if (!Object.hasOwn(PROFILES, values.profile)) {
+    throw new Error(`--profile ${values.profile}: this player's game (4x4, tp1's spawns) is a game of ${Object.keys(PROFILES).join(', ')} only`);
+  }
+  if (!PROFILES[values.profile].includes(values.form)) {
+    throw new Error(`--profile ${values.profile}: its seeded games spawn by its own generator, not tp1: give --form spawns`);
+  }
   normalizeSeed(values.seed); // refuses an empty seed, with the reason
   const rules = values.rules === undefined ? undefined : Number(values.rules);
   return { ...values, games, rules };

@@ -83,6 +83,25 @@ test('games the kit records verify, seeded and spawn-recorded', () => {
   }
 });
 
+test('record.mjs records a profile only when its games verify: every built-in profile, both forms', () => {
+  const builtins = ['classic', 'hallabois-3x3', 'hallabois-4x4', 'hallabois-v1-3x3', 'hallabois-v1-4x4', 'online-2048', 'pgs', 'rosetta', 'tile-merge'];
+  let recorded = 0;
+  for (const profile of builtins) {
+    for (const form of ['seeded', 'spawns']) {
+      let lines;
+      try {
+        lines = execFileSync(process.execPath, [new URL('js/examples/record.mjs', root).pathname, '--games', '3', '--seed', 'profiles', '--profile', profile, '--form', form], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (e) {
+        assert.match(e.stderr, new RegExp(`--profile ${profile}: `), `${profile} ${form}`);
+        continue;
+      }
+      recorded++;
+      for (const vd of v.verifyLines(lines)) assert.equal(vd.valid, true, `${profile} ${form}: ${JSON.stringify(vd)}`);
+    }
+  }
+  assert.equal(recorded, 13, 'the profiles recorded');
+});
+
 test('strings, bytes and buffers give the same verdict, in every output', () => {
   const text = readFileSync(new URL('minimal.yaml', corpus), 'utf8');
   const bytes = new TextEncoder().encode(text);
