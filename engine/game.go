@@ -476,7 +476,11 @@ func (g *Game) Break() error {
 	case g.st.result != Playing && (g.st.result != NoMoves || br.WhenNoMoves != BreakAllow):
 		return fmt.Errorf("break: %w (%s)", ErrFinished, g.st.result)
 	case g.st.breaks >= br.Limit:
-		return fmt.Errorf("break: %w: profile %s allows %s a run, and they are used", ErrNoBreak, g.r.p.Name, plural(br.Limit, "break"))
+		breaks := "1 break"
+		if br.Limit != 1 {
+			breaks = fmt.Sprintf("%d breaks", br.Limit)
+		}
+		return fmt.Errorf("break: %w: profile %s allows %s a run, and they are used", ErrNoBreak, g.r.p.Name, breaks)
 	case g.st.score < br.Price:
 		return fmt.Errorf("break: %w: a break costs %d points and the score is %d", ErrNoBreak, br.Price, g.st.score)
 	}
@@ -493,12 +497,4 @@ func (g *Game) Break() error {
 	g.st.result, g.canUndo = Playing, false
 	g.finish(g.blocked())
 	return nil
-}
-
-// plural returns "1 break", "3 breaks".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -168,7 +168,11 @@ func convertV2(file string, rec *V2) (*Import, error) {
 		r.Actions = append(r.Actions, actionOf[d])
 	}
 	if trailing > 0 {
-		imp.Notes = append(imp.Notes, Note{len(moves) + 1, fmt.Sprintf("%s after the last move left out", plural(trailing, "end marker (digit 0)", "end markers (digit 0)"))})
+		markers := "1 end marker (digit 0)"
+		if trailing != 1 {
+			markers = fmt.Sprintf("%d end markers (digit 0)", trailing)
+		}
+		imp.Notes = append(imp.Notes, Note{len(moves) + 1, markers + " after the last move left out"})
 	}
 	if r.Claim, err = claimOf(res); err != nil {
 		return fail(0, "overflow", "%v", err)
@@ -289,12 +293,4 @@ func engineBoard(b Grid) (engine.Board, error) {
 		return engine.Board{}, fmt.Errorf("a board tileproof cannot hold: %v", err)
 	}
 	return eb, nil
-}
-
-// plural returns "1 " and one, or n and many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
