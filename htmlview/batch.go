@@ -49,6 +49,7 @@ type BatchReport struct {
 	heldBytes int                // the bytes held
 	claims    map[string]uint64  // the claimed score of each replay verified, until add takes it
 	written   map[string]bool    // the pages' file names written, in dir (one written at once may not be kept)
+	replaced  map[string]bool    // of those, the ones written over an earlier report's page
 	pages     map[string]string  // a replay's name to its page's URL, relative to FILE
 	files     map[string]bool    // the pages' file names kept, in dir
 	err       error              // the first page that could not be written
@@ -94,7 +95,7 @@ func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPage
 	}
 	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
 		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string]uint64{}, pending: map[string][]*held{},
-		written: map[string]bool{}, pages: map[string]string{}, files: map[string]bool{},
+		written: map[string]bool{}, replaced: map[string]bool{}, pages: map[string]string{}, files: map[string]bool{},
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
 }
 
@@ -170,6 +171,11 @@ func (h *BatchReport) writePage(name string, r *replay.Replay, from replay.Verdi
 		return
 	}
 	page := pageFile(name)
+	h.mu.Lock()
+	ours := h.written[page]
+	h.mu.Unlock()
+	_, serr := h.root.Stat(page)
+	earlier := !ours && serr == nil // an earlier report's page, which this one replaces
 	err := h.writeFileAtomic(page, func(w io.Writer) error {
 		return pv.Write(w, vd, Options{Back: "../" + url.PathEscape(filepath.Base(h.name)), BackText: "the batch report"})
 	})
@@ -182,6 +188,7 @@ func (h *BatchReport) writePage(name string, r *replay.Replay, from replay.Verdi
 		return
 	}
 	h.written[page] = true
+	h.replaced[page] = h.replaced[page] || earlier
 }
 
 // Add records a verdict, in the batch's order, and starts writing the
@@ -279,10 +286,10 @@ func pageNames(root *os.Root) ([]string, error) {
 }
 
 // removeStale removes the files of the pages' directory named as pages
-// are (isPageName) that this report does not link to, counting those it
-// did not write: an earlier report's. (A page written at once past
-// maxHeld over an earlier one's, then left out by the cap, is not
-// counted.) Other files are left.
+// are (isPageName) that this report does not link to, counting an
+// earlier report's: those it did not write, and those it wrote over (a
+// page written at once past maxHeld, then left out by the cap). Other
+// files are left.
 func (h *BatchReport) removeStale() (int, error) {
 	defer h.root.Close()
 	names, err := pageNames(h.root)
@@ -297,7 +304,7 @@ func (h *BatchReport) removeStale() (int, error) {
 		if err := h.root.Remove(name); err != nil {
 			return n, err
 		}
-		if !h.written[name] {
+		if !h.written[name] || h.replaced[name] {
 			n++
 		}
 	}

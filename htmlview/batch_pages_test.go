@@ -262,6 +262,41 @@ func TestBatchReportStaleOverwritten(t *testing.T) {
 	}
 }
 
+// TestBatchReportStaleAtOnce: pages written at once past maxHeld over
+// an earlier report's, then left out by the cap, are removed pages of the
+// earlier report, and counted so.
+func TestBatchReportStaleAtOnce(t *testing.T) {
+	seeded, _, _ := batch.Replays(10)
+	dir := t.TempDir()
+	report := func(maxPages int, atOnce bool) (pages, stale int) {
+		h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), maxPages, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if atOnce {
+			h.heldBytes = maxHeld // as if 256 MiB were held
+		}
+		var vds []replay.Verdict
+		for i, r := range seeded {
+			vds = append(vds, h.Verify(fmt.Sprintf("g%d.json", i), r.EncodeJSON()))
+		}
+		for _, vd := range vds {
+			h.Add(vd)
+		}
+		pages, _, stale, err = h.Finish("t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pages, stale
+	}
+	if pages, _ := report(10, false); pages != 10 {
+		t.Fatalf("%d pages, want 10", pages)
+	}
+	if pages, stale := report(1, true); pages != 1 || stale != 9 {
+		t.Errorf("again with a cap of 1, every page written at once: %d pages, %d stale; want 1 page, 9 of the earlier report's removed", pages, stale)
+	}
+}
+
 // TestBatchReportAtypicalTopScore: with --analyze, a top score whose
 // evidence of computer play is atypical keeps its place among the top
 // scores, as the summary ranks them (needsOf: it is listed with the
