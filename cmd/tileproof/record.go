@@ -15,6 +15,7 @@ import (
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/player"
 	"github.com/tileproof/tileproof/replay"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 // recordFlags are the flags of tileproof record.
@@ -47,7 +48,7 @@ played under the first profile the implementation declares.`,
 	fl.StringVar(&f.profile, "profile", "tile-merge", "a built-in profile's `NAME`, or a profile YAML file (with --impl, default: its first)")
 	numFlag(fl, &f.target, "target", 0, "the run's target `TILE`, in a profile that offers a choice; 0: the profile's own")
 	fl.BoolVar(&f.openEnded, "open-ended", false, "play on past the target, in a profile that offers it")
-	fl.StringVar(&f.moves, "moves", "", "the move `LOG` to record")
+	fl.StringVar(&f.moves, "moves", "", "the move `LOG` to record (-: read from stdin, white space ignored)")
 	fl.StringVar(&f.player, "player", "", "let a built-in player play: `NAME` random or expectimax")
 	numFlag(fl, &f.playerSeed, "player-seed", 1, "the random player's `SEED`")
 	numFlag(fl, &f.maxMoves, "max-moves", 0, "stop a player after `N` counted moves (0: play to the end)")
@@ -93,7 +94,20 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	if err != nil {
 		return c.fail(exitBadUsage, "record: %v", err)
 	}
-	log, err := engine.ParseActions(f.moves) // none for a player
+	moves := f.moves
+	if moves == "-" {
+		// A log longer than a command line takes: from stdin, as long
+		// as a replay file may be.
+		data, err := io.ReadAll(io.LimitReader(c.stdin, batchfiles.MaxReplaySize+1))
+		switch {
+		case err != nil:
+			return c.fail(exitBadUsage, "record: --moves -: %v", err)
+		case len(data) > batchfiles.MaxReplaySize:
+			return c.fail(exitBadUsage, "record: --moves -: the log on stdin is over %d MiB, the most a replay file holds", batchfiles.MaxReplaySize>>20)
+		}
+		moves = string(data)
+	}
+	log, err := engine.ParseActions(moves) // none for a player
 	if err != nil {
 		return c.fail(exitBadUsage, "record: --moves: %v", err)
 	}
