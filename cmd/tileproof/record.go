@@ -170,6 +170,10 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 			s = fmt.Sprintf("%s-%d", f.seed, i)
 		}
 		rec, err := replay.NewRecorder(rules, s)
+		if _, bad := errors.AsType[*engine.SeedError](err); bad && f.games > 1 {
+			// The seed given may be good; the ones --games made of it are not.
+			return c.fail(exitBadUsage, "record: --games %d plays the seeds %s-1 to %s-%d: %v; record one game a --seed", f.games, f.seed, f.seed, f.games, err)
+		}
 		if err == nil {
 			err = playOut(rec, log, pl, f.maxMoves, f.keep)
 		}
