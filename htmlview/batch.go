@@ -52,7 +52,8 @@ type BatchReport struct {
 	replaced  map[string]bool    // of those, the ones written over an earlier report's page
 	pages     map[string]string  // a replay's name to its page's URL, relative to FILE
 	files     map[string]bool    // the pages' file names kept, in dir
-	err       error              // the first page that could not be written
+	failed    map[string]error   // the pages' file names that could not be written, and why
+	err       error              // the first page kept that could not be written
 	entries   []Entry
 	temps     atomic.Int64   // the temporary files made so far, for their names
 	writing   sync.WaitGroup // the pages Add has being written
@@ -95,7 +96,7 @@ func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPage
 	}
 	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
 		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string]uint64{}, pending: map[string][]*held{},
-		written: map[string]bool{}, replaced: map[string]bool{}, pages: map[string]string{}, files: map[string]bool{},
+		written: map[string]bool{}, replaced: map[string]bool{}, failed: map[string]error{}, pages: map[string]string{}, files: map[string]bool{},
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
 }
 
@@ -182,9 +183,9 @@ func (h *BatchReport) writePage(name string, r *replay.Replay, from replay.Verdi
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if err != nil {
-		if h.err == nil {
-			h.err = err
-		}
+		// A page written at once may not be kept: keepPage fails the
+		// report when it is.
+		h.failed[page] = err
 		return
 	}
 	h.written[page] = true

@@ -182,12 +182,16 @@ func (h *BatchReport) release(x *held) {
 }
 
 // keepPage keeps the page written for the replay name, if one was (h.mu
-// held): the summary links to it, and Finish does not remove it.
+// held): the summary links to it, and Finish does not remove it. A page
+// that could not be written fails the report.
 func (h *BatchReport) keepPage(name string) {
 	page := pageFile(name)
-	if h.written[page] {
+	switch err := h.failed[page]; {
+	case h.written[page]:
 		h.pages[name] = h.dirURL + "/" + url.PathEscape(page)
 		h.files[page] = true
+	case err != nil && h.err == nil:
+		h.err = err
 	}
 }
 

@@ -297,6 +297,38 @@ func TestBatchReportStaleAtOnce(t *testing.T) {
 	}
 }
 
+// TestBatchReportUnkeptWriteFails: a page written at once past maxHeld
+// that cannot be written fails the report only when the report keeps it.
+// (A directory where the page's file would go makes its write fail.)
+func TestBatchReportUnkeptWriteFails(t *testing.T) {
+	seeded, _, _ := batch.Replays(6)
+	for _, tc := range []struct {
+		blocked string // the replay whose page cannot be written
+		fails   bool
+	}{{"g5.json", false}, {"g0.json", true}} {
+		dir := t.TempDir()
+		h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(filepath.Join(dir, "r_files", pageFile(tc.blocked)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		h.heldBytes = maxHeld // every page written at once
+		var vds []replay.Verdict
+		for i, r := range seeded {
+			vds = append(vds, h.Verify(fmt.Sprintf("g%d.json", i), r.EncodeJSON()))
+		}
+		for _, vd := range vds {
+			h.Add(vd)
+		}
+		pages, _, _, err := h.Finish("t")
+		if (err != nil) != tc.fails || !tc.fails && pages != 1 {
+			t.Errorf("the page of %s cannot be written: %d pages, %v; want a failure %v", tc.blocked, pages, err, tc.fails)
+		}
+	}
+}
+
 // TestBatchReportAtypicalTopScore: with --analyze, a top score whose
 // evidence of computer play is atypical keeps its place among the top
 // scores, as the summary ranks them (needsOf: it is listed with the
