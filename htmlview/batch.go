@@ -49,7 +49,7 @@ type BatchReport struct {
 	heldBytes int                // the bytes held
 	claims    map[string]uint64  // the claimed score of each replay verified, until add takes it
 	written   map[string]bool    // the pages' file names written, in dir (one written at once may not be kept)
-	replaced  map[string]bool    // of those, the ones written over an earlier report's page
+	replaced  map[string]bool    // each page's file name this report set out to write: whether an earlier report's page was there
 	pages     map[string]string  // a replay's name to its page's URL, relative to FILE
 	files     map[string]bool    // the pages' file names kept, in dir
 	failed    map[string]error   // the pages' file names that could not be written, and why
@@ -172,11 +172,17 @@ func (h *BatchReport) writePage(name string, r *replay.Replay, from replay.Verdi
 		return
 	}
 	page := pageFile(name)
+	// Whether an earlier report's page is there is known before this
+	// report first writes the page: the first to claim it stats it, under
+	// the lock, so that the same page written twice at once (a replay
+	// named twice) does not take the other write's file for an earlier
+	// report's.
 	h.mu.Lock()
-	ours := h.written[page]
+	if _, claimed := h.replaced[page]; !claimed {
+		_, serr := h.root.Stat(page)
+		h.replaced[page] = serr == nil
+	}
 	h.mu.Unlock()
-	_, serr := h.root.Stat(page)
-	earlier := !ours && serr == nil // an earlier report's page, which this one replaces
 	err := h.writeFileAtomic(page, func(w io.Writer) error {
 		return pv.Write(w, vd, Options{Back: "../" + url.PathEscape(filepath.Base(h.name)), BackText: "the batch report"})
 	})
@@ -189,7 +195,6 @@ func (h *BatchReport) writePage(name string, r *replay.Replay, from replay.Verdi
 		return
 	}
 	h.written[page] = true
-	h.replaced[page] = h.replaced[page] || earlier
 }
 
 // Add records a verdict, in the batch's order, and starts writing the

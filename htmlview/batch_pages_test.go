@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -454,5 +455,46 @@ func TestBatchReportPagesInBatchOrder(t *testing.T) {
 				t.Errorf("run %d: no %s", run, f)
 			}
 		}
+	}
+}
+
+// TestBatchReportStaleWrittenTwice: a replay named twice has its page
+// written twice, at once past maxHeld and from two workers; left out by
+// the cap, it is not an earlier report's page, in a fresh directory. When
+// each write stat'ed the page on its own, one could find the other's
+// file and count it (12 rounds of 60).
+func TestBatchReportStaleWrittenTwice(t *testing.T) {
+	seeded, _, _ := batch.Replays(10)
+	bad := 0
+	for round := range 40 {
+		dir := t.TempDir()
+		h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.heldBytes = maxHeld
+		vds := make([]replay.Verdict, 2*len(seeded))
+		var wg sync.WaitGroup
+		for i, r := range seeded {
+			data := r.EncodeJSON()
+			for k := range 2 {
+				wg.Go(func() { vds[2*i+k] = h.Verify(fmt.Sprintf("g%d.json", i), data) })
+			}
+		}
+		wg.Wait()
+		for _, vd := range vds {
+			h.Add(vd)
+		}
+		_, _, stale, err := h.Finish("t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stale != 0 {
+			bad++
+			t.Logf("round %d: %d pages of an earlier report removed, in a fresh directory", round, stale)
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of 40 rounds counted a page of this report, written twice at once, as an earlier report's", bad)
 	}
 }

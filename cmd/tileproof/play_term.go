@@ -62,8 +62,18 @@ func (c *cli) playTerminal(g *engine.Game, seed string, setup *engine.Setup, out
 		return c.fail(exitBadUsage, "play: %s: %v; the move log was %s", out.name, err, engine.FormatActions(actions)) // not empty: an empty game is not written
 	}
 	fmt.Fprintf(c.stdout, "score %d, max tile %d, %s (%s); the replay is in %s\n", r.Claim.Score, r.Claim.MaxTile, plural(r.Claim.Moves, "move"), g.Result(), safetext.Terminal(out.name))
-	fmt.Fprintf(c.stdout, "check it with: %s\n", safetext.Terminal(safetext.Shell([]string{"tileproof", "verify", out.name})))
+	fmt.Fprintf(c.stdout, "check it with: %s\n", safetext.Terminal(verifyCommand(out.name)))
 	return exitOK
+}
+
+// verifyCommand is the shell command that verifies the replay file name:
+// a name that starts with a dash (-o -x.yaml, or -o - itself) is written
+// ./-x.yaml, else verify would take it for a flag, or for stdin.
+func verifyCommand(name string) string {
+	if strings.HasPrefix(name, "-") {
+		name = "./" + name
+	}
+	return safetext.Shell([]string{"tileproof", "verify", name})
 }
 
 // playKeys runs the game on the terminal until the player quits, the game

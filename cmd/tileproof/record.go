@@ -154,7 +154,7 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 				return c.fail(exitFailed, "record: game %d: %v", i, err)
 			}
 			g.Replay.Source = fmt.Sprintf("tileproof record --impl %s --player %s", f.impl, pl.Name())
-			if err := spawnLogFits(g.Replay); err != nil {
+			if err := spawnLogFits(g.Replay, true); err != nil {
 				return c.fail(exitFailed, "record: game %d: %v", i, err)
 			}
 			if err := writeReplay(w, g.Replay, f.json || f.games > 1); err != nil {
@@ -192,7 +192,7 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 			// The seed was read by the engine already, so it normalizes.
 			r.SeedCommitment, _ = replay.Commitment(*r.Seed)
 		}
-		if err := spawnLogFits(r); err != nil {
+		if err := spawnLogFits(r, false); err != nil {
 			return c.fail(exitFailed, "record: game %d: %v", i, err)
 		}
 		if err := writeReplay(w, r, f.json || f.games > 1); err != nil {
@@ -231,12 +231,18 @@ func playOut(rec *replay.Recorder, log []engine.Action, pl player.Player, maxMov
 
 // spawnLogFits refuses, before it is written, a spawn-recorded replay
 // longer than verify reads (replay.MaxSpawnLogActions): a game played
-// to its end on a large board at random can pass it.
-func spawnLogFits(r *replay.Replay) error {
-	if r.Start != nil && len(r.Actions) > replay.MaxSpawnLogActions {
-		return fmt.Errorf("%d actions; a spawn-recorded replay holds at most %d, so verify would refuse it: end the game sooner with --max-moves, or record it seeded (without --spawns)", len(r.Actions), replay.MaxSpawnLogActions)
+// to its end on a large board at random can pass it. impl says the game
+// was played through --impl, which records spawn by spawn whatever the
+// flags: then only --max-moves helps.
+func spawnLogFits(r *replay.Replay, impl bool) error {
+	if r.Start == nil || len(r.Actions) <= replay.MaxSpawnLogActions {
+		return nil
 	}
-	return nil
+	way := "end the game sooner with --max-moves, or record it seeded (without --spawns)"
+	if impl {
+		way = "end the game sooner with --max-moves (a game played through --impl is recorded spawn by spawn)"
+	}
+	return fmt.Errorf("%d actions; a spawn-recorded replay holds at most %d, so verify would refuse it: %s", len(r.Actions), replay.MaxSpawnLogActions, way)
 }
 
 func writeReplay(w io.Writer, r *replay.Replay, asJSON bool) error {

@@ -11,9 +11,9 @@
 // they come. Exit status 1 when a replay is invalid, 2 when one cannot be
 // read, as the command's.
 
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat, lstat, readlink } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { join, extname, basename } from 'node:path';
+import { join, extname, basename, dirname, isAbsolute, relative, sep } from 'node:path';
 import { loadVerifier } from '../src/verify.js';
 
 const { values: flags, positionals: args } = parseArgs({
@@ -73,14 +73,26 @@ function fail(path, e) {
   process.exit(2);
 }
 
-// isPack reports whether the directory is a case pack (it holds a
-// regular pack.yaml): cases, not replays.
-async function isPack(dir) {
+// isPack reports whether the directory dir, under the directory root
+// named, is a case pack (it holds a regular pack.yaml): cases, not
+// replays. As the command reads through root alone (an os.Root), a link
+// is followed only while it is relative and stays inside root.
+async function isPack(root, dir) {
+  let file = join(dir, 'pack.yaml');
   try {
-    return (await stat(join(dir, 'pack.yaml'))).isFile();
+    for (let links = 0; links < 40; links++) {
+      const info = await lstat(file);
+      if (!info.isSymbolicLink()) return info.isFile();
+      const to = await readlink(file);
+      if (isAbsolute(to)) return false;
+      file = join(dirname(file), to);
+      const rel = relative(root, file);
+      if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return false;
+    }
   } catch {
-    return false;
+    // none, or not readable: not a pack
   }
+  return false;
 }
 
 // walk lists the replay files under dir, as the command does: regular
@@ -89,7 +101,7 @@ async function isPack(dir) {
 async function walk(dir, rel, files) {
   for (const d of await readdir(join(dir, rel), { withFileTypes: true })) {
     const r = rel === '' ? d.name : join(rel, d.name);
-    if (d.isDirectory() && (await isPack(join(dir, r)))) {
+    if (d.isDirectory() && (await isPack(dir, join(dir, r)))) {
       tally.skipped++;
       process.stderr.write(`verify.mjs: skipped ${join(dir, r)}: a case pack (it holds pack.yaml)\n`);
     } else if (d.isDirectory()) await walk(dir, r, files);
@@ -123,7 +135,7 @@ for (const arg of args) {
     await verifyFile(arg);
     continue;
   }
-  if (await isPack(arg)) fail(arg, new Error('a case pack (it holds pack.yaml), not replays'));
+  if (await isPack(arg, arg)) fail(arg, new Error('a case pack (it holds pack.yaml), not replays'));
   const files = await walk(arg, '', []);
   if (files.length === 0) fail(arg, new Error('no replay files (.yaml, .yml, .json, .jsonl)'));
   files.sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b))));

@@ -226,8 +226,15 @@ export class ServerGame {
       if (this.signed && logged !== (a.thinkMs !== undefined)) {
         throw new ServerError(`the server's answer to ${action.type} ${logged ? 'has no' : 'has a'} thinkMs`, 0);
       }
-      if (logged && action.type === 'move' && this._start !== undefined && !isObject(a.spawn)) {
-        throw new ServerError('the server\'s answer to a move that changed the board has no spawn, which a spawn-recorded replay needs', 0);
+      if (logged && action.type === 'move' && this._start !== undefined) {
+        if (!isObject(a.spawn)) throw new ServerError('the server\'s answer to a move that changed the board has no spawn, which a spawn-recorded replay needs', 0);
+        // The spawn the replay records is the tile the answer's board
+        // shows: else the replay is refused, or made not at all.
+        const { row, col, value } = a.spawn;
+        const b = a.observation.board;
+        if (!Number.isInteger(row) || !Number.isInteger(col) || !isTile(value) || b[row]?.[col] !== value) {
+          throw new ServerError(`the server's answer to a move has a spawn, ${quoteServer(JSON.stringify(a.spawn))}, that is not a tile of its board`, 0);
+        }
       }
       if (logged) {
         this._actions.push(action.type === 'move' ? ['move', action.direction, a.spawn] : [action.type]);

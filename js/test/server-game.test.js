@@ -228,6 +228,26 @@ test('a profile of another generator (hallabois): the replay is spawn-recorded a
   }
 });
 
+test('a spawn-recorded game: a spawn the answer\'s board does not show is a ServerError, recorded not at all', async () => {
+  const other = await serve('--profiles', 'hallabois-4x4');
+  const lies = [(s) => ({ ...s, value: s.value === 2 ? 4 : 2 }), (s) => ({ ...s, row: 9 }), (s) => ({ ...s, col: String(s.col) })];
+  for (const lie of lies) {
+    const lying = async (url, options) => {
+      const r = await fetch(url, options);
+      const a = await r.json();
+      if (isObjectWithSpawn(a)) a.spawn = lie(a.spawn);
+      return new Response(JSON.stringify(a), { status: r.status, headers: r.headers });
+    };
+    const g = await ServerGame.start(other, { game: 'hallabois-4x4', seed: 'lies', fetch: lying });
+    await assert.rejects(g.act(g.legalActions[0]), (e) => e instanceof ServerError && /has a spawn, .* that is not a tile of its board/.test(e.message));
+    assert.equal(g.replay().moves.length, 0, 'nothing recorded');
+  }
+});
+
+function isObjectWithSpawn(a) {
+  return a !== null && typeof a === 'object' && a.spawn !== null && typeof a.spawn === 'object';
+}
+
 test('the server\'s refusals are ServerErrors, and change nothing of the game', async () => {
   await assert.rejects(ServerGame.start(signed, { game: 'no-such-game', seed: 1 }), (e) => e instanceof ServerError && e.status === 404);
   const g = await ServerGame.start(signed, { game: 'tile-merge', seed: 'refusals' });

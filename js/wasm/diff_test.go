@@ -284,6 +284,20 @@ func TestDifferentialHostile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A pack.yaml that is a link makes a pack only as the command's root
+	// reads it: relative and inside the directory; an absolute one does
+	// not, and the cases beside it are read (as unreadable replays).
+	for name, to := range map[string]string{"linked-in": "../cases/pack.yaml", "linked-abs": filepath.Join(dir, "cases", "pack.yaml")} {
+		if err := os.Mkdir(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(to, filepath.Join(dir, name, "pack.yaml")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name, "case.yaml"), []byte("profiles: [classic]\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	args := append([]string{dir}, names...)
 	same(t, "hostile files", run(t, wasm, nil, cmd, append([]string{"verify", "--json"}, args...)...),
 		run(t, wasm, nil, "node", append([]string{"js/examples/verify.mjs"}, args...)...))

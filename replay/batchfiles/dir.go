@@ -22,6 +22,12 @@ var afterListing func()
 // (a test wraps it to make a listing fail).
 var listFS = func(root *os.Root) fs.FS { return root.FS() }
 
+// isPack reports whether the directory rel of fsys is a case pack.
+func isPack(fsys fs.FS, rel string) bool {
+	info, err := fs.Stat(fsys, path.Join(rel, "pack.yaml"))
+	return err == nil && info.Mode().IsRegular()
+}
+
 // dir sends the replays of the replay files under the directory arg,
 // sorted; manifest.yaml files are not replays, nor is a case pack (a
 // directory holding pack.yaml, as conform --observe-out writes beside its
@@ -35,12 +41,6 @@ var listFS = func(root *os.Root) fs.FS { return root.FS() }
 // never opened (the open refuses a link or pipe swapped in since the
 // listing, openInRoot). An entry that cannot be listed or opened is an
 // unreadable verdict of its own; the batch goes on.
-// isPack reports whether the directory rel of fsys is a case pack.
-func isPack(fsys fs.FS, rel string) bool {
-	info, err := fs.Stat(fsys, path.Join(rel, "pack.yaml"))
-	return err == nil && info.Mode().IsRegular()
-}
-
 func (s *sender) dir(arg string, skip func(path, why string)) error {
 	root, err := os.OpenRoot(arg) // a directory named through a link is followed
 	if err != nil {

@@ -138,10 +138,12 @@ func launch(cfg gameConfig) (*game, error) {
 	go g.read()
 	go func() {
 		cmd.Wait()
+		// Waited for before the output can end: whoever sees the output
+		// end sees the program waited for too.
+		close(g.waited)
 		// All the program wrote is in the terminal now: the deadline
 		// tells read to take what is left and stop.
 		ptmx.SetReadDeadline(time.Now())
-		close(g.waited)
 	}()
 	return g, nil
 }

@@ -59,3 +59,19 @@ func TestTerminalKeepsLastOutput(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestOutputEndsAfterWait checks that whoever sees the output end sees
+// the program waited for (status reads its exit then): the waiter once
+// set the read deadline before it said so, and a quick program's output
+// ended first in about one run of 130.
+func TestOutputEndsAfterWait(t *testing.T) {
+	bad := 0
+	for range 1000 {
+		if out, exited := output(t, "printf x"); string(out) != "x" || !exited {
+			bad++
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of 1000 runs: the output ended before the program was waited for, or was not \"x\"", bad)
+	}
+}
