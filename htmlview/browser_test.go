@@ -98,18 +98,22 @@ func eval[T any](t *testing.T, ctx context.Context, js string) T {
 }
 
 // waitAddress waits until the tab's address holds want and returns the
-// address last read. A page that moves on to another runs its polls in a
-// document that ends with the move, so each read is a call of its own,
-// and a read that meets the move is tried again.
+// address last read, or the last read's error. A page that moves on to
+// another runs its polls in a document that ends with the move, so each
+// read is a call of its own, and a read that meets the move is tried
+// again.
 func waitAddress(ctx context.Context, want string) (href string, ok bool) {
 	for deadline := time.Now().Add(hangBound); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		try, cancel := context.WithTimeout(ctx, time.Second)
 		v, err := chromedp.Run(try, chromedp.Location())
 		cancel()
-		if err == nil {
-			if href = v; strings.Contains(v, want) {
-				return v, true
-			}
+		switch {
+		case err != nil:
+			href = "(the address could not be read: " + err.Error() + ")"
+		case strings.Contains(v, want):
+			return v, true
+		default:
+			href = v
 		}
 	}
 	return href, false

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -104,6 +105,9 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 			return c.fail(exitBadUsage, "record: --moves -: %v", err)
 		case len(data) > batchfiles.MaxReplaySize:
 			return c.fail(exitBadUsage, "record: --moves -: the log on stdin is over %d MiB, the most a replay file holds", batchfiles.MaxReplaySize>>20)
+		}
+		if len(bytes.TrimSpace(data)) == 0 {
+			return c.fail(exitBadUsage, "record: --moves -: stdin holds no move log")
 		}
 		moves = string(data)
 	}

@@ -252,9 +252,9 @@ func TestStartFailures(t *testing.T) {
 		{"silent", "sleep 30", noAnswer, "no screen within", 300 * time.Millisecond},
 		{"other text", "echo hello; sleep 30", unreadable, "before the first frame", 15 * time.Second},
 		{"exits at once", "exit 3", gameExited, "exit status 3", 15 * time.Second},
-		// Its terminal closes 1.5 s before it exits: the status waits for
-		// the exit, bounded by the timeout (not 1 s, which a loaded
-		// machine could outlast, and which said "still running").
+		// Its terminal closes 1.5 s before it exits: its output ends only
+		// at the exit, which the screen's timeout bounds (so not 1 s,
+		// which a loaded machine could outlast).
 		{"exits after its terminal closed", "exec </dev/null >/dev/null 2>&1; sleep 1.5; exit 3", gameExited, "exit status 3", 15 * time.Second},
 		{"not there", "", cannotStart, "cannot run", time.Second},
 	} {

@@ -282,10 +282,16 @@ func (g *game) next() (Event, error) {
 }
 
 // status describes how the program ended: called once its output is all
-// read, which is after it has been waited for.
+// read, which is after it has been waited for. The wait is bounded all
+// the same (by the screen's timeout), should the output ever end another
+// way.
 func (g *game) status() string {
-	<-g.waited
-	return g.cmd.ProcessState.String()
+	select {
+	case <-g.waited:
+		return g.cmd.ProcessState.String()
+	case <-time.After(g.cfg.timeout):
+		return "still running"
+	}
 }
 
 // ends reads the program's last output, which must be its exit sequence
