@@ -229,72 +229,58 @@ func TestBatchReportHeldBytesAtOnce(t *testing.T) {
 	}
 }
 
-// TestBatchReportStaleOverwritten: a report written again over an
-// earlier one with a lower cap says how many of the earlier report's
-// pages it removed. The batch is verified before any verdict is added (a
-// chunk of replay.VerifyBatch): when a page was written while it might be
-// kept, over the earlier one's, then removed, it was not counted.
-func TestBatchReportStaleOverwritten(t *testing.T) {
-	seeded, _, _ := batch.Replays(10)
-	dir := t.TempDir()
-	report := func(maxPages int) (pages, stale int) {
-		h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), maxPages, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var vds []replay.Verdict
-		for i, r := range seeded {
-			vds = append(vds, h.Verify(fmt.Sprintf("g%d.json", i), r.EncodeJSON()))
-		}
-		for _, vd := range vds {
-			h.Add(vd)
-		}
-		pages, _, stale, err = h.Finish("t")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pages, stale
+// reportOf writes the report of the replays, named g0.json and on, into
+// dir/r.html with a cap of maxPages and no top scores, all verified before
+// any is added (a chunk of replay.VerifyBatch); prepare, if not nil, runs
+// on the report before the first is verified.
+func reportOf(t *testing.T, dir string, replays []*replay.Replay, maxPages int, prepare func(*BatchReport)) (pages, stale int, err error) {
+	t.Helper()
+	h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), maxPages, 0)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if pages, _ := report(10); pages != 10 {
-		t.Fatalf("%d pages, want 10", pages)
+	if prepare != nil {
+		prepare(h)
 	}
-	if pages, stale := report(2); pages != 2 || stale != 8 {
-		t.Errorf("again with a cap of 2: %d pages, %d stale; want 2 pages, 8 of the earlier report's removed", pages, stale)
+	var vds []replay.Verdict
+	for i, r := range replays {
+		vds = append(vds, h.Verify(fmt.Sprintf("g%d.json", i), r.EncodeJSON()))
 	}
+	for _, vd := range vds {
+		h.Add(vd)
+	}
+	pages, _, stale, err = h.Finish("t")
+	return pages, stale, err
 }
 
-// TestBatchReportStaleAtOnce: pages written at once past maxHeld over
-// an earlier report's, then left out by the cap, are removed pages of the
-// earlier report, and counted so.
-func TestBatchReportStaleAtOnce(t *testing.T) {
+// atOnce makes a report write every page at once, as past maxHeld.
+func atOnce(h *BatchReport) { h.heldBytes = maxHeld }
+
+// TestBatchReportStale: a report written again over an earlier one with a
+// lower cap says how many of the earlier report's pages it removed. When
+// a page was written while it might be kept, over the earlier one's, then
+// removed, it was not counted: once for every page verified before any
+// was added (5eb9c50's writes), and still for a page written at once past
+// maxHeld, until the report noted which pages it wrote over.
+func TestBatchReportStale(t *testing.T) {
 	seeded, _, _ := batch.Replays(10)
-	dir := t.TempDir()
-	report := func(maxPages int, atOnce bool) (pages, stale int) {
-		h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), maxPages, 0)
-		if err != nil {
-			t.Fatal(err)
+	for _, tc := range []struct {
+		name           string
+		maxPages       int
+		prepare        func(*BatchReport)
+		pages, removed int
+	}{
+		{"held", 2, nil, 2, 8},
+		{"written at once", 1, atOnce, 1, 9},
+	} {
+		dir := t.TempDir()
+		if pages, _, err := reportOf(t, dir, seeded, 10, nil); err != nil || pages != 10 {
+			t.Fatalf("%d pages, %v; want 10", pages, err)
 		}
-		if atOnce {
-			h.heldBytes = maxHeld // as if 256 MiB were held
+		pages, stale, err := reportOf(t, dir, seeded, tc.maxPages, tc.prepare)
+		if err != nil || pages != tc.pages || stale != tc.removed {
+			t.Errorf("%s: again with a cap of %d: %d pages, %d stale, %v; want %d pages, %d of the earlier report's removed", tc.name, tc.maxPages, pages, stale, err, tc.pages, tc.removed)
 		}
-		var vds []replay.Verdict
-		for i, r := range seeded {
-			vds = append(vds, h.Verify(fmt.Sprintf("g%d.json", i), r.EncodeJSON()))
-		}
-		for _, vd := range vds {
-			h.Add(vd)
-		}
-		pages, _, stale, err = h.Finish("t")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pages, stale
-	}
-	if pages, _ := report(10, false); pages != 10 {
-		t.Fatalf("%d pages, want 10", pages)
-	}
-	if pages, stale := report(1, true); pages != 1 || stale != 9 {
-		t.Errorf("again with a cap of 1, every page written at once: %d pages, %d stale; want 1 page, 9 of the earlier report's removed", pages, stale)
 	}
 }
 
@@ -308,22 +294,12 @@ func TestBatchReportUnkeptWriteFails(t *testing.T) {
 		fails   bool
 	}{{"g5.json", false}, {"g0.json", true}} {
 		dir := t.TempDir()
-		h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), 1, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Mkdir(filepath.Join(dir, "r_files", pageFile(tc.blocked)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		h.heldBytes = maxHeld // every page written at once
-		var vds []replay.Verdict
-		for i, r := range seeded {
-			vds = append(vds, h.Verify(fmt.Sprintf("g%d.json", i), r.EncodeJSON()))
-		}
-		for _, vd := range vds {
-			h.Add(vd)
-		}
-		pages, _, _, err := h.Finish("t")
+		pages, _, err := reportOf(t, dir, seeded, 1, func(h *BatchReport) {
+			if err := os.Mkdir(filepath.Join(dir, "r_files", pageFile(tc.blocked)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			atOnce(h)
+		})
 		if (err != nil) != tc.fails || !tc.fails && pages != 1 {
 			t.Errorf("the page of %s cannot be written: %d pages, %v; want a failure %v", tc.blocked, pages, err, tc.fails)
 		}
