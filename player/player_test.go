@@ -172,6 +172,7 @@ func TestNoLegalMove(t *testing.T) {
 // moves, where it searches on an open board, and from a crowded board on,
 // where it searches deeper.
 func TestExpectimaxLegal(t *testing.T) {
+	t.Parallel() // CPU alone: beside the others, on the cores they leave idle
 	limit := 300
 	if testing.Short() {
 		limit = 60
@@ -208,6 +209,7 @@ func TestExpectimaxLegal(t *testing.T) {
 // TestExpectimaxDeterministic asks two players for the moves of the same
 // positions in different orders: the choice depends on the position alone.
 func TestExpectimaxDeterministic(t *testing.T) {
+	t.Parallel() // CPU alone: beside the others, on the cores they leave idle
 	r := builtinRules(t, "tile-merge")
 	var states []engine.State
 	var want []engine.Direction
@@ -248,6 +250,7 @@ func TestExpectimaxDeterministic(t *testing.T) {
 // the greedy player (depth 1) plays one to the end, and the adaptive player
 // plays under a move limit, which also ends the run.
 func TestBoardSizes(t *testing.T) {
+	t.Parallel() // CPU alone: beside the others, on the cores they leave idle
 	for i := range 3 {
 		g := newGame(t, sizedRules(t, 3, 3, ""), fmt.Sprint("3x3-", i))
 		play(t, g, NewExpectimax(ExpectimaxOptions{}), 0)
@@ -293,6 +296,7 @@ func TestBoardSizes(t *testing.T) {
 // figures (how many reach 4096, the time a move). The games run on as many
 // goroutines as there are CPUs, each with its own player.
 func TestStrength(t *testing.T) {
+	t.Parallel() // CPU alone: beside the others, on the cores they leave idle
 	if testing.Short() {
 		t.Skip("ten games take 5 to 20 s on two cores")
 	}
