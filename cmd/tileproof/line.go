@@ -15,6 +15,7 @@ import (
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/strictjson"
+	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 // lineOutput is the JSON shape of the Merge-line tool's answer.
@@ -50,7 +51,7 @@ func (c *cli) line(cmd *cobra.Command, jsonIn string, args []string) int {
 		}
 		data := []byte(jsonIn)
 		if jsonIn == "-" {
-			if data, err = io.ReadAll(io.LimitReader(c.stdin, 1<<20)); err != nil {
+			if data, err = batchfiles.ReadAtMost(c.stdin, 1<<20); err != nil {
 				return c.fail(exitBadUsage, "line: reading stdin: %v", err)
 			}
 		}

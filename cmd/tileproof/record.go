@@ -99,12 +99,9 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 	if moves == "-" {
 		// A log longer than a command line takes: from stdin, as long
 		// as a replay file may be.
-		data, err := io.ReadAll(io.LimitReader(c.stdin, batchfiles.MaxReplaySize+1))
-		switch {
-		case err != nil:
-			return c.fail(exitBadUsage, "record: --moves -: %v", err)
-		case len(data) > batchfiles.MaxReplaySize:
-			return c.fail(exitBadUsage, "record: --moves -: the log on stdin is over %d MiB, the most a replay file holds", batchfiles.MaxReplaySize>>20)
+		data, err := batchfiles.ReadAtMost(c.stdin, batchfiles.MaxReplaySize)
+		if err != nil {
+			return c.fail(exitBadUsage, "record: --moves -: stdin: %v", err)
 		}
 		if len(bytes.TrimSpace(data)) == 0 {
 			return c.fail(exitBadUsage, "record: --moves -: stdin holds no move log")

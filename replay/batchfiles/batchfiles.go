@@ -131,10 +131,7 @@ func (s *sender) opened(path string, f *os.File) bool {
 		size = min(info.Size(), size)
 	}
 	release := budget.acquire(replayWeight(size)) // before the file is read
-	data, err := io.ReadAll(io.LimitReader(f, MaxReplaySize+1))
-	if err == nil && len(data) > MaxReplaySize {
-		err = fmt.Errorf("larger than %d MiB", MaxReplaySize>>20)
-	}
+	data, err := ReadAtMost(f, MaxReplaySize)
 	return s.send(replay.Input{Name: path, Data: data, Err: err, Release: release})
 }
 
@@ -170,13 +167,24 @@ func ReadRegular(name string, limit int64) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: %s; only a regular file is read", name, describe(info.Mode()))
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := ReadAtMost(f, limit)
+	if err != nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%s: %w", name, err)
+	}
+	return data, err
+}
+
+// ReadAtMost reads r to its end, at most limit bytes of it: more is an
+// error, "larger than N MiB" (N bytes for a limit under 1 MiB), with the
+// limit's bytes and one more returned.
+func ReadAtMost(r io.Reader, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	switch {
 	case err != nil || int64(len(data)) <= limit:
 	case limit >= 1<<20:
-		err = fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
+		err = fmt.Errorf("larger than %d MiB", limit>>20)
 	default:
-		err = fmt.Errorf("%s: larger than %d bytes", name, limit)
+		err = fmt.Errorf("larger than %d bytes", limit)
 	}
 	return data, err
 }

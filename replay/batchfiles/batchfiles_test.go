@@ -227,3 +227,22 @@ func TestDirSkipsCasePacks(t *testing.T) {
 		t.Errorf("the pack named: %v", err)
 	}
 }
+
+// TestReadAtMost: limit bytes are read; one more is an error naming the
+// limit, in MiB from 1 MiB on.
+func TestReadAtMost(t *testing.T) {
+	for _, tc := range []struct {
+		n, limit int64
+		err      string
+	}{
+		{10, 10, ""}, {11, 10, "larger than 10 bytes"}, {1 << 20, 1 << 20, ""}, {1<<20 + 1, 1 << 20, "larger than 1 MiB"},
+	} {
+		data, err := ReadAtMost(strings.NewReader(strings.Repeat("x", int(tc.n))), tc.limit)
+		switch {
+		case tc.err == "" && (err != nil || int64(len(data)) != tc.n):
+			t.Errorf("%d bytes, limit %d: %d read, %v", tc.n, tc.limit, len(data), err)
+		case tc.err != "" && (err == nil || err.Error() != tc.err):
+			t.Errorf("%d bytes, limit %d: %v, want %q", tc.n, tc.limit, err, tc.err)
+		}
+	}
+}
