@@ -61,9 +61,10 @@ func (s *sender) dir(arg string, skip func(path, why string)) error {
 				return fs.SkipDir
 			}
 			return nil
-		case d.IsDir() && isPack(fsys, rel) && rel == ".":
-			return fmt.Errorf("%s is a case pack (it holds pack.yaml), not replays: tileproof cases lint %[1]s checks it", arg)
 		case d.IsDir() && isPack(fsys, rel):
+			if rel == "." {
+				return fmt.Errorf("%s is a case pack (it holds pack.yaml), not replays: tileproof cases lint %[1]s checks it", arg)
+			}
 			skip(name(rel), "a case pack (it holds pack.yaml): cases, not replays")
 			return fs.SkipDir
 		case d.IsDir() || !IsReplayFile(rel):
