@@ -112,8 +112,8 @@ func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
 		if _, dup := s.rules[p.Name]; dup {
 			return nil, fmt.Errorf("profile %s is given twice", p.Name)
 		}
-		if g := p.Generator(); g != engine.RNGID && s.Signed() {
-			return nil, fmt.Errorf("profile %s's seeded games spawn by %s, and the server deals by %s: signed, it would seal games whose replays cannot be seeded ones of %s (serve it unsigned: docs/api.md, \"Profiles of another generator\")", p.Name, g, engine.RNGID, p.Name)
+		if s.Signed() && !SeededReplays(p) {
+			return nil, fmt.Errorf("profile %s's seeded games spawn by %s, and the server deals by %s: signed, it would seal games whose replays cannot be seeded ones of %s (serve it unsigned: docs/api.md, \"Profiles of another generator\")", p.Name, p.Generator(), engine.RNGID, p.Name)
 		}
 		s.rules[p.Name] = r
 	}
@@ -128,6 +128,13 @@ func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
 	}
 	return s, nil
 }
+
+// SeededReplays reports whether the server's games of profile p replay
+// as p's seeded games: whether p's seeded games spawn by tp1, as the
+// server deals every game. A game of another profile (hallabois-4x4) is
+// replayed spawn-recorded, and a signed server does not serve it
+// (docs/api.md, "Profiles of another generator").
+func SeededReplays(p *engine.Profile) bool { return p.Generator() == engine.RNGID }
 
 // Signed reports whether the server seals and signs its states.
 func (s *Server) Signed() bool { return s.sealer != nil }
@@ -186,7 +193,7 @@ func (s *Server) spec(name string, rules *engine.Rules) *protocol.Spec {
 	p := rules.Profile()
 	sp := &protocol.Spec{Game: name, Profile: p.Name, Rules: p.Version, Title: p.Title, Rows: p.Rows, Cols: p.Cols, RNG: engine.RNGID,
 		Replay: protocol.ReplaySeeded, StateFormat: protocol.StateFormat, Signed: s.Signed(), Features: []string{protocol.SeedTP1}, Actions: []string{"move"}}
-	if p.Generator() != engine.RNGID {
+	if !SeededReplays(p) {
 		sp.Replay = protocol.ReplaySpawnRecorded
 	}
 	sp.Features = append(sp.Features, protocol.SizeFeature(p.Rows, p.Cols))

@@ -61,11 +61,11 @@ func (c *cli) serve(f *serveFlags, args []string) int {
 		return c.fail(exitBadUsage, "serve: --forced-spawns and a signing key: a signed server takes no forced spawn (it would let a player choose the tiles); give one or the other")
 	}
 	if f.profiles == "" {
-		// Signed, the built-in profiles the server deals as their own
-		// generator would (server.NewWith refuses the others).
+		// Signed, the built-in profiles whose games replay seeded
+		// (server.NewWith refuses the others).
 		var names []string
 		for _, name := range engine.BuiltinNames() {
-			if p, _ := engine.BuiltinProfile(name); len(key) == 0 || p.Generator() == engine.RNGID {
+			if p, _ := engine.BuiltinProfile(name); len(key) == 0 || server.SeededReplays(p) {
 				names = append(names, name)
 			}
 		}
