@@ -40,20 +40,18 @@ type BatchReport struct {
 	top      int // the top scores that need the operator's eyes
 
 	mu        sync.Mutex
-	valid     int                // the valid replays added that need no one's eyes whatever the scores
-	unpaged   int                // replays that could have had a page, over the cap
-	needs     []*held            // suspicious, atypical and invalid replays, for their pages
-	tops      []*held            // the top scores among the replays added, for their pages (an atypical one's holds nothing)
-	pending   map[string][]*held // replays Verify held, until Add decides
-	maybe     []*held            // valid replays whose page Finish decides, on the top scores
-	heldBytes int                // the bytes held
-	claims    map[string]uint64  // the claimed score of each replay verified, until add takes it
-	written   map[string]bool    // the pages' file names written, in dir (one written at once may not be kept)
-	replaced  map[string]bool    // each page's file name this report set out to write: whether an earlier report's page was there
-	pages     map[string]string  // a replay's name to its page's URL, relative to FILE
-	files     map[string]bool    // the pages' file names kept, in dir
-	failed    map[string]error   // the pages' file names that could not be written, and why
-	err       error              // the first page kept that could not be written
+	valid     int                   // the valid replays added that need no one's eyes whatever the scores
+	unpaged   int                   // replays that could have had a page, over the cap
+	needs     []*held               // suspicious, atypical and invalid replays, for their pages
+	tops      []*held               // the top scores among the replays added, for their pages (an atypical one's holds nothing)
+	pending   map[string][]*held    // replays Verify held, until Add decides
+	maybe     []*held               // valid replays whose page Finish decides, on the top scores
+	heldBytes int                   // the bytes held
+	claims    map[string]uint64     // the claimed score of each replay verified, until add takes it
+	writes    map[string]*pageWrite // the pages this report set out to write, by file name in dir (one written at once may not be kept)
+	pages     map[string]string     // a replay's name to its page's URL, relative to FILE
+	files     map[string]bool       // the pages' file names kept, in dir
+	err       error                 // the first page kept that could not be written
 	entries   []Entry
 	temps     atomic.Int64   // the temporary files made so far, for their names
 	writing   sync.WaitGroup // the pages Add has being written
@@ -96,7 +94,7 @@ func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPage
 	}
 	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
 		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string]uint64{}, pending: map[string][]*held{},
-		written: map[string]bool{}, replaced: map[string]bool{}, failed: map[string]error{}, pages: map[string]string{}, files: map[string]bool{},
+		writes: map[string]*pageWrite{}, pages: map[string]string{}, files: map[string]bool{},
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
 }
 
@@ -178,9 +176,11 @@ func (h *BatchReport) writePage(name string, r *replay.Replay, from replay.Verdi
 	// named twice) does not take the other write's file for an earlier
 	// report's.
 	h.mu.Lock()
-	if _, claimed := h.replaced[page]; !claimed {
+	pw := h.writes[page]
+	if pw == nil {
 		_, serr := h.root.Stat(page)
-		h.replaced[page] = serr == nil
+		pw = &pageWrite{earlier: serr == nil}
+		h.writes[page] = pw
 	}
 	h.mu.Unlock()
 	err := h.writeFileAtomic(page, func(w io.Writer) error {
@@ -191,10 +191,17 @@ func (h *BatchReport) writePage(name string, r *replay.Replay, from replay.Verdi
 	if err != nil {
 		// A page written at once may not be kept: keepPage fails the
 		// report when it is.
-		h.failed[page] = err
+		pw.err = err
 		return
 	}
-	h.written[page] = true
+	pw.done = true
+}
+
+// pageWrite is what became of a page this report set out to write.
+type pageWrite struct {
+	earlier bool  // an earlier report's page was there before this report first wrote it
+	done    bool  // written
+	err     error // the write failed, when not done
 }
 
 // Add records a verdict, in the batch's order, and starts writing the
@@ -310,7 +317,7 @@ func (h *BatchReport) removeStale() (int, error) {
 		if err := h.root.Remove(name); err != nil {
 			return n, err
 		}
-		if !h.written[name] || h.replaced[name] {
+		if pw := h.writes[name]; pw == nil || !pw.done || pw.earlier {
 			n++
 		}
 	}

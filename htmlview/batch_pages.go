@@ -186,12 +186,13 @@ func (h *BatchReport) release(x *held) {
 // that could not be written fails the report.
 func (h *BatchReport) keepPage(name string) {
 	page := pageFile(name)
-	switch err := h.failed[page]; {
-	case h.written[page]:
+	switch pw := h.writes[page]; {
+	case pw == nil:
+	case pw.done:
 		h.pages[name] = h.dirURL + "/" + url.PathEscape(page)
 		h.files[page] = true
-	case err != nil && h.err == nil:
-		h.err = err
+	case pw.err != nil && h.err == nil:
+		h.err = pw.err
 	}
 }
 
