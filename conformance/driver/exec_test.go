@@ -103,6 +103,7 @@ func waitDead(t *testing.T, what string, pid int) {
 // ended when the driver ends the adapter, at Close and (but the last,
 // whose parent is gone by then) at the restart after a crash.
 func TestExecEndsDescendants(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("the descendants are found through /proc")
 	}
@@ -229,6 +230,7 @@ func runCore(t *testing.T, impl conformance.Impl) *conformance.Report {
 // then nothing costs three timeouts, not one a request (52 minutes for
 // the pack at 5 s each): the rest is reported as not run, saying why.
 func TestExecStopsAfterTimeouts(t *testing.T) {
+	t.Parallel()
 	e := &Exec{Command: fake(t, "silent"), Timeout: 500 * time.Millisecond, Stderr: io.Discard}
 	defer e.Close()
 	start := time.Now()
@@ -256,6 +258,7 @@ func TestExecStopsAfterTimeouts(t *testing.T) {
 // request under way and every check after it are not run, saying why,
 // none a failure of the implementation's; the process is ended at once.
 func TestExecRunDeadline(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeoutCause(t.Context(), 3*time.Second, errors.New("the run's deadline of 3s has passed"))
 	defer cancel()
 	e := &Exec{Command: fake(t, "slow 40ms"), Context: ctx, Stderr: io.Discard}
@@ -288,6 +291,7 @@ func TestExecRunDeadline(t *testing.T) {
 // a request at once, whatever its timeout, and every later request fails
 // at once as not run, with the cause.
 func TestExecCancel(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancelCause(t.Context())
 	e := &Exec{Command: fake(t, "silent"), Timeout: time.Minute, Context: ctx, Stderr: io.Discard}
 	defer e.Close()
@@ -316,6 +320,7 @@ func TestExecCancel(t *testing.T) {
 // on is reported as that, at once, and one that exits with its status;
 // both are crashes, neither a timeout.
 func TestExecEndOfStdout(t *testing.T) {
+	t.Parallel()
 	for mode, want := range map[string]string{
 		"close-stdout":     "new (request 2): the implementation closed its stdout, still running, without answering",
 		"exit-after-hello": "new (request 2): the implementation exited (exit status 7) without answering",
@@ -376,6 +381,7 @@ func TestExecPrefix(t *testing.T) {
 // while it answers ahead, guessing the ids) fills the pipe of requests;
 // the write that would wait for ever times out.
 func TestExecDeaf(t *testing.T) {
+	t.Parallel()
 	e := &Exec{Command: fake(t, "deaf"), Timeout: 500 * time.Millisecond, Stderr: io.Discard}
 	defer e.Close()
 	var err error
@@ -392,6 +398,7 @@ func TestExecDeaf(t *testing.T) {
 // TestExecAnswers: what the driver makes of answers that are not proper
 // ones, and of refusals: each names the request and the field.
 func TestExecAnswers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mode   string
 		call   func(e *Exec) error
@@ -466,6 +473,7 @@ func TestLegalNotListed(t *testing.T) {
 // than it is all the test needs, and a sleep is never shorter on a busy
 // machine, so the start is the timeout and half a second.
 func TestExecSlowStart(t *testing.T) {
+	t.Parallel()
 	e := &Exec{Command: fake(t, "slow-start 2500ms"), Timeout: 2 * time.Second, Stderr: io.Discard}
 	defer e.Close()
 	if _, err := e.Hello(); err != nil {

@@ -170,6 +170,7 @@ func forwardBatches(t *testing.T, e *Exec, l *load) {
 // TestSilentTimesOut: a pipelined batch to an implementation that reads
 // every request and answers none fails by the timeout, not later.
 func TestSilentTimesOut(t *testing.T) {
+	t.Parallel()
 	e := &Exec{Command: fake(t, "silent"), Timeout: time.Second, Stderr: io.Discard}
 	defer e.Close()
 	if _, err := e.Hello(); err != nil {

@@ -15,6 +15,7 @@ import (
 // under way at once, whatever its timeout, and it and every later request
 // fail as not run, with the cause; the run's deadline does the same.
 func TestHTTPCancel(t *testing.T) {
+	t.Parallel()
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done() // never answers
 	}))

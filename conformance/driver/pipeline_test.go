@@ -88,6 +88,7 @@ func sameResults(t *testing.T, got, want []conformance.OneMoveResult) {
 // games from its own generator in the order of the loads, so the two
 // runs see the same tiles.
 func TestPlayAllAsOneByOne(t *testing.T) {
+	t.Parallel()
 	games := randomGames(500, 7)
 	a, b := adapter(t), adapter(t)
 	defer a.Close()
@@ -109,6 +110,7 @@ func TestPlayAllAsOneByOne(t *testing.T) {
 // that is gone, nor each waiting its timeout); the next request starts
 // the adapter again.
 func TestPlayAllFailure(t *testing.T) {
+	t.Parallel()
 	games := randomGames(20, 3)
 	for i := range games {
 		games[i].State.Board = classicBoard
@@ -175,6 +177,7 @@ func TestPlayAllRefusedLoad(t *testing.T) {
 // implementation that answers only once 64 requests wait gets them (and
 // plays the batch); one that waits for 65 never does.
 func TestPlayAllWindow(t *testing.T) {
+	t.Parallel()
 	games := randomGames(100, 1)
 	e := &Exec{Command: fake(t, "window 64"), Timeout: 2 * time.Second, Stderr: io.Discard}
 	defer e.Close()
@@ -194,6 +197,7 @@ func TestPlayAllWindow(t *testing.T) {
 // games played one at a time (each load's generator is its number in the
 // run, whatever the order the requests finish in).
 func TestHTTPPlayAll(t *testing.T) {
+	t.Parallel()
 	srv := builtinServer(t)
 	var inFlight, most atomic.Int64
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
