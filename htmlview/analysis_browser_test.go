@@ -21,6 +21,7 @@ import (
 // the sentence that it is not a finding and a row an evaluator, and the
 // page is no wider than the window.
 func TestBrowserEvidence(t *testing.T) {
+	t.Parallel()
 	p, rep := analysedPage(t, "valid/classic-2048.yaml", analyze.Options{Clairvoyance: true})
 	in := tab(t) // each page a new document in the one tab
 	for _, w := range []int64{1280, 390} {
@@ -73,6 +74,7 @@ func bandRows(t *testing.T, ctx context.Context) []string {
 // again the other way (still last); its filter shows one band's rows;
 // on a phone the page is no wider than the window.
 func TestBrowserReportBands(t *testing.T) {
+	t.Parallel()
 	entries := corpusEntries(t)
 	want := map[string]int{}
 	for i := range entries {
@@ -141,6 +143,7 @@ func TestBrowserReportBands(t *testing.T) {
 // valid game: the bytes a submission the column adds, and a sort and a
 // filter by band within the same targets.
 func TestBrowserReportBandsScale(t *testing.T) {
+	t.Parallel()
 	for _, n := range scaleSizes() {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			entries := fabricated(n)
@@ -161,6 +164,7 @@ func TestBrowserReportBandsScale(t *testing.T) {
 // window, the seal and the sentence that the figures change no band;
 // the page is no wider than the window.
 func TestBrowserThinkTimes(t *testing.T) {
+	t.Parallel()
 	r := playTimed(t, "browser", 120)
 	p, rep := timedPage(t, r, func(r *replay.Replay) error { return server.CheckTimes([]byte(thinkKey), r) })
 	if rep.ThinkTime == nil || rep.ThinkTime.Sealed == nil || !*rep.ThinkTime.Sealed {
@@ -248,6 +252,7 @@ func thinkRows(t *testing.T, ctx context.Context) (cells []string, label string)
 // each row's median has its label and the page is no wider than the
 // window.
 func TestBrowserReportThink(t *testing.T) {
+	t.Parallel()
 	games := timedGames(t, 90)
 	order := []string{"bare.json", "a.json", "classic.yaml", "b.json"}
 	summary, _, medians := thinkBatch(t, games, order)
@@ -303,6 +308,7 @@ func TestBrowserReportThink(t *testing.T) {
 // median think time for half the valid games: the bytes a submission the
 // column adds, and a sort and a filter by it within the same targets.
 func TestBrowserReportThinkScale(t *testing.T) {
+	t.Parallel()
 	for _, n := range scaleSizes() {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			entries := fabricated(n)

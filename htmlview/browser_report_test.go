@@ -192,6 +192,7 @@ func fabricated(n int) []Entry {
 // submission, loaded in at most 2 s (3 s for 100,000), a sort and a
 // filter answered in at most 200 ms.
 func TestBrowserReportScale(t *testing.T) {
+	t.Parallel()
 	for _, n := range scaleSizes() {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			b := reportHTML(t, "audit", fabricated(n))

@@ -24,6 +24,7 @@ func undoLog(t testing.TB, pairs int) *replay.Replay {
 // the verifier walks the game, opens in the browser within 5 s and shows
 // any step: the move's board at an odd step, the start at an even one.
 func TestBrowserLongUndoLog(t *testing.T) {
+	t.Parallel()
 	r := undoLog(t, 500000)
 	pv := NewViewer(r)
 	var first, moved replay.Frame

@@ -38,7 +38,11 @@ var browser = &testkit.Browser{Width: 1000, Height: 1000, TabTimeout: 60 * time.
 // there on a correct page.
 const hangBound = 30 * time.Second
 
-func TestMain(m *testing.M) { testkit.Main(m) }
+// tabsAtOnce is how many tests run at once unless -parallel says: a
+// browser test waits on Chromium's frames far more than it uses a core.
+const tabsAtOnce = 4
+
+func TestMain(m *testing.M) { testkit.MainAtOnce(m, tabsAtOnce) }
 
 // tab opens a new tab of the shared browser.
 func tab(t *testing.T) context.Context {

@@ -17,6 +17,7 @@ import (
 // of a game whose times are not sealed shows the line, the reason as
 // text, at 1,280 px and on a 390 px phone no wider than the window.
 func TestBrowserTimes(t *testing.T) {
+	t.Parallel()
 	entries, _, notSealed, _, _ := timedEntries(t)
 	b := reportHTML(t, "batch", entries)
 	want := map[string]bool{}
