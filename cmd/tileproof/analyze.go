@@ -53,7 +53,7 @@ to be people) to stdout, with the thresholds of the built-in one, for --referenc
 	numFlag(fl, &f.maxMoves, "max-moves", 0, fmt.Sprintf("analyse at most the first `N` counted moves of each game (0: %d)", analyze.DefaultMaxMoves))
 	fl.StringVar(&f.reference, "reference", "", "place the games against the reference set in `FILE` instead of the built-in one")
 	fl.StringVar(&f.buildReference, "build-reference", "", "write a reference set named `NAME` made of these games to stdout")
-	fl.StringVar(&f.source, "source", "", "with --build-reference, the games' source, in words")
+	fl.StringVar(&f.source, "source", "", "with --build-reference, the games' source, in `WORDS`")
 	fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable), as tileproof verify takes")
 	fl.StringVar(&f.timesKeyFile, "times-key-file", "", "check each game's think times against the key in `FILE` of the signed server that dealt it (as serve --key-file takes it)")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.analyze(cmd, &f, args) })

@@ -36,13 +36,15 @@ func (c *cli) recordCommand() *cobra.Command {
 		Long: `Record games as replays, to make test data: from a seed and a move log, or played by a
 built-in player (random or expectimax), one or many (--games). The claim is everything the
 game reached. A seeded game spawns by its profile's generator, as verify replays it: tp1, or
-hallabois-lcg under hallabois-4x4 and hallabois-3x3 (whose seeds are numbers). With --impl exec:COMMAND --player P the games are played in another
-implementation and recorded with its spawns (spawn-recorded replays, no seed, the claim
-the implementation's own state: score, moves, board, won, over, result). Every step is
-compared with the engine as conform --observe compares it (moves that change nothing and
-one move after the end included); when the implementation breaks the rules, the game
-written ends there and record exits 1 naming the step. Without --profile, the games are
-played under the first profile the implementation declares.`,
+hallabois-lcg under hallabois-4x4 and hallabois-3x3 (whose seeds are numbers).
+
+With --impl exec:COMMAND --player P the games are played in another implementation and
+recorded with its spawns (spawn-recorded replays, no seed, the claim the implementation's
+own state: score, moves, board, won, over, result). Every step is compared with the engine
+as conform --observe compares it (moves that change nothing and one move after the end
+included); when the implementation breaks the rules, the game written ends there and
+record exits 1 naming the step. Without --profile, the games are played under the first
+profile the implementation declares.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.seed, "seed", "", "the seed `TEXT`; with --games N, the games use TEXT-1 ... TEXT-N")
