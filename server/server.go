@@ -51,7 +51,7 @@ type Server struct {
 	ForcedSpawns bool
 
 	verifier  *replay.Verifier // POST /api/verify (verify.go)
-	verifying chan struct{}    // a token a request verifying
+	verifying chan struct{}    // a token a replay being verified
 }
 
 // Options configure a server.

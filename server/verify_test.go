@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -235,5 +236,56 @@ func TestVerifyEndpointCount(t *testing.T) {
 	last := lines[len(lines)-1]
 	if code != 200 || len(lines) != MaxVerifyLines+1 || !strings.Contains(last, fmt.Sprintf("more than %d replays", MaxVerifyLines)) {
 		t.Errorf("%d, %d lines, the last %s", code, len(lines), last)
+	}
+}
+
+// TestVerifyEndpointSlowClients: clients that send their bodies slowly
+// (a replay begun, a JSON Lines stream with its first line begun, a
+// stream whose first line is verified and whose second has not come)
+// hold no place among the verifying: with three times MaxVerifying of
+// them waiting, a replay sent whole is verified (before, each held a
+// place from before its body was read, up to serve's read timeout of
+// 30 s, and the next request was answered 503).
+func TestVerifyEndpointSlowClients(t *testing.T) {
+	ts := newTestServer(t, "")
+	addr := strings.TrimPrefix(ts.URL, "http://")
+	line := `{"profile":"tile-merge","seed":"7","moves":"","claim":{"score":0,"maxTile":4,"moves":0}}` + "\n"
+	var conns []net.Conn
+	t.Cleanup(func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	slow := func(ctype, sent string) net.Conn {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		fmt.Fprintf(c, "POST /api/verify HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\nContent-Length: 100000\r\n\r\n%s", addr, ctype, sent)
+		return c
+	}
+	for range MaxVerifying {
+		// A stream's first line verified; then its second begun.
+		c := slow("application/jsonl", line)
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil || !strings.Contains(got, `"valid":true`) {
+			t.Fatalf("a stream's first verdict: %q %v", got, err)
+		}
+		io.WriteString(c, `{"profile":`)
+	}
+	for range MaxVerifying {
+		slow("application/yaml", "profile: ")
+		slow("application/jsonl", `{"profile":`)
+	}
+	time.Sleep(100 * time.Millisecond) // every slow request has begun in the server
+	for _, ctype := range []string{"application/yaml", "application/jsonl"} {
+		if code, body, _ := postVerify(t, ts.URL, ctype, line); code != 200 || !strings.Contains(body, `"valid":true`) {
+			t.Errorf("%s, sent whole while %d slow clients wait: %d %s", ctype, len(conns), code, body)
+		}
 	}
 }
