@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 
 	"github.com/tileproof/tileproof/replay"
@@ -74,8 +75,8 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 }
 
 // verifyLines answers a JSON Lines body: a verdict a line, each written
-// out as soon as the body has no more lines ready, so that a client
-// streaming replays gets each verdict promptly. Each line waits for a
+// out before the body is read further, so that a client streaming
+// replays gets each verdict promptly. Each line waits for a
 // place among the verifying, and gives it back once verified.
 func (s *Server) verifyLines(w http.ResponseWriter, r *http.Request) {
 	body := http.MaxBytesReader(w, r.Body, MaxVerifyBody)
@@ -94,7 +95,10 @@ func (s *Server) verifyLines(w http.ResponseWriter, r *http.Request) {
 	}
 	var line []byte
 	n := 0
-	jsonl.Read("request", body, MaxVerifyReplay, func(in replay.Input) bool {
+	// The verdicts so far go out before each read of more of the body,
+	// which may wait: also when the body has the start of the next line
+	// and not its end.
+	jsonl.Read("request", flushFirst{body, flush}, MaxVerifyReplay, func(in replay.Input) bool {
 		if r.Context().Err() != nil {
 			return false // the client has gone
 		}
@@ -123,6 +127,18 @@ func (s *Server) verifyLines(w http.ResponseWriter, r *http.Request) {
 			return false
 		}
 		return n <= MaxVerifyLines
-	}, flush)
+	}, nil)
 	flush()
+}
+
+// flushFirst is a request body that writes out the answer so far
+// (flush) before each read of more of it.
+type flushFirst struct {
+	r     io.Reader
+	flush func()
+}
+
+func (f flushFirst) Read(p []byte) (int, error) {
+	f.flush()
+	return f.r.Read(p)
 }

@@ -178,8 +178,8 @@ func TestVerifyEndpointLines(t *testing.T) {
 }
 
 // TestVerifyEndpointStreams sends JSON Lines one line at a time and reads
-// each verdict before sending the next: a verdict is written as soon as
-// the body has no more lines ready.
+// each verdict before sending the next: a verdict is written before
+// the body is read further.
 func TestVerifyEndpointStreams(t *testing.T) {
 	ts := newTestServer(t, "")
 	pr, pw := io.Pipe()
@@ -287,5 +287,42 @@ func TestVerifyEndpointSlowClients(t *testing.T) {
 		if code, body, _ := postVerify(t, ts.URL, ctype, line); code != 200 || !strings.Contains(body, `"valid":true`) {
 			t.Errorf("%s, sent whole while %d slow clients wait: %d %s", ctype, len(conns), code, body)
 		}
+	}
+}
+
+// TestVerifyEndpointStreamsBeforeAPartialLine: a line's verdict is
+// written out before the server waits for more of the body, also when the
+// start of the next line came with it (before, it waited for the next
+// line's end: a client that sends a long replay in parts read the verdict
+// of the one before only once the long one was all sent).
+func TestVerifyEndpointStreamsBeforeAPartialLine(t *testing.T) {
+	ts := newTestServer(t, "")
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	req, _ := http.NewRequest("POST", ts.URL+"/api/verify", pr)
+	req.Header.Set("Content-Type", "application/jsonl")
+	line := `{"profile":"tile-merge","seed":"7","moves":"","claim":{"score":0,"maxTile":4,"moves":0}}` + "\n"
+	go io.WriteString(pw, line+`{"profile":"tile-merge",`)
+	got := make(chan string, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		s, err := bufio.NewReader(resp.Body).ReadString('\n')
+		if err != nil {
+			s += " " + err.Error()
+		}
+		got <- s
+	}()
+	select {
+	case s := <-got:
+		if !strings.HasPrefix(s, `{"name":"request:1","valid":true,`) {
+			t.Errorf("the first verdict: %q", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no verdict of the first line within 10 s, the second line begun")
 	}
 }
