@@ -144,7 +144,7 @@ func BenchmarkHandler(b *testing.B) {
 
 // BenchmarkVerifyLoopback posts replays to POST /api/verify over
 // loopback from as many clients as GOMAXPROCS (the endpoint verifies at
-// most 8 requests at once, answering the rest 503): a short seeded game
+// most 8 replays at once, answering the rest 503): a short seeded game
 // and the corpus's longest, each as YAML. It reports requests and moves
 // a second, the CPU time of a request, and the process's peak resident
 // memory (the test binary's, client and server together).

@@ -51,7 +51,7 @@ type Server struct {
 	ForcedSpawns bool
 
 	verifier  *replay.Verifier // POST /api/verify (verify.go)
-	verifying chan struct{}    // a token a request verifying
+	verifying chan struct{}    // a token a replay being verified
 }
 
 // Options configure a server.
@@ -278,14 +278,20 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 	if !ok {
 		return
 	}
-	var received uint64 // when the action came in, as the seals keep time
-	if s.Signed() {
-		received = s.record.millis()
-	}
 	req, rerr := readAction(w, r)
 	if rerr != nil {
 		httpError(w, rerr.code, rerr.msg)
 		return
+	}
+	// When the action came in, as the seals keep time: once the whole
+	// body is read, not when the headers were. A client may send its
+	// headers before it has chosen the action, and send the action (the
+	// body) when it has: a time taken before the body would hide that
+	// wait, up to the read timeout, and make a time shorter than the
+	// player took.
+	var received uint64
+	if s.Signed() {
+		received = s.record.millis()
 	}
 	var sec *secret
 	if s.Signed() {

@@ -3,8 +3,11 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -216,5 +219,65 @@ func TestActionLetter(t *testing.T) {
 		if letter, ok := actionLetter(tc.typ, tc.dir); letter != tc.letter || ok != tc.ok {
 			t.Errorf("actionLetter(%q, %q) = %q, %v; want %q, %v", tc.typ, tc.dir, letter, ok, tc.letter, tc.ok)
 		}
+	}
+}
+
+// clockReader is a request body that moves the server's clock by wait
+// before the rest of the body comes: a client that sends its request's
+// headers, and its body up to the action, before it has chosen the
+// action.
+type clockReader struct {
+	head, tail []byte
+	advance    func(time.Duration)
+	wait       time.Duration
+}
+
+func (c *clockReader) Read(p []byte) (int, error) {
+	if len(c.head) > 0 {
+		n := copy(p, c.head)
+		c.head = c.head[n:]
+		return n, nil
+	}
+	if c.wait > 0 {
+		c.advance(c.wait)
+		c.wait = 0
+	}
+	if len(c.tail) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, c.tail)
+	c.tail = c.tail[n:]
+	return n, nil
+}
+
+// TestThinkTimeCountsTheBody: the think time runs until the whole action
+// has come in, not until its headers have: a client that sends the
+// headers at once and the action 5 s later thought for 5 s, and is
+// measured so (before, at 0 ms: any wait hid in a request's body, up to
+// the server's read timeout).
+func TestThinkTimeCountsTheBody(t *testing.T) {
+	s, err := NewWith(sealable(), Options{Key: []byte(testKey)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	advance := fakeClock(s)
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/games/tile-merge/init?seed=body", nil))
+	var r protocol.Response
+	if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil || !r.OK {
+		t.Fatalf("init: %v %s", err, rec.Body)
+	}
+	body := []byte(action(t, r.State, r.LegalActions[0]))
+	cut := bytes.Index(body, []byte(`"action"`))
+	req := httptest.NewRequest(http.MethodPost, "/api/games/tile-merge/action", &clockReader{head: body[:cut], tail: body[cut:], advance: advance, wait: 5 * time.Second})
+	req.Header.Set("Content-Type", "application/json")
+	rec = httptest.NewRecorder()
+	s.ServeHTTP(rec, req)
+	r = protocol.Response{}
+	if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil || !r.OK || r.ThinkMs == nil {
+		t.Fatalf("move: %v %s", err, rec.Body)
+	}
+	if *r.ThinkMs != 5000 {
+		t.Errorf("thinkMs %d, and the action came 5000 ms after the state was handed out", *r.ThinkMs)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 
 	"github.com/tileproof/tileproof/replay"
@@ -14,8 +15,11 @@ import (
 // The bounds of POST /api/verify (docs/api.md, "Verifying replays"): one
 // replay, or one line of a JSON Lines body, is at most MaxVerifyReplay
 // bytes; a JSON Lines body at most MaxVerifyBody bytes and
-// MaxVerifyLines lines; at most MaxVerifying requests verify at once, the
-// next answered 503 at once. Verifying is linear in the replay's size, so
+// MaxVerifyLines lines; at most MaxVerifying replays are verified at
+// once, a single replay's request answered 503 at once when none is free
+// and a JSON Lines line waiting for its turn. A request takes a place
+// only to verify what it has read, never while its body comes in, so a
+// slow client holds none. Verifying is linear in the replay's size, so
 // these bound the time of a request too; serve's read and write timeouts
 // bound a slow client.
 const (
@@ -41,18 +45,13 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 		httpError(w, rerr.code, rerr.msg)
 		return
 	}
-	select {
-	case s.verifying <- struct{}{}:
-		defer func() { <-s.verifying }()
-	default:
-		w.Header().Set("Retry-After", "1")
-		httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("%d requests are verifying already; try again", cap(s.verifying)))
-		return
-	}
 	if kind == "application/jsonl" {
 		s.verifyLines(w, r)
 		return
 	}
+	// The body is read before the request takes a place among the
+	// verifying: a place held while a body comes in would let a few
+	// clients that send slowly hold them all (up to the read timeout each).
 	body, rerr := readBody(w, r, MaxVerifyReplay, "the replay")
 	if rerr != nil {
 		httpError(w, rerr.code, rerr.msg)
@@ -62,14 +61,23 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, "the body is not a JSON object: send a replay in JSON as application/json, one in YAML as application/yaml")
 		return
 	}
+	select {
+	case s.verifying <- struct{}{}:
+	default:
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("%d replays are being verified already; try again", cap(s.verifying)))
+		return
+	}
 	vd := s.verifier.VerifyFile("request", body)
+	<-s.verifying
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(jsonl.AppendVerdict(nil, vd))
 }
 
 // verifyLines answers a JSON Lines body: a verdict a line, each written
-// out as soon as the body has no more lines ready, so that a client
-// streaming replays gets each verdict promptly.
+// out before the body is read further, so that a client streaming
+// replays gets each verdict promptly. Each line waits for a
+// place among the verifying, and gives it back once verified.
 func (s *Server) verifyLines(w http.ResponseWriter, r *http.Request) {
 	body := http.MaxBytesReader(w, r.Body, MaxVerifyBody)
 	w.Header().Set("Content-Type", "application/jsonl")
@@ -87,7 +95,10 @@ func (s *Server) verifyLines(w http.ResponseWriter, r *http.Request) {
 	}
 	var line []byte
 	n := 0
-	jsonl.Read("request", body, MaxVerifyReplay, func(in replay.Input) bool {
+	// The verdicts so far go out before each read of more of the body,
+	// which may wait: also when the body has the start of the next line
+	// and not its end.
+	jsonl.Read("request", flushFirst{body, flush}, MaxVerifyReplay, func(in replay.Input) bool {
 		if r.Context().Err() != nil {
 			return false // the client has gone
 		}
@@ -101,13 +112,33 @@ func (s *Server) verifyLines(w http.ResponseWriter, r *http.Request) {
 			}
 			vd = jsonl.Unreadable(in.Name, in.Err)
 		default:
+			// A place among the verifying, for this line only: the
+			// request holds none while its next line comes in.
+			select {
+			case s.verifying <- struct{}{}:
+			case <-r.Context().Done():
+				return false
+			}
 			vd = s.verifier.VerifyFile(in.Name, in.Data)
+			<-s.verifying
 		}
 		line = jsonl.AppendVerdict(line[:0], vd)
 		if _, err := out.Write(line); err != nil {
 			return false
 		}
 		return n <= MaxVerifyLines
-	}, flush)
+	}, nil)
 	flush()
+}
+
+// flushFirst is a request body that writes out the answer so far
+// (flush) before each read of more of it.
+type flushFirst struct {
+	r     io.Reader
+	flush func()
+}
+
+func (f flushFirst) Read(p []byte) (int, error) {
+	f.flush()
+	return f.r.Read(p)
 }

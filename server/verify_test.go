@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -177,8 +178,8 @@ func TestVerifyEndpointLines(t *testing.T) {
 }
 
 // TestVerifyEndpointStreams sends JSON Lines one line at a time and reads
-// each verdict before sending the next: a verdict is written as soon as
-// the body has no more lines ready.
+// each verdict before sending the next: a verdict is written before
+// the body is read further.
 func TestVerifyEndpointStreams(t *testing.T) {
 	ts := newTestServer(t, "")
 	pr, pw := io.Pipe()
@@ -235,5 +236,93 @@ func TestVerifyEndpointCount(t *testing.T) {
 	last := lines[len(lines)-1]
 	if code != 200 || len(lines) != MaxVerifyLines+1 || !strings.Contains(last, fmt.Sprintf("more than %d replays", MaxVerifyLines)) {
 		t.Errorf("%d, %d lines, the last %s", code, len(lines), last)
+	}
+}
+
+// TestVerifyEndpointSlowClients: clients that send their bodies slowly
+// (a replay begun, a JSON Lines stream with its first line begun, a
+// stream whose first line is verified and whose second has not come)
+// hold no place among the verifying: with three times MaxVerifying of
+// them waiting, a replay sent whole is verified (before, each held a
+// place from before its body was read, up to serve's read timeout of
+// 30 s, and the next request was answered 503).
+func TestVerifyEndpointSlowClients(t *testing.T) {
+	ts := newTestServer(t, "")
+	addr := strings.TrimPrefix(ts.URL, "http://")
+	line := `{"profile":"tile-merge","seed":"7","moves":"","claim":{"score":0,"maxTile":4,"moves":0}}` + "\n"
+	var conns []net.Conn
+	t.Cleanup(func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	slow := func(ctype, sent string) net.Conn {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		fmt.Fprintf(c, "POST /api/verify HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\nContent-Length: 100000\r\n\r\n%s", addr, ctype, sent)
+		return c
+	}
+	for range MaxVerifying {
+		// A stream's first line verified; then its second begun.
+		c := slow("application/jsonl", line)
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil || !strings.Contains(got, `"valid":true`) {
+			t.Fatalf("a stream's first verdict: %q %v", got, err)
+		}
+		io.WriteString(c, `{"profile":`)
+	}
+	for range MaxVerifying {
+		slow("application/yaml", "profile: ")
+		slow("application/jsonl", `{"profile":`)
+	}
+	time.Sleep(100 * time.Millisecond) // every slow request has begun in the server
+	for _, ctype := range []string{"application/yaml", "application/jsonl"} {
+		if code, body, _ := postVerify(t, ts.URL, ctype, line); code != 200 || !strings.Contains(body, `"valid":true`) {
+			t.Errorf("%s, sent whole while %d slow clients wait: %d %s", ctype, len(conns), code, body)
+		}
+	}
+}
+
+// TestVerifyEndpointStreamsBeforeAPartialLine: a line's verdict is
+// written out before the server waits for more of the body, also when the
+// start of the next line came with it (before, it waited for the next
+// line's end: a client that sends a long replay in parts read the verdict
+// of the one before only once the long one was all sent).
+func TestVerifyEndpointStreamsBeforeAPartialLine(t *testing.T) {
+	ts := newTestServer(t, "")
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	req, _ := http.NewRequest("POST", ts.URL+"/api/verify", pr)
+	req.Header.Set("Content-Type", "application/jsonl")
+	line := `{"profile":"tile-merge","seed":"7","moves":"","claim":{"score":0,"maxTile":4,"moves":0}}` + "\n"
+	go io.WriteString(pw, line+`{"profile":"tile-merge",`)
+	got := make(chan string, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		s, err := bufio.NewReader(resp.Body).ReadString('\n')
+		if err != nil {
+			s += " " + err.Error()
+		}
+		got <- s
+	}()
+	select {
+	case s := <-got:
+		if !strings.HasPrefix(s, `{"name":"request:1","valid":true,`) {
+			t.Errorf("the first verdict: %q", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no verdict of the first line within 10 s, the second line begun")
 	}
 }

@@ -10,6 +10,11 @@
 // hidden files; regular files only), - reads JSON Lines from stdin as
 // they come. Exit status 1 when a replay is invalid, 2 when one cannot be
 // read, as the command's.
+//
+// Paths are handled as bytes (strings of latin1, a character a byte), as
+// the command handles them: a file whose name is not UTF-8 is read and
+// named as there, and names on stderr are escaped as the command escapes
+// them for a terminal.
 
 import { readFile, readdir, stat, lstat, readlink } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -38,6 +43,45 @@ for (const file of flags.profile) {
 const { strict } = flags;
 const tally = { count: 0, valid: 0, invalid: 0, unreadable: 0, skipped: 0 };
 
+// A path is a latin1 string, a character a byte of the file's name:
+// path.join and path.relative work on it as on bytes, and string order is
+// byte order. raw makes one of a command-line argument; bytes gives the
+// name for fs and the verifier.
+const raw = (arg) => Buffer.from(arg, 'utf8').toString('latin1');
+const bytes = (p) => Buffer.from(p, 'latin1');
+
+// shown is a path as a terminal may show it: printable characters as
+// they are; control characters, bytes that are not UTF-8, and format and
+// separator characters (which could rewrite a terminal or reorder a
+// line) escaped, as the command's messages escape them.
+function shown(p) {
+  let out = '';
+  const b = bytes(p);
+  for (let i = 0; i < b.length;) {
+    const c = b[i];
+    if (c >= 0x20 && c < 0x7f) {
+      out += String.fromCharCode(c);
+      i++;
+      continue;
+    }
+    const n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 1;
+    const seq = b.subarray(i, i + n);
+    const s = n > 1 && seq.length === n ? seq.toString('utf8') : '';
+    const cp = s.codePointAt(0);
+    if (s === '' || !Buffer.from(s, 'utf8').equals(seq)) { // a byte that starts no character
+      out += `\\x${c.toString(16).padStart(2, '0')}`;
+      i++;
+    } else if (cp === 0xfffd || /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]/u.test(s)) {
+      out += cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+      i += n;
+    } else {
+      out += s;
+      i += n;
+    }
+  }
+  return out;
+}
+
 // emit writes verdict lines as the verifier gives them, and counts them.
 async function emit(bytes) {
   if (bytes.length === 0) return;
@@ -51,7 +95,7 @@ async function emit(bytes) {
   if (!process.stdout.write(bytes)) await new Promise((r) => process.stdout.once('drain', r));
 }
 
-function isReplayFile(name) {
+function isReplayFile(name) { // name: a path
   const base = basename(name);
   if (base === 'manifest.yaml' || base.startsWith('.')) return false;
   return ['.yaml', '.yml', '.json', '.jsonl'].includes(extname(base));
@@ -60,16 +104,20 @@ function isReplayFile(name) {
 async function verifyFile(path) {
   let data;
   try {
-    data = await readFile(path);
+    data = await readFile(bytes(path));
   } catch (e) {
     fail(path, e);
   }
-  if (path.endsWith('.jsonl')) return emit(verifier.verifyLines(data, { name: path, strict, output: 'bytes' }));
-  return emit(verifier.verify(data, { name: path, strict, output: 'bytes' }));
+  if (path.endsWith('.jsonl')) return emit(verifier.verifyLines(data, { name: bytes(path), strict, output: 'bytes' }));
+  return emit(verifier.verify(data, { name: bytes(path), strict, output: 'bytes' }));
 }
 
+// fail reports what went wrong with path (or with a flag), and exits 2.
+// A file system error's message is cut before the path it quotes
+// unescaped ("ENOENT: no such file or directory").
 function fail(path, e) {
-  process.stderr.write(`verify.mjs: ${path}: ${e.message}\n`);
+  const why = e.code && e.syscall ? e.message.split(`, ${e.syscall} `)[0] : e.message;
+  process.stderr.write(`verify.mjs: ${shown(path)}: ${shown(raw(why))}\n`);
   process.exit(2);
 }
 
@@ -81,9 +129,9 @@ async function isPack(root, dir) {
   let file = join(dir, 'pack.yaml');
   try {
     for (let links = 0; links < 40; links++) {
-      const info = await lstat(file);
+      const info = await lstat(bytes(file));
       if (!info.isSymbolicLink()) return info.isFile();
-      const to = await readlink(file);
+      const to = (await readlink(bytes(file), { encoding: 'buffer' })).toString('latin1');
       if (isAbsolute(to)) return false;
       file = join(dirname(file), to);
       const rel = relative(root, file);
@@ -99,16 +147,17 @@ async function isPack(root, dir) {
 // files only, outside case packs (anything else is skipped with a note),
 // sorted by path.
 async function walk(dir, rel, files) {
-  for (const d of await readdir(join(dir, rel), { withFileTypes: true })) {
-    const r = rel === '' ? d.name : join(rel, d.name);
+  for (const d of await readdir(bytes(join(dir, rel)), { withFileTypes: true, encoding: 'buffer' })) {
+    const name = Buffer.from(d.name).toString('latin1');
+    const r = rel === '' ? name : join(rel, name);
     if (d.isDirectory() && (await isPack(dir, join(dir, r)))) {
       tally.skipped++;
-      process.stderr.write(`verify.mjs: skipped ${join(dir, r)}: a case pack (it holds pack.yaml)\n`);
+      process.stderr.write(`verify.mjs: skipped ${shown(join(dir, r))}: a case pack (it holds pack.yaml)\n`);
     } else if (d.isDirectory()) await walk(dir, r, files);
     else if (!isReplayFile(r)) continue;
     else if (!d.isFile()) {
       tally.skipped++;
-      process.stderr.write(`verify.mjs: skipped ${join(dir, r)}: not a regular file\n`);
+      process.stderr.write(`verify.mjs: skipped ${shown(join(dir, r))}: not a regular file\n`);
     } else files.push(join(dir, r));
   }
   return files;
@@ -120,14 +169,15 @@ async function verifyStdin() {
   await emit(s.end());
 }
 
-for (const arg of args) {
-  if (arg === '-') {
+for (const given of args) {
+  if (given === '-') {
     await verifyStdin();
     continue;
   }
+  const arg = raw(given);
   let info;
   try {
-    info = await stat(arg);
+    info = await stat(bytes(arg));
   } catch (e) {
     fail(arg, e);
   }
@@ -138,7 +188,7 @@ for (const arg of args) {
   if (await isPack(arg, arg)) fail(arg, new Error('a case pack (it holds pack.yaml), not replays'));
   const files = await walk(arg, '', []);
   if (files.length === 0) fail(arg, new Error('no replay files (.yaml, .yml, .json, .jsonl)'));
-  files.sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b))));
+  files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)); // by bytes: a latin1 string's order
   for (const f of files) await verifyFile(f);
 }
 

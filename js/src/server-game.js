@@ -314,7 +314,10 @@ export class ServerGame {
       init.headers['content-type'] = 'application/json';
       init.body = body;
     }
-    const res = await this._fetch(url, init);
+    // Called as a plain function: a browser's fetch called as a method of
+    // another object (this._fetch(...)) throws "Illegal invocation".
+    const fetchFn = this._fetch;
+    const res = await fetchFn(url, init);
     const text = await res.text();
     let a;
     try {

@@ -158,10 +158,12 @@ export class Verifier {
   }
 
   // call writes name and data to the module's input buffer and calls f
-  // with the name's length, then returns the verdict lines it gave.
+  // with the name's length, then returns the verdict lines it gave. A
+  // name is text, or its bytes (a file name that is not UTF-8, which the
+  // verdict then writes as the command writes it).
   #call(f, name, data, strict, output) {
     const x = this.#x;
-    const n = encoder.encode(String(name));
+    const n = name instanceof Uint8Array ? name : encoder.encode(String(name));
     x.setStrict(strict ? 1 : 0);
     const p = x.input(n.length + data.length);
     const mem = new Uint8Array(x.memory.buffer, p, n.length + data.length);
@@ -221,7 +223,8 @@ export class Verifier {
 
   // verify verifies one replay, a file's content in any form `tileproof
   // verify FILE` reads (YAML or JSON). options: name (the verdict's
-  // name, 'replay' unless given), strict (as --strict), output ('object',
+  // name, 'replay' unless given: a string, or bytes, a Uint8Array, for a
+  // file name that is not UTF-8), strict (as --strict), output ('object',
   // the default: the verdict; 'text': its --json line; 'bytes').
   verify(input, { name = 'replay', strict = false, output = 'object' } = {}) {
     this.#endStream();

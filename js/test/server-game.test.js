@@ -207,6 +207,21 @@ test('an unsigned server: no times, a replay without them', async () => {
   assert.deepEqual(verdict.thinkTimes, { count: 0, sealed: false, reason: 'the replay has no times, or no times seal' });
 });
 
+test('fetch is called as a plain function, as a browser\'s fetch must be (else: Illegal invocation)', async () => {
+  // A browser's fetch checks its receiver: called as a method of another
+  // object (game._fetch(...)), it throws "TypeError: Failed to execute
+  // 'fetch' on 'Window': Illegal invocation". Node's does not check, so
+  // this fetch does as a browser's does.
+  const browserFetch = function (url, init) {
+    if (this !== undefined && this !== globalThis) throw new TypeError("Failed to execute 'fetch' on 'Window': Illegal invocation");
+    return fetch(url, init);
+  };
+  const g = await ServerGame.start(unsigned, { game: 'tile-merge', seed: 'browser', fetch: browserFetch });
+  const a = await g.move(g.legalActions[0].direction);
+  assert.equal(a.ok, true);
+  assert.equal(g.replay().moves.length, 1);
+});
+
 test('a profile of another generator (hallabois): the replay is spawn-recorded and verifies, by tileproof and by the server', async () => {
   const other = await serve('--profiles', 'hallabois-4x4,hallabois-3x3');
   for (const game of ['hallabois-4x4', 'hallabois-3x3']) {

@@ -377,3 +377,43 @@ func TestDifferentialProfileStrict(t *testing.T) {
 	// Without the profile, its games are the command's refusals too.
 	same(t, "without --profile", run(t, wasm, nil, cmd, "verify", "--json", variant), run(t, wasm, nil, "node", "js/examples/verify.mjs", variant))
 }
+
+// TestDifferentialFileNames: a directory's files whose names are not
+// UTF-8, or hold control characters, are read and named by the kit as by
+// the command, and verify.mjs shows them on stderr escaped (before, it
+// took each name as UTF-8 text: it could not open a file whose name is
+// not, and stopped with exit status 2; and it wrote a link's name to the
+// terminal as it was, escape sequences and all).
+func TestDifferentialFileNames(t *testing.T) {
+	t.Parallel()
+	cmd, wasm := tools(t)
+	dir := t.TempDir()
+	replayText, err := os.ReadFile(filepath.Join(repoRoot, "replays", "minimal.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"ok.yaml", "bad\xff.yaml", "cut\xe2\x82.yaml", "nel\xc2\x85.json", "z\xed\xa0\x80.yaml"} {
+		if err := os.WriteFile(filepath.Join(dir, name), replayText, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("ok.yaml", filepath.Join(dir, "link\x1b[2J.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	want := run(t, wasm, nil, cmd, "verify", "--json", dir)
+	if n := bytes.Count(want, []byte("\n")); n != 5 {
+		t.Fatalf("the command gave %d verdicts of the 5 files: %s", n, want)
+	}
+	c := exec.Command("node", "js/examples/verify.mjs", dir)
+	c.Dir = repoRoot
+	c.Env = append(os.Environ(), "TILEPROOF_KIT_WASM="+wasm)
+	var got, stderr bytes.Buffer
+	c.Stdout, c.Stderr = &got, &stderr
+	if err := c.Run(); err != nil {
+		t.Errorf("verify.mjs: %v; stderr: %q", err, stderr.String())
+	}
+	same(t, "file names", want, got.Bytes())
+	if bytes.ContainsAny(stderr.Bytes(), "\x1b\x85") || !strings.Contains(stderr.String(), `link\x1b[2J.yaml`) {
+		t.Errorf("verify.mjs's stderr, the link's name not escaped: %q", stderr.String())
+	}
+}

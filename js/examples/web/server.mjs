@@ -14,7 +14,7 @@
 //
 // POST /api/games              -> {id, seed, seedCommitment, profile, rules}
 // POST /api/games/ID/replay    the replay as one JSON line -> the verdict
-// GET  /api/scores             -> the valid verdicts, best first
+// GET  /api/scores             -> the best 100 valid verdicts, best first
 
 import { createServer } from 'node:http';
 import { randomBytes, createHash } from 'node:crypto';
@@ -33,7 +33,15 @@ const { values: opts } = parseArgs({
 
 const PROFILE = 'tile-merge';
 const MAX_BODY = 1 << 20; // a replay of some 100,000 moves
-const MAX_OPEN = 10000; // games handed out and not yet submitted
+// Games handed out and not yet submitted: past this, a new game takes
+// the place of the oldest open one (whose later submission is refused as
+// any unknown game's), so that a flood of new games never locks players
+// out, and the open games' memory stays bounded.
+const MAX_OPEN = 10000;
+// The valid verdicts kept and listed (GET /api/scores): the best, so that
+// neither the memory nor the list grows with every game submitted (an
+// empty game verifies, with score 0). --store keeps every one.
+const MAX_SCORES = 100;
 
 // The verifier, loaded once. A replay of at most MAX_BODY bytes verifies
 // in milliseconds, so it runs on the server's own thread (a server that
@@ -72,7 +80,7 @@ for (const m of await readdir(new URL('../../src/', here))) {
 files['/dist/verifier.wasm'] = [opts.wasm ? new URL(opts.wasm, `file://${process.cwd()}/`) : new URL('../../dist/verifier.wasm', here), 'application/wasm'];
 
 const games = new Map(); // id -> {seed, seedCommitment}, until its replay comes
-const scores = []; // the valid verdicts
+const scores = []; // the best MAX_SCORES valid verdicts, best first
 
 function send(res, status, body) {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...(status === 413 ? { Connection: 'close' } : {}) });
@@ -97,7 +105,7 @@ function body(req) {
 }
 
 async function newGame(res) {
-  if (games.size >= MAX_OPEN) return send(res, 503, { error: 'too many open games' });
+  if (games.size >= MAX_OPEN) games.delete(games.keys().next().value); // a Map keeps the order of insertion: the oldest
   const id = randomBytes(8).toString('hex');
   const seed = randomBytes(16).toString('hex'); // 32 hex digits: not to be guessed from its commitment
   const seedCommitment = 'sha256:' + createHash('sha256').update(seed).digest('hex');
@@ -109,6 +117,9 @@ async function submit(req, res, id) {
   const game = games.get(id);
   if (!game) return send(res, 404, { error: 'no open game with this id' });
   const line = (await body(req)).trim();
+  // Another request may have submitted the game while this one's body
+  // came in: one submission a game.
+  if (games.get(id) !== game) return send(res, 404, { error: 'no open game with this id' });
   let replay;
   try {
     replay = JSON.parse(line);
@@ -126,8 +137,9 @@ async function submit(req, res, id) {
   const [verdict] = verifier.verifyLines(line + '\n');
   if (verdict.valid) {
     const entry = { id, score: verdict.score, maxTile: verdict.maxTile, moves: verdict.moves, sha256: verdict.sha256, proved: verdict.proved };
-    scores.push(entry);
-    scores.sort((a, b) => b.score - a.score);
+    const at = scores.findIndex((e) => e.score < entry.score); // after those of the same score: first come, first listed
+    scores.splice(at < 0 ? scores.length : at, 0, entry);
+    scores.length = Math.min(scores.length, MAX_SCORES);
     if (opts.store) await appendFile(opts.store, JSON.stringify({ ...entry, verdict, replay }) + '\n'); // the replay, to verify again later
   }
   send(res, 200, verdict);
