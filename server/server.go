@@ -52,6 +52,7 @@ type Server struct {
 
 	verifier  *replay.Verifier // POST /api/verify (verify.go)
 	verifying chan struct{}    // a token a replay being verified
+	verifies  chan struct{}    // a token a request to verify, read or verifying
 }
 
 // Options configure a server.
@@ -83,7 +84,7 @@ func New(profiles []*engine.Profile, key []byte) (*Server, error) {
 // name. A key shorter than MinKeySize bytes is an error: a server given a
 // key must not run unsigned or on a guessable key.
 func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
-	s := &Server{rules: map[string]*engine.Rules{}, verifying: make(chan struct{}, MaxVerifying)}
+	s := &Server{rules: map[string]*engine.Rules{}, verifying: make(chan struct{}, MaxVerifying), verifies: make(chan struct{}, MaxVerifyRequests)}
 	switch n := len(opts.Key); {
 	case n > 0 && n < MinKeySize:
 		return nil, fmt.Errorf("the key is %d bytes; a key has at least %d (say, 32 random bytes: head -c 32 /dev/urandom | base64)", n, MinKeySize)

@@ -19,14 +19,18 @@ import (
 // once, a single replay's request answered 503 at once when none is free
 // and a JSON Lines line waiting for its turn. A request takes a place
 // only to verify what it has read, never while its body comes in, so a
-// slow client holds none. Verifying is linear in the replay's size, so
-// these bound the time of a request too; serve's read and write timeouts
-// bound a slow client.
+// slow client holds none. At most MaxVerifyRequests requests are read
+// or verified at once, the next answered 503 at once: each holds at most
+// one replay (or line) in memory while its body comes in, so this bounds
+// the endpoint's memory whatever the number of clients. Verifying is
+// linear in the replay's size, so these bound the time of a request too;
+// serve's read and write timeouts bound a slow client.
 const (
-	MaxVerifyReplay = 4 << 20
-	MaxVerifyBody   = 64 << 20
-	MaxVerifyLines  = 100_000
-	MaxVerifying    = 8
+	MaxVerifyReplay   = 4 << 20
+	MaxVerifyBody     = 64 << 20
+	MaxVerifyLines    = 100_000
+	MaxVerifying      = 8
+	MaxVerifyRequests = 32
 )
 
 // verify answers POST /api/verify: a replay's verdict, or a verdict a line
@@ -43,6 +47,14 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	}
 	if rerr != nil {
 		httpError(w, rerr.code, rerr.msg)
+		return
+	}
+	select {
+	case s.verifies <- struct{}{}:
+		defer func() { <-s.verifies }()
+	default:
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("%d requests to verify are under way already; try again", cap(s.verifies)))
 		return
 	}
 	if kind == "application/jsonl" {
@@ -68,8 +80,7 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("%d replays are being verified already; try again", cap(s.verifying)))
 		return
 	}
-	vd := s.verifier.VerifyFile("request", body)
-	<-s.verifying
+	vd := s.verifyHeld("request", body)
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(jsonl.AppendVerdict(nil, vd))
 }
@@ -119,8 +130,7 @@ func (s *Server) verifyLines(w http.ResponseWriter, r *http.Request) {
 			case <-r.Context().Done():
 				return false
 			}
-			vd = s.verifier.VerifyFile(in.Name, in.Data)
-			<-s.verifying
+			vd = s.verifyHeld(in.Name, in.Data)
 		}
 		line = jsonl.AppendVerdict(line[:0], vd)
 		if _, err := out.Write(line); err != nil {
@@ -129,6 +139,13 @@ func (s *Server) verifyLines(w http.ResponseWriter, r *http.Request) {
 		return n <= MaxVerifyLines
 	}, nil)
 	flush()
+}
+
+// verifyHeld verifies a replay with a place among the verifying taken,
+// and gives the place back.
+func (s *Server) verifyHeld(name string, data []byte) replay.Verdict {
+	defer func() { <-s.verifying }()
+	return s.verifier.VerifyFile(name, data)
 }
 
 // flushFirst is a request body that writes out the answer so far

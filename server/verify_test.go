@@ -290,6 +290,51 @@ func TestVerifyEndpointSlowClients(t *testing.T) {
 	}
 }
 
+// TestVerifyEndpointRequestsBounded: requests whose bodies come in hold
+// memory (up to a replay each) but no place among the verifying; past
+// MaxVerifyRequests of them the next is answered 503 at once, so no
+// number of clients takes the server's memory. One gone, a request is
+// served again.
+func TestVerifyEndpointRequestsBounded(t *testing.T) {
+	ts := newTestServer(t, "")
+	addr := strings.TrimPrefix(ts.URL, "http://")
+	var conns []net.Conn
+	t.Cleanup(func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	for i := range MaxVerifyRequests {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		ctype := []string{"application/yaml", "application/jsonl"}[i%2]
+		fmt.Fprintf(c, "POST /api/verify HTTP/1.1\r\nHost: %s\r\nContent-Type: %s\r\nContent-Length: 4000000\r\n\r\nprofile: ", addr, ctype)
+	}
+	line := `{"profile":"tile-merge","seed":"7","moves":"","claim":{"score":0,"maxTile":4,"moves":0}}` + "\n"
+	// Every slow request has begun in the server once a request is
+	// refused; until then one may still be on its way.
+	deadline := time.Now().Add(10 * time.Second)
+	code, body, h := postVerify(t, ts.URL, "application/jsonl", line)
+	for code == 200 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		code, body, h = postVerify(t, ts.URL, "application/jsonl", line)
+	}
+	if code != http.StatusServiceUnavailable || h.Get("Retry-After") != "1" || !strings.Contains(body, fmt.Sprintf("%d requests to verify are under way already", MaxVerifyRequests)) {
+		t.Fatalf("with %d requests reading: %d %s (Retry-After %q)", MaxVerifyRequests, code, body, h.Get("Retry-After"))
+	}
+	conns[0].Close()
+	for code != 200 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		code, body, _ = postVerify(t, ts.URL, "application/yaml", line)
+	}
+	if code != 200 || !strings.Contains(body, `"valid":true`) {
+		t.Errorf("a slow request gone: %d %s", code, body)
+	}
+}
+
 // TestVerifyEndpointStreamsBeforeAPartialLine: a line's verdict is
 // written out before the server waits for more of the body, also when the
 // start of the next line came with it (before, it waited for the next
