@@ -173,6 +173,13 @@ func httpError(w http.ResponseWriter, code int, msg string) {
 	reply(w, code, protocol.ErrorBody{Error: msg})
 }
 
+// notAllowed answers 405 for a request whose method is not allow, saying
+// so in the Allow header, as HTTP asks, and how in msg.
+func notAllowed(w http.ResponseWriter, allow, msg string) {
+	w.Header().Set("Allow", allow)
+	httpError(w, http.StatusMethodNotAllowed, msg)
+}
+
 // reply answers v, with status code, as one line of JSON. v is the
 // server's own, so it always encodes; a write error is the client's going
 // away.
@@ -184,7 +191,7 @@ func reply(w http.ResponseWriter, code int, v any) {
 
 func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet {
-		httpError(w, http.StatusMethodNotAllowed, "use GET")
+		notAllowed(w, http.MethodGet, "use GET")
 		return
 	}
 	reply(w, http.StatusOK, protocol.GameList{Games: slices.Sorted(maps.Keys(s.rules)), Server: &protocol.ServerInfo{Name: Name, Version: Version}})
@@ -222,7 +229,7 @@ func (s *Server) spec(name string, rules *engine.Rules) *protocol.Spec {
 // (usage says how, in an error), or answers the error itself.
 func (s *Server) game(w http.ResponseWriter, r *http.Request, name, method, usage string) (*engine.Rules, bool) {
 	if r.Method != method {
-		httpError(w, http.StatusMethodNotAllowed, usage)
+		notAllowed(w, method, usage)
 		return nil, false
 	}
 	rules, ok := s.rules[name]

@@ -142,6 +142,8 @@ func TestRefusalsAndErrors(t *testing.T) {
 		{"GET", "/api/games/tile-merge/init", "", 400, "needs ?seed="},
 		{"GET", "/api/games/tile-merge/init?seed=" + strings.Repeat("x", 97), "", 400, "97 characters"},
 		{"GET", "/nowhere", "", 404, "no such endpoint"},
+		{"POST", "/api/games", "", 405, "GET"},
+		{"POST", "/api/games/tile-merge/init?seed=1", "", 405, "GET"},
 	}
 	for _, tt := range tests {
 		req, _ := http.NewRequest(tt.method, ts.URL+tt.path, bytes.NewReader([]byte(tt.body)))
@@ -156,6 +158,9 @@ func TestRefusalsAndErrors(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != tt.code || !strings.Contains(string(data), tt.want) {
 			t.Errorf("%s %s: %d %s; want %d and %q", tt.method, tt.path, resp.StatusCode, data, tt.code, tt.want)
+		}
+		if allow := resp.Header.Get("Allow"); tt.code == 405 && allow != tt.want {
+			t.Errorf("%s %s: 405 with Allow %q, want %q", tt.method, tt.path, allow, tt.want)
 		}
 	}
 }

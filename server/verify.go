@@ -37,7 +37,7 @@ const (
 // of JSON Lines, streamed.
 func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
-		httpError(w, http.StatusMethodNotAllowed, "verify is POST /api/verify with a replay (application/json or application/yaml) or JSON Lines of them (application/jsonl)")
+		notAllowed(w, http.MethodPost, "verify is POST /api/verify with a replay (application/json or application/yaml) or JSON Lines of them (application/jsonl)")
 		return
 	}
 	kind, rerr := contentType(r.Header, "verify reads application/json or application/yaml (a replay) and application/jsonl (JSON Lines of replays)",

@@ -125,6 +125,9 @@ func TestVerifyEndpointRefuses(t *testing.T) {
 		if resp.StatusCode != c.code || !strings.Contains(string(body), c.says) {
 			t.Errorf("%s %s %q: %d %s, want %d %q", c.method, c.query, c.ctype, resp.StatusCode, body, c.code, c.says)
 		}
+		if allow := resp.Header.Get("Allow"); c.code == 405 && allow != "POST" {
+			t.Errorf("%s: 405 with Allow %q, want POST", c.method, allow)
+		}
 	}
 	// Every slot taken: the next request is answered 503 at once.
 	for range cap(s.verifying) {
