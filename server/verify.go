@@ -69,7 +69,9 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 		httpError(w, rerr.code, rerr.msg)
 		return
 	}
-	if t := bytes.TrimLeft(body, " \t\r\n"); kind == "application/json" && (len(t) == 0 || t[0] != '{') {
+	// A byte-order mark before the object is read as tileproof verify
+	// reads a file that has one.
+	if t := bytes.TrimLeft(bytes.TrimPrefix(body, []byte("\ufeff")), " \t\r\n"); kind == "application/json" && (len(t) == 0 || t[0] != '{') {
 		httpError(w, http.StatusBadRequest, "the body is not a JSON object: send a replay in JSON as application/json, one in YAML as application/yaml")
 		return
 	}

@@ -90,6 +90,13 @@ func TestVerifyEndpoint(t *testing.T) {
 			if code != 200 || !strings.Contains(got, `"valid":true`) {
 				t.Errorf("%s in JSON: %d %s", path, code, got)
 			}
+			// With a byte-order mark, as some editors save JSON: read as
+			// tileproof verify reads the file.
+			bom := append([]byte("\ufeff"), js...)
+			want := string(jsonl.AppendVerdict(nil, v.VerifyFile("request", bom)))
+			if code, got, _ := postVerify(t, ts.URL, "application/json", string(bom)); code != 200 || got != want {
+				t.Errorf("%s in JSON after a byte-order mark: %d %s, want %s", path, code, got, want)
+			}
 		}
 	}
 }
