@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -93,6 +94,11 @@ func commandPaths(cmd *cobra.Command, path []string) [][]string {
 // TestHelpEveryCommand asks every command for --help and -h: exit 0, the
 // help on stdout, a usage line, and every flag of the command listed once,
 // spelled --name, with its default stated at most once.
+// maxHelpWidth is the longest line a command's help may have: its
+// paragraphs are wrapped at about 92 characters, its flags' lines at
+// about 96.
+const maxHelpWidth = 100
+
 func TestHelpEveryCommand(t *testing.T) {
 	c := &cli{}
 	root := c.rootCommand()
@@ -123,11 +129,19 @@ func TestHelpEveryCommand(t *testing.T) {
 				if strings.Count(line, "(default") > 1 {
 					t.Errorf("%s %s: a default stated twice: %q", name, h, line)
 				}
+				if n := utf8.RuneCountInString(line); n > maxHelpWidth {
+					t.Errorf("%s %s: a line of %d characters, over %d: %q", name, h, n, maxHelpWidth, line)
+				}
 			}
 			cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
 				re := regexp.MustCompile(`(?m)^  (-[a-z], |    )--` + regexp.QuoteMeta(f.Name) + `( |$)`)
 				if n := len(re.FindAllString(stdout, -1)); n != 1 {
 					t.Errorf("%s %s: --%s listed %d times:\n%s", name, h, f.Name, n, stdout)
+				}
+				// A flag that takes a value names what to give (--timeout
+				// DURATION), not the type pflag would print (duration).
+				if arg, _ := pflag.UnquoteUsage(f); arg != "" && arg != strings.ToUpper(arg) {
+					t.Errorf("%s %s: --%s %s: name its value in capitals, as the other flags do", name, h, f.Name, arg)
 				}
 			})
 		}

@@ -81,9 +81,9 @@ unexpected pass or a failure on an unreachable state); 2 when no check could run
 	fl.StringVar(&f.expect, "expect", "", "a YAML `FILE` of known deviations: CASE or CASE@PROFILE: reason")
 	fl.StringVar(&f.baseline, "baseline", "", "an earlier JSON report `FILE`: show only regressions, fixes and changed failures (another class, step or fields), and fail on regressions and changed failures")
 	fl.BoolVar(&f.acceptChanged, "accept-changed", false, "with --baseline: a failure that fails differently from the baseline does not fail the run")
-	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "the exec and HTTP drivers' timeout for each request")
+	fl.DurationVar(&f.timeout, "timeout", 5*time.Second, "the exec and HTTP drivers' timeout for each request, a `DURATION` such as 5s")
 	startTimeoutFlag(fl, &f.startTimeout)
-	fl.DurationVar(&f.runTimeout, "run-timeout", defaultRunTimeout, "the most the whole run may take: past it the run stops, the checks it did not reach or finish reported as not-run, which fails it (0: no bound)")
+	fl.DurationVar(&f.runTimeout, "run-timeout", defaultRunTimeout, "the most (a `DURATION`) the whole run may take: past it the run stops, the checks it did not reach or finish reported as not-run, which fails it (0: no bound)")
 	fl.BoolVar(&f.properties, "properties", true, "run the property checks (--properties=false: none)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the skipped cases, with why, and the expected failures")
 	numFlag(fl, &f.exploreGames, "explore", 0, "instead of the cases, play `N` random games against the implementation, compare every step with the engine, and shrink the first divergence of each kind to a case")
@@ -241,7 +241,7 @@ const defaultRunTimeout = 30 * time.Minute
 
 // startTimeoutFlag defines --start-timeout.
 func startTimeoutFlag(fl *pflag.FlagSet, d *time.Duration) {
-	fl.DurationVar(d, "start-timeout", driver.StartTimeout, "the exec driver's wait for hello's answer, which includes the process's start (a runtime loading on a busy machine): the longer of it and --timeout")
+	fl.DurationVar(d, "start-timeout", driver.StartTimeout, "the exec driver's wait (a `DURATION`) for hello's answer, which includes the process's start (a runtime loading on a busy machine): the longer of it and --timeout")
 }
 
 // openImpl returns the implementation --impl names; timeout bounds each

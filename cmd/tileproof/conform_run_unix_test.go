@@ -98,7 +98,7 @@ func TestConformRunTimeout(t *testing.T) {
 // which is 30 minutes.
 func TestConformDefaultRunTimeout(t *testing.T) {
 	_, stdout, _ := runCLI(t, "", "conform", "--help")
-	if !regexp.MustCompile(`--run-timeout duration +the most the whole run may take`).MatchString(stdout) || !strings.Contains(stdout, "(default 30m0s)") {
+	if !regexp.MustCompile(`--run-timeout DURATION +the most \(a DURATION\) the whole run may take`).MatchString(stdout) || !strings.Contains(stdout, "(default 30m0s)") {
 		t.Errorf("--help does not state the run's deadline:\n%s", stdout)
 	}
 }

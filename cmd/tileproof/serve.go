@@ -44,7 +44,7 @@ unsigned.`,
 	// read from the profiles' files, too slow for every start.
 	fl.StringVar(&f.profiles, "profiles", "", "the games to serve: profile `NAMES` or files, comma-separated (default: every built-in profile; signed, those whose seeded games spawn by tp1)")
 	fl.BoolVar(&f.forced, "forced-spawns", false, "let an action force the next spawn (for testing, unsigned only: a player could cheat with it)")
-	numFlag(fl, &f.window, "window", server.DefaultWindow, "signed: how many games stay live at once, each playing its own states once (12 bytes a game); a game over, or idle an hour, gives its place to a new one, and with none idle init is refused (503)")
+	numFlag(fl, &f.window, "window", server.DefaultWindow, "signed: at most `N` games stay live at once, each playing its own states once (12 bytes a game); a game over, or idle an hour, gives its place to a new one, and with none idle init is refused (503)")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.serve(&f, args) })
 	return cmd
 }
