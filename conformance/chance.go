@@ -20,8 +20,11 @@ const falseAlarmRate = 1e-4
 // startCollision returns the chance that two independent new games of p
 // start on the same board: p.StartTiles tiles on distinct cells, every
 // set of cells alike, each value drawn by the weights.
-func startCollision(p *engine.Profile) float64 {
-	cells, k := float64(p.Rows*p.Cols), float64(p.StartTiles)
+func startCollision(p *engine.Profile) float64 { return startCollisionOf(p, p.StartTiles) }
+
+// startCollisionOf is [startCollision] for starts of n tiles.
+func startCollisionOf(p *engine.Profile, n int) float64 {
+	cells, k := float64(p.Rows*p.Cols), float64(n)
 	lg := func(x float64) float64 { v, _ := math.Lgamma(x + 1); return v }
 	sameCells := math.Exp(lg(k) + lg(cells-k) - lg(cells)) // 1 / C(cells, k)
 	return sameCells * math.Pow(spawnCollision(p), k)

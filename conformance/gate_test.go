@@ -15,7 +15,7 @@ func gateReport() *Report {
 		{Case: "core/a", Area: "core", Profile: "classic", Status: FlagsDiffer, Step: 1, Reason: "over differs",
 			Mismatches: []StepMismatch{{Field: "over", Status: FlagsDiffer}}},
 		{Case: "profiles/empty", Area: "profiles", Profile: "classic", Status: FlagsDiffer, Step: 1, Reason: "over is false",
-			Unreachable: "no game reaches an empty board"},
+			Unreachable: "no game reaches an empty board", File: "profiles/protocol.yaml", Line: 67},
 		{Case: "core/b", Area: "core", Profile: "classic", Status: Pass},
 	}}
 }
@@ -36,7 +36,7 @@ func TestUnreachableApart(t *testing.T) {
 	}
 	var text strings.Builder
 	r.WriteText(&text, false)
-	if !strings.Contains(text.String(), "UNREACHABLE  profiles/empty [classic]") || strings.Contains(text.String(), "FAIL  profiles/empty") ||
+	if !strings.Contains(text.String(), "UNREACHABLE  profiles/empty [classic] flags-differ at step 1 (profiles/protocol.yaml:67): ") || strings.Contains(text.String(), "FAIL  profiles/empty") ||
 		!strings.Contains(text.String(), "and 1 failed on states no game reaches") {
 		t.Errorf("text:\n%s", text.String())
 	}

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/tileproof/tileproof/engine"
@@ -93,7 +94,7 @@ func oneMergeFullBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, 
 				continue
 			}
 			legal, err := lister.Legal()
-			if err == ErrNoLegal {
+			if errors.Is(err, ErrNoLegal) { // a driver wraps it with the request
 				lists = false
 				continue
 			}

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -81,4 +82,22 @@ func TestOneMergeCatchesPartialLook(t *testing.T) {
 		t.Fatalf("partialLook: %s: %s", res.Status, res.Reason)
 	}
 	t.Logf("partialLook: %s", res.Reason)
+}
+
+// noLegalList is the engine behind a driver whose implementation answers
+// legal with unsupported-op: the driver returns ErrNoLegal wrapped with
+// the request, as conformance/driver does.
+type noLegalList struct{ *Builtin }
+
+func (noLegalList) Legal() ([]engine.Direction, error) {
+	return nil, fmt.Errorf("legal (request 7): %w (no legal here)", ErrNoLegal)
+}
+
+// TestOneMergeWithoutLegal: an implementation that does not list legal
+// moves, which protocol.md allows, passes the property (its legal moves
+// go unchecked), as it passes the cases.
+func TestOneMergeWithoutLegal(t *testing.T) {
+	if res := runProperty(t, noLegalList{&Builtin{}}, oneMergeName); res.Status != Pass {
+		t.Fatalf("%s: %s", res.Status, res.Reason)
+	}
 }

@@ -40,6 +40,9 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 			if res.Step > 0 {
 				fmt.Fprintf(w, " at step %d", res.Step)
 			}
+			if res.File != "" {
+				fmt.Fprintf(w, " (%s:%d)", res.File, res.Line)
+			}
 			fmt.Fprintf(w, ": %s\n      (%s)\n", safetext.TerminalLines(res.summary("      ")), res.Unreachable)
 		}
 	}

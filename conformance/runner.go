@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -274,6 +275,7 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 				if reason != "" {
 					res.Status, res.Reason = Skip, reason
 				} else {
+					res.Unreachable = cmp.Or(res.Unreachable, winUnreachable(run.Start, p))
 					runCase(impl, run, p, &res)
 				}
 				return []CaseResult{res}

@@ -34,6 +34,7 @@ func startBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha f
 		return
 	}
 	boards := map[engine.Board]int{} // the starts, counted
+	counts := map[int]int{}          // the starts by their number of tiles
 	var order []engine.Board         // the starts, each once, in the order first started on
 	for i := range startSample {
 		seed := ""
@@ -61,10 +62,16 @@ func startBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha f
 				return
 			}
 		}
-		if n := b.Cells() - b.Empty(); n != p.StartTiles {
+		n := b.Cells() - b.Empty()
+		switch {
+		case n == 0:
+			res.failOn(SpawnWrong, nil, &b, "a new game starts with no tile")
+			return
+		case n != p.StartTiles && (seeded || startTilesStated(p)):
 			res.failOn(SpawnWrong, nil, &b, "a new game starts with %d tiles; profile %s starts with %d", n, p.Name, p.StartTiles)
 			return
 		}
+		counts[n]++
 		for c := range b.Cells() {
 			if v := b.At(c/p.Cols, c%p.Cols); v != 0 {
 				if !p.SpawnValue(v) {
@@ -102,7 +109,14 @@ func startBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha f
 	}
 	// Starts repeated more than independent ones repeat (before the tests
 	// of values and cells, which repeats would fail for another reason).
-	if pairs, lambda, pv := repeatTest(boards, startSample, startCollision(p)); !seeded && pv < alpha {
+	// Two starts alike have the same number of tiles: by the numbers
+	// seen, where the source leaves it open.
+	var collision float64
+	for n, k := range counts {
+		f := float64(k) / startSample
+		collision += f * f * startCollisionOf(p, n)
+	}
+	if pairs, lambda, pv := repeatTest(boards, startSample, collision); !seeded && pv < alpha {
 		common := order[0] // the most common start, the first started on of a tie
 		for _, b := range order[1:] {
 			if boards[b] > boards[common] {
@@ -128,6 +142,16 @@ func startBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha f
 	if pc := stats.ChiSquareSF(stat, k-1); pc < alpha {
 		res.fail(SpawnWrong, 0, "the start tiles' cells %v are unlikely under uniform placement over the %d cells (p = %.2g < %g)", cells, len(cells), pc, alpha)
 	}
+}
+
+// startTilesStated reports whether profile p's source states how many
+// tiles a new game starts with: every built-in profile's but tile-merge's
+// and pgs's, whose documents do not (docs/profiles.md, "The built-in
+// profiles"; tileproof's two is its own choice, which tp1 makes for
+// seeded games), so an implementation of either may start with any
+// number; a profile file's number is its author's statement.
+func startTilesStated(p *engine.Profile) bool {
+	return p.Name != "tile-merge" && p.Name != "pgs"
 }
 
 // winFirst plays one winning move, when the implementation loads states

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
@@ -45,7 +46,12 @@ func (o *ownStart) New(profile, seed string, setup *engine.Setup) (ImplState, er
 
 func runStart(t *testing.T, impl Impl) CaseResult {
 	t.Helper()
-	rep, err := Run(t.Context(), loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{"tile-merge"}, Run: regexp.MustCompile(`^properties/start$`)})
+	return runStartUnder(t, impl, "tile-merge")
+}
+
+func runStartUnder(t *testing.T, impl Impl, profile string) CaseResult {
+	t.Helper()
+	rep, err := Run(t.Context(), loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{profile}, Run: regexp.MustCompile(`^properties/start$`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +117,11 @@ func TestStartCheck(t *testing.T) {
 		}, "cells"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := runStart(t, &ownStart{Builtin: &Builtin{}, start: tc.start})
+			profile := "tile-merge"
+			if tc.name == "three tiles" {
+				profile = "classic" // tile-merge's source gives no number
+			}
+			res := runStartUnder(t, &ownStart{Builtin: &Builtin{}, start: tc.start}, profile)
 			if !res.Status.Failed() || !strings.Contains(res.Reason, tc.want) {
 				t.Errorf("%s: %s, want a failure saying %q", res.Status, res.Reason, tc.want)
 			}
@@ -223,5 +233,44 @@ func TestStartRepeated(t *testing.T) {
 	}
 	if res := runStart(t, &ownStart{Builtin: &Builtin{}, start: func(b engine.Board, n int) (engine.Board, uint64) { return b, 0 }}); res.Status != Pass {
 		t.Errorf("the engine's own starts: %s: %s", res.Status, res.Reason)
+	}
+}
+
+// startsWith returns a start of n tiles on random cells, each a 2 or
+// (one time in ten) a 4, drawn from r.
+func startsWith(r *rand.Rand, n int) func(b engine.Board, _ int) (engine.Board, uint64) {
+	return func(b engine.Board, _ int) (engine.Board, uint64) {
+		var out engine.Board
+		out, _ = engine.NewBoard(b.Rows(), b.Cols())
+		for _, c := range r.Perm(b.Cells())[:n] {
+			v := uint64(2)
+			if r.IntN(10) == 0 {
+				v = 4
+			}
+			out.Set(c/b.Cols(), c%b.Cols(), v)
+		}
+		return out, 0
+	}
+}
+
+// TestStartTilesUnstated: the Tile Merge API and the PGS document do not
+// say how many tiles a game starts with, so an implementation of
+// tile-merge or pgs that starts with one or three (random, independent)
+// passes the start check; classic's source starts with two, and one
+// fails there. No profile starts on an empty board.
+func TestStartTilesUnstated(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, profile := range []string{"tile-merge", "pgs"} {
+		for _, n := range []int{1, 3} {
+			if res := runStartUnder(t, &ownStart{Builtin: &Builtin{}, start: startsWith(r, n)}, profile); res.Status != Pass {
+				t.Errorf("%s, %d start tiles: %s: %s", profile, n, res.Status, res.Reason)
+			}
+		}
+		if res := runStartUnder(t, &ownStart{Builtin: &Builtin{}, start: startsWith(r, 0)}, profile); res.Status != SpawnWrong || !strings.Contains(res.Reason, "starts with no tile") {
+			t.Errorf("%s, no start tile: %s: %s", profile, res.Status, res.Reason)
+		}
+	}
+	if res := runStartUnder(t, &ownStart{Builtin: &Builtin{}, start: startsWith(r, 1)}, "classic"); res.Status != SpawnWrong || !strings.Contains(res.Reason, "starts with 1 tiles; profile classic starts with 2") {
+		t.Errorf("classic, 1 start tile: %s: %s", res.Status, res.Reason)
 	}
 }

@@ -35,7 +35,10 @@ import (
 // httpWorkers connections at once.
 //
 // Context bounds the whole run, as [Exec]'s does: each request waits at
-// most Timeout, and no longer than the context's deadline; once the
+// most Timeout from the later of its sending and the server's last
+// answer (to any request: PlayAll's are sent together, and a server
+// may answer them one at a time), and no longer than the context's
+// deadline; once the
 // context is done the request under way is abandoned and it and every
 // later one fail with status [conformance.NotRun] and the context's cause.
 type HTTP struct {
@@ -46,10 +49,15 @@ type HTTP struct {
 	Context context.Context
 
 	client *http.Client
-	hello  *conformance.Hello
-	specs  map[string]protocol.Spec
-	loads  int // the states loaded so far: each gets a generator of its own
-	game   httpGame
+	// answered is when the server last answered a request in full
+	// (UnixNano): a request waits for its answer Timeout from the later
+	// of its sending and that, so that one behind PlayAll's others at a
+	// server that answers one at a time is not charged for their time.
+	answered atomic.Int64
+	hello    *conformance.Hello
+	specs    map[string]protocol.Spec
+	loads    int // the states loaded so far: each gets a generator of its own
+	game     httpGame
 }
 
 // httpWorkers is how many requests PlayAll has in flight.
@@ -90,8 +98,9 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 	if run.Err() != nil {
 		return h.notRun(run)
 	}
-	ctx, cancel := context.WithTimeout(run, cmp.Or(h.Timeout, defaultTimeout))
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(run)
+	defer cancel(nil)
+	defer h.watch(ctx, cancel, cmp.Or(h.Timeout, defaultTimeout))()
 	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(h.BaseURL, "/")+path, rd)
 	if err != nil {
 		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: err.Error()}
@@ -106,7 +115,7 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 			return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: %v", method, path, re)}
 		}
 		var ue *url.Error
-		if errors.As(err, &ue) && ue.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) {
+		if errors.Is(context.Cause(ctx), errNoAnswer) || errors.As(err, &ue) && ue.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) {
 			return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s %s: no answer in time", method, path)}
 		}
 		return &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s %s: %v", method, path, err)}
@@ -125,10 +134,50 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 	case resp.StatusCode != http.StatusOK:
 		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, truncate(strings.TrimSpace(string(data)), 200))}
 	}
+	h.answered.Store(time.Now().UnixNano())
 	if err := json.Unmarshal(data, out); err != nil {
 		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: the answer is not the API's JSON: %v", method, path, err)}
 	}
 	return nil
+}
+
+// errNoAnswer is the cause of a request's context cancelled by
+// [HTTP.watch]: no answer in time.
+var errNoAnswer = errors.New("no answer in time")
+
+// watch cancels ctx with errNoAnswer once d has passed since the later of
+// now (the request's sending) and the server's last answer, and returns
+// the function that stops watching. A server that answers PlayAll's
+// requests one at a time answers each within d of the one before, and
+// is given that; one that answers nothing for d fails every request
+// waiting.
+func (h *HTTP) watch(ctx context.Context, cancel context.CancelCauseFunc, d time.Duration) (stop func()) {
+	sent := time.Now()
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			from := sent
+			if last := time.Unix(0, h.answered.Load()); last.After(from) {
+				from = last
+			}
+			left := d - time.Since(from)
+			if left <= 0 {
+				cancel(errNoAnswer)
+				return
+			}
+			t.Reset(left)
+		}
+	}()
+	return func() { close(done) }
 }
 
 // maxHTTPBody is the longest answer the driver reads.

@@ -476,9 +476,8 @@ var mutantScripts = map[string][]string{
 		load("online-2048", "1024 1024 4 8/16 32 64 128/4 8 16 32/64 128 256 512"), moveSpawn("left", 0, 3, 2)},
 	"move-limit-off-by-one": {
 		load("online-2048", "2 2 . ./. . . ./. . . ./. . . .", `"moves":99999`), moveSpawn("left", 3, 3, 2)},
-	"win-does-not-stop":             {load("rosetta", "1024 1024 . ./. . . ./. . . ./. . . ."), moveSpawn("left", 3, 3, 2)},
-	"win-at-1024":                   {load("pgs", "512 512 . ./. . . ./. . . ./. . . ."), moveSpawn("left", 3, 3, 2)},
-	"win-on-any-tile-ge-in-classic": {load("classic", "4096 . . ./. . . ./. . . ./. . . .")},
+	"win-does-not-stop": {load("rosetta", "1024 1024 . ./. . . ./. . . ./. . . ."), moveSpawn("left", 3, 3, 2)},
+	"win-at-1024":       {load("pgs", "512 512 . ./. . . ./. . . ./. . . ."), moveSpawn("left", 3, 3, 2)},
 	"keep-playing-clears-won": {
 		load("classic", "1024 1024 . ./. . . ./. . . ./. . . ."), moveSpawn("left", 3, 3, 2), keepReq},
 	"illegal-move-counted":       {load("classic", "2 . . ./. . . ./. . . ./. . . ."), moveReq("left")},

@@ -50,9 +50,6 @@ func (g *game) winTile() int64 {
 
 // winWhen is the profile's win rule, reach or merge.
 func (g *game) winWhen() string {
-	if g.mutant == "win-on-any-tile-ge-in-classic" && g.p.name == "classic" { // MUTANT: classic wins on reach
-		return "reach"
-	}
 	return g.p.winWhen
 }
 

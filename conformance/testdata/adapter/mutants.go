@@ -33,7 +33,6 @@ var mutants = []mutant{
 	// Winning.
 	{"win-does-not-stop", "in the stop and ask profiles, reaching the win tile sets won but does not end or pause the run"},
 	{"win-at-1024", "the win tile is half the profile's: 1024 wins"},
-	{"win-on-any-tile-ge-in-classic", "classic wins on reach instead of merge: a loaded board holding 4096 has won"},
 	{"keep-playing-clears-won", "keep playing (classic) resumes play by clearing won instead of remembering the choice"},
 	// Illegal moves.
 	{"illegal-move-counted", "a move that changes nothing (ignored by the profile) still counts as a move"},

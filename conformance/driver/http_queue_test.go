@@ -1,0 +1,75 @@
+package driver
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/engine"
+)
+
+// serialServer serves one request at a time, each answered pace late, as a
+// small single-threaded server does; hung, it answers nothing.
+type serialServer struct {
+	mu   sync.Mutex
+	next http.Handler
+	pace time.Duration
+	hung chan struct{} // closed: every request waits until the client gives up
+}
+
+func (s *serialServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.hung != nil {
+		select {
+		case <-s.hung:
+			io.Copy(io.Discard, r.Body) // so that the server sees the client go
+			<-r.Context().Done()
+			return
+		default:
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	time.Sleep(s.pace)
+	s.next.ServeHTTP(w, r)
+}
+
+// TestHTTPOneAtATime: PlayAll sends httpWorkers requests at once. A server
+// that answers them one at a time, each well within the timeout of the
+// answer before it, is not charged for the requests ahead of it (the
+// last of four waited four answers, past the timeout, and failed as a
+// timeout); one that answers nothing still times out.
+func TestHTTPOneAtATime(t *testing.T) {
+	srv := builtinServer(t)
+	slow := &serialServer{next: srv, pace: 100 * time.Millisecond, hung: make(chan struct{})}
+	ts := httptest.NewServer(slow)
+	defer ts.Close()
+	h := &HTTP{BaseURL: ts.URL, Timeout: 350 * time.Millisecond}
+	b, err := engine.ParseBoard("2 2 . .\n. . . .\n. . . .\n. . . .")
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := make([]conformance.OneMove, 8)
+	for i := range games {
+		games[i] = conformance.OneMove{State: conformance.LoadState{Board: b}, Move: engine.Left}
+	}
+	for i, r := range h.PlayAll("classic", games) {
+		if r.Err != nil || !r.Move.Changed {
+			t.Fatalf("game %d: %v, changed %v", i+1, r.Err, r.Move.Changed)
+		}
+	}
+	close(slow.hung)
+	start := time.Now()
+	r := h.PlayAll("classic", games[:4])
+	de, ok := r[0].Err.(*conformance.DriverError)
+	if !ok || de.Status != conformance.Timeout || !strings.Contains(de.Msg, "no answer in time") {
+		t.Fatalf("a hung server: %v", r[0].Err)
+	}
+	if took := time.Since(start); took > 5*h.Timeout {
+		t.Errorf("a hung server took %s to time out; the timeout is %s", took, h.Timeout)
+	}
+}

@@ -1,0 +1,45 @@
+package conformance
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// winUnreachable returns why no game under profile p reaches the start
+// st by its win, or "" when its win and board agree as in a game. A
+// case marks the states no game of any profile reaches (Case.Unreachable);
+// these depend on the profile, so the runner finds them under each one
+// (a variant's too):
+//
+//   - won with no tile of the win tile or more on the board: tiles only
+//     grow (a hallabois break clears tiles below 16 alone), and an undo
+//     takes back won with its board;
+//   - under a win by merge whose spawns are all below the win tile, a
+//     tile of the win tile or more without won: the first such tile a
+//     game makes is a merge that makes the win tile, which wins, and
+//     nothing clears won. There the merge rule and the reach rule part,
+//     and only there;
+//   - keepPlaying without won, where the win asks: a player keeps
+//     playing only after winning.
+func winUnreachable(st Start, p *engine.Profile) string {
+	if st.Board == nil || p.Win.Tile == 0 {
+		return ""
+	}
+	win := p.Win.Tile
+	if st.Setup != nil && st.Setup.Target != 0 {
+		win = st.Setup.Target
+	}
+	largest := st.Board.MaxTile()
+	below := !slices.ContainsFunc(p.Spawn, func(w engine.SpawnWeight) bool { return w.Value >= win })
+	switch {
+	case st.Won && largest < win:
+		return fmt.Sprintf("no game under %s has won without a tile of %d or more on the board: tiles only grow, and an undo takes back won with its board", p.Name, win)
+	case !st.Won && largest >= win && p.Win.When == engine.Merge && below:
+		return fmt.Sprintf("no game under %s holds a tile of %d or more without having won: its spawns are smaller, so the first such tile is a merge that makes %d, which wins, and nothing clears won (the merge rule and the reach rule part only on such a state)", p.Name, win, win)
+	case st.KeepPlaying && !st.Won && p.Win.Then == engine.Ask:
+		return fmt.Sprintf("no game under %s keeps playing without having won: play is kept on only when the win stops it", p.Name)
+	}
+	return ""
+}

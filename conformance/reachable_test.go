@@ -1,0 +1,81 @@
+package conformance
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// TestWinByReachUnderMergeRule: classic and rosetta win when a merge
+// makes 2048; a game of either spawns only 2s and 4s and never clears
+// won, so winning when a tile of 2048 or more is on the board is the
+// same rule in every game played. An implementation that wins so (the
+// engine, its two profiles set to reach) must pass every case whose
+// state a game reaches: where the two rules part, on a loaded state that
+// holds such a tile without the win, the case is marked unreachable, and
+// its failure is reported apart.
+func TestWinByReachUnderMergeRule(t *testing.T) {
+	var reach []*engine.Profile
+	for _, name := range []string{"classic", "rosetta"} {
+		p, err := engine.BuiltinProfile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = p.Clone()
+		p.Win.When = engine.Reach
+		reach = append(reach, p)
+	}
+	rep, err := Run(t.Context(), loadRepoPack(t), &Builtin{Profiles: reach}, Options{Profiles: []string{"classic", "rosetta"}, Properties: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed, _ := rep.Failures()
+	for _, f := range failed {
+		t.Errorf("%s [%s]: %s: %s", f.Case, f.Profile, f.Status, f.Reason)
+	}
+	// The rule does differ: on the loaded states no game reaches.
+	if len(rep.UnreachableFailures()) == 0 {
+		t.Errorf("no case tells the reach rule from the merge rule, even on a state no game reaches")
+	}
+}
+
+// TestWinUnreachable: the starts no game of the profile reaches by its
+// win, and starts a game does reach, under each kind of win.
+func TestWinUnreachable(t *testing.T) {
+	board := func(s string) *engine.Board {
+		b, err := engine.ParseBoard(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &b
+	}
+	small, big := board("2 4 . .\n. . . .\n. . . .\n. . . ."), board("2048 4 . .\n. . . .\n. . . .\n. . . .")
+	for _, tc := range []struct {
+		profile string
+		start   Start
+		want    string // a word of the reason; "" for a state a game reaches
+	}{
+		{"classic", Start{Board: small}, ""},
+		{"classic", Start{Board: big, Won: true}, ""},
+		{"classic", Start{Board: big, Won: true, KeepPlaying: true}, ""},
+		{"classic", Start{Board: big}, "without having won"},
+		{"rosetta", Start{Board: big}, "without having won"},
+		{"classic", Start{Board: small, Won: true}, "has won without"},
+		{"classic", Start{Board: small, KeepPlaying: true}, "keeps playing"},
+		{"tile-merge", Start{Board: big}, ""}, // the reach rule: won on load
+		{"pgs", Start{Board: small, Won: true}, "has won without"},
+		{"online-2048", Start{Board: board("128 . . .\n. . . .\n. . . .\n. . . ."), Won: true, Setup: &engine.Setup{Target: 128}}, ""},
+		{"online-2048", Start{Board: board("64 . . .\n. . . .\n. . . .\n. . . ."), Won: true, Setup: &engine.Setup{Target: 128}}, "tile of 128"},
+		{"classic", Start{Seed: new("7")}, ""},
+	} {
+		p, err := engine.BuiltinProfile(tc.profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := winUnreachable(tc.start, p)
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("%s, %+v: %q, want %q", tc.profile, tc.start, got, tc.want)
+		}
+	}
+}
