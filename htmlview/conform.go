@@ -21,10 +21,14 @@ type failCase struct {
 	File       string
 	Line       int
 	Profiles   []string
-	In         string       // the profiles in words: "classic, pgs", or "all 5 profiles"
-	Keys       []string     // CASE@PROFILE, an anchor each, for links made before the grouping
-	Href       template.URL // the link to the case's section: "#" and the case (its id)
-	Variants   []variant
+	In         string   // the profiles in words: "classic, pgs", or "all 5 profiles"
+	Keys       []string // CASE@PROFILE, an anchor each, for links made before the grouping
+	// ID is its section's id: the case, or "unreachable/" and the case
+	// for its failures on states no game reaches (a case can have both,
+	// under two profiles); Href links to it.
+	ID       string
+	Href     template.URL
+	Variants []variant
 	// Step is the first variant's failing step (0: a property check),
 	// Cells the cells of its boards: the smaller case of a cause is shown.
 	Step, Cells int
@@ -268,12 +272,13 @@ func groupsOf[T any, K comparable](items []T, key func(T) K) [][]T {
 // of it: its case info (from the first result that carries it), its file
 // as a path from where the command ran, the command that re-runs it, its
 // regressions (by CASE@PROFILE) and whether its state is reachable.
-func failingCases(failed []conformance.CaseResult, rep *conformance.Report, regressed map[string]bool) []failCase {
+func failingCases(failed []conformance.CaseResult, rep *conformance.Report, regressed map[string]bool, idPrefix string) []failCase {
 	var out []failCase
 	for _, rs := range groupsOf(failed, func(r conformance.CaseResult) string { return r.Case }) {
-		// The href is "#" and the case as it is: a case is AREA/ID, and
+		// The href is "#" and the id as it is: a case is AREA/ID, and
 		// "/" needs no escape in a fragment.
-		fc := failCase{Case: rs[0].Case, Area: rs[0].Area, File: rs[0].File, Line: rs[0].Line, Href: template.URL("#" + rs[0].Case), results: rs}
+		id := idPrefix + rs[0].Case
+		fc := failCase{Case: rs[0].Case, Area: rs[0].Area, File: rs[0].File, Line: rs[0].Line, ID: id, Href: template.URL("#" + id), results: rs}
 		for _, vs := range groupsOf(rs, signature) {
 			v := variantOf(vs[0])
 			for _, res := range vs {
@@ -376,7 +381,7 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 	for _, ch := range v.Regressions {
 		regressed[ch.Key] = true
 	}
-	groups, apart := failingCases(failed, rep, regressed), failingCases(rep.UnreachableFailures(), rep, regressed)
+	groups, apart := failingCases(failed, rep, regressed, ""), failingCases(rep.UnreachableFailures(), rep, regressed, "unreachable/")
 	var toc []areaFailures
 	for _, g := range groupsOf(slices.Concat(groups, apart), func(c failCase) string { return c.Area }) {
 		toc = append(toc, areaFailures{g[0].Area, g})
@@ -428,7 +433,7 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		FailedAreas map[string]bool
 	}{R: rep, V: v, Failed: !v.Pass, Line: v.Line(), Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed), Known: known(v, failed),
 		Statuses: strings.Join(statuses, ", "), TOC: toc, Cases: len(groups) + len(apart),
-		Causes: groupCauses(groups), Apart: groupCauses(apart), ApartCases: len(apart),
+		Causes: groupCauses(groups, "cause"), Apart: groupCauses(apart, "unreachable"), ApartCases: len(apart),
 		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotRun: skipReasons(rep.NotRun()), FailedAreas: map[string]bool{}}
 	for _, a := range toc {
 		page.FailedAreas[a.Area] = true

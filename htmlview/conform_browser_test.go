@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/tileproof/tileproof/internal/testkit"
 )
 
@@ -108,6 +110,12 @@ func TestBrowserConformTargets(t *testing.T) {
 	t.Parallel()
 	dir := pages()
 	wide, narrow := tab(t), tab(t) // a tab a width, each page a new document
+	folds := 0
+	defer func() {
+		if folds == 0 && !t.Failed() {
+			t.Error("no page had a fold of failures on states no game reaches")
+		}
+	}()
 	for _, p := range []struct {
 		file string
 		max  int
@@ -133,6 +141,16 @@ func TestBrowserConformTargets(t *testing.T) {
 		if bad := eval[string](t, ctx, boardsInOneRow); bad != "" {
 			t.Errorf("%s at 1,280 px: the boards of %s are not in one row", p.file, bad)
 		}
+		// The failures on states no game reaches are folded; a link to
+		// one of them opens the fold and shows it.
+		if link := eval[string](t, ctx, firstApartLink); link != "" {
+			folds++
+			eval[bool](t, ctx, `(() => { document.querySelector('.causes-toc a[href="`+link+`"]').click(); return true })()`)
+			shown := `(() => { const el = document.getElementById(decodeURIComponent("` + link[1:] + `")); return document.getElementById("unreachable-causes").open && el.getBoundingClientRect().height > 0 })()`
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](shown, chromedp.WithPollingTimeout(hangBound))); err != nil {
+				t.Errorf("%s: the link %s did not open the fold and show its cause: %v", p.file, link, err)
+			}
+		}
 		phone := openIn(t, narrow, string(html), 390, 844, "", "#summary")
 		if bad := eval[string](t, phone, boardsInOneRow); bad != "" {
 			t.Errorf("%s at 390 px: the boards of %s are not in one row", p.file, bad)
@@ -140,6 +158,16 @@ func TestBrowserConformTargets(t *testing.T) {
 		t.Logf("%s: %d px tall at 390 px", p.file, pageHeight(t, phone))
 	}
 }
+
+// firstApartLink is the href of the first link of the causes' list into
+// the fold of failures on states no game reaches, checked closed; "" when
+// there is none.
+const firstApartLink = `(() => {
+	const fold = document.getElementById("unreachable-causes");
+	if (!fold || fold.open) return "";
+	const a = Array.from(document.querySelectorAll(".causes-toc a")).find(a => fold.contains(document.getElementById(decodeURIComponent(a.hash.slice(1)))));
+	return a ? a.getAttribute("href") : "";
+})()`
 
 // TestConformScreenshots writes the conformance page's screenshots of
 // docs/conformance.md when TILEPROOF_SCREENSHOTS names a directory

@@ -16,7 +16,7 @@ import (
 // the same signature ([causeOf]). The smallest case is shown whole, the
 // rest folded under it.
 type causeGroup struct {
-	ID     string             // the anchor of its section: "cause-1", ...
+	ID     string             // the anchor of its section: "cause-1", ... ("unreachable-1", ... apart)
 	Status conformance.Status // the failure class
 	Field  string             // the field the class is decided on (the first mismatch's), "" for none
 	Rule   string             // a property check's name (each property is a rule of its own), "" for cases
@@ -69,8 +69,8 @@ func caseSize(a, b failCase) int {
 
 // groupCauses groups the failing cases by cause: a case's first variant
 // decides its group. The groups with regressions come first, then the
-// largest.
-func groupCauses(cases []failCase) []causeGroup {
+// largest. Their anchors are prefix-1, prefix-2, ...
+func groupCauses(cases []failCase, prefix string) []causeGroup {
 	var out []causeGroup
 	for _, m := range groupsOf(cases, func(fc failCase) string { return causeOf(fc.results[0]) }) {
 		first := m[0].results[0]
@@ -104,7 +104,7 @@ func groupCauses(cases []failCase) []causeGroup {
 		return cmp.Or(-cmp.Compare(min(a.Regressions, 1), min(b.Regressions, 1)), -cmp.Compare(a.Results, b.Results))
 	})
 	for i := range out {
-		out[i].ID = fmt.Sprintf("cause-%d", i+1)
+		out[i].ID = fmt.Sprintf("%s-%d", prefix, i+1)
 	}
 	return out
 }

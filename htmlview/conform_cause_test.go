@@ -2,13 +2,14 @@ package htmlview
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/tileproof/tileproof/conformance"
 )
 
-// causeReport is a run of three cases failing on gained (the largest
+// causeReport is a run of four cases failing on gained (the largest
 // with 3 steps, the smallest with 1), one on a spawn, and one on a state
 // no game reaches; its case info holds markup.
 func causeReport() *conformance.Report {
@@ -28,6 +29,11 @@ func causeReport() *conformance.Report {
 	add("core/mid", conformance.ScoreDiverged, 2, gained, "")
 	add("core/spawn", conformance.SpawnWrong, 1, []conformance.StepMismatch{{Field: "spawn", Want: "a spawn", Got: "none"}}, "")
 	add("profiles/empty", conformance.FlagsDiffer, 1, []conformance.StepMismatch{{Field: "over", Want: "true", Got: "false"}}, "an empty board")
+	// A case that fails on a state one profile's games reach and another's
+	// do not: in both places, each with ids of its own.
+	add("core/both", conformance.ScoreDiverged, 2, gained, "")
+	add("core/both", conformance.ScoreDiverged, 2, gained, "not under rosetta")
+	rep.Results[len(rep.Results)-1].Profile = "rosetta"
 	return rep
 }
 
@@ -50,7 +56,7 @@ func TestConformanceCauses(t *testing.T) {
 		t.Fatalf("no causes:\n%s", html)
 	}
 	first := html[i:j]
-	if !strings.Contains(first, "<h3>score-diverged on gained</h3>") || !strings.Contains(first, "3 cases") || !strings.Contains(first, "in core, line") {
+	if !strings.Contains(first, "<h3>score-diverged on gained</h3>") || !strings.Contains(first, "4 cases") || !strings.Contains(first, "in core, line") {
 		t.Errorf("the first cause:\n%s", first)
 	}
 	small, fold := strings.Index(first, `id="line/small"`), strings.Index(first, `<details class="more">`)
@@ -66,7 +72,25 @@ func TestConformanceCauses(t *testing.T) {
 		t.Errorf("the re-run command or the file of core/big:\n%s", big)
 	}
 	apart := html[strings.Index(html, `<h2 id="unreachable">`):]
-	if !strings.Contains(apart, `id="profiles/empty"`) || strings.Contains(html[:strings.Index(html, `<h2 id="unreachable">`)], `<section class="case" id="profiles/empty"`) {
+	if !strings.Contains(apart, `id="unreachable/profiles/empty"`) || strings.Contains(html[:strings.Index(html, `<h2 id="unreachable">`)], `<section class="case" id="unreachable/profiles/empty"`) {
 		t.Error("the unreachable state's failure is not apart")
+	}
+	// Every id once, and every link of the page to one that is there.
+	ids := map[string]int{}
+	for _, m := range regexp.MustCompile(` id="([^"]*)"`).FindAllStringSubmatch(html, -1) {
+		ids[m[1]]++
+	}
+	for id, n := range ids {
+		if n > 1 {
+			t.Errorf("id %q is on %d elements", id, n)
+		}
+	}
+	for _, m := range regexp.MustCompile(` href="#([^"]*)"`).FindAllStringSubmatch(html, -1) {
+		if ids[m[1]] == 0 {
+			t.Errorf("a link to #%s, which no element has", m[1])
+		}
+	}
+	if ids["unreachable-1"] != 1 || ids["unreachable/core/both"] != 1 || ids["core/both"] != 1 {
+		t.Errorf("the failures apart have no ids of their own: %v", ids)
 	}
 }
