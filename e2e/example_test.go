@@ -136,6 +136,12 @@ func TestExamplePage(t *testing.T) {
 	start := time.Now()
 	chromium(t) // before the server and its build
 	base, storeFile := startExample(t)
+	// A directory where the server stores its verdicts: the first
+	// submission cannot be stored, so it is not scored, the page says so,
+	// and Submit sends the game again once the store works.
+	if err := os.Mkdir(storeFile, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	ctx := tab(t)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base), chromedp.WaitVisible(`body[data-state="playing"]`)); err != nil {
 		t.Fatal(err)
@@ -143,6 +149,18 @@ func TestExamplePage(t *testing.T) {
 	s, keys := playByKeys(t, ctx, reader(t, ctx, readExample), 5000)
 	if s.Message == "" {
 		t.Fatalf("the game did not end within %d keys", keys)
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(`body[data-state="verified"], body[data-state="rejected"], body[data-state="error"]`)); err != nil {
+		t.Fatalf("the page did not answer the first submission (state %s): %v", s.Text, err)
+	}
+	if shown, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.state + ': ' + document.getElementById('verdict').textContent`)); err != nil || !strings.Contains(shown, "error: Error: the verdict could not be stored; submit the game again") {
+		t.Fatalf("with the store failing, the page shows %q (%v)", shown, err)
+	}
+	if err := os.Remove(storeFile); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click("#submit"), chromedp.WaitReady(`body:not([data-state="error"])`)); err != nil {
+		t.Fatalf("Submit did not send the game again: %v", err)
 	}
 	if err := chromedp.Do(ctx, chromedp.WaitVisible(`body[data-state="verified"], body[data-state="rejected"], body[data-state="error"]`)); err != nil {
 		t.Fatalf("the page did not show a verdict (state %s): %v", s.Text, err)

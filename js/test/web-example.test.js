@@ -9,6 +9,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { mkdtemp, mkdir, rmdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTP1, startBoard, slide, chooseSpawn, legalMoves, maxTile, DEFAULT_WEIGHTS } from '../src/index.js';
 import { Recorder } from '../src/recorder.js';
 
@@ -16,23 +19,29 @@ const script = fileURLToPath(new URL('../examples/web/server.mjs', import.meta.u
 let proc;
 let base;
 
-before(async () => {
-  proc = spawn(process.execPath, [script, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  base = await new Promise((resolve, reject) => {
+// start runs server.mjs with args and returns the process and its address.
+async function start(...args) {
+  const p = spawn(process.execPath, [script, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
     let out = '';
-    proc.stdout.on('data', (b) => {
+    p.stdout.on('data', (b) => {
       out += b;
       const m = /listening on (http:\/\/\S+\/)/.exec(out);
       if (m) resolve(m[1]);
     });
-    proc.on('exit', (code) => reject(new Error(`server.mjs exited ${code}: ${out}`)));
+    p.on('exit', (code) => reject(new Error(`server.mjs exited ${code}: ${out}`)));
   });
+  return { p, url };
+}
+
+before(async () => {
+  ({ p: proc, url: base } = await start());
 });
 
 after(() => proc.kill());
 
-async function newGame() {
-  const r = await fetch(base + 'api/games', { method: 'POST' });
+async function newGame(at = base) {
+  const r = await fetch(at + 'api/games', { method: 'POST' });
   assert.equal(r.status, 200);
   return r.json();
 }
@@ -80,8 +89,8 @@ function submission(id, line, go) {
   });
 }
 
-async function scores() {
-  return (await fetch(base + 'api/scores')).json();
+async function scores(at = base) {
+  return (await fetch(at + 'api/scores')).json();
 }
 
 test('a game submitted twice at once is verified and scored once', async () => {
@@ -128,4 +137,27 @@ test('a flood of new games does not lock players out, and the leaderboard stays 
   assert.equal(list.length, 100);
   assert.ok(list.some((e) => e.id === g.id), 'the played game is among the best');
   for (let i = 1; i < list.length; i++) assert.ok(list[i - 1].score >= list[i].score, 'best first');
+});
+
+test('a verdict that cannot be stored is not scored, and the game can be submitted again', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'web-example-'));
+  const store = join(dir, 'verdicts.jsonl');
+  await mkdir(store); // a directory where the file should be: every append fails
+  const { p, url } = await start('--store', store);
+  t.after(() => p.kill());
+  const g = await newGame(url);
+  const line = await played(g);
+  const post = () => fetch(`${url}api/games/${g.id}/replay`, { method: 'POST', body: line });
+  const failed = await post();
+  assert.equal(failed.status, 503);
+  assert.match((await failed.json()).error, /could not be stored; submit the game again/);
+  assert.deepEqual(await scores(url), [], 'not scored without being stored');
+  await rmdir(store);
+  const ok = await post();
+  assert.equal(ok.status, 200);
+  assert.equal((await ok.json()).valid, true);
+  assert.equal((await scores(url)).length, 1);
+  const kept = (await readFile(store, 'utf8')).trim().split('\n');
+  assert.equal(kept.length, 1);
+  assert.equal(JSON.parse(kept[0]).id, g.id);
 });

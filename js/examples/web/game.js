@@ -55,8 +55,18 @@ async function submit() {
   game.sent = true;
   document.body.dataset.state = 'sending';
   const line = game.recorder.toJSONLine({ score: game.score, board: game.board, over: game.over });
-  const res = await fetch(`api/games/${game.id}/replay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: line });
+  let res;
+  try {
+    res = await fetch(`api/games/${game.id}/replay`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: line });
+  } catch (e) {
+    game.sent = false; // not sent (the network): Submit sends it again
+    throw e;
+  }
   const verdict = await res.json();
+  if (res.status === 503) {
+    game.sent = false; // the server kept the game open: Submit sends it again
+    throw new Error(verdict.error);
+  }
   $('verdict').textContent = verdict.valid
     ? `Verified: ${verdict.proved}. Stored as sha256 ${verdict.sha256}.`
     : `Not verified: ${verdict.reason || verdict.error}`;

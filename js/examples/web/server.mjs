@@ -137,10 +137,20 @@ async function submit(req, res, id) {
   const [verdict] = verifier.verifyLines(line + '\n');
   if (verdict.valid) {
     const entry = { id, score: verdict.score, maxTile: verdict.maxTile, moves: verdict.moves, sha256: verdict.sha256, proved: verdict.proved };
+    if (opts.store) {
+      // Stored first, the replay with it (to verify again later), then
+      // listed: a verdict that could not be stored is not scored, and the
+      // game stays open for the player to submit again.
+      try {
+        await appendFile(opts.store, JSON.stringify({ ...entry, verdict, replay }) + '\n');
+      } catch (e) {
+        games.set(id, game);
+        throw Object.assign(new Error(`the verdict could not be stored; submit the game again: ${e.code || e.message}`), { status: 503 });
+      }
+    }
     const at = scores.findIndex((e) => e.score < entry.score); // after those of the same score: first come, first listed
     scores.splice(at < 0 ? scores.length : at, 0, entry);
     scores.length = Math.min(scores.length, MAX_SCORES);
-    if (opts.store) await appendFile(opts.store, JSON.stringify({ ...entry, verdict, replay }) + '\n'); // the replay, to verify again later
   }
   send(res, 200, verdict);
 }
