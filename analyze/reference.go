@@ -82,6 +82,16 @@ func BuiltinReference() *Reference {
 // maxReferenceBytes bounds a reference file.
 const maxReferenceBytes = 4 << 20
 
+// maxReferenceMoves bounds a reference game's non-trivial moves, far
+// above any game's (a replay holds at most a few million actions), so
+// that the model's sums over a reference file's games cannot overflow.
+const maxReferenceMoves = 1 << 32
+
+// maxSpread bounds min_spread_log_odds: a spread of 10 in log-odds puts
+// the reference players' rates anywhere from e^-60 to e^60 at six sigma,
+// already no model; past it the rates' log-odds leave what a float holds.
+const maxSpread = 10
+
 // ParseReference reads a reference set from its JSON form.
 func ParseReference(data []byte) (*Reference, error) {
 	if len(data) > maxReferenceBytes {
@@ -100,10 +110,15 @@ func ParseReference(data []byte) (*Reference, error) {
 		return nil, fmt.Errorf("the reference's thresholds are missing or out of order")
 	case r.MinSpread <= 0:
 		return nil, fmt.Errorf("the reference has no min_spread_log_odds (a reference built before the model moved to the log-odds scale: rebuild it)")
+	case r.MinSpread > maxSpread:
+		return nil, fmt.Errorf("the reference's min_spread_log_odds is %g, above %d: no model of players' rates", r.MinSpread, maxSpread)
 	}
 	for _, g := range r.Games {
 		if g.NonTrivial < 1 {
 			return nil, fmt.Errorf("reference game %q has no non-trivial move", g.Name)
+		}
+		if g.NonTrivial > maxReferenceMoves {
+			return nil, fmt.Errorf("reference game %q has %d non-trivial moves, more than a game holds (at most %d)", g.Name, g.NonTrivial, int64(maxReferenceMoves))
 		}
 		for _, counts := range []map[string]int{g.Agree, g.Large, g.Second} {
 			for id, k := range counts {

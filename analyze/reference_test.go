@@ -105,6 +105,10 @@ func TestParseReferenceRefuses(t *testing.T) {
 		"a key twice":        strings.Replace(good, `"review_z":3,`, `"review_z":3,"review_z":0.5,`, 1),
 		"an unknown key":     strings.Replace(good, `"review_z":3,`, `"review_z":3,"reviewz":0.5,`, 1),
 		"a key in capitals":  strings.Replace(good, `"review_z":3,`, `"REVIEW_Z":3,`, 1),
+		// Beyond these the model's sums overflow or its rates leave a float:
+		// a NaN z, and a JSON line that cannot be written.
+		"a spread of 1e300":   strings.Replace(good, `"min_spread_log_odds":0.4`, `"min_spread_log_odds":1e300`, 1),
+		"moves beyond a game": strings.Replace(good, `"non_trivial":10,"agree":{"e":3}`, `"non_trivial":4611686018427387904,"agree":{"e":3}`, 1),
 	} {
 		if _, err := ParseReference([]byte(bad)); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -125,8 +129,32 @@ func FuzzParseReference(f *testing.F) {
 				t.Fatalf("a game with %d moves accepted", g.NonTrivial)
 			}
 		}
-		r.place(reportWith(1000, 0.5, 0.3, 512)) // never panics
+		rep := reportWith(1000, 0.5, 0.3, 512)
+		r.place(rep) // never panics
+		// Every figure placed is a number: JSON has no NaN or Inf, and
+		// the report's line could not be written.
+		if _, err := json.Marshal(rep); err != nil {
+			t.Fatalf("%v: %s", err, data)
+		}
 	})
+}
+
+// TestHostileReferencePlaces places a game against references at the
+// edges ParseReference accepts: the widest spread and the most moves a
+// game may have, many games of them. Every z is a number.
+func TestHostileReferencePlaces(t *testing.T) {
+	r := testReference(t)
+	r.MinSpread = maxSpread
+	for i := range 1000 {
+		r.Games = append(r.Games, ReferenceGame{Name: "big", SHA256: "x", MaxTile: 512, NonTrivial: maxReferenceMoves,
+			Agree: map[string]int{"expectimax-2/1": maxReferenceMoves / 2}, Large: map[string]int{"expectimax-2/1": i}, Second: map[string]int{"expectimax-2/1": maxReferenceMoves}})
+	}
+	for _, rep := range []*GameReport{reportWith(1000, 0.5, 0.3, 512), reportWith(1000, 1, 0, 512), reportWith(1000, 0, 1, 512)} {
+		r.place(rep)
+		if _, err := json.Marshal(rep); err != nil || math.IsNaN(rep.Score) {
+			t.Errorf("score %v, z %+v: %v", rep.Score, rep.Evaluators[0], err)
+		}
+	}
 }
 
 // TestClairvoyance checks the clairvoyance test: a bot that sees the next
