@@ -87,7 +87,7 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	if r.Times != nil {
 		timed = make([]timedMove, 0, min(len(r.Times), limit))
 	}
-	capped, err := walk(ctx, start, r, limit, func(i int, game *engine.Game, d engine.Direction) bool {
+	walked, err := walk(ctx, start, r, limit, func(i int, game *engine.Game, d engine.Direction) bool {
 		b, ok := toBitboard(game.Board())
 		if !ok {
 			g.stopped = "a tile of 65536"
@@ -110,11 +110,12 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	if err != nil {
 		return nil, err
 	}
-	if capped && opts.MaxMoves <= 0 {
+	if walked.capped && opts.MaxMoves <= 0 {
 		g.stopped = fmt.Sprintf("move %d: the analysis covers the first %d moves (--max-moves sets another bound)", limit+1, limit)
 	}
 	rep := g.report(pa.evals)
 	rep.Name, rep.SHA256, rep.MaxTile, rep.GameMoves = name, vd.SHA256, vd.MaxTile, vd.Moves
+	rep.Undone = walked.undone
 	rep.ThinkTime = thinkTime(timed)
 	if rep.ThinkTime != nil && opts.CheckTimes != nil {
 		sealed := opts.CheckTimes(r) == nil

@@ -56,6 +56,8 @@ type ReferenceGame struct {
 	Agree      map[string]int `json:"agree"`  // by evaluator ID
 	Large      map[string]int `json:"large"`  // large errors, by evaluator ID
 	Second     map[string]int `json:"second"` // second-best moves, by evaluator ID
+	// Undone counts the game's moves taken back by an undo (GameReport.Undone).
+	Undone int `json:"undone,omitempty"`
 }
 
 //go:embed data/reference.json
@@ -320,6 +322,13 @@ func (r *Reference) place(rep *GameReport) {
 		rep.Score = 0
 		rep.Band = Insufficient
 		rep.Reasons = append(rep.Reasons, "the reference holds none of these evaluators")
+	case rep.Undone > 0 && !slices.ContainsFunc(r.modelled(), func(g ReferenceGame) bool { return g.Undone > 0 }):
+		// A player who can undo sees the tile a move spawns before
+		// keeping the move (the engine's undo restores the generator):
+		// the clairvoyance test would take that for cheating, and the
+		// moves taken back, analysed as played, are tries, not choices.
+		rep.Band = Insufficient
+		rep.Reasons = append(rep.Reasons, fmt.Sprintf("%d of the moves analysed were taken back (undo), and the reference holds no game with undo: a player who undoes sees the tile a move spawns before keeping it", rep.Undone))
 	case rep.NonTrivial < r.MinMoves:
 		rep.Band = Insufficient
 		rep.Reasons = append(rep.Reasons, fmt.Sprintf("%d non-trivial moves, fewer than the %d the thresholds were measured at", rep.NonTrivial, r.MinMoves))
@@ -356,7 +365,7 @@ func BuildReference(name, source string, reports []*GameReport, base *Reference)
 			continue
 		}
 		seen[rep.SHA256] = true
-		g := ReferenceGame{Name: rep.Name, SHA256: rep.SHA256, MaxTile: rep.MaxTile, NonTrivial: rep.NonTrivial, Agree: map[string]int{}, Large: map[string]int{}, Second: map[string]int{}}
+		g := ReferenceGame{Name: rep.Name, SHA256: rep.SHA256, MaxTile: rep.MaxTile, NonTrivial: rep.NonTrivial, Agree: map[string]int{}, Large: map[string]int{}, Second: map[string]int{}, Undone: rep.Undone}
 		for _, s := range rep.Evaluators {
 			g.Agree[s.Evaluator] = s.Agree
 			g.Large[s.Evaluator] = s.Large

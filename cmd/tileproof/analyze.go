@@ -152,6 +152,9 @@ func printAnalysis(w io.Writer, r *analyze.GameReport) {
 	fmt.Fprintf(w, "%s: %s (%s)\n", r.Name, r.Band, analyze.BandText(r.Band))
 	fmt.Fprintf(w, "  %d counted moves, largest tile %d; analysed %d: %d forced, %d trivial, %d non-trivial\n",
 		r.GameMoves, r.MaxTile, r.Analysed, r.Forced, r.Trivial, r.NonTrivial)
+	if r.Undone > 0 {
+		fmt.Fprintf(w, "  %d of the moves analysed were taken back (undo)\n", r.Undone)
+	}
 	if r.Stopped != "" {
 		fmt.Fprintf(w, "  the analysis stopped before %s\n", r.Stopped)
 	}
