@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -159,8 +160,15 @@ func printAnalysis(w io.Writer, r *analyze.GameReport) {
 		fmt.Fprintf(w, "  the analysis stopped before %s\n", r.Stopped)
 	}
 	for _, s := range r.Evaluators {
-		fmt.Fprintf(w, "  %-15s agreement %5.1f%% (z %5.1f, above %3.0f%% of the reference)  loss mean %.2f p50 %.2f p90 %.2f p99 %.2f  large errors %.1f%% (z %.1f)  small errors %.1f%%  second-best %.1f%% (z %.1f)  misses crowded %.1f%% open %.1f%%\n",
-			s.Evaluator, 100*s.Agreement, s.Z, s.Percentile, s.MeanLoss, s.Loss50, s.Loss90, s.Loss99, 100*s.LargeErrors, s.ErrorsZ, 100*s.SmallErrors, 100*s.SecondBest, s.SecondZ, 100*s.CrowdedMiss, 100*s.OpenMiss)
+		// A z the reference does not place is a dash, as on the pages: its
+		// 0 would read as a game in the middle of the reference players.
+		agreement := "z -, not in the reference"
+		if slices.Contains(s.Placed, "agreement") {
+			agreement = fmt.Sprintf("z %5.1f, above %3.0f%% of the reference", s.Z, s.Percentile)
+		}
+		fmt.Fprintf(w, "  %-15s agreement %5.1f%% (%s)  loss mean %.2f p50 %.2f p90 %.2f p99 %.2f  large errors %.1f%% (z %s)  small errors %.1f%% (z %s)  second-best %.1f%% (z %s)  misses crowded %.1f%% open %.1f%%\n",
+			s.Evaluator, 100*s.Agreement, agreement, s.MeanLoss, s.Loss50, s.Loss90, s.Loss99, 100*s.LargeErrors, placedZ(s, "large_errors", s.ErrorsZ),
+			100*s.SmallErrors, placedZ(s, "small_errors", s.SmallErrorsZ), 100*s.SecondBest, placedZ(s, "second_best", s.SecondZ), 100*s.CrowdedMiss, 100*s.OpenMiss)
 	}
 	if cv := r.Clairvoyance; cv != nil {
 		fmt.Fprintf(w, "  clairvoyance: %d of %d positions agree with the next spawn's oracle, %.1f by chance (z %.1f)\n", cv.Hits, cv.Positions, cv.Expected, cv.Z)
@@ -179,6 +187,15 @@ func printAnalysis(w io.Writer, r *analyze.GameReport) {
 			tt.Easy, figure(tt.EasyRatio, "%.2fx"), tt.Critical, figure(tt.CriticalRatio, "%.2fx"))
 	}
 	fmt.Fprintf(w, "  %s\n", r.Statement)
+}
+
+// placedZ writes an evaluator's z of the statistic key, or "-" where the
+// reference does not place it (EvalStats.Placed).
+func placedZ(s analyze.EvalStats, key string, z float64) string {
+	if !slices.Contains(s.Placed, key) {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", z)
 }
 
 // figure writes a figure that may be undefined ("-").

@@ -100,3 +100,31 @@ func TestVerifyAnalyze(t *testing.T) {
 		t.Errorf("text: exit %d, %s", code, out)
 	}
 }
+
+// TestAnalyzeTextUnplaced: the text gives a dash, not a z of 0 and "above
+// 0% of the reference", for a statistic the reference does not place:
+// expectimax-3 (--deep), which the built-in reference does not hold, and
+// small errors by the expectimax evaluators, modelled for corner-1 alone;
+// and it gives the z of small errors by corner-1, which a score may be.
+func TestAnalyzeTextUnplaced(t *testing.T) {
+	_, out, errOut := runCLI(t, "", "analyze", "--deep", "../../replays/valid/rosetta-random.yaml")
+	rows := map[string]string{}
+	for l := range strings.Lines(out) {
+		if f := strings.Fields(l); len(f) > 1 && f[1] == "agreement" {
+			rows[f[0]] = l
+		}
+	}
+	if len(rows) != 4 {
+		t.Fatalf("%d evaluator rows: %s%s", len(rows), out, errOut)
+	}
+	if l := rows["expectimax-3/1"]; !strings.Contains(l, "(z -, not in the reference)") || strings.Contains(l, "of the reference)") ||
+		!strings.Contains(l, "large errors") || strings.Count(l, "(z -)") != 3 {
+		t.Errorf("expectimax-3, which the reference does not hold: %q", l)
+	}
+	if l := rows["expectimax-2/1"]; !strings.Contains(l, "above") || !strings.Contains(l, "% (z -)  second-best") {
+		t.Errorf("expectimax-2: small errors not modelled, the rest placed: %q", l)
+	}
+	if l := rows["corner-1/1"]; strings.Contains(l, "(z -)") {
+		t.Errorf("corner-1: every statistic placed: %q", l)
+	}
+}
