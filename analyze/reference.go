@@ -317,9 +317,12 @@ func (r *Reference) place(rep *GameReport) {
 		}
 	}
 	c := rep.Clairvoyance
-	switch {
-	case math.IsInf(rep.Score, -1):
+	placedNone := math.IsInf(rep.Score, -1)
+	if placedNone {
 		rep.Score = 0
+	}
+	switch {
+	case placedNone && rep.NonTrivial > 0: // a game without a non-trivial move is too short, below
 		rep.Band = Insufficient
 		rep.Reasons = append(rep.Reasons, "the reference holds none of these evaluators")
 	case rep.Undone > 0 && !slices.ContainsFunc(r.modelled(), func(g ReferenceGame) bool { return g.Undone > 0 }):
