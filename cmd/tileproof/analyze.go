@@ -182,8 +182,14 @@ func printAnalysis(w io.Writer, r *analyze.GameReport) {
 		default:
 			fmt.Fprintf(w, "  think times: NOT sealed by the server whose key was given: not the times it measured for this game\n")
 		}
-		fmt.Fprintf(w, "  think time (figures for a reviewer, no band): %d moves, median %.0f ms, quartiles %.0f-%.0f ms (spread %.2f); rank correlation with filled cells %s, with moves not near the best %s, with the best move's lead %s; easy moves %d at %s the median, critical %d at %s\n",
-			tt.Moves, tt.MedianMs, tt.P25Ms, tt.P75Ms, tt.Spread, figure(tt.CrowdedCorr, "%.2f"), figure(tt.CriticalCorr, "%.2f"), figure(tt.GapCorr, "%.2f"),
+		// Over a median of 0 the spread is no figure: its 0 would read as
+		// times all alike.
+		spread := fmt.Sprintf("%.2f", tt.Spread)
+		if tt.MedianMs <= 0 && tt.P75Ms > tt.P25Ms {
+			spread = "-, the median is 0"
+		}
+		fmt.Fprintf(w, "  think time (figures for a reviewer, no band): %d moves, median %.0f ms, quartiles %.0f-%.0f ms (spread %s); rank correlation with filled cells %s, with moves not near the best %s, with the best move's lead %s; easy moves %d at %s the median, critical %d at %s\n",
+			tt.Moves, tt.MedianMs, tt.P25Ms, tt.P75Ms, spread, figure(tt.CrowdedCorr, "%.2f"), figure(tt.CriticalCorr, "%.2f"), figure(tt.GapCorr, "%.2f"),
 			tt.Easy, figure(tt.EasyRatio, "%.2fx"), tt.Critical, figure(tt.CriticalRatio, "%.2fx"))
 	}
 	fmt.Fprintf(w, "  %s\n", r.Statement)
