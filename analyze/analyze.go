@@ -107,6 +107,15 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 		g.add(m, opts.KeepMoves)
 		return true
 	})
+	if err == nil && !walked.capped && g.stopped == "" && (start.Score() != vd.Score || start.Moves() != vd.Moves) {
+		err = fmt.Errorf("it ends with score %d in %d moves, the verifier's game with score %d in %d", start.Score(), start.Moves(), vd.Score, vd.Moves)
+	}
+	if err != nil && ctx.Err() == nil {
+		// The verifier may know a profile given as a file under a
+		// built-in's name (--profile FILE): the evaluators play the
+		// built-in one, and the game is not that one's.
+		return nil, fmt.Errorf("%w: the game does not replay under the built-in profile %s, the one the evaluators know (was it verified under a profile file of that name?): %v", ErrNotAnalysable, r.Profile, err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -128,3 +128,27 @@ func TestAnalyzeTextUnplaced(t *testing.T) {
 		t.Errorf("corner-1: every statistic placed: %q", l)
 	}
 }
+
+// TestAnalyzeProfileFileShadowsBuiltin: a game verified under a profile
+// file named as a built-in (tile-merge with only 4s) is not analysable,
+// exit 1, and says why. Before, the analysis replayed it under the
+// built-in, met an illegal move at action 14 and exited 0.
+func TestAnalyzeProfileFileShadowsBuiltin(t *testing.T) {
+	dir := t.TempDir()
+	builtin, err := os.ReadFile("../../engine/profiles/tile-merge.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fours := strings.Replace(string(builtin), "spawn: {2: 9, 4: 1}", "spawn: {4: 1}", 1)
+	profile, game := filepath.Join(dir, "fours.yaml"), filepath.Join(dir, "game.yaml")
+	if fours == string(builtin) || os.WriteFile(profile, []byte(fours), 0o644) != nil {
+		t.Fatal("cannot write the profile")
+	}
+	if code, _, errOut := runCLI(t, "", "record", "--profile", profile, "--player", "expectimax", "--seed", "a", "--max-moves", "200", "-o", game); code != exitOK {
+		t.Fatalf("record: exit %d: %s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, "", "analyze", "--profile", profile, game)
+	if code != exitFailed || out != "" || !strings.Contains(errOut, "not analysable: the game does not replay under the built-in profile tile-merge") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
