@@ -322,6 +322,11 @@ func (r *Reference) place(rep *GameReport) {
 		rep.Score = 0
 	}
 	switch {
+	case placedNone && rep.NonTrivial > 0 && len(r.modelled()) == 0:
+		// A reference of short games: it holds the evaluators, but no
+		// game long enough to fit the model to.
+		rep.Band = Insufficient
+		rep.Reasons = append(rep.Reasons, fmt.Sprintf("the reference holds no game of %d non-trivial moves or more (model_min_moves) to fit its model to", r.ModelMinMoves))
 	case placedNone && rep.NonTrivial > 0: // a game without a non-trivial move is too short, below
 		rep.Band = Insufficient
 		rep.Reasons = append(rep.Reasons, "the reference holds none of these evaluators")

@@ -93,6 +93,20 @@ func TestBands(t *testing.T) {
 	}
 }
 
+// TestShortReference: a reference of games shorter than model_min_moves
+// (an operator's own games of 200 moves, say) holds the evaluators but
+// nothing to fit the model to, and says so. Before, it said "the
+// reference holds none of these evaluators".
+func TestShortReference(t *testing.T) {
+	ref := testReference(t)
+	ref.ModelMinMoves = 1001
+	rep := reportWith(1000, 0.53, 0.40, 512)
+	ref.place(rep)
+	if want := "the reference holds no game of 1001 non-trivial moves or more (model_min_moves) to fit its model to"; rep.Band != Insufficient || len(rep.Reasons) == 0 || rep.Reasons[0] != want {
+		t.Errorf("band %s, reasons %q; want insufficient, %q", rep.Band, rep.Reasons, want)
+	}
+}
+
 func TestParseReferenceRefuses(t *testing.T) {
 	good := `{"name":"x","heuristic":"` + getHeuristic().pin + `","min_moves":1,"model_min_moves":1,"review_z":3,"strong_z":5,"clairvoyance_review_z":4,"clairvoyance_strong_z":6,"min_spread_log_odds":0.4,"games":[{"name":"g","non_trivial":10,"agree":{"e":3}}]}`
 	if _, err := ParseReference([]byte(good)); err != nil {
