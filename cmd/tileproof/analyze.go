@@ -162,7 +162,7 @@ func printAnalysis(w io.Writer, r *analyze.GameReport) {
 	for _, s := range r.Evaluators {
 		// A z the reference does not place is a dash, as on the pages: its
 		// 0 would read as a game in the middle of the reference players.
-		agreement := "z -, not in the reference"
+		agreement := "z -, not placed"
 		if slices.Contains(s.Placed, "agreement") {
 			agreement = fmt.Sprintf("z %5.1f, above %3.0f%% of the reference", s.Z, s.Percentile)
 		}

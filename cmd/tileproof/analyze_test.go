@@ -117,7 +117,7 @@ func TestAnalyzeTextUnplaced(t *testing.T) {
 	if len(rows) != 4 {
 		t.Fatalf("%d evaluator rows: %s%s", len(rows), out, errOut)
 	}
-	if l := rows["expectimax-3/1"]; !strings.Contains(l, "(z -, not in the reference)") || strings.Contains(l, "of the reference)") ||
+	if l := rows["expectimax-3/1"]; !strings.Contains(l, "(z -, not placed)") || strings.Contains(l, "of the reference)") ||
 		!strings.Contains(l, "large errors") || strings.Count(l, "(z -)") != 3 {
 		t.Errorf("expectimax-3, which the reference does not hold: %q", l)
 	}
