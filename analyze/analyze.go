@@ -87,7 +87,7 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	if r.Times != nil {
 		timed = make([]timedMove, 0, min(len(r.Times), limit))
 	}
-	capped, err := walk(ctx, start, r, limit, func(i int, game *engine.Game, d engine.Direction) bool {
+	walked, err := walk(ctx, start, r, limit, func(i int, game *engine.Game, d engine.Direction) bool {
 		b, ok := toBitboard(game.Board())
 		if !ok {
 			g.stopped = "a tile of 65536"
@@ -107,14 +107,24 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 		g.add(m, opts.KeepMoves)
 		return true
 	})
+	if err == nil && !walked.capped && g.stopped == "" && (start.Score() != vd.Score || start.Moves() != vd.Moves) {
+		err = fmt.Errorf("it ends with score %d in %d moves, the verifier's game with score %d in %d", start.Score(), start.Moves(), vd.Score, vd.Moves)
+	}
+	if err != nil && ctx.Err() == nil {
+		// The verifier may know a profile given as a file under a
+		// built-in's name (--profile FILE): the evaluators play the
+		// built-in one, and the game is not that one's.
+		return nil, fmt.Errorf("%w: the game does not replay under the built-in profile %s, the one the evaluators know (was it verified under a profile file of that name?): %v", ErrNotAnalysable, r.Profile, err)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if capped && opts.MaxMoves <= 0 {
+	if walked.capped && opts.MaxMoves <= 0 {
 		g.stopped = fmt.Sprintf("move %d: the analysis covers the first %d moves (--max-moves sets another bound)", limit+1, limit)
 	}
 	rep := g.report(pa.evals)
 	rep.Name, rep.SHA256, rep.MaxTile, rep.GameMoves = name, vd.SHA256, vd.MaxTile, vd.Moves
+	rep.Undone = walked.undone
 	rep.ThinkTime = thinkTime(timed)
 	if rep.ThinkTime != nil && opts.CheckTimes != nil {
 		sealed := opts.CheckTimes(r) == nil

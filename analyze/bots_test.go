@@ -134,6 +134,22 @@ func playBot(tb testing.TB, bt bot, seed string, limit int) *replay.Replay {
 		Claim: replay.Claim{Score: g.Score(), MaxTile: g.MaxTile(), Moves: g.Moves()}}
 }
 
+// blockBot plays in blocks of 50 moves: engine's moves in the first
+// tenths of each ten blocks, person's in the rest.
+type blockBot struct {
+	engine, person bot
+	tenths, moves  int
+}
+
+func (bb *blockBot) choose(g *engine.Game, b bitboard) engine.Direction {
+	block := bb.moves / 50 % 10
+	bb.moves++
+	if block < bb.tenths {
+		return bb.engine.choose(g, b)
+	}
+	return bb.person.choose(g, b)
+}
+
 func newEvalBot(ev evaluator, noise, temp float64, seed uint64) *evalBot {
 	return &evalBot{ev: ev, noise: noise, temp: temp, rng: rand.New(rand.NewPCG(seed, 7)), spawns: tileMergeSpawns}
 }

@@ -53,6 +53,15 @@ func populations() []population {
 		ps = append(ps, population{name: fmt.Sprintf("expectimax-2/1 softmax %g", temp), soft: true,
 			make: func(i int) bot { return newEvalBot(newExpectimax(2), 0, temp, uint64(i)) }})
 	}
+	// A bot that plays like a person part of the time: the engine's moves
+	// in some blocks of 50 moves, softmax 64 (not told from the reference
+	// players) in the others. No target: a measurement.
+	for _, tenths := range []int{2, 5} {
+		ps = append(ps, population{name: fmt.Sprintf("expectimax-2/1 in %d0%% of 50-move blocks, softmax 64 the rest", tenths),
+			make: func(i int) bot {
+				return &blockBot{engine: newEvalBot(newExpectimax(2), 0, 0, uint64(i)), person: newEvalBot(newExpectimax(2), 0, 64, uint64(i)), tenths: tenths}
+			}})
+	}
 	return ps
 }
 

@@ -56,6 +56,8 @@ type ReferenceGame struct {
 	Agree      map[string]int `json:"agree"`  // by evaluator ID
 	Large      map[string]int `json:"large"`  // large errors, by evaluator ID
 	Second     map[string]int `json:"second"` // second-best moves, by evaluator ID
+	// Undone counts the game's moves taken back by an undo (GameReport.Undone).
+	Undone int `json:"undone,omitempty"`
 }
 
 //go:embed data/reference.json
@@ -82,6 +84,16 @@ func BuiltinReference() *Reference {
 // maxReferenceBytes bounds a reference file.
 const maxReferenceBytes = 4 << 20
 
+// maxReferenceMoves bounds a reference game's non-trivial moves, far
+// above any game's (a replay holds at most a few million actions), so
+// that the model's sums over a reference file's games cannot overflow.
+const maxReferenceMoves = 1 << 32
+
+// maxSpread bounds min_spread_log_odds: a spread of 10 in log-odds puts
+// the reference players' rates anywhere from e^-60 to e^60 at six sigma,
+// already no model; past it the rates' log-odds leave what a float holds.
+const maxSpread = 10
+
 // ParseReference reads a reference set from its JSON form.
 func ParseReference(data []byte) (*Reference, error) {
 	if len(data) > maxReferenceBytes {
@@ -100,10 +112,15 @@ func ParseReference(data []byte) (*Reference, error) {
 		return nil, fmt.Errorf("the reference's thresholds are missing or out of order")
 	case r.MinSpread <= 0:
 		return nil, fmt.Errorf("the reference has no min_spread_log_odds (a reference built before the model moved to the log-odds scale: rebuild it)")
+	case r.MinSpread > maxSpread:
+		return nil, fmt.Errorf("the reference's min_spread_log_odds is %g, above %d: no model of players' rates", r.MinSpread, maxSpread)
 	}
 	for _, g := range r.Games {
 		if g.NonTrivial < 1 {
 			return nil, fmt.Errorf("reference game %q has no non-trivial move", g.Name)
+		}
+		if g.NonTrivial > maxReferenceMoves {
+			return nil, fmt.Errorf("reference game %q has %d non-trivial moves, more than a game holds (at most %d)", g.Name, g.NonTrivial, int64(maxReferenceMoves))
 		}
 		for _, counts := range []map[string]int{g.Agree, g.Large, g.Second} {
 			for id, k := range counts {
@@ -300,11 +317,26 @@ func (r *Reference) place(rep *GameReport) {
 		}
 	}
 	c := rep.Clairvoyance
-	switch {
-	case math.IsInf(rep.Score, -1):
+	placedNone := math.IsInf(rep.Score, -1)
+	if placedNone {
 		rep.Score = 0
+	}
+	switch {
+	case placedNone && rep.NonTrivial > 0 && len(r.modelled()) == 0:
+		// A reference of short games: it holds the evaluators, but no
+		// game long enough to fit the model to.
+		rep.Band = Insufficient
+		rep.Reasons = append(rep.Reasons, fmt.Sprintf("the reference holds no game of %d non-trivial moves or more (model_min_moves) to fit its model to", r.ModelMinMoves))
+	case placedNone && rep.NonTrivial > 0: // a game without a non-trivial move is too short, below
 		rep.Band = Insufficient
 		rep.Reasons = append(rep.Reasons, "the reference holds none of these evaluators")
+	case rep.Undone > 0 && !slices.ContainsFunc(r.modelled(), func(g ReferenceGame) bool { return g.Undone > 0 }):
+		// A player who can undo sees the tile a move spawns before
+		// keeping the move (the engine's undo restores the generator):
+		// the clairvoyance test would take that for cheating, and the
+		// moves taken back, analysed as played, are tries, not choices.
+		rep.Band = Insufficient
+		rep.Reasons = append(rep.Reasons, fmt.Sprintf("%d of the moves analysed were taken back (undo), and the reference holds no game with undo: a player who undoes sees the tile a move spawns before keeping it", rep.Undone))
 	case rep.NonTrivial < r.MinMoves:
 		rep.Band = Insufficient
 		rep.Reasons = append(rep.Reasons, fmt.Sprintf("%d non-trivial moves, fewer than the %d the thresholds were measured at", rep.NonTrivial, r.MinMoves))
@@ -341,7 +373,7 @@ func BuildReference(name, source string, reports []*GameReport, base *Reference)
 			continue
 		}
 		seen[rep.SHA256] = true
-		g := ReferenceGame{Name: rep.Name, SHA256: rep.SHA256, MaxTile: rep.MaxTile, NonTrivial: rep.NonTrivial, Agree: map[string]int{}, Large: map[string]int{}, Second: map[string]int{}}
+		g := ReferenceGame{Name: rep.Name, SHA256: rep.SHA256, MaxTile: rep.MaxTile, NonTrivial: rep.NonTrivial, Agree: map[string]int{}, Large: map[string]int{}, Second: map[string]int{}, Undone: rep.Undone}
 		for _, s := range rep.Evaluators {
 			g.Agree[s.Evaluator] = s.Agree
 			g.Large[s.Evaluator] = s.Large

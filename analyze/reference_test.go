@@ -59,6 +59,9 @@ func TestBands(t *testing.T) {
 		{"few large errors", reportWith(1000, 0.53, 0.15, 512), 0, Strong, "large errors by expectimax-2/1 15.0%"},
 		{"few second-best moves", withSecond(reportWith(1000, 0.53, 0.40, 512), 0.05), 0, Strong, "second-best moves by expectimax-2/1 5.0%"},
 		{"too short", reportWith(299, 0.99, 0.0, 512), 0, Insufficient, "299 non-trivial moves"},
+		// A game that ends at once, or whose moves are all forced or
+		// trivial: too short, not a reference without these evaluators.
+		{"no non-trivial move", reportWith(0, 0, 0, 4), 0, Insufficient, "0 non-trivial moves, fewer than the 300"},
 		{"thin band", reportWith(1000, 0.99, 0.0, 4096), 0, Insufficient, "largest tile is 2048 and above"},
 		{"clairvoyant", reportWith(1000, 0.53, 0.40, 512), 4.5, Review, "next spawn"},
 		{"very clairvoyant", reportWith(1000, 0.53, 0.40, 512), 7, Strong, "next spawn"},
@@ -78,7 +81,7 @@ func TestBands(t *testing.T) {
 		// The test reference holds expectimax-2's three statistics; small
 		// errors are modelled for corner-1 alone.
 		want := "agreement large_errors second_best"
-		if c.rep.Evaluators[0].Evaluator != "expectimax-2/1" {
+		if c.rep.Evaluators[0].Evaluator != "expectimax-2/1" || c.rep.NonTrivial == 0 {
 			want = ""
 		}
 		if got := strings.Join(c.rep.Evaluators[0].Placed, " "); got != want {
@@ -87,6 +90,20 @@ func TestBands(t *testing.T) {
 		if !strings.HasSuffix(c.rep.Statement, NotAFinding) || !strings.Contains(c.rep.Statement, ref.ID()) {
 			t.Errorf("%s: the statement %q lacks the reference or the closing sentence", c.name, c.rep.Statement)
 		}
+	}
+}
+
+// TestShortReference: a reference of games shorter than model_min_moves
+// (an operator's own games of 200 moves, say) holds the evaluators but
+// nothing to fit the model to, and says so. Before, it said "the
+// reference holds none of these evaluators".
+func TestShortReference(t *testing.T) {
+	ref := testReference(t)
+	ref.ModelMinMoves = 1001
+	rep := reportWith(1000, 0.53, 0.40, 512)
+	ref.place(rep)
+	if want := "the reference holds no game of 1001 non-trivial moves or more (model_min_moves) to fit its model to"; rep.Band != Insufficient || len(rep.Reasons) == 0 || rep.Reasons[0] != want {
+		t.Errorf("band %s, reasons %q; want insufficient, %q", rep.Band, rep.Reasons, want)
 	}
 }
 
@@ -105,6 +122,10 @@ func TestParseReferenceRefuses(t *testing.T) {
 		"a key twice":        strings.Replace(good, `"review_z":3,`, `"review_z":3,"review_z":0.5,`, 1),
 		"an unknown key":     strings.Replace(good, `"review_z":3,`, `"review_z":3,"reviewz":0.5,`, 1),
 		"a key in capitals":  strings.Replace(good, `"review_z":3,`, `"REVIEW_Z":3,`, 1),
+		// Beyond these the model's sums overflow or its rates leave a float:
+		// a NaN z, and a JSON line that cannot be written.
+		"a spread of 1e300":   strings.Replace(good, `"min_spread_log_odds":0.4`, `"min_spread_log_odds":1e300`, 1),
+		"moves beyond a game": strings.Replace(good, `"non_trivial":10,"agree":{"e":3}`, `"non_trivial":4611686018427387904,"agree":{"e":3}`, 1),
 	} {
 		if _, err := ParseReference([]byte(bad)); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -125,8 +146,32 @@ func FuzzParseReference(f *testing.F) {
 				t.Fatalf("a game with %d moves accepted", g.NonTrivial)
 			}
 		}
-		r.place(reportWith(1000, 0.5, 0.3, 512)) // never panics
+		rep := reportWith(1000, 0.5, 0.3, 512)
+		r.place(rep) // never panics
+		// Every figure placed is a number: JSON has no NaN or Inf, and
+		// the report's line could not be written.
+		if _, err := json.Marshal(rep); err != nil {
+			t.Fatalf("%v: %s", err, data)
+		}
 	})
+}
+
+// TestHostileReferencePlaces places a game against references at the
+// edges ParseReference accepts: the widest spread and the most moves a
+// game may have, many games of them. Every z is a number.
+func TestHostileReferencePlaces(t *testing.T) {
+	r := testReference(t)
+	r.MinSpread = maxSpread
+	for i := range 1000 {
+		r.Games = append(r.Games, ReferenceGame{Name: "big", SHA256: "x", MaxTile: 512, NonTrivial: maxReferenceMoves,
+			Agree: map[string]int{"expectimax-2/1": maxReferenceMoves / 2}, Large: map[string]int{"expectimax-2/1": i}, Second: map[string]int{"expectimax-2/1": maxReferenceMoves}})
+	}
+	for _, rep := range []*GameReport{reportWith(1000, 0.5, 0.3, 512), reportWith(1000, 1, 0, 512), reportWith(1000, 0, 1, 512)} {
+		r.place(rep)
+		if _, err := json.Marshal(rep); err != nil || math.IsNaN(rep.Score) {
+			t.Errorf("score %v, z %+v: %v", rep.Score, rep.Evaluators[0], err)
+		}
+	}
 }
 
 // TestClairvoyance checks the clairvoyance test: a bot that sees the next

@@ -29,6 +29,10 @@ type GameReport struct {
 	Forced     int `json:"forced"`
 	Trivial    int `json:"trivial"`
 	NonTrivial int `json:"non_trivial"`
+	// Undone counts the analysed moves taken back by an undo (profiles
+	// with undo): each is analysed as played, and the move played after
+	// it too. A reference without games with undo places no such game.
+	Undone int `json:"undone,omitempty"`
 	// Stopped says why the analysis stopped before the game's end, if it did.
 	Stopped      string       `json:"stopped,omitempty"`
 	Evaluators   []EvalStats  `json:"evaluators"`

@@ -7,9 +7,13 @@ import "math"
 // spread tau, and its count is binomial at that rate. It returns the
 // chance that such a game is at least as far out as k on the atypical
 // side (k or more when high, k or fewer when not), as the z of a normal
-// tail of the same chance: 3 is as rare as a normal's three sigma.
+// tail of the same chance: 3 is as rare as a normal's three sigma. Where
+// that chance is above one half, the z is computed from the other side's
+// chance, 1 minus it, which is small and exact where the chance itself
+// rounds to 1: a game far out on the side away from the evaluators (no
+// agreement at all, every move a large error) gets a finite z far below
+// 0, not -Inf.
 func tailZ(k, n int, mu, tau float64, high bool) float64 {
-	const nodes, width = 121, 6.0 // the spread's normal, to six sigma
 	logChoose := make([]float64, n+1)
 	lgN, _ := math.Lgamma(float64(n + 1))
 	for j := range logChoose {
@@ -17,9 +21,30 @@ func tailZ(k, n int, mu, tau float64, high bool) float64 {
 		b, _ := math.Lgamma(float64(n - j + 1))
 		logChoose[j] = lgN - a - b
 	}
-	step, end := -1, -1 // the low side: k, k-1, ..., 0
+	step := -1 // the low side: k, k-1, ..., 0
 	if high {
-		step, end = 1, n+1 // k, k+1, ..., n
+		step = 1 // k, k+1, ..., n
+	}
+	if chance := mixedTail(logChoose, k, step, mu, tau); chance <= 0.5 {
+		return normalUpperQuantile(chance)
+	}
+	// The other side: k-1 or fewer when high, k+1 or more when not.
+	return -normalUpperQuantile(mixedTail(logChoose, k-step, -step, mu, tau))
+}
+
+// mixedTail returns the chance, under the model (a rate's log-odds normal
+// about mu with spread tau, the count binomial at that rate, logChoose the
+// log binomial coefficients of n), that the count is k or beyond in the
+// direction of step (+1 up to n, -1 down to 0); 0 when k is past the end.
+func mixedTail(logChoose []float64, k, step int, mu, tau float64) float64 {
+	const nodes, width = 121, 6.0 // the spread's normal, to six sigma
+	n := len(logChoose) - 1
+	end := -1
+	if step > 0 {
+		end = n + 1
+	}
+	if k < 0 || k > n {
+		return 0
 	}
 	var tail, weights float64
 	for i := range nodes {
@@ -32,7 +57,16 @@ func tailZ(k, n int, mu, tau float64, high bool) float64 {
 		mode := float64(n) * math.Exp(logP)
 		sum := 0.0
 		for j := k; j != end; j += step {
-			term := math.Exp(logChoose[j] + float64(j)*logP + float64(n-j)*logQ)
+			// A rate's log-odds far out (a wide spread) makes logP or
+			// logQ -Inf: its power 0 is 1, not 0 times -Inf.
+			e := logChoose[j]
+			if j > 0 {
+				e += float64(j) * logP
+			}
+			if j < n {
+				e += float64(n-j) * logQ
+			}
+			term := math.Exp(e)
 			sum += term
 			if (float64(j)-mode)*float64(step) > 0 && term <= sum*1e-17 {
 				break
@@ -41,7 +75,7 @@ func tailZ(k, n int, mu, tau float64, high bool) float64 {
 		tail += w * min(sum, 1)
 		weights += w
 	}
-	return normalUpperQuantile(tail / weights)
+	return tail / weights
 }
 
 // normalUpperQuantile returns the z whose normal upper tail is chance:

@@ -39,6 +39,41 @@ func TestTailZ(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// The other end, the side away from the evaluators (no agreement at
+	// all; every move a large error), is far out and finite too, and the
+	// two sides mirror each other: P(k or more) = 1 - P(k-1 or fewer), so
+	// z(k, high) = -z(k-1, low), to a precision a chance near 1 does not
+	// hold.
+	for _, n := range []int{100, 150, 1000, 5000} {
+		for _, k := range []int{0, 1, 2, n / 10, n / 2, n - 1, n} {
+			z := tailZ(k, n, 0, 0.4, true)
+			if math.IsInf(z, 0) || math.IsNaN(z) {
+				t.Errorf("k = %d of %d (high): z = %v, want finite", k, n, z)
+				continue
+			}
+			if k == 0 && z > -8 {
+				t.Errorf("k = 0 of %d (high): z = %v, want far below 0", n, z)
+			}
+			if k > 0 {
+				if m := tailZ(k-1, n, 0, 0.4, false); math.Abs(z+m) > 0.01 {
+					t.Errorf("n = %d: z(%d, high) = %.4f, z(%d, low) = %.4f: want opposite", n, k, z, k-1, m)
+				}
+			}
+		}
+		if z := tailZ(n, n, 0, 0.4, false); math.IsInf(z, 0) || math.IsNaN(z) || z > -8 {
+			t.Errorf("k = %d of %d (low): z = %v, want finite and far below 0", n, n, z)
+		}
+	}
+	// A spread so wide that the rates' log-odds at the model's ends
+	// overflow a float (a reference file's floor of 1e300) gives a number,
+	// not NaN: the power 0 of a rate of 0 is 1.
+	for _, k := range []int{0, 1, n / 2, n} {
+		for _, high := range []bool{true, false} {
+			if z := tailZ(k, n, mu, 1e300, high); math.IsNaN(z) || math.IsInf(z, 0) {
+				t.Errorf("k = %d of %d (high %v), spread 1e300: z = %v", k, n, high, z)
+			}
+		}
+	}
 }
 
 // TestNormalUpperQuantile holds the far tail's approximation to the exact

@@ -180,6 +180,26 @@ func TestEvidenceSection(t *testing.T) {
 // TestEvidenceNotAnalysed: a game verify --analyze could not analyse
 // (its analysis a band and a reason) gets the section with the band, the
 // reason and the sentence that it is not a finding; no figures.
+// TestEvidenceUndo: a game with undo analyses more moves than it counts;
+// the page says how many were taken back, and why the game is not
+// placed. A game without undo has no such words.
+func TestEvidenceUndo(t *testing.T) {
+	p, rep := analysedPage(t, "valid/online-2048-undo-end-run.yaml", analyze.Options{})
+	if rep.Undone == 0 || rep.Analysed <= rep.GameMoves {
+		t.Fatalf("the corpus game with undo: %d taken back, %d analysed of %d", rep.Undone, rep.Analysed, rep.GameMoves)
+	}
+	if got := byID(t, p, "undone"); got != fmt.Sprint(rep.Undone) || !strings.Contains(p, "</span> of them taken back (undo), each analysed as played</dd>") {
+		t.Errorf("undone %q, want %d, then what it means", got, rep.Undone)
+	}
+	if got := byID(t, p, "evidence-why"); !strings.Contains(got, "taken back (undo)") {
+		t.Errorf("why: %q", got)
+	}
+	p, _ = analysedPage(t, "valid/tile-merge-2048.yaml", analyze.Options{})
+	if strings.Contains(p, `id="undone"`) || strings.Contains(p, "taken back") {
+		t.Error("a game without undo: the page speaks of undo")
+	}
+}
+
 func TestEvidenceNotAnalysed(t *testing.T) {
 	g := load(t, "tampered/illegal-move-inserted.yaml")
 	_, err := analyze.Analyze(context.Background(), replay.NewVerifier(), "x", g.Replay, analyze.Options{})

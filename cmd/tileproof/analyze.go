@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -152,12 +153,22 @@ func printAnalysis(w io.Writer, r *analyze.GameReport) {
 	fmt.Fprintf(w, "%s: %s (%s)\n", r.Name, r.Band, analyze.BandText(r.Band))
 	fmt.Fprintf(w, "  %d counted moves, largest tile %d; analysed %d: %d forced, %d trivial, %d non-trivial\n",
 		r.GameMoves, r.MaxTile, r.Analysed, r.Forced, r.Trivial, r.NonTrivial)
+	if r.Undone > 0 {
+		fmt.Fprintf(w, "  %d of the moves analysed were taken back (undo)\n", r.Undone)
+	}
 	if r.Stopped != "" {
 		fmt.Fprintf(w, "  the analysis stopped before %s\n", r.Stopped)
 	}
 	for _, s := range r.Evaluators {
-		fmt.Fprintf(w, "  %-15s agreement %5.1f%% (z %5.1f, above %3.0f%% of the reference)  loss mean %.2f p50 %.2f p90 %.2f p99 %.2f  large errors %.1f%% (z %.1f)  small errors %.1f%%  second-best %.1f%% (z %.1f)  misses crowded %.1f%% open %.1f%%\n",
-			s.Evaluator, 100*s.Agreement, s.Z, s.Percentile, s.MeanLoss, s.Loss50, s.Loss90, s.Loss99, 100*s.LargeErrors, s.ErrorsZ, 100*s.SmallErrors, 100*s.SecondBest, s.SecondZ, 100*s.CrowdedMiss, 100*s.OpenMiss)
+		// A z the reference does not place is a dash, as on the pages: its
+		// 0 would read as a game in the middle of the reference players.
+		agreement := "z -, not placed"
+		if slices.Contains(s.Placed, "agreement") {
+			agreement = fmt.Sprintf("z %5.1f, above %3.0f%% of the reference", s.Z, s.Percentile)
+		}
+		fmt.Fprintf(w, "  %-15s agreement %5.1f%% (%s)  loss mean %.2f p50 %.2f p90 %.2f p99 %.2f  large errors %.1f%% (z %s)  small errors %.1f%% (z %s)  second-best %.1f%% (z %s)  misses crowded %.1f%% open %.1f%%\n",
+			s.Evaluator, 100*s.Agreement, agreement, s.MeanLoss, s.Loss50, s.Loss90, s.Loss99, 100*s.LargeErrors, placedZ(s, "large_errors", s.ErrorsZ),
+			100*s.SmallErrors, placedZ(s, "small_errors", s.SmallErrorsZ), 100*s.SecondBest, placedZ(s, "second_best", s.SecondZ), 100*s.CrowdedMiss, 100*s.OpenMiss)
 	}
 	if cv := r.Clairvoyance; cv != nil {
 		fmt.Fprintf(w, "  clairvoyance: %d of %d positions agree with the next spawn's oracle, %.1f by chance (z %.1f)\n", cv.Hits, cv.Positions, cv.Expected, cv.Z)
@@ -171,11 +182,26 @@ func printAnalysis(w io.Writer, r *analyze.GameReport) {
 		default:
 			fmt.Fprintf(w, "  think times: NOT sealed by the server whose key was given: not the times it measured for this game\n")
 		}
-		fmt.Fprintf(w, "  think time (figures for a reviewer, no band): %d moves, median %.0f ms, quartiles %.0f-%.0f ms (spread %.2f); rank correlation with filled cells %s, with moves not near the best %s, with the best move's lead %s; easy moves %d at %s the median, critical %d at %s\n",
-			tt.Moves, tt.MedianMs, tt.P25Ms, tt.P75Ms, tt.Spread, figure(tt.CrowdedCorr, "%.2f"), figure(tt.CriticalCorr, "%.2f"), figure(tt.GapCorr, "%.2f"),
+		// Over a median of 0 the spread is no figure: its 0 would read as
+		// times all alike.
+		spread := fmt.Sprintf("%.2f", tt.Spread)
+		if tt.MedianMs <= 0 && tt.P75Ms > tt.P25Ms {
+			spread = "-, the median is 0"
+		}
+		fmt.Fprintf(w, "  think time (figures for a reviewer, no band): %d moves, median %.0f ms, quartiles %.0f-%.0f ms (spread %s); rank correlation with filled cells %s, with moves not near the best %s, with the best move's lead %s; easy moves %d at %s the median, critical %d at %s\n",
+			tt.Moves, tt.MedianMs, tt.P25Ms, tt.P75Ms, spread, figure(tt.CrowdedCorr, "%.2f"), figure(tt.CriticalCorr, "%.2f"), figure(tt.GapCorr, "%.2f"),
 			tt.Easy, figure(tt.EasyRatio, "%.2fx"), tt.Critical, figure(tt.CriticalRatio, "%.2fx"))
 	}
 	fmt.Fprintf(w, "  %s\n", r.Statement)
+}
+
+// placedZ writes an evaluator's z of the statistic key, or "-" where the
+// reference does not place it (EvalStats.Placed).
+func placedZ(s analyze.EvalStats, key string, z float64) string {
+	if !slices.Contains(s.Placed, key) {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", z)
 }
 
 // figure writes a figure that may be undefined ("-").

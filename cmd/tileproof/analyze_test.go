@@ -100,3 +100,55 @@ func TestVerifyAnalyze(t *testing.T) {
 		t.Errorf("text: exit %d, %s", code, out)
 	}
 }
+
+// TestAnalyzeTextUnplaced: the text gives a dash, not a z of 0 and "above
+// 0% of the reference", for a statistic the reference does not place:
+// expectimax-3 (--deep), which the built-in reference does not hold, and
+// small errors by the expectimax evaluators, modelled for corner-1 alone;
+// and it gives the z of small errors by corner-1, which a score may be.
+func TestAnalyzeTextUnplaced(t *testing.T) {
+	_, out, errOut := runCLI(t, "", "analyze", "--deep", "../../replays/valid/rosetta-random.yaml")
+	rows := map[string]string{}
+	for l := range strings.Lines(out) {
+		if f := strings.Fields(l); len(f) > 1 && f[1] == "agreement" {
+			rows[f[0]] = l
+		}
+	}
+	if len(rows) != 4 {
+		t.Fatalf("%d evaluator rows: %s%s", len(rows), out, errOut)
+	}
+	if l := rows["expectimax-3/1"]; !strings.Contains(l, "(z -, not placed)") || strings.Contains(l, "of the reference)") ||
+		!strings.Contains(l, "large errors") || strings.Count(l, "(z -)") != 3 {
+		t.Errorf("expectimax-3, which the reference does not hold: %q", l)
+	}
+	if l := rows["expectimax-2/1"]; !strings.Contains(l, "above") || !strings.Contains(l, "% (z -)  second-best") {
+		t.Errorf("expectimax-2: small errors not modelled, the rest placed: %q", l)
+	}
+	if l := rows["corner-1/1"]; strings.Contains(l, "(z -)") {
+		t.Errorf("corner-1: every statistic placed: %q", l)
+	}
+}
+
+// TestAnalyzeProfileFileShadowsBuiltin: a game verified under a profile
+// file named as a built-in (tile-merge with only 4s) is not analysable,
+// exit 1, and says why. Before, the analysis replayed it under the
+// built-in, met an illegal move at action 14 and exited 0.
+func TestAnalyzeProfileFileShadowsBuiltin(t *testing.T) {
+	dir := t.TempDir()
+	builtin, err := os.ReadFile("../../engine/profiles/tile-merge.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fours := strings.Replace(string(builtin), "spawn: {2: 9, 4: 1}", "spawn: {4: 1}", 1)
+	profile, game := filepath.Join(dir, "fours.yaml"), filepath.Join(dir, "game.yaml")
+	if fours == string(builtin) || os.WriteFile(profile, []byte(fours), 0o644) != nil {
+		t.Fatal("cannot write the profile")
+	}
+	if code, _, errOut := runCLI(t, "", "record", "--profile", profile, "--player", "expectimax", "--seed", "a", "--max-moves", "200", "-o", game); code != exitOK {
+		t.Fatalf("record: exit %d: %s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, "", "analyze", "--profile", profile, game)
+	if code != exitFailed || out != "" || !strings.Contains(errOut, "not analysable: the game does not replay under the built-in profile tile-merge") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}

@@ -43,6 +43,28 @@ func TestAnalyzeTimesKey(t *testing.T) {
 	}
 }
 
+// TestAnalyzeTimesMedianZero: times whose median is 0 but which vary
+// (most moves at 0 ms, the rest at 500) have no spread: the text says so
+// rather than print 0.00, which reads as times all alike.
+func TestAnalyzeTimesMedianZero(t *testing.T) {
+	rep := playTimedGame(t, "zero", 60)
+	rep.TimesSeal = ""
+	for i := range rep.Times {
+		rep.Times[i] = 0
+		if i%3 == 0 {
+			rep.Times[i] = 500
+		}
+	}
+	file := filepath.Join(t.TempDir(), "g.json")
+	if err := os.WriteFile(file, rep.EncodeJSON(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "", "analyze", file)
+	if code != exitOK || !strings.Contains(out, "median 0 ms, quartiles 0-500 ms (spread -, the median is 0)") {
+		t.Errorf("exit %d:\n%s%s", code, out, errOut)
+	}
+}
+
 // timesKey is the key of the signed server of the tests' timed games.
 const timesKey = "0123456789abcdef0123456789abcdef"
 
