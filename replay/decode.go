@@ -208,6 +208,12 @@ func (f *form) setScalar(fd field, s scalar, errs *decodeError) bool {
 			errs.add(s.at, "%s: %s is beyond 2^53-1, where JavaScript reads two numbers as one: write a long seed as a string", path, s.describe())
 			return false
 		}
+		if s.kind == sInt && s.text == "-0" {
+			// JSON.parse, Python and YAML's core schema read -0 as the
+			// number 0, whose text is "0": one seed to them, another here.
+			errs.add(s.at, "%s: -0 is the number 0 to other readers and the text \"-0\" here: write the seed as a string", path)
+			return false
+		}
 		f.text[fd.id] = s.text
 	case kCount:
 		n, err := strconv.ParseUint(s.text, 10, 64)

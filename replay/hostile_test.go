@@ -274,7 +274,22 @@ func TestSeedNumbersSafe(t *testing.T) {
 		mustDecodeFail(t, "s.yaml", "profile: tile-merge\nseed: "+seed+"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
 			"s.yaml:2:7: seed: "+seed+want)
 	}
+	// -0 is the number 0, text "0", to JSON.parse and YAML's core schema,
+	// and would be the seed text "-0" here: refused, in both forms and on
+	// both of YAML's paths (the plain reader and the library's).
 	for _, doc := range []string{
+		`{"profile":"tile-merge","seed":-0,"moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+		"{\n  \"profile\": \"tile-merge\",\n  \"seed\": -0, \"moves\": \"L\",\n  \"claim\": {\"score\": 0, \"maxTile\": 4, \"moves\": 1}\n}\n",
+		"profile: tile-merge\nseed: -0\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
+		"profile: 'tile-merge'\nseed: -0\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\nsource: 'x'\n",
+	} {
+		if _, err := Decode("s", []byte(doc)); err == nil || !strings.Contains(err.Error(), "seed: -0 is the number 0") {
+			t.Errorf("%q: %v", doc, err)
+		}
+	}
+	for _, doc := range []string{
+		`{"profile":"tile-merge","seed":"-0","moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+		`{"profile":"tile-merge","seed":-7,"moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
 		`{"profile":"tile-merge","seed":9007199254740991,"moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
 		`{"profile":"tile-merge","seed":"9007199254740993","moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
 		"profile: tile-merge\nseed: 9007199254740991\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
