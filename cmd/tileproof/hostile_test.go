@@ -222,3 +222,61 @@ func TestJSONLineNoTerminalRunes(t *testing.T) {
 		t.Errorf("%q", out)
 	}
 }
+
+// TestOutputNotAnInput: an output file that is one of the command's
+// inputs, under another name or through a link, is refused before
+// anything is written, and the input is left as it was: show --html
+// REPLAY -o REPLAY replaced the replay with its page, record -o PROFILE
+// --profile PROFILE the profile with a replay, cases import-pgs FILE
+// -o FILE the document with cases. (import hallabois: import.txtar.)
+func TestOutputNotAnInput(t *testing.T) {
+	dir := t.TempDir()
+	game := minimalAt(t, filepath.Join(dir, "game.yaml"))
+	link := filepath.Join(dir, "page.html")
+	if err := os.Symlink("game.yaml", link); err != nil {
+		t.Fatal(err)
+	}
+	profile := filepath.Join(dir, "p.yaml")
+	if code, out, errOut := runCLI(t, "", "profiles", "tile-merge"); code != exitOK {
+		t.Fatalf("profiles: exit %d: %s", code, errOut)
+	} else if err := os.WriteFile(profile, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pgs := filepath.Join(dir, "pgs.json")
+	doc, err := os.ReadFile("../../conformance/testdata/pgs-2048.json")
+	if err == nil {
+		err = os.WriteFile(pgs, doc, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := map[string][]byte{}
+	for _, f := range []string{game, profile, pgs} {
+		before[f], _ = os.ReadFile(f)
+	}
+	for _, tc := range []struct {
+		args []string
+		say  string
+	}{
+		{[]string{"show", "--html", game, "-o", link}, "tileproof: show: -o " + link + " is the input " + game + ": writing it would replace it"},
+		{[]string{"show", "--html", game, "-o", filepath.Join(dir, ".", "game.yaml")}, "is the input " + game},
+		{[]string{"show", "--html", game, "--profile", profile, "-o", profile}, "tileproof: show: -o " + profile + " is the input " + profile},
+		{[]string{"record", "--seed", "7", "--moves", "L", "--profile", profile, "-o", profile}, "tileproof: record: -o " + profile + " is the input " + profile},
+		{[]string{"cases", "import-pgs", pgs, "-o", pgs}, "tileproof: cases import-pgs: -o " + pgs + " is the input " + pgs},
+		{[]string{"cases", "import-pgs", pgs, "--profile-out", pgs}, "tileproof: cases import-pgs: --profile-out " + pgs + " is the input " + pgs},
+	} {
+		code, out, errOut := runCLI(t, "", tc.args...)
+		if code != exitBadUsage || out != "" || !strings.Contains(errOut, tc.say) {
+			t.Errorf("%s: exit %d, %q, %q; want exit 2 saying %q", strings.Join(tc.args, " "), code, out, errOut, tc.say)
+		}
+		for f, want := range before {
+			if got, _ := os.ReadFile(f); string(got) != string(want) {
+				t.Fatalf("%s: %s was written over", strings.Join(tc.args, " "), f)
+			}
+		}
+	}
+	// A new file, or another one, is written as before.
+	if code, _, errOut := runCLI(t, "", "show", "--html", game, "-o", filepath.Join(dir, "new.html")); code != exitOK {
+		t.Errorf("show --html to a new file: exit %d, %s", code, errOut)
+	}
+}

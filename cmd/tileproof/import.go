@@ -136,6 +136,12 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 				continue
 			}
 			written[out] = file
+			if err := notAnInput("-o", out, args...); err != nil {
+				note("%s: %v", file, err)
+				unreadable++
+				code = exitBadUsage
+				continue
+			}
 			err := writeFile(out, func(w io.Writer) error { return writeReplay(w, imp.Replay, filepath.Ext(out) == ".json") })
 			if err != nil {
 				note("%v", err)
@@ -151,7 +157,10 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 			case f.profileOut == "":
 				note("%s: profile %s is not built in; --profile-out DIR writes it, for tileproof verify --profile", file, p.Name)
 			case !profiles[path]:
-				err := os.MkdirAll(filepath.Dir(path), 0o755)
+				err := notAnInput("--profile-out", path, args...)
+				if err == nil {
+					err = os.MkdirAll(filepath.Dir(path), 0o755)
+				}
 				if err == nil {
 					err = os.WriteFile(path, profileYAML(p), 0o644)
 				}

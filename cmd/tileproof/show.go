@@ -75,11 +75,16 @@ func (c *cli) show(f *showFlags, args []string) int {
 	if !f.html && f.timesKeyFile != "" {
 		return c.fail(exitBadUsage, "show: --times-key-file goes with --html")
 	}
+	name := args[0]
+	if f.html {
+		if err := notAnInput("-o", f.output, append([]string{name, f.timesKeyFile}, f.profileFiles...)...); err != nil {
+			return c.fail(exitBadUsage, "show: %v", err)
+		}
+	}
 	v, err := newVerifier(f.profileFiles)
 	if err != nil {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}
-	name := args[0]
 	// Bounded as verify bounds a file, and a regular file only: a link to
 	// /dev/zero or a named pipe is refused, never read or waited on.
 	data, err := batchfiles.ReadRegular(name, batchfiles.MaxReplaySize)
