@@ -280,3 +280,46 @@ func TestOutputNotAnInput(t *testing.T) {
 		t.Errorf("show --html to a new file: exit %d, %s", code, errOut)
 	}
 }
+
+// TestNamesCannotAddLines: a file name holding a newline is shown with
+// it escaped in every message that names it (the command's errors,
+// import's notes, an unreadable verdict), so that it cannot add a line
+// that reads as a verdict of its own; an unknown flag's name is shown
+// with its escapes visible, as every other argument is (a glob of
+// submissions can make a file named "--\x1b]52;..." an argument).
+func TestNamesCannotAddLines(t *testing.T) {
+	dir := t.TempDir()
+	forged := "\nok     fake.yaml: score 999\n"
+	bad := filepath.Join(dir, "bad"+forged+".yaml")
+	if err := os.WriteFile(bad, []byte("profile: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	os.WriteFile(filepath.Join(sub, "bad"+forged+".yaml"), []byte("profile: x\n"), 0o644)
+	game := minimalAt(t, filepath.Join(dir, "game.yaml"))
+	for _, args := range [][]string{
+		{"verify", filepath.Join(dir, "none"+forged)},
+		{"verify", sub},
+		{"verify", "--profile=" + bad, game},
+		{"show", bad},
+		{"show", "--html", "-o", filepath.Join(dir, "none"+forged, "p.html"), game},
+		{"import", "hallabois", bad},
+		{"import", "hallabois", bad, "-o", filepath.Join(dir, "out") + "/"},
+	} {
+		code, out, errOut := runCLI(t, "", args...)
+		if code == exitOK || !strings.Contains(out+errOut, `\x0aok     fake.yaml`) {
+			t.Errorf("%q: exit %d, the name not shown escaped:\n%s%s", args, code, out, errOut)
+		}
+		for _, line := range strings.Split(out+errOut, "\n") {
+			if strings.HasPrefix(line, "ok") {
+				t.Errorf("%q: a line of the name's own: %q", args, line)
+			}
+		}
+	}
+	code, out, errOut := runCLI(t, "", "verify", "--x"+hostileName, game)
+	if code != exitBadUsage || !strings.Contains(errOut, `unknown flag: --x\x1b[2K\x0dok`) {
+		t.Errorf("an unknown flag: exit %d, %q", code, errOut)
+	}
+	noControls(t, "an unknown flag", out+errOut)
+}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/peer/hallabois"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 )
@@ -93,7 +92,7 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 	written := map[string]string{} // output path: the recording written there
 	profiles := map[string]bool{}  // profile files written
 	note := func(format string, a ...any) {
-		fmt.Fprintf(c.stderr, "tileproof: %s: %s\n", name, safetext.TerminalLines(fmt.Sprintf(format, a...))) // it names the file and quotes the recording
+		fmt.Fprintf(c.stderr, "tileproof: %s: %s\n", name, safeNamed(fmt.Sprintf(format, a...), c.named...)) // it names the file and quotes the recording
 	}
 	for _, file := range args {
 		imp, err := importRecording(file)
