@@ -62,7 +62,11 @@ func TestBatchReportDirSwapped(t *testing.T) {
 // javascript:alert(1).jsonl beside the report was linked as
 // href="javascript:alert%281%29.jsonl" (url.PathEscape keeps the colon),
 // which a click runs as a script. Every part is escaped as the page's
-// script escapes it (encodeURIComponent), the colon too.
+// script escapes it (encodeURIComponent), the colon too. So is the
+// pages' folder, named after the report: a report scores-10:00.html had
+// every page link of its table of replays that need your eyes made
+// href="#ZgotmplZ" by html/template, and javascript:alert(3).html had
+// the page's script make href="javascript:alert%283%29_files/...".
 func TestReportFileLinksNoScheme(t *testing.T) {
 	base := t.TempDir()
 	game := `{"profile":"tile-merge","seed":"7","moves":"LLUR","claim":{"score":12,"maxTile":8,"moves":4}}`
@@ -73,7 +77,8 @@ func TestReportFileLinksNoScheme(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h, err := CreateBatchReport(filepath.Join(base, "report.html"), []string{lines, file}, replay.NewVerifier(), 10, 0)
+	report := filepath.Join(base, "javascript:alert(3).html")
+	h, err := CreateBatchReport(report, []string{lines, file}, replay.NewVerifier(), 10, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,17 +92,19 @@ func TestReportFileLinksNoScheme(t *testing.T) {
 	if _, _, _, err := h.Finish("test"); err != nil {
 		t.Fatal(err)
 	}
-	page, err := os.ReadFile(filepath.Join(base, "report.html"))
+	page, err := os.ReadFile(report)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"javascript%3Aalert(1).jsonl"`, `"javascript%3Aalert(2).yaml"`} {
+	for _, want := range []string{`"javascript%3Aalert(1).jsonl"`, `"javascript%3Aalert(2).yaml"`, `"pre":"javascript%3Aalert(3)_files/"`, `href="javascript%3Aalert%283%29_files/javascript_alert_2_.yaml-`} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("the report has no link %s", want)
 		}
 	}
-	if i := strings.Index(string(page), `"javascript:`); i >= 0 {
-		t.Errorf("a link with a scheme of its own: %.60s", page[i:])
+	for _, bad := range []string{`"javascript:`, "#ZgotmplZ"} {
+		if i := strings.Index(string(page), bad); i >= 0 {
+			t.Errorf("a link with a scheme of its own, or refused: %.60s", page[i:])
+		}
 	}
 	for name, want := range map[string]string{
 		"a b/c:d@e&f=g+h$i,j;k#l?m%n": "a%20b/c%3Ad%40e%26f%3Dg%2Bh%24i%2Cj%3Bk%23l%3Fm%25n",
