@@ -134,6 +134,10 @@ type scalar struct {
 	kind  scalarKind
 	at    pos
 	block bool // a YAML block scalar, whose first line is the one after at
+	// yaml11 is a plain YAML scalar that YAML 1.2 reads as a string and
+	// YAML 1.1 (PyYAML, Ruby's Psych) as a boolean or a number: yes, on,
+	// n, 1:20 (sexagesimal, 80).
+	yaml11 bool
 }
 
 // classifyNumber returns sInt for a whole number written plainly and
@@ -206,6 +210,10 @@ func (f *form) setScalar(fd field, s scalar, errs *decodeError) bool {
 		}
 		if s.kind == sInt && !safeSeedNumber(s.text) {
 			errs.add(s.at, "%s: %s is beyond 2^53-1, where JavaScript reads two numbers as one: write a long seed as a string", path, s.describe())
+			return false
+		}
+		if s.yaml11 {
+			errs.add(s.at, "%s: %s is a boolean or a number to a YAML 1.1 reader (PyYAML, yaml.v2), a string here: write the seed as a quoted string", path, s.describe())
 			return false
 		}
 		if s.kind == sInt && s.text == "-0" {

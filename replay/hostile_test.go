@@ -423,3 +423,28 @@ func BenchmarkHostileVerify(b *testing.B) {
 		})
 	}
 }
+
+// TestSeedYAML11: a plain seed that YAML 1.2 reads as a string and YAML
+// 1.1 (PyYAML, Go's yaml.v2, Ruby's Psych) as a boolean or a number
+// (yes, On, n, 1:20, which is 80) is refused: a leaderboard reading the
+// file with one of them would replay another seed ("True", "80"). Quoted
+// or tagged it is the string, and words that are no such value are kept.
+func TestSeedYAML11(t *testing.T) {
+	doc := func(seed string) string {
+		return "profile: tile-merge\nseed: " + seed + "\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n"
+	}
+	for _, seed := range []string{"yes", "Yes", "YES", "on", "ON", "off", "no", "y", "N", "1:20", "190:20:30", "-1:20", "1:20.5", "0:20.5", "1_0:20"} {
+		_, err := Decode("s.yaml", []byte(doc(seed)))
+		if err == nil || !strings.Contains(err.Error(), "s.yaml:2:7: seed: ") || !strings.Contains(err.Error(), "to a YAML 1.1 reader") {
+			t.Errorf("seed: %s: %v", seed, err)
+		}
+	}
+	for _, seed := range []string{`"yes"`, "'on'", "!!str yes", "yesno", "1:60", "1:5a", "a:1", "12:345", "0:20", "1_0:2_0", "abc"} {
+		r, err := Decode("s.yaml", []byte(doc(seed)))
+		if err != nil {
+			t.Errorf("seed: %s: %v", seed, err)
+		} else if want := strings.Trim(strings.TrimPrefix(seed, "!!str "), `"'`); r.Seed == nil || *r.Seed != want {
+			t.Errorf("seed: %s read as %v", seed, r.Seed)
+		}
+	}
+}
