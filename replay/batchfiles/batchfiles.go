@@ -27,6 +27,10 @@ const MaxReplaySize = 64 << 20
 // replays), the lines of .jsonl files, and with "-" the lines of stdin.
 // It stops between replays once ctx is done, returning ctx's error.
 //
+// Every arg is looked at before any is read: one that does not exist is
+// the error, and nothing is sent (a misspelt last argument does not cost
+// the batch before it, and leave it without its summary).
+//
 // A file named in args is read as given (a link followed, a pipe read: a
 // shell's <(...) is one). Inside a directory only regular files are read:
 // a link, a named pipe or a device there is passed to skip with what it
@@ -34,11 +38,19 @@ const MaxReplaySize = 64 << 20
 // the batch read a file outside it or wait on a pipe.
 func Read(ctx context.Context, args []string, stdin io.Reader, out chan<- replay.Input, skip func(path, why string)) error {
 	s := &sender{ctx: ctx, out: out, limit: MaxReplaySize}
-	for _, arg := range args {
-		if arg == "-" {
+	infos := make([]fs.FileInfo, len(args))
+	for i, arg := range args {
+		if arg != "-" {
+			info, err := os.Stat(arg)
+			if err != nil {
+				return err
+			}
+			infos[i] = info
+		}
+	}
+	for i, arg := range args {
+		if info := infos[i]; arg == "-" {
 			s.lines("stdin", stdin)
-		} else if info, err := os.Stat(arg); err != nil {
-			return err
 		} else if !info.IsDir() {
 			s.file(arg)
 		} else if err := s.dir(arg, skip); err != nil {
