@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"os"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -88,6 +90,7 @@ n/p, Home/End or g/G, q to quit. With --html, write one self-contained HTML page
 play that tileproof analyze gives a valid game (docs/analyze.md); with --times-key-file,
 whether the replay's think times are sealed by the signed server whose key is given.
 
+REPLAY is a file, or a line of a JSON Lines file as verify names it, FILE.jsonl:LINE.
 An invalid replay is shown (its frames stop at the divergence) and exits 1, as verify does;
 a replay that cannot be read or replayed exits 2.`,
 	}
@@ -123,7 +126,11 @@ func (c *cli) show(f *showFlags, args []string) int {
 	}
 	name := args[0]
 	if f.html {
-		if err := notAnInput("-o", f.output, append([]string{name, f.timesKeyFile}, f.profileFiles...)...); err != nil {
+		inputs := append([]string{name, f.timesKeyFile}, f.profileFiles...)
+		if i := strings.LastIndexByte(name, ':'); i > 0 {
+			inputs = append(inputs, name[:i]) // FILE.jsonl:LINE
+		}
+		if err := notAnInput("-o", f.output, inputs...); err != nil {
 			return c.fail(exitBadUsage, "show: %v", err)
 		}
 	}
@@ -133,7 +140,7 @@ func (c *cli) show(f *showFlags, args []string) int {
 	}
 	// Bounded as verify bounds a file, and a regular file only: a link to
 	// /dev/zero or a named pipe is refused, never read or waited on.
-	data, err := batchfiles.ReadRegular(name, batchfiles.MaxReplaySize)
+	name, data, err := readShown(name)
 	if err != nil {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}
@@ -164,6 +171,24 @@ func (c *cli) show(f *showFlags, args []string) int {
 		return code
 	}
 	return exitFailed // an invalid replay, shown
+}
+
+// readShown reads the replay show names: a file, or a line of a JSON
+// Lines file as verify names it, FILE.jsonl:LINE (or FILE.jsonl holding
+// one replay), returning its name as verify gives it.
+func readShown(name string) (string, []byte, error) {
+	if strings.HasSuffix(name, ".jsonl") {
+		return batchfiles.ReadJSONLine(name, 0)
+	}
+	if i := strings.LastIndexByte(name, ':'); i > 0 && strings.HasSuffix(name[:i], ".jsonl") {
+		if n, err := strconv.Atoi(name[i+1:]); err == nil && n > 0 && strings.Trim(name[i+1:], "0123456789") == "" {
+			if _, err := os.Stat(name); err != nil { // not a file of that name
+				return batchfiles.ReadJSONLine(name[:i], n)
+			}
+		}
+	}
+	data, err := batchfiles.ReadRegular(name, batchfiles.MaxReplaySize)
+	return name, data, err
 }
 
 // showStep returns the step to show of a replay of frames frames and
