@@ -54,6 +54,7 @@ func decodeInto(name string, data []byte, r *Replay) error {
 	if n > MaxHeader {
 		return strictyaml.ErrorList{{File: name, Msg: fmt.Sprintf("the replay's fields other than moves take %d bytes; at most %d", n, MaxHeader)}}
 	}
+	f.doc = data
 	return f.replay(name, r)
 }
 
@@ -343,6 +344,10 @@ func (f *form) replay(name string, r *Replay) error {
 		r.Actions, r.Spawns, err = appendParsedSpawnLog(r.Actions, r.Spawns, f.text[fMoves], f.start.Cols())
 	}
 	if err != nil {
+		if at, ok := logPlace(f.doc, f.at[fMoves], f.text[fMoves], err); ok {
+			errs.add(at, "moves: %v", err)
+			return errs.list
+		}
 		return fail(fMoves, "moves: %v", err)
 	}
 	if f.present(fTimes) {
