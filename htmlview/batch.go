@@ -92,7 +92,7 @@ func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPage
 	if err != nil {
 		return nil, err
 	}
-	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: url.PathEscape(filepath.Base(dir)),
+	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: uriComponent(filepath.Base(dir)),
 		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string]uint64{}, pending: map[string][]*held{},
 		writes: map[string]*pageWrite{}, pages: map[string]string{}, files: map[string]bool{},
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil

@@ -3,7 +3,6 @@ package htmlview
 import (
 	"cmp"
 	"encoding/json"
-	"net/url"
 	"slices"
 
 	"github.com/tileproof/tileproof/analyze"
@@ -189,7 +188,7 @@ func (h *BatchReport) keepPage(name string) {
 	switch pw := h.writes[page]; {
 	case pw == nil:
 	case pw.done:
-		h.pages[name] = h.dirURL + "/" + url.PathEscape(page)
+		h.pages[name] = h.dirURL + "/" + uriComponent(page)
 		h.files[page] = true
 	case pw.err != nil && h.err == nil:
 		h.err = pw.err

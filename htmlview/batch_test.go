@@ -3,6 +3,7 @@ package htmlview
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tileproof/tileproof/replay"
@@ -53,5 +54,64 @@ func TestBatchReportDirSwapped(t *testing.T) {
 	written, _ := filepath.Glob(filepath.Join(moved, "*.html"))
 	if len(written) != 2 {
 		t.Errorf("the report's own directory holds %q, want the 2 pages", written)
+	}
+}
+
+// TestReportFileLinksNoScheme: the report's link to a replay's file is a
+// relative URL whatever the file's name: a file named
+// javascript:alert(1).jsonl beside the report was linked as
+// href="javascript:alert%281%29.jsonl" (url.PathEscape keeps the colon),
+// which a click runs as a script. Every part is escaped as the page's
+// script escapes it (encodeURIComponent), the colon too. So is the
+// pages' folder, named after the report: a report scores-10:00.html had
+// every page link of its table of replays that need your eyes made
+// href="#ZgotmplZ" by html/template, and javascript:alert(3).html had
+// the page's script make href="javascript:alert%283%29_files/...".
+func TestReportFileLinksNoScheme(t *testing.T) {
+	base := t.TempDir()
+	game := `{"profile":"tile-merge","seed":"7","moves":"LLUR","claim":{"score":12,"maxTile":8,"moves":4}}`
+	lines := filepath.Join(base, "javascript:alert(1).jsonl")
+	file := filepath.Join(base, "javascript:alert(2).yaml")
+	for _, f := range []string{lines, file} {
+		if err := os.WriteFile(f, []byte(game+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	report := filepath.Join(base, "javascript:alert(3).html")
+	h, err := CreateBatchReport(report, []string{lines, file}, replay.NewVerifier(), 10, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{lines + ":1", file} {
+		vd := h.Verify(name, []byte(game))
+		if !vd.Valid {
+			t.Fatalf("%s: %+v", name, vd)
+		}
+		h.Add(vd)
+	}
+	if _, _, _, err := h.Finish("test"); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"javascript%3Aalert(1).jsonl"`, `"javascript%3Aalert(2).yaml"`, `"pre":"javascript%3Aalert(3)_files/"`, `href="javascript%3Aalert%283%29_files/javascript_alert_2_.yaml-`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the report has no link %s", want)
+		}
+	}
+	for _, bad := range []string{`"javascript:`, "#ZgotmplZ"} {
+		if i := strings.Index(string(page), bad); i >= 0 {
+			t.Errorf("a link with a scheme of its own, or refused: %.60s", page[i:])
+		}
+	}
+	for name, want := range map[string]string{
+		"a b/c:d@e&f=g+h$i,j;k#l?m%n": "a%20b/c%3Ad%40e%26f%3Dg%2Bh%24i%2Cj%3Bk%23l%3Fm%25n",
+		"-_.!~*'()é":                  "-_.!~*'()%C3%A9",
+	} {
+		if got := pathURL(name); got != want {
+			t.Errorf("pathURL(%q) = %q, want %q (encodeURIComponent's, a part at a time)", name, got, want)
+		}
 	}
 }

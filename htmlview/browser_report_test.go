@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -297,4 +298,37 @@ func shownCSV(t *testing.T, ctx context.Context) []string {
 		t.Fatal(err)
 	}
 	return strings.Split(strings.TrimSpace(csv), "\r\n")
+}
+
+// TestBrowserReportNamesShown: a name's controls and format characters
+// are shown as a terminal shows them (\u202e, \x1b), in the table the
+// page's script draws, the table of replays that need your eyes, the
+// title and a viewer page's name and seed: a right-to-left override
+// (U+202E) made a file named "\u202elmay.ecila" read "alice.yaml".
+// Other letters are kept as they are.
+func TestBrowserReportNamesShown(t *testing.T) {
+	t.Parallel()
+	name := "subs/\u202elmay.ecila\x1b[31m-é.yaml"
+	want := `subs/\u202elmay.ecila\x1b[31m-é.yaml`
+	v := replay.Verdict{Name: name, Valid: true, Replayed: true, Score: 12, MaxTile: 8, Moves: 4, Result: 2}
+	claimed := uint64(12)
+	b := reportHTML(t, "tileproof verify "+name, []Entry{{Verdict: v, Page: "r_files/x-00000000.html", Claimed: &claimed}})
+	for _, raw := range []string{"\u202e", "\x1b"} {
+		if strings.Contains(regexp.MustCompile(`(?s)<script type="application/json" id="tp-rows">.*?</script>`).ReplaceAllString(b, ""), raw) { // the data holds the name as it is
+			t.Errorf("the report shows %q as it is", raw)
+		}
+	}
+	ctx := openIn(t, tab(t), b, 1280, 900, "", "body[data-ready]")
+	got := eval[[]string](t, ctx, `[document.querySelector("#replays tbody tr td:nth-child(2)").textContent,
+		document.querySelector("#needs tbody tr td:nth-child(2)").textContent, document.querySelector("h1").textContent]`)
+	if len(got) != 3 || got[0] != want || got[1] != want || got[2] != "tileproof verify "+want {
+		t.Errorf("the names shown: %q, want %q", got, want)
+	}
+	g := load(t, "valid/committed-seed.yaml")
+	seed := "7\u202e"
+	g.Verdict.Name, g.Verdict.Seed = name, &seed
+	p := page(t, g)
+	if !strings.Contains(p, want) || !strings.Contains(p, `seed &ldquo;7\u202e&rdquo;`) || strings.Contains(dataScript.ReplaceAllString(p, ""), "\u202e") {
+		t.Errorf("the viewer page does not show the name and seed visibly")
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/safetext"
 )
 
 //go:embed assets
@@ -35,6 +36,11 @@ func pages() *template.Template {
 			"tile":    tileClass,
 			"placed":  placed,
 			"percent": percent,
+			// shown writes a name from outside (a file's, a seed) with
+			// its controls and format characters visible (\u202e), as
+			// a terminal shows it: a right-to-left override cannot make
+			// one name read as another.
+			"shown": safetext.Terminal,
 		}).ParseFS(assets, "assets/*.html"))
 	})
 	return pageTemplates.parsed

@@ -3,7 +3,6 @@ package htmlview
 import (
 	"encoding/json"
 	"math"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -155,12 +154,35 @@ func hasBands(entries []Entry) bool {
 // pathURL writes a relative path as a URL, each part escaped as the
 // page's script does (encodeURIComponent), so that a file's link that is
 // its name is written once.
+//
+// Every character a URL gives a meaning to is escaped, ":" among them
+// (url.PathEscape keeps it): a file javascript:alert(1).jsonl in the
+// report's folder was linked as href="javascript:alert%281%29.jsonl",
+// a script run by a click.
 func pathURL(name string) string {
 	parts := strings.Split(name, "/")
 	for i, p := range parts {
-		parts[i] = url.PathEscape(p)
+		parts[i] = uriComponent(p)
 	}
 	return strings.Join(parts, "/")
+}
+
+// uriComponent escapes s as JavaScript's encodeURIComponent does: every
+// byte of UTF-8 but ASCII letters, digits and -_.!~*'() as %XX.
+func uriComponent(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || strings.IndexByte("-_.!~*'()", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
 }
 
 // what tells a verdict in one line: for a valid replay its result, for a

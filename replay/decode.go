@@ -54,6 +54,7 @@ func decodeInto(name string, data []byte, r *Replay) error {
 	if n > MaxHeader {
 		return strictyaml.ErrorList{{File: name, Msg: fmt.Sprintf("the replay's fields other than moves take %d bytes; at most %d", n, MaxHeader)}}
 	}
+	f.doc = data
 	return f.replay(name, r)
 }
 
@@ -134,6 +135,10 @@ type scalar struct {
 	kind  scalarKind
 	at    pos
 	block bool // a YAML block scalar, whose first line is the one after at
+	// yaml11 is a plain YAML scalar that YAML 1.2 reads as a string and
+	// YAML 1.1 (PyYAML, Ruby's Psych) as a boolean or a number: yes, on,
+	// n, 1:20 (sexagesimal, 80).
+	yaml11 bool
 }
 
 // classifyNumber returns sInt for a whole number written plainly and
@@ -206,6 +211,16 @@ func (f *form) setScalar(fd field, s scalar, errs *decodeError) bool {
 		}
 		if s.kind == sInt && !safeSeedNumber(s.text) {
 			errs.add(s.at, "%s: %s is beyond 2^53-1, where JavaScript reads two numbers as one: write a long seed as a string", path, s.describe())
+			return false
+		}
+		if s.yaml11 {
+			errs.add(s.at, "%s: %s is a boolean or a number to a YAML 1.1 reader (PyYAML, yaml.v2), a string here: write the seed as a quoted string", path, s.describe())
+			return false
+		}
+		if s.kind == sInt && s.text == "-0" {
+			// JSON.parse, Python and YAML's core schema read -0 as the
+			// number 0, whose text is "0": one seed to them, another here.
+			errs.add(s.at, "%s: -0 is the number 0 to other readers and the text \"-0\" here: write the seed as a string", path)
 			return false
 		}
 		f.text[fd.id] = s.text
@@ -329,6 +344,10 @@ func (f *form) replay(name string, r *Replay) error {
 		r.Actions, r.Spawns, err = appendParsedSpawnLog(r.Actions, r.Spawns, f.text[fMoves], f.start.Cols())
 	}
 	if err != nil {
+		if at, ok := logPlace(f.doc, f.at[fMoves], f.text[fMoves], err); ok {
+			errs.add(at, "moves: %v", err)
+			return errs.list
+		}
 		return fail(fMoves, "moves: %v", err)
 	}
 	if f.present(fTimes) {

@@ -104,6 +104,7 @@ func yamlScalar(n *yaml.Node) scalar {
 	switch n.Tag {
 	case "!!str":
 		s.kind = sString
+		s.yaml11 = n.Style == 0 && yaml11Scalar(n.Value)
 	case "!!int":
 		s.kind = classifyNumber(n.Value)
 	case "!!bool":
@@ -114,6 +115,49 @@ func yamlScalar(n *yaml.Node) scalar {
 		s.kind = sNull
 	}
 	return s
+}
+
+// yaml11Scalar reports whether a plain scalar that YAML 1.2 reads as the
+// string s is a boolean or a number to YAML 1.1: y, yes, on, n, no, off
+// in their three cases, or a sexagesimal number ([-+]?[1-9][0-9_]* then
+// one or more :[0-5]?[0-9] for an integer, 1:20 being 80; a float may
+// start with 0 and has a fraction, .[0-9_]*).
+func yaml11Scalar(s string) bool {
+	switch s {
+	case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF":
+		return true
+	}
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return false
+	}
+	i := 0
+	for i < len(s) && ('0' <= s[i] && s[i] <= '9' || s[i] == '_') {
+		i++
+	}
+	groups := 0
+	for i < len(s) && s[i] == ':' {
+		j := i + 1
+		for j < len(s) && j < i+3 && '0' <= s[j] && s[j] <= '9' {
+			j++
+		}
+		if j == i+1 || j == i+3 && s[i+1] > '5' {
+			return false
+		}
+		groups, i = groups+1, j
+	}
+	if groups == 0 {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		for i++; i < len(s) && ('0' <= s[i] && s[i] <= '9' || s[i] == '_'); i++ {
+		}
+		return i == len(s)
+	}
+	return i == len(s) && s[0] != '0' // an integer starts with 1-9
+
 }
 
 // readValue reads the value node v of field fd.

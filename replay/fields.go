@@ -146,6 +146,7 @@ type form struct {
 	// into its JSON (the YAML writer reads text only).
 	movesOf *Replay
 	src     []byte // the document, for places recorded as offsets
+	doc     []byte // the document, to place an error inside a move log written as a block
 }
 
 func (f *form) present(id fieldID) bool { return f.has&(1<<id) != 0 }

@@ -274,7 +274,22 @@ func TestSeedNumbersSafe(t *testing.T) {
 		mustDecodeFail(t, "s.yaml", "profile: tile-merge\nseed: "+seed+"\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
 			"s.yaml:2:7: seed: "+seed+want)
 	}
+	// -0 is the number 0, text "0", to JSON.parse and YAML's core schema,
+	// and would be the seed text "-0" here: refused, in both forms and on
+	// both of YAML's paths (the plain reader and the library's).
 	for _, doc := range []string{
+		`{"profile":"tile-merge","seed":-0,"moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+		"{\n  \"profile\": \"tile-merge\",\n  \"seed\": -0, \"moves\": \"L\",\n  \"claim\": {\"score\": 0, \"maxTile\": 4, \"moves\": 1}\n}\n",
+		"profile: tile-merge\nseed: -0\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
+		"profile: 'tile-merge'\nseed: -0\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\nsource: 'x'\n",
+	} {
+		if _, err := Decode("s", []byte(doc)); err == nil || !strings.Contains(err.Error(), "seed: -0 is the number 0") {
+			t.Errorf("%q: %v", doc, err)
+		}
+	}
+	for _, doc := range []string{
+		`{"profile":"tile-merge","seed":"-0","moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
+		`{"profile":"tile-merge","seed":-7,"moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
 		`{"profile":"tile-merge","seed":9007199254740991,"moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
 		`{"profile":"tile-merge","seed":"9007199254740993","moves":"L","claim":{"score":0,"maxTile":4,"moves":1}}`,
 		"profile: tile-merge\nseed: 9007199254740991\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n",
@@ -406,5 +421,51 @@ func BenchmarkHostileVerify(b *testing.B) {
 			b.ReportMetric(alloc/float64(len(data)), "alloc-bytes/input-byte")
 			b.ReportMetric(alloc/(1<<20), "alloc-MiB")
 		})
+	}
+}
+
+// TestSeedYAML11: a plain seed that YAML 1.2 reads as a string and YAML
+// 1.1 (PyYAML, Go's yaml.v2, Ruby's Psych) as a boolean or a number
+// (yes, On, n, 1:20, which is 80) is refused: a leaderboard reading the
+// file with one of them would replay another seed ("True", "80"). Quoted
+// or tagged it is the string, and words that are no such value are kept.
+func TestSeedYAML11(t *testing.T) {
+	doc := func(seed string) string {
+		return "profile: tile-merge\nseed: " + seed + "\nmoves: L\nclaim: {score: 0, maxTile: 4, moves: 1}\n"
+	}
+	for _, seed := range []string{"yes", "Yes", "YES", "on", "ON", "off", "no", "y", "N", "1:20", "190:20:30", "-1:20", "1:20.5", "0:20.5", "1_0:20"} {
+		_, err := Decode("s.yaml", []byte(doc(seed)))
+		if err == nil || !strings.Contains(err.Error(), "s.yaml:2:7: seed: ") || !strings.Contains(err.Error(), "to a YAML 1.1 reader") {
+			t.Errorf("seed: %s: %v", seed, err)
+		}
+	}
+	for _, seed := range []string{`"yes"`, "'on'", "!!str yes", "yesno", "1:60", "1:5a", "a:1", "12:345", "0:20", "1_0:2_0", "abc"} {
+		r, err := Decode("s.yaml", []byte(doc(seed)))
+		if err != nil {
+			t.Errorf("seed: %s: %v", seed, err)
+		} else if want := strings.Trim(strings.TrimPrefix(seed, "!!str "), `"'`); r.Seed == nil || *r.Seed != want {
+			t.Errorf("seed: %s read as %v", seed, r.Seed)
+		}
+	}
+}
+
+// TestLogErrorPlaced: an error in a move log written as a literal block
+// (as tileproof record writes a long one, 80 characters a line) names the
+// character's own line and column, not the key's: a bad letter 2,681
+// characters into a log was "FILE:6:1: moves: character 2681", now
+// "FILE:40:10". Another form keeps the key's place.
+func TestLogErrorPlaced(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{"profile: tile-merge\nseed: \"7\"\nmoves: |\n  LLUR\n  LLQR\nclaim: {score: 0, maxTile: 2, moves: 3}\n", "r.yaml:5:5: moves: character 8: 'Q' is not an action"},
+		{"profile: tile-merge\r\nseed: \"7\"\r\nmoves: |-\r\n  LLUR\r\n\r\n    LL Q\r\nclaim: {score: 0, maxTile: 2, moves: 3}\r\n", "r.yaml:6:8: moves: character 12: 'Q' is not an action"},
+		{"profile: tile-merge\nstart: [[2, 0], [0, 0]]\nmoves: |\n  L1:2 U0:2\n  R99:2\nclaim: {score: 0, maxTile: 2, moves: 3}\n", "r.yaml:5:3: moves: character 15: move 'R' spawns in cell 99"},
+		{"profile: tile-merge\nstart: [[2, 0], [0, 0]]\nmoves: |\n  L1:2 U\nclaim: {score: 0, maxTile: 2, moves: 3}\n", "r.yaml:4:8: moves: character 8: move 'U' needs its spawn"},
+		{"profile: tile-merge\nseed: \"7\"\nmoves: LLQR\nclaim: {score: 0, maxTile: 2, moves: 3}\n", "r.yaml:3:1: moves: character 3: 'Q'"},
+		{"profile: tile-merge\nseed: \"7\"\nmoves: >\n  LLUR\n  LLQR\nclaim: {score: 0, maxTile: 2, moves: 3}\n", "r.yaml:3:1: moves: character 8: 'Q'"},
+		{`{"profile":"tile-merge","seed":"7","moves":"LL\nQR","claim":{"score":0,"maxTile":2,"moves":3}}`, "r.yaml:1:36: moves: character 4: 'Q'"},
+	} {
+		if _, err := Decode("r.yaml", []byte(tc.doc)); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %s...", tc.doc, err, tc.want)
+		}
 	}
 }

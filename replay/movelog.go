@@ -1,11 +1,14 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/tileproof/tileproof/engine"
@@ -67,10 +70,10 @@ func appendParsedSpawnLog(actions []engine.Action, spawns []engine.Spawn, log st
 					ok = false
 				}
 				if !ok {
-					return actions0, spawns0, fmt.Errorf("character %d: move %q needs its spawn as CELL:VALUE, like %c14:2", at+1, c, c)
+					return actions0, spawns0, &logError{at, fmt.Sprintf("move %q needs its spawn as CELL:VALUE, like %c14:2", c, c)}
 				}
 				if cell >= uint64(cols)*engine.MaxSide {
-					return actions0, spawns0, fmt.Errorf("character %d: move %q spawns in cell %d, outside any board of %d columns (cells count from 0, row by row)", at+1, c, cell, cols)
+					return actions0, spawns0, &logError{at, fmt.Sprintf("move %q spawns in cell %d, outside any board of %d columns (cells count from 0, row by row)", c, cell, cols)}
 				}
 			}
 			row := int(cell) * recip >> 16
@@ -93,6 +96,92 @@ func appendParsedSpawnLog(actions []engine.Action, spawns []engine.Spawn, log st
 		}
 	}
 	return actions, spawns, nil
+}
+
+// logError is a token of a spawn-recorded log that is not one, at byte
+// offset at of the log.
+type logError struct {
+	at  int
+	msg string
+}
+
+func (e *logError) Error() string { return fmt.Sprintf("character %d: %s", e.at+1, e.msg) }
+
+// logPlace returns where in doc, a YAML document, the character of the
+// move log that err names is, when the log is written as a literal block
+// ("moves: |", one line of the log a line of the file): its own line and
+// column, where the key's line (at) told only the block's start. A log in
+// another form keeps the key's place (ok false).
+func logPlace(doc []byte, at pos, log string, err error) (pos, bool) {
+	off := -1
+	var ae *engine.ActionError
+	var le *logError
+	switch {
+	case errors.As(err, &ae):
+		off = ae.Offset
+	case errors.As(err, &le):
+		off = le.at
+	}
+	if off < 0 || off >= len(log) || at.line == 0 || doc == nil {
+		return pos{}, false
+	}
+	// The lines of doc from the key's on, one at a time (a split of the
+	// whole would take 24 bytes a line: 1.6 GB for 64 MiB of newlines).
+	i, n := 0, 1
+	for ; n < at.line && i < len(doc); n++ {
+		j := bytes.IndexByte(doc[i:], '\n')
+		if j < 0 {
+			return pos{}, false
+		}
+		i += j + 1
+	}
+	next := func() ([]byte, bool) {
+		if i >= len(doc) {
+			return nil, false
+		}
+		l := lineOf(doc, i)
+		i += len(l) + 1
+		return bytes.TrimRight(l, "\r"), true
+	}
+	key, _ := next()
+	key = bytes.TrimRight(key, " \t")
+	if v, ok := bytes.CutPrefix(key, []byte("moves:")); !ok {
+		return pos{}, false
+	} else if v = bytes.TrimLeft(v, " \t"); string(v) != "|" && string(v) != "|-" && string(v) != "|+" {
+		return pos{}, false
+	}
+	// The character's line of the log, counted in lines that are not
+	// blank, and its place after that line's indentation.
+	start := strings.LastIndexByte(log[:off], '\n') + 1
+	k, blank := 0, true
+	for j := 0; j < start; j++ {
+		switch c := log[j]; {
+		case c == '\n':
+			if !blank {
+				k++
+			}
+			blank = true
+		case !isSpace(c):
+			blank = false
+		}
+	}
+	c := off - start - (len(log[start:off]) - len(strings.TrimLeft(log[start:off], " \t")))
+	for l, ok := next(); ok; l, ok = next() {
+		n++
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		if k > 0 {
+			k--
+			continue
+		}
+		col := len(l) - len(bytes.TrimLeft(l, " ")) + c
+		if col >= len(l) || l[col] != log[off] {
+			return pos{}, false // not where it was looked for: the key's place, then
+		}
+		return pos{line: n, col: col + 1}, true
+	}
+	return pos{}, false
 }
 
 // countActions returns the number of action letters in a move log: at

@@ -119,6 +119,11 @@ func (c *cli) importPGS(cmd *cobra.Command, f *importPGSFlags, args []string) in
 		return c.usageFail(cmd)
 	}
 	file := args[0]
+	for _, out := range []struct{ flag, path string }{{"-o", f.output}, {"--profile-out", f.profileOut}} {
+		if err := notAnInput(out.flag, out.path, file); out.path != "" && err != nil {
+			return c.fail(exitBadUsage, "cases import-pgs: %v", err)
+		}
+	}
 	data, err := batchfiles.ReadRegular(file, maxPGSSize)
 	if err != nil {
 		return c.fail(exitBadUsage, "cases import-pgs: %v", err)

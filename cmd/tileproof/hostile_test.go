@@ -222,3 +222,104 @@ func TestJSONLineNoTerminalRunes(t *testing.T) {
 		t.Errorf("%q", out)
 	}
 }
+
+// TestOutputNotAnInput: an output file that is one of the command's
+// inputs, under another name or through a link, is refused before
+// anything is written, and the input is left as it was: show --html
+// REPLAY -o REPLAY replaced the replay with its page, record -o PROFILE
+// --profile PROFILE the profile with a replay, cases import-pgs FILE
+// -o FILE the document with cases. (import hallabois: import.txtar.)
+func TestOutputNotAnInput(t *testing.T) {
+	dir := t.TempDir()
+	game := minimalAt(t, filepath.Join(dir, "game.yaml"))
+	link := filepath.Join(dir, "page.html")
+	if err := os.Symlink("game.yaml", link); err != nil {
+		t.Fatal(err)
+	}
+	profile := filepath.Join(dir, "p.yaml")
+	if code, out, errOut := runCLI(t, "", "profiles", "tile-merge"); code != exitOK {
+		t.Fatalf("profiles: exit %d: %s", code, errOut)
+	} else if err := os.WriteFile(profile, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pgs := filepath.Join(dir, "pgs.json")
+	doc, err := os.ReadFile("../../conformance/testdata/pgs-2048.json")
+	if err == nil {
+		err = os.WriteFile(pgs, doc, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := map[string][]byte{}
+	for _, f := range []string{game, profile, pgs} {
+		before[f], _ = os.ReadFile(f)
+	}
+	for _, tc := range []struct {
+		args []string
+		say  string
+	}{
+		{[]string{"show", "--html", game, "-o", link}, "tileproof: show: -o " + link + " is the input " + game + ": writing it would replace it"},
+		{[]string{"show", "--html", game, "-o", filepath.Join(dir, ".", "game.yaml")}, "is the input " + game},
+		{[]string{"show", "--html", game, "--profile", profile, "-o", profile}, "tileproof: show: -o " + profile + " is the input " + profile},
+		{[]string{"record", "--seed", "7", "--moves", "L", "--profile", profile, "-o", profile}, "tileproof: record: -o " + profile + " is the input " + profile},
+		{[]string{"cases", "import-pgs", pgs, "-o", pgs}, "tileproof: cases import-pgs: -o " + pgs + " is the input " + pgs},
+		{[]string{"cases", "import-pgs", pgs, "--profile-out", pgs}, "tileproof: cases import-pgs: --profile-out " + pgs + " is the input " + pgs},
+	} {
+		code, out, errOut := runCLI(t, "", tc.args...)
+		if code != exitBadUsage || out != "" || !strings.Contains(errOut, tc.say) {
+			t.Errorf("%s: exit %d, %q, %q; want exit 2 saying %q", strings.Join(tc.args, " "), code, out, errOut, tc.say)
+		}
+		for f, want := range before {
+			if got, _ := os.ReadFile(f); string(got) != string(want) {
+				t.Fatalf("%s: %s was written over", strings.Join(tc.args, " "), f)
+			}
+		}
+	}
+	// A new file, or another one, is written as before.
+	if code, _, errOut := runCLI(t, "", "show", "--html", game, "-o", filepath.Join(dir, "new.html")); code != exitOK {
+		t.Errorf("show --html to a new file: exit %d, %s", code, errOut)
+	}
+}
+
+// TestNamesCannotAddLines: a file name holding a newline is shown with
+// it escaped in every message that names it (the command's errors,
+// import's notes, an unreadable verdict), so that it cannot add a line
+// that reads as a verdict of its own; an unknown flag's name is shown
+// with its escapes visible, as every other argument is (a glob of
+// submissions can make a file named "--\x1b]52;..." an argument).
+func TestNamesCannotAddLines(t *testing.T) {
+	dir := t.TempDir()
+	forged := "\nok     fake.yaml: score 999\n"
+	bad := filepath.Join(dir, "bad"+forged+".yaml")
+	if err := os.WriteFile(bad, []byte("profile: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	os.WriteFile(filepath.Join(sub, "bad"+forged+".yaml"), []byte("profile: x\n"), 0o644)
+	game := minimalAt(t, filepath.Join(dir, "game.yaml"))
+	for _, args := range [][]string{
+		{"verify", filepath.Join(dir, "none"+forged)},
+		{"verify", sub},
+		{"verify", "--profile=" + bad, game},
+		{"show", bad},
+		{"show", "--html", "-o", filepath.Join(dir, "none"+forged, "p.html"), game},
+		{"import", "hallabois", bad},
+		{"import", "hallabois", bad, "-o", filepath.Join(dir, "out") + "/"},
+	} {
+		code, out, errOut := runCLI(t, "", args...)
+		if code == exitOK || !strings.Contains(out+errOut, `\x0aok     fake.yaml`) {
+			t.Errorf("%q: exit %d, the name not shown escaped:\n%s%s", args, code, out, errOut)
+		}
+		for _, line := range strings.Split(out+errOut, "\n") {
+			if strings.HasPrefix(line, "ok") {
+				t.Errorf("%q: a line of the name's own: %q", args, line)
+			}
+		}
+	}
+	code, out, errOut := runCLI(t, "", "verify", "--x"+hostileName, game)
+	if code != exitBadUsage || !strings.Contains(errOut, `unknown flag: --x\x1b[2K\x0dok`) {
+		t.Errorf("an unknown flag: exit %d, %q", code, errOut)
+	}
+	noControls(t, "an unknown flag", out+errOut)
+}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/peer/hallabois"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 )
@@ -93,7 +92,7 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 	written := map[string]string{} // output path: the recording written there
 	profiles := map[string]bool{}  // profile files written
 	note := func(format string, a ...any) {
-		fmt.Fprintf(c.stderr, "tileproof: %s: %s\n", name, safetext.TerminalLines(fmt.Sprintf(format, a...))) // it names the file and quotes the recording
+		fmt.Fprintf(c.stderr, "tileproof: %s: %s\n", name, safeNamed(fmt.Sprintf(format, a...), c.named...)) // it names the file and quotes the recording
 	}
 	for _, file := range args {
 		imp, err := importRecording(file)
@@ -136,6 +135,12 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 				continue
 			}
 			written[out] = file
+			if err := notAnInput("-o", out, args...); err != nil {
+				note("%s: %v", file, err)
+				unreadable++
+				code = exitBadUsage
+				continue
+			}
 			err := writeFile(out, func(w io.Writer) error { return writeReplay(w, imp.Replay, filepath.Ext(out) == ".json") })
 			if err != nil {
 				note("%v", err)
@@ -151,7 +156,10 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 			case f.profileOut == "":
 				note("%s: profile %s is not built in; --profile-out DIR writes it, for tileproof verify --profile", file, p.Name)
 			case !profiles[path]:
-				err := os.MkdirAll(filepath.Dir(path), 0o755)
+				err := notAnInput("--profile-out", path, args...)
+				if err == nil {
+					err = os.MkdirAll(filepath.Dir(path), 0o755)
+				}
 				if err == nil {
 					err = os.WriteFile(path, profileYAML(p), 0o644)
 				}

@@ -142,3 +142,25 @@ func TestPageMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestShowMemory: show on a terminal, or printing one step, holds a
+// bounded number of frames whatever the game's length: an 8 MiB log of
+// move+undo pairs (4 million steps) took 1.2 GB, a 64 MiB one 9.3 GB (a
+// frame held for every action); now about the file and its decoded log.
+func TestShowMemory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("peak memory is read from Linux's rusage")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "undo.json")
+	if err := os.WriteFile(in, moveUndoReplay(8<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"show", in}, {"show", "--step", "3", in}} {
+		peak, code := childRun(t, args...)
+		t.Logf("%v: peak memory %.1f MB", args, float64(peak)/1e6)
+		if code != 0 || peak > 200<<20 {
+			t.Errorf("%v: exit %d, peak memory %d bytes, at most %d", args, code, peak, 200<<20)
+		}
+	}
+}

@@ -88,6 +88,9 @@ func (c *cli) play(cmd *cobra.Command, f *playFlags, args []string) int {
 	if !interactive && f.output != "" {
 		return c.fail(exitBadUsage, "play: -o writes the game played at the terminal; with --moves, use tileproof record --moves LOG -o FILE")
 	}
+	if err := notAnInput("-o", f.output, f.profile); f.output != "" && err != nil {
+		return c.fail(exitBadUsage, "play: %v", err)
+	}
 	p, setup, err := loadSetupProfile(f.profile, f.target, f.openEnded)
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %v", err)

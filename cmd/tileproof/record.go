@@ -119,6 +119,9 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 		// Opened first, so that a bad -o fails before the games; a file
 		// that was there is not emptied until a replay is written, and
 		// one this run made is removed if none is.
+		if err := notAnInput("-o", f.output, f.profile); err != nil {
+			return c.fail(exitBadUsage, "record: %v", err)
+		}
 		out, err := createReplayFile(f.output, "", "")
 		if err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)

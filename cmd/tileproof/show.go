@@ -2,6 +2,10 @@ package main
 
 import (
 	"context"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -10,12 +14,56 @@ import (
 )
 
 // shown is a replay loaded for viewing: the file, the replay, its verdict
-// and its frames (replay.Verifier.Trace).
+// and the frames held of it (replay.Verifier.Walk), in the order of their
+// steps: all of them for a game of at most maxHeldFrames steps, else the
+// first ones, the one --step names and the last; total is the game's.
 type shown struct {
 	name    string
 	replay  *replay.Replay
 	verdict replay.Verdict
 	frames  []replay.Frame
+	total   int // the game's frames: steps 0 to total-1
+	digits  int // the widest tile of the game, in digits (at least 4)
+}
+
+// maxHeldFrames bounds the frames show holds to step through on a
+// terminal, some 300 bytes each: a 64 MiB log of move+undo pairs held a
+// frame for each of its 33 million actions (9.3 GB resident). 2^18 is
+// more than twice the longest game recorded; a longer one is stepped
+// through its first frames, the step asked for and its last, and --step
+// shows any other.
+const maxHeldFrames = 1 << 18
+
+// walkFrames verifies r, holding the frames s shows: every frame up to
+// maxHeldFrames-2 when interactive, the frame of step (-1: none) and the
+// last one.
+func (s *shown) walkFrames(v *replay.Verifier, interactive bool, step int) {
+	s.digits = 4
+	var last replay.Frame
+	lastHeld := true
+	s.verdict = v.Walk(s.replay, func(f replay.Frame) {
+		s.digits = max(s.digits, len(strconv.FormatUint(f.Board.MaxTile(), 10)))
+		n := s.total // f's position in the game
+		lastHeld = n == 0 || n == step || interactive && n < maxHeldFrames-2
+		if lastHeld {
+			s.frames = append(s.frames, f)
+		}
+		last = f
+		s.total++
+	})
+	if !lastHeld {
+		s.frames = append(s.frames, last)
+	}
+}
+
+// at returns the position in s.frames of the frame of step, or of the
+// last frame held before it.
+func (s *shown) at(step int) int {
+	i, _ := slices.BinarySearchFunc(s.frames, step, func(f replay.Frame, step int) int { return f.Step - step })
+	if i == len(s.frames) || s.frames[i].Step != step {
+		i--
+	}
+	return max(i, 0)
 }
 
 // showFlags are the flags of tileproof show.
@@ -42,6 +90,7 @@ n/p, Home/End or g/G, q to quit. With --html, write one self-contained HTML page
 play that tileproof analyze gives a valid game (docs/analyze.md); with --times-key-file,
 whether the replay's think times are sealed by the signed server whose key is given.
 
+REPLAY is a file, or a line of a JSON Lines file as verify names it, FILE.jsonl:LINE.
 An invalid replay is shown (its frames stop at the divergence) and exits 1, as verify does;
 a replay that cannot be read or replayed exits 2.`,
 	}
@@ -75,14 +124,23 @@ func (c *cli) show(f *showFlags, args []string) int {
 	if !f.html && f.timesKeyFile != "" {
 		return c.fail(exitBadUsage, "show: --times-key-file goes with --html")
 	}
+	name := args[0]
+	if f.html {
+		inputs := append([]string{name, f.timesKeyFile}, f.profileFiles...)
+		if i := strings.LastIndexByte(name, ':'); i > 0 {
+			inputs = append(inputs, name[:i]) // FILE.jsonl:LINE
+		}
+		if err := notAnInput("-o", f.output, inputs...); err != nil {
+			return c.fail(exitBadUsage, "show: %v", err)
+		}
+	}
 	v, err := newVerifier(f.profileFiles)
 	if err != nil {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}
-	name := args[0]
 	// Bounded as verify bounds a file, and a regular file only: a link to
 	// /dev/zero or a named pipe is refused, never read or waited on.
-	data, err := batchfiles.ReadRegular(name, batchfiles.MaxReplaySize)
+	name, data, err := readShown(name)
 	if err != nil {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}
@@ -98,16 +156,39 @@ func (c *cli) show(f *showFlags, args []string) int {
 		return c.showHTML(v, name, r, f, x) // never holds the frames
 	}
 	s := &shown{name: name, replay: r}
-	s.verdict, s.frames = v.Trace(r)
+	_, _, interactive := c.terminals()
+	asked := -1
+	if f.stepSet {
+		asked = f.step
+	}
+	s.walkFrames(v, interactive, asked)
 	s.verdict.Name = name
-	step, code := c.showStep(f, s.verdict, len(s.frames))
+	step, code := c.showStep(f, s.verdict, s.total)
 	if code != exitOK {
 		return code
 	}
-	if code = c.showTerminal(s, step); code != exitOK || s.verdict.Valid {
+	if code = c.showTerminal(s, s.at(step)); code != exitOK || s.verdict.Valid {
 		return code
 	}
 	return exitFailed // an invalid replay, shown
+}
+
+// readShown reads the replay show names: a file, or a line of a JSON
+// Lines file as verify names it, FILE.jsonl:LINE (or FILE.jsonl holding
+// one replay), returning its name as verify gives it.
+func readShown(name string) (string, []byte, error) {
+	if strings.HasSuffix(name, ".jsonl") {
+		return batchfiles.ReadJSONLine(name, 0)
+	}
+	if i := strings.LastIndexByte(name, ':'); i > 0 && strings.HasSuffix(name[:i], ".jsonl") {
+		if n, err := strconv.Atoi(name[i+1:]); err == nil && n > 0 && strings.Trim(name[i+1:], "0123456789") == "" {
+			if _, err := os.Stat(name); err != nil { // not a file of that name
+				return batchfiles.ReadJSONLine(name[:i], n)
+			}
+		}
+	}
+	data, err := batchfiles.ReadRegular(name, batchfiles.MaxReplaySize)
+	return name, data, err
 }
 
 // showStep returns the step to show of a replay of frames frames and

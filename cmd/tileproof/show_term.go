@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -17,17 +16,14 @@ import (
 	"github.com/tileproof/tileproof/termview"
 )
 
-// showTerminal shows frame step of s. On a terminal (stdin and stdout both)
-// the keys step through the game, redrawn in place; otherwise it prints
-// the one step, in colour when stdout alone is a terminal.
+// showTerminal shows the frame held at position step of s. On a terminal
+// (stdin and stdout both) the keys step through the frames held, redrawn
+// in place; otherwise it prints the one step, in colour when stdout alone
+// is a terminal.
 func (c *cli) showTerminal(s *shown, step int) int {
 	in, out, interactive := c.terminals()
 	mode := termview.DetectMode(out != nil, os.Getenv)
-	digits := 4
-	for _, f := range s.frames {
-		digits = max(digits, len(strconv.FormatUint(f.Board.MaxTile(), 10)))
-	}
-	opts := termview.Options{Mode: mode, Digits: digits}
+	opts := termview.Options{Mode: mode, Digits: s.digits}
 	if !interactive {
 		fmt.Fprintln(c.stdout, strings.Join(showLines(s, step, opts), "\n"))
 		return exitOK
@@ -38,6 +34,9 @@ func (c *cli) showTerminal(s *shown, step int) int {
 	}
 	defer t.restore()
 	help := "right, down, n: next   left, up, p: back   Home, g: start   End, G: last   q: quit"
+	if len(s.frames) < s.total {
+		help = heldSteps(s) + "\n" + help
+	}
 	for {
 		t.draw(append(showLines(s, step, opts), "", help))
 		k, err := t.readKey()
@@ -73,8 +72,24 @@ func showLines(s *shown, step int, opts termview.Options) []string {
 	lines := []string{title, ""}
 	lines = append(lines, termview.Indent("    ", termview.Board(f.Board, opts))...)
 	lines = append(lines, "")
-	lines = append(lines, termview.FrameCaption(f, len(s.frames)-1)...)
+	lines = append(lines, termview.FrameCaption(f, s.total-1)...)
 	return append(lines, termview.VerdictLines(s.verdict)...)
+}
+
+// heldSteps says which steps of a game held in part (shown.walkFrames)
+// the keys step through: "steps 0 to 262141, 300000 and the last,
+// 33554431, held here: tileproof show --step N shows any other".
+func heldSteps(s *shown) string {
+	fs := s.frames
+	i := 1
+	for i < len(fs) && fs[i].Step == fs[i-1].Step+1 {
+		i++
+	}
+	held := fmt.Sprintf("steps 0 to %d", fs[i-1].Step)
+	for _, f := range fs[i : len(fs)-1] {
+		held += fmt.Sprintf(", %d", f.Step)
+	}
+	return fmt.Sprintf("%s and the last, %d, held here: tileproof show --step N shows any other", held, fs[len(fs)-1].Step)
 }
 
 // terminals returns stdin and stdout when they are terminals (nil for one

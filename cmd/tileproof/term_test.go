@@ -828,3 +828,45 @@ func TestShowOnTerminalResize(t *testing.T) {
 	}
 	r.checkRestored()
 }
+
+// TestShowOnTerminalLongGame: a game longer than the frames show holds
+// (maxHeldFrames) is stepped through its first frames, the step asked
+// for and its last, and the screen says which are held and how to see
+// another; every step it shows is the game's (its board as Trace has it).
+func TestShowOnTerminalLongGame(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "long.json")
+	data := moveUndoReplay(2*maxHeldFrames + 40000)
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rp, err := replay.Decode(file, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, frames := replay.NewVerifier().Trace(rp)
+	last, asked, held := len(frames)-1, maxHeldFrames+1000, maxHeldFrames-3
+	if last <= asked {
+		t.Fatalf("%d frames", len(frames))
+	}
+	r := startPTY(t, root, []string{"NO_COLOR=1"}, "show", "--step", strconv.Itoa(asked), file)
+	r.waitLine(fmt.Sprintf(`^steps 0 to %d, %d and the last, %d, held here: tileproof show --step N shows any other$`, held, asked, last))
+	for _, k := range []struct {
+		key  string
+		step int
+	}{{"", asked}, {"n", last}, {"p", asked}, {"p", held}, {"p", held - 1}, {"n", held}, {"n", asked}, {"g", 0}, {"G", last}} {
+		r.send(k.key)
+		r.waitLine(fmt.Sprintf(`^step %d of %d   score %d`, k.step, last, frames[k.step].Score))
+		if got := r.screen.plainBoard(t, 2, 4); got != frames[k.step].Board {
+			t.Fatalf("step %d: the screen shows\n%v\nthe frame is\n%v", k.step, got, frames[k.step].Board)
+		}
+	}
+	r.send("q")
+	if code := r.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	r.checkRestored()
+}

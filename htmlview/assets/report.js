@@ -42,6 +42,15 @@
   function esc(s) {
     return String(s).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
   }
+  // A name with its controls and format characters shown (\u202e), as
+  // the page's own text and a terminal show them: a right-to-left
+  // override cannot make one name read as another.
+  function shown(s) {
+    return String(s).replace(/[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}]/gu, function (c) {
+      var n = c.codePointAt(0), h = n.toString(16);
+      return n < 0x20 || n === 0x7f ? "\\x" + ("0" + h).slice(-2) : n > 0xffff ? "\\U" + ("0000000" + h).slice(-8) : "\\u" + ("000" + h).slice(-4);
+    });
+  }
   function group(n) { return n === null ? "\u2013" : String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
   function encPath(p) { return p.split("/").map(encodeURIComponent).join("/"); }
   function pageHref(r) { return r[9] ? D.pre + encPath(r[9]) + ".html" : ""; }
@@ -114,7 +123,7 @@
 
   function rowHTML(i, mark) {
     var r = R[i], p = pageHref(r), f = fileHref(r);
-    var name = p ? '<a class="page" data-i="' + i + '" href="' + esc(p) + '">' + esc(r[1]) + "</a>" : esc(r[1]);
+    var name = p ? '<a class="page" data-i="' + i + '" href="' + esc(p) + '">' + esc(shown(r[1])) + "</a>" : esc(shown(r[1]));
     return '<tr id="r' + r[0] + '" data-n="' + r[0] + '" data-kind="' + C[r[2]] + '" data-reason="' + esc(r[3]) + '"' + (mark ? ' class="target"' : "") + ">" +
       '<td class="n">' + r[0] + "</td><td>" + name + '</td><td><span class="verdict ' + C[r[2]] + '">' + esc(verdictText(r)) + "</span></td>" +
       '<td class="n">' + group(r[4]) + '</td><td class="n">' + group(r[5]) + '</td><td class="n">' + group(r[6]) + '</td><td class="n">' + group(r[7]) + "</td>" +

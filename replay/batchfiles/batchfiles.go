@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/tileproof/tileproof/replay"
@@ -27,6 +28,10 @@ const MaxReplaySize = 64 << 20
 // replays), the lines of .jsonl files, and with "-" the lines of stdin.
 // It stops between replays once ctx is done, returning ctx's error.
 //
+// Every arg is looked at before any is read: one that does not exist is
+// the error, and nothing is sent (a misspelt last argument does not cost
+// the batch before it, and leave it without its summary).
+//
 // A file named in args is read as given (a link followed, a pipe read: a
 // shell's <(...) is one). Inside a directory only regular files are read:
 // a link, a named pipe or a device there is passed to skip with what it
@@ -34,11 +39,19 @@ const MaxReplaySize = 64 << 20
 // the batch read a file outside it or wait on a pipe.
 func Read(ctx context.Context, args []string, stdin io.Reader, out chan<- replay.Input, skip func(path, why string)) error {
 	s := &sender{ctx: ctx, out: out, limit: MaxReplaySize}
-	for _, arg := range args {
-		if arg == "-" {
+	infos := make([]fs.FileInfo, len(args))
+	for i, arg := range args {
+		if arg != "-" {
+			info, err := os.Stat(arg)
+			if err != nil {
+				return err
+			}
+			infos[i] = info
+		}
+	}
+	for i, arg := range args {
+		if info := infos[i]; arg == "-" {
 			s.lines("stdin", stdin)
-		} else if info, err := os.Stat(arg); err != nil {
-			return err
 		} else if !info.IsDir() {
 			s.file(arg)
 		} else if err := s.dir(arg, skip); err != nil {
@@ -215,4 +228,49 @@ func openInRoot(root *os.Root, rel string) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// ReadJSONLine reads one replay of the JSON Lines file named file, a
+// regular file only (as ReadRegular): the one on line n, which Read names
+// FILE:N, or with n 0 the file's one replay, when it holds one. It
+// returns the replay's name, FILE:LINE, and its bytes; a line is bounded
+// as Read bounds it.
+func ReadJSONLine(file string, n int) (string, []byte, error) {
+	f, err := os.OpenFile(file, os.O_RDONLY|oNonBlock, 0)
+	if err != nil {
+		return "", nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil {
+		return "", nil, err
+	} else if !info.Mode().IsRegular() {
+		return "", nil, fmt.Errorf("%s: %s; only a regular file is read", file, describe(info.Mode()))
+	}
+	var name, first string
+	var data []byte
+	count := 0
+	jsonl.Read(file, f, MaxReplaySize, func(in replay.Input) bool {
+		count++
+		if count == 1 {
+			first = in.Name
+		}
+		if n == 0 && count > 1 {
+			return false
+		}
+		if n == 0 || in.Name == file+":"+strconv.Itoa(n) {
+			name, data, err = in.Name, append([]byte(nil), in.Data...), in.Err
+		}
+		return n == 0 || name == ""
+	}, nil)
+	switch {
+	case n == 0 && count > 1:
+		return "", nil, fmt.Errorf("%s holds a replay a line: name one as verify does, FILE:LINE (%s, say)", file, first)
+	case name == "" && n == 0:
+		return "", nil, fmt.Errorf("%s holds no replay", file)
+	case name == "":
+		return "", nil, fmt.Errorf("%s has no replay on line %d", file, n)
+	case err != nil:
+		return name, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return name, data, nil
 }

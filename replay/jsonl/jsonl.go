@@ -55,14 +55,19 @@ func Unreadable(name string, err error) replay.Verdict {
 	return replay.Verdict{Name: name, Reason: replay.Malformed, Error: fmt.Sprintf("%s: %v", name, err)}
 }
 
+// errTooLong is the error of a line longer than limit.
+func errTooLong(limit int) error { return fmt.Errorf("line longer than %d bytes", limit) }
+
 // errNotObject is a line that is not a JSON object.
 var errNotObject = errors.New("not a JSON object: a line of a JSON Lines batch is one replay in JSON")
 
 // Read hands send each non-blank line of r as a replay named NAME:LINE
 // (lines counted from 1, blank ones too): its bytes without the line end,
 // or the error that keeps it from being one (a line of more than limit
-// bytes, its end included, read to its end and dropped; a line that does
-// not start with {; the stream's error). It keeps at most limit bytes of
+// bytes, its end included, handed out as soon as it passes the limit,
+// then read to its end and dropped, so that a line with no end, stdin
+// from /dev/zero, gets its verdict; a line that does not start with {;
+// the stream's error). It keeps at most limit bytes of
 // a line and a buffer; the bytes handed to send are valid until it
 // returns. Before a read that may wait for more of r, it calls idle (when
 // not nil), so that a caller can write out what it has buffered. It
@@ -88,12 +93,20 @@ func Read(name string, r io.Reader, limit int, send func(replay.Input) bool, idl
 		}
 		var data []byte
 		var err error
+		in := replay.Input{Name: name + ":" + strconv.Itoa(line)}
+		sent := false // the verdict of a line too long, handed out before its end
 		for {
 			data, err = br.ReadSlice('\n')
 			if !errors.Is(err, bufio.ErrBufferFull) {
 				break
 			}
 			gather(data)
+			if tooLong && !sent {
+				sent = true
+				if !send(replay.Input{Name: in.Name, Err: errTooLong(limit)}) {
+					return
+				}
+			}
 			if idle != nil && br.Buffered() == 0 {
 				idle()
 			}
@@ -103,11 +116,11 @@ func Read(name string, r io.Reader, limit int, send func(replay.Input) bool, idl
 			data = long
 		}
 		tooLong = tooLong || len(data) > limit
-		in := replay.Input{Name: name + ":" + strconv.Itoa(line)}
 		blank := len(bytes.TrimSpace(data)) == 0
 		switch {
+		case sent:
 		case tooLong:
-			in.Err = fmt.Errorf("line longer than %d bytes", limit)
+			in.Err = errTooLong(limit)
 		case !blank && bytes.TrimLeft(data, " \t")[0] != '{':
 			in.Err = errNotObject
 		case !blank:

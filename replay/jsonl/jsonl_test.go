@@ -137,3 +137,39 @@ func TestVerdictLine(t *testing.T) {
 		t.Fatalf("%d verdicts: %v", n, err)
 	}
 }
+
+// endless is a reader of an endless line of c, counting what it gave.
+type endless struct {
+	c    byte
+	read int
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = e.c
+	}
+	e.read += len(p)
+	if e.read > 64<<20 { // a bound for the test, far past what Read may take
+		return len(p), fmt.Errorf("read %d bytes of an endless line without a verdict", e.read)
+	}
+	return len(p), nil
+}
+
+// TestReadEndlessLine: a line with no end (verify - < /dev/zero, which
+// read on for ever and said nothing) gets its verdict, too long, once it
+// passes the limit, not at its end; the next line goes on as before.
+func TestReadEndlessLine(t *testing.T) {
+	const limit = 1 << 20
+	for _, c := range []byte{0, '{'} {
+		src := &endless{c: c}
+		var got []string
+		Read("stdin", src, limit, func(in replay.Input) bool {
+			got = append(got, fmt.Sprintf("%s %v", in.Name, in.Err))
+			return false // the caller stops at the first verdict
+		}, nil)
+		want := fmt.Sprintf("[stdin:1 line longer than %d bytes]", limit)
+		if fmt.Sprint(got) != want || src.read > limit+128<<10 {
+			t.Errorf("an endless line of %q: %q after %d bytes; want %s within %d bytes", c, got, src.read, want, limit+128<<10)
+		}
+	}
+}
