@@ -125,6 +125,9 @@ func (c *cli) show(f *showFlags, args []string) int {
 		return c.fail(exitBadUsage, "show: --times-key-file goes with --html")
 	}
 	name := args[0]
+	if name == "-" {
+		return c.fail(exitBadUsage, "show: it reads a replay from a file, not stdin (on a terminal, stdin is its keys): save the replay to a file and name it")
+	}
 	if f.html {
 		inputs := append([]string{name, f.timesKeyFile}, f.profileFiles...)
 		if i := strings.LastIndexByte(name, ':'); i > 0 {

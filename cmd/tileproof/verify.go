@@ -85,6 +85,13 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		return c.fail(exitBadUsage, "verify: %v", err)
 	}
 	verifyOne := x.verifyFile(v)
+	if f.report == "" {
+		for _, name := range []string{"report-pages", "report-top"} {
+			if cmd.Flags().Changed(name) {
+				return c.fail(exitBadUsage, "verify: --%s needs --report FILE, the report it shapes", name)
+			}
+		}
+	}
 	var report *htmlview.BatchReport
 	if f.report != "" {
 		switch {
