@@ -26,14 +26,7 @@ func shadowGame(t *testing.T, seed string, change func(p *engine.Profile)) (*rep
 	if err := v.AddProfile(p); err != nil {
 		t.Fatal(err)
 	}
-	rules, err := engine.Compile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := replay.NewRecorder(rules, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := recorderOf(t, p, seed)
 	bt := newEvalBot(corner{}, 0, 0, 1)
 	for range 400 {
 		g := rec.Game()
@@ -46,6 +39,20 @@ func shadowGame(t *testing.T, seed string, change func(p *engine.Profile)) (*rep
 		}
 	}
 	return v, rec.Seeded()
+}
+
+// recorderOf returns a recorder of a game of profile p from seed.
+func recorderOf(t *testing.T, p *engine.Profile, seed string) *replay.Recorder {
+	t.Helper()
+	rules, err := engine.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := replay.NewRecorder(rules, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
 }
 
 // TestProfileFileShadowsBuiltin: a game verified under a profile file

@@ -19,14 +19,7 @@ func undoBotGame(t *testing.T, seed string, moves int, tries bool) *replay.Repla
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, err := engine.Compile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := replay.NewRecorder(rules, seed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := recorderOf(t, p, seed)
 	bt := newEvalBot(newExpectimax(2), 0, 0, 1)
 	rng := rand.New(rand.NewPCG(7, 7))
 	for range moves {
