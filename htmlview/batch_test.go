@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -141,5 +142,28 @@ func TestReportFileLinkNotUTF8(t *testing.T) {
 		if got := string(table.Rows[0][10]); got != want {
 			t.Errorf("%q: the file's link %s, want %s", name, got, want)
 		}
+	}
+}
+
+// TestReportUnreadableNameShown: an unreadable replay's why, its error,
+// names the file: the name's controls and format characters are shown
+// there as in its name's cell (\u202e), in the data the page's script
+// draws the table's why from. Before, a right-to-left override in the
+// name turned the rest of the cell around.
+func TestReportUnreadableNameShown(t *testing.T) {
+	name := "subs/\u202elmay.ecila\x1b[31m"
+	v := replay.Verdict{Name: name, Reason: replay.Malformed, Error: name + ": line 1: not a replay"}
+	b := reportHTML(t, "batch", []Entry{{Verdict: v}})
+	rows := regexp.MustCompile(`(?s)<script type="application/json" id="tp-rows">(.*?)</script>`)
+	if outside := rows.ReplaceAllString(b, ""); strings.ContainsAny(outside, "\u202e\x1b") {
+		t.Errorf("the page shows the name's controls as they are")
+	}
+	m := rows.FindStringSubmatch(b)
+	var table struct{ Rows [][]any }
+	if m == nil || json.Unmarshal([]byte(m[1]), &table) != nil || len(table.Rows) != 1 || len(table.Rows[0]) < 12 {
+		t.Fatalf("no rows: %v", m)
+	}
+	if why, _ := table.Rows[0][11].(string); why != `subs/\u202elmay.ecila\x1b[31m: line 1: not a replay` {
+		t.Errorf("the why the script draws: %q", why)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -204,7 +205,10 @@ func what(v replay.Verdict) string {
 	case kindSuspicious:
 		return strings.Join(v.Warnings, "; ")
 	case kindUnreadable:
-		return v.Error
+		// The error names the file: its controls and format characters
+		// shown as in the name's own cell (a right-to-left override
+		// would turn the rest of the cell around).
+		return safetext.TerminalLines(v.Error)
 	}
 	ex := v.Explain()
 	var s string
