@@ -1,8 +1,10 @@
 package htmlview
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -113,5 +115,55 @@ func TestReportFileLinksNoScheme(t *testing.T) {
 		if got := pathURL(name); got != want {
 			t.Errorf("pathURL(%q) = %q, want %q (encodeURIComponent's, a part at a time)", name, got, want)
 		}
+	}
+}
+
+// TestReportFileLinkNotUTF8: the link of a row to a replay file whose
+// name is not UTF-8 is written out, not left to the page's script to
+// make from the name: the name travels in JSON, where its bytes that are
+// not UTF-8 become U+FFFD, and encodeURIComponent of that is not the
+// file's name (bad\xff.yaml was linked as bad%EF%BF%BD.yaml, a file
+// that is not there; now bad%FF.yaml). A UTF-8 name is still left to the
+// script.
+func TestReportFileLinkNotUTF8(t *testing.T) {
+	for name, want := range map[string]string{
+		"subs/bad\xff.yaml": `"subs/bad%FF.yaml"`,
+		"subs/é.yaml":       `1`,
+	} {
+		v := replay.Verdict{Name: name, Valid: true, Replayed: true, Score: 4, MaxTile: 4, Moves: 1}
+		data, err := rowsJSON([]Entry{{Verdict: v, Source: pathURL(name)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var table struct{ Rows [][]json.RawMessage }
+		if err := json.Unmarshal(data, &table); err != nil || len(table.Rows) != 1 || len(table.Rows[0]) < 11 {
+			t.Fatalf("%q: %v %s", name, err, data)
+		}
+		if got := string(table.Rows[0][10]); got != want {
+			t.Errorf("%q: the file's link %s, want %s", name, got, want)
+		}
+	}
+}
+
+// TestReportUnreadableNameShown: an unreadable replay's why, its error,
+// names the file: the name's controls and format characters are shown
+// there as in its name's cell (\u202e), in the data the page's script
+// draws the table's why from. Before, a right-to-left override in the
+// name turned the rest of the cell around.
+func TestReportUnreadableNameShown(t *testing.T) {
+	name := "subs/\u202elmay.ecila\x1b[31m"
+	v := replay.Verdict{Name: name, Reason: replay.Malformed, Error: name + ": line 1: not a replay"}
+	b := reportHTML(t, "batch", []Entry{{Verdict: v}})
+	rows := regexp.MustCompile(`(?s)<script type="application/json" id="tp-rows">(.*?)</script>`)
+	if outside := rows.ReplaceAllString(b, ""); strings.ContainsAny(outside, "\u202e\x1b") {
+		t.Errorf("the page shows the name's controls as they are")
+	}
+	m := rows.FindStringSubmatch(b)
+	var table struct{ Rows [][]any }
+	if m == nil || json.Unmarshal([]byte(m[1]), &table) != nil || len(table.Rows) != 1 || len(table.Rows[0]) < 12 {
+		t.Fatalf("no rows: %v", m)
+	}
+	if why, _ := table.Rows[0][11].(string); why != `subs/\u202elmay.ecila\x1b[31m: line 1: not a replay` {
+		t.Errorf("the why the script draws: %q", why)
 	}
 }

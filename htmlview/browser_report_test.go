@@ -308,8 +308,8 @@ func shownCSV(t *testing.T, ctx context.Context) []string {
 // Other letters are kept as they are.
 func TestBrowserReportNamesShown(t *testing.T) {
 	t.Parallel()
-	name := "subs/\u202elmay.ecila\x1b[31m-é.yaml"
-	want := `subs/\u202elmay.ecila\x1b[31m-é.yaml`
+	name := "subs/\u202elmay.ecila\x1b[31m-é\u0378\ufffd.yaml"
+	want := `subs/\u202elmay.ecila\x1b[31m-é\u0378\ufffd.yaml`
 	v := replay.Verdict{Name: name, Valid: true, Replayed: true, Score: 12, MaxTile: 8, Moves: 4, Result: 2}
 	claimed := uint64(12)
 	b := reportHTML(t, "tileproof verify "+name, []Entry{{Verdict: v, Page: "r_files/x-00000000.html", Claimed: &claimed}})

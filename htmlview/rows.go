@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -100,11 +102,15 @@ func rowsJSON(entries []Entry) ([]byte, error) {
 			}
 			return n
 		}
+		// The file's link: 0 for none, 1 for the name's own URL, which
+		// the page's script makes (encodeURIComponent), else the URL. A
+		// name that is not UTF-8 reaches the script with U+FFFD for its
+		// odd bytes, so its link is written out.
 		var file any = e.Source
-		switch e.Source {
-		case "":
+		switch {
+		case e.Source == "":
 			file = 0
-		case pathURL(v.Name):
+		case e.Source == pathURL(v.Name) && utf8.ValidString(v.Name):
 			file = 1
 		}
 		row := []any{i + 1, v.Name, slices.Index(classes, kindOf(v)), reason, e.Claimed, figure(v.Score), figure(v.MaxTile), figure(uint64(v.Moves)),
@@ -199,7 +205,10 @@ func what(v replay.Verdict) string {
 	case kindSuspicious:
 		return strings.Join(v.Warnings, "; ")
 	case kindUnreadable:
-		return v.Error
+		// The error names the file: its controls and format characters
+		// shown as in the name's own cell (a right-to-left override
+		// would turn the rest of the cell around).
+		return safetext.TerminalLines(v.Error)
 	}
 	ex := v.Explain()
 	var s string

@@ -108,7 +108,9 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 		}
 		name := safetext.Terminal(in.Name)
 		if in.Err != nil {
-			fmt.Fprintf(c.stderr, "tileproof: analyze: %s: %v\n", name, in.Err)
+			// The error may quote the name (open NAME: ...): shown as
+			// verify shows an unreadable replay's error.
+			fmt.Fprintf(c.stderr, "tileproof: analyze: %s: %s\n", name, safeNamed(in.Err.Error(), in.Name))
 			code = exitBadUsage
 			continue
 		}

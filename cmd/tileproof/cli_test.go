@@ -91,14 +91,15 @@ func commandPaths(cmd *cobra.Command, path []string) [][]string {
 	return out
 }
 
-// TestHelpEveryCommand asks every command for --help and -h: exit 0, the
-// help on stdout, a usage line, and every flag of the command listed once,
-// spelled --name, with its default stated at most once.
 // maxHelpWidth is the longest line a command's help may have: its
 // paragraphs are wrapped at about 92 characters, its flags' lines at
 // about 96.
 const maxHelpWidth = 100
 
+// TestHelpEveryCommand asks every command for --help and -h: exit 0, the
+// help on stdout in lines of at most maxHelpWidth characters, a usage line,
+// and every flag of the command listed once, spelled --name, its value
+// named in capitals, with its default stated at most once.
 func TestHelpEveryCommand(t *testing.T) {
 	c := &cli{}
 	root := c.rootCommand()

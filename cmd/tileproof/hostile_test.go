@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -322,4 +323,32 @@ func TestNamesCannotAddLines(t *testing.T) {
 		t.Errorf("an unknown flag: exit %d, %q", code, errOut)
 	}
 	noControls(t, "an unknown flag", out+errOut)
+}
+
+// TestAnalyzeUnreadableNamed: a file analyze cannot read is named in its
+// error as verify names it, its escapes and newlines visible, also where
+// the error quotes the name (a socket named on the command line: "open
+// NAME: no such device or address"). Before, analyze wrote the error
+// raw: the name's escape sequences reached the terminal, and its newline
+// began a line of its own.
+func TestAnalyzeUnreadableNamed(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "s\nok     fake.yaml\x1b[2K\r")
+	l, err := net.Listen("unix", name)
+	if err != nil {
+		t.Skipf("no unix socket here: %v", err)
+	}
+	defer l.Close()
+	for _, cmd := range []string{"analyze", "verify"} {
+		code, out, errOut := runCLI(t, "", cmd, name)
+		if code != exitBadUsage || !strings.Contains(out+errOut, `\x0aok     fake.yaml\x1b[2K\x0d: `) {
+			t.Errorf("%s: exit %d, the name not shown escaped: %q %q", cmd, code, out, errOut)
+		}
+		noControls(t, cmd, out+errOut)
+		for _, line := range strings.Split(out+errOut, "\n") {
+			if strings.HasPrefix(line, "ok") {
+				t.Errorf("%s: a line of the name's own: %q", cmd, line)
+			}
+		}
+	}
 }

@@ -27,11 +27,10 @@ type shown struct {
 }
 
 // maxHeldFrames bounds the frames show holds to step through on a
-// terminal, some 300 bytes each: a 64 MiB log of move+undo pairs held a
-// frame for each of its 33 million actions (9.3 GB resident). 2^18 is
-// more than twice the longest game recorded; a longer one is stepped
-// through its first frames, the step asked for and its last, and --step
-// shows any other.
+// terminal, which held one for every action of a log of any length
+// (docs/viewer-terminal.md has the figures). 2^18 is more than twice the
+// longest game recorded; a longer one is stepped through its first
+// frames, the step asked for and its last, and --step shows any other.
 const maxHeldFrames = 1 << 18
 
 // walkFrames verifies r, holding the frames s shows: every frame up to

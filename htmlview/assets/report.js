@@ -44,9 +44,10 @@
   }
   // A name with its controls and format characters shown (\u202e), as
   // the page's own text and a terminal show them: a right-to-left
-  // override cannot make one name read as another.
+  // override cannot make one name read as another. Unassigned code
+  // points and U+FFFD too, as the page's text (safetext) shows them.
   function shown(s) {
-    return String(s).replace(/[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}]/gu, function (c) {
+    return String(s).replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}\uFFFD]/gu, function (c) {
       var n = c.codePointAt(0), h = n.toString(16);
       return n < 0x20 || n === 0x7f ? "\\x" + ("0" + h).slice(-2) : n > 0xffff ? "\\U" + ("0000000" + h).slice(-8) : "\\u" + ("000" + h).slice(-4);
     });

@@ -169,18 +169,26 @@ async function verifyStdin() {
   await emit(s.end());
 }
 
+// Every argument is looked at before any is read, as the command looks
+// at them: one that does not exist is the error, and no verdict is
+// written (a misspelt last argument does not cost the batch before it).
+const infos = [];
+for (const given of args) {
+  if (given === '-') continue;
+  try {
+    infos.push(await stat(bytes(raw(given))));
+  } catch (e) {
+    fail(raw(given), e);
+  }
+}
+
 for (const given of args) {
   if (given === '-') {
     await verifyStdin();
     continue;
   }
   const arg = raw(given);
-  let info;
-  try {
-    info = await stat(bytes(arg));
-  } catch (e) {
-    fail(arg, e);
-  }
+  const info = infos.shift();
   if (!info.isDirectory()) {
     await verifyFile(arg);
     continue;

@@ -417,3 +417,27 @@ func TestDifferentialFileNames(t *testing.T) {
 		t.Errorf("verify.mjs's stderr, the link's name not escaped: %q", stderr.String())
 	}
 }
+
+// TestDifferentialMissingArgument: an argument that does not exist is
+// found before any replay is read, by verify.mjs as by the command (which
+// looks at every argument first): no verdict line, exit status 2 (before,
+// verify.mjs wrote the verdicts of the arguments before it, then failed).
+func TestDifferentialMissingArgument(t *testing.T) {
+	t.Parallel()
+	cmd, wasm := tools(t)
+	args := []string{"replays/minimal.yaml", "-", "replays/no-such-replay.yaml"}
+	for _, c := range []*exec.Cmd{
+		exec.Command(cmd, append([]string{"verify", "--json"}, args...)...),
+		exec.Command("node", append([]string{"js/examples/verify.mjs"}, args...)...),
+	} {
+		c.Dir = repoRoot
+		c.Env = append(os.Environ(), "TILEPROOF_KIT_WASM="+wasm)
+		c.Stdin = strings.NewReader(`{"profile":"tile-merge","seed":"7","moves":"","claim":{"score":0,"maxTile":4,"moves":0}}` + "\n")
+		var out, errb bytes.Buffer
+		c.Stdout, c.Stderr = &out, &errb
+		err := c.Run()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || out.Len() != 0 || !strings.Contains(errb.String(), "no-such-replay.yaml") {
+			t.Errorf("%s: %v, stdout %q, stderr %q; want exit status 2, no verdict, the missing file named", filepath.Base(c.Path), err, out.String(), errb.String())
+		}
+	}
+}
