@@ -43,17 +43,22 @@ func (s *serialServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // answer before it, is not charged for the requests ahead of it (the
 // last of four waited four answers, past the timeout, and failed as a
 // timeout); one that answers nothing still times out.
+//
+// An answer 150 ms after the one before it, against a timeout of 450 ms,
+// leaves a loaded machine 300 ms to spare for each; charged for the queue,
+// the fourth request waited 600 ms.
 func TestHTTPOneAtATime(t *testing.T) {
+	t.Parallel()
 	srv := builtinServer(t)
-	slow := &serialServer{next: srv, pace: 100 * time.Millisecond, hung: make(chan struct{})}
+	slow := &serialServer{next: srv, pace: 150 * time.Millisecond, hung: make(chan struct{})}
 	ts := httptest.NewServer(slow)
 	defer ts.Close()
-	h := &HTTP{BaseURL: ts.URL, Timeout: 350 * time.Millisecond}
+	h := &HTTP{BaseURL: ts.URL, Timeout: 450 * time.Millisecond}
 	b, err := engine.ParseBoard("2 2 . .\n. . . .\n. . . .\n. . . .")
 	if err != nil {
 		t.Fatal(err)
 	}
-	games := make([]conformance.OneMove, 8)
+	games := make([]conformance.OneMove, httpWorkers)
 	for i := range games {
 		games[i] = conformance.OneMove{State: conformance.LoadState{Board: b}, Move: engine.Left}
 	}
@@ -64,7 +69,7 @@ func TestHTTPOneAtATime(t *testing.T) {
 	}
 	close(slow.hung)
 	start := time.Now()
-	r := h.PlayAll("classic", games[:4])
+	r := h.PlayAll("classic", games)
 	de, ok := r[0].Err.(*conformance.DriverError)
 	if !ok || de.Status != conformance.Timeout || !strings.Contains(de.Msg, "no answer in time") {
 		t.Fatalf("a hung server: %v", r[0].Err)
