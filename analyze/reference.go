@@ -119,7 +119,7 @@ func ParseReference(data []byte) (*Reference, error) {
 		if g.NonTrivial < 1 {
 			return nil, fmt.Errorf("reference game %q has no non-trivial move", g.Name)
 		}
-		if g.NonTrivial > maxReferenceMoves {
+		if int64(g.NonTrivial) > maxReferenceMoves {
 			return nil, fmt.Errorf("reference game %q has %d non-trivial moves, more than a game holds (at most %d)", g.Name, g.NonTrivial, int64(maxReferenceMoves))
 		}
 		for _, counts := range []map[string]int{g.Agree, g.Large, g.Second} {

@@ -125,7 +125,7 @@ func unwireOne(name string, rules *engine.Rules, ws *protocol.GameState) (engine
 		return engine.State{}, fmt.Errorf("a state of game %s sent to game %q", strictyaml.Quote(ws.Game, maxQuoted), name)
 	case ws.Rules != rules.Version():
 		return engine.State{}, fmt.Errorf("rules version %d; game %s is at version %d", ws.Rules, name, rules.Version())
-	case ws.Moves < 0 || ws.Moves > MaxMoves:
+	case ws.Moves < 0 || int64(ws.Moves) > MaxMoves:
 		return engine.State{}, fmt.Errorf("move count %d is not from 0 to 2^53-1", ws.Moves)
 	}
 	b, err := engine.BoardFromValues(ws.Board)
