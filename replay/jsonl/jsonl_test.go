@@ -172,4 +172,14 @@ func TestReadEndlessLine(t *testing.T) {
 			t.Errorf("an endless line of %q: %q after %d bytes; want %s within %d bytes", c, got, src.read, want, limit+128<<10)
 		}
 	}
+	// A long line that does end: its verdict once, then the next line.
+	in := strings.Repeat("{", 3*limit) + "\n" + `{"next":1}` + "\n"
+	var got []string
+	Read("stdin", strings.NewReader(in), limit, func(in replay.Input) bool {
+		got = append(got, fmt.Sprintf("%s %q %v", in.Name, in.Data, in.Err))
+		return true
+	}, nil)
+	if want := fmt.Sprintf(`[stdin:1 "" line longer than %d bytes stdin:2 "{\"next\":1}" <nil>]`, limit); fmt.Sprint(got) != want {
+		t.Errorf("a long line, then another:\n got %s\nwant %s", got, want)
+	}
 }
