@@ -19,9 +19,11 @@ import (
 // inside an input directory: creating the report would truncate it before
 // it is read.
 func checkReportNotInput(report string, inputs []string) error {
-	rinfo, err := os.Stat(report)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(report); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
+	}
+	if in := batchfiles.SameAsInput(report, inputs); in != "" {
+		return fmt.Errorf("%s is the input %s: writing the report would destroy it before it is read", report, in)
 	}
 	rabs, err := filepath.Abs(report)
 	if err != nil {
@@ -34,9 +36,6 @@ func checkReportNotInput(report string, inputs []string) error {
 		info, err := os.Stat(in)
 		if err != nil {
 			continue // listing the inputs says so
-		}
-		if rinfo != nil && os.SameFile(rinfo, info) {
-			return fmt.Errorf("%s is the input %s: writing the report would destroy it before it is read", report, in)
 		}
 		if info.IsDir() && batchfiles.IsReplayFile(report) {
 			dabs, err := filepath.Abs(in)

@@ -168,18 +168,11 @@ func (s *sender) lines(name string, r io.Reader) bool {
 // is refused, never read), and at most limit bytes of it: more is an
 // error.
 func ReadRegular(name string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|oNonBlock, 0)
+	f, err := openRegular(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %s; only a regular file is read", name, describe(info.Mode()))
-	}
 	data, err := ReadAtMost(f, limit)
 	if err != nil && int64(len(data)) > limit {
 		err = fmt.Errorf("%s: %w", name, err)
@@ -230,22 +223,55 @@ func openInRoot(root *os.Root, rel string) (*os.File, error) {
 	return f, nil
 }
 
+// SameAsInput returns the one of inputs that the file out is, under any
+// name or link (os.SameFile), or "" when it is none of them or does not
+// exist yet: an output written there would replace what is read. An
+// input that is "" or "-" (stdin), or cannot be looked at, is no file.
+func SameAsInput(out string, inputs []string) string {
+	oinfo, err := os.Stat(out)
+	if err != nil {
+		return ""
+	}
+	for _, in := range inputs {
+		if in == "" || in == "-" {
+			continue
+		}
+		if info, err := os.Stat(in); err == nil && os.SameFile(oinfo, info) {
+			return in
+		}
+	}
+	return ""
+}
+
+// openRegular opens the file name for reading, a regular file only: a
+// named pipe is not waited on, a device not read.
+func openRegular(name string) (*os.File, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|oNonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %s; only a regular file is read", name, describe(info.Mode()))
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
 // ReadJSONLine reads one replay of the JSON Lines file named file, a
 // regular file only (as ReadRegular): the one on line n, which Read names
 // FILE:N, or with n 0 the file's one replay, when it holds one. It
 // returns the replay's name, FILE:LINE, and its bytes; a line is bounded
 // as Read bounds it.
 func ReadJSONLine(file string, n int) (string, []byte, error) {
-	f, err := os.OpenFile(file, os.O_RDONLY|oNonBlock, 0)
+	f, err := openRegular(file)
 	if err != nil {
 		return "", nil, err
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err != nil {
-		return "", nil, err
-	} else if !info.Mode().IsRegular() {
-		return "", nil, fmt.Errorf("%s: %s; only a regular file is read", file, describe(info.Mode()))
-	}
 	var name, first string
 	var data []byte
 	count := 0

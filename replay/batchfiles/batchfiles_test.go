@@ -246,3 +246,35 @@ func TestReadAtMost(t *testing.T) {
 		}
 	}
 }
+
+// TestSameAsInput: an output is the input it names, under its own name
+// or through a link; one that does not exist yet, another file, and
+// stdin are none.
+func TestSameAsInput(t *testing.T) {
+	dir := t.TempDir()
+	in, other := filepath.Join(dir, "game.yaml"), filepath.Join(dir, "other.yaml")
+	for _, f := range []string{in, other} {
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(dir, "link.yaml")
+	if err := os.Symlink(in, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		out    string
+		inputs []string
+		want   string
+	}{
+		{in, []string{"-", other, in}, in},
+		{link, []string{"", in}, in},
+		{in, []string{link}, link},
+		{other, []string{in, "-"}, ""},
+		{filepath.Join(dir, "new.html"), []string{in}, ""},
+	} {
+		if got := SameAsInput(tc.out, tc.inputs); got != tc.want {
+			t.Errorf("SameAsInput(%s, %q) = %q, want %q", tc.out, tc.inputs, got, tc.want)
+		}
+	}
+}
