@@ -133,7 +133,11 @@ func (c *cli) importPGS(cmd *cobra.Command, f *importPGSFlags, args []string) in
 		return c.fail(exitBadUsage, "cases import-pgs: %s: %v", file, err)
 	}
 	if f.profileOut != "" {
-		if err := os.WriteFile(f.profileOut, profileYAML(p), 0o644); err != nil {
+		data, err := profileYAML(p)
+		if err == nil {
+			err = os.WriteFile(f.profileOut, data, 0o644)
+		}
+		if err != nil {
 			return c.fail(exitBadUsage, "cases import-pgs: %v", err)
 		}
 	}

@@ -160,8 +160,12 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 				if err == nil {
 					err = os.MkdirAll(filepath.Dir(path), 0o755)
 				}
+				var data []byte
 				if err == nil {
-					err = os.WriteFile(path, profileYAML(p), 0o644)
+					data, err = profileYAML(p)
+				}
+				if err == nil {
+					err = os.WriteFile(path, data, 0o644)
 				}
 				if err != nil {
 					note("%v", err)

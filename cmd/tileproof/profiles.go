@@ -7,9 +7,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
@@ -73,11 +73,15 @@ func (c *cli) profiles(cmd *cobra.Command, args []string) int {
 			return exitOK
 		}
 		p, err := loadProfile(name)
+		var data []byte
+		if err == nil {
+			data, err = profileYAML(p)
+		}
 		if err != nil {
 			return c.fail(exitBadUsage, "profiles: %v", err)
 		}
-		fmt.Fprintf(c.stdout, "# %s, resolved: every parameter as the engine plays it\n", name)
-		c.stdout.Write(profileYAML(p))
+		fmt.Fprintf(c.stdout, "# %s, resolved: every parameter as the engine plays it\n", safetext.Terminal(name))
+		c.stdout.Write(data)
 		return exitOK
 	}
 	return c.usageFail(cmd)
@@ -92,11 +96,13 @@ func completeProfiles(cmd *cobra.Command, args []string, _ string) ([]cobra.Comp
 	return engine.BuiltinNames(), cobra.ShellCompDirectiveDefault
 }
 
-// profileYAML writes a profile as a profile file: every parameter stated.
-func profileYAML(p *engine.Profile) []byte {
-	data, err := yaml.Marshal(p)
+// profileYAML writes a profile as a profile file: every parameter stated,
+// a character a terminal acts on or a reader is misled by written as an
+// escape (safetext.YAML).
+func profileYAML(p *engine.Profile) ([]byte, error) {
+	data, err := safetext.YAML(p)
 	if err != nil {
-		panic(err) // a profile's every field is of a kind YAML writes
+		return nil, fmt.Errorf("profile %s: %v", safetext.Terminal(p.Name), err)
 	}
-	return data
+	return data, nil
 }

@@ -1,7 +1,7 @@
 // Package safetext makes text that came from outside (file names, an
 // implementation's name and messages, a replay's fields) safe for the
 // medium it is written to, one function a medium: a terminal ([Terminal],
-// [TerminalLines]) and Markdown ([Markdown]). HTML pages go through
+// [TerminalLines]), Markdown ([Markdown]) and YAML ([YAML]). HTML pages go through
 // html/template and JUnit XML through encoding/xml, which escape already.
 package safetext
 
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Terminal returns s with every character a terminal would act on shown
@@ -123,4 +125,57 @@ func Shell(args []string) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// YAML marshals v as go.yaml.in/yaml/v3 does, but writes every string that
+// holds a character [Terminal] would escape (the bidirectional overrides
+// among them) double-quoted, each such character as a YAML escape
+// (\u202e), so that a person reading the file, or the terminal it is
+// printed to, sees what the value holds: the YAML library writes the
+// format characters and the private code points as they are. A YAML
+// reader reads the result back as v wherever it reads back what the
+// library writes; where the library cannot read its own text of such a
+// value, YAML returns an error.
+func YAML(v any) ([]byte, error) {
+	data, err := yaml.Marshal(v)
+	if err != nil || TerminalLines(string(data)) == string(data) {
+		return data, err
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal(data, &n); err != nil {
+		return nil, fmt.Errorf("safetext: the YAML library cannot read what it wrote: %v", err)
+	}
+	quoteUnsafe(&n)
+	if data, err = yaml.Marshal(&n); err != nil {
+		return nil, err
+	}
+	// Only the scalars quoted above hold such characters, and in a
+	// double-quoted scalar an escape stands for its character.
+	var b []byte
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1 || r < 0x20 && r != '\n' && r != '\t' || r == 0x7f:
+			return nil, fmt.Errorf("safetext: the YAML library wrote byte %#x as it is", data[i])
+		case unsafeRune(r) && r > 0xffff:
+			b = fmt.Appendf(b, `\U%08x`, r)
+		case unsafeRune(r):
+			b = fmt.Appendf(b, `\u%04x`, r)
+		default:
+			b = append(b, data[i:i+size]...)
+		}
+		i += size
+	}
+	return b, nil
+}
+
+// quoteUnsafe sets the double-quoted style on every scalar under n that
+// holds a character Terminal escapes.
+func quoteUnsafe(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && Terminal(n.Value) != n.Value {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	for _, c := range n.Content {
+		quoteUnsafe(c)
+	}
 }

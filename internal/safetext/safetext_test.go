@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // TestTerminal: the attacks of issue 25's item 5 are shown, never acted
@@ -73,6 +75,67 @@ func FuzzTerminal(f *testing.F) {
 		checkTerminal(t, s, TerminalLines(s), true)
 		if plain(s, false) && out != s {
 			t.Fatalf("%q: plain text changed to %q", s, out)
+		}
+	})
+}
+
+// TestYAML: a profile's title with a bidirectional override, an escape
+// and a zero-width space is written with escapes a reader sees, and read
+// back as it was; a string without such characters keeps the library's
+// own style.
+func TestYAML(t *testing.T) {
+	type doc struct {
+		Title string
+		Lines string
+		Plain string
+	}
+	v := doc{Title: "ab\u202ecd\x1b[31m", Lines: "one\n\u200btwo\n", Plain: "a: b, café"}
+	data, err := YAML(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`title: "ab\u202ecd\e[31m"`, `lines: "one\n\u200btwo\n"`, `plain: 'a: b, café'`} {
+		if !strings.Contains(string(data), want+"\n") {
+			t.Errorf("no line %s in\n%s", want, data)
+		}
+	}
+	checkYAML(t, v.Title, data)
+	var back doc
+	if err := yaml.Unmarshal(data, &back); err != nil || back != v {
+		t.Fatalf("read back %+v, %v; want %+v", back, err, v)
+	}
+}
+
+// checkYAML fails unless data shows no character a terminal acts on.
+func checkYAML(t *testing.T, in string, data []byte) {
+	t.Helper()
+	checkTerminal(t, in, string(data), true)
+}
+
+// FuzzYAML: whatever a string holds, YAML writes nothing a terminal acts
+// on, and a YAML reader reads the string back wherever it reads back what
+// the library itself writes.
+func FuzzYAML(f *testing.F) {
+	for _, s := range []string{"a.yaml", "\x1b[2J", "\u202e\u2028", "x\n\u200b\ty", "\\\u202e", "\ue000", "- [a]: b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return // the library writes such a string as !!binary
+		}
+		v := map[string][]string{"k": {s}}
+		var lib map[string][]string
+		if data, err := yaml.Marshal(v); err != nil || yaml.Unmarshal(data, &lib) != nil || len(lib["k"]) != 1 || lib["k"][0] != s {
+			return // the library's own limit: a literal block in a list it misreads
+		}
+		data, err := YAML(v)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		checkYAML(t, s, data)
+		var back map[string][]string
+		if err := yaml.Unmarshal(data, &back); err != nil || len(back["k"]) != 1 || back["k"][0] != s {
+			t.Fatalf("%q: wrote\n%s\nread back %q, %v", s, data, back, err)
 		}
 	})
 }
