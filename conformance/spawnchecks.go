@@ -6,6 +6,7 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
@@ -67,7 +68,7 @@ func startBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha f
 		case n == 0:
 			res.failOn(SpawnWrong, nil, &b, "a new game starts with no tile")
 			return
-		case n != p.StartTiles && (seeded || startTilesStated(p)):
+		case n != p.StartTiles && (seeded || !slices.Contains(p.Unstated, "startTiles")):
 			res.failOn(SpawnWrong, nil, &b, "a new game starts with %d tiles; profile %s starts with %d", n, p.Name, p.StartTiles)
 			return
 		}
@@ -142,16 +143,6 @@ func startBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha f
 	if pc := stats.ChiSquareSF(stat, k-1); pc < alpha {
 		res.fail(SpawnWrong, 0, "the start tiles' cells %v are unlikely under uniform placement over the %d cells (p = %.2g < %g)", cells, len(cells), pc, alpha)
 	}
-}
-
-// startTilesStated reports whether profile p's source states how many
-// tiles a new game starts with: every built-in profile's but tile-merge's
-// and pgs's, whose documents do not (docs/profiles.md, "The built-in
-// profiles"; tileproof's two is its own choice, which tp1 makes for
-// seeded games), so an implementation of either may start with any
-// number; a profile file's number is its author's statement.
-func startTilesStated(p *engine.Profile) bool {
-	return p.Name != "tile-merge" && p.Name != "pgs"
 }
 
 // winFirst plays one winning move, when the implementation loads states

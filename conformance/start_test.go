@@ -273,4 +273,23 @@ func TestStartTilesUnstated(t *testing.T) {
 	if res := runStartUnder(t, &ownStart{Builtin: &Builtin{}, start: startsWith(r, 1)}, "classic"); res.Status != SpawnWrong || !strings.Contains(res.Reason, "starts with 1 tiles; profile classic starts with 2") {
 		t.Errorf("classic, 1 start tile: %s: %s", res.Status, res.Reason)
 	}
+	// A profile file says so itself (data, no Go change): classic's rules
+	// with the start left open take one tile; without the key, not.
+	for text, want := range map[string]Status{
+		"name: open-start\nbase: classic\nunstated: [startTiles]\n": Pass,
+		"name: open-start\nbase: classic\n":                         SpawnWrong,
+	} {
+		p, err := engine.ParseProfile("open-start.yaml", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		impl := &ownStart{Builtin: &Builtin{Profiles: []*engine.Profile{p}}, start: startsWith(r, 1)}
+		rep, err := Run(t.Context(), loadRepoPack(t), impl, Options{Properties: true, Profiles: []string{p.Name}, Known: []*engine.Profile{p}, Run: regexp.MustCompile(`^properties/start$`)})
+		if err != nil || len(rep.Results) != 1 {
+			t.Fatalf("%q: %v, %d results", text, err, len(rep.Results))
+		}
+		if res := rep.Results[0]; res.Status != want {
+			t.Errorf("%q, 1 start tile: %s: %s; want %s", text, res.Status, res.Reason, want)
+		}
+	}
 }

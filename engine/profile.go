@@ -171,6 +171,12 @@ type Profile struct {
 	// generator registered from outside the engine ([RegisterGenerator];
 	// "hallabois-lcg" in the hallabois game's second-format profiles).
 	RNG string
+	// Unstated names the parameters, by their key in a profile file, whose
+	// value the profile's source does not give and tileproof chose: the
+	// conformance suite holds no implementation to them. Only
+	// "startTiles" may be named (Tile Merge's and PGS's documents do not
+	// say how many tiles a game starts with).
+	Unstated []string
 }
 
 // Generator returns the name of the generator the profile's seeded games
@@ -188,6 +194,7 @@ func (p *Profile) Clone() *Profile {
 	q.Spawn = slices.Clone(p.Spawn)
 	q.Targets = slices.Clone(p.Targets)
 	q.FinishOrder = slices.Clone(p.FinishOrder)
+	q.Unstated = slices.Clone(p.Unstated)
 	return &q
 }
 
@@ -234,6 +241,8 @@ func (p *Profile) Validate() error {
 		return bad("cols", "%d is outside %d to %d", p.Cols, MinSide, MaxSide)
 	case p.StartTiles < 1 || p.StartTiles > p.Rows*p.Cols:
 		return bad("startTiles", "%d; a %dx%d board takes 1 to %d", p.StartTiles, p.Rows, p.Cols, p.Rows*p.Cols)
+	case len(p.Unstated) > 1 || len(p.Unstated) == 1 && p.Unstated[0] != "startTiles":
+		return bad("unstated", "%q; only startTiles may be named", p.Unstated)
 	case len(p.Spawn) == 0:
 		return bad("spawn", "no tiles; a spawn needs at least one value with a weight")
 	case p.MoveLimit < 0:

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,6 +174,24 @@ func TestParseProfileBase(t *testing.T) {
 	if err != nil || own.Title != "Mine" || own.Description != "My rules." {
 		t.Errorf("a file's own title and description: %+v, %v", own, err)
 	}
+	// What the base's source leaves unstated, a file states, unless it
+	// says otherwise itself.
+	for text, want := range map[string][]string{
+		"name: tm\nbase: tile-merge\n":                         nil,
+		"name: tm\nbase: tile-merge\nunstated: [startTiles]\n": {"startTiles"},
+		"name: one\nbase: classic\nunstated: [startTiles]\n":   {"startTiles"},
+	} {
+		p, err := ParseProfile("u.yaml", []byte(text))
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if !slices.Equal(p.Unstated, want) {
+			t.Errorf("%q: unstated %q; want %q", text, p.Unstated, want)
+		}
+	}
+	if tm := mustProfile(t, "tile-merge"); !slices.Equal(tm.Unstated, []string{"startTiles"}) {
+		t.Errorf("tile-merge: unstated %q", tm.Unstated)
+	}
 }
 
 func TestParseProfileErrors(t *testing.T) {
@@ -188,6 +207,7 @@ func TestParseProfileErrors(t *testing.T) {
 		{"name: x\nbase: nosuch\n", `p.yaml:2:1: no built-in profile "nosuch"`},
 		{"name: Bad Name\n", `p.yaml:1:1: name: "Bad Name" is not a profile name`},
 		{"name: x\nrows: four\n", "p.yaml:2:7: cannot unmarshal"},
+		{"name: x\nunstated: [rows]\n", `p.yaml:2:1: unstated: ["rows"]; only startTiles may be named`},
 		{"name: x\ntargets: [128, 512]\n", "p.yaml:2:1: targets: do not include the win tile 2048"},
 		{"", "p.yaml: empty document"},
 		{"name: x\n---\nname: y\n", "p.yaml:2:1: a second document"},

@@ -21,6 +21,7 @@ type profileFile struct {
 	Rows        *int              `yaml:"rows,omitempty"`
 	Cols        *int              `yaml:"cols,omitempty"`
 	StartTiles  *int              `yaml:"startTiles,omitempty"`
+	Unstated    []string          `yaml:"unstated,omitempty,flow"`
 	Spawn       map[uint64]uint64 `yaml:"spawn,omitempty,flow"`
 	Win         *winFile          `yaml:"win,omitempty,flow"`
 	Targets     *[]uint64         `yaml:"targets,omitempty,flow"`
@@ -58,7 +59,8 @@ func (p *Profile) MarshalYAML() (any, error) {
 	f := profileFile{Name: p.Name, Version: &p.Version, Title: &p.Title, Source: &p.Source, Description: &p.Description,
 		Rows: &p.Rows, Cols: &p.Cols, StartTiles: &p.StartTiles, Spawn: map[uint64]uint64{},
 		Win:       &winFile{Tile: &p.Win.Tile, When: str(p.Win.When), Then: str(p.Win.Then)},
-		OpenEnded: &p.OpenEnded, IllegalMove: str(p.Illegal), GameOver: str(p.GameOver), MoveLimit: &p.MoveLimit, Undo: &p.Undo, EndRun: &p.EndRun}
+		OpenEnded: &p.OpenEnded, IllegalMove: str(p.Illegal), GameOver: str(p.GameOver), MoveLimit: &p.MoveLimit, Undo: &p.Undo, EndRun: &p.EndRun,
+		Unstated: p.Unstated}
 	for _, w := range p.Spawn {
 		f.Spawn[w.Value] = w.Weight
 	}
@@ -143,6 +145,9 @@ func parseProfile(file string, data []byte, base func(string) (*Profile, error))
 	set(&p.Rows, f.Rows)
 	set(&p.Cols, f.Cols)
 	set(&p.StartTiles, f.StartTiles)
+	// What a base's source leaves unstated, the file states: only the
+	// file's own list counts.
+	p.Unstated = f.Unstated
 	set(&p.Targets, f.Targets)
 	set(&p.OpenEnded, f.OpenEnded)
 	set(&p.MoveLimit, f.MoveLimit)
