@@ -101,6 +101,10 @@ func decodeLineJSON(data []byte) ([]int64, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("empty input; want {\"lineBeforeSwipe\": [...]}")
 	}
+	// The syntax first: a list cut short is unfinished JSON, not a list.
+	if _, err := jsontext.NewDecoder(bytes.NewReader(data), strictjson.Options()).ReadValue(); err != nil {
+		return nil, jsonError(err)
+	}
 	dec := jsontext.NewDecoder(bytes.NewReader(data), strictjson.Options())
 	var in struct {
 		LineBeforeSwipe *[]jsontext.Value `json:"lineBeforeSwipe"`
