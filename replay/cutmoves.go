@@ -92,7 +92,7 @@ func cutMoves(data []byte) (rest []byte, moves string, at pos, ok bool) {
 		}
 		// value is a subslice of data: cut it alone, keeping any comment.
 		valueEnd := valueStart + bytes.Index(data[valueStart:lineEnd], value) + len(value)
-		if len(value) == 0 || !isLogLetter(value[0]) || !allLog(value) || bytes.Contains(value, []byte(": ")) || value[len(value)-1] == ':' {
+		if len(value) == 0 || !isLogLetter(value[0]) || !allLog(value) || bytes.Contains(value, []byte(": ")) || bytes.Contains(value, []byte(":\t")) || value[len(value)-1] == ':' {
 			return nil, "", pos{}, false
 		}
 		if next := lineEnd + 1; next < len(data) && (data[next] == ' ' || data[next] == '\t') && len(bytes.TrimSpace(lineOf(data, next))) > 0 {
