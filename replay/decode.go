@@ -13,7 +13,8 @@ import (
 
 // MaxHeader bounds a replay's fields other than its move log (and, in
 // JSON, its times): the bytes a YAML replay has once the move log is cut
-// out (see cutMoves). The YAML library parses no more than that.
+// out (see cutMoves). The YAML library parses no more than that, besides
+// an empty line for each line of a move log cut out.
 const MaxHeader = 64 << 10
 
 // headerLimits are the limits the YAML library reads a replay's header
@@ -99,12 +100,24 @@ func decodeForm(name string, data []byte, f *form) (header int, err error) {
 				return c.header(), nil
 			}
 		}
+		if c.header() > MaxHeader {
+			// Refused whatever the library makes of it (the whole
+			// document, larger still, for its size): say what is too
+			// large.
+			*f = form{}
+			return 0, headerTooLong(name, c.header())
+		}
 		// The cut is right only if the placeholder is what the YAML
 		// library read as the top-level moves (it is not, say, when the
 		// "moves:" line is inside a quoted string); otherwise the whole
-		// document goes to the YAML library, which decides.
+		// document goes to the YAML library, which decides. The log's
+		// lines, blanked, are line breaks the library skips at a few
+		// nanoseconds each, in no memory: they do not count toward the
+		// header's bytes (docs/security.md).
 		*f = form{}
-		if err := readYAML(name, c.rest, f); err == nil && f.present(fMoves) && f.text[fMoves] == "" && f.at[fMoves].line == c.at.line {
+		lim := headerLimits
+		lim.Bytes += c.blank
+		if err := readYAMLWithin(name, c.rest, f, lim); err == nil && f.present(fMoves) && f.text[fMoves] == "" && f.at[fMoves].line == c.at.line {
 			f.text[fMoves] = c.moves
 			return c.header(), nil
 		} else if err != nil && len(data) > MaxHeader {
