@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -315,5 +316,27 @@ func TestDecodeLongLogAnyHeader(t *testing.T) {
 	long := "'source': '" + strings.Repeat("x", MaxHeader) + "'\n" + docs["a flow claim, quoted keys, comments"]
 	if _, err := Decode("long.yaml", []byte(long)); err == nil || !strings.Contains(err.Error(), "the replay's fields other than moves take 65") || !strings.Contains(err.Error(), "at most 65536") {
 		t.Errorf("a header of %d bytes: %.300v", MaxHeader+200, err)
+	}
+}
+
+// TestDecodeManyLogLines: a move log of a million short lines costs what
+// its bytes do, whoever reads the header: some 2 bytes allocated a byte
+// of input (the header with the lines blanked, the log). readHeader split
+// the header into lines, 24 bytes each: 10 bytes a byte before, 661 MiB
+// for 64 MiB of " L" lines.
+func TestDecodeManyLogLines(t *testing.T) {
+	for _, header := range []string{"profile: online-2048\nseed: \"x\"\n", "'profile': online-2048\nseed: \"x\"\n"} {
+		doc := []byte(header + "moves: |\n" + strings.Repeat(" L\n", 1_000_000) + "claim: {score: 0, maxTile: 4, moves: 1}\n")
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := Decode("long.yaml", doc)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatalf("%q: %v", header, err)
+		}
+		if mem := after.TotalAlloc - before.TotalAlloc; mem > 3*uint64(len(doc)) {
+			t.Errorf("%q: %d bytes allocated for %d bytes of input", header, mem, len(doc))
+		}
 	}
 }
