@@ -153,7 +153,7 @@ func blockScalar(data []byte, i int, folded, strip bool) (value string, end int,
 		case n == 0 && len(line) > 0 && line[0] != '\t':
 			goto done // at the margin: the block has ended
 		case bytes.IndexByte(line, '\t') >= 0:
-			return "", 0, false // (at the margin, a tab where the library wants indentation: an error)
+			return "", 0, false // in the indentation an error to the library; anywhere, its business
 		case n == len(line) && (indent < 0 && n > 0):
 			return "", 0, false // white-space lines first: the library's rules for those differ
 		case n == len(line) && n <= indent || indent < 0 && n == 0:
