@@ -27,17 +27,32 @@ func otherBreaks(data []byte) bool {
 		bytes.ContainsAny(data, "\u0085\u2028\u2029")
 }
 
+// cut is a YAML document with its move log cut out (cutMoves).
+type cut struct {
+	// rest is the document with the log's value replaced by "" and its
+	// lines blanked, so that the lines of the other fields stay where
+	// they are.
+	rest  []byte
+	moves string // the log, as the YAML library reads it
+	at    pos    // where the key "moves" is
+	// blank is the line breaks in rest that stand for the log's lines:
+	// len(rest)-blank bytes are the fields other than the move log (and
+	// the placeholder "").
+	blank int
+}
+
+// header returns the size of the fields other than the move log.
+func (c *cut) header() int { return len(c.rest) - c.blank }
+
 // cutMoves finds the value of a top-level "moves:" key written as a
 // one-line plain or double-quoted scalar, or as a literal or folded block
-// scalar ("|", ">"), of move-log characters, and returns the document with
-// that value replaced by "" and its lines blanked (so the lines of the
-// other fields stay where they are), the value, and where the key is. (A
-// folded block reads as the literal one but for line breaks, which a move
-// log ignores.) ok is false for any other form, which the YAML library then
-// reads.
-func cutMoves(data []byte) (rest []byte, moves string, at pos, ok bool) {
+// scalar ("|", "|-", ">", ">-"), of move-log characters, and returns the
+// document with that value cut out, the value as the YAML library reads
+// it (blockScalar), and where the key is. ok is false for any other
+// form, which the YAML library then reads.
+func cutMoves(data []byte) (c cut, ok bool) {
 	if !utf8.Valid(data) || otherBreaks(data) {
-		return nil, "", pos{}, false // other line breaks, or an encoding error: the YAML library's business (so no "\r" below)
+		return cut{}, false // other line breaks, or an encoding error: the YAML library's business (so no "\r" below)
 	}
 	start, line := -1, 0
 	for i, n := 0, 1; i < len(data); n++ {
@@ -47,16 +62,16 @@ func cutMoves(data []byte) (rest []byte, moves string, at pos, ok bool) {
 		}
 		if l := data[i : i+end]; bytes.HasPrefix(l, []byte("moves:")) && (len(l) == 6 || (l[6] == ' ' || l[6] == '\t')) {
 			if start >= 0 {
-				return nil, "", pos{}, false // a second key: the YAML library reports it
+				return cut{}, false // a second key: the YAML library reports it
 			}
 			start, line = i, n
 		}
 		i += end + 1
 	}
 	if start < 0 {
-		return nil, "", pos{}, false
+		return cut{}, false
 	}
-	at = pos{line: line, col: 1}
+	c.at = pos{line: line, col: 1}
 	lineEnd := bytes.IndexByte(data[start:], '\n')
 	if lineEnd < 0 {
 		lineEnd = len(data) - start
@@ -64,21 +79,22 @@ func cutMoves(data []byte) (rest []byte, moves string, at pos, ok bool) {
 	lineEnd += start
 	valueStart := start + len("moves:")
 	value := bytes.Trim(data[valueStart:lineEnd], " \t")
-	// cut replaces data[valueStart:end] with "" and as many newlines.
-	cut := func(end int) []byte {
-		breaks := bytes.Count(data[valueStart:end], []byte{'\n'})
-		out := make([]byte, 0, valueStart+3+breaks+len(data)-end)
+	// cutAt replaces data[valueStart:end] with "" and as many newlines.
+	cutAt := func(end int, moves string) (cut, bool) {
+		c.blank = bytes.Count(data[valueStart:end], []byte{'\n'})
+		out := make([]byte, 0, valueStart+3+c.blank+len(data)-end)
 		out = append(out, data[:valueStart]...)
 		out = append(out, ` ""`...)
-		for range breaks {
+		for range c.blank {
 			out = append(out, '\n')
 		}
-		return append(out, data[end:]...)
+		c.rest, c.moves = append(out, data[end:]...), moves
+		return c, true
 	}
 	if len(value) > 2 && value[0] == '"' && bytes.IndexByte(value[1:], '"') == len(value)-2 && allLog(value[1:len(value)-1]) {
 		// A double-quoted scalar on one line, without escapes.
 		valueEnd := valueStart + bytes.Index(data[valueStart:lineEnd], value) + len(value)
-		return cut(valueEnd), string(value[1 : len(value)-1]), at, true
+		return cutAt(valueEnd, string(value[1:len(value)-1]))
 	}
 	switch string(value) {
 	case "|", "|-", ">", ">-":
@@ -92,50 +108,92 @@ func cutMoves(data []byte) (rest []byte, moves string, at pos, ok bool) {
 		}
 		// value is a subslice of data: cut it alone, keeping any comment.
 		valueEnd := valueStart + bytes.Index(data[valueStart:lineEnd], value) + len(value)
-		if len(value) == 0 || !isLogLetter(value[0]) || !allLog(value) || bytes.Contains(value, []byte(": ")) || value[len(value)-1] == ':' {
-			return nil, "", pos{}, false
+		if len(value) == 0 || !isLogLetter(value[0]) || !allLog(value) || bytes.Contains(value, []byte(": ")) || bytes.Contains(value, []byte(":\t")) || value[len(value)-1] == ':' {
+			return cut{}, false
 		}
 		if next := lineEnd + 1; next < len(data) && (data[next] == ' ' || data[next] == '\t') && len(bytes.TrimSpace(lineOf(data, next))) > 0 {
-			return nil, "", pos{}, false // a plain scalar continued on the next line
+			return cut{}, false // a plain scalar continued on the next line
 		}
-		return cut(valueEnd), string(value), at, true
+		return cutAt(valueEnd, string(value))
 	}
-	// A literal block: the lines after, indented alike, until a line that
-	// is not indented.
+	moves, end, ok := blockScalar(data, lineEnd+1, value[0] == '>', len(value) == 2)
+	if !ok {
+		return cut{}, false
+	}
+	return cutAt(end, moves)
+}
+
+// blockScalar reads a block scalar of move-log characters whose lines
+// start at data[i], literal or folded, its final line break stripped or
+// kept ("clip"), as the YAML library does (yaml_parser_scan_block_scalar
+// in go.yaml.in/yaml/v3, which follows the YAML spec; FuzzCutMoves holds
+// the two to the same value): the indentation is the first non-empty
+// line's; each line after it loses that much; an empty line, or one of
+// spaces no longer than the indentation, is a line break; a folded block
+// joins two lines that do not start with a space by a space when no empty
+// line is between them, and drops the first line break of those that
+// are. A line that is not empty and is indented less than the first
+// ends the block. It returns the value and the end of its last line
+// (before the line break, which stays with the rest of the document). ok
+// is false for a block the library reads otherwise or refuses: white-space
+// lines before the first, a tab, a character that is not a move log's.
+func blockScalar(data []byte, i int, folded, strip bool) (value string, end int, ok bool) {
 	var sb strings.Builder
-	sb.Grow(len(data) - lineEnd)
+	sb.Grow(max(len(data)-i, 0))
 	indent := -1
-	i := lineEnd + 1
+	brk := false              // a line break ends the last content line
+	breaks := 0               // the empty lines since
+	spaced := false           // the last content line starts with a space (after the indentation)
+	end = min(i-1, len(data)) // the end of the block's last line
 	for i < len(data) {
 		line := lineOf(data, i)
-		content := bytes.TrimRight(line, " \t")
-		if len(content) == 0 && indent < 0 && len(line) > 0 {
-			return nil, "", pos{}, false // leading white-space lines: YAML has rules for those
-		}
-		if len(content) > 0 {
-			n := len(line) - len(bytes.TrimLeft(line, " "))
-			switch {
-			case n == 0:
-				goto done
-			case bytes.IndexByte(line, '\t') >= 0 || indent >= 0 && n < indent || !allLog(content):
-				return nil, "", pos{}, false
+		n := len(line) - len(bytes.TrimLeft(line, " "))
+		hasBreak := i+len(line) < len(data)
+		switch {
+		case n == 0 && len(line) > 0 && line[0] != '\t':
+			goto done // at the margin: the block has ended
+		case bytes.IndexByte(line, '\t') >= 0:
+			return "", 0, false // in the indentation an error to the library; anywhere, its business
+		case n == len(line) && (indent < 0 && n > 0):
+			return "", 0, false // white-space lines first: the library's rules for those differ
+		case n == len(line) && n <= indent || indent < 0 && n == 0:
+			// An empty line.
+			if hasBreak {
+				breaks++
 			}
+		case n < indent:
+			goto done // less indented (a comment, say): the block has ended
+		default:
 			if indent < 0 {
 				indent = n
 			}
-			sb.Write(content)
-			sb.WriteByte('\n')
+			text := line[indent:]
+			if !allLog(text) {
+				return "", 0, false
+			}
+			blank := text[0] == ' '
+			if folded && brk && !spaced && !blank {
+				if breaks == 0 {
+					sb.WriteByte(' ')
+				}
+			} else if brk {
+				sb.WriteByte('\n')
+			}
+			for ; breaks > 0; breaks-- {
+				sb.WriteByte('\n')
+			}
+			spaced = blank
+			sb.Write(text)
+			brk = hasBreak
 		}
+		end = i + len(line)
 		i += len(line) + 1
 	}
 done:
-	// The block ends before line i; keep the newline that ends its last
-	// line.
-	end := min(i, len(data))
-	if i < len(data) {
-		end--
+	if brk && !strip {
+		sb.WriteByte('\n')
 	}
-	return cut(end), sb.String(), at, true
+	return sb.String(), end, true
 }
 
 func lineOf(data []byte, i int) []byte {

@@ -13,7 +13,8 @@ import (
 
 // MaxHeader bounds a replay's fields other than its move log (and, in
 // JSON, its times): the bytes a YAML replay has once the move log is cut
-// out (see cutMoves). The YAML library parses no more than that.
+// out (see cutMoves). The YAML library parses no more than that, besides
+// an empty line for each line of a move log cut out.
 const MaxHeader = 64 << 10
 
 // headerLimits are the limits the YAML library reads a replay's header
@@ -40,48 +41,51 @@ func Decode(name string, data []byte) (*Replay, error) {
 // room of its Actions and Spawns.
 func decodeInto(name string, data []byte, r *Replay) error {
 	var f form
-	if err := decodeForm(name, data, &f); err != nil {
+	n, err := decodeForm(name, data, &f)
+	if err != nil {
 		return err
 	}
-	// The same bound for every form the replay is written in (the YAML
-	// library's is the document less its move log, which cutMoves takes).
-	n := len(data) - len(f.text[fMoves])
-	if f.src != nil {
-		// JSON: the times, a string read without the YAML library, are
-		// bounded by the file as the move log is.
-		n -= len(f.text[fTimes])
-	}
 	if n > MaxHeader {
-		return strictyaml.ErrorList{{File: name, Msg: fmt.Sprintf("the replay's fields other than moves take %d bytes; at most %d", n, MaxHeader)}}
+		return headerTooLong(name, n)
 	}
 	f.doc = data
 	return f.replay(name, r)
 }
 
+// headerTooLong is the error of a replay whose fields other than the move
+// log (and a JSON replay's times) take n bytes, more than MaxHeader.
+func headerTooLong(name string, n int) error {
+	return strictyaml.ErrorList{{File: name, Msg: fmt.Sprintf("the replay's fields other than moves take %d bytes; at most %d", n, MaxHeader)}}
+}
+
 // decodeForm reads a document's fields, the fastest way its form allows:
 // JSON with a strict JSON reader; YAML with its move log cut out (a long
 // scalar the YAML library scans slowly) and the rest read directly when it
-// has the plain form recorders write, or by the YAML library, bounded.
-func decodeForm(name string, data []byte, f *form) error {
+// has the plain form recorders write, or by the YAML library, bounded. It
+// returns the size of the fields other than the move log (and a JSON
+// replay's times, bounded by the file as the move log is), the same bound
+// for every form the replay is written in: the caller checks it against
+// MaxHeader.
+func decodeForm(name string, data []byte, f *form) (header int, err error) {
 	if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
 		if readJSONPlain(data, f) {
 			f.src = data
-			return nil
+			return len(data) - len(f.text[fMoves]) - len(f.text[fTimes]), nil
 		}
 		*f = form{}
 		err := readJSON(name, data, f)
 		var se *jsonSyntaxError
 		if !errors.As(err, &se) {
-			return err
+			return len(data) - len(f.text[fMoves]) - len(f.text[fTimes]), err
 		}
 		// Not JSON: perhaps a YAML flow mapping. If it is not YAML either,
 		// the JSON error says more.
 		*f = form{}
 		if readYAML(name, data, f) == nil {
-			return nil
+			return len(data) - len(f.text[fMoves]), nil
 		}
 		*f = form{}
-		return se.list
+		return 0, se.list
 	}
 	if crlfOnly(data) {
 		// A document whose lines end in CR LF (as a Windows checkout
@@ -89,27 +93,42 @@ func decodeForm(name string, data []byte, f *form) error {
 		// out as the recorders' is, on the same lines and columns.
 		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	}
-	if rest, moves, at, ok := cutMoves(data); ok {
-		if readHeader(rest, f) {
+	if c, ok := cutMoves(data); ok {
+		if readHeader(c.rest, f) {
 			if f.present(fMoves) && f.text[fMoves] == "" {
-				f.text[fMoves], f.at[fMoves] = moves, at
-				return nil
+				f.text[fMoves], f.at[fMoves] = c.moves, c.at
+				return c.header(), nil
 			}
+		}
+		if c.header() > MaxHeader {
+			// Refused whatever the library makes of it (the whole
+			// document, larger still, for its size): say what is too
+			// large.
+			*f = form{}
+			return 0, headerTooLong(name, c.header())
 		}
 		// The cut is right only if the placeholder is what the YAML
 		// library read as the top-level moves (it is not, say, when the
 		// "moves:" line is inside a quoted string); otherwise the whole
-		// document goes to the YAML library, which decides.
+		// document goes to the YAML library, which decides. The log's
+		// lines, blanked, are line breaks the library skips at a few
+		// nanoseconds each, in no memory: they do not count toward the
+		// header's bytes (docs/security.md).
 		*f = form{}
-		if err := readYAML(name, rest, f); err == nil && f.present(fMoves) && f.text[fMoves] == "" && f.at[fMoves].line == at.line {
-			f.text[fMoves] = moves
-			return nil
+		lim := headerLimits
+		lim.Bytes += c.blank
+		if err := readYAMLWithin(name, c.rest, f, lim); err == nil && f.present(fMoves) && f.text[fMoves] == "" && f.at[fMoves].line == c.at.line {
+			f.text[fMoves] = c.moves
+			return c.header(), nil
 		} else if err != nil && len(data) > MaxHeader {
-			return err // the whole document would be refused for its size: the cut one's error says more
+			return 0, err // the whole document would be refused for its size: the cut one's error says more
 		}
 		*f = form{}
 	}
-	return readYAML(name, data, f)
+	if err := readYAML(name, data, f); err != nil {
+		return 0, err
+	}
+	return len(data) - len(f.text[fMoves]), nil
 }
 
 // crlfOnly reports whether data has a CR, each one followed by LF.

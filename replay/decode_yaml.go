@@ -9,7 +9,13 @@ import (
 // took its move log) into f: parsed into nodes by the YAML library within
 // headerLimits, then each field read as its kind.
 func readYAML(name string, data []byte, f *form) error {
-	root, err := strictyaml.Parse(name, data, headerLimits)
+	return readYAMLWithin(name, data, f, headerLimits)
+}
+
+// readYAMLWithin is readYAML within lim: headerLimits with more bytes for
+// the header cutMoves leaves, whose blanked lines count for nothing.
+func readYAMLWithin(name string, data []byte, f *form, lim strictyaml.Limits) error {
+	root, err := strictyaml.Parse(name, data, lim)
 	if err != nil {
 		return err
 	}

@@ -35,9 +35,11 @@ func readHeader(data []byte, f *form) bool {
 	}
 	var claimIndent int // the claim mapping's indentation, once its first key is read
 	inClaim := false
-	lines := bytes.Split(data, []byte{'\n'})
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
+	// The lines one at a time: a split of the whole would take 24 bytes a
+	// line, and the blanked lines of a long move log are millions.
+	for off, n := 0, 1; off < len(data); n++ {
+		line := lineOf(data, off)
+		off += len(line) + 1
 		indent := len(line) - len(bytes.TrimLeft(line, " "))
 		switch {
 		case len(line) == 0, line[0] == '#':
@@ -50,7 +52,7 @@ func readHeader(data []byte, f *form) bool {
 			return false
 		}
 		value := plainValue(rest)
-		at := pos{line: i + 1, col: indent + 1}
+		at := pos{line: n, col: indent + 1}
 		if indent == 0 {
 			if inClaim && claimIndent == 0 {
 				return false // claim with nothing under it: null
@@ -63,7 +65,7 @@ func readHeader(data []byte, f *form) bool {
 			f.mark(fd.id, at)
 			switch {
 			case fd.id == fClaim && value != nil:
-				if !f.setFlow(value, line, i+1) {
+				if !f.setFlow(value, line, n) {
 					return false
 				}
 			case fd.id == fClaim:
@@ -83,11 +85,11 @@ func readHeader(data []byte, f *form) bool {
 		}
 		f.mark(fd.id, at)
 		if fd.id == fBoard && len(value) > 0 && value[0] == '|' {
-			board, next, ok := literalBoard(lines, i, indent, value)
+			board, next, lines, ok := literalBoard(data, off, indent, value)
 			if !ok {
 				return false
 			}
-			f.board, i = board, next-1
+			f.board, off, n = board, next, n+lines
 			continue
 		}
 		if !f.setPlain(fd, value) {
@@ -185,9 +187,10 @@ func (f *form) setFlow(v, line []byte, n int) bool {
 
 // literalBoard reads a board written as a literal block scalar ("|",
 // perhaps with an indentation indicator and a chomping indicator) whose
-// key, at indentation parent, is on lines[at]. It returns the board and
-// the index of the first line after the block.
-func literalBoard(lines [][]byte, at, parent int, header []byte) (engine.Board, int, bool) {
+// key, at indentation parent, is on the line before data[off]. It returns
+// the board, the offset of the first line after the block and the lines
+// the block takes.
+func literalBoard(data []byte, off, parent int, header []byte) (b engine.Board, next, lines int, ok bool) {
 	content := 0 // the content's indentation: from the indicator, or the first line
 	chomp := false
 	for _, c := range header[1:] {
@@ -197,30 +200,31 @@ func literalBoard(lines [][]byte, at, parent int, header []byte) (engine.Board, 
 		case '1' <= c && c <= '9' && content == 0:
 			content = parent + int(c-'0')
 		default:
-			return engine.Board{}, 0, false
+			return engine.Board{}, 0, 0, false
 		}
 	}
 	var grid []byte
-	i := at + 1
-	for ; i < len(lines); i++ {
-		line := lines[i]
+	for ; off < len(data); lines++ {
+		line := lineOf(data, off)
 		indent := len(line) - len(bytes.TrimLeft(line, " "))
 		switch {
 		case len(line) == 0:
 			grid = append(grid, '\n')
+			off++
 			continue
 		case indent == len(line):
-			return engine.Board{}, 0, false // white-space lines: YAML has rules for those
+			return engine.Board{}, 0, 0, false // white-space lines: YAML has rules for those
 		case indent <= parent:
 			board, err := engine.ParseBoard(string(grid))
-			return board, i, err == nil
+			return board, off, lines, err == nil
 		case content == 0:
 			content = indent
 		case indent < content:
-			return engine.Board{}, 0, false
+			return engine.Board{}, 0, 0, false
 		}
 		grid = append(append(grid, line[content:]...), '\n')
+		off += len(line) + 1
 	}
 	board, err := engine.ParseBoard(string(grid))
-	return board, i, err == nil
+	return board, off, lines, err == nil
 }

@@ -2,9 +2,13 @@ package replay
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -56,6 +60,13 @@ func FuzzReadHeader(f *testing.F) {
 		if diff := cmp.Diff(slow, fast, formsEqual); diff != "" {
 			t.Fatalf("(-YAML reader +readHeader):\n%s", diff)
 		}
+		// The same form means the same messages; checked, in case the
+		// form ever holds what cmp leaves out.
+		var rf, rs Replay
+		fast.doc, slow.doc = []byte(text), []byte(text)
+		if fe, se := fast.replay("f.yaml", &rf), slow.replay("f.yaml", &rs); fmt.Sprint(fe) != fmt.Sprint(se) {
+			t.Fatalf("replay: readHeader: %v\nYAML reader: %v", fe, se)
+		}
 	})
 }
 
@@ -66,10 +77,11 @@ func TestReadHeaderCorpus(t *testing.T) {
 	taken := 0
 	for _, name := range corpusFiles(t) {
 		data := mustRead(t, "../replays/"+name)
-		rest, _, _, ok := cutMoves(data)
+		c, ok := cutMoves(data)
 		if !ok {
 			continue
 		}
+		rest := c.rest
 		var fast form
 		if !readHeader(rest, &fast) {
 			continue
@@ -84,8 +96,8 @@ func TestReadHeaderCorpus(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"valid/tile-merge-4096.yaml", "valid/tile-merge-2048.yaml", "minimal.yaml"} {
-		rest, _, _, ok := cutMoves(mustRead(t, "../replays/"+name))
-		if taken := readHeader(rest, &form{}); !ok || !taken {
+		c, ok := cutMoves(mustRead(t, "../replays/"+name))
+		if taken := readHeader(c.rest, &form{}); !ok || !taken {
 			t.Errorf("%s: not read the fast way (cut %v)", name, ok)
 		}
 	}
@@ -206,6 +218,125 @@ func TestEncodeYAMLEveryCharacter(t *testing.T) {
 			if err != nil || *got.Seed != seed || got.Source != source {
 				t.Fatalf("%U in %s: %v; read %+q", c, form, err, data)
 			}
+		}
+	}
+}
+
+// longSpawnGame plays a game of online-2048 (which has undo) with the
+// engine, the first move of down, left, right, up that changes the board
+// each time, every move taken back and played again 400 times, to
+// actions actions or the game's end; spawn-recorded.
+func longSpawnGame(t *testing.T, actions int) *Replay {
+	t.Helper()
+	p, _ := engine.BuiltinProfile("online-2048")
+	rules, err := engine.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := NewRecorder(rules, "long-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	do := func(a engine.Action) {
+		if err := rec.Do(a); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	for n < actions && len(rec.Game().LegalMoves()) > 0 {
+		for _, a := range []engine.Action{engine.MoveDown, engine.MoveLeft, engine.MoveRight, engine.MoveUp} {
+			if d, _ := a.Direction(); rec.Game().Legal(d) {
+				do(a)
+				for i := 0; i < 400 && n < actions && rec.Game().CanUndo(); i++ {
+					do(engine.Undo)
+					do(a)
+				}
+				break
+			}
+		}
+	}
+	return rec.SpawnRecorded()
+}
+
+// TestDecodeLongLogAnyHeader: a YAML replay whose move log has more lines
+// than the header's 64 KiB holds bytes (a line break each, once the log is
+// cut out) decodes whatever the style of its other fields, which the YAML
+// library reads when they are not in the plain form readHeader takes. A
+// spawn-recorded one as record writes it (its start board a literal block,
+// which readHeader leaves to the library) was refused before: "75422
+// bytes; this document may have at most 65536", for a game of 74,560
+// lines; so was any seeded one of a header in another style. Fields other
+// than the move log past 64 KiB are still refused.
+func TestDecodeLongLogAnyHeader(t *testing.T) {
+	r := longSpawnGame(t, 70_000)
+	if len(r.Actions) < 70_000 {
+		t.Fatalf("the game ended after %d actions", len(r.Actions))
+	}
+	// The log a token a line, as a literal block: 70,000 lines.
+	log := "moves: |\n  " + strings.Join(strings.Fields(r.MoveLog()), "\n  ") + "\n"
+	written := string(r.EncodeYAML(80)) // as record writes it
+	i, j := strings.Index(written, "moves: |\n"), strings.Index(written, "claim:\n")
+	if i < 0 || j < i {
+		t.Fatalf("not the form record writes:\n%.500s", written)
+	}
+	written = written[:i] + log + written[j:]
+	c := r.Claim
+	flowClaim := fmt.Sprintf("{score: %d, maxTile: %d, moves: %d}", c.Score, c.MaxTile, c.Moves)
+	start, _ := json.Marshal(r.Start.Values()) // a flow list of rows
+	docs := map[string]string{
+		"as written": written,
+		"a flow claim, quoted keys, comments": "# a game\n\"profile\": online-2048\n'start': " + string(start) + "  # the start\n" + log +
+			" # a comment, indented less than the log\n\"claim\": " + flowClaim + "\n",
+		"the claim first, a document start": "--- # a document\nclaim:\n    score: " + fmt.Sprint(c.Score) + "\n    maxTile: " + fmt.Sprint(c.MaxTile) +
+			"\n    moves: " + fmt.Sprint(c.Moves) + "\nstart: " + string(start) + "\nprofile: \"online-2048\"\n" + log + "...\n",
+	}
+	seed := "long-3"
+	seeded := &Replay{Profile: "online-2048", Seed: &seed, Actions: r.Actions, Claim: Claim{Moves: 1}}
+	seededLog := "moves: >-\n   " + strings.Join(strings.Split(seeded.MoveLog(), ""), "\n   ") + "\n"
+	docs["seeded, the plain header"] = "profile: online-2048\nseed: \"long-3\"\n" + seededLog + "claim: {score: 0, maxTile: 0, moves: 1}\n"
+	docs["seeded, a flow claim"] = "'profile': online-2048\nseed: 'long-3'\n" + seededLog + "claim: {score: 0, maxTile: 0, moves: 1}\n"
+	for name, doc := range docs {
+		if n := strings.Count(doc, "\n"); n < 70_000 {
+			t.Fatalf("%s: %d lines", name, n)
+		}
+		got, err := Decode("long.yaml", []byte(doc))
+		if err != nil {
+			t.Errorf("%s: %.300v", name, err)
+			continue
+		}
+		if len(got.Actions) != len(r.Actions) || got.Actions[len(got.Actions)-1] != r.Actions[len(r.Actions)-1] {
+			t.Errorf("%s: %d actions, want %d", name, len(got.Actions), len(r.Actions))
+		}
+		if !strings.HasPrefix(name, "seeded") && (got.Start == nil || *got.Start != *r.Start || got.Claim.Moves != c.Moves || len(got.Spawns) != len(r.Spawns)) {
+			t.Errorf("%s: read %v, %+v", name, got.Start, got.Claim)
+		}
+	}
+	// The other fields are bounded as before, whatever their style.
+	long := "'source': '" + strings.Repeat("x", MaxHeader) + "'\n" + docs["a flow claim, quoted keys, comments"]
+	if _, err := Decode("long.yaml", []byte(long)); err == nil || !strings.Contains(err.Error(), "the replay's fields other than moves take 65") || !strings.Contains(err.Error(), "at most 65536") {
+		t.Errorf("a header of %d bytes: %.300v", MaxHeader+200, err)
+	}
+}
+
+// TestDecodeManyLogLines: a move log of a million short lines costs what
+// its bytes do, whoever reads the header: some 2 bytes allocated a byte
+// of input (the header with the lines blanked, the log). readHeader split
+// the header into lines, 24 bytes each: 10 bytes a byte before, 661 MiB
+// for 64 MiB of " L" lines.
+func TestDecodeManyLogLines(t *testing.T) {
+	for _, header := range []string{"profile: online-2048\nseed: \"x\"\n", "'profile': online-2048\nseed: \"x\"\n"} {
+		doc := []byte(header + "moves: |\n" + strings.Repeat(" L\n", 1_000_000) + "claim: {score: 0, maxTile: 4, moves: 1}\n")
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := Decode("long.yaml", doc)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatalf("%q: %v", header, err)
+		}
+		if mem := after.TotalAlloc - before.TotalAlloc; mem > 3*uint64(len(doc)) {
+			t.Errorf("%q: %d bytes allocated for %d bytes of input", header, mem, len(doc))
 		}
 	}
 }

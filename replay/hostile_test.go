@@ -458,8 +458,8 @@ func TestLogErrorPlaced(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
 		{"profile: tile-merge\nseed: \"7\"\nmoves: |\n  LLUR\n  LLQR\nclaim: {score: 0, maxTile: 2, moves: 3}\n", "r.yaml:5:5: moves: character 8: 'Q' is not an action"},
 		{"profile: tile-merge\r\nseed: \"7\"\r\nmoves: |-\r\n  LLUR\r\n\r\n    LL Q\r\nclaim: {score: 0, maxTile: 2, moves: 3}\r\n", "r.yaml:6:8: moves: character 12: 'Q' is not an action"},
-		{"profile: tile-merge\nstart: [[2, 0], [0, 0]]\nmoves: |\n  L1:2 U0:2\n  R99:2\nclaim: {score: 0, maxTile: 2, moves: 3}\n", "r.yaml:5:3: moves: character 15: move 'R' spawns in cell 99"},
-		{"profile: tile-merge\nstart: [[2, 0], [0, 0]]\nmoves: |\n  L1:2 U\nclaim: {score: 0, maxTile: 2, moves: 3}\n", "r.yaml:4:8: moves: character 8: move 'U' needs its spawn"},
+		{"profile: tile-merge\nstart: [[2, 0], [0, 0]]\nmoves: |\n  L1:2 U0:2\n  R99:2\nclaim: {score: 0, maxTile: 2, moves: 3}\n", "r.yaml:5:3: moves: character 11: move 'R' spawns in cell 99"},
+		{"profile: tile-merge\nstart: [[2, 0], [0, 0]]\nmoves: |\n  L1:2 U\nclaim: {score: 0, maxTile: 2, moves: 3}\n", "r.yaml:4:8: moves: character 6: move 'U' needs its spawn"},
 		{"profile: tile-merge\nseed: \"7\"\nmoves: LLQR\nclaim: {score: 0, maxTile: 2, moves: 3}\n", "r.yaml:3:1: moves: character 3: 'Q'"},
 		{"profile: tile-merge\nseed: \"7\"\nmoves: >\n  LLUR\n  LLQR\nclaim: {score: 0, maxTile: 2, moves: 3}\n", "r.yaml:3:1: moves: character 8: 'Q'"},
 		{`{"profile":"tile-merge","seed":"7","moves":"LL\nQR","claim":{"score":0,"maxTile":2,"moves":3}}`, "r.yaml:1:36: moves: character 4: 'Q'"},
