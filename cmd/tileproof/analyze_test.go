@@ -152,3 +152,46 @@ func TestAnalyzeProfileFileShadowsBuiltin(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestAnalyzeProfileFileSpawnWeights: a spawn-recorded game under a
+// profile file named as a built-in that differs from it in its spawn
+// weights alone (tile-merge with 2s and 4s alike) is not analysable:
+// analyze exits 1 and says why, verify --analyze gives the reason as the
+// analysis. Before, it replayed under the built-in to the same end and
+// was analysed as the built-in weighs its spawns, exit 0. The built-in's
+// own file is analysed.
+func TestAnalyzeProfileFileSpawnWeights(t *testing.T) {
+	dir := t.TempDir()
+	builtin, err := os.ReadFile("../../engine/profiles/tile-merge.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	even := strings.Replace(string(builtin), "spawn: {2: 9, 4: 1}", "spawn: {2: 1, 4: 1}", 1)
+	if even == string(builtin) {
+		t.Fatal("no spawn weights to change")
+	}
+	want := "not analysable: the game's profile tile-merge, as the verifier knows it (a profile file of that name), is not the built-in one, the only rules the evaluators know: its spawn weights differ"
+	for _, c := range []struct {
+		name, profile string
+		analysable    bool
+	}{{"even", even, false}, {"same", string(builtin), true}} {
+		profile, game := filepath.Join(dir, c.name+".yaml"), filepath.Join(dir, c.name+"-game.yaml")
+		if err := os.WriteFile(profile, []byte(c.profile), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, errOut := runCLI(t, "", "record", "--profile", profile, "--player", "expectimax", "--seed", "a", "--max-moves", "200", "--spawns", "-o", game); code != exitOK {
+			t.Fatalf("record: exit %d: %s", code, errOut)
+		}
+		code, out, errOut := runCLI(t, "", "analyze", "--json", "--profile", profile, game)
+		switch {
+		case c.analysable && (code != exitOK || strings.Count(out, "\n") != 1 || !strings.Contains(out, `"non_trivial":`)):
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want analysed", c.name, code, out, errOut)
+		case !c.analysable && (code != exitFailed || out != "" || !strings.Contains(errOut, want)):
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want not analysable", c.name, code, out, errOut)
+		}
+		code, out, _ = runCLI(t, "", "verify", "--analyze", "--json", "--profile", profile, game)
+		if code != exitOK || !c.analysable && !strings.Contains(out, `"analysis":{"band":"insufficient","reason":"`+want) || c.analysable && !strings.Contains(out, `"analysis":{"name":`) {
+			t.Errorf("%s: verify --analyze: exit %d, %s", c.name, code, out)
+		}
+	}
+}
