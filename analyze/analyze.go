@@ -135,6 +135,7 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	}
 	rep := g.report(pa.evals)
 	rep.Name, rep.SHA256, rep.MaxTile, rep.GameMoves = name, vd.SHA256, vd.MaxTile, vd.Moves
+	rep.AnalysedMaxTile = start.Board().MaxTile() // where the walk stopped: after the last move analysed
 	rep.Undone = walked.undone
 	rep.ThinkTime = thinkTime(timed)
 	if rep.ThinkTime != nil && opts.CheckTimes != nil {

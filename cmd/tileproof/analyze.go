@@ -153,8 +153,14 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 // printAnalysis writes a report for people.
 func printAnalysis(w io.Writer, r *analyze.GameReport) {
 	fmt.Fprintf(w, "%s: %s (%s)\n", r.Name, r.Band, analyze.BandText(r.Band))
-	fmt.Fprintf(w, "  %d counted moves, largest tile %d; analysed %d: %d forced, %d trivial, %d non-trivial\n",
-		r.GameMoves, r.MaxTile, r.Analysed, r.Forced, r.Trivial, r.NonTrivial)
+	// A bound (--max-moves) may stop the analysis before the game's
+	// largest tile: the tile band reads the analysed moves' largest.
+	upTo := ""
+	if r.AnalysedMaxTile != r.MaxTile {
+		upTo = fmt.Sprintf(" (largest tile by then %d)", r.AnalysedMaxTile)
+	}
+	fmt.Fprintf(w, "  %d counted moves, largest tile %d; analysed %d%s: %d forced, %d trivial, %d non-trivial\n",
+		r.GameMoves, r.MaxTile, r.Analysed, upTo, r.Forced, r.Trivial, r.NonTrivial)
 	if r.Undone > 0 {
 		fmt.Fprintf(w, "  %d of the moves analysed were taken back (undo)\n", r.Undone)
 	}

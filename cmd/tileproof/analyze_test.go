@@ -195,3 +195,43 @@ func TestAnalyzeProfileFileSpawnWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeMaxMovesTileBand: with --max-moves the game is placed in
+// the band of the largest tile of the moves analysed. A game to 4096 cut
+// at 300 moves (512 by then) against a reference of games up to 1024 is
+// placed, and its report says the tile it was placed by. Before, the
+// band read the game's 4096: insufficient, "the reference holds 0 games
+// ... whose largest tile is 2048 and above".
+func TestAnalyzeMaxMovesTileBand(t *testing.T) {
+	data, err := os.ReadFile("../../analyze/data/reference.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref map[string]any
+	if err := json.Unmarshal(data, &ref); err != nil {
+		t.Fatal(err)
+	}
+	ref["games"] = slices.DeleteFunc(ref["games"].([]any), func(g any) bool { return g.(map[string]any)["max_tile"].(float64) > 1024 })
+	small := filepath.Join(t.TempDir(), "small.json")
+	if data, err = json.Marshal(ref); err != nil || os.WriteFile(small, data, 0o644) != nil {
+		t.Fatal("cannot write the reference")
+	}
+	game := "../../replays/valid/tile-merge-4096.yaml"
+	lines := runLines(t, exitOK, 1, "analyze", "--json", "--no-clairvoyance", "--reference", small, "--max-moves", "300", game)
+	var rep struct {
+		Band            string
+		MaxTile         uint64 `json:"max_tile"`
+		AnalysedMaxTile uint64 `json:"analysed_max_tile"`
+		Reasons         []string
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Band == "insufficient" || rep.MaxTile != 4096 || rep.AnalysedMaxTile != 512 {
+		t.Errorf("band %s (%q), largest tile %d, by the 300th move %d; want placed, 4096, 512", rep.Band, rep.Reasons, rep.MaxTile, rep.AnalysedMaxTile)
+	}
+	_, out, _ := runCLI(t, "", "analyze", "--no-clairvoyance", "--reference", small, "--max-moves", "300", game)
+	if want := "4189 counted moves, largest tile 4096; analysed 300 (largest tile by then 512): "; !strings.Contains(out, want) {
+		t.Errorf("text: %s\nwant %q", out, want)
+	}
+}
