@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tileproof/tileproof/analyze"
 )
 
 // analysisJSON is what the tests read of an analysis in JSON.
@@ -233,5 +237,49 @@ func TestAnalyzeMaxMovesTileBand(t *testing.T) {
 	_, out, _ := runCLI(t, "", "analyze", "--no-clairvoyance", "--reference", small, "--max-moves", "300", game)
 	if want := "4189 counted moves, largest tile 4096; analysed 300 (largest tile by then 512): "; !strings.Contains(out, want) {
 		t.Errorf("text: %s\nwant %q", out, want)
+	}
+}
+
+// TestAnalyzeReportNotJSON: a report JSON cannot hold (a figure NaN or
+// infinite) is an error on stderr naming the game, and the run fails
+// (exit 2), for analyze --json, analyze --build-reference and verify
+// --analyze, whose verdict carries the reason. No input makes one on a
+// 64-bit build today (on a 386 build a --reference whose games' moves
+// sum past an int's range does: a NaN z); the seam is the report.
+// Before, the error was dropped: an empty line, no analysis, exit 0.
+func TestAnalyzeReportNotJSON(t *testing.T) {
+	var out, errOut bytes.Buffer
+	c := &cli{stdout: &out, stderr: &errOut}
+	rep := &analyze.GameReport{Name: "g\x1b.yaml", Band: analyze.Review, Score: math.NaN()}
+	if code := c.writeAnalysis(&out, "g\\x1b.yaml", rep, true); code != exitBadUsage || out.Len() != 0 ||
+		errOut.String() != "tileproof: analyze: g\\x1b.yaml: the report cannot be written as JSON: json: unsupported value: NaN\n" {
+		t.Errorf("analyze --json: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+	rep.Score = 3
+	errOut.Reset()
+	if code := c.writeAnalysis(&out, "g.yaml", rep, true); code != exitOK || !json.Valid(out.Bytes()) || !strings.HasSuffix(out.String(), "}\n") || errOut.Len() != 0 {
+		t.Errorf("a report JSON holds: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+
+	out.Reset()
+	ref := analyze.BuildReference("mine", "test", []*analyze.GameReport{rep}, analyze.BuiltinReference())
+	ref.ReviewZ = math.Inf(1)
+	if code := c.writeReference(&out, "mine", ref); code != exitBadUsage || out.Len() != 0 ||
+		errOut.String() != "tileproof: analyze: --build-reference mine: the reference cannot be written as JSON: json: unsupported value: +Inf\n" {
+		t.Errorf("--build-reference: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+
+	errOut.Reset()
+	x := verdictExtras{unwritten: &unwrittenAnalyses{}}
+	if got := x.analysisOf("g.yaml", rep, nil); !json.Valid(got) || !strings.HasPrefix(string(got), `{"name":"g\u001b.yaml"`) || x.reportUnwritten(&errOut, "verify") || errOut.Len() != 0 {
+		t.Errorf("verify --analyze, a report JSON holds: %s, stderr %q", got, errOut.String())
+	}
+	rep.Evaluators = []analyze.EvalStats{{Evaluator: "e", Z: math.Inf(-1)}}
+	got := x.analysisOf("g\x1b.yaml", rep, nil)
+	if want := `{"band":"insufficient","reason":"the analysis cannot be written as JSON: json: unsupported value: -Inf"}`; string(got) != want {
+		t.Errorf("verify --analyze: the verdict's analysis %s, want %s", got, want)
+	}
+	if !x.reportUnwritten(&errOut, "verify") || errOut.String() != "tileproof: verify: g\\x1b.yaml: the analysis cannot be written as JSON: json: unsupported value: -Inf\n" {
+		t.Errorf("verify --analyze: stderr %q", errOut.String())
 	}
 }
