@@ -173,7 +173,8 @@ func profileOf(r *replay.Replay) (builtin, withSetup *engine.Profile, err error)
 
 // ruleDifferences names the rules in which profile p differs from q, in
 // the words of a profile file; none when they play alike (the name, the
-// version and the prose are not rules).
+// version, the prose and the parameters the source leaves unstated are
+// not rules).
 func ruleDifferences(p, q *engine.Profile) []string {
 	var d []string
 	for _, c := range []struct {

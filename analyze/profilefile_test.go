@@ -155,9 +155,9 @@ func TestProfileFileShadowsBuiltinSpawns(t *testing.T) {
 }
 
 // TestRuleDifferences: every rule of a profile, changed, is a
-// difference; its name, version and prose are none. It fails when
-// engine.Profile gains a field it does not know, so that
-// ruleDifferences is looked at again.
+// difference; its name, version, prose and the parameters its source
+// leaves unstated are none. It fails when engine.Profile gains a field
+// it does not know, so that ruleDifferences is looked at again.
 func TestRuleDifferences(t *testing.T) {
 	base, err := engine.BuiltinProfile("classic")
 	if err != nil {
@@ -186,6 +186,8 @@ func TestRuleDifferences(t *testing.T) {
 		"Title":       func(p *engine.Profile) { p.Title += "!" },
 		"Source":      func(p *engine.Profile) { p.Source += "!" },
 		"Description": func(p *engine.Profile) { p.Description += "!" },
+		// What the source leaves unstated: the suite's word, not a rule.
+		"Unstated": func(p *engine.Profile) { p.Unstated = append(p.Unstated, "startTiles") },
 	}
 	typ := reflect.TypeFor[engine.Profile]()
 	for i := range typ.NumField() {
