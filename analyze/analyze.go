@@ -14,6 +14,8 @@ package analyze
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/replay"
@@ -66,7 +68,7 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	if !vd.Valid {
 		return nil, fmt.Errorf("%w: the replay is not valid (%s)", ErrNotAnalysable, vd.Reason)
 	}
-	p, err := profileOf(r)
+	builtin, p, err := profileOf(r)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotAnalysable, err)
 	}
@@ -119,11 +121,21 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	if err != nil {
 		return nil, err
 	}
+	// A game that replays under the built-in to the verifier's end may
+	// still be another profile's: a spawn-recorded game under other
+	// spawn weights replays alike, and the evaluators would weigh its
+	// spawns as the built-in does.
+	if vp, ok := v.Profile(r.Profile); ok {
+		if d := ruleDifferences(vp, builtin); len(d) > 0 {
+			return nil, fmt.Errorf("%w: the game's profile %s, as the verifier knows it (a profile file of that name), is not the built-in one, the only rules the evaluators know: its %s differ", ErrNotAnalysable, r.Profile, strings.Join(d, ", "))
+		}
+	}
 	if walked.capped && opts.MaxMoves <= 0 {
 		g.stopped = fmt.Sprintf("move %d: the analysis covers the first %d moves (--max-moves sets another bound)", limit+1, limit)
 	}
 	rep := g.report(pa.evals)
 	rep.Name, rep.SHA256, rep.MaxTile, rep.GameMoves = name, vd.SHA256, vd.MaxTile, vd.Moves
+	rep.AnalysedMaxTile = start.Board().MaxTile() // where the walk stopped: after the last move analysed
 	rep.Undone = walked.undone
 	rep.ThinkTime = thinkTime(timed)
 	if rep.ThinkTime != nil && opts.CheckTimes != nil {
@@ -145,14 +157,48 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	return rep, nil
 }
 
-// profileOf returns the built-in profile a replay names, with its setup.
-func profileOf(r *replay.Replay) (*engine.Profile, error) {
+// profileOf returns the built-in profile a replay names, as it is and
+// with the replay's setup.
+func profileOf(r *replay.Replay) (builtin, withSetup *engine.Profile, err error) {
 	p, err := engine.BuiltinProfile(r.Profile)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if r.Setup != nil {
-		return p.WithSetup(*r.Setup)
+	if r.Setup == nil {
+		return p, p, nil
 	}
-	return p, nil
+	q, err := p.WithSetup(*r.Setup)
+	return p, q, err
+}
+
+// ruleDifferences names the rules in which profile p differs from q, in
+// the words of a profile file; none when they play alike (the name, the
+// version, the prose and the parameters the source leaves unstated are
+// not rules).
+func ruleDifferences(p, q *engine.Profile) []string {
+	var d []string
+	for _, c := range []struct {
+		differ bool
+		what   string
+	}{
+		{p.Rows != q.Rows || p.Cols != q.Cols, "rows and cols"},
+		{p.StartTiles != q.StartTiles, "startTiles"},
+		{!slices.Equal(p.Spawn, q.Spawn), "spawn weights"},
+		{p.Win != q.Win, "win"},
+		{!slices.Equal(p.Targets, q.Targets), "targets"},
+		{p.OpenEnded != q.OpenEnded, "openEnded"},
+		{p.Illegal != q.Illegal, "illegalMove"},
+		{p.MoveLimit != q.MoveLimit, "moveLimit"},
+		{!slices.Equal(p.FinishOrder, q.FinishOrder), "finishOrder"},
+		{p.GameOver != q.GameOver, "gameOver"},
+		{p.Undo != q.Undo, "undo"},
+		{p.EndRun != q.EndRun, "endRun"},
+		{p.Break != q.Break, "break"},
+		{p.Generator() != q.Generator(), "rng"},
+	} {
+		if c.differ {
+			d = append(d, c.what)
+		}
+	}
+	return d
 }

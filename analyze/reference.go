@@ -49,8 +49,10 @@ type Reference struct {
 
 // ReferenceGame is one reference game's figures.
 type ReferenceGame struct {
-	Name       string         `json:"name"`
-	SHA256     string         `json:"sha256"` // the verified replay's canonical hash
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"` // the verified replay's canonical hash
+	// MaxTile is the largest tile of the moves analysed
+	// (GameReport.AnalysedMaxTile): its band is the game's.
 	MaxTile    uint64         `json:"max_tile"`
 	NonTrivial int            `json:"non_trivial"`
 	Agree      map[string]int `json:"agree"`  // by evaluator ID
@@ -309,7 +311,7 @@ func (r *Reference) place(rep *GameReport) {
 			}
 		}
 	}
-	band := tileBand(rep.MaxTile)
+	band := tileBand(rep.AnalysedMaxTile)
 	inBand := 0
 	for _, g := range r.modelled() {
 		if tileBand(g.MaxTile) == band {
@@ -373,7 +375,7 @@ func BuildReference(name, source string, reports []*GameReport, base *Reference)
 			continue
 		}
 		seen[rep.SHA256] = true
-		g := ReferenceGame{Name: rep.Name, SHA256: rep.SHA256, MaxTile: rep.MaxTile, NonTrivial: rep.NonTrivial, Agree: map[string]int{}, Large: map[string]int{}, Second: map[string]int{}, Undone: rep.Undone}
+		g := ReferenceGame{Name: rep.Name, SHA256: rep.SHA256, MaxTile: rep.AnalysedMaxTile, NonTrivial: rep.NonTrivial, Agree: map[string]int{}, Large: map[string]int{}, Second: map[string]int{}, Undone: rep.Undone}
 		for _, s := range rep.Evaluators {
 			g.Agree[s.Evaluator] = s.Agree
 			g.Large[s.Evaluator] = s.Large

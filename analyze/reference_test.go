@@ -33,7 +33,7 @@ func testReference(t *testing.T) *Reference {
 // reportWith returns a report of n non-trivial moves with these shares
 // by expectimax-2, and second-best moves on 30%.
 func reportWith(n int, agreement, large float64, maxTile uint64) *GameReport {
-	return &GameReport{Name: "game", MaxTile: maxTile, NonTrivial: n, Evaluators: []EvalStats{{
+	return &GameReport{Name: "game", MaxTile: maxTile, AnalysedMaxTile: maxTile, NonTrivial: n, Evaluators: []EvalStats{{
 		Evaluator: "expectimax-2/1", Agreement: agreement, LargeErrors: large,
 		Agree: int(math.Round(agreement * float64(n))), Large: int(math.Round(large * float64(n))), Second: int(0.3 * float64(n))}}}
 }

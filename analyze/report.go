@@ -22,6 +22,12 @@ type GameReport struct {
 	SHA256    string `json:"sha256"` // the verified replay's canonical hash
 	MaxTile   uint64 `json:"max_tile"`
 	GameMoves int    `json:"moves"` // the game's counted moves
+	// AnalysedMaxTile is the largest tile on the board where the analysis
+	// stopped, after the last move it analysed: MaxTile when it covers
+	// the whole game, less when a bound (Options.MaxMoves) cut it short.
+	// The reference places the game in the band of this tile, the tiles
+	// of the moves its figures count.
+	AnalysedMaxTile uint64 `json:"analysed_max_tile"`
 	// Analysed counts the counted moves analysed, Forced those with one
 	// legal move, Trivial those whose legal moves are all near the best,
 	// NonTrivial the rest, which the figures are computed on.

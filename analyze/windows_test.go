@@ -18,7 +18,7 @@ func windows(rep *GameReport, evals []evaluator, n int, ref *Reference) []*GameR
 			g.add(m, false)
 		}
 		w := g.report(evals)
-		w.Name, w.MaxTile = fmt.Sprintf("%s[%d:%d]", rep.Name, from, from+n), rep.MaxTile
+		w.Name, w.MaxTile, w.AnalysedMaxTile = fmt.Sprintf("%s[%d:%d]", rep.Name, from, from+n), rep.MaxTile, rep.AnalysedMaxTile
 		// The window is placed whatever its length, against the model
 		// fitted to the reference games of MinMoves or more, as a game is.
 		short := *ref

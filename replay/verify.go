@@ -58,6 +58,19 @@ func (v *Verifier) profile(name string) (*engine.Profile, bool) {
 	return p, true
 }
 
+// Profile returns a copy of the profile the verifier verifies a replay
+// of that name under: an added one before a built-in one; false for a
+// name it does not know.
+func (v *Verifier) Profile(name string) (*engine.Profile, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	p, ok := v.profile(name)
+	if !ok {
+		return nil, false
+	}
+	return p.Clone(), true
+}
+
 // AddProfile makes a profile known by its name, replacing any of the same
 // name.
 func (v *Verifier) AddProfile(p *engine.Profile) error {

@@ -42,7 +42,8 @@ thin for it). This is a statistical statement for a person to review, never a fi
 cheating. docs/analyze.md gives the figures, the thresholds and how they were measured.
 
 Inputs are read as tileproof verify reads them. --json prints one JSON line a game. Exit status
-1 when a replay is not valid or cannot be analysed, 2 when one cannot be read.
+1 when a replay is not valid or cannot be analysed, 2 when one cannot be read or its report
+cannot be written.
 
 --build-reference NAME writes a reference set made of the games given (games by players known
 to be people) to stdout, with the thresholds of the built-in one, for --reference.`,
@@ -132,11 +133,8 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 			reports = append(reports, rep)
 			continue
 		}
-		if f.json {
-			line, _ := json.Marshal(rep)
-			out.Write(append(line, '\n'))
-		} else {
-			printAnalysis(out, rep)
+		if got := c.writeAnalysis(out, name, rep, f.json); got != exitOK {
+			code = got
 		}
 	}
 	if listErr != nil {
@@ -144,17 +142,54 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 	}
 	if f.buildReference != "" {
 		ref := analyze.BuildReference(f.buildReference, f.source, reports, analyze.BuiltinReference())
-		data, _ := json.MarshalIndent(ref, "", "  ")
-		out.Write(append(data, '\n'))
+		if got := c.writeReference(out, f.buildReference, ref); got != exitOK {
+			return got
+		}
 	}
 	return code
+}
+
+// writeAnalysis writes the report rep of the game called name (shown
+// safely already) to out: one JSON line (asJSON) or the text for
+// people. A report JSON cannot hold (a figure NaN or infinite) writes no
+// line: the error goes to stderr, naming the game, and the code returned
+// says the run failed.
+func (c *cli) writeAnalysis(out io.Writer, name string, rep *analyze.GameReport, asJSON bool) int {
+	if !asJSON {
+		printAnalysis(out, rep)
+		return exitOK
+	}
+	line, err := json.Marshal(rep)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "tileproof: analyze: %s: the report cannot be written as JSON: %s\n", name, safetext.Terminal(err.Error()))
+		return exitBadUsage
+	}
+	out.Write(append(line, '\n'))
+	return exitOK
+}
+
+// writeReference writes the reference set ref that --build-reference
+// NAME made to out; one JSON cannot hold is an error, and no output.
+func (c *cli) writeReference(out io.Writer, name string, ref *analyze.Reference) int {
+	data, err := json.MarshalIndent(ref, "", "  ")
+	if err != nil {
+		return c.fail(exitBadUsage, "analyze: --build-reference %s: the reference cannot be written as JSON: %v", safetext.Terminal(name), err)
+	}
+	out.Write(append(data, '\n'))
+	return exitOK
 }
 
 // printAnalysis writes a report for people.
 func printAnalysis(w io.Writer, r *analyze.GameReport) {
 	fmt.Fprintf(w, "%s: %s (%s)\n", r.Name, r.Band, analyze.BandText(r.Band))
-	fmt.Fprintf(w, "  %d counted moves, largest tile %d; analysed %d: %d forced, %d trivial, %d non-trivial\n",
-		r.GameMoves, r.MaxTile, r.Analysed, r.Forced, r.Trivial, r.NonTrivial)
+	// A bound (--max-moves) may stop the analysis before the game's
+	// largest tile: the tile band reads the analysed moves' largest.
+	upTo := ""
+	if r.AnalysedMaxTile != r.MaxTile {
+		upTo = fmt.Sprintf(" (largest tile by then %d)", r.AnalysedMaxTile)
+	}
+	fmt.Fprintf(w, "  %d counted moves, largest tile %d; analysed %d%s: %d forced, %d trivial, %d non-trivial\n",
+		r.GameMoves, r.MaxTile, r.Analysed, upTo, r.Forced, r.Trivial, r.NonTrivial)
 	if r.Undone > 0 {
 		fmt.Fprintf(w, "  %d of the moves analysed were taken back (undo)\n", r.Undone)
 	}

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tileproof/tileproof/analyze"
 )
 
 // analysisJSON is what the tests read of an analysis in JSON.
@@ -150,5 +154,132 @@ func TestAnalyzeProfileFileShadowsBuiltin(t *testing.T) {
 	code, out, errOut := runCLI(t, "", "analyze", "--profile", profile, game)
 	if code != exitFailed || out != "" || !strings.Contains(errOut, "not analysable: the game does not replay under the built-in profile tile-merge") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestAnalyzeProfileFileSpawnWeights: a spawn-recorded game under a
+// profile file named as a built-in that differs from it in its spawn
+// weights alone (tile-merge with 2s and 4s alike) is not analysable:
+// analyze exits 1 and says why, verify --analyze gives the reason as the
+// analysis. Before, it replayed under the built-in to the same end and
+// was analysed as the built-in weighs its spawns, exit 0. The built-in's
+// own file is analysed.
+func TestAnalyzeProfileFileSpawnWeights(t *testing.T) {
+	dir := t.TempDir()
+	builtin, err := os.ReadFile("../../engine/profiles/tile-merge.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	even := strings.Replace(string(builtin), "spawn: {2: 9, 4: 1}", "spawn: {2: 1, 4: 1}", 1)
+	if even == string(builtin) {
+		t.Fatal("no spawn weights to change")
+	}
+	want := "not analysable: the game's profile tile-merge, as the verifier knows it (a profile file of that name), is not the built-in one, the only rules the evaluators know: its spawn weights differ"
+	for _, c := range []struct {
+		name, profile string
+		analysable    bool
+	}{{"even", even, false}, {"same", string(builtin), true}} {
+		profile, game := filepath.Join(dir, c.name+".yaml"), filepath.Join(dir, c.name+"-game.yaml")
+		if err := os.WriteFile(profile, []byte(c.profile), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, errOut := runCLI(t, "", "record", "--profile", profile, "--player", "expectimax", "--seed", "a", "--max-moves", "200", "--spawns", "-o", game); code != exitOK {
+			t.Fatalf("record: exit %d: %s", code, errOut)
+		}
+		code, out, errOut := runCLI(t, "", "analyze", "--json", "--profile", profile, game)
+		switch {
+		case c.analysable && (code != exitOK || strings.Count(out, "\n") != 1 || !strings.Contains(out, `"non_trivial":`)):
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want analysed", c.name, code, out, errOut)
+		case !c.analysable && (code != exitFailed || out != "" || !strings.Contains(errOut, want)):
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want not analysable", c.name, code, out, errOut)
+		}
+		code, out, _ = runCLI(t, "", "verify", "--analyze", "--json", "--profile", profile, game)
+		if code != exitOK || !c.analysable && !strings.Contains(out, `"analysis":{"band":"insufficient","reason":"`+want) || c.analysable && !strings.Contains(out, `"analysis":{"name":`) {
+			t.Errorf("%s: verify --analyze: exit %d, %s", c.name, code, out)
+		}
+	}
+}
+
+// TestAnalyzeMaxMovesTileBand: with --max-moves the game is placed in
+// the band of the largest tile of the moves analysed. A game to 4096 cut
+// at 300 moves (512 by then) against a reference of games up to 1024 is
+// placed, and its report says the tile it was placed by. Before, the
+// band read the game's 4096: insufficient, "the reference holds 0 games
+// ... whose largest tile is 2048 and above".
+func TestAnalyzeMaxMovesTileBand(t *testing.T) {
+	data, err := os.ReadFile("../../analyze/data/reference.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref map[string]any
+	if err := json.Unmarshal(data, &ref); err != nil {
+		t.Fatal(err)
+	}
+	ref["games"] = slices.DeleteFunc(ref["games"].([]any), func(g any) bool { return g.(map[string]any)["max_tile"].(float64) > 1024 })
+	small := filepath.Join(t.TempDir(), "small.json")
+	if data, err = json.Marshal(ref); err != nil || os.WriteFile(small, data, 0o644) != nil {
+		t.Fatal("cannot write the reference")
+	}
+	game := "../../replays/valid/tile-merge-4096.yaml"
+	lines := runLines(t, exitOK, 1, "analyze", "--json", "--no-clairvoyance", "--reference", small, "--max-moves", "300", game)
+	var rep struct {
+		Band            string
+		MaxTile         uint64 `json:"max_tile"`
+		AnalysedMaxTile uint64 `json:"analysed_max_tile"`
+		Reasons         []string
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Band == "insufficient" || rep.MaxTile != 4096 || rep.AnalysedMaxTile != 512 {
+		t.Errorf("band %s (%q), largest tile %d, by the 300th move %d; want placed, 4096, 512", rep.Band, rep.Reasons, rep.MaxTile, rep.AnalysedMaxTile)
+	}
+	_, out, _ := runCLI(t, "", "analyze", "--no-clairvoyance", "--reference", small, "--max-moves", "300", game)
+	if want := "4189 counted moves, largest tile 4096; analysed 300 (largest tile by then 512): "; !strings.Contains(out, want) {
+		t.Errorf("text: %s\nwant %q", out, want)
+	}
+}
+
+// TestAnalyzeReportNotJSON: a report JSON cannot hold (a figure NaN or
+// infinite) is an error on stderr naming the game, and the run fails
+// (exit 2), for analyze --json, analyze --build-reference and verify
+// --analyze, whose verdict carries the reason. No input makes one on a
+// 64-bit build today (on a 386 build a --reference whose games' moves
+// sum past an int's range does: a NaN z); the seam is the report.
+// Before, the error was dropped: an empty line, no analysis, exit 0.
+func TestAnalyzeReportNotJSON(t *testing.T) {
+	var out, errOut bytes.Buffer
+	c := &cli{stdout: &out, stderr: &errOut}
+	rep := &analyze.GameReport{Name: "g\x1b.yaml", Band: analyze.Review, Score: math.NaN()}
+	if code := c.writeAnalysis(&out, "g\\x1b.yaml", rep, true); code != exitBadUsage || out.Len() != 0 ||
+		errOut.String() != "tileproof: analyze: g\\x1b.yaml: the report cannot be written as JSON: json: unsupported value: NaN\n" {
+		t.Errorf("analyze --json: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+	rep.Score = 3
+	errOut.Reset()
+	if code := c.writeAnalysis(&out, "g.yaml", rep, true); code != exitOK || !json.Valid(out.Bytes()) || !strings.HasSuffix(out.String(), "}\n") || errOut.Len() != 0 {
+		t.Errorf("a report JSON holds: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+
+	out.Reset()
+	ref := analyze.BuildReference("mine", "test", []*analyze.GameReport{rep}, analyze.BuiltinReference())
+	ref.ReviewZ = math.Inf(1)
+	if code := c.writeReference(&out, "mine", ref); code != exitBadUsage || out.Len() != 0 ||
+		errOut.String() != "tileproof: analyze: --build-reference mine: the reference cannot be written as JSON: json: unsupported value: +Inf\n" {
+		t.Errorf("--build-reference: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+
+	errOut.Reset()
+	x := verdictExtras{unwritten: &unwrittenAnalyses{}}
+	if got := x.analysisOf("g.yaml", rep, nil); !json.Valid(got) || !strings.HasPrefix(string(got), `{"name":"g\u001b.yaml"`) || x.reportUnwritten(&errOut, "verify") || errOut.Len() != 0 {
+		t.Errorf("verify --analyze, a report JSON holds: %s, stderr %q", got, errOut.String())
+	}
+	rep.Evaluators = []analyze.EvalStats{{Evaluator: "e", Z: math.Inf(-1)}}
+	got := x.analysisOf("g\x1b.yaml", rep, nil)
+	if want := `{"band":"insufficient","reason":"the analysis cannot be written as JSON: json: unsupported value: -Inf"}`; string(got) != want {
+		t.Errorf("verify --analyze: the verdict's analysis %s, want %s", got, want)
+	}
+	if !x.reportUnwritten(&errOut, "verify") || errOut.String() != "tileproof: verify: g\\x1b.yaml: the analysis cannot be written as JSON: json: unsupported value: -Inf\n" {
+		t.Errorf("verify --analyze: stderr %q", errOut.String())
 	}
 }

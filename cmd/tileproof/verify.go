@@ -49,7 +49,8 @@ directory holding pack.yaml, as conform --observe-out DIR writes in DIR/cases). 
 Lines from stdin. The format: docs/replay-format.md.
 
 Exit status 1 when a replay is invalid (or, with --strict, a spawn-recorded one has
-implausible spawns), 2 when one cannot be read.`,
+implausible spawns), 2 when one cannot be read (or, with --analyze, its analysis cannot be
+written).`,
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.json, "json", false, "print one JSON verdict a line (the summary goes to stderr)")
@@ -148,6 +149,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		}
 	}, func() { progress.ClearWhile(func() { out.Flush() }) })
 	progress.Stop()
+	unwritten := x.reportUnwritten(c.stderr, "verify") // an analysis JSON cannot hold: the run failed
 	if listErr != nil {
 		if report != nil {
 			report.Abandon()
@@ -181,7 +183,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		}
 	}
 	switch {
-	case sum.Unreadable():
+	case sum.Unreadable() || unwritten:
 		return exitBadUsage
 	case !sum.AllValid():
 		return exitFailed

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/tileproof/tileproof/analyze"
 	"github.com/tileproof/tileproof/internal/safetext"
@@ -24,6 +25,16 @@ import (
 type verdictExtras struct {
 	checkTimes func(r *replay.Replay) *replay.TimesCheck
 	analyse    func(name string, r *replay.Replay) json.RawMessage
+	// unwritten are the games whose analysis could not be written as
+	// JSON (analysisOf); nil without --analyze.
+	unwritten *unwrittenAnalyses
+}
+
+// unwrittenAnalyses are the games whose analysis JSON cannot hold, each
+// "NAME: why", gathered from the workers for one report on stderr.
+type unwrittenAnalyses struct {
+	mu    sync.Mutex
+	games []string
 }
 
 // newExtras returns the extras of --times-key-file keyFile (none for "")
@@ -45,16 +56,48 @@ func newExtras(ctx context.Context, v *replay.Verifier, keyFile string, analyse 
 	}
 	if analyse {
 		opts := analyze.Options{Clairvoyance: true, CheckTimes: timesCheck(key)}
+		x.unwritten = &unwrittenAnalyses{}
 		x.analyse = func(name string, r *replay.Replay) json.RawMessage {
 			rep, err := analyze.Analyze(ctx, v, name, r, opts)
-			if err != nil {
-				return notAnalysed(err)
-			}
-			b, _ := json.Marshal(rep)
-			return b
+			return x.analysisOf(name, rep, err)
 		}
 	}
 	return x, nil
+}
+
+// analysisOf returns the analysis a verdict carries of the game called
+// name, whose analysis gave rep and err: the report as JSON, or for a
+// game not analysed its band and the reason. A report JSON cannot hold (a
+// figure NaN or infinite) is not dropped: the verdict carries the reason,
+// and the game is kept for reportUnwritten.
+func (x verdictExtras) analysisOf(name string, rep *analyze.GameReport, err error) json.RawMessage {
+	if err != nil {
+		return notAnalysed(err)
+	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		err = fmt.Errorf("the analysis cannot be written as JSON: %w", err)
+		x.unwritten.mu.Lock()
+		x.unwritten.games = append(x.unwritten.games, safetext.Terminal(name)+": "+safetext.Terminal(err.Error()))
+		x.unwritten.mu.Unlock()
+		return notAnalysed(err)
+	}
+	return b
+}
+
+// reportUnwritten writes to w, for command, each game whose analysis
+// could not be written, and reports whether there was one: the run then
+// failed.
+func (x verdictExtras) reportUnwritten(w io.Writer, command string) bool {
+	if x.unwritten == nil {
+		return false
+	}
+	x.unwritten.mu.Lock()
+	defer x.unwritten.mu.Unlock()
+	for _, g := range x.unwritten.games {
+		fmt.Fprintf(w, "tileproof: %s: %s\n", command, g)
+	}
+	return len(x.unwritten.games) > 0
 }
 
 // timesCheck is server.CheckTimes with key, as analyze.Options takes it;
