@@ -1,7 +1,8 @@
 // The example leaderboard server of docs/web.md (examples/web/server.mjs)
 // under a hostile client, on a real socket: a game submitted twice at
 // once is scored once, a flood of new games does not lock players out,
-// and the leaderboard it lists stays bounded; and its store (--store) on
+// and the open games (failures to store in flight too) and the
+// leaderboard it lists stay bounded; and its store (--store) on
 // real files: an append that fails part way leaves no torn line, and a
 // restart reads the store back, naming each line it cannot read. (go
 // test ./e2e plays its page in a browser.)
@@ -11,7 +12,8 @@ import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { mkdtemp, mkdir, rmdir, readFile, writeFile, rm } from 'node:fs/promises';
+import { mkdtemp, mkdir, rmdir, readFile, writeFile, unlink, rm } from 'node:fs/promises';
+import { openSync, closeSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTP1, startBoard, slide, chooseSpawn, legalMoves, maxTile, DEFAULT_WEIGHTS } from '../src/index.js';
@@ -305,4 +307,48 @@ test('a store that cannot be read at start stops the server, saying why', async 
   });
   assert.equal(code, 2);
   assert.equal(err, `server.mjs: cannot read the store ${dir}: not a regular file\n`);
+});
+
+test('verdicts that cannot be stored give their games back without passing the bound of open games', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'web-example-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const store = join(dir, 'verdicts.jsonl');
+  const s = await start('--store', store);
+  t.after(() => s.p.kill());
+  const held = [];
+  for (let i = 0; i < 5; i++) {
+    const g = await newGame(s.url);
+    held.push({ ...g, line: await empty(g) });
+  }
+  // A named pipe where the store should be: the first append waits for
+  // a reader, the others behind it; their games are not open meanwhile.
+  execFileSync('mkfifo', [store]);
+  const answers = held.map((g) => post(s.url, g.id, g.line));
+  const open = async (id) => {
+    // A body that is no replay of the game: 422 if it is open, else 404.
+    const r = await post(s.url, id, '{}');
+    await r.text();
+    assert.ok(r.status === 404 || r.status === 422, `${r.status}`);
+    return r.status === 422;
+  };
+  for (const g of held) while (await open(g.id)) await new Promise((resolve) => setTimeout(resolve, 10));
+  // 10,000 new games, the bound, all open.
+  const flood = [];
+  for (let i = 0; i < 10000; i += 100) {
+    flood.push(...(await Promise.all(Array.from({ length: 100 }, () => newGame(s.url)))).map((g) => g.id));
+  }
+  // The pipe opened: every append fails (the store is no regular file),
+  // and each game comes back, taking the place of the oldest open game.
+  const reader = openSync(store, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    for (const a of await Promise.all(answers)) assert.equal(a.status, 503);
+  } finally {
+    closeSync(reader);
+  }
+  for (const g of held) assert.equal(await open(g.id), true, 'the game given back is open');
+  for (const id of flood.slice(0, 5)) assert.equal(await open(id), false, 'the oldest open game gave its place');
+  assert.equal(await open(flood[5]), true, 'five places given, no more');
+  await unlink(store);
+  for (const g of held) assert.equal((await post(s.url, g.id, g.line)).status, 200);
+  assert.equal((await storedLines(store)).length, 5);
 });

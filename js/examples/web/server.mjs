@@ -34,10 +34,11 @@ const { values: opts } = parseArgs({
 
 const PROFILE = 'tile-merge';
 const MAX_BODY = 1 << 20; // a replay of some 100,000 moves
-// Games handed out and not yet submitted: past this, a new game takes
-// the place of the oldest open one (whose later submission is refused as
-// any unknown game's), so that a flood of new games never locks players
-// out, and the open games' memory stays bounded.
+// Games handed out and not yet submitted: past this, a new game (or one
+// given back, its verdict not stored: keepOpen) takes the place of the
+// oldest open one (whose later submission is refused as any unknown
+// game's), so that a flood of new games never locks players out, and the
+// open games' memory stays bounded.
 const MAX_OPEN = 10000;
 // The valid verdicts kept and listed (GET /api/scores): the best, so that
 // neither the memory nor the list grows with every game submitted (an
@@ -89,6 +90,15 @@ function list(entry) {
   const at = scores.findIndex((e) => e.score < entry.score); // after those of the same score: first come, first listed
   scores.splice(at < 0 ? scores.length : at, 0, entry);
   scores.length = Math.min(scores.length, MAX_SCORES);
+}
+
+// keepOpen puts a game among the open ones, as the newest: past MAX_OPEN
+// the oldest gives its place. Every game that becomes open comes here, a
+// new one and one given back because its verdict could not be stored, so
+// that the bound holds whatever order these come in.
+function keepOpen(id, game) {
+  if (!games.has(id) && games.size >= MAX_OPEN) games.delete(games.keys().next().value); // a Map keeps the order of insertion: the oldest
+  games.set(id, game);
 }
 
 // The store (--store FILE): one valid verdict a line, as JSON, with the
@@ -272,8 +282,7 @@ async function newGame(res) {
   const id = randomBytes(8).toString('hex');
   const seed = randomBytes(16).toString('hex'); // 32 hex digits: not to be guessed from its commitment
   const seedCommitment = 'sha256:' + createHash('sha256').update(seed).digest('hex');
-  if (games.size >= MAX_OPEN) games.delete(games.keys().next().value); // a Map keeps the order of insertion: the oldest
-  games.set(id, { seed, seedCommitment });
+  keepOpen(id, { seed, seedCommitment });
   send(res, 200, { id, seed, seedCommitment, profile: PROFILE, rules: RULES });
 }
 
@@ -308,7 +317,7 @@ async function submit(req, res, id) {
       try {
         await store(JSON.stringify({ ...entry, verdict, replay }) + '\n');
       } catch (e) {
-        games.set(id, game);
+        keepOpen(id, game);
         process.stderr.write(`server.mjs: ${opts.store}: a verdict could not be stored (${e.code || e.message}); game ${id} is open again\n`);
         throw Object.assign(new Error(`the verdict could not be stored; submit the game again: ${e.code || e.message}`), { status: 503 });
       }
