@@ -10,7 +10,8 @@
 //
 // --wasm names the verifier's module (by default the kit's
 // dist/verifier.wasm, which `npm run build` in js/ makes); --store appends
-// each valid verdict, with its replay, to a JSON Lines file.
+// each valid verdict, with its replay, to a JSON Lines file, and reads
+// the file back at start: the leaderboard outlives a restart.
 //
 // POST /api/games              -> {id, seed, seedCommitment, profile, rules}
 // POST /api/games/ID/replay    the replay as one JSON line -> the verdict
@@ -18,7 +19,7 @@
 
 import { createServer } from 'node:http';
 import { randomBytes, createHash } from 'node:crypto';
-import { readFile, appendFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadVerifier } from '../../src/verify.js';
 
@@ -33,10 +34,11 @@ const { values: opts } = parseArgs({
 
 const PROFILE = 'tile-merge';
 const MAX_BODY = 1 << 20; // a replay of some 100,000 moves
-// Games handed out and not yet submitted: past this, a new game takes
-// the place of the oldest open one (whose later submission is refused as
-// any unknown game's), so that a flood of new games never locks players
-// out, and the open games' memory stays bounded.
+// Games handed out and not yet submitted: past this, a new game (or one
+// given back, its verdict not stored: keepOpen) takes the place of the
+// oldest open one (whose later submission is refused as any unknown
+// game's), so that a flood of new games never locks players out, and the
+// open games' memory stays bounded.
 const MAX_OPEN = 10000;
 // The valid verdicts kept and listed (GET /api/scores): the best, so that
 // neither the memory nor the list grows with every game submitted (an
@@ -82,6 +84,178 @@ files['/dist/verifier.wasm'] = [opts.wasm ? new URL(opts.wasm, `file://${process
 const games = new Map(); // id -> {seed, seedCommitment}, until its replay comes
 const scores = []; // the best MAX_SCORES valid verdicts, best first
 
+// list puts a valid verdict's entry on the leaderboard, if it is among
+// the best MAX_SCORES.
+function list(entry) {
+  const at = scores.findIndex((e) => e.score < entry.score); // after those of the same score: first come, first listed
+  scores.splice(at < 0 ? scores.length : at, 0, entry);
+  scores.length = Math.min(scores.length, MAX_SCORES);
+}
+
+// keepOpen puts a game among the open ones, as the newest: past MAX_OPEN
+// the oldest gives its place. Every game that becomes open comes here, a
+// new one and one given back because its verdict could not be stored, so
+// that the bound holds whatever order these come in.
+function keepOpen(id, game) {
+  if (!games.has(id) && games.size >= MAX_OPEN) games.delete(games.keys().next().value); // a Map keeps the order of insertion: the oldest
+  games.set(id, game);
+}
+
+// The store (--store FILE): one valid verdict a line, as JSON, with the
+// entry listed and the replay. A line is appended whole or not at all
+// (append), so that a line cut short by a full disk cannot spoil the next
+// one, and the file is read back at start (readStore).
+
+// MAX_LINE is the longest line read back: a replay of MAX_BODY bytes and
+// its verdict take less.
+const MAX_LINE = 4 * MAX_BODY;
+
+// storedEntry returns the entry of a line of the store; its error says
+// why the line is not one.
+function storedEntry(text) {
+  let v;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`not JSON (${e.message})`);
+  }
+  const count = (n) => Number.isSafeInteger(n) && n >= 0;
+  const bad = v === null || typeof v !== 'object' ? 'not an object'
+    : typeof v.id !== 'string' || !/^[0-9a-f]{16}$/.test(v.id) ? 'its id'
+    : !count(v.score) ? 'its score'
+    : !count(v.maxTile) ? 'its maxTile'
+    : !count(v.moves) ? 'its moves'
+    : typeof v.sha256 !== 'string' ? 'its sha256'
+    : typeof v.proved !== 'string' ? 'its proved'
+    : v.verdict === null || typeof v.verdict !== 'object' || v.verdict.valid !== true ? 'its verdict is not a valid one'
+    : '';
+  if (bad) throw new Error(`not a stored verdict (${bad})`);
+  return { id: v.id, score: v.score, maxTile: v.maxTile, moves: v.moves, sha256: v.sha256, proved: v.proved };
+}
+
+// readStore lists the verdicts of the store, file, and returns how many
+// lines it read and how many it skipped. A line it cannot read (one
+// changed by hand, or cut short by a crash in the middle of its append:
+// the last, with no newline) it names, file and line, on stderr, and
+// skips, and it reads on: the lines after it are listed. A file that
+// is not there yet is an empty store; one it cannot open, or that is not
+// a regular file, throws.
+async function readStore(file) {
+  let fh;
+  try {
+    fh = await open(file, 'r');
+  } catch (e) {
+    if (e.code === 'ENOENT') return { read: 0, skipped: 0 };
+    throw e;
+  }
+  const seen = new Map(); // id -> its line
+  let n = 0;
+  let skipped = 0;
+  const skip = (why) => {
+    skipped++;
+    process.stderr.write(`server.mjs: ${file}:${n}: ${why}; skipped\n`);
+  };
+  // take reads line n, its bytes in parts (undefined: too long, dropped).
+  const take = (parts) => {
+    n++;
+    if (parts === undefined) return skip(`longer than ${MAX_LINE} bytes`);
+    let entry;
+    try {
+      entry = storedEntry(Buffer.concat(parts).toString('utf8'));
+    } catch (e) {
+      return skip(e.message);
+    }
+    if (seen.has(entry.id)) return skip(`game ${entry.id} is stored already, at line ${seen.get(entry.id)}`);
+    seen.set(entry.id, n);
+    list(entry);
+  };
+  try {
+    if (!(await fh.stat()).isFile()) throw new Error('not a regular file');
+    let parts = [];
+    let size = 0;
+    for await (const chunk of fh.createReadStream({ autoClose: false })) {
+      let from = 0;
+      for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, from)) {
+        if (parts !== undefined) parts.push(chunk.subarray(from, nl));
+        take(parts !== undefined && size + nl - from <= MAX_LINE ? parts : undefined);
+        parts = [];
+        size = 0;
+        from = nl + 1;
+      }
+      if (parts !== undefined && from < chunk.length) {
+        size += chunk.length - from;
+        parts = size <= MAX_LINE ? [...parts, chunk.subarray(from)] : undefined;
+      }
+    }
+    if (parts === undefined || size > 0) {
+      n++;
+      skip('cut short (the file ends in it, with no newline)');
+    }
+  } finally {
+    await fh.close();
+  }
+  return { read: seen.size, skipped };
+}
+
+// append appends text, one line, to the store, file: whole, or not at
+// all. A write that fails part way (a full disk) is cut back
+// off the file, so that the next line starts where this one did: a line
+// appended to a torn one would be torn too. If the file does not end
+// with a newline (a line torn by a crash, or whose cutting back failed)
+// the line starts with one: the torn line stays a line of its own, which
+// a restart names and skips. One at a time (store): each needs the end
+// of the one before.
+async function append(file, text) {
+  const fh = await open(file, 'a');
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new Error('the store is not a regular file');
+    const end = st.size;
+    if (end > 0 && !(await endsLine(file, end))) text = '\n' + text;
+    try {
+      await fh.writeFile(text);
+    } catch (e) {
+      await fh.truncate(end).catch((t) => {
+        process.stderr.write(`server.mjs: ${file}: a failed append could not be cut back (${t.code || t.message}): its last line is torn, and a restart skips it\n`);
+      });
+      throw e;
+    }
+  } finally {
+    await fh.close().catch(() => {});
+  }
+}
+
+// endsLine says whether the file's byte at size-1 is a newline.
+async function endsLine(file, size) {
+  const fh = await open(file, 'r');
+  try {
+    const { bytesRead, buffer } = await fh.read(Buffer.alloc(1), 0, 1, size - 1);
+    return bytesRead === 1 && buffer[0] === 10;
+  } finally {
+    await fh.close();
+  }
+}
+
+let storing = Promise.resolve(); // the last append, after which the next starts
+
+// store appends text to the store once the appends before it are done.
+function store(text) {
+  const done = storing.then(() => append(opts.store, text));
+  storing = done.catch(() => {});
+  return done;
+}
+
+if (opts.store) {
+  try {
+    const { read, skipped } = await readStore(opts.store);
+    const plural = (k, what) => `${k} ${what}${k === 1 ? '' : 's'}`;
+    if (read > 0 || skipped > 0) process.stdout.write(`${opts.store}: ${plural(read, 'verdict')} read back${skipped > 0 ? `, ${plural(skipped, 'line')} skipped (on stderr)` : ''}\n`);
+  } catch (e) {
+    process.stderr.write(`server.mjs: cannot read the store ${opts.store}: ${e.code || e.message}\n`);
+    process.exit(2);
+  }
+}
+
 function send(res, status, body) {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...(status === 413 ? { Connection: 'close' } : {}) });
   res.end(JSON.stringify(body) + '\n');
@@ -105,11 +279,10 @@ function body(req) {
 }
 
 async function newGame(res) {
-  if (games.size >= MAX_OPEN) games.delete(games.keys().next().value); // a Map keeps the order of insertion: the oldest
   const id = randomBytes(8).toString('hex');
   const seed = randomBytes(16).toString('hex'); // 32 hex digits: not to be guessed from its commitment
   const seedCommitment = 'sha256:' + createHash('sha256').update(seed).digest('hex');
-  games.set(id, { seed, seedCommitment });
+  keepOpen(id, { seed, seedCommitment });
   send(res, 200, { id, seed, seedCommitment, profile: PROFILE, rules: RULES });
 }
 
@@ -142,15 +315,14 @@ async function submit(req, res, id) {
       // listed: a verdict that could not be stored is not scored, and the
       // game stays open for the player to submit again.
       try {
-        await appendFile(opts.store, JSON.stringify({ ...entry, verdict, replay }) + '\n');
+        await store(JSON.stringify({ ...entry, verdict, replay }) + '\n');
       } catch (e) {
-        games.set(id, game);
+        keepOpen(id, game);
+        process.stderr.write(`server.mjs: ${opts.store}: a verdict could not be stored (${e.code || e.message}); game ${id} is open again\n`);
         throw Object.assign(new Error(`the verdict could not be stored; submit the game again: ${e.code || e.message}`), { status: 503 });
       }
     }
-    const at = scores.findIndex((e) => e.score < entry.score); // after those of the same score: first come, first listed
-    scores.splice(at < 0 ? scores.length : at, 0, entry);
-    scores.length = Math.min(scores.length, MAX_SCORES);
+    list(entry);
   }
   send(res, 200, verdict);
 }
