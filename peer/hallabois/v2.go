@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -127,8 +128,8 @@ func decodeMoves(raw []byte) []Dir {
 	// it is the 6-bit low parts at bit 6i plus the 2-bit high parts at
 	// bit 6i+6: two bit strings, each built in one pass.
 	lo, hi := new(big.Int), new(big.Int)
-	lw := make([]big.Word, (6*n+63)/64+1)
-	hw := make([]big.Word, (6*n+6+63)/64+1)
+	lw := make([]big.Word, (6*n+bits.UintSize-1)/bits.UintSize+1)
+	hw := make([]big.Word, (6*n+6+bits.UintSize-1)/bits.UintSize+1)
 	for i, b := range raw {
 		putBits(lw, 6*i, uint64(b&63))
 		putBits(hw, 6*i+6, uint64(b>>6))
@@ -157,10 +158,12 @@ func decodeMoves(raw []byte) []Dir {
 	return moves
 }
 
-// putBits ors the low bits of v into the bit string ws at bit pos.
+// putBits ors v, at most 8 bits, into the bit string ws at bit pos. A
+// word is 64 bits or, where int has 32 (386, arm), 32: bits.UintSize.
 func putBits(ws []big.Word, pos int, v uint64) {
-	ws[pos/64] |= big.Word(v << (pos % 64))
-	if s := pos % 64; s > 56 {
-		ws[pos/64+1] |= big.Word(v >> (64 - s))
+	i, s := pos/bits.UintSize, pos%bits.UintSize
+	ws[i] |= big.Word(v << s) // the bits past the word are cut off, and go to the next
+	if s > bits.UintSize-8 {
+		ws[i+1] |= big.Word(v >> (bits.UintSize - s))
 	}
 }
