@@ -148,7 +148,7 @@ func (o *oracle) best(b bitboard, at [4]spawnAt) uint8 {
 // oracle's best (real being the true tiles), and the placebo oracles'
 // rate of agreement.
 func (o *oracle) position(b bitboard, d engine.Direction, real [4]spawnAt, rng *rand.Rand) (bool, float64) {
-	o.ev.loss = o.ev.h.score(b) - 8*o.ev.h.loss
+	o.ev.loss = o.ev.h.score(b) - float64(8*o.ev.h.loss)
 	hit := o.best(b, real)&(1<<d) != 0
 	agree := 0
 	for range placebos {

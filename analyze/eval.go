@@ -115,7 +115,7 @@ func (e *expectimax) ID() string { return fmt.Sprintf("expectimax-%d/1", e.depth
 func (e *expectimax) unit(float64) float64 { return e.h.empty }
 
 func (e *expectimax) values(b bitboard, spawns []spawnTile) [4]float64 {
-	e.loss = e.h.score(b) - 8*e.h.loss
+	e.loss = e.h.score(b) - float64(8*e.h.loss)
 	if e.depth >= 3 {
 		clear(e.cache)
 	}
@@ -158,7 +158,7 @@ func (e *expectimax) chance(b bitboard, depth int, prob float64, spawns []spawnT
 			continue
 		}
 		for _, s := range spawns {
-			total += s.prob * e.maxNode(b.with(i, s.exp), depth, cell*s.prob, spawns)
+			total += float64(s.prob * e.maxNode(b.with(i, s.exp), depth, cell*s.prob, spawns)) // no fused multiply-add (halfPow)
 		}
 	}
 	v := total / float64(n)
@@ -247,9 +247,9 @@ func cornerScore(b bitboard) float64 {
 	for k := range 8 {
 		s := 0.0
 		for i, t := range tiles {
-			s += t * w[k][i]
+			s += float64(t * w[k][i])
 		}
 		best = max(best, s)
 	}
-	return best * (1 + 0.01*float64(empty))
+	return best * (1 + float64(0.01*float64(empty)))
 }

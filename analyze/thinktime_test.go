@@ -2,9 +2,11 @@ package analyze
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -99,11 +101,42 @@ func TestThinkTimeSeries(t *testing.T) {
 		uniform.Critical < 20 || math.Abs(*uniform.CriticalRatio-1) > 0.2 {
 		t.Errorf("uniform: %s", describeTT(uniform))
 	}
-	human := timedGame(t, "tt-3", humanLike)
-	if *human.CrowdedCorr < 0.3 || *human.CriticalCorr < 0.1 || *human.GapCorr < 0.3 || human.Easy == 0 || *human.EasyRatio > 0.7 || human.Critical < 20 || *human.CriticalRatio < 1.2 {
-		t.Errorf("human-like: %s", describeTT(human))
+	t.Logf("constant: %s\nuniform:  %s", describeTT(constant), describeTT(uniform))
+	// A human-like series, over five games: one game's correlation
+	// with the critical positions is some 0.15 give or take 0.05 (a
+	// Spearman correlation over 200 to 400 moves), so the figures asked
+	// for are the games' medians.
+	var crowded, critical, gap, easyRatio, criticalRatio []float64
+	easy := 0
+	for i := 3; i <= 7; i++ {
+		h := timedGame(t, fmt.Sprintf("tt-%d", i), humanLike)
+		t.Logf("human %d:  %s", i, describeTT(h))
+		crowded, critical, gap = append(crowded, *h.CrowdedCorr), append(critical, *h.CriticalCorr), append(gap, *h.GapCorr)
+		if h.EasyRatio != nil {
+			easyRatio = append(easyRatio, *h.EasyRatio)
+		}
+		if h.Critical < 20 {
+			t.Errorf("human-like %d: %d critical moves", i, h.Critical)
+		}
+		criticalRatio = append(criticalRatio, *h.CriticalRatio)
+		easy += h.Easy
 	}
-	t.Logf("constant: %s\nuniform:  %s\nhuman:    %s", describeTT(constant), describeTT(uniform), describeTT(human))
+	if median(crowded) < 0.3 || median(critical) < 0.1 || median(gap) < 0.3 || easy == 0 || median(easyRatio) > 0.7 || median(criticalRatio) < 1.2 {
+		t.Errorf("human-like, the medians of five games: crowded %.2f, critical %.2f, gap %.2f, easy ratio %.2f (%d easy moves), critical ratio %.2f",
+			median(crowded), median(critical), median(gap), median(easyRatio), easy, median(criticalRatio))
+	}
+	t.Logf("human-like, the medians of five games: crowded %.2f, critical %.2f, gap %.2f, easy ratio %.2f (%d easy moves), critical ratio %.2f",
+		median(crowded), median(critical), median(gap), median(easyRatio), easy, median(criticalRatio))
+}
+
+// median is the median of xs (the mean of the middle two for an even
+// count; NaN for none).
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Sorted(slices.Values(xs))
+	return (s[(len(s)-1)/2] + s[len(s)/2]) / 2
 }
 
 func describeTT(t *ThinkTime) string {

@@ -126,7 +126,7 @@ func (p *expectimax) Choose(g *engine.Game) engine.Direction {
 	// tiles out of order could fall below that of a loss.)
 	root := readGrid(&b)
 	lines := float64(b.Rows() + b.Cols())
-	p.loss = p.ev.score(&root) - lines*p.ev.w.loss
+	p.loss = p.ev.score(&root) - float64(lines*p.ev.w.loss)
 	clear(p.cache)
 	best, bestValue := legal[0], math.Inf(-1)
 	for _, d := range legal {
@@ -187,7 +187,7 @@ func (p *expectimax) chance(b engine.Board, depth int, prob float64) float64 {
 			if nb.Set(r, c, s.Value) != nil {
 				continue // not a tile; Compile refuses such profiles
 			}
-			total += s.Prob * p.maxNode(nb, depth, cellProb*s.Prob)
+			total += float64(s.Prob * p.maxNode(nb, depth, cellProb*s.Prob)) // no fused multiply-add (halfPow)
 		}
 	}
 	v := total / float64(empty)

@@ -66,11 +66,32 @@ func getDefaultEvaluator() *evaluator {
 		w := defaultWeights
 		defaultEval = &evaluator{w: w}
 		for e := 1; e < len(defaultEval.monoPow); e++ {
-			defaultEval.monoPow[e] = math.Pow(float64(e), w.monoPow)
-			defaultEval.sumPow[e] = math.Pow(float64(e), w.sumPow)
+			defaultEval.monoPow[e] = halfPow(float64(e), w.monoPow)
+			defaultEval.sumPow[e] = halfPow(float64(e), w.sumPow)
 		}
 	})
 	return defaultEval
+}
+
+// halfPow returns x^y for a y that is a whole number or a half, from
+// products of x, exact for the exponents of a board's tiles, and the
+// square root, which IEEE 754 rounds correctly: the same value on every
+// platform, so that the heuristic's table, and the hash package analyze
+// pins it by, are too. (math.Pow(10, 3.5) is one ulp apart on 386 and
+// amd64, whose Exp and Log differ.) Any other y takes math.Pow.
+func halfPow(x, y float64) float64 {
+	whole, frac := math.Modf(y)
+	if y < 0 || whole > 64 || frac != 0 && frac != 0.5 {
+		return math.Pow(x, y)
+	}
+	p := 1.0
+	for range int(whole) {
+		p *= x
+	}
+	if frac != 0 {
+		p *= math.Sqrt(x)
+	}
+	return p
 }
 
 // lineScore scores one line of exponents (0 for an empty cell).
@@ -99,8 +120,10 @@ func (ev *evaluator) lineScore(line []uint8) float64 {
 			}
 		}
 	}
-	return w.empty*float64(empty) + w.merge*float64(merges) -
-		w.mono*math.Min(rise, fall) - w.sum*size
+	// Each product converted, so that no platform fuses it with the sum
+	// into one rounding (arm64 would: the Go spec allows it).
+	return float64(w.empty*float64(empty)) + float64(w.merge*float64(merges)) -
+		float64(w.mono*math.Min(rise, fall)) - float64(w.sum*size)
 }
 
 // table returns the table of every line of n cells (2 <= n <= 4) with
