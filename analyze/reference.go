@@ -87,9 +87,10 @@ func BuiltinReference() *Reference {
 const maxReferenceBytes = 4 << 20
 
 // maxReferenceMoves bounds a reference game's non-trivial moves, far
-// above any game's (a replay holds at most a few million actions), so
-// that the model's sums over a reference file's games cannot overflow.
-const maxReferenceMoves = 1 << 32
+// above any game's (a replay holds at most a few million actions), and
+// within an int of 32 bits; the model sums them in 64 bits, so that its
+// sums over a reference file's games cannot overflow.
+const maxReferenceMoves = 1<<31 - 1
 
 // maxSpread bounds min_spread_log_odds: a spread of 10 in log-odds puts
 // the reference players' rates anywhere from e^-60 to e^60 at six sigma,
@@ -220,7 +221,7 @@ func (r *Reference) modelled() []ReferenceGame {
 
 // logOdds returns the log-odds of k in n, with half a count added to
 // each side so that no rate and all rates stay finite.
-func logOdds(k, n int) float64 {
+func logOdds(k, n int64) float64 {
 	return math.Log((float64(k) + 0.5) / (float64(n-k) + 0.5))
 }
 
@@ -232,14 +233,14 @@ func logOdds(k, n int) float64 {
 // game holds it.
 func (r *Reference) model(st statistic, id string) (mu, p, spread float64, rates []float64) {
 	games := r.modelled()
-	var k, n int
+	var k, n int64 // sums over the games: past 32 bits where int has 32
 	for _, g := range games {
 		a, ok := st.gameCount(g, id)
 		if !ok {
 			continue
 		}
-		k += a
-		n += g.NonTrivial
+		k += int64(a)
+		n += int64(g.NonTrivial)
 		rates = append(rates, float64(a)/float64(g.NonTrivial))
 	}
 	if n == 0 {
@@ -250,7 +251,7 @@ func (r *Reference) model(st statistic, id string) (mu, p, spread float64, rates
 	var between, within float64
 	for _, g := range games {
 		if a, ok := st.gameCount(g, id); ok {
-			x := logOdds(a, g.NonTrivial)
+			x := logOdds(int64(a), int64(g.NonTrivial))
 			between += (x - mu) * (x - mu)
 			within += logOddsVariance(p, g.NonTrivial)
 		}
