@@ -173,12 +173,16 @@ type Profile struct {
 	RNG string
 	// Unstated names the parameters, by their key in a profile file, whose
 	// value the profile's source does not give and tileproof chose: the
-	// conformance suite holds no implementation to them. Only two may be
+	// conformance suite holds no implementation to them. Only three may be
 	// named: "startTiles" (Tile Merge's and PGS's documents do not say how
-	// many tiles a game starts with) and "moveAfterEnd", the answer to a
-	// move after the end of the run, which the profile's illegalMove gives
+	// many tiles a game starts with); "moveAfterEnd", the answer to a move
+	// after the end of the run, which the profile's illegalMove gives
 	// (Online 2048 says only that a finished run cannot be continued; the
-	// suite then also takes the refusal finished).
+	// suite then also takes the refusal finished); and "newGameSeed", how
+	// a game started without a seed draws its tiles, which tileproof takes
+	// to be independent of the game before (Online 2048 seeds every run,
+	// from "2048-practice" unless another seed is entered, so its new games
+	// may all be one game; the suite then tests no repeat).
 	Unstated []string
 }
 
@@ -186,7 +190,7 @@ type Profile struct {
 // as unstated, each once.
 func unstatedNamed(names []string) bool {
 	for i, n := range names {
-		if n != "startTiles" && n != "moveAfterEnd" || slices.Contains(names[:i], n) {
+		if n != "startTiles" && n != "moveAfterEnd" && n != "newGameSeed" || slices.Contains(names[:i], n) {
 			return false
 		}
 	}
@@ -256,7 +260,7 @@ func (p *Profile) Validate() error {
 	case p.StartTiles < 1 || p.StartTiles > p.Rows*p.Cols:
 		return bad("startTiles", "%d; a %dx%d board takes 1 to %d", p.StartTiles, p.Rows, p.Cols, p.Rows*p.Cols)
 	case !unstatedNamed(p.Unstated):
-		return bad("unstated", "%q; only startTiles and moveAfterEnd may be named, each once", p.Unstated)
+		return bad("unstated", "%q; only startTiles, moveAfterEnd and newGameSeed may be named, each once", p.Unstated)
 	case len(p.Spawn) == 0:
 		return bad("spawn", "no tiles; a spawn needs at least one value with a weight")
 	case p.MoveLimit < 0:
