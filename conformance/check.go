@@ -165,6 +165,8 @@ func (s *session) check(step CaseStep, out outcome, n int, res *CaseResult) bool
 	differs := ""
 	switch refusal := out.Refusal; {
 	case e.Error == "" && refusal == nil:
+	case refusal == nil && passedOver(s.profile, step, out):
+		// The source allows passing the move over; the rest is checked.
 	case refusal == nil:
 		differs = fmt.Sprintf("the rules refuse it (%s); the implementation accepted it", e.Error)
 	case e.Error == "" && refusedAfterEnd(s.profile, step, out.Before, refusal.Code):
@@ -229,6 +231,21 @@ func refusedAfterEnd(p *engine.Profile, step CaseStep, before ImplState, got str
 	return got == "finished" && step.Move != nil && before.Over &&
 		(e.Changed == nil || !*e.Changed) && (e.Spawned == nil || !*e.Spawned) &&
 		slices.Contains(p.Unstated, "moveAfterEnd")
+}
+
+// passedOver reports whether an implementation's answer to a move the
+// rules refuse (a move that changes nothing, illegal-move, or one after
+// the end, finished) is one its profile's source allows: the move passed
+// over, changing nothing (not changed, no points, no spawn, the state as
+// before), in a profile that lists illegalMove as unstated. The Rosetta
+// Code task says only that "The player shouldn't be able to skip their
+// turn by trying a move that doesn't change the board": that the move is
+// refused with an error, rather than passed over, is tileproof's choice.
+func passedOver(p *engine.Profile, step CaseStep, out outcome) bool {
+	mr := out.Move
+	return (step.Expect.Error == "illegal-move" || step.Expect.Error == "finished") &&
+		mr != nil && !mr.Changed && mr.Gained == 0 && mr.Spawn == nil && mr.State == out.Before &&
+		slices.Contains(p.Unstated, "illegalMove")
 }
 
 // record reports whether there was no mismatch; otherwise it records
