@@ -165,8 +165,12 @@ func (s *session) check(step CaseStep, out outcome, n int, res *CaseResult) bool
 	differs := ""
 	switch refusal := out.Refusal; {
 	case e.Error == "" && refusal == nil:
+	case refusal == nil && passedOver(s.profile, step, out):
+		// The source allows passing the move over; the rest is checked.
 	case refusal == nil:
 		differs = fmt.Sprintf("the rules refuse it (%s); the implementation accepted it", e.Error)
+	case e.Error == "" && refusedAfterEnd(s.profile, step, out.Before, refusal.Code):
+		// The source allows the refusal; the state after it is checked.
 	case e.Error == "":
 		differs = fmt.Sprintf("the rules accept it; the implementation refused it: %s", refusal)
 	case refusal.Code != e.Error && !noOpAfterEnd(s.profile, step, before, e.Error, refusal.Code):
@@ -211,6 +215,37 @@ func (s *session) check(step CaseStep, out outcome, n int, res *CaseResult) bool
 func noOpAfterEnd(p *engine.Profile, step CaseStep, before engine.Board, want, got string) bool {
 	return want == "finished" && got == "illegal-move" && p.Illegal == engine.Reject &&
 		step.Move != nil && !before.Legal(*step.Move)
+}
+
+// refusedAfterEnd reports whether an implementation's refusal got,
+// where the rules accept the step, is one its profile's source allows: a
+// move after the end of the run (before, the implementation's state, is
+// over) that the rules pass over without a change (protocol rule 3, in
+// an ignore profile), refused as finished, in a profile that lists
+// moveAfterEnd as unstated. Online 2048 says only "A finished run cannot
+// be continued": that such a move is answered as one that changes
+// nothing is tileproof's choice, and the refusal changes nothing either.
+// A step the rules expect to change the board is never excused.
+func refusedAfterEnd(p *engine.Profile, step CaseStep, before ImplState, got string) bool {
+	e := step.Expect
+	return got == "finished" && step.Move != nil && before.Over &&
+		(e.Changed == nil || !*e.Changed) && (e.Spawned == nil || !*e.Spawned) &&
+		slices.Contains(p.Unstated, "moveAfterEnd")
+}
+
+// passedOver reports whether an implementation's answer to a move the
+// rules refuse (a move that changes nothing, illegal-move, or one after
+// the end, finished) is one its profile's source allows: the move passed
+// over, changing nothing (not changed, no points, no spawn, the state as
+// before), in a profile that lists illegalMove as unstated. The Rosetta
+// Code task says only that "The player shouldn't be able to skip their
+// turn by trying a move that doesn't change the board": that the move is
+// refused with an error, rather than passed over, is tileproof's choice.
+func passedOver(p *engine.Profile, step CaseStep, out outcome) bool {
+	mr := out.Move
+	return (step.Expect.Error == "illegal-move" || step.Expect.Error == "finished") &&
+		mr != nil && !mr.Changed && mr.Gained == 0 && mr.Spawn == nil && mr.State == out.Before &&
+		slices.Contains(p.Unstated, "illegalMove")
 }
 
 // record reports whether there was no mismatch; otherwise it records

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -453,10 +454,13 @@ func (o *observer) results(alpha float64) []CaseResult {
 	}
 	// Repeated openings: games that share their start and the values of
 	// their first spawns, against what independent games of the profile's
-	// distribution share by chance (a Poisson test of the pairs).
+	// distribution share by chance (a Poisson test of the pairs); none
+	// where the profile's source seeds every game (newGameSeed unstated).
 	r := res("repeated-openings")
 	collision := startCollision(o.p) * math.Pow(spawnCollision(o.p), openingSpawns)
-	if o.games < 2 {
+	if slices.Contains(o.p.Unstated, "newGameSeed") {
+		r.Reason = fmt.Sprintf("not tested: the source of %s seeds every game, so its games may repeat (%d games, %d openings)", o.p.Name, o.games, len(o.openings))
+	} else if o.games < 2 {
 		r.Status, r.Reason = Skip, fmt.Sprintf("%d games of %d spawns or more observed: too few to compare", o.games, openingSpawns)
 	} else if pairs, lambda, p := repeatTest(o.openings, o.games, collision); p < alpha {
 		r.Status = SpawnWrong

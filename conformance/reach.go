@@ -21,6 +21,11 @@ import (
 //     game makes is a merge that makes the win tile, which wins, and
 //     nothing clears won. There the merge rule and the reach rule part,
 //     and only there;
+//   - the same under a win by reach whose spawns are all below the win
+//     tile: the move that first puts such a tile on the board wins, and
+//     won goes only with its board (an undo). Protocol rule 7 reads such
+//     a load through the rules (won); an implementation that takes the
+//     state as given differs only there, which no source speaks of;
 //   - keepPlaying without won, where the win asks: a player keeps
 //     playing only after winning.
 func winUnreachable(st Start, p *engine.Profile) string {
@@ -38,6 +43,8 @@ func winUnreachable(st Start, p *engine.Profile) string {
 		return fmt.Sprintf("no game under %s has won without a tile of %d or more on the board: tiles only grow, and an undo takes back won with its board", p.Name, win)
 	case !st.Won && largest >= win && p.Win.When == engine.Merge && below:
 		return fmt.Sprintf("no game under %s holds a tile of %d or more without having won: its spawns are smaller, so the first such tile is a merge that makes %d, which wins, and nothing clears won (the merge rule and the reach rule part only on such a state)", p.Name, win, win)
+	case !st.Won && largest >= win && below:
+		return fmt.Sprintf("no game under %s holds a tile of %d or more without having won: its spawns are smaller, so such a tile is first on the board after a move, which wins, and won goes only with its board (whether a load reads won from the board or takes it as given differs only on such a state)", p.Name, win)
 	case st.KeepPlaying && !st.Won && p.Win.Then == engine.Ask:
 		return fmt.Sprintf("no game under %s keeps playing without having won: play is kept on only when the win stops it", p.Name)
 	}

@@ -40,6 +40,40 @@ func TestWinByReachUnderMergeRule(t *testing.T) {
 	}
 }
 
+// TestWonAsLoadedUnderReachRule: tile-merge, pgs and online-2048 win
+// when a tile of the win tile (or the run's target) or more is on the
+// board after a move, and read a loaded state so too (protocol rule 7).
+// Their spawns are 2s and 4s, so in every game the first such tile is a
+// merge that makes exactly the win tile: the merge rule, under which a
+// load keeps won as given, plays every game alike. An implementation that
+// takes the loaded won as given (the engine, the three profiles set to
+// merge) must pass every case whose state a game reaches: a loaded tile
+// of the win tile or more without won is reported apart.
+func TestWonAsLoadedUnderReachRule(t *testing.T) {
+	names := []string{"tile-merge", "pgs", "online-2048"}
+	var merge []*engine.Profile
+	for _, name := range names {
+		p, err := engine.BuiltinProfile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = p.Clone()
+		p.Win.When = engine.Merge
+		merge = append(merge, p)
+	}
+	rep, err := Run(t.Context(), loadRepoPack(t), &Builtin{Profiles: merge}, Options{Profiles: names, Properties: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed, _ := rep.Failures()
+	for _, f := range failed {
+		t.Errorf("%s [%s]: %s: %s", f.Case, f.Profile, f.Status, f.Reason)
+	}
+	if len(rep.UnreachableFailures()) == 0 {
+		t.Errorf("no case tells a won read from the board from one taken as loaded, even on a state no game reaches")
+	}
+}
+
 // TestWinUnreachable: the starts no game of the profile reaches by its
 // win, and starts a game does reach, under each kind of win.
 func TestWinUnreachable(t *testing.T) {
@@ -63,7 +97,10 @@ func TestWinUnreachable(t *testing.T) {
 		{"rosetta", Start{Board: big}, "without having won"},
 		{"classic", Start{Board: small, Won: true}, "has won without"},
 		{"classic", Start{Board: small, KeepPlaying: true}, "keeps playing"},
-		{"tile-merge", Start{Board: big}, ""}, // the reach rule: won on load
+		{"tile-merge", Start{Board: big}, "without having won"}, // the reach rule wins on the move that makes it
+		{"tile-merge", Start{Board: big, Won: true}, ""},
+		{"online-2048", Start{Board: big, Setup: &engine.Setup{Target: 4096}}, ""},
+		{"online-2048", Start{Board: big, Setup: &engine.Setup{Target: 512, OpenEnded: true}}, "tile of 512"},
 		{"pgs", Start{Board: small, Won: true}, "has won without"},
 		{"online-2048", Start{Board: board("128 . . .\n. . . .\n. . . .\n. . . ."), Won: true, Setup: &engine.Setup{Target: 128}}, ""},
 		{"online-2048", Start{Board: board("64 . . .\n. . . .\n. . . .\n. . . ."), Won: true, Setup: &engine.Setup{Target: 128}}, "tile of 128"},

@@ -173,10 +173,31 @@ type Profile struct {
 	RNG string
 	// Unstated names the parameters, by their key in a profile file, whose
 	// value the profile's source does not give and tileproof chose: the
-	// conformance suite holds no implementation to them. Only
-	// "startTiles" may be named (Tile Merge's and PGS's documents do not
-	// say how many tiles a game starts with).
+	// conformance suite holds no implementation to them. Only four may be
+	// named: "startTiles" (Tile Merge's and PGS's documents do not say how
+	// many tiles a game starts with); "illegalMove" (the Rosetta Code task
+	// does not let a move that changes nothing count, but does not say it
+	// is refused rather than passed over: the suite takes either, and a
+	// move after the end passed over too); "moveAfterEnd", the answer to a move
+	// after the end of the run, which the profile's illegalMove gives
+	// (Online 2048 says only that a finished run cannot be continued; the
+	// suite then also takes the refusal finished); and "newGameSeed", how
+	// a game started without a seed draws its tiles, which tileproof takes
+	// to be independent of the game before (Online 2048 seeds every run,
+	// from "2048-practice" unless another seed is entered, so its new games
+	// may all be one game; the suite then tests no repeat).
 	Unstated []string
+}
+
+// unstatedNamed reports whether names holds only what a profile may list
+// as unstated, each once.
+func unstatedNamed(names []string) bool {
+	for i, n := range names {
+		if n != "startTiles" && n != "moveAfterEnd" && n != "newGameSeed" && n != "illegalMove" || slices.Contains(names[:i], n) {
+			return false
+		}
+	}
+	return true
 }
 
 // Generator returns the name of the generator the profile's seeded games
@@ -241,8 +262,8 @@ func (p *Profile) Validate() error {
 		return bad("cols", "%d is outside %d to %d", p.Cols, MinSide, MaxSide)
 	case p.StartTiles < 1 || p.StartTiles > p.Rows*p.Cols:
 		return bad("startTiles", "%d; a %dx%d board takes 1 to %d", p.StartTiles, p.Rows, p.Cols, p.Rows*p.Cols)
-	case len(p.Unstated) > 1 || len(p.Unstated) == 1 && p.Unstated[0] != "startTiles":
-		return bad("unstated", "%q; only startTiles may be named", p.Unstated)
+	case !unstatedNamed(p.Unstated):
+		return bad("unstated", "%q; only startTiles, illegalMove, moveAfterEnd and newGameSeed may be named, each once", p.Unstated)
 	case len(p.Spawn) == 0:
 		return bad("spawn", "no tiles; a spawn needs at least one value with a weight")
 	case p.MoveLimit < 0:
