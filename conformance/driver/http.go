@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
@@ -197,16 +198,28 @@ func (h *HTTP) Hello() (conformance.Hello, error) {
 	}
 	hello := conformance.Hello{Name: h.BaseURL, Version: "http", Protocol: protocol.Version}
 	if sv := list.Server; sv != nil && sv.Name != "" {
+		if err := longest("GET /api/games: server.name", sv.Name, protocol.MaxNameLength); err != nil {
+			return conformance.Hello{}, err
+		}
+		if err := longest("GET /api/games: server.version", sv.Version, protocol.MaxNameLength); err != nil {
+			return conformance.Hello{}, err
+		}
 		hello.Name, hello.Version = sv.Name, sv.Version
 	}
 	h.specs = map[string]protocol.Spec{}
 	for _, game := range list.Games {
+		if err := longest("GET /api/games: a game", game, protocol.MaxProfileLength); err != nil {
+			return conformance.Hello{}, err
+		}
 		r, err := h.do("GET", "/api/games/"+url.PathEscape(game)+"/init?seed=hello", nil)
 		if err != nil {
 			return conformance.Hello{}, err
 		}
 		if r.Spec == nil {
 			return conformance.Hello{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "init of " + game + " has no spec"}
+		}
+		if err := longest("init of "+game+": spec.profile", r.Spec.Profile, protocol.MaxProfileLength); err != nil {
+			return conformance.Hello{}, err
 		}
 		if _, dup := h.specs[r.Spec.Profile]; dup {
 			continue // a profile served twice counts once
@@ -365,12 +378,33 @@ func (h *HTTP) post(g *httpGame, action protocol.ActionBody) (*httpResponse, err
 		return nil, err
 	}
 	if !r.OK {
+		if err := longest(action.Type+": error", r.Error, protocol.MaxNameLength); err != nil {
+			return nil, err
+		}
+		if err := longest(action.Type+": reason", r.Reason, protocol.MaxMessageLength); err != nil {
+			return nil, err
+		}
 		if g.legal, err = r.legalMoves(); err != nil {
 			return nil, err
 		}
 		return nil, &conformance.RuleError{Code: r.Error, Message: r.Reason}
 	}
 	return r, nil
+}
+
+// longest returns a protocol error when s, what the server sent as
+// field, has more than max characters: the exec protocol's limits
+// (protocol.MaxNameLength, MaxMessageLength), held to a server too. Its
+// text goes into every report, and a refusal's into each failing
+// check's: 16 MiB reasons took a run past 20 GB.
+func longest(field, s string, max int) error {
+	if len(s) <= max {
+		return nil // no more bytes than characters allowed
+	}
+	if n := utf8.RuneCountInString(s); n > max {
+		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: %d characters, more than %d", field, n, max)}
+	}
+	return nil
 }
 
 // Move posts a move.
@@ -425,6 +459,7 @@ func (h *HTTP) PlayAll(profile string, games []conformance.OneMove) []conformanc
 				if _, r.Err = h.load(&g, profile, games[i].State, base+i+1); r.Err == nil {
 					r.Move, r.Err = h.move(&g, games[i].Move, nil)
 				}
+				r.Err = keptRefusal(r.Err)
 				if de, ok := errors.AsType[*conformance.DriverError](r.Err); ok {
 					failure.CompareAndSwap(nil, de)
 					failed.Store(true)

@@ -1,0 +1,116 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/protocol"
+)
+
+// An implementation that answers within the protocol's limits can still
+// make the runner hold what it sends: these tests hold the runner to
+// bounds whatever it sends (docs/security.md, "The conformance runner").
+
+// retained returns how many bytes of heap what f returns holds, the
+// garbage collected before and after.
+func retained(f func() any) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	kept := f()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(kept)
+	if after.HeapAlloc < before.HeapAlloc {
+		return 0
+	}
+	return after.HeapAlloc - before.HeapAlloc
+}
+
+// TestPlayAllKeepsLittle: a batch whose every game is refused with the
+// longest message the protocol allows (65,536 characters of four bytes)
+// keeps a little of each message, not all of it: the property checks
+// play thousands of games in a batch (a 256 KiB message each held 1.3 GB
+// and took a run to 2 GB), and read only that a game was refused.
+func TestPlayAllKeepsLittle(t *testing.T) {
+	games := randomGames(256, 4)
+	check := func(t *testing.T, impl conformance.Pipeliner) {
+		var out []conformance.OneMoveResult
+		n := retained(func() any {
+			out = impl.PlayAll("classic", games)
+			return out
+		})
+		for i, r := range out {
+			var re *conformance.RuleError
+			if !errors.As(r.Err, &re) || re.Code != "illegal-move" || !strings.HasPrefix(re.Message, "\U0001F600") || len(re.Message) > keptMessage+3 {
+				t.Fatalf("game %d: %.80v", i+1, r.Err)
+			}
+		}
+		if n > 8<<20 {
+			t.Errorf("the batch's results hold %.1f MB of heap (%d games)", float64(n)/(1<<20), len(games))
+		}
+	}
+	t.Run("exec", func(t *testing.T) {
+		e := &Exec{Command: fake(t, "long-refusal"), Timeout: 10 * time.Second, Stderr: io.Discard}
+		defer e.Close()
+		check(t, e)
+	})
+	t.Run("http", func(t *testing.T) {
+		ts := httptest.NewServer(hostileServer(t, strings.Repeat("\U0001F600", protocol.MaxMessageLength), "tileproof-serve"))
+		defer ts.Close()
+		check(t, &HTTP{BaseURL: ts.URL, Timeout: 10 * time.Second})
+	})
+}
+
+// hostileServer is a server of the API with one game, classic, that
+// refuses every action as illegal-move with reason, and names itself
+// name.
+func hostileServer(t *testing.T, reason, name string) http.Handler {
+	srv := builtinServer(t)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/api/games":
+			fmt.Fprintf(w, `{"games":["classic"],"server":{"name":%q,"version":"1"}}`, name)
+		case r.Method == "POST":
+			fmt.Fprintf(w, `{"ok":false,"error":"illegal-move","reason":%q,"legalActions":[]}`, reason)
+		default:
+			srv.ServeHTTP(w, r)
+		}
+	})
+}
+
+// TestHTTPLongFields: a server's name, version and refusals are held to
+// the exec protocol's limits: a reason of 16 MiB in every refusal, kept
+// in every failing check, took a run of the suite past 20 GB.
+func TestHTTPLongFields(t *testing.T) {
+	t.Run("reason", func(t *testing.T) {
+		ts := httptest.NewServer(hostileServer(t, strings.Repeat("é", protocol.MaxMessageLength+1), "x"))
+		defer ts.Close()
+		h := &HTTP{BaseURL: ts.URL}
+		_, err := h.Load("classic", conformance.LoadState{Board: classicBoard})
+		wantDriverError(t, err, conformance.ProtocolError, "observe: reason: 65537 characters, more than 65536")
+	})
+	t.Run("reason-allowed", func(t *testing.T) {
+		ts := httptest.NewServer(hostileServer(t, strings.Repeat("é", protocol.MaxMessageLength), "x"))
+		defer ts.Close()
+		_, err := (&HTTP{BaseURL: ts.URL}).Load("classic", conformance.LoadState{Board: classicBoard})
+		var re *conformance.RuleError
+		if !errors.As(err, &re) || len(re.Message) != 2*protocol.MaxMessageLength {
+			t.Errorf("%.80v", err)
+		}
+	})
+	t.Run("name", func(t *testing.T) {
+		ts := httptest.NewServer(hostileServer(t, "no", strings.Repeat("n", protocol.MaxNameLength+1)))
+		defer ts.Close()
+		_, err := (&HTTP{BaseURL: ts.URL}).Hello()
+		wantDriverError(t, err, conformance.ProtocolError, "server.name: 257 characters, more than 256")
+	})
+}
