@@ -69,6 +69,7 @@ func fakeAnswer(id int, op string) string {
 //	endless-line       answers hello, then a line without end
 //	profiles N         hello lists classic N times
 //	stderr N           writes N bytes to stderr, then answers everything
+//	stderr-hostile     writes hostileStderr to stderr, then answers everything
 //	close-stdout       answers hello, closes stdout and runs on
 //	exit-after-hello   answers hello, then exits with status 7 at the next request
 //	no-state           answers hello, then {"id":N,"ok":true} to everything
@@ -110,6 +111,9 @@ func runFake(mode string) int {
 				say(fmt.Sprintf(`{"id":%d,"ok":true,"protocol":1,"name":"fake","version":"1","profiles":[%s],"features":[]}`, req.ID, strings.Repeat(`"classic",`, n-1)+`"classic"`))
 			case "stderr":
 				os.Stderr.Write([]byte(strings.Repeat("x", n)))
+				say(fakeAnswer(req.ID, req.Op))
+			case "stderr-hostile":
+				os.Stderr.WriteString(hostileStderr)
 				say(fakeAnswer(req.ID, req.Op))
 			default:
 				say(fakeAnswer(req.ID, req.Op))

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -113,4 +114,47 @@ func TestHTTPLongFields(t *testing.T) {
 		_, err := (&HTTP{BaseURL: ts.URL}).Hello()
 		wantDriverError(t, err, conformance.ProtocolError, "server.name: 257 characters, more than 256")
 	})
+}
+
+// hostileStderr, raw on a terminal, sets the window's title, writes the
+// clipboard (OSC 52), hides all that follows (the report) and rewrites
+// the line before it.
+const hostileStderr = "log\x1b]0;title\x07\x1b]52;c;cm0gLXJmIH4=\x07\x1b[8m\n\x1b[1A\x1b[2K\rok \u202eLIAF\xff\n"
+
+// TestExecStderrShownSafely: the implementation's stderr reaches the
+// runner's terminal with every control, escape sequence and
+// bidirectional override shown (\x1b, \u202e), each line prefixed; a
+// character cut between two writes is shown whole.
+func TestExecStderrShownSafely(t *testing.T) {
+	var stderr bytes.Buffer
+	e := &Exec{Command: fake(t, "stderr-hostile"), Stderr: &stderr}
+	if _, err := e.Hello(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		e.stderr.mu.Lock()
+		n := e.stderr.written
+		e.stderr.mu.Unlock()
+		if n == len(hostileStderr) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d bytes of stderr copied", n)
+		}
+	}
+	e.Close()
+	want := `impl: log\x1b]0;title\x07\x1b]52;c;cm0gLXJmIH4=\x07\x1b[8m` + "\n" + `impl: \x1b[1A\x1b[2K\x0dok \u202eLIAF\xff` + "\n"
+	if got := stderr.String(); got != want {
+		t.Errorf("stderr passed on as\n%q, want\n%q", got, want)
+	}
+
+	var b strings.Builder
+	c := &cappedWriter{w: &b, prefix: "impl: ", limit: StderrLimit}
+	for _, part := range []string{"caf\xc3", "\xa9 \xf0\x9f", "\x98", "\x80\n\xe2\x80"} {
+		c.Write([]byte(part))
+	}
+	c.close()
+	if got, want := b.String(), "impl: café 😀\nimpl: \\xe2\\x80"; got != want {
+		t.Errorf("characters cut between writes: %q, want %q", got, want)
+	}
 }
