@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"strings"
 	"testing"
+
+	"github.com/tileproof/tileproof/engine"
 )
 
 // An implementation names itself and words its messages: each is made
@@ -79,5 +81,79 @@ func TestJUnitHostileName(t *testing.T) {
 	}
 	if !strings.HasPrefix(doc.Name, `tileproof conformance: </testsuites><testsuites name="x">evil`) || len(doc.Suites) != 1 || strings.Contains(b.String(), "\x1b") {
 		t.Errorf("name %q, %d suites\n%s", doc.Name, len(doc.Suites), b.String())
+	}
+}
+
+// noControlBytes fails unless out has no control byte but newlines.
+func noControlBytes(t *testing.T, what, out string) {
+	t.Helper()
+	for i := 0; i < len(out); i++ {
+		if c := out[i]; c < 0x20 && c != '\n' || c == 0x7f {
+			t.Fatalf("%s: byte %#x at %d: %q", what, c, i, out)
+		}
+	}
+}
+
+// TestExploreObserveTextHostile: conform --explore's and --observe's
+// summaries show the implementation's name and messages visibly
+// (\x1b), as the report does (before 2026-12-07 they were written raw).
+func TestExploreObserveTextHostile(t *testing.T) {
+	res := hostileReport().Results[0]
+	impl := Hello{Name: hostileImpl, Version: "1\x1b[0m"}
+	found := &FoundCase{ID: "explore-classic-x", YAML: []byte("cases: []\n"), Case: &Case{}, Result: res, Reproduced: true}
+	x := &Exploration{Impl: impl, Profiles: []string{"classic"}, Divergences: []ExploreDivergence{{Game: 1, Move: 2, Profile: "classic", Result: res, Found: found}},
+		Stopped: "interrupted \x1b[2K"}
+	var b strings.Builder
+	x.WriteText(&b)
+	noControlBytes(t, "explore", b.String())
+	if !strings.Contains(b.String(), `evil\x1b[2K\x0dok`) || !strings.Contains(b.String(), `\x1b]52;c;`) {
+		t.Errorf("the name or the message is not shown:\n%s", b.String())
+	}
+	o := &ObserveResult{Impl: impl, Profiles: []string{"classic"}, Divergences: []Observed{{Game: 1, Move: 2, Profile: "classic", Player: "random", Result: res}},
+		Results: []CaseResult{res}}
+	b.Reset()
+	o.WriteText(&b)
+	noControlBytes(t, "observe", b.String())
+	if !strings.Contains(b.String(), `evil\x1b[2K\x0dok`) || !strings.Contains(b.String(), `\x1b]52;c;`) {
+		t.Errorf("the name or the message is not shown:\n%s", b.String())
+	}
+}
+
+// hostileBuiltin is the engine under a hostile name, refusing every
+// move left with a hostile message.
+type hostileBuiltin struct{ *Builtin }
+
+func (h hostileBuiltin) Hello() (Hello, error) {
+	hello, err := h.Builtin.Hello()
+	hello.Name, hello.Version = hostileImpl, "1\x1b[0m"
+	return hello, err
+}
+
+func (h hostileBuiltin) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	if d == engine.Left {
+		return MoveResult{}, &RuleError{Code: "illegal-move", Message: "no\x1b[2K\rok\u202e\x00\nsteps: []"}
+	}
+	return h.Builtin.Move(d, spawn)
+}
+
+// TestExploreHostileName: a divergence of an implementation whose name
+// and messages hold control characters is written as a case all the
+// same, their controls shown (\x1b) in its source, description and
+// comment: before 2026-12-07 the case did not read back (a YAML
+// document holds no control character), and the run stopped, exit 2.
+func TestExploreHostileName(t *testing.T) {
+	rep, err := Explore(t.Context(), hostileBuiltin{&Builtin{}}, ExploreOptions{Games: 2, Seed: 1, Profiles: []string{"classic"}, Impl: "exec:evil\x1b[8m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Divergences) == 0 || rep.Divergences[0].Found == nil {
+		t.Fatalf("divergences %+v", rep.Divergences)
+	}
+	yaml := string(rep.Divergences[0].Found.YAML)
+	noControlBytes(t, "the case", yaml)
+	for _, want := range []string{`evil\x1b[2K\x0dok`, `exec:evil\x1b[8m`, `no\x1b[2K\x0dok\u202e\x00`} {
+		if !strings.Contains(yaml, want) {
+			t.Errorf("the case does not show %s:\n%s", want, yaml)
+		}
 	}
 }
