@@ -88,9 +88,11 @@ func hostileServer(t *testing.T, reason, name string) http.Handler {
 	})
 }
 
-// TestHTTPLongFields: a server's name, version and refusals are held to
-// the exec protocol's limits: a reason of 16 MiB in every refusal, kept
-// in every failing check, took a run of the suite past 20 GB.
+// TestHTTPLongFields: a server's name, version, refusals and results
+// are held to the exec protocol's limits: a reason of 16 MiB in every
+// refusal, kept in every failing check, took a run of the suite past
+// 20 GB. (The exec protocol's result is one of five words; a server's
+// is held to 256 characters, and an unknown word stays a mismatch.)
 func TestHTTPLongFields(t *testing.T) {
 	t.Run("reason", func(t *testing.T) {
 		ts := httptest.NewServer(hostileServer(t, strings.Repeat("é", protocol.MaxMessageLength+1), "x"))
@@ -107,6 +109,19 @@ func TestHTTPLongFields(t *testing.T) {
 		if !errors.As(err, &re) || len(re.Message) != 2*protocol.MaxMessageLength {
 			t.Errorf("%.80v", err)
 		}
+	})
+	t.Run("result", func(t *testing.T) {
+		srv := builtinServer(t)
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != "POST" {
+				srv.ServeHTTP(w, r)
+				return
+			}
+			fmt.Fprintf(w, `{"ok":true,"state":{},"observation":{"board":[[0,0],[0,0]],"result":"%s"},"legalActions":[]}`, strings.Repeat("r", 1<<20))
+		}))
+		defer ts.Close()
+		_, err := (&HTTP{BaseURL: ts.URL}).Load("classic", conformance.LoadState{Board: classicBoard})
+		wantDriverError(t, err, conformance.ProtocolError, "observation.result: 1048576 characters, more than 256")
 	})
 	t.Run("name", func(t *testing.T) {
 		ts := httptest.NewServer(hostileServer(t, "no", strings.Repeat("n", protocol.MaxNameLength+1)))

@@ -314,6 +314,9 @@ func (g *httpGame) take(r *httpResponse, err error) (conformance.ImplState, erro
 		return conformance.ImplState{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "the answer has no state or observation"}
 	}
 	o := r.Observation
+	if err := longest("observation.result", o.Result, protocol.MaxNameLength); err != nil {
+		return conformance.ImplState{}, err
+	}
 	st, err := fromWire(protocol.WireState{Board: o.Board, Score: o.Score, Moves: o.Moves, Won: o.Won, Over: o.Over, Result: o.Result}, "observation.board")
 	if err != nil {
 		return conformance.ImplState{}, err
