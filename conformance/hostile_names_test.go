@@ -157,3 +157,30 @@ func TestExploreHostileName(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONReportNoTerminalRunes: conform --json writes the C1 controls
+// and format characters of the implementation's name and messages as
+// \u escapes (\u009b, \u202e, a pair beyond the BMP), which JSON itself
+// writes raw, as verify --json does; the report reads back the same.
+func TestJSONReportNoTerminalRunes(t *testing.T) {
+	r := hostileReport()
+	r.Impl.Name = "a\u009b2J\u202eb\U000e0001"
+	r.Results[0].Reason = "r\u2067\u0085"
+	var b strings.Builder
+	if err := r.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, c := range []rune{0x9b, 0x202e, 0xe0001, 0x2067, 0x85} {
+		if strings.ContainsRune(out, c) {
+			t.Errorf("%U written raw", c)
+		}
+	}
+	if !strings.Contains(out, `a\u009b2J\u202eb\udb40\udc01`) {
+		t.Errorf("the name: %s", out[:200])
+	}
+	back, err := ReadReport(strings.NewReader(out))
+	if err != nil || back.Impl.Name != r.Impl.Name || back.Results[0].Reason != r.Results[0].Reason {
+		t.Errorf("read back: %v, %q", err, back.Impl.Name)
+	}
+}
