@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -171,5 +172,33 @@ func TestExecStderrShownSafely(t *testing.T) {
 	c.close()
 	if got, want := b.String(), "impl: café 😀\nimpl: \\xe2\\x80"; got != want {
 		t.Errorf("characters cut between writes: %q, want %q", got, want)
+	}
+}
+
+// TestHTTPManyFeatures: a spec of 200,000 features (2 MB) is a protocol
+// error at once: each feature was compared with every other, and the
+// runner spun for hours, past its deadline and an interrupt.
+func TestHTTPManyFeatures(t *testing.T) {
+	srv := builtinServer(t)
+	features := make([]string, 200000)
+	for i := range features {
+		features[i] = fmt.Sprintf("f%d", i)
+	}
+	list, _ := json.Marshal(features)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.Contains(r.URL.Path, "/init") {
+			srv.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, r)
+		w.Write(bytes.Replace(rec.Body.Bytes(), []byte(`"features":[`), append(append([]byte(`"features":`), list...), []byte(`,"x":[`)...), 1))
+	}))
+	defer ts.Close()
+	start := time.Now()
+	_, err := (&HTTP{BaseURL: ts.URL}).Hello()
+	wantDriverError(t, err, conformance.ProtocolError, "spec.features: 200000 features, more than 256")
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("hello took %v", d)
 	}
 }

@@ -221,6 +221,16 @@ func (h *HTTP) Hello() (conformance.Hello, error) {
 		if err := longest("init of "+game+": spec.profile", r.Spec.Profile, protocol.MaxProfileLength); err != nil {
 			return conformance.Hello{}, err
 		}
+		// The features are compared each with every profile's: a list
+		// of 200,000 spun the runner for hours, deaf to its deadline.
+		if n := len(r.Spec.Features); n > protocol.MaxFeatures {
+			return conformance.Hello{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("init of %s: spec.features: %d features, more than %d", game, n, protocol.MaxFeatures)}
+		}
+		for _, f := range r.Spec.Features {
+			if err := longest("init of "+game+": a feature", f, protocol.MaxProfileLength); err != nil {
+				return conformance.Hello{}, err
+			}
+		}
 		if _, dup := h.specs[r.Spec.Profile]; dup {
 			continue // a profile served twice counts once
 		}
