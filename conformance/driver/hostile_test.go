@@ -89,8 +89,8 @@ func hostileServer(t *testing.T, reason, name string) http.Handler {
 	})
 }
 
-// TestHTTPLongFields: a server's name, version, refusals and results
-// are held to the exec protocol's limits: a reason of 16 MiB in every
+// TestHTTPLongFields: a server's name, version, refusals, results and
+// legal moves are held to the exec protocol's limits: a reason of 16 MiB in every
 // refusal, kept in every failing check, took a run of the suite past
 // 20 GB. (The exec protocol's result is one of five words; a server's
 // is held to 256 characters, and an unknown word stays a mismatch.)
@@ -123,6 +123,20 @@ func TestHTTPLongFields(t *testing.T) {
 		defer ts.Close()
 		_, err := (&HTTP{BaseURL: ts.URL}).Load("classic", conformance.LoadState{Board: classicBoard})
 		wantDriverError(t, err, conformance.ProtocolError, "observation.result: 1048576 characters, more than 256")
+	})
+	t.Run("legal", func(t *testing.T) {
+		srv := builtinServer(t)
+		moves := strings.Repeat(`{"type":"move","direction":"left"},`, 5)
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != "POST" {
+				srv.ServeHTTP(w, r)
+				return
+			}
+			fmt.Fprintf(w, `{"ok":true,"state":{},"observation":{"board":[[2,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"result":"playing"},"legalActions":[%s{"type":"observe"}]}`, moves)
+		}))
+		defer ts.Close()
+		_, err := (&HTTP{BaseURL: ts.URL}).Load("classic", conformance.LoadState{Board: classicBoard})
+		wantDriverError(t, err, conformance.ProtocolError, "legalActions: more than 4 moves")
 	})
 	t.Run("name", func(t *testing.T) {
 		ts := httptest.NewServer(hostileServer(t, "no", strings.Repeat("n", protocol.MaxNameLength+1)))

@@ -258,8 +258,9 @@ func (h *HTTP) Hello() (conformance.Hello, error) {
 }
 
 // legalMoves reads the moves of an answer's legalActions (the other
-// actions are not moves); a move in an unknown direction is a protocol
-// error, as on the exec protocol.
+// actions are not moves); a move in an unknown direction, or more moves
+// than there are directions, is a protocol error, as on the exec
+// protocol (where a direction listed twice is one too).
 func (r *httpResponse) legalMoves() ([]engine.Direction, error) {
 	var out []engine.Direction
 	for _, a := range r.LegalActions {
@@ -270,7 +271,12 @@ func (r *httpResponse) legalMoves() ([]engine.Direction, error) {
 		if err != nil {
 			return nil, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "legalActions: " + err.Error()}
 		}
-		out = append(out, d)
+		if out = append(out, d); len(out) > len(engine.Directions) {
+			// A list past the four directions is kept, and quoted, by
+			// every check that compares it: hundreds of thousands of
+			// moves in an answer would cost megabytes a failing check.
+			return nil, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("legalActions: more than %d moves", len(engine.Directions))}
+		}
 	}
 	return out, nil
 }
