@@ -216,3 +216,43 @@ func TestHTTPManyFeatures(t *testing.T) {
 		t.Errorf("hello took %v", d)
 	}
 }
+
+// TestHTTPStopsAfterTimeouts: a server that says hello and then answers
+// no action costs three timeouts, as an adapter does over exec, not one
+// a request: the rest is reported as not run, saying why (before
+// 2026-12-07 every request waited its timeout: the whole run's deadline,
+// 30 minutes by default, for the pack).
+func TestHTTPStopsAfterTimeouts(t *testing.T) {
+	srv := builtinServer(t)
+	quit := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == "POST" {
+			select {
+			case <-quit:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	defer close(quit)
+	h := &HTTP{BaseURL: ts.URL, Timeout: 300 * time.Millisecond}
+	start := time.Now()
+	rep := runCore(t, h)
+	if elapsed := time.Since(start); elapsed > 10*h.Timeout {
+		t.Errorf("the run took %v", elapsed)
+	}
+	i := 0
+	for _, res := range rep.Results {
+		if res.Status == conformance.Skip {
+			continue
+		}
+		if i++; res.Status != conformance.Timeout {
+			t.Fatalf("%s: %s: %s", res.Case, res.Status, res.Reason)
+		}
+		if i > 3 && !strings.Contains(res.Reason, "not run: the implementation timed out on 3 requests in a row (the last: POST /api/games/classic/action); the driver stopped") {
+			t.Fatalf("%s: %s", res.Case, res.Reason)
+		}
+	}
+}

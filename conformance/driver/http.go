@@ -48,8 +48,15 @@ type HTTP struct {
 	// Context bounds the run: its deadline, its cancellation; nil means
 	// context.Background(), no bound.
 	Context context.Context
+	// MaxTimeouts is how many timeouts in a row stop the driver, as
+	// [Exec]'s: every later request fails at once, not run, with the
+	// reason; 0 means 3.
+	MaxTimeouts int
 
-	client *http.Client
+	client   *http.Client
+	mu       sync.Mutex               // guards timeouts and stopped: PlayAll's requests run at once
+	timeouts int                      // in a row
+	stopped  *conformance.DriverError // why the driver stopped; nil while it runs
 	// answered is when the server last answered a request in full
 	// (UnixNano): a request waits for its answer Timeout from the later
 	// of its sending and that, so that one behind PlayAll's others at a
@@ -99,6 +106,9 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 	if run.Err() != nil {
 		return h.notRun(run)
 	}
+	if err := h.stop(); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancelCause(run)
 	defer cancel(nil)
 	defer h.watch(ctx, cancel, cmp.Or(h.Timeout, defaultTimeout))()
@@ -117,7 +127,7 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 		}
 		var ue *url.Error
 		if errors.Is(context.Cause(ctx), errNoAnswer) || errors.As(err, &ue) && ue.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) {
-			return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s %s: no answer in time", method, path)}
+			return h.timedOut(method, path)
 		}
 		return &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s %s: %v", method, path, err)}
 	}
@@ -127,7 +137,7 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 	case err != nil && run.Err() != nil:
 		return h.notRun(run)
 	case err != nil && ctx.Err() != nil:
-		return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s %s: no answer in time", method, path)}
+		return h.timedOut(method, path)
 	case err != nil:
 		return &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s %s: %v", method, path, err)}
 	case len(data) > maxHTTPBody:
@@ -136,10 +146,36 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, truncate(strings.TrimSpace(string(data)), 200))}
 	}
 	h.answered.Store(time.Now().UnixNano())
+	h.mu.Lock()
+	h.timeouts = 0
+	h.mu.Unlock()
 	if err := json.Unmarshal(data, out); err != nil {
 		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: the answer is not the API's JSON: %v", method, path, err)}
 	}
 	return nil
+}
+
+// stop returns why the driver has stopped, nil while it runs.
+func (h *HTTP) stop() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.stopped == nil {
+		return nil
+	}
+	return h.stopped
+}
+
+// timedOut counts a request that got no answer in time and returns its
+// failure: after MaxTimeouts in a row the driver stops, as [Exec] does
+// (a server that answers hello and then nothing cost every request its
+// timeout, the whole run's deadline: 30 minutes by default).
+func (h *HTTP) timedOut(method, path string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.timeouts++; h.timeouts >= cmp.Or(h.MaxTimeouts, 3) && h.stopped == nil {
+		h.stopped = &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("not run: the implementation timed out on %d requests in a row (the last: %s %s); the driver stopped", h.timeouts, method, path)}
+	}
+	return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s %s: no answer in time", method, path)}
 }
 
 // errNoAnswer is the cause of a request's context cancelled by
