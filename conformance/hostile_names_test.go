@@ -82,6 +82,18 @@ func TestJUnitHostileName(t *testing.T) {
 	if !strings.HasPrefix(doc.Name, `tileproof conformance: </testsuites><testsuites name="x">evil`) || len(doc.Suites) != 1 || strings.Contains(b.String(), "\x1b") {
 		t.Errorf("name %q, %d suites\n%s", doc.Name, len(doc.Suites), b.String())
 	}
+	// The controls and format characters show as a terminal shows them,
+	// not as U+FFFD, and no right-to-left override is left to act on a
+	// CI's page (before 2026-12-07 it was written raw).
+	r.Impl.Name += "\u202e"
+	r.Results[0].Reason += "\u2067"
+	b.Reset()
+	if err := r.WriteJUnit(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(b.String(), "\u202e\u2067\ufffd") || !strings.Contains(b.String(), `evil\x1b[2K\x0dok`) || !strings.Contains(b.String(), `differs\u2067`) {
+		t.Errorf("%s", b.String())
+	}
 }
 
 // noControlBytes fails unless out has no control byte but newlines.
