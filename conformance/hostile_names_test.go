@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"encoding/xml"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -195,4 +196,41 @@ func TestJSONReportNoTerminalRunes(t *testing.T) {
 	if err != nil || back.Impl.Name != r.Impl.Name || back.Results[0].Reason != r.Results[0].Reason {
 		t.Errorf("read back: %v, %q", err, back.Impl.Name)
 	}
+}
+
+// longRefuser is the engine refusing every move with a message of
+// 65,536 four-byte characters, the longest the exec protocol allows.
+type longRefuser struct{ *Builtin }
+
+var longRefusal = strings.Repeat("\U0001F600", 65536)
+
+func (l longRefuser) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	return MoveResult{}, &RuleError{Code: "illegal-move", Message: longRefusal}
+}
+
+// TestExploreKeepsLittle: exploring an implementation that refuses
+// every move with the longest message allowed keeps a little of each
+// game's divergence after the first of its kind, not all of it: 2,000
+// games held 980 MB (before 2026-12-07).
+func TestExploreKeepsLittle(t *testing.T) {
+	var rep *Exploration
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	rep, err := Explore(t.Context(), longRefuser{&Builtin{}}, ExploreOptions{Games: 100, Seed: 1, Profiles: []string{"classic"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if len(rep.Divergences) != 100 || !strings.Contains(rep.Divergences[0].Result.Reason, longRefusal) {
+		t.Fatalf("%d divergences", len(rep.Divergences))
+	}
+	if d := rep.Divergences[99].Result.Reason; len(d) > 250 || !strings.HasPrefix(d, "move ") {
+		t.Errorf("the 100th divergence's reason: %.300s", d)
+	}
+	if n := int64(after.HeapAlloc) - int64(before.HeapAlloc); n > 8<<20 {
+		t.Errorf("the exploration holds %.1f MB of heap", float64(n)/(1<<20))
+	}
+	runtime.KeepAlive(rep)
 }
