@@ -89,8 +89,8 @@ func hostileServer(t *testing.T, reason, name string) http.Handler {
 	})
 }
 
-// TestHTTPLongFields: a server's name, version, refusals, results and
-// legal moves are held to the exec protocol's limits: a reason of 16 MiB in every
+// TestHTTPLongFields: a server's name, version, refusals, results,
+// legal moves and answers are held to the exec protocol's limits: a reason of 16 MiB in every
 // refusal, kept in every failing check, took a run of the suite past
 // 20 GB. (The exec protocol's result is one of five words; a server's
 // is held to 256 characters, and an unknown word stays a mismatch.)
@@ -118,11 +118,11 @@ func TestHTTPLongFields(t *testing.T) {
 				srv.ServeHTTP(w, r)
 				return
 			}
-			fmt.Fprintf(w, `{"ok":true,"state":{},"observation":{"board":[[0,0],[0,0]],"result":"%s"},"legalActions":[]}`, strings.Repeat("r", 1<<20))
+			fmt.Fprintf(w, `{"ok":true,"state":{},"observation":{"board":[[0,0],[0,0]],"result":"%s"},"legalActions":[]}`, strings.Repeat("r", 1<<19))
 		}))
 		defer ts.Close()
 		_, err := (&HTTP{BaseURL: ts.URL}).Load("classic", conformance.LoadState{Board: classicBoard})
-		wantDriverError(t, err, conformance.ProtocolError, "observation.result: 1048576 characters, more than 256")
+		wantDriverError(t, err, conformance.ProtocolError, "observation.result: 524288 characters, more than 256")
 	})
 	t.Run("legal", func(t *testing.T) {
 		srv := builtinServer(t)
@@ -137,6 +137,19 @@ func TestHTTPLongFields(t *testing.T) {
 		defer ts.Close()
 		_, err := (&HTTP{BaseURL: ts.URL}).Load("classic", conformance.LoadState{Board: classicBoard})
 		wantDriverError(t, err, conformance.ProtocolError, "legalActions: more than 4 moves")
+	})
+	t.Run("body", func(t *testing.T) {
+		srv := builtinServer(t)
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != "POST" {
+				srv.ServeHTTP(w, r)
+				return
+			}
+			fmt.Fprintf(w, `{"ok":true,"state":{},"observation":{"board":[[%s0]],"result":"playing"},"legalActions":[]}`, strings.Repeat("0,", protocol.MaxLine/2))
+		}))
+		defer ts.Close()
+		_, err := (&HTTP{BaseURL: ts.URL}).Load("classic", conformance.LoadState{Board: classicBoard})
+		wantDriverError(t, err, conformance.ProtocolError, "the answer is longer than 1048576 bytes")
 	})
 	t.Run("name", func(t *testing.T) {
 		ts := httptest.NewServer(hostileServer(t, "no", strings.Repeat("n", protocol.MaxNameLength+1)))
@@ -189,12 +202,13 @@ func TestExecStderrShownSafely(t *testing.T) {
 	}
 }
 
-// TestHTTPManyFeatures: a spec of 200,000 features (2 MB) is a protocol
-// error at once: each feature was compared with every other, and the
-// runner spun for hours, past its deadline and an interrupt.
+// TestHTTPManyFeatures: a spec of 80,000 features (700 KB, within an
+// answer's 1 MiB) is a protocol error at once: each feature was compared
+// with every other, and 200,000 spun the runner past its deadline and an
+// interrupt (16 MiB of them, when an answer could be that long: hours).
 func TestHTTPManyFeatures(t *testing.T) {
 	srv := builtinServer(t)
-	features := make([]string, 200000)
+	features := make([]string, 80000)
 	for i := range features {
 		features[i] = fmt.Sprintf("f%d", i)
 	}
@@ -211,7 +225,7 @@ func TestHTTPManyFeatures(t *testing.T) {
 	defer ts.Close()
 	start := time.Now()
 	_, err := (&HTTP{BaseURL: ts.URL}).Hello()
-	wantDriverError(t, err, conformance.ProtocolError, "spec.features: 200000 features, more than 256")
+	wantDriverError(t, err, conformance.ProtocolError, "spec.features: 80000 features, more than 256")
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("hello took %v", d)
 	}

@@ -217,8 +217,12 @@ func (h *HTTP) watch(ctx context.Context, cancel context.CancelCauseFunc, d time
 	return func() { close(done) }
 }
 
-// maxHTTPBody is the longest answer the driver reads.
-const maxHTTPBody = 16 << 20
+// maxHTTPBody is the longest answer the driver reads: an exec answer's
+// line, protocol.MaxLine (1 MiB, room for the longest reason escaped).
+// encoding/json decodes a board of zeros at 4 bytes of memory a byte,
+// and PlayAll reads httpWorkers answers at once: 16 MiB answers took
+// 900 MB.
+const maxHTTPBody = protocol.MaxLine
 
 // Hello lists the games and reads each one's spec.
 func (h *HTTP) Hello() (conformance.Hello, error) {
