@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -15,11 +19,50 @@ import (
 )
 
 // WriteJSON writes the report as one JSON document, which --baseline reads
-// back.
+// back. The C1 controls and Unicode's format characters (bidirectional
+// overrides among them) of the implementation's name and messages are
+// written as \uXXXX escapes, as tileproof verify --json writes them: the
+// same strings to a JSON reader, but nothing a terminal showing the
+// report could act on (JSON escapes the C0 controls already).
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", " ")
-	return enc.Encode(r)
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeTerminalRunes(b.Bytes()))
+	return err
+}
+
+// escapeTerminalRunes returns JSON text with its C1 controls and format
+// characters written as \uXXXX escapes (a pair of them beyond the BMP);
+// they occur only inside strings, where the escape is valid.
+func escapeTerminalRunes(text []byte) []byte {
+	if !bytes.ContainsFunc(text, terminalRune) {
+		return text
+	}
+	out := make([]byte, 0, len(text)+64)
+	for len(text) > 0 {
+		r, n := utf8.DecodeRune(text)
+		switch {
+		case !terminalRune(r):
+			out = append(out, text[:n]...)
+		case r > 0xffff:
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		default:
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+		text = text[n:]
+	}
+	return out
+}
+
+// terminalRune reports whether a terminal may act on r, written raw in
+// JSON text: a C1 control or a format character.
+func terminalRune(r rune) bool {
+	return r >= 0x80 && r <= 0x9f || r != utf8.RuneError && unicode.Is(unicode.Cf, r)
 }
 
 // ReadReport reads a report written by WriteJSON, strictly

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/protocol"
@@ -64,8 +66,12 @@ type Exploration struct {
 	Playing time.Duration
 	// LateGames counts the games started from a late board (see
 	// [Explore]).
-	LateGames   int
-	Divergences []ExploreDivergence // at most one a game: a game stops at its first
+	LateGames int
+	// Divergences are at most one a game (a game stops at its first),
+	// the first of each kind whole, each later one with its words (its
+	// reason, its mismatches) cut to 200 bytes: they are counted, not
+	// shown.
+	Divergences []ExploreDivergence
 	// Stopped says why the run ended before its games were all played
 	// (the context's cause: a deadline, an interrupt); "" when it ended
 	// on its own. The game under way when it stopped is not counted.
@@ -171,10 +177,42 @@ func Explore(ctx context.Context, impl Impl, opts ExploreOptions) (*Exploration,
 			if d.Found, err = x.shrink(ctx, d, rep); err != nil {
 				return nil, err
 			}
+		} else {
+			d.Result = briefResult(d.Result)
 		}
 		rep.Divergences = append(rep.Divergences, *d)
 	}
 	return rep, nil
+}
+
+// briefLength is how much of a divergence's words exploration keeps,
+// in bytes, once its kind has one: it is counted, not shown.
+const briefLength = 200
+
+// briefResult returns res with its reason and mismatches' words cut to
+// briefLength bytes, copied: an implementation's message may be 256 KB,
+// and a run keeps a divergence a game (2,000 games held 980 MB).
+func briefResult(res CaseResult) CaseResult {
+	res.Reason = briefText(res.Reason)
+	res.Mismatches = slices.Clone(res.Mismatches)
+	for i := range res.Mismatches {
+		m := &res.Mismatches[i]
+		m.Text, m.Want, m.Got = briefText(m.Text), briefText(m.Want), briefText(m.Got)
+	}
+	return res
+}
+
+// briefText returns s, or its first briefLength bytes (whole characters),
+// copied, and "...".
+func briefText(s string) string {
+	if len(s) <= briefLength {
+		return s
+	}
+	cut := briefLength
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strings.Clone(s[:cut]) + "..."
 }
 
 // profilesOf returns the profiles to play: the ones asked for, which the

@@ -15,7 +15,8 @@ import (
 // WriteText writes the run's summary: each kind's first divergence with
 // its shrunk case (the case's YAML itself when it was not written to a
 // file), then the games, the steps, the divergences by kind and the case
-// files.
+// files. The implementation's name and messages are shown as
+// safetext shows them on a terminal (\x1b).
 func (r *Exploration) WriteText(w io.Writer) {
 	how := "its own tp1 spawns, from a seed a game"
 	if r.Mode == Forced {
@@ -24,7 +25,7 @@ func (r *Exploration) WriteText(w io.Writer) {
 	if r.LateGames > 0 {
 		how += "; every other game from a late board, loaded, the spawns forced"
 	}
-	fmt.Fprintf(w, "exploring %s %s under %s: %s\n", r.Impl.Name, r.Impl.Version, strings.Join(r.Profiles, ", "), how)
+	fmt.Fprintf(w, "exploring %s %s under %s: %s\n", safetext.Terminal(r.Impl.Name), safetext.Terminal(r.Impl.Version), safetext.Terminal(strings.Join(r.Profiles, ", ")), how)
 	for _, d := range r.Divergences {
 		if d.Found == nil {
 			continue
@@ -33,19 +34,19 @@ func (r *Exploration) WriteText(w io.Writer) {
 		if d.Move == 0 {
 			where = "the start"
 		}
-		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] %s: %s: %s\n", d.Game, d.Profile, where, d.Result.Status, d.Result.explain("    "))
+		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] %s: %s: %s\n", d.Game, safetext.Terminal(d.Profile), where, d.Result.Status, safetext.TerminalLines(d.Result.explain("    ")))
 		fc := d.Found
 		state := "shrunk"
 		if !fc.Reproduced {
 			state = "NOT reproduced alone; written unshrunk"
 		}
-		fmt.Fprintf(w, "  %s (%d case runs) to %s: %s\n", state, fc.Runs, fc.size(), cmp.Or(fc.File, fc.ID+" (not written: --explore-out DIR writes it)"))
+		fmt.Fprintf(w, "  %s (%d case runs) to %s: %s\n", state, fc.Runs, fc.size(), safetext.Terminal(cmp.Or(fc.File, fc.ID+" (not written: --explore-out DIR writes it)")))
 		if fc.File == "" { // the case itself, to copy: nothing was written
 			yaml := strings.TrimRight(safetext.TerminalLines(string(fc.YAML)), "\n")
 			fmt.Fprintf(w, "    %s\n", strings.ReplaceAll(yaml, "\n", "\n    "))
 		}
 		if fc.Reproduced {
-			fmt.Fprintf(w, "  the case fails against the implementation: %s at step %d: %s\n", fc.Result.Status, fc.Result.Step, fc.Result.explain("    "))
+			fmt.Fprintf(w, "  the case fails against the implementation: %s at step %d: %s\n", fc.Result.Status, fc.Result.Step, safetext.TerminalLines(fc.Result.explain("    ")))
 		}
 	}
 	writeTally(w, r.Seed, r.Games, r.LateGames, r.Stopped, r.Steps, r.Playing)
@@ -65,7 +66,7 @@ func (r *Exploration) WriteText(w io.Writer) {
 		}
 	}
 	if len(files) > 0 {
-		fmt.Fprintf(w, "cases written     %s\n", strings.Join(files, " "))
+		fmt.Fprintf(w, "cases written     %s\n", safetext.Terminal(strings.Join(files, " ")))
 	}
 }
 
@@ -83,7 +84,7 @@ func writeTally(w io.Writer, seed uint64, games, late int, stopped string, steps
 	}
 	fmt.Fprintln(w)
 	if stopped != "" {
-		fmt.Fprintf(w, "STOPPED           %s: the games after it not played\n", stopped)
+		fmt.Fprintf(w, "STOPPED           %s: the games after it not played\n", safetext.Terminal(stopped))
 	}
 	fmt.Fprintf(w, "steps compared    %d (%.0f a second)\n", steps, rate)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/safetext"
 )
 
 // FoundCase is a divergence shrunk to a case of the pack's format.
@@ -44,8 +45,12 @@ func (x *explorer) writeCase(d *ExploreDivergence, rep *Exploration, c candidate
 	if x.observed {
 		by, prefix, game = "observe", observedSource, "an observed game"
 	}
+	// The implementation's name, version and messages are shown as
+	// safetext shows them (\x1b): a YAML document holds no control
+	// character, and a case file is read on a terminal.
+	name, version := safetext.Terminal(rep.Impl.Name), safetext.Terminal(rep.Impl.Version)
 	source := fmt.Sprintf("%s%s (%s %s), seed %d, shrunk from %s", prefix,
-		cmp.Or(rep.ImplArg, rep.Impl.Name), rep.Impl.Name, rep.Impl.Version, rep.Seed, where)
+		safetext.Terminal(cmp.Or(rep.ImplArg, rep.Impl.Name)), name, version, rep.Seed, where)
 	if !reproduced {
 		source = strings.Replace(source, "shrunk from", "not shrunk (it did not reproduce alone), from", 1)
 	}
@@ -65,9 +70,9 @@ func (x *explorer) writeCase(d *ExploreDivergence, rep *Exploration, c candidate
 	runCase(x.impl, found, x.p, &fc.Result)
 	res := fc.Result
 	fc.Reproduced = reproduced && res.Status == s.kind
-	found.Description = fmt.Sprintf("%s %s disagrees with the rules here: %s at step %d: %s", rep.Impl.Name, rep.Impl.Version, res.Status, res.Step, firstLine(res.Reason))
+	found.Description = fmt.Sprintf("%s %s disagrees with the rules here: %s at step %d: %s", name, version, res.Status, res.Step, safetext.Terminal(firstLine(res.Reason)))
 	if !res.Status.Failed() {
-		found.Description = fmt.Sprintf("%s %s diverged from the rules in %s (%s: %s), but not when this case runs alone", rep.Impl.Name, rep.Impl.Version, game, d.Result.Status, firstLine(d.Result.Reason))
+		found.Description = fmt.Sprintf("%s %s diverged from the rules in %s (%s: %s), but not when this case runs alone", name, version, game, d.Result.Status, safetext.Terminal(firstLine(d.Result.Reason)))
 	}
 	fc.YAML = append(comment(res, by), encodeCases(source, []string{x.p.Name}, []*Case{found})...)
 	file := exploreArea + "/" + found.ID + ".yaml"
@@ -91,7 +96,7 @@ func comment(got CaseResult, by string) []byte {
 	fmt.Fprintf(&sb, "# Found by tileproof conform --%s. To add it to the pack, copy it to an\n", by)
 	sb.WriteString("# area folder of cases/ (and give it a better id and description).\n")
 	if got.Status.Failed() {
-		fmt.Fprintf(&sb, "#\n# Against the implementation: %s at step %d\n#   %s\n", got.Status, got.Step, got.explain("#   "))
+		fmt.Fprintf(&sb, "#\n# Against the implementation: %s at step %d\n#   %s\n", got.Status, got.Step, safetext.TerminalLines(got.explain("#   ")))
 	}
 	return []byte(sb.String())
 }

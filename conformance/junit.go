@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/tileproof/tileproof/internal/safetext"
 )
 
 // The JUnit XML shapes CI systems read.
@@ -60,7 +62,7 @@ const unreachableSuite = "unreachable-states"
 // with why: not a failure of the implementation, and not a skip, which
 // CI systems count as no harm.
 func (r *Report) WriteJUnit(w io.Writer) error {
-	suites := junitSuites{Name: "tileproof conformance: " + r.Impl.Name}
+	suites := junitSuites{Name: "tileproof conformance: " + safetext.Terminal(r.Impl.Name)}
 	for _, res := range r.Results {
 		suite := res.Area
 		if res.Unreachable != "" {
@@ -72,25 +74,30 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			suites.Suites = append(suites.Suites, junitSuite{Name: suite})
 		}
 		s := &suites.Suites[i]
-		jc := junitCase{Name: res.Case + " [" + res.Profile + "]", Classname: "tileproof." + res.Area}
+		jc := junitCase{Name: res.Case + " [" + safetext.Terminal(res.Profile) + "]", Classname: "tileproof." + res.Area}
+		// The implementation's messages show their controls and format
+		// characters as a terminal does (\x1b, \u202e): XML holds no
+		// control, and a CI's page of the results would act on a
+		// right-to-left override.
+		reason := safetext.TerminalLines(res.Reason)
 		switch {
 		case res.Status == Skip:
-			jc.Skipped = &junitSkipped{res.Reason}
+			jc.Skipped = &junitSkipped{reason}
 			s.Skips++
 		case res.Status == NotRun:
-			jc.Error = &junitFailure{Message: res.Reason, Type: string(NotRun)}
+			jc.Error = &junitFailure{Message: reason, Type: string(NotRun)}
 			s.Errors++
 		case res.Status.Failed() && res.Expected != "":
 			jc.Skipped = &junitSkipped{"expected failure: " + res.Expected}
 			s.Skips++
 		case res.Status.Failed() && r.Verdict.Known(res.Key()):
-			jc.Skipped = &junitSkipped{"failed the same way in the baseline " + r.Verdict.Baseline + ": " + string(res.Status) + ": " + res.Reason}
+			jc.Skipped = &junitSkipped{"failed the same way in the baseline " + safetext.Terminal(r.Verdict.Baseline) + ": " + string(res.Status) + ": " + reason}
 			s.Skips++
 		case res.Status.Failed() && res.Unreachable != "":
-			jc.Skipped = &junitSkipped{"fails on a state no game reaches (" + res.Unreachable + "): " + string(res.Status) + ": " + res.Reason}
+			jc.Skipped = &junitSkipped{"fails on a state no game reaches (" + res.Unreachable + "): " + string(res.Status) + ": " + reason}
 			s.Skips++
 		case res.Status.Failed():
-			jc.Failure = &junitFailure{Message: res.Reason, Type: string(res.Status), Text: failureText(res)}
+			jc.Failure = &junitFailure{Message: reason, Type: string(res.Status), Text: safetext.TerminalLines(failureText(res))}
 			s.Fails++
 		}
 		s.Tests++

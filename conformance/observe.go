@@ -15,6 +15,7 @@ import (
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/player"
 	"github.com/tileproof/tileproof/protocol"
 	"github.com/tileproof/tileproof/replay"
@@ -509,13 +510,15 @@ func (r *ObserveResult) WriteCases(dir string) ([]string, error) {
 }
 
 // WriteText writes the run's summary: each kind's first divergence and
-// where its game is, then the games, the steps and the checks.
+// where its game is, then the games, the steps and the checks. The
+// implementation's name and messages are shown as safetext shows them
+// on a terminal (\x1b).
 func (r *ObserveResult) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "observing %s %s under %s: its own games through new and move, each spawn copied into the engine\n", r.Impl.Name, r.Impl.Version, strings.Join(r.Profiles, ", "))
+	fmt.Fprintf(w, "observing %s %s under %s: its own games through new and move, each spawn copied into the engine\n", safetext.Terminal(r.Impl.Name), safetext.Terminal(r.Impl.Version), safetext.Terminal(strings.Join(r.Profiles, ", ")))
 	for _, d := range r.Divergences {
-		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] (%s) action %d: %s: %s\n", d.Game, d.Profile, d.Player, d.Move, d.Result.Status, d.Result.explain("    "))
+		fmt.Fprintf(w, "DIVERGENCE  game %d [%s] (%s) action %d: %s: %s\n", d.Game, safetext.Terminal(d.Profile), d.Player, d.Move, d.Result.Status, safetext.TerminalLines(d.Result.explain("    ")))
 		if d.File != "" {
-			fmt.Fprintf(w, "  the game up to there: %s (tileproof verify and show replay it)\n", d.File)
+			fmt.Fprintf(w, "  the game up to there: %s (tileproof verify and show replay it)\n", safetext.Terminal(d.File))
 		} else if d.Replay != nil {
 			fmt.Fprintf(w, "  the game up to there: not written (--observe-out DIR writes it, and its shrunk case)\n")
 		}
@@ -524,14 +527,14 @@ func (r *ObserveResult) WriteText(w io.Writer) {
 			if !fc.Reproduced {
 				how = "NOT reproduced alone; written unshrunk"
 			}
-			fmt.Fprintf(w, "  as a case, %s: %s (tileproof cases lint runs it)\n", how, fc.File)
+			fmt.Fprintf(w, "  as a case, %s: %s (tileproof cases lint runs it)\n", how, safetext.Terminal(fc.File))
 		}
 	}
 	writeTally(w, r.Seed, r.Games, 0, r.Stopped, r.Steps, r.Playing)
 	for _, res := range r.Results {
-		fmt.Fprintf(w, "  %-28s [%s] %s", res.Case, res.Profile, res.Status)
+		fmt.Fprintf(w, "  %-28s [%s] %s", res.Case, safetext.Terminal(res.Profile), res.Status)
 		if res.Reason != "" && res.Status != Pass {
-			fmt.Fprintf(w, ": %s", strings.TrimPrefix(firstLine(res.Reason), "not run: "))
+			fmt.Fprintf(w, ": %s", safetext.Terminal(strings.TrimPrefix(firstLine(res.Reason), "not run: ")))
 		}
 		fmt.Fprintln(w)
 	}

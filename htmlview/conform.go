@@ -11,6 +11,7 @@ import (
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/safetext"
 )
 
 // failCase is one failing case on the conformance page: every profile it
@@ -372,6 +373,7 @@ type areaRow struct {
 // failures, unexpected passes and the skipped cases (with why) follow.
 // Every string of the report is written as text (html/template).
 func Conformance(w io.Writer, rep *conformance.Report) error {
+	rep = shownReport(rep)
 	v := rep.Verdict
 	if v == nil {
 		v = rep.Gate(conformance.GateOptions{})
@@ -450,4 +452,43 @@ func known(g *conformance.Gate, failed []conformance.CaseResult) int {
 		}
 	}
 	return n
+}
+
+// shownReport returns a copy of rep whose text from outside, the
+// implementation's name, version and messages (in the results' reasons
+// and mismatches, the gate's reasons) and the baseline's file name, is
+// shown as a terminal shows it: its controls and format characters as
+// \x1b, \u202e, so that a right-to-left override cannot reverse what
+// follows it on the page, nor a control be written into it. The
+// profiles and cases are left as they are: they make the page's ids.
+func shownReport(rep *conformance.Report) *conformance.Report {
+	r := *rep
+	r.Impl.Name, r.Impl.Version = safetext.Terminal(r.Impl.Name), safetext.Terminal(r.Impl.Version)
+	r.Results = slices.Clone(rep.Results)
+	for i := range r.Results {
+		res := &r.Results[i]
+		res.Reason = safetext.TerminalLines(res.Reason)
+		res.Mismatches = slices.Clone(res.Mismatches)
+		for j := range res.Mismatches {
+			m := &res.Mismatches[j]
+			m.Text, m.Want, m.Got = safetext.TerminalLines(m.Text), safetext.Terminal(m.Want), safetext.Terminal(m.Got)
+		}
+	}
+	if rep.Verdict != nil {
+		g := *rep.Verdict
+		g.Baseline = safetext.Terminal(g.Baseline)
+		g.Regressions, g.Changed, g.Fixes = shownChanges(g.Regressions), shownChanges(g.Changed), shownChanges(g.Fixes)
+		r.Verdict = &g
+	}
+	return &r
+}
+
+// shownChanges returns a copy of changes, each reason and how shown as
+// shownReport shows a result's.
+func shownChanges(changes []conformance.Change) []conformance.Change {
+	changes = slices.Clone(changes)
+	for i := range changes {
+		changes[i].Reason, changes[i].How = safetext.TerminalLines(changes[i].Reason), safetext.Terminal(changes[i].How)
+	}
+	return changes
 }

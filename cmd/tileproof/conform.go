@@ -15,6 +15,7 @@ import (
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/conformance/driver"
 	"github.com/tileproof/tileproof/htmlview"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 )
@@ -188,7 +189,7 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	if gate.Baseline == "" && gate.Failed == 0 {
 		// --strict, or checks not run, failed the run on what the text
 		// does not count as a failure: say what.
-		fmt.Fprintf(c.stderr, "tileproof: conform: %s\n", gate.Line())
+		fmt.Fprintf(c.stderr, "tileproof: conform: %s\n", safetext.Terminal(gate.Line()))
 	}
 	return exitFailed
 }
@@ -278,20 +279,27 @@ func readExpectations(file string) (map[string]string, error) {
 }
 
 // writeGate writes a run against a baseline: its regressions, changed
-// failures and fixes, then the counts and the verdict.
+// failures and fixes, then the counts and the verdict. What came from
+// the implementation (a reason) or a report file is shown as
+// safetext shows it on a terminal, each line of a reason indented under
+// its change: a reason cannot add a line that reads as a change or the
+// verdict, nor act on the terminal.
 func writeGate(w io.Writer, g *conformance.Gate) {
+	reason := func(s string) string {
+		return strings.ReplaceAll(safetext.TerminalLines(s), "\n", "\n            ")
+	}
 	for _, ch := range g.Regressions {
-		fmt.Fprintf(w, "REGRESSION  %s: %s -> %s: %s\n", ch.Key, ch.Before, ch.After, ch.Reason)
+		fmt.Fprintf(w, "REGRESSION  %s: %s -> %s: %s\n", safetext.Terminal(ch.Key), safetext.Terminal(string(ch.Before)), safetext.Terminal(string(ch.After)), reason(ch.Reason))
 	}
 	for _, ch := range g.Changed {
 		word := "CHANGED   "
 		if g.AcceptChanged {
 			word = "changed   "
 		}
-		fmt.Fprintf(w, "%s  %s: %s: %s\n", word, ch.Key, ch.How, ch.Reason)
+		fmt.Fprintf(w, "%s  %s: %s: %s\n", word, safetext.Terminal(ch.Key), safetext.Terminal(ch.How), reason(ch.Reason))
 	}
 	for _, ch := range g.Fixes {
-		fmt.Fprintf(w, "fixed       %s: %s -> %s\n", ch.Key, ch.Before, ch.After)
+		fmt.Fprintf(w, "fixed       %s: %s -> %s\n", safetext.Terminal(ch.Key), safetext.Terminal(string(ch.Before)), safetext.Terminal(string(ch.After)))
 	}
-	fmt.Fprintln(w, g.Line())
+	fmt.Fprintln(w, safetext.Terminal(g.Line()))
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
@@ -96,6 +98,26 @@ func (e *Exec) call(req protocol.Request) (protocol.Answer, error) {
 	return a, aerr
 }
 
+// keptMessage is how much of a refusal's message PlayAll keeps, in bytes.
+const keptMessage = 200
+
+// keptRefusal returns err, but a refusal by the rules with a message
+// longer than keptMessage bytes as one with the message cut, copied:
+// PlayAll holds a whole batch's results at once (thousands of games: a
+// message of 65,536 characters each held 1.3 GB), and the property checks
+// read only that a game was refused.
+func keptRefusal(err error) error {
+	var re *conformance.RuleError
+	if !errors.As(err, &re) || len(re.Message) <= keptMessage {
+		return err
+	}
+	cut := keptMessage
+	for cut > 0 && !utf8.RuneStart(re.Message[cut]) {
+		cut--
+	}
+	return &conformance.RuleError{Code: re.Code, Message: strings.Clone(re.Message[:cut]) + "..."}
+}
+
 func truncate(s string, n int) string {
 	if len(s) > n {
 		return s[:n] + "..."
@@ -159,10 +181,11 @@ func (e *Exec) PlayAll(profile string, games []conformance.OneMove) []conformanc
 			r := &out[i/2]
 			switch {
 			case i%2 == 0:
-				r.Err = err // the load's refusal is the game's
+				r.Err = keptRefusal(err) // the load's refusal is the game's
 			case r.Err != nil: // the load was refused: the move played on another game
 			default:
 				r.Move, r.Err = moveOf(a, err)
+				r.Err = keptRefusal(r.Err)
 			}
 		})
 		failed /= 2

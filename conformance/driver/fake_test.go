@@ -13,6 +13,7 @@ import (
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/internal/testkit"
+	"github.com/tileproof/tileproof/protocol"
 )
 
 // The test binary is also a family of broken implementations of the exec
@@ -68,11 +69,13 @@ func fakeAnswer(id int, op string) string {
 //	endless-line       answers hello, then a line without end
 //	profiles N         hello lists classic N times
 //	stderr N           writes N bytes to stderr, then answers everything
+//	stderr-hostile     writes hostileStderr to stderr, then answers everything
 //	close-stdout       answers hello, closes stdout and runs on
 //	exit-after-hello   answers hello, then exits with status 7 at the next request
 //	no-state           answers hello, then {"id":N,"ok":true} to everything
 //	bare-refusal       answers hello, then {"id":N,"ok":false} to everything
 //	word W             answers hello, then ok: false with error W to everything
+//	long-refusal       answers hello, then illegal-move to everything, its message the longest allowed (65,536 four-byte characters)
 //	wrong-id           answers hello, then each request with the next one's id
 //	deaf               answers hello, then reads no more but answers legal to every id to come
 //	window N           answers hello, then nothing until N requests wait, then each as it comes
@@ -109,6 +112,9 @@ func runFake(mode string) int {
 			case "stderr":
 				os.Stderr.Write([]byte(strings.Repeat("x", n)))
 				say(fakeAnswer(req.ID, req.Op))
+			case "stderr-hostile":
+				os.Stderr.WriteString(hostileStderr)
+				say(fakeAnswer(req.ID, req.Op))
 			default:
 				say(fakeAnswer(req.ID, req.Op))
 			}
@@ -142,6 +148,8 @@ func runFake(mode string) int {
 			say(fmt.Sprintf(`{"id":%d,"ok":false}`, req.ID))
 		case "word":
 			say(fmt.Sprintf(`{"id":%d,"ok":false,"error":%q,"message":"as asked"}`, req.ID, arg))
+		case "long-refusal":
+			say(fmt.Sprintf(`{"id":%d,"ok":false,"error":"illegal-move","message":"%s"}`, req.ID, strings.Repeat("\U0001F600", protocol.MaxMessageLength)))
 		case "window":
 			pending = append(pending, struct {
 				id int

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
@@ -47,8 +48,15 @@ type HTTP struct {
 	// Context bounds the run: its deadline, its cancellation; nil means
 	// context.Background(), no bound.
 	Context context.Context
+	// MaxTimeouts is how many timeouts in a row stop the driver, as
+	// [Exec]'s: every later request fails at once, not run, with the
+	// reason; 0 means 3.
+	MaxTimeouts int
 
-	client *http.Client
+	client   *http.Client
+	mu       sync.Mutex               // guards timeouts and stopped: PlayAll's requests run at once
+	timeouts int                      // in a row
+	stopped  *conformance.DriverError // why the driver stopped; nil while it runs
 	// answered is when the server last answered a request in full
 	// (UnixNano): a request waits for its answer Timeout from the later
 	// of its sending and that, so that one behind PlayAll's others at a
@@ -98,6 +106,9 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 	if run.Err() != nil {
 		return h.notRun(run)
 	}
+	if err := h.stop(); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithCancelCause(run)
 	defer cancel(nil)
 	defer h.watch(ctx, cancel, cmp.Or(h.Timeout, defaultTimeout))()
@@ -116,7 +127,7 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 		}
 		var ue *url.Error
 		if errors.Is(context.Cause(ctx), errNoAnswer) || errors.As(err, &ue) && ue.Timeout() || errors.Is(err, os.ErrDeadlineExceeded) {
-			return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s %s: no answer in time", method, path)}
+			return h.timedOut(method, path)
 		}
 		return &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s %s: %v", method, path, err)}
 	}
@@ -126,7 +137,7 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 	case err != nil && run.Err() != nil:
 		return h.notRun(run)
 	case err != nil && ctx.Err() != nil:
-		return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s %s: no answer in time", method, path)}
+		return h.timedOut(method, path)
 	case err != nil:
 		return &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s %s: %v", method, path, err)}
 	case len(data) > maxHTTPBody:
@@ -135,10 +146,36 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, truncate(strings.TrimSpace(string(data)), 200))}
 	}
 	h.answered.Store(time.Now().UnixNano())
+	h.mu.Lock()
+	h.timeouts = 0
+	h.mu.Unlock()
 	if err := json.Unmarshal(data, out); err != nil {
 		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: the answer is not the API's JSON: %v", method, path, err)}
 	}
 	return nil
+}
+
+// stop returns why the driver has stopped, nil while it runs.
+func (h *HTTP) stop() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.stopped == nil {
+		return nil
+	}
+	return h.stopped
+}
+
+// timedOut counts a request that got no answer in time and returns its
+// failure: after MaxTimeouts in a row the driver stops, as [Exec] does
+// (a server that answers hello and then nothing cost every request its
+// timeout, the whole run's deadline: 30 minutes by default).
+func (h *HTTP) timedOut(method, path string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.timeouts++; h.timeouts >= cmp.Or(h.MaxTimeouts, 3) && h.stopped == nil {
+		h.stopped = &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("not run: the implementation timed out on %d requests in a row (the last: %s %s); the driver stopped", h.timeouts, method, path)}
+	}
+	return &conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s %s: no answer in time", method, path)}
 }
 
 // errNoAnswer is the cause of a request's context cancelled by
@@ -180,8 +217,12 @@ func (h *HTTP) watch(ctx context.Context, cancel context.CancelCauseFunc, d time
 	return func() { close(done) }
 }
 
-// maxHTTPBody is the longest answer the driver reads.
-const maxHTTPBody = 16 << 20
+// maxHTTPBody is the longest answer the driver reads: an exec answer's
+// line, protocol.MaxLine (1 MiB, room for the longest reason escaped).
+// encoding/json decodes a board of zeros at 4 bytes of memory a byte,
+// and PlayAll reads httpWorkers answers at once: 16 MiB answers took
+// 900 MB.
+const maxHTTPBody = protocol.MaxLine
 
 // Hello lists the games and reads each one's spec.
 func (h *HTTP) Hello() (conformance.Hello, error) {
@@ -197,16 +238,38 @@ func (h *HTTP) Hello() (conformance.Hello, error) {
 	}
 	hello := conformance.Hello{Name: h.BaseURL, Version: "http", Protocol: protocol.Version}
 	if sv := list.Server; sv != nil && sv.Name != "" {
+		if err := longest("GET /api/games: server.name", sv.Name, protocol.MaxNameLength); err != nil {
+			return conformance.Hello{}, err
+		}
+		if err := longest("GET /api/games: server.version", sv.Version, protocol.MaxNameLength); err != nil {
+			return conformance.Hello{}, err
+		}
 		hello.Name, hello.Version = sv.Name, sv.Version
 	}
 	h.specs = map[string]protocol.Spec{}
 	for _, game := range list.Games {
+		if err := longest("GET /api/games: a game", game, protocol.MaxProfileLength); err != nil {
+			return conformance.Hello{}, err
+		}
 		r, err := h.do("GET", "/api/games/"+url.PathEscape(game)+"/init?seed=hello", nil)
 		if err != nil {
 			return conformance.Hello{}, err
 		}
 		if r.Spec == nil {
 			return conformance.Hello{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "init of " + game + " has no spec"}
+		}
+		if err := longest("init of "+game+": spec.profile", r.Spec.Profile, protocol.MaxProfileLength); err != nil {
+			return conformance.Hello{}, err
+		}
+		// The features are compared each with every profile's: a list
+		// of 200,000 spun the runner for hours, deaf to its deadline.
+		if n := len(r.Spec.Features); n > protocol.MaxFeatures {
+			return conformance.Hello{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("init of %s: spec.features: %d features, more than %d", game, n, protocol.MaxFeatures)}
+		}
+		for _, f := range r.Spec.Features {
+			if err := longest("init of "+game+": a feature", f, protocol.MaxProfileLength); err != nil {
+				return conformance.Hello{}, err
+			}
 		}
 		if _, dup := h.specs[r.Spec.Profile]; dup {
 			continue // a profile served twice counts once
@@ -235,8 +298,9 @@ func (h *HTTP) Hello() (conformance.Hello, error) {
 }
 
 // legalMoves reads the moves of an answer's legalActions (the other
-// actions are not moves); a move in an unknown direction is a protocol
-// error, as on the exec protocol.
+// actions are not moves); a move in an unknown direction, or more moves
+// than there are directions, is a protocol error, as on the exec
+// protocol (where a direction listed twice is one too).
 func (r *httpResponse) legalMoves() ([]engine.Direction, error) {
 	var out []engine.Direction
 	for _, a := range r.LegalActions {
@@ -247,7 +311,12 @@ func (r *httpResponse) legalMoves() ([]engine.Direction, error) {
 		if err != nil {
 			return nil, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "legalActions: " + err.Error()}
 		}
-		out = append(out, d)
+		if out = append(out, d); len(out) > len(engine.Directions) {
+			// A list past the four directions is kept, and quoted, by
+			// every check that compares it: hundreds of thousands of
+			// moves in an answer would cost megabytes a failing check.
+			return nil, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("legalActions: more than %d moves", len(engine.Directions))}
+		}
 	}
 	return out, nil
 }
@@ -301,6 +370,9 @@ func (g *httpGame) take(r *httpResponse, err error) (conformance.ImplState, erro
 		return conformance.ImplState{}, &conformance.DriverError{Status: conformance.ProtocolError, Msg: "the answer has no state or observation"}
 	}
 	o := r.Observation
+	if err := longest("observation.result", o.Result, protocol.MaxNameLength); err != nil {
+		return conformance.ImplState{}, err
+	}
 	st, err := fromWire(protocol.WireState{Board: o.Board, Score: o.Score, Moves: o.Moves, Won: o.Won, Over: o.Over, Result: o.Result}, "observation.board")
 	if err != nil {
 		return conformance.ImplState{}, err
@@ -365,12 +437,33 @@ func (h *HTTP) post(g *httpGame, action protocol.ActionBody) (*httpResponse, err
 		return nil, err
 	}
 	if !r.OK {
+		if err := longest(action.Type+": error", r.Error, protocol.MaxNameLength); err != nil {
+			return nil, err
+		}
+		if err := longest(action.Type+": reason", r.Reason, protocol.MaxMessageLength); err != nil {
+			return nil, err
+		}
 		if g.legal, err = r.legalMoves(); err != nil {
 			return nil, err
 		}
 		return nil, &conformance.RuleError{Code: r.Error, Message: r.Reason}
 	}
 	return r, nil
+}
+
+// longest returns a protocol error when s, what the server sent as
+// field, has more than max characters: the exec protocol's limits
+// (protocol.MaxNameLength, MaxMessageLength), held to a server too. Its
+// text goes into every report, and a refusal's into each failing
+// check's: 16 MiB reasons took a run past 20 GB.
+func longest(field, s string, max int) error {
+	if len(s) <= max {
+		return nil // no more bytes than characters allowed
+	}
+	if n := utf8.RuneCountInString(s); n > max {
+		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: %d characters, more than %d", field, n, max)}
+	}
+	return nil
 }
 
 // Move posts a move.
@@ -425,6 +518,7 @@ func (h *HTTP) PlayAll(profile string, games []conformance.OneMove) []conformanc
 				if _, r.Err = h.load(&g, profile, games[i].State, base+i+1); r.Err == nil {
 					r.Move, r.Err = h.move(&g, games[i].Move, nil)
 				}
+				r.Err = keptRefusal(r.Err)
 				if de, ok := errors.AsType[*conformance.DriverError](r.Err); ok {
 					failure.CompareAndSwap(nil, de)
 					failed.Store(true)

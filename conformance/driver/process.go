@@ -13,7 +13,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/protocol"
 )
 
@@ -182,7 +184,11 @@ func (p *process) stop() {
 	})
 }
 
-// cappedWriter passes at most limit bytes to w, each line prefixed, and
+// cappedWriter passes at most limit bytes to w, each line prefixed and
+// shown as safetext.TerminalLines shows it (an escape sequence, a
+// carriage return, a bidirectional override as \x1b, \x0d, \u202e: the
+// implementation's stderr reaches the runner's terminal, and must not
+// repaint the report, set the window's title or write the clipboard), and
 // then one line saying what it dropped; it is safe for concurrent use
 // (two processes' stderr can overlap at a restart).
 type cappedWriter struct {
@@ -192,7 +198,8 @@ type cappedWriter struct {
 	limit   int
 	written int
 	dropped int
-	mid     bool // within a line
+	mid     bool   // within a line
+	part    []byte // the start of a character cut by the end of a write, held for the next
 }
 
 func (c *cappedWriter) Write(b []byte) (int, error) {
@@ -204,27 +211,60 @@ func (c *cappedWriter) Write(b []byte) (int, error) {
 		b = b[:max(room, 0)]
 	}
 	c.written += len(b)
+	if len(c.part) > 0 {
+		b = append(c.part, b...)
+		c.part = nil
+	}
+	// A character cut by the end of the write is shown whole with the
+	// next one (at most 3 bytes held).
+	if i := lastRuneStart(b); i >= 0 && !utf8.FullRune(b[i:]) {
+		b, c.part = b[:i], append([]byte(nil), b[i:]...)
+	}
+	c.lines(b)
+	return n, nil
+}
+
+// lines writes b, each line prefixed and shown safely.
+func (c *cappedWriter) lines(b []byte) {
 	for len(b) > 0 {
 		if !c.mid {
 			io.WriteString(c.w, c.prefix)
 		}
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
-			c.w.Write(b)
+			io.WriteString(c.w, safetext.TerminalLines(string(b)))
 			c.mid = true
 			break
 		}
-		c.w.Write(b[:i+1])
+		io.WriteString(c.w, safetext.TerminalLines(string(b[:i+1])))
 		c.mid = false
 		b = b[i+1:]
 	}
-	return n, nil
 }
 
-// close writes the note of what was dropped, if anything was.
+// lastRuneStart returns the index of the last byte of b that may begin a
+// character of several bytes, among its last 3, or -1.
+func lastRuneStart(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-3; i-- {
+		if b[i] >= 0xc0 {
+			return i
+		}
+		if b[i] < 0x80 {
+			return -1
+		}
+	}
+	return -1
+}
+
+// close writes what is held of a cut character and the note of what
+// was dropped, if anything was.
 func (c *cappedWriter) close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if len(c.part) > 0 {
+		c.lines(c.part)
+		c.part = nil
+	}
 	if c.dropped > 0 {
 		nl := ""
 		if c.mid {
