@@ -99,6 +99,11 @@ func TestVerifyAnalyze(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, `"analysis":{"band":"insufficient","reason":"not analysable: a 3x3 board`) {
 		t.Errorf("a 3x3 game: exit %d, %s", code, out)
 	}
+	// In text, the reason too (before 2026-12-07: "analysis: insufficient: " and nothing).
+	code, out, _ = runCLI(t, "", "verify", "--analyze", small)
+	if code != exitOK || !strings.Contains(out, "\n       analysis: insufficient: not analysed: not analysable: a 3x3 board") {
+		t.Errorf("a 3x3 game, text: exit %d, %s", code, out)
+	}
 	code, out, _ = runCLI(t, "", "verify", "--analyze", "../../replays/valid/tile-merge-2048.yaml")
 	if code != exitOK || !strings.Contains(out, "\n       analysis: ") || !strings.Contains(out, "not a finding of cheating") {
 		t.Errorf("text: exit %d, %s", code, out)

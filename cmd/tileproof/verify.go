@@ -219,8 +219,11 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 		}
 		printTimesCheck(w, vd.ThinkTimes)
 		if len(vd.Analysis) > 0 {
-			var a struct{ Band, Statement string }
+			var a struct{ Band, Statement, Reason string }
 			if json.Unmarshal(vd.Analysis, &a) == nil {
+				if a.Statement == "" { // a game not analysed (notAnalysed): why
+					a.Statement = "not analysed: " + a.Reason
+				}
 				fmt.Fprintf(w, "       analysis: %s: %s\n", a.Band, safetext.TerminalLines(a.Statement))
 			}
 		}
