@@ -42,6 +42,9 @@ func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *sho
 		verdict = "invalid: " + string(vd.Reason)
 	}
 	fmt.Fprintf(c.stdout, "wrote %s: %s, steps 0 to %d, %s%s%s\n", safetext.Terminal(f.output), safetext.Terminal(name), frames-1, verdict, times, band)
+	if x.reportUnwritten(c.stderr, "show") { // an analysis JSON cannot hold, as verify --analyze
+		return exitBadUsage
+	}
 	if !vd.Valid {
 		return exitFailed
 	}
