@@ -12,17 +12,7 @@ import (
 // characters, or keep 2048-practice"): all its new games are one game.
 type practiceSeed struct{ *Builtin }
 
-func (p practiceSeed) Hello() (Hello, error) {
-	h, err := p.Builtin.Hello()
-	var features []string
-	for _, f := range h.Features {
-		if f != "seed-tp1" {
-			features = append(features, f)
-		}
-	}
-	h.Features = features
-	return h, err
-}
+func (p practiceSeed) Hello() (Hello, error) { return withoutTP1(p.Builtin) }
 
 func (p practiceSeed) New(profile, seed string, setup *engine.Setup) (ImplState, error) {
 	return p.Builtin.New(profile, cmp.Or(seed, "2048-practice"), setup)

@@ -16,17 +16,27 @@ import (
 // holds such a tile without the win, the case is marked unreachable, and
 // its failure is reported apart.
 func TestWinByReachUnderMergeRule(t *testing.T) {
-	var reach []*engine.Profile
-	for _, name := range []string{"classic", "rosetta"} {
+	// The rule does differ: on the loaded states no game reaches.
+	winUnder(t, engine.Reach, "the reach rule from the merge rule", "classic", "rosetta")
+}
+
+// winUnder runs the pack and the property checks against the engine
+// playing the built-in profiles named with their win.when set to when: no
+// failure on a state a game reaches, and some on one no game reaches
+// (what tells the two rules apart, told in the error).
+func winUnder(t *testing.T, when engine.WinWhen, tells string, names ...string) {
+	t.Helper()
+	var changed []*engine.Profile
+	for _, name := range names {
 		p, err := engine.BuiltinProfile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		p = p.Clone()
-		p.Win.When = engine.Reach
-		reach = append(reach, p)
+		p.Win.When = when
+		changed = append(changed, p)
 	}
-	rep, err := Run(t.Context(), loadRepoPack(t), &Builtin{Profiles: reach}, Options{Profiles: []string{"classic", "rosetta"}, Properties: true})
+	rep, err := Run(t.Context(), loadRepoPack(t), &Builtin{Profiles: changed}, Options{Profiles: names, Properties: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,9 +44,8 @@ func TestWinByReachUnderMergeRule(t *testing.T) {
 	for _, f := range failed {
 		t.Errorf("%s [%s]: %s: %s", f.Case, f.Profile, f.Status, f.Reason)
 	}
-	// The rule does differ: on the loaded states no game reaches.
 	if len(rep.UnreachableFailures()) == 0 {
-		t.Errorf("no case tells the reach rule from the merge rule, even on a state no game reaches")
+		t.Errorf("no case tells %s, even on a state no game reaches", tells)
 	}
 }
 
@@ -50,28 +59,7 @@ func TestWinByReachUnderMergeRule(t *testing.T) {
 // merge) must pass every case whose state a game reaches: a loaded tile
 // of the win tile or more without won is reported apart.
 func TestWonAsLoadedUnderReachRule(t *testing.T) {
-	names := []string{"tile-merge", "pgs", "online-2048"}
-	var merge []*engine.Profile
-	for _, name := range names {
-		p, err := engine.BuiltinProfile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p = p.Clone()
-		p.Win.When = engine.Merge
-		merge = append(merge, p)
-	}
-	rep, err := Run(t.Context(), loadRepoPack(t), &Builtin{Profiles: merge}, Options{Profiles: names, Properties: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	failed, _ := rep.Failures()
-	for _, f := range failed {
-		t.Errorf("%s [%s]: %s: %s", f.Case, f.Profile, f.Status, f.Reason)
-	}
-	if len(rep.UnreachableFailures()) == 0 {
-		t.Errorf("no case tells a won read from the board from one taken as loaded, even on a state no game reaches")
-	}
+	winUnder(t, engine.Merge, "a won read from the board from one taken as loaded", "tile-merge", "pgs", "online-2048")
 }
 
 // TestWinUnreachable: the starts no game of the profile reaches by its

@@ -3,6 +3,7 @@ package conformance
 import (
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,15 +18,13 @@ type ownStart struct {
 	n     int
 }
 
-func (o *ownStart) Hello() (Hello, error) {
-	h, err := o.Builtin.Hello()
-	var features []string
-	for _, f := range h.Features {
-		if f != "seed-tp1" {
-			features = append(features, f)
-		}
-	}
-	h.Features = features
+func (o *ownStart) Hello() (Hello, error) { return withoutTP1(o.Builtin) }
+
+// withoutTP1 is b's hello without seed-tp1: an implementation whose new
+// games start its own way.
+func withoutTP1(b *Builtin) (Hello, error) {
+	h, err := b.Hello()
+	h.Features = slices.DeleteFunc(slices.Clone(h.Features), func(f string) bool { return f == "seed-tp1" })
 	return h, err
 }
 
