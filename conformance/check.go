@@ -20,6 +20,18 @@ type session struct {
 	// state is the implementation's state after the last step; set it to
 	// the start state.
 	state ImplState
+	// setup is the setup the game started with (nil: none), which the
+	// rules of a run going on after the win take too (goneOnStep).
+	setup *engine.Setup
+	// goneOn is set, under a profile that lists winThen as unstated,
+	// once a step has passed as the rules of a run going on after the
+	// win give it and not as the profile's (which end the run at the
+	// win): the later steps are held to the run going on alone. parted
+	// is set once such a step was one the ended run refuses and the run
+	// going on plays: the later steps' own expectations, of the ended
+	// run, then say nothing of the game, and the engine's are taken
+	// whole (goneOnStep).
+	goneOn, parted bool
 }
 
 // newGame starts the session's game from a tp1 seed ("" for an
@@ -28,6 +40,7 @@ type session struct {
 // otherwise.
 func (s *session) newGame(seed string, setup *engine.Setup, res *CaseResult) bool {
 	st, err := s.impl.New(s.profile.Name, seed, setup)
+	s.setup, s.goneOn, s.parted = setup, false, false
 	return s.started(st, err, res)
 }
 
@@ -39,6 +52,7 @@ func (s *session) load(ls LoadState, res *CaseResult) bool {
 		return false
 	}
 	st, err := loader.Load(s.profile.Name, ls)
+	s.setup, s.goneOn, s.parted = ls.Setup, false, false
 	return s.started(st, err, res)
 }
 
@@ -158,7 +172,182 @@ func (c *checker) board(field string, want, got engine.Board, format string, arg
 // a failure is recorded in res with every mismatch, the most basic first
 // (the board, then the spawn, the score, legality and the flags) as the
 // result's status.
+//
+// Under a profile that lists winThen as unstated (its win ends the run,
+// which its source does not say), a step that fails passes all the same
+// when it is what the rules of a run going on after the win give
+// (goneOnStep). A game is held to one reading, never to a mix: once a
+// step has passed by the run going on alone, the later steps are held
+// to it alone, and a state the profile's win ended (target-reached) is
+// held to the profile's reading alone. A step that fails both readings
+// is reported as the implementation's reading has it: the run going on
+// once it has won and not ended, the profile's own before.
 func (s *session) check(step CaseStep, out outcome, n int, res *CaseResult) bool {
+	if !winThenUnstated(s.profile) {
+		return s.compare(step, out, n, res)
+	}
+	stop := *res
+	if !s.goneOn {
+		if s.compare(step, out, n, &stop) {
+			return true
+		}
+		if stop.Status == Crash || stop.Status == Timeout || stop.Status == ProtocolError {
+			*res = stop // a call failed (legal): no reading to compare with
+			return false
+		}
+	}
+	alt, parted, err := s.goneOnStep(step, out)
+	if err != nil {
+		if s.goneOn {
+			res.fail(ProtocolError, n, "%s: the implementation plays on after the win, and the rules of a run going on cannot read the step: %v", stepName(step), err)
+			res.stepBoards(out.Before.Board, s.state.Board)
+			return false
+		}
+		*res = stop
+		return false
+	}
+	on := *res
+	if s.compare(alt, out, n, &on) {
+		s.goneOn, s.parted = true, s.parted || parted
+		return true
+	}
+	if s.goneOn || out.Before.Won {
+		*res = on
+	} else {
+		*res = stop
+	}
+	return false
+}
+
+// winThenUnstated reports whether profile p's source does not say that
+// its win ends the run: p's win stops, and p lists winThen as unstated.
+func winThenUnstated(p *engine.Profile) bool {
+	return p.Win.Then == engine.Stop && p.Win.Tile != 0 && slices.Contains(p.Unstated, "winThen")
+}
+
+// goneOnStep returns step as the rules of a run that goes on after the
+// win give it: the profile with win.then continue (and the session's
+// setup) playing the step from the implementation's state before it
+// (out.Before), which the steps before checked. A move's spawn is the
+// forced one, or else the implementation's (one the rules do not take is
+// replaced by the first cell the slide leaves empty, with the smallest
+// value, so the comparison names it). parted reports that the readings
+// part at the step: the ended run refuses it and the run going on plays
+// it. Then, and once the session's readings have parted, the step
+// expects all the engine gives (the board after the slide, the points,
+// changed and spawned, the whole state; the legal moves where step
+// expects them); otherwise step's own expectations stand, whose won,
+// boards, score and count the two readings share, with the refusal and
+// the flags (over, the result, the legal moves, where step expects them)
+// of the run going on. An error says the step cannot be read so: the
+// win ended the run before it (target-reached), neither the state before
+// it nor the step has won (the readings are one), or the engine cannot
+// load the state or play the step.
+func (s *session) goneOnStep(step CaseStep, out outcome) (alt CaseStep, parted bool, err error) {
+	before := out.Before
+	if before.Result == resultName(engine.TargetReached) {
+		return alt, false, errors.New("the win ended the run before it")
+	}
+	p := s.profile
+	if s.setup != nil {
+		if p, err = p.WithSetup(*s.setup); err != nil {
+			return alt, false, err
+		}
+	}
+	p = p.Clone()
+	p.Win.Then, p.Unstated = engine.Continue, nil
+	p.Rows, p.Cols = before.Board.Rows(), before.Board.Cols()
+	p.StartTiles = min(p.StartTiles, p.Rows*p.Cols)
+	state := engine.State{Board: before.Board, Score: before.Score, Moves: before.Moves, Won: before.Won}
+	if before.Result == resultName(engine.RunFinished) {
+		state.Result = engine.RunFinished // which no board gives
+	}
+	g, err := engine.Load(p, state)
+	if err != nil {
+		return alt, false, err
+	}
+	e := step.Expect
+	switch {
+	case step.Move != nil:
+		d := *step.Move
+		var st engine.Step
+		switch {
+		case step.Spawn != nil:
+			st, err = g.MoveSpawn(d, *step.Spawn)
+		case out.Move != nil && out.Move.Spawn != nil:
+			if st, err = g.MoveSpawn(d, *out.Move.Spawn); errors.Is(err, engine.ErrBadSpawn) {
+				st, err = g.MoveSpawn(d, fitSpawn(p, before.Board, d, nil))
+			}
+		default:
+			st, err = g.MoveSpawn(d, fitSpawn(p, before.Board, d, nil))
+		}
+		if step.Spawn != nil && errors.Is(err, engine.ErrBadSpawn) {
+			// Rule 11: a forced spawn the slide does not allow is refused.
+			alt = actionStep(engine.Action(d))
+			alt.Expect.Error = "bad-spawn"
+		} else if alt, err = engineStep(g, engine.Action(d), st, err, false, true); err != nil {
+			return alt, false, err
+		}
+		alt.Spawn = step.Spawn
+	case step.Action != "":
+		a, ok := actionNamed(step.Action)
+		if !ok {
+			return alt, false, fmt.Errorf("no action %q", step.Action)
+		}
+		st, err := g.Do(a)
+		if alt, err = engineStep(g, a, st, err, false, true); err != nil {
+			return alt, false, err
+		}
+	default:
+		alt = stateStep(g)
+	}
+	if !before.Won && !g.Won() {
+		// No win before the step or in it: the readings are one.
+		return alt, false, errors.New("no win before the step or in it")
+	}
+	parted = e.Error != "" && alt.Expect.Error == ""
+	if !parted && !s.parted {
+		refusal := alt.Expect.Error
+		alt.Expect = e
+		alt.Expect.Error = refusal
+		goneOnFlags(&alt.Expect, e, g)
+		return alt, false, nil
+	}
+	if e.Legal == nil {
+		alt.Expect.Legal = nil
+	}
+	return alt, parted, nil
+}
+
+// goneOnFlags sets in x the flags e expects (over, the result, the legal
+// moves) as game g, the run going on, has them.
+func goneOnFlags(x *Expect, e Expect, g *engine.Game) {
+	var on Expect
+	expectState(&on, g)
+	if e.Over != nil {
+		x.Over = on.Over
+	}
+	if e.Result != nil {
+		x.Result = on.Result
+	}
+	if e.Legal != nil {
+		x.Legal = on.Legal
+	}
+}
+
+// actionNamed returns the action other than a move whose protocol name
+// is name.
+func actionNamed(name string) (engine.Action, bool) {
+	for a := engine.Undo; a <= engine.Break; a++ {
+		if a.String() == name {
+			return a, true
+		}
+	}
+	return 0, false
+}
+
+// compare is check under one reading of the rules: step's.
+func (s *session) compare(step CaseStep, out outcome, n int, res *CaseResult) bool {
 	e := step.Expect
 	what := stepName(step)
 	before, st := out.Before.Board, s.state

@@ -185,7 +185,13 @@ type Profile struct {
 	// a game started without a seed draws its tiles, which tileproof takes
 	// to be independent of the game before (Online 2048 seeds every run,
 	// from "2048-practice" unless another seed is entered, so its new games
-	// may all be one game; the suite then tests no repeat).
+	// may all be one game; the suite then tests no repeat). A fifth,
+	// "winThen", may be named by a profile whose win ends the run (Win.Then
+	// Stop) without undo or a break: the Rosetta Code task says what wins
+	// but not that the game ends there, so the suite also takes play going
+	// on after the win, as win.then continue plays it (it follows such a
+	// run from the implementation's state, which holds neither the move an
+	// undo takes back nor the breaks used).
 	Unstated []string
 }
 
@@ -193,7 +199,7 @@ type Profile struct {
 // as unstated, each once.
 func unstatedNamed(names []string) bool {
 	for i, n := range names {
-		if n != "startTiles" && n != "moveAfterEnd" && n != "newGameSeed" && n != "illegalMove" || slices.Contains(names[:i], n) {
+		if n != "startTiles" && n != "moveAfterEnd" && n != "newGameSeed" && n != "illegalMove" && n != "winThen" || slices.Contains(names[:i], n) {
 			return false
 		}
 	}
@@ -263,7 +269,9 @@ func (p *Profile) Validate() error {
 	case p.StartTiles < 1 || p.StartTiles > p.Rows*p.Cols:
 		return bad("startTiles", "%d; a %dx%d board takes 1 to %d", p.StartTiles, p.Rows, p.Cols, p.Rows*p.Cols)
 	case !unstatedNamed(p.Unstated):
-		return bad("unstated", "%q; only startTiles, illegalMove, moveAfterEnd and newGameSeed may be named, each once", p.Unstated)
+		return bad("unstated", "%q; only startTiles, illegalMove, moveAfterEnd, newGameSeed and winThen may be named, each once", p.Unstated)
+	case slices.Contains(p.Unstated, "winThen") && (p.Win.Tile == 0 || p.Win.Then != Stop || p.Undo || p.Break.Limit > 0):
+		return bad("unstated", "winThen needs a win that ends the run (a win tile, win.then stop) and no undo or break, which the suite cannot follow after the win; here win.tile %d, win.then %s, undo %v, break limit %d", p.Win.Tile, p.Win.Then, p.Undo, p.Break.Limit)
 	case len(p.Spawn) == 0:
 		return bad("spawn", "no tiles; a spawn needs at least one value with a weight")
 	case p.MoveLimit < 0:

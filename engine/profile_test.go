@@ -180,6 +180,7 @@ func TestParseProfileBase(t *testing.T) {
 		"name: tm\nbase: tile-merge\n":                         nil,
 		"name: tm\nbase: tile-merge\nunstated: [startTiles]\n": {"startTiles"},
 		"name: one\nbase: classic\nunstated: [startTiles]\n":   {"startTiles"},
+		"name: p\nbase: pgs\nunstated: [winThen]\n":            {"winThen"},
 	} {
 		p, err := ParseProfile("u.yaml", []byte(text))
 		if err != nil {
@@ -191,6 +192,10 @@ func TestParseProfileBase(t *testing.T) {
 	}
 	if tm := mustProfile(t, "tile-merge"); !slices.Equal(tm.Unstated, []string{"startTiles"}) {
 		t.Errorf("tile-merge: unstated %q", tm.Unstated)
+	}
+	// The Rosetta Code task says what wins, not that the game ends there.
+	if r := mustProfile(t, "rosetta"); !slices.Equal(r.Unstated, []string{"illegalMove", "winThen"}) {
+		t.Errorf("rosetta: unstated %q", r.Unstated)
 	}
 }
 
@@ -207,8 +212,14 @@ func TestParseProfileErrors(t *testing.T) {
 		{"name: x\nbase: nosuch\n", `p.yaml:2:1: no built-in profile "nosuch"`},
 		{"name: Bad Name\n", `p.yaml:1:1: name: "Bad Name" is not a profile name`},
 		{"name: x\nrows: four\n", "p.yaml:2:7: cannot unmarshal"},
-		{"name: x\nunstated: [rows]\n", `p.yaml:2:1: unstated: ["rows"]; only startTiles, illegalMove, moveAfterEnd and newGameSeed may be named, each once`},
-		{"name: x\nunstated: [startTiles, startTiles]\n", `p.yaml:2:1: unstated: ["startTiles" "startTiles"]; only startTiles, illegalMove, moveAfterEnd and newGameSeed may be named, each once`},
+		{"name: x\nunstated: [rows]\n", `p.yaml:2:1: unstated: ["rows"]; only startTiles, illegalMove, moveAfterEnd, newGameSeed and winThen may be named, each once`},
+		{"name: x\nunstated: [startTiles, startTiles]\n", `p.yaml:2:1: unstated: ["startTiles" "startTiles"]; only startTiles, illegalMove, moveAfterEnd, newGameSeed and winThen may be named, each once`},
+		// winThen: a win that ends the run, and no undo or break.
+		{"name: x\nbase: tile-merge\nunstated: [winThen]\n", "p.yaml:3:1: unstated: winThen needs a win that ends the run (a win tile, win.then stop) and no undo or break, which the suite cannot follow after the win; here win.tile 2048, win.then continue, undo false, break limit 0"},
+		{"name: x\nbase: classic\nunstated: [winThen]\n", "here win.tile 2048, win.then ask, undo false, break limit 0"},
+		{"name: x\nbase: pgs\nwin: {tile: 0, when: reach, then: continue}\nunstated: [winThen]\n", "here win.tile 0, win.then continue"},
+		{"name: x\nbase: online-2048\nunstated: [winThen]\n", "here win.tile 2048, win.then stop, undo true, break limit 0"},
+		{"name: x\nbase: pgs\nbreak: {limit: 3, below: 16, price: 1000, whenNoMoves: refuse}\nunstated: [winThen]\n", "here win.tile 2048, win.then stop, undo false, break limit 3"},
 		{"name: x\ntargets: [128, 512]\n", "p.yaml:2:1: targets: do not include the win tile 2048"},
 		{"", "p.yaml: empty document"},
 		{"name: x\n---\nname: y\n", "p.yaml:2:1: a second document"},
