@@ -160,9 +160,10 @@ type Gate struct {
 	Failed        int      `json:"failed"`                  // unexpected failures on reachable states
 	Unreachable   int      `json:"unreachableFailures"`     // failures on states no game reaches
 	Strict        bool     `json:"strict,omitempty"`
-	Skipped       int      `json:"skipped"`          // checks that did not run on this implementation
-	XPass         int      `json:"unexpectedPasses"` // expected failures that passed
-	NotRun        int      `json:"notRun"`           // checks a run cut short did not reach or finish
+	Skipped       int      `json:"skipped"`                 // checks that did not run: the implementation does not declare what they need
+	NotApplicable int      `json:"notApplicable,omitempty"` // skips of cases the profile's own rules rule out: never failing
+	XPass         int      `json:"unexpectedPasses"`        // expected failures that passed
+	NotRun        int      `json:"notRun"`                  // checks a run cut short did not reach or finish
 	Pass          bool     `json:"pass"`
 	// known are the failures the baseline has, unchanged: not the run's
 	// to answer for.
@@ -174,7 +175,7 @@ type GateOptions struct {
 	Baseline      *Report // nil: no baseline
 	BaselineFile  string
 	AcceptChanged bool // a changed failure passes the gate
-	Strict        bool // a failure on a state no game reaches fails too, and without a baseline a skip or an unexpected pass
+	Strict        bool // a failure on a state no game reaches fails too, and without a baseline a skip (not one not applicable) or an unexpected pass
 }
 
 // Gate decides the run and records the verdict on the report (r.Gate),
@@ -184,7 +185,7 @@ func (r *Report) Gate(o GateOptions) *Gate {
 	failed, xpass := r.Failures()
 	_, total := r.Summaries()
 	g.Failed, g.Unreachable = len(failed), len(r.UnreachableFailures())
-	g.Skipped, g.XPass, g.NotRun = total.Skipped, len(xpass), total.NotRun
+	g.Skipped, g.NotApplicable, g.XPass, g.NotRun = total.Skipped, total.NotApplicable, len(xpass), total.NotRun
 	if o.Baseline != nil {
 		g.Regressions, g.Fixes, g.Changed = r.compare(o.Baseline)
 		surprising := map[string]bool{}
@@ -202,7 +203,8 @@ func (r *Report) Gate(o GateOptions) *Gate {
 	}
 	// Not reached is not passed. Strict is certification: without a
 	// baseline a skip or an unexpected pass fails too; with or without
-	// one, a failure on a state no game reaches.
+	// one, a failure on a state no game reaches. A case the profile's own
+	// rules rule out is not a skip here: it could not apply.
 	if g.NotRun > 0 || o.Strict && (g.Unreachable > 0 || o.Baseline == nil && (g.Skipped > 0 || g.XPass > 0)) {
 		g.Pass = false
 	}

@@ -57,7 +57,9 @@ const unreachableSuite = "unreachable-states"
 // (unreachable-states), a failure there skipped with its words, as the
 // run's verdict does not count it. Under a baseline ([Report.Gate]) a
 // failure the baseline has, unchanged, is skipped too, so that the
-// failures are the gate's: regressions and changed failures. A check the
+// failures are the gate's: regressions and changed failures. A case not
+// applicable to its profile (CaseResult.NotApplicable) is skipped too,
+// its message saying so (JUnit has no other word for it). A check the
 // run did not reach or finish ([NotRun]) is an error of type not-run,
 // with why: not a failure of the implementation, and not a skip, which
 // CI systems count as no harm.

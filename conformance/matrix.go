@@ -11,7 +11,8 @@ import (
 
 // WriteMatrix writes reports of one pack as a Markdown matrix: a row per
 // implementation, a column per case area and the total, each cell what
-// passed, failed and was skipped there. Implementations whose rows are
+// passed, failed and was skipped (or did not apply to its profile)
+// there. Implementations whose rows are
 // identical share one row. Below it, the first cases each implementation
 // failed. Reports of different packs or contracts are an error: their
 // counts do not compare.
@@ -69,6 +70,9 @@ func WriteMatrix(w io.Writer, reports []*Report) error {
 	if slices.ContainsFunc(reports, func(r *Report) bool { return len(r.UnreachableFailures()) > 0 }) {
 		notes += " Failures on states no game reaches are counted apart, after a semicolon: they do not make a cell ✗."
 	}
+	if slices.ContainsFunc(reports, func(r *Report) bool { return slices.ContainsFunc(r.Results, CaseResult.notApplicable) }) {
+		notes += " Cases not applicable to their profile (a board size, an undo, End run or keep playing its rules do not have) are counted apart, as n/a in the brackets: they are not skipped."
+	}
 	if slices.ContainsFunc(reports, func(r *Report) bool { return len(r.NotRun()) > 0 }) {
 		notes += " A run cut short (its deadline, an interrupt) left checks not run: a cell with one is never ✓, and says how many of its checks did not run."
 	}
@@ -124,8 +128,22 @@ func label(r *Report) string {
 // cell is one area's outcome in the matrix. An area with checks not run
 // (a run cut short) is never a ✓: it says how many did not run.
 func cell(s AreaSummary) string {
-	if s.Passed+s.Failed+s.Expected+s.NotRun == 0 && s.Skipped > 0 {
-		return fmt.Sprintf("skipped (%d)", s.Skipped) // nothing ran: not a pass
+	var brackets []string // the skipped, then the cases not applicable
+	if s.Skipped > 0 {
+		brackets = append(brackets, fmt.Sprint(s.Skipped))
+	}
+	if s.NotApplicable > 0 {
+		brackets = append(brackets, fmt.Sprintf("%d n/a", s.NotApplicable))
+	}
+	skipped := ""
+	if len(brackets) > 0 {
+		skipped = " (" + strings.Join(brackets, ", ") + ")"
+	}
+	if s.Passed+s.Failed+s.Expected+s.NotRun == 0 && len(brackets) > 0 {
+		if s.Skipped == 0 {
+			return fmt.Sprintf("n/a (%d)", s.NotApplicable) // nothing could apply
+		}
+		return "skipped" + skipped // nothing ran: not a pass
 	}
 	var c string
 	switch {
@@ -142,9 +160,7 @@ func cell(s AreaSummary) string {
 			c += fmt.Sprintf(", %d known failures", s.Expected)
 		}
 	}
-	if s.Skipped > 0 {
-		c += fmt.Sprintf(" (%d)", s.Skipped)
-	}
+	c += skipped
 	if s.Unreachable > 0 {
 		c += fmt.Sprintf("; %d on unreachable states", s.Unreachable)
 	}

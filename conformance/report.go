@@ -5,17 +5,21 @@ import (
 )
 
 // AreaSummary counts a report's results by area: passed, failed (unexpected),
-// expected failures, skipped, and not run (a run cut short). Failures on states no game reaches
+// expected failures, skipped, not applicable, and not run (a run cut short). Failures on states no game reaches
 // (CaseResult.Unreachable) are counted apart, in Unreachable, and not in
-// Failed: the verdict on reachable states stands on its own.
+// Failed: the verdict on reachable states stands on its own. The skips
+// of cases the profile's own rules rule out (CaseResult.NotApplicable)
+// are counted in NotApplicable, not in Skipped: Skipped counts what an
+// implementation left unchecked.
 type AreaSummary struct {
-	Area        string `json:"area"`
-	Passed      int    `json:"passed"`
-	Failed      int    `json:"failed"`
-	Expected    int    `json:"expectedFailures"`
-	Skipped     int    `json:"skipped"`
-	Unreachable int    `json:"unreachableFailures"`
-	NotRun      int    `json:"notRun"`
+	Area          string `json:"area"`
+	Passed        int    `json:"passed"`
+	Failed        int    `json:"failed"`
+	Expected      int    `json:"expectedFailures"`
+	Skipped       int    `json:"skipped"`
+	NotApplicable int    `json:"notApplicable"`
+	Unreachable   int    `json:"unreachableFailures"`
+	NotRun        int    `json:"notRun"`
 }
 
 // Summaries returns one summary per area, sorted, and the total.
@@ -32,6 +36,8 @@ func (r *Report) Summaries() (areas []AreaSummary, total AreaSummary) {
 			switch {
 			case res.Status == Pass:
 				t.Passed++
+			case res.notApplicable():
+				t.NotApplicable++
 			case res.Status == Skip:
 				t.Skipped++
 			case res.Status == NotRun:
@@ -64,6 +70,10 @@ func (r *Report) UnreachableFailures() []CaseResult {
 func (r *Report) NotRun() []CaseResult {
 	return r.where(func(res CaseResult) bool { return res.Status == NotRun })
 }
+
+// notApplicable reports whether res is a skip of a case its profile's
+// own rules rule out (CaseResult.NotApplicable).
+func (res CaseResult) notApplicable() bool { return res.Status == Skip && res.NotApplicable }
 
 // where returns the results that keep keeps, in order.
 func (r *Report) where(keep func(CaseResult) bool) []CaseResult {

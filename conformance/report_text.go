@@ -9,7 +9,8 @@ import (
 )
 
 // WriteText writes a line per failing case with its diff, the unexpected
-// passes, and a summary per area. verbose adds the skipped cases.
+// passes, and a summary per area. verbose adds the skipped cases (those
+// not applicable to their profile among them, their reason saying so).
 func (r *Report) WriteText(w io.Writer, verbose bool) {
 	for _, res := range r.Results {
 		switch {
@@ -57,18 +58,22 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 	}
 	areas, total := r.Summaries()
 	fmt.Fprintf(w, "\nconformance of %s %s (profiles %s) to the pack %s %s, rules contract %d\n", safetext.Terminal(r.Impl.Name), safetext.Terminal(r.Impl.Version), safetext.Terminal(strings.Join(r.Impl.Profiles, ", ")), r.Pack, r.PackVersion, r.Contract)
-	// The not-run column is there when a check did not run: a run cut
-	// short (its deadline, an interrupt).
+	// The n/a column is there when a case did not apply to its profile
+	// (CaseResult.NotApplicable), the not-run column when a check did
+	// not run: a run cut short (its deadline, an interrupt).
 	row := func(cells ...any) {
-		if total.NotRun > 0 {
-			fmt.Fprintf(w, "  %-14v %6v %6v %6v %6v %7v\n", cells...)
-		} else {
-			fmt.Fprintf(w, "  %-14v %6v %6v %6v %6v\n", cells[:5]...)
+		line := fmt.Sprintf("  %-14v %6v %6v %6v %6v", cells[:5]...)
+		if total.NotApplicable > 0 {
+			line += fmt.Sprintf(" %6v", cells[5])
 		}
+		if total.NotRun > 0 {
+			line += fmt.Sprintf(" %7v", cells[6])
+		}
+		fmt.Fprintln(w, line)
 	}
-	row("area", "passed", "failed", "xfail", "skipped", "not-run")
+	row("area", "passed", "failed", "xfail", "skipped", "n/a", "not-run")
 	for _, s := range append(areas, total) {
-		row(s.Area, s.Passed, s.Failed, s.Expected, s.Skipped, s.NotRun)
+		row(s.Area, s.Passed, s.Failed, s.Expected, s.Skipped, s.NotApplicable, s.NotRun)
 	}
 	if total.Unreachable > 0 {
 		fmt.Fprintf(w, "  and %d failed on states no game reaches, not counted above\n", total.Unreachable)

@@ -62,6 +62,14 @@ type CaseResult struct {
 	// (Case.Unreachable), "" for a reachable one: its result is reported
 	// apart, and a failure on it does not fail the run by itself.
 	Unreachable string
+	// NotApplicable marks a skip ([Skip]) of a case the profile's own
+	// rules rule out: it needs a board of another size than the
+	// profile's, or keep playing, undo or End run where the profile has
+	// none, and the implementation does not declare it (Reason says
+	// which, "not applicable: ..."). It is shown where skips are, but
+	// counted apart from them ([AreaSummary].NotApplicable): it is no
+	// gap in what was checked, and does not fail a run under --strict.
+	NotApplicable bool
 	// Expected is the known-deviation reason of an expected failure (it
 	// does not fail the run), or of a case that was expected to fail and
 	// passed (an unexpected pass).
@@ -153,7 +161,8 @@ type resultJSON struct {
 	Line       int            `json:"line,omitempty"`
 	Expected   string         `json:"expected,omitempty"`
 	// Added after the fields above: an older report has none of them.
-	Unreachable string `json:"unreachable,omitempty"`
+	Unreachable   string `json:"unreachable,omitempty"`
+	NotApplicable bool   `json:"notApplicable,omitempty"`
 	*CaseInfo
 }
 
@@ -166,8 +175,8 @@ func (r CaseResult) MarshalJSON() ([]byte, error) {
 		return b.String()
 	}
 	j := resultJSON{r.Case, r.Area, r.Profile, r.Status, r.Reason, r.Step, r.Mismatches, r.Diff(),
-		grid(r.Start), grid(r.Want), grid(r.Got), r.File, r.Line, r.Expected, "", nil}
-	j.Unreachable, j.CaseInfo = r.Unreachable, r.Info
+		grid(r.Start), grid(r.Want), grid(r.Got), r.File, r.Line, r.Expected, "", false, nil}
+	j.Unreachable, j.NotApplicable, j.CaseInfo = r.Unreachable, r.NotApplicable, r.Info
 	return json.Marshal(j)
 }
 
@@ -190,7 +199,7 @@ func (r *CaseResult) UnmarshalJSON(data []byte) error {
 	}
 	*r = CaseResult{Case: j.Case, Area: j.Area, Profile: j.Profile, Status: j.Status, Reason: j.Reason, Step: j.Step,
 		Mismatches: j.Mismatches, Start: board(j.Start), Want: board(j.Want), Got: board(j.Got), File: j.File, Line: j.Line, Expected: j.Expected}
-	r.Unreachable, r.Info = j.Unreachable, j.CaseInfo
+	r.Unreachable, r.NotApplicable, r.Info = j.Unreachable, j.NotApplicable, j.CaseInfo
 	return nil
 }
 

@@ -266,7 +266,12 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 				if ctx.Err() != nil {
 					return []CaseResult{notRun(res, ctx)}
 				}
-				run, reason := c, missingReason(hello, p.Name, caseNeeds(c, p))
+				needs := caseNeeds(c, p)
+				run, reason := c, missingReason(hello, p.Name, needs)
+				if na := notApplicable(hello, p, needs, variant); na != "" {
+					res.Status, res.Reason, res.NotApplicable = Skip, na, true
+					return []CaseResult{res}
+				}
 				if variant && reason == "" {
 					if run, reason = derive(c, p); reason != "" {
 						reason = "it cannot run under this profile: " + reason
@@ -339,6 +344,47 @@ func missingReason(h Hello, profile string, needs []string) string {
 	}
 	if len(missing) > 0 {
 		return "needs " + strings.Join(missing, ", ")
+	}
+	return ""
+}
+
+// notApplicable returns why a check under profile p that needs these
+// features cannot apply to an implementation of p ("not applicable:
+// profile online-2048 plays only 4x4 boards (the case needs
+// size:3x3)"), or "" when it can: a feature p's own rules rule out
+// ([ruledOut]) that the implementation does not declare, or under a
+// variant any such feature (the variant's derived case could not run
+// there, declared or not). A feature the implementation declares under a
+// built-in profile runs the case as it is written.
+func notApplicable(h Hello, p *engine.Profile, needs []string, variant bool) string {
+	var why []string
+	for _, f := range needs {
+		if r := ruledOut(p, f); r != "" && (variant || !h.hasUnder(p.Name, f)) {
+			why = append(why, fmt.Sprintf("%s (the case needs %s)", r, f))
+		}
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return "not applicable: " + strings.Join(why, "; ")
+}
+
+// ruledOut returns how profile p's own rules rule feature f out, "" when
+// they do not: a board size other than p's rows x cols, keep playing
+// where p's win does not stop play to ask, undo or End run where p has
+// none. The protocol's capabilities (load-state, force-spawn, seed-tp1,
+// setup) are never ruled out: an implementation that does not declare
+// one leaves a real gap in what is checked.
+func ruledOut(p *engine.Profile, f string) string {
+	switch {
+	case f == protocol.Undo && !p.Undo:
+		return fmt.Sprintf("profile %s has no undo", p.Name)
+	case f == protocol.EndRun && !p.EndRun:
+		return fmt.Sprintf("profile %s has no End run", p.Name)
+	case f == protocol.KeepPlaying && p.Win.Then != engine.Ask:
+		return fmt.Sprintf("profile %s has no keep playing: its win.then is %s, not ask", p.Name, p.Win.Then)
+	case strings.HasPrefix(f, "size:") && f != protocol.SizeFeature(p.Rows, p.Cols):
+		return fmt.Sprintf("profile %s plays only %dx%d boards", p.Name, p.Rows, p.Cols)
 	}
 	return ""
 }

@@ -114,8 +114,10 @@ finds when it is run against:
   are in [2048c.md](2048c.md).
 - **tileproof-serve 1**: `tileproof serve --forced-spawns` (docs/api.md,
   API version 1) through the HTTP driver, over a real socket. Its skips are
-  board sizes (the server's games are the five profiles' own 4x4 boards)
-  and run setups it does not offer.
+  run setups it does not offer, and the property checks under the 3x3
+  profiles (they play 4x4 boards); a board of another size than a game's
+  own, and undo, End run or keep playing under a profile without them,
+  are not applicable (n/a).
 - **tileproof-reference-adapter 1.0.0+NAME**: the reference exec adapter
   (conformance/testdata/adapter) with one bug switched on, for each bug of
   its catalogue (`adapter --list-mutants` describes each). Every one of
@@ -126,8 +128,11 @@ Each row is one implementation, or several whose results are identical in
 every area. The properties area holds the checks no single case shows
 (same seed same game, spawn distribution, metamorphic mirror and sum
 checks, every 4-cell line of small exponents). Cases that need a feature
-an implementation does not declare (a board size, undo, seeding tp1) are
-skipped, never passed.
+an implementation does not declare (loading a state, seeding tp1) are
+skipped, never passed; those whose feature the profile's own rules rule
+out (another board size; undo, End run or keep playing where the profile
+has none) are not applicable, n/a (docs/conformance.md, "Not
+applicable").
 
 ## Reproduce
 

@@ -370,7 +370,8 @@ type areaRow struct {
 // boards of the failing step (the one it started from, the rules' and
 // the implementation's) side by side, the command that re-runs it and
 // its YAML. Failures on states no game reaches are apart; expected
-// failures, unexpected passes and the skipped cases (with why) follow.
+// failures, unexpected passes, the skipped cases (with why) and those
+// not applicable to their profile (with why) follow.
 // Every string of the report is written as text (html/template).
 func Conformance(w io.Writer, rep *conformance.Report) error {
 	rep = shownReport(rep)
@@ -389,11 +390,13 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		toc = append(toc, areaFailures{g[0].Area, g})
 	}
 	slices.SortStableFunc(toc, func(a, b areaFailures) int { return cmp.Compare(a.Area, b.Area) })
-	var expected, skipped []conformance.CaseResult
+	var expected, skipped, notApplicable []conformance.CaseResult
 	for _, res := range rep.Results {
 		switch {
 		case res.Status.Failed() && res.Expected != "":
 			expected = append(expected, res)
+		case res.Status == conformance.Skip && res.NotApplicable:
+			notApplicable = append(notApplicable, res)
 		case res.Status == conformance.Skip:
 			skipped = append(skipped, res)
 		}
@@ -413,30 +416,33 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 	}
 	slices.Sort(statuses)
 	page := struct {
-		R           *conformance.Report
-		V           *conformance.Gate
-		Failed      bool // the run failed: exit status 1
-		Line        string
-		Run         runView
-		Areas       []areaRow
-		Total       areaRow
-		Failures    int
-		Known       int // failures as in the baseline
-		Statuses    string
-		TOC         []areaFailures
-		Cases       int
-		Causes      []causeGroup
-		Apart       []causeGroup
-		ApartCases  int
-		Expected    []listed
-		XPass       []listed
-		Skipped     []skipReason
-		NotRun      []skipReason // the checks a run cut short did not run, by reason as the skipped
-		FailedAreas map[string]bool
+		R          *conformance.Report
+		V          *conformance.Gate
+		Failed     bool // the run failed: exit status 1
+		Line       string
+		Run        runView
+		Areas      []areaRow
+		Total      areaRow
+		Failures   int
+		Known      int // failures as in the baseline
+		Statuses   string
+		TOC        []areaFailures
+		Cases      int
+		Causes     []causeGroup
+		Apart      []causeGroup
+		ApartCases int
+		Expected   []listed
+		XPass      []listed
+		Skipped    []skipReason
+		// NotApplicable are the cases the profile's own rules rule out,
+		// by reason as the skipped.
+		NotApplicable []skipReason
+		NotRun        []skipReason // the checks a run cut short did not run, by reason as the skipped
+		FailedAreas   map[string]bool
 	}{R: rep, V: v, Failed: !v.Pass, Line: v.Line(), Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed), Known: known(v, failed),
 		Statuses: strings.Join(statuses, ", "), TOC: toc, Cases: len(groups) + len(apart),
 		Causes: groupCauses(groups, "cause"), Apart: groupCauses(apart, "unreachable"), ApartCases: len(apart),
-		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotRun: skipReasons(rep.NotRun()), FailedAreas: map[string]bool{}}
+		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotApplicable: skipReasons(notApplicable), NotRun: skipReasons(rep.NotRun()), FailedAreas: map[string]bool{}}
 	for _, a := range toc {
 		page.FailedAreas[a.Area] = true
 	}

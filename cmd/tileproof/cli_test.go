@@ -407,13 +407,15 @@ func TestTotalNote(t *testing.T) {
 		{Case: "core/a", Area: "core", Profile: "classic", Status: conformance.Pass},
 		{Case: "core/a", Area: "core", Profile: "pgs", Status: conformance.Pass},
 		{Case: "core/b", Area: "core", Profile: "classic", Status: conformance.Skip},
+		{Case: "core/c", Area: "core", Profile: "classic", Status: conformance.Skip, NotApplicable: true},
 		{Case: "line/c", Area: "line", Profile: "classic", Status: conformance.Pass},
 		{Case: "properties/same-seed", Area: "properties", Profile: "classic", Status: conformance.Pass},
 	}}
 	var b strings.Builder
 	writeTotalNote(&b, rep, false)
-	want := "  (total: 4 runs of 3 cases, each under every profile it applies to, and 1 property check)\n" +
-		"  (1 skipped: each needs a feature or a board size the implementation does not declare; -v lists them with why)\n"
+	want := "  (total: 5 runs of 4 cases, each under every profile it applies to, and 1 property check)\n" +
+		"  (1 skipped: each needs a feature or a board size the implementation does not declare; -v lists them with why)\n" +
+		"  (1 not applicable: each needs a board size, undo, End run or keep playing its profile's rules do not have; not skips, they do not fail --strict; -v lists them with why)\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

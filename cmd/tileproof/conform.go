@@ -40,7 +40,9 @@ DIR) under every profile the implementation declares, and the property checks
 (docs/conformance.md). A line per failing case, with the boards side by side, then a
 summary per area. A case runs once for each profile it applies to, so the total counts
 runs, not cases; a case that needs a feature the implementation does not declare is
-skipped (-v lists each with its reason).
+skipped (-v lists each with its reason), or, when the profile's own rules rule that
+feature out (a board size other than the profile's; undo, End run or keep playing where
+the profile has none), not applicable: n/a, counted apart from the skips.
 
 IMPL is exec:COMMAND (an adapter speaking the exec protocol, docs/protocol.md),
 http://HOST:PORT (a server of the tile-merge API shape, docs/api.md), or builtin (the
@@ -65,9 +67,10 @@ it as well. Either way the implementation is ended, the checks the run did not r
 finish are reported as not-run (never a pass) in every report, which are written all
 the same, and the run fails.
 
-Exit status 1 when a check fails or did not run (with --strict, also a skip, an
-unexpected pass or a failure on an unreachable state); 2 when no check could run at all
-(as for a usage error); 130 after Ctrl-C (143 after SIGTERM), the reports written.`,
+Exit status 1 when a check fails or did not run (with --strict, also a skip, not one
+not applicable, an unexpected pass or a failure on an unreachable state); 2 when no
+check could run at all (as for a usage error); 130 after Ctrl-C (143 after SIGTERM), the
+reports written.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.impl, "impl", "", "the implementation: exec:`COMMAND`, http://HOST:PORT, or builtin (required)")
@@ -77,7 +80,7 @@ unexpected pass or a failure on an unreachable state); 2 when no check could run
 	fl.BoolVar(&f.json, "json", false, "print the report as JSON")
 	fl.StringVar(&f.junit, "junit", "", "also write the report as JUnit XML to `FILE`")
 	fl.StringVar(&f.html, "html", "", "also write a page of the failures to the HTML `FILE`, each board divergence as three boards side by side")
-	fl.BoolVar(&f.strict, "strict", false, "for certification: a skipped case or an unexpected pass also fails the run")
+	fl.BoolVar(&f.strict, "strict", false, "for certification: a skipped case (not one not applicable to its profile) or an unexpected pass also fails the run")
 	fl.BoolVar(&f.failFast, "fail-fast", false, "end the run at its first unexpected failure: the checks after it are reported not-run")
 	fl.StringVar(&f.expect, "expect", "", "a YAML `FILE` of known deviations: CASE or CASE@PROFILE: reason")
 	fl.StringVar(&f.baseline, "baseline", "", "an earlier JSON report `FILE`: show only regressions, fixes and changed failures (another class, step or fields), and fail on regressions and changed failures")
@@ -231,8 +234,12 @@ func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
 	}
 	fmt.Fprintf(w, "  (total: %s of %s, each under every profile it applies to, and %s)\n",
 		plural(runs, "run"), plural(len(cases), "case"), also)
-	if _, total := rep.Summaries(); total.Skipped > 0 && !verbose {
+	_, total := rep.Summaries()
+	if total.Skipped > 0 && !verbose {
 		fmt.Fprintf(w, "  (%d skipped: each needs a feature or a board size the implementation does not declare; -v lists them with why)\n", total.Skipped)
+	}
+	if total.NotApplicable > 0 && !verbose {
+		fmt.Fprintf(w, "  (%d not applicable: each needs a board size, undo, End run or keep playing its profile's rules do not have; not skips, they do not fail --strict; -v lists them with why)\n", total.NotApplicable)
 	}
 }
 
