@@ -82,6 +82,29 @@ func TestStrictNotApplicable(t *testing.T) {
 	}
 }
 
+// TestStrictBuiltin: the engine itself passes --strict with every
+// profile, the 3x3 ones too, whose property checks the suite does not
+// have (they play 4x4 boards): not applicable, not a skip of the
+// implementation's.
+func TestStrictBuiltin(t *testing.T) {
+	rep, err := Run(t.Context(), loadRepoPack(t), &Builtin{}, Options{Properties: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	na := 0
+	for _, r := range rep.Results {
+		if r.NotApplicable && r.Case == "properties/metamorphic" && r.Profile == "hallabois-3x3" {
+			na++
+			if r.Reason != "not applicable: the property check plays on 4x4 boards; profile hallabois-3x3 plays on 3x3" {
+				t.Errorf("%s: %q", r.Key(), r.Reason)
+			}
+		}
+	}
+	if g := rep.Gate(GateOptions{Strict: true}); !g.Pass || g.Skipped != 0 || g.NotApplicable != 10 || na != 1 {
+		t.Errorf("--strict gate %+v (%d not applicable properties/metamorphic under hallabois-3x3), want a pass", g, na)
+	}
+}
+
 // TestNotApplicableFeatures: what a profile's own rules rule out, feature
 // by feature, and what they never do (the protocol's capabilities).
 func TestNotApplicableFeatures(t *testing.T) {

@@ -65,8 +65,9 @@ type CaseResult struct {
 	// NotApplicable marks a skip ([Skip]) of a case the profile's own
 	// rules rule out: it needs a board of another size than the
 	// profile's, or keep playing, undo or End run where the profile has
-	// none, and the implementation does not declare it (Reason says
-	// which, "not applicable: ..."). It is shown where skips are, but
+	// none, and the implementation does not declare it; or of a property
+	// check the suite has only for 4x4 boards, under a profile of another
+	// size (Reason says which, "not applicable: ..."). It is shown where skips are, but
 	// counted apart from them ([AreaSummary].NotApplicable): it is no
 	// gap in what was checked, and does not fail a run under --strict.
 	NotApplicable bool

@@ -415,7 +415,7 @@ func TestTotalNote(t *testing.T) {
 	writeTotalNote(&b, rep, false)
 	want := "  (total: 5 runs of 4 cases, each under every profile it applies to, and 1 property check)\n" +
 		"  (1 skipped: each needs a feature or a board size the implementation does not declare; -v lists them with why)\n" +
-		"  (1 not applicable: each needs a board size, undo, End run or keep playing its profile's rules do not have; not skips, they do not fail --strict; -v lists them with why)\n"
+		"  (1 not applicable: each needs a board size, undo, End run or keep playing its profile's rules do not have, or is a property check the suite has for 4x4 boards only; not skips, they do not fail --strict; -v lists them with why)\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

@@ -42,7 +42,8 @@ summary per area. A case runs once for each profile it applies to, so the total 
 runs, not cases; a case that needs a feature the implementation does not declare is
 skipped (-v lists each with its reason), or, when the profile's own rules rule that
 feature out (a board size other than the profile's; undo, End run or keep playing where
-the profile has none), not applicable: n/a, counted apart from the skips.
+the profile has none), not applicable: n/a, counted apart from the skips; so is a property
+check the suite has for 4x4 boards only, under a profile of another size.
 
 IMPL is exec:COMMAND (an adapter speaking the exec protocol, docs/protocol.md),
 http://HOST:PORT (a server of the tile-merge API shape, docs/api.md), or builtin (the
@@ -239,7 +240,7 @@ func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
 		fmt.Fprintf(w, "  (%d skipped: each needs a feature or a board size the implementation does not declare; -v lists them with why)\n", total.Skipped)
 	}
 	if total.NotApplicable > 0 && !verbose {
-		fmt.Fprintf(w, "  (%d not applicable: each needs a board size, undo, End run or keep playing its profile's rules do not have; not skips, they do not fail --strict; -v lists them with why)\n", total.NotApplicable)
+		fmt.Fprintf(w, "  (%d not applicable: each needs a board size, undo, End run or keep playing its profile's rules do not have, or is a property check the suite has for 4x4 boards only; not skips, they do not fail --strict; -v lists them with why)\n", total.NotApplicable)
 	}
 }
 
