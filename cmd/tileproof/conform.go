@@ -92,7 +92,7 @@ reports written.`,
 	fl.BoolVar(&f.properties, "properties", true, "run the property checks (--properties=false: none)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also list the skipped cases, with why, and the expected failures")
 	numFlag(fl, &f.exploreGames, "explore", 0, "instead of the cases, play `N` random games against the implementation, compare every step with the engine, and shrink the first divergence of each kind to a case")
-	numFlag(fl, &f.exploreSeed, "seed", conformance.DefaultSeed, "with --explore: the `SEED` of the random games")
+	numFlag(fl, &f.exploreSeed, "seed", conformance.DefaultSeed, "with --explore or --observe: the `SEED` of the random games")
 	fl.StringVar(&f.exploreOut, "explore-out", "", "with --explore: write the shrunk cases into `DIR`, a case pack: DIR/pack.yaml, DIR/explore/*.yaml (default: nothing is written; the report shows each case)")
 	numFlag(fl, &f.observeGames, "observe", 0, fmt.Sprintf("also observe `N` of the implementation's own games, played through new and move alone, every step compared with the engine (by default %d when it can neither load a state nor take a tp1 seed; 0: none)", conformance.DefaultObserveGames))
 	fl.StringVar(&f.observeOut, "observe-out", "", "write the games of observed divergences into `DIR`, as replays verify and show reproduce, and (when the implementation can load a state) their shrunk cases, a pack in DIR/cases (default: nothing is written; the report lists each divergence)")

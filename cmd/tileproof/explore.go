@@ -14,9 +14,10 @@ import (
 var exploreFlagNames = []string{"impl", "profile", "timeout", "start-timeout", "run-timeout", "explore", "seed", "explore-out"}
 
 // exploreRequested reports whether the command line asks for
-// exploration: --explore or one of its own flags.
+// exploration: --explore or one of its own flags (--seed without
+// --observe, which takes it too).
 func exploreRequested(fs *pflag.FlagSet) bool {
-	return fs.Changed("explore") || fs.Changed("seed") || fs.Changed("explore-out")
+	return fs.Changed("explore") || fs.Changed("seed") && !fs.Changed("observe") || fs.Changed("explore-out")
 }
 
 func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, f *conformFlags, profiles []string) int {
@@ -28,7 +29,7 @@ func (c *cli) conformExplore(run *run, fs *pflag.FlagSet, f *conformFlags, profi
 	})
 	switch {
 	case f.exploreGames <= 0:
-		return c.fail(exitBadUsage, "conform: --seed and --explore-out need --explore N, a positive number of games (not %d)", f.exploreGames)
+		return c.fail(exitBadUsage, "conform: --seed and --explore-out need --explore N, a positive number of games (not %d), or --seed --observe N", f.exploreGames)
 	case len(other) > 0:
 		return c.fail(exitBadUsage, "conform: %s does not apply to --explore (it takes --impl, --profile, --seed, --explore-out, --timeout and --run-timeout)", strings.Join(other, ", "))
 	}

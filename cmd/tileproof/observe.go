@@ -35,7 +35,7 @@ func observing(fs *pflag.FlagSet, games int, h conformance.Hello, run *regexp.Re
 func (c *cli) observe(ctx context.Context, impl conformance.Impl, rep *conformance.Report, opts conformance.Options, f *conformFlags, games int) error {
 	start := time.Now()
 	defer func() { rep.Duration += time.Since(start) }()
-	obs, err := conformance.Observe(ctx, impl, conformance.ObserveOptions{Games: games, Seed: conformance.DefaultSeed, Profiles: opts.Profiles, Known: opts.Known, Impl: f.impl})
+	obs, err := conformance.Observe(ctx, impl, conformance.ObserveOptions{Games: games, Seed: f.exploreSeed, Profiles: opts.Profiles, Known: opts.Known, Impl: f.impl})
 	if err != nil {
 		return err
 	}
