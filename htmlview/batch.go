@@ -47,7 +47,7 @@ type BatchReport struct {
 	pending   map[string][]*held    // replays Verify held, until Add decides
 	maybe     []*held               // valid replays whose page Finish decides, on the top scores
 	heldBytes int                   // the bytes held
-	claims    map[string]uint64     // the claimed score of each replay verified, until add takes it
+	claims    map[string][]uint64   // the claimed scores of each name verified, in turn, until Add takes them (a replay named twice has two)
 	writes    map[string]*pageWrite // the pages this report set out to write, by file name in dir (one written at once may not be kept)
 	pages     map[string]string     // a replay's name to its page's URL, relative to FILE
 	files     map[string]bool       // the pages' file names kept, in dir
@@ -93,7 +93,7 @@ func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPage
 		return nil, err
 	}
 	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: uriComponent(filepath.Base(dir)),
-		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string]uint64{}, pending: map[string][]*held{},
+		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string][]uint64{}, pending: map[string][]*held{},
 		writes: map[string]*pageWrite{}, pages: map[string]string{}, files: map[string]bool{},
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
 }
@@ -118,7 +118,7 @@ func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 		h.extras(&vd, r)
 	}
 	h.mu.Lock()
-	h.claims[name] = r.Claim.Score
+	h.claims[name] = append(h.claims[name], r.Claim.Score)
 	h.mu.Unlock()
 	if !vd.Reason.Replayable() {
 		return vd
@@ -214,9 +214,14 @@ func (h *BatchReport) Add(vd replay.Verdict) {
 	e := Entry{Verdict: vd, Source: h.source(vd.Name)}
 	e.Band, e.ThinkMs = cellsOf(vd.Analysis)
 	e.Verdict.Analysis = nil
-	if c, ok := h.claims[vd.Name]; ok {
+	if q := h.claims[vd.Name]; len(q) > 0 {
+		c := q[0]
 		e.Claimed = &c
-		delete(h.claims, vd.Name)
+		if len(q) == 1 {
+			delete(h.claims, vd.Name)
+		} else {
+			h.claims[vd.Name] = q[1:]
+		}
 	}
 	var due *held
 	if kindOf(vd) == kindValid {
