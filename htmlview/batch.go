@@ -31,6 +31,7 @@ import (
 type BatchReport struct {
 	v       *replay.Verifier
 	file    *os.File
+	created bool   // FILE was not there before this report: Abandon removes it
 	name    string // FILE as given
 	dir     string // the pages' directory
 	dirURL  string // the pages' directory, relative to FILE
@@ -88,11 +89,11 @@ func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPage
 	if err != nil {
 		return nil, err
 	}
-	f, root, err := createReport(name, dir) // batch_safety.go: no link followed
+	f, root, created, err := createReport(name, dir) // batch_safety.go: no link followed
 	if err != nil {
 		return nil, err
 	}
-	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: uriComponent(filepath.Base(dir)),
+	return &BatchReport{v: v, file: f, root: root, created: created, name: name, dir: dir, dirURL: uriComponent(filepath.Base(dir)),
 		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string][]uint64{}, pending: map[string][]*held{},
 		writes: map[string]*pageWrite{}, pages: map[string]string{}, files: map[string]bool{},
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
@@ -241,13 +242,16 @@ func (h *BatchReport) Add(vd replay.Verdict) {
 	}
 }
 
-// Abandon removes the summary page of a batch that could not be listed
-// (the pages written stay).
+// Abandon gives up the summary page of a batch that could not be listed
+// (the pages written stay): an earlier report's summary is left as it
+// was, a file this report created is removed.
 func (h *BatchReport) Abandon() {
 	h.writing.Wait()
 	h.root.Close()
 	h.file.Close()
-	os.Remove(h.name)
+	if h.created {
+		os.Remove(h.name)
+	}
 }
 
 // Finish writes the summary page, then removes the pages in the
@@ -266,6 +270,10 @@ func (h *BatchReport) Finish(title string) (pages, unpaged, stale int, err error
 	}
 	for i := range h.entries {
 		h.entries[i].Page = h.pages[h.entries[i].Verdict.Name]
+	}
+	// An earlier report's summary is written over only now.
+	if err := h.file.Truncate(0); err != nil {
+		return 0, 0, 0, err
 	}
 	if err := ReportWith(h.file, title, h.entries, ReportOptions{Top: h.top}); err != nil {
 		return 0, 0, 0, fmt.Errorf("%s: %v", h.name, err)
