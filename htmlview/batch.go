@@ -31,6 +31,7 @@ import (
 type BatchReport struct {
 	v       *replay.Verifier
 	file    *os.File
+	created bool   // FILE was not there before this report: Abandon removes it
 	name    string // FILE as given
 	dir     string // the pages' directory
 	dirURL  string // the pages' directory, relative to FILE
@@ -47,7 +48,7 @@ type BatchReport struct {
 	pending   map[string][]*held    // replays Verify held, until Add decides
 	maybe     []*held               // valid replays whose page Finish decides, on the top scores
 	heldBytes int                   // the bytes held
-	claims    map[string]uint64     // the claimed score of each replay verified, until add takes it
+	claims    map[string][]uint64   // the claimed scores of each name verified, in turn, until Add takes them (a replay named twice has two)
 	writes    map[string]*pageWrite // the pages this report set out to write, by file name in dir (one written at once may not be kept)
 	pages     map[string]string     // a replay's name to its page's URL, relative to FILE
 	files     map[string]bool       // the pages' file names kept, in dir
@@ -88,12 +89,12 @@ func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPage
 	if err != nil {
 		return nil, err
 	}
-	f, root, err := createReport(name, dir) // batch_safety.go: no link followed
+	f, root, created, err := createReport(name, dir) // batch_safety.go: no link followed
 	if err != nil {
 		return nil, err
 	}
-	return &BatchReport{v: v, file: f, root: root, name: name, dir: dir, dirURL: uriComponent(filepath.Base(dir)),
-		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string]uint64{}, pending: map[string][]*held{},
+	return &BatchReport{v: v, file: f, root: root, created: created, name: name, dir: dir, dirURL: uriComponent(filepath.Base(dir)),
+		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string][]uint64{}, pending: map[string][]*held{},
 		writes: map[string]*pageWrite{}, pages: map[string]string{}, files: map[string]bool{},
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
 }
@@ -118,7 +119,7 @@ func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 		h.extras(&vd, r)
 	}
 	h.mu.Lock()
-	h.claims[name] = r.Claim.Score
+	h.claims[name] = append(h.claims[name], r.Claim.Score)
 	h.mu.Unlock()
 	if !vd.Reason.Replayable() {
 		return vd
@@ -214,9 +215,14 @@ func (h *BatchReport) Add(vd replay.Verdict) {
 	e := Entry{Verdict: vd, Source: h.source(vd.Name)}
 	e.Band, e.ThinkMs = cellsOf(vd.Analysis)
 	e.Verdict.Analysis = nil
-	if c, ok := h.claims[vd.Name]; ok {
+	if q := h.claims[vd.Name]; len(q) > 0 {
+		c := q[0]
 		e.Claimed = &c
-		delete(h.claims, vd.Name)
+		if len(q) == 1 {
+			delete(h.claims, vd.Name)
+		} else {
+			h.claims[vd.Name] = q[1:]
+		}
 	}
 	var due *held
 	if kindOf(vd) == kindValid {
@@ -236,13 +242,16 @@ func (h *BatchReport) Add(vd replay.Verdict) {
 	}
 }
 
-// Abandon removes the summary page of a batch that could not be listed
-// (the pages written stay).
+// Abandon gives up the summary page of a batch that could not be listed
+// (the pages written stay): an earlier report's summary is left as it
+// was, a file this report created is removed.
 func (h *BatchReport) Abandon() {
 	h.writing.Wait()
 	h.root.Close()
 	h.file.Close()
-	os.Remove(h.name)
+	if h.created {
+		os.Remove(h.name)
+	}
 }
 
 // Finish writes the summary page, then removes the pages in the
@@ -261,6 +270,10 @@ func (h *BatchReport) Finish(title string) (pages, unpaged, stale int, err error
 	}
 	for i := range h.entries {
 		h.entries[i].Page = h.pages[h.entries[i].Verdict.Name]
+	}
+	// An earlier report's summary is written over only now.
+	if err := h.file.Truncate(0); err != nil {
+		return 0, 0, 0, err
 	}
 	if err := ReportWith(h.file, title, h.entries, ReportOptions{Top: h.top}); err != nil {
 		return 0, 0, 0, fmt.Errorf("%s: %v", h.name, err)

@@ -53,40 +53,46 @@ func within(dir, path string) bool {
 	return err == nil && rel != ".." && !filepath.IsAbs(rel) && (len(rel) < 3 || rel[:3] != ".."+string(filepath.Separator))
 }
 
-// createReport creates the report file name, not through a link (a link
-// there is refused: Lstat, then O_NOFOLLOW where there is one), and its
+// createReport opens the report file name for writing, creating it when
+// it is not there but not emptying an earlier report (Finish does, when
+// the new one is complete; created says whether this run made the file),
+// not through a link (a link there is refused: Lstat, then O_NOFOLLOW
+// where there is one), and its
 // pages' directory dir, which must be a directory of its own, not a link
 // to one elsewhere: pages are written there and page-like files deleted.
 // The directory is returned opened as an os.Root, so that what is written
 // and removed through it stays inside it.
-func createReport(name, dir string) (*os.File, *os.Root, error) {
-	if info, err := os.Lstat(name); err == nil && info.Mode()&os.ModeSymlink != 0 {
-		return nil, nil, fmt.Errorf("%s is a symbolic link: a report is not written through one", name)
+func createReport(name, dir string) (f *os.File, root *os.Root, created bool, err error) {
+	info, err := os.Lstat(name)
+	if err == nil && info.Mode()&os.ModeSymlink != 0 {
+		return nil, nil, false, fmt.Errorf("%s is a symbolic link: a report is not written through one", name)
 	}
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|oNoFollow, 0o666)
+	created = errors.Is(err, fs.ErrNotExist)
+	f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|oNoFollow, 0o666)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	fail := func(err error) (*os.File, *os.Root, error) {
+	fail := func(err error) (*os.File, *os.Root, bool, error) {
 		f.Close()
-		os.Remove(name)
-		return nil, nil, err
+		if created {
+			os.Remove(name)
+		}
+		return nil, nil, false, err
 	}
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fail(err)
 	}
-	info, err := os.Lstat(dir)
+	info, err = os.Lstat(dir)
 	if err != nil {
 		return fail(err)
 	}
 	if !info.IsDir() {
 		return fail(fmt.Errorf("%s is %s, not a directory of its own: the report's pages go there (remove it, or name the report otherwise)", dir, describeMode(info.Mode())))
 	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
+	if root, err = os.OpenRoot(dir); err != nil {
 		return fail(err)
 	}
-	return f, root, nil
+	return f, root, created, nil
 }
 
 // describeMode says what a file that is not a directory is.

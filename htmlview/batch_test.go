@@ -167,3 +167,45 @@ func TestReportUnreadableNameShown(t *testing.T) {
 		t.Errorf("the why the script draws: %q", why)
 	}
 }
+
+// TestBatchReportClaimNamedTwice: a replay named more than once (a file
+// given on the command line and in its directory, say) has its claimed
+// score in every row, whether the workers verify each copy before or after
+// the rows before it are added; before 2026-12-07 the first row took the
+// claim and the others showed a dash, a figure never computed.
+func TestBatchReportClaimNamedTwice(t *testing.T) {
+	data, err := os.ReadFile("../replays/minimal.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := replay.Decode("minimal.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := r.Claim.Score
+	h, err := CreateBatchReport(filepath.Join(t.TempDir(), "r.html"), nil, replay.NewVerifier(), 10, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three copies verified before any is added, then one verified and
+	// added after them.
+	var vds []replay.Verdict
+	for range 3 {
+		vds = append(vds, h.Verify("in/a.yaml", data))
+	}
+	for _, vd := range vds {
+		h.Add(vd)
+	}
+	h.Add(h.Verify("in/a.yaml", data))
+	if _, _, _, err := h.Finish("t"); err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range h.entries {
+		if e.Claimed == nil || *e.Claimed != want {
+			t.Errorf("row %d: claimed %v, want %d", i+1, e.Claimed, want)
+		}
+	}
+	if len(h.claims) != 0 {
+		t.Errorf("after Finish, claims held for %d names", len(h.claims))
+	}
+}
