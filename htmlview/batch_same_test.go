@@ -115,8 +115,11 @@ func TestBatchReportSameGame(t *testing.T) {
 			}
 
 			// The list: the third, with the first's name and a link to its row.
-			list := html[strings.Index(html, `<table id="needs">`):]
-			list = list[:strings.Index(list, "</table>")]
+			list := ""
+			if i := strings.Index(html, `<table id="needs">`); i >= 0 {
+				list = html[i:]
+				list = list[:strings.Index(list, "</table>")]
+			}
 			if strings.Contains(list, "\u202e") {
 				t.Errorf("%s: the list shows the override as it is", label)
 			}
