@@ -121,9 +121,13 @@ func pagesRun(t *testing.T, games []pagesGame, maxPages, top int, run func(h *Ba
 	// The pages the summary's lists call for: the first maxPages of the
 	// list of the replays that need the operator's eyes (it holds every
 	// atypical one here, fewer than maxAtypicalNeeds), and the first
-	// maxPages other valid ones in the batch's order.
+	// maxPages other valid ones in the batch's order. A replay listed
+	// only as the same game as an earlier one (a copy that is no top
+	// score) is paged as the other valid ones are: the list's pages are
+	// those of the others.
 	paged := map[string]bool{}
 	needs, _ := needsOf(h.entries, top)
+	needs = slices.DeleteFunc(needs, func(n need) bool { return n.Kind == kindValid && n.Top == 0 && !flagged(n.Band) })
 	listed := map[int]bool{}
 	for _, n := range needs {
 		listed[n.N-1] = true

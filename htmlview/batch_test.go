@@ -131,7 +131,7 @@ func TestReportFileLinkNotUTF8(t *testing.T) {
 		"subs/é.yaml":       `1`,
 	} {
 		v := replay.Verdict{Name: name, Valid: true, Replayed: true, Score: 4, MaxTile: 4, Moves: 1}
-		data, err := rowsJSON([]Entry{{Verdict: v, Source: pathURL(name)}})
+		data, err := rowsJSON([]Entry{{Verdict: v, Source: pathURL(name)}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package htmlview
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -330,5 +331,28 @@ func TestBrowserReportNamesShown(t *testing.T) {
 	p := page(t, g)
 	if !strings.Contains(p, want) || !strings.Contains(p, `seed &ldquo;7\u202e&rdquo;`) || strings.Contains(dataScript.ReplaceAllString(p, ""), "\u202e") {
 		t.Errorf("the viewer page does not show the name and seed visibly")
+	}
+}
+
+// TestBrowserReportSameGameShown: the words that mark a copy (the same
+// game as an earlier replay) show the first's name as the names are
+// shown, in the table the page's script draws and in the list, whose
+// link goes to the first's row.
+func TestBrowserReportSameGameShown(t *testing.T) {
+	t.Parallel()
+	first := "subs/\u202elmay.ecila\x1b[31m.yaml"
+	v := replay.Verdict{Name: first, Valid: true, Replayed: true, Score: 12, MaxTile: 8, Moves: 4, Result: 2, GameSHA256: strings.Repeat("ab", 32)}
+	copied := v
+	copied.Name = "bob.yaml"
+	var buf bytes.Buffer
+	if err := ReportWith(&buf, "t", []Entry{{Verdict: v}, {Verdict: copied}}, ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := openIn(t, tab(t), buf.String(), 1280, 900, "", "body[data-ready]")
+	got := eval[[]string](t, ctx, `[document.querySelector("#r1 td.what").textContent, document.querySelector("#r2 td.what").textContent,
+		document.querySelector("#needs tbody tr td.what").textContent, document.querySelector("#needs tbody tr td.what a").getAttribute("href")]`)
+	want := `the same game as subs/\u202elmay.ecila\x1b[31m.yaml (#1), submitted earlier in the batch`
+	if len(got) != 4 || strings.Contains(got[0], "same game") || got[1] != "no moves left; "+want || got[2] != want || got[3] != "#r1" {
+		t.Errorf("shown: %q; want the second's what and why to end with %q, linking to #r1", got, want)
 	}
 }

@@ -2,6 +2,7 @@ package htmlview
 
 import (
 	"cmp"
+	"encoding/hex"
 	"fmt"
 	"html/template"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/analyze"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -74,6 +76,61 @@ type need struct {
 	Kind string // kindSuspicious, kindInvalid or kindValid (a top score)
 	Top  int    // its place among the top scores, from 1; 0 for none
 	Why  string
+	// Same is the earlier replay of the batch of the same game as
+	// played (sameGames); nil for none.
+	Same *sameAs
+}
+
+// sameAs is the first replay of the batch of a game submitted again: its
+// place from 1 and its name.
+type sameAs struct {
+	N    int
+	Name string
+}
+
+// sameGames returns, for each replay of the batch whose game as played
+// (its verdict's gameSha256: a legal game's, valid or made invalid by
+// --strict alone) is that of an earlier replay, the place (from 0) of the
+// first replay of that game, by its place; the first is not in it. The
+// entries are in the batch's order, so the first is the first in the
+// batch whatever the workers. It holds one 32-byte hash and its place a
+// distinct game while it runs (docs/viewer-html.md gives the cost).
+func sameGames(entries []Entry) map[int]int {
+	first := map[[32]byte]int32{}
+	same := map[int]int{}
+	for i, e := range entries {
+		var h [32]byte
+		v := e.Verdict
+		if !v.LegalGame() || len(v.GameSHA256) != 2*len(h) {
+			continue
+		}
+		if _, err := hex.Decode(h[:], []byte(v.GameSHA256)); err != nil {
+			continue
+		}
+		if j, ok := first[h]; ok {
+			same[i] = int(j)
+		} else {
+			first[h] = int32(i)
+		}
+	}
+	return same
+}
+
+// sameWhat says which earlier replay a replay's game is the same as, for
+// its row's what: the first's name shown as the page shows names, and its
+// place.
+func sameWhat(s *sameAs) string {
+	return fmt.Sprintf("the same game as %s (#%d), submitted earlier in the batch", safetext.Terminal(s.Name), s.N)
+}
+
+// sameOf returns the first replay of the game of entries[i], nil when
+// it is the first or has none.
+func sameOf(entries []Entry, same map[int]int, i int) *sameAs {
+	j, ok := same[i]
+	if !ok {
+		return nil
+	}
+	return &sameAs{N: j + 1, Name: entries[j].Verdict.Name}
 }
 
 // needsOf returns the replays that need the operator's eyes, in the order
@@ -86,12 +143,20 @@ type need struct {
 // atypical is listed once, with the atypical, its place among the top
 // scores in its why. The atypical are listed up to maxAtypicalNeeds, the
 // most atypical first; unlisted counts the others (the table's band filter
-// lists them all).
+// lists them all). A replay of the same game as an earlier one
+// (sameGames) says so after its why, the first's name and place in it;
+// one listed for nothing else comes after the top scores, before the
+// invalid.
 func needsOf(entries []Entry, top int) (needs []need, unlisted int) {
-	var sus, atypical, tops, bad []need
+	return needsWith(entries, top, sameGames(entries))
+}
+
+// needsWith is needsOf with the batch's sameGames.
+func needsWith(entries []Entry, top int, same map[int]int) (needs []need, unlisted int) {
+	var sus, atypical, tops, copies, bad []need
 	for i, e := range entries {
 		v := e.Verdict
-		n := need{Entry: e, N: i + 1, Kind: kindOf(v)}
+		n := need{Entry: e, N: i + 1, Kind: kindOf(v), Same: sameOf(entries, same, i)}
 		switch n.Kind {
 		case kindSuspicious:
 			n.Why = strings.Join(v.Warnings, "; ")
@@ -118,6 +183,12 @@ func needsOf(entries []Entry, top int) (needs []need, unlisted int) {
 			atypical = append(atypical, n)
 		}
 	}
+	for _, n := range tops[min(top, len(tops)):] {
+		if n.Same != nil && !flagged(n.Band) {
+			copies = append(copies, n)
+		}
+	}
+	slices.SortStableFunc(copies, func(a, b need) int { return cmp.Compare(a.N, b.N) })
 	tops = slices.DeleteFunc(tops[:min(top, len(tops))], func(n need) bool { return flagged(n.Band) })
 	slices.SortStableFunc(atypical, func(a, b need) int {
 		return cmp.Or(cmp.Compare(bandRank(b.Band), bandRank(a.Band)), cmp.Compare(a.N, b.N))
@@ -126,7 +197,7 @@ func needsOf(entries []Entry, top int) (needs []need, unlisted int) {
 		unlisted = len(atypical) - maxAtypicalNeeds
 		atypical = atypical[:maxAtypicalNeeds]
 	}
-	needs = slices.Concat(sus, atypical, tops, bad)
+	needs = slices.Concat(sus, atypical, tops, copies, bad)
 	for i, n := range needs {
 		if n.Verdict.ThinkTimes.State() == replay.TimesNotSealed {
 			needs[i].Why = strings.TrimPrefix(n.Why+"; "+notSealedWhat+": "+n.Verdict.ThinkTimes.Reason, "; ")
@@ -185,11 +256,12 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 	slices.SortFunc(reasons, func(a, b reasonCount) int {
 		return cmp.Or(cmp.Compare(slices.Index(classes, a.Kind), slices.Index(classes, b.Kind)), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Reason, b.Reason))
 	})
-	rows, err := rowsJSON(entries)
+	same := sameGames(entries)
+	rows, err := rowsJSON(entries, same)
 	if err != nil {
 		return err
 	}
-	needs, unlisted := needsOf(entries, opt.Top)
+	needs, unlisted := needsWith(entries, opt.Top, same)
 	page := struct {
 		Title                                  string
 		Total                                  int

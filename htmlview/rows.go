@@ -25,7 +25,9 @@ import (
 // page's URL after pre and without ".html" ("" none); file the replay's
 // URL, 1 when it is the name as it stands, 0 none; what the verdict told
 // in a line (and, when its think times were checked and are not sealed,
-// "; think times NOT sealed": times.go). When an entry has a band of evidence of computer play
+// "; think times NOT sealed": times.go; when its game is that of an
+// earlier replay of the batch, "; the same game as NAME (#N), submitted
+// earlier in the batch": sameGames). When an entry has a band of evidence of computer play
 // (Entry.Band), the object has "bands" too (bandOrder) and each row a
 // 13th field, the band's number in it (null: not analysed); when an
 // entry has a median think time as well (Entry.ThinkMs), the object has
@@ -82,7 +84,7 @@ type reportTable struct {
 
 // rowsJSON writes the table's data. json.Marshal escapes <, > and &: the
 // result is safe in a script element.
-func rowsJSON(entries []Entry) ([]byte, error) {
+func rowsJSON(entries []Entry, same map[int]int) ([]byte, error) {
 	t := reportTable{Pre: pagePrefix(entries), Classes: classes, Rows: make([]json.RawMessage, len(entries))}
 	bands := hasBands(entries)
 	if bands {
@@ -113,8 +115,12 @@ func rowsJSON(entries []Entry) ([]byte, error) {
 		case e.Source == pathURL(v.Name) && utf8.ValidString(v.Name):
 			file = 1
 		}
+		w := what(v) + timesWhat(v)
+		if s := sameOf(entries, same, i); s != nil {
+			w += "; " + sameWhat(s)
+		}
 		row := []any{i + 1, v.Name, slices.Index(classes, kindOf(v)), reason, e.Claimed, figure(v.Score), figure(v.MaxTile), figure(uint64(v.Moves)),
-			smallestP(v.Plausibility), strings.TrimSuffix(strings.TrimPrefix(e.Page, t.Pre), ".html"), file, what(v) + timesWhat(v)}
+			smallestP(v.Plausibility), strings.TrimSuffix(strings.TrimPrefix(e.Page, t.Pre), ".html"), file, w}
 		if bands {
 			var band any
 			if i := bandRank(e.Band); i >= 0 {

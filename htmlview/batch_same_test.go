@@ -1,0 +1,150 @@
+package htmlview
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tileproof/tileproof/internal/testkit/batch"
+	"github.com/tileproof/tileproof/replay"
+)
+
+// TestBatchReportSameGame: a batch of one game under two names (the
+// first's hostile, its bytes other than the second's) and a third name
+// of another game marks the second alone, in its row and in the list of
+// the replays that need your eyes, with the first's name shown as names
+// are (\u202e, not the override) and its place; the first and the third
+// are not marked. With 2 workers the second is verified first (the first
+// waits for it), and the report is byte
+// for byte the same with 1 and 2 workers and added in turn: the batch's
+// order decides which is the first. With no top scores the second is
+// listed for that alone; with three, as a top score that says it too.
+func TestBatchReportSameGame(t *testing.T) {
+	seeded, _, _ := batch.Replays(2)
+	game := seeded[0].EncodeJSON()
+	again := append(slices.Clone(game), " \n"...) // the same game, other bytes
+	first := "subs/\u202elmay.ecila.json"
+	shownFirst := `subs/\u202elmay.ecila.json`
+	games := []replay.Input{{Name: first, Data: game}, {Name: "carol.json", Data: seeded[1].EncodeJSON()}, {Name: "bob.json", Data: again}}
+	for _, top := range []int{0, 3} {
+		var reports []string
+		for _, workers := range []int{0, 1, 2} { // 0: each verified and added in turn
+			dir := t.TempDir()
+			h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), 10, top)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if workers == 0 {
+				for _, g := range games {
+					h.Add(h.Verify(g.Name, g.Data))
+				}
+			} else {
+				// One input a chunk; with 2 workers the first waits for
+				// the second's verdict (2 s at most: the three in one
+				// chunk go on without it, and the test says so).
+				in := make(chan replay.Input)
+				go func() {
+					defer close(in)
+					for _, g := range games {
+						in <- g
+						time.Sleep(5 * time.Millisecond)
+					}
+				}()
+				bobDone := make(chan struct{})
+				var mu sync.Mutex
+				var order []string
+				replay.VerifyBatch(context.Background(), in, workers, func(name string, data []byte) replay.Verdict {
+					if name == first && workers == 2 {
+						select {
+						case <-bobDone:
+						case <-time.After(2 * time.Second):
+						}
+					}
+					vd := h.Verify(name, data)
+					mu.Lock()
+					order = append(order, name)
+					mu.Unlock()
+					if name == "bob.json" {
+						close(bobDone)
+					}
+					return vd
+				}, h.Add, nil)
+				if workers == 2 && slices.Index(order, "bob.json") > slices.Index(order, first) {
+					t.Fatalf("%d workers verified %q: want the second game before the first", workers, order)
+				}
+			}
+			if _, _, _, err := h.Finish("t"); err != nil {
+				t.Fatal(err)
+			}
+			for i, e := range h.entries {
+				if e.Verdict.Name != games[i].Name || !e.Verdict.Valid {
+					t.Fatalf("row %d: %s, valid %v: want %s, valid", i+1, e.Verdict.Name, e.Verdict.Valid, games[i].Name)
+				}
+			}
+			if a, b := h.entries[0].Verdict, h.entries[2].Verdict; a.GameSHA256 != b.GameSHA256 || a.SHA256 == "" || a.GameSHA256 == h.entries[1].Verdict.GameSHA256 {
+				t.Fatalf("gameSha256 %s, %s, %s: want the first and third the same, not the second", a.GameSHA256, h.entries[1].Verdict.GameSHA256, b.GameSHA256)
+			}
+			data, err := os.ReadFile(filepath.Join(dir, "r.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			html := string(data)
+			reports = append(reports, html)
+			label := fmt.Sprintf("top %d, %d workers", top, workers)
+
+			// The rows: the third's what says it, the others' nothing.
+			m := regexp.MustCompile(`(?s)<script type="application/json" id="tp-rows">(.*?)</script>`).FindStringSubmatch(html)
+			var table struct{ Rows [][]any }
+			if m == nil || json.Unmarshal([]byte(m[1]), &table) != nil || len(table.Rows) != 3 {
+				t.Fatalf("%s: no rows", label)
+			}
+			want := "; the same game as " + shownFirst + " (#1), submitted earlier in the batch"
+			for i, row := range table.Rows {
+				w, _ := row[colWhat].(string)
+				if marked := strings.Contains(w, "same game"); marked != (i == 2) || i == 2 && !strings.HasSuffix(w, want) {
+					t.Errorf("%s: row %d's what %q; want it to end with %q: %v", label, i+1, w, want, i == 2)
+				}
+			}
+
+			// The list: the third, with the first's name and a link to its row.
+			list := ""
+			if i := strings.Index(html, `<table id="needs">`); i >= 0 {
+				list = html[i:]
+				list = list[:strings.Index(list, "</table>")]
+			}
+			if strings.Contains(list, "\u202e") {
+				t.Errorf("%s: the list shows the override as it is", label)
+			}
+			rows := regexp.MustCompile(`(?s)<tr data-kind=.*?</tr>`).FindAllString(list, -1)
+			var marked []string
+			for _, r := range rows {
+				if strings.Contains(r, "same game") {
+					marked = append(marked, r)
+				}
+			}
+			wantWhy := "the same game as " + shownFirst + ` (<a href="#r1">#1</a>), submitted earlier in the batch`
+			if top == 3 {
+				wantWhy = "top score #2; " + wantWhy
+			}
+			if len(marked) != 1 || !strings.Contains(marked[0], `href="#r3"`) || !strings.Contains(marked[0], `<td class="what">`+wantWhy+`</td>`) {
+				t.Errorf("%s: the list's rows marked %q; want the third's alone, why %q", label, marked, wantWhy)
+			}
+			if top == 0 && len(rows) != 1 {
+				t.Errorf("%s: the list has %d rows, want the third's alone", label, len(rows))
+			}
+		}
+		for i, r := range reports[1:] {
+			if r != reports[0] {
+				t.Errorf("top %d: the report with %d workers differs from the one added in turn", top, i+1)
+			}
+		}
+	}
+}
