@@ -49,3 +49,25 @@ func TestReportNeeds(t *testing.T) {
 		t.Error("the list comes after the table")
 	}
 }
+
+// TestReportNeedsWords: the list's words count as the options do: no
+// "top 0 scores" with --report-top 0, "the top score" for one, and a
+// histogram bar of one game says "1 game".
+func TestReportNeedsWords(t *testing.T) {
+	entries := []Entry{{Verdict: replay.Verdict{Name: "a.yaml", Valid: true, Replayed: true, Score: 4}}}
+	for top, want := range map[int]string{0: "every other valid replay", 1: "the top score, every other", 3: "the top 3 scores, every other"} {
+		var b bytes.Buffer
+		if err := ReportWith(&b, "batch", entries, ReportOptions{Top: top}); err != nil {
+			t.Fatal(err)
+		}
+		html := b.String()
+		intro := html[strings.Index(html, `id="needs-title"`):]
+		intro = intro[:strings.Index(intro, "</p>")]
+		if top == 0 && strings.Contains(intro, "the top") || !strings.Contains(intro, want) {
+			t.Errorf("--report-top %d: %s", top, intro)
+		}
+		if !strings.Contains(html, ": 1 game</title>") || strings.Contains(html, " 1 games") {
+			t.Errorf("--report-top %d: the histogram's bar of one game is not \"1 game\"", top)
+		}
+	}
+}
