@@ -44,9 +44,10 @@ divergence, the replay says / the rules give; or error for an unreadable one), t
 
 A FILE is read as given. A DIR is searched for replay files (.yaml, .yml, .json, and .jsonl,
 whose every line is a replay; manifest.yaml files are not replays): regular files only, links
-and other special files inside a directory are skipped with a note, as is a case pack (a
-directory holding pack.yaml, as conform --observe-out DIR writes in DIR/cases). - reads JSON
-Lines from stdin. The format: docs/replay-format.md.
+and other special files inside a directory are skipped with a note, as are hidden ones (a name
+beginning with a dot) and a case pack (a directory holding pack.yaml, as conform
+--observe-out DIR writes in DIR/cases). - reads JSON Lines from stdin. The format:
+docs/replay-format.md.
 
 Exit status 1 when a replay is invalid (or, with --strict, a spawn-recorded one has
 implausible spawns), 2 when one cannot be read (or, with --analyze, its analysis cannot be

@@ -89,9 +89,20 @@ func (s *sender) send(in replay.Input) bool {
 // replay: .yaml, .yml, .json or .jsonl, not manifest.yaml, not hidden.
 func IsReplayFile(path string) bool {
 	base := filepath.Base(path)
-	if base == "manifest.yaml" || strings.HasPrefix(base, ".") {
-		return false
-	}
+	return replayExt(base) && base != "manifest.yaml" && !strings.HasPrefix(base, ".")
+}
+
+// hiddenReplay reports whether a file inside a directory would be read
+// as a replay but for its hidden name (it begins with a dot): one the
+// batch names as skipped, so that a submission cannot leave an audit
+// unseen.
+func hiddenReplay(path string) bool {
+	base := filepath.Base(path)
+	return replayExt(base) && strings.HasPrefix(base, ".")
+}
+
+// replayExt reports whether a file name ends as a replay's does.
+func replayExt(base string) bool {
 	switch filepath.Ext(base) {
 	case ".yaml", ".yml", ".json", ".jsonl":
 		return true

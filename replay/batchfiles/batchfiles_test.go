@@ -228,6 +228,39 @@ func TestDirSkipsCasePacks(t *testing.T) {
 	}
 }
 
+// TestDirNamesHiddenReplays: a hidden file with a replay's ending inside
+// a directory is not read, but named as skipped, so that a submission
+// named .x.json cannot leave an audit unseen; other hidden files, and
+// files of other endings, pass without a word.
+func TestDirNamesHiddenReplays(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a.yaml", ".x.json", ".notes.txt", "sub/.y.yaml", "readme.md"} {
+		file := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(file), 0o755)
+		os.WriteFile(file, minimal(t), 0o644)
+	}
+	inputs := make(chan replay.Input, 16)
+	var skipped []string
+	go func() {
+		defer close(inputs)
+		if err := Read(context.Background(), []string{dir}, strings.NewReader(""), inputs, func(path, why string) { skipped = append(skipped, strings.TrimPrefix(path, dir)+": "+why) }); err != nil {
+			t.Error(err)
+		}
+	}()
+	var read []string
+	for in := range inputs {
+		read = append(read, strings.TrimPrefix(in.Name, dir))
+	}
+	sep := string(filepath.Separator)
+	if want := []string{sep + "a.yaml"}; fmt.Sprint(read) != fmt.Sprint(want) {
+		t.Errorf("read %q, want %q", read, want)
+	}
+	why := ": a hidden file (its name begins with a dot): inside a directory it is not read (name it on the command line to read it)"
+	if want := []string{sep + ".x.json" + why, filepath.FromSlash("/sub/.y.yaml") + why}; fmt.Sprint(skipped) != fmt.Sprint(want) {
+		t.Errorf("skipped %q, want %q", skipped, want)
+	}
+}
+
 // TestReadAtMost: limit bytes are read; one more is an error naming the
 // limit, in MiB from 1 MiB on.
 func TestReadAtMost(t *testing.T) {

@@ -67,6 +67,9 @@ func (s *sender) dir(arg string, skip func(path, why string)) error {
 			}
 			skip(name(rel), "a case pack (it holds pack.yaml): cases, not replays")
 			return fs.SkipDir
+		case !d.IsDir() && hiddenReplay(rel):
+			skip(name(rel), "a hidden file (its name begins with a dot): inside a directory it is not read (name it on the command line to read it)")
+			return nil
 		case d.IsDir() || !IsReplayFile(rel):
 			return nil
 		case !d.Type().IsRegular():
