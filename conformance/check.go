@@ -211,7 +211,7 @@ func (s *session) check(step CaseStep, out outcome, n int, res *CaseResult) bool
 		s.goneOn, s.parted = true, s.parted || parted
 		return true
 	}
-	if s.goneOn || out.Before.Won {
+	if s.goneOn || out.Before.Won && !out.Before.Over {
 		*res = on
 	} else {
 		*res = stop

@@ -199,3 +199,57 @@ func TestWinThenIgnoreProfile(t *testing.T) {
 		}
 	}
 }
+
+// endedNoResult is the built-in engine reporting no result, and
+// refusing a move after the end of the run as illegal-move, not
+// finished.
+type endedNoResult struct{ *Builtin }
+
+func (o *endedNoResult) Load(profile string, st LoadState) (ImplState, error) {
+	s, err := o.Builtin.Load(profile, st)
+	s.Result = ""
+	return s, err
+}
+
+func (o *endedNoResult) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	mr, err := o.Builtin.Move(d, spawn)
+	mr.State.Result = ""
+	if re, ok := err.(*RuleError); ok && re.Code == "finished" {
+		return mr, &RuleError{"illegal-move", "the move changes nothing"}
+	}
+	return mr, err
+}
+
+// TestWinThenEndedReading: a step after the win that fails both
+// readings is reported as the profile's reading (its run ended) when the
+// implementation's state says the run is over, though it names no
+// result: the implementation ended the run at the win, so the refusal's
+// code is what differs, not the refusal.
+func TestWinThenEndedReading(t *testing.T) {
+	p, err := engine.BuiltinProfile("rosetta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := engine.ParseBoard("1024 1024 2 4/2 4 8 16/. . . ./. . . .")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.Load(p, engine.State{Board: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []CaseStep
+	for _, d := range []engine.Direction{engine.Left, engine.Down} {
+		st, err := g.MoveSpawn(d, fitSpawn(p, g.Board(), d, nil))
+		cs, err := engineStep(g, engine.Action(d), st, err, true, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, cs)
+	}
+	var res CaseResult
+	runCase(&endedNoResult{&Builtin{}}, &Case{Start: Start{Board: &b}, Steps: steps}, p, &res)
+	if want := "move down: the rules refuse it as finished; the implementation as illegal-move (the move changes nothing)"; res.Status != IllegalHandled || res.Step != 2 || res.Reason != want {
+		t.Errorf("%s at step %d: %s; want %s at step 2: %s", res.Status, res.Step, res.Reason, IllegalHandled, want)
+	}
+}
