@@ -211,7 +211,7 @@ func (s *session) check(step CaseStep, out outcome, n int, res *CaseResult) bool
 		s.goneOn, s.parted = true, s.parted || parted
 		return true
 	}
-	if s.goneOn || out.Before.Won {
+	if s.goneOn || out.Before.Won && !out.Before.Over {
 		*res = on
 	} else {
 		*res = stop
@@ -233,10 +233,11 @@ func winThenUnstated(p *engine.Profile) bool {
 // replaced by the first cell the slide leaves empty, with the smallest
 // value, so the comparison names it). parted reports that the readings
 // part at the step: the ended run refuses it and the run going on plays
-// it. Then, and once the session's readings have parted, the step
-// expects all the engine gives (the board after the slide, the points,
-// changed and spawned, the whole state; the legal moves where step
-// expects them); otherwise step's own expectations stand, whose won,
+// it (or, in a profile that ignores a move that changes nothing, passes
+// it over and the run going on changes the board). Then, and once the
+// session's readings have parted, the step expects all the engine gives
+// (the board after the slide, the points, changed and spawned, the whole
+// state; the legal moves where step expects them); otherwise step's own expectations stand, whose won,
 // boards, score and count the two readings share, with the refusal and
 // the flags (over, the result, the legal moves, where step expects them)
 // of the run going on. An error says the step cannot be read so: the
@@ -305,7 +306,11 @@ func (s *session) goneOnStep(step CaseStep, out outcome) (alt CaseStep, parted b
 		// No win before the step or in it: the readings are one.
 		return alt, false, errors.New("no win before the step or in it")
 	}
-	parted = e.Error != "" && alt.Expect.Error == ""
+	// The ended run refuses the step, or passes it over changing nothing
+	// (an ignore profile's move after the end), and the run going on
+	// plays it.
+	passed := e.Changed != nil && !*e.Changed && alt.Expect.Changed != nil && *alt.Expect.Changed
+	parted = alt.Expect.Error == "" && (e.Error != "" || passed)
 	if !parted && !s.parted {
 		refusal := alt.Expect.Error
 		alt.Expect = e

@@ -149,3 +149,107 @@ func TestRosettaPlaysOnAfterWin(t *testing.T) {
 		t.Errorf("pgs, playing on after the win: profiles/win-stop-profiles-target-before-no-moves: %+v; want flags-differ", f)
 	}
 }
+
+// TestWinThenIgnoreProfile: in a profile that ignores a move that
+// changes nothing (illegalMove ignore), its win ending the run and
+// winThen unstated, the ended run passes a move after the win over
+// rather than refusing it; the readings part there all the same, so an
+// implementation that plays on after the win passes, and one with a
+// wrong board after it fails.
+func TestWinThenIgnoreProfile(t *testing.T) {
+	base, err := engine.BuiltinProfile("rosetta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := base.Clone()
+	p.Name, p.Illegal = "rosetta-ignore", engine.Ignore
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	on := p.Clone()
+	on.Win.Then, on.Unstated = engine.Continue, nil
+	b, err := engine.ParseBoard("1024 1024 2 4/2 4 8 16/. . . ./. . . .")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.Load(p, engine.State{Board: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The win, then a move after it, which the ended run passes over.
+	var steps []CaseStep
+	for _, d := range []engine.Direction{engine.Left, engine.Down} {
+		st, err := g.MoveSpawn(d, fitSpawn(p, g.Board(), d, nil))
+		cs, err := engineStep(g, engine.Action(d), st, err, true, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, cs)
+	}
+	if e := steps[1].Expect; e.Error != "" || e.Changed == nil || *e.Changed {
+		t.Fatalf("the move after the win: %+v; want it passed over", e)
+	}
+	c := &Case{Start: Start{Board: &b}, Steps: steps}
+	for _, wrong := range []bool{false, true} {
+		impl := &playsOn{Builtin: &Builtin{Profiles: []*engine.Profile{on}}, wrongAfterWin: wrong}
+		var res CaseResult
+		runCase(impl, c, p, &res)
+		if want := map[bool]Status{false: Pass, true: BoardDiverged}[wrong]; res.Status != want || wrong && res.Step != 2 {
+			t.Errorf("wrong board after the win %v: %s at step %d: %s; want %s", wrong, res.Status, res.Step, res.Reason, want)
+		}
+	}
+}
+
+// endedNoResult is the built-in engine reporting no result, and
+// refusing a move after the end of the run as illegal-move, not
+// finished.
+type endedNoResult struct{ *Builtin }
+
+func (o *endedNoResult) Load(profile string, st LoadState) (ImplState, error) {
+	s, err := o.Builtin.Load(profile, st)
+	s.Result = ""
+	return s, err
+}
+
+func (o *endedNoResult) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	mr, err := o.Builtin.Move(d, spawn)
+	mr.State.Result = ""
+	if re, ok := err.(*RuleError); ok && re.Code == "finished" {
+		return mr, &RuleError{"illegal-move", "the move changes nothing"}
+	}
+	return mr, err
+}
+
+// TestWinThenEndedReading: a step after the win that fails both
+// readings is reported as the profile's reading (its run ended) when the
+// implementation's state says the run is over, though it names no
+// result: the implementation ended the run at the win, so the refusal's
+// code is what differs, not the refusal.
+func TestWinThenEndedReading(t *testing.T) {
+	p, err := engine.BuiltinProfile("rosetta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := engine.ParseBoard("1024 1024 2 4/2 4 8 16/. . . ./. . . .")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.Load(p, engine.State{Board: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []CaseStep
+	for _, d := range []engine.Direction{engine.Left, engine.Down} {
+		st, err := g.MoveSpawn(d, fitSpawn(p, g.Board(), d, nil))
+		cs, err := engineStep(g, engine.Action(d), st, err, true, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, cs)
+	}
+	var res CaseResult
+	runCase(&endedNoResult{&Builtin{}}, &Case{Start: Start{Board: &b}, Steps: steps}, p, &res)
+	if want := "move down: the rules refuse it as finished; the implementation as illegal-move (the move changes nothing)"; res.Status != IllegalHandled || res.Step != 2 || res.Reason != want {
+		t.Errorf("%s at step %d: %s; want %s at step 2: %s", res.Status, res.Step, res.Reason, IllegalHandled, want)
+	}
+}
