@@ -268,6 +268,7 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts ObservedG
 	}
 	for n := 1; ; n++ {
 		over := mirror.Over()
+		rules := engineState(mirror) // the rules' state before the step
 		a := choose(mirror, pl, noop, opts.KeepPlaying)
 		step := actionStep(a)
 		g.history = append(g.history, mirror.State())
@@ -314,6 +315,17 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts ObservedG
 		}
 		g.Steps++
 		passed := s.check(cs, out, n, &res)
+		if passed && over && s.goneOn {
+			// The implementation plays on after the win, as its
+			// profile's source allows (winThen), and the profile's
+			// replay cannot hold a move after its run ended there: the
+			// game is recorded up to the win, claimed as the rules have
+			// it (before 2026-12-07 the move was recorded, and the
+			// replay failed verify with after-end).
+			g.moves, g.history = g.moves[:len(g.moves)-1], g.history[:len(g.history)-1]
+			g.claim(rules)
+			return g, nil
+		}
 		g.record(a, out)
 		if !passed {
 			g.Divergence = &res

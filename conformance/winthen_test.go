@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/player"
+	"github.com/tileproof/tileproof/replay"
 )
 
 // playsOn is the engine playing a profile whose win ends the run as if
@@ -251,5 +253,43 @@ func TestWinThenEndedReading(t *testing.T) {
 	runCase(&endedNoResult{&Builtin{}}, &Case{Start: Start{Board: &b}, Steps: steps}, p, &res)
 	if want := "move down: the rules refuse it as finished; the implementation as illegal-move (the move changes nothing)"; res.Status != IllegalHandled || res.Step != 2 || res.Reason != want {
 		t.Errorf("%s at step %d: %s; want %s at step 2: %s", res.Status, res.Step, res.Reason, IllegalHandled, want)
+	}
+}
+
+// TestObservedPlayOnVerifies: an implementation that plays on after the
+// win under a profile that lists winThen as unstated is observed without
+// a divergence, and the replay of each game, which the profile ends at
+// the win, verifies: the move after the win is not recorded, and the
+// claim is the rules' state at the win.
+func TestObservedPlayOnVerifies(t *testing.T) {
+	p, err := engine.BuiltinProfile("rosetta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = p.Clone()
+	p.Name, p.Win.Tile = "rosetta-32", 32 // a win every game reaches
+	on := p.Clone()
+	on.Win.Then, on.Unstated = engine.Continue, nil
+	impl := &playsOn{Builtin: &Builtin{Profiles: []*engine.Profile{on}}}
+	v := replay.NewVerifier()
+	if err := v.AddProfile(p); err != nil {
+		t.Fatal(err)
+	}
+	won := 0
+	for i := range 5 {
+		pl, _ := player.New("random", uint64(i+1))
+		g, err := PlayObserved(impl, p, pl, ObservedGameOptions{MaxMoves: 2000})
+		if err != nil || g.Divergence != nil {
+			t.Fatalf("game %d: %v %+v", i, err, g.Divergence)
+		}
+		if c := g.Replay.Claim; c.Won != nil && *c.Won {
+			won++
+		}
+		if vd := v.Verify(g.Replay); !vd.Valid {
+			t.Errorf("game %d: the observed replay does not verify: %s: %s", i, vd.Reason, vd.Error)
+		}
+	}
+	if won == 0 {
+		t.Error("no game reached the win: the test shows nothing")
 	}
 }
