@@ -170,28 +170,11 @@ func TestWinThenIgnoreProfile(t *testing.T) {
 	}
 	on := p.Clone()
 	on.Win.Then, on.Unstated = engine.Continue, nil
-	b, err := engine.ParseBoard("1024 1024 2 4/2 4 8 16/. . . ./. . . .")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := engine.Load(p, engine.State{Board: b})
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The win, then a move after it, which the ended run passes over.
-	var steps []CaseStep
-	for _, d := range []engine.Direction{engine.Left, engine.Down} {
-		st, err := g.MoveSpawn(d, fitSpawn(p, g.Board(), d, nil))
-		cs, err := engineStep(g, engine.Action(d), st, err, true, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		steps = append(steps, cs)
-	}
-	if e := steps[1].Expect; e.Error != "" || e.Changed == nil || *e.Changed {
+	c := winThenMove(t, p)
+	if e := c.Steps[1].Expect; e.Error != "" || e.Changed == nil || *e.Changed {
 		t.Fatalf("the move after the win: %+v; want it passed over", e)
 	}
-	c := &Case{Start: Start{Board: &b}, Steps: steps}
 	for _, wrong := range []bool{false, true} {
 		impl := &playsOn{Builtin: &Builtin{Profiles: []*engine.Profile{on}}, wrongAfterWin: wrong}
 		var res CaseResult
@@ -232,25 +215,8 @@ func TestWinThenEndedReading(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := engine.ParseBoard("1024 1024 2 4/2 4 8 16/. . . ./. . . .")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := engine.Load(p, engine.State{Board: b})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var steps []CaseStep
-	for _, d := range []engine.Direction{engine.Left, engine.Down} {
-		st, err := g.MoveSpawn(d, fitSpawn(p, g.Board(), d, nil))
-		cs, err := engineStep(g, engine.Action(d), st, err, true, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		steps = append(steps, cs)
-	}
 	var res CaseResult
-	runCase(&endedNoResult{&Builtin{}}, &Case{Start: Start{Board: &b}, Steps: steps}, p, &res)
+	runCase(&endedNoResult{&Builtin{}}, winThenMove(t, p), p, &res)
 	if want := "move down: the rules refuse it as finished; the implementation as illegal-move (the move changes nothing)"; res.Status != IllegalHandled || res.Step != 2 || res.Reason != want {
 		t.Errorf("%s at step %d: %s; want %s at step 2: %s", res.Status, res.Step, res.Reason, IllegalHandled, want)
 	}
@@ -292,4 +258,29 @@ func TestObservedPlayOnVerifies(t *testing.T) {
 	if won == 0 {
 		t.Error("no game reached the win: the test shows nothing")
 	}
+}
+
+// winThenMove is a case of two steps under profile p, as the engine
+// plays them: the move left that merges 1024s into the win, then a move
+// down after it.
+func winThenMove(t *testing.T, p *engine.Profile) *Case {
+	t.Helper()
+	b, err := engine.ParseBoard("1024 1024 2 4/2 4 8 16/. . . ./. . . .")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := engine.Load(p, engine.State{Board: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []CaseStep
+	for _, d := range []engine.Direction{engine.Left, engine.Down} {
+		st, err := g.MoveSpawn(d, fitSpawn(p, g.Board(), d, nil))
+		cs, err := engineStep(g, engine.Action(d), st, err, true, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps = append(steps, cs)
+	}
+	return &Case{Start: Start{Board: &b}, Steps: steps}
 }

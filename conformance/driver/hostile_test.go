@@ -112,42 +112,18 @@ func TestHTTPLongFields(t *testing.T) {
 		}
 	})
 	t.Run("result", func(t *testing.T) {
-		srv := builtinServer(t)
-		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method != "POST" {
-				srv.ServeHTTP(w, r)
-				return
-			}
-			fmt.Fprintf(w, `{"ok":true,"state":{},"observation":{"board":[[0,0],[0,0]],"result":"%s"},"legalActions":[]}`, strings.Repeat("r", 1<<19))
-		}))
-		defer ts.Close()
+		ts := postAnswers(t, fmt.Sprintf(`{"ok":true,"state":{},"observation":{"board":[[0,0],[0,0]],"result":"%s"},"legalActions":[]}`, strings.Repeat("r", 1<<19)))
 		_, err := (&HTTP{BaseURL: ts.URL}).Load("classic", conformance.LoadState{Board: classicBoard})
 		wantDriverError(t, err, conformance.ProtocolError, "observation.result: 524288 characters, more than 256")
 	})
 	t.Run("legal", func(t *testing.T) {
-		srv := builtinServer(t)
 		moves := strings.Repeat(`{"type":"move","direction":"left"},`, 5)
-		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method != "POST" {
-				srv.ServeHTTP(w, r)
-				return
-			}
-			fmt.Fprintf(w, `{"ok":true,"state":{},"observation":{"board":[[2,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"result":"playing"},"legalActions":[%s{"type":"observe"}]}`, moves)
-		}))
-		defer ts.Close()
+		ts := postAnswers(t, fmt.Sprintf(`{"ok":true,"state":{},"observation":{"board":[[2,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"result":"playing"},"legalActions":[%s{"type":"observe"}]}`, moves))
 		_, err := (&HTTP{BaseURL: ts.URL}).Load("classic", conformance.LoadState{Board: classicBoard})
 		wantDriverError(t, err, conformance.ProtocolError, "legalActions: more than 4 moves")
 	})
 	t.Run("body", func(t *testing.T) {
-		srv := builtinServer(t)
-		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method != "POST" {
-				srv.ServeHTTP(w, r)
-				return
-			}
-			fmt.Fprintf(w, `{"ok":true,"state":{},"observation":{"board":[[%s0]],"result":"playing"},"legalActions":[]}`, strings.Repeat("0,", protocol.MaxLine/2))
-		}))
-		defer ts.Close()
+		ts := postAnswers(t, fmt.Sprintf(`{"ok":true,"state":{},"observation":{"board":[[%s0]],"result":"playing"},"legalActions":[]}`, strings.Repeat("0,", protocol.MaxLine/2)))
 		_, err := (&HTTP{BaseURL: ts.URL}).Load("classic", conformance.LoadState{Board: classicBoard})
 		wantDriverError(t, err, conformance.ProtocolError, "the answer is longer than 1048576 bytes")
 	})
@@ -269,4 +245,20 @@ func TestHTTPStopsAfterTimeouts(t *testing.T) {
 			t.Fatalf("%s: %s", res.Case, res.Reason)
 		}
 	}
+}
+
+// postAnswers is the built-in server answering every POST (every
+// action) with body, and the rest (hello, the spec) as it does.
+func postAnswers(t *testing.T, body string) *httptest.Server {
+	t.Helper()
+	srv := builtinServer(t)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != "POST" {
+			srv.ServeHTTP(w, r)
+			return
+		}
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(ts.Close)
+	return ts
 }
