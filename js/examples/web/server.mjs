@@ -203,8 +203,10 @@ async function readStore(file) {
 // appended to a torn one would be torn too. If the file does not end
 // with a newline (a line torn by a crash, or whose cutting back failed)
 // the line starts with one: the torn line stays a line of its own, which
-// a restart names and skips. One at a time (store): each needs the end
-// of the one before.
+// a restart names and skips. The line is on the disk (datasync) before
+// append returns, so that a verdict answered 200 outlives a power cut; a
+// failed sync cuts the line back as a failed write does. One at a time
+// (store): each needs the end of the one before.
 async function append(file, text) {
   const fh = await open(file, 'a');
   try {
@@ -214,6 +216,7 @@ async function append(file, text) {
     if (end > 0 && !(await endsLine(file, end))) text = '\n' + text;
     try {
       await fh.writeFile(text);
+      await fh.datasync();
     } catch (e) {
       await fh.truncate(end).catch((t) => {
         process.stderr.write(`server.mjs: ${file}: a failed append could not be cut back (${t.code || t.message}): its last line is torn, and a restart skips it\n`);
