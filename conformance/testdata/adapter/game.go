@@ -264,13 +264,10 @@ func (g *game) checkSpawn(s lineproto.PlacedTile, b board) *refusal {
 		return refuse("bad-spawn", "cell (%d, %d) is outside the %dx%d board", s.Row, s.Col, b.rows, b.cols)
 	case b.cells[s.Row*b.cols+s.Col] != 0:
 		return refuse("bad-spawn", "cell (%d, %d) is not empty after the slide", s.Row, s.Col)
+	case !slices.ContainsFunc(g.p.spawn, func(w weight) bool { return w.value == s.Value }):
+		return refuse("bad-spawn", "profile %s does not spawn %d", g.p.name, s.Value)
 	}
-	for _, w := range g.p.spawn {
-		if w.value == s.Value {
-			return nil
-		}
-	}
-	return refuse("bad-spawn", "profile %s does not spawn %d", g.p.name, s.Value)
+	return nil
 }
 
 // undo takes back the last counted move, the generator included.
