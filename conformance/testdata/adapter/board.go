@@ -133,16 +133,12 @@ func (g *game) slideLine(line []int64) (out []int64, made []int64) {
 	case "merge-chain": // MUTANT: a merged tile merges again with the next equal one: [2 2 4] -> [8]
 		return mergeLine(line, true)
 	case "merge-priority-reversed": // MUTANT: the pair farthest from the edge merges first: [2 2 2] -> [2 4]
-		tiles := compress(line)
-		for i := len(tiles) - 1; i > 0; i-- {
-			if tiles[i] == tiles[i-1] {
-				tiles[i-1] *= 2
-				made = append(made, tiles[i-1])
-				tiles[i] = 0
-				i--
-			}
-		}
-		return pad(compress(tiles), len(line)), made
+		tiles := slices.Clone(line)
+		slices.Reverse(tiles)
+		tiles, made = mergeLine(tiles, false)
+		tiles = compress(tiles)
+		slices.Reverse(tiles)
+		return pad(tiles, len(line)), made
 	case "no-compress-before-merge": // MUTANT: merges neighbours before closing the gaps: [2 . 2 .] -> [2 2 . .]
 		tiles := append([]int64(nil), line...)
 		for i := 0; i+1 < len(tiles); i++ {

@@ -140,25 +140,21 @@ func (g *game) spawn(b *board) lineproto.PlacedTile {
 	if g.mutant == "always-spawn-2" { // MUTANT: never a 4
 		value = 2
 	}
+	var empty []int // the empty cells, row-major
+	for i, v := range b.cells {
+		if v == 0 {
+			empty = append(empty, i)
+		}
+	}
 	draw = g.rng.next()
-	c := int(draw % uint64(max(b.empties(), 1)))
-	cell := -1
+	var cell int
 	switch g.mutant {
 	case "spawn-on-occupied": // MUTANT: picks among all cells, empty or not
 		cell = int(draw % uint64(len(b.cells)))
 	case "spawn-first-empty-cell": // MUTANT: the draw is ignored
-		c = 0
-	}
-	if cell < 0 {
-		for i, v := range b.cells {
-			if v == 0 {
-				if c == 0 {
-					cell = i
-					break
-				}
-				c--
-			}
-		}
+		cell = empty[0]
+	default:
+		cell = empty[draw%uint64(len(empty))]
 	}
 	b.cells[cell] = value
 	return lineproto.PlacedTile{Row: cell / b.cols, Col: cell % b.cols, Value: value}
