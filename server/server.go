@@ -321,9 +321,6 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 	}
 	step, err := s.apply(g, req.Action)
 	switch code := engine.Refusal(err); {
-	case errors.Is(err, errBadAction):
-		httpError(w, http.StatusBadRequest, "action: "+err.Error())
-		return
 	case code != "":
 		// Refused by the rules: nothing changed, so the state sent stays
 		// the one to play, and the answer tells it as it is.
@@ -346,11 +343,7 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 		// action of the game's log and carries the state's hand-out time
 		// and chain on.
 		tm = timing{handed: sec.handed, chain: sec.chain}
-		letter, logged := actionLetter(req.Action.Type, req.Action.Direction)
-		if step != nil && !step.Changed {
-			logged = false
-		}
-		if logged {
+		if letter, logged := actionLetter(req.Action.Type, req.Action.Direction); logged && (step == nil || step.Changed) {
 			ms := thinkMillis(sec.handed, received)
 			think = &ms
 			tm = timing{chain: chainNext(sec.chain, letter, ms)}
