@@ -96,12 +96,10 @@ func (a *adapter) start() (ScreenBoard, error) {
 	cfg := a.cfg
 	cfg.second += a.runs
 	a.runs++
-	g, f, err := startGame(cfg)
-	if err != nil {
-		return ScreenBoard{}, err
-	}
-	a.g = g
-	return f, nil
+	var f ScreenBoard
+	var err error
+	a.g, f, err = startGame(cfg) // a.g nil when it fails
+	return f, err
 }
 
 // restartGame presses r and y: the game asks "RESTART? (y/n)", draws the
