@@ -84,7 +84,10 @@ func New(profiles []*engine.Profile, key []byte) (*Server, error) {
 // name. A key shorter than MinKeySize bytes is an error: a server given a
 // key must not run unsigned or on a guessable key.
 func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
-	s := &Server{rules: map[string]*engine.Rules{}, verifying: make(chan struct{}, MaxVerifying), verifies: make(chan struct{}, MaxVerifyRequests)}
+	// POST /api/verify knows the built-in profiles and those served (a
+	// served profile file's name is known as `verify --profile FILE`
+	// makes it known).
+	s := &Server{rules: map[string]*engine.Rules{}, verifier: replay.NewVerifier(), verifying: make(chan struct{}, MaxVerifying), verifies: make(chan struct{}, MaxVerifyRequests)}
 	switch n := len(opts.Key); {
 	case n > 0 && n < MinKeySize:
 		return nil, fmt.Errorf("the key is %d bytes; a key has at least %d (say, 32 random bytes: head -c 32 /dev/urandom | base64)", n, MinKeySize)
@@ -117,12 +120,6 @@ func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
 			return nil, fmt.Errorf("profile %s's seeded games spawn by %s, and the server deals by %s: signed, it would seal games whose replays cannot be seeded ones of %s (serve it unsigned: docs/api.md, \"Profiles of another generator\")", p.Name, p.Generator(), engine.RNGID, p.Name)
 		}
 		s.rules[p.Name] = r
-	}
-	// POST /api/verify knows the built-in profiles and those served (a
-	// served profile file's name is known as `verify --profile FILE`
-	// makes it known).
-	s.verifier = replay.NewVerifier()
-	for _, p := range profiles {
 		if err := s.verifier.AddProfile(p); err != nil {
 			return nil, err
 		}
@@ -298,11 +295,9 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 	// wait, up to the read timeout, and make a time shorter than the
 	// player took.
 	var received uint64
-	if s.Signed() {
-		received = s.record.millis()
-	}
 	var sec *secret
 	if s.Signed() {
+		received = s.record.millis()
 		var buf [256]byte
 		_, opened, err := s.sealer.open(req.State.Seal, appendVisible(buf[:0], req.State))
 		if err == nil {
@@ -326,15 +321,12 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 	}
 	step, err := s.apply(g, req.Action)
 	switch code := engine.Refusal(err); {
-	case errors.Is(err, errBadAction):
-		httpError(w, http.StatusBadRequest, "action: "+err.Error())
-		return
 	case code != "":
 		// Refused by the rules: nothing changed, so the state sent stays
 		// the one to play, and the answer tells it as it is.
-		obs := protocol.Observe(g)
-		reply(w, http.StatusOK, protocol.Response{OK: false, Reason: err.Error(), Error: code, LegalActions: legalActions(g),
-			Observation: obs, Score: obs.Score, GameOver: obs.Over})
+		resp := observed(g)
+		resp.Reason, resp.Error = err.Error(), code
+		reply(w, http.StatusOK, resp)
 		return
 	case err != nil:
 		httpError(w, http.StatusBadRequest, "action: "+err.Error())
@@ -351,11 +343,7 @@ func (s *Server) action(w http.ResponseWriter, r *http.Request, name string) {
 		// action of the game's log and carries the state's hand-out time
 		// and chain on.
 		tm = timing{handed: sec.handed, chain: sec.chain}
-		letter, logged := actionLetter(req.Action.Type, req.Action.Direction)
-		if step != nil && !step.Changed {
-			logged = false
-		}
-		if logged {
+		if letter, logged := actionLetter(req.Action.Type, req.Action.Direction); logged && (step == nil || step.Changed) {
 			ms := thinkMillis(sec.handed, received)
 			think = &ms
 			tm = timing{chain: chainNext(sec.chain, letter, ms)}
@@ -453,10 +441,8 @@ type timing struct {
 // respond is the answer of an action that hands out the next state; seed
 // is the seed the server drew for the game, or "".
 func (s *Server) respond(name string, g *engine.Game, seed string, t ticket, tm timing) protocol.Response {
-	obs := protocol.Observe(g)
-	resp := protocol.Response{
-		OK: true, State: s.wire(name, g, seed, t, tm), LegalActions: legalActions(g), Score: obs.Score, GameOver: obs.Over, Observation: obs,
-	}
+	resp := observed(g)
+	resp.OK, resp.State = true, s.wire(name, g, seed, t, tm)
 	if s.Signed() {
 		resp.TimesSeal = timesSeal(s.times, tm.chain)
 	}
@@ -471,11 +457,13 @@ func (s *Server) respond(name string, g *engine.Game, seed string, t ticket, tm 
 	return resp
 }
 
-// legalActions are the moves the rules accept in g, as the API names them.
-func legalActions(g *engine.Game) []protocol.ActionBody {
-	out := []protocol.ActionBody{}
+// observed is an answer's account of g: the state as the rules read it
+// and the moves they accept, as the API names them.
+func observed(g *engine.Game) protocol.Response {
+	obs := protocol.Observe(g)
+	resp := protocol.Response{LegalActions: []protocol.ActionBody{}, Observation: obs, Score: obs.Score, GameOver: obs.Over}
 	for _, d := range g.LegalMoves() {
-		out = append(out, protocol.ActionBody{Type: "move", Direction: d.String()})
+		resp.LegalActions = append(resp.LegalActions, protocol.ActionBody{Type: "move", Direction: d.String()})
 	}
-	return out
+	return resp
 }

@@ -103,7 +103,7 @@ func BenchmarkMove(b *testing.B) {
 			games := 0
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if !a.started || a.st.over {
+				if !a.started || a.st.Over {
 					games++
 					a.handle([]byte(`{"id":2,"op":"new","profile":"2048c"}`))
 				}

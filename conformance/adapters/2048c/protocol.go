@@ -24,19 +24,10 @@ type adapter struct {
 	declared  string // the profile hello declares
 	version   string // the program's version, for hello
 	helloDone bool
-	g         *game  // the running program; nil when none runs
-	started   bool   // a game was started
-	lost      string // why the game was given up, after a failure
-	st        shown  // the game as its screen last showed it
-}
-
-// shown is the state of the game: the board and score as the screen
-// showed them, the moves the adapter saw it make, and whether it said
-// GAME OVER.
-type shown struct {
-	frame ScreenBoard
-	moves int64
-	over  bool
+	g         *game                 // the running program; nil when none runs
+	started   bool                  // a game was started
+	lost      string                // why the game was given up, after a failure
+	st        lineproto.AnswerState // the game as its screen last showed it (shown)
 }
 
 // handle answers one request line; the answer has no newline. The line
@@ -91,26 +82,24 @@ func (a *adapter) newGame(req lineproto.LineRequest) []byte {
 		a.giveUp(err)
 		return refusal(req.ID, err)
 	}
-	a.started, a.lost, a.st = true, "", shown{frame: f}
-	return lineproto.StateAnswer(req.ID, a.state())
+	a.started, a.lost, a.st = true, "", shown(f, 0, false)
+	return lineproto.StateAnswer(req.ID, a.st)
 }
 
 // start starts a game: a new run of the program, or with restart the
 // game's own restart (r, then y) where the program runs.
 func (a *adapter) start() (ScreenBoard, error) {
-	if a.restart && a.g != nil && !a.st.over {
+	if a.restart && a.g != nil && !a.st.Over {
 		return a.restartGame()
 	}
 	a.stop()
 	cfg := a.cfg
 	cfg.second += a.runs
 	a.runs++
-	g, f, err := startGame(cfg)
-	if err != nil {
-		return ScreenBoard{}, err
-	}
-	a.g = g
-	return f, nil
+	var f ScreenBoard
+	var err error
+	a.g, f, err = startGame(cfg) // a.g nil when it fails
+	return f, err
 }
 
 // restartGame presses r and y: the game asks "RESTART? (y/n)", draws the
@@ -146,9 +135,9 @@ func (a *adapter) move(req lineproto.LineRequest) []byte {
 		return lineproto.Refuse(req.ID, "bad-request", "2048.c places its own tiles (no force-spawn)")
 	case a.lost != "":
 		return lineproto.Refuse(req.ID, implError, "%s: the game was given up after an earlier failure (%s); new starts another", gameExited, a.lost)
-	case a.st.over:
+	case a.st.Over:
 		// The program exited after GAME OVER: a key changes nothing.
-		return lineproto.MoveAnswer(req.ID, lineproto.MoveReply{State: a.state()})
+		return lineproto.MoveAnswer(req.ID, lineproto.MoveReply{State: a.st})
 	}
 	m, err := a.play(keys)
 	if err != nil {
@@ -199,8 +188,8 @@ func (a *adapter) play(keys string) (lineproto.MoveReply, error) {
 	switch len(frames) {
 	case 0:
 		// Nothing drawn: the game did not take the move.
-		a.st.frame = final
-		return lineproto.MoveReply{State: a.state()}, nil
+		a.st = shown(final, a.st.Moves, false)
+		return lineproto.MoveReply{State: a.st}, nil
 	case 2:
 	default:
 		return lineproto.MoveReply{}, &failure{unreadable, fmt.Sprintf("the move drew %d boards; a move draws two (after the slide, after the spawn) or none", len(frames))}
@@ -222,23 +211,25 @@ func (a *adapter) play(keys string) (lineproto.MoveReply, error) {
 		}
 	}
 	var gained int64
-	if slid.Score > a.st.frame.Score {
-		gained = int64(slid.Score - a.st.frame.Score)
+	if int64(slid.Score) > a.st.Score {
+		gained = int64(slid.Score) - a.st.Score
 	}
-	a.st = shown{frame: final, moves: a.st.moves + 1, over: over}
-	return lineproto.MoveReply{Changed: true, Gained: gained, Spawn: sp, State: a.state()}, nil
+	a.st = shown(final, a.st.Moves+1, over)
+	return lineproto.MoveReply{Changed: true, Gained: gained, Spawn: sp, State: a.st}, nil
 }
 
-// state is the game's state as the protocol gives it. 2048.c has no win:
-// won is always false; its only end is GAME OVER, no move left.
-func (a *adapter) state() lineproto.AnswerState {
-	st := lineproto.AnswerState{Board: make([][]int64, boardSize), Score: int64(a.st.frame.Score), Moves: a.st.moves, Over: a.st.over, Result: "playing"}
-	for r, row := range a.st.frame.Board {
+// shown is the game's state as the protocol gives it: the board and score
+// as the screen showed them, the moves the adapter saw the game make, and
+// whether it said GAME OVER. 2048.c has no win: won is always false; its
+// only end is GAME OVER, no move left.
+func shown(f ScreenBoard, moves int64, over bool) lineproto.AnswerState {
+	st := lineproto.AnswerState{Board: make([][]int64, boardSize), Score: int64(f.Score), Moves: moves, Over: over, Result: "playing"}
+	for r, row := range f.Board {
 		for _, v := range row {
 			st.Board[r] = append(st.Board[r], int64(v))
 		}
 	}
-	if a.st.over {
+	if over {
 		st.Result = "no-moves"
 	}
 	return st

@@ -231,19 +231,11 @@ func (p *Parser) text(c byte) error {
 
 // where says where the parser is, for errors.
 func (p *Parser) where() string {
-	switch p.phase {
-	case atStart:
-		return "before the first frame"
-	case inFrame:
+	if p.phase == inFrame {
 		return fmt.Sprintf("in line %d of a frame", p.line)
-	case atFooter:
-		return "after the footer, where the cursor goes up"
-	case below:
-		return "below the board"
-	case exiting:
-		return "in the program's exit sequence"
 	}
-	return "after the program's exit sequence"
+	return [...]string{atStart: "before the first frame", atFooter: "after the footer, where the cursor goes up",
+		below: "below the board", exiting: "in the program's exit sequence", done: "after the program's exit sequence"}[p.phase]
 }
 
 // control handles a control sequence ESC [ params final.

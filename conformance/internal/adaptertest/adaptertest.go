@@ -14,9 +14,6 @@ import (
 	"github.com/tileproof/tileproof/internal/testkit"
 )
 
-// dir is the conformance folder of the repository.
-var dir = filepath.Join(testkit.Root, "conformance")
-
 // Build builds the adapter once a process (through testkit, which
 // shares the build with the other tests of the process) and returns the
 // path of its binary.
@@ -37,7 +34,7 @@ func Command(t testing.TB, args ...string) string {
 // Pack loads the repository's case pack (cases/ at its root).
 func Pack(t testing.TB) *conformance.Pack {
 	t.Helper()
-	pack, err := conformance.LoadPack(os.DirFS(filepath.Join(dir, "..", "cases")))
+	pack, err := conformance.LoadPack(os.DirFS(filepath.Join(testkit.Root, "cases")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ package lineproto
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 )
 
@@ -60,13 +61,8 @@ func Serve(r io.Reader, w io.Writer, answer func(line []byte) ([]byte, error)) e
 	}
 }
 
-// errTooLong is a line over MaxLine; an error of a type of its own, so
-// that the package does no work at start.
-var errTooLong error = tooLong{}
-
-type tooLong struct{}
-
-func (tooLong) Error() string { return "request line too long" }
+// errTooLong is a line over MaxLine.
+var errTooLong = errors.New("request line too long")
 
 // readLine reads one line without its newline; a line longer than
 // MaxLine is read to its end and dropped (errTooLong).

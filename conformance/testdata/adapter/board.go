@@ -31,10 +31,6 @@ func (b board) clone() board {
 	return b
 }
 
-func (b board) equal(o board) bool {
-	return b.rows == o.rows && b.cols == o.cols && slices.Equal(b.cells, o.cells)
-}
-
 func (b board) values() [][]int64 {
 	out := make([][]int64, b.rows)
 	for r := range out {
@@ -42,8 +38,6 @@ func (b board) values() [][]int64 {
 	}
 	return out
 }
-
-func (b board) maxTile() int64 { return slices.Max(b.cells) }
 
 func (b board) empties() int {
 	n := 0
@@ -70,14 +64,6 @@ func (b board) index(d dir, k, i int) int {
 	}
 }
 
-// lines returns the number of lines and their length when moving toward d.
-func (b board) lines(d dir) (n, length int) {
-	if d == left || d == right {
-		return b.rows, b.cols
-	}
-	return b.cols, b.rows
-}
-
 var errOverflow = errors.New("a merge would make a tile above 2^52 (or a score above 2^53-1)")
 
 // slideResult is a slide of the whole board, before any spawn.
@@ -93,7 +79,10 @@ type slideResult struct {
 func (g *game) slide(d dir) (out slideResult, err error) {
 	b := g.board
 	out.board = b.clone()
-	n, length := b.lines(d)
+	n, length := b.rows, b.cols // the lines moving toward d, and their length
+	if d == up || d == down {
+		n, length = length, n
+	}
 	line := make([]int64, length)
 	for k := range n {
 		for i := range length {
@@ -111,7 +100,7 @@ func (g *game) slide(d dir) (out slideResult, err error) {
 			out.gained += g.points(v)
 		}
 	}
-	out.changed = !out.board.equal(b)
+	out.changed = !slices.Equal(out.board.cells, b.cells)
 	return out, err
 }
 
@@ -144,16 +133,12 @@ func (g *game) slideLine(line []int64) (out []int64, made []int64) {
 	case "merge-chain": // MUTANT: a merged tile merges again with the next equal one: [2 2 4] -> [8]
 		return mergeLine(line, true)
 	case "merge-priority-reversed": // MUTANT: the pair farthest from the edge merges first: [2 2 2] -> [2 4]
-		tiles := compress(line)
-		for i := len(tiles) - 1; i > 0; i-- {
-			if tiles[i] == tiles[i-1] {
-				tiles[i-1] *= 2
-				made = append(made, tiles[i-1])
-				tiles[i] = 0
-				i--
-			}
-		}
-		return pad(compress(tiles), len(line)), made
+		tiles := slices.Clone(line)
+		slices.Reverse(tiles)
+		tiles, made = mergeLine(tiles, false)
+		tiles = compress(tiles)
+		slices.Reverse(tiles)
+		return pad(tiles, len(line)), made
 	case "no-compress-before-merge": // MUTANT: merges neighbours before closing the gaps: [2 . 2 .] -> [2 2 . .]
 		tiles := append([]int64(nil), line...)
 		for i := 0; i+1 < len(tiles); i++ {
@@ -174,10 +159,7 @@ func (g *game) slideLine(line []int64) (out []int64, made []int64) {
 // merge in this move.
 func mergeLine(line []int64, chain bool) (out []int64, made []int64) {
 	var merged []bool
-	for _, v := range line {
-		if v == 0 {
-			continue
-		}
+	for _, v := range compress(line) {
 		n := len(out)
 		if n > 0 && out[n-1] == v && (chain || !merged[n-1]) {
 			out[n-1] *= 2
@@ -210,30 +192,26 @@ func pad(line []int64, n int) []int64 {
 // blocked reports whether the game is over: no move changes the board. It
 // is true for a full board without equal neighbours, and for an empty one
 // in a profile whose rule counts it (emptyOver).
-func (g *game) blocked(b board) bool {
-	empty := b.empties()
-	if empty == len(b.cells) {
+func (g *game) blocked() bool {
+	empty := g.board.empties()
+	switch {
+	case empty == len(g.board.cells):
 		return g.p.emptyOver
-	}
-	if g.mutant == "game-over-when-full" { // MUTANT: a full board is over, pairs or not
+	case g.mutant == "game-over-when-full": // MUTANT: a full board is over, pairs or not
 		return empty == 0
-	}
-	if empty > 0 {
+	case empty > 0:
 		return false
 	}
-	for r := range b.rows {
-		for c := range b.cols {
-			v := b.cells[r*b.cols+c]
-			if c+1 < b.cols && b.cells[r*b.cols+c+1] == v {
-				return false
-			}
-			if g.mutant == "game-over-ignores-vertical" { // MUTANT: only looks along the rows
-				continue
-			}
-			if r+1 < b.rows && b.cells[(r+1)*b.cols+c] == v {
-				return false
-			}
-		}
+	dirs := []dir{up, down, left, right}
+	if g.mutant == "game-over-ignores-vertical" { // MUTANT: only looks along the rows
+		dirs = dirs[2:]
 	}
-	return true
+	return !slices.ContainsFunc(dirs, g.changes)
+}
+
+// changes reports whether moving toward d changes the board (a move whose
+// merge would overflow does, and is refused when made).
+func (g *game) changes(d dir) bool {
+	s, _ := g.slide(d)
+	return s.changed
 }

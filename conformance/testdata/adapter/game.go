@@ -48,11 +48,6 @@ func (g *game) winTile() int64 {
 	return g.p.winTile
 }
 
-// winWhen is the profile's win rule, reach or merge.
-func (g *game) winWhen() string {
-	return g.p.winWhen
-}
-
 // newGame starts a run: the profile's start tiles spawned on the empty
 // board by tp1 from key.
 func newGame(p *profile, m string, rows, cols int, key uint64) *game {
@@ -82,8 +77,8 @@ func (g *game) evaluate() {
 // of made, this move's, made it (merge).
 func (g *game) checkWin(made []int64) {
 	if w := g.winTile(); !g.won && w != 0 {
-		if g.winWhen() == "reach" {
-			g.won = g.board.maxTile() >= w
+		if g.p.winWhen == "reach" {
+			g.won = slices.Max(g.board.cells) >= w
 		} else {
 			g.won = slices.Contains(made, w)
 		}
@@ -98,7 +93,7 @@ func (g *game) finish() {
 	if g.mutant == "win-does-not-stop" { // MUTANT: the win never stops the run
 		stops = false
 	}
-	noMovesLeft := g.blocked(g.board)
+	noMovesLeft := g.blocked()
 	limitReached := g.p.moveLimit > 0 && g.moves >= g.p.moveLimit
 	if g.mutant == "move-limit-off-by-one" { // MUTANT: one move too many
 		limitReached = g.p.moveLimit > 0 && g.moves > g.p.moveLimit
@@ -145,25 +140,21 @@ func (g *game) spawn(b *board) lineproto.PlacedTile {
 	if g.mutant == "always-spawn-2" { // MUTANT: never a 4
 		value = 2
 	}
+	var empty []int // the empty cells, row-major
+	for i, v := range b.cells {
+		if v == 0 {
+			empty = append(empty, i)
+		}
+	}
 	draw = g.rng.next()
-	c := int(draw % uint64(max(b.empties(), 1)))
-	cell := -1
+	var cell int
 	switch g.mutant {
 	case "spawn-on-occupied": // MUTANT: picks among all cells, empty or not
 		cell = int(draw % uint64(len(b.cells)))
 	case "spawn-first-empty-cell": // MUTANT: the draw is ignored
-		c = 0
-	}
-	if cell < 0 {
-		for i, v := range b.cells {
-			if v == 0 {
-				if c == 0 {
-					cell = i
-					break
-				}
-				c--
-			}
-		}
+		cell = empty[0]
+	default:
+		cell = empty[draw%uint64(len(empty))]
 	}
 	b.cells[cell] = value
 	return lineproto.PlacedTile{Row: cell / b.cols, Col: cell % b.cols, Value: value}
@@ -177,47 +168,39 @@ func (g *game) legalMoves() []string {
 		return out
 	}
 	for d := up; d <= right; d++ {
-		// A move whose merge would overflow changes the board, and is
-		// refused when made.
-		if s, _ := g.slide(d); s.changed || g.mutant == "legal-actions-include-noop" {
+		if g.changes(d) || g.mutant == "legal-actions-include-noop" {
 			out = append(out, d.String())
 		}
 	}
 	return out
 }
 
-// moveStep is what a move did.
-type moveStep struct {
-	changed bool
-	gained  int64
-	spawn   *lineproto.PlacedTile
-}
-
-// move plays one move, with the spawn given or drawn.
-func (g *game) move(d dir, given *lineproto.PlacedTile) (moveStep, *refusal) {
+// move plays one move, with the spawn given or drawn; the answer's state
+// is the adapter's to fill in.
+func (g *game) move(d dir, given *lineproto.PlacedTile) (lineproto.MoveReply, *refusal) {
 	if g.result != playing {
 		if g.p.illegal == "ignore" {
-			return moveStep{}, nil
+			return lineproto.MoveReply{}, nil
 		}
-		return moveStep{}, refuse("finished", "moving %s: the run is over (%s); no move is accepted", d, g.result)
+		return lineproto.MoveReply{}, refuse("finished", "moving %s: the run is over (%s); no move is accepted", d, g.result)
 	}
 	s, err := g.slide(d)
 	if err != nil {
-		return moveStep{}, refuse("overflow", "moving %s: %v", d, err)
+		return lineproto.MoveReply{}, refuse("overflow", "moving %s: %v", d, err)
 	}
 	if !s.changed {
 		return g.noop(d)
 	}
 	if s.gained > maxSafe-g.score {
-		return moveStep{}, refuse("overflow", "moving %s: the score would pass 2^53-1", d)
+		return lineproto.MoveReply{}, refuse("overflow", "moving %s: the score would pass 2^53-1", d)
 	}
 	if g.moves >= maxSafe {
-		return moveStep{}, refuse("overflow", "moving %s: the move count would pass 2^53-1", d)
+		return lineproto.MoveReply{}, refuse("overflow", "moving %s: the move count would pass 2^53-1", d)
 	}
 	b := s.board
 	if given != nil {
 		if r := g.checkSpawn(*given, b); r != nil {
-			return moveStep{}, r
+			return lineproto.MoveReply{}, r
 		}
 	}
 	if g.p.undo {
@@ -242,12 +225,12 @@ func (g *game) move(d dir, given *lineproto.PlacedTile) (moveStep, *refusal) {
 	g.moves++
 	g.checkWin(s.made)
 	g.finish()
-	return moveStep{changed: true, gained: s.gained, spawn: &sp}, nil
+	return lineproto.MoveReply{Changed: true, Gained: s.gained, Spawn: &sp}, nil
 }
 
 // noop answers a move that changes nothing while the run is playing:
 // ignored or refused, as the profile says.
-func (g *game) noop(d dir) (moveStep, *refusal) {
+func (g *game) noop(d dir) (lineproto.MoveReply, *refusal) {
 	if g.mutant == "rng-advances-on-noop" { // MUTANT: draws a spawn before looking whether the board changed
 		g.rng.next()
 		g.rng.next()
@@ -257,15 +240,15 @@ func (g *game) noop(d dir) (moveStep, *refusal) {
 		if legal == "" {
 			legal = "none"
 		}
-		return moveStep{}, refuse("illegal-move", "moving %s does not change the board, so it is not a legal move; legal moves: %s", d, legal)
+		return lineproto.MoveReply{}, refuse("illegal-move", "moving %s does not change the board, so it is not a legal move; legal moves: %s", d, legal)
 	}
-	var step moveStep
+	var step lineproto.MoveReply
 	if g.mutant == "illegal-move-counted" { // MUTANT: counts a move that changed nothing
 		g.moves++
 	}
 	if g.mutant == "spawn-after-noop" && g.board.empties() > 0 { // MUTANT: spawns although nothing moved
 		sp := g.spawn(&g.board)
-		step.spawn = &sp
+		step.Spawn = &sp
 	}
 	return step, nil
 }
@@ -277,13 +260,10 @@ func (g *game) checkSpawn(s lineproto.PlacedTile, b board) *refusal {
 		return refuse("bad-spawn", "cell (%d, %d) is outside the %dx%d board", s.Row, s.Col, b.rows, b.cols)
 	case b.cells[s.Row*b.cols+s.Col] != 0:
 		return refuse("bad-spawn", "cell (%d, %d) is not empty after the slide", s.Row, s.Col)
+	case !slices.ContainsFunc(g.p.spawn, func(w weight) bool { return w.value == s.Value }):
+		return refuse("bad-spawn", "profile %s does not spawn %d", g.p.name, s.Value)
 	}
-	for _, w := range g.p.spawn {
-		if w.value == s.Value {
-			return nil
-		}
-	}
-	return refuse("bad-spawn", "profile %s does not spawn %d", g.p.name, s.Value)
+	return nil
 }
 
 // undo takes back the last counted move, the generator included.

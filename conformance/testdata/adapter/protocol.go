@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -31,15 +32,11 @@ func allFeatures() []string {
 
 func sizeFeature(rows, cols int) string { return fmt.Sprintf("size:%dx%d", rows, cols) }
 
-// hookError is a hook's end of the session: the process must exit
-// (errCrash, with status 3 and no answer) or stop answering (errHang).
-type hookError string
-
-func (e hookError) Error() string { return string(e) }
-
-const (
-	errCrash hookError = "crash"
-	errHang  hookError = "hang"
+// The hooks' ends of the session: the process must exit (errCrash, with
+// status 3 and no answer) or stop answering (errHang).
+var (
+	errCrash = errors.New("crash")
+	errHang  = errors.New("hang")
 )
 
 // adapter is one session of the protocol.
@@ -263,7 +260,8 @@ func (a *adapter) move(req lineproto.LineRequest) []byte {
 	if r != nil {
 		return r.answer(req.ID)
 	}
-	return lineproto.MoveAnswer(req.ID, lineproto.MoveReply{Changed: step.changed, Gained: step.gained, Spawn: step.spawn, State: a.state()})
+	step.State = a.state()
+	return lineproto.MoveAnswer(req.ID, step)
 }
 
 func (a *adapter) state() lineproto.AnswerState {
