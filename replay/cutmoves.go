@@ -56,27 +56,20 @@ func cutMoves(data []byte) (c cut, ok bool) {
 	}
 	start, line := -1, 0
 	for i, n := 0, 1; i < len(data); n++ {
-		end := bytes.IndexByte(data[i:], '\n')
-		if end < 0 {
-			end = len(data) - i
-		}
-		if l := data[i : i+end]; bytes.HasPrefix(l, []byte("moves:")) && (len(l) == 6 || (l[6] == ' ' || l[6] == '\t')) {
+		l := lineOf(data, i)
+		if bytes.HasPrefix(l, []byte("moves:")) && (len(l) == 6 || (l[6] == ' ' || l[6] == '\t')) {
 			if start >= 0 {
 				return cut{}, false // a second key: the YAML library reports it
 			}
 			start, line = i, n
 		}
-		i += end + 1
+		i += len(l) + 1
 	}
 	if start < 0 {
 		return cut{}, false
 	}
 	c.at = pos{line: line, col: 1}
-	lineEnd := bytes.IndexByte(data[start:], '\n')
-	if lineEnd < 0 {
-		lineEnd = len(data) - start
-	}
-	lineEnd += start
+	lineEnd := start + len(lineOf(data, start))
 	valueStart := start + len("moves:")
 	value := bytes.Trim(data[valueStart:lineEnd], " \t")
 	// cutAt replaces data[valueStart:end] with "" and as many newlines.
