@@ -30,6 +30,8 @@ func FuzzReadHeader(f *testing.F) {
 		"# a comment\nprofile: pgs # the profile\nseed: 12\nmoves: \"\"\nclaim:\n   board: |\n     2 4 . .\n\n     . . . .\n     . . . 8\n     . . . .\n   won: false\n",
 		"profile: x\nclaim:\n  board: |-\n    2 4\n    4 2\n# ends the block\n  over: true\n",
 		"profile: x\nclaim:\n  board: |3\n    2 4\n    4 2\n",
+		"profile: x\nclaim:\n  board: |+\n    2 4\n      \n    4 2\n\n  over: true\n",
+		"profile: x\nclaim:\n  board: |2-\n      2 4\n    4 2\n   \n", "claim:\n  board: |\n    2 4\n   4 2\n", "claim:\n  board: |\n    2 4\n    4 2",
 		"profile: \"a #b\" # c\nrules: 007\n",
 		"profile: null\nseed: True\n",
 		"profile: x\nprofile: y\n",
