@@ -220,12 +220,19 @@ func openInRoot(root *os.Root, rel string) (*os.File, error) {
 		}
 	}
 	f, err := root.OpenFile(rel, os.O_RDONLY|oNoFollow|oNonBlock, 0)
+	return regularOnly(f, err, func(m fs.FileMode) error { return fmt.Errorf("%s: %s", rel, notRegular(m)) })
+}
+
+// regularOnly returns the file f, opened with err, if it is a regular
+// file; otherwise it closes it and returns the error notRegular makes of
+// its mode.
+func regularOnly(f *os.File, err error, notRegular func(fs.FileMode) error) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
 	info, err := f.Stat()
 	if err == nil && !info.Mode().IsRegular() {
-		err = fmt.Errorf("%s: %s", rel, notRegular(info.Mode()))
+		err = notRegular(info.Mode())
 	}
 	if err != nil {
 		f.Close()
@@ -258,18 +265,7 @@ func SameAsInput(out string, inputs []string) string {
 // named pipe is not waited on, a device not read.
 func openRegular(name string) (*os.File, error) {
 	f, err := os.OpenFile(name, os.O_RDONLY|oNonBlock, 0)
-	if err != nil {
-		return nil, err
-	}
-	info, err := f.Stat()
-	if err == nil && !info.Mode().IsRegular() {
-		err = fmt.Errorf("%s: %s; only a regular file is read", name, describe(info.Mode()))
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return regularOnly(f, err, func(m fs.FileMode) error { return fmt.Errorf("%s: %s; only a regular file is read", name, describe(m)) })
 }
 
 // ReadJSONLine reads one replay of the JSON Lines file named file, a
