@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -103,11 +104,7 @@ func hiddenReplay(path string) bool {
 
 // replayExt reports whether a file name ends as a replay's does.
 func replayExt(base string) bool {
-	switch filepath.Ext(base) {
-	case ".yaml", ".yml", ".json", ".jsonl":
-		return true
-	}
-	return false
+	return slices.Contains([]string{".yaml", ".yml", ".json", ".jsonl"}, filepath.Ext(base))
 }
 
 // notRegular says what a file that is not a regular one is, and why it
