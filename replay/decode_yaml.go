@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"slices"
+
 	"github.com/tileproof/tileproof/internal/strictyaml"
 	"go.yaml.in/yaml/v3"
 )
@@ -63,7 +65,7 @@ func plainNode(n *yaml.Node, path string, errs *decodeError) bool {
 		errs.add(nodePos(n), "%s: an anchor or alias; a replay is read without them", path)
 	case n.Tag == "!!merge":
 		errs.add(nodePos(n), "%s: a merge key (<<); a replay is read without them", path)
-	case n.Kind == yaml.ScalarNode && !coreTag(n.Tag):
+	case n.Kind == yaml.ScalarNode && !slices.Contains([]string{"!!str", "!!int", "!!bool", "!!null", "!!float"}, n.Tag):
 		errs.add(nodePos(n), "%s: the tag %s; a replay's values are strings, numbers, true, false or null", path, strictyaml.Echo(n.Tag))
 	default:
 		return true
@@ -82,14 +84,6 @@ func plainKind(n *yaml.Node, kind yaml.Kind, want, path string, errs *decodeErro
 		return false
 	}
 	return true
-}
-
-func coreTag(tag string) bool {
-	switch tag {
-	case "!!str", "!!int", "!!bool", "!!null", "!!float":
-		return true
-	}
-	return false
 }
 
 func nodeKind(n *yaml.Node) string {
