@@ -93,15 +93,6 @@ func IsReplayFile(path string) bool {
 	return replayExt(base) && base != "manifest.yaml" && !strings.HasPrefix(base, ".")
 }
 
-// hiddenReplay reports whether a file inside a directory would be read
-// as a replay but for its hidden name (it begins with a dot): one the
-// batch names as skipped, so that a submission cannot leave an audit
-// unseen.
-func hiddenReplay(path string) bool {
-	base := filepath.Base(path)
-	return replayExt(base) && strings.HasPrefix(base, ".")
-}
-
 // replayExt reports whether a file name ends as a replay's does.
 func replayExt(base string) bool {
 	return slices.Contains([]string{".yaml", ".yml", ".json", ".jsonl"}, filepath.Ext(base))
