@@ -211,36 +211,18 @@ func located(file, msg string) *Error {
 // expression, so that the package costs nothing to start.
 func cutLine(msg string) (line, col int, rest string, ok bool) {
 	s, found := strings.CutPrefix(strings.TrimPrefix(msg, "yaml: "), "line ")
-	if !found {
+	at, rest, cut := strings.Cut(s, ": ")
+	l, c, hasCol := strings.Cut(at, ":")
+	if !found || !cut || !digits(l) || hasCol && !digits(c) || strings.Contains(rest, "\n") {
 		return 0, 0, "", false
 	}
-	digits := leadingDigits(s)
-	if digits == 0 {
-		return 0, 0, "", false
-	}
-	line, _ = strconv.Atoi(s[:digits])
-	s = s[digits:]
-	if c, found := strings.CutPrefix(s, ":"); found {
-		if n := leadingDigits(c); n > 0 && strings.HasPrefix(c[n:], ": ") {
-			col, _ = strconv.Atoi(c[:n])
-			s = c[n:]
-		}
-	}
-	rest, found = strings.CutPrefix(s, ": ")
-	if !found || strings.Contains(rest, "\n") {
-		return 0, 0, "", false
-	}
+	line, _ = strconv.Atoi(l)
+	col, _ = strconv.Atoi(c)
 	return line, col, rest, true
 }
 
-// leadingDigits returns the number of ASCII digits s begins with.
-func leadingDigits(s string) int {
-	n := 0
-	for n < len(s) && '0' <= s[n] && s[n] <= '9' {
-		n++
-	}
-	return n
-}
+// digits reports whether s is one or more ASCII digits.
+func digits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // unknownField returns the field NAME of the yaml library's message
 // "field NAME not found in type TYPE".
