@@ -56,14 +56,17 @@ func cutMoves(data []byte) (c cut, ok bool) {
 	}
 	start, line := -1, 0
 	for i, n := 0, 1; i < len(data); n++ {
-		l := lineOf(data, i)
-		if bytes.HasPrefix(l, []byte("moves:")) && (len(l) == 6 || (l[6] == ' ' || l[6] == '\t')) {
+		end := bytes.IndexByte(data[i:], '\n') // not lineOf, too large to be inlined: this loop takes every line
+		if end < 0 {
+			end = len(data) - i
+		}
+		if l := data[i : i+end]; bytes.HasPrefix(l, []byte("moves:")) && (len(l) == 6 || (l[6] == ' ' || l[6] == '\t')) {
 			if start >= 0 {
 				return cut{}, false // a second key: the YAML library reports it
 			}
 			start, line = i, n
 		}
-		i += len(l) + 1
+		i += end + 1
 	}
 	if start < 0 {
 		return cut{}, false
