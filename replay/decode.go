@@ -81,7 +81,7 @@ func decodeForm(name string, data []byte, f *form) (header int, err error) {
 		// Not JSON: perhaps a YAML flow mapping. If it is not YAML either,
 		// the JSON error says more.
 		*f = form{}
-		if readYAML(name, data, f) == nil {
+		if readYAML(name, data, f, headerLimits) == nil {
 			return len(data) - len(f.text[fMoves]), nil
 		}
 		*f = form{}
@@ -118,7 +118,7 @@ func decodeForm(name string, data []byte, f *form) (header int, err error) {
 		*f = form{}
 		lim := headerLimits
 		lim.Bytes += c.blank
-		if err := readYAMLWithin(name, c.rest, f, lim); err == nil && f.present(fMoves) && f.text[fMoves] == "" && f.at[fMoves].line == c.at.line {
+		if err := readYAML(name, c.rest, f, lim); err == nil && f.present(fMoves) && f.text[fMoves] == "" && f.at[fMoves].line == c.at.line {
 			f.text[fMoves] = c.moves
 			return c.header(), nil
 		} else if err != nil && len(data) > MaxHeader {
@@ -126,7 +126,7 @@ func decodeForm(name string, data []byte, f *form) (header int, err error) {
 		}
 		*f = form{}
 	}
-	if err := readYAML(name, data, f); err != nil {
+	if err := readYAML(name, data, f, headerLimits); err != nil {
 		return 0, err
 	}
 	return len(data) - len(f.text[fMoves]), nil

@@ -9,14 +9,9 @@ import (
 
 // readYAML reads a YAML replay document (or the header left once cutMoves
 // took its move log) into f: parsed into nodes by the YAML library within
-// headerLimits, then each field read as its kind.
-func readYAML(name string, data []byte, f *form) error {
-	return readYAMLWithin(name, data, f, headerLimits)
-}
-
-// readYAMLWithin is readYAML within lim: headerLimits with more bytes for
-// the header cutMoves leaves, whose blanked lines count for nothing.
-func readYAMLWithin(name string, data []byte, f *form, lim strictyaml.Limits) error {
+// lim (headerLimits, with more bytes for the header cutMoves leaves, whose
+// blanked lines count for nothing), then each field read as its kind.
+func readYAML(name string, data []byte, f *form, lim strictyaml.Limits) error {
 	root, err := strictyaml.Parse(name, data, lim)
 	if err != nil {
 		return err

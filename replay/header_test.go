@@ -56,7 +56,7 @@ func FuzzReadHeader(f *testing.F) {
 			return
 		}
 		var slow form
-		if err := readYAML("f.yaml", []byte(text), &slow); err != nil {
+		if err := readYAML("f.yaml", []byte(text), &slow, headerLimits); err != nil {
 			t.Fatalf("readHeader took a document the YAML reader refuses: %v\n%+v", err, fast)
 		}
 		if diff := cmp.Diff(slow, fast, formsEqual); diff != "" {
@@ -90,7 +90,7 @@ func TestReadHeaderCorpus(t *testing.T) {
 		}
 		taken++
 		var slow form
-		if err := readYAML(name, rest, &slow); err != nil {
+		if err := readYAML(name, rest, &slow, headerLimits); err != nil {
 			t.Fatalf("%s: readHeader took it, the YAML reader says %v", name, err)
 		}
 		if diff := cmp.Diff(slow, fast, formsEqual); diff != "" {
