@@ -3,6 +3,7 @@ package replay
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 
 	"github.com/tileproof/tileproof/engine"
 )
@@ -63,13 +64,7 @@ func (f *form) setSetup(s engine.Setup) {
 // claim, so that padding a game with move+undo pairs changes its
 // canonical form (sha256) but not this one's (gameSha256).
 func playedLine(r *Replay) (*Replay, bool) {
-	first := -1
-	for i, a := range r.Actions {
-		if a == engine.Undo {
-			first = i
-			break
-		}
-	}
+	first := slices.Index(r.Actions, engine.Undo)
 	if first < 0 {
 		return r, false
 	}

@@ -56,7 +56,7 @@ func cutMoves(data []byte) (c cut, ok bool) {
 	}
 	start, line := -1, 0
 	for i, n := 0, 1; i < len(data); n++ {
-		end := bytes.IndexByte(data[i:], '\n')
+		end := bytes.IndexByte(data[i:], '\n') // not lineOf, too large to be inlined: this loop takes every line
 		if end < 0 {
 			end = len(data) - i
 		}
@@ -72,11 +72,7 @@ func cutMoves(data []byte) (c cut, ok bool) {
 		return cut{}, false
 	}
 	c.at = pos{line: line, col: 1}
-	lineEnd := bytes.IndexByte(data[start:], '\n')
-	if lineEnd < 0 {
-		lineEnd = len(data) - start
-	}
-	lineEnd += start
+	lineEnd := start + len(lineOf(data, start))
 	valueStart := start + len("moves:")
 	value := bytes.Trim(data[valueStart:lineEnd], " \t")
 	// cutAt replaces data[valueStart:end] with "" and as many newlines.
@@ -116,31 +112,48 @@ func cutMoves(data []byte) (c cut, ok bool) {
 		}
 		return cutAt(valueEnd, string(value))
 	}
-	moves, end, ok := blockScalar(data, lineEnd+1, value[0] == '>', len(value) == 2)
+	moves, end, ok := blockScalar(data, lineEnd+1, 0, value, true)
 	if !ok {
 		return cut{}, false
 	}
 	return cutAt(end, moves)
 }
 
-// blockScalar reads a block scalar of move-log characters whose lines
-// start at data[i], literal or folded, its final line break stripped or
-// kept ("clip"), as the YAML library does (yaml_parser_scan_block_scalar
-// in go.yaml.in/yaml/v3, which follows the YAML spec; FuzzCutMoves holds
-// the two to the same value): the indentation is the first non-empty
+// blockScalar reads a block scalar whose header (after the key's colon)
+// is header, "|", ">-", "|2" and the like, and whose lines start at
+// data[i], under a key indented by parent, as the YAML library does
+// (yaml_parser_scan_block_scalar in go.yaml.in/yaml/v3, which follows the
+// YAML spec; FuzzCutMoves and FuzzReadHeader hold the two to the same
+// value): the indentation is the indicator's, or the first non-empty
 // line's; each line after it loses that much; an empty line, or one of
 // spaces no longer than the indentation, is a line break; a folded block
 // joins two lines that do not start with a space by a space when no empty
 // line is between them, and drops the first line break of those that
-// are. A line that is not empty and is indented less than the first
-// ends the block. It returns the value and the end of its last line
-// (before the line break, which stays with the rest of the document). ok
-// is false for a block the library reads otherwise or refuses: white-space
-// lines before the first, a tab, a character that is not a move log's.
-func blockScalar(data []byte, i int, folded, strip bool) (value string, end int, ok bool) {
+// are; the final line break is stripped (-) or kept, alone (a "+" reads
+// as no indicator: only a board takes one here, and its trailing line
+// breaks count for nothing). A line that is not empty and is indented
+// less than the first, or no more than parent, ends the block. It returns
+// the value and the end of its last line (before the line break, which
+// stays with the rest of the document). ok is false for a block the
+// library reads otherwise or refuses: white-space lines before the first,
+// a tab, a character that is not a move log's when moves is set (room for
+// all of data is then made at once: a log is most of its document).
+func blockScalar(data []byte, i, parent int, header []byte, moves bool) (value string, end int, ok bool) {
+	folded, chomp, indent := header[0] == '>', byte(0), -1
+	for _, c := range header[1:] {
+		switch {
+		case (c == '-' || c == '+') && chomp == 0:
+			chomp = c
+		case '1' <= c && c <= '9' && indent < 0:
+			indent = parent + int(c-'0')
+		default:
+			return "", 0, false
+		}
+	}
 	var sb strings.Builder
-	sb.Grow(max(len(data)-i, 0))
-	indent := -1
+	if moves {
+		sb.Grow(max(len(data)-i, 0))
+	}
 	brk := false              // a line break ends the last content line
 	breaks := 0               // the empty lines since
 	spaced := false           // the last content line starts with a space (after the indentation)
@@ -150,8 +163,8 @@ func blockScalar(data []byte, i int, folded, strip bool) (value string, end int,
 		n := len(line) - len(bytes.TrimLeft(line, " "))
 		hasBreak := i+len(line) < len(data)
 		switch {
-		case n == 0 && len(line) > 0 && line[0] != '\t':
-			goto done // at the margin: the block has ended
+		case n <= parent && n < len(line) && line[n] != '\t':
+			goto done // at the key's indentation or less: the block has ended
 		case bytes.IndexByte(line, '\t') >= 0:
 			return "", 0, false // in the indentation an error to the library; anywhere, its business
 		case n == len(line) && (indent < 0 && n > 0):
@@ -168,7 +181,7 @@ func blockScalar(data []byte, i int, folded, strip bool) (value string, end int,
 				indent = n
 			}
 			text := line[indent:]
-			if !allLog(text) {
+			if !allLog(text) && moves { // in this order: the other is slower (docs/verify.md)
 				return "", 0, false
 			}
 			blank := text[0] == ' '
@@ -190,7 +203,7 @@ func blockScalar(data []byte, i int, folded, strip bool) (value string, end int,
 		i += len(line) + 1
 	}
 done:
-	if brk && !strip {
+	if brk && chomp != '-' {
 		sb.WriteByte('\n')
 	}
 	return sb.String(), end, true

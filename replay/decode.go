@@ -81,16 +81,17 @@ func decodeForm(name string, data []byte, f *form) (header int, err error) {
 		// Not JSON: perhaps a YAML flow mapping. If it is not YAML either,
 		// the JSON error says more.
 		*f = form{}
-		if readYAML(name, data, f) == nil {
+		if readYAML(name, data, f, headerLimits) == nil {
 			return len(data) - len(f.text[fMoves]), nil
 		}
 		*f = form{}
 		return 0, se.list
 	}
-	if crlfOnly(data) {
-		// A document whose lines end in CR LF (as a Windows checkout
-		// leaves it) reads as with LF alone: made so, its move log is cut
-		// out as the recorders' is, on the same lines and columns.
+	if n := bytes.Count(data, []byte{'\r'}); n > 0 && n == bytes.Count(data, []byte("\r\n")) {
+		// A document whose lines end in CR LF, each CR (as a Windows
+		// checkout leaves it), reads as with LF alone: made so, its move
+		// log is cut out as the recorders' is, on the same lines and
+		// columns.
 		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	}
 	if c, ok := cutMoves(data); ok {
@@ -117,7 +118,7 @@ func decodeForm(name string, data []byte, f *form) (header int, err error) {
 		*f = form{}
 		lim := headerLimits
 		lim.Bytes += c.blank
-		if err := readYAMLWithin(name, c.rest, f, lim); err == nil && f.present(fMoves) && f.text[fMoves] == "" && f.at[fMoves].line == c.at.line {
+		if err := readYAML(name, c.rest, f, lim); err == nil && f.present(fMoves) && f.text[fMoves] == "" && f.at[fMoves].line == c.at.line {
 			f.text[fMoves] = c.moves
 			return c.header(), nil
 		} else if err != nil && len(data) > MaxHeader {
@@ -125,16 +126,10 @@ func decodeForm(name string, data []byte, f *form) (header int, err error) {
 		}
 		*f = form{}
 	}
-	if err := readYAML(name, data, f); err != nil {
+	if err := readYAML(name, data, f, headerLimits); err != nil {
 		return 0, err
 	}
 	return len(data) - len(f.text[fMoves]), nil
-}
-
-// crlfOnly reports whether data has a CR, each one followed by LF.
-func crlfOnly(data []byte) bool {
-	n := bytes.Count(data, []byte{'\r'})
-	return n > 0 && n == bytes.Count(data, []byte("\r\n"))
 }
 
 // scalarKind is what a syntax says a scalar value is.
@@ -305,13 +300,6 @@ func (f *form) setRows(fd field, at pos, rows [][]scalar, errs *decodeError) {
 	*f.boardOf(fd.id) = b
 }
 
-// commitmentForm is what a seed commitment must look like: "sha256:" and
-// 64 lower-case hex digits.
-func commitmentForm(s string) bool {
-	h, ok := strings.CutPrefix(s, "sha256:")
-	return ok && lowerHex(h, 64)
-}
-
 // replay checks what the fields mean together and sets r to the replay,
 // reusing the room of its Actions and Spawns.
 func (f *form) replay(name string, r *Replay) error {
@@ -335,7 +323,7 @@ func (f *form) replay(name string, r *Replay) error {
 		return fail(fStart, "a replay has a seed or a start board, not both")
 	case f.present(fCommitment) && !f.present(fSeed):
 		return fail(fCommitment, "a seed commitment needs a seed")
-	case f.present(fCommitment) && !commitmentForm(f.text[fCommitment]):
+	case f.present(fCommitment) && !hexForm(f.text[fCommitment], "sha256:"):
 		return fail(fCommitment, "seedCommitment %s: write it as sha256: and the 64 lower-case hex digits of the seed's SHA-256", strictyaml.Quote(f.text[fCommitment], 80))
 	case f.present(fRNG) && f.present(fStart):
 		return fail(fRNG, "rng names the generator of a seeded replay's spawns; a replay that records its spawns has none")
@@ -343,7 +331,7 @@ func (f *form) replay(name string, r *Replay) error {
 		return fail(fRules, "rules version %d: a rules version is 1 to 2^31-1 (leave rules out for none)", f.num[fRules])
 	case f.present(fTimesSeal) && !f.present(fTimes):
 		return fail(fTimesSeal, "a times seal needs times")
-	case f.present(fTimesSeal) && !timesSealForm(f.text[fTimesSeal]):
+	case f.present(fTimesSeal) && !hexForm(f.text[fTimesSeal], "hmac-sha256:"):
 		return fail(fTimesSeal, "timesSeal %s: write it as hmac-sha256: and 64 lower-case hex digits, as the server gave it", strictyaml.Quote(f.text[fTimesSeal], 80))
 	}
 	times := r.Times[:0]

@@ -125,10 +125,10 @@ func (jr *jsonReader) object(path string, fields []field, f *form) error {
 		if err != nil {
 			return err
 		}
-		fd, ok := lookupRaw(fields, raw)
+		key := rawScalar(raw, keyAt).text
+		fd, ok := lookup(fields, key)
 		if !ok {
-			key, _ := jsontext.AppendUnquote(nil, raw)
-			jr.errs.add(keyAt, "unknown field %s", strictyaml.Echo(string(key)))
+			jr.errs.add(keyAt, "unknown field %s", strictyaml.Echo(key))
 			return errReported
 		}
 		f.mark(fd.id, keyAt)
@@ -216,19 +216,6 @@ func rawScalar(raw []byte, at pos) scalar {
 		s.kind = classifyNumber(s.text)
 	}
 	return s
-}
-
-// lookupRaw returns the field of fields whose name is the JSON string
-// raw, as the document writes it (quoted).
-func lookupRaw(fields []field, raw []byte) (field, bool) {
-	name := raw[1 : len(raw)-1]
-	if bytes.IndexByte(raw, '\\') >= 0 {
-		var err error
-		if name, err = jsontext.AppendUnquote(nil, raw); err != nil {
-			return field{}, false
-		}
-	}
-	return lookup(fields, string(name))
 }
 
 // rows reads the board at path as an array of rows, each an array of

@@ -38,7 +38,7 @@ func FuzzCutMoves(f *testing.F) {
 		}
 		var fast, slow form
 		_, fastErr := decodeForm("f.yaml", []byte(text), &fast)
-		slowErr := readYAML("f.yaml", []byte(text), &slow)
+		slowErr := readYAML("f.yaml", []byte(text), &slow, headerLimits)
 		if fmt.Sprint(fastErr) != fmt.Sprint(slowErr) {
 			t.Fatalf("fast: %v\nslow: %v", fastErr, slowErr)
 		}

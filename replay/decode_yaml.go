@@ -1,20 +1,17 @@
 package replay
 
 import (
+	"slices"
+
 	"github.com/tileproof/tileproof/internal/strictyaml"
 	"go.yaml.in/yaml/v3"
 )
 
 // readYAML reads a YAML replay document (or the header left once cutMoves
 // took its move log) into f: parsed into nodes by the YAML library within
-// headerLimits, then each field read as its kind.
-func readYAML(name string, data []byte, f *form) error {
-	return readYAMLWithin(name, data, f, headerLimits)
-}
-
-// readYAMLWithin is readYAML within lim: headerLimits with more bytes for
-// the header cutMoves leaves, whose blanked lines count for nothing.
-func readYAMLWithin(name string, data []byte, f *form, lim strictyaml.Limits) error {
+// lim (headerLimits, with more bytes for the header cutMoves leaves, whose
+// blanked lines count for nothing), then each field read as its kind.
+func readYAML(name string, data []byte, f *form, lim strictyaml.Limits) error {
 	root, err := strictyaml.Parse(name, data, lim)
 	if err != nil {
 		return err
@@ -63,7 +60,7 @@ func plainNode(n *yaml.Node, path string, errs *decodeError) bool {
 		errs.add(nodePos(n), "%s: an anchor or alias; a replay is read without them", path)
 	case n.Tag == "!!merge":
 		errs.add(nodePos(n), "%s: a merge key (<<); a replay is read without them", path)
-	case n.Kind == yaml.ScalarNode && !coreTag(n.Tag):
+	case n.Kind == yaml.ScalarNode && !slices.Contains([]string{"!!str", "!!int", "!!bool", "!!null", "!!float"}, n.Tag):
 		errs.add(nodePos(n), "%s: the tag %s; a replay's values are strings, numbers, true, false or null", path, strictyaml.Echo(n.Tag))
 	default:
 		return true
@@ -82,14 +79,6 @@ func plainKind(n *yaml.Node, kind yaml.Kind, want, path string, errs *decodeErro
 		return false
 	}
 	return true
-}
-
-func coreTag(tag string) bool {
-	switch tag {
-	case "!!str", "!!int", "!!bool", "!!null", "!!float":
-		return true
-	}
-	return false
 }
 
 func nodeKind(n *yaml.Node) string {

@@ -201,37 +201,32 @@ func (r *Replay) EncodeJSON() []byte { return r.form().appendJSON(nil, replayFie
 
 // appendJSON writes the present fields of fields as a JSON object.
 func (f *form) appendJSON(b []byte, fields []field) []byte {
-	b = append(b, '{')
-	first := true
+	w := jsonWriter{b: append(b, '{')}
 	for _, fd := range fields {
 		if !f.present(fd.id) {
 			continue
 		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = append(appendQuoted(b, fd.key), ':')
+		w.key(fd.key)
 		switch fd.kind {
 		case kObject:
-			b = f.appendJSON(b, fd.sub)
+			w.b = f.appendJSON(w.b, fd.sub)
 		case kBoard:
-			b = appendRows(b, *f.boardOf(fd.id))
+			w.b = appendRows(w.b, *f.boardOf(fd.id))
 		case kCount:
-			b = strconv.AppendUint(b, f.num[fd.id], 10)
+			w.b = strconv.AppendUint(w.b, f.num[fd.id], 10)
 		case kFlag:
-			b = strconv.AppendBool(b, f.flag[fd.id])
+			w.b = strconv.AppendBool(w.b, f.flag[fd.id])
 		case kLog, kText, kSeed, kTimes:
 			if fd.kind == kLog && f.movesOf != nil {
 				// A move log written from actions is letters, digits and
 				// colons: no character to escape.
-				b = append(f.movesOf.appendMoveLog(append(b, '"'), false), '"')
+				w.b = append(f.movesOf.appendMoveLog(append(w.b, '"'), false), '"')
 				break
 			}
-			b = appendQuoted(b, f.text[fd.id])
+			w.b = appendQuoted(w.b, f.text[fd.id])
 		}
 	}
-	return append(b, '}')
+	return append(w.b, '}')
 }
 
 // appendRows writes a board as rows of numbers, 0 for an empty cell.

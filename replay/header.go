@@ -85,11 +85,12 @@ func readHeader(data []byte, f *form) bool {
 		}
 		f.mark(fd.id, at)
 		if fd.id == fBoard && len(value) > 0 && value[0] == '|' {
-			board, next, lines, ok := literalBoard(data, off, indent, value)
-			if !ok {
+			text, end, ok := blockScalar(data, off, indent, value, false)
+			board, err := engine.ParseBoard(text)
+			if !ok || err != nil {
 				return false
 			}
-			f.board, off, n = board, next, n+lines
+			f.board, n, off = board, n+bytes.Count(data[off-1:end], []byte{'\n'}), end+1
 			continue
 		}
 		if !f.setPlain(fd, value) {
@@ -183,48 +184,4 @@ func (f *form) setFlow(v, line []byte, n int) bool {
 		inner = more
 	}
 	return true
-}
-
-// literalBoard reads a board written as a literal block scalar ("|",
-// perhaps with an indentation indicator and a chomping indicator) whose
-// key, at indentation parent, is on the line before data[off]. It returns
-// the board, the offset of the first line after the block and the lines
-// the block takes.
-func literalBoard(data []byte, off, parent int, header []byte) (b engine.Board, next, lines int, ok bool) {
-	content := 0 // the content's indentation: from the indicator, or the first line
-	chomp := false
-	for _, c := range header[1:] {
-		switch {
-		case (c == '-' || c == '+') && !chomp:
-			chomp = true
-		case '1' <= c && c <= '9' && content == 0:
-			content = parent + int(c-'0')
-		default:
-			return engine.Board{}, 0, 0, false
-		}
-	}
-	var grid []byte
-	for ; off < len(data); lines++ {
-		line := lineOf(data, off)
-		indent := len(line) - len(bytes.TrimLeft(line, " "))
-		switch {
-		case len(line) == 0:
-			grid = append(grid, '\n')
-			off++
-			continue
-		case indent == len(line):
-			return engine.Board{}, 0, 0, false // white-space lines: YAML has rules for those
-		case indent <= parent:
-			board, err := engine.ParseBoard(string(grid))
-			return board, off, lines, err == nil
-		case content == 0:
-			content = indent
-		case indent < content:
-			return engine.Board{}, 0, 0, false
-		}
-		grid = append(append(grid, line[content:]...), '\n')
-		off += len(line) + 1
-	}
-	board, err := engine.ParseBoard(string(grid))
-	return board, off, lines, err == nil
 }

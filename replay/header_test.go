@@ -30,6 +30,8 @@ func FuzzReadHeader(f *testing.F) {
 		"# a comment\nprofile: pgs # the profile\nseed: 12\nmoves: \"\"\nclaim:\n   board: |\n     2 4 . .\n\n     . . . .\n     . . . 8\n     . . . .\n   won: false\n",
 		"profile: x\nclaim:\n  board: |-\n    2 4\n    4 2\n# ends the block\n  over: true\n",
 		"profile: x\nclaim:\n  board: |3\n    2 4\n    4 2\n",
+		"profile: x\nclaim:\n  board: |+\n    2 4\n      \n    4 2\n\n  over: true\n",
+		"profile: x\nclaim:\n  board: |2-\n      2 4\n    4 2\n   \n", "claim:\n  board: |\n    2 4\n   4 2\n", "claim:\n  board: |\n    2 4\n    4 2",
 		"profile: \"a #b\" # c\nrules: 007\n",
 		"profile: null\nseed: True\n",
 		"profile: x\nprofile: y\n",
@@ -54,7 +56,7 @@ func FuzzReadHeader(f *testing.F) {
 			return
 		}
 		var slow form
-		if err := readYAML("f.yaml", []byte(text), &slow); err != nil {
+		if err := readYAML("f.yaml", []byte(text), &slow, headerLimits); err != nil {
 			t.Fatalf("readHeader took a document the YAML reader refuses: %v\n%+v", err, fast)
 		}
 		if diff := cmp.Diff(slow, fast, formsEqual); diff != "" {
@@ -88,7 +90,7 @@ func TestReadHeaderCorpus(t *testing.T) {
 		}
 		taken++
 		var slow form
-		if err := readYAML(name, rest, &slow); err != nil {
+		if err := readYAML(name, rest, &slow, headerLimits); err != nil {
 			t.Fatalf("%s: readHeader took it, the YAML reader says %v", name, err)
 		}
 		if diff := cmp.Diff(slow, fast, formsEqual); diff != "" {

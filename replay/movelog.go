@@ -122,64 +122,42 @@ func logPlace(doc []byte, at pos, log string, err error) (pos, bool) {
 	case errors.As(err, &le):
 		off = le.at
 	}
-	if off < 0 || off >= len(log) || at.line == 0 || doc == nil {
-		return pos{}, false
-	}
-	// The lines of doc from the key's on, one at a time (a split of the
-	// whole would take 24 bytes a line: 1.6 GB for 64 MiB of newlines).
-	i, n := 0, 1
-	for ; n < at.line && i < len(doc); n++ {
-		j := bytes.IndexByte(doc[i:], '\n')
-		if j < 0 {
-			return pos{}, false
-		}
-		i += j + 1
-	}
-	next := func() ([]byte, bool) {
-		if i >= len(doc) {
-			return nil, false
-		}
-		l := lineOf(doc, i)
-		i += len(l) + 1
-		return bytes.TrimRight(l, "\r"), true
-	}
-	key, _ := next()
-	key = bytes.TrimRight(key, " \t")
-	if v, ok := bytes.CutPrefix(key, []byte("moves:")); !ok {
-		return pos{}, false
-	} else if v = bytes.TrimLeft(v, " \t"); string(v) != "|" && string(v) != "|-" && string(v) != "|+" {
+	if off < 0 || off >= len(log) || at.line == 0 {
 		return pos{}, false
 	}
 	// The character's line of the log, counted in lines that are not
 	// blank, and its place after that line's indentation.
 	start := strings.LastIndexByte(log[:off], '\n') + 1
-	k, blank := 0, true
-	for j := 0; j < start; j++ {
-		switch c := log[j]; {
-		case c == '\n':
-			if !blank {
-				k++
-			}
-			blank = true
-		case !isSpace(c):
-			blank = false
+	k := 0
+	for l := range strings.Lines(log[:start]) {
+		if strings.Trim(l, " \t\r\n") != "" {
+			k++
 		}
 	}
 	c := off - start - (len(log[start:off]) - len(strings.TrimLeft(log[start:off], " \t")))
-	for l, ok := next(); ok; l, ok = next() {
+	// The lines of doc one at a time (a split of the whole would take 24
+	// bytes a line: 1.6 GB for 64 MiB of newlines).
+	n := 0
+	for l := range bytes.Lines(doc) {
 		n++
-		if len(bytes.TrimSpace(l)) == 0 {
-			continue
-		}
-		if k > 0 {
+		l = bytes.TrimRight(l, "\r\n")
+		switch {
+		case n < at.line:
+		case n == at.line:
+			v, ok := bytes.CutPrefix(bytes.TrimRight(l, " \t"), []byte("moves:"))
+			if v = bytes.TrimLeft(v, " \t"); !ok || string(v) != "|" && string(v) != "|-" && string(v) != "|+" {
+				return pos{}, false
+			}
+		case len(bytes.TrimSpace(l)) == 0:
+		case k > 0:
 			k--
-			continue
+		default:
+			col := len(l) - len(bytes.TrimLeft(l, " ")) + c
+			if col >= len(l) || l[col] != log[off] {
+				return pos{}, false // not where it was looked for: the key's place, then
+			}
+			return pos{line: n, col: col + 1}, true
 		}
-		col := len(l) - len(bytes.TrimLeft(l, " ")) + c
-		if col >= len(l) || l[col] != log[off] {
-			return pos{}, false // not where it was looked for: the key's place, then
-		}
-		return pos{line: n, col: col + 1}, true
 	}
 	return pos{}, false
 }

@@ -78,12 +78,9 @@ func (pl *Plausibility) appendJSON(b []byte) []byte {
 		}
 		b = append(b, '}')
 	}
-	for _, f := range []struct {
-		key string
-		p   float64
-	}{{`,"valueP":`, pl.ValueP}, {`,"rankP":`, pl.RankP}, {`,"cellP":`, pl.CellP}} {
-		b = appendJSONFloat(append(b, f.key...), f.p)
-	}
+	b = appendJSONFloat(append(b, `,"valueP":`...), pl.ValueP)
+	b = appendJSONFloat(append(b, `,"rankP":`...), pl.RankP)
+	b = appendJSONFloat(append(b, `,"cellP":`...), pl.CellP)
 	return append(b, '}')
 }
 

@@ -59,23 +59,12 @@ func quoteToken(tok string) string {
 	return strconv.Quote(tok)
 }
 
-// timesSealForm is what a times seal must look like: "hmac-sha256:" and
-// 64 lower-case hex digits.
-func timesSealForm(s string) bool {
-	h, ok := strings.CutPrefix(s, "hmac-sha256:")
-	return ok && lowerHex(h, 64)
-}
-
-func lowerHex(h string, n int) bool {
-	if len(h) != n {
-		return false
-	}
-	for i := 0; i < len(h); i++ {
-		if !('0' <= h[i] && h[i] <= '9' || 'a' <= h[i] && h[i] <= 'f') {
-			return false
-		}
-	}
-	return true
+// hexForm reports whether s is prefix and 64 lower-case hex digits, as a
+// seed commitment ("sha256:") and a times seal ("hmac-sha256:") are
+// written.
+func hexForm(s, prefix string) bool {
+	h, ok := strings.CutPrefix(s, prefix)
+	return ok && len(h) == 64 && strings.Trim(h, "0123456789abcdef") == ""
 }
 
 // TimesLog returns the replay's times as the format writes them: whole

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -46,9 +47,6 @@ func NewVerifier() *Verifier {
 func (v *Verifier) profile(name string) (*engine.Profile, bool) {
 	if p, ok := v.profiles[name]; ok {
 		return p, true
-	}
-	if !slices.Contains(engine.BuiltinNames(), name) {
-		return nil, false
 	}
 	p, err := engine.BuiltinProfile(name)
 	if err != nil {
@@ -125,14 +123,9 @@ func (v *Verifier) compile(r *Replay) (*compiled, error) {
 }
 
 func (v *Verifier) names() []string {
-	names := engine.BuiltinNames()
-	for n := range v.profiles {
-		if !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
+	names := slices.AppendSeq(engine.BuiltinNames(), maps.Keys(v.profiles))
 	slices.Sort(names)
-	return names
+	return slices.Compact(names)
 }
 
 // VerifyFile decodes and verifies one replay file; a file that cannot be

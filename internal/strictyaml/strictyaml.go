@@ -110,46 +110,32 @@ func CountNodes(data []byte) int {
 	return n
 }
 
-// Check returns the first reason the document in data is refused before
-// any YAML library sees it: larger than the limits, more nodes than they
-// allow, invalid UTF-8, or a control character (which YAML does not allow
-// either) other than tab, line feed and carriage return. nil when none.
-func Check(file string, data []byte, lim Limits) error {
+// Parse parses the document in data and returns its root node (the
+// document's content, not the document node). Before the YAML library
+// sees it, it refuses a document larger than lim, with more nodes than lim
+// allows ([CountNodes]), of invalid UTF-8, or with a control character
+// (which YAML does not allow either) other than tab, line feed and
+// carriage return; after, a mapping that repeats a key or has more than
+// lim.Keys keys. An empty document is an error. Errors are an
+// [ErrorList].
+func Parse(file string, data []byte, lim Limits) (*yaml.Node, error) {
 	if len(data) > lim.Bytes {
-		return ErrorList{{File: file, Msg: fmt.Sprintf("%d bytes; this document may have at most %d", len(data), lim.Bytes)}}
+		return nil, ErrorList{{File: file, Msg: fmt.Sprintf("%d bytes; this document may have at most %d", len(data), lim.Bytes)}}
 	}
 	if n := CountNodes(data); n > lim.Nodes {
-		return ErrorList{{File: file, Msg: fmt.Sprintf("as many as %d YAML nodes (counted from the indicators and lines); this document may have at most %d", n, lim.Nodes)}}
+		return nil, ErrorList{{File: file, Msg: fmt.Sprintf("as many as %d YAML nodes (counted from the indicators and lines); this document may have at most %d", n, lim.Nodes)}}
 	}
-	line, col := 1, 1
-	for i := 0; i < len(data); {
-		c := data[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '\n':
-				line, col = line+1, 0
-			case c < ' ' && c != '\t' && c != '\r', c == 0x7f:
-				return ErrorList{{File: file, Line: line, Col: col, Msg: fmt.Sprintf("the control character %U; a YAML document holds none", c)}}
-			}
-			i, col = i+1, col+1
-			continue
+	line, col := 1, 0
+	for i, r := range string(data) {
+		col++
+		switch {
+		case r == '\n':
+			line, col = line+1, 0
+		case r < ' ' && r != '\t' && r != '\r', r == 0x7f:
+			return nil, ErrorList{{File: file, Line: line, Col: col, Msg: fmt.Sprintf("the control character %U; a YAML document holds none", r)}}
+		case r == utf8.RuneError && !bytes.HasPrefix(data[i:], []byte("\uFFFD")):
+			return nil, ErrorList{{File: file, Line: line, Col: col, Msg: fmt.Sprintf("the byte %#02x is not valid UTF-8", data[i])}}
 		}
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size == 1 {
-			return ErrorList{{File: file, Line: line, Col: col, Msg: fmt.Sprintf("the byte %#02x is not valid UTF-8", c)}}
-		}
-		i, col = i+size, col+1
-	}
-	return nil
-}
-
-// Parse checks the document in data against lim ([Check]), parses it and
-// returns its root node (the document's content, not the document node),
-// after checking that no mapping repeats a key or has more than lim.Keys
-// keys. An empty document is an error. Errors are an [ErrorList].
-func Parse(file string, data []byte, lim Limits) (*yaml.Node, error) {
-	if err := Check(file, data, lim); err != nil {
-		return nil, err
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -225,36 +211,18 @@ func located(file, msg string) *Error {
 // expression, so that the package costs nothing to start.
 func cutLine(msg string) (line, col int, rest string, ok bool) {
 	s, found := strings.CutPrefix(strings.TrimPrefix(msg, "yaml: "), "line ")
-	if !found {
+	at, rest, cut := strings.Cut(s, ": ")
+	l, c, hasCol := strings.Cut(at, ":")
+	if !found || !cut || !digits(l) || hasCol && !digits(c) || strings.Contains(rest, "\n") {
 		return 0, 0, "", false
 	}
-	digits := leadingDigits(s)
-	if digits == 0 {
-		return 0, 0, "", false
-	}
-	line, _ = strconv.Atoi(s[:digits])
-	s = s[digits:]
-	if c, found := strings.CutPrefix(s, ":"); found {
-		if n := leadingDigits(c); n > 0 && strings.HasPrefix(c[n:], ": ") {
-			col, _ = strconv.Atoi(c[:n])
-			s = c[n:]
-		}
-	}
-	rest, found = strings.CutPrefix(s, ": ")
-	if !found || strings.Contains(rest, "\n") {
-		return 0, 0, "", false
-	}
+	line, _ = strconv.Atoi(l)
+	col, _ = strconv.Atoi(c)
 	return line, col, rest, true
 }
 
-// leadingDigits returns the number of ASCII digits s begins with.
-func leadingDigits(s string) int {
-	n := 0
-	for n < len(s) && '0' <= s[n] && s[n] <= '9' {
-		n++
-	}
-	return n
-}
+// digits reports whether s is one or more ASCII digits.
+func digits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
 
 // unknownField returns the field NAME of the yaml library's message
 // "field NAME not found in type TYPE".

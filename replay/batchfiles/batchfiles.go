@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -92,22 +93,9 @@ func IsReplayFile(path string) bool {
 	return replayExt(base) && base != "manifest.yaml" && !strings.HasPrefix(base, ".")
 }
 
-// hiddenReplay reports whether a file inside a directory would be read
-// as a replay but for its hidden name (it begins with a dot): one the
-// batch names as skipped, so that a submission cannot leave an audit
-// unseen.
-func hiddenReplay(path string) bool {
-	base := filepath.Base(path)
-	return replayExt(base) && strings.HasPrefix(base, ".")
-}
-
 // replayExt reports whether a file name ends as a replay's does.
 func replayExt(base string) bool {
-	switch filepath.Ext(base) {
-	case ".yaml", ".yml", ".json", ".jsonl":
-		return true
-	}
-	return false
+	return slices.Contains([]string{".yaml", ".yml", ".json", ".jsonl"}, filepath.Ext(base))
 }
 
 // notRegular says what a file that is not a regular one is, and why it
@@ -220,12 +208,19 @@ func openInRoot(root *os.Root, rel string) (*os.File, error) {
 		}
 	}
 	f, err := root.OpenFile(rel, os.O_RDONLY|oNoFollow|oNonBlock, 0)
+	return regularOnly(f, err, func(m fs.FileMode) error { return fmt.Errorf("%s: %s", rel, notRegular(m)) })
+}
+
+// regularOnly returns the file f, opened with err, if it is a regular
+// file; otherwise it closes it and returns the error notRegular makes of
+// its mode.
+func regularOnly(f *os.File, err error, notRegular func(fs.FileMode) error) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
 	info, err := f.Stat()
 	if err == nil && !info.Mode().IsRegular() {
-		err = fmt.Errorf("%s: %s", rel, notRegular(info.Mode()))
+		err = notRegular(info.Mode())
 	}
 	if err != nil {
 		f.Close()
@@ -258,18 +253,7 @@ func SameAsInput(out string, inputs []string) string {
 // named pipe is not waited on, a device not read.
 func openRegular(name string) (*os.File, error) {
 	f, err := os.OpenFile(name, os.O_RDONLY|oNonBlock, 0)
-	if err != nil {
-		return nil, err
-	}
-	info, err := f.Stat()
-	if err == nil && !info.Mode().IsRegular() {
-		err = fmt.Errorf("%s: %s; only a regular file is read", name, describe(info.Mode()))
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return regularOnly(f, err, func(m fs.FileMode) error { return fmt.Errorf("%s: %s; only a regular file is read", name, describe(m)) })
 }
 
 // ReadJSONLine reads one replay of the JSON Lines file named file, a

@@ -67,7 +67,9 @@ func (s *sender) dir(arg string, skip func(path, why string)) error {
 			}
 			skip(name(rel), "a case pack (it holds pack.yaml): cases, not replays")
 			return fs.SkipDir
-		case !d.IsDir() && hiddenReplay(rel):
+		case !d.IsDir() && replayExt(rel) && strings.HasPrefix(path.Base(rel), "."):
+			// Read as a replay but for its hidden name: named as skipped,
+			// so that a submission cannot leave an audit unseen.
 			skip(name(rel), "a hidden file (its name begins with a dot): inside a directory it is not read (name it on the command line to read it)")
 			return nil
 		case d.IsDir() || !IsReplayFile(rel):
