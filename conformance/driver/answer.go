@@ -321,8 +321,8 @@ func (r reader) integer(i int) (integer, error) {
 	if err != nil {
 		return integer{}, err
 	}
-	if v, ok := plainDigits(lit); ok {
-		return integer{v: v, ok: true}, nil
+	if v, err := strconv.ParseUint(string(lit), 10, 64); err == nil {
+		return integer{v: v, ok: true}, nil // plain digits, the way adapters write them
 	}
 	var n integer
 	n.v, n.neg, n.ok = exactInteger(lit)
@@ -405,22 +405,6 @@ func decodeError(err error) error {
 		return se
 	}
 	return &schemaError{"", "not JSON: " + err.Error()}
-}
-
-// plainDigits reads a number written as plain digits, 0 or at most 19
-// without a leading zero (which always fit 64 bits), the way adapters
-// write them; ok is false for any other spelling.
-func plainDigits(lit []byte) (v uint64, ok bool) {
-	if len(lit) == 0 || len(lit) > 19 || len(lit) > 1 && lit[0] == '0' {
-		return 0, false
-	}
-	for _, c := range lit {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + uint64(c-'0')
-	}
-	return v, true
 }
 
 // exactInteger reads a JSON number's text as an exact integer: ok is
