@@ -148,10 +148,7 @@ const (
 
 // UnmarshalJSONFrom reads an answer's object.
 func (w *answerLine) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	r := reader{dec}
-	// The values of answerNames' keys, in their order.
-	fields := [...]any{&w.ID, &w.OK, &w.Error, &w.Message, &w.Protocol, &w.Name, &w.Version, &w.Profiles, &w.Features, &w.Changed, &w.Gained, &w.Spawn, &w.Legal, &w.State}
-	return r.object(answerNames, &w.given, func(i int) error { return r.value(fields[i]) })
+	return reader{dec}.object(answerNames, &w.given, &w.ID, &w.OK, &w.Error, &w.Message, &w.Protocol, &w.Name, &w.Version, &w.Profiles, &w.Features, &w.Changed, &w.Gained, &w.Spawn, &w.Legal, &w.State)
 }
 
 // reader reads an answer's values from dec.
@@ -191,8 +188,8 @@ func (r reader) start(wantName string, want ...jsontext.Kind) (jsontext.Token, b
 
 // object reads an object whose keys are names into g: null is noted (and
 // refused after, but for the answer's id and spawn), any other value read
-// by member, given the key's index in names.
-func (r reader) object(names []string, g *given, member func(i int) error) error {
+// into the field of the key's index in names.
+func (r reader) object(names []string, g *given, fields ...any) error {
 	if _, ok, err := r.start("an object", '{'); !ok {
 		return err
 	}
@@ -210,7 +207,7 @@ func (r reader) object(names []string, g *given, member func(i int) error) error
 			g.null |= 1 << i
 			_, err = r.dec.ReadToken()
 		default:
-			err = member(i)
+			err = r.value(fields[i])
 		}
 		if err != nil {
 			return err
@@ -237,11 +234,9 @@ func (r reader) value(p any) (err error) {
 	case *[][]integer:
 		*p, err = r.board()
 	case *spawnLine:
-		fields := [...]any{&p.Row, &p.Col, &p.Value}
-		err = r.object(spawnNames, &p.given, func(i int) error { return r.value(fields[i]) })
+		err = r.object(spawnNames, &p.given, &p.Row, &p.Col, &p.Value)
 	case *stateLine:
-		fields := [...]any{&p.Board, &p.Score, &p.Moves, &p.Won, &p.Over, &p.Result}
-		err = r.object(stateNames, &p.given, func(i int) error { return r.value(fields[i]) })
+		err = r.object(stateNames, &p.given, &p.Board, &p.Score, &p.Moves, &p.Won, &p.Over, &p.Result)
 	}
 	return err
 }
