@@ -148,10 +148,7 @@ const (
 
 // UnmarshalJSONFrom reads an answer's object.
 func (w *answerLine) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	r := reader{dec}
-	// The values of answerNames' keys, in their order.
-	fields := [...]any{&w.ID, &w.OK, &w.Error, &w.Message, &w.Protocol, &w.Name, &w.Version, &w.Profiles, &w.Features, &w.Changed, &w.Gained, &w.Spawn, &w.Legal, &w.State}
-	return r.object(answerNames, &w.given, func(i int) error { return r.value(fields[i]) })
+	return reader{dec}.object(answerNames, &w.given, &w.ID, &w.OK, &w.Error, &w.Message, &w.Protocol, &w.Name, &w.Version, &w.Profiles, &w.Features, &w.Changed, &w.Gained, &w.Spawn, &w.Legal, &w.State)
 }
 
 // reader reads an answer's values from dec.
@@ -191,8 +188,8 @@ func (r reader) start(wantName string, want ...jsontext.Kind) (jsontext.Token, b
 
 // object reads an object whose keys are names into g: null is noted (and
 // refused after, but for the answer's id and spawn), any other value read
-// by member, given the key's index in names.
-func (r reader) object(names []string, g *given, member func(i int) error) error {
+// into the field of the key's index in names.
+func (r reader) object(names []string, g *given, fields ...any) error {
 	if _, ok, err := r.start("an object", '{'); !ok {
 		return err
 	}
@@ -210,7 +207,7 @@ func (r reader) object(names []string, g *given, member func(i int) error) error
 			g.null |= 1 << i
 			_, err = r.dec.ReadToken()
 		default:
-			err = member(i)
+			err = r.value(fields[i])
 		}
 		if err != nil {
 			return err
@@ -237,11 +234,9 @@ func (r reader) value(p any) (err error) {
 	case *[][]integer:
 		*p, err = r.board()
 	case *spawnLine:
-		fields := [...]any{&p.Row, &p.Col, &p.Value}
-		err = r.object(spawnNames, &p.given, func(i int) error { return r.value(fields[i]) })
+		err = r.object(spawnNames, &p.given, &p.Row, &p.Col, &p.Value)
 	case *stateLine:
-		fields := [...]any{&p.Board, &p.Score, &p.Moves, &p.Won, &p.Over, &p.Result}
-		err = r.object(stateNames, &p.given, func(i int) error { return r.value(fields[i]) })
+		err = r.object(stateNames, &p.given, &p.Board, &p.Score, &p.Moves, &p.Won, &p.Over, &p.Result)
 	}
 	return err
 }
@@ -321,8 +316,8 @@ func (r reader) integer(i int) (integer, error) {
 	if err != nil {
 		return integer{}, err
 	}
-	if v, ok := plainDigits(lit); ok {
-		return integer{v: v, ok: true}, nil
+	if v, err := strconv.ParseUint(string(lit), 10, 64); err == nil {
+		return integer{v: v, ok: true}, nil // plain digits, the way adapters write them
 	}
 	var n integer
 	n.v, n.neg, n.ok = exactInteger(lit)
@@ -405,22 +400,6 @@ func decodeError(err error) error {
 		return se
 	}
 	return &schemaError{"", "not JSON: " + err.Error()}
-}
-
-// plainDigits reads a number written as plain digits, 0 or at most 19
-// without a leading zero (which always fit 64 bits), the way adapters
-// write them; ok is false for any other spelling.
-func plainDigits(lit []byte) (v uint64, ok bool) {
-	if len(lit) == 0 || len(lit) > 19 || len(lit) > 1 && lit[0] == '0' {
-		return 0, false
-	}
-	for _, c := range lit {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + uint64(c-'0')
-	}
-	return v, true
 }
 
 // exactInteger reads a JSON number's text as an exact integer: ok is

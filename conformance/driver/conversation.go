@@ -156,14 +156,14 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 	if reqs[0].Op == protocol.OpHello {
 		d = max(d, cmp.Or(e.StartTimeout, StartTimeout)) // hello's answer waits on the start too
 	}
-	limit, _ := e.ctx().Deadline()
-	var slots chan struct{}
+	o := &outbox{p: p, reqs: reqs, wait: d, at: make(chan time.Time, len(reqs))}
+	o.limit, _ = e.ctx().Deadline()
+	o.answered.Store(time.Now().UnixNano())
 	if len(reqs) > 1 {
-		slots = make(chan struct{}, window)
+		o.slots = make(chan struct{}, window)
 	}
-	o := newOutbox(p, reqs, slots, d, limit)
 	written := make(chan struct{})
-	if slots == nil {
+	if o.slots == nil {
 		e.out = o.run(e.out)
 		close(written)
 	} else {
@@ -218,8 +218,8 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 			return i, &conformance.DriverError{Status: conformance.Crash, Msg: msg}
 		}
 		o.answered.Store(time.Now().UnixNano())
-		if slots != nil {
-			<-slots // this request's: the writer took it before writing the request
+		if o.slots != nil {
+			<-o.slots // this request's: the writer took it before writing the request
 		}
 		a, err := readAnswer(req.Op, data)
 		switch {

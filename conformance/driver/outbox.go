@@ -34,12 +34,6 @@ type outbox struct {
 // implementation does not read its input.
 var errWriteStalled = errors.New("the implementation does not read its input")
 
-func newOutbox(p *process, reqs []protocol.Request, slots chan struct{}, wait time.Duration, limit time.Time) *outbox {
-	o := &outbox{p: p, reqs: reqs, slots: slots, wait: wait, limit: limit, at: make(chan time.Time, len(reqs))}
-	o.answered.Store(time.Now().UnixNano())
-	return o
-}
-
 // run writes the requests, taking a slot for each when there are slots
 // (the reader frees one an answer) and flushing whenever it would wait
 // for one; buf is reused.

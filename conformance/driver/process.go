@@ -217,7 +217,11 @@ func (c *cappedWriter) Write(b []byte) (int, error) {
 	}
 	// A character cut by the end of the write is shown whole with the
 	// next one (at most 3 bytes held).
-	if i := lastRuneStart(b); i >= 0 && !utf8.FullRune(b[i:]) {
+	i := len(b) - 1
+	for i > 0 && i > len(b)-3 && !utf8.RuneStart(b[i]) {
+		i--
+	}
+	if i >= 0 && !utf8.FullRune(b[i:]) {
 		b, c.part = b[:i], append([]byte(nil), b[i:]...)
 	}
 	c.lines(b)
@@ -240,20 +244,6 @@ func (c *cappedWriter) lines(b []byte) {
 		c.mid = false
 		b = b[i+1:]
 	}
-}
-
-// lastRuneStart returns the index of the last byte of b that may begin a
-// character of several bytes, among its last 3, or -1.
-func lastRuneStart(b []byte) int {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-3; i-- {
-		if b[i] >= 0xc0 {
-			return i
-		}
-		if b[i] < 0x80 {
-			return -1
-		}
-	}
-	return -1
 }
 
 // close writes what is held of a cut character and the note of what
