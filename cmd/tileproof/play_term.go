@@ -32,18 +32,16 @@ func (c *cli) playTerminal(g *engine.Game, seed string, setup *engine.Setup, out
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %v", err)
 	}
-	defer out.f.Close()
+	defer out.close()
 	opts := termview.Options{Mode: termview.DetectMode(true, os.Getenv)}
 	actions, interrupted, err := playKeys(in, outTerm, g, p, seed, opts)
 	if err != nil {
-		out.discard()
 		return c.fail(exitBadUsage, "play: %v", err)
 	}
 	if interrupted {
 		fmt.Fprintln(c.stderr, "tileproof: play: interrupted by a signal; saving the game")
 	}
 	if len(actions) == 0 {
-		out.discard()
 		fmt.Fprintln(c.stdout, "no move counted, so no replay is written")
 		return exitOK
 	}
@@ -158,19 +156,19 @@ type replayFile struct {
 // was there stays as it was until there is a replay to write.
 func (r *replayFile) Write(p []byte) (int, error) {
 	if !r.written {
+		r.written = true
 		if err := r.f.Truncate(0); err != nil {
 			return 0, err
 		}
-		r.written = true
 	}
 	return r.f.Write(p)
 }
 
-// discard closes the file and removes it if this run created it; a file
-// that was there is left as it was.
-func (r *replayFile) discard() {
+// close closes the file, and removes it if this run created it and wrote
+// nothing to it; a file that was there is left as it was.
+func (r *replayFile) close() {
 	r.f.Close()
-	if r.created {
+	if r.created && !r.written {
 		os.Remove(r.name)
 	}
 }
