@@ -221,7 +221,7 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 		if len(vd.Analysis) > 0 {
 			var a struct{ Band, Statement, Reason string }
 			if json.Unmarshal(vd.Analysis, &a) == nil {
-				if a.Statement == "" { // a game not analysed (notAnalysed): why
+				if a.Statement == "" { // a game not analysed (analysisOf): why
 					a.Statement = "not analysed: " + a.Reason
 				}
 				fmt.Fprintf(w, "       analysis: %s: %s\n", a.Band, safetext.TerminalLines(a.Statement))
