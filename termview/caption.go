@@ -61,9 +61,9 @@ func Action(f replay.Frame) string {
 
 // VerdictLines returns a verdict for a person, as the last frame of a
 // replay shows it: "VALID" and what was proved, or "INVALID", the
-// verdict's headline, what the replay says and what the rules give at the
-// first divergence, and the other figures that differ
-// ([replay.Verdict.Explain]):
+// verdict's headline (its first line, and " ..." when more follow), what
+// the replay says and what the rules give at the first divergence, and
+// the other figures that differ ([replay.Verdict.Explain]):
 //
 //	INVALID: illegal-move at action 704 (after 703 counted moves)
 //	the replay says: action 704 (left), a move that changes the board
@@ -77,7 +77,11 @@ func VerdictLines(v replay.Verdict) []string {
 		return lines
 	}
 	e := v.Explain()
-	lines := []string{"INVALID: " + firstLine(e.Headline)}
+	headline, _, more := strings.Cut(e.Headline, "\n")
+	if more {
+		headline += " ..."
+	}
+	lines := []string{"INVALID: " + headline}
 	if e.Says != "" || e.Gives != "" {
 		lines = append(lines, "the replay says: "+e.Says, "the rules give:  "+e.Gives)
 	}
@@ -88,13 +92,4 @@ func VerdictLines(v replay.Verdict) []string {
 		lines[i] = safetext.Terminal(l) // a message may quote the replay: shown, never acted on
 	}
 	return lines
-}
-
-// firstLine returns s up to its first line end, with " ..." when more
-// followed, so that a caption keeps one line an item.
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " ..."
-	}
-	return s
 }

@@ -1,7 +1,8 @@
 package termview
 
 import (
-	"errors"
+	"bufio"
+	"bytes"
 	"io"
 	"unicode/utf8"
 
@@ -56,7 +57,7 @@ func (k Key) String() string {
 	return string(rune(k))
 }
 
-// maxSequence is the longest escape sequence the decoder buffers; a longer
+// maxSequence is the longest escape sequence the decoder reads; a longer
 // one is garbage and decodes as KeyUnknown.
 const maxSequence = 32
 
@@ -66,16 +67,13 @@ const maxSequence = 32
 // without modifiers. A sequence may arrive split over several reads.
 // Anything it does not understand is KeyUnknown, never an error.
 type Decoder struct {
-	r       io.Reader
-	pending []byte // bytes read that do not yet make a whole key
-	keys    []Key  // keys decoded, not yet returned
-	err     error  // the reader's error, returned once keys is empty
-	buf     [64]byte
+	r   *bufio.Reader
+	err error // the reader's error, returned from then on
 }
 
 // NewDecoder returns a decoder reading r.
 func NewDecoder(r io.Reader) *Decoder {
-	return &Decoder{r: r}
+	return &Decoder{r: bufio.NewReader(r)}
 }
 
 // ReadKey returns the next key. At the end of the input it returns the
@@ -83,118 +81,83 @@ func NewDecoder(r io.Reader) *Decoder {
 // sequence cut short by the end of the input is KeyUnknown, a lone ESC
 // KeyEscape.
 func (d *Decoder) ReadKey() (Key, error) {
-	for len(d.keys) == 0 {
-		if d.err != nil {
-			return 0, d.err
-		}
-		n, err := d.r.Read(d.buf[:])
-		d.pending = append(d.pending, d.buf[:n]...)
-		var keys []Key
-		keys, d.pending = decode(d.pending, err != nil)
-		d.keys = append(d.keys, keys...)
-		if err != nil {
-			d.err = err
-		}
+	if d.err != nil {
+		return 0, d.err
 	}
-	k := d.keys[0]
-	d.keys = d.keys[1:]
-	return k, nil
+	r, size, err := d.r.ReadRune() // a rune cut short by the end is one bad byte
+	switch {
+	case err != nil:
+		d.err = err
+		return 0, err
+	case r == utf8.RuneError && size == 1:
+		return KeyUnknown, nil
+	case r == 0x1b:
+		return d.escape(), nil
+	}
+	return Key(r), nil
 }
 
 // Decode returns the keys in a whole input, as a Decoder reading it would.
 func Decode(p []byte) []Key {
-	keys, _ := decode(p, true)
+	d := NewDecoder(bytes.NewReader(p))
+	var keys []Key
+	for k, err := d.ReadKey(); err == nil; k, err = d.ReadKey() {
+		keys = append(keys, k)
+	}
 	return keys
 }
 
-// errNeedMore is returned by decodeOne when p is a prefix of a longer key.
-var errNeedMore = errors.New("need more input")
-
-// decode decodes the keys at the start of p and returns the bytes left: a
-// prefix of a key that more input may complete. At the end of the input
-// (atEOF) nothing is left.
-func decode(p []byte, atEOF bool) (keys []Key, rest []byte) {
-	for len(p) > 0 {
-		k, n, err := decodeOne(p, atEOF)
-		if err != nil {
-			break
-		}
-		keys = append(keys, k)
-		p = p[n:]
+// next reads the next byte of an escape sequence; an error (kept for
+// ReadKey) ends the sequence.
+func (d *Decoder) next() (byte, bool) {
+	b, err := d.r.ReadByte()
+	if err != nil {
+		d.err = err
 	}
-	// Keep the rest in a slice of its own, so the caller's buffer can be
-	// reused.
-	return keys, append([]byte(nil), p...)
+	return b, err == nil
 }
 
-// decodeOne decodes the key at the start of p (which is not empty) and
-// returns it with the number of bytes it takes, or errNeedMore.
-func decodeOne(p []byte, atEOF bool) (Key, int, error) {
-	b := p[0]
+// escape decodes the rest of a key that starts with ESC.
+func (d *Decoder) escape() Key {
+	b, ok := d.next()
 	switch {
-	case b == 0x1b:
-		return decodeEscape(p, atEOF)
-	case b < utf8.RuneSelf:
-		return Key(b), 1, nil
-	}
-	if !utf8.FullRune(p) && !atEOF {
-		return 0, 0, errNeedMore
-	}
-	r, size := utf8.DecodeRune(p)
-	if r == utf8.RuneError && size <= 1 {
-		return KeyUnknown, 1, nil
-	}
-	return Key(r), size, nil
-}
-
-// decodeEscape decodes a key that starts with ESC.
-func decodeEscape(p []byte, atEOF bool) (Key, int, error) {
-	if len(p) == 1 {
-		if atEOF {
-			return KeyEscape, 1, nil
+	case !ok:
+		return KeyEscape
+	case b == 'O': // SS3: one letter follows
+		if b, ok = d.next(); ok && letterKeys[b] != 0 {
+			return letterKeys[b]
 		}
-		return 0, 0, errNeedMore
-	}
-	switch p[1] {
-	case 'O': // SS3: one letter follows
-		if len(p) == 2 {
-			if atEOF {
-				return KeyUnknown, 2, nil
-			}
-			return 0, 0, errNeedMore
-		}
-		if k := letterKeys[p[2]]; k != 0 {
-			return k, 3, nil
-		}
-		return KeyUnknown, 3, nil
-	case '[': // CSI: parameters and intermediates, then a final byte
-		return decodeCSI(p, atEOF)
+		return KeyUnknown
+	case b == '[': // CSI: parameters and intermediates, then a final byte
+		return d.csi()
 	}
 	// ESC then something else: the Esc key, or Alt with a key. The next
 	// byte is a key of its own.
-	return KeyEscape, 1, nil
+	d.r.UnreadByte()
+	return KeyEscape
 }
 
-// decodeCSI decodes ESC [ P... I... F: parameter bytes 0x30-0x3f,
+// csi decodes the rest of ESC [ P... I... F: parameter bytes 0x30-0x3f,
 // intermediate bytes 0x20-0x2f, a final byte 0x40-0x7e.
-func decodeCSI(p []byte, atEOF bool) (Key, int, error) {
-	i := 2
-	for ; i < len(p) && i < maxSequence; i++ {
-		c := p[i]
-		if c >= 0x20 && c <= 0x3f {
-			continue
-		}
-		if c < 0x40 || c > 0x7e {
+func (d *Decoder) csi() Key {
+	var params []byte
+	for len(params) < maxSequence-2 {
+		c, ok := d.next()
+		switch {
+		case !ok:
+			return KeyUnknown
+		case c >= 0x20 && c <= 0x3f:
+			params = append(params, c)
+		case c < 0x40 || c > 0x7e:
 			// Not a sequence after all: what came before is garbage and
 			// this byte starts the next key.
-			return KeyUnknown, i, nil
+			d.r.UnreadByte()
+			return KeyUnknown
+		default:
+			return csiKey(params, c)
 		}
-		return csiKey(p[2:i], c), i + 1, nil
 	}
-	if i >= maxSequence || atEOF {
-		return KeyUnknown, i, nil
-	}
-	return 0, 0, errNeedMore
+	return KeyUnknown
 }
 
 // letterKeys are the keys of the ESC O and ESC [ sequences that end in a

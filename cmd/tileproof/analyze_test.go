@@ -275,7 +275,7 @@ func TestAnalyzeReportNotJSON(t *testing.T) {
 	}
 
 	errOut.Reset()
-	x := verdictExtras{unwritten: &unwrittenAnalyses{}}
+	var x verdictExtras
 	if got := x.analysisOf("g.yaml", rep, nil); !json.Valid(got) || !strings.HasPrefix(string(got), `{"name":"g\u001b.yaml"`) || x.reportUnwritten(&errOut, "verify") || errOut.Len() != 0 {
 		t.Errorf("verify --analyze, a report JSON holds: %s, stderr %q", got, errOut.String())
 	}

@@ -25,7 +25,7 @@ func (v *decimal[T]) String() string {
 }
 
 // Type is "int" or "uint64", which says what a bad value should be
-// (flagWant).
+// (flagError).
 func (v *decimal[T]) Type() string { return fmt.Sprintf("%T", *v.p) }
 
 func (v *decimal[T]) Set(s string) error {

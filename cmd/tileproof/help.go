@@ -37,41 +37,35 @@ const usageTemplate = `usage: {{.UseLine}}
 Flags:
 {{.LocalFlags.FlagUsagesWrapped 100}}{{end}}`
 
-// flagWant says what a flag's value must be, by the flag's type.
-func flagWant(typ string) (string, bool) {
-	switch typ {
-	case "bool":
-		return "true or false", true
-	case "duration":
-		return "a duration such as 500ms, 5s or 1m", true
-	case "int":
-		return "an integer", true
-	case "count", "uint64":
-		return "a whole number, 0 or more", true
-	}
-	return "", false
-}
-
 // flagError rewords the flag parser's error about a flag's value: the
-// flag, the value and what it must be; to an unknown flag of cmd it adds
-// the flag meant, when one is close (as cobra suggests commands).
+// flag, the value and what it must be (by the flag's type); to an unknown
+// flag of cmd it adds the flag meant, when one is close (as cobra
+// suggests commands).
 func flagError(cmd *cobra.Command, err error) error {
-	var ne *pflag.NotExistError
-	if errors.As(err, &ne) && ne.GetSpecifiedName() != "" {
+	if ne, ok := errors.AsType[*pflag.NotExistError](err); ok && ne.GetSpecifiedName() != "" {
 		if near := nearestFlag(cmd.Flags(), ne.GetSpecifiedName()); near != "" {
 			return fmt.Errorf("%w; did you mean --%s?", err, near)
 		}
 		return err
 	}
-	var iv *pflag.InvalidValueError
-	if errors.As(err, &iv) {
-		f := iv.GetFlag()
-		if want, ok := flagWant(f.Value.Type()); ok {
-			return fmt.Errorf("--%s %q: want %s", f.Name, iv.GetValue(), want)
-		}
+	iv, ok := errors.AsType[*pflag.InvalidValueError](err)
+	if !ok {
+		return err
+	}
+	var want string
+	switch f := iv.GetFlag(); f.Value.Type() {
+	case "bool":
+		want = "true or false"
+	case "duration":
+		want = "a duration such as 500ms, 5s or 1m"
+	case "int":
+		want = "an integer"
+	case "count", "uint64":
+		want = "a whole number, 0 or more"
+	default:
 		return fmt.Errorf("--%s %q: %v", f.Name, iv.GetValue(), errors.Unwrap(err))
 	}
-	return err
+	return fmt.Errorf("--%s %q: want %s", iv.GetFlag().Name, iv.GetValue(), want)
 }
 
 // argMark marks an argument that looks like a negative number, so that

@@ -94,6 +94,11 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 	note := func(format string, a ...any) {
 		fmt.Fprintf(c.stderr, "tileproof: %s: %s\n", name, safeNamed(fmt.Sprintf(format, a...), c.named...)) // it names the file and quotes the recording
 	}
+	unreadableNote := func(format string, a ...any) { // a recording not read or not written
+		note(format, a...)
+		unreadable++
+		code = exitBadUsage
+	}
 	for _, file := range args {
 		imp, err := importRecording(file)
 		var ce *hallabois.ConvertError
@@ -104,9 +109,7 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 			code = max(code, exitFailed)
 			continue
 		case err != nil:
-			note("%v", err)
-			unreadable++
-			code = exitBadUsage
+			unreadableNote("%v", err)
 			continue
 		}
 		unit := "entry"
@@ -129,23 +132,17 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 			}
 		} else {
 			if prev, ok := written[out]; ok {
-				note("%s: its replay would go to %s, where %s's went", file, out, prev)
-				unreadable++
-				code = exitBadUsage
+				unreadableNote("%s: its replay would go to %s, where %s's went", file, out, prev)
 				continue
 			}
 			written[out] = file
 			if err := notAnInput("-o", out, args...); err != nil {
-				note("%s: %v", file, err)
-				unreadable++
-				code = exitBadUsage
+				unreadableNote("%s: %v", file, err)
 				continue
 			}
 			err := writeFile(out, func(w io.Writer) error { return writeReplay(w, imp.Replay, filepath.Ext(out) == ".json") })
 			if err != nil {
-				note("%v", err)
-				unreadable++
-				code = exitBadUsage
+				unreadableNote("%v", err)
 				continue
 			}
 		}

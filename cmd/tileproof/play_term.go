@@ -32,21 +32,16 @@ func (c *cli) playTerminal(g *engine.Game, seed string, setup *engine.Setup, out
 	if err != nil {
 		return c.fail(exitBadUsage, "play: %v", err)
 	}
-	defer out.f.Close()
+	defer out.close()
 	opts := termview.Options{Mode: termview.DetectMode(true, os.Getenv)}
-	t, err := openRawTerminal(in, outTerm)
+	actions, interrupted, err := playKeys(in, outTerm, g, p, seed, opts)
 	if err != nil {
-		out.discard()
 		return c.fail(exitBadUsage, "play: %v", err)
 	}
-	defer t.restore()
-	actions, interrupted := playKeys(t, g, p, seed, opts)
-	t.restore()
 	if interrupted {
 		fmt.Fprintln(c.stderr, "tileproof: play: interrupted by a signal; saving the game")
 	}
 	if len(actions) == 0 {
-		out.discard()
 		fmt.Fprintln(c.stdout, "no move counted, so no replay is written")
 		return exitOK
 	}
@@ -76,51 +71,45 @@ func verifyCommand(name string) string {
 	return safetext.Shell([]string{"tileproof", "verify", name})
 }
 
-// playKeys runs the game on the terminal until the player quits, the game
-// is over and a key is pressed, the input ends or a signal comes. It
-// returns the actions that count, for the replay.
-func playKeys(t *rawTerminal, g *engine.Game, p *engine.Profile, seed string, opts termview.Options) (actions []engine.Action, interrupted bool) {
+// playKeys runs the game on the terminal in and out until the player
+// quits, the game is over and a key is pressed, the input ends or a signal
+// comes. It returns the actions that count, for the replay.
+func playKeys(in, out *os.File, g *engine.Game, p *engine.Profile, seed string, opts termview.Options) (actions []engine.Action, interrupted bool, err error) {
 	msg := ""
 	var gained uint64
-	for {
+	interrupted, err = onTerminal(in, out, func() []string {
+		return playLines(g, p, seed, opts, gained, msg, g.AwaitingKeep())
+	}, func(k termview.Key) bool {
 		asking := g.AwaitingKeep()
-		t.draw(playLines(g, p, seed, opts, gained, msg, asking))
 		msg, gained = "", 0
-		k, err := t.readKey()
-		if err != nil {
-			return actions, errors.Is(err, errSignal)
-		}
-		if termview.IsQuit(k) {
-			return actions, false
-		}
-		if g.Over() && !asking {
-			return actions, false // game over: any key leaves
+		if termview.IsQuit(k) || g.Over() && !asking {
+			return false // game over: any key leaves
 		}
 		a, ok := termview.PlayAction(k)
 		switch {
 		case !ok:
 			msg = fmt.Sprintf("%s: not a key of the game", k)
-			continue
+			return true
 		case asking && a != engine.KeepPlaying:
 			msg = "the run stopped at the win: k to keep playing, q to quit"
-			continue
+			return true
 		}
 		step, err := g.Do(a)
-		if errors.Is(err, engine.ErrUnsupported) {
+		_, isMove := a.Direction()
+		switch {
+		case errors.Is(err, engine.ErrUnsupported):
 			msg = fmt.Sprintf("profile %s has no %s", p.Name, strings.ReplaceAll(a.String(), "-", " "))
-			continue
-		}
-		if err != nil {
+		case err != nil:
 			msg = err.Error()
-			continue
-		}
-		if _, isMove := a.Direction(); isMove && !step.Changed {
+		case isMove && !step.Changed:
 			msg = fmt.Sprintf("moving %s changes nothing", a)
-			continue
+		default:
+			gained = step.Gained
+			actions = append(actions, a)
 		}
-		gained = step.Gained
-		actions = append(actions, a)
-	}
+		return true
+	})
+	return actions, interrupted, err
 }
 
 // playLines returns the screen of a game at the terminal.
@@ -167,19 +156,19 @@ type replayFile struct {
 // was there stays as it was until there is a replay to write.
 func (r *replayFile) Write(p []byte) (int, error) {
 	if !r.written {
+		r.written = true
 		if err := r.f.Truncate(0); err != nil {
 			return 0, err
 		}
-		r.written = true
 	}
 	return r.f.Write(p)
 }
 
-// discard closes the file and removes it if this run created it; a file
-// that was there is left as it was.
-func (r *replayFile) discard() {
+// close closes the file, and removes it if this run created it and wrote
+// nothing to it; a file that was there is left as it was.
+func (r *replayFile) close() {
 	r.f.Close()
-	if r.created {
+	if r.created && !r.written {
 		os.Remove(r.name)
 	}
 }

@@ -126,13 +126,7 @@ func (c *cli) record(cmd *cobra.Command, f *recordFlags, args []string) int {
 		if err != nil {
 			return c.fail(exitBadUsage, "record: %v", err)
 		}
-		defer func() {
-			if out.written {
-				out.f.Close()
-			} else {
-				out.discard()
-			}
-		}()
+		defer out.close()
 		w = out
 	}
 	var impl conformance.Impl

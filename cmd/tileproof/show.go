@@ -77,7 +77,7 @@ type showFlags struct {
 }
 
 func (c *cli) showCommand() *cobra.Command {
-	var f showFlags
+	f := showFlags{step: -1} // -1: none asked for (walkFrames)
 	cmd := &cobra.Command{
 		Use:   "show [flags] REPLAY",
 		Short: "show a replay: the board at a step, stepping on a terminal, or an HTML page",
@@ -159,11 +159,7 @@ func (c *cli) show(f *showFlags, args []string) int {
 	}
 	s := &shown{name: name, replay: r}
 	_, _, interactive := c.terminals()
-	asked := -1
-	if f.stepSet {
-		asked = f.step
-	}
-	s.walkFrames(v, interactive, asked)
+	s.walkFrames(v, interactive, f.step)
 	s.verdict.Name = name
 	step, code := c.showStep(f, s.verdict, s.total)
 	if code != exitOK {

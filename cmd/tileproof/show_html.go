@@ -13,7 +13,7 @@ import (
 // page as the verifier hands them out (htmlview.Viewer), so that no frame
 // a step is ever held, and writes the page to the file out, with the
 // extras x of --analyze and --times-key-file.
-func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *showFlags, x verdictExtras) int {
+func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *showFlags, x *verdictExtras) int {
 	page := htmlview.NewViewer(r)
 	vd := v.Walk(r, page.Add)
 	vd.Name = name

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 
 	"golang.org/x/term"
@@ -28,21 +26,11 @@ func (c *cli) showTerminal(s *shown, step int) int {
 		fmt.Fprintln(c.stdout, strings.Join(showLines(s, step, opts), "\n"))
 		return exitOK
 	}
-	t, err := openRawTerminal(in, out)
-	if err != nil {
-		return c.fail(exitBadUsage, "show: %v", err)
-	}
-	defer t.restore()
 	help := "right, down, n: next   left, up, p: back   Home, g: start   End, G: last   q: quit"
 	if len(s.frames) < s.total {
 		help = heldSteps(s) + "\n" + help
 	}
-	for {
-		t.draw(append(showLines(s, step, opts), "", help))
-		k, err := t.readKey()
-		if err != nil {
-			return exitOK // the input ended, or a signal came: leave
-		}
+	_, err := onTerminal(in, out, func() []string { return append(showLines(s, step, opts), "", help) }, func(k termview.Key) bool {
 		switch termview.ShowCommand(k) {
 		case termview.Next:
 			step = min(step+1, len(s.frames)-1)
@@ -53,9 +41,14 @@ func (c *cli) showTerminal(s *shown, step int) int {
 		case termview.Last:
 			step = len(s.frames) - 1
 		case termview.Quit:
-			return exitOK
+			return false
 		}
+		return true
+	})
+	if err != nil {
+		return c.fail(exitBadUsage, "show: %v", err)
 	}
+	return exitOK // q, the end of the input, or a signal
 }
 
 // showLines returns the lines that show frame step of s: a title, the
@@ -107,80 +100,53 @@ func terminalFile(s any) *os.File {
 	return nil
 }
 
-// rawTerminal is a terminal in raw mode showing a full-screen view. Its
-// restore puts everything back; call it on every way out (a deferred call
-// covers errors and panics; Ctrl-C arrives as a key in raw mode, and the
-// signals that could still come, SIGINT, SIGTERM and SIGHUP, end readKey).
-type rawTerminal struct {
-	in, out *os.File
-	old     *term.State
-	keys    chan keyRead
-	signals chan os.Signal
-	resized chan os.Signal
-	last    []string // the lines drawn last, drawn again when the window changes size
-	// restore leaves the full-screen view and the raw mode; it may be
-	// called more than once.
-	restore func()
-}
-
-type keyRead struct {
-	key termview.Key
-	err error
-}
-
-// errSignal is readKey's error when a signal ends the view.
-var errSignal = errors.New("interrupted by a signal")
-
-func openRawTerminal(in, out *os.File) (*rawTerminal, error) {
+// onTerminal runs a full-screen view on the terminal in and out, in raw
+// mode: it draws screen(), fitted to the window's size, and hands the
+// next key to key, again and again, until key returns false, the input
+// ends or a signal comes (Ctrl-C arrives as a key in raw mode; SIGINT,
+// SIGTERM and SIGHUP can still come), which it reports. The terminal is
+// put back on every way out, an error or a panic too; when the window
+// changes size, the view is drawn again.
+func onTerminal(in, out *os.File, screen func() []string, key func(termview.Key) bool) (signalled bool, err error) {
 	old, err := term.MakeRaw(int(in.Fd()))
 	if err != nil {
-		return nil, fmt.Errorf("the terminal's raw mode: %w", err)
+		return false, fmt.Errorf("the terminal's raw mode: %w", err)
 	}
-	t := &rawTerminal{in: in, out: out, old: old, keys: make(chan keyRead), signals: make(chan os.Signal, 1), resized: make(chan os.Signal, 1)}
-	signal.Notify(t.signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	signals, resized := make(chan os.Signal, 1), make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	if len(resizeSignals) > 0 {
-		signal.Notify(t.resized, resizeSignals...)
+		signal.Notify(resized, resizeSignals...)
 	}
-	t.restore = sync.OnceFunc(func() {
-		signal.Stop(t.signals)
-		signal.Stop(t.resized)
-		io.WriteString(t.out, termview.LeaveScreen)
-		term.Restore(int(t.in.Fd()), t.old)
-	})
+	defer func() {
+		signal.Stop(signals)
+		signal.Stop(resized)
+		io.WriteString(out, termview.LeaveScreen)
+		term.Restore(int(in.Fd()), old)
+	}()
 	io.WriteString(out, termview.EnterScreen)
+	keys := make(chan termview.Key)
 	go func() {
 		d := termview.NewDecoder(in)
-		for {
-			k, err := d.ReadKey()
-			t.keys <- keyRead{k, err}
-			if err != nil {
-				return
-			}
+		for k, err := d.ReadKey(); err == nil; k, err = d.ReadKey() {
+			keys <- k
 		}
+		close(keys)
 	}()
-	return t, nil
-}
-
-// draw redraws the screen with lines, fitted to the window's size.
-func (t *rawTerminal) draw(lines []string) {
-	t.last = lines
-	if w, h, err := term.GetSize(int(t.out.Fd())); err == nil && w > 0 && h > 0 {
-		lines = termview.Fit(lines, w, h)
-	}
-	io.WriteString(t.out, termview.Redraw(lines))
-}
-
-// readKey waits for the next key, the end of the input or a signal; when
-// the window changes size meanwhile, it draws the view again.
-func (t *rawTerminal) readKey() (termview.Key, error) {
-	for {
+	for lines := screen(); ; {
+		fitted := lines
+		if w, h, err := term.GetSize(int(out.Fd())); err == nil && w > 0 && h > 0 {
+			fitted = termview.Fit(lines, w, h)
+		}
+		io.WriteString(out, termview.Redraw(fitted))
 		select {
-		case k := <-t.keys:
-			return k.key, k.err
-		case <-t.signals:
-			return 0, errSignal
-		case <-t.resized:
-			t.draw(t.last)
+		case k, ok := <-keys:
+			if !ok || !key(k) {
+				return false, nil
+			}
+			lines = screen()
+		case <-signals:
+			return true, nil
+		case <-resized:
 		}
 	}
 }

@@ -87,15 +87,14 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		return c.fail(exitBadUsage, "verify: %v", err)
 	}
 	verifyOne := x.verifyFile(v)
+	var report *htmlview.BatchReport
 	if f.report == "" {
 		for _, name := range []string{"report-pages", "report-top"} {
 			if cmd.Flags().Changed(name) {
 				return c.fail(exitBadUsage, "verify: --%s needs --report FILE, the report it shapes", name)
 			}
 		}
-	}
-	var report *htmlview.BatchReport
-	if f.report != "" {
+	} else {
 		switch {
 		case f.reportPages < 0:
 			return c.fail(exitBadUsage, "verify: --report-pages %d: give 0 or more", f.reportPages)
@@ -222,7 +221,7 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 		if len(vd.Analysis) > 0 {
 			var a struct{ Band, Statement, Reason string }
 			if json.Unmarshal(vd.Analysis, &a) == nil {
-				if a.Statement == "" { // a game not analysed (notAnalysed): why
+				if a.Statement == "" { // a game not analysed (analysisOf): why
 					a.Statement = "not analysed: " + a.Reason
 				}
 				fmt.Fprintf(w, "       analysis: %s: %s\n", a.Band, safetext.TerminalLines(a.Statement))

@@ -25,26 +25,20 @@ import (
 type verdictExtras struct {
 	checkTimes func(r *replay.Replay) *replay.TimesCheck
 	analyse    func(name string, r *replay.Replay) json.RawMessage
-	// unwritten are the games whose analysis could not be written as
-	// JSON (analysisOf); nil without --analyze.
-	unwritten *unwrittenAnalyses
-}
-
-// unwrittenAnalyses are the games whose analysis JSON cannot hold, each
-// "NAME: why", gathered from the workers for one report on stderr.
-type unwrittenAnalyses struct {
-	mu    sync.Mutex
-	games []string
+	// unwritten are the games whose analysis JSON cannot hold
+	// (analysisOf), each "NAME: why", gathered from the workers.
+	mu        sync.Mutex
+	unwritten []string
 }
 
 // newExtras returns the extras of --times-key-file keyFile (none for "")
 // and --analyze; an analysis with a key checks the think times it uses.
-func newExtras(ctx context.Context, v *replay.Verifier, keyFile string, analyse bool) (verdictExtras, error) {
-	var x verdictExtras
+func newExtras(ctx context.Context, v *replay.Verifier, keyFile string, analyse bool) (*verdictExtras, error) {
 	key, err := timesKeyFile(keyFile)
-	if err != nil || key == nil && !analyse {
-		return x, err
+	if err != nil {
+		return nil, err
 	}
+	x := &verdictExtras{}
 	if key != nil {
 		x.checkTimes = func(r *replay.Replay) *replay.TimesCheck {
 			tc := &replay.TimesCheck{Count: len(r.Times), Sealed: true}
@@ -56,7 +50,6 @@ func newExtras(ctx context.Context, v *replay.Verifier, keyFile string, analyse 
 	}
 	if analyse {
 		opts := analyze.Options{Clairvoyance: true, CheckTimes: timesCheck(key)}
-		x.unwritten = &unwrittenAnalyses{}
 		x.analyse = func(name string, r *replay.Replay) json.RawMessage {
 			rep, err := analyze.Analyze(ctx, v, name, r, opts)
 			return x.analysisOf(name, rep, err)
@@ -67,37 +60,36 @@ func newExtras(ctx context.Context, v *replay.Verifier, keyFile string, analyse 
 
 // analysisOf returns the analysis a verdict carries of the game called
 // name, whose analysis gave rep and err: the report as JSON, or for a
-// game not analysed its band and the reason. A report JSON cannot hold (a
-// figure NaN or infinite) is not dropped: the verdict carries the reason,
-// and the game is kept for reportUnwritten.
-func (x verdictExtras) analysisOf(name string, rep *analyze.GameReport, err error) json.RawMessage {
-	if err != nil {
-		return notAnalysed(err)
+// game not analysed (not 4x4, a profile file) band "insufficient" and the
+// reason. A report JSON cannot hold (a figure NaN or infinite) is not
+// dropped: the verdict carries the reason, and the game is kept for
+// reportUnwritten.
+func (x *verdictExtras) analysisOf(name string, rep *analyze.GameReport, err error) json.RawMessage {
+	if err == nil {
+		b, jerr := json.Marshal(rep)
+		if jerr == nil {
+			return b
+		}
+		err = fmt.Errorf("the analysis cannot be written as JSON: %w", jerr)
+		x.mu.Lock()
+		x.unwritten = append(x.unwritten, safetext.Terminal(name)+": "+safetext.Terminal(err.Error()))
+		x.mu.Unlock()
 	}
-	b, err := json.Marshal(rep)
-	if err != nil {
-		err = fmt.Errorf("the analysis cannot be written as JSON: %w", err)
-		x.unwritten.mu.Lock()
-		x.unwritten.games = append(x.unwritten.games, safetext.Terminal(name)+": "+safetext.Terminal(err.Error()))
-		x.unwritten.mu.Unlock()
-		return notAnalysed(err)
-	}
+	b, _ := json.Marshal(struct {
+		Band   string `json:"band"`
+		Reason string `json:"reason"`
+	}{analyze.Insufficient, err.Error()})
 	return b
 }
 
 // reportUnwritten writes to w, for command, each game whose analysis
-// could not be written, and reports whether there was one: the run then
-// failed.
-func (x verdictExtras) reportUnwritten(w io.Writer, command string) bool {
-	if x.unwritten == nil {
-		return false
-	}
-	x.unwritten.mu.Lock()
-	defer x.unwritten.mu.Unlock()
-	for _, g := range x.unwritten.games {
+// could not be written, once the workers are done, and reports whether
+// there was one: the run then failed.
+func (x *verdictExtras) reportUnwritten(w io.Writer, command string) bool {
+	for _, g := range x.unwritten {
 		fmt.Fprintf(w, "tileproof: %s: %s\n", command, g)
 	}
-	return len(x.unwritten.games) > 0
+	return len(x.unwritten) > 0
 }
 
 // timesCheck is server.CheckTimes with key, as analyze.Options takes it;
@@ -110,7 +102,7 @@ func timesCheck(key []byte) func(r *replay.Replay) error {
 }
 
 // add adds the extras to vd, the verdict of r.
-func (x verdictExtras) add(vd *replay.Verdict, r *replay.Replay) {
+func (x *verdictExtras) add(vd *replay.Verdict, r *replay.Replay) {
 	if x.checkTimes != nil && !vd.Reason.Unreadable() {
 		vd.ThinkTimes = x.checkTimes(r)
 	}
@@ -121,7 +113,7 @@ func (x verdictExtras) add(vd *replay.Verdict, r *replay.Replay) {
 
 // verifyFile is v.VerifyFile with the extras added: the replay decoded
 // once, verified, then given its extras, as the report's Verify does.
-func (x verdictExtras) verifyFile(v *replay.Verifier) func(string, []byte) replay.Verdict {
+func (x *verdictExtras) verifyFile(v *replay.Verifier) func(string, []byte) replay.Verdict {
 	if x.checkTimes == nil && x.analyse == nil {
 		return v.VerifyFile
 	}
@@ -135,17 +127,6 @@ func (x verdictExtras) verifyFile(v *replay.Verifier) func(string, []byte) repla
 		x.add(&vd, r)
 		return vd
 	}
-}
-
-// notAnalysed is the analysis of a game the evaluators cannot analyse
-// (not 4x4, a profile file): band "insufficient" and the reason, in
-// words.
-func notAnalysed(err error) json.RawMessage {
-	b, _ := json.Marshal(struct {
-		Band   string `json:"band"`
-		Reason string `json:"reason"`
-	}{analyze.Insufficient, err.Error()})
-	return b
 }
 
 // printTimesCheck writes a verdict's check of its think times for a

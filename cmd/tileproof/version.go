@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"runtime/debug"
 	"strings"
 
@@ -32,33 +31,27 @@ func (c *cli) versionCommand() *cobra.Command {
 	return cmd
 }
 
+// printVersion writes the versions, one a line.
 func (c *cli) printVersion() int {
-	if err := writeVersion(c.stdout); err != nil {
-		return c.fail(exitBadUsage, "version: %v", err)
-	}
-	return exitOK
-}
-
-// writeVersion writes the versions, one a line.
-func writeVersion(w io.Writer) error {
 	pack, err := conformance.DefaultPack()
 	if err != nil {
-		return fmt.Errorf("the built-in case pack: %v", err)
+		return c.fail(exitBadUsage, "version: the built-in case pack: %v", err)
 	}
 	var rules []string
 	for _, name := range engine.BuiltinNames() {
 		p, err := engine.BuiltinProfile(name)
 		if err != nil {
-			return err
+			return c.fail(exitBadUsage, "version: %v", err)
 		}
 		rules = append(rules, fmt.Sprintf("%s %d", p.Name, p.Version))
 	}
+	w := c.stdout
 	fmt.Fprintf(w, "tileproof  %s\n", moduleVersion())
 	fmt.Fprintf(w, "rules      %s (rules versions of the built-in profiles)\n", strings.Join(rules, ", "))
 	fmt.Fprintf(w, "cases      %s %s, rules contract %d, %d cases (built in)\n", pack.Name, pack.Version, pack.Contract, len(pack.Cases))
 	fmt.Fprintf(w, "protocol   exec protocol %d (docs/protocol.md), HTTP state format %s (docs/api.md)\n", protocol.Version, protocol.StateFormat)
 	fmt.Fprintf(w, "generator  %s (docs/tp1.md, recommended), %s (the hallabois validator's, docs/replay-format.md)\n", engine.RNGID, hallabois.RNGID)
-	return nil
+	return exitOK
 }
 
 // moduleVersion returns the module's version as the build recorded it
