@@ -37,7 +37,7 @@ type failCase struct {
 	// to the failing one, and its YAML (conformance.CaseInfo), when the
 	// report carries them.
 	Description, Source string
-	From                *fromView
+	From                string // fromLine
 	Steps               []stepView
 	YAML                string
 	// Path is the case's file as a path from where the command ran (the
@@ -296,7 +296,7 @@ func failingCases(failed []conformance.CaseResult, rep *conformance.Report, regr
 			fc.Keys = append(fc.Keys, res.Key())
 			if res.Info != nil && fc.YAML == "" {
 				fc.Description, fc.Source, fc.YAML = res.Info.Description, res.Info.Source, res.Info.YAML
-				fc.From, fc.Steps = fromOf(res.Info), stepViews(res.Info, res.Step)
+				fc.From, fc.Steps = fromLine(res.Info), stepViews(res.Info, res.Step)
 			}
 			if regressed[res.Key()] {
 				fc.Regressions++
@@ -338,12 +338,10 @@ type listed struct {
 }
 
 func listResults(results []conformance.CaseResult) []listed {
-	type line struct {
-		c, reason, expected string
-		status              conformance.Status
-	}
 	var out []listed
-	for _, g := range groupsOf(results, func(r conformance.CaseResult) line { return line{r.Case, r.Reason, r.Expected, r.Status} }) {
+	for _, g := range groupsOf(results, func(r conformance.CaseResult) [4]string {
+		return [4]string{r.Case, r.Reason, r.Expected, string(r.Status)}
+	}) {
 		l := listed{Case: g[0].Case, Reason: g[0].Reason, Expected: g[0].Expected, Status: g[0].Status}
 		for _, r := range g {
 			l.Profiles = append(l.Profiles, r.Profile)
@@ -424,7 +422,7 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		Areas      []areaRow
 		Total      areaRow
 		Failures   int
-		Known      int // failures as in the baseline
+		Known      int // failures the baseline has, unchanged
 		Statuses   string
 		TOC        []areaFailures
 		Cases      int
@@ -439,25 +437,19 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		NotApplicable []skipReason
 		NotRun        []skipReason // the checks a run cut short did not run, by reason as the skipped
 		FailedAreas   map[string]bool
-	}{R: rep, V: v, Failed: !v.Pass, Line: v.Line(), Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed), Known: known(v, failed),
+	}{R: rep, V: v, Failed: !v.Pass, Line: v.Line(), Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed),
 		Statuses: strings.Join(statuses, ", "), TOC: toc, Cases: len(groups) + len(apart),
 		Causes: groupCauses(groups, "cause"), Apart: groupCauses(apart, "unreachable"), ApartCases: len(apart),
 		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotApplicable: skipReasons(notApplicable), NotRun: skipReasons(rep.NotRun()), FailedAreas: map[string]bool{}}
 	for _, a := range toc {
 		page.FailedAreas[a.Area] = true
 	}
-	return pages().ExecuteTemplate(w, "conform.html", page)
-}
-
-// known counts the failures the gate's baseline has, unchanged.
-func known(g *conformance.Gate, failed []conformance.CaseResult) int {
-	n := 0
 	for _, r := range failed {
-		if g.Known(r.Key()) {
-			n++
+		if v.Known(r.Key()) {
+			page.Known++
 		}
 	}
-	return n
+	return pages().ExecuteTemplate(w, "conform.html", page)
 }
 
 // shownReport returns a copy of rep whose text from outside, the
