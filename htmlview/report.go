@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/analyze"
-	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -116,13 +115,6 @@ func sameGames(entries []Entry) map[int]int {
 	return same
 }
 
-// sameWhat says which earlier replay a replay's game is the same as, for
-// its row's what: the first's name shown as the page shows names, and its
-// place.
-func sameWhat(s *sameAs) string {
-	return fmt.Sprintf("the same game as %s (#%d), submitted earlier in the batch", safetext.Terminal(s.Name), s.N)
-}
-
 // sameOf returns the first replay of the game of entries[i], nil when
 // it is the first or has none.
 func sameOf(entries []Entry, same map[int]int, i int) *sameAs {
@@ -146,13 +138,8 @@ func sameOf(entries []Entry, same map[int]int, i int) *sameAs {
 // lists them all). A replay of the same game as an earlier one
 // (sameGames) says so after its why, the first's name and place in it;
 // one listed for nothing else comes after the top scores, before the
-// invalid.
-func needsOf(entries []Entry, top int) (needs []need, unlisted int) {
-	return needsWith(entries, top, sameGames(entries))
-}
-
-// needsWith is needsOf with the batch's sameGames.
-func needsWith(entries []Entry, top int, same map[int]int) (needs []need, unlisted int) {
+// invalid. same is the batch's sameGames.
+func needsOf(entries []Entry, top int, same map[int]int) (needs []need, unlisted int) {
 	var sus, atypical, tops, copies, bad []need
 	for i, e := range entries {
 		v := e.Verdict
@@ -261,7 +248,7 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 	if err != nil {
 		return err
 	}
-	needs, unlisted := needsWith(entries, opt.Top, same)
+	needs, unlisted := needsOf(entries, opt.Top, same)
 	page := struct {
 		Title                                  string
 		Total                                  int
