@@ -414,32 +414,30 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 	}
 	slices.Sort(statuses)
 	page := struct {
-		R          *conformance.Report
-		V          *conformance.Gate
-		Failed     bool // the run failed: exit status 1
-		Line       string
-		Run        runView
-		Areas      []areaRow
-		Total      areaRow
-		Failures   int
-		Known      int // failures the baseline has, unchanged
-		Statuses   string
-		TOC        []areaFailures
-		Cases      int
-		Causes     []causeGroup
-		Apart      []causeGroup
-		ApartCases int
-		Expected   []listed
-		XPass      []listed
-		Skipped    []skipReason
+		R        *conformance.Report
+		V        *conformance.Gate
+		Failed   bool // the run failed: exit status 1
+		Run      runView
+		Areas    []areaRow
+		Total    areaRow
+		Failures int
+		Known    int // failures the baseline has, unchanged
+		Statuses string
+		TOC      []areaFailures
+		Cases    int
+		Causes   []causeGroup
+		Apart    []causeGroup
+		Expected []listed
+		XPass    []listed
+		Skipped  []skipReason
 		// NotApplicable are the cases the profile's own rules rule out,
 		// by reason as the skipped.
 		NotApplicable []skipReason
 		NotRun        []skipReason // the checks a run cut short did not run, by reason as the skipped
 		FailedAreas   map[string]bool
-	}{R: rep, V: v, Failed: !v.Pass, Line: v.Line(), Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed),
+	}{R: rep, V: v, Failed: !v.Pass, Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed),
 		Statuses: strings.Join(statuses, ", "), TOC: toc, Cases: len(groups) + len(apart),
-		Causes: groupCauses(groups, "cause"), Apart: groupCauses(apart, "unreachable"), ApartCases: len(apart),
+		Causes: groupCauses(groups, "cause"), Apart: groupCauses(apart, "unreachable"),
 		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotApplicable: skipReasons(notApplicable), NotRun: skipReasons(rep.NotRun()), FailedAreas: map[string]bool{}}
 	for _, a := range toc {
 		page.FailedAreas[a.Area] = true

@@ -261,7 +261,6 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		Histogram []bar
 		Stats     string
 		Rows      template.JS
-		WarnBelow float64
 		// Bands are the counts of the bands of evidence of computer
 		// play, most atypical first; nil when no game was analysed
 		// (the table has then no column of them).
@@ -274,7 +273,7 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		// times (analysis_think.go).
 		Think bool
 	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable],
-		needs, unlisted, opt.Top, reasons, histogramBars(logHistogram(scores)), quantiles(scores), template.JS(rows), replay.WarnBelow,
+		needs, unlisted, opt.Top, reasons, histogramBars(logHistogram(scores)), quantiles(scores), template.JS(rows),
 		bandCounts(entries), hasBands(entries), timesCountsOf(entries), hasThink(entries)}
 	return pages().ExecuteTemplate(w, "report.html", page)
 }
