@@ -384,8 +384,10 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 	}
 	groups, apart := failingCases(failed, rep, regressed, ""), failingCases(rep.UnreachableFailures(), rep, regressed, "unreachable/")
 	var toc []areaFailures
+	failedAreas := map[string]bool{}
 	for _, g := range groupsOf(slices.Concat(groups, apart), func(c failCase) string { return c.Area }) {
 		toc = append(toc, areaFailures{g[0].Area, g})
+		failedAreas[g[0].Area] = true
 	}
 	slices.SortStableFunc(toc, func(a, b areaFailures) int { return cmp.Compare(a.Area, b.Area) })
 	var expected, skipped, notApplicable []conformance.CaseResult
@@ -438,10 +440,7 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 	}{R: rep, V: v, Failed: !v.Pass, Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed),
 		Statuses: strings.Join(statuses, ", "), TOC: toc, Cases: len(groups) + len(apart),
 		Causes: groupCauses(groups, "cause"), Apart: groupCauses(apart, "unreachable"),
-		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotApplicable: skipReasons(notApplicable), NotRun: skipReasons(rep.NotRun()), FailedAreas: map[string]bool{}}
-	for _, a := range toc {
-		page.FailedAreas[a.Area] = true
-	}
+		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotApplicable: skipReasons(notApplicable), NotRun: skipReasons(rep.NotRun()), FailedAreas: failedAreas}
 	for _, r := range failed {
 		if v.Known(r.Key()) {
 			page.Known++
