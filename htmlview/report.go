@@ -164,14 +164,11 @@ func needsOf(entries []Entry, top int, same map[int]int) (needs []need, unlisted
 			tops[i].Top = i + 1
 			tops[i].Why = fmt.Sprintf("top score #%d", i+1)
 		}
-		if flagged(tops[i].Band) {
-			n := tops[i]
+		switch n := tops[i]; {
+		case flagged(n.Band):
 			n.Why = strings.TrimSuffix("evidence of computer play: "+analyze.BandText(n.Band)+"; "+n.Why, "; ")
 			atypical = append(atypical, n)
-		}
-	}
-	for _, n := range tops[min(top, len(tops)):] {
-		if n.Same != nil && !flagged(n.Band) {
+		case i >= top && n.Same != nil:
 			copies = append(copies, n)
 		}
 	}
