@@ -94,3 +94,20 @@ func TestConformanceCauses(t *testing.T) {
 		t.Errorf("the failures apart have no ids of their own: %v", ids)
 	}
 }
+
+// TestFromLine: a case's first step says how it starts: from its seed,
+// or from the board loaded (a seed left empty, too); nothing when its
+// start is neither a seed nor a board.
+func TestFromLine(t *testing.T) {
+	for from, want := range map[string]string{
+		"seed 7":                             "from seed 7",
+		"seed ":                              "from the board loaded",
+		". 2 . .\n. . . .\n. . . .\n. . . 4": "from the board loaded",
+		"":                                   "",
+		"a board, not one":                   "",
+	} {
+		if got := fromLine(&conformance.CaseInfo{From: from}); got != want {
+			t.Errorf("fromLine(%q) = %q, want %q", from, got, want)
+		}
+	}
+}
