@@ -61,14 +61,10 @@ type Viewer struct {
 func NewViewer(r *replay.Replay) *Viewer {
 	p := &Viewer{r: r, cut: -1}
 	if r != nil {
-		p.budget = stepBudget(len(r.Actions))
+		p.budget = 64<<10 + 24*len(r.Actions) // 24 a step and 64 KB (docs/security.md)
 	}
 	return p
 }
-
-// stepBudget is the compressed bytes a page's steps may take for a log of
-// n actions: 24 a step and 64 KB (docs/security.md).
-func stepBudget(n int) int { return 64<<10 + 24*n }
 
 // Add records the next frame of the game (the first is its start).
 func (p *Viewer) Add(f replay.Frame) {
