@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
@@ -418,8 +419,8 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 	page := struct {
 		R        *conformance.Report
 		V        *conformance.Gate
-		Failed   bool // the run failed: exit status 1
-		Run      runView
+		Failed   bool                                 // the run failed: exit status 1
+		Run      struct{ Date, Took, Command string } // when and how the run was made, in words
 		Areas    []areaRow
 		Total    areaRow
 		Failures int
@@ -437,7 +438,7 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		NotApplicable []skipReason
 		NotRun        []skipReason // the checks a run cut short did not run, by reason as the skipped
 		FailedAreas   map[string]bool
-	}{R: rep, V: v, Failed: !v.Pass, Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed),
+	}{R: rep, V: v, Failed: !v.Pass, Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed),
 		Statuses: strings.Join(statuses, ", "), TOC: toc, Cases: len(groups) + len(apart),
 		Causes: groupCauses(groups, "cause"), Apart: groupCauses(apart, "unreachable"),
 		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotApplicable: skipReasons(notApplicable), NotRun: skipReasons(rep.NotRun()), FailedAreas: failedAreas}
@@ -445,6 +446,15 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		if v.Known(r.Key()) {
 			page.Known++
 		}
+	}
+	if !rep.Date.IsZero() {
+		page.Run.Date = rep.Date.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	if rep.Duration > 0 {
+		page.Run.Took = rep.Duration.Round(time.Millisecond).String()
+	}
+	if len(rep.Command) > 0 {
+		page.Run.Command = safetext.Shell(rep.Command)
 	}
 	return pages().ExecuteTemplate(w, "conform.html", page)
 }

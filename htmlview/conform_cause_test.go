@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tileproof/tileproof/conformance"
 )
@@ -109,5 +110,29 @@ func TestFromLine(t *testing.T) {
 		if got := fromLine(&conformance.CaseInfo{From: from}); got != want {
 			t.Errorf("fromLine(%q) = %q, want %q", from, got, want)
 		}
+	}
+}
+
+// TestConformanceRunLine: the page says when the run was made (in UTC),
+// how long it took (to the millisecond) and its command, as a shell
+// takes it; a report that says none of them has the line empty.
+func TestConformanceRunLine(t *testing.T) {
+	rep := causeReport()
+	var b bytes.Buffer
+	if err := Conformance(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `<p class="sub run"></p>`) {
+		t.Errorf("a report without its run's date, time and command: %s", regexp.MustCompile(`<p class="sub run">.*`).FindString(b.String()))
+	}
+	rep.Date = time.Date(2026, 12, 7, 14, 0, 0, 0, time.FixedZone("CET", 3600))
+	rep.Duration = 1234567 * time.Microsecond
+	rep.Command = []string{"tileproof", "conform", "--impl", "exec:./my adapter"}
+	b.Reset()
+	if err := Conformance(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if want := `<p class="sub run">run 2026-12-07 13:00:00 UTC, took 1.235s<br><code>tileproof conform --impl &#39;exec:./my adapter&#39;</code></p>`; !strings.Contains(b.String(), want) {
+		t.Errorf("the run's line %s, want %s", regexp.MustCompile(`<p class="sub run">.*`).FindString(b.String()), want)
 	}
 }
