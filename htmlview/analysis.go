@@ -28,9 +28,6 @@ type analysis struct {
 // the strongly atypical first.
 var bandOrder = []string{analyze.Insufficient, analyze.Consistent, analyze.Review, analyze.Strong}
 
-// knownBand reports whether band is one of the four.
-func knownBand(band string) bool { return slices.Contains(bandOrder, band) }
-
 // bandRank is a band's place in bandOrder, -1 for none.
 func bandRank(band string) int { return slices.Index(bandOrder, band) }
 
@@ -52,7 +49,7 @@ func cellsOf(raw json.RawMessage) (band string, thinkMs *float64) {
 	if json.Unmarshal(raw, &a) != nil {
 		return "", nil
 	}
-	if knownBand(a.Band) {
+	if bandRank(a.Band) >= 0 {
 		band = a.Band
 	}
 	if a.ThinkTime != nil {
@@ -92,7 +89,7 @@ func evidenceOf(raw json.RawMessage) *evidence {
 	if err := json.Unmarshal(raw, &a); err != nil {
 		a = analysis{Reason: "the analysis cannot be read: " + err.Error()}
 	}
-	if !knownBand(a.Band) {
+	if bandRank(a.Band) < 0 {
 		a.Band = analyze.Insufficient
 	}
 	e := &evidence{analysis: a, BandText: analyze.BandText(a.Band), NotAFinding: analyze.NotAFinding, Why: a.Reason}

@@ -293,24 +293,6 @@ func isPageName(name string) bool {
 	return ok && n >= 1 && base[n] == '-' && strings.Trim(base[n+1:], "0123456789abcdef") == "" && safeName(base[:n]) == base[:n]
 }
 
-// pageNames returns the names of the regular files in root named as
-// pages are (isPageName).
-func pageNames(root *os.Root) ([]string, error) {
-	d, err := root.Open(".")
-	if err != nil {
-		return nil, err
-	}
-	entries, err := d.ReadDir(-1)
-	d.Close()
-	var names []string
-	for _, e := range entries {
-		if e.Type().IsRegular() && isPageName(e.Name()) {
-			names = append(names, e.Name())
-		}
-	}
-	return names, err
-}
-
 // removeStale removes the files of the pages' directory named as pages
 // are (isPageName) that this report does not link to, counting an
 // earlier report's: those it did not write, and those it wrote over (a
@@ -318,13 +300,19 @@ func pageNames(root *os.Root) ([]string, error) {
 // files are left.
 func (h *BatchReport) removeStale() (int, error) {
 	defer h.root.Close()
-	names, err := pageNames(h.root)
+	d, err := h.root.Open(".")
+	if err != nil {
+		return 0, err
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	for _, name := range names {
-		if h.files[name] {
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || !isPageName(name) || h.files[name] {
 			continue
 		}
 		if err := h.root.Remove(name); err != nil {

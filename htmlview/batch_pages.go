@@ -98,16 +98,14 @@ func (h *BatchReport) addValid(name string, score uint64, index int, atypical bo
 	switch {
 	case atypical && h.top > 0:
 		x = &held{name: name, score: score, index: index, rank: heldAtypicalTop}
-	case atypical:
-	case len(h.pending[name]) > 0:
-		q := h.pending[name]
-		x, h.pending[name] = q[0], q[1:]
-		if len(q) == 1 {
-			delete(h.pending, name)
+	case !atypical:
+		if q := h.pending[name]; len(q) > 0 {
+			x, h.pending[name] = q[0], q[1:]
+			if len(q) == 1 {
+				delete(h.pending, name)
+			}
+			x.index, x.ordinal = index, h.valid
 		}
-		x.index, x.ordinal = index, h.valid
-	}
-	if !atypical {
 		h.valid++
 	}
 	switch {

@@ -126,7 +126,7 @@ func pagesRun(t *testing.T, games []pagesGame, maxPages, top int, run func(h *Ba
 	// score) is paged as the other valid ones are: the list's pages are
 	// those of the others.
 	paged := map[string]bool{}
-	needs, _ := needsOf(h.entries, top)
+	needs, _ := needsOf(h.entries, top, sameGames(h.entries))
 	needs = slices.DeleteFunc(needs, func(n need) bool { return n.Kind == kindValid && n.Top == 0 && !flagged(n.Band) })
 	listed := map[int]bool{}
 	for _, n := range needs {
@@ -332,7 +332,7 @@ func TestBatchReportAtypicalTopScore(t *testing.T) {
 		}
 		entries = slices.Clone(h.entries)
 	})
-	if needs, _ := needsOf(entries, 1); len(needs) != 1 || needs[0].Verdict.Name != "strong-high.json" || !strings.Contains(needs[0].Why, "top score #1") {
+	if needs, _ := needsOf(entries, 1, sameGames(entries)); len(needs) != 1 || needs[0].Verdict.Name != "strong-high.json" || !strings.Contains(needs[0].Why, "top score #1") {
 		t.Fatalf("the summary lists %+v: want strong-high.json alone, the top score", needs)
 	}
 	if o.links[1] == "" || o.links[2] != "" {

@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
@@ -37,7 +38,7 @@ type failCase struct {
 	// to the failing one, and its YAML (conformance.CaseInfo), when the
 	// report carries them.
 	Description, Source string
-	From                *fromView
+	From                string // fromLine
 	Steps               []stepView
 	YAML                string
 	// Path is the case's file as a path from where the command ran (the
@@ -296,7 +297,7 @@ func failingCases(failed []conformance.CaseResult, rep *conformance.Report, regr
 			fc.Keys = append(fc.Keys, res.Key())
 			if res.Info != nil && fc.YAML == "" {
 				fc.Description, fc.Source, fc.YAML = res.Info.Description, res.Info.Source, res.Info.YAML
-				fc.From, fc.Steps = fromOf(res.Info), stepViews(res.Info, res.Step)
+				fc.From, fc.Steps = fromLine(res.Info), stepViews(res.Info, res.Step)
 			}
 			if regressed[res.Key()] {
 				fc.Regressions++
@@ -338,12 +339,10 @@ type listed struct {
 }
 
 func listResults(results []conformance.CaseResult) []listed {
-	type line struct {
-		c, reason, expected string
-		status              conformance.Status
-	}
 	var out []listed
-	for _, g := range groupsOf(results, func(r conformance.CaseResult) line { return line{r.Case, r.Reason, r.Expected, r.Status} }) {
+	for _, g := range groupsOf(results, func(r conformance.CaseResult) [4]string {
+		return [4]string{r.Case, r.Reason, r.Expected, string(r.Status)}
+	}) {
 		l := listed{Case: g[0].Case, Reason: g[0].Reason, Expected: g[0].Expected, Status: g[0].Status}
 		for _, r := range g {
 			l.Profiles = append(l.Profiles, r.Profile)
@@ -386,8 +385,10 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 	}
 	groups, apart := failingCases(failed, rep, regressed, ""), failingCases(rep.UnreachableFailures(), rep, regressed, "unreachable/")
 	var toc []areaFailures
+	failedAreas := map[string]bool{}
 	for _, g := range groupsOf(slices.Concat(groups, apart), func(c failCase) string { return c.Area }) {
 		toc = append(toc, areaFailures{g[0].Area, g})
+		failedAreas[g[0].Area] = true
 	}
 	slices.SortStableFunc(toc, func(a, b areaFailures) int { return cmp.Compare(a.Area, b.Area) })
 	var expected, skipped, notApplicable []conformance.CaseResult
@@ -416,48 +417,46 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 	}
 	slices.Sort(statuses)
 	page := struct {
-		R          *conformance.Report
-		V          *conformance.Gate
-		Failed     bool // the run failed: exit status 1
-		Line       string
-		Run        runView
-		Areas      []areaRow
-		Total      areaRow
-		Failures   int
-		Known      int // failures as in the baseline
-		Statuses   string
-		TOC        []areaFailures
-		Cases      int
-		Causes     []causeGroup
-		Apart      []causeGroup
-		ApartCases int
-		Expected   []listed
-		XPass      []listed
-		Skipped    []skipReason
+		R        *conformance.Report
+		V        *conformance.Gate
+		Failed   bool                                 // the run failed: exit status 1
+		Run      struct{ Date, Took, Command string } // when and how the run was made, in words
+		Areas    []areaRow
+		Total    areaRow
+		Failures int
+		Known    int // failures the baseline has, unchanged
+		Statuses string
+		TOC      []areaFailures
+		Cases    int
+		Causes   []causeGroup
+		Apart    []causeGroup
+		Expected []listed
+		XPass    []listed
+		Skipped  []skipReason
 		// NotApplicable are the cases the profile's own rules rule out,
 		// by reason as the skipped.
 		NotApplicable []skipReason
 		NotRun        []skipReason // the checks a run cut short did not run, by reason as the skipped
 		FailedAreas   map[string]bool
-	}{R: rep, V: v, Failed: !v.Pass, Line: v.Line(), Run: runViewOf(rep), Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed), Known: known(v, failed),
+	}{R: rep, V: v, Failed: !v.Pass, Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed),
 		Statuses: strings.Join(statuses, ", "), TOC: toc, Cases: len(groups) + len(apart),
-		Causes: groupCauses(groups, "cause"), Apart: groupCauses(apart, "unreachable"), ApartCases: len(apart),
-		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotApplicable: skipReasons(notApplicable), NotRun: skipReasons(rep.NotRun()), FailedAreas: map[string]bool{}}
-	for _, a := range toc {
-		page.FailedAreas[a.Area] = true
-	}
-	return pages().ExecuteTemplate(w, "conform.html", page)
-}
-
-// known counts the failures the gate's baseline has, unchanged.
-func known(g *conformance.Gate, failed []conformance.CaseResult) int {
-	n := 0
+		Causes: groupCauses(groups, "cause"), Apart: groupCauses(apart, "unreachable"),
+		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotApplicable: skipReasons(notApplicable), NotRun: skipReasons(rep.NotRun()), FailedAreas: failedAreas}
 	for _, r := range failed {
-		if g.Known(r.Key()) {
-			n++
+		if v.Known(r.Key()) {
+			page.Known++
 		}
 	}
-	return n
+	if !rep.Date.IsZero() {
+		page.Run.Date = rep.Date.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	if rep.Duration > 0 {
+		page.Run.Took = rep.Duration.Round(time.Millisecond).String()
+	}
+	if len(rep.Command) > 0 {
+		page.Run.Command = safetext.Shell(rep.Command)
+	}
+	return pages().ExecuteTemplate(w, "conform.html", page)
 }
 
 // shownReport returns a copy of rep whose text from outside, the

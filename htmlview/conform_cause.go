@@ -12,14 +12,47 @@ import (
 	"github.com/tileproof/tileproof/internal/safetext"
 )
 
-// causeGroup is the failing cases of one cause on the conformance page:
-// the same signature ([causeOf]). The smallest case is shown whole, the
-// rest folded under it.
+// cause is what the failures of one group on the conformance page have in
+// common: the failure class, the field it is decided on (the step's
+// first mismatch; the other fields that differ follow from it, as a
+// missing spawn makes the board after the step and its legal moves
+// differ too; "" for none) and, for a property check, the property (each
+// property is a rule of its own; "" for cases). The areas of cases are
+// not in it: one fault (a spawn missing after some move) fails cases of
+// every area, and is one cause.
+type cause struct {
+	Status      conformance.Status
+	Field, Rule string
+}
+
+func causeOf(r conformance.CaseResult) cause {
+	c := cause{Status: r.Status}
+	if len(r.Mismatches) > 0 {
+		c.Field = r.Mismatches[0].Field
+	}
+	if r.Area == conformance.PropertiesArea {
+		c.Rule = r.Case
+	}
+	return c
+}
+
+// Title says the cause: "score-diverged on gained".
+func (c cause) Title() string {
+	s := string(c.Status)
+	if c.Field != "" {
+		s += " on " + c.Field
+	}
+	if c.Rule != "" {
+		s += " in " + c.Rule
+	}
+	return s
+}
+
+// causeGroup is the failing cases of one cause on the conformance page.
+// The smallest case is shown whole, the rest folded under it.
 type causeGroup struct {
-	ID     string             // the anchor of its section: "cause-1", ... ("unreachable-1", ... apart)
-	Status conformance.Status // the failure class
-	Field  string             // the field the class is decided on (the first mismatch's), "" for none
-	Rule   string             // a property check's name (each property is a rule of its own), "" for cases
+	cause
+	ID string // the anchor of its section: "cause-1", ... ("unreachable-1", ... apart)
 	// Fields are every field that differs in some result of the group,
 	// Areas every area of its cases.
 	Fields, Areas []string
@@ -30,57 +63,13 @@ type causeGroup struct {
 	Rest          []failCase
 }
 
-// Title says the group's cause: "score-diverged on gained".
-func (g causeGroup) Title() string {
-	s := string(g.Status)
-	if g.Field != "" {
-		s += " on " + g.Field
-	}
-	if g.Rule != "" {
-		s += " in " + g.Rule
-	}
-	return s
-}
-
-// causeOf returns the signature of a failed result: its class, the
-// field the class is decided on (the step's first mismatch; the other
-// fields that differ follow from it, as a missing spawn makes the board
-// after the step and its legal moves differ too) and, for a property
-// check, the property (its rule). The areas of cases are not in it:
-// one fault (a spawn missing after some move) fails cases of every
-// area, and is one cause.
-func causeOf(r conformance.CaseResult) string {
-	sig := string(r.Status)
-	if len(r.Mismatches) > 0 {
-		sig += "\x00" + r.Mismatches[0].Field
-	}
-	if r.Area == conformance.PropertiesArea {
-		sig += "\x00" + r.Case
-	}
-	return sig
-}
-
-// caseSize orders the cases of a group, the smallest first: the fewest
-// steps to the failure, then the fewest cells on its boards, then by
-// name.
-func caseSize(a, b failCase) int {
-	return cmp.Or(cmp.Compare(a.Step, b.Step), cmp.Compare(a.Cells, b.Cells), cmp.Compare(a.Case, b.Case))
-}
-
 // groupCauses groups the failing cases by cause: a case's first variant
 // decides its group. The groups with regressions come first, then the
 // largest. Their anchors are prefix-1, prefix-2, ...
 func groupCauses(cases []failCase, prefix string) []causeGroup {
 	var out []causeGroup
-	for _, m := range groupsOf(cases, func(fc failCase) string { return causeOf(fc.results[0]) }) {
-		first := m[0].results[0]
-		g := causeGroup{Status: first.Status, Count: len(m)}
-		if len(first.Mismatches) > 0 {
-			g.Field = first.Mismatches[0].Field
-		}
-		if first.Area == conformance.PropertiesArea {
-			g.Rule = first.Case
-		}
+	for _, m := range groupsOf(cases, func(fc failCase) cause { return causeOf(fc.results[0]) }) {
+		g := causeGroup{cause: causeOf(m[0].results[0]), Count: len(m)}
 		for _, fc := range m {
 			g.Results += len(fc.results)
 			if !slices.Contains(g.Areas, fc.Area) {
@@ -95,7 +84,11 @@ func groupCauses(cases []failCase, prefix string) []causeGroup {
 			}
 			g.Regressions += fc.Regressions
 		}
-		slices.SortStableFunc(m, caseSize)
+		// The smallest first: the fewest steps to the failure, then the
+		// fewest cells on its boards, then by name.
+		slices.SortStableFunc(m, func(a, b failCase) int {
+			return cmp.Or(cmp.Compare(a.Step, b.Step), cmp.Compare(a.Cells, b.Cells), cmp.Compare(a.Case, b.Case))
+		})
 		g.First, g.Rest = m[0], m[1:]
 		slices.Sort(g.Areas)
 		out = append(out, g)
@@ -117,28 +110,14 @@ type stepView struct {
 	Failed        bool // the failing step
 }
 
-// arrow is the sign of an action (a switch, not a map: a map would be
+// arrow is the sign of an action (a slice, not a map: a map would be
 // built when the program starts, TestNoInitWork).
 func arrow(action string) string {
-	switch action {
-	case "up":
-		return "↑"
-	case "down":
-		return "↓"
-	case "left":
-		return "←"
-	case "right":
-		return "→"
-	case "undo":
-		return "↶"
-	case "end-run":
-		return "■"
-	case "keep-playing":
-		return "▶"
-	case "check":
-		return "✓"
+	i := slices.Index([]string{"up", "down", "left", "right", "undo", "end-run", "keep-playing", "check"}, action)
+	if i < 0 {
+		return "·"
 	}
-	return "·"
+	return string([]rune("↑↓←→↶■▶✓")[i])
 }
 
 // stepViews returns a case's steps to the failing one (step, from 1).
@@ -150,24 +129,17 @@ func stepViews(info *conformance.CaseInfo, step int) []stepView {
 	return out
 }
 
-// fromView is how a case starts: a seed, or the board loaded.
-type fromView struct {
-	Seed  string
-	Board [][]cell
-}
-
-func fromOf(info *conformance.CaseInfo) *fromView {
-	if info == nil || info.From == "" {
-		return nil
+// fromLine says how a case starts, from a seed or from the board loaded;
+// "" when its case info gives neither.
+func fromLine(info *conformance.CaseInfo) string {
+	seed, isSeed := strings.CutPrefix(info.From, "seed ")
+	if _, err := engine.ParseBoard(info.From); !isSeed && err != nil {
+		return ""
 	}
-	if seed, ok := strings.CutPrefix(info.From, "seed "); ok {
-		return &fromView{Seed: seed}
+	if isSeed && seed != "" {
+		return "from seed " + seed
 	}
-	b, err := engine.ParseBoard(info.From)
-	if err != nil {
-		return nil
-	}
-	return &fromView{Board: boardCells(b, nil)}
+	return "from the board loaded"
 }
 
 // rerunCommand is the command line that re-runs one case under its

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tileproof/tileproof/conformance"
 )
@@ -92,5 +93,46 @@ func TestConformanceCauses(t *testing.T) {
 	}
 	if ids["unreachable-1"] != 1 || ids["unreachable/core/both"] != 1 || ids["core/both"] != 1 {
 		t.Errorf("the failures apart have no ids of their own: %v", ids)
+	}
+}
+
+// TestFromLine: a case's first step says how it starts: from its seed,
+// or from the board loaded (a seed left empty, too); nothing when its
+// start is neither a seed nor a board.
+func TestFromLine(t *testing.T) {
+	for from, want := range map[string]string{
+		"seed 7":                             "from seed 7",
+		"seed ":                              "from the board loaded",
+		". 2 . .\n. . . .\n. . . .\n. . . 4": "from the board loaded",
+		"":                                   "",
+		"a board, not one":                   "",
+	} {
+		if got := fromLine(&conformance.CaseInfo{From: from}); got != want {
+			t.Errorf("fromLine(%q) = %q, want %q", from, got, want)
+		}
+	}
+}
+
+// TestConformanceRunLine: the page says when the run was made (in UTC),
+// how long it took (to the millisecond) and its command, as a shell
+// takes it; a report that says none of them has the line empty.
+func TestConformanceRunLine(t *testing.T) {
+	rep := causeReport()
+	var b bytes.Buffer
+	if err := Conformance(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `<p class="sub run"></p>`) {
+		t.Errorf("a report without its run's date, time and command: %s", regexp.MustCompile(`<p class="sub run">.*`).FindString(b.String()))
+	}
+	rep.Date = time.Date(2026, 12, 7, 14, 0, 0, 0, time.FixedZone("CET", 3600))
+	rep.Duration = 1234567 * time.Microsecond
+	rep.Command = []string{"tileproof", "conform", "--impl", "exec:./my adapter"}
+	b.Reset()
+	if err := Conformance(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if want := `<p class="sub run">run 2026-12-07 13:00:00 UTC, took 1.235s<br><code>tileproof conform --impl &#39;exec:./my adapter&#39;</code></p>`; !strings.Contains(b.String(), want) {
+		t.Errorf("the run's line %s, want %s", regexp.MustCompile(`<p class="sub run">.*`).FindString(b.String()), want)
 	}
 }

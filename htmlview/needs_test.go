@@ -71,3 +71,17 @@ func TestReportNeedsWords(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedsCopyPastTop: of two replays of one game with the top score
+// of one, the first is listed as the top score and the second, the first
+// past the top scores, as the same game submitted again.
+func TestNeedsCopyPastTop(t *testing.T) {
+	entry := func(name string) Entry {
+		return Entry{Verdict: replay.Verdict{Name: name, Valid: true, Replayed: true, Score: 12, GameSHA256: strings.Repeat("ab", 32)}}
+	}
+	entries := []Entry{entry("first.json"), entry("again.json")}
+	needs, _ := needsOf(entries, 1, sameGames(entries))
+	if len(needs) != 2 || needs[0].Why != "top score #1" || needs[1].Verdict.Name != "again.json" || needs[1].Same == nil || needs[1].Same.N != 1 {
+		t.Errorf("needs %+v: want first.json as the top score, then again.json as the same game as #1", needs)
+	}
+}

@@ -61,14 +61,10 @@ type Viewer struct {
 func NewViewer(r *replay.Replay) *Viewer {
 	p := &Viewer{r: r, cut: -1}
 	if r != nil {
-		p.budget = stepBudget(len(r.Actions))
+		p.budget = 64<<10 + 24*len(r.Actions) // 24 a step and 64 KB (docs/security.md)
 	}
 	return p
 }
-
-// stepBudget is the compressed bytes a page's steps may take for a log of
-// n actions: 24 a step and 64 KB (docs/security.md).
-func stepBudget(n int) int { return 64<<10 + 24*n }
 
 // Add records the next frame of the game (the first is its start).
 func (p *Viewer) Add(f replay.Frame) {
@@ -224,20 +220,13 @@ func (d data) steps() int {
 	return n
 }
 
-// resultNames returns the results' words, by their numbers
-// (engine.Result).
-func resultNames() []string {
-	var names []string
-	for r := engine.Playing; r <= engine.RunFinished; r++ {
-		names = append(names, r.String())
-	}
-	return names
-}
-
 func (p *Viewer) viewData(v replay.Verdict) data {
 	f0 := p.steps.first
 	d := data{Rows: f0.Board.Rows(), Cols: f0.Board.Cols(), Start: boardCode(f0.Board), Score: f0.Score, Moves: f0.Moves,
-		State: int(stateByte(f0)), Frames: p.steps.n, Results: resultNames(), Profile: v.Profile}
+		State: int(stateByte(f0)), Frames: p.steps.n, Profile: v.Profile}
+	for r := engine.Playing; r <= engine.RunFinished; r++ { // the results' words, by their numbers
+		d.Results = append(d.Results, r.String())
+	}
 	if p.cut >= 0 {
 		d.Cut = p.cut
 		return d // the divergence lies past the steps shown

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/analyze"
-	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -116,13 +115,6 @@ func sameGames(entries []Entry) map[int]int {
 	return same
 }
 
-// sameWhat says which earlier replay a replay's game is the same as, for
-// its row's what: the first's name shown as the page shows names, and its
-// place.
-func sameWhat(s *sameAs) string {
-	return fmt.Sprintf("the same game as %s (#%d), submitted earlier in the batch", safetext.Terminal(s.Name), s.N)
-}
-
 // sameOf returns the first replay of the game of entries[i], nil when
 // it is the first or has none.
 func sameOf(entries []Entry, same map[int]int, i int) *sameAs {
@@ -146,13 +138,8 @@ func sameOf(entries []Entry, same map[int]int, i int) *sameAs {
 // lists them all). A replay of the same game as an earlier one
 // (sameGames) says so after its why, the first's name and place in it;
 // one listed for nothing else comes after the top scores, before the
-// invalid.
-func needsOf(entries []Entry, top int) (needs []need, unlisted int) {
-	return needsWith(entries, top, sameGames(entries))
-}
-
-// needsWith is needsOf with the batch's sameGames.
-func needsWith(entries []Entry, top int, same map[int]int) (needs []need, unlisted int) {
+// invalid. same is the batch's sameGames.
+func needsOf(entries []Entry, top int, same map[int]int) (needs []need, unlisted int) {
 	var sus, atypical, tops, copies, bad []need
 	for i, e := range entries {
 		v := e.Verdict
@@ -177,14 +164,11 @@ func needsWith(entries []Entry, top int, same map[int]int) (needs []need, unlist
 			tops[i].Top = i + 1
 			tops[i].Why = fmt.Sprintf("top score #%d", i+1)
 		}
-		if flagged(tops[i].Band) {
-			n := tops[i]
+		switch n := tops[i]; {
+		case flagged(n.Band):
 			n.Why = strings.TrimSuffix("evidence of computer play: "+analyze.BandText(n.Band)+"; "+n.Why, "; ")
 			atypical = append(atypical, n)
-		}
-	}
-	for _, n := range tops[min(top, len(tops)):] {
-		if n.Same != nil && !flagged(n.Band) {
+		case i >= top && n.Same != nil:
 			copies = append(copies, n)
 		}
 	}
@@ -261,7 +245,7 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 	if err != nil {
 		return err
 	}
-	needs, unlisted := needsWith(entries, opt.Top, same)
+	needs, unlisted := needsOf(entries, opt.Top, same)
 	page := struct {
 		Title                                  string
 		Total                                  int
@@ -274,7 +258,6 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		Histogram []bar
 		Stats     string
 		Rows      template.JS
-		WarnBelow float64
 		// Bands are the counts of the bands of evidence of computer
 		// play, most atypical first; nil when no game was analysed
 		// (the table has then no column of them).
@@ -287,7 +270,7 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		// times (analysis_think.go).
 		Think bool
 	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable],
-		needs, unlisted, opt.Top, reasons, histogramBars(logHistogram(scores)), quantiles(scores), template.JS(rows), replay.WarnBelow,
+		needs, unlisted, opt.Top, reasons, histogramBars(logHistogram(scores)), quantiles(scores), template.JS(rows),
 		bandCounts(entries), hasBands(entries), timesCountsOf(entries), hasThink(entries)}
 	return pages().ExecuteTemplate(w, "report.html", page)
 }

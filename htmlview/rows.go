@@ -2,6 +2,7 @@ package htmlview
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -115,9 +116,12 @@ func rowsJSON(entries []Entry, same map[int]int) ([]byte, error) {
 		case e.Source == pathURL(v.Name) && utf8.ValidString(v.Name):
 			file = 1
 		}
-		w := what(v) + timesWhat(v)
-		if s := sameOf(entries, same, i); s != nil {
-			w += "; " + sameWhat(s)
+		w := what(v)
+		if v.ThinkTimes.State() == replay.TimesNotSealed {
+			w += "; " + notSealedWhat
+		}
+		if s := sameOf(entries, same, i); s != nil { // its name shown as the page shows names
+			w += fmt.Sprintf("; the same game as %s (#%d), submitted earlier in the batch", safetext.Terminal(s.Name), s.N)
 		}
 		row := []any{i + 1, v.Name, slices.Index(classes, kindOf(v)), reason, e.Claimed, figure(v.Score), figure(v.MaxTile), figure(uint64(v.Moves)),
 			smallestP(v.Plausibility), strings.TrimSuffix(strings.TrimPrefix(e.Page, t.Pre), ".html"), file, w}

@@ -68,12 +68,3 @@ func timesCountsOf(entries []Entry) *timesCounts {
 	c.Filter = "#v?" + url.Values{"f11": {notSealedWhat}}.Encode()
 	return &c
 }
-
-// timesWhat is what the table's "what" of verdict v gets after it: for
-// times not sealed, notSealedWhat; else nothing.
-func timesWhat(v replay.Verdict) string {
-	if v.ThinkTimes.State() != replay.TimesNotSealed {
-		return ""
-	}
-	return "; " + notSealedWhat
-}

@@ -138,7 +138,7 @@ func TestTimesReport(t *testing.T) {
 			t.Errorf("%s: what %q, want %q", e.Verdict.Name, w, plain)
 		}
 	}
-	needs, _ := needsOf(entries, 10)
+	needs, _ := needsOf(entries, 10, sameGames(entries))
 	if len(needs) == 0 {
 		t.Fatal("no replay needs your eyes")
 	}
@@ -244,7 +244,7 @@ func TestTimesReportSize(t *testing.T) {
 			}
 		}
 		b := reportHTML(t, "audit", entries)
-		listed, _ := needsOf(entries, 10)
+		listed, _ := needsOf(entries, 10, sameGames(entries))
 		return len(b), unreadable, len(listed)
 	}
 	plain, _, _ := size(nil)
