@@ -197,7 +197,8 @@ func TestRefusalSpendsNothing(t *testing.T) {
 }
 
 // TestRefusalOfAFinishedGame: a refusal on a finished game says gameOver
-// true, with its score, on an unsigned server too.
+// true, with its score, on an unsigned server too, and its legal actions
+// are an empty list, not null (a client iterating it must not meet null).
 func TestRefusalOfAFinishedGame(t *testing.T) {
 	ts := newTestServer(t, "")
 	st := &protocol.GameState{Format: protocol.StateFormat, Game: "tile-merge", Rules: 1, Score: 1234, Moves: 77, Result: "playing",
@@ -205,6 +206,9 @@ func TestRefusalOfAFinishedGame(t *testing.T) {
 	code, r, body := post(t, ts.URL+"/api/games/tile-merge/action", action(t, st, move("left")))
 	if code != 200 || r.OK || r.Error != "finished" || !r.GameOver || r.Score != 1234 || r.Observation == nil || r.Observation.Moves != 77 || r.Observation.Result != "no-moves" {
 		t.Errorf("a move on a blocked board: %d %s", code, body)
+	}
+	if !strings.Contains(body, `"legalActions":[]`) {
+		t.Errorf("a finished game's legal actions are not an empty list: %s", body)
 	}
 }
 
