@@ -176,3 +176,21 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseCharacterPlace: a control character or a byte that is not
+// UTF-8 is placed at its line and column, on the first line as on later
+// ones, counting characters, not bytes.
+func TestParseCharacterPlace(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{"a: \x01\n", "d.yaml:1:4: the control character U+0001"},
+		{"\x7f", "d.yaml:1:1: the control character U+007F"},
+		{"a: é\x02\n", "d.yaml:1:5: the control character U+0002"},
+		{"a: 1\nb: \xff\n", "d.yaml:2:4: the byte 0xff is not valid UTF-8"},
+		{"\xc3", "d.yaml:1:1: the byte 0xc3 is not valid UTF-8"},
+	} {
+		_, err := Parse("d.yaml", []byte(tc.doc), DefaultLimits)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.doc, err, tc.want)
+		}
+	}
+}
