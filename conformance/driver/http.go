@@ -39,9 +39,9 @@ import (
 // most Timeout from the later of its sending and the server's last
 // answer (to any request: PlayAll's are sent together, and a server
 // may answer them one at a time), and no longer than the context's
-// deadline; once the
-// context is done the request under way is abandoned and it and every
-// later one fail with status [conformance.NotRun] and the context's cause.
+// deadline; once the context is done the request under way is abandoned
+// and it and every later one fail with status [conformance.NotRun] and the
+// context's cause.
 type HTTP struct {
 	BaseURL string
 	Timeout time.Duration // for each request; 0 means 5 s
