@@ -100,7 +100,7 @@ func transposeLo(x uint64) uint64 {
 // It takes four table lookups: left and right look the rows up; up and
 // down gather each column into a row index with one multiply, and
 // transpose the new columns, put together as rows, back (docs/engine.md
-// says what else was tried). The replay loop writes the same lookups out.
+// says what else was tried).
 func (p packed) slide(d Direction) (q packed, gained uint64, ok bool) {
 	table := rowTables[d&1]
 	var e0, e1, e2, e3 rowEntry
