@@ -366,7 +366,8 @@ func (p *Profile) WithSetup(s Setup) (*Profile, error) {
 		if len(p.Targets) == 0 {
 			return nil, fmt.Errorf("profile %s has the fixed win tile %d, not %d", p.Name, p.Win.Tile, target)
 		}
-		return nil, fmt.Errorf("profile %s offers the targets %s, not %d", p.Name, joinUints(p.Targets), target)
+		targets := strings.ReplaceAll(strings.Trim(fmt.Sprint(p.Targets), "[]"), " ", ", ") // [a b] as "a, b"
+		return nil, fmt.Errorf("profile %s offers the targets %s, not %d", p.Name, targets, target)
 	}
 	if s.OpenEnded && !p.OpenEnded && p.Win.Then != Continue {
 		return nil, fmt.Errorf("profile %s has no open-ended play", p.Name)
@@ -402,12 +403,4 @@ func (p *Profile) SpawnValues() string {
 		s[i] = fmt.Sprint(w.Value)
 	}
 	return strings.Join(s, " and ")
-}
-
-func joinUints(vs []uint64) string {
-	s := make([]string, len(vs))
-	for i, v := range vs {
-		s[i] = fmt.Sprint(v)
-	}
-	return strings.Join(s, ", ")
 }
