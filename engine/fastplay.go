@@ -34,11 +34,11 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 	// move gaining the win tile's value might make it, which changes won
 	// and may end the run.
 	guard := ^uint64(0)
-	if r.winValue != 0 && !st.won {
+	if r.p.Win.Tile != 0 && !st.won {
 		if st.maxExp >= r.winExp {
 			return 0
 		}
-		guard = r.winValue
+		guard = r.p.Win.Tile
 	}
 	// Every action the loop takes is a counted move, so the move limit is
 	// a bound on n; and a move the loop takes gains at most 2^18 (four

@@ -131,11 +131,11 @@ func (g *Game) move(d Direction, given *Spawn, open *uint64) (Step, error) {
 	g.st.maxExp = max(g.st.maxExp, b.maxExp())
 	g.st.score += s.Gained
 	g.st.moves++
-	if !g.st.won && g.r.winValue != 0 {
+	if !g.st.won && g.r.p.Win.Tile != 0 {
 		if g.r.p.Win.When == Reach {
 			g.st.won = g.st.maxExp >= g.r.winExp
 		} else {
-			g.st.won = s.Made(g.r.winValue)
+			g.st.won = s.Made(g.r.p.Win.Tile)
 		}
 	}
 	g.finish(b.Blocked())
@@ -213,5 +213,5 @@ func (g *Game) evaluate(blocked bool) {
 // board that has just had a tile spawned, or at least kept one.
 func (g *Game) blocked() bool {
 	b := &g.st.b
-	return b.Blocked() && (g.r.emptyOver || b.Empty() != b.Cells())
+	return b.Blocked() && (g.r.p.GameOver == NoValidMove || b.Empty() != b.Cells())
 }

@@ -7,11 +7,7 @@ import "fmt"
 // compile a profile once, not once a game.
 type Rules struct {
 	p          *Profile
-	winValue   uint64 // the win tile, 0 for none
-	winExp     uint8
-	winStops   bool     // the win ends the run (or pauses it, in a profile that asks)
-	moveLimit  int      // the profile's move limit, 0 for none
-	emptyOver  bool     // an empty board is over (the profile's GameOver is NoValidMove)
+	winExp     uint8    // the win tile's exponent, 0 for none
 	spawnExps  []uint8  // the spawn tiles' exponents, ascending
 	spawnCum   []uint64 // running sums of their weights
 	spawnTotal uint64
@@ -51,8 +47,8 @@ func weightDraw(v, total uint64) uint64 {
 // (moves counted moves, at a profile's limit). It returns Playing when none
 // holds.
 func (r *Rules) finished(won, keep bool, moves int, blocked bool) Result {
-	target := won && r.winStops && !keep
-	limited := r.moveLimit != 0 && moves >= r.moveLimit
+	target := won && r.p.Win.Then != Continue && !keep
+	limited := r.p.MoveLimit != 0 && moves >= r.p.MoveLimit
 	for _, res := range r.p.FinishOrder {
 		switch {
 		case res == TargetReached && target, res == NoMoves && blocked, res == MoveLimitReached && limited:
@@ -69,8 +65,7 @@ func Compile(p *Profile) (*Rules, error) {
 		return nil, fmt.Errorf("profile %s: %w", p.Name, err)
 	}
 	buildTables()
-	r := &Rules{p: p.Clone(), winValue: p.Win.Tile, winStops: p.Win.Then != Continue, moveLimit: p.MoveLimit,
-		emptyOver: p.GameOver == NoValidMove}
+	r := &Rules{p: p.Clone()}
 	if p.Win.Tile != 0 {
 		r.winExp = log2(p.Win.Tile)
 	}
@@ -81,7 +76,7 @@ func Compile(p *Profile) (*Rules, error) {
 		r.spawnMask |= 1 << log2(w.Value)
 	}
 	top := r.spawnExps[len(r.spawnExps)-1]
-	r.recordedFast = p.Rows == 4 && p.Cols == 4 && top < 16 && (r.winValue == 0 || top < r.winExp)
+	r.recordedFast = p.Rows == 4 && p.Cols == 4 && top < 16 && (p.Win.Tile == 0 || top < r.winExp)
 	r.seededFast = r.recordedFast && r.spawnTotal <= uint64(len(r.spawnTable))
 	if r.seededFast {
 		for v := range r.spawnTotal {
