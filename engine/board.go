@@ -61,11 +61,9 @@ func (b *Board) Set(r, c int, v uint64) error {
 	if err != nil {
 		return err
 	}
-	b.cells[b.index(r, c)] = e
+	b.cells[cellIndex(r, c, b.rows, b.cols)] = e
 	return nil
 }
-
-func (b *Board) index(r, c int) int { return cellIndex(r, c, b.rows, b.cols) }
 
 func cellIndex(r, c int, rows, cols uint8) int {
 	if uint(r) >= uint(rows) || uint(c) >= uint(cols) {
