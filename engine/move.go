@@ -54,15 +54,8 @@ func (g *Game) play(actions []Action, spawns []Spawn, open []uint64) (int, error
 		return 0, fmt.Errorf("%d actions but %d spawns", len(actions), len(spawns))
 	}
 	for i := 0; i < len(actions); i++ {
-		var sp []Spawn
-		var o []uint64
-		if spawns != nil {
-			sp = spawns[i:]
-		}
-		if open != nil {
-			o = open[i:]
-		}
-		i += g.fastPlay(actions[i:], sp, o)
+		// A nil spawns or open stays nil: it has no element i, and [0:] of it is nil.
+		i += g.fastPlay(actions[i:], spawns[min(i, len(spawns)):], open[min(i, len(open)):])
 		if i == len(actions) {
 			break
 		}
