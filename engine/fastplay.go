@@ -97,7 +97,7 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 		} else {
 			// As tp1 draws it: the value, then the cell.
 			rs += rngGamma
-			v := weightDraw(splitMix(rs), total)
+			v := splitMix(rs) % total
 			rs += rngGamma
 			shift := spawnShift(empty, splitMix(rs))
 			boards[n&1] = lo

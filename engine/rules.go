@@ -23,20 +23,11 @@ type Rules struct {
 // spawnExp returns the exponent of the tile a spawn's value draw v picks:
 // v mod the total spawn weight, placed among the weights (spawnCum).
 func (r *Rules) spawnExp(v uint64) uint8 {
-	w, i := weightDraw(v, r.spawnTotal), 0
+	w, i := v%r.spawnTotal, 0
 	for w >= r.spawnCum[i] {
 		i++
 	}
 	return r.spawnExps[i]
-}
-
-// weightDraw returns v mod total, dividing by a constant for the total of
-// every built-in profile's weights (a multiply, not a division).
-func weightDraw(v, total uint64) uint64 {
-	if total == 10 {
-		return v % 10
-	}
-	return v % total
 }
 
 // finished states the finishing rule, for every path a move takes: after
