@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "math/bits"
 
 // fastPlay is the replay loop behind [Game.Play] and [Game.PlayRecorded],
 // the case a verifier spends nearly all its time in: a 4x4 move log, its
@@ -136,28 +133,17 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 
 // packCells returns the cells of a 4x4 board whose exponents are at most
 // 15 as nibbles, cell i in bits 4i to 4i+3.
-func packCells(b *Board) uint64 {
-	return packHalf(binary.LittleEndian.Uint64(b.cells[0:8])) | packHalf(binary.LittleEndian.Uint64(b.cells[8:16]))<<32
-}
-
-// packHalf gathers the low nibbles of x's eight bytes into 32 bits.
-func packHalf(x uint64) uint64 {
-	x = (x | x>>4) & 0x00FF00FF00FF00FF
-	x = (x | x>>8) & 0x0000FFFF0000FFFF
-	return (x | x>>16) & 0xFFFFFFFF
+func packCells(b *Board) (lo uint64) {
+	for i, e := range b.cells[:16] {
+		lo |= uint64(e) << (4 * i)
+	}
+	return lo
 }
 
 // unpackCells sets the cells of the 4x4 board b to the nibbles of lo, as
 // packCells reads them.
 func unpackCells(b *Board, lo uint64) {
-	binary.LittleEndian.PutUint64(b.cells[0:8], spreadHalf(lo))
-	binary.LittleEndian.PutUint64(b.cells[8:16], spreadHalf(lo>>32))
-}
-
-// spreadHalf spreads the eight nibbles of x's low 32 bits into bytes.
-func spreadHalf(x uint64) uint64 {
-	x &= 0xFFFFFFFF
-	x = (x | x<<16) & 0x0000FFFF0000FFFF
-	x = (x | x<<8) & 0x00FF00FF00FF00FF
-	return (x | x<<4) & 0x0F0F0F0F0F0F0F0F
+	for i := range 16 {
+		b.cells[i] = uint8(lo>>(4*i)) & 15
+	}
 }
