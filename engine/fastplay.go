@@ -119,7 +119,7 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 		_, lastGained, _ := prev.slide(Direction(actions[n-1]))
 		g.prev = *st
 		unpackCells(&g.prev.b, prev.lo)
-		g.prev.score, g.prev.moves, g.prev.result, g.prev.maxExp = score-lastGained, st.moves+n-1, Playing, prev.maxExp()
+		g.prev.score, g.prev.moves, g.prev.result, g.prev.maxExp = score-lastGained, st.moves+n-1, Playing, g.prev.b.maxExp()
 		if !given {
 			g.prev.rng = RNG{rs - rngGamma - rngGamma}
 		}
@@ -127,7 +127,7 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 	}
 	unpackCells(&st.b, lo)
 	st.score, st.moves, st.rng, st.result = score, st.moves+n, RNG{rs}, result
-	st.maxExp = (packed{lo: lo}).maxExp()
+	st.maxExp = st.b.maxExp()
 	return n
 }
 

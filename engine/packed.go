@@ -161,25 +161,6 @@ func (p packed) blocked() bool {
 	return h|v == 0
 }
 
-// maxExp returns the largest exponent on the board.
-func (p packed) maxExp() uint8 {
-	// The largest of the 16 nibbles, as bytes, without a branch: the even
-	// and odd nibbles side by side, then halves.
-	const bytes = 0x0F0F0F0F0F0F0F0F
-	m := maxBytes(p.lo&bytes, p.lo>>4&bytes)
-	m = maxBytes(m, m>>32)
-	m = maxBytes(m, m>>16)
-	return uint8(maxBytes(m, m>>8))
-}
-
-// maxBytes returns the larger of a's and b's byte i, for every byte i,
-// each below 128.
-func maxBytes(a, b uint64) uint64 {
-	const high = 0x8080808080808080
-	ge := ((a | high) - b) & high // bit 7 of byte i set where a's is at least b's
-	return b ^ (a^b)&((ge>>7)*0xFF)
-}
-
 // emptyPrefix returns the running counts of the empty-cell bits e (bit 4i
 // for cell i, at most 15 cells): nibble i counts the empty cells 0 to i,
 // so the top nibble counts them all. One multiply, where a population
