@@ -135,7 +135,7 @@ func zeroNibbles(x uint64) uint64 {
 }
 
 // nibbleBits gathers bit 4i of x into bit i, for the 16 nibbles of x
-// whose only bits are bit 0 (as empties gives them).
+// whose only bits are bit 0 (as zeroNibbles gives them).
 func nibbleBits(x uint64) uint64 {
 	x = (x | x>>3) & 0x0303030303030303
 	x = (x | x>>6) & 0x000f000f000f000f
@@ -143,13 +143,10 @@ func nibbleBits(x uint64) uint64 {
 	return (x | x>>24) & 0xffff
 }
 
-// empties returns bit 4i set for every empty cell i.
-func (p packed) empties() uint64 { return zeroNibbles(p.lo) }
-
 // blocked reports whether no move changes the board: it is full and no two
 // neighbours are equal, or it is empty.
 func (p packed) blocked() bool {
-	if e := p.empties(); e != 0 {
+	if e := zeroNibbles(p.lo); e != 0 { // bit 4i for each empty cell i
 		return e == nibbleLSB
 	}
 	const notLastCol = 0x0111011101110111

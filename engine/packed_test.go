@@ -69,7 +69,7 @@ func checkPacked(t *testing.T, b Board, d Direction) {
 	if !toPlain(q.board()).Equal(want) || gained != wantGained || (q != p) != changed {
 		t.Fatalf("packed %s of\n%s\ngives +%d\n%s\nplain gives +%d\n%s", d, b, gained, q.board(), wantGained, want)
 	}
-	if e := q.empties(); popcount(e) != q.board().Empty() {
+	if e := zeroNibbles(q.lo); popcount(e) != q.board().Empty() {
 		t.Fatalf("empties of\n%s\n= %x", q.board(), e)
 	}
 	if q.blocked() != q.board().Blocked() {
@@ -119,7 +119,7 @@ func TestPackedOverflow(t *testing.T) {
 func TestNthEmpty(t *testing.T) {
 	b := mustBoard(t, "2 . 2 ./. . 2 2/2 2 2 2/. 2 . 2")
 	want := []int{1, 3, 4, 5, 12, 14}
-	e := toPacked(b).empties()
+	e := zeroNibbles(toPacked(b).lo)
 	for n, cell := range want {
 		if got := nthEmpty(emptyPrefix(e), n); got != cell {
 			t.Errorf("nthEmpty(%d) = %d, want %d", n, got, cell)
