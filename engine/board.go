@@ -61,11 +61,9 @@ func (b *Board) Set(r, c int, v uint64) error {
 	if err != nil {
 		return err
 	}
-	b.cells[b.index(r, c)] = e
+	b.cells[cellIndex(r, c, b.rows, b.cols)] = e
 	return nil
 }
-
-func (b *Board) index(r, c int) int { return cellIndex(r, c, b.rows, b.cols) }
 
 func cellIndex(r, c int, rows, cols uint8) int {
 	if uint(r) >= uint(rows) || uint(c) >= uint(cols) {
@@ -148,13 +146,7 @@ func (b Board) maxExp() uint8 {
 // board would have if every tile had been made by merges from 2s. A move
 // raises it by exactly the points it gains, a spawned 2 leaves it as it
 // is and a spawned 4 adds 4.
-func (b Board) Potential() uint64 {
-	var s uint64
-	for _, e := range b.cells[:b.Cells()] {
-		s += expPotential(e)
-	}
-	return s
-}
+func (b Board) Potential() uint64 { return b.sum(expPotential) }
 
 // TilePotential returns the points tile v would have earned if it had
 // been built up from 2s: a tile 2^e counts (e-1) * 2^e (0 for an empty
@@ -175,10 +167,12 @@ func expPotential(e uint8) uint64 {
 }
 
 // Sum returns the sum of the tiles.
-func (b Board) Sum() uint64 {
-	var s uint64
+func (b Board) Sum() uint64 { return b.sum(expValue) }
+
+// sum adds up f of each cell's exponent.
+func (b Board) sum(f func(uint8) uint64) (s uint64) {
 	for _, e := range b.cells[:b.Cells()] {
-		s += expValue(e)
+		s += f(e)
 	}
 	return s
 }

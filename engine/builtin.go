@@ -16,27 +16,24 @@ var profileFiles embed.FS
 // names (each file is checked to name its own profile when it is
 // parsed); the caller must not change the list.
 func builtinNames() []string {
-	builtinList.once.Do(func() {
+	builtins.once.Do(func() {
 		entries, _ := fs.ReadDir(profileFiles, "profiles")
 		for _, e := range entries {
 			if name, ok := strings.CutSuffix(e.Name(), ".yaml"); ok {
-				builtinList.names = append(builtinList.names, name)
+				builtins.names = append(builtins.names, name)
 			}
 		}
-		slices.Sort(builtinList.names)
+		slices.Sort(builtins.names)
 	})
-	return builtinList.names
+	return builtins.names
 }
 
-var builtinList struct {
-	once  sync.Once
-	names []string
-}
-
-// builtins holds the built-in profiles parsed so far: each is parsed at
-// its first use, so that a command pays for the profiles it uses, not
-// for all of them.
+// builtins holds the built-in profiles' names, listed once, and the
+// profiles parsed so far: each is parsed at its first use, so that a
+// command pays for the profiles it uses, not for all of them.
 var builtins struct {
+	once   sync.Once
+	names  []string
 	mu     sync.Mutex
 	parsed map[string]*Profile
 }

@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "math/bits"
 
 // fastPlay is the replay loop behind [Game.Play] and [Game.PlayRecorded],
 // the case a verifier spends nearly all its time in: a 4x4 move log, its
@@ -11,8 +8,8 @@ import (
 // on a board without a tile of 2^16 or more, before the win tile (or after
 // it, in a profile that plays on). It packs the board into a word (cell i
 // in bits 4i to 4i+3), keeps the whole state in a few local variables,
-// slides with the row tables written out in the loop, and writes the
-// state back when it stops. It leaves every uncommon event to move and
+// slides it by the row tables (packed.slide), and writes the state back
+// when it stops. It leaves every uncommon event to move and
 // Do: it stops before an action that is not a move, a move that changes
 // nothing, one that makes a tile of 2^16 or more or might make the win
 // tile, and a given spawn the rules refuse (which move then words); and it
@@ -30,19 +27,15 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 	case st.maxExp > 15 || st.result != Playing || st.won && g.r.p.Win.Then != Continue && !st.keep:
 		return 0
 	}
-	// guard: the loop stops before a move whose table entries' points
-	// (a quarter of the points gained) add up to guard or more. A table
-	// entry for a row that makes a tile of 2^16 or more (rowEscape)
-	// counts 2^15 there, so the guard is at most 2^15; a move gaining
-	// 2^17 without one is left to move too, which is rare and harmless. A
+	// guard: the loop stops before a move gaining guard points or more. A
 	// move gaining the win tile's value might make it, which changes won
-	// and may end the run: the guard is at most that too.
-	guard := uint32(rowEscape >> 16)
-	if r.winValue != 0 && !st.won {
+	// and may end the run.
+	guard := ^uint64(0)
+	if r.p.Win.Tile != 0 && !st.won {
 		if st.maxExp >= r.winExp {
 			return 0
 		}
-		guard = uint32(min(r.winValue/4, uint64(guard)))
+		guard = r.p.Win.Tile
 	}
 	// Every action the loop takes is a counted move, so the move limit is
 	// a bound on n; and a move the loop takes gains at most 2^18 (four
@@ -71,27 +64,16 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 	var boards [2]uint64
 	spawnExp, total, mask := &r.spawnTable, r.spawnTotal, r.spawnMask
 	blocked := false
-loop:
 	for ; n < len(actions); n++ {
-		// The slide: four row-table lookups (see packed.slide).
-		var q uint64
-		var e0, e1, e2, e3 rowEntry
 		a := actions[n]
-		t := rowTables[a&1]
-		switch a {
-		case MoveLeft, MoveRight:
-			e0, e1, e2, e3 = t[uint16(lo)], t[uint16(lo>>16)], t[uint16(lo>>32)], t[uint16(lo>>48)]
-			q = uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48
-		case MoveUp, MoveDown:
-			e0, e1, e2, e3 = t[column(lo)], t[column(lo>>4)], t[column(lo>>8)], t[column(lo>>12)]
-			q = transposeLo(uint64(e0&0xFFFF) | uint64(e1&0xFFFF)<<16 | uint64(e2&0xFFFF)<<32 | uint64(e3&0xFFFF)<<48)
-		default:
-			break loop
-		}
-		quarter := uint32(e0>>16 + e1>>16 + e2>>16 + e3>>16)
-		if q == lo || quarter >= guard {
+		if a > MoveRight {
 			break
 		}
+		p, gained, ok := packed{lo}.slide(Direction(a))
+		if !ok || p.lo == lo || gained >= guard {
+			break
+		}
+		q := p.lo
 		empty := zeroNibbles(q)
 		if given {
 			// In a cell the slide left empty, of a value the profile
@@ -112,13 +94,13 @@ loop:
 		} else {
 			// As tp1 draws it: the value, then the cell.
 			rs += rngGamma
-			v := weightDraw(splitMix(rs), total)
+			v := splitMix(rs) % total
 			rs += rngGamma
 			shift := spawnShift(empty, splitMix(rs))
 			boards[n&1] = lo
 			lo = q | uint64(spawnExp[v&63])<<(shift&63) // &63: the compiler need not check the shift
 		}
-		score += uint64(quarter) << 2
+		score += gained
 		if empty&(empty-1) == 0 && (packed{lo: lo}).blocked() {
 			blocked = true
 			n++
@@ -137,7 +119,7 @@ loop:
 		_, lastGained, _ := prev.slide(Direction(actions[n-1]))
 		g.prev = *st
 		unpackCells(&g.prev.b, prev.lo)
-		g.prev.score, g.prev.moves, g.prev.result, g.prev.maxExp = score-lastGained, st.moves+n-1, Playing, prev.maxExp()
+		g.prev.score, g.prev.moves, g.prev.result, g.prev.maxExp = score-lastGained, st.moves+n-1, Playing, g.prev.b.maxExp()
 		if !given {
 			g.prev.rng = RNG{rs - rngGamma - rngGamma}
 		}
@@ -145,34 +127,23 @@ loop:
 	}
 	unpackCells(&st.b, lo)
 	st.score, st.moves, st.rng, st.result = score, st.moves+n, RNG{rs}, result
-	st.maxExp = (packed{lo: lo}).maxExp()
+	st.maxExp = st.b.maxExp()
 	return n
 }
 
 // packCells returns the cells of a 4x4 board whose exponents are at most
 // 15 as nibbles, cell i in bits 4i to 4i+3.
-func packCells(b *Board) uint64 {
-	return packHalf(binary.LittleEndian.Uint64(b.cells[0:8])) | packHalf(binary.LittleEndian.Uint64(b.cells[8:16]))<<32
-}
-
-// packHalf gathers the low nibbles of x's eight bytes into 32 bits.
-func packHalf(x uint64) uint64 {
-	x = (x | x>>4) & 0x00FF00FF00FF00FF
-	x = (x | x>>8) & 0x0000FFFF0000FFFF
-	return (x | x>>16) & 0xFFFFFFFF
+func packCells(b *Board) (lo uint64) {
+	for i, e := range b.cells[:16] {
+		lo |= uint64(e) << (4 * i)
+	}
+	return lo
 }
 
 // unpackCells sets the cells of the 4x4 board b to the nibbles of lo, as
 // packCells reads them.
 func unpackCells(b *Board, lo uint64) {
-	binary.LittleEndian.PutUint64(b.cells[0:8], spreadHalf(lo))
-	binary.LittleEndian.PutUint64(b.cells[8:16], spreadHalf(lo>>32))
-}
-
-// spreadHalf spreads the eight nibbles of x's low 32 bits into bytes.
-func spreadHalf(x uint64) uint64 {
-	x &= 0xFFFFFFFF
-	x = (x | x<<16) & 0x0000FFFF0000FFFF
-	x = (x | x<<8) & 0x00FF00FF00FF00FF
-	return (x | x<<4) & 0x0F0F0F0F0F0F0F0F
+	for i := range 16 {
+		b.cells[i] = uint8(lo>>(4*i)) & 15
+	}
 }

@@ -54,15 +54,8 @@ func (g *Game) play(actions []Action, spawns []Spawn, open []uint64) (int, error
 		return 0, fmt.Errorf("%d actions but %d spawns", len(actions), len(spawns))
 	}
 	for i := 0; i < len(actions); i++ {
-		var sp []Spawn
-		var o []uint64
-		if spawns != nil {
-			sp = spawns[i:]
-		}
-		if open != nil {
-			o = open[i:]
-		}
-		i += g.fastPlay(actions[i:], sp, o)
+		// A nil spawns or open stays nil: it has no element i, and [0:] of it is nil.
+		i += g.fastPlay(actions[i:], spawns[min(i, len(spawns)):], open[min(i, len(open)):])
 		if i == len(actions) {
 			break
 		}
@@ -131,11 +124,11 @@ func (g *Game) move(d Direction, given *Spawn, open *uint64) (Step, error) {
 	g.st.maxExp = max(g.st.maxExp, b.maxExp())
 	g.st.score += s.Gained
 	g.st.moves++
-	if !g.st.won && g.r.winValue != 0 {
+	if !g.st.won && g.r.p.Win.Tile != 0 {
 		if g.r.p.Win.When == Reach {
 			g.st.won = g.st.maxExp >= g.r.winExp
 		} else {
-			g.st.won = s.Made(g.r.winValue)
+			g.st.won = s.Made(g.r.p.Win.Tile)
 		}
 	}
 	g.finish(b.Blocked())
@@ -213,5 +206,5 @@ func (g *Game) evaluate(blocked bool) {
 // board that has just had a tile spawned, or at least kept one.
 func (g *Game) blocked() bool {
 	b := &g.st.b
-	return b.Blocked() && (g.r.emptyOver || b.Empty() != b.Cells())
+	return b.Blocked() && (g.r.p.GameOver == NoValidMove || b.Empty() != b.Cells())
 }

@@ -100,7 +100,7 @@ func transposeLo(x uint64) uint64 {
 // It takes four table lookups: left and right look the rows up; up and
 // down gather each column into a row index with one multiply, and
 // transpose the new columns, put together as rows, back (docs/engine.md
-// says what else was tried). The replay loop writes the same lookups out.
+// says what else was tried).
 func (p packed) slide(d Direction) (q packed, gained uint64, ok bool) {
 	table := rowTables[d&1]
 	var e0, e1, e2, e3 rowEntry
@@ -135,7 +135,7 @@ func zeroNibbles(x uint64) uint64 {
 }
 
 // nibbleBits gathers bit 4i of x into bit i, for the 16 nibbles of x
-// whose only bits are bit 0 (as empties gives them).
+// whose only bits are bit 0 (as zeroNibbles gives them).
 func nibbleBits(x uint64) uint64 {
 	x = (x | x>>3) & 0x0303030303030303
 	x = (x | x>>6) & 0x000f000f000f000f
@@ -143,13 +143,10 @@ func nibbleBits(x uint64) uint64 {
 	return (x | x>>24) & 0xffff
 }
 
-// empties returns bit 4i set for every empty cell i.
-func (p packed) empties() uint64 { return zeroNibbles(p.lo) }
-
 // blocked reports whether no move changes the board: it is full and no two
 // neighbours are equal, or it is empty.
 func (p packed) blocked() bool {
-	if e := p.empties(); e != 0 {
+	if e := zeroNibbles(p.lo); e != 0 { // bit 4i for each empty cell i
 		return e == nibbleLSB
 	}
 	const notLastCol = 0x0111011101110111
@@ -159,25 +156,6 @@ func (p packed) blocked() bool {
 	h := zeroNibbles(p.lo^p.lo>>4) & notLastCol
 	v := zeroNibbles(p.lo^p.lo>>16) & notLastRow
 	return h|v == 0
-}
-
-// maxExp returns the largest exponent on the board.
-func (p packed) maxExp() uint8 {
-	// The largest of the 16 nibbles, as bytes, without a branch: the even
-	// and odd nibbles side by side, then halves.
-	const bytes = 0x0F0F0F0F0F0F0F0F
-	m := maxBytes(p.lo&bytes, p.lo>>4&bytes)
-	m = maxBytes(m, m>>32)
-	m = maxBytes(m, m>>16)
-	return uint8(maxBytes(m, m>>8))
-}
-
-// maxBytes returns the larger of a's and b's byte i, for every byte i,
-// each below 128.
-func maxBytes(a, b uint64) uint64 {
-	const high = 0x8080808080808080
-	ge := ((a | high) - b) & high // bit 7 of byte i set where a's is at least b's
-	return b ^ (a^b)&((ge>>7)*0xFF)
 }
 
 // emptyPrefix returns the running counts of the empty-cell bits e (bit 4i

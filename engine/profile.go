@@ -316,8 +316,20 @@ func (p *Profile) Validate() error {
 	if len(p.Targets) > 0 && !slices.Contains(p.Targets, p.Win.Tile) {
 		return bad("targets", "do not include the win tile %d", p.Win.Tile)
 	}
-	if err := p.Break.validate(); err != nil {
-		return err
+	switch br := p.Break; {
+	case br.Limit < 0:
+		return bad("break.limit", "%d is negative (0 means no break)", br.Limit)
+	case br.Limit == 0 && br != (BreakRule{}):
+		return bad("break.limit", "0 (no break) takes no other break settings")
+	case br.Limit == 0: // no break: nothing more to check
+	case br.Limit > MaxBreaks:
+		return bad("break.limit", "%d is above %d", br.Limit, MaxBreaks)
+	case br.Price > MaxSafeInteger:
+		return bad("break.price", "%d is above 2^53-1", br.Price)
+	case br.WhenNoMoves > BreakAllow:
+		return bad("break.whenNoMoves", "invalid value %d", br.WhenNoMoves)
+	case br.Below < 4 || br.Below&(br.Below-1) != 0 || br.Below > MaxTile:
+		return bad("break.below", "%d is not a tile of 4 or more (a break clears the tiles below it)", br.Below)
 	}
 	if p.RNG != "" && !validName(p.RNG) {
 		return bad("rng", "%q is not a generator's name (lower-case letters, digits and single hyphens, at most 64)", p.RNG)
@@ -326,32 +338,6 @@ func (p *Profile) Validate() error {
 	slices.Sort(order)
 	if !slices.Equal(order, []Result{TargetReached, NoMoves, MoveLimitReached}) {
 		return bad("finishOrder", "%v: list target-reached, no-moves and move-limit, each once", p.FinishOrder)
-	}
-	return nil
-}
-
-// validate checks a break rule; errors are [*ProfileError].
-func (b BreakRule) validate() error {
-	bad := func(field, format string, args ...any) error {
-		return &ProfileError{"break." + field, fmt.Sprintf(format, args...)}
-	}
-	switch {
-	case b.Limit < 0:
-		return bad("limit", "%d is negative (0 means no break)", b.Limit)
-	case b.Limit == 0:
-		if b != (BreakRule{}) {
-			return bad("limit", "0 (no break) takes no other break settings")
-		}
-		return nil
-	case b.Limit > MaxBreaks:
-		return bad("limit", "%d is above %d", b.Limit, MaxBreaks)
-	case b.Price > MaxSafeInteger:
-		return bad("price", "%d is above 2^53-1", b.Price)
-	case b.WhenNoMoves > BreakAllow:
-		return bad("whenNoMoves", "invalid value %d", b.WhenNoMoves)
-	}
-	if e, err := tileExp(b.Below); err != nil || e < 2 {
-		return bad("below", "%d is not a tile of 4 or more (a break clears the tiles below it)", b.Below)
 	}
 	return nil
 }
@@ -380,7 +366,8 @@ func (p *Profile) WithSetup(s Setup) (*Profile, error) {
 		if len(p.Targets) == 0 {
 			return nil, fmt.Errorf("profile %s has the fixed win tile %d, not %d", p.Name, p.Win.Tile, target)
 		}
-		return nil, fmt.Errorf("profile %s offers the targets %s, not %d", p.Name, joinUints(p.Targets), target)
+		targets := strings.ReplaceAll(strings.Trim(fmt.Sprint(p.Targets), "[]"), " ", ", ") // [a b] as "a, b"
+		return nil, fmt.Errorf("profile %s offers the targets %s, not %d", p.Name, targets, target)
 	}
 	if s.OpenEnded && !p.OpenEnded && p.Win.Then != Continue {
 		return nil, fmt.Errorf("profile %s has no open-ended play", p.Name)
@@ -416,12 +403,4 @@ func (p *Profile) SpawnValues() string {
 		s[i] = fmt.Sprint(w.Value)
 	}
 	return strings.Join(s, " and ")
-}
-
-func joinUints(vs []uint64) string {
-	s := make([]string, len(vs))
-	for i, v := range vs {
-		s[i] = fmt.Sprint(v)
-	}
-	return strings.Join(s, ", ")
 }

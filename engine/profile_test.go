@@ -238,8 +238,8 @@ func TestSetup(t *testing.T) {
 	if err != nil || p.Win.Tile != 512 || p.Win.Then != Continue || online.Win.Tile != 2048 {
 		t.Errorf("Setup(512, open-ended) = %+v, %v", p, err)
 	}
-	if _, err := online.WithSetup(Setup{1024, false}); err == nil {
-		t.Error("online-2048 accepted target 1024")
+	if _, err := online.WithSetup(Setup{1024, false}); err == nil || err.Error() != "profile online-2048 offers the targets 128, 512, 2048, 4096, not 1024" {
+		t.Errorf("online-2048 took target 1024: %v", err)
 	}
 	if _, err := mustProfile(t, "rosetta").WithSetup(Setup{2048, true}); err == nil {
 		t.Error("rosetta accepted open-ended play")

@@ -7,11 +7,7 @@ import "fmt"
 // compile a profile once, not once a game.
 type Rules struct {
 	p          *Profile
-	winValue   uint64 // the win tile, 0 for none
-	winExp     uint8
-	winStops   bool     // the win ends the run (or pauses it, in a profile that asks)
-	moveLimit  int      // the profile's move limit, 0 for none
-	emptyOver  bool     // an empty board is over (the profile's GameOver is NoValidMove)
+	winExp     uint8    // the win tile's exponent, 0 for none
 	spawnExps  []uint8  // the spawn tiles' exponents, ascending
 	spawnCum   []uint64 // running sums of their weights
 	spawnTotal uint64
@@ -27,20 +23,11 @@ type Rules struct {
 // spawnExp returns the exponent of the tile a spawn's value draw v picks:
 // v mod the total spawn weight, placed among the weights (spawnCum).
 func (r *Rules) spawnExp(v uint64) uint8 {
-	w, i := weightDraw(v, r.spawnTotal), 0
+	w, i := v%r.spawnTotal, 0
 	for w >= r.spawnCum[i] {
 		i++
 	}
 	return r.spawnExps[i]
-}
-
-// weightDraw returns v mod total, dividing by a constant for the total of
-// every built-in profile's weights (a multiply, not a division).
-func weightDraw(v, total uint64) uint64 {
-	if total == 10 {
-		return v % 10
-	}
-	return v % total
 }
 
 // finished states the finishing rule, for every path a move takes: after
@@ -51,8 +38,8 @@ func weightDraw(v, total uint64) uint64 {
 // (moves counted moves, at a profile's limit). It returns Playing when none
 // holds.
 func (r *Rules) finished(won, keep bool, moves int, blocked bool) Result {
-	target := won && r.winStops && !keep
-	limited := r.moveLimit != 0 && moves >= r.moveLimit
+	target := won && r.p.Win.Then != Continue && !keep
+	limited := r.p.MoveLimit != 0 && moves >= r.p.MoveLimit
 	for _, res := range r.p.FinishOrder {
 		switch {
 		case res == TargetReached && target, res == NoMoves && blocked, res == MoveLimitReached && limited:
@@ -69,8 +56,7 @@ func Compile(p *Profile) (*Rules, error) {
 		return nil, fmt.Errorf("profile %s: %w", p.Name, err)
 	}
 	buildTables()
-	r := &Rules{p: p.Clone(), winValue: p.Win.Tile, winStops: p.Win.Then != Continue, moveLimit: p.MoveLimit,
-		emptyOver: p.GameOver == NoValidMove}
+	r := &Rules{p: p.Clone()}
 	if p.Win.Tile != 0 {
 		r.winExp = log2(p.Win.Tile)
 	}
@@ -81,7 +67,7 @@ func Compile(p *Profile) (*Rules, error) {
 		r.spawnMask |= 1 << log2(w.Value)
 	}
 	top := r.spawnExps[len(r.spawnExps)-1]
-	r.recordedFast = p.Rows == 4 && p.Cols == 4 && top < 16 && (r.winValue == 0 || top < r.winExp)
+	r.recordedFast = p.Rows == 4 && p.Cols == 4 && top < 16 && (p.Win.Tile == 0 || top < r.winExp)
 	r.seededFast = r.recordedFast && r.spawnTotal <= uint64(len(r.spawnTable))
 	if r.seededFast {
 		for v := range r.spawnTotal {

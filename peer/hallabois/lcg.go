@@ -1,6 +1,8 @@
 package hallabois
 
 import (
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/tileproof/tileproof/engine"
@@ -56,18 +58,14 @@ func drawSpawn(state uint64, empty int) (next, v uint64, nth int) {
 // plain decimal, with no sign, leading zero or white space, so that every
 // seed has one written form. Errors are [*engine.SeedError].
 func ParseSeed(s string) (uint32, error) {
-	if s == "" || len(s) > 10 {
+	switch {
+	case s == "" || len(s) > 10:
 		return 0, &engine.SeedError{Seed: s, Msg: "a hallabois-lcg seed is a number from 0 to 4294967295 in plain decimal"}
+	case strings.Trim(s, "0123456789") != "" || s[0] == '0' && len(s) > 1:
+		return 0, &engine.SeedError{Seed: s, Msg: "a hallabois-lcg seed is a number from 0 to 4294967295 in plain decimal (no sign, leading zero or white space)"}
 	}
-	var v uint64
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' || c == '0' && i == 0 && len(s) > 1 {
-			return 0, &engine.SeedError{Seed: s, Msg: "a hallabois-lcg seed is a number from 0 to 4294967295 in plain decimal (no sign, leading zero or white space)"}
-		}
-		v = v*10 + uint64(c-'0')
-	}
-	if v > 1<<32-1 {
+	v, err := strconv.ParseUint(s, 10, 32)
+	if err != nil { // a number of ten digits above 2^32-1
 		return 0, &engine.SeedError{Seed: s, Msg: "above 4294967295; a hallabois-lcg seed is a 32-bit number"}
 	}
 	return uint32(v), nil

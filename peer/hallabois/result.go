@@ -54,12 +54,8 @@ func (p *Problem) Error() string { return fmt.Sprintf("%s at %d: %s", p.Kind, p.
 
 // Finding is something in a recording the peer's validator accepts that
 // tileproof's rules would not: where, a kind (see docs/peers.md) and a
-// message.
-type Finding struct {
-	At   int
-	Kind string
-	Msg  string
-}
+// message, the fields of a [Problem].
+type Finding Problem
 
 // MaxFindings bounds the findings a result keeps.
 const MaxFindings = 100

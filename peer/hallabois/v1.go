@@ -56,14 +56,8 @@ type RecordedSpawn struct {
 // every text it does not know is the end marker.
 func v1Dir(text string) Dir {
 	switch text {
-	case "0":
-		return Up
-	case "1":
-		return Right
-	case "2":
-		return Down
-	case "3":
-		return Left
+	case "0", "1", "2", "3": // Up, Right, Down, Left
+		return Dir(text[0] - '0')
 	case "6", "b":
 		return Break
 	}
