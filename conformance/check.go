@@ -147,10 +147,8 @@ type checker struct {
 }
 
 func (c *checker) add(field string, status Status, want, got any, format string, args ...any) {
-	for _, m := range c.mm {
-		if m.Field == field {
-			return // one mismatch a field: a later check of it says the same
-		}
+	if slices.ContainsFunc(c.mm, func(m StepMismatch) bool { return m.Field == field }) {
+		return // one mismatch a field: a later check of it says the same
 	}
 	c.mm = append(c.mm, StepMismatch{Field: field, Status: status, Want: fmt.Sprint(want), Got: fmt.Sprint(got), Text: fmt.Sprintf(format, args...)})
 }
@@ -291,7 +289,7 @@ func (s *session) goneOnStep(step CaseStep, out outcome) (alt CaseStep, parted b
 		}
 		alt.Spawn = step.Spawn
 	case step.Action != "":
-		a, ok := actionNamed(step.Action)
+		a, _, ok := stepAction(step.Action)
 		if !ok {
 			return alt, false, fmt.Errorf("no action %q", step.Action)
 		}
@@ -338,17 +336,6 @@ func goneOnFlags(x *Expect, e Expect, g *engine.Game) {
 	if e.Legal != nil {
 		x.Legal = on.Legal
 	}
-}
-
-// actionNamed returns the action other than a move whose protocol name
-// is name.
-func actionNamed(name string) (engine.Action, bool) {
-	for a := engine.Undo; a <= engine.Break; a++ {
-		if a.String() == name {
-			return a, true
-		}
-	}
-	return 0, false
 }
 
 // compare is check under one reading of the rules: step's.
