@@ -50,7 +50,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 	// (CaseResult.NotApplicable), the not-run column when a check did
 	// not run: a run cut short (its deadline, an interrupt).
 	row := func(cells ...any) {
-		line := fmt.Sprintf("  %-14v %6v %6v %6v %6v", cells[:5]...)
+		line := fmt.Sprintf("  %-14v %6v %6v %6v %7v", cells[:5]...)
 		if total.NotApplicable > 0 {
 			line += fmt.Sprintf(" %6v", cells[5])
 		}
