@@ -119,6 +119,9 @@ func (s *session) play(step CaseStep, n int, res *CaseResult) (out outcome, ok b
 		res.callFailed(err, n, what)
 		return out, false
 	}
+	if r := out.Refusal; r != nil {
+		out.Refusal = &RuleError{r.Code, implMessage(r.Message)}
+	}
 	return out, true
 }
 

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/protocol"
@@ -190,8 +189,8 @@ func Explore(ctx context.Context, impl Impl, opts ExploreOptions) (*Exploration,
 const briefLength = 200
 
 // briefResult returns res with its reason and mismatches' words cut to
-// briefLength bytes, copied: an implementation's message may be 256 KB,
-// and a run keeps a divergence a game (2,000 games held 980 MB).
+// briefLength bytes, copied: a run keeps a divergence a game
+// (docs/security.md).
 func briefResult(res CaseResult) CaseResult {
 	res.Reason = briefText(res.Reason)
 	res.Mismatches = slices.Clone(res.Mismatches)
@@ -208,11 +207,7 @@ func briefText(s string) string {
 	if len(s) <= briefLength {
 		return s
 	}
-	cut := briefLength
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strings.Clone(s[:cut]) + "..."
+	return cutText(s, briefLength) + "..."
 }
 
 // profilesOf returns the profiles to play: the ones asked for, which the

@@ -228,7 +228,7 @@ func sameSeedSameGame(impl Impl, h Hello, p *engine.Profile, res *CaseResult, al
 			mr, err := impl.Move(d, nil)
 			if err != nil {
 				if !res.driverFailure(err, i+1, "move") {
-					res.fail(IllegalHandled, i+1, "move %s: %v", d, err)
+					res.fail(IllegalHandled, i+1, "move %s: %s", d, implMessage(err.Error()))
 				}
 				return
 			}
