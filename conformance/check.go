@@ -313,32 +313,28 @@ func (s *session) goneOnStep(step CaseStep, out outcome) (alt CaseStep, parted b
 	passed := e.Changed != nil && !*e.Changed && alt.Expect.Changed != nil && *alt.Expect.Changed
 	parted = alt.Expect.Error == "" && (e.Error != "" || passed)
 	if !parted && !s.parted {
-		refusal := alt.Expect.Error
-		alt.Expect = e
-		alt.Expect.Error = refusal
-		goneOnFlags(&alt.Expect, e, g)
+		// step's own expectations, with the refusal and the flags step
+		// expects (over, the result, the legal moves) of the run going on.
+		var on Expect
+		expectState(&on, g)
+		x := e
+		x.Error = alt.Expect.Error
+		if e.Over != nil {
+			x.Over = on.Over
+		}
+		if e.Result != nil {
+			x.Result = on.Result
+		}
+		if e.Legal != nil {
+			x.Legal = on.Legal
+		}
+		alt.Expect = x
 		return alt, false, nil
 	}
 	if e.Legal == nil {
 		alt.Expect.Legal = nil
 	}
 	return alt, parted, nil
-}
-
-// goneOnFlags sets in x the flags e expects (over, the result, the legal
-// moves) as game g, the run going on, has them.
-func goneOnFlags(x *Expect, e Expect, g *engine.Game) {
-	var on Expect
-	expectState(&on, g)
-	if e.Over != nil {
-		x.Over = on.Over
-	}
-	if e.Result != nil {
-		x.Result = on.Result
-	}
-	if e.Legal != nil {
-		x.Legal = on.Legal
-	}
 }
 
 // compare is check under one reading of the rules: step's.
