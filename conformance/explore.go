@@ -129,12 +129,7 @@ func Explore(ctx context.Context, impl Impl, opts ExploreOptions) (*Exploration,
 	canLoad := loader && hello.Has(protocol.LoadState) && hello.Has(protocol.ForceSpawn)
 	seeded := hello.Has(protocol.SeedTP1)
 	if !canLoad && !seeded {
-		var missing []string
-		for _, f := range []string{protocol.LoadState, protocol.ForceSpawn, protocol.SeedTP1} {
-			if !hello.Has(f) {
-				missing = append(missing, f)
-			}
-		}
+		missing := slices.DeleteFunc([]string{protocol.LoadState, protocol.ForceSpawn, protocol.SeedTP1}, hello.Has)
 		return nil, &UnsupportedError{hello, missing}
 	}
 	profiles, err := profilesOf(hello, opts.Profiles, opts.Known)

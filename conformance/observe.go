@@ -380,13 +380,7 @@ func choose(mirror *engine.Game, pl player.Player, noop *rand.Rand, keep bool) e
 		return engine.Action(engine.Left)
 	}
 	if noop != nil && noop.IntN(10) == 0 {
-		var stuck []engine.Direction
-		for _, d := range engine.Directions {
-			if !mirror.Legal(d) {
-				stuck = append(stuck, d)
-			}
-		}
-		if len(stuck) > 0 {
+		if stuck := slices.DeleteFunc(slices.Clone(engine.Directions[:]), mirror.Legal); len(stuck) > 0 {
 			return engine.Action(stuck[noop.IntN(len(stuck))])
 		}
 	}

@@ -320,13 +320,7 @@ func caseNeeds(c *Case, p *engine.Profile) []string {
 // features is skipped for an implementation that declares h ("needs
 // load-state, seed-tp1"), or "" when it declares them all.
 func missingReason(h Hello, profile string, needs []string) string {
-	var missing []string
-	for _, f := range needs {
-		if !h.hasUnder(profile, f) {
-			missing = append(missing, f)
-		}
-	}
-	if len(missing) > 0 {
+	if missing := slices.DeleteFunc(slices.Clone(needs), func(f string) bool { return h.hasUnder(profile, f) }); len(missing) > 0 {
 		return "needs " + strings.Join(missing, ", ")
 	}
 	return ""
