@@ -67,9 +67,10 @@ type Exploration struct {
 	// [Explore]).
 	LateGames int
 	// Divergences are at most one a game (a game stops at its first),
-	// the first of each kind whole, each later one with its words (its
-	// reason, its mismatches) cut to 200 bytes: they are counted, not
-	// shown.
+	// the first of each kind as a case's result keeps it (the
+	// implementation's message to 4 KiB), each later one with its words
+	// (its reason, its mismatches) cut to 200 bytes: they are counted,
+	// not shown.
 	Divergences []ExploreDivergence
 	// Stopped says why the run ended before its games were all played
 	// (the context's cause: a deadline, an interrupt); "" when it ended
