@@ -126,20 +126,19 @@ func (r *Report) compare(base *Report) (regressions, fixes, changed []Change) {
 		if res.Unreachable != "" {
 			continue
 		}
-		b, ok := before[res.Key()] // a result new to the run has none: its status is "", not failed
-		ch := Change{Key: res.Key(), Before: b.Status, After: res.Status, Reason: res.Reason}
-		if !ok {
-			ch.Before = "new"
-		}
+		b, ok := before[res.Key()]
 		switch {
+		case !ok:
+			if res.Status.Failed() {
+				regressions = append(regressions, Change{Key: res.Key(), Before: "new", After: res.Status, Reason: res.Reason})
+			}
 		case !b.Status.Failed() && res.Status.Failed():
-			regressions = append(regressions, ch)
+			regressions = append(regressions, Change{Key: res.Key(), Before: b.Status, After: res.Status, Reason: res.Reason})
 		case b.Status.Failed() && res.Status == Pass:
-			ch.Reason = ""
-			fixes = append(fixes, ch)
+			fixes = append(fixes, Change{Key: res.Key(), Before: b.Status, After: res.Status})
 		case b.Status.Failed() && res.Status.Failed() && failureShape(b) != failureShape(res):
-			ch.How = failureShape(b) + " -> " + failureShape(res)
-			changed = append(changed, ch)
+			changed = append(changed, Change{Key: res.Key(), Before: b.Status, After: res.Status, Reason: res.Reason,
+				How: failureShape(b) + " -> " + failureShape(res)})
 		}
 	}
 	return regressions, fixes, changed
