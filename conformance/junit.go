@@ -10,24 +10,22 @@ import (
 
 // The JUnit XML shapes CI systems read.
 type junitSuites struct {
-	XMLName xml.Name `xml:"testsuites"`
-	Name    string   `xml:"name,attr"`
-	junitCounts
-	Suites []junitSuite `xml:"testsuite"`
+	XMLName xml.Name     `xml:"testsuites"`
+	Name    string       `xml:"name,attr"`
+	Tests   int          `xml:"tests,attr"`
+	Fails   int          `xml:"failures,attr"`
+	Errors  int          `xml:"errors,attr,omitempty"`
+	Skips   int          `xml:"skipped,attr"`
+	Suites  []junitSuite `xml:"testsuite"`
 }
 
 type junitSuite struct {
-	Name string `xml:"name,attr"`
-	junitCounts
-	Cases []junitCase `xml:"testcase"`
-}
-
-// junitCounts are a suite's counts, and the whole run's.
-type junitCounts struct {
-	Tests  int `xml:"tests,attr"`
-	Fails  int `xml:"failures,attr"`
-	Errors int `xml:"errors,attr,omitempty"`
-	Skips  int `xml:"skipped,attr"`
+	Name   string      `xml:"name,attr"`
+	Tests  int         `xml:"tests,attr"`
+	Fails  int         `xml:"failures,attr"`
+	Errors int         `xml:"errors,attr,omitempty"`
+	Skips  int         `xml:"skipped,attr"`
+	Cases  []junitCase `xml:"testcase"`
 }
 
 type junitCase struct {
@@ -112,8 +110,8 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 		s.Cases = append(s.Cases, jc)
 	}
 	for _, s := range suites.Suites {
-		t := &suites.junitCounts
-		t.Tests, t.Fails, t.Errors, t.Skips = t.Tests+s.Tests, t.Fails+s.Fails, t.Errors+s.Errors, t.Skips+s.Skips
+		suites.Tests, suites.Fails, suites.Skips = suites.Tests+s.Tests, suites.Fails+s.Fails, suites.Skips+s.Skips
+		suites.Errors += s.Errors
 	}
 	io.WriteString(w, xml.Header)
 	enc := xml.NewEncoder(w)
