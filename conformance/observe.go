@@ -493,11 +493,9 @@ func (r *ObserveResult) WriteReplays(dir string) ([]string, error) {
 // pack laid out as exploration writes one ([Exploration.WriteCases]); it sets
 // each Found's File and returns the files written.
 func (r *ObserveResult) WriteCases(dir string) ([]string, error) {
-	var found Exploration
+	var found Exploration // WriteCases passes over a divergence with none
 	for _, d := range r.Divergences {
-		if d.Found != nil {
-			found.Divergences = append(found.Divergences, ExploreDivergence{Found: d.Found})
-		}
+		found.Divergences = append(found.Divergences, ExploreDivergence{Found: d.Found})
 	}
 	return found.WriteCases(dir)
 }
