@@ -176,10 +176,8 @@ func (r CaseResult) MarshalJSON() ([]byte, error) {
 		}
 		return b.String()
 	}
-	j := resultJSON{r.Case, r.Area, r.Profile, r.Status, r.Reason, r.Step, r.Mismatches, r.Diff(),
-		grid(r.Start), grid(r.Want), grid(r.Got), r.File, r.Line, r.Expected, "", false, nil}
-	j.Unreachable, j.NotApplicable, j.CaseInfo = r.Unreachable, r.NotApplicable, r.Info
-	return json.Marshal(j)
+	return json.Marshal(resultJSON{r.Case, r.Area, r.Profile, r.Status, r.Reason, r.Step, r.Mismatches, r.Diff(),
+		grid(r.Start), grid(r.Want), grid(r.Got), r.File, r.Line, r.Expected, r.Unreachable, r.NotApplicable, r.Info})
 }
 
 // UnmarshalJSON reads a result MarshalJSON wrote (or an older report's,
@@ -200,8 +198,8 @@ func (r *CaseResult) UnmarshalJSON(data []byte) error {
 		return &b
 	}
 	*r = CaseResult{Case: j.Case, Area: j.Area, Profile: j.Profile, Status: j.Status, Reason: j.Reason, Step: j.Step,
-		Mismatches: j.Mismatches, Start: board(j.Start), Want: board(j.Want), Got: board(j.Got), File: j.File, Line: j.Line, Expected: j.Expected}
-	r.Unreachable, r.NotApplicable, r.Info = j.Unreachable, j.NotApplicable, j.CaseInfo
+		Mismatches: j.Mismatches, Start: board(j.Start), Want: board(j.Want), Got: board(j.Got), File: j.File, Line: j.Line, Expected: j.Expected,
+		Unreachable: j.Unreachable, NotApplicable: j.NotApplicable, Info: j.CaseInfo}
 	return nil
 }
 
