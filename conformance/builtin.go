@@ -154,11 +154,11 @@ func (b *Builtin) Do(action string) (ImplState, error) {
 	if b.game == nil {
 		return ImplState{}, &DriverError{ProtocolError, action + " before new or load"}
 	}
-	do := map[string]func() error{"undo": b.game.Undo, "end-run": b.game.EndRun, "keep-playing": b.game.KeepPlaying}[action]
-	if do == nil {
+	a, _, ok := stepAction(action)
+	if !ok {
 		return ImplState{}, &RuleError{"unsupported", "unknown action " + action}
 	}
-	if err := do(); err != nil {
+	if _, err := b.game.Do(a); err != nil {
 		return ImplState{}, ruleError(err)
 	}
 	return engineState(b.game), nil

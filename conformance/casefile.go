@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 	"github.com/tileproof/tileproof/protocol"
 	"go.yaml.in/yaml/v3"
@@ -38,19 +39,19 @@ func validCaseID(id string) bool {
 // refusals are the refusals an expectation can name.
 var refusals = []string{"illegal-move", "finished", "unsupported", "no-undo", "not-stopped", "bad-spawn", "overflow"}
 
-// actionFeature returns the feature that an action a step can play
-// needs (a switch, not a map: a map would be built when the program
-// starts, which TestNoInitWork forbids).
-func actionFeature(action string) (string, bool) {
-	switch action {
+// stepAction returns the action other than a move that a step names, and
+// the feature it needs (a switch, not a map: a map would be built when
+// the program starts, which TestNoInitWork forbids).
+func stepAction(name string) (engine.Action, string, bool) {
+	switch name {
 	case "undo":
-		return protocol.Undo, true
+		return engine.Undo, protocol.Undo, true
 	case "end-run":
-		return protocol.EndRun, true
+		return engine.EndRun, protocol.EndRun, true
 	case "keep-playing":
-		return protocol.KeepPlaying, true
+		return engine.KeepPlaying, protocol.KeepPlaying, true
 	}
-	return "", false
+	return 0, "", false
 }
 
 // parseCases reads one case file; file is its path in the pack (the area
@@ -150,7 +151,7 @@ func (st *CaseStep) check() ([]string, error) {
 	case st.Move != nil && st.Action != "":
 		return nil, errors.New("a step has a move or an action, not both")
 	case st.Action != "":
-		f, ok := actionFeature(st.Action)
+		_, f, ok := stepAction(st.Action)
 		if !ok {
 			return nil, fmt.Errorf("unknown action %q (undo, end-run or keep-playing)", st.Action)
 		}

@@ -119,6 +119,9 @@ func (s *session) play(step CaseStep, n int, res *CaseResult) (out outcome, ok b
 		res.callFailed(err, n, what)
 		return out, false
 	}
+	if r := out.Refusal; r != nil {
+		out.Refusal = &RuleError{r.Code, implMessage(r.Message)}
+	}
 	return out, true
 }
 
@@ -147,10 +150,8 @@ type checker struct {
 }
 
 func (c *checker) add(field string, status Status, want, got any, format string, args ...any) {
-	for _, m := range c.mm {
-		if m.Field == field {
-			return // one mismatch a field: a later check of it says the same
-		}
+	if slices.ContainsFunc(c.mm, func(m StepMismatch) bool { return m.Field == field }) {
+		return // one mismatch a field: a later check of it says the same
 	}
 	c.mm = append(c.mm, StepMismatch{Field: field, Status: status, Want: fmt.Sprint(want), Got: fmt.Sprint(got), Text: fmt.Sprintf(format, args...)})
 }
@@ -291,7 +292,7 @@ func (s *session) goneOnStep(step CaseStep, out outcome) (alt CaseStep, parted b
 		}
 		alt.Spawn = step.Spawn
 	case step.Action != "":
-		a, ok := actionNamed(step.Action)
+		a, _, ok := stepAction(step.Action)
 		if !ok {
 			return alt, false, fmt.Errorf("no action %q", step.Action)
 		}
@@ -312,43 +313,28 @@ func (s *session) goneOnStep(step CaseStep, out outcome) (alt CaseStep, parted b
 	passed := e.Changed != nil && !*e.Changed && alt.Expect.Changed != nil && *alt.Expect.Changed
 	parted = alt.Expect.Error == "" && (e.Error != "" || passed)
 	if !parted && !s.parted {
-		refusal := alt.Expect.Error
-		alt.Expect = e
-		alt.Expect.Error = refusal
-		goneOnFlags(&alt.Expect, e, g)
+		// step's own expectations, with the refusal and the flags step
+		// expects (over, the result, the legal moves) of the run going on.
+		var on Expect
+		expectState(&on, g)
+		x := e
+		x.Error = alt.Expect.Error
+		if e.Over != nil {
+			x.Over = on.Over
+		}
+		if e.Result != nil {
+			x.Result = on.Result
+		}
+		if e.Legal != nil {
+			x.Legal = on.Legal
+		}
+		alt.Expect = x
 		return alt, false, nil
 	}
 	if e.Legal == nil {
 		alt.Expect.Legal = nil
 	}
 	return alt, parted, nil
-}
-
-// goneOnFlags sets in x the flags e expects (over, the result, the legal
-// moves) as game g, the run going on, has them.
-func goneOnFlags(x *Expect, e Expect, g *engine.Game) {
-	var on Expect
-	expectState(&on, g)
-	if e.Over != nil {
-		x.Over = on.Over
-	}
-	if e.Result != nil {
-		x.Result = on.Result
-	}
-	if e.Legal != nil {
-		x.Legal = on.Legal
-	}
-}
-
-// actionNamed returns the action other than a move whose protocol name
-// is name.
-func actionNamed(name string) (engine.Action, bool) {
-	for a := engine.Undo; a <= engine.Break; a++ {
-		if a.String() == name {
-			return a, true
-		}
-	}
-	return 0, false
 }
 
 // compare is check under one reading of the rules: step's.

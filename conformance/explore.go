@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/protocol"
@@ -68,9 +67,10 @@ type Exploration struct {
 	// [Explore]).
 	LateGames int
 	// Divergences are at most one a game (a game stops at its first),
-	// the first of each kind whole, each later one with its words (its
-	// reason, its mismatches) cut to 200 bytes: they are counted, not
-	// shown.
+	// the first of each kind as a case's result keeps it (the
+	// implementation's message to 4 KiB), each later one with its words
+	// (its reason, its mismatches) cut to 200 bytes: they are counted,
+	// not shown.
 	Divergences []ExploreDivergence
 	// Stopped says why the run ended before its games were all played
 	// (the context's cause: a deadline, an interrupt); "" when it ended
@@ -130,12 +130,7 @@ func Explore(ctx context.Context, impl Impl, opts ExploreOptions) (*Exploration,
 	canLoad := loader && hello.Has(protocol.LoadState) && hello.Has(protocol.ForceSpawn)
 	seeded := hello.Has(protocol.SeedTP1)
 	if !canLoad && !seeded {
-		var missing []string
-		for _, f := range []string{protocol.LoadState, protocol.ForceSpawn, protocol.SeedTP1} {
-			if !hello.Has(f) {
-				missing = append(missing, f)
-			}
-		}
+		missing := slices.DeleteFunc([]string{protocol.LoadState, protocol.ForceSpawn, protocol.SeedTP1}, hello.Has)
 		return nil, &UnsupportedError{hello, missing}
 	}
 	profiles, err := profilesOf(hello, opts.Profiles, opts.Known)
@@ -190,8 +185,8 @@ func Explore(ctx context.Context, impl Impl, opts ExploreOptions) (*Exploration,
 const briefLength = 200
 
 // briefResult returns res with its reason and mismatches' words cut to
-// briefLength bytes, copied: an implementation's message may be 256 KB,
-// and a run keeps a divergence a game (2,000 games held 980 MB).
+// briefLength bytes, copied: a run keeps a divergence a game
+// (docs/security.md).
 func briefResult(res CaseResult) CaseResult {
 	res.Reason = briefText(res.Reason)
 	res.Mismatches = slices.Clone(res.Mismatches)
@@ -208,11 +203,7 @@ func briefText(s string) string {
 	if len(s) <= briefLength {
 		return s
 	}
-	cut := briefLength
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strings.Clone(s[:cut]) + "..."
+	return cutText(s, briefLength) + "..."
 }
 
 // profilesOf returns the profiles to play: the ones asked for, which the

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"encoding/xml"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -223,7 +224,7 @@ func TestExploreKeepsLittle(t *testing.T) {
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	if len(rep.Divergences) != 100 || !strings.Contains(rep.Divergences[0].Result.Reason, longRefusal) {
+	if len(rep.Divergences) != 100 || !strings.Contains(rep.Divergences[0].Result.Reason, longRefusal[:maxMessage-16]) { // the first: the message bounded (TestLongMessageBounded)
 		t.Fatalf("%d divergences", len(rep.Divergences))
 	}
 	if d := rep.Divergences[99].Result.Reason; len(d) > 250 || !strings.HasPrefix(d, "move ") {
@@ -233,4 +234,65 @@ func TestExploreKeepsLittle(t *testing.T) {
 		t.Errorf("the exploration holds %.1f MB of heap", float64(n)/(1<<20))
 	}
 	runtime.KeepAlive(rep)
+}
+
+// longStartRefuser is the engine refusing every new game and load with
+// the longest message allowed: each case fails at its start.
+type longStartRefuser struct{ *Builtin }
+
+func (l longStartRefuser) New(profile, seed string, setup *engine.Setup) (ImplState, error) {
+	return ImplState{}, &RuleError{Code: "unsupported", Message: longRefusal}
+}
+
+func (l longStartRefuser) Load(profile string, st LoadState) (ImplState, error) {
+	return ImplState{}, &RuleError{Code: "unsupported", Message: longRefusal}
+}
+
+// longFailer is the engine whose every move fails in the driver, the
+// driver's message as long as the longest refusal.
+type longFailer struct{ *Builtin }
+
+func (l longFailer) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	return MoveResult{}, &DriverError{Status: ProtocolError, Msg: longRefusal}
+}
+
+// TestLongMessageBounded: a result keeps the first maxMessage bytes of an
+// implementation's message and a note of how many it cut, however the
+// message came (a refusal the rules do not make, a failed start, a
+// property check's move, a driver's error), so that every report holds
+// the bounded text.
+func TestLongMessageBounded(t *testing.T) {
+	kept := longRefusal[:maxMessage-16] // a refusal's code may come first
+	note := regexp.MustCompile(`\.\.\. \(2580[0-9]{2} bytes cut\)`)
+	for _, impl := range []Impl{longRefuser{&Builtin{}}, longStartRefuser{&Builtin{}}, longFailer{&Builtin{}}} {
+		pack, err := DefaultPack()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run(t.Context(), pack, impl, Options{Profiles: []string{"classic"}, Properties: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bounded := 0
+		for _, res := range rep.Results {
+			if len(res.Reason) > maxMessage+1000 {
+				t.Fatalf("%s: a reason of %d bytes", res.Key(), len(res.Reason))
+			}
+			if strings.Contains(res.Reason, kept) && note.MatchString(res.Reason) {
+				bounded++
+			}
+		}
+		if bounded < 10 {
+			t.Errorf("%T: %d reasons keep the message's first %d bytes and the note %q", impl, bounded, maxMessage, note)
+		}
+		var text, js, junit strings.Builder
+		rep.WriteText(&text, true)
+		rep.WriteJSON(&js)
+		rep.WriteJUnit(&junit)
+		for form, out := range map[string]string{"text": text.String(), "JSON": js.String(), "JUnit": junit.String()} {
+			if strings.Contains(out, longRefusal[:maxMessage+4]) || !note.MatchString(out) {
+				t.Errorf("%T: the %s report (%d bytes) holds more of the message than its first %d bytes, or no note", impl, form, len(out), maxMessage)
+			}
+		}
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/xml"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/tileproof/tileproof/internal/safetext"
 )
@@ -99,7 +98,12 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			jc.Skipped = &junitSkipped{"fails on a state no game reaches (" + res.Unreachable + "): " + string(res.Status) + ": " + reason}
 			s.Skips++
 		case res.Status.Failed():
-			jc.Failure = &junitFailure{Message: reason, Type: string(res.Status), Text: safetext.TerminalLines(failureText(res))}
+			// The detail: every mismatch of the step, and the diff of its boards.
+			var failureText string
+			for _, m := range res.Mismatches {
+				failureText += m.Text + "\n"
+			}
+			jc.Failure = &junitFailure{Message: reason, Type: string(res.Status), Text: safetext.TerminalLines(failureText + res.Diff())}
 			s.Fails++
 		}
 		s.Tests++
@@ -117,15 +121,4 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
-}
-
-// failureText is a failure's detail for JUnit: every mismatch of its step,
-// and the diff of its boards.
-func failureText(res CaseResult) string {
-	var sb strings.Builder
-	for _, m := range res.Mismatches {
-		sb.WriteString(m.Text + "\n")
-	}
-	sb.WriteString(res.Diff())
-	return sb.String()
 }

@@ -83,18 +83,14 @@ func WriteMatrix(w io.Writer, reports []*Report) error {
 		fmt.Fprintf(w, "| %s | %s |\n", strings.Join(rw.labels, "<br>"), strings.Join(rw.cells, " | "))
 	}
 
-	var failing []*Report
+	intro := "\nWhat failed first, case by case (the profiles it failed under):\n\n" // before the first report that failed
 	for _, r := range reports {
-		if failed, _ := r.Failures(); len(failed) > 0 {
-			failing = append(failing, r)
-		}
-	}
-	if len(failing) == 0 {
-		return nil
-	}
-	fmt.Fprintf(w, "\nWhat failed first, case by case (the profiles it failed under):\n\n")
-	for _, r := range failing {
 		failed, _ := r.Failures()
+		if len(failed) == 0 {
+			continue
+		}
+		fmt.Fprint(w, intro)
+		intro = ""
 		var cases []string // in order of first failure
 		profiles := map[string][]string{}
 		status := map[string]Status{}

@@ -204,8 +204,8 @@ func TestNotApplicableReports(t *testing.T) {
 	r.WriteText(&text, true)
 	for _, want := range []string{
 		"  area           passed failed  xfail skipped    n/a\n",
-		"  core                1      0      0      0      1\n",
-		"  total               1      0      0      1      1\n",
+		"  core                1      0      0       0      1\n",
+		"  total               1      0      0       1      1\n",
 		"skip  core/size-3x3 [online-2048]: not applicable: profile online-2048 plays only 4x4 boards (the case needs size:3x3)\n",
 	} {
 		if !strings.Contains(text.String(), want) {
@@ -254,5 +254,45 @@ func TestNotApplicableReports(t *testing.T) {
 	}
 	if !strings.Contains(only.String(), "| n/a (1) | n/a (1) |") {
 		t.Errorf("matrix of a case not applicable alone:\n%s", only.String())
+	}
+}
+
+// TestTextTableAligned: each header of the text report's table ends in
+// the column its numbers end in, with the n/a and not-run columns and
+// without (before 2026-12-07 "skipped" stood one column past its
+// numbers, and the columns after it with it).
+func TestTextTableAligned(t *testing.T) {
+	for _, results := range [][]CaseResult{
+		{{Case: "core/a", Area: "core", Profile: "classic", Status: Pass}},
+		{{Case: "core/a", Area: "core", Profile: "classic", Status: Skip, NotApplicable: true, Reason: "not applicable: x"}},
+		{{Case: "core/a", Area: "core", Profile: "classic", Status: NotRun, Reason: "not run: x"}},
+		{{Case: "core/a", Area: "core", Profile: "classic", Status: Skip, NotApplicable: true, Reason: "not applicable: x"},
+			{Case: "core/b", Area: "core", Profile: "classic", Status: NotRun, Reason: "not run: x"}},
+	} {
+		r := &Report{Impl: Hello{Name: "impl"}, Results: results}
+		var text strings.Builder
+		r.WriteText(&text, false)
+		var table []string
+		for _, line := range strings.Split(text.String(), "\n") {
+			if strings.HasPrefix(line, "  area ") || strings.HasPrefix(line, "  core ") || strings.HasPrefix(line, "  total ") {
+				table = append(table, line)
+			}
+		}
+		if len(table) != 3 {
+			t.Fatalf("no table in\n%s", text.String())
+		}
+		ends := func(line string) (out []int) {
+			for i := 1; i <= len(line); i++ {
+				if line[i-1] != ' ' && (i == len(line) || line[i] == ' ') {
+					out = append(out, i)
+				}
+			}
+			return out[1:] // the area's name is left-aligned
+		}
+		for _, row := range table[1:] {
+			if !slices.Equal(ends(table[0]), ends(row)) {
+				t.Errorf("the headers and the numbers do not line up:\n%s\n%s", table[0], row)
+			}
+		}
 	}
 }

@@ -99,7 +99,7 @@ func TestNotRunReported(t *testing.T) {
 	var text strings.Builder
 	r.WriteText(&text, false)
 	for _, want := range []string{"NOT RUN  2 checks: the run was cut short: the run's deadline (--run-timeout 2s) has passed",
-		"not-run\n", "  total               1      0      0      0       2\n"} {
+		"not-run\n", "  total               1      0      0       0       2\n"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text: no %q in\n%s", want, text.String())
 		}

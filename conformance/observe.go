@@ -206,7 +206,7 @@ type ObservedGame struct {
 	Replay     *replay.Replay // the game as the implementation played it (its claim the implementation's state)
 	Steps      int            // steps compared
 	Divergence *CaseResult    // the first step that left the rules; nil when none did
-	spawns     []engine.Spawn // the start tiles, then each counted move's spawn
+	spawns     []engine.Spawn // each counted move's spawn
 	afters     []engine.Board // each counted move's board, spawn included
 	// history is the mirror's state before each action played, moves the
 	// actions with the implementation's spawns: what exploration shrinks
@@ -254,7 +254,6 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts ObservedG
 		g.Divergence = &res
 		return g, nil
 	}
-	g.spawns = startTiles(start)
 	// The start: the state a game of the rules has on that board.
 	first := stateStep(mirror)
 	if !opts.Legal {
@@ -381,28 +380,11 @@ func choose(mirror *engine.Game, pl player.Player, noop *rand.Rand, keep bool) e
 		return engine.Action(engine.Left)
 	}
 	if noop != nil && noop.IntN(10) == 0 {
-		var stuck []engine.Direction
-		for _, d := range engine.Directions {
-			if !mirror.Legal(d) {
-				stuck = append(stuck, d)
-			}
-		}
-		if len(stuck) > 0 {
+		if stuck := slices.DeleteFunc(slices.Clone(engine.Directions[:]), mirror.Legal); len(stuck) > 0 {
 			return engine.Action(stuck[noop.IntN(len(stuck))])
 		}
 	}
 	return engine.Action(pl.Choose(mirror))
-}
-
-// startTiles returns a start board's tiles as spawns, row by row.
-func startTiles(b engine.Board) []engine.Spawn {
-	var out []engine.Spawn
-	for c := range b.Cells() {
-		if v := b.At(c/b.Cols(), c%b.Cols()); v != 0 {
-			out = append(out, engine.Spawn{Row: c / b.Cols(), Col: c % b.Cols(), Value: v})
-		}
-	}
-	return out
 }
 
 // observer pools a profile's observed games for the checks across them.
@@ -425,19 +407,18 @@ func (o *observer) add(g *ObservedGame) {
 	if o.openings == nil {
 		o.openings, o.counted = map[string]int{}, map[string]bool{}
 	}
-	spawns := g.spawns[len(g.spawns)-len(g.afters):]
 	key := g.Replay.Start.String()
-	for _, s := range spawns[:min(openingSpawns, len(spawns))] {
+	for _, s := range g.spawns[:min(openingSpawns, len(g.spawns))] {
 		key += fmt.Sprintf(" %d", s.Value)
 	}
 	if !o.counted[key] {
 		o.counted[key] = true
 		o.counter.Start(*g.Replay.Start)
 		for i, after := range g.afters {
-			o.counter.Count(after, spawns[i])
+			o.counter.Count(after, g.spawns[i])
 		}
 	}
-	if len(spawns) < openingSpawns {
+	if len(g.spawns) < openingSpawns {
 		return
 	}
 	o.openings[key]++
@@ -512,11 +493,9 @@ func (r *ObserveResult) WriteReplays(dir string) ([]string, error) {
 // pack laid out as exploration writes one ([Exploration.WriteCases]); it sets
 // each Found's File and returns the files written.
 func (r *ObserveResult) WriteCases(dir string) ([]string, error) {
-	var found Exploration
+	var found Exploration // WriteCases passes over a divergence with none
 	for _, d := range r.Divergences {
-		if d.Found != nil {
-			found.Divergences = append(found.Divergences, ExploreDivergence{Found: d.Found})
-		}
+		found.Divergences = append(found.Divergences, ExploreDivergence{Found: d.Found})
 	}
 	return found.WriteCases(dir)
 }

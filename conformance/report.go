@@ -1,7 +1,8 @@
 package conformance
 
 import (
-	"sort"
+	"maps"
+	"slices"
 )
 
 // AreaSummary counts a report's results by area: passed, failed (unexpected),
@@ -51,10 +52,9 @@ func (r *Report) Summaries() (areas []AreaSummary, total AreaSummary) {
 			}
 		}
 	}
-	for _, s := range by {
-		areas = append(areas, *s)
+	for _, a := range slices.Sorted(maps.Keys(by)) {
+		areas = append(areas, *by[a])
 	}
-	sort.Slice(areas, func(i, j int) bool { return areas[i].Area < areas[j].Area })
 	return areas, total
 }
 
@@ -77,11 +77,5 @@ func (res CaseResult) notApplicable() bool { return res.Status == Skip && res.No
 
 // where returns the results that keep keeps, in order.
 func (r *Report) where(keep func(CaseResult) bool) []CaseResult {
-	var out []CaseResult
-	for _, res := range r.Results {
-		if keep(res) {
-			out = append(out, res)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(r.Results), func(res CaseResult) bool { return !keep(res) })
 }

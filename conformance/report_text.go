@@ -15,13 +15,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 	for _, res := range r.Results {
 		switch {
 		case res.Status.Failed() && res.Expected == "" && res.Unreachable == "":
-			fmt.Fprintf(w, "FAIL  %s [%s] %s", res.Case, safetext.Terminal(res.Profile), res.Status)
-			if res.Step > 0 {
-				fmt.Fprintf(w, " at step %d", res.Step)
-			}
-			if res.File != "" { // a property check has no file
-				fmt.Fprintf(w, " (%s:%d)", res.File, res.Line)
-			}
+			writeHead(w, "FAIL  ", res)
 			fmt.Fprintf(w, "\n      %s\n", safetext.TerminalLines(res.summary("      ")))
 			if res.Got != nil {
 				writeBoards(w, res, "      ")
@@ -37,13 +31,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 	if unreachable := r.UnreachableFailures(); len(unreachable) > 0 {
 		fmt.Fprintf(w, "\nOn states no game reaches (reported apart; they fail the run only with --strict):\n")
 		for _, res := range unreachable {
-			fmt.Fprintf(w, "UNREACHABLE  %s [%s] %s", res.Case, safetext.Terminal(res.Profile), res.Status)
-			if res.Step > 0 {
-				fmt.Fprintf(w, " at step %d", res.Step)
-			}
-			if res.File != "" {
-				fmt.Fprintf(w, " (%s:%d)", res.File, res.Line)
-			}
+			writeHead(w, "UNREACHABLE  ", res)
 			fmt.Fprintf(w, ": %s\n      (%s)\n", safetext.TerminalLines(res.summary("      ")), res.Unreachable)
 		}
 	}
@@ -62,7 +50,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 	// (CaseResult.NotApplicable), the not-run column when a check did
 	// not run: a run cut short (its deadline, an interrupt).
 	row := func(cells ...any) {
-		line := fmt.Sprintf("  %-14v %6v %6v %6v %6v", cells[:5]...)
+		line := fmt.Sprintf("  %-14v %6v %6v %6v %7v", cells[:5]...)
 		if total.NotApplicable > 0 {
 			line += fmt.Sprintf(" %6v", cells[5])
 		}
@@ -79,6 +67,18 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 		fmt.Fprintf(w, "  and %d failed on states no game reaches, not counted above\n", total.Unreachable)
 	}
 	fmt.Fprintf(w, "  in %.3fs\n", r.Duration.Seconds())
+}
+
+// writeHead writes a failure's first words after tag: CASE [PROFILE]
+// STATUS, the step and the case's file (a property check has none).
+func writeHead(w io.Writer, tag string, res CaseResult) {
+	fmt.Fprintf(w, "%s%s [%s] %s", tag, res.Case, safetext.Terminal(res.Profile), res.Status)
+	if res.Step > 0 {
+		fmt.Fprintf(w, " at step %d", res.Step)
+	}
+	if res.File != "" {
+		fmt.Fprintf(w, " (%s:%d)", res.File, res.Line)
+	}
 }
 
 // writeBoards writes a failure's boards side by side: the board the step

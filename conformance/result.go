@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
@@ -175,10 +176,8 @@ func (r CaseResult) MarshalJSON() ([]byte, error) {
 		}
 		return b.String()
 	}
-	j := resultJSON{r.Case, r.Area, r.Profile, r.Status, r.Reason, r.Step, r.Mismatches, r.Diff(),
-		grid(r.Start), grid(r.Want), grid(r.Got), r.File, r.Line, r.Expected, "", false, nil}
-	j.Unreachable, j.NotApplicable, j.CaseInfo = r.Unreachable, r.NotApplicable, r.Info
-	return json.Marshal(j)
+	return json.Marshal(resultJSON{r.Case, r.Area, r.Profile, r.Status, r.Reason, r.Step, r.Mismatches, r.Diff(),
+		grid(r.Start), grid(r.Want), grid(r.Got), r.File, r.Line, r.Expected, r.Unreachable, r.NotApplicable, r.Info})
 }
 
 // UnmarshalJSON reads a result MarshalJSON wrote (or an older report's,
@@ -199,9 +198,35 @@ func (r *CaseResult) UnmarshalJSON(data []byte) error {
 		return &b
 	}
 	*r = CaseResult{Case: j.Case, Area: j.Area, Profile: j.Profile, Status: j.Status, Reason: j.Reason, Step: j.Step,
-		Mismatches: j.Mismatches, Start: board(j.Start), Want: board(j.Want), Got: board(j.Got), File: j.File, Line: j.Line, Expected: j.Expected}
-	r.Unreachable, r.NotApplicable, r.Info = j.Unreachable, j.NotApplicable, j.CaseInfo
+		Mismatches: j.Mismatches, Start: board(j.Start), Want: board(j.Want), Got: board(j.Got), File: j.File, Line: j.Line, Expected: j.Expected,
+		Unreachable: j.Unreachable, NotApplicable: j.NotApplicable, Info: j.CaseInfo}
 	return nil
+}
+
+// maxMessage bounds what a result keeps of an implementation's message
+// (a refusal's, a failed call's): its first maxMessage bytes, then a note
+// of how many were cut (docs/security.md). A message may be 65,536
+// four-byte characters, and a run keeps one in every failing result.
+const maxMessage = 4 << 10
+
+// implMessage returns an implementation's message as a result keeps it:
+// whole up to maxMessage bytes, else its first maxMessage bytes (whole
+// characters), copied, and "... (N bytes cut)".
+func implMessage(s string) string {
+	if len(s) <= maxMessage {
+		return s
+	}
+	kept := cutText(s, maxMessage)
+	return fmt.Sprintf("%s... (%d bytes cut)", kept, len(s)-len(kept))
+}
+
+// cutText returns the first n bytes of s, fewer where a character would be
+// cut, copied: the long string it was cut from is not kept alive.
+func cutText(s string, n int) string {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strings.Clone(s[:min(n, len(s))])
 }
 
 // fail records a failure at step (1-based) with no mismatch of its own.
@@ -246,11 +271,11 @@ func (res *CaseResult) stepBoards(before, got engine.Board) {
 func (res *CaseResult) driverFailure(err error, step int, what string) bool {
 	var de *DriverError
 	if errors.As(err, &de) && de.Status == NotRun {
-		res.Status, res.Reason = NotRun, de.Msg // the run's end, not the step's
+		res.Status, res.Reason = NotRun, implMessage(de.Msg) // the run's end, not the step's
 		return true
 	}
 	if errors.As(err, &de) {
-		res.fail(de.Status, step, "%s: %s", what, de.Msg)
+		res.fail(de.Status, step, "%s: %s", what, implMessage(de.Msg))
 		return true
 	}
 	return false
@@ -261,6 +286,6 @@ func (res *CaseResult) driverFailure(err error, step int, what string) bool {
 // its status, any other error as a protocol error.
 func (res *CaseResult) callFailed(err error, step int, what string) {
 	if !res.driverFailure(err, step, what) {
-		res.fail(ProtocolError, step, "%s: %v", what, err)
+		res.fail(ProtocolError, step, "%s: %s", what, implMessage(err.Error()))
 	}
 }

@@ -87,20 +87,6 @@ func HelloOf(impl Impl) (Hello, error) {
 	return hello, nil
 }
 
-// profileOf returns a profile by name: one of known, or a built-in one.
-func profileOf(name string, known []*engine.Profile) (*engine.Profile, error) {
-	for _, p := range known {
-		if p.Name == name {
-			return p, nil
-		}
-	}
-	p, err := engine.BuiltinProfile(name)
-	if err != nil {
-		return nil, fmt.Errorf("unknown profile %q: it is not built in, and no profile file of that name was given (--profile FILE)", name)
-	}
-	return p, nil
-}
-
 // profileNames returns the names of profiles, in order.
 func profileNames(profiles []*engine.Profile) []string {
 	var names []string
@@ -164,10 +150,14 @@ func Profiles(h Hello, asked []string, known []*engine.Profile) ([]*engine.Profi
 		}
 	}
 	var out []*engine.Profile
-	for _, name := range names {
-		p, err := profileOf(name, known)
+	for _, name := range names { // one of known, or a built-in profile
+		if i := slices.IndexFunc(known, func(p *engine.Profile) bool { return p.Name == name }); i >= 0 {
+			out = append(out, known[i])
+			continue
+		}
+		p, err := engine.BuiltinProfile(name)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("unknown profile %q: it is not built in, and no profile file of that name was given (--profile FILE)", name)
 		}
 		out = append(out, p)
 	}
@@ -197,9 +187,9 @@ func Run(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, err
 	for _, c := range checks {
 		failed := false
 		for _, res := range c.run() {
-			if ctx.Err() != nil && cutShort(res.Status) {
-				// The request under way when the run ended: its failure is
-				// the run's end, not the implementation's.
+			if ctx.Err() != nil && (res.Status == Timeout || res.Status == Crash || res.Status == "" || res.Status == NotRun) {
+				// The request under way when the run ended: its failure (a
+				// driver's) is the run's end, not the implementation's.
 				res = notRun(res, ctx)
 			}
 			rep.Append(opts.Expectations, res)
@@ -211,12 +201,6 @@ func Run(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, err
 	}
 	rep.Duration = time.Since(start)
 	return rep, nil
-}
-
-// cutShort reports whether a check with this status may have failed
-// only because the run ended under it: the driver's failures.
-func cutShort(s Status) bool {
-	return s == Timeout || s == Crash || s == "" || s == NotRun
 }
 
 // notRun returns res as not run: the run ended before it ran or while it
@@ -336,13 +320,7 @@ func caseNeeds(c *Case, p *engine.Profile) []string {
 // features is skipped for an implementation that declares h ("needs
 // load-state, seed-tp1"), or "" when it declares them all.
 func missingReason(h Hello, profile string, needs []string) string {
-	var missing []string
-	for _, f := range needs {
-		if !h.hasUnder(profile, f) {
-			missing = append(missing, f)
-		}
-	}
-	if len(missing) > 0 {
+	if missing := slices.DeleteFunc(slices.Clone(needs), func(f string) bool { return h.hasUnder(profile, f) }); len(missing) > 0 {
 		return "needs " + strings.Join(missing, ", ")
 	}
 	return ""

@@ -4,6 +4,7 @@ package conformance
 // cells, same seed same game, no spawn after a move that changes nothing.
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -122,12 +123,8 @@ func startBoards(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha f
 		collision += f * f * startCollisionOf(p, n)
 	}
 	if pairs, lambda, pv := repeatTest(boards, startSample, collision); !seeded && !repeats && pv < alpha {
-		common := order[0] // the most common start, the first started on of a tie
-		for _, b := range order[1:] {
-			if boards[b] > boards[common] {
-				common = b
-			}
-		}
+		// The most common start, the first started on of a tie.
+		common := slices.MaxFunc(order, func(a, b engine.Board) int { return cmp.Compare(boards[a], boards[b]) })
 		if len(boards) == 1 {
 			res.failOn(SpawnWrong, nil, &common, "all %d new games start on the same board, where independent starts all agree with no real chance: the games are not independent (a generator seeded by the clock?)", startSample)
 		} else {
@@ -228,7 +225,7 @@ func sameSeedSameGame(impl Impl, h Hello, p *engine.Profile, res *CaseResult, al
 			mr, err := impl.Move(d, nil)
 			if err != nil {
 				if !res.driverFailure(err, i+1, "move") {
-					res.fail(IllegalHandled, i+1, "move %s: %v", d, err)
+					res.fail(IllegalHandled, i+1, "move %s: %s", d, implMessage(err.Error()))
 				}
 				return
 			}
@@ -272,13 +269,7 @@ func noSpawnAfterNoop(impl Impl, h Hello, p *engine.Profile, res *CaseResult, al
 // slide must be the slide of b (a tile the refused move spawned would be
 // in it). It reports whether the board was kept; a failure is recorded.
 func boardKept(impl Impl, p *engine.Profile, b engine.Board, d engine.Direction, res *CaseResult) bool {
-	var legal engine.Direction
-	for _, l := range engine.Directions {
-		if b.Legal(l) {
-			legal = l
-			break
-		}
-	}
+	legal := engine.Directions[max(0, slices.IndexFunc(engine.Directions[:], b.Legal))]
 	want, _ := b.Slide(legal)
 	if _, err := impl.(Loader).Load(p.Name, LoadState{Board: b}); err != nil {
 		res.callFailed(err, 0, "load")
