@@ -18,9 +18,9 @@ import (
 	"github.com/tileproof/tileproof/replay"
 )
 
-// capBatch is a batch for the list's caps: more suspicious replays than
-// maxListed, two top scores, a first game and sus+copies later
-// submissions of it, and bad invalid replays, the copies and the invalid
+// capBatch is a batch for the list's caps: a first game, two top
+// scores, sus suspicious replays (the first a copy of the first game),
+// then copies valid copies of the first game and bad invalid replays,
 // interleaved.
 func capBatch(sus, copies, bad int) []Entry {
 	game := strings.Repeat("ab", 32)
@@ -29,7 +29,11 @@ func capBatch(sus, copies, bad int) []Entry {
 	}
 	entries := []Entry{valid("first.json", 10, game), valid("high.json", 1000, ""), valid("higher.json", 2000, "")}
 	for i := range sus {
-		e := valid(fmt.Sprintf("sus-%d.json", i+1), 20, "")
+		sha := ""
+		if i == 0 { // a suspicious copy: listed as suspicious, not among the valid copies
+			sha = game
+		}
+		e := valid(fmt.Sprintf("sus-%d.json", i+1), 20, sha)
 		e.Verdict.Warnings = []string{"the spawned values are unlikely (p = 1e-40)"}
 		entries = append(entries, e)
 	}
