@@ -113,6 +113,9 @@ func TestReportNeedsCapped(t *testing.T) {
 	if !strings.Contains(html, fmt.Sprintf("the first %d of each in the batch&rsquo;s order are listed", maxListed)) {
 		t.Error("the list's words do not say it is cut")
 	}
+	if !strings.Contains(html, fmt.Sprintf("that needs your eyes, of the copies and of the invalid the first %d.</p></noscript>", maxListed)) {
+		t.Error("the words for a browser without the script do not say the list is cut")
+	}
 	for _, name := range []string{fmt.Sprintf("copy-%d.json", maxListed+moreCopies), fmt.Sprintf("bad-%d.json", maxListed+moreBad)} {
 		if !strings.Contains(html, `,"`+name+`",`) {
 			t.Errorf("the table lacks %s", name)
