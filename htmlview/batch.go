@@ -54,6 +54,8 @@ type BatchReport struct {
 	files     map[string]bool       // the pages' file names kept, in dir
 	err       error                 // the first page kept that could not be written
 	entries   []Entry
+	skipped   int            // the files inside the batch's directories not read
+	skips     []SkippedFile  // the first maxListed of them
 	temps     atomic.Int64   // the temporary files made so far, for their names
 	writing   sync.WaitGroup // the pages Add has being written
 	slots     chan struct{}  // one a page being written, up to GOMAXPROCS
@@ -242,6 +244,20 @@ func (h *BatchReport) Add(vd replay.Verdict) {
 	}
 }
 
+// Skip records a file inside one of the batch's directories that the
+// batch did not read (as verify names it on standard error: a link, a
+// named pipe, a hidden file, a case pack), and why: the summary counts
+// them and names the first maxListed, in the order given. It may be
+// called while the batch runs.
+func (h *BatchReport) Skip(name, why string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.skipped++
+	if len(h.skips) < maxListed {
+		h.skips = append(h.skips, SkippedFile{Name: name, Why: why})
+	}
+}
+
 // Abandon gives up the summary page of a batch that could not be listed
 // (the pages written stay): an earlier report's summary is left as it
 // was, a file this report created is removed.
@@ -275,7 +291,7 @@ func (h *BatchReport) Finish(title string) (pages, unpaged, stale int, err error
 	if err := h.file.Truncate(0); err != nil {
 		return 0, 0, 0, err
 	}
-	if err := ReportWith(h.file, title, h.entries, ReportOptions{Top: h.top}); err != nil {
+	if err := ReportWith(h.file, title, h.entries, ReportOptions{Top: h.top, Skipped: h.skipped, SkippedFiles: h.skips}); err != nil {
 		return 0, 0, 0, fmt.Errorf("%s: %v", h.name, err)
 	}
 	if err := h.file.Close(); err != nil {

@@ -62,9 +62,23 @@ func kindOf(v replay.Verdict) string {
 // ReportOptions shape a batch report.
 type ReportOptions struct {
 	// Top is how many of the top scores the list of the replays that
-	// need the operator's eyes holds, beside every suspicious and invalid
-	// replay.
+	// need the operator's eyes holds, beside every suspicious replay and
+	// the invalid ones.
 	Top int
+	// Skipped counts the files inside the batch's directories that it
+	// did not read (links, named pipes, devices, hidden files, case
+	// packs: verify names each on standard error). SkippedFiles names
+	// them, or the first of them: the page lists up to maxListed and
+	// says how many more there are.
+	Skipped      int
+	SkippedFiles []SkippedFile
+}
+
+// SkippedFile is a file inside a batch's directory that the batch did not
+// read, and why, as verify names it on standard error.
+type SkippedFile struct {
+	Name string
+	Why  string
 }
 
 // need is one line of the list of the replays that need the operator's
@@ -78,6 +92,11 @@ type need struct {
 	// Same is the earlier replay of the batch of the same game as
 	// played (sameGames); nil for none.
 	Same *sameAs
+	// More, when not 0, makes this a line saying that More more
+	// replays of its Kind (kindInvalid, or kindValid for the copies
+	// listed for that alone) are not listed (capNeeds); the line has no
+	// other field.
+	More int
 }
 
 // sameAs is the first replay of the batch of a game submitted again: its
@@ -194,6 +213,58 @@ func needsOf(entries []Entry, top int, same map[int]int) (needs []need, unlisted
 // batch of many keeps the list one to read.
 const maxAtypicalNeeds = 100
 
+// maxListed bounds the invalid replays the list of the replays that need
+// the operator's eyes holds, the copies listed for that alone apart, and
+// the skipped files the page names. The table holds every replay, and a
+// flood of bad submissions (docs/viewer-html.md measures 50,000) made the
+// list the most of a page a browser took tens of seconds to load. Two of
+// the table's pages of rows: enough to see what a flood is made of, some
+// 100 to 200 KB at most.
+const maxListed = 200
+
+// onlyCopy reports whether n is listed only as the same game as an
+// earlier replay: no suspicious, atypical or top-scoring one.
+func onlyCopy(n need) bool {
+	return n.Kind == kindValid && n.Top == 0 && !flagged(n.Band) && n.Same != nil
+}
+
+// capNeeds keeps of the list needsOf gives the first maxListed copies
+// listed for that alone and the first maxListed invalid replays, in the
+// batch's order (which are kept does not depend on the workers), each
+// kind cut followed by a line saying how many more there are (need.More).
+// The others are kept as they are.
+func capNeeds(needs []need) []need {
+	var out []need
+	counts := map[string]int{}
+	for i, n := range needs {
+		kind := ""
+		switch {
+		case n.Kind == kindInvalid:
+			kind = kindInvalid
+		case onlyCopy(n):
+			kind = kindValid
+		}
+		if kind == "" {
+			out = append(out, n)
+			continue
+		}
+		counts[kind]++
+		switch c := counts[kind]; {
+		case c <= maxListed:
+			out = append(out, n)
+		case c == maxListed+1:
+			more := 1
+			for _, m := range needs[i+1:] {
+				if m.Kind == kindInvalid && kind == kindInvalid || kind == kindValid && onlyCopy(m) {
+					more++
+				}
+			}
+			out = append(out, need{Kind: kind, More: more})
+		}
+	}
+	return out
+}
+
 // reasonCount is one line of the reasons table.
 type reasonCount struct {
 	Reason string
@@ -246,6 +317,18 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		return err
 	}
 	needs, unlisted := needsOf(entries, opt.Top, same)
+	needs = capNeeds(needs)
+	cut := 0
+	if slices.ContainsFunc(needs, func(n need) bool { return n.More > 0 }) {
+		cut = maxListed
+	}
+	copies := 0 // the valid replays of a game submitted earlier, the table's filter's
+	for i, e := range entries {
+		if _, ok := same[i]; ok && kindOf(e.Verdict) == kindValid {
+			copies++
+		}
+	}
+	skipped := opt.SkippedFiles[:min(len(opt.SkippedFiles), maxListed)]
 	page := struct {
 		Title                                  string
 		Total                                  int
@@ -269,11 +352,28 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		// Think is whether the table has the column of the median think
 		// times (analysis_think.go).
 		Think bool
+		// Copies counts the valid replays of a game submitted earlier,
+		// CopiesFilter is the address of the table filtered to them.
+		Copies       int
+		CopiesFilter string
+		// Skipped counts the files not read, SkippedFiles names those
+		// listed, SkippedMore counts the others.
+		Skipped      int
+		SkippedFiles []SkippedFile
+		SkippedMore  int
+		// Cut is maxListed when the list was cut (capNeeds), else 0.
+		Cut int
 	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable],
 		needs, unlisted, opt.Top, reasons, histogramBars(logHistogram(scores)), quantiles(scores), template.JS(rows),
-		bandCounts(entries), hasBands(entries), timesCountsOf(entries), hasThink(entries)}
+		bandCounts(entries), hasBands(entries), timesCountsOf(entries), hasThink(entries),
+		copies, copiesFilter, opt.Skipped, skipped, max(0, opt.Skipped-len(skipped)), cut}
 	return pages().ExecuteTemplate(w, "report.html", page)
 }
+
+// copiesFilter is the address of the table filtered to the valid
+// replays of a game submitted earlier: valid, and the what saying so
+// (rowsJSON); a valid replay's what holds no name but a copy's.
+const copiesFilter = "#v?f11=the+same+game+as&f2=kind%3Avalid"
 
 // quantiles says the spread of the scores: lowest, the quartiles, the
 // 90th percentile and the highest, digits grouped; the median of an even

@@ -122,6 +122,9 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		defer close(inputs)
 		listErr = batchfiles.Read(ctx, args, c.stdin, inputs, func(path, why string) {
 			sum.Skip()
+			if report != nil { // the report counts and names them too
+				report.Skip(path, why)
+			}
 			progress.ClearWhile(func() {
 				fmt.Fprintf(c.stderr, "tileproof: verify: skipped %s: %s\n", safetext.Terminal(path), why)
 			})

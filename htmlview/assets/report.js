@@ -276,7 +276,9 @@
     return false;
   }
 
-  function follow() {
+  // follow shows what the address asks for; clicked, whether a link on
+  // this page asked (a filter's address then scrolls to the table).
+  function follow(clicked) {
     var h = location.hash, m;
     target = -1;
     if ((m = /^#r(\d+)$/.exec(h))) {
@@ -298,6 +300,7 @@
       if (n && dir && go(n, dir === "next" ? 1 : -1)) { return; }
       if (n) { showRow(n); } else { draw(); }
       if (n || dir) { save(); }
+      if (!n && clicked === true) { $("replays-title").scrollIntoView(); }
     } else {
       compute();
       draw();
@@ -306,9 +309,9 @@
   // A link to the address already shown fires no hashchange.
   document.addEventListener("click", function (ev) {
     var a = ev.target.closest && ev.target.closest('a[href^="#"]');
-    if (a && a.getAttribute("href") === location.hash) { follow(); }
+    if (a && a.getAttribute("href") === location.hash) { follow(true); }
   });
-  window.addEventListener("hashchange", follow);
-  follow();
+  window.addEventListener("hashchange", function () { follow(true); });
+  follow(false);
   document.body.dataset.ready = String(Math.round(performance.now()));
 })();
