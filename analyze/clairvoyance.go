@@ -46,7 +46,7 @@ func clairvoyance(ctx context.Context, r *replay.Replay, p *engine.Profile, maxM
 	o := newOracle(spawnTiles(p.Spawn))
 	var c Clairvoyant
 	var variance float64
-	_, err = walk(ctx, start, r, maxMoves, func(_ int, g *engine.Game, d engine.Direction) bool {
+	_, _, err = walk(ctx, start, r, maxMoves, func(_ int, g *engine.Game, d engine.Direction) bool {
 		b, ok := toBitboard(g.Board())
 		if !ok {
 			return false
