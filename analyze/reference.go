@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/go-json-experiment/json"
@@ -359,7 +360,15 @@ func (r *Reference) place(rep *GameReport) {
 	if c != nil {
 		rep.Reasons = append(rep.Reasons, fmt.Sprintf("the moves agree with an evaluator that knows the next spawn on %d of %d positions, %.1f expected by chance (z = %.1f)", c.Hits, c.Positions, c.Expected, c.Z))
 	}
-	rep.Statement = rep.statement()
+	// The statement: the figures against the reference, the band and
+	// the sentence that it is not a finding.
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s.", rep.Name, BandText(rep.Band))
+	for _, why := range rep.Reasons {
+		fmt.Fprintf(&b, " %s.", why)
+	}
+	fmt.Fprintf(&b, " Against reference %s. %s", rep.Reference, NotAFinding)
+	rep.Statement = b.String()
 }
 
 // BuildReference makes a reference set from the reports of games by known
