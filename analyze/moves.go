@@ -44,17 +44,22 @@ type Move struct {
 const nearMargin = 0.5
 
 // judge ranks the played move among values v (-Inf for an illegal move)
-// in unit u.
-func judge(v [4]float64, played engine.Direction, unitOf func(float64) float64) (MoveEval, int) {
-	best, legal := math.Inf(-1), 0
+// in the unit unitOf gives, and counts the legal moves; gap is the margin
+// of the best value over the next best in that unit (0 with one legal
+// move).
+func judge(v [4]float64, played engine.Direction, unitOf func(float64) float64) (me MoveEval, legal int, gap float64) {
+	best, second := math.Inf(-1), math.Inf(-1)
 	for _, x := range v {
 		if !math.IsInf(x, -1) {
 			legal++
+			second = max(second, min(best, x))
 			best = max(best, x)
 		}
 	}
 	u := unitOf(best)
-	var me MoveEval
+	if !math.IsInf(second, -1) {
+		gap = (best - second) / u
+	}
 	me.Rank = 1
 	for _, x := range v {
 		if math.IsInf(x, -1) {
@@ -68,7 +73,7 @@ func judge(v [4]float64, played engine.Direction, unitOf func(float64) float64) 
 		}
 	}
 	me.Loss = max(0, (best-v[played])/u)
-	return me, legal
+	return me, legal, gap
 }
 
 // positionAnalyzer values the positions of one game with a set of
@@ -89,31 +94,12 @@ func (pa *positionAnalyzer) move(b bitboard, played engine.Direction) (Move, boo
 		if math.IsInf(v[played], -1) {
 			return m, false
 		}
-		me, legal := judge(v, played, e.unit)
+		me, legal, gap := judge(v, played, e.unit)
 		m.Evals[i] = me
 		if i == 0 {
-			m.Legal = legal
+			m.Legal, m.Gap = legal, gap
 			m.Trivial = legal <= 1 || me.Near == legal
-			m.Gap = gap(v, e.unit)
 		}
 	}
 	return m, true
-}
-
-// gap returns the margin of the best of values v (-Inf for an illegal
-// move) over the next best, in unit u; 0 with one legal move.
-func gap(v [4]float64, unitOf func(float64) float64) float64 {
-	best, second := math.Inf(-1), math.Inf(-1)
-	for _, x := range v {
-		switch {
-		case x > best:
-			best, second = x, best
-		case x > second:
-			second = x
-		}
-	}
-	if math.IsInf(second, -1) {
-		return 0
-	}
-	return (best - second) / unitOf(best)
 }
