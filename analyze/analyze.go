@@ -59,8 +59,8 @@ func (o Options) evaluators() []evaluator {
 var ErrNotAnalysable = errors.New("not analysable")
 
 // Analyze verifies replay r (called name in the statement) with v and
-// analyses its moves. A replay that
-// is not valid is not analysed (the error says why).
+// analyses its moves. A replay that is not valid is not analysed (the
+// error says why).
 func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Replay, opts Options) (*GameReport, error) {
 	vd := v.Verify(r)
 	if !vd.Valid {
@@ -86,8 +86,8 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	if err != nil {
 		return nil, err
 	}
-	pa := &positionAnalyzer{evals: opts.evaluators(), spawns: spawnTiles(p.Spawn)}
-	g := newGameMoves(len(pa.evals))
+	evals, spawns := opts.evaluators(), spawnTiles(p.Spawn)
+	g := newGameMoves(len(evals))
 	var timed []timedMove
 	if r.Times != nil {
 		timed = make([]timedMove, 0, min(len(r.Times), limit))
@@ -98,7 +98,7 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 			g.stopped = "a tile of 65536"
 			return false
 		}
-		m, ok := pa.move(b, d)
+		m, ok := analyseMove(evals, spawns, b, d)
 		if !ok {
 			g.stopped = "a merge to 65536"
 			return false
@@ -136,7 +136,7 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	if capped && opts.MaxMoves <= 0 {
 		g.stopped = fmt.Sprintf("move %d: the analysis covers the first %d moves (--max-moves sets another bound)", limit+1, limit)
 	}
-	rep := g.report(pa.evals)
+	rep := g.report(evals)
 	rep.Name, rep.SHA256, rep.MaxTile, rep.GameMoves = name, vd.SHA256, vd.MaxTile, vd.Moves
 	rep.AnalysedMaxTile = start.Board().MaxTile() // where the walk stopped: after the last move analysed
 	rep.Undone = undone

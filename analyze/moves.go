@@ -76,21 +76,14 @@ func judge(v [4]float64, played engine.Direction, unitOf func(float64) float64) 
 	return me, legal, gap
 }
 
-// positionAnalyzer values the positions of one game with a set of
-// evaluators. The first evaluator is the primary one, which decides which
-// moves are trivial.
-type positionAnalyzer struct {
-	evals  []evaluator
-	spawns []spawnTile
-}
-
-// move analyses the move played from board b; ok is false when the board
-// holds a tile the bitboard does not, or the played move is not legal
-// there by the bitboard (which the verifier's game excludes).
-func (pa *positionAnalyzer) move(b bitboard, played engine.Direction) (Move, bool) {
-	m := Move{Played: played, Empty: b.empties(), Evals: make([]MoveEval, len(pa.evals))}
-	for i, e := range pa.evals {
-		v := e.values(b, pa.spawns)
+// analyseMove analyses the move played from board b with evals, the first
+// the primary evaluator, which decides which moves are trivial, and the
+// profile's spawns; ok is false when the played move is not legal there
+// by the bitboard: a merge to 2^16 (the verifier's game excludes the rest).
+func analyseMove(evals []evaluator, spawns []spawnTile, b bitboard, played engine.Direction) (Move, bool) {
+	m := Move{Played: played, Empty: b.empties(), Evals: make([]MoveEval, len(evals))}
+	for i, e := range evals {
+		v := e.values(b, spawns)
 		if math.IsInf(v[played], -1) {
 			return m, false
 		}
