@@ -211,13 +211,7 @@ func (st statistic) gameCount(g ReferenceGame, id string) (int, bool) {
 // modelled returns the reference games the model is fitted to: those with
 // at least ModelMinMoves non-trivial moves.
 func (r *Reference) modelled() []ReferenceGame {
-	var out []ReferenceGame
-	for _, g := range r.Games {
-		if g.NonTrivial >= r.ModelMinMoves {
-			out = append(out, g)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(r.Games), func(g ReferenceGame) bool { return g.NonTrivial < r.ModelMinMoves })
 }
 
 // logOdds returns the log-odds of k in n, with half a count added to

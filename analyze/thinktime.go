@@ -43,10 +43,9 @@ type ThinkTime struct {
 	// Easy counts the forced and trivial moves and Critical the
 	// non-trivial moves whose best move leads the next by most, the
 	// quarter of them with the largest Gap (a slip there costs most);
-	// EasyRatio and
-	// CriticalRatio are their median times against the game's median
-	// (irwin's think time against the player's own average). Absent
-	// where there are no such moves or the median is 0.
+	// EasyRatio and CriticalRatio are their median times against the
+	// game's median (irwin's think time against the player's own
+	// average). Absent where there are no such moves or the median is 0.
 	Easy          int      `json:"easy"`
 	Critical      int      `json:"critical"`
 	EasyRatio     *float64 `json:"easy_ratio,omitempty"`
