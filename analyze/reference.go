@@ -159,12 +159,6 @@ func tileBand(maxTile uint64) string {
 	return "2048 and above"
 }
 
-// counts are one evaluator's counts over a game's non-trivial moves;
-// second is -1 when a reference game does not hold it.
-type counts struct {
-	agree, large, second, nonTrivial int
-}
-
 // A statistic is a count over a game's non-trivial moves that the
 // reference models, read alike from a reference game and from a report's
 // figures for one evaluator: agreement (high is atypical), large errors,
@@ -174,22 +168,22 @@ type counts struct {
 type statistic struct {
 	key   string // its name in EvalStats.Placed
 	name  string
-	count func(c counts) int
-	high  bool // a high rate is the atypical side
+	count func(s EvalStats, nonTrivial int) int // of an evaluator's figures
+	high  bool                                  // a high rate is the atypical side
 	// only, when set, is the one evaluator the statistic is modelled for.
 	only string
 	z    func(s *EvalStats) *float64 // where its z-score goes
 }
 
 var statistics = []statistic{
-	{"agreement", "agreement with", func(c counts) int { return c.agree }, true, "", func(s *EvalStats) *float64 { return &s.Z }},
-	{"large_errors", "large errors by", func(c counts) int { return c.large }, false, "", func(s *EvalStats) *float64 { return &s.ErrorsZ }},
+	{"agreement", "agreement with", func(s EvalStats, _ int) int { return s.Agree }, true, "", func(s *EvalStats) *float64 { return &s.Z }},
+	{"large_errors", "large errors by", func(s EvalStats, _ int) int { return s.Large }, false, "", func(s *EvalStats) *float64 { return &s.ErrorsZ }},
 	// Small errors are modelled for corner-1 only: its unit is relative
 	// (1% of the best value), where expectimax's is absolute, so that
 	// expectimax's near misses thin out as the tiles grow (docs/analyze.md).
-	{"small_errors", "small errors by", func(c counts) int { return c.nonTrivial - c.agree - c.large }, false, corner{}.ID(), func(s *EvalStats) *float64 { return &s.SmallErrorsZ }},
+	{"small_errors", "small errors by", func(s EvalStats, n int) int { return n - s.Agree - s.Large }, false, corner{}.ID(), func(s *EvalStats) *float64 { return &s.SmallErrorsZ }},
 	// Second-best moves have no unit: a rank.
-	{"second_best", "second-best moves by", func(c counts) int { return c.second }, false, "", func(s *EvalStats) *float64 { return &s.SecondZ }},
+	{"second_best", "second-best moves by", func(s EvalStats, _ int) int { return s.Second }, false, "", func(s *EvalStats) *float64 { return &s.SecondZ }},
 }
 
 // gameCount returns a reference game's count of st for evaluator id, and
@@ -204,7 +198,7 @@ func (st statistic) gameCount(g ReferenceGame, id string) (int, bool) {
 	if !ok {
 		s = -1 // a reference built before second-best moves were counted
 	}
-	k := st.count(counts{a, l, s, g.NonTrivial})
+	k := st.count(EvalStats{Agree: a, Large: l, Second: s}, g.NonTrivial)
 	return k, k >= 0
 }
 
@@ -283,7 +277,7 @@ func (r *Reference) place(rep *GameReport) {
 			if rates == nil || rep.NonTrivial == 0 {
 				continue
 			}
-			k := st.count(counts{s.Agree, s.Large, s.Second, rep.NonTrivial})
+			k := st.count(*s, rep.NonTrivial)
 			x := float64(k) / float64(rep.NonTrivial)
 			z := tailZ(k, rep.NonTrivial, mu, spread, st.high)
 			beyond := 0
