@@ -364,9 +364,8 @@ func (r *Reference) place(rep *GameReport) {
 // the thresholds of base. Reports with no non-trivial move are left out,
 // and a game given twice (the same canonical hash) is counted once.
 func BuildReference(name, source string, reports []*GameReport, base *Reference) *Reference {
-	r := &Reference{Name: name, Source: source, Heuristic: getHeuristic().pin,
-		MinMoves: base.MinMoves, ModelMinMoves: base.ModelMinMoves, MinBandGames: base.MinBandGames, ReviewZ: base.ReviewZ, StrongZ: base.StrongZ,
-		ClairvoyanceReviewZ: base.ClairvoyanceReviewZ, ClairvoyanceStrongZ: base.ClairvoyanceStrongZ, MinSpread: base.MinSpread}
+	r := *base // its thresholds
+	r.Name, r.Source, r.Heuristic, r.Games, r.hash = name, source, getHeuristic().pin, nil, ""
 	seen := map[string]bool{}
 	for _, rep := range reports {
 		if rep.NonTrivial == 0 || seen[rep.SHA256] {
@@ -381,5 +380,5 @@ func BuildReference(name, source string, reports []*GameReport, base *Reference)
 		}
 		r.Games = append(r.Games, g)
 	}
-	return r
+	return &r
 }
