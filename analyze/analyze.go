@@ -12,7 +12,9 @@
 package analyze
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -54,21 +56,22 @@ func (o Options) evaluators() []evaluator {
 
 // ErrNotAnalysable is returned for a game the analysis does not cover: not
 // a valid replay, or not on a 4x4 board.
-var ErrNotAnalysable error = notAnalysable{}
-
-type notAnalysable struct{}
-
-func (notAnalysable) Error() string { return "not analysable" }
+var ErrNotAnalysable = errors.New("not analysable")
 
 // Analyze verifies replay r (called name in the statement) with v and
-// analyses its moves. A replay that
-// is not valid is not analysed (the error says why).
+// analyses its moves. A replay that is not valid is not analysed (the
+// error says why).
 func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Replay, opts Options) (*GameReport, error) {
 	vd := v.Verify(r)
 	if !vd.Valid {
 		return nil, fmt.Errorf("%w: the replay is not valid (%s)", ErrNotAnalysable, vd.Reason)
 	}
-	builtin, p, err := profileOf(r)
+	// The built-in profile the replay names, as it is and with its setup.
+	builtin, err := engine.BuiltinProfile(r.Profile)
+	p := builtin
+	if err == nil && r.Setup != nil {
+		p, err = builtin.WithSetup(*r.Setup)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotAnalysable, err)
 	}
@@ -83,19 +86,19 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	if err != nil {
 		return nil, err
 	}
-	pa := &positionAnalyzer{evals: opts.evaluators(), spawns: spawnTiles(p.Spawn)}
-	g := newGameMoves(len(pa.evals))
+	evals, spawns := opts.evaluators(), spawnTiles(p.Spawn)
+	g := newGameMoves(len(evals))
 	var timed []timedMove
 	if r.Times != nil {
 		timed = make([]timedMove, 0, min(len(r.Times), limit))
 	}
-	walked, err := walk(ctx, start, r, limit, func(i int, game *engine.Game, d engine.Direction) bool {
+	capped, undone, err := walk(ctx, start, r, limit, func(i int, game *engine.Game, d engine.Direction) bool {
 		b, ok := toBitboard(game.Board())
 		if !ok {
 			g.stopped = "a tile of 65536"
 			return false
 		}
-		m, ok := pa.move(b, d)
+		m, ok := analyseMove(evals, spawns, b, d)
 		if !ok {
 			g.stopped = "a merge to 65536"
 			return false
@@ -104,12 +107,12 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 		if r.Times != nil {
 			ms := r.Times[i-1]
 			m.ThinkMs = &ms
-			timed = append(timed, timedOf(m, ms))
+			timed = append(timed, timedMove{ms: float64(ms), filled: 16 - m.Empty, notNear: m.Legal - m.Evals[0].Near, gap: m.Gap, easy: m.Trivial})
 		}
 		g.add(m, opts.KeepMoves)
 		return true
 	})
-	if err == nil && !walked.capped && g.stopped == "" && (start.Score() != vd.Score || start.Moves() != vd.Moves) {
+	if err == nil && !capped && g.stopped == "" && (start.Score() != vd.Score || start.Moves() != vd.Moves) {
 		err = fmt.Errorf("it ends with score %d in %d moves, the verifier's game with score %d in %d", start.Score(), start.Moves(), vd.Score, vd.Moves)
 	}
 	if err != nil && ctx.Err() == nil {
@@ -130,13 +133,13 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 			return nil, fmt.Errorf("%w: the game's profile %s, as the verifier knows it (a profile file of that name), is not the built-in one, the only rules the evaluators know: its %s differ", ErrNotAnalysable, r.Profile, strings.Join(d, ", "))
 		}
 	}
-	if walked.capped && opts.MaxMoves <= 0 {
+	if capped && opts.MaxMoves <= 0 {
 		g.stopped = fmt.Sprintf("move %d: the analysis covers the first %d moves (--max-moves sets another bound)", limit+1, limit)
 	}
-	rep := g.report(pa.evals)
+	rep := g.report(evals)
 	rep.Name, rep.SHA256, rep.MaxTile, rep.GameMoves = name, vd.SHA256, vd.MaxTile, vd.Moves
 	rep.AnalysedMaxTile = start.Board().MaxTile() // where the walk stopped: after the last move analysed
-	rep.Undone = walked.undone
+	rep.Undone = undone
 	rep.ThinkTime = thinkTime(timed)
 	if rep.ThinkTime != nil && opts.CheckTimes != nil {
 		sealed := opts.CheckTimes(r) == nil
@@ -149,26 +152,8 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 		}
 		rep.Clairvoyance = c
 	}
-	ref := opts.Reference
-	if ref == nil {
-		ref = BuiltinReference()
-	}
-	ref.place(rep)
+	cmp.Or(opts.Reference, BuiltinReference()).place(rep)
 	return rep, nil
-}
-
-// profileOf returns the built-in profile a replay names, as it is and
-// with the replay's setup.
-func profileOf(r *replay.Replay) (builtin, withSetup *engine.Profile, err error) {
-	p, err := engine.BuiltinProfile(r.Profile)
-	if err != nil {
-		return nil, nil, err
-	}
-	if r.Setup == nil {
-		return p, p, nil
-	}
-	q, err := p.WithSetup(*r.Setup)
-	return p, q, err
 }
 
 // ruleDifferences names the rules in which profile p differs from q, in

@@ -47,11 +47,14 @@ func TestJudge(t *testing.T) {
 	inf := math.Inf(-1)
 	unit := func(float64) float64 { return 10 }
 	v := [4]float64{100, 96, 40, inf} // up best, down near, left far, right illegal
-	me, legal := judge(v, engine.Left, unit)
-	if legal != 3 || me.Near != 2 || me.Rank != 3 || me.Loss != 6 {
-		t.Errorf("left: %+v, %d legal; want rank 3, 2 near, loss 6, 3 legal", me, legal)
+	me, legal, gap := judge(v, engine.Left, unit)
+	if legal != 3 || me.Near != 2 || me.Rank != 3 || me.Loss != 6 || gap != 0.4 {
+		t.Errorf("left: %+v, %d legal, gap %v; want rank 3, 2 near, loss 6, 3 legal, gap 0.4", me, legal, gap)
 	}
-	if me, _ := judge(v, engine.Down, unit); me.Rank != 1 || me.Loss != 0.4 {
+	if _, legal, gap := judge([4]float64{inf, 7, inf, inf}, engine.Down, unit); legal != 1 || gap != 0 {
+		t.Errorf("one legal move: %d legal, gap %v; want 1, gap 0", legal, gap)
+	}
+	if me, _, _ := judge(v, engine.Down, unit); me.Rank != 1 || me.Loss != 0.4 {
 		t.Errorf("down (within the margin): %+v, want rank 1, loss 0.4", me)
 	}
 }

@@ -43,10 +43,10 @@ func clairvoyance(ctx context.Context, r *replay.Replay, p *engine.Profile, maxM
 	h := fnv.New64a()
 	h.Write([]byte(*r.Seed))
 	rng := rand.New(rand.NewPCG(h.Sum64(), 0x636c6169727679)) // "clairvy"
-	o := newOracle(spawnTiles(p.Spawn))
+	o := &oracle{ev: newExpectimax(2), spawns: spawnTiles(p.Spawn)}
 	var c Clairvoyant
 	var variance float64
-	_, err = walk(ctx, start, r, maxMoves, func(_ int, g *engine.Game, d engine.Direction) bool {
+	_, _, err = walk(ctx, start, r, maxMoves, func(_ int, g *engine.Game, d engine.Direction) bool {
 		b, ok := toBitboard(g.Board())
 		if !ok {
 			return false
@@ -111,14 +111,11 @@ type spawnAt struct {
 	exp  uint8
 }
 
-// oracle values moves knowing the tile that follows each.
+// oracle values moves knowing the tile that follows each, by
+// expectimax-2.
 type oracle struct {
 	ev     *expectimax
 	spawns []spawnTile
-}
-
-func newOracle(spawns []spawnTile) *oracle {
-	return &oracle{ev: newExpectimax(2), spawns: spawns}
 }
 
 // best returns the set of moves (a bit per direction) within the near

@@ -66,11 +66,10 @@ var (
 
 func getHeuristic() *heuristic {
 	heurOnce.Do(func() {
-		t := player.HeuristicRowTable()
+		t, empty, loss := player.Heuristic()
 		h := sha256.New()
 		binary.Write(h, binary.LittleEndian, t) // a hash takes every write
-		heur = &heuristic{rows: t, empty: player.HeuristicEmptyBonus(), loss: player.HeuristicLossPerLine(),
-			pin: fmt.Sprintf("%x", h.Sum(nil))[:12]}
+		heur = &heuristic{rows: t, empty: empty, loss: loss, pin: fmt.Sprintf("%x", h.Sum(nil))[:12]}
 	})
 	return heur
 }
@@ -191,36 +190,34 @@ type corner struct{}
 // snake is the order of the cells of the snake from the top left corner.
 var snake = [16]int{0, 1, 2, 3, 7, 6, 5, 4, 8, 9, 10, 11, 15, 14, 13, 12}
 
-// cornerWeights[k][i] is cell i's weight in symmetry k, computed at
-// first use (a command that analyses nothing does no work for it).
-func cornerWeights() *[8][16]float64 {
-	cornerOnce.Do(func() { cornerTable = makeCornerWeights() })
-	return cornerTable
-}
-
 var (
 	cornerOnce  sync.Once
 	cornerTable *[8][16]float64
 )
 
-func makeCornerWeights() (w *[8][16]float64) {
-	w = new([8][16]float64)
-	for k := range 8 {
-		for rank, cell := range snake {
-			r, c := cell/4, cell%4
-			if k&1 != 0 {
-				c = 3 - c
+// cornerWeights[k][i] is cell i's weight in symmetry k, computed at
+// first use (a command that analyses nothing does no work for it).
+func cornerWeights() *[8][16]float64 {
+	cornerOnce.Do(func() {
+		w := new([8][16]float64)
+		for k := range 8 {
+			for rank, cell := range snake {
+				r, c := cell/4, cell%4
+				if k&1 != 0 {
+					c = 3 - c
+				}
+				if k&2 != 0 {
+					r = 3 - r
+				}
+				if k&4 != 0 {
+					r, c = c, r
+				}
+				w[k][4*r+c] = math.Pow(4, -float64(rank))
 			}
-			if k&2 != 0 {
-				r = 3 - r
-			}
-			if k&4 != 0 {
-				r, c = c, r
-			}
-			w[k][4*r+c] = math.Pow(4, -float64(rank))
 		}
-	}
-	return w
+		cornerTable = w
+	})
+	return cornerTable
 }
 
 func (corner) ID() string { return "corner-1/1" }

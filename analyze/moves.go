@@ -44,17 +44,22 @@ type Move struct {
 const nearMargin = 0.5
 
 // judge ranks the played move among values v (-Inf for an illegal move)
-// in unit u.
-func judge(v [4]float64, played engine.Direction, unitOf func(float64) float64) (MoveEval, int) {
-	best, legal := math.Inf(-1), 0
+// in the unit unitOf gives, and counts the legal moves; gap is the margin
+// of the best value over the next best in that unit (0 with one legal
+// move).
+func judge(v [4]float64, played engine.Direction, unitOf func(float64) float64) (me MoveEval, legal int, gap float64) {
+	best, second := math.Inf(-1), math.Inf(-1)
 	for _, x := range v {
 		if !math.IsInf(x, -1) {
 			legal++
+			second = max(second, min(best, x))
 			best = max(best, x)
 		}
 	}
 	u := unitOf(best)
-	var me MoveEval
+	if !math.IsInf(second, -1) {
+		gap = (best - second) / u
+	}
 	me.Rank = 1
 	for _, x := range v {
 		if math.IsInf(x, -1) {
@@ -68,52 +73,26 @@ func judge(v [4]float64, played engine.Direction, unitOf func(float64) float64) 
 		}
 	}
 	me.Loss = max(0, (best-v[played])/u)
-	return me, legal
+	return me, legal, gap
 }
 
-// positionAnalyzer values the positions of one game with a set of
-// evaluators. The first evaluator is the primary one, which decides which
-// moves are trivial.
-type positionAnalyzer struct {
-	evals  []evaluator
-	spawns []spawnTile
-}
-
-// move analyses the move played from board b; ok is false when the board
-// holds a tile the bitboard does not, or the played move is not legal
-// there by the bitboard (which the verifier's game excludes).
-func (pa *positionAnalyzer) move(b bitboard, played engine.Direction) (Move, bool) {
-	m := Move{Played: played, Empty: b.empties(), Evals: make([]MoveEval, len(pa.evals))}
-	for i, e := range pa.evals {
-		v := e.values(b, pa.spawns)
+// analyseMove analyses the move played from board b with evals, the first
+// the primary evaluator, which decides which moves are trivial, and the
+// profile's spawns; ok is false when the played move is not legal there
+// by the bitboard: a merge to 2^16 (the verifier's game excludes the rest).
+func analyseMove(evals []evaluator, spawns []spawnTile, b bitboard, played engine.Direction) (Move, bool) {
+	m := Move{Played: played, Empty: b.empties(), Evals: make([]MoveEval, len(evals))}
+	for i, e := range evals {
+		v := e.values(b, spawns)
 		if math.IsInf(v[played], -1) {
 			return m, false
 		}
-		me, legal := judge(v, played, e.unit)
+		me, legal, gap := judge(v, played, e.unit)
 		m.Evals[i] = me
 		if i == 0 {
-			m.Legal = legal
+			m.Legal, m.Gap = legal, gap
 			m.Trivial = legal <= 1 || me.Near == legal
-			m.Gap = gap(v, e.unit)
 		}
 	}
 	return m, true
-}
-
-// gap returns the margin of the best of values v (-Inf for an illegal
-// move) over the next best, in unit u; 0 with one legal move.
-func gap(v [4]float64, unitOf func(float64) float64) float64 {
-	best, second := math.Inf(-1), math.Inf(-1)
-	for _, x := range v {
-		switch {
-		case x > best:
-			best, second = x, best
-		case x > second:
-			second = x
-		}
-	}
-	if math.IsInf(second, -1) {
-		return 0
-	}
-	return (best - second) / unitOf(best)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/go-json-experiment/json"
@@ -158,12 +159,6 @@ func tileBand(maxTile uint64) string {
 	return "2048 and above"
 }
 
-// counts are one evaluator's counts over a game's non-trivial moves;
-// second is -1 when a reference game does not hold it.
-type counts struct {
-	agree, large, second, nonTrivial int
-}
-
 // A statistic is a count over a game's non-trivial moves that the
 // reference models, read alike from a reference game and from a report's
 // figures for one evaluator: agreement (high is atypical), large errors,
@@ -173,22 +168,22 @@ type counts struct {
 type statistic struct {
 	key   string // its name in EvalStats.Placed
 	name  string
-	count func(c counts) int
-	high  bool // a high rate is the atypical side
+	count func(s EvalStats, nonTrivial int) int // of an evaluator's figures
+	high  bool                                  // a high rate is the atypical side
 	// only, when set, is the one evaluator the statistic is modelled for.
 	only string
 	z    func(s *EvalStats) *float64 // where its z-score goes
 }
 
 var statistics = []statistic{
-	{"agreement", "agreement with", func(c counts) int { return c.agree }, true, "", func(s *EvalStats) *float64 { return &s.Z }},
-	{"large_errors", "large errors by", func(c counts) int { return c.large }, false, "", func(s *EvalStats) *float64 { return &s.ErrorsZ }},
+	{"agreement", "agreement with", func(s EvalStats, _ int) int { return s.Agree }, true, "", func(s *EvalStats) *float64 { return &s.Z }},
+	{"large_errors", "large errors by", func(s EvalStats, _ int) int { return s.Large }, false, "", func(s *EvalStats) *float64 { return &s.ErrorsZ }},
 	// Small errors are modelled for corner-1 only: its unit is relative
 	// (1% of the best value), where expectimax's is absolute, so that
 	// expectimax's near misses thin out as the tiles grow (docs/analyze.md).
-	{"small_errors", "small errors by", func(c counts) int { return c.nonTrivial - c.agree - c.large }, false, corner{}.ID(), func(s *EvalStats) *float64 { return &s.SmallErrorsZ }},
+	{"small_errors", "small errors by", func(s EvalStats, n int) int { return n - s.Agree - s.Large }, false, corner{}.ID(), func(s *EvalStats) *float64 { return &s.SmallErrorsZ }},
 	// Second-best moves have no unit: a rank.
-	{"second_best", "second-best moves by", func(c counts) int { return c.second }, false, "", func(s *EvalStats) *float64 { return &s.SecondZ }},
+	{"second_best", "second-best moves by", func(s EvalStats, _ int) int { return s.Second }, false, "", func(s *EvalStats) *float64 { return &s.SecondZ }},
 }
 
 // gameCount returns a reference game's count of st for evaluator id, and
@@ -203,20 +198,14 @@ func (st statistic) gameCount(g ReferenceGame, id string) (int, bool) {
 	if !ok {
 		s = -1 // a reference built before second-best moves were counted
 	}
-	k := st.count(counts{a, l, s, g.NonTrivial})
+	k := st.count(EvalStats{Agree: a, Large: l, Second: s}, g.NonTrivial)
 	return k, k >= 0
 }
 
 // modelled returns the reference games the model is fitted to: those with
 // at least ModelMinMoves non-trivial moves.
 func (r *Reference) modelled() []ReferenceGame {
-	var out []ReferenceGame
-	for _, g := range r.Games {
-		if g.NonTrivial >= r.ModelMinMoves {
-			out = append(out, g)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(r.Games), func(g ReferenceGame) bool { return g.NonTrivial < r.ModelMinMoves })
 }
 
 // logOdds returns the log-odds of k in n, with half a count added to
@@ -288,7 +277,7 @@ func (r *Reference) place(rep *GameReport) {
 			if rates == nil || rep.NonTrivial == 0 {
 				continue
 			}
-			k := st.count(counts{s.Agree, s.Large, s.Second, rep.NonTrivial})
+			k := st.count(*s, rep.NonTrivial)
 			x := float64(k) / float64(rep.NonTrivial)
 			z := tailZ(k, rep.NonTrivial, mu, spread, st.high)
 			beyond := 0
@@ -359,7 +348,15 @@ func (r *Reference) place(rep *GameReport) {
 	if c != nil {
 		rep.Reasons = append(rep.Reasons, fmt.Sprintf("the moves agree with an evaluator that knows the next spawn on %d of %d positions, %.1f expected by chance (z = %.1f)", c.Hits, c.Positions, c.Expected, c.Z))
 	}
-	rep.Statement = rep.statement()
+	// The statement: the figures against the reference, the band and
+	// the sentence that it is not a finding.
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s.", rep.Name, BandText(rep.Band))
+	for _, why := range rep.Reasons {
+		fmt.Fprintf(&b, " %s.", why)
+	}
+	fmt.Fprintf(&b, " Against reference %s. %s", rep.Reference, NotAFinding)
+	rep.Statement = b.String()
 }
 
 // BuildReference makes a reference set from the reports of games by known
@@ -367,9 +364,8 @@ func (r *Reference) place(rep *GameReport) {
 // the thresholds of base. Reports with no non-trivial move are left out,
 // and a game given twice (the same canonical hash) is counted once.
 func BuildReference(name, source string, reports []*GameReport, base *Reference) *Reference {
-	r := &Reference{Name: name, Source: source, Heuristic: getHeuristic().pin,
-		MinMoves: base.MinMoves, ModelMinMoves: base.ModelMinMoves, MinBandGames: base.MinBandGames, ReviewZ: base.ReviewZ, StrongZ: base.StrongZ,
-		ClairvoyanceReviewZ: base.ClairvoyanceReviewZ, ClairvoyanceStrongZ: base.ClairvoyanceStrongZ, MinSpread: base.MinSpread}
+	r := *base // its thresholds
+	r.Name, r.Source, r.Heuristic, r.Games, r.hash = name, source, getHeuristic().pin, nil, ""
 	seen := map[string]bool{}
 	for _, rep := range reports {
 		if rep.NonTrivial == 0 || seen[rep.SHA256] {
@@ -384,5 +380,5 @@ func BuildReference(name, source string, reports []*GameReport, base *Reference)
 		}
 		r.Games = append(r.Games, g)
 	}
-	return r
+	return &r
 }

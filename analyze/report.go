@@ -1,10 +1,5 @@
 package analyze
 
-import (
-	"fmt"
-	"strings"
-)
-
 // The bands of a report, the values of Report.Band.
 const (
 	Consistent   = "consistent"
@@ -71,16 +66,4 @@ func BandText(band string) string {
 		return "strongly atypical"
 	}
 	return "insufficient reference data"
-}
-
-// statement writes the report's statement: its figures against the
-// reference, its band and the sentence that it is not a finding.
-func (r *GameReport) statement() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s.", r.Name, BandText(r.Band))
-	for _, why := range r.Reasons {
-		fmt.Fprintf(&b, " %s.", why)
-	}
-	fmt.Fprintf(&b, " Against reference %s. %s", r.Reference, NotAFinding)
-	return b.String()
 }

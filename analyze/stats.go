@@ -120,8 +120,7 @@ func (g *gameMoves) report(evals []evaluator) *GameReport {
 		r.NonTrivial = n
 		s := EvalStats{Evaluator: e.ID(), Agree: g.agree[i], Large: g.large[i], Second: g.second[i], Crowded: g.crowded[i]}
 		if n > 0 {
-			l := slices.Clone(g.losses[i])
-			slices.Sort(l)
+			l := slices.Sorted(slices.Values(g.losses[i]))
 			sum := 0.0
 			for _, x := range l {
 				sum += x

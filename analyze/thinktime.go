@@ -43,31 +43,22 @@ type ThinkTime struct {
 	// Easy counts the forced and trivial moves and Critical the
 	// non-trivial moves whose best move leads the next by most, the
 	// quarter of them with the largest Gap (a slip there costs most);
-	// EasyRatio and
-	// CriticalRatio are their median times against the game's median
-	// (irwin's think time against the player's own average). Absent
-	// where there are no such moves or the median is 0.
+	// EasyRatio and CriticalRatio are their median times against the
+	// game's median (irwin's think time against the player's own
+	// average). Absent where there are no such moves or the median is 0.
 	Easy          int      `json:"easy"`
 	Critical      int      `json:"critical"`
 	EasyRatio     *float64 `json:"easy_ratio,omitempty"`
 	CriticalRatio *float64 `json:"critical_ratio,omitempty"`
 }
 
-// timedMove is what the think-time figures read of one analysed move.
+// timedMove is what the think-time figures read of one analysed move:
+// its time, the primary evaluator's gap, the filled cells, the legal
+// moves not near the best, and whether it is forced or trivial.
 type timedMove struct {
 	ms, gap         float64
 	filled, notNear int
 	easy            bool
-}
-
-// timedOf returns the think-time view of move m, played in ms.
-func timedOf(m Move, ms uint32) timedMove {
-	near := m.Legal
-	if len(m.Evals) > 0 {
-		near = m.Evals[0].Near
-	}
-	return timedMove{ms: float64(ms), filled: 16 - m.Empty, notNear: m.Legal - near,
-		gap: m.Gap, easy: m.Legal <= 1 || m.Trivial}
 }
 
 // thinkTime sums up the timed moves of a game; nil for none.

@@ -35,46 +35,37 @@ func startOf(p *engine.Profile, r *replay.Replay) (*engine.Rules, *engine.Game, 
 	return rules, g, err
 }
 
-// walked is what walk saw of a replay.
-type walked struct {
-	// capped says walk stopped at its limit of counted moves.
-	capped bool
-	// undone counts the counted moves taken back (undo) before it stopped.
-	undone int
-}
-
 // walk plays replay r (verified already) from game g, its start, calling
 // move before each counted move with the game as it stands, the action's
 // 1-based position and the move's direction, for at most limit counted
 // moves; it stops early when move returns false. It keeps one game,
 // whatever the replay's length, and reports whether it stopped at limit
-// and how many moves were taken back on the way.
-func walk(ctx context.Context, g *engine.Game, r *replay.Replay, limit int, move func(i int, g *engine.Game, d engine.Direction) bool) (w walked, err error) {
+// (capped) and how many counted moves were taken back (undo) on the way.
+func walk(ctx context.Context, g *engine.Game, r *replay.Replay, limit int, move func(i int, g *engine.Game, d engine.Direction) bool) (capped bool, undone int, err error) {
 	counted := 0
 	for i, a := range r.Actions {
 		if i%256 == 0 && ctx.Err() != nil {
-			return w, ctx.Err()
+			return false, undone, ctx.Err()
 		}
 		if d, ok := a.Direction(); ok && g.Legal(d) {
 			if counted >= limit {
-				w.capped = true
-				return w, nil
+				return true, undone, nil
 			}
 			counted++
 			if !move(i+1, g, d) {
-				return w, nil
+				return false, undone, nil
 			}
 		}
 		if a == engine.Undo && g.CanUndo() {
-			w.undone++
+			undone++
 		}
 		var spawns []engine.Spawn
 		if r.Seed == nil {
 			spawns = r.Spawns[i : i+1]
 		}
 		if _, err := g.Play(r.Actions[i:i+1], spawns); err != nil {
-			return w, fmt.Errorf("action %d: %w", i+1, err) // the verifier accepted the game: cannot happen
+			return false, undone, fmt.Errorf("action %d: %w", i+1, err) // the verifier accepted the game: cannot happen
 		}
 	}
-	return w, nil
+	return false, undone, nil
 }

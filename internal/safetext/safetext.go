@@ -89,25 +89,8 @@ func unsafeRune(r rune) bool {
 // "1.0.0+x", a name's "(npm)") is left as it is: alone it marks nothing
 // up.
 func Markdown(s string) string {
-	s = Terminal(s)
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		case '\\', '`', '*', '_', '[', ']', '!', '|', '~':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
+	return strings.NewReplacer("<", "&lt;", ">", "&gt;", "&", "&amp;", `\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`,
+		"[", `\[`, "]", `\]`, "!", `\!`, "|", `\|`, "~", `\~`).Replace(Terminal(s))
 }
 
 // Shell writes args as a POSIX shell command line, each argument in
@@ -150,23 +133,16 @@ func YAML(v any) ([]byte, error) {
 		return nil, err
 	}
 	// Only the scalars quoted above hold such characters, and in a
-	// double-quoted scalar an escape stands for its character.
-	var b []byte
+	// double-quoted scalar an escape stands for its character: TerminalLines
+	// writes them so, once the library is seen to write no control byte.
 	for i := 0; i < len(data); {
 		r, size := utf8.DecodeRune(data[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1 || r < 0x20 && r != '\n' && r != '\t' || r == 0x7f:
+		if r == utf8.RuneError && size <= 1 || r < 0x20 && r != '\n' && r != '\t' || r == 0x7f {
 			return nil, fmt.Errorf("safetext: the YAML library wrote byte %#x as it is", data[i])
-		case unsafeRune(r) && r > 0xffff:
-			b = fmt.Appendf(b, `\U%08x`, r)
-		case unsafeRune(r):
-			b = fmt.Appendf(b, `\u%04x`, r)
-		default:
-			b = append(b, data[i:i+size]...)
 		}
 		i += size
 	}
-	return b, nil
+	return []byte(TerminalLines(string(data))), nil
 }
 
 // quoteUnsafe sets the double-quoted style on every scalar under n that
