@@ -37,52 +37,30 @@ func TestBatchReportSameGame(t *testing.T) {
 	for _, top := range []int{0, 3} {
 		var reports []string
 		for _, workers := range []int{0, 1, 2} { // 0: each verified and added in turn
-			dir := t.TempDir()
-			h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), 10, top)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if workers == 0 {
-				for _, g := range games {
-					h.Add(h.Verify(g.Name, g.Data))
+			var mu sync.Mutex
+			var order []string
+			bobDone := make(chan struct{})
+			// One input a chunk; with 2 workers the first waits for the
+			// second's verdict (2 s at most: the three in one chunk go on
+			// without it, and the test says so).
+			html, h := batchReportOf(t, games, workers, top, 5*time.Millisecond, func(name string, verify func() replay.Verdict) replay.Verdict {
+				if name == first && workers == 2 {
+					select {
+					case <-bobDone:
+					case <-time.After(2 * time.Second):
+					}
 				}
-			} else {
-				// One input a chunk; with 2 workers the first waits for
-				// the second's verdict (2 s at most: the three in one
-				// chunk go on without it, and the test says so).
-				in := make(chan replay.Input)
-				go func() {
-					defer close(in)
-					for _, g := range games {
-						in <- g
-						time.Sleep(5 * time.Millisecond)
-					}
-				}()
-				bobDone := make(chan struct{})
-				var mu sync.Mutex
-				var order []string
-				replay.VerifyBatch(context.Background(), in, workers, func(name string, data []byte) replay.Verdict {
-					if name == first && workers == 2 {
-						select {
-						case <-bobDone:
-						case <-time.After(2 * time.Second):
-						}
-					}
-					vd := h.Verify(name, data)
-					mu.Lock()
-					order = append(order, name)
-					mu.Unlock()
-					if name == "bob.json" {
-						close(bobDone)
-					}
-					return vd
-				}, h.Add, nil)
-				if workers == 2 && slices.Index(order, "bob.json") > slices.Index(order, first) {
-					t.Fatalf("%d workers verified %q: want the second game before the first", workers, order)
+				vd := verify()
+				mu.Lock()
+				order = append(order, name)
+				mu.Unlock()
+				if name == "bob.json" {
+					close(bobDone)
 				}
-			}
-			if _, _, _, err := h.Finish("t"); err != nil {
-				t.Fatal(err)
+				return vd
+			})
+			if workers == 2 && slices.Index(order, "bob.json") > slices.Index(order, first) {
+				t.Fatalf("%d workers verified %q: want the second game before the first", workers, order)
 			}
 			for i, e := range h.entries {
 				if e.Verdict.Name != games[i].Name || !e.Verdict.Valid {
@@ -92,11 +70,6 @@ func TestBatchReportSameGame(t *testing.T) {
 			if a, b := h.entries[0].Verdict, h.entries[2].Verdict; a.GameSHA256 != b.GameSHA256 || a.SHA256 == "" || a.GameSHA256 == h.entries[1].Verdict.GameSHA256 {
 				t.Fatalf("gameSha256 %s, %s, %s: want the first and third the same, not the second", a.GameSHA256, h.entries[1].Verdict.GameSHA256, b.GameSHA256)
 			}
-			data, err := os.ReadFile(filepath.Join(dir, "r.html"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			html := string(data)
 			reports = append(reports, html)
 			label := fmt.Sprintf("top %d, %d workers", top, workers)
 
@@ -147,4 +120,47 @@ func TestBatchReportSameGame(t *testing.T) {
 			}
 		}
 	}
+}
+
+// batchReportOf writes the batch report of games (its summary page
+// returned, and the report, finished) with at most top top scores:
+// verified and added in turn (workers 0), or through replay.VerifyBatch
+// with that many workers, the inputs sent gap apart and each verification
+// made by wrap, which calls verify (nil: verify alone).
+func batchReportOf(t *testing.T, games []replay.Input, workers, top int, gap time.Duration, wrap func(name string, verify func() replay.Verdict) replay.Verdict) (string, *BatchReport) {
+	t.Helper()
+	dir := t.TempDir()
+	h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), 10, top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if workers == 0 {
+		for _, g := range games {
+			h.Add(h.Verify(g.Name, g.Data))
+		}
+	} else {
+		in := make(chan replay.Input)
+		go func() {
+			defer close(in)
+			for _, g := range games {
+				in <- g
+				time.Sleep(gap)
+			}
+		}()
+		replay.VerifyBatch(context.Background(), in, workers, func(name string, data []byte) replay.Verdict {
+			verify := func() replay.Verdict { return h.Verify(name, data) }
+			if wrap == nil {
+				return verify()
+			}
+			return wrap(name, verify)
+		}, h.Add, nil)
+	}
+	if _, _, _, err := h.Finish("t"); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "r.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data), h
 }

@@ -2,10 +2,7 @@ package htmlview
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -250,38 +247,13 @@ func TestBatchReportCappedWorkers(t *testing.T) {
 	games[1].Name = "first.json" // copy-0: the first of the game
 	var reports []string
 	for _, workers := range []int{0, 1, 2} { // 0: each verified and added in turn
-		dir := t.TempDir()
-		h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, replay.NewVerifier(), 10, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if workers == 0 {
-			for _, g := range games {
-				h.Add(h.Verify(g.Name, g.Data))
+		html, _ := batchReportOf(t, games, workers, 0, 0, func(name string, verify func() replay.Verdict) replay.Verdict {
+			if workers == 2 && strings.HasPrefix(name, "bad-") { // its copy, after it, goes first
+				time.Sleep(time.Millisecond)
 			}
-		} else {
-			in := make(chan replay.Input)
-			go func() {
-				defer close(in)
-				for _, g := range games {
-					in <- g
-				}
-			}()
-			replay.VerifyBatch(context.Background(), in, workers, func(name string, data []byte) replay.Verdict {
-				if workers == 2 && strings.HasPrefix(name, "bad-") { // its copy, after it, goes first
-					time.Sleep(time.Millisecond)
-				}
-				return h.Verify(name, data)
-			}, h.Add, nil)
-		}
-		if _, _, _, err := h.Finish("t"); err != nil {
-			t.Fatal(err)
-		}
-		data, err := os.ReadFile(filepath.Join(dir, "r.html"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		reports = append(reports, string(data))
+			return verify()
+		})
+		reports = append(reports, html)
 	}
 	got, more := listedNames(t, reports[0])
 	var want []string
