@@ -1,8 +1,8 @@
 package jsonl
 
 import (
+	"bytes"
 	"fmt"
-	"slices"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -15,7 +15,7 @@ import (
 // escapes the C0 controls already). They occur only inside strings, where
 // the escape is valid.
 func escapeTerminalRunes(text []byte) []byte {
-	if !slices.ContainsFunc([]rune(string(text)), needsRuneEscape) {
+	if !bytes.ContainsFunc(text, needsRuneEscape) {
 		return text
 	}
 	out := make([]byte, 0, len(text)+16)
