@@ -48,7 +48,7 @@ type Start struct {
 	Seed        *string       `yaml:"seed,omitempty"`
 	Board       *engine.Board `yaml:"board,omitempty"`
 	Score       uint64        `yaml:"score,omitempty"`
-	Moves       int           `yaml:"moves,omitempty"`
+	Moves       int64         `yaml:"moves,omitempty"` // int64, so a 32-bit build reads a pack's 2^53-1
 	Won         bool          `yaml:"won,omitempty"`
 	KeepPlaying bool          `yaml:"keepPlaying,omitempty"`
 	// Setup is the run's choice where the profile offers one: online-2048's
@@ -76,7 +76,7 @@ type Expect struct {
 	Spawned *bool               `yaml:"spawned,omitempty"`
 	After   *engine.Board       `yaml:"after,omitempty"` // after the step, spawn included
 	Score   *uint64             `yaml:"score,omitempty"`
-	Moves   *int                `yaml:"moves,omitempty"`
+	Moves   *int64              `yaml:"moves,omitempty"`
 	MaxTile *uint64             `yaml:"maxTile,omitempty"`
 	Won     *bool               `yaml:"won,omitempty"`
 	Over    *bool               `yaml:"over,omitempty"`

@@ -70,7 +70,7 @@ func (s *session) started(st ImplState, err error, res *CaseResult) bool {
 // (Load) or its seed (New).
 func (s *session) start(st Start, res *CaseResult) bool {
 	if st.Board != nil {
-		return s.load(LoadState{Setup: st.Setup, Board: *st.Board, Score: st.Score, Moves: st.Moves, Won: st.Won, KeepPlaying: st.KeepPlaying}, res)
+		return s.load(LoadState{Setup: st.Setup, Board: *st.Board, Score: st.Score, Moves: int(st.Moves), Won: st.Won, KeepPlaying: st.KeepPlaying}, res)
 	}
 	return s.newGame(*st.Seed, st.Setup, res)
 }
@@ -505,7 +505,7 @@ func (c *checker) expect(e Expect, mr *MoveResult, slid engine.Board, st ImplSta
 	}
 	expectField(c, "score", ScoreDiverged, e.Score, st.Score, "the score is %v")
 	expectField(c, "maxTile", ScoreDiverged, e.MaxTile, st.Board.MaxTile(), "the largest tile is %v")
-	expectField(c, "moves", LegalityDiffer, e.Moves, st.Moves, "%v counted moves")
+	expectField(c, "moves", LegalityDiffer, e.Moves, int64(st.Moves), "%v counted moves")
 	expectField(c, "won", FlagsDiffer, e.Won, st.Won, "won is %v")
 	expectField(c, "over", FlagsDiffer, e.Over, st.Over, "over is %v")
 	if e.Result != nil && st.Result != "" {

@@ -100,7 +100,17 @@ func TestStrictBuiltin(t *testing.T) {
 			}
 		}
 	}
-	if g := rep.Gate(GateOptions{Strict: true}); !g.Pass || g.Skipped != 0 || g.NotApplicable != 10 || na != 1 {
+	// Where int has 32 bits the case at 2^53-1 moves is not applicable
+	// too: the limit is the build's, not the implementation's.
+	for _, r := range rep.Results {
+		if r.NotApplicable && r.Case == "profiles/move-count-past-the-safe-integers-overflow" {
+			na++
+			if r.Reason != pastIntReason {
+				t.Errorf("%s: %q", r.Key(), r.Reason)
+			}
+		}
+	}
+	if g := rep.Gate(GateOptions{Strict: true}); !g.Pass || g.Skipped != 0 || g.NotApplicable != 10+pastIntNA || na != 1+pastIntNA {
 		t.Errorf("--strict gate %+v (%d not applicable properties/metamorphic under hallabois-3x3), want a pass", g, na)
 	}
 }

@@ -120,7 +120,7 @@ func (c candidate) caseStart() Start {
 		return Start{Seed: &seed}
 	}
 	b := c.start.Board
-	return Start{Board: &b, Score: c.start.Score, Moves: c.start.Moves, Won: c.start.Won, KeepPlaying: c.start.KeepPlaying}
+	return Start{Board: &b, Score: c.start.Score, Moves: int64(c.start.Moves), Won: c.start.Won, KeepPlaying: c.start.KeepPlaying}
 }
 
 // shrink turns a divergence into a small case: from the state just before

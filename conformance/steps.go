@@ -61,7 +61,7 @@ func stateStep(g *engine.Game) CaseStep {
 
 // expectState has e expect game g's whole state.
 func expectState(e *Expect, g *engine.Game) {
-	after, score, moves, won, over, result := g.Board(), g.Score(), g.Moves(), g.Won(), g.Over(), g.Result()
+	after, score, moves, won, over, result := g.Board(), g.Score(), int64(g.Moves()), g.Won(), g.Over(), g.Result()
 	legal := g.LegalMoves()
 	if legal == nil {
 		legal = []engine.Direction{}

@@ -45,7 +45,7 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 	if limit := g.r.p.MoveLimit; limit != 0 && limit-st.moves <= stop {
 		stop = limit - st.moves
 	}
-	if stop <= 0 || uint64(stop) > MaxSafeInteger>>18 || st.score > MaxSafeInteger-uint64(stop)<<18 || uint64(st.moves) > MaxSafeInteger-uint64(stop) {
+	if stop <= 0 || uint64(stop) > MaxSafeInteger>>18 || st.score > MaxSafeInteger-uint64(stop)<<18 || st.moves > MaxMoves-stop {
 		return 0
 	}
 	actions = actions[:stop]

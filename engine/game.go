@@ -57,7 +57,7 @@ var (
 	ErrFinished       = errors.New("the run is over")
 	ErrNoRNG          = errors.New("this game has no seeded RNG: every spawn must be given")
 	ErrScoreOverflow  = errors.New("the score would pass 2^53-1, the safe-integer limit")
-	ErrMovesOverflow  = errors.New("the move count would pass 2^53-1, the safe-integer limit")
+	ErrMovesOverflow  = error(movesOverflow{})
 	ErrNoUndo         = errors.New("nothing to undo")
 	ErrUnsupported    = errors.New("not in this profile")
 	ErrBadSpawn       = errors.New("invalid spawn")
@@ -132,6 +132,18 @@ type Step struct {
 	Changed bool   // the board changed, so the move counted and a tile spawned
 	Gained  uint64 // the points the move's merges earned
 	Spawn   Spawn  // the tile that appeared, when Changed
+}
+
+// movesOverflow is ErrMovesOverflow, whose text names the bound of the
+// build ([MaxMoves]); a type, as a text chosen at start would be work
+// done at start.
+type movesOverflow struct{}
+
+func (movesOverflow) Error() string {
+	if MaxMoves < MaxSafeInteger {
+		return "the move count would pass 2^31-1, the largest int of a 32-bit build"
+	}
+	return "the move count would pass 2^53-1, the safe-integer limit"
 }
 
 // State is a game's state, as a driver loads it or a caller saves it.

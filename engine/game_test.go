@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -326,8 +328,10 @@ func TestScoreOverflow(t *testing.T) {
 
 // TestMovesOverflow holds every path of a move (one move, a log played
 // with drawn spawns, with given spawns, and as recorded) to refusing a
-// move past 2^53-1 counted moves as overflow, the game as it was; one
-// move short of the bound still plays.
+// move past MaxMoves counted moves as overflow, the game as it was; one
+// move short of the bound still plays. MaxMoves is 2^53-1 where int has
+// 64 bits and 2^31-1 where it has 32: there the count is refused at the
+// int's end rather than wrapped to a negative count.
 func TestMovesOverflow(t *testing.T) {
 	b := mustBoard(t, "2 2 . ./. . . ./. . . ./. . . .")
 	sp := []Spawn{{Row: 1, Col: 1, Value: 2}}
@@ -345,18 +349,25 @@ func TestMovesOverflow(t *testing.T) {
 		"Play spawns":  func(g *Game) error { _, err := g.Play([]Action{MoveLeft}, sp); return err },
 		"PlayRecorded": func(g *Game) error { _, err := g.PlayRecorded([]Action{MoveLeft}, sp, make([]uint64, 1)); return err },
 	}
+	bound := "2^53-1"
+	if strconv.IntSize == 32 {
+		bound = "2^31-1"
+	}
 	for name, play := range paths {
-		g := load(MaxSafeInteger)
-		if err := play(g); !errors.Is(err, ErrMovesOverflow) || Refusal(err) != "overflow" || g.Board() != b || g.Moves() != MaxSafeInteger {
-			t.Errorf("%s at 2^53-1 moves: %v, %d moves", name, err, g.Moves())
+		g := load(MaxMoves)
+		if err := play(g); !errors.Is(err, ErrMovesOverflow) || Refusal(err) != "overflow" || !strings.Contains(err.Error(), bound) || g.Board() != b || g.Moves() != MaxMoves {
+			t.Errorf("%s at %s moves: %v, %d moves", name, bound, err, g.Moves())
 		}
-		g = load(MaxSafeInteger - 1)
-		if err := play(g); err != nil || g.Moves() != MaxSafeInteger {
-			t.Errorf("%s at 2^53-2 moves: %v, %d moves", name, err, g.Moves())
+		g = load(MaxMoves - 1)
+		if err := play(g); err != nil || g.Moves() != MaxMoves {
+			t.Errorf("%s one short of %s moves: %v, %d moves", name, bound, err, g.Moves())
 		}
 	}
-	if _, err := Load(mustProfile(t, "classic"), State{Board: b, Moves: MaxSafeInteger + 1}); err == nil {
-		t.Error("a state of 2^53 moves loads")
+	if strconv.IntSize == 64 {
+		var tooMany uint64 = MaxSafeInteger + 1 // as an int constant, it would not compile on 32 bits
+		if _, err := Load(mustProfile(t, "classic"), State{Board: b, Moves: int(tooMany)}); err == nil {
+			t.Error("a state of 2^53 moves loads")
+		}
 	}
 }
 

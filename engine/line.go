@@ -2,12 +2,18 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 )
 
 // MaxSafeInteger is 2^53-1, the largest integer JavaScript (and so a JSON
 // reader in a browser) represents exactly. No tile and no score may exceed it.
 const MaxSafeInteger = 1<<53 - 1
+
+// MaxMoves is the largest move count a game reaches: MaxSafeInteger where
+// int has 64 bits, 2^31-1 where it has 32 (386, arm). A move past it is
+// refused as overflow ([ErrMovesOverflow]), never counted by wrapping.
+const MaxMoves = min(MaxSafeInteger, math.MaxInt)
 
 // MaxLine is the longest line [MergeLine] accepts.
 const MaxLine = 16

@@ -96,7 +96,7 @@ func (g *Game) move(d Direction, given *Spawn, open *uint64) (Step, error) {
 	if s.Gained > MaxSafeInteger-g.st.score {
 		return Step{}, ErrScoreOverflow
 	}
-	if uint64(g.st.moves) >= MaxSafeInteger {
+	if g.st.moves >= MaxMoves {
 		return Step{}, ErrMovesOverflow
 	}
 	b, cols := s.Board, s.Board.Cols()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -370,6 +371,8 @@ func (f *form) replay(name string, r *Replay) error {
 		return fail(fClaim, "the claim has no maxTile")
 	case !f.present(fClaimMoves):
 		return fail(fClaim, "the claim has no moves (the number of counted moves)")
+	case f.num[fClaimMoves] > math.MaxInt: // where int has 32 bits (386, arm): never wrapped
+		return fail(fClaimMoves, "claim.moves: %d is past 2^31-1, the most a 32-bit build of tileproof counts", f.num[fClaimMoves])
 	}
 	c := &r.Claim
 	c.Score, c.MaxTile, c.Moves = f.num[fScore], f.num[fMaxTile], int(f.num[fClaimMoves])

@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -446,25 +448,31 @@ func TestCounters(t *testing.T) {
 			Board: [][]uint64{{2, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}}
 	}
 	url := ts.URL + "/api/games/tile-merge/action"
-	for _, moves := range []int{1<<63 - 1, engine.MaxSafeInteger + 1, -1} {
-		st := base()
-		st.Moves = moves
-		code, _, body := post(t, url, action(t, st, move("right")))
-		if code != 400 || !strings.Contains(body, "move count") {
-			t.Errorf("moves %d: %d %s", moves, code, body)
+	// Past MaxMoves: 2^53 where int has 64 bits, 2^31 where it has 32.
+	for _, moves := range []string{"9223372036854775807", "9007199254740992", strconv.FormatUint(MaxMoves+1, 10), "-1"} {
+		body := strings.Replace(action(t, base(), move("right")), `"moves":0`, `"moves":`+moves, 1)
+		code, _, resp := post(t, url, body)
+		want := "move count"
+		if n, err := strconv.ParseInt(moves, 10, 64); err == nil && n > math.MaxInt {
+			// Where int has 32 bits, a count past 2^31-1 is not read
+			// at all: the JSON reader names the field and its range.
+			want = `(\"/state/moves\"): a number \"` + moves + `\" where a whole number from -2^31 to 2^31-1 belongs`
+		}
+		if code != 400 || !strings.Contains(resp, want) {
+			t.Errorf("moves %s: %d %s; want 400 and %s", moves, code, resp, want)
 		}
 	}
 	st := base()
 	st.Moves = MaxMoves - 1
 	code, r, body := post(t, url, action(t, st, move("right")))
-	if code != 200 || r.Observation == nil || r.Observation.Moves != engine.MaxSafeInteger || r.State.Moves != engine.MaxSafeInteger {
-		t.Errorf("moves 2^53-2, one more: %d %s", code, body)
+	if code != 200 || r.Observation == nil || r.Observation.Moves != MaxMoves || r.State.Moves != MaxMoves {
+		t.Errorf("moves MaxMoves-1, one more: %d %s", code, body)
 	}
-	// At 2^53-1 the state loads, and the next move is the rules' overflow.
+	// At MaxMoves the state loads, and the next move is the rules' overflow.
 	st.Moves = MaxMoves
 	code, r, body = post(t, url, action(t, st, move("right")))
-	if code != 200 || r.OK || r.Error != "overflow" || r.Observation == nil || r.Observation.Moves != engine.MaxSafeInteger {
-		t.Errorf("moves 2^53-1, one more: %d %s", code, body)
+	if code != 200 || r.OK || r.Error != "overflow" || r.Observation == nil || r.Observation.Moves != MaxMoves {
+		t.Errorf("moves MaxMoves, one more: %d %s", code, body)
 	}
 	for name, body := range map[string]string{
 		"score 2^64":        strings.Replace(action(t, base(), move("right")), `"score":0`, `"score":18446744073709551616`, 1),

@@ -189,6 +189,9 @@ func typeName(t reflect.Type) string {
 	}
 	switch t.Kind() {
 	case reflect.Int, reflect.Int64:
+		if t.Bits() == 32 { // an int where int has 32 bits (386, arm)
+			return "a whole number from -2^31 to 2^31-1"
+		}
 		return "a whole number from -2^63 to 2^63-1"
 	case reflect.Uint64:
 		return "a whole number from 0 to 2^64-1"

@@ -13,9 +13,10 @@ import (
 )
 
 // MaxMoves is the largest move count a state may carry: 2^53-1, the
-// largest integer every JSON reader reads exactly. The rules refuse a
-// move past it as overflow (engine.ErrMovesOverflow).
-const MaxMoves = engine.MaxSafeInteger
+// largest integer every JSON reader reads exactly, or where int has 32
+// bits (386, arm) 2^31-1 (engine.MaxMoves). The rules refuse a move past
+// it as overflow (engine.ErrMovesOverflow).
+const MaxMoves = engine.MaxMoves
 
 // serverSeedLen is the length of the seeds a signed server draws: 32
 // hex digits, 128 bits.

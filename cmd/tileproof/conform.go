@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -240,7 +241,11 @@ func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
 		fmt.Fprintf(w, "  (%d skipped: each needs a feature or a board size the implementation does not declare; -v lists them with why)\n", total.Skipped)
 	}
 	if total.NotApplicable > 0 && !verbose {
-		fmt.Fprintf(w, "  (%d not applicable: each needs a board size, undo, End run or keep playing its profile's rules do not have, or is a property check the suite has for 4x4 boards only; not skips, they do not fail --strict; -v lists them with why)\n", total.NotApplicable)
+		count := ""
+		if strconv.IntSize == 32 { // conformance's pastInt
+			count = ", or starts past 2^31-1 moves, the most a 32-bit build counts"
+		}
+		fmt.Fprintf(w, "  (%d not applicable: each needs a board size, undo, End run or keep playing its profile's rules do not have, or is a property check the suite has for 4x4 boards only%s; not skips, they do not fail --strict; -v lists them with why)\n", total.NotApplicable, count)
 	}
 }
 

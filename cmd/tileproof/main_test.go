@@ -32,6 +32,13 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"implausible": implausibleCmd},
+		// [int32]: int has 32 bits (386, arm).
+		Condition: func(cond string) (bool, error) {
+			if cond != "int32" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			return strconv.IntSize == 32, nil
+		},
 		Setup: func(env *testscript.Env) error {
 			// $ROOT is the repository (for cases/ and testdata), $ADAPTER
 			// the reference exec adapter, built once.

@@ -47,7 +47,7 @@ func BenchmarkProcessStart(b *testing.B) {
 				if out, err := cmd.CombinedOutput(); err != nil {
 					b.Fatalf("%s: %v\n%s", run.name, err, out)
 				}
-				faults += cmd.ProcessState.SysUsage().(*syscall.Rusage).Minflt
+				faults += int64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Minflt) // int32 on 386
 			}
 			b.ReportMetric(float64(faults)/float64(b.N), "faults/op")
 		})
