@@ -87,14 +87,7 @@ func TestReportNeedsCapped(t *testing.T) {
 		want = append(want, fmt.Sprintf("sus-%d.json", i+1))
 	}
 	want = append(want, "higher.json", "high.json")
-	for i := range maxListed {
-		want = append(want, fmt.Sprintf("copy-%d.json", i+1))
-	}
-	want = append(want, "more-valid")
-	for i := range maxListed {
-		want = append(want, fmt.Sprintf("bad-%d.json", i+1))
-	}
-	want = append(want, "more-invalid")
+	want = append(want, cappedTail()...)
 	if !slices.Equal(got, want) {
 		t.Errorf("the list: %d lines, want %d; from the first that differs: %v", len(got), len(want), firstDiff(got, want))
 	}
@@ -256,15 +249,7 @@ func TestBatchReportCappedWorkers(t *testing.T) {
 		reports = append(reports, html)
 	}
 	got, more := listedNames(t, reports[0])
-	var want []string
-	for i := range maxListed {
-		want = append(want, fmt.Sprintf("copy-%d.json", i+1))
-	}
-	want = append(want, "more-valid")
-	for i := range maxListed {
-		want = append(want, fmt.Sprintf("bad-%d.json", i+1))
-	}
-	want = append(want, "more-invalid")
+	want := cappedTail()
 	if !slices.Equal(got, want) {
 		t.Errorf("the list: %d lines, want %d; from the first that differs: %v", len(got), len(want), firstDiff(got, want))
 	}
@@ -279,4 +264,19 @@ func TestBatchReportCappedWorkers(t *testing.T) {
 			t.Errorf("the report with %d workers differs from the one added in turn", i+1)
 		}
 	}
+}
+
+// cappedTail is the end of the list of a batch of capBatch's shape past
+// both caps: the first maxListed copies, their "more" line, the first
+// maxListed invalid replays and theirs.
+func cappedTail() []string {
+	var tail []string
+	for i := range maxListed {
+		tail = append(tail, fmt.Sprintf("copy-%d.json", i+1))
+	}
+	tail = append(tail, "more-valid")
+	for i := range maxListed {
+		tail = append(tail, fmt.Sprintf("bad-%d.json", i+1))
+	}
+	return append(tail, "more-invalid")
 }
