@@ -94,7 +94,7 @@ type need struct {
 	Same *sameAs
 	// More, when not 0, makes this a line saying that More more
 	// replays of its Kind (kindInvalid, or kindValid for the copies
-	// listed for that alone) are not listed (capNeeds); the line has no
+	// listed for that alone) are not listed (capped); the line has no
 	// other field.
 	More int
 }
@@ -157,7 +157,10 @@ func sameOf(entries []Entry, same map[int]int, i int) *sameAs {
 // lists them all). A replay of the same game as an earlier one
 // (sameGames) says so after its why, the first's name and place in it;
 // one listed for nothing else comes after the top scores, before the
-// invalid. same is the batch's sameGames.
+// invalid. The copies so listed and the invalid are listed up to
+// maxListed each, the first in the batch's order (which do not depend on
+// the workers), then a line of how many more (capped). same is the
+// batch's sameGames.
 func needsOf(entries []Entry, top int, same map[int]int) (needs []need, unlisted int) {
 	var sus, atypical, tops, copies, bad []need
 	for i, e := range entries {
@@ -200,7 +203,7 @@ func needsOf(entries []Entry, top int, same map[int]int) (needs []need, unlisted
 		unlisted = len(atypical) - maxAtypicalNeeds
 		atypical = atypical[:maxAtypicalNeeds]
 	}
-	needs = slices.Concat(sus, atypical, tops, copies, bad)
+	needs = slices.Concat(sus, atypical, tops, capped(copies, kindValid), capped(bad, kindInvalid))
 	for i, n := range needs {
 		if n.Verdict.ThinkTimes.State() == replay.TimesNotSealed {
 			needs[i].Why = strings.TrimPrefix(n.Why+"; "+notSealedWhat+": "+n.Verdict.ThinkTimes.Reason, "; ")
@@ -222,47 +225,14 @@ const maxAtypicalNeeds = 100
 // 100 to 200 KB at most.
 const maxListed = 200
 
-// onlyCopy reports whether n is listed only as the same game as an
-// earlier replay: no suspicious, atypical or top-scoring one.
-func onlyCopy(n need) bool {
-	return n.Kind == kindValid && n.Top == 0 && !flagged(n.Band) && n.Same != nil
-}
-
-// capNeeds keeps of the list needsOf gives the first maxListed copies
-// listed for that alone and the first maxListed invalid replays, in the
-// batch's order (which are kept does not depend on the workers), each
-// kind cut followed by a line saying how many more there are (need.More).
-// The others are kept as they are.
-func capNeeds(needs []need) []need {
-	var out []need
-	counts := map[string]int{}
-	for i, n := range needs {
-		kind := ""
-		switch {
-		case n.Kind == kindInvalid:
-			kind = kindInvalid
-		case onlyCopy(n):
-			kind = kindValid
-		}
-		if kind == "" {
-			out = append(out, n)
-			continue
-		}
-		counts[kind]++
-		switch c := counts[kind]; {
-		case c <= maxListed:
-			out = append(out, n)
-		case c == maxListed+1:
-			more := 1
-			for _, m := range needs[i+1:] {
-				if m.Kind == kindInvalid && kind == kindInvalid || kind == kindValid && onlyCopy(m) {
-					more++
-				}
-			}
-			out = append(out, need{Kind: kind, More: more})
-		}
+// capped returns the first maxListed of list, and past them a line
+// saying how many more replays of kind (kindInvalid, or kindValid for the
+// copies listed for that alone) are not listed (need.More).
+func capped(list []need, kind string) []need {
+	if len(list) <= maxListed {
+		return list
 	}
-	return out
+	return append(list[:maxListed:maxListed], need{Kind: kind, More: len(list) - maxListed})
 }
 
 // reasonCount is one line of the reasons table.
@@ -317,7 +287,6 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		return err
 	}
 	needs, unlisted := needsOf(entries, opt.Top, same)
-	needs = capNeeds(needs)
 	cut := 0
 	if slices.ContainsFunc(needs, func(n need) bool { return n.More > 0 }) {
 		cut = maxListed
@@ -361,7 +330,7 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		Skipped      int
 		SkippedFiles []SkippedFile
 		SkippedMore  int
-		// Cut is maxListed when the list was cut (capNeeds), else 0.
+		// Cut is maxListed when the list was cut (capped), else 0.
 		Cut int
 	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable],
 		needs, unlisted, opt.Top, reasons, histogramBars(logHistogram(scores)), quantiles(scores), template.JS(rows),

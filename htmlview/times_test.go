@@ -247,7 +247,7 @@ func TestTimesReportSize(t *testing.T) {
 		b := reportHTML(t, "audit", entries)
 		listed, _ := needsOf(entries, 10, sameGames(entries))
 		// The replays listed: not the lines saying how many more.
-		listed = slices.DeleteFunc(capNeeds(listed), func(n need) bool { return n.More > 0 })
+		listed = slices.DeleteFunc(listed, func(n need) bool { return n.More > 0 })
 		return len(b), unreadable, len(listed)
 	}
 	plain, _, _ := size(nil)
