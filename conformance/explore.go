@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/protocol"
 )
 
@@ -188,22 +189,13 @@ const briefLength = 200
 // briefLength bytes, copied: a run keeps a divergence a game
 // (docs/security.md).
 func briefResult(res CaseResult) CaseResult {
-	res.Reason = briefText(res.Reason)
+	res.Reason = safetext.Cut(res.Reason, briefLength)
 	res.Mismatches = slices.Clone(res.Mismatches)
 	for i := range res.Mismatches {
 		m := &res.Mismatches[i]
-		m.Text, m.Want, m.Got = briefText(m.Text), briefText(m.Want), briefText(m.Got)
+		m.Text, m.Want, m.Got = safetext.Cut(m.Text, briefLength), safetext.Cut(m.Want, briefLength), safetext.Cut(m.Got, briefLength)
 	}
 	return res
-}
-
-// briefText returns s, or its first briefLength bytes (whole characters),
-// copied, and "...".
-func briefText(s string) string {
-	if len(s) <= briefLength {
-		return s
-	}
-	return cutText(s, briefLength) + "..."
 }
 
 // profilesOf returns the profiles to play: the ones asked for, which the

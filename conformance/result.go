@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/boardfmt"
+	"github.com/tileproof/tileproof/internal/safetext"
 )
 
 // Status is the outcome of one case under one profile.
@@ -216,17 +216,8 @@ func implMessage(s string) string {
 	if len(s) <= maxMessage {
 		return s
 	}
-	kept := cutText(s, maxMessage)
-	return fmt.Sprintf("%s... (%d bytes cut)", kept, len(s)-len(kept))
-}
-
-// cutText returns the first n bytes of s, fewer where a character would be
-// cut, copied: the long string it was cut from is not kept alive.
-func cutText(s string, n int) string {
-	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return strings.Clone(s[:min(n, len(s))])
+	kept := safetext.Cut(s, maxMessage)
+	return fmt.Sprintf("%s (%d bytes cut)", kept, len(s)-len(kept)+len("..."))
 }
 
 // fail records a failure at step (1-based) with no mismatch of its own.

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/protocol"
 )
 
@@ -73,7 +74,7 @@ func (c *checker) answer(op string, okKeys uint16, w *answerLine) protocol.Answe
 	if w.has(keyFeatures) {
 		a.Features = c.list("/features", w.Features, 0, protocol.MaxFeatures, func(at, s string) {
 			if !protocol.KnownFeature(s) {
-				c.fail(at, fmt.Sprintf("%q is not a feature of the protocol", truncate(s, 60)))
+				c.fail(at, fmt.Sprintf("%q is not a feature of the protocol", safetext.Cut(s, 60)))
 			}
 		})
 	}
@@ -92,7 +93,7 @@ func (c *checker) answer(op string, okKeys uint16, w *answerLine) protocol.Answe
 			switch s {
 			case "up", "down", "left", "right":
 			default:
-				c.fail(at, fmt.Sprintf("%q is not up, down, left or right", truncate(s, 60)))
+				c.fail(at, fmt.Sprintf("%q is not up, down, left or right", safetext.Cut(s, 60)))
 			}
 		})
 		for i, dir := range a.Legal {
@@ -110,7 +111,7 @@ func (c *checker) answer(op string, okKeys uint16, w *answerLine) protocol.Answe
 	case a.OK && nullID:
 		c.fail("/id", "null, but only an answer with ok false to a line that was not a request has a null id")
 	case !a.OK && !protocol.RuleWord(a.Error) && !protocol.ProtocolWord(a.Error):
-		c.fail("/error", fmt.Sprintf("%q is not an error word of the protocol", truncate(a.Error, 60)))
+		c.fail("/error", fmt.Sprintf("%q is not an error word of the protocol", safetext.Cut(a.Error, 60)))
 	case !a.OK && nullID && a.Error != protocol.ErrorBadRequest:
 		c.fail("/error", fmt.Sprintf("%s, but an answer with a null id is bad-request", a.Error))
 	}
@@ -140,7 +141,7 @@ func (c *checker) state(w *stateLine) *protocol.WireState {
 	st.Score = c.integer("/state/score", w.Score, w.value(keyScore), 0, engine.MaxSafeInteger)
 	st.Moves = int(c.integer("/state/moves", w.Moves, w.value(keyMoves), 0, engine.MaxSafeInteger))
 	if w.has(keyResult) && !slices.Contains([]string{"playing", "target-reached", "no-moves", "move-limit", "run-finished"}, st.Result) {
-		c.fail("/state/result", fmt.Sprintf("%q is not playing, target-reached, no-moves, move-limit or run-finished", truncate(st.Result, 60)))
+		c.fail("/state/result", fmt.Sprintf("%q is not playing, target-reached, no-moves, move-limit or run-finished", safetext.Cut(st.Result, 60)))
 	}
 	if w.has(keyResult) && st.Over != (st.Result != "playing") {
 		c.fail("/state/over", fmt.Sprintf("%v, but the result is %s", st.Over, st.Result))
@@ -160,9 +161,9 @@ func (c *checker) integer(at string, n integer, given bool, min, max uint64) uin
 	switch {
 	case !given:
 	case !n.ok:
-		c.fail(at, fmt.Sprintf("%s is not an integer from %d to %d", truncate(n.String(), 40), min, max))
+		c.fail(at, fmt.Sprintf("%s is not an integer from %d to %d", safetext.Cut(n.String(), 40), min, max))
 	case n.neg || n.v < min || n.v > max:
-		c.fail(at, fmt.Sprintf("%s is not from %d to %d", truncate(n.String(), 40), min, max))
+		c.fail(at, fmt.Sprintf("%s is not from %d to %d", safetext.Cut(n.String(), 40), min, max))
 	}
 	return n.v
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/protocol"
 )
 
@@ -87,7 +88,7 @@ func (e *Exec) ensure() error {
 		return e.startFailed(err)
 	}
 	if refused != nil {
-		return e.startFailed(&conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("hello (request %d): the implementation refused it: %s: %s", e.nextID, a.Error, truncate(a.Message, 200))})
+		return e.startFailed(&conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("hello (request %d): the implementation refused it: %s: %s", e.nextID, a.Error, safetext.Cut(a.Message, 200))})
 	}
 	if a.Protocol != protocol.Version {
 		e.kill()
@@ -213,7 +214,7 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		case rerr != nil:
 			msg := fmt.Sprintf("%s: the implementation %s without answering", what, p.ended())
 			if len(data) > 0 {
-				msg += fmt.Sprintf(" (it wrote %q without a newline)", truncate(string(data), 120))
+				msg += fmt.Sprintf(" (it wrote %q without a newline)", safetext.Cut(string(data), 120))
 			}
 			return i, &conformance.DriverError{Status: conformance.Crash, Msg: msg}
 		}
@@ -224,11 +225,11 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		a, err := readAnswer(req.Op, data)
 		switch {
 		case err != nil:
-			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the answer %s is not the protocol's: %v", what, truncate(string(data), 120), err)}
+			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the answer %s is not the protocol's: %v", what, safetext.Cut(string(data), 120), err)}
 		case a.ID == 0: // null: the answer to a line that was not a request
-			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the implementation could not read the request: %s: %s", what, a.Error, truncate(a.Message, 200))}
+			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the implementation could not read the request: %s: %s", what, a.Error, safetext.Cut(a.Message, 200))}
 		case a.ID != int64(req.ID):
-			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the answer is to request %d, not %d: %s", what, a.ID, req.ID, truncate(string(data), 120))}
+			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the answer is to request %d, not %d: %s", what, a.ID, req.ID, safetext.Cut(string(data), 120))}
 		}
 		if req.Op != protocol.OpHello {
 			e.timeouts = 0
@@ -267,7 +268,7 @@ func refusal(what requestName, a protocol.Answer) error {
 	case protocol.RuleWord(a.Error):
 		return &conformance.RuleError{Code: a.Error, Message: a.Message}
 	case what.op == protocol.OpLegal && a.Error == protocol.ErrorUnsupportedOp:
-		return fmt.Errorf("%s: %w (%s)", what, conformance.ErrNoLegal, truncate(a.Message, 200))
+		return fmt.Errorf("%s: %w (%s)", what, conformance.ErrNoLegal, safetext.Cut(a.Message, 200))
 	}
-	return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the implementation answered %s: %s", what, a.Error, truncate(a.Message, 200))}
+	return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the implementation answered %s: %s", what, a.Error, safetext.Cut(a.Message, 200))}
 }

@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/protocol"
 )
 
@@ -111,18 +110,7 @@ func keptRefusal(err error) error {
 	if !errors.As(err, &re) || len(re.Message) <= keptMessage {
 		return err
 	}
-	cut := keptMessage
-	for cut > 0 && !utf8.RuneStart(re.Message[cut]) {
-		cut--
-	}
-	return &conformance.RuleError{Code: re.Code, Message: strings.Clone(re.Message[:cut]) + "..."}
-}
-
-func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "..."
-	}
-	return s
+	return &conformance.RuleError{Code: re.Code, Message: safetext.Cut(re.Message, keptMessage)}
 }
 
 // Hello starts the process (once) and returns its declaration, each

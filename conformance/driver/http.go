@@ -20,6 +20,7 @@ import (
 
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/protocol"
 )
 
@@ -143,7 +144,7 @@ func (h *HTTP) fetch(method, path string, body any, out any) error {
 	case len(data) > maxHTTPBody:
 		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: the answer is longer than %d bytes", method, path, maxHTTPBody)}
 	case resp.StatusCode != http.StatusOK:
-		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, truncate(strings.TrimSpace(string(data)), 200))}
+		return &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s %s: HTTP %d: %s", method, path, resp.StatusCode, safetext.Cut(strings.TrimSpace(string(data)), 200))}
 	}
 	h.answered.Store(time.Now().UnixNano())
 	h.mu.Lock()
@@ -343,7 +344,7 @@ func (h *HTTP) httpClient() *http.Client {
 type offsiteRedirect struct{ to string }
 
 func (r *offsiteRedirect) Error() string {
-	return fmt.Sprintf("a redirect to %q, off the implementation's host, not followed", truncate(r.to, 200))
+	return fmt.Sprintf("a redirect to %q, off the implementation's host, not followed", safetext.Cut(r.to, 200))
 }
 
 // checkRedirect follows a redirect within the implementation's own scheme

@@ -18,6 +18,7 @@ import (
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/conformance/internal/adaptertest"
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/protocol"
 )
 
@@ -192,7 +193,7 @@ func TestAnswerSchema(t *testing.T) {
 		_, err := readAnswer(tc.op, []byte(tc.line))
 		serr := schemaVerdict(schema(t, tc.op), []byte(tc.line))
 		if (err == nil) != tc.ok || (serr == nil) != tc.ok {
-			t.Errorf("%s %s:\nthe driver: %v\nthe schema: %v\nwant ok %v", tc.op, truncate(tc.line, 200), err, serr, tc.ok)
+			t.Errorf("%s %s:\nthe driver: %v\nthe schema: %v\nwant ok %v", tc.op, safetext.Cut(tc.line, 200), err, serr, tc.ok)
 		}
 	}
 }

@@ -3,6 +3,7 @@
 // medium it is written to, one function a medium: a terminal ([Terminal],
 // [TerminalLines]), Markdown ([Markdown]) and YAML ([YAML]). HTML pages go through
 // html/template and JUnit XML through encoding/xml, which escape already.
+// [Cut] bounds such text where it is kept.
 package safetext
 
 import (
@@ -13,6 +14,19 @@ import (
 
 	"go.yaml.in/yaml/v3"
 )
+
+// Cut returns s when it has at most n bytes; else its first n bytes, fewer
+// where a character would be cut, copied (the long string is not kept
+// alive), and "...".
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strings.Clone(s[:n]) + "..."
+}
 
 // Terminal returns s with every character a terminal would act on shown
 // visibly instead: the C0 controls (escape, carriage return, backspace,

@@ -187,3 +187,24 @@ func TestShell(t *testing.T) {
 		t.Errorf("sh read back\n%q\nfrom %s, want\n%q", got, line, args)
 	}
 }
+
+// TestCut: a text of at most n bytes is kept as it is; a longer one is cut
+// to its first n bytes or fewer, never inside a character, and marked.
+func TestCut(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abc", 3, "abc"},
+		{"abcd", 3, "abc..."},
+		{"ab€d", 3, "ab..."}, // € is 3 bytes from byte 2: not split
+		{"ab€d", 5, "ab€..."},
+		{"€", 2, "..."},
+		{"", 0, ""},
+	} {
+		if got := Cut(tc.s, tc.n); got != tc.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}
