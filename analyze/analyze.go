@@ -12,7 +12,6 @@
 package analyze
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -152,7 +151,11 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 		}
 		rep.Clairvoyance = c
 	}
-	cmp.Or(opts.Reference, BuiltinReference()).place(rep)
+	ref := opts.Reference
+	if ref == nil {
+		ref = BuiltinReference()
+	}
+	ref.place(rep)
 	return rep, nil
 }
 
