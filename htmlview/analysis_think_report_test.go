@@ -76,6 +76,7 @@ func thinkBatch(t *testing.T, games map[string][]byte, order []string) (summary,
 // part "Think times", the others none. A batch with no timed game has no
 // such column; nor has a report of entries with a median but no band.
 func TestThinkReport(t *testing.T) {
+	t.Parallel()
 	games := timedGames(t, 60)
 	bad, err := os.ReadFile("../replays/tampered/illegal-move-inserted.yaml")
 	if err != nil {

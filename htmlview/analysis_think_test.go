@@ -143,6 +143,7 @@ func two(x *float64) string {
 // page of the same replay without times is the page without the part,
 // byte for byte, and says nothing of think times.
 func TestThinkSection(t *testing.T) {
+	t.Parallel()
 	r := playTimed(t, "section", 120)
 	if len(r.Times) < 100 {
 		t.Fatalf("the game has %d moves, the test wants 100 or more", len(r.Times))
@@ -231,6 +232,7 @@ func TestThinkSection(t *testing.T) {
 // with a dash; times all 0 leave the ratios out too (the game's median is
 // 0), and a report without easy or critical moves says there are none.
 func TestThinkAbsentFigures(t *testing.T) {
+	t.Parallel()
 	r := playTimed(t, "absent", 40)
 	check := func(r *replay.Replay) error { return server.CheckTimes([]byte(thinkKey), r) }
 	for _, c := range []struct {

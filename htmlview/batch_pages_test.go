@@ -163,6 +163,7 @@ func pagesRun(t *testing.T, games []pagesGame, maxPages, top int, run func(h *Ba
 // are and as --strict makes them. Every run pages the replays the
 // summary's lists call for (pagesRun).
 func TestBatchReportInterleavings(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 2 {
 		strict := round%2 == 1
@@ -349,6 +350,7 @@ func TestBatchReportAtypicalTopScore(t *testing.T) {
 // them (of equal scores, the first in the batch), and the first 4 other
 // valid games in the batch's order; and writes no other.
 func TestBatchReportPagesInBatchOrder(t *testing.T) {
+	t.Parallel()
 	const maxPages, top = 4, 3
 	seeded, _, _ := batch.Replays(24)
 	type game struct {
@@ -450,6 +452,7 @@ func TestBatchReportPagesInBatchOrder(t *testing.T) {
 // each write stat'ed the page on its own, one could find the other's
 // file and count it (12 rounds of 60).
 func TestBatchReportStaleWrittenTwice(t *testing.T) {
+	t.Parallel()
 	seeded, _, _ := batch.Replays(10)
 	bad := 0
 	for round := range 40 {

@@ -227,6 +227,7 @@ func TestBrowserReportNeedsCappedLinks(t *testing.T) {
 // for byte the same added in turn and with 1 and 2 workers, the later
 // replays of each pair verified first with 2.
 func TestBatchReportCappedWorkers(t *testing.T) {
+	t.Parallel()
 	const n = maxListed + 9
 	seeded, _, _ := batch.Replays(n + 1)
 	game := seeded[0].EncodeJSON()

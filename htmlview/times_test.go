@@ -234,6 +234,7 @@ func TestBatchReportTimesCheck(t *testing.T) {
 // a row whose times are sealed or absent costs nothing, one whose times
 // are not sealed the 24 bytes of "; think times NOT sealed".
 func TestTimesReportSize(t *testing.T) {
+	t.Parallel()
 	const n = 20000
 	size := func(check *replay.TimesCheck) (bytes, unreadable, needs int) {
 		entries := fabricated(n)
