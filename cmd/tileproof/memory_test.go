@@ -89,6 +89,7 @@ func TestMemoryChild(t *testing.T) {
 // MiB report and the 64 MiB page too, each in memory and a page at most a
 // small multiple of the replay (docs/security.md).
 func TestPageMemory(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("peak memory is read from Linux's rusage")
 	}
@@ -148,6 +149,7 @@ func TestPageMemory(t *testing.T) {
 // move+undo pairs (4 million steps) took 1.2 GB, a 64 MiB one 9.3 GB (a
 // frame held for every action); now about the file and its decoded log.
 func TestShowMemory(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("peak memory is read from Linux's rusage")
 	}

@@ -26,6 +26,7 @@ import (
 // valid and its times not sealed. It needs node (skipped without, unless
 // TILEPROOF_NODE=required).
 func TestServePlayNode(t *testing.T) {
+	t.Parallel()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		testkit.Absent(t, "TILEPROOF_NODE", "node not found: the kit's client is not run")

@@ -753,6 +753,7 @@ func TestPlayOnTerminalKeepPlaying(t *testing.T) {
 // stderr a terminal and the work past a second, verify draws what it has
 // verified so far, and clears the line before the summary.
 func TestVerifyProgressOnTerminal(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../../replays/valid/rosetta-random.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -834,6 +835,7 @@ func TestShowOnTerminalResize(t *testing.T) {
 // for and its last, and the screen says which are held and how to see
 // another; every step it shows is the game's (its board as Trace has it).
 func TestShowOnTerminalLongGame(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
