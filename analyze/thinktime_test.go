@@ -156,6 +156,7 @@ func describeTT(t *ThinkTime) string {
 // the replay with the times the server measured, checks them with the
 // key, and analyses it: the times follow the crowding.
 func TestThinkTimeServerEndToEnd(t *testing.T) {
+	t.Parallel()
 	key := []byte("0123456789abcdef0123456789abcdef")
 	p, _ := engine.BuiltinProfile("tile-merge")
 	s, err := server.New([]*engine.Profile{p}, key)
