@@ -237,6 +237,7 @@ func TestRestart(t *testing.T) {
 // TestStartFailures runs programs that are not the game, for real: each
 // failure is an answer with its word, never a hang or a crash.
 func TestStartFailures(t *testing.T) {
+	t.Parallel()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip(err)

@@ -65,6 +65,7 @@ func TestTerminalKeepsLastOutput(t *testing.T) {
 // set the read deadline before it said so, and a quick program's output
 // ended first in about one run of 130.
 func TestOutputEndsAfterWait(t *testing.T) {
+	t.Parallel()
 	bad := 0
 	for range 1000 {
 		if out, exited := output(t, "printf x"); string(out) != "x" || !exited {

@@ -61,6 +61,7 @@ func TestRecordingsRead(t *testing.T) {
 // at random places, and the smallest at every single cut: the same events
 // each time.
 func TestRecordingsInPieces(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(19, 4))
 	for _, rec := range recordings {
 		t.Run(rec.name, func(t *testing.T) {
