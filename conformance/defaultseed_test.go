@@ -24,6 +24,7 @@ func (p practiceSeed) New(profile, seed string, setup *engine.Setup) (ImplState,
 // count the one game once). Under classic, whose source (Math.random)
 // starts each game apart, the same implementation fails both repeat tests.
 func TestDefaultSeedRepeats(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		profile string
 		pass    bool

@@ -83,6 +83,7 @@ func TestObserveEngine(t *testing.T) {
 // TestObserveCatches: a black box broken in each way is caught, the
 // divergence's game written as a replay that tileproof verify fails.
 func TestObserveCatches(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, profile string
 		bb            *blackBox

@@ -72,6 +72,7 @@ func TestSkipReasons(t *testing.T) {
 // run gives each test is what it costs a correct implementation. (The
 // run's own level is FalseAlarmRate, 1e-4, too rare to count here.)
 func TestSpawnDistributionCalibrated(t *testing.T) {
+	t.Parallel()
 	p, _ := engine.BuiltinProfile("classic")
 	const runs, alpha = 400, 0.02
 	failures := 0
