@@ -180,11 +180,17 @@ func roc(bots, humans []float64) string {
 	return b.String()
 }
 
+// populationGame is a game of a population analysed whole, and whether
+// it is flagged when cut at 200, 500, 1,000 and 2,000 moves.
+type populationGame struct {
+	*GameReport
+	byLength []bool
+}
+
 // playPopulation plays n games of population p (at most limit moves each)
-// on two goroutines and analyses each, recording also whether it is
-// flagged when cut at 200, 500, 1,000 and 2,000 moves.
-func playPopulation(t *testing.T, p population, n, limit int) []*GameReport {
-	reps := make([]*GameReport, n)
+// on two goroutines and analyses each, whole and cut.
+func playPopulation(t *testing.T, p population, n, limit int) []populationGame {
+	reps := make([]populationGame, n)
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range 2 {
@@ -200,15 +206,16 @@ func playPopulation(t *testing.T, p population, n, limit int) []*GameReport {
 					t.Error(err)
 					return
 				}
+				g := populationGame{GameReport: rep}
 				for _, l := range []int{200, 500, 1000, 2000} {
 					cut, err := Analyze(context.Background(), v, seed, r, Options{MaxMoves: l, Clairvoyance: p.clair})
 					if err != nil {
 						t.Error(err)
 						return
 					}
-					rep.byLength = append(rep.byLength, cut.Band == Review || cut.Band == Strong)
+					g.byLength = append(g.byLength, cut.Band == Review || cut.Band == Strong)
 				}
-				reps[i] = rep
+				reps[i] = g
 			}
 		}()
 	}

@@ -51,8 +51,6 @@ type GameReport struct {
 	Reference string   `json:"reference"` // the reference set's name and hash
 	Statement string   `json:"statement"`
 	Moves     []Move   `json:"moves_detail,omitempty"`
-
-	byLength []bool // for the population tests: flagged when cut at 200, 500, 1,000, 2,000 moves
 }
 
 // BandText returns the band in words.
