@@ -65,11 +65,11 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 	spawnExp, total, mask := &r.spawnTable, r.spawnTotal, r.spawnMask
 	blocked := false
 	for ; n < len(actions); n++ {
-		a := actions[n]
-		if a > MoveRight {
+		d, isMove := actions[n].Direction()
+		if !isMove {
 			break
 		}
-		p, gained, ok := packed{lo}.slide(Direction(a))
+		p, gained, ok := packed{lo}.slide(d)
 		if !ok || p.lo == lo || gained >= guard {
 			break
 		}
