@@ -110,14 +110,28 @@ type stepView struct {
 	Failed        bool // the failing step
 }
 
-// arrow is the sign of an action (a slice, not a map: a map would be
+// arrow is the sign of an action (a switch, not a map: a map would be
 // built when the program starts, TestNoInitWork).
 func arrow(action string) string {
-	i := slices.Index([]string{"up", "down", "left", "right", "undo", "end-run", "keep-playing", "check"}, action)
-	if i < 0 {
-		return "·"
+	switch action {
+	case "up":
+		return "↑"
+	case "down":
+		return "↓"
+	case "left":
+		return "←"
+	case "right":
+		return "→"
+	case "undo":
+		return "↶"
+	case "end-run":
+		return "■"
+	case "keep-playing":
+		return "▶"
+	case "check":
+		return "✓"
 	}
-	return string([]rune("↑↓←→↶■▶✓")[i])
+	return "·"
 }
 
 // stepViews returns a case's steps to the failing one (step, from 1).

@@ -113,6 +113,17 @@ func TestFromLine(t *testing.T) {
 	}
 }
 
+// TestArrow: each action a case's step can name has its sign; anything
+// else a dot.
+func TestArrow(t *testing.T) {
+	for action, want := range map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→",
+		"undo": "↶", "end-run": "■", "keep-playing": "▶", "check": "✓", "break": "·", "": "·"} {
+		if got := arrow(action); got != want {
+			t.Errorf("arrow(%q) = %q, want %q", action, got, want)
+		}
+	}
+}
+
 // TestConformanceRunLine: the page says when the run was made (in UTC),
 // how long it took (to the millisecond) and its command, as a shell
 // takes it; a report that says none of them has the line empty.
