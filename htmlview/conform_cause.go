@@ -143,15 +143,14 @@ func stepViews(info *conformance.CaseInfo, step int) []stepView {
 	return out
 }
 
-// fromLine says how a case starts, from a seed or from the board loaded;
-// "" when its case info gives neither.
+// fromLine says how a case starts, from a seed (the empty one too) or
+// from the board loaded; "" when its case info gives neither.
 func fromLine(info *conformance.CaseInfo) string {
-	seed, isSeed := strings.CutPrefix(info.From, "seed ")
-	if _, err := engine.ParseBoard(info.From); !isSeed && err != nil {
-		return ""
+	if seed, ok := strings.CutPrefix(info.From, "seed "); ok {
+		return "from seed " + cmp.Or(seed, `"" (the empty seed)`)
 	}
-	if isSeed && seed != "" {
-		return "from seed " + seed
+	if _, err := engine.ParseBoard(info.From); err != nil {
+		return ""
 	}
 	return "from the board loaded"
 }

@@ -96,13 +96,13 @@ func TestConformanceCauses(t *testing.T) {
 	}
 }
 
-// TestFromLine: a case's first step says how it starts: from its seed,
-// or from the board loaded (a seed left empty, too); nothing when its
+// TestFromLine: a case's first step says how it starts: from its seed
+// (the empty one named so), or from the board loaded; nothing when its
 // start is neither a seed nor a board.
 func TestFromLine(t *testing.T) {
 	for from, want := range map[string]string{
 		"seed 7":                             "from seed 7",
-		"seed ":                              "from the board loaded",
+		"seed ":                              `from seed "" (the empty seed)`,
 		". 2 . .\n. . . .\n. . . .\n. . . 4": "from the board loaded",
 		"":                                   "",
 		"a board, not one":                   "",
