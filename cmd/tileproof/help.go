@@ -52,8 +52,9 @@ func flagError(cmd *cobra.Command, err error) error {
 	if !ok {
 		return err
 	}
+	f := iv.GetFlag()
 	var want string
-	switch f := iv.GetFlag(); f.Value.Type() {
+	switch f.Value.Type() {
 	case "bool":
 		want = "true or false"
 	case "duration":
@@ -65,7 +66,7 @@ func flagError(cmd *cobra.Command, err error) error {
 	default:
 		return fmt.Errorf("--%s %q: %v", f.Name, iv.GetValue(), errors.Unwrap(err))
 	}
-	return fmt.Errorf("--%s %q: want %s", iv.GetFlag().Name, iv.GetValue(), want)
+	return fmt.Errorf("--%s %q: want %s", f.Name, iv.GetValue(), want)
 }
 
 // argMark marks an argument that looks like a negative number, so that
