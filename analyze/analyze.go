@@ -61,6 +61,13 @@ var ErrNotAnalysable = errors.New("not analysable")
 // analyses its moves. A replay that is not valid is not analysed (the
 // error says why).
 func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Replay, opts Options) (*GameReport, error) {
+	ref := opts.Reference
+	if ref == nil {
+		var err error
+		if ref, err = BuiltinReference(); err != nil {
+			return nil, err
+		}
+	}
 	vd := v.Verify(r)
 	if !vd.Valid {
 		return nil, fmt.Errorf("%w: the replay is not valid (%s)", ErrNotAnalysable, vd.Reason)
@@ -150,10 +157,6 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 			return nil, err
 		}
 		rep.Clairvoyance = c
-	}
-	ref := opts.Reference
-	if ref == nil {
-		ref = BuiltinReference()
 	}
 	ref.place(rep)
 	return rep, nil

@@ -94,7 +94,7 @@ func TestBotsAgree(t *testing.T) {
 			t.Errorf("the random player: %+v", s)
 		}
 	}
-	if rep.Band != Insufficient && rep.NonTrivial < BuiltinReference().MinMoves {
+	if rep.Band != Insufficient && rep.NonTrivial < mustBuiltin(t).MinMoves {
 		t.Errorf("a game of %d non-trivial moves placed: %s", rep.NonTrivial, rep.Band)
 	}
 }
@@ -116,7 +116,7 @@ func TestMaxMoves(t *testing.T) {
 // reference players' reach), is flagged when its game is long enough to
 // be placed, against the built-in reference.
 func TestNoiselessBotsFlagged(t *testing.T) {
-	ref := BuiltinReference()
+	ref := mustBuiltin(t)
 	for _, ev := range []evaluator{newExpectimax(2), newExpectimax(1), corner{}} {
 		for _, seed := range []string{"flag-1", "flag-2", "flag-3"} {
 			rep := analyseBot(t, newEvalBot(ev, 0, 0, 1), seed, 1500, Options{Reference: ref})

@@ -64,7 +64,7 @@ func humanGames(t testing.TB) []humanGame {
 // It also checks that the reference's figures are those the analysis
 // computes from the recordings today.
 func TestHumanRecordings(t *testing.T) {
-	ref := BuiltinReference()
+	ref := mustBuiltin(t)
 	byHash := map[string]ReferenceGame{}
 	for _, g := range ref.Games {
 		byHash[g.SHA256] = g

@@ -28,7 +28,7 @@ func TestMaxMovesTileBand(t *testing.T) {
 		t.Fatal(err)
 	}
 	only := func(small bool) *Reference {
-		ref := *BuiltinReference()
+		ref := *mustBuiltin(t)
 		ref.Games = slices.DeleteFunc(slices.Clone(ref.Games), func(g ReferenceGame) bool { return (g.MaxTile <= 1024) != small })
 		return &ref
 	}
@@ -63,7 +63,7 @@ func TestMaxMovesTileBand(t *testing.T) {
 		t.Errorf("the whole game against games of 2048 and above: largest tile %d, %s, %q", whole.AnalysedMaxTile, whole.Band, whole.Reasons)
 	}
 	// A reference built from the cut game: its band is the moves'.
-	ref := BuildReference("cut", "test", []*GameReport{cut}, BuiltinReference())
+	ref := BuildReference("cut", "test", []*GameReport{cut}, mustBuiltin(t))
 	if len(ref.Games) != 1 || ref.Games[0].MaxTile != cut.AnalysedMaxTile {
 		t.Errorf("a reference of the game cut at 300 moves: %+v, want largest tile %d", ref.Games, cut.AnalysedMaxTile)
 	}

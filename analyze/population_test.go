@@ -78,7 +78,7 @@ func TestPopulations(t *testing.T) {
 		t.Skip("set TILEPROOF_ANALYZE_GAMES=N to play N games a population")
 	}
 	only := os.Getenv("TILEPROOF_ANALYZE_ONLY")
-	ref := BuiltinReference()
+	ref := mustBuiltin(t)
 	var humans []float64
 	for _, h := range humanGames(t) {
 		rep, err := Analyze(context.Background(), replay.NewVerifier(), h.name, h.r, Options{Reference: ref})

@@ -1,9 +1,11 @@
 package analyze
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -177,7 +179,7 @@ func TestHostileReferencePlaces(t *testing.T) {
 // TestClairvoyance checks the clairvoyance test: a bot that sees the next
 // spawn is found, one that does not is not.
 func TestClairvoyance(t *testing.T) {
-	ref := BuiltinReference()
+	ref := mustBuiltin(t)
 	cb := &clairvoyantBot{rules: tileMerge, ev: newExpectimax(3), sp: tileMergeSpawns}
 	rep := analyseBot(t, cb, "clair", 400, Options{Clairvoyance: true})
 	if c := rep.Clairvoyance; c == nil || c.Z < ref.ClairvoyanceStrongZ {
@@ -203,5 +205,31 @@ func TestClairvoyance(t *testing.T) {
 	rep, err := Analyze(context.Background(), replay.NewVerifier(), "x", r, Options{Clairvoyance: true})
 	if err != nil || rep.Clairvoyance != nil || rep.Analysed != 50 {
 		t.Errorf("a spawn-recorded game: %v, %+v", err, rep)
+	}
+}
+
+// mustBuiltin is the built-in reference, failing t where this build
+// cannot use it.
+func mustBuiltin(t testing.TB) *Reference {
+	t.Helper()
+	r, err := BuiltinReference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestBuiltinReferenceOtherPlatform: a build whose heuristic table has
+// other bits than the built-in reference's gets an error that names the
+// platform, not a panic.
+func TestBuiltinReferenceOtherPlatform(t *testing.T) {
+	if _, err := parseBuiltin(builtinReferenceJSON); err != nil {
+		t.Fatalf("the built-in reference: %v", err)
+	}
+	other := bytes.Replace(builtinReferenceJSON, []byte(getHeuristic().pin), []byte("000000000000"), 1)
+	_, err := parseBuiltin(other)
+	want := "the analysis is not available in this build for " + runtime.GOOS + "/" + runtime.GOARCH
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "000000000000") {
+		t.Errorf("a reference of another heuristic: %v, want %q and the heuristic", err, want)
 	}
 }

@@ -82,7 +82,7 @@ func TestUndoInsufficient(t *testing.T) {
 
 	// A reference built from games with undo places games with undo, and
 	// keeps their count.
-	ref := BuildReference("with-undo", "test", []*GameReport{rep}, BuiltinReference())
+	ref := BuildReference("with-undo", "test", []*GameReport{rep}, mustBuiltin(t))
 	if ref.Games[0].Undone != rep.Undone {
 		t.Errorf("the reference game says %d taken back, want %d", ref.Games[0].Undone, rep.Undone)
 	}

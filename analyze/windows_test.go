@@ -35,7 +35,7 @@ func windows(rep *GameReport, evals []evaluator, n int, ref *Reference) []*GameR
 // of docs/analyze.md and fails when a window of the minimum length or
 // more is flagged strong.
 func TestHumanWindows(t *testing.T) {
-	ref := BuiltinReference()
+	ref := mustBuiltin(t)
 	evals := Options{}.evaluators()
 	type count struct {
 		n, review, strong int

@@ -241,7 +241,11 @@ func TestEvidenceAbsent(t *testing.T) {
 // the reference).
 func TestEvidenceHostileNames(t *testing.T) {
 	const hostile = `<script>alert(1)</script><img src=x onerror=alert(2)>&amp;"'`
-	base, err := json.Marshal(analyze.BuiltinReference())
+	builtin, err := analyze.BuiltinReference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := json.Marshal(builtin)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,6 +91,12 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 			return c.fail(exitBadUsage, "analyze: --reference %s: %v", safetext.Terminal(f.reference), err)
 		}
 	}
+	// The built-in reference places the games, or gives --build-reference
+	// its thresholds: a build that cannot use it says so once.
+	builtin, err := analyze.BuiltinReference()
+	if err != nil && (opts.Reference == nil || f.buildReference != "") {
+		return c.fail(exitBadUsage, "analyze: %v", err)
+	}
 	inputs := make(chan replay.Input, 16)
 	var listErr error
 	go func() {
@@ -141,7 +147,7 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 		return c.fail(exitBadUsage, "analyze: %v", listErr)
 	}
 	if f.buildReference != "" {
-		ref := analyze.BuildReference(f.buildReference, f.source, reports, analyze.BuiltinReference())
+		ref := analyze.BuildReference(f.buildReference, f.source, reports, builtin)
 		if got := c.writeReference(out, f.buildReference, ref); got != exitOK {
 			return got
 		}

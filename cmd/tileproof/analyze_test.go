@@ -267,7 +267,11 @@ func TestAnalyzeReportNotJSON(t *testing.T) {
 	}
 
 	out.Reset()
-	ref := analyze.BuildReference("mine", "test", []*analyze.GameReport{rep}, analyze.BuiltinReference())
+	builtin, err := analyze.BuiltinReference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := analyze.BuildReference("mine", "test", []*analyze.GameReport{rep}, builtin)
 	ref.ReviewZ = math.Inf(1)
 	if code := c.writeReference(&out, "mine", ref); code != exitBadUsage || out.Len() != 0 ||
 		errOut.String() != "tileproof: analyze: --build-reference mine: the reference cannot be written as JSON: json: unsupported value: +Inf\n" {

@@ -49,6 +49,9 @@ func newExtras(ctx context.Context, v *replay.Verifier, keyFile string, analyse 
 		}
 	}
 	if analyse {
+		if _, err := analyze.BuiltinReference(); err != nil {
+			return nil, err
+		}
 		opts := analyze.Options{Clairvoyance: true, CheckTimes: timesCheck(key)}
 		x.analyse = func(name string, r *replay.Replay) json.RawMessage {
 			rep, err := analyze.Analyze(ctx, v, name, r, opts)
