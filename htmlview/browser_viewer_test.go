@@ -30,8 +30,8 @@ import (
 //
 // The three plays run at once, a tab each: each is two seconds of the
 // page's timers, and the measure holds on a loaded machine (see below);
-// a play the machine stalls for over a quarter of a second is played
-// again, twice at most.
+// a play the machine stalls for over a quarter of a second, or whose
+// measure is off, is played again, twice at most.
 func TestBrowserPlaySpeed(t *testing.T) {
 	t.Parallel()
 	g := load(t, "valid/tile-merge-4096.yaml")
@@ -121,7 +121,16 @@ func TestBrowserPlaySpeed(t *testing.T) {
 			took := float64(n) * (p0 + (b-a)/float64(n/2)) / 1000
 			want := float64(n) / float64(s)
 			t.Logf("%d steps at %d a second: %.3f s, want %.3f s (%+.1f%%)", n, s, took, want, 100*(took-want)/want)
-			if math.Abs(took-want) > 0.05*want {
+			// A whole half played late by the machine's load (each step
+			// late, none skipped) is off in either direction; a play
+			// off by its own timing is off at every try.
+			off := math.Abs(took-want) > 0.05*want
+			if off && try < 3 {
+				t.Logf("at %d a second: off by more than 5%%; again", s)
+				starts[i] = start(ctx)
+				continue
+			}
+			if off {
 				t.Errorf("%d steps at %d a second took %.3f s, want %.3f s within 5%%", n, s, took, want)
 			}
 			hashes := eval[[]string](t, ctx, `Array.from(tpHashes)`)
