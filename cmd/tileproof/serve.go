@@ -72,12 +72,19 @@ func (c *cli) serve(f *serveFlags, args []string) int {
 		f.profiles = strings.Join(names, ",")
 	}
 	var ps []*engine.Profile
+	var served []string // the games' names, which a client asks for, and the file of each from one
 	for _, name := range strings.Split(f.profiles, ",") {
-		p, err := loadProfile(strings.TrimSpace(name))
+		name = strings.TrimSpace(name)
+		p, err := loadProfile(name)
 		if err != nil {
 			return c.fail(exitBadUsage, "serve: %v", err)
 		}
 		ps = append(ps, p)
+		if p.Name == name {
+			served = append(served, name)
+		} else {
+			served = append(served, fmt.Sprintf("%s (from %s)", p.Name, name))
+		}
 	}
 	srv, err := server.NewWith(ps, server.Options{Key: key, Window: f.window})
 	if err != nil {
@@ -92,7 +99,7 @@ func (c *cli) serve(f *serveFlags, args []string) int {
 	if len(key) > 0 {
 		signed = fmt.Sprintf("signed states, each playable once; a record of %d bytes", srv.RecordSize())
 	}
-	fmt.Fprintf(c.stderr, "tileproof: serving %s on http://%s (%s)\n", safetext.Terminal(f.profiles), ln.Addr(), signed)
+	fmt.Fprintf(c.stderr, "tileproof: serving %s on http://%s (%s)\n", safetext.Terminal(strings.Join(served, ", ")), ln.Addr(), signed)
 	// Requests are small (a state of at most 64 KiB, in the body): 16 KiB
 	// of headers is plenty, where the default is 1 MiB.
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second, MaxHeaderBytes: 16 << 10}
