@@ -93,7 +93,7 @@ func (v *Verifier) compile(r *Replay) (*compiled, error) {
 	defer v.mu.Unlock()
 	p, ok := v.profile(r.Profile)
 	if !ok {
-		return nil, fmt.Errorf("unknown profile %s (this verifier knows %s)", strictyaml.Echo(r.Profile), strings.Join(v.names(), ", "))
+		return nil, fmt.Errorf("unknown profile %s (this verifier knows %s; a profile of a file is known once the file is given: verify --profile FILE)", strictyaml.Echo(r.Profile), strings.Join(v.names(), ", "))
 	}
 	var setup engine.Setup
 	if r.Setup != nil {

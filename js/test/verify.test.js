@@ -87,7 +87,7 @@ test('games the kit records verify, seeded and spawn-recorded', () => {
 // as it lists them refusing a replay of a profile it does not know.
 function builtinProfiles() {
   const vd = v.verify(JSON.stringify({ profile: 'no-such-profile', seed: '0', moves: '', claim: { score: 0, maxTile: 2, moves: 0 } }));
-  const m = /^unknown profile "no-such-profile" \(this verifier knows ([a-z0-9, -]+)\)$/.exec(vd.error);
+  const m = /^unknown profile "no-such-profile" \(this verifier knows ([a-z0-9, -]+); a profile of a file is known once the file is given: verify --profile FILE\)$/.exec(vd.error);
   assert.ok(m, `the verifier's refusal of an unknown profile lists the profiles it knows: ${vd.error}`);
   return m[1].split(', ');
 }
