@@ -6,7 +6,7 @@
 // replay), and keeps the valid verdicts, with their hashes, as a
 // leaderboard. Node's standard library and the kit only.
 //
-//   node js/examples/web/server.mjs [--port 8048] [--wasm PATH] [--store verdicts.jsonl]
+//   node js/examples/web/server.mjs [--port 8049] [--wasm PATH] [--store verdicts.jsonl]
 //
 // --wasm names the verifier's module (by default the kit's
 // dist/verifier.wasm, which `npm run build` in js/ makes); --store appends
@@ -25,7 +25,7 @@ import { loadVerifier } from '../../src/verify.js';
 
 const { values: opts } = parseArgs({
   options: {
-    port: { type: 'string', default: '8048' },
+    port: { type: 'string', default: '8049' },
     host: { type: 'string', default: '127.0.0.1' },
     wasm: { type: 'string' },
     store: { type: 'string' },
