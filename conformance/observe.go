@@ -301,7 +301,8 @@ func PlayObserved(impl Impl, p *engine.Profile, pl player.Player, opts ObservedG
 		cs, err := engineStep(mirror, a, st, err, false, true)
 		if err != nil && out.Move != nil && out.Move.Spawn != nil && errors.Is(err, engine.ErrBadSpawn) {
 			// The implementation's spawn is one the rules do not take.
-			res.fail(SpawnWrong, n, "move %s: the implementation's spawn %+v is not one the rules make: %v", *step.Move, *out.Move.Spawn, err)
+			sp := *out.Move.Spawn
+			res.fail(SpawnWrong, n, "move %s: the implementation's spawn, %d at row %d, column %d, is not one the rules make: %v", *step.Move, sp.Value, sp.Row, sp.Col, err)
 			g.record(a, out)
 			g.Divergence = &res
 			break

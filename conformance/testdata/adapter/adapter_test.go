@@ -406,7 +406,7 @@ func TestRequestErrors(t *testing.T) {
 		}
 	}
 	// A spawn the protocol does not send, said in the protocol's words.
-	if r := s.do(moveSpawn("left", 9, 0, 2)); r["error"] != "bad-request" || r["message"] != "spawn of 2 at row 9, col 0: not a row and a column from 0 to 7 and a tile" {
+	if r := s.do(moveSpawn("left", 9, 0, 2)); r["error"] != "bad-request" || r["message"] != "spawn of 2 at row 9, column 0: not a row and a column from 0 to 7 and a tile" {
 		t.Errorf("a spawn at row 9: %v", r)
 	}
 	if r := s.do(`{"id":42,"op":"dance"}`); r["id"] != 42.0 {

@@ -254,7 +254,7 @@ func (a *adapter) move(req lineproto.LineRequest) []byte {
 	// slide does not (off this board, a value never spawned) is the
 	// rules' bad-spawn.
 	if sp := req.Spawn; sp != nil && (sp.Row < 0 || sp.Row > 7 || sp.Col < 0 || sp.Col > 7 || sp.Value < 2 || sp.Value > maxTile || sp.Value&(sp.Value-1) != 0) {
-		return lineproto.Refuse(req.ID, "bad-request", "spawn of %d at row %d, col %d: not a row and a column from 0 to 7 and a tile", sp.Value, sp.Row, sp.Col)
+		return lineproto.Refuse(req.ID, "bad-request", "spawn of %d at row %d, column %d: not a row and a column from 0 to 7 and a tile", sp.Value, sp.Row, sp.Col)
 	}
 	step, r := a.game.move(d, req.Spawn)
 	if r != nil {
