@@ -373,7 +373,13 @@ func readAnswer(op string, line []byte) (protocol.Answer, error) {
 	}
 	var w answerLine
 	if err := json.Unmarshal(line, &w, strictjson.Options()); err != nil {
-		return protocol.Answer{}, decodeError(err)
+		err = decodeError(err)
+		if se, ok := err.(*schemaError); ok && se.Field == "" && bytes.TrimSpace(line)[0] != '{' {
+			// Most often a line of the implementation's own: a log,
+			// a banner, a prompt.
+			err = &schemaError{"", se.Msg + " (stdout carries the protocol's answers alone, a JSON object a line: write anything else to stderr)"}
+		}
+		return protocol.Answer{}, err
 	}
 	c := checker{}
 	a := c.answer(op, okKeys, &w)

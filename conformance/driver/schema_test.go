@@ -223,6 +223,7 @@ func TestAnswerBeyondSchema(t *testing.T) {
 // TestAnswerMessages: a refused answer names the field, what was wanted
 // and what was found.
 func TestAnswerMessages(t *testing.T) {
+	const logHint = " (stdout carries the protocol's answers alone, a JSON object a line: write anything else to stderr)"
 	const st = `"state":{"board":[[2,0],[0,0]],"score":0,"moves":0,"won":false,"over":false}`
 	for _, tc := range []struct{ op, line, says string }{
 		{"new", `{"id":2,"ok":true,"state":{"board":[[2,0],[0,"4"]],"score":0,"moves":0,"won":false,"over":false}}`, "/state/board/1/1: want an integer, not a string"},
@@ -242,7 +243,10 @@ func TestAnswerMessages(t *testing.T) {
 		{"move", `{"id":2,"ok":true,"changed":true,"gained":0,"spawn":[],` + st + `}`, "/spawn: want an object, not a list"},
 		{"hello", `{"id":1,"ok":true,"protocol":1,"name":"x","version":"1","profiles":[3],"features":[]}`, "/profiles/0: want a string, not a number"},
 		{"legal", `{"id":4,"ok":true,"legal":[],"Legal":[]}`, "/Legal: unknown field"},
-		{"legal", `3`, "the answer is a number, not a JSON object"},
+		{"legal", `3`, "the answer is a number, not a JSON object" + logHint},
+		// A line of the implementation's own on stdout.
+		{"hello", `adapter ready`, "not JSON: invalid character 'a' at start of value at byte 0" + logHint},
+		{"hello", `{"id":1,"ok":true,"protocol":1 "name":"x"}`, "not JSON: invalid character '\"' after object value (expecting ',' or '}') at byte 31"},
 	} {
 		if _, err := readAnswer(tc.op, []byte(tc.line)); err == nil || err.Error() != tc.says {
 			t.Errorf("%s: %v, want %q", tc.line, err, tc.says)
