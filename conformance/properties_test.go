@@ -169,3 +169,38 @@ func TestPropertyInfo(t *testing.T) {
 		t.Errorf("the JSON report of a failing property: %s, %v", j, err)
 	}
 }
+
+// TestSameSeedSameGameSays: same-seed-same-game says what differs from
+// tp1's game where it first does: a wrong slide is not blamed on the
+// generator, a wrong spawn is named with tp1's, and a game said to be
+// over while tp1's plays on is caught at that move.
+func TestSameSeedSameGameSays(t *testing.T) {
+	otherSpawnAt5 := func(_ engine.Direction, mr *MoveResult) {
+		if sp := mr.Spawn; sp != nil && mr.State.Moves == 5 {
+			s := *sp
+			s.Value = 6 - s.Value // 2 for 4, 4 for 2
+			mr.State.Board.Set(s.Row, s.Col, s.Value)
+			mr.Spawn = &s
+		}
+	}
+	for _, tc := range []struct {
+		impl   Impl
+		status Status
+		reason *regexp.Regexp
+	}{
+		{altered{&Builtin{}, upMirrored}, BoardDiverged, regexp.MustCompile(`^seed "tileproof-property", move \d+ \(up\): the board after the slide is not the rules' \(a slide or a merge: not tp1's spawn\)$`)},
+		{altered{&Builtin{}, otherSpawnAt5}, BoardDiverged, regexp.MustCompile(`^seed "tileproof-property", move 5 \(\w+\): the spawn is (2|4) at row \d, column \d; tp1's is (2|4) at row \d, column \d$`)},
+		{overAt30{&Builtin{}}, FlagsDiffer, regexp.MustCompile(`^seed "tileproof-property", after 30 moves: the implementation says the game is over; tp1's game plays on$`)},
+	} {
+		res := runProperty(t, tc.impl, "same-seed-same-game")
+		if res.Status != tc.status || !tc.reason.MatchString(res.Reason) {
+			t.Errorf("%T: %s: %s, want %s matching %s", tc.impl, res.Status, res.Reason, tc.status, tc.reason)
+		}
+		if tc.status == BoardDiverged && (res.Start == nil || res.Want == nil || res.Got == nil) {
+			t.Errorf("%T: the boards: start %v, want %v, got %v", tc.impl, res.Start != nil, res.Want != nil, res.Got != nil)
+		}
+	}
+	if res := runProperty(t, &Builtin{}, "same-seed-same-game"); res.Status != Pass {
+		t.Errorf("the engine: %s: %s", res.Status, res.Reason)
+	}
+}

@@ -199,7 +199,10 @@ func valuesP(p *engine.Profile, values map[uint64]int, n int) float64 {
 }
 
 // sameSeedSameGame plays the same seed twice, and against the engine:
-// the games must be the same, move for move (tp1 makes them so).
+// the games must be the same, move for move (tp1 makes them so). Where a
+// board first differs from tp1's game, it says what differs: the slide
+// (a wrong merge is no fault of the generator's) or the spawn; a game
+// the implementation says is over while tp1's plays on, at that move.
 func sameSeedSameGame(impl Impl, h Hello, p *engine.Profile, res *CaseResult, alpha float64) {
 	const seed = "tileproof-property"
 	var first []ImplState
@@ -210,18 +213,22 @@ func sameSeedSameGame(impl Impl, h Hello, p *engine.Profile, res *CaseResult, al
 			return
 		}
 		g, _ := engine.NewGame(p, seed)
+		if st.Board != g.Board() {
+			res.failBoards(BoardDiverged, 0, nil, g.Board(), st.Board, "seed %q: the start board is not tp1's", seed)
+			return
+		}
 		for i := 0; i < 60 && !g.Over(); i++ {
-			if st.Board != g.Board() {
-				res.failBoards(BoardDiverged, i, nil, g.Board(), st.Board, "seed %q, after %d moves, the board is not tp1's", seed, i)
-				return
-			}
 			if round == 0 {
 				first = append(first, st)
 			} else if first[i] != st {
 				res.failBoards(BoardDiverged, i, nil, first[i].Board, st.Board, "seed %q played twice: the games differ after %d moves", seed, i)
 				return
 			}
-			d := g.LegalMoves()[0]
+			if st.Over {
+				res.fail(FlagsDiffer, i, "seed %q, after %d moves: the implementation says the game is over; tp1's game plays on", seed, i)
+				return
+			}
+			before, d := g.Board(), g.LegalMoves()[0]
 			mr, err := impl.Move(d, nil)
 			if err != nil {
 				if !res.driverFailure(err, i+1, "move") {
@@ -229,9 +236,32 @@ func sameSeedSameGame(impl Impl, h Hello, p *engine.Profile, res *CaseResult, al
 				}
 				return
 			}
-			g.Move(d)
+			step, _ := g.Move(d)
 			st = mr.State
+			if st.Board != g.Board() {
+				res.failBoards(BoardDiverged, i+1, &before, g.Board(), st.Board, "%s", tp1Difference(seed, i+1, d, g.Board(), step, mr))
+				return
+			}
 		}
+	}
+}
+
+// tp1Difference words where move n (d) of seed's game left the
+// implementation's board (after mr) other than tp1's game, whose move
+// gave step and the board want.
+func tp1Difference(seed string, n int, d engine.Direction, want engine.Board, step engine.Step, mr MoveResult) string {
+	slid := want
+	if step.Changed {
+		slid.Set(step.Spawn.Row, step.Spawn.Col, 0)
+	}
+	at := fmt.Sprintf("seed %q, move %d (%s)", seed, n, d)
+	switch sp := mr.Spawn; {
+	case mr.slid() != slid:
+		return at + ": the board after the slide is not the rules' (a slide or a merge: not tp1's spawn)"
+	case sp == nil:
+		return fmt.Sprintf("%s: no tile spawned; tp1's spawn is %d at row %d, column %d", at, step.Spawn.Value, step.Spawn.Row, step.Spawn.Col)
+	default:
+		return fmt.Sprintf("%s: the spawn is %d at row %d, column %d; tp1's is %d at row %d, column %d", at, sp.Value, sp.Row, sp.Col, step.Spawn.Value, step.Spawn.Row, step.Spawn.Col)
 	}
 }
 
