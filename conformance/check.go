@@ -117,6 +117,11 @@ func (s *session) play(step CaseStep, n int, res *CaseResult) (out outcome, ok b
 	}
 	if err != nil && !errors.As(err, &out.Refusal) {
 		res.callFailed(err, n, what)
+		if code := step.Expect.Error; code != "" && res.Status == ProtocolError {
+			// A refusal in a word not the rules' (bad-request, say):
+			// the word the rules refuse the step with.
+			res.Reason += "; the rules refuse it as " + code
+		}
 		return out, false
 	}
 	if r := out.Refusal; r != nil {

@@ -130,3 +130,33 @@ func TestSpawnDistributionEveryCell(t *testing.T) {
 		t.Errorf("an implementation that never spawns in cell (0, 0): %s %q, want a failure of the cells", res.Status, res.Reason)
 	}
 }
+
+// badRequestSpawns is the engine refusing a spawn the rules refuse as
+// bad-spawn with the protocol's bad-request, as the exec driver reports
+// such an answer.
+type badRequestSpawns struct{ *Builtin }
+
+func (b badRequestSpawns) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	mr, err := b.Builtin.Move(d, spawn)
+	if re, ok := err.(*RuleError); ok && re.Code == "bad-spawn" {
+		return mr, &DriverError{Status: ProtocolError, Msg: "move (request 3): the implementation answered bad-request: cannot spawn there"}
+	}
+	return mr, err
+}
+
+// TestWrongRefusalWord: a step the rules refuse, refused in a word that
+// is not the rules', fails as a protocol error that names the rules'
+// word.
+func TestWrongRefusalWord(t *testing.T) {
+	rep, err := Run(t.Context(), loadRepoPack(t), badRequestSpawns{&Builtin{}}, Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^profiles/forced-spawn-on-a-full-cell-bad-spawn$`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 {
+		t.Fatalf("%d results", len(rep.Results))
+	}
+	res := rep.Results[0]
+	if want := "move right: move (request 3): the implementation answered bad-request: cannot spawn there; the rules refuse it as bad-spawn"; res.Status != ProtocolError || res.Reason != want {
+		t.Errorf("%s: %q, want protocol-error: %q", res.Status, res.Reason, want)
+	}
+}
