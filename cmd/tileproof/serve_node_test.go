@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -42,24 +41,11 @@ func TestServePlayNode(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	srv := exec.CommandContext(ctx, bin, "serve", "--key-file", keyFile, "--addr", "127.0.0.1:0", "--profiles", "tile-merge,online-2048")
-	stderr, _ := srv.StderrPipe()
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { srv.Process.Kill(); srv.Wait() }()
-	sc := bufio.NewScanner(stderr)
-	if !sc.Scan() {
-		t.Fatalf("serve said nothing: %v", sc.Err())
-	}
-	url := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(sc.Text())
+	line := startServe(t, ctx, bin, nil, "--key-file", keyFile, "--addr", "127.0.0.1:0", "--profiles", "tile-merge,online-2048")
+	url := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(line)
 	if url == "" {
-		t.Fatalf("no address in %q", sc.Text())
+		t.Fatalf("no address in %q", line)
 	}
-	go func() {
-		for sc.Scan() {
-		}
-	}()
 
 	play := func(args ...string) []byte {
 		t.Helper()

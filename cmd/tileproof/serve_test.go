@@ -32,19 +32,9 @@ func TestServeNamesItsGames(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	srv := exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0", "--profiles", "classic, "+file)
 	// Unsigned, whatever the environment holds.
-	srv.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "TILEPROOF_KEY=") })
-	stderr, _ := srv.StderrPipe()
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { srv.Process.Kill(); srv.Wait() }()
-	sc := bufio.NewScanner(stderr)
-	if !sc.Scan() {
-		t.Fatalf("serve said nothing: %v", sc.Err())
-	}
-	line := sc.Text()
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "TILEPROOF_KEY=") })
+	line := startServe(t, ctx, bin, env, "--addr", "127.0.0.1:0", "--profiles", "classic, "+file)
 	if want := "tileproof: serving classic, classic-eights (from " + file + ") on http://"; !strings.HasPrefix(line, want) {
 		t.Fatalf("serve says %q, want it to start %q", line, want)
 	}
@@ -61,4 +51,28 @@ func TestServeNamesItsGames(t *testing.T) {
 	if !slices.Equal(list.Games, []string{"classic", "classic-eights"}) {
 		t.Errorf("/api/games lists %q, want classic and classic-eights", list.Games)
 	}
+}
+
+// startServe starts bin serve with args, in environment env (nil: the
+// test's), ended when t ends, and returns the first line it writes: the
+// games it serves and its address. The rest of what it writes is read
+// and dropped.
+func startServe(t *testing.T, ctx context.Context, bin string, env []string, args ...string) string {
+	t.Helper()
+	srv := exec.CommandContext(ctx, bin, append([]string{"serve"}, args...)...)
+	srv.Env = env
+	stderr, _ := srv.StderrPipe()
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	sc := bufio.NewScanner(stderr)
+	if !sc.Scan() {
+		t.Fatalf("serve said nothing: %v", sc.Err())
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	return sc.Text()
 }
