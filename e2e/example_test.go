@@ -91,8 +91,10 @@ func post(t *testing.T, url, body string, into any) int {
 // postEarlyAnswer is post for a body the server may refuse before it has
 // read it all: it answers and closes, so the writing may fail (a broken
 // pipe, or a reset) with the answer already there to read. The body is
-// written on a connection of its own, its write's error not the test's.
-func postEarlyAnswer(t *testing.T, address, body string, into any) int {
+// written on a connection of its own, its write's error not the test's;
+// its Content-Length says length, which may be more than it holds. The
+// answer must come within 30 s.
+func postEarlyAnswer(t *testing.T, address, body string, length int, into any) int {
 	t.Helper()
 	u, err := url.Parse(address)
 	if err != nil {
@@ -103,8 +105,9 @@ func postEarlyAnswer(t *testing.T, address, body string, into any) int {
 		t.Fatal(err)
 	}
 	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(30 * time.Second))
 	go func() {
-		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", u.RequestURI(), u.Host, len(body))
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", u.RequestURI(), u.Host, length)
 		io.WriteString(conn, body)
 	}()
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
@@ -223,10 +226,53 @@ func TestExamplePage(t *testing.T) {
 		t.Errorf("a second submission: %d %v; want 404", code, answer)
 	}
 	newGame()
-	if code := postEarlyAnswer(t, base+"api/games/"+game.ID+"/replay", strings.Repeat(" ", 2<<20), &answer); code != 413 {
+	if code := postEarlyAnswer(t, base+"api/games/"+game.ID+"/replay", strings.Repeat(" ", 2<<20), 2<<20, &answer); code != 413 {
 		t.Errorf("a 2 MiB body: %d %v; want 413", code, answer)
+	}
+	// A body said to be 5 MB is refused at once, not after node's
+	// request timeout (300 s) for the bytes that never come; the game
+	// stays open.
+	if code := postEarlyAnswer(t, base+"api/games/"+game.ID+"/replay", "{", 5_000_000, &answer); code != 413 {
+		t.Errorf("a body said to be 5 MB: %d %v; want 413", code, answer)
+	}
+	for _, body := range []string{"null", "[1,2]", `"x"`} {
+		if code := post(t, base+"api/games/"+game.ID+"/replay", body, &answer); code != 400 || answer["error"] != "the replay is not a JSON object" {
+			t.Errorf("%s: %d %v; want 400, not a JSON object", body, code, answer)
+		}
 	}
 	if data2, _ := os.ReadFile(storeFile); !bytes.Equal(data2, data) {
 		t.Errorf("the refused submissions changed the store: %s", data2)
+	}
+}
+
+// TestExampleServerStart: the example server's usage errors and a port
+// in use are said in a line, never node's stack trace: --help prints the
+// usage (exit 0), an unknown option is refused with it (exit 2), and a
+// port another server has ends it with the port named (exit 1).
+func TestExampleServerStart(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		absent(t, "no node on PATH")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	for _, tc := range []struct {
+		args []string
+		code int
+		out  string // what stdout or stderr holds
+	}{
+		{[]string{"--help"}, 0, "usage: node js/examples/web/server.mjs [--port 8049]"},
+		{[]string{"--bogus"}, 2, "server.mjs: Unknown option '--bogus'"},
+		{[]string{"--port", port, "--wasm", testkit.KitWasm(t)}, 1, "server.mjs: cannot listen on 127.0.0.1:" + port + ": EADDRINUSE"},
+	} {
+		cmd := exec.Command(node, append([]string{filepath.Join("..", "js", "examples", "web", "server.mjs")}, tc.args...)...)
+		out, _ := cmd.CombinedOutput()
+		if code := cmd.ProcessState.ExitCode(); code != tc.code || !strings.Contains(string(out), tc.out) || strings.Contains(string(out), "    at ") {
+			t.Errorf("server.mjs %s: exit %d, %q; want exit %d and %q, no stack trace", strings.Join(tc.args, " "), code, out, tc.code, tc.out)
+		}
 	}
 }

@@ -6,7 +6,7 @@
 // replay), and keeps the valid verdicts, with their hashes, as a
 // leaderboard. Node's standard library and the kit only.
 //
-//   node js/examples/web/server.mjs [--port 8049] [--wasm PATH] [--store verdicts.jsonl]
+//   node js/examples/web/server.mjs [--port 8049] [--host 127.0.0.1] [--wasm PATH] [--store verdicts.jsonl]
 //
 // --wasm names the verifier's module (by default the kit's
 // dist/verifier.wasm, which `npm run build` in js/ makes); --store appends
@@ -23,14 +23,26 @@ import { readFile, readdir, open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadVerifier } from '../../src/verify.js';
 
-const { values: opts } = parseArgs({
-  options: {
-    port: { type: 'string', default: '8049' },
-    host: { type: 'string', default: '127.0.0.1' },
-    wasm: { type: 'string' },
-    store: { type: 'string' },
-  },
-});
+const USAGE = 'usage: node js/examples/web/server.mjs [--port 8049] [--host 127.0.0.1] [--wasm PATH] [--store verdicts.jsonl]\n';
+let opts;
+try {
+  ({ values: opts } = parseArgs({
+    options: {
+      port: { type: 'string', default: '8049' },
+      host: { type: 'string', default: '127.0.0.1' },
+      wasm: { type: 'string' },
+      store: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }));
+} catch (e) {
+  process.stderr.write(`server.mjs: ${e.message}\n${USAGE}`);
+  process.exit(2);
+}
+if (opts.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 
 const PROFILE = 'tile-merge';
 const MAX_BODY = 1 << 20; // a replay of some 100,000 moves
@@ -265,9 +277,14 @@ function send(res, status, body) {
   if (status === 413) res.on('finish', () => res.socket && res.socket.destroy());
 }
 
-// body reads a request's body, up to MAX_BODY bytes.
+// body reads a request's body, up to MAX_BODY bytes; one whose
+// Content-Length says more is refused before any of it is read.
 function body(req) {
   return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length']) > MAX_BODY) {
+      req.pause();
+      return reject(Object.assign(new Error(`a replay is at most ${MAX_BODY} bytes`), { status: 413 }));
+    }
     let size = 0;
     const chunks = [];
     req.on('data', (c) => {
@@ -302,9 +319,12 @@ async function submit(req, res, id) {
   } catch {
     return send(res, 400, { error: 'the replay is not one line of JSON' });
   }
+  if (replay === null || typeof replay !== 'object' || Array.isArray(replay)) {
+    return send(res, 400, { error: 'the replay is not a JSON object' });
+  }
   // The replay must be of the game this server started: its seed, its
   // commitment, its rules. Anything else is a game the player chose.
-  if (replay === null || typeof replay !== 'object' || replay.seed !== game.seed || replay.seedCommitment !== game.seedCommitment ||
+  if (replay.seed !== game.seed || replay.seedCommitment !== game.seedCommitment ||
       replay.profile !== PROFILE || replay.rules !== RULES || line.includes('\n')) {
     return send(res, 422, { error: `the replay is not of game ${id}: its seed, seedCommitment, profile (${PROFILE}) or rules (${RULES}) differ` });
   }
@@ -348,6 +368,10 @@ const server = createServer(async (req, res) => {
   }
 });
 
+server.on('error', (e) => {
+  process.stderr.write(`server.mjs: cannot listen on ${opts.host}:${opts.port}: ${e.code || e.message}${e.code === 'EADDRINUSE' ? ' (another server has the port: --port N names another)' : ''}\n`);
+  process.exit(1);
+});
 server.listen(Number(opts.port), opts.host, () => {
   const { address, port } = server.address();
   process.stdout.write(`listening on http://${address}:${port}/ (verifying in process with the kit, ${PROFILE} rules version ${RULES})\n`);
