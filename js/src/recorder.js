@@ -6,6 +6,13 @@
 import { normalizeSeed, isTile } from './tp1.js';
 import { LETTERS } from './rules.js';
 
+// shown writes a value a message quotes: a string quoted, so that "4" is
+// not taken for the number 4; anything else as String writes it (NaN,
+// undefined, 1e+21).
+function shown(v) {
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+}
+
 const RESULTS = ['playing', 'target-reached', 'no-moves', 'move-limit', 'run-finished'];
 const PROFILE_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const COMMITMENT = /^sha256:[0-9a-fA-F]{64}$/;
@@ -47,7 +54,7 @@ export class Recorder {
   constructor({ profile, seed, start, rules, setup, seedCommitment, source } = {}) {
     if (typeof profile !== 'string' || !PROFILE_NAME.test(profile)) throw new TypeError(`profile ${JSON.stringify(profile)} is not a profile name`);
     if ((seed === undefined) === (start === undefined)) throw new TypeError('a recorder needs exactly one of seed (tp1 spawns) and start (recorded spawns)');
-    if (rules !== undefined && !(Number.isInteger(rules) && rules >= 1)) throw new TypeError(`rules ${rules} is not a version (1, 2, ...)`);
+    if (rules !== undefined && !(Number.isInteger(rules) && rules >= 1)) throw new TypeError(`rules ${shown(rules)} is not a version (1, 2, ...)`);
     if (seedCommitment !== undefined && (start !== undefined || !COMMITMENT.test(seedCommitment))) {
       throw new TypeError('seedCommitment is "sha256:" and 64 hex digits, for a seeded game');
     }
@@ -127,7 +134,7 @@ export class Recorder {
       throw new RangeError(`times: one a logged action, ${this._log.length} (given ${Array.isArray(times) ? times.length : 'no list'})`);
     }
     times.forEach((t, i) => {
-      if (!Number.isInteger(t) || t < 0 || t > MAX_THINK_TIME) throw new RangeError(`time ${i + 1}: ${t} is not whole milliseconds from 0 to 2^32-1`);
+      if (!Number.isInteger(t) || t < 0 || t > MAX_THINK_TIME) throw new RangeError(`time ${i + 1}: ${shown(t)} is not whole milliseconds from 0 to 2^32-1`);
     });
     if (typeof timesSeal !== 'string' || !TIMES_SEAL.test(timesSeal)) throw new TypeError('timesSeal is "hmac-sha256:" and 64 lower-case hex digits');
     this._times = [...times];
@@ -148,15 +155,15 @@ export class Recorder {
    */
   replay(claim) {
     const { score, board, maxTile, moves = this._moves, won, over, result } = claim || {};
-    if (!Number.isSafeInteger(score) || score < 0) throw new RangeError(`claim: score ${score} is not a whole number from 0 to 2^53-1`);
-    if (!Number.isSafeInteger(moves) || moves < 0) throw new RangeError(`claim: moves ${moves} is not a count`);
+    if (!Number.isSafeInteger(score) || score < 0) throw new RangeError(`claim: score ${shown(score)} is not a whole number from 0 to 2^53-1`);
+    if (!Number.isSafeInteger(moves) || moves < 0) throw new RangeError(`claim: moves ${shown(moves)} is not a count`);
     const c = { score, maxTile: 0, moves };
     if (board !== undefined) {
       c.board = checkBoard(board, 'the claimed board');
       c.maxTile = Math.max(...c.board.flat());
     }
     if (maxTile !== undefined) {
-      if (!(maxTile === 0 || isTile(maxTile))) throw new RangeError(`claim: maxTile ${maxTile} is not a tile`);
+      if (!(maxTile === 0 || isTile(maxTile))) throw new RangeError(`claim: maxTile ${shown(maxTile)} is not a tile`);
       c.maxTile = maxTile;
     } else if (board === undefined) {
       throw new TypeError('claim: give the final board or maxTile');
@@ -203,7 +210,7 @@ function checkSetup(setup) {
   if (setup === null || typeof setup !== 'object') throw new TypeError('setup is {target, openEnded}');
   for (const k of Object.keys(setup)) if (k !== 'target' && k !== 'openEnded') throw new TypeError(`setup: unknown field ${k}`);
   if (setup.target !== undefined) {
-    if (!isTile(setup.target)) throw new RangeError(`setup: target ${setup.target} is not a tile`);
+    if (!isTile(setup.target)) throw new RangeError(`setup: target ${shown(setup.target)} is not a tile`);
     out.target = setup.target;
   }
   if (setup.openEnded !== undefined) {

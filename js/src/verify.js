@@ -117,11 +117,19 @@ const isNode = typeof process !== 'undefined' && process.versions != null && pro
 async function moduleOf(wasm) {
   if (wasm instanceof WebAssembly.Module) return wasm;
   wasm = await wasm;
-  if (wasm == null) wasm = new URL('../dist/verifier.wasm', import.meta.url);
+  const built = wasm == null; // the kit's own, which npm run build makes
+  if (built) wasm = new URL('../dist/verifier.wasm', import.meta.url);
   if (typeof wasm === 'string' || wasm instanceof URL) {
     if (isNode && (typeof wasm === 'string' || wasm.protocol === 'file:')) {
       const { readFile } = await import('node:fs/promises');
-      return WebAssembly.compile(await readFile(wasm));
+      let bytes;
+      try {
+        bytes = await readFile(wasm);
+      } catch (e) {
+        if (built && e.code === 'ENOENT') throw new Error(`the verifier's module is not built (npm run build in the kit makes dist/verifier.wasm): ${e.message}`, { cause: e });
+        throw e;
+      }
+      return WebAssembly.compile(bytes);
     }
     wasm = fetch(wasm);
   }

@@ -115,6 +115,13 @@ test('what the recorder refuses', () => {
     assert.throws(() => rec.move(d, s), RangeError, JSON.stringify([d, s]));
   }
   assert.equal(rec.log, '', 'a refused move is not recorded');
+  // A string where a number goes is quoted in the message, not shown as
+  // the number it spells.
+  assert.throws(() => new Recorder({ profile: 'classic', seed: '7', rules: '1' }), { message: 'rules "1" is not a version (1, 2, ...)' });
+  const seeded = new Recorder({ profile: 'classic', seed: '7' });
+  assert.throws(() => seeded.replay({ score: '4', maxTile: 4 }), { message: 'claim: score "4" is not a whole number from 0 to 2^53-1' });
+  assert.throws(() => seeded.replay({ score: NaN, maxTile: 4 }), { message: 'claim: score NaN is not a whole number from 0 to 2^53-1' });
+  assert.throws(() => seeded.replay({ score: 0, maxTile: '4' }), { message: 'claim: maxTile "4" is not a tile' });
 });
 
 test('think times: one a logged action, after the moves, valid against the schema', () => {

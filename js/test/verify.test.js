@@ -252,3 +252,16 @@ test('a batch larger than one replay may be is verified whole', () => {
   assert.equal(vds[0].name, `big:${parts.length}`);
   assert.notEqual(vds[0].reason, 'malformed', JSON.stringify(vds[0]));
 });
+
+test('a kit whose module is not built says to build it', async (t) => {
+  const { mkdtempSync, mkdirSync, copyFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'kit-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'src'));
+  copyFileSync(new URL('../src/verify.js', import.meta.url), join(dir, 'src', 'verify.js'));
+  const copy = await import(new URL(`file://${join(dir, 'src', 'verify.js')}`).href);
+  await assert.rejects(copy.loadVerifier(), /^Error: the verifier's module is not built \(npm run build in the kit makes dist\/verifier\.wasm\): ENOENT/);
+  await assert.rejects(copy.loadVerifier({ wasm: join(dir, 'nosuch.wasm') }), { code: 'ENOENT' }, 'a module named is the caller\'s: its error as it is');
+});
