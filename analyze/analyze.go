@@ -59,7 +59,9 @@ var ErrNotAnalysable = errors.New("not analysable")
 
 // Analyze verifies replay r (called name in the statement) with v and
 // analyses its moves. A replay that is not valid is not analysed (the
-// error says why).
+// error says why). With no opts.Reference it fails, before anything
+// else, in a build the built-in reference does not fit
+// ([BuiltinReference]).
 func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Replay, opts Options) (*GameReport, error) {
 	ref := opts.Reference
 	if ref == nil {
