@@ -21,6 +21,7 @@ import { createServer } from 'node:http';
 import { randomBytes, createHash } from 'node:crypto';
 import { readFile, readdir, open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { loadVerifier } from '../../src/verify.js';
 
 const USAGE = 'usage: node js/examples/web/server.mjs [--port 8049] [--host 127.0.0.1] [--wasm PATH] [--store verdicts.jsonl]\n';
@@ -92,6 +93,10 @@ for (const m of await readdir(new URL('../../src/', here))) {
 // The verifier's module, where /kit/verify.js looks for it, for a page
 // that verifies in the browser (docs/web.md).
 files['/dist/verifier.wasm'] = [opts.wasm ? new URL(opts.wasm, `file://${process.cwd()}/`) : new URL('../../dist/verifier.wasm', here), 'application/wasm'];
+
+// The verifier's module gzipped, once (some 6 MB, 1.4 MB gzipped), for a
+// browser that takes gzip (docs/web.md advises serving it so).
+const wasmGzipped = gzipSync(await readFile(files['/dist/verifier.wasm'][0]));
 
 const games = new Map(); // id -> {seed, seedCommitment}, until its replay comes
 const scores = []; // the best MAX_SCORES valid verdicts, best first
@@ -358,8 +363,12 @@ const server = createServer(async (req, res) => {
     if (req.method === 'POST' && m) return await submit(req, res, m[1]);
     if (req.method === 'GET' && path === '/api/scores') return send(res, 200, scores);
     const file = files[path === '/index.html' ? '/' : path];
+    if (req.method === 'GET' && path === '/dist/verifier.wasm' && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+      res.writeHead(200, { 'Content-Type': file[1], 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
+      return res.end(wasmGzipped);
+    }
     if (req.method === 'GET' && file) {
-      res.writeHead(200, { 'Content-Type': file[1] });
+      res.writeHead(200, { 'Content-Type': file[1], ...(path === '/dist/verifier.wasm' ? { Vary: 'Accept-Encoding' } : {}) });
       return res.end(await readFile(file[0]));
     }
     send(res, 404, { error: `no ${req.method} ${path}` });
