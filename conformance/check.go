@@ -377,7 +377,7 @@ func (s *session) compare(step CaseStep, out outcome, n int, res *CaseResult) bo
 		if ll, can := s.impl.(LegalLister); can {
 			switch got, err := ll.Legal(); {
 			case errors.Is(err, ErrNoLegal):
-				// Not listed: nothing to compare.
+				res.legalUnlisted = true // not listed: nothing to compare
 			case err != nil:
 				res.callFailed(err, n, "legal")
 				return false

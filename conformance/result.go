@@ -79,6 +79,11 @@ type CaseResult struct {
 	// Info is the case's description, source, steps and YAML, on a
 	// failing case's result ([Report.Describe]); nil on others.
 	Info *CaseInfo
+
+	// legalUnlisted is set when a step's legal moves were not compared:
+	// the implementation does not list them ([ErrNoLegal]). The text
+	// report says so, so that a pass does not read as a check made.
+	legalUnlisted bool
 }
 
 // StepMismatch is one expectation of a step that the implementation missed.
