@@ -3,7 +3,6 @@ package conformance
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/tileproof/tileproof/internal/safetext"
@@ -67,7 +66,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 	if total.Unreachable > 0 {
 		fmt.Fprintf(w, "  and %d failed on states no game reaches, not counted above\n", total.Unreachable)
 	}
-	if slices.ContainsFunc(r.Results, func(res CaseResult) bool { return res.legalUnlisted }) {
+	if r.LegalUncompared() {
 		fmt.Fprintf(w, "  the legal moves the cases state were not compared: the implementation does not list them (legal: unsupported-op)\n")
 	}
 	fmt.Fprintf(w, "  in %.3fs\n", r.Duration.Seconds())

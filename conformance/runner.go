@@ -47,6 +47,14 @@ type Report struct {
 	Verdict *Gate `json:"gate,omitempty"`
 }
 
+// LegalUncompared reports whether a step's legal moves went uncompared
+// because the implementation does not list them (it answers legal with
+// unsupported-op, which the protocol allows): the reports say so, so
+// that a pass is not read as legal moves checked.
+func (r *Report) LegalUncompared() bool {
+	return slices.ContainsFunc(r.Results, func(res CaseResult) bool { return res.legalUnlisted })
+}
+
 // Failures returns the failed results that were not expected, and the
 // expected failures that passed. A failure on a state no game reaches is
 // not among them ([Report.UnreachableFailures]).

@@ -438,7 +438,10 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 		NotApplicable []skipReason
 		NotRun        []skipReason // the checks a run cut short did not run, by reason as the skipped
 		FailedAreas   map[string]bool
-	}{R: rep, V: v, Failed: !v.Pass, Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed),
+		// LegalUncompared: the implementation lists no legal moves, so
+		// none the cases state were compared.
+		LegalUncompared bool
+	}{LegalUncompared: rep.LegalUncompared(), R: rep, V: v, Failed: !v.Pass, Areas: rows, Total: areaRow{total, len(xpass)}, Failures: len(failed),
 		Statuses: strings.Join(statuses, ", "), TOC: toc, Cases: len(groups) + len(apart),
 		Causes: groupCauses(groups, "cause"), Apart: groupCauses(apart, "unreachable"),
 		Expected: listResults(expected), XPass: listResults(xpass), Skipped: skipReasons(skipped), NotApplicable: skipReasons(notApplicable), NotRun: skipReasons(rep.NotRun()), FailedAreas: failedAreas}
