@@ -32,6 +32,9 @@ type session struct {
 	// run, then say nothing of the game, and the engine's are taken
 	// whole (goneOnStep).
 	goneOn, parted bool
+	// legalUnlisted is set once a step's legal moves went uncompared:
+	// the implementation does not list them ([ErrNoLegal]).
+	legalUnlisted bool
 }
 
 // newGame starts the session's game from a tp1 seed ("" for an
@@ -377,7 +380,7 @@ func (s *session) compare(step CaseStep, out outcome, n int, res *CaseResult) bo
 		if ll, can := s.impl.(LegalLister); can {
 			switch got, err := ll.Legal(); {
 			case errors.Is(err, ErrNoLegal):
-				res.legalUnlisted = true // not listed: nothing to compare
+				s.legalUnlisted = true // not listed: nothing to compare
 			case err != nil:
 				res.callFailed(err, n, "legal")
 				return false

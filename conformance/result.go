@@ -80,9 +80,9 @@ type CaseResult struct {
 	// failing case's result ([Report.Describe]); nil on others.
 	Info *CaseInfo
 
-	// legalUnlisted is set when a step's legal moves were not compared:
-	// the implementation does not list them ([ErrNoLegal]). The text
-	// report says so, so that a pass does not read as a check made.
+	// legalUnlisted is set when a step of the case had its legal moves
+	// uncompared, the implementation not listing them (the session's,
+	// set by runCase): the reports say so ([Report.LegalUncompared]).
 	legalUnlisted bool
 }
 

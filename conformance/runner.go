@@ -380,6 +380,7 @@ func ruledOut(p *engine.Profile, f string) string {
 // records its outcome in res: Pass, or the first failing step's failure.
 func runCase(impl Impl, c *Case, p *engine.Profile, res *CaseResult) {
 	s := &session{impl: impl, profile: p}
+	defer func() { res.legalUnlisted = s.legalUnlisted }()
 	if !s.start(c.Start, res) {
 		return
 	}
