@@ -250,13 +250,9 @@ func sameSeedSameGame(impl Impl, h Hello, p *engine.Profile, res *CaseResult, al
 // implementation's board (after mr) other than tp1's game, whose move
 // gave step and the board want.
 func tp1Difference(seed string, n int, d engine.Direction, want engine.Board, step engine.Step, mr MoveResult) string {
-	slid := want
-	if step.Changed {
-		slid.Set(step.Spawn.Row, step.Spawn.Col, 0)
-	}
 	at := fmt.Sprintf("seed %q, move %d (%s)", seed, n, d)
 	switch sp := mr.Spawn; {
-	case mr.slid() != slid:
+	case mr.slid() != slidBoard(want, step):
 		return at + ": the board after the slide is not the rules' (a slide or a merge: not tp1's spawn)"
 	case sp == nil:
 		return fmt.Sprintf("%s: no tile spawned; tp1's spawn is %d at row %d, column %d", at, step.Spawn.Value, step.Spawn.Row, step.Spawn.Col)

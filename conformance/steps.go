@@ -32,15 +32,21 @@ func engineStep(g *engine.Game, a engine.Action, st engine.Step, err error, forc
 		return cs, nil
 	}
 	if cs.Move != nil {
-		slid := g.Board()
-		if st.Changed {
-			slid.Set(st.Spawn.Row, st.Spawn.Col, 0)
-		}
+		slid := slidBoard(g.Board(), st)
 		gained, changed := st.Gained, st.Changed
 		cs.Expect.Board, cs.Expect.Gained, cs.Expect.Changed, cs.Expect.Spawned = &slid, &gained, &changed, &changed
 	}
 	expectState(&cs.Expect, g)
 	return cs, nil
+}
+
+// slidBoard returns the board a move of the engine's slid to, before
+// its spawn: after, the board the move left, without step's spawn.
+func slidBoard(after engine.Board, step engine.Step) engine.Board {
+	if step.Changed {
+		after.Set(step.Spawn.Row, step.Spawn.Col, 0)
+	}
+	return after
 }
 
 // actionStep returns the step that plays action a, expecting nothing.
