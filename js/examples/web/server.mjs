@@ -58,12 +58,15 @@ const MAX_OPEN = 10000;
 // empty game verifies, with score 0). --store keeps every one.
 const MAX_SCORES = 100;
 
-// The verifier, loaded once. A replay of at most MAX_BODY bytes verifies
-// in milliseconds, so it runs on the server's own thread (a server that
-// takes longer replays runs it in a worker, docs/web.md).
-let verifier;
+// The verifier, loaded once from its module's bytes, read once: the
+// same bytes are served to a page that verifies in the browser (below).
+// A replay of at most MAX_BODY bytes verifies in milliseconds, so it
+// runs on the server's own thread (a server that takes longer replays
+// runs it in a worker, docs/web.md).
+let verifier, wasmBytes;
 try {
-  verifier = await loadVerifier({ wasm: opts.wasm });
+  wasmBytes = await readFile(opts.wasm ?? new URL('../../dist/verifier.wasm', import.meta.url)); // a path as given, from the working directory
+  verifier = await loadVerifier({ wasm: wasmBytes });
 } catch (e) {
   process.stderr.write(`server.mjs: cannot load the verifier (npm run build in js/ makes it; --wasm PATH names another): ${e.message}\n`);
   process.exit(2);
@@ -90,13 +93,11 @@ const files = {
 for (const m of await readdir(new URL('../../src/', here))) {
   if (m.endsWith('.js')) files[`/kit/${m}`] = [new URL(`../../src/${m}`, here), 'text/javascript; charset=utf-8'];
 }
-// The verifier's module, where /kit/verify.js looks for it, for a page
-// that verifies in the browser (docs/web.md).
-files['/dist/verifier.wasm'] = [opts.wasm ? new URL(opts.wasm, `file://${process.cwd()}/`) : new URL('../../dist/verifier.wasm', here), 'application/wasm'];
-
-// The verifier's module gzipped, once (some 6 MB, 1.4 MB gzipped), for a
-// browser that takes gzip (docs/web.md advises serving it so).
-const wasmGzipped = gzipSync(await readFile(files['/dist/verifier.wasm'][0]));
+// The verifier's module, served where /kit/verify.js looks for it
+// (/dist/verifier.wasm) to a page that verifies in the browser
+// (docs/web.md), gzipped once (some 6 MB, 1.4 MB gzipped) for a browser
+// that takes gzip, as docs/web.md advises serving it.
+const wasmGzipped = gzipSync(wasmBytes);
 
 const games = new Map(); // id -> {seed, seedCommitment}, until its replay comes
 const scores = []; // the best MAX_SCORES valid verdicts, best first
@@ -362,13 +363,14 @@ const server = createServer(async (req, res) => {
     if (req.method === 'POST' && path === '/api/games') return await newGame(res);
     if (req.method === 'POST' && m) return await submit(req, res, m[1]);
     if (req.method === 'GET' && path === '/api/scores') return send(res, 200, scores);
-    const file = files[path === '/index.html' ? '/' : path];
-    if (req.method === 'GET' && path === '/dist/verifier.wasm' && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
-      res.writeHead(200, { 'Content-Type': file[1], 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
-      return res.end(wasmGzipped);
+    if (req.method === 'GET' && path === '/dist/verifier.wasm') {
+      const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] || '');
+      res.writeHead(200, { 'Content-Type': 'application/wasm', Vary: 'Accept-Encoding', ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) });
+      return res.end(gzip ? wasmGzipped : wasmBytes);
     }
+    const file = files[path === '/index.html' ? '/' : path];
     if (req.method === 'GET' && file) {
-      res.writeHead(200, { 'Content-Type': file[1], ...(path === '/dist/verifier.wasm' ? { Vary: 'Accept-Encoding' } : {}) });
+      res.writeHead(200, { 'Content-Type': file[1] });
       return res.end(await readFile(file[0]));
     }
     send(res, 404, { error: `no ${req.method} ${path}` });
