@@ -374,10 +374,10 @@ func readAnswer(op string, line []byte) (protocol.Answer, error) {
 	var w answerLine
 	if err := json.Unmarshal(line, &w, strictjson.Options()); err != nil {
 		err = decodeError(err)
-		if se, ok := err.(*schemaError); ok && se.Field == "" && bytes.TrimSpace(line)[0] != '{' {
+		if bytes.TrimSpace(line)[0] != '{' {
 			// Most often a line of the implementation's own: a log,
 			// a banner, a prompt.
-			err = &schemaError{"", se.Msg + " (stdout carries the protocol's answers alone, a JSON object a line: write anything else to stderr)"}
+			err = fmt.Errorf("%w (stdout carries the protocol's answers alone, a JSON object a line: write anything else to stderr)", err)
 		}
 		return protocol.Answer{}, err
 	}
