@@ -258,21 +258,12 @@ func (s *session) goneOnStep(step CaseStep, out outcome) (alt CaseStep, parted b
 	if before.Result == resultName(engine.TargetReached) {
 		return alt, false, errors.New("the win ended the run before it")
 	}
-	p := s.profile
-	if s.setup != nil {
-		if p, err = p.WithSetup(*s.setup); err != nil {
-			return alt, false, err
-		}
+	p, err := s.rulesProfile(before.Board)
+	if err != nil {
+		return alt, false, err
 	}
-	p = p.Clone()
 	p.Win.Then, p.Unstated = engine.Continue, nil
-	p.Rows, p.Cols = before.Board.Rows(), before.Board.Cols()
-	p.StartTiles = min(p.StartTiles, p.Rows*p.Cols)
-	state := engine.State{Board: before.Board, Score: before.Score, Moves: before.Moves, Won: before.Won}
-	if before.Result == resultName(engine.RunFinished) {
-		state.Result = engine.RunFinished // which no board gives
-	}
-	g, err := engine.Load(p, state)
+	g, err := loadRules(p, before)
 	if err != nil {
 		return alt, false, err
 	}
@@ -345,6 +336,56 @@ func (s *session) goneOnStep(step CaseStep, out outcome) (alt CaseStep, parted b
 	return alt, parted, nil
 }
 
+// rulesProfile is a copy of the session's profile for a state of its
+// game on board b: with the setup the game started with, on b's size.
+func (s *session) rulesProfile(b engine.Board) (*engine.Profile, error) {
+	p := s.profile
+	if s.setup != nil {
+		var err error
+		if p, err = p.WithSetup(*s.setup); err != nil {
+			return nil, err
+		}
+	}
+	p = p.Clone()
+	p.Rows, p.Cols = b.Rows(), b.Cols()
+	p.StartTiles = min(p.StartTiles, p.Rows*p.Cols)
+	return p, nil
+}
+
+// loadRules loads the implementation's state st under profile p: the
+// game the rules make of it.
+func loadRules(p *engine.Profile, st ImplState) (*engine.Game, error) {
+	state := engine.State{Board: st.Board, Score: st.Score, Moves: st.Moves, Won: st.Won}
+	if st.Result == resultName(engine.RunFinished) {
+		state.Result = engine.RunFinished // which no board gives
+	}
+	return engine.Load(p, state)
+}
+
+// overBefore says, for a failing step, that the implementation's game
+// was already over before it where the rules play on: a move then
+// ignored or refused reads otherwise as the step's own fault (a win not
+// made, a board not slid), and the start state is not compared unless a
+// case asks. It returns "" where the rules' game is over too, whatever
+// the reading, and after an End run; got is the implementation's word.
+func (s *session) overBefore(before ImplState) (text, got string) {
+	if !before.Over || before.Result == resultName(engine.RunFinished) {
+		return "", ""
+	}
+	p, err := s.rulesProfile(before.Board)
+	if err != nil {
+		return "", ""
+	}
+	if g, err := loadRules(p, before); err != nil || g.Over() {
+		return "", ""
+	}
+	got = "over"
+	if before.Result != "" {
+		got += " (" + before.Result + ")"
+	}
+	return "the implementation's game was already " + got + " before this step; by the rules it plays on", got
+}
+
 // compare is check under one reading of the rules: step's.
 func (s *session) compare(step CaseStep, out outcome, n int, res *CaseResult) bool {
 	e := step.Expect
@@ -365,6 +406,9 @@ func (s *session) compare(step CaseStep, out outcome, n int, res *CaseResult) bo
 		differs = fmt.Sprintf("the rules refuse it as %s; the implementation as %s (%s)", e.Error, refusal.Code, refusal.Message)
 	}
 	if differs != "" {
+		if text, _ := s.overBefore(out.Before); text != "" && out.Refusal != nil {
+			differs += "; " + text
+		}
 		res.fail(IllegalHandled, n, "%s: %s", what, differs)
 		res.stepBoards(before, st.Board)
 		return false
@@ -387,6 +431,13 @@ func (s *session) compare(step CaseStep, out outcome, n int, res *CaseResult) bo
 			case !sameDirections(got, *e.Legal):
 				c.add("legal", LegalityDiffer, *e.Legal, got, "%s: the legal moves are %v, want %v", what, got, *e.Legal)
 			}
+		}
+	}
+	if len(c.mm) > 0 {
+		if text, got := s.overBefore(out.Before); text != "" {
+			// Second, beside the first mismatch it may explain; the
+			// first still names the failure.
+			c.mm = slices.Insert(c.mm, 1, StepMismatch{Field: "before", Status: FlagsDiffer, Want: "playing", Got: got, Text: what + ": " + text})
 		}
 	}
 	return c.record(res, n)

@@ -88,7 +88,7 @@ type CaseResult struct {
 
 // StepMismatch is one expectation of a step that the implementation missed.
 type StepMismatch struct {
-	Field  string `json:"field"`  // board, after, row, cell, spawn, changed, gained, spawned, score, maxTile, moves, won, over, result, legal
+	Field  string `json:"field"`  // board, after, row, cell, spawn, changed, gained, spawned, score, maxTile, moves, won, over, result, legal, before
 	Status Status `json:"status"` // the kind of failure it is
 	Want   string `json:"want"`   // what the rules give
 	Got    string `json:"got"`    // what the implementation did
