@@ -128,6 +128,22 @@ func TestLegalUnlistedSaid(t *testing.T) {
 			if got := strings.Contains(b.String(), said); got != tc.said {
 				t.Errorf("%s, %T: the report says the legal moves were not compared: %v, want %v\n%s", profile, tc.impl, got, tc.said, b.String())
 			}
+			// The JSON report marks the result, and a report read back
+			// says it as the run did.
+			b.Reset()
+			if err := rep.WriteJSON(&b); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(b.String(), `"legalUncompared": true`); got != tc.said {
+				t.Errorf("%s, %T: the JSON report marks legalUncompared: %v, want %v", profile, tc.impl, got, tc.said)
+			}
+			back, err := ReadReport(&b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back.LegalUncompared() != tc.said {
+				t.Errorf("%s, %T: the report read back says the legal moves were uncompared: %v, want %v", profile, tc.impl, back.LegalUncompared(), tc.said)
+			}
 		}
 	}
 }

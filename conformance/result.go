@@ -79,11 +79,11 @@ type CaseResult struct {
 	// Info is the case's description, source, steps and YAML, on a
 	// failing case's result ([Report.Describe]); nil on others.
 	Info *CaseInfo
-
-	// legalUnlisted is set when a step of the case had its legal moves
-	// uncompared, the implementation not listing them (the session's,
-	// set by runCase): the reports say so ([Report.LegalUncompared]).
-	legalUnlisted bool
+	// LegalUncompared is set when a step of the case stated legal moves
+	// that went uncompared, the implementation not listing them (it
+	// answers legal with unsupported-op, which the protocol allows): the
+	// reports say so ([Report.LegalUncompared]).
+	LegalUncompared bool
 }
 
 // StepMismatch is one expectation of a step that the implementation missed.
@@ -168,8 +168,9 @@ type resultJSON struct {
 	Line       int            `json:"line,omitempty"`
 	Expected   string         `json:"expected,omitempty"`
 	// Added after the fields above: an older report has none of them.
-	Unreachable   string `json:"unreachable,omitempty"`
-	NotApplicable bool   `json:"notApplicable,omitempty"`
+	Unreachable     string `json:"unreachable,omitempty"`
+	NotApplicable   bool   `json:"notApplicable,omitempty"`
+	LegalUncompared bool   `json:"legalUncompared,omitempty"`
 	*CaseInfo
 }
 
@@ -182,7 +183,7 @@ func (r CaseResult) MarshalJSON() ([]byte, error) {
 		return b.String()
 	}
 	return json.Marshal(resultJSON{r.Case, r.Area, r.Profile, r.Status, r.Reason, r.Step, r.Mismatches, r.Diff(),
-		grid(r.Start), grid(r.Want), grid(r.Got), r.File, r.Line, r.Expected, r.Unreachable, r.NotApplicable, r.Info})
+		grid(r.Start), grid(r.Want), grid(r.Got), r.File, r.Line, r.Expected, r.Unreachable, r.NotApplicable, r.LegalUncompared, r.Info})
 }
 
 // UnmarshalJSON reads a result MarshalJSON wrote (or an older report's,
@@ -204,7 +205,7 @@ func (r *CaseResult) UnmarshalJSON(data []byte) error {
 	}
 	*r = CaseResult{Case: j.Case, Area: j.Area, Profile: j.Profile, Status: j.Status, Reason: j.Reason, Step: j.Step,
 		Mismatches: j.Mismatches, Start: board(j.Start), Want: board(j.Want), Got: board(j.Got), File: j.File, Line: j.Line, Expected: j.Expected,
-		Unreachable: j.Unreachable, NotApplicable: j.NotApplicable, Info: j.CaseInfo}
+		Unreachable: j.Unreachable, NotApplicable: j.NotApplicable, LegalUncompared: j.LegalUncompared, Info: j.CaseInfo}
 	return nil
 }
 

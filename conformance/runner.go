@@ -52,7 +52,7 @@ type Report struct {
 // unsupported-op, which the protocol allows): the reports say so, so
 // that a pass is not read as legal moves checked.
 func (r *Report) LegalUncompared() bool {
-	return slices.ContainsFunc(r.Results, func(res CaseResult) bool { return res.legalUnlisted })
+	return slices.ContainsFunc(r.Results, func(res CaseResult) bool { return res.LegalUncompared })
 }
 
 // Failures returns the failed results that were not expected, and the
@@ -380,7 +380,7 @@ func ruledOut(p *engine.Profile, f string) string {
 // records its outcome in res: Pass, or the first failing step's failure.
 func runCase(impl Impl, c *Case, p *engine.Profile, res *CaseResult) {
 	s := &session{impl: impl, profile: p}
-	defer func() { res.legalUnlisted = s.legalUnlisted }()
+	defer func() { res.LegalUncompared = s.legalUnlisted }()
 	if !s.start(c.Start, res) {
 		return
 	}
