@@ -65,7 +65,10 @@ func (f *form) setClaim(c Claim) {
 }
 
 // EncodeYAML writes a replay in the YAML form, the moves wrapped in lines
-// of width letters and the claim as complete as it is.
+// of width letters and the claim as complete as it is. In YAML the think
+// times count toward [MaxHeader], as the move log does not: a timed game
+// of more than some 10,000 actions written so does not [Decode]; write it
+// with [Replay.EncodeJSON], where they do not count.
 func (r *Replay) EncodeYAML(width int) []byte {
 	f := r.form()
 	var b []byte

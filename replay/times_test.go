@@ -141,3 +141,25 @@ func FuzzParseTimes(f *testing.F) {
 		}
 	})
 }
+
+// TestTimesYAMLBound: as EncodeYAML's doc says, a timed game too long for
+// the YAML header's bound (its times count toward MaxHeader there) does
+// not read back from YAML, with the bound's error, and does from JSON.
+func TestTimesYAMLBound(t *testing.T) {
+	r := playGame(t, "tile-merge", "times", 200, false)
+	for len(r.Actions) < 15000 { // the same moves again: Decode does not play them
+		r.Actions = append(r.Actions, r.Actions...)
+	}
+	r.Claim = Claim{}
+	r.Times = make([]uint32, len(r.Actions))
+	for i := range r.Times {
+		r.Times[i] = 1000 + uint32(i%9000)
+	}
+	if _, err := Decode("long.yaml", r.EncodeYAML(60)); err == nil || !strings.Contains(err.Error(), "the replay's fields other than moves take") {
+		t.Errorf("%d timed actions in YAML: %v, want the header's bound", len(r.Actions), err)
+	}
+	back, err := Decode("long.json", r.EncodeJSON())
+	if err != nil || len(back.Times) != len(r.Times) {
+		t.Errorf("%d timed actions in JSON: %v", len(r.Actions), err)
+	}
+}
