@@ -37,6 +37,10 @@ type Case struct {
 // Name returns the case's full name, AREA/ID.
 func (c *Case) Name() string { return c.Area + "/" + c.ID }
 
+// YAML returns the case as a case file of its own (docs/case-format.md),
+// as a failing result's CaseInfo carries it.
+func (c *Case) YAML() []byte { return encodeCases("", nil, []*Case{c}) }
+
 // appliesTo reports whether the case applies to a profile.
 func (c *Case) appliesTo(profile string) bool {
 	return slices.Contains(c.Profiles, "all") || slices.Contains(c.Profiles, profile)

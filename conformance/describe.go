@@ -95,6 +95,6 @@ func caseInfo(c *Case, step int) *CaseInfo {
 		}
 		info.Steps = append(info.Steps, s)
 	}
-	info.YAML = string(encodeCases("", nil, []*Case{c}))
+	info.YAML = string(c.YAML())
 	return info
 }

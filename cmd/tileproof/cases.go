@@ -7,27 +7,69 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tileproof/tileproof/cases"
 	"github.com/tileproof/tileproof/conformance"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
 func (c *cli) casesCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "cases (lint [DIR] | import-pgs FILE [flags])",
-		Short: "check the case pack against the engine; import a PGS document's test cases and rules",
-		Long: `Work on conformance cases (docs/case-format.md): lint a case pack against the engine, or
-import the test cases and rules of a PGS document.`,
+		Use:   "cases (show CASE... | lint [DIR] | import-pgs FILE [flags])",
+		Short: "print, check or import conformance cases",
+		Long: `Work on conformance cases (docs/case-format.md): print a case of a pack, lint a case pack
+against the engine, or import the test cases and rules of a PGS document.`,
 		DisableFlagsInUseLine:      true,
 		SuggestionsMinimumDistance: 2,
 	}
-	cmd.RunE = c.unknownSub("cases: unknown subcommand %q (lint or import-pgs)")
-	cmd.AddCommand(c.casesLintCommand(), c.importPGSCommand())
+	cmd.RunE = c.unknownSub("cases: unknown subcommand %q (show, lint or import-pgs)")
+	cmd.AddCommand(c.casesShowCommand(), c.casesLintCommand(), c.importPGSCommand())
 	return cmd
+}
+
+func (c *cli) casesShowCommand() *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "show CASE... [flags]",
+		Short: "print a case of a pack",
+		Long: `Print each CASE (AREA/ID, as a report names it) of the pack built into tileproof, or of
+--cases DIR, as a case file of its own (docs/case-format.md), after a comment naming its
+file and line: what a failure's FILE:LINE points at, without a clone of the repository.`,
+	}
+	cmd.Flags().StringVar(&dir, "cases", "", "a case pack `DIR` (default: the pack built into tileproof)")
+	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int { return c.casesShow(cmd, dir, args) })
+	return cmd
+}
+
+func (c *cli) casesShow(cmd *cobra.Command, dir string, names []string) int {
+	if len(names) == 0 {
+		return c.usageFail(cmd)
+	}
+	pack, err := conformance.LoadPack(packFS(dir))
+	if err != nil {
+		return c.reportPackErrors(dir, err)
+	}
+	byName := make(map[string]*conformance.Case, len(pack.Cases))
+	for _, k := range pack.Cases {
+		byName[k.Name()] = k
+	}
+	for i, name := range names {
+		k := byName[name]
+		if k == nil {
+			return c.fail(exitBadUsage, "cases show: no case %s in %s (a case is AREA/ID, as a report names it)", safetext.Terminal(strconv.Quote(name)), cmp.Or(dir, builtinPackName))
+		}
+		if i > 0 {
+			fmt.Fprintln(c.stdout)
+		}
+		// A pack from outside may hold any text: escaped for the terminal.
+		fmt.Fprintf(c.stdout, "# %s:%d\n%s", safetext.Terminal(filepath.Join(cmp.Or(dir, "cases"), k.File)), k.Line, safetext.TerminalLines(string(k.YAML())))
+	}
+	return exitOK
 }
 
 // packFS returns the case pack in dir, or the built-in one for "".
