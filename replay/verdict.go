@@ -218,7 +218,7 @@ func (d *Divergence) Says() string {
 	case IllegalMove:
 		return d.what() + ", a move that changes the board"
 	case AfterEnd:
-		return d.what() + " while the run is playing"
+		return d.what() + ", played as if the run went on"
 	case BadSpawn:
 		return fmt.Sprintf("%s followed by %d in row %d, column %d", d.what(), d.Spawn.Value, d.Spawn.Row, d.Spawn.Col)
 	case ClaimBoard:
