@@ -330,9 +330,29 @@ func caseNeeds(c *Case, p *engine.Profile) []string {
 // load-state, seed-tp1"), or "" when it declares them all.
 func missingReason(h Hello, profile string, needs []string) string {
 	if missing := slices.DeleteFunc(slices.Clone(needs), func(f string) bool { return h.hasUnder(profile, f) }); len(missing) > 0 {
-		return "needs " + strings.Join(missing, ", ")
+		return needsPrefix + strings.Join(missing, ", ")
 	}
 	return ""
+}
+
+// needsPrefix begins the reason of a check skipped for features the
+// implementation does not declare; the features follow, comma-separated.
+const needsPrefix = "needs "
+
+// SkipsByFeature counts, for each feature (or board size) the
+// implementation does not declare, the checks skipped for want of it: a
+// check that needs two such features counts for both. Not-applicable
+// checks are not skips and count for none.
+func (r *Report) SkipsByFeature() map[string]int {
+	n := map[string]int{}
+	for _, res := range r.Results {
+		if missing, ok := strings.CutPrefix(res.Reason, needsPrefix); ok && res.Status == Skip && !res.NotApplicable {
+			for f := range strings.SplitSeq(missing, ", ") {
+				n[f]++
+			}
+		}
+	}
+	return n
 }
 
 // notApplicable returns why a check under profile p that needs these

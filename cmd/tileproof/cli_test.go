@@ -402,13 +402,18 @@ func FuzzCommandLine(f *testing.F) {
 // TestTotalNote: the note under conform's summary counts the runs of the
 // cases (each case under each profile), the distinct cases and the
 // property checks, and points to -v only when something was skipped and
-// -v was not given.
+// -v was not given. The skips' note names the features they need, the
+// most needed first (a skip for two counts for both; a not-applicable
+// one, or a skip for another reason, for none).
 func TestTotalNote(t *testing.T) {
 	rep := &conformance.Report{Results: []conformance.CaseResult{
 		{Case: "core/a", Area: "core", Profile: "classic", Status: conformance.Pass},
 		{Case: "core/a", Area: "core", Profile: "pgs", Status: conformance.Pass},
-		{Case: "core/b", Area: "core", Profile: "classic", Status: conformance.Skip},
-		{Case: "core/c", Area: "core", Profile: "classic", Status: conformance.Skip, NotApplicable: true},
+		{Case: "core/b", Area: "core", Profile: "classic", Status: conformance.Skip, Reason: "needs load-state, undo"},
+		{Case: "core/b", Area: "core", Profile: "pgs", Status: conformance.Skip, Reason: "needs load-state"},
+		{Case: "core/d", Area: "core", Profile: "pgs", Status: conformance.Skip, Reason: "needs force-spawn, size:3x3"},
+		{Case: "core/e", Area: "core", Profile: "pgs", Status: conformance.Skip, Reason: "it cannot run under this profile: needs a board"},
+		{Case: "core/c", Area: "core", Profile: "classic", Status: conformance.Skip, NotApplicable: true, Reason: "needs undo"},
 		{Case: "line/c", Area: "line", Profile: "classic", Status: conformance.Pass},
 		{Case: "properties/same-seed", Area: "properties", Profile: "classic", Status: conformance.Pass},
 	}}
@@ -418,8 +423,8 @@ func TestTotalNote(t *testing.T) {
 	if strconv.IntSize == 32 {
 		count = ", or starts past 2^31-1 moves, the most a 32-bit build counts"
 	}
-	want := "  (total: 5 runs of 4 cases, each under every profile it applies to, and 1 property check)\n" +
-		"  (1 skipped: each needs a feature or a board size the implementation does not declare; -v lists them with why)\n" +
+	want := "  (total: 8 runs of 6 cases, each under every profile it applies to, and 1 property check)\n" +
+		"  (4 skipped: each needs a feature or a board size the implementation does not declare: load-state for 2, force-spawn for 1, size:3x3 for 1, undo for 1; -v lists them with why)\n" +
 		"  (1 not applicable: each needs a board size, undo, End run or keep playing its profile's rules do not have, or is a property check the suite has for 4x4 boards only" + count + "; not skips, they do not fail --strict; -v lists them with why)\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)

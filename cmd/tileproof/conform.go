@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -238,7 +240,7 @@ func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
 		plural(runs, "run"), plural(len(cases), "case"), also)
 	_, total := rep.Summaries()
 	if total.Skipped > 0 && !verbose {
-		fmt.Fprintf(w, "  (%d skipped: each needs a feature or a board size the implementation does not declare; -v lists them with why)\n", total.Skipped)
+		fmt.Fprintf(w, "  (%d skipped: each needs a feature or a board size the implementation does not declare%s; -v lists them with why)\n", total.Skipped, skipsByFeature(rep))
 	}
 	if total.NotApplicable > 0 && !verbose {
 		count := ""
@@ -247,6 +249,25 @@ func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
 		}
 		fmt.Fprintf(w, "  (%d not applicable: each needs a board size, undo, End run or keep playing its profile's rules do not have, or is a property check the suite has for 4x4 boards only%s; not skips, they do not fail --strict; -v lists them with why)\n", total.NotApplicable, count)
 	}
+}
+
+// skipsByFeature says which features the skipped checks need, the most
+// needed first ("; load-state for 95, force-spawn for 60"): what to
+// declare to run the most. "" when no skip is for want of a feature.
+func skipsByFeature(rep *conformance.Report) string {
+	n := rep.SkipsByFeature()
+	features := slices.Collect(maps.Keys(n))
+	slices.SortFunc(features, func(a, b string) int { return cmp.Or(n[b]-n[a], strings.Compare(a, b)) })
+	var sb strings.Builder
+	for i, f := range features {
+		if i == 0 {
+			sb.WriteString(": ")
+		} else {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, "%s for %d", safetext.Terminal(f), n[f])
+	}
+	return sb.String()
 }
 
 // defaultRunTimeout is --run-timeout's default, the deadline of a run
