@@ -260,17 +260,22 @@ func plan(ctx context.Context, pack *Pack, impl Impl, opts Options) (*Report, []
 					return []CaseResult{notRun(res, ctx)}
 				}
 				needs := caseNeeds(c, p)
-				run, reason := c, missingReason(hello, p.Name, needs)
 				if na := cmp.Or(notApplicable(hello, p, needs, variant), pastInt(c)); na != "" {
 					res.Status, res.Reason, res.NotApplicable = Skip, na, true
 					return []CaseResult{res}
 				}
-				if variant && reason == "" {
-					if run, reason = derive(c, p); reason != "" {
-						reason = "it cannot run under this profile: " + reason
+				run := c
+				if variant {
+					var why string
+					if run, why = derive(c, p); why != "" {
+						// The variant's rules or the suite's limit, never
+						// the implementation's (declaring a feature would
+						// not let it run): --strict passes it.
+						res.Status, res.Reason, res.NotApplicable = Skip, "not applicable: it cannot run under this profile: "+why, true
+						return []CaseResult{res}
 					}
 				}
-				if reason != "" {
+				if reason := missingReason(hello, p.Name, needs); reason != "" {
 					res.Status, res.Reason = Skip, reason
 				} else {
 					res.Unreachable = cmp.Or(res.Unreachable, winUnreachable(run.Start, p))

@@ -60,9 +60,12 @@ func isBuiltin(name string) bool { return slices.Contains(engine.BuiltinNames(),
 
 // derive returns case c as it runs under variant v, its expectations the
 // engine's under v's rules, or why it cannot run there: a board of
-// another size, an action v lacks, a forced spawn v never makes, or
-// expectations that depend on a spawn the case does not force (the case
-// is derived twice, on two generators, and must come out the same).
+// another size, an action v lacks, a start kept playing where v's win
+// ends the run, a forced spawn v never makes, a setup v does not offer,
+// or expectations that depend on a spawn the case does not force (the
+// case is derived twice, on two generators, and must come out the same).
+// None is a gap the implementation leaves: the runner reports such a
+// case not applicable.
 func derive(c *Case, v *engine.Profile) (*Case, string) {
 	if b := c.Start.Board; b != nil && (b.Rows() != v.Rows || b.Cols() != v.Cols) {
 		return nil, fmt.Sprintf("its start board is %dx%d; profile %s plays on %dx%d", b.Rows(), b.Cols(), v.Name, v.Rows, v.Cols)
@@ -74,6 +77,11 @@ func derive(c *Case, v *engine.Profile) (*Case, string) {
 		case st.Spawn != nil && !v.SpawnValue(st.Spawn.Value):
 			return nil, fmt.Sprintf("it forces a spawn of %d; profile %s spawns %s", st.Spawn.Value, v.Name, v.SpawnValues())
 		}
+	}
+	if c.Start.KeepPlaying && v.Win.Then == engine.Stop {
+		// The engine plays such a state on, but no game of v reaches it:
+		// v's win ends the run, with no keep playing to choose.
+		return nil, fmt.Sprintf("it starts from a win kept playing; profile %s's win ends the run (win.then stop)", v.Name)
 	}
 	if c.Start.Setup != nil {
 		if _, err := v.WithSetup(*c.Start.Setup); err != nil {

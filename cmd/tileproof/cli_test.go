@@ -425,7 +425,7 @@ func TestTotalNote(t *testing.T) {
 	}
 	want := "  (total: 8 runs of 6 cases, each under every profile it applies to, and 1 property check)\n" +
 		"  (4 skipped: each needs a feature or a board size the implementation does not declare: load-state for 2, force-spawn for 1, size:3x3 for 1, undo for 1; -v lists them with why)\n" +
-		"  (1 not applicable: each needs a board size, undo, End run or keep playing its profile's rules do not have, or is a property check the suite has for 4x4 boards only" + count + "; not skips, they do not fail --strict; -v lists them with why)\n"
+		"  (1 not applicable: each needs a board size, undo, End run or keep playing its profile's rules do not have, or is a case the engine cannot derive under a profile file's rules or a property check the suite has for 4x4 boards only" + count + "; not skips, they do not fail --strict; -v lists them with why)\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

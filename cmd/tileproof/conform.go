@@ -247,7 +247,7 @@ func writeTotalNote(w io.Writer, rep *conformance.Report, verbose bool) {
 		if strconv.IntSize == 32 { // conformance's pastInt
 			count = ", or starts past 2^31-1 moves, the most a 32-bit build counts"
 		}
-		fmt.Fprintf(w, "  (%d not applicable: each needs a board size, undo, End run or keep playing its profile's rules do not have, or is a property check the suite has for 4x4 boards only%s; not skips, they do not fail --strict; -v lists them with why)\n", total.NotApplicable, count)
+		fmt.Fprintf(w, "  (%d not applicable: each needs a board size, undo, End run or keep playing its profile's rules do not have, or is a case the engine cannot derive under a profile file's rules or a property check the suite has for 4x4 boards only%s; not skips, they do not fail --strict; -v lists them with why)\n", total.NotApplicable, count)
 	}
 }
 
