@@ -20,7 +20,7 @@ func TestReadReportStrict(t *testing.T) {
 	if err != nil || back.Duration != in.Duration || back.Pack != "p" || len(back.Results) != 1 || back.Results[0].Case != "a/b" {
 		t.Fatalf("%v, %+v", err, back)
 	}
-	for _, f := range []string{"adapters/original-2048.report.json", "adapters/webcomponent-2048.report.json", "adapters/2048c/2048c.report.json"} {
+	for _, f := range []string{"adapters/original-2048.report.json", "adapters/webcomponent-2048.report.json", "adapters/2048term.report.json", "adapters/2048c/2048c.report.json"} {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
