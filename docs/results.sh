@@ -114,8 +114,7 @@ finds when it is run against:
   (conformance/adapters/2048term.yaml: classic with a 4 spawned four
   times in ten, a win that ends the game, the win looked for first). Its
   one deviation on a state a game reaches (no spawn after the winning
-  move), and four failures that are the suite's own (a loaded state the
-  variant cannot reach, counted as reachable), are in
+  move), and the two false alarms of the suite it showed (fixed), are in
   [2048term.md](2048term.md).
 - **2048.c (Debian package 2048)**: the terminal game
   mevdschee/2048.c, the compiled program itself, through the adapter
