@@ -74,6 +74,12 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	if !vd.Valid {
 		return nil, fmt.Errorf("%w: the replay is not valid (%s)", ErrNotAnalysable, vd.Reason)
 	}
+	// A decoded replay has a time an action (replay.Decode refuses
+	// another count); one made in Go may not, and the verdict does not
+	// read the times.
+	if r.Times != nil && len(r.Times) != len(r.Actions) {
+		return nil, fmt.Errorf("%w: times: %d think times for the log's %d actions: a time an action", ErrNotAnalysable, len(r.Times), len(r.Actions))
+	}
 	// The built-in profile the replay names, as it is and with its setup.
 	builtin, err := engine.BuiltinProfile(r.Profile)
 	p := builtin

@@ -2,12 +2,14 @@ package analyze
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"net/http/httptest"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tileproof/tileproof/engine"
@@ -188,4 +190,25 @@ func TestThinkTimeServerEndToEnd(t *testing.T) {
 		t.Errorf("a time halved: sealed %v", rep.ThinkTime.Sealed)
 	}
 	t.Logf("served: %s", describeTT(tt))
+}
+
+// TestThinkTimesOtherLength: a replay made in Go whose times are not one
+// an action (replay.Decode refuses such a file) is not analysable, and
+// the error names the field and both counts. Before, Analyze panicked
+// (an index out of range) on fewer times than actions, and read only the
+// first times of more.
+func TestThinkTimesOtherLength(t *testing.T) {
+	r := playBot(t, newEvalBot(newExpectimax(1), 0, 0, 1), "times-length", 50)
+	for _, n := range []int{0, len(r.Actions) - 3, len(r.Actions) + 1} {
+		r.Times = make([]uint32, n)
+		rep, err := Analyze(context.Background(), replay.NewVerifier(), "times-length", r, Options{})
+		want := fmt.Sprintf("times: %d think times for the log's %d actions", n, len(r.Actions))
+		if err == nil || !errors.Is(err, ErrNotAnalysable) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%d times for %d actions: report %v, error %v; want %q", n, len(r.Actions), rep != nil, err, want)
+		}
+	}
+	r.Times = make([]uint32, len(r.Actions))
+	if rep, err := Analyze(context.Background(), replay.NewVerifier(), "times-length", r, Options{}); err != nil || rep.ThinkTime == nil {
+		t.Errorf("a time an action: %v", err)
+	}
 }
