@@ -308,7 +308,9 @@ func (r *Reference) place(rep *GameReport) {
 				if !st.high {
 					side = "below"
 				}
-				rep.Score, best = z, fmt.Sprintf("%s %s %.1f%% (reference %.1f%%, z = %.1f, %s %.0f%% of the reference games)", st.name, s.Evaluator, 100*x, 100*p, z, side, pct)
+				// The games counted, not a percentage: a reference of
+				// three games is not read as a hundred.
+				rep.Score, best = z, fmt.Sprintf("%s %s %.1f%% (reference %.1f%%, z = %.1f, %s %d of the %d reference games modelled)", st.name, s.Evaluator, 100*x, 100*p, z, side, beyond, len(rates))
 			}
 		}
 	}
@@ -353,20 +355,36 @@ func (r *Reference) place(rep *GameReport) {
 	default:
 		rep.Band = Consistent
 	}
+	// An insufficient game's figures are given, but no threshold reads
+	// them: said so, as a short game's z of 5 would otherwise read as
+	// the strong band's.
+	judged := ""
+	if rep.Band == Insufficient {
+		judged = notJudged
+	}
 	if best != "" {
-		rep.Reasons = append(rep.Reasons, best)
+		rep.Reasons = append(rep.Reasons, judged+best)
 	}
 	if c != nil {
-		rep.Reasons = append(rep.Reasons, fmt.Sprintf("the moves agree with an evaluator that knows the next spawn on %d of %d positions, %.1f expected by chance (z = %.1f)", c.Hits, c.Positions, c.Expected, c.Z))
+		rep.Reasons = append(rep.Reasons, fmt.Sprintf("%sthe moves agree with an evaluator that knows the next spawn on %d of %d positions, %.1f expected by chance (z = %.1f)", judged, c.Hits, c.Positions, c.Expected, c.Z))
 	}
-	// The statement: the figures against the reference, the band and
-	// the sentence that it is not a finding.
+	// The statement: the figures against the reference and how many
+	// games its model rests on, the band and the sentence that it is not
+	// a finding.
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s.", rep.Name, BandText(rep.Band))
 	for _, why := range rep.Reasons {
 		fmt.Fprintf(&b, " %s.", why)
 	}
-	fmt.Fprintf(&b, " Against reference %s. %s", rep.Reference, NotAFinding)
+	fitted := "no game"
+	switch m := len(r.modelled()); m {
+	case 0:
+	case 1:
+		fitted = "1 game"
+	default:
+		fitted = fmt.Sprintf("%d games", m)
+	}
+	fmt.Fprintf(&b, " Against reference %s, a model fitted to %s. %s", rep.Reference, fitted, NotAFinding)
 	rep.Statement = b.String()
 }
 

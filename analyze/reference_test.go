@@ -233,3 +233,53 @@ func TestBuiltinReferenceOtherPlatform(t *testing.T) {
 		t.Errorf("a reference of another heuristic: %v, want %q and the heuristic", err, want)
 	}
 }
+
+// TestStatementWhatIsJudged: the statement of a game too short to place
+// gives its figures as not judged, however far out (a game of 299
+// non-trivial moves agreeing on 99% of them, z some 12, and a
+// clairvoyance z of 7), and does not blame the reference for the game's
+// length; a placed game's figures carry no such words. Each statement
+// counts the reference games rather than giving a share (four games, not
+// "100%"), and says how many games the model is fitted to. Before
+// (2026-12-07), the short game's statement read "insufficient reference
+// data. 299 non-trivial moves, ... agreement with expectimax-2/1 99.0%
+// (reference 53.0%, z = 12.4, above 100% of the reference games). the
+// moves agree with an evaluator that knows the next spawn ... (z = 7.0)",
+// the strong band's figures without a word that no threshold read them.
+func TestStatementWhatIsJudged(t *testing.T) {
+	ref := testReference(t)
+	short := reportWith(299, 0.99, 0.0, 512)
+	short.Clairvoyance = &Clairvoyant{Positions: 200, Hits: 190, Expected: 100, Z: 7}
+	ref.place(short)
+	if short.Band != Insufficient || short.Score < ref.StrongZ || len(short.Reasons) != 3 {
+		t.Fatalf("band %s, score %.1f, reasons %q: want insufficient, a score past strong, three reasons", short.Band, short.Score, short.Reasons)
+	}
+	for _, why := range short.Reasons[1:] {
+		if !strings.HasPrefix(why, "not judged (not enough data): ") {
+			t.Errorf("a figure of an insufficient game not said to be unjudged: %q", why)
+		}
+	}
+	if !strings.HasPrefix(short.Statement, "game: not enough data to judge. 299 non-trivial moves, fewer than") {
+		t.Errorf("short game: %q", short.Statement)
+	}
+
+	placed := reportWith(1000, 0.80, 0.40, 512)
+	placed.Clairvoyance = &Clairvoyant{Positions: 200, Hits: 100, Expected: 100, Z: 0}
+	ref.place(placed)
+	if placed.Band != Strong || strings.Contains(placed.Statement, "not judged") {
+		t.Errorf("placed game: band %s, %q", placed.Band, placed.Statement)
+	}
+	for _, rep := range []*GameReport{short, placed} {
+		if want := "above 4 of the 4 reference games modelled"; !strings.Contains(rep.Reasons[len(rep.Reasons)-2], want) {
+			t.Errorf("reasons %q: want %q", rep.Reasons, want)
+		}
+		if want := "Against reference " + ref.ID() + ", a model fitted to 4 games. " + NotAFinding; !strings.HasSuffix(rep.Statement, want) {
+			t.Errorf("statement %q: want it to end %q", rep.Statement, want)
+		}
+	}
+	ref.ModelMinMoves = 1001 // no game to fit the model to
+	ref.place(placed)
+	if want := "a model fitted to no game."; !strings.Contains(placed.Statement, want) {
+		t.Errorf("statement %q: want %q", placed.Statement, want)
+	}
+}

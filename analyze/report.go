@@ -8,6 +8,10 @@ const (
 	Insufficient = "insufficient"
 )
 
+// notJudged begins each figure a statement gives of a game whose band is
+// insufficient: no threshold reads them.
+const notJudged = "not judged (not enough data): "
+
 // NotAFinding is the sentence every statement ends with.
 const NotAFinding = "This is a statistical comparison with a reference set, not a finding of cheating: a person reviews the game before anything is decided."
 
@@ -63,5 +67,7 @@ func BandText(band string) string {
 	case Strong:
 		return "strongly atypical"
 	}
-	return "insufficient reference data"
+	// Too short a game, moves taken back, or a reference too thin for
+	// it: the data, not only the reference's, are too few to judge.
+	return "not enough data to judge"
 }

@@ -92,3 +92,55 @@ func TestUndoInsufficient(t *testing.T) {
 		t.Errorf("against a reference with undo: %s, %q", rep.Band, rep.Reasons)
 	}
 }
+
+// TestUndoPeekNotJudged: a player who uses the profile's undo to see
+// where a move's tile spawns, and takes back the moves whose spawn a
+// player who knew it would not have played, agrees with the clairvoyance
+// oracle far more than chance (z 4.7 in game peek-1, past the review
+// threshold of 4), as a cheat who knows the seed does. Such a game is not
+// placed, and its statement gives that z as not judged. Before
+// (2026-12-07) the statement gave it as a placed game's clairvoyance z.
+func TestUndoPeekNotJudged(t *testing.T) {
+	p, err := engine.BuiltinProfile("online-2048")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := engine.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := recorderOf(t, p, "peek-1")
+	person := newEvalBot(newExpectimax(2), 0, 64, 1) // softmax 64: as the reference players
+	oracle := &clairvoyantBot{rules: rules, ev: newExpectimax(3), sp: tileMergeSpawns}
+	for range 400 {
+		g := rec.Game()
+		if g.Over() || len(g.LegalMoves()) == 0 {
+			break
+		}
+		b, _ := toBitboard(g.Board())
+		d, want := person.choose(g, b), oracle.choose(g, b)
+		if err := rec.Do(engine.Action(d)); err != nil {
+			t.Fatal(err)
+		}
+		if d != want && rec.Game().CanUndo() {
+			for _, a := range []engine.Action{engine.Undo, engine.Action(want)} {
+				if err := rec.Do(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	rep, err := Analyze(context.Background(), replay.NewVerifier(), "peek-1", rec.Seeded(), Options{Clairvoyance: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := mustBuiltin(t)
+	if c := rep.Clairvoyance; c == nil || c.Z < ref.ClairvoyanceReviewZ || rep.Undone == 0 {
+		t.Fatalf("clairvoyance %+v, %d taken back: want a z past review (%g) and moves taken back", c, rep.Undone, ref.ClairvoyanceReviewZ)
+	}
+	last := rep.Reasons[len(rep.Reasons)-1]
+	if rep.Band != Insufficient || !strings.HasPrefix(last, "not judged (not enough data): the moves agree with an evaluator that knows the next spawn") {
+		t.Errorf("band %s, reasons %q: want insufficient, the clairvoyance z not judged", rep.Band, rep.Reasons)
+	}
+	t.Logf("%s", rep.Statement)
+}

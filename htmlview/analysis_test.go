@@ -170,8 +170,13 @@ func TestEvidenceSection(t *testing.T) {
 				if got := byID(t, p, "evidence-why"); got != rep.Reasons[0] || !strings.Contains(got, "fewer than") {
 					t.Errorf("why insufficient: %q, the analysis's reasons %q", got, rep.Reasons)
 				}
-			} else if strings.Contains(p, `id="evidence-why"`) {
-				t.Errorf("a reason for a band of %s", rep.Band)
+				// Its figures are shown, and said to place it nowhere
+				// (before 2026-12-07 its score stood as a placed game's).
+				if got := byID(t, p, "not-judged"); !strings.HasPrefix(got, "Not judged: for the reason above, no threshold reads the figures below") {
+					t.Errorf("an insufficient game's figures: %q", got)
+				}
+			} else if strings.Contains(p, `id="evidence-why"`) || strings.Contains(p, `id="not-judged"`) {
+				t.Errorf("a reason, or figures not judged, for a band of %s", rep.Band)
 			}
 		})
 	}
