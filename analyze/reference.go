@@ -368,6 +368,12 @@ func (r *Reference) place(rep *GameReport) {
 	if c != nil {
 		rep.Reasons = append(rep.Reasons, fmt.Sprintf("%sthe moves agree with an evaluator that knows the next spawn on %d of %d positions, %.1f expected by chance (z = %.1f)", judged, c.Hits, c.Positions, c.Expected, c.Z))
 	}
+	// A reference game analysed again is partly its own yardstick: its
+	// placing says less than another game's.
+	modelled := r.modelled()
+	if rep.SHA256 != "" && slices.ContainsFunc(modelled, func(g ReferenceGame) bool { return g.SHA256 == rep.SHA256 }) {
+		rep.Reasons = append(rep.Reasons, "the game is one of the games the reference's model is fitted to, so it is placed against itself too (a reference built without it places it as another game)")
+	}
 	// The statement: the figures against the reference and how many
 	// games its model rests on, the band and the sentence that it is not
 	// a finding.
@@ -377,7 +383,7 @@ func (r *Reference) place(rep *GameReport) {
 		fmt.Fprintf(&b, " %s.", why)
 	}
 	fitted := "no game"
-	switch m := len(r.modelled()); m {
+	switch m := len(modelled); m {
 	case 0:
 	case 1:
 		fitted = "1 game"

@@ -283,3 +283,38 @@ func TestStatementWhatIsJudged(t *testing.T) {
 		t.Errorf("statement %q: want %q", placed.Statement, want)
 	}
 }
+
+// TestStatementOwnGame: a game the reference's model is fitted to, placed
+// against that reference, is said to be placed against itself; placed
+// against the reference without it (Without), or as another game, it is
+// not. Before (2026-12-07), tileproof analyze said GAME4X4 of the
+// built-in reference was consistent with the reference players, score
+// 0.7, with no word that the reference held it (without itself it is
+// insufficient: no other modelled game reaches only 512).
+func TestStatementOwnGame(t *testing.T) {
+	ref := testReference(t)
+	const own = "the game is one of the games the reference's model is fitted to, so it is placed against itself too"
+	rep := reportWith(1000, 0.53, 0.40, 512)
+	rep.SHA256 = ref.Games[1].SHA256
+	ref.place(rep)
+	if !strings.Contains(rep.Statement, own) || rep.Band != Consistent {
+		t.Errorf("a reference game: band %s, %q", rep.Band, rep.Statement)
+	}
+	ref.Without(rep.SHA256).place(rep)
+	if strings.Contains(rep.Statement, own) {
+		t.Errorf("placed against the reference without it: %q", rep.Statement)
+	}
+	rep.SHA256 = "another"
+	ref.place(rep)
+	if strings.Contains(rep.Statement, own) {
+		t.Errorf("another game: %q", rep.Statement)
+	}
+	// A reference game too short to fit the model to is not its own
+	// yardstick.
+	ref.ModelMinMoves = 1001
+	rep.SHA256 = ref.Games[1].SHA256
+	ref.place(rep)
+	if strings.Contains(rep.Statement, own) {
+		t.Errorf("a reference game the model is not fitted to: %q", rep.Statement)
+	}
+}
