@@ -277,6 +277,10 @@ func (r *Reference) place(rep *GameReport) {
 	rep.Reasons = nil
 	rep.Score = math.Inf(-1)
 	best := ""
+	// away is the statistic furthest out on the side away from a bot,
+	// lowest its z: a game the reference players do not describe
+	// either, which the one-sided test cannot flag.
+	away, lowest := "", -r.ReviewZ
 	for i := range rep.Evaluators {
 		s := &rep.Evaluators[i]
 		s.Placed = nil
@@ -311,6 +315,18 @@ func (r *Reference) place(rep *GameReport) {
 				// The games counted, not a percentage: a reference of
 				// three games is not read as a hundred.
 				rep.Score, best = z, fmt.Sprintf("%s %s %.1f%% (reference %.1f%%, z = %.1f, %s %d of the %d reference games modelled)", st.name, s.Evaluator, 100*x, 100*p, z, side, beyond, len(rates))
+			}
+			if z <= lowest {
+				side, short := "below", 0
+				if !st.high {
+					side = "above"
+				}
+				for _, y := range rates {
+					if y > x == st.high && y != x {
+						short++
+					}
+				}
+				lowest, away = z, fmt.Sprintf("%s %s %.1f%% (reference %.1f%%, z = %.1f, %s %d of the %d reference games modelled)", st.name, s.Evaluator, 100*x, 100*p, z, side, short, len(rates))
 			}
 		}
 	}
@@ -364,6 +380,9 @@ func (r *Reference) place(rep *GameReport) {
 	}
 	if best != "" {
 		rep.Reasons = append(rep.Reasons, judged+best)
+	}
+	if away != "" {
+		rep.Reasons = append(rep.Reasons, fmt.Sprintf("%sfar out on the side away from a bot: %s; the reference players do not play so on that count, and the test asks only whether a game is closer to the evaluators than theirs", judged, away))
 	}
 	if c != nil {
 		rep.Reasons = append(rep.Reasons, fmt.Sprintf("%sthe moves agree with an evaluator that knows the next spawn on %d of %d positions, %.1f expected by chance (z = %.1f)", judged, c.Hits, c.Positions, c.Expected, c.Z))

@@ -318,3 +318,29 @@ func TestStatementOwnGame(t *testing.T) {
 		t.Errorf("a reference game the model is not fitted to: %q", rep.Statement)
 	}
 }
+
+// TestStatementAwayFromBot: a game far out on the side away from a bot
+// (past the review threshold's z, negated) is consistent, as the test is
+// one-sided, and its statement says the reference players do not play
+// so either; a typical game's does not. Before (2026-12-07), a bot of
+// random legal moves (replays/valid/rosetta-random.yaml, corner-1
+// agreement at z -6.2) got "consistent with the reference players" and
+// a z of 0.3 as its only figure.
+func TestStatementAwayFromBot(t *testing.T) {
+	ref := testReference(t)
+	const away = "far out on the side away from a bot: agreement with expectimax-2/1 30.0% (reference 53.0%, z = "
+	rep := reportWith(1000, 0.30, 0.40, 512)
+	ref.place(rep)
+	if rep.Band != Consistent || !strings.Contains(rep.Statement, away) || !strings.Contains(rep.Statement, "below 4 of the 4 reference games modelled); the reference players do not play so on that count") {
+		t.Errorf("a game far from the evaluators: band %s, %q", rep.Band, rep.Statement)
+	}
+	if z := rep.Evaluators[0].Z; z > -ref.ReviewZ {
+		t.Fatalf("agreement z %.1f: the test wants one past %.1f", z, -ref.ReviewZ)
+	}
+	for _, rep := range []*GameReport{reportWith(1000, 0.53, 0.40, 512), reportWith(1000, 0.48, 0.40, 512)} {
+		ref.place(rep)
+		if strings.Contains(rep.Statement, "side away from a bot") {
+			t.Errorf("a typical game, agreement z %.1f: %q", rep.Evaluators[0].Z, rep.Statement)
+		}
+	}
+}
