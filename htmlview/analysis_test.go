@@ -134,6 +134,10 @@ func TestEvidenceSection(t *testing.T) {
 			if got := byID(t, p, "counts"); !strings.HasPrefix(got, fmt.Sprintf("%d of %d counted moves: ", rep.Analysed, rep.GameMoves)) {
 				t.Errorf("counts %q, the analysis's %d of %d", got, rep.Analysed, rep.GameMoves)
 			}
+			// What a z says, and what it does not (2026-12-07).
+			if got := byID(t, p, "z-reading"); !strings.Contains(got, "3 is as rare as a normal’s three sigma, about 1 game in 740") || !strings.Contains(got, "nothing of who played this game") {
+				t.Errorf("how to read a z: %q", got)
+			}
 			rows := evidenceRows(t, p)
 			if len(rows) != len(rep.Evaluators) || len(rows) < 3 {
 				t.Fatalf("%d rows for %d evaluators", len(rows), len(rep.Evaluators))
