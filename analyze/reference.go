@@ -401,13 +401,12 @@ func (r *Reference) place(rep *GameReport) {
 	for _, why := range rep.Reasons {
 		fmt.Fprintf(&b, " %s.", why)
 	}
-	fitted := "no game"
-	switch m := len(modelled); m {
+	fitted := fmt.Sprintf("%d games", len(modelled))
+	switch len(modelled) {
 	case 0:
+		fitted = "no game"
 	case 1:
 		fitted = "1 game"
-	default:
-		fitted = fmt.Sprintf("%d games", m)
 	}
 	fmt.Fprintf(&b, " Against reference %s, a model fitted to %s. %s", rep.Reference, fitted, NotAFinding)
 	rep.Statement = b.String()
