@@ -277,6 +277,10 @@ func TestStatementWhatIsJudged(t *testing.T) {
 			t.Errorf("statement %q: want it to end %q", rep.Statement, want)
 		}
 	}
+	ref.Without(ref.Games[1].SHA256).Without(ref.Games[2].SHA256).Without(ref.Games[3].SHA256).place(placed)
+	if want := "a model fitted to 1 game."; !strings.Contains(placed.Statement, want) {
+		t.Errorf("statement %q: want %q", placed.Statement, want)
+	}
 	ref.ModelMinMoves = 1001 // no game to fit the model to
 	ref.place(placed)
 	if want := "a model fitted to no game."; !strings.Contains(placed.Statement, want) {
