@@ -305,7 +305,7 @@ func (r *Reference) place(rep *GameReport) {
 			s.Placed = append(s.Placed, st.key)
 			*st.z(s) = z
 			if st.key == "agreement" {
-				s.Percentile = pct
+				s.Percentile, s.ReferenceGames = pct, len(rates)
 			}
 			if z > rep.Score {
 				side := "above"

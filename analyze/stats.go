@@ -55,10 +55,12 @@ type EvalStats struct {
 	// placed is 0 and means nothing.
 	Placed []string `json:"placed,omitempty"`
 	// Z is the agreement's z-score against the reference players, and
-	// Percentile the share of reference games whose agreement is lower
-	// (both set by the reference, when it holds this evaluator).
-	Z          float64 `json:"z"`
-	Percentile float64 `json:"percentile"`
+	// Percentile the share of reference games whose agreement is lower,
+	// of ReferenceGames, the games the reference's model of it is fitted
+	// to (all set by the reference, when it holds this evaluator).
+	Z              float64 `json:"z"`
+	Percentile     float64 `json:"percentile"`
+	ReferenceGames int     `json:"reference_games,omitempty"`
 }
 
 // gameMoves accumulates a game's moves.

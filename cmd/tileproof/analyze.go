@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -37,9 +38,10 @@ game (agreement on non-trivial moves, losses, errors on crowded boards, and for 
 clairvoyance test), and place the game against a reference set of games by known players.
 
 Each game gets a band: consistent (with the reference players), review (atypical: review
-suggested), strong (strongly atypical) or insufficient (too short a game, or a reference too
-thin for it). This is a statistical statement for a person to review, never a finding of
-cheating. docs/analyze.md gives the figures, the thresholds and how they were measured.
+suggested), strong (strongly atypical) or insufficient (not judged: too short a game, moves
+taken back by undo, or a reference too thin for it). This is a statistical statement for a
+person to review, never a finding of cheating. docs/analyze.md gives the figures, the
+thresholds and how they were measured.
 
 Inputs are read as tileproof verify reads them. --json prints one JSON line a game. Exit status
 1 when a replay is not valid or cannot be analysed, 2 when one cannot be read or its report
@@ -202,12 +204,18 @@ func printAnalysis(w io.Writer, r *analyze.GameReport) {
 	if r.Stopped != "" {
 		fmt.Fprintf(w, "  the analysis stopped before %s\n", r.Stopped)
 	}
+	if r.Band == analyze.Insufficient {
+		fmt.Fprintf(w, "  not judged: the figures below are for a reader, and no threshold reads them\n")
+	}
 	for _, s := range r.Evaluators {
 		// A z the reference does not place is a dash, as on the pages: its
 		// 0 would read as a game in the middle of the reference players.
 		agreement := "z -, not placed"
 		if slices.Contains(s.Placed, "agreement") {
-			agreement = fmt.Sprintf("z %5.1f, above %3.0f%% of the reference", s.Z, s.Percentile)
+			// The games counted, not a percentage: a reference of three
+			// games is not read as a hundred.
+			above := int(math.Round(s.Percentile * float64(s.ReferenceGames) / 100))
+			agreement = fmt.Sprintf("z %5s, above %d of the %d reference games modelled", zText(s.Z), above, s.ReferenceGames)
 		}
 		fmt.Fprintf(w, "  %-15s agreement %5.1f%% (%s)  loss mean %.2f p50 %.2f p90 %.2f p99 %.2f  large errors %.1f%% (z %s)  small errors %.1f%% (z %s)  second-best %.1f%% (z %s)  misses crowded %.1f%% open %.1f%%\n",
 			s.Evaluator, 100*s.Agreement, agreement, s.MeanLoss, s.Loss50, s.Loss90, s.Loss99, 100*s.LargeErrors, placedZ(s, "large_errors", s.ErrorsZ),
@@ -243,6 +251,15 @@ func printAnalysis(w io.Writer, r *analyze.GameReport) {
 func placedZ(s analyze.EvalStats, key string, z float64) string {
 	if !slices.Contains(s.Placed, key) {
 		return "-"
+	}
+	return zText(z)
+}
+
+// zText writes a z-score to one decimal, a z that rounds to 0 as 0.0,
+// never -0.0.
+func zText(z float64) string {
+	if math.Abs(z) < 0.05 {
+		z = 0
 	}
 	return fmt.Sprintf("%.1f", z)
 }

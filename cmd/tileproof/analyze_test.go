@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -126,12 +127,12 @@ func TestAnalyzeTextUnplaced(t *testing.T) {
 	if len(rows) != 4 {
 		t.Fatalf("%d evaluator rows: %s%s", len(rows), out, errOut)
 	}
-	if l := rows["expectimax-3/1"]; !strings.Contains(l, "(z -, not placed)") || strings.Contains(l, "of the reference)") ||
+	if l := rows["expectimax-3/1"]; !strings.Contains(l, "(z -, not placed)") || strings.Contains(l, "reference games modelled)") ||
 		!strings.Contains(l, "large errors") || strings.Count(l, "(z -)") != 3 {
 		t.Errorf("expectimax-3, which the reference does not hold: %q", l)
 	}
-	if l := rows["expectimax-2/1"]; !strings.Contains(l, "above") || !strings.Contains(l, "% (z -)  second-best") {
-		t.Errorf("expectimax-2: small errors not modelled, the rest placed: %q", l)
+	if l := rows["expectimax-2/1"]; !regexp.MustCompile(`, above \d of the 3 reference games modelled\)`).MatchString(l) || !strings.Contains(l, "% (z -)  second-best") {
+		t.Errorf("expectimax-2: small errors not modelled, the rest placed, against the 3 games counted: %q", l)
 	}
 	if l := rows["corner-1/1"]; strings.Contains(l, "(z -)") {
 		t.Errorf("corner-1: every statistic placed: %q", l)
@@ -290,5 +291,27 @@ func TestAnalyzeReportNotJSON(t *testing.T) {
 	}
 	if !x.reportUnwritten(&errOut, "verify") || errOut.String() != "tileproof: verify: g\\x1b.yaml: the analysis cannot be written as JSON: json: unsupported value: -Inf\n" {
 		t.Errorf("verify --analyze: stderr %q", errOut.String())
+	}
+}
+
+// TestAnalyzeTextNotJudged: a game the reference cannot judge (moves
+// taken back by undo) says so above its figures, which a reader could
+// take for scores; a placed game does not. A z that rounds to 0 is 0.0,
+// never -0.0.
+func TestAnalyzeTextNotJudged(t *testing.T) {
+	const line = "  not judged: the figures below are for a reader, and no threshold reads them\n"
+	_, out, errOut := runCLI(t, "", "analyze", "../../replays/valid/online-2048-undo-end-run.yaml", "../../replays/valid/classic-2048.yaml")
+	undo, placed, ok := strings.Cut(out, "\n../../replays/valid/classic-2048.yaml: ")
+	games := []string{undo, placed}
+	if !ok || !strings.Contains(games[0], "insufficient (not enough data to judge)\n") {
+		t.Fatalf("not the two games, the undo one insufficient:\n%s%s", out, errOut)
+	}
+	if !strings.Contains(games[0], line) || strings.Contains(games[1], line) {
+		t.Errorf("the not-judged line on the undo game %v, on the placed one %v:\n%s", strings.Contains(games[0], line), strings.Contains(games[1], line), out)
+	}
+	for _, z := range []float64{-0.04, 0.04, -0.05001} {
+		if got, want := zText(z), map[bool]string{true: "0.0", false: "-0.1"}[z > -0.05]; got != want {
+			t.Errorf("zText(%v) = %q, want %q", z, got, want)
+		}
 	}
 }
