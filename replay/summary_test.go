@@ -1,0 +1,45 @@
+package replay
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSummaryBestSuspicious: when the best verified score is a
+// suspicious replay's (valid, with spawn warnings), the summary line says
+// so and names the best of the replays without warnings, whichever comes
+// first; before, it named the suspicious game alone as the best, which a
+// leaderboard reading the line would crown, while the batch report's top
+// scores leave it out.
+func TestSummaryBestSuspicious(t *testing.T) {
+	warned := []string{"the spawns favour some cells (cell test p = 1e-20)"}
+	clean1 := Verdict{Name: "a.yaml", Valid: true, Replayed: true, Score: 500}
+	clean2 := Verdict{Name: "b.yaml", Valid: true, Replayed: true, Score: 800}
+	sus := Verdict{Name: "fours.yaml", Valid: true, Replayed: true, Score: 1000, Warnings: warned}
+	low := Verdict{Name: "low.yaml", Valid: true, Replayed: true, Score: 100, Warnings: warned}
+	bad := Verdict{Name: "bad.yaml", Reason: ClaimScore, Replayed: true, Score: 5000}
+	for _, c := range []struct {
+		in   []Verdict
+		want string
+	}{
+		{[]Verdict{clean1, sus, clean2}, "; best verified score 1000 (fours.yaml), suspicious; best without warnings 800 (b.yaml)\n"},
+		{[]Verdict{sus, clean2, clean1}, "; best verified score 1000 (fours.yaml), suspicious; best without warnings 800 (b.yaml)\n"},
+		{[]Verdict{clean2, sus, clean1, bad}, "; best verified score 1000 (fours.yaml), suspicious; best without warnings 800 (b.yaml)\n"},
+		{[]Verdict{sus}, "; best verified score 1000 (fours.yaml), suspicious\n"},
+		{[]Verdict{clean1, low, clean2}, "; best verified score 800 (b.yaml)\n"},
+		{[]Verdict{low, clean1}, "; best verified score 500 (a.yaml)\n"},
+		{[]Verdict{sus.Strict(), clean1}, "; best verified score 500 (a.yaml)\n"},
+	} {
+		var s Summary
+		var names []string
+		for _, vd := range c.in {
+			s.Add(vd)
+			names = append(names, vd.Name)
+		}
+		var b strings.Builder
+		s.Write(&b)
+		if !strings.HasSuffix(b.String(), c.want) {
+			t.Errorf("%v: %q, want it to end %q", names, b.String(), c.want)
+		}
+	}
+}
