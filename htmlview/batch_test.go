@@ -168,6 +168,28 @@ func TestReportUnreadableNameShown(t *testing.T) {
 	}
 }
 
+// TestReportUnreadableNameLines: an unreadable replay's error names
+// the file with its newlines and tabs shown (\x0a), as the name's own
+// cell and verify's error line show them; before, the cell read the
+// name's newline as a space ("x ok     y.yaml: score 99999"), a name
+// the name's cell did not show.
+func TestReportUnreadableNameLines(t *testing.T) {
+	name := "subs/evil\nok     bob.json: score 99999\t.json"
+	v := replay.Verdict{Name: name, Reason: replay.Malformed, Error: name + ":1:119: moves: character 101: 'Q' is not an action\nsecond line"}
+	data, err := rowsJSON([]Entry{{Verdict: v}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct{ Rows [][]any }
+	if err := json.Unmarshal(data, &table); err != nil || len(table.Rows) != 1 || len(table.Rows[0]) < 12 {
+		t.Fatalf("no rows: %v %s", err, data)
+	}
+	want := `subs/evil\x0aok     bob.json: score 99999\x09.json:1:119: moves: character 101: 'Q' is not an action` + "\nsecond line"
+	if why, _ := table.Rows[0][colWhat].(string); why != want {
+		t.Errorf("the why the script draws:\n%q\nwant\n%q", why, want)
+	}
+}
+
 // TestBatchReportClaimNamedTwice: a replay named more than once (a file
 // given on the command line and in its directory, say) has its claimed
 // score in every row, whether the workers verify each copy before or after

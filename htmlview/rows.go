@@ -217,8 +217,14 @@ func what(v replay.Verdict) string {
 	case kindUnreadable:
 		// The error names the file: its controls and format characters
 		// shown as in the name's own cell (a right-to-left override
-		// would turn the rest of the cell around).
-		return safetext.TerminalLines(v.Error)
+		// would turn the rest of the cell around), its newlines and tabs
+		// too, as verify prints it (a file named "x\nok     y.yaml"
+		// read "x ok y.yaml" in the cell, the name's own cell x\x0aok).
+		msg := safetext.TerminalLines(v.Error)
+		if strings.ContainsAny(v.Name, "\n\t") {
+			msg = strings.ReplaceAll(msg, safetext.TerminalLines(v.Name), safetext.Terminal(v.Name))
+		}
+		return msg
 	}
 	ex := v.Explain()
 	var s string
