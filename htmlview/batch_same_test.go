@@ -73,17 +73,23 @@ func TestBatchReportSameGame(t *testing.T) {
 			reports = append(reports, html)
 			label := fmt.Sprintf("top %d, %d workers", top, workers)
 
-			// The rows: the third's what says it, the others' nothing.
+			// The rows: the third's what says it, the first's that it is
+			// the first of the game's two, the second's nothing.
 			m := regexp.MustCompile(`(?s)<script type="application/json" id="tp-rows">(.*?)</script>`).FindStringSubmatch(html)
 			var table struct{ Rows [][]any }
 			if m == nil || json.Unmarshal([]byte(m[1]), &table) != nil || len(table.Rows) != 3 {
 				t.Fatalf("%s: no rows", label)
 			}
-			want := "; the same game as " + shownFirst + " (#1), submitted earlier in the batch"
+			id := h.entries[0].Verdict.GameSHA256[:12]
+			want := "; the same game as " + shownFirst + " (#1), the first of its 2 replays in the batch's order (game " + id + ")"
+			wantFirst := "; the first of 2 replays of this game in the batch's order (game " + id + ")"
 			for i, row := range table.Rows {
 				w, _ := row[colWhat].(string)
 				if marked := strings.Contains(w, "same game"); marked != (i == 2) || i == 2 && !strings.HasSuffix(w, want) {
 					t.Errorf("%s: row %d's what %q; want it to end with %q: %v", label, i+1, w, want, i == 2)
+				}
+				if first := strings.Contains(w, "replays of this game"); first != (i == 0) || i == 0 && !strings.HasSuffix(w, wantFirst) {
+					t.Errorf("%s: row %d's what %q; want it to end with %q: %v", label, i+1, w, wantFirst, i == 0)
 				}
 			}
 
@@ -103,7 +109,8 @@ func TestBatchReportSameGame(t *testing.T) {
 					marked = append(marked, r)
 				}
 			}
-			wantWhy := "the same game as " + shownFirst + ` (<a href="#r1">#1</a>), submitted earlier in the batch`
+			gameLink := `(<a href="#v?f11=game&#43;` + id + `">game ` + id + `</a>)`
+			wantWhy := "the same game as " + shownFirst + ` (<a href="#r1">#1</a>), the first of its 2 replays in the batch's order ` + gameLink
 			if top == 3 {
 				wantWhy = "top score #2; " + wantWhy
 			}
@@ -112,6 +119,11 @@ func TestBatchReportSameGame(t *testing.T) {
 			}
 			if top == 0 && len(rows) != 1 {
 				t.Errorf("%s: the list has %d rows, want the third's alone", label, len(rows))
+			}
+			// As a top score, the first says it is the first of two.
+			wantFirstWhy := `top score #1; the first of 2 replays of this game in the batch's order ` + gameLink
+			if top == 3 && (len(rows) != 3 || !strings.Contains(rows[0], `<td class="what">`+wantFirstWhy+`</td>`)) {
+				t.Errorf("%s: the list's rows %q; want the first's why %q", label, rows, wantFirstWhy)
 			}
 		}
 		for i, r := range reports[1:] {

@@ -131,7 +131,7 @@ func TestReportFileLinkNotUTF8(t *testing.T) {
 		"subs/é.yaml":       `1`,
 	} {
 		v := replay.Verdict{Name: name, Valid: true, Replayed: true, Score: 4, MaxTile: 4, Moves: 1}
-		data, err := rowsJSON([]Entry{{Verdict: v, Source: pathURL(name)}}, nil)
+		data, err := rowsJSON([]Entry{{Verdict: v, Source: pathURL(name)}}, sameSet{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,7 +176,7 @@ func TestReportUnreadableNameShown(t *testing.T) {
 func TestReportUnreadableNameLines(t *testing.T) {
 	name := "subs/evil\nok     bob.json: score 99999\t.json"
 	v := replay.Verdict{Name: name, Reason: replay.Malformed, Error: name + ":1:119: moves: character 101: 'Q' is not an action\nsecond line"}
-	data, err := rowsJSON([]Entry{{Verdict: v}}, nil)
+	data, err := rowsJSON([]Entry{{Verdict: v}}, sameSet{})
 	if err != nil {
 		t.Fatal(err)
 	}

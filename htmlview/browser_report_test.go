@@ -337,22 +337,37 @@ func TestBrowserReportNamesShown(t *testing.T) {
 // TestBrowserReportSameGameShown: the words that mark a copy (the same
 // game as an earlier replay) show the first's name as the names are
 // shown, in the table the page's script draws and in the list, whose
-// link goes to the first's row.
+// link goes to the first's row; the first's row says it is the first of
+// the game's replays; and the game's link, in the list, shows the table
+// filtered to the game's replays, the first and the copy, not a third
+// game's.
 func TestBrowserReportSameGameShown(t *testing.T) {
 	t.Parallel()
 	first := "subs/\u202elmay.ecila\x1b[31m.yaml"
 	v := replay.Verdict{Name: first, Valid: true, Replayed: true, Score: 12, MaxTile: 8, Moves: 4, Result: 2, GameSHA256: strings.Repeat("ab", 32)}
 	copied := v
 	copied.Name = "bob.yaml"
+	other := v
+	other.Name, other.GameSHA256 = "carol.yaml", strings.Repeat("cd", 32)
 	var buf bytes.Buffer
-	if err := ReportWith(&buf, "t", []Entry{{Verdict: v}, {Verdict: copied}}, ReportOptions{}); err != nil {
+	if err := ReportWith(&buf, "t", []Entry{{Verdict: v}, {Verdict: other}, {Verdict: copied}}, ReportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	ctx := openIn(t, tab(t), buf.String(), 1280, 900, "", "body[data-ready]")
-	got := eval[[]string](t, ctx, `[document.querySelector("#r1 td.what").textContent, document.querySelector("#r2 td.what").textContent,
-		document.querySelector("#needs tbody tr td.what").textContent, document.querySelector("#needs tbody tr td.what a").getAttribute("href")]`)
-	want := `the same game as subs/\u202elmay.ecila\x1b[31m.yaml (#1), submitted earlier in the batch`
-	if len(got) != 4 || strings.Contains(got[0], "same game") || got[1] != "no moves left; "+want || got[2] != want || got[3] != "#r1" {
-		t.Errorf("shown: %q; want the second's what and why to end with %q, linking to #r1", got, want)
+	got := eval[[]string](t, ctx, `[document.querySelector("#r1 td.what").textContent, document.querySelector("#r3 td.what").textContent,
+		document.querySelector("#needs tbody tr td.what").textContent, document.querySelector("#needs tbody tr td.what a").getAttribute("href"),
+		document.querySelector("#r2 td.what").textContent]`)
+	want := `the same game as subs/\u202elmay.ecila\x1b[31m.yaml (#1), the first of its 2 replays in the batch's order (game abababababab)`
+	wantFirst := "no moves left; the first of 2 replays of this game in the batch's order (game abababababab)"
+	if len(got) != 5 || got[0] != wantFirst || got[1] != "no moves left; "+want || got[2] != want || got[3] != "#r1" || got[4] != "no moves left" {
+		t.Errorf("shown: %q; want the first's what %q, the third's what and why to end with %q, linking to #r1, the second's unmarked", got, wantFirst, want)
+	}
+	do(t, ctx, "follow the game's link", chromedp.Click(`#needs tbody tr td.what a[href^="#v"]`))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("shown").textContent === "2 of 3 shown"`,
+		chromedp.WithPollingTimeout(hangBound))); err != nil {
+		t.Fatalf("the game's link: %v; shown: %s", err, eval[string](t, ctx, `document.getElementById("shown").textContent`))
+	}
+	if rows := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("#replays tbody tr")).map(r => r.id)`); !slices.Equal(rows, []string{"r1", "r3"}) {
+		t.Errorf("the game's link shows the rows %q, want r1 and r3", rows)
 	}
 }

@@ -92,7 +92,7 @@ func TestReportNeedsCapped(t *testing.T) {
 		t.Errorf("the list: %d lines, want %d; from the first that differs: %v", len(got), len(want), firstDiff(got, want))
 	}
 	wantMore := map[string]string{
-		"more-valid":   fmt.Sprintf(`%d more replays of a game submitted earlier are not listed: <a href="#v?f11=the&#43;same&#43;game&#43;as&amp;f2=kind%%3Avalid">all %d valid ones in the table</a>`, moreCopies, maxListed+moreCopies),
+		"more-valid":   fmt.Sprintf(`%d more replays of a game earlier in the batch's order are not listed: <a href="#v?f11=the&#43;same&#43;game&#43;as&amp;f2=kind%%3Avalid">all %d valid ones in the table</a>`, moreCopies, maxListed+moreCopies),
 		"more-invalid": fmt.Sprintf(`%d more invalid replays are not listed: <a href="#kind-invalid">all %d in the table</a>`, moreBad, maxListed+moreBad),
 	}
 	for id, w := range wantMore {
@@ -190,7 +190,7 @@ func TestBrowserReportNeedsCappedLinks(t *testing.T) {
 		what             string
 	}{
 		{"#more-invalid", "invalid", fmt.Sprintf("bad-%d.json", bad), bad, ""},
-		{"#more-valid", "valid", fmt.Sprintf("copy-%d.json", copies), copies, "the same game as first.json (#1), submitted earlier in the batch"},
+		{"#more-valid", "valid", fmt.Sprintf("copy-%d.json", copies), copies, fmt.Sprintf("the same game as first.json (#1), the first of its %d replays in the batch's order (game abababababab)", copies+2)}, // the first, the copies, a suspicious one
 	} {
 		do(t, ctx, "follow "+c.line, chromedp.Click(c.line+" a"))
 		want := fmt.Sprintf("%d of %d shown", c.n, len(entries))
@@ -257,7 +257,7 @@ func TestBatchReportCappedWorkers(t *testing.T) {
 	if m := more["more-invalid"]; !strings.HasPrefix(m, "9 more invalid replays are not listed") {
 		t.Errorf("the line of the invalid past the cap: %q", m)
 	}
-	if m := more["more-valid"]; !strings.HasPrefix(m, "8 more replays of a game submitted earlier are not listed") {
+	if m := more["more-valid"]; !strings.HasPrefix(m, "8 more replays of a game earlier in the batch's order are not listed") {
 		t.Errorf("the line of the copies past the cap: %q", m)
 	}
 	for i, r := range reports[1:] {

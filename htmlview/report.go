@@ -90,8 +90,10 @@ type need struct {
 	Top  int    // its place among the top scores, from 1; 0 for none
 	Why  string
 	// Same is the earlier replay of the batch of the same game as
-	// played (sameGames); nil for none.
-	Same *sameAs
+	// played (sameGames); nil for none. Group is the game of a replay
+	// that is the first of several of it; nil for none.
+	Same  *sameAs
+	Group *gameGroup
 	// More, when not 0, makes this a line saying that More more
 	// replays of its Kind (kindInvalid, or kindValid for the copies
 	// listed for that alone) are not listed (capped); the line has no
@@ -99,23 +101,52 @@ type need struct {
 	More int
 }
 
-// sameAs is the first replay of the batch of a game submitted again: its
-// place from 1 and its name.
+// sameAs is the first replay, in the batch's order, of a game that the
+// batch holds more than once: its place from 1 and its name, with the
+// game's replays in the batch and its short id.
 type sameAs struct {
 	N    int
 	Name string
+	gameGroup
+}
+
+// gameGroup is a game the batch holds more than once: how many replays of
+// it, and its short id (gameIDLen hex digits of its gameSha256), which the
+// what of each of them carries so that the table's what filter shows them
+// all (gameFilter).
+type gameGroup struct {
+	Count int
+	ID    string
+}
+
+// gameIDLen is the length of a game's short id: 48 bits, enough to tell
+// apart the games of any batch, short enough to type.
+const gameIDLen = 12
+
+// Filter is the address of the table filtered to the group's replays.
+func (g gameGroup) Filter() string { return "#v?f11=game+" + g.ID }
+
+// sameSet is what sameGames finds: for each replay of a game that an
+// earlier replay of the batch has, the place (from 0) of the first; and
+// for each first, how many replays of its game the batch holds.
+type sameSet struct {
+	first map[int]int
+	count map[int]int
 }
 
 // sameGames returns, for each replay of the batch whose game as played
 // (its verdict's gameSha256: a legal game's, valid or made invalid by
 // --strict alone) is that of an earlier replay, the place (from 0) of the
-// first replay of that game, by its place; the first is not in it. The
-// entries are in the batch's order, so the first is the first in the
-// batch whatever the workers. It holds one 32-byte hash and its place a
-// distinct game while it runs (docs/viewer-html.md gives the cost).
-func sameGames(entries []Entry) map[int]int {
+// first replay of that game, by its place; the first is not in it, but
+// counted (sameSet.count). The entries are in the batch's order, so the
+// first is the first in the batch whatever the workers: not the first
+// submitted, which the batch does not know (its order is that of the
+// command line and of the names in each directory). It holds one 32-byte
+// hash and its place a distinct game while it runs (docs/viewer-html.md
+// gives the cost).
+func sameGames(entries []Entry) sameSet {
 	first := map[[32]byte]int32{}
-	same := map[int]int{}
+	same := sameSet{first: map[int]int{}, count: map[int]int{}}
 	for i, e := range entries {
 		var h [32]byte
 		v := e.Verdict
@@ -126,7 +157,8 @@ func sameGames(entries []Entry) map[int]int {
 			continue
 		}
 		if j, ok := first[h]; ok {
-			same[i] = int(j)
+			same.first[i] = int(j)
+			same.count[int(j)] = max(same.count[int(j)], 1) + 1
 		} else {
 			first[h] = int32(i)
 		}
@@ -136,12 +168,37 @@ func sameGames(entries []Entry) map[int]int {
 
 // sameOf returns the first replay of the game of entries[i], nil when
 // it is the first or has none.
-func sameOf(entries []Entry, same map[int]int, i int) *sameAs {
-	j, ok := same[i]
+func sameOf(entries []Entry, same sameSet, i int) *sameAs {
+	j, ok := same.first[i]
 	if !ok {
 		return nil
 	}
-	return &sameAs{N: j + 1, Name: entries[j].Verdict.Name}
+	return &sameAs{N: j + 1, Name: entries[j].Verdict.Name, gameGroup: groupOf(entries, same, j)}
+}
+
+// firstOf returns the group of the game of entries[i] when it is the
+// first of several replays of its game, nil otherwise.
+func firstOf(entries []Entry, same sameSet, i int) *gameGroup {
+	if _, ok := same.count[i]; !ok {
+		return nil
+	}
+	g := groupOf(entries, same, i)
+	return &g
+}
+
+// groupOf is the group of the game whose first replay is entries[j].
+func groupOf(entries []Entry, same sameSet, j int) gameGroup {
+	return gameGroup{Count: same.count[j], ID: entries[j].Verdict.GameSHA256[:gameIDLen]}
+}
+
+// sameWhat and firstWhat end the what of a replay of a game the batch
+// holds more than once (rowsJSON; the list says the same, with links).
+func sameWhat(name string, s *sameAs) string {
+	return fmt.Sprintf("the same game as %s (#%d), the first of its %d replays in the batch's order (game %s)", name, s.N, s.Count, s.ID)
+}
+
+func firstWhat(g *gameGroup) string {
+	return fmt.Sprintf("the first of %d replays of this game in the batch's order (game %s)", g.Count, g.ID)
 }
 
 // needsOf returns the replays that need the operator's eyes, in the order
@@ -161,11 +218,11 @@ func sameOf(entries []Entry, same map[int]int, i int) *sameAs {
 // maxListed each, the first in the batch's order (which do not depend on
 // the workers), then a line of how many more (capped). same is the
 // batch's sameGames.
-func needsOf(entries []Entry, top int, same map[int]int) (needs []need, unlisted int) {
+func needsOf(entries []Entry, top int, same sameSet) (needs []need, unlisted int) {
 	var sus, atypical, tops, copies, bad []need
 	for i, e := range entries {
 		v := e.Verdict
-		n := need{Entry: e, N: i + 1, Kind: kindOf(v), Same: sameOf(entries, same, i)}
+		n := need{Entry: e, N: i + 1, Kind: kindOf(v), Same: sameOf(entries, same, i), Group: firstOf(entries, same, i)}
 		switch n.Kind {
 		case kindSuspicious:
 			n.Why = strings.Join(v.Warnings, "; ")
@@ -291,9 +348,9 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 	if slices.ContainsFunc(needs, func(n need) bool { return n.More > 0 }) {
 		cut = maxListed
 	}
-	copies := 0 // the valid replays of a game submitted earlier, the table's filter's
+	copies := 0 // the valid replays of a game earlier in the batch, the table's filter's
 	for i, e := range entries {
-		if _, ok := same[i]; ok && kindOf(e.Verdict) == kindValid {
+		if _, ok := same.first[i]; ok && kindOf(e.Verdict) == kindValid {
 			copies++
 		}
 	}
@@ -321,7 +378,7 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		// Think is whether the table has the column of the median think
 		// times (analysis_think.go).
 		Think bool
-		// Copies counts the valid replays of a game submitted earlier,
+		// Copies counts the valid replays of a game earlier in the batch,
 		// CopiesFilter is the address of the table filtered to them.
 		Copies       int
 		CopiesFilter string
@@ -340,7 +397,7 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 }
 
 // copiesFilter is the address of the table filtered to the valid
-// replays of a game submitted earlier: valid, and the what saying so
+// replays of a game earlier in the batch: valid, and the what saying so
 // (rowsJSON); a valid replay's what holds no name but a copy's.
 const copiesFilter = "#v?f11=the+same+game+as&f2=kind%3Avalid"
 

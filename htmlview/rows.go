@@ -2,7 +2,6 @@ package htmlview
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -27,8 +26,10 @@ import (
 // URL, 1 when it is the name as it stands, 0 none; what the verdict told
 // in a line (and, when its think times were checked and are not sealed,
 // "; think times NOT sealed": times.go; when its game is that of an
-// earlier replay of the batch, "; the same game as NAME (#N), submitted
-// earlier in the batch": sameGames). When an entry has a band of evidence of computer play
+// earlier replay of the batch, "; the same game as NAME (#N), the first
+// of its K replays in the batch's order (game ID)", and when it is the
+// first of K, "; the first of K replays of this game in the batch's
+// order (game ID)": sameGames, sameWhat, firstWhat). When an entry has a band of evidence of computer play
 // (Entry.Band), the object has "bands" too (bandOrder) and each row a
 // 13th field, the band's number in it (null: not analysed); when an
 // entry has a median think time as well (Entry.ThinkMs), the object has
@@ -85,7 +86,7 @@ type reportTable struct {
 
 // rowsJSON writes the table's data. json.Marshal escapes <, > and &: the
 // result is safe in a script element.
-func rowsJSON(entries []Entry, same map[int]int) ([]byte, error) {
+func rowsJSON(entries []Entry, same sameSet) ([]byte, error) {
 	t := reportTable{Pre: pagePrefix(entries), Classes: classes, Rows: make([]json.RawMessage, len(entries))}
 	bands := hasBands(entries)
 	if bands {
@@ -121,7 +122,9 @@ func rowsJSON(entries []Entry, same map[int]int) ([]byte, error) {
 			w += "; " + notSealedWhat
 		}
 		if s := sameOf(entries, same, i); s != nil { // its name shown as the page shows names
-			w += fmt.Sprintf("; the same game as %s (#%d), submitted earlier in the batch", safetext.Terminal(s.Name), s.N)
+			w += "; " + sameWhat(safetext.Terminal(s.Name), s)
+		} else if g := firstOf(entries, same, i); g != nil {
+			w += "; " + firstWhat(g)
 		}
 		row := []any{i + 1, v.Name, slices.Index(classes, kindOf(v)), reason, e.Claimed, figure(v.Score), figure(v.MaxTile), figure(uint64(v.Moves)),
 			smallestP(v.Plausibility), strings.TrimSuffix(strings.TrimPrefix(e.Page, t.Pre), ".html"), file, w}
