@@ -53,7 +53,7 @@ func listedNames(t *testing.T, html string) (names []string, more map[string]str
 	list := html[strings.Index(html, `<table id="needs">`):]
 	list = list[:strings.Index(list, "</table>")]
 	more = map[string]string{}
-	row := regexp.MustCompile(`<tr data-kind="\w+"><td class="n"><a href="#r\d+">\d+</a></td>\n<td>(?:<a class="needpage" href="[^"]+">)?([\w.-]+)(?:</a>)?</td>|<tr class="more" id="(more-\w+)"><td colspan="5">(.*?)</td></tr>\n`)
+	row := regexp.MustCompile(`<tr data-kind="\w+"><td class="n"><a href="#r\d+">\d+</a></td>\n<td>(?:<a class="needpage" href="[^"]+">)?([^<]+)(?:</a>)?</td>|<tr class="more" id="(more-\w+)"><td colspan="5">(.*?)</td></tr>\n`)
 	for _, m := range row.FindAllStringSubmatch(list, -1) {
 		if m[2] != "" {
 			more[m[2]] = m[3]
@@ -103,7 +103,7 @@ func TestReportNeedsCapped(t *testing.T) {
 	if !strings.Contains(html, fmt.Sprintf("the first %d of each in the batch&rsquo;s order are listed", maxListed)) {
 		t.Error("the list's words do not say it is cut")
 	}
-	if !strings.Contains(html, fmt.Sprintf("that needs your eyes, of the copies and of the invalid the first %d.</p></noscript>", maxListed)) {
+	if !strings.Contains(html, fmt.Sprintf("that needs your eyes, of the copies, of the invalid and of the unreadable the first %d.</p></noscript>", maxListed)) {
 		t.Error("the words for a browser without the script do not say the list is cut")
 	}
 	for _, name := range []string{fmt.Sprintf("copy-%d.json", maxListed+moreCopies), fmt.Sprintf("bad-%d.json", maxListed+moreBad)} {
@@ -280,4 +280,55 @@ func cappedTail() []string {
 		tail = append(tail, fmt.Sprintf("bad-%d.json", i+1))
 	}
 	return append(tail, "more-invalid")
+}
+
+// TestReportNeedsUnreadable: the unreadable replays are listed last in
+// the list of the replays that need your eyes, each with its reason and
+// its error, the name in it shown as the names are (a newline \x0a, its
+// markup text), the first maxListed of them then a line of how many more
+// linking to the table's unreadable ones. Before 2026-12-07 the list left
+// them out: a truncated upload, a file past the size bound or a profile
+// the verifier does not know was in the counts and the table alone.
+func TestReportNeedsUnreadable(t *testing.T) {
+	const more = 3
+	hostile := "subs/evil\nok     <b>x</b>.json"
+	entries := []Entry{
+		{Verdict: replay.Verdict{Name: "good.json", Valid: true, Replayed: true, Score: 8}},
+		{Verdict: replay.Verdict{Name: hostile, Reason: replay.Malformed, Error: hostile + ":1:119: moves: character 101: 'Q' is not an action"}},
+		{Verdict: replay.Verdict{Name: "bad.json", Reason: replay.IllegalMove, Replayed: true}},
+		{Verdict: replay.Verdict{Name: "odd.json", Reason: replay.Refused, Error: "unknown profile a text of 15 bytes"}},
+	}
+	for i := range maxListed - 2 + more {
+		entries = append(entries, Entry{Verdict: replay.Verdict{Name: fmt.Sprintf("cut-%d.json", i+1), Reason: replay.Malformed, Error: fmt.Sprintf("cut-%d.json: larger than 64 MiB", i+1)}})
+	}
+	var b bytes.Buffer
+	if err := ReportWith(&b, "batch", entries, ReportOptions{Top: 1}); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	got, lines := listedNames(t, html)
+	want := []string{"good.json", "bad.json", `subs/evil\x0aok     &lt;b&gt;x&lt;/b&gt;.json`, "odd.json"}
+	for i := range maxListed - 2 {
+		want = append(want, fmt.Sprintf("cut-%d.json", i+1))
+	}
+	want = append(want, "more-unreadable")
+	if !slices.Equal(got, want) {
+		t.Errorf("the list: %d lines, want %d; from the first that differs: %v", len(got), len(want), firstDiff(got, want))
+	}
+	if w := fmt.Sprintf(`%d more unreadable replays are not listed: <a href="#kind-unreadable">all %d in the table</a>`, more, maxListed+more); lines["more-unreadable"] != w {
+		t.Errorf("the line of the others: %q, want %q", lines["more-unreadable"], w)
+	}
+	for _, w := range []string{
+		`<span class="verdict unreadable">malformed</span></td>
+<td class="n">&ndash;</td><td class="what">subs/evil\x0aok     &lt;b&gt;x&lt;/b&gt;.json:1:119: moves: character 101: &#39;Q&#39; is not an action</td>`,
+		`<span class="verdict unreadable">refused</span></td>
+<td class="n">&ndash;</td><td class="what">unknown profile a text of 15 bytes</td>`,
+	} {
+		if !strings.Contains(html, w) {
+			t.Errorf("the list lacks %s", w)
+		}
+	}
+	if strings.Contains(html, "<b>x") || strings.Contains(html, fmt.Sprintf(">cut-%d.json<", maxListed-1)) {
+		t.Error("the list shows a name's markup, or a name past the cap")
+	}
 }

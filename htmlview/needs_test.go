@@ -11,9 +11,10 @@ import (
 )
 
 // TestReportNeeds: the four classes are counted at the top, and the list
-// of the replays that need the operator's eyes holds every suspicious and
-// invalid replay and the top N scores, in the order of need (suspicious,
-// top scores highest first, invalid), whatever the batch's order.
+// of the replays that need the operator's eyes holds every suspicious,
+// invalid and unreadable replay and the top N scores, in the order of
+// need (suspicious, top scores highest first, invalid, unreadable),
+// whatever the batch's order.
 func TestReportNeeds(t *testing.T) {
 	valid := func(name string, score uint64) Entry {
 		return Entry{Verdict: replay.Verdict{Name: name, Valid: true, Replayed: true, Score: score}}
@@ -39,7 +40,7 @@ func TestReportNeeds(t *testing.T) {
 	for _, m := range regexp.MustCompile(`<td>([\w.]+)</td>`).FindAllStringSubmatch(list, -1) {
 		got = append(got, m[1])
 	}
-	if want := []string{"sus.yaml", "high.yaml", "mid.yaml", "bad.yaml"}; !slices.Equal(got, want) {
+	if want := []string{"sus.yaml", "high.yaml", "mid.yaml", "bad.yaml", "unread.yaml"}; !slices.Equal(got, want) {
 		t.Errorf("needs your eyes: %v, want %v", got, want)
 	}
 	if !strings.Contains(list, "p = 1e-40") || !strings.Contains(list, "top score #2") {

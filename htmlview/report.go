@@ -95,9 +95,9 @@ type need struct {
 	Same  *sameAs
 	Group *gameGroup
 	// More, when not 0, makes this a line saying that More more
-	// replays of its Kind (kindInvalid, or kindValid for the copies
-	// listed for that alone) are not listed (capped); the line has no
-	// other field.
+	// replays of its Kind (kindInvalid, kindUnreadable, or kindValid for
+	// the copies listed for that alone) are not listed (capped); the
+	// line has no other field.
 	More int
 }
 
@@ -214,12 +214,14 @@ func firstWhat(g *gameGroup) string {
 // lists them all). A replay of the same game as an earlier one
 // (sameGames) says so after its why, the first's name and place in it;
 // one listed for nothing else comes after the top scores, before the
-// invalid. The copies so listed and the invalid are listed up to
-// maxListed each, the first in the batch's order (which do not depend on
-// the workers), then a line of how many more (capped). same is the
-// batch's sameGames.
+// invalid. The unreadable come last, their error their why: a truncated
+// upload, a file past the size bound or a profile this verifier does not
+// know is a submission to answer too. The copies so listed, the invalid
+// and the unreadable are listed up to maxListed each, the first in the
+// batch's order (which do not depend on the workers), then a line of how
+// many more (capped). same is the batch's sameGames.
 func needsOf(entries []Entry, top int, same sameSet) (needs []need, unlisted int) {
-	var sus, atypical, tops, copies, bad []need
+	var sus, atypical, tops, copies, bad, unread []need
 	for i, e := range entries {
 		v := e.Verdict
 		n := need{Entry: e, N: i + 1, Kind: kindOf(v), Same: sameOf(entries, same, i), Group: firstOf(entries, same, i)}
@@ -233,6 +235,9 @@ func needsOf(entries []Entry, top int, same sameSet) (needs []need, unlisted int
 				n.Why = "the replay says " + ex.Says + "; the rules give " + ex.Gives
 			}
 			bad = append(bad, n)
+		case kindUnreadable:
+			n.Why = what(v) // the error, the name in it shown as the names are
+			unread = append(unread, n)
 		case kindValid:
 			tops = append(tops, n)
 		}
@@ -260,7 +265,7 @@ func needsOf(entries []Entry, top int, same sameSet) (needs []need, unlisted int
 		unlisted = len(atypical) - maxAtypicalNeeds
 		atypical = atypical[:maxAtypicalNeeds]
 	}
-	needs = slices.Concat(sus, atypical, tops, capped(copies, kindValid), capped(bad, kindInvalid))
+	needs = slices.Concat(sus, atypical, tops, capped(copies, kindValid), capped(bad, kindInvalid), capped(unread, kindUnreadable))
 	for i, n := range needs {
 		if n.Verdict.ThinkTimes.State() == replay.TimesNotSealed {
 			needs[i].Why = strings.TrimPrefix(n.Why+"; "+notSealedWhat+": "+n.Verdict.ThinkTimes.Reason, "; ")
@@ -283,8 +288,9 @@ const maxAtypicalNeeds = 100
 const maxListed = 200
 
 // capped returns the first maxListed of list, and past them a line
-// saying how many more replays of kind (kindInvalid, or kindValid for the
-// copies listed for that alone) are not listed (need.More).
+// saying how many more replays of kind (kindInvalid, kindUnreadable, or
+// kindValid for the copies listed for that alone) are not listed
+// (need.More).
 func capped(list []need, kind string) []need {
 	if len(list) <= maxListed {
 		return list
