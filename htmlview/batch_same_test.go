@@ -81,7 +81,7 @@ func TestBatchReportSameGame(t *testing.T) {
 				t.Fatalf("%s: no rows", label)
 			}
 			id := h.entries[0].Verdict.GameSHA256[:12]
-			want := "; the same game as " + shownFirst + " (#1), the first of its 2 replays in the batch's order (game " + id + ")"
+			want := "; the same game as " + shownFirst + " (#1), the first of the game's 2 replays in the batch's order (game " + id + ")"
 			wantFirst := "; the first of 2 replays of this game in the batch's order (game " + id + ")"
 			for i, row := range table.Rows {
 				w, _ := row[colWhat].(string)
@@ -110,7 +110,7 @@ func TestBatchReportSameGame(t *testing.T) {
 				}
 			}
 			gameLink := `(<a href="#v?f11=game&#43;` + id + `">game ` + id + `</a>)`
-			wantWhy := "the same game as " + shownFirst + ` (<a href="#r1">#1</a>), the first of its 2 replays in the batch's order ` + gameLink
+			wantWhy := "the same game as " + shownFirst + ` (<a href="#r1">#1</a>), the first of the game's 2 replays in the batch's order ` + gameLink
 			if top == 3 {
 				wantWhy = "top score #2; " + wantWhy
 			}

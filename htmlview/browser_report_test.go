@@ -357,7 +357,7 @@ func TestBrowserReportSameGameShown(t *testing.T) {
 	got := eval[[]string](t, ctx, `[document.querySelector("#r1 td.what").textContent, document.querySelector("#r3 td.what").textContent,
 		document.querySelector("#needs tbody tr td.what").textContent, document.querySelector("#needs tbody tr td.what a").getAttribute("href"),
 		document.querySelector("#r2 td.what").textContent]`)
-	want := `the same game as subs/\u202elmay.ecila\x1b[31m.yaml (#1), the first of its 2 replays in the batch's order (game abababababab)`
+	want := `the same game as subs/\u202elmay.ecila\x1b[31m.yaml (#1), the first of the game's 2 replays in the batch's order (game abababababab)`
 	wantFirst := "no moves left; the first of 2 replays of this game in the batch's order (game abababababab)"
 	if len(got) != 5 || got[0] != wantFirst || got[1] != "no moves left; "+want || got[2] != want || got[3] != "#r1" || got[4] != "no moves left" {
 		t.Errorf("shown: %q; want the first's what %q, the third's what and why to end with %q, linking to #r1, the second's unmarked", got, wantFirst, want)

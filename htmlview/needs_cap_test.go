@@ -53,7 +53,7 @@ func listedNames(t *testing.T, html string) (names []string, more map[string]str
 	list := html[strings.Index(html, `<table id="needs">`):]
 	list = list[:strings.Index(list, "</table>")]
 	more = map[string]string{}
-	row := regexp.MustCompile(`<tr data-kind="\w+"><td class="n"><a href="#r\d+">\d+</a></td>\n<td>(?:<a class="needpage" href="[^"]+">)?([^<]+)(?:</a>)?</td>|<tr class="more" id="(more-\w+)"><td colspan="5">(.*?)</td></tr>\n`)
+	row := regexp.MustCompile(`<tr data-kind="\w+"><td class="n"><a href="#r\d+">\d+</a></td>\n<td>(?:<a class="needpage" href="[^"]+">)?([^<]+)(?:</a>)?</td>|<tr class="more" id="(more-\w+)"><td colspan="6">(.*?)</td></tr>\n`)
 	for _, m := range row.FindAllStringSubmatch(list, -1) {
 		if m[2] != "" {
 			more[m[2]] = m[3]
@@ -190,7 +190,7 @@ func TestBrowserReportNeedsCappedLinks(t *testing.T) {
 		what             string
 	}{
 		{"#more-invalid", "invalid", fmt.Sprintf("bad-%d.json", bad), bad, ""},
-		{"#more-valid", "valid", fmt.Sprintf("copy-%d.json", copies), copies, fmt.Sprintf("the same game as first.json (#1), the first of its %d replays in the batch's order (game abababababab)", copies+2)}, // the first, the copies, a suspicious one
+		{"#more-valid", "valid", fmt.Sprintf("copy-%d.json", copies), copies, fmt.Sprintf("the same game as first.json (#1), the first of the game's %d replays in the batch's order (game abababababab)", copies+2)}, // the first, the copies, a suspicious one
 	} {
 		do(t, ctx, "follow "+c.line, chromedp.Click(c.line+" a"))
 		want := fmt.Sprintf("%d of %d shown", c.n, len(entries))
@@ -320,9 +320,9 @@ func TestReportNeedsUnreadable(t *testing.T) {
 	}
 	for _, w := range []string{
 		`<span class="verdict unreadable">malformed</span></td>
-<td class="n">&ndash;</td><td class="what">subs/evil\x0aok     &lt;b&gt;x&lt;/b&gt;.json:1:119: moves: character 101: &#39;Q&#39; is not an action</td>`,
+<td class="n">&ndash;</td><td class="n">&ndash;</td><td class="what">subs/evil\x0aok     &lt;b&gt;x&lt;/b&gt;.json:1:119: moves: character 101: &#39;Q&#39; is not an action</td>`,
 		`<span class="verdict unreadable">refused</span></td>
-<td class="n">&ndash;</td><td class="what">unknown profile a text of 15 bytes</td>`,
+<td class="n">&ndash;</td><td class="n">&ndash;</td><td class="what">unknown profile a text of 15 bytes</td>`,
 	} {
 		if !strings.Contains(html, w) {
 			t.Errorf("the list lacks %s", w)

@@ -194,7 +194,7 @@ func groupOf(entries []Entry, same sameSet, j int) gameGroup {
 // sameWhat and firstWhat end the what of a replay of a game the batch
 // holds more than once (rowsJSON; the list says the same, with links).
 func sameWhat(name string, s *sameAs) string {
-	return fmt.Sprintf("the same game as %s (#%d), the first of its %d replays in the batch's order (game %s)", name, s.N, s.Count, s.ID)
+	return fmt.Sprintf("the same game as %s (#%d), the first of the game's %d replays in the batch's order (game %s)", name, s.N, s.Count, s.ID)
 }
 
 func firstWhat(g *gameGroup) string {
@@ -304,6 +304,33 @@ type reasonCount struct {
 	Kind   string
 	Count  int
 	Note   string
+	Part   string // what in the submission the reason finds false (partOf)
+}
+
+// partOf says what in a submission a reason finds false, so that an
+// inflated claim (the moves a game of the rules, its claimed figures not
+// theirs) is told from a game whose moves break the rules and from a
+// file that could not be judged.
+func partOf(r replay.Reason) string {
+	switch r {
+	case replay.ClaimMoves, replay.ClaimScore, replay.ClaimMaxTile, replay.ClaimBoard, replay.ClaimWon, replay.ClaimOver, replay.ClaimResult:
+		return "the claim: the moves are a game of the rules, replayed to the end; its figures are not the claimed ones"
+	case replay.ImpossibleClaim:
+		return "the claim: no game reaches it; the moves were not replayed"
+	case replay.SeedCommitment:
+		return "the seed: not the one committed to"
+	case replay.IllegalMove, replay.AfterEnd, replay.BadAction, replay.Overflow:
+		return "the moves: they break the rules"
+	case replay.BadSpawn, replay.BadStart:
+		return "the tiles recorded: the rules never place them there"
+	case replay.Implausible:
+		return "nothing against the rules: the spawns are unlikely"
+	case replay.Malformed:
+		return "the file: not judged"
+	case replay.Refused:
+		return "the file's rules: not judged"
+	}
+	return ""
 }
 
 // Report writes the summary page of a batch of verified replays to w
@@ -339,7 +366,7 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 	}
 	var reasons []reasonCount
 	for r, n := range counts {
-		reasons = append(reasons, reasonCount{string(r), kindOf(replay.Verdict{Reason: r}), n, r.Describe()})
+		reasons = append(reasons, reasonCount{string(r), kindOf(replay.Verdict{Reason: r}), n, r.Describe(), partOf(r)})
 	}
 	slices.SortFunc(reasons, func(a, b reasonCount) int {
 		return cmp.Or(cmp.Compare(slices.Index(classes, a.Kind), slices.Index(classes, b.Kind)), cmp.Compare(b.Count, a.Count), cmp.Compare(a.Reason, b.Reason))
