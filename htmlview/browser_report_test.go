@@ -371,3 +371,26 @@ func TestBrowserReportSameGameShown(t *testing.T) {
 		t.Errorf("the game's link shows the rows %q, want r1 and r3", rows)
 	}
 }
+
+// TestBrowserReportPBelowFloor: a smallest p below 1e-300 (0 when the
+// tests' figures underflow, as a game of 4,275 spawned 4s gives) is shown
+// "<1e-300", as the warnings say it ("p < 1e-300"), not "0", which reads
+// as impossible; it still sorts and filters as the number.
+func TestBrowserReportPBelowFloor(t *testing.T) {
+	t.Parallel()
+	var entries []Entry
+	for i, p := range []float64{0, 1e-310, 2e-300, 0.5} {
+		v := replay.Verdict{Name: fmt.Sprintf("g%d.yaml", i+1), Valid: true, Replayed: true, Score: 4, MaxTile: 4, Moves: 1,
+			Warnings: []string{"the spawns favour some cells"}, Plausibility: &replay.Plausibility{ValueP: p, RankP: 1, CellP: 1}}
+		entries = append(entries, Entry{Verdict: v})
+	}
+	var buf bytes.Buffer
+	if err := ReportWith(&buf, "t", entries, ReportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := openIn(t, tab(t), buf.String(), 1280, 900, "", "body[data-ready]")
+	got := eval[[]string](t, ctx, `Array.from(document.querySelectorAll("#replays tbody tr")).map(r => r.cells[7].textContent)`)
+	if want := []string{"<1e-300", "<1e-300", "2e-300", "0.5"}; !slices.Equal(got, want) {
+		t.Errorf("the smallest p shown: %q, want %q", got, want)
+	}
+}

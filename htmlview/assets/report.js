@@ -128,7 +128,7 @@
     return '<tr id="r' + r[0] + '" data-n="' + r[0] + '" data-kind="' + C[r[2]] + '" data-reason="' + esc(r[3]) + '"' + (mark ? ' class="target"' : "") + ">" +
       '<td class="n">' + r[0] + "</td><td>" + name + '</td><td><span class="verdict ' + C[r[2]] + '">' + esc(verdictText(r)) + "</span></td>" +
       '<td class="n">' + group(r[4]) + '</td><td class="n">' + group(r[5]) + '</td><td class="n">' + group(r[6]) + '</td><td class="n">' + group(r[7]) + "</td>" +
-      '<td class="n' + (r[8] !== null && r[8] < 0.001 ? " low" : "") + '">' + (r[8] === null ? "\u2013" : r[8]) + '</td><td class="what">' + esc(r[11]) + "</td>" +
+      '<td class="n' + (r[8] !== null && r[8] < 0.001 ? " low" : "") + '">' + (r[8] === null ? "\u2013" : r[8] < 1e-300 ? "&lt;1e-300" : r[8]) + '</td><td class="what">' + esc(r[11]) + "</td>" +
       "<td>" + (f ? '<a href="' + esc(f) + '">file</a>' : "") + "</td>" + (B ? bandCell(r) : "") +
       (T ? '<td class="n">' + group(r[13]) + "</td>" : "") + "</tr>";
   }
