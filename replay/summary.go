@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -23,7 +24,9 @@ type Summary struct {
 	count             atomic.Int64
 	skipped           atomic.Int64 // entries inside directories not read: not regular files, case packs
 	invalid           map[Reason]int
-	best              *Verdict // the best valid score, suspicious or not
+	games             map[uint64]struct{} // the legal games counted, by the first 64 bits of their gameSha256
+	repeats           int                 // legal games whose gameSha256 a game counted earlier had
+	best              *Verdict            // the best valid score, suspicious or not
 	clean             *Verdict // the best valid score without warnings (best itself when it has none)
 }
 
@@ -31,6 +34,18 @@ type Summary struct {
 func (s *Summary) Add(vd Verdict) {
 	s.count.Add(1)
 	s.moves.Add(int64(vd.Moves))
+	if vd.LegalGame() && len(vd.GameSHA256) >= 16 {
+		if h, err := strconv.ParseUint(vd.GameSHA256[:16], 16, 64); err == nil {
+			if s.games == nil {
+				s.games = map[uint64]struct{}{}
+			}
+			if _, ok := s.games[h]; ok {
+				s.repeats++
+			} else {
+				s.games[h] = struct{}{}
+			}
+		}
+	}
 	switch {
 	case vd.Reason == Implausible:
 		s.implausible++
@@ -81,7 +96,10 @@ func (s *Summary) AllValid() bool { return int64(s.valid+s.warned) == s.count.Lo
 // Write writes the summary line: "12 replays: 10 valid, 2 invalid
 // (claim-score 1, illegal-move 1), 0 unreadable; best verified score ...",
 // with "N suspicious" after the valid when N valid replays have spawn
-// warnings (or were failed for them), and the files skipped. When the
+// warnings (or were failed for them), the files skipped, and how many
+// legal games (valid, or failed by --strict alone) repeat the game as
+// played (gameSha256) of one counted before them: a game submitted twice,
+// under two names or with other bytes. When the
 // best verified score is a suspicious replay's, the line says so and
 // gives the best of the replays without warnings too: a leaderboard
 // reading the line would otherwise crown a game whose spawns the tests
@@ -112,6 +130,13 @@ func (s *Summary) Write(w io.Writer) {
 	fmt.Fprintf(w, ", %d unreadable", s.unreadable)
 	if k := s.skipped.Load(); k > 0 {
 		fmt.Fprintf(w, ", %d skipped (each named on stderr)", k)
+	}
+	if s.repeats > 0 {
+		verb := "repeat"
+		if s.repeats == 1 {
+			verb = "repeats"
+		}
+		fmt.Fprintf(w, "; %d %s a game earlier in the batch (the same gameSha256)", s.repeats, verb)
 	}
 	if s.best != nil {
 		fmt.Fprintf(w, "; best verified score %d (%s)", s.best.Score, safetext.Terminal(s.best.Name))

@@ -43,3 +43,37 @@ func TestSummaryBestSuspicious(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryRepeats: the summary line counts the legal games (valid,
+// suspicious, failed by --strict alone) whose game as played is that of
+// one counted before them, and says nothing of it when there is none;
+// an invalid replay's game is not counted (it has no gameSha256 to
+// trust). Before 2026-12-07 the terminal said nothing of a game
+// submitted twice under two names.
+func TestSummaryRepeats(t *testing.T) {
+	a, b := strings.Repeat("ab", 32), strings.Repeat("cd", 32)
+	warned := []string{"the spawns favour some cells"}
+	v := func(name, sha string, warnings []string) Verdict {
+		return Verdict{Name: name, Valid: true, Replayed: true, Score: 4, GameSHA256: sha, Warnings: warnings}
+	}
+	for _, c := range []struct {
+		in   []Verdict
+		want string
+	}{
+		{[]Verdict{v("1", a, nil), v("2", b, nil)}, ""},
+		{[]Verdict{v("1", a, nil), v("2", b, nil), v("3", a, nil)}, "; 1 repeats a game earlier in the batch (the same gameSha256)"},
+		{[]Verdict{v("1", a, nil), v("2", a, warned), v("3", a, warned).Strict(), v("4", b, nil)}, "; 2 repeat a game earlier in the batch (the same gameSha256)"},
+		{[]Verdict{v("1", a, nil), {Name: "2", Reason: ClaimScore, GameSHA256: a}, {Name: "3", Reason: Malformed}}, ""},
+	} {
+		var s Summary
+		for _, vd := range c.in {
+			s.Add(vd)
+		}
+		var w strings.Builder
+		s.Write(&w)
+		got := w.String()
+		if c.want == "" && strings.Contains(got, "repeat") || c.want != "" && !strings.Contains(got, c.want+"; best verified score") {
+			t.Errorf("%q, want %q before the best score", got, c.want)
+		}
+	}
+}
