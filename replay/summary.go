@@ -27,7 +27,7 @@ type Summary struct {
 	games             map[uint64]struct{} // the legal games counted, by the first 64 bits of their gameSha256
 	repeats           int                 // legal games whose gameSha256 a game counted earlier had
 	best              *Verdict            // the best valid score, suspicious or not
-	clean             *Verdict // the best valid score without warnings (best itself when it has none)
+	clean             *Verdict            // the best valid score without warnings (best itself when it has none)
 }
 
 // Add counts vd.

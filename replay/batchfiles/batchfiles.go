@@ -140,7 +140,13 @@ func (s *sender) opened(path string, f *os.File) bool {
 	}
 	size := int64(MaxReplaySize)
 	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() {
-		size = min(info.Size(), size)
+		if info.Size() > MaxReplaySize {
+			// Refused by its size, unread: reading it to the bound took
+			// 64 MiB from the disk, some 170 MB of memory and the
+			// heaviest weight of the budget, for the same verdict.
+			return s.send(replay.Input{Name: path, Err: tooLarge(MaxReplaySize)})
+		}
+		size = info.Size()
 	}
 	release := budget.acquire(replayWeight(size)) // before the file is read
 	data, err := ReadAtMost(f, MaxReplaySize)
@@ -184,14 +190,19 @@ func ReadRegular(name string, limit int64) ([]byte, error) {
 // limit's bytes and one more returned.
 func ReadAtMost(r io.Reader, limit int64) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	switch {
-	case err != nil || int64(len(data)) <= limit:
-	case limit >= 1<<20:
-		err = fmt.Errorf("larger than %d MiB", limit>>20)
-	default:
-		err = fmt.Errorf("larger than %d bytes", limit)
+	if err == nil && int64(len(data)) > limit {
+		err = tooLarge(limit)
 	}
 	return data, err
+}
+
+// tooLarge is the error of an input past limit bytes: "larger than N
+// MiB" (N bytes for a limit under 1 MiB).
+func tooLarge(limit int64) error {
+	if limit >= 1<<20 {
+		return fmt.Errorf("larger than %d MiB", limit>>20)
+	}
+	return fmt.Errorf("larger than %d bytes", limit)
 }
 
 // openInRoot opens the file rel of a directory opened as root, for

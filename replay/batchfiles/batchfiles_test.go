@@ -311,3 +311,51 @@ func TestSameAsInput(t *testing.T) {
 		}
 	}
 }
+
+// TestReadTooLargeUnread: a regular file past MaxReplaySize, in a
+// directory or named, is refused by its size without a byte of it read
+// and without a weight of the budget taken, with the words of a file
+// read past the bound ("larger than 64 MiB"). Before 2026-12-07 it was
+// read to the bound first: a 65 MiB submission took 64 MiB from the disk
+// and some 170 MB of memory for the same verdict.
+func TestReadTooLargeUnread(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.json")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxReplaySize + 1); err != nil { // sparse: no disk taken
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.WriteFile(filepath.Join(dir, "ok.yaml"), minimal(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{dir}, {big}} {
+		inputs := make(chan replay.Input, 4)
+		var got []replay.Input
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for in := range inputs {
+				got = append(got, in)
+			}
+		}()
+		err := Read(context.Background(), args, strings.NewReader(""), inputs, func(path, why string) {})
+		close(inputs)
+		<-done
+		if err != nil || len(got) == 0 {
+			t.Fatalf("%v: %v, %d inputs", args, err, len(got))
+		}
+		in := got[0]
+		if in.Name != big || in.Err == nil || in.Err.Error() != "larger than 64 MiB" || in.Data != nil || in.Release != nil {
+			t.Errorf("%v: %s: %v, %d bytes read, budget taken %v; want it refused unread", args, in.Name, in.Err, len(in.Data), in.Release != nil)
+		}
+		for _, in := range got {
+			if in.Release != nil {
+				in.Release()
+			}
+		}
+	}
+}
