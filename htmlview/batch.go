@@ -48,7 +48,7 @@ type BatchReport struct {
 	pending   map[string][]*held    // replays Verify held, until Add decides
 	maybe     []*held               // valid replays whose page Finish decides, on the top scores
 	heldBytes int                   // the bytes held
-	claims    map[string][]uint64   // the claimed scores of each name verified, in turn, until Add takes them (a replay named twice has two)
+	claims    map[string][]claimOf  // the claims of each name verified, in turn, until Add takes them (a replay named twice has two)
 	writes    map[string]*pageWrite // the pages this report set out to write, by file name in dir (one written at once may not be kept)
 	pages     map[string]string     // a replay's name to its page's URL, relative to FILE
 	files     map[string]bool       // the pages' file names kept, in dir
@@ -96,7 +96,7 @@ func CreateBatchReport(name string, inputs []string, v *replay.Verifier, maxPage
 		return nil, err
 	}
 	return &BatchReport{v: v, file: f, root: root, created: created, name: name, dir: dir, dirURL: uriComponent(filepath.Base(dir)),
-		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string][]uint64{}, pending: map[string][]*held{},
+		baseAbs: filepath.Dir(abs), maxPages: maxPages, top: top, claims: map[string][]claimOf{}, pending: map[string][]*held{},
 		writes: map[string]*pageWrite{}, pages: map[string]string{}, files: map[string]bool{},
 		slots: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
 }
@@ -120,8 +120,12 @@ func (h *BatchReport) Verify(name string, data []byte) replay.Verdict {
 	if h.extras != nil {
 		h.extras(&vd, r)
 	}
+	c := claimOf{score: r.Claim.Score}
+	if vd.Reason == replay.ImpossibleClaim {
+		c.played = playedOf(h.v, r)
+	}
 	h.mu.Lock()
-	h.claims[name] = append(h.claims[name], r.Claim.Score)
+	h.claims[name] = append(h.claims[name], c)
 	h.mu.Unlock()
 	if !vd.Reason.Replayable() {
 		return vd
@@ -200,6 +204,44 @@ func (h *BatchReport) writePage(name string, r *replay.Replay, from replay.Verdi
 	pw.done = true
 }
 
+// claimOf is what the report keeps of a replay verified until Add takes
+// its verdict: its claimed score, and for an impossible claim what its
+// moves make (playedOf).
+type claimOf struct {
+	score  uint64
+	played *Played
+}
+
+// Played is what the moves of a replay whose claim no game reaches
+// (impossible-claim, judged before replaying) make when they are replayed
+// all the same, for the report alone: the verdict stays as it is. It
+// tells an inflated claim on a game of the rules from moves that break
+// them too.
+type Played struct {
+	Score   uint64
+	MaxTile uint64
+	Moves   int
+	// Broken is the action at which the moves leave the rules, 0 when
+	// they keep them to the end of the log.
+	Broken int
+}
+
+// playedOf replays r's moves whatever its claim and returns what they
+// make, nil when they cannot be replayed (a bad start board).
+func playedOf(v *replay.Verifier, r *replay.Replay) *Played {
+	var last replay.Frame
+	frames := 0
+	v.Walk(r, func(f replay.Frame) { last, frames = f, frames+1 })
+	if frames == 0 {
+		return nil
+	}
+	p := &Played{Score: last.Score, MaxTile: last.Board.MaxTile(), Moves: last.Moves}
+	if last.Step < len(r.Actions) {
+		p.Broken = last.Step + 1
+	}
+	return p
+}
+
 // pageWrite is what became of a page this report set out to write.
 type pageWrite struct {
 	earlier bool  // an earlier report's page was there before this report first wrote it
@@ -218,8 +260,8 @@ func (h *BatchReport) Add(vd replay.Verdict) {
 	e.Band, e.ThinkMs = cellsOf(vd.Analysis)
 	e.Verdict.Analysis = nil
 	if q := h.claims[vd.Name]; len(q) > 0 {
-		c := q[0]
-		e.Claimed = &c
+		c := q[0].score
+		e.Claimed, e.Played = &c, q[0].played
 		if len(q) == 1 {
 			delete(h.claims, vd.Name)
 		} else {

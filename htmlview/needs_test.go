@@ -119,7 +119,7 @@ func TestReportReasonsPart(t *testing.T) {
 		`<th>reason</th><th class="n">replays</th><th>what is false</th><th>meaning</th>`,
 		`<a href="#reason-claim-score">claim-score</a></td><td class="n">1</td><td>the claim: the moves are a game of the rules, replayed to the end; its figures are not the claimed ones</td>`,
 		`<a href="#reason-illegal-move">illegal-move</a></td><td class="n">1</td><td>the moves: they break the rules</td>`,
-		`<a href="#reason-impossible-claim">impossible-claim</a></td><td class="n">1</td><td>the claim: no game reaches it; the moves were not replayed</td>`,
+		`<a href="#reason-impossible-claim">impossible-claim</a></td><td class="n">1</td><td>the claim: no game reaches it (what its moves make, replayed for this report, is in its row)</td>`,
 		`<a href="#reason-bad-spawn">bad-spawn</a></td><td class="n">1</td><td>the tiles recorded: the rules never place them there</td>`,
 		`<a href="#reason-malformed">malformed</a></td><td class="n">1</td><td>the file: not judged</td>`,
 	} {

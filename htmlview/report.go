@@ -24,6 +24,10 @@ type Entry struct {
 	// Claimed is the score the replay claims; nil when it could not be
 	// read.
 	Claimed *uint64
+	// Played is what the moves of a replay whose claim no game reaches
+	// make, replayed for the report (BatchReport.Verify); nil for any
+	// other replay. The table's figures of such a replay are these.
+	Played *Played
 	// Band is the band of the game's evidence of computer play
 	// (docs/analyze.md: consistent, review, strong or insufficient); ""
 	// when it was not analysed. The report has a column of the bands
@@ -234,6 +238,9 @@ func needsOf(entries []Entry, top int, same sameSet) (needs []need, unlisted int
 			if ex := v.Explain(); ex.Says != "" || ex.Gives != "" {
 				n.Why = "the replay says " + ex.Says + "; the rules give " + ex.Gives
 			}
+			if e.Played != nil {
+				n.Why += "; " + e.Played.what()
+			}
 			bad = append(bad, n)
 		case kindUnreadable:
 			n.Why = what(v) // the error, the name in it shown as the names are
@@ -316,7 +323,7 @@ func partOf(r replay.Reason) string {
 	case replay.ClaimMoves, replay.ClaimScore, replay.ClaimMaxTile, replay.ClaimBoard, replay.ClaimWon, replay.ClaimOver, replay.ClaimResult:
 		return "the claim: the moves are a game of the rules, replayed to the end; its figures are not the claimed ones"
 	case replay.ImpossibleClaim:
-		return "the claim: no game reaches it; the moves were not replayed"
+		return "the claim: no game reaches it (what its moves make, replayed for this report, is in its row)"
 	case replay.SeedCommitment:
 		return "the seed: not the one committed to"
 	case replay.IllegalMove, replay.AfterEnd, replay.BadAction, replay.Overflow:

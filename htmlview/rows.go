@@ -100,8 +100,14 @@ func rowsJSON(entries []Entry, same sameSet) ([]byte, error) {
 			reason = ""
 		}
 		// figure is a figure of the replayed game: null when it was not.
+		// An impossible claim's are those its moves make, replayed for
+		// the report (Entry.Played).
+		score, tile, moves, replayed := v.Score, v.MaxTile, v.Moves, v.Replayed
+		if p := e.Played; !replayed && p != nil {
+			score, tile, moves, replayed = p.Score, p.MaxTile, p.Moves, true
+		}
 		figure := func(n uint64) any {
-			if !v.Replayed {
+			if !replayed {
 				return nil
 			}
 			return n
@@ -118,6 +124,9 @@ func rowsJSON(entries []Entry, same sameSet) ([]byte, error) {
 			file = 1
 		}
 		w := what(v)
+		if e.Played != nil {
+			w += "; " + e.Played.what()
+		}
 		if v.ThinkTimes.State() == replay.TimesNotSealed {
 			w += "; " + notSealedWhat
 		}
@@ -126,7 +135,7 @@ func rowsJSON(entries []Entry, same sameSet) ([]byte, error) {
 		} else if g := firstOf(entries, same, i); g != nil {
 			w += "; " + firstWhat(g)
 		}
-		row := []any{i + 1, v.Name, slices.Index(classes, kindOf(v)), reason, e.Claimed, figure(v.Score), figure(v.MaxTile), figure(uint64(v.Moves)),
+		row := []any{i + 1, v.Name, slices.Index(classes, kindOf(v)), reason, e.Claimed, figure(score), figure(tile), figure(uint64(moves)),
 			smallestP(v.Plausibility), strings.TrimSuffix(strings.TrimPrefix(e.Page, t.Pre), ".html"), file, w}
 		if bands {
 			var band any
@@ -242,4 +251,14 @@ func what(v replay.Verdict) string {
 		s += "; also " + a
 	}
 	return s
+}
+
+// what says what the moves of an impossible claim make, replayed for the
+// report: the figures of a game of the rules (the claim alone is false),
+// or where they leave the rules too.
+func (p *Played) what() string {
+	if p.Broken > 0 {
+		return "its moves, replayed, leave the rules too, at action " + strconv.Itoa(p.Broken)
+	}
+	return "its moves, replayed, keep the rules: score " + strconv.FormatUint(p.Score, 10) + ", tile " + strconv.FormatUint(p.MaxTile, 10) + ", " + strconv.Itoa(p.Moves) + " moves"
 }
