@@ -525,6 +525,12 @@ func TestBrowserWidths(t *testing.T) {
 				if tw := eval[float64](t, ctx, `document.getElementById("replays").getBoundingClientRect().right`); tw > float64(w) {
 					t.Errorf("the replays table at %d px ends at %.0f px", w, tw)
 				}
+				// The list that needs your eyes too: before 2026-12-07 it
+				// scrolled sideways in its box on a phone, every why out
+				// of the window.
+				if tw := eval[float64](t, ctx, `Math.max(...Array.from(document.querySelectorAll("#needs td.what")).map(e => e.getBoundingClientRect().right))`); tw > float64(w) {
+					t.Errorf("the list that needs your eyes at %d px: a why ends at %.0f px", w, tw)
+				}
 			}
 		}
 	}

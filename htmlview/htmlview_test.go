@@ -394,6 +394,9 @@ func corpusEntries(t testing.TB) []Entry {
 			data, _ := readFile(f)
 			vd := v.VerifyFile(strings.TrimPrefix(f, "../replays/"), data)
 			e := Entry{Verdict: vd, Source: f}
+			if r, err := replay.Decode(vd.Name, data); err == nil { // its claim, as BatchReport keeps it
+				e.Claimed = &r.Claim.Score
+			}
 			if vd.Reason != replay.Malformed && vd.Reason != replay.Refused && vd.Reason != replay.BadStart {
 				e.Page = "pages/" + strings.ReplaceAll(vd.Name, "/", "_") + ".html"
 			}
