@@ -26,9 +26,16 @@ type Summary struct {
 	invalid           map[Reason]int
 	games             map[uint64]struct{} // the legal games counted, by the first 64 bits of their gameSha256
 	repeats           int                 // legal games whose gameSha256 a game counted earlier had
+	gamesFull         bool                // a game was not kept: games holds maxSummaryGames
 	best              *Verdict            // the best valid score, suspicious or not
 	clean             *Verdict            // the best valid score without warnings (best itself when it has none)
 }
+
+// maxSummaryGames bounds the games a Summary keeps to find repeats (some
+// 40 MB of map at most): a batch is a stream of any length, and the
+// line's other counts take no memory a replay. A repeat of a game past
+// the bound goes uncounted, and the line says where the count stopped.
+const maxSummaryGames = 1 << 20
 
 // Add counts vd.
 func (s *Summary) Add(vd Verdict) {
@@ -41,8 +48,10 @@ func (s *Summary) Add(vd Verdict) {
 			}
 			if _, ok := s.games[h]; ok {
 				s.repeats++
-			} else {
+			} else if len(s.games) < maxSummaryGames {
 				s.games[h] = struct{}{}
+			} else {
+				s.gamesFull = true
 			}
 		}
 	}
@@ -137,6 +146,9 @@ func (s *Summary) Write(w io.Writer) {
 			verb = "repeats"
 		}
 		fmt.Fprintf(w, "; %d %s a game earlier in the batch (the same gameSha256)", s.repeats, verb)
+	}
+	if s.gamesFull {
+		fmt.Fprintf(w, "; repeats looked for among the first %d games only", maxSummaryGames)
 	}
 	if s.best != nil {
 		fmt.Fprintf(w, "; best verified score %d (%s)", s.best.Score, safetext.Terminal(s.best.Name))

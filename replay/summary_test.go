@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -75,5 +76,24 @@ func TestSummaryRepeats(t *testing.T) {
 		if c.want == "" && strings.Contains(got, "repeat") || c.want != "" && !strings.Contains(got, c.want+"; best verified score") {
 			t.Errorf("%q, want %q before the best score", got, c.want)
 		}
+	}
+}
+
+// TestSummaryRepeatsBounded: the games kept to find repeats stop at
+// maxSummaryGames, whatever the batch's length; a repeat of a game kept
+// is still counted past it, and the line says where the looking stopped.
+func TestSummaryRepeatsBounded(t *testing.T) {
+	var s Summary
+	for i := range maxSummaryGames + 10 {
+		s.Add(Verdict{Name: "g", Valid: true, Replayed: true, Score: 4, GameSHA256: fmt.Sprintf("%016x%048x", i, 0)})
+	}
+	s.Add(Verdict{Name: "again", Valid: true, Replayed: true, Score: 4, GameSHA256: fmt.Sprintf("%016x%048x", 3, 0)})
+	if len(s.games) != maxSummaryGames || s.repeats != 1 {
+		t.Errorf("%d games kept, %d repeats; want %d and 1", len(s.games), s.repeats, maxSummaryGames)
+	}
+	var w strings.Builder
+	s.Write(&w)
+	if want := fmt.Sprintf("; 1 repeats a game earlier in the batch (the same gameSha256); repeats looked for among the first %d games only; best", maxSummaryGames); !strings.Contains(w.String(), want) {
+		t.Errorf("%q, want %q", w.String(), want)
 	}
 }
