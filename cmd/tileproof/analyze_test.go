@@ -6,8 +6,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
