@@ -14,14 +14,15 @@ import (
 // Summary counts the verdicts of a batch as they stream out, in the four
 // classes of verdict: valid, suspicious (valid with spawn warnings, or
 // failed for them: [Implausible]), invalid by reason, and unreadable.
-// Add is called from one goroutine; Count, Moves and Skip may be called
-// from others while the batch runs.
+// Add is called from one goroutine; Count, NotValid, Moves and Skip may
+// be called from others while the batch runs.
 type Summary struct {
 	valid, unreadable int // valid: without warnings
 	warned            int // valid replays with plausibility warnings: suspicious
 	implausible       int // replays failed for their warnings
 	moves             atomic.Int64
 	count             atomic.Int64
+	notValid          atomic.Int64 // the verdicts not valid: invalid, failed for warnings, unreadable
 	skipped           atomic.Int64 // entries inside directories not read: not regular files, case packs
 	invalid           map[Reason]int
 	games             map[uint64]struct{} // the legal games counted, by the first 64 bits of their gameSha256
@@ -41,6 +42,9 @@ const maxSummaryGames = 1 << 20
 func (s *Summary) Add(vd Verdict) {
 	s.count.Add(1)
 	s.moves.Add(int64(vd.Moves))
+	if !vd.Valid {
+		s.notValid.Add(1)
+	}
 	if vd.LegalGame() && len(vd.GameSHA256) >= 16 {
 		if h, err := strconv.ParseUint(vd.GameSHA256[:16], 16, 64); err == nil {
 			if s.games == nil {
@@ -91,6 +95,10 @@ func (s *Summary) Skip() { s.skipped.Add(1) }
 
 // Count returns the number of verdicts counted.
 func (s *Summary) Count() int64 { return s.count.Load() }
+
+// NotValid returns the number of verdicts counted that are not valid
+// (invalid, failed for their warnings, or unreadable).
+func (s *Summary) NotValid() int64 { return s.notValid.Load() }
 
 // Moves returns the moves of the verdicts counted.
 func (s *Summary) Moves() int64 { return s.moves.Load() }

@@ -776,19 +776,27 @@ func TestVerifyProgressOnTerminal(t *testing.T) {
 	if m[1] != "147" {
 		t.Errorf("the progress line counts %s moves, want 147", m[1])
 	}
-	// A second replay, then the end of the input.
+	// A replay whose claim is false: the progress line counts the
+	// failures so far, for the one watching a long batch.
+	rp.Claim.Score += 4
+	if _, err := io.WriteString(feed, string(bytes.TrimSpace(rp.EncodeJSON()))+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	r.waitLine(`^FAIL +stdin:2: `)
+	r.waitLine(`^verified 2 replays \(1 not valid\), \d+ moves \(\d+ moves/s\)$`)
+	// A third replay, then the end of the input.
 	if _, err := io.WriteString(feed, line+"\n"); err != nil {
 		t.Fatal(err)
 	}
 	feed.Close()
-	if code := r.wait(); code != 0 {
-		t.Fatalf("exit code %d; output %q", code, r.raw.String())
+	if code := r.wait(); code != 1 {
+		t.Fatalf("exit code %d, want 1; output %q", code, r.raw.String())
 	}
 	screen := strings.Join(r.screen.lines(), "\n")
-	if !strings.Contains(screen, "2 replays: 2 valid, 0 invalid, 0 unreadable") {
+	if !strings.Contains(screen, "3 replays: 2 valid, 1 invalid (impossible-claim 1), 0 unreadable") {
 		t.Errorf("no summary on the screen:\n%s", screen)
 	}
-	if strings.Contains(screen, "verified 1 replay") || strings.Contains(screen, "verified 2 replays") {
+	if strings.Contains(screen, "verified 1 replay") || strings.Contains(screen, "verified 2 replays") || strings.Contains(screen, "verified 3 replays") {
 		t.Errorf("the progress line is left on the screen:\n%s", screen)
 	}
 	if !strings.Contains(r.raw.String(), "\r\x1b[K") {

@@ -114,7 +114,12 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		progressOut = f
 	}
 	progress := termview.StartProgress(progressOut, func(el time.Duration) string {
-		return fmt.Sprintf("verified %s, %d moves (%.0f moves/s)", plural(int(sum.Count()), "replay"), sum.Moves(), float64(sum.Moves())/el.Seconds())
+		// How many failed so far, for the one watching a long batch.
+		failed := ""
+		if n := sum.NotValid(); n > 0 {
+			failed = fmt.Sprintf(" (%d not valid)", n)
+		}
+		return fmt.Sprintf("verified %s%s, %d moves (%.0f moves/s)", plural(int(sum.Count()), "replay"), failed, sum.Moves(), float64(sum.Moves())/el.Seconds())
 	})
 	inputs := make(chan replay.Input, 256) // the batch takes what has arrived, up to a chunk at once
 	var listErr error
