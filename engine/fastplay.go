@@ -24,7 +24,7 @@ func (g *Game) fastPlay(actions []Action, spawns []Spawn, open []uint64) (n int)
 	switch {
 	case given && !r.recordedFast, !given && (!r.seededFast || !g.seeded || g.gen != TP1):
 		return 0 // not a 4x4 profile the loop plays
-	case st.maxExp > 15 || st.result != Playing || st.won && g.r.p.Win.Then != Continue && !st.keep:
+	case st.maxExp > 15 || st.result != Playing || r.stops(st.won, st.keep):
 		return 0
 	}
 	// guard: the loop stops before a move gaining guard points or more. A

@@ -159,7 +159,8 @@ type State struct {
 	Breaks    int  // the breaks used (profiles with a break)
 	Won       bool // the win rule has been met
 	// KeepPlaying records that the player chose to play on after the win
-	// (profiles whose win asks).
+	// (profiles whose win asks). Elsewhere it changes nothing: a won
+	// state of a profile whose win ends the run is over with it too.
 	KeepPlaying bool
 	Result      Result
 	// Prev is the state before the last counted move, which an undo

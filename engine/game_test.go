@@ -231,6 +231,46 @@ func TestClassicKeepPlaying(t *testing.T) {
 	}
 }
 
+// TestLoadedKeepPlaying: a won state loaded with keepPlaying plays on
+// where the win asks (classic: the player chose to) or goes on anyway
+// (tile-merge), and is over where the win ends the run (pgs, online-2048,
+// rosetta, a variant of classic that stops), as protocol rule 7 says:
+// those profiles have no keep playing to choose, so the flag changes
+// nothing there. A move is then ignored or refused, and keep playing is
+// not-stopped.
+func TestLoadedKeepPlaying(t *testing.T) {
+	board := "2048 . . ./. . . ./. . . 2/. . . 2"
+	stopVariant := customProfile(t, "name: classic-stop\nbase: classic\nwin: {then: stop}\n")
+	for _, tc := range []struct {
+		p    *Profile
+		want Result
+	}{
+		{mustProfile(t, "classic"), Playing},
+		{mustProfile(t, "tile-merge"), Playing},
+		{mustProfile(t, "pgs"), TargetReached},
+		{mustProfile(t, "online-2048"), TargetReached},
+		{mustProfile(t, "rosetta"), TargetReached},
+		{stopVariant, TargetReached},
+	} {
+		g, err := Load(tc.p, State{Board: mustBoard(t, board), RNG: seeded("kp"), Won: true, KeepPlaying: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Result() != tc.want || !g.Won() {
+			t.Errorf("%s: loaded won and keepPlaying: result %v, won %v; want %v", tc.p.Name, g.Result(), g.Won(), tc.want)
+		}
+		step, err := g.Move(Up)
+		if moved := err == nil && step.Changed; moved != (tc.want == Playing) {
+			t.Errorf("%s: move up after the load: %+v %v; moved %v, want %v", tc.p.Name, step, err, moved, tc.want == Playing)
+		}
+		if tc.want == TargetReached {
+			if err := g.KeepPlaying(); !errors.Is(err, ErrNotWaitingKeep) {
+				t.Errorf("%s: keep playing after the load: %v, want not-stopped", tc.p.Name, err)
+			}
+		}
+	}
+}
+
 // TestWinRuleMergeVersusReach loads a board that already holds a 4096:
 // under the merge rule (classic) that is no win until a merge makes 2048;
 // under the reach rule (pgs) it is.

@@ -32,13 +32,12 @@ func (r *Rules) spawnExp(v uint64) uint8 {
 
 // finished states the finishing rule, for every path a move takes: after
 // a counted move, the run ends with the first of the profile's finishing
-// conditions that holds, in its FinishOrder: the target (the win rule met,
-// in a profile whose win stops play, and the player has not chosen to play
-// on), no moves (blocked: no move changes the board) or the move limit
-// (moves counted moves, at a profile's limit). It returns Playing when none
+// conditions that holds, in its FinishOrder: the target ([Rules.stops]),
+// no moves (blocked: no move changes the board) or the move limit (moves
+// counted moves, at a profile's limit). It returns Playing when none
 // holds.
 func (r *Rules) finished(won, keep bool, moves int, blocked bool) Result {
-	target := won && r.p.Win.Then != Continue && !keep
+	target := r.stops(won, keep)
 	limited := r.p.MoveLimit != 0 && moves >= r.p.MoveLimit
 	for _, res := range r.p.FinishOrder {
 		switch {
@@ -47,6 +46,17 @@ func (r *Rules) finished(won, keep bool, moves int, blocked bool) Result {
 		}
 	}
 	return Playing
+}
+
+// stops reports whether the win ends play: the win rule met (won), in a
+// profile whose win ends the run (win.then stop), or whose win asks and
+// the player has not chosen to play on (keep). keep means something only
+// where the win asks: a profile whose win ends the run has no keep playing
+// to choose (its sources play past the win only in a mode chosen before
+// the run, a setup), so a state loaded with keepPlaying is over there all
+// the same (docs/protocol.md, rule 7).
+func (r *Rules) stops(won, keep bool) bool {
+	return won && (r.p.Win.Then == Stop || r.p.Win.Then == Ask && !keep)
 }
 
 // Compile checks a profile and returns its rules. Later changes to p do
