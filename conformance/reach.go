@@ -27,7 +27,17 @@ import (
 //     a load through the rules (won); an implementation that takes the
 //     state as given differs only there, which no source speaks of;
 //   - keepPlaying without won, where the win asks: a player keeps
-//     playing only after winning.
+//     playing only after winning;
+//   - where the win ends the run (win.then stop, and no setup chosen to
+//     play past it), keepPlaying with won: there is no keep playing to
+//     choose. The engine ends such a state, as protocol rule 7 says;
+//   - where the win ends the run and its spawns are all below the win
+//     tile, a tile above the win tile (won: without won, the cases above
+//     hold): the move that first puts a tile of the win tile or more on
+//     the board makes at most the win tile (a merge of two tiles below
+//     it), and it wins and ends the run. Not under a profile that lists
+//     winThen as unstated (rosetta): a game that plays on after the win
+//     reaches such a tile.
 func winUnreachable(st Start, p *engine.Profile) string {
 	if st.Board == nil || p.Win.Tile == 0 {
 		return ""
@@ -36,6 +46,7 @@ func winUnreachable(st Start, p *engine.Profile) string {
 	if st.Setup != nil && st.Setup.Target != 0 {
 		win = st.Setup.Target
 	}
+	stops := p.Win.Then == engine.Stop && (st.Setup == nil || !st.Setup.OpenEnded)
 	largest := st.Board.MaxTile()
 	below := !slices.ContainsFunc(p.Spawn, func(w engine.SpawnWeight) bool { return w.Value >= win })
 	switch {
@@ -47,6 +58,10 @@ func winUnreachable(st Start, p *engine.Profile) string {
 		return fmt.Sprintf("no game under %s holds a tile of %d or more without having won: its spawns are smaller, so such a tile is first on the board after a move, which wins, and won goes only with its board (whether a load reads won from the board or takes it as given differs only on such a state)", p.Name, win)
 	case st.KeepPlaying && !st.Won && p.Win.Then == engine.Ask:
 		return fmt.Sprintf("no game under %s keeps playing without having won: play is kept on only when the win stops it", p.Name)
+	case st.KeepPlaying && stops:
+		return fmt.Sprintf("no game under %s keeps playing after its win: the win ends the run, with no keep playing to choose", p.Name)
+	case largest > win && stops && below && !slices.Contains(p.Unstated, "winThen"):
+		return fmt.Sprintf("no game under %s holds a tile above %d: its win ends the run, and its spawns are smaller, so the move that first makes a tile of %d or more makes %d at most (two tiles below it merged), which wins", p.Name, win, win, win)
 	}
 	return ""
 }

@@ -3,6 +3,7 @@ package conformance
 import (
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/tileproof/tileproof/engine"
 )
@@ -73,6 +74,11 @@ func TestWinUnreachable(t *testing.T) {
 		return &b
 	}
 	small, big := board("2 4 . .\n. . . .\n. . . .\n. . . ."), board("2048 4 . .\n. . . .\n. . . .\n. . . .")
+	huge := board("4096 2048 . .\n. . . .\n. . . .\n. . . .")
+	stop, err := engine.ParseProfile("classic-stop.yaml", []byte("name: classic-stop\nbase: classic\nwin: {then: stop}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		profile string
 		start   Start
@@ -93,14 +99,88 @@ func TestWinUnreachable(t *testing.T) {
 		{"online-2048", Start{Board: board("128 . . .\n. . . .\n. . . .\n. . . ."), Won: true, Setup: &engine.Setup{Target: 128}}, ""},
 		{"online-2048", Start{Board: board("64 . . .\n. . . .\n. . . .\n. . . ."), Won: true, Setup: &engine.Setup{Target: 128}}, "tile of 128"},
 		{"classic", Start{Seed: new("7")}, ""},
+		// Where the win ends the run: won and over at the win tile, and
+		// nothing past it.
+		{"pgs", Start{Board: big, Won: true}, ""},
+		{"pgs", Start{Board: big, Won: true, KeepPlaying: true}, "keeps playing after its win"},
+		{"pgs", Start{Board: big, Won: true, KeepPlaying: true, Setup: &engine.Setup{OpenEnded: true}}, ""},
+		{"rosetta", Start{Board: big, Won: true, KeepPlaying: true}, "keeps playing after its win"},
+		{"tile-merge", Start{Board: big, Won: true, KeepPlaying: true}, ""},
+		{"online-2048", Start{Board: huge, Won: true}, "tile above 2048"},
+		{"online-2048", Start{Board: huge, Won: true, Setup: &engine.Setup{Target: 4096}}, ""},
+		{"online-2048", Start{Board: big, Won: true, Setup: &engine.Setup{Target: 512}}, "tile above 512"},
+		{"online-2048", Start{Board: huge, Won: true, Setup: &engine.Setup{OpenEnded: true}}, ""},
+		{"pgs", Start{Board: huge, Won: true}, "tile above 2048"},
+		{"classic", Start{Board: huge, Won: true}, ""},    // the win asks: kept playing, a game goes on
+		{"tile-merge", Start{Board: huge, Won: true}, ""}, // the win goes on
+		{"rosetta", Start{Board: huge, Won: true}, ""},    // winThen unstated: a game that plays on reaches it
+		{"classic-stop", Start{Board: huge, Won: true}, "tile above 2048"},
+		{"classic-stop", Start{Board: big, Won: true}, ""},
 	} {
-		p, err := engine.BuiltinProfile(tc.profile)
-		if err != nil {
-			t.Fatal(err)
+		p := stop
+		if tc.profile != stop.Name {
+			if p, err = engine.BuiltinProfile(tc.profile); err != nil {
+				t.Fatal(err)
+			}
 		}
 		got := winUnreachable(tc.start, p)
 		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
 			t.Errorf("%s, %+v: %q, want %q", tc.profile, tc.start, got, tc.want)
+		}
+	}
+}
+
+// TestStopWinPastTheWinApart: where the win ends the run, a start kept
+// playing after its win, or holding a tile above the win tile, is a state
+// no game reaches. An implementation that plays either on (the engine
+// with pgs's win set to ask, which honours keepPlaying, and set to
+// continue, which plays past the win) fails there, and the failure is
+// reported apart, not as the run's; the engine itself passes both.
+func TestStopWinPastTheWinApart(t *testing.T) {
+	const cases = `source: tileproof
+profiles: [pgs, online-2048]
+cases:
+  - id: kept-after-the-win
+    start: {board: "2048 . . .\n. . . .\n. . . 2\n. . . 2", won: true, keepPlaying: true}
+    steps: [{move: up, expect: {changed: false, over: true, result: target-reached}}]
+  - id: past-the-win-tile
+    start: {board: "4096 2048 . .\n. . . .\n. . . 2\n. . . 2", won: true}
+    steps: [{move: up, expect: {changed: false, over: true, result: target-reached}}]
+`
+	pack, err := LoadPack(fstest.MapFS{
+		"pack.yaml":    {Data: []byte("name: p\nversion: 1\ncontract: 1\n")},
+		"win/won.yaml": {Data: []byte(cases)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"pgs", "online-2048"}
+	for _, then := range []engine.WinThen{engine.Stop, engine.Ask, engine.Continue} {
+		var changed []*engine.Profile
+		for _, name := range names {
+			p, err := engine.BuiltinProfile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Win.Then = then
+			changed = append(changed, p)
+		}
+		rep, err := Run(t.Context(), pack, &Builtin{Profiles: changed}, Options{Profiles: names})
+		if err != nil {
+			t.Fatal(err)
+		}
+		failed, _ := rep.Failures()
+		for _, f := range failed {
+			t.Errorf("win.then %s: %s [%s]: %s on a state a game reaches: %s", then, f.Case, f.Profile, f.Status, f.Reason)
+		}
+		apart := rep.UnreachableFailures()
+		if want := map[engine.WinThen]int{engine.Stop: 0, engine.Ask: 2, engine.Continue: 4}[then]; len(apart) != want {
+			t.Errorf("win.then %s: %d failures apart, want %d", then, len(apart), want)
+		}
+		for _, res := range rep.Results {
+			if !strings.Contains(res.Unreachable, "no game under "+res.Profile) {
+				t.Errorf("win.then %s: %s [%s]: unreachable %q", then, res.Case, res.Profile, res.Unreachable)
+			}
 		}
 	}
 }

@@ -79,8 +79,9 @@ func derive(c *Case, v *engine.Profile) (*Case, string) {
 		}
 	}
 	if c.Start.KeepPlaying && v.Win.Then == engine.Stop {
-		// The engine plays such a state on, but no game of v reaches it:
-		// v's win ends the run, with no keep playing to choose.
+		// No game of v reaches it: v's win ends the run, with no keep
+		// playing to choose. The engine ends it (protocol rule 7), and the
+		// case's steps were written for a game played on.
 		return nil, fmt.Sprintf("it starts from a win kept playing; profile %s's win ends the run (win.then stop)", v.Name)
 	}
 	if c.Start.Setup != nil {
