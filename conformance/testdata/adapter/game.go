@@ -89,7 +89,9 @@ func (g *game) checkWin(made []int64) {
 // left, the move limit; classic, as the original game, checks no moves
 // first (its noMovesFirst).
 func (g *game) finish() {
-	stops := g.won && g.p.winThen != "continue" && !g.keep
+	// A state loaded won and kept playing plays on only where the win
+	// asks: where it ends the run there is no keep playing to choose.
+	stops := g.won && (g.p.winThen == "stop" || g.p.winThen == "ask" && !g.keep)
 	if g.mutant == "win-does-not-stop" { // MUTANT: the win never stops the run
 		stops = false
 	}
