@@ -147,3 +147,55 @@ func TestLegalUnlistedSaid(t *testing.T) {
 		}
 	}
 }
+
+// wonFromBoard is the engine reading won off a loaded board (a tile of
+// the win tile or more) where the load does not say it: a reading the
+// rules leave open, as it differs only on states no game reaches.
+type wonFromBoard struct {
+	*Builtin
+	win uint64
+}
+
+func (w wonFromBoard) Load(profile string, ls LoadState) (ImplState, error) {
+	ls.Won = ls.Won || ls.Board.MaxTile() >= w.win
+	return w.Builtin.Load(profile, ls)
+}
+
+// TestOneMergeUnreachableApart: under a variant that wins at 64, the
+// full boards of one-merge-full-boards (a pair of 128s, no win) are
+// states no game reaches; an implementation that reads won off such a
+// board fails the check there, and the failure is reported apart, not
+// as the run's (it was the run's before, a false alarm the 2048term pass
+// found by reading). At the classic win tile the same implementation
+// passes: the boards are reachable, and it reads them as the rules do.
+func TestOneMergeUnreachableApart(t *testing.T) {
+	for _, tc := range []struct {
+		yaml  string
+		win   uint64
+		apart bool
+	}{
+		{"name: classic-64\nbase: classic\nwin: {tile: 64, then: stop}\n", 64, true},
+		{"name: classic-stop\nbase: classic\nwin: {then: stop}\n", 2048, false},
+	} {
+		v, err := engine.ParseProfile("v.yaml", []byte(tc.yaml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		impl := wonFromBoard{&Builtin{Profiles: []*engine.Profile{v}}, tc.win}
+		rep, err := Run(t.Context(), &Pack{}, impl, Options{Profiles: []string{v.Name}, Properties: true, Known: []*engine.Profile{v}, Run: regexp.MustCompile(`^properties/` + oneMergeName + `$`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Results) != 1 {
+			t.Fatalf("%s: %d results", v.Name, len(rep.Results))
+		}
+		r := rep.Results[0]
+		failed, _ := rep.Failures()
+		switch {
+		case tc.apart && (!r.Status.Failed() || r.Unreachable == "" || len(failed) != 0):
+			t.Errorf("%s: %s %q, unreachable %q, %d failures of the run; want a failure apart", v.Name, r.Status, r.Reason, r.Unreachable, len(failed))
+		case !tc.apart && r.Status != Pass:
+			t.Errorf("%s: %s %q; want a pass", v.Name, r.Status, r.Reason)
+		}
+	}
+}

@@ -105,6 +105,12 @@ func runProperties(ctx context.Context, impl Impl, h Hello, p *engine.Profile, r
 			if res.Status == "" {
 				res.Status = Pass
 			}
+			if res.Status.Failed() && res.Start != nil {
+				// A board the check loaded that no game of p reaches (two
+				// 128s and no win, under a variant that wins at 128): its
+				// failure is reported apart, as a case's is.
+				res.Unreachable = winUnreachable(Start{Board: res.Start}, p)
+			}
 		}
 		out = append(out, res)
 	}
