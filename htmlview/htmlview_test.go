@@ -466,7 +466,14 @@ func TestReport(t *testing.T) {
 		if page := r[colPage].(string); (page != "") != (e.Page != "") || page != "" && d.Pre+page+".html" != e.Page {
 			t.Errorf("row %d: page %q (pre %q), want %q", i, page, d.Pre, e.Page)
 		}
-		if v.Valid && r[colWhat] != v.Result.String() && r[colWhat] != v.Result.String()+", won" {
+		// The corpus's tampered copies of tile-merge-2048.yaml whose
+		// claim alone is false are its game: its what says it is the
+		// first of them.
+		won := ""
+		if v.Won {
+			won = ", won"
+		}
+		if v.Valid && r[colWhat] != v.Result.String()+won+sameSuffix(entries, i) {
 			t.Errorf("row %d: what %q", i, r[colWhat])
 		}
 	}

@@ -140,7 +140,9 @@ type sameSet struct {
 
 // sameGames returns, for each replay of the batch whose game as played
 // (its verdict's gameSha256: a legal game's, valid or made invalid by
-// --strict alone) is that of an earlier replay, the place (from 0) of the
+// --strict alone, or an invalid one's whose moves keep the rules and whose
+// claim alone is false, so that a copy of a game with its claim raised is
+// tied to it) is that of an earlier replay, the place (from 0) of the
 // first replay of that game, by its place; the first is not in it, but
 // counted (sameSet.count). The entries are in the batch's order, so the
 // first is the first in the batch whatever the workers: not the first
@@ -154,7 +156,7 @@ func sameGames(entries []Entry) sameSet {
 	for i, e := range entries {
 		var h [32]byte
 		v := e.Verdict
-		if !v.LegalGame() || len(v.GameSHA256) != 2*len(h) {
+		if !v.LegalGame() && !v.ClaimAloneFalse() || len(v.GameSHA256) != 2*len(h) {
 			continue
 		}
 		if _, err := hex.Decode(h[:], []byte(v.GameSHA256)); err != nil {

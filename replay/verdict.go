@@ -103,6 +103,20 @@ func (vd Verdict) Strict() Verdict {
 // evidence of computer play).
 func (vd Verdict) LegalGame() bool { return vd.Valid || vd.Reason == Implausible }
 
+// ClaimAloneFalse reports whether the verdict finds the claim alone
+// false: its moves keep the rules to the end of the log, but the figures
+// claimed are not theirs (a claim-* reason, or an impossible claim whose
+// moves, replayed, keep the rules: its GameSHA256 is set).
+func (vd Verdict) ClaimAloneFalse() bool {
+	switch vd.Reason {
+	case ClaimMoves, ClaimScore, ClaimMaxTile, ClaimBoard, ClaimWon, ClaimOver, ClaimResult:
+		return true
+	case ImpossibleClaim:
+		return vd.GameSHA256 != ""
+	}
+	return false
+}
+
 // Replayable reports whether a replay with this verdict reason can be
 // played from its start (so has frames, see [Verifier.Trace]): all but the
 // unreadable ones and a bad start board.
@@ -134,11 +148,17 @@ type Verdict struct {
 	Over     bool
 	Result   engine.Result
 
-	Divergence   *Divergence
-	Mismatches   []Mismatch // every claimed figure that differs, the first of them the divergence's
-	SHA256       string     // of the canonical replay, for a valid one
-	GameSHA256   string     // of the canonical replay of the game as played (undone moves left out), for a valid one
-	Warnings     []string   // the spawn plausibility tests below their threshold
+	Divergence *Divergence
+	Mismatches []Mismatch // every claimed figure that differs, the first of them the divergence's
+	SHA256     string     // of the canonical replay, for a valid one
+	// GameSHA256 is the SHA-256 of the canonical replay of the game as
+	// played (undone moves left out), for a replay whose whole log keeps
+	// the rules: a valid one, and an invalid one whose claim alone is
+	// false (a claim-* reason, or an impossible claim whose moves,
+	// replayed, keep the rules), which a copy of a game with its claim
+	// raised shares with the game.
+	GameSHA256   string
+	Warnings     []string // the spawn plausibility tests below their threshold
 	Plausibility *Plausibility
 
 	// Analysis is evidence a caller adds to the verdict, as JSON: the

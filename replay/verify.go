@@ -228,7 +228,10 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 	if err := checkClaim(p, r.Claim); early == nil && err != nil {
 		early, earlyReason = &Divergence{claim: new(r.Claim), Problem: err.Error()}, ImpossibleClaim
 	}
-	if early != nil && !trace {
+	// An impossible claim's moves are replayed all the same, for the game
+	// they make (its gameSha256, when they keep the rules to the end); a
+	// wrong commitment's only when the frames are asked for.
+	if early != nil && !trace && earlyReason != ImpossibleClaim {
 		return vd.invalid(earlyReason, early)
 	}
 	if r.Start != nil {
@@ -241,6 +244,9 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 	}
 	g, err := startGame(c.rules, r, gen)
 	if err != nil {
+		if early != nil {
+			return vd.invalid(earlyReason, early)
+		}
 		return refuse("%v", err)
 	}
 	var plaus *SpawnCounter
@@ -254,6 +260,11 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 	}
 	div, reason := replayLog(g, r, plaus, emit, s)
 	if early != nil {
+		if earlyReason == ImpossibleClaim && div == nil {
+			// The claim alone is false: the moves are a game of the
+			// rules, which a copy of it with another claim shares.
+			vd.GameSHA256 = gameHash(r, c, vd.Seed, g, s)
+		}
 		return vd.invalid(earlyReason, early)
 	}
 	vd.Replayed = true
@@ -272,6 +283,10 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 		if cb := r.Claim.Board; cb != nil && *cb != board {
 			div.Claimed = new(*cb)
 		}
+		// The moves keep the rules to the end: the game is one of the
+		// rules whatever it claims, and its gameSha256 ties a copy of a
+		// game with its claim raised to the game.
+		vd.GameSHA256 = gameHash(r, c, vd.Seed, g, s)
 		return vd.invalid(claimReason(mm[0].Field), div)
 	}
 	vd.Valid = true
@@ -281,6 +296,14 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 		vd.GameSHA256 = canonicalHash(played, c, vd.Seed, g, s)
 	}
 	return vd
+}
+
+// gameHash returns the gameSha256 of r, its game g played to the end of
+// its log within the rules: the canonical form's SHA-256 of the game as
+// played (playedLine), whose claim is the game's own, not r's.
+func gameHash(r *Replay, c *compiled, seed *string, g *engine.Game, s *scratch) string {
+	played, _ := playedLine(r)
+	return canonicalHash(played, c, seed, g, s)
 }
 
 // startGame returns r's game at its start: from its seed, with the spawns
@@ -306,7 +329,7 @@ func (vd Verdict) invalid(reason Reason, div *Divergence) Verdict {
 func replayLog(g *engine.Game, r *Replay, plaus *SpawnCounter, emit func(Frame), s *scratch) (*Divergence, Reason) {
 	trace := emit != nil
 	switch {
-	case plaus == nil && !trace:
+	case r.Start == nil && !trace:
 		// The fast way: the whole seeded log in one call.
 		if n, err := g.Play(r.Actions, nil); err != nil {
 			return divergence(g, r, n, err)
@@ -320,6 +343,9 @@ func replayLog(g *engine.Game, r *Replay, plaus *SpawnCounter, emit func(Frame),
 		clear(open)
 		if n, err := g.PlayRecorded(r.Actions, r.Spawns, open); err != nil {
 			return divergence(g, r, n, err)
+		}
+		if plaus == nil {
+			return nil, "" // an impossible claim's moves, not counted
 		}
 		for i, o := range open {
 			if o != 0 {

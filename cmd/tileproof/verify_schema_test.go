@@ -61,7 +61,7 @@ func TestVerdictSchema(t *testing.T) {
 			if err := check(strings.Join(args, " "), line); err != nil {
 				t.Errorf("%s: %s\n%v", strings.Join(args, " "), line, err)
 			}
-			for _, k := range []string{`"valid":true`, `"valid":false`, `"plausibility"`, `"divergence"`, `"mismatches"`, `"analysis"`, `"reason":"malformed"`, `"sealed":true`, `"sealed":false`} {
+			for _, k := range []string{`"valid":true`, `"valid":false`, `"plausibility"`, `"divergence"`, `"mismatches"`, `"analysis"`, `"reason":"malformed"`, `"sealed":true`, `"sealed":false`, `"reason":"claim-score"`} {
 				if strings.Contains(line, k) {
 					seen[k] = true
 				}
@@ -74,7 +74,7 @@ func TestVerdictSchema(t *testing.T) {
 			t.Errorf("stdin: %s\n%v", line, err)
 		}
 	}
-	if len(seen) != 9 {
+	if len(seen) != 10 {
 		t.Errorf("the lines checked hold only %v", seen)
 	}
 	for _, bad := range []string{
@@ -85,6 +85,7 @@ func TestVerdictSchema(t *testing.T) {
 		`{"valid":false,"reason":"illegal-move","colour":"red"}`,
 		`{"valid":false,"reason":"illegal-move","thinkTimes":{"count":1,"sealed":false}}`,             // not sealed, no reason
 		`{"valid":false,"reason":"illegal-move","thinkTimes":{"count":1,"sealed":true,"reason":"x"}}`, // sealed with a reason
+		`{"valid":false,"reason":"illegal-move","gameSha256":"` + strings.Repeat("ab", 32) + `"}`,     // moves that break the rules are no game
 	} {
 		if check("bad", bad) == nil {
 			t.Errorf("the schema takes %s", bad)
