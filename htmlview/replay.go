@@ -193,6 +193,10 @@ type divSpot struct {
 	Expected string `json:"expected"`
 	Found    string `json:"found"`
 	Note     string `json:"note"` // one sentence for people
+	// Claim says the moves keep the rules to the end and the claim alone
+	// is false (replay.Verdict.ClaimAloneFalse): the moment is the
+	// claim's, not where the game leaves the rules.
+	Claim bool `json:"claim,omitempty"`
 	// Cells are the highlighted cells, row-major.
 	Cells []int `json:"cells"`
 	// Board is the board of the extra step: after the action's slide for
@@ -242,7 +246,7 @@ func divergence(r *replay.Replay, v replay.Verdict, last replay.Frame, frames in
 	if v.Valid || v.Reason == "" {
 		return nil, nil
 	}
-	s := &divSpot{Step: frames - 1, Reason: string(v.Reason), Note: v.Reason.Describe(), Cells: []int{}}
+	s := &divSpot{Step: frames - 1, Reason: string(v.Reason), Note: v.Reason.Describe(), Cells: []int{}, Claim: v.ClaimAloneFalse()}
 	dv := v.Divergence
 	if dv != nil {
 		e := v.Explain()

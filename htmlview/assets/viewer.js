@@ -380,7 +380,7 @@
   // previous one.
   var moments = (D.marks || []).slice();
   if (D.div) {
-    moments.push({ step: D.div.step, kind: "div", label: "leaves the rules: " + D.div.reason });
+    moments.push({ step: D.div.step, kind: "div", label: (D.div.claim ? "the claim is false: " : "leaves the rules: ") + D.div.reason });
     moments.sort(function (a, b) { return a.step - b.step; });
   }
   var tickAt = null;
