@@ -165,14 +165,17 @@ func TestBrowserReportRows(t *testing.T) {
 }
 
 // fabricated returns n verdicts as a leaderboard's audit has them (most
-// valid, a few suspicious, invalid and unreadable), made up, not
-// verified: the page writer is what is measured.
+// valid, a few suspicious, invalid and unreadable; under two profiles),
+// made up, not verified: the page writer is what is measured.
 func fabricated(n int) []Entry {
 	entries := make([]Entry, n)
 	for i := range entries {
 		name := fmt.Sprintf("subs/p%05d/g%d.json", i/3, i%3)
 		score := uint64(1000 + (i*7919)%90000)
-		v := replay.Verdict{Name: name, Valid: true, Replayed: true, Score: score, MaxTile: 2048, Moves: int(score / 12), Result: 2}
+		v := replay.Verdict{Name: name, Valid: true, Replayed: true, Score: score, MaxTile: 2048, Moves: int(score / 12), Result: 2, Profile: "tile-merge"}
+		if i%7 == 5 {
+			v.Profile = "hallabois-4x4"
+		}
 		switch {
 		case i%200 == 7:
 			v.Warnings = []string{"the spawned values (4: 300) are unlikely (p = 1e-40)"}

@@ -431,11 +431,41 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		SkippedMore  int
 		// Cut is maxListed when the list was cut (capped), else 0.
 		Cut int
+		// Profiles are the profiles of the batch with their counts,
+		// for the verdict filter's choices; nil for a batch of one.
+		Profiles []profileCount
 	}{title, len(entries), kinds[kindValid], kinds[kindSuspicious], kinds[kindInvalid], kinds[kindUnreadable],
 		needs, unlisted, opt.Top, reasons, histogramBars(logHistogram(scores)), quantiles(scores), template.JS(rows),
 		bandCounts(entries), hasBands(entries), timesCountsOf(entries), hasThink(entries),
-		copies, copiesFilter, opt.Skipped, skipped, max(0, opt.Skipped-len(skipped)), cut}
+		copies, copiesFilter, opt.Skipped, skipped, max(0, opt.Skipped-len(skipped)), cut, profileCounts(entries)}
 	return pages().ExecuteTemplate(w, "report.html", page)
+}
+
+// profileCount is a profile of the batch and how many replays were
+// verified under it.
+type profileCount struct {
+	Name  string
+	Count int
+}
+
+// profileCounts returns the batch's profiles, in order, with their
+// counts; nil when it holds fewer than two (a filter of one choice is
+// none).
+func profileCounts(entries []Entry) []profileCount {
+	names, of := profilesOf(entries)
+	if len(names) < 2 {
+		return nil
+	}
+	counts := make([]profileCount, len(names))
+	for i, n := range names {
+		counts[i].Name = n
+	}
+	for _, k := range of {
+		if k > 0 {
+			counts[k-1].Count++
+		}
+	}
+	return counts
 }
 
 // copiesFilter is the address of the table filtered to the valid

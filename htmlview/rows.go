@@ -35,7 +35,11 @@ import (
 // entry has a median think time as well (Entry.ThinkMs), the object has
 // "think": true and each row of a game with one a 14th field, that
 // median in whole milliseconds (a row without ends at the band, five
-// bytes fewer than a null).
+// bytes fewer than a null). The profile each replay was verified under
+// travels beside the rows, a number a row, not in them: "profiles", the
+// batch's profiles in order, and "prof", for each row in turn 0 (none:
+// unreadable) or k, the kth of them (profilesOf): two bytes a row where
+// the name would be twelve or more.
 const (
 	colN = iota
 	colName
@@ -77,11 +81,33 @@ func pagePrefix(entries []Entry) string {
 // reportTable is the table's data as it travels. Each row is marshalled
 // on its own, so that the rows are held as their JSON only.
 type reportTable struct {
-	Pre     string            `json:"pre"`
-	Bands   []string          `json:"bands,omitempty"`
-	Think   bool              `json:"think,omitempty"`
-	Classes []string          `json:"classes"`
-	Rows    []json.RawMessage `json:"rows"`
+	Pre      string            `json:"pre"`
+	Bands    []string          `json:"bands,omitempty"`
+	Think    bool              `json:"think,omitempty"`
+	Classes  []string          `json:"classes"`
+	Profiles []string          `json:"profiles,omitempty"`
+	Prof     []int             `json:"prof,omitempty"`
+	Rows     []json.RawMessage `json:"rows"`
+}
+
+// profilesOf returns the profiles the entries were verified under, in
+// order, with each entry's place among them from 1 (0 for none: an
+// unreadable replay, or one whose profile this verifier does not know).
+func profilesOf(entries []Entry) (names []string, of []int) {
+	for _, e := range entries {
+		if p := e.Verdict.Profile; p != "" && !slices.Contains(names, p) {
+			names = append(names, p)
+		}
+	}
+	slices.Sort(names)
+	of = make([]int, len(entries))
+	for i, e := range entries {
+		if p := e.Verdict.Profile; p != "" {
+			of[i], _ = slices.BinarySearch(names, p)
+			of[i]++
+		}
+	}
+	return names, of
 }
 
 // rowsJSON writes the table's data. json.Marshal escapes <, > and &: the
@@ -93,6 +119,10 @@ func rowsJSON(entries []Entry, same sameSet) ([]byte, error) {
 		t.Bands = bandOrder
 	}
 	t.Think = hasThink(entries)
+	t.Profiles, t.Prof = profilesOf(entries)
+	if t.Profiles == nil {
+		t.Prof = nil // no profile at all: nothing to show
+	}
 	for i, e := range entries {
 		v := e.Verdict
 		reason := string(v.Reason)

@@ -14,6 +14,11 @@
   // B, the bands of evidence of computer play by their number in a row's
   // field 12, least atypical first; absent when no game was analysed.
   var B = D.bands;
+  // P, the batch's profiles; PR, each row's place among them from 1 (0
+  // none), by the row's place in the batch: the profile of row r is
+  // profileOf(r).
+  var P = D.profiles || [], PR = D.prof || [];
+  function profileOf(r) { var k = PR[r[0] - 1]; return k ? P[k - 1] : ""; }
   var BLOBS = window.URL; // object URLs for the downloads
   var body = table.tBodies[0];
   var inputs = Array.prototype.slice.call(table.querySelectorAll("[data-f]"));
@@ -78,7 +83,8 @@
       if (col === 2) {
         var kind = v.indexOf("kind:") === 0 ? C.indexOf(v.slice(5)) : -1;
         var reason = v.indexOf("reason:") === 0 ? v.slice(7) : null;
-        tests.push(function (r) { return kind >= 0 ? r[2] === kind : r[3] === reason; });
+        var prof = v.indexOf("profile:") === 0 ? P.indexOf(v.slice(8)) + 1 : -1;
+        tests.push(function (r) { return kind >= 0 ? r[2] === kind : prof >= 0 ? PR[r[0] - 1] === prof : r[3] === reason; });
       } else if (col === 12) {
         var band = B.indexOf(v);
         tests.push(function (r) { return r[12] === band; });
@@ -123,10 +129,10 @@
   }
 
   function rowHTML(i, mark) {
-    var r = R[i], p = pageHref(r), f = fileHref(r);
+    var r = R[i], p = pageHref(r), f = fileHref(r), pn = profileOf(r);
     var name = p ? '<a class="page" data-i="' + i + '" href="' + esc(p) + '">' + esc(shown(r[1])) + "</a>" : esc(shown(r[1]));
     return '<tr id="r' + r[0] + '" data-n="' + r[0] + '" data-kind="' + C[r[2]] + '" data-reason="' + esc(r[3]) + '"' + (mark ? ' class="target"' : "") + ">" +
-      '<td class="n">' + r[0] + "</td><td>" + name + '</td><td><span class="verdict ' + C[r[2]] + '">' + esc(verdictText(r)) + "</span></td>" +
+      '<td class="n">' + r[0] + "</td><td>" + name + '</td><td><span class="verdict ' + C[r[2]] + '">' + esc(verdictText(r)) + "</span>" + (pn ? '<span class="prof">' + esc(pn) + "</span>" : "") + "</td>" +
       '<td class="n">' + group(r[4]) + '</td><td class="n">' + group(r[5]) + '</td><td class="n">' + group(r[6]) + '</td><td class="n">' + group(r[7]) + "</td>" +
       '<td class="n' + (r[8] !== null && r[8] < 0.001 ? " low" : "") + '">' + (r[8] === null ? "\u2013" : r[8] < 1e-300 ? "&lt;1e-300" : r[8]) + '</td><td class="what">' + esc(r[11]) + "</td>" +
       "<td>" + (f ? '<a href="' + esc(f) + '">file</a>' : "") + "</td>" + (B ? bandCell(r) : "") +
@@ -209,11 +215,11 @@
     a.click();
     setTimeout(function () { BLOBS.revokeObjectURL (a.href); a.remove(); }, 0);
   }
-  var HEAD = ["n", "replay", "verdict", "claimed", "score", "maxTile", "moves", "smallestP", "what", "page", "file"];
+  var HEAD = ["n", "replay", "verdict", "profile", "claimed", "score", "maxTile", "moves", "smallestP", "what", "page", "file"];
   if (B) { HEAD.push("band"); }
   if (T) { HEAD.push("thinkMedianMs"); }
   function record(r) {
-    var rec = [r[0], r[1], verdictText(r), r[4], r[5], r[6], r[7], r[8], r[11], pageHref(r), fileHref(r)];
+    var rec = [r[0], r[1], verdictText(r), profileOf(r) || null, r[4], r[5], r[6], r[7], r[8], r[11], pageHref(r), fileHref(r)];
     if (B) { rec.push(bandText(r)); }
     if (T) { rec.push(r[13]); }
     return rec;
