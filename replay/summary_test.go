@@ -48,8 +48,9 @@ func TestSummaryBestSuspicious(t *testing.T) {
 // TestSummaryRepeats: the summary line counts the legal games (valid,
 // suspicious, failed by --strict alone) whose game as played is that of
 // one counted before them, and says nothing of it when there is none;
-// an invalid replay's game is not counted (it has no gameSha256 to
-// trust). Before 2026-12-07 the terminal said nothing of a game
+// an invalid replay is not counted, though a false claim's carries the
+// game's gameSha256: the line counts the games a leaderboard would list
+// twice, and the report ties the copies. Before 2026-12-07 the terminal said nothing of a game
 // submitted twice under two names.
 func TestSummaryRepeats(t *testing.T) {
 	a, b := strings.Repeat("ab", 32), strings.Repeat("cd", 32)
