@@ -20,22 +20,11 @@ import (
 // Before 2026-12-07 its figures were dashes, and an inflated claim on a
 // real game read as a forgery.
 func TestBatchReportImpossibleClaimPlayed(t *testing.T) {
-	read := func(name string) *replay.Replay {
-		data, err := os.ReadFile(filepath.Join("../replays", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := replay.Decode(name, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
 	v := replay.NewVerifier()
-	real := v.Verify(read("valid/tile-merge-2048.yaml"))
-	inflated := read("tampered/score-raised-with-board.yaml")
-	broken := read("tampered/move-changed.yaml") // illegal at action 704
-	broken.Claim.Score += 2                      // and a claim no game reaches
+	real := v.Verify(corpusReplay(t, "valid/tile-merge-2048.yaml"))
+	inflated := corpusReplay(t, "tampered/score-raised-with-board.yaml")
+	broken := corpusReplay(t, "tampered/move-changed.yaml") // illegal at action 704
+	broken.Claim.Score += 2                                 // and a claim no game reaches
 	dir := t.TempDir()
 	h, err := CreateBatchReport(filepath.Join(dir, "r.html"), nil, v, 10, 3)
 	if err != nil {
@@ -82,4 +71,19 @@ func TestBatchReportImpossibleClaimPlayed(t *testing.T) {
 			t.Errorf("the list lacks %s", want)
 		}
 	}
+}
+
+// corpusReplay reads the replay name of the repository's corpus
+// (replays/), failing the test when it does not decode.
+func corpusReplay(t *testing.T, name string) *replay.Replay {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("../replays", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := replay.Decode(name, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

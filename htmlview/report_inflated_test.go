@@ -2,8 +2,6 @@ package htmlview
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,24 +19,13 @@ import (
 // count of the valid copies stays the valid ones'. Before 2026-12-07 an
 // invalid replay had no gameSha256 and nothing tied mallory's to alice's.
 func TestBatchReportInflatedCopy(t *testing.T) {
-	read := func(name string) *replay.Replay {
-		data, err := os.ReadFile(filepath.Join("../replays", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := replay.Decode(name, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	alice := read("valid/tile-merge-2048.yaml")
-	mallory := read("valid/tile-merge-2048.yaml")
+	alice := corpusReplay(t, "valid/tile-merge-2048.yaml")
+	mallory := corpusReplay(t, "valid/tile-merge-2048.yaml")
 	mallory.Claim.Score += 4 // the board kept: impossible-claim
-	mallet := read("valid/tile-merge-2048.yaml")
+	mallet := corpusReplay(t, "valid/tile-merge-2048.yaml")
 	mallet.Claim.Score += 4
 	mallet.Claim.Board = nil // claim-score
-	broken := read("tampered/move-changed.yaml")
+	broken := corpusReplay(t, "tampered/move-changed.yaml")
 	broken.Claim.Score += 4
 	broken.Claim.Board = nil
 	games := []replay.Input{{Name: "alice.json", Data: alice.EncodeJSON()}, {Name: "mallory.json", Data: mallory.EncodeJSON()},
