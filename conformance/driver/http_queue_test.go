@@ -44,18 +44,19 @@ func (s *serialServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // last of four waited four answers, past the timeout, and failed as a
 // timeout); one that answers nothing still times out.
 //
-// An answer 300 ms after the one before it, against a timeout of 1 s,
-// leaves a loaded machine 700 ms to spare for each (150 against 450 ms
+// An answer 400 ms after the one before it, against a timeout of 1.5 s,
+// leaves a loaded machine 1.1 s to spare for each (150 against 450 ms
 // failed the first answer at a load average of 17, in a CI run beside
-// other work); charged for the queue, the fourth request waits 1.2 s, and
-// a load only makes that longer.
+// other work, and 300 against 1 s in a full run beside a browser test's
+// work); charged for the queue, the fourth request waits 1.6 s, and a
+// load only makes that longer.
 func TestHTTPOneAtATime(t *testing.T) {
 	t.Parallel()
 	srv := builtinServer(t)
-	slow := &serialServer{next: srv, pace: 300 * time.Millisecond, hung: make(chan struct{})}
+	slow := &serialServer{next: srv, pace: 400 * time.Millisecond, hung: make(chan struct{})}
 	ts := httptest.NewServer(slow)
 	defer ts.Close()
-	h := &HTTP{BaseURL: ts.URL, Timeout: time.Second}
+	h := &HTTP{BaseURL: ts.URL, Timeout: 1500 * time.Millisecond}
 	b, err := engine.ParseBoard("2 2 . .\n. . . .\n. . . .\n. . . .")
 	if err != nil {
 		t.Fatal(err)
