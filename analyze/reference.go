@@ -277,9 +277,9 @@ func (r *Reference) place(rep *GameReport) {
 	rep.Reasons = nil
 	rep.Score = math.Inf(-1)
 	best := ""
-	// away is the statistic furthest out on the side away from a bot,
-	// lowest its z: a game the reference players do not describe
-	// either, which the one-sided test cannot flag.
+	// away is the statistic furthest out on the side away from the
+	// evaluators, lowest its z: a game the reference players do not
+	// describe either, which the one-sided test cannot flag.
 	away, lowest := "", -r.ReviewZ
 	for i := range rep.Evaluators {
 		s := &rep.Evaluators[i]
@@ -382,7 +382,7 @@ func (r *Reference) place(rep *GameReport) {
 		rep.Reasons = append(rep.Reasons, judged+best)
 	}
 	if away != "" {
-		rep.Reasons = append(rep.Reasons, fmt.Sprintf("%sfar out on the side away from a bot: %s; the reference players do not play so on that count, and the test asks only whether a game is closer to the evaluators than theirs", judged, away))
+		rep.Reasons = append(rep.Reasons, fmt.Sprintf("%sfar out on the side away from the evaluators: %s; the reference players do not play so on that count, and the test asks only whether a game is closer to the evaluators than theirs", judged, away))
 	}
 	if c != nil {
 		rep.Reasons = append(rep.Reasons, fmt.Sprintf("%sthe moves agree with an evaluator that knows the next spawn on %d of %d positions, %.1f expected by chance (z = %.1f)", judged, c.Hits, c.Positions, c.Expected, c.Z))

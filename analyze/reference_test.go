@@ -259,7 +259,7 @@ func TestStatementWhatIsJudged(t *testing.T) {
 			t.Errorf("a figure of an insufficient game not said to be unjudged: %q", why)
 		}
 	}
-	if !strings.HasPrefix(short.Statement, "game: not enough data to judge. 299 non-trivial moves, fewer than") {
+	if !strings.HasPrefix(short.Statement, "game: not placed: not enough data. 299 non-trivial moves, fewer than") {
 		t.Errorf("short game: %q", short.Statement)
 	}
 
@@ -323,8 +323,8 @@ func TestStatementOwnGame(t *testing.T) {
 	}
 }
 
-// TestStatementAwayFromBot: a game far out on the side away from a bot
-// (past the review threshold's z, negated) is consistent, as the test is
+// TestStatementAwayFromBot: a game far out on the side away from the
+// evaluators (past the review threshold's z, negated) is consistent, as the test is
 // one-sided, and its statement says the reference players do not play
 // so either; a typical game's does not. Before (2026-12-07), a bot of
 // random legal moves (replays/valid/rosetta-random.yaml, corner-1
@@ -332,7 +332,7 @@ func TestStatementOwnGame(t *testing.T) {
 // a z of 0.3 as its only figure.
 func TestStatementAwayFromBot(t *testing.T) {
 	ref := testReference(t)
-	const away = "far out on the side away from a bot: agreement with expectimax-2/1 30.0% (reference 53.0%, z = "
+	const away = "far out on the side away from the evaluators: agreement with expectimax-2/1 30.0% (reference 53.0%, z = "
 	rep := reportWith(1000, 0.30, 0.40, 512)
 	ref.place(rep)
 	if rep.Band != Consistent || !strings.Contains(rep.Statement, away) || !strings.Contains(rep.Statement, "below 4 of the 4 reference games modelled); the reference players do not play so on that count") {
@@ -343,8 +343,41 @@ func TestStatementAwayFromBot(t *testing.T) {
 	}
 	for _, rep := range []*GameReport{reportWith(1000, 0.53, 0.40, 512), reportWith(1000, 0.48, 0.40, 512)} {
 		ref.place(rep)
-		if strings.Contains(rep.Statement, "side away from a bot") {
+		if strings.Contains(rep.Statement, "side away from") {
 			t.Errorf("a typical game, agreement z %.1f: %q", rep.Evaluators[0].Z, rep.Statement)
+		}
+	}
+}
+
+// TestWordsSayWhatWasMeasured: the band's words and the statement's say
+// what the one-sided test measured, how close the moves are to the
+// evaluators against the reference players, and never name who played
+// (a bot, a computer, a person, cheating: NotAFinding alone speaks of
+// cheating, to say it is no finding). Before 2026-12-07 the bands read
+// "atypical: review suggested" and "strongly atypical", and a statement
+// spoke of "the side away from a bot".
+func TestWordsSayWhatWasMeasured(t *testing.T) {
+	verdicts := []string{"bot", "computer", "machine", "engine", "cheat", "human", "person", "atypical", "suspicious"}
+	for _, band := range []string{Consistent, Review, Strong} {
+		if w := BandText(band); !strings.Contains(w, "close to the evaluators for a reference player") {
+			t.Errorf("band %s reads %q: it does not say what was measured", band, w)
+		}
+	}
+	if w := BandText(Insufficient); w != "not placed: not enough data" {
+		t.Errorf("band insufficient reads %q", w)
+	}
+	ref := testReference(t)
+	for _, rep := range []*GameReport{
+		reportWith(1000, 0.53, 0.40, 512), reportWith(1000, 0.30, 0.40, 512), reportWith(1000, 0.70, 0.40, 512),
+		reportWith(1000, 0.80, 0.40, 512), reportWith(299, 0.99, 0.0, 512), reportWith(1000, 0.99, 0.0, 4096),
+	} {
+		rep.Clairvoyance = &Clairvoyant{Z: 4.5}
+		ref.place(rep)
+		words := strings.ToLower(strings.TrimSuffix(rep.Statement, NotAFinding) + " " + BandText(rep.Band))
+		for _, v := range verdicts {
+			if strings.Contains(words, v) {
+				t.Errorf("band %s: the words name who played (%q): %q", rep.Band, v, words)
+			}
 		}
 	}
 }

@@ -57,17 +57,19 @@ type GameReport struct {
 	Moves     []Move   `json:"moves_detail,omitempty"`
 }
 
-// BandText returns the band in words.
+// BandText returns the band in words: what was measured (how close the
+// game's moves are to the evaluators, against the reference players'
+// games), never a word on who played.
 func BandText(band string) string {
 	switch band {
 	case Consistent:
-		return "consistent with the reference players"
+		return "not unusually close to the evaluators for a reference player"
 	case Review:
-		return "atypical: review suggested"
+		return "unusually close to the evaluators for a reference player: review suggested"
 	case Strong:
-		return "strongly atypical"
+		return "very unusually close to the evaluators for a reference player: review suggested"
 	}
 	// Too short a game, moves taken back, or a reference too thin for
-	// it: the data, not only the reference's, are too few to judge.
-	return "not enough data to judge"
+	// it: the data, not only the reference's, are too few to place it.
+	return "not placed: not enough data"
 }
