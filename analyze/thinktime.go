@@ -34,7 +34,8 @@ type ThinkTime struct {
 	// board's filled cells before the move; CriticalCorr with the number
 	// of legal moves not near the best by the primary evaluator (what a
 	// slip would cost choices). Each is absent where the times or the
-	// difficulty do not vary.
+	// difficulty do not vary, and in a game of fewer than
+	// MinCorrelationMoves timed moves.
 	CrowdedCorr  *float64 `json:"crowded_corr,omitempty"`
 	CriticalCorr *float64 `json:"critical_corr,omitempty"`
 	// GapCorr is its correlation with the primary evaluator's margin of
@@ -51,6 +52,18 @@ type ThinkTime struct {
 	EasyRatio     *float64 `json:"easy_ratio,omitempty"`
 	CriticalRatio *float64 `json:"critical_ratio,omitempty"`
 }
+
+// MinCorrelationMoves is the fewest timed moves a game's think-time
+// correlations (ThinkTime.CrowdedCorr, CriticalCorr, GapCorr) are
+// computed on; a game with fewer has none. With no association at all,
+// Spearman's rank correlation over n moves has a standard deviation of
+// about 1/sqrt(n-1): over 5 moves even a perfect 1 comes from times that
+// follow nothing once in 120 games (1/5!), over 10 a value of 0.65 one
+// game in 20. From 30 moves the deviation is under 0.19 and the value
+// chance reaches one game in 20 is 0.36, the usual least for reading a
+// rank correlation at all; below it a figure would say more than the
+// moves can (docs/analyze.md, "Think times").
+const MinCorrelationMoves = 30
 
 // timedMove is what the think-time figures read of one analysed move:
 // its time, the primary evaluator's gap, the filled cells, the legal
@@ -95,9 +108,11 @@ func thinkTime(ms []timedMove) *ThinkTime {
 	if t.MedianMs > 0 {
 		t.Spread = (t.P75Ms - t.P25Ms) / t.MedianMs
 	}
-	t.CrowdedCorr = spearman(all, filled)
-	t.CriticalCorr = spearman(all, notNear)
-	t.GapCorr = spearman(all, gaps)
+	if len(ms) >= MinCorrelationMoves {
+		t.CrowdedCorr = spearman(all, filled)
+		t.CriticalCorr = spearman(all, notNear)
+		t.GapCorr = spearman(all, gaps)
+	}
 	t.Easy, t.Critical = len(easy), len(critical)
 	ratio := func(xs []float64) *float64 {
 		if len(xs) == 0 || t.MedianMs <= 0 {

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -210,5 +211,38 @@ func TestThinkTimesOtherLength(t *testing.T) {
 	r.Times = make([]uint32, len(r.Actions))
 	if rep, err := Analyze(context.Background(), replay.NewVerifier(), "times-length", r, Options{}); err != nil || rep.ThinkTime == nil {
 		t.Errorf("a time an action: %v", err)
+	}
+}
+
+// TestThinkTimeFewMoves: the correlations need MinCorrelationMoves timed
+// moves. Times that follow the filled cells, the moves not near the best
+// and the gap exactly correlate 1 with each from that many moves on; one
+// move fewer gives no correlation at all (absent from the JSON, as an
+// undefined one is), while the median, the spread and the ratios stay.
+// Before 2026-12-07 a game of 3 timed moves printed correlations.
+func TestThinkTimeFewMoves(t *testing.T) {
+	series := func(n int) []timedMove {
+		ms := make([]timedMove, n)
+		for i := range ms {
+			ms[i] = timedMove{ms: float64(100 + 10*i), gap: float64(i), filled: i / 2, notNear: i, easy: i%4 == 0}
+		}
+		return ms
+	}
+	enough := thinkTime(series(MinCorrelationMoves))
+	if enough.CrowdedCorr == nil || enough.CriticalCorr == nil || enough.GapCorr == nil || *enough.GapCorr != 1 || *enough.CriticalCorr != 1 || *enough.CrowdedCorr < 0.99 {
+		t.Fatalf("%d moves: correlations %v %v %v, want all three near 1", MinCorrelationMoves, enough.CrowdedCorr, enough.CriticalCorr, enough.GapCorr)
+	}
+	for _, n := range []int{3, MinCorrelationMoves - 1} {
+		few := thinkTime(series(n))
+		if few.CrowdedCorr != nil || few.CriticalCorr != nil || few.GapCorr != nil {
+			t.Errorf("%d moves: correlations %v %v %v, want none", n, few.CrowdedCorr, few.CriticalCorr, few.GapCorr)
+		}
+		if few.Moves != n || few.MedianMs <= 0 || few.EasyRatio == nil || few.CriticalRatio == nil {
+			t.Errorf("%d moves: %+v: the other figures are gone too", n, few)
+		}
+		data, err := json.Marshal(few)
+		if err != nil || strings.Contains(string(data), "_corr") {
+			t.Errorf("%d moves: JSON %s, %v", n, data, err)
+		}
 	}
 }
