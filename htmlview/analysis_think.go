@@ -8,8 +8,8 @@ import (
 )
 
 // The think times of an analysed game (analyze.ThinkTime, docs/analyze.md
-// "Think times") on its viewer page: in the section "Evidence of computer
-// play", after the evaluators, the part "Think times" with the figures a
+// "Think times") on its viewer page: in the section "Moves compared with
+// reference evaluators and players", after the evaluators, the part "Think times" with the figures a
 // reviewer reads, whether the times are sealed by the signed server whose
 // key was given, and the sentence that they change no band. A replay
 // without times has no such part.
@@ -37,14 +37,21 @@ type thinkView struct {
 	// Ratios are the easy and the critical moves' median times over the
 	// game's.
 	Ratios []thinkRatio
+	// MinCorr is the fewest timed moves the correlations are computed
+	// on (analyze.MinCorrelationMoves).
+	MinCorr int
 }
 
 // thinkCorr is one of the rank correlations as the part writes it: its
 // value ("" where the analysis left it out: the time or the difficulty
-// does not vary), what the time is correlated with, and where a value
-// above 0 says the player takes longer.
+// does not vary, or Few), what the time is correlated with, and where a
+// value above 0 says the player takes longer.
 type thinkCorr struct {
 	ID, Label, Value, Of, Where string
+	// Few is the game's timed moves when they are fewer than
+	// analyze.MinCorrelationMoves, the analysis's reason for no value;
+	// 0 otherwise.
+	Few int
 }
 
 // thinkRatio is the easy or the critical moves as the part writes them:
@@ -66,7 +73,7 @@ func thinkViewOf(t *analyze.ThinkTime) *thinkView {
 		return nil
 	}
 	v := &thinkView{Seal: thinkUnchecked, Moves: t.Moves, Median: millis(t.MedianMs), P25: millis(t.P25Ms), P75: millis(t.P75Ms),
-		Spread: fmt.Sprintf("%.2f", t.Spread)}
+		Spread: fmt.Sprintf("%.2f", t.Spread), MinCorr: analyze.MinCorrelationMoves}
 	v.Corrs = []thinkCorr{
 		{ID: "think-crowded", Label: "with crowded boards", Value: maybe(t.CrowdedCorr), Of: "the board’s filled cells before the move", Where: "on crowded boards"},
 		{ID: "think-critical", Label: "with critical positions", Value: maybe(t.CriticalCorr), Of: "the legal moves not near the best by the primary evaluator", Where: "where more moves would cost"},
@@ -76,6 +83,11 @@ func thinkViewOf(t *analyze.ThinkTime) *thinkView {
 		{ID: "think-easy", Label: "easy moves", N: t.Easy, Ratio: maybe(t.EasyRatio), What: "forced or trivial", Means: "below 1 when the player moves faster on them"},
 		{ID: "think-hard", Label: "critical moves", N: t.Critical, Ratio: maybe(t.CriticalRatio),
 			What: "the quarter of the non-trivial ones whose best move leads the next by most", Means: "above 1 when the player takes longer on them"},
+	}
+	if t.Moves < analyze.MinCorrelationMoves {
+		for i := range v.Corrs {
+			v.Corrs[i].Value, v.Corrs[i].Few = "", t.Moves
+		}
 	}
 	if t.Sealed != nil {
 		v.Seal = thinkNotSealed

@@ -316,3 +316,27 @@ func TestWholeMs(t *testing.T) {
 		}
 	}
 }
+
+// TestThinkFewMoves: a game of fewer timed moves than
+// analyze.MinCorrelationMoves has no correlations, and the part says why
+// (too few timed moves, how many and how many it needs), not that the
+// times do not vary; the other figures stay.
+func TestThinkFewMoves(t *testing.T) {
+	t.Parallel()
+	r := playTimed(t, "few", analyze.MinCorrelationMoves-1)
+	p, rep := timedPage(t, r, nil)
+	tt := rep.ThinkTime
+	if tt == nil || tt.Moves >= analyze.MinCorrelationMoves || tt.Moves < 10 || tt.CrowdedCorr != nil || tt.CriticalCorr != nil || tt.GapCorr != nil {
+		t.Fatalf("the analysis of a short timed game: %+v", tt)
+	}
+	for id, of := range map[string]string{"think-crowded": "the board\u2019s filled cells before the move", "think-critical": "the legal moves not near the best by the primary evaluator",
+		"think-gap": "the primary evaluator\u2019s lead of the best move over the next"} {
+		want := fmt.Sprintf("\u2013, too few timed moves: no rank correlation of the time with %s on %d moves, fewer than the %d it needs", of, tt.Moves, analyze.MinCorrelationMoves)
+		if got := thinkText(t, p, id); got != want {
+			t.Errorf("%s:\n%q\nwant\n%q", id, got, want)
+		}
+	}
+	if got := thinkText(t, p, "think-median"); !strings.HasSuffix(got, " ms") {
+		t.Errorf("median %q", got)
+	}
+}

@@ -31,15 +31,16 @@ func (c *cli) analyzeCommand() *cobra.Command {
 	var f analyzeFlags
 	cmd := &cobra.Command{
 		Use:   "analyze [flags] REPLAY|DIR|-...",
-		Short: "evidence of computer play in verified games, against a reference set (docs/analyze.md)",
+		Short: "compare verified games' moves with reference evaluators and reference players (docs/analyze.md)",
 		Long: `Compare each move of a verified game with the moves reference evaluators prefer
 (expectimax-2, expectimax-1 and corner-1; expectimax-3 too with --deep), sum the figures up per
 game (agreement on non-trivial moves, losses, errors on crowded boards, and for a seeded game a
 clairvoyance test), and place the game against a reference set of games by known players.
 
-Each game gets a band: consistent (with the reference players), review (atypical: review
-suggested), strong (strongly atypical) or insufficient (not judged: too short a game, moves
-taken back by undo, or a reference too thin for it). This is a statistical statement for a
+Each game gets a band: consistent (not unusually close to the evaluators for a reference
+player), review (unusually close: review suggested), strong (very unusually close: review
+suggested) or insufficient (not placed: too short a game, moves taken back by undo, or a
+reference too thin for it); it says how the moves compare, not who played them. This is a statistical statement for a
 person to review, never a finding of cheating. docs/analyze.md gives the figures, the
 thresholds and how they were measured.
 
@@ -239,8 +240,14 @@ func printAnalysis(w io.Writer, r *analyze.GameReport) {
 		if tt.MedianMs <= 0 && tt.P75Ms > tt.P25Ms {
 			spread = "-, the median is 0"
 		}
+		// Below the minimum the correlations are left out, which a dash
+		// alone would read as times or a difficulty that do not vary.
+		corr := func(p *float64) string { return figure(p, "%.2f") }
+		if tt.Moves < analyze.MinCorrelationMoves {
+			corr = func(*float64) string { return "-, too few timed moves" }
+		}
 		fmt.Fprintf(w, "  think time (figures for a reviewer, no band): %d moves, median %.0f ms, quartiles %.0f-%.0f ms (spread %s); rank correlation with filled cells %s, with moves not near the best %s, with the best move's lead %s; easy moves %d at %s the median, critical %d at %s\n",
-			tt.Moves, tt.MedianMs, tt.P25Ms, tt.P75Ms, spread, figure(tt.CrowdedCorr, "%.2f"), figure(tt.CriticalCorr, "%.2f"), figure(tt.GapCorr, "%.2f"),
+			tt.Moves, tt.MedianMs, tt.P25Ms, tt.P75Ms, spread, corr(tt.CrowdedCorr), corr(tt.CriticalCorr), corr(tt.GapCorr),
 			tt.Easy, figure(tt.EasyRatio, "%.2fx"), tt.Critical, figure(tt.CriticalRatio, "%.2fx"))
 	}
 	fmt.Fprintf(w, "  %s\n", r.Statement)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tileproof/tileproof/analyze"
 	"github.com/tileproof/tileproof/engine"
 	"github.com/tileproof/tileproof/internal/testkit/apiplay"
 	"github.com/tileproof/tileproof/protocol"
@@ -115,4 +116,26 @@ func untimedCopy(rep *replay.Replay) replay.Replay {
 	r := *rep
 	r.Times, r.TimesSeal = nil, ""
 	return r
+}
+
+// TestAnalyzeTextFewTimedMoves: the text of a game with fewer timed moves
+// than analyze.MinCorrelationMoves says why it has no correlations; one
+// with enough whose times do not vary keeps the bare dash.
+func TestAnalyzeTextFewTimedMoves(t *testing.T) {
+	one := 1.0
+	for _, tc := range []struct {
+		tt   analyze.ThinkTime
+		want string
+	}{
+		{analyze.ThinkTime{Moves: analyze.MinCorrelationMoves - 1, MedianMs: 100},
+			"rank correlation with filled cells -, too few timed moves, with moves not near the best -, too few timed moves, with the best move's lead -, too few timed moves;"},
+		{analyze.ThinkTime{Moves: analyze.MinCorrelationMoves, MedianMs: 100, GapCorr: &one},
+			"rank correlation with filled cells -, with moves not near the best -, with the best move's lead 1.00;"},
+	} {
+		var b strings.Builder
+		printAnalysis(&b, &analyze.GameReport{Name: "g", Band: analyze.Consistent, ThinkTime: &tc.tt})
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%d timed moves:\n%s\nwant %q", tc.tt.Moves, b.String(), tc.want)
+		}
+	}
 }
