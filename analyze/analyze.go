@@ -1,5 +1,6 @@
-// Package analyze gathers evidence of computer play in a verified game: it
-// compares each move played with the moves reference evaluators prefer
+// Package analyze compares a verified game's moves with reference
+// evaluators and reference players: it compares each move played with
+// the moves reference evaluators prefer
 // (irwin's per-move features: the rank of the move played, how many moves
 // were near the best, the loss in expected value), sums them up per game
 // (agreement on non-trivial moves, the distribution of losses, errors on

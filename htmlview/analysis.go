@@ -9,11 +9,11 @@ import (
 	"github.com/tileproof/tileproof/analyze"
 )
 
-// The evidence of computer play (docs/analyze.md) on the pages: a viewer
-// page whose verdict carries an analysis (replay.Verdict.Analysis, the
-// report tileproof analyze --json prints, or for a game the evaluators
-// cannot analyse its band and the reason) gets the section "Evidence of
-// computer play", and the batch report a column of the bands.
+// The analysis (docs/analyze.md) on the pages: a viewer page whose
+// verdict carries one (replay.Verdict.Analysis, the report tileproof
+// analyze --json prints, or for a game the evaluators cannot analyse its
+// band and the reason) gets the section "Moves compared with reference evaluators and players",
+// and the batch report a column of the bands.
 
 // analysis is a verdict's analysis as it travels in the verdict: the
 // report of analyze.Analyze, or, for a game not analysed, its band

@@ -79,7 +79,7 @@ func z(s analyze.EvalStats, key string, x float64) string {
 }
 
 // TestEvidenceSection: the viewer page of a game analysed as verify
-// --analyze analyses it has the section "Evidence of computer play" with
+// --analyze analyses it has the section "Moves compared with reference evaluators and players" with
 // the analysis's own figures: the band in words and its key, the
 // statement and, once, the sentence that it is not a finding, the
 // reference's name and hash, the score, the counts of forced, trivial and
@@ -101,8 +101,17 @@ func TestEvidenceSection(t *testing.T) {
 			if c.band != "" && rep.Band != c.band {
 				t.Fatalf("the analysis's band is %s, the test wants a game of band %s", rep.Band, c.band)
 			}
-			if got := byID(t, p, "evidence-title"); got != "Evidence of computer play" {
+			// The title says what the section is, on every page, a
+			// consistent game's too: before 2026-12-07 it was "Evidence
+			// of computer play", and the z column read "positive on the
+			// side a bot is on".
+			if got := byID(t, p, "evidence-title"); got != "Moves compared with reference evaluators and players" {
 				t.Errorf("title %q", got)
+			}
+			for _, w := range []string{"computer play", "Evidence of", " bot is on", "atypical"} {
+				if strings.Contains(p, w) {
+					t.Errorf("the page says %q", w)
+				}
 			}
 			if got := byID(t, p, "band"); got != analyze.BandText(rep.Band) {
 				t.Errorf("band %q, want %q", got, analyze.BandText(rep.Band))
@@ -238,7 +247,7 @@ func TestEvidenceNotAnalysed(t *testing.T) {
 // none of its style.
 func TestEvidenceAbsent(t *testing.T) {
 	p := page(t, load(t, "valid/classic-2048.yaml"))
-	for _, s := range []string{`id="evidence"`, "Evidence of computer play", ".evidence", analyze.NotAFinding} {
+	for _, s := range []string{`id="evidence"`, "Moves compared with reference evaluators and players", ".evidence", analyze.NotAFinding} {
 		if strings.Contains(p, s) {
 			t.Errorf("the page without an analysis holds %q", s)
 		}

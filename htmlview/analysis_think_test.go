@@ -134,7 +134,7 @@ func two(x *float64) string {
 
 // TestThinkSection: the viewer page of a game played through a signed
 // server, analysed as verify --analyze analyses it, has in its section
-// "Evidence of computer play" the part "Think times" with the analysis's
+// "Moves compared with reference evaluators and players" the part "Think times" with the analysis's
 // own figures (median and quartiles, spread, the three rank correlations
 // with what they measure and what above 0 says, the easy and critical
 // moves' ratios), whether the times are sealed by the server whose key

@@ -69,7 +69,7 @@ type BatchReport struct {
 // decodes, with f, what the batch asks for beside it, before its page is
 // written: the check of its think times against the signed server's key
 // (verify --times-key-file), which the game's page and the summary's
-// counts show, and the evidence of computer play (verify --analyze),
+// counts show, and the analysis (verify --analyze),
 // which its page shows and the summary lists by band (analysis.go reads
 // it). Call it before the first Verify.
 func (h *BatchReport) SetExtras(f func(vd *replay.Verdict, r *replay.Replay)) { h.extras = f }

@@ -29,7 +29,7 @@ type held struct {
 // page is due whatever the scores.
 const (
 	heldSuspicious = iota
-	heldStrong     // valid, with atypical evidence of computer play
+	heldStrong     // valid, its analysis of band strong
 	heldReview
 	heldTop
 	heldInvalid
@@ -39,7 +39,7 @@ const (
 
 // needRank returns the rank of a replay that needs the operator's eyes
 // whatever the scores, and whether it does: a suspicious or invalid one,
-// or a valid one with atypical evidence of computer play.
+// or a valid one whose analysis is of band strong or review.
 func needRank(vd replay.Verdict) (int, bool) {
 	band, _ := cellsOf(vd.Analysis)
 	switch {
@@ -89,7 +89,7 @@ func lowest(tops []*held) *held {
 
 // addValid takes a valid replay, in the batch's order (h.mu held): it
 // joins the top scores when it is among them so far, letting the lowest
-// go. An atypical one (its evidence of computer play flagged) takes its
+// go. An atypical one (its analysis of band strong or review) takes its
 // place among the top scores as the summary ranks them (needsOf), but
 // holds nothing: its page is due as an atypical game's. It returns the
 // replay whose page is due now, if one is.

@@ -312,7 +312,7 @@ func TestBatchReportUnkeptWriteFails(t *testing.T) {
 }
 
 // TestBatchReportAtypicalTopScore: with --analyze, a top score whose
-// evidence of computer play is atypical keeps its place among the top
+// analysis is of band strong keeps its place among the top
 // scores, as the summary ranks them (needsOf: it is listed with the
 // atypical, "top score #1"), so the next score is not paged as a top score
 // the summary does not list, and is the first of the other valid replays:

@@ -16,8 +16,8 @@ import (
 )
 
 // TestReportNeedsBands: with an analysis, the list of the replays that
-// need the operator's eyes holds the valid games whose evidence of
-// computer play is atypical, strong before review, after the suspicious
+// need the operator's eyes holds the valid games whose analysis is
+// atypical, strong before review, after the suspicious
 // and before the top scores; an atypical top score is listed once, its
 // place among the top scores in its why; consistent and insufficient games
 // are not listed for their band; past maxAtypicalNeeds the page says how
@@ -54,18 +54,18 @@ func TestReportNeedsBands(t *testing.T) {
 		t.Errorf("needs your eyes: %v, want %v", got, want)
 	}
 	for _, want := range []string{
-		"evidence of computer play: " + analyze.BandText(analyze.Strong) + "; top score #1",
-		"evidence of computer play: " + analyze.BandText(analyze.Review) + "</td>",
+		"analysis: " + analyze.BandText(analyze.Strong) + "; top score #1",
+		"analysis: " + analyze.BandText(analyze.Review) + "</td>",
 		"top score #2", // top.yaml: the second score, high.yaml the first
 	} {
 		if !strings.Contains(l, want) {
 			t.Errorf("the list lacks %q: %s", want, l)
 		}
 	}
-	if strings.Contains(l, "top score #3") || strings.Contains(html, "more atypical games") {
+	if strings.Contains(l, "top score #3") || strings.Contains(html, "more games of band") {
 		t.Errorf("the list goes past its top scores or speaks of unlisted games: %s", l)
 	}
-	if !strings.Contains(html, "every valid game whose evidence of computer play is atypical") {
+	if !strings.Contains(html, "every valid game whose moves are unusually close to the reference evaluators for a reference player (band strong, then review: a comparison, not a finding of cheating)") {
 		t.Error("the list's caption does not say it holds the atypical games")
 	}
 
@@ -80,7 +80,7 @@ func TestReportNeedsBands(t *testing.T) {
 	if !slices.Contains(got, "high.yaml") || slices.Contains(got, fmt.Sprintf("r%d.yaml", maxAtypicalNeeds-1)) {
 		t.Errorf("the strong game is not kept before the review games: %v", got)
 	}
-	if !strings.Contains(html, "7 more atypical games are not in the list") {
+	if !strings.Contains(html, "7 more games of band strong or review are not in the list") {
 		t.Error("the page does not say how many atypical games are unlisted")
 	}
 
@@ -92,8 +92,8 @@ func TestReportNeedsBands(t *testing.T) {
 	if want := []string{"sus.yaml", "high.yaml", "top.yaml", "bad.yaml"}; !slices.Equal(got, want) {
 		t.Errorf("without bands: %v, want %v", got, want)
 	}
-	if strings.Contains(html, "computer play") {
-		t.Error("a report without an analysis speaks of computer play")
+	if strings.Contains(html, "reference evaluators") {
+		t.Error("a report without an analysis speaks of the reference evaluators")
 	}
 }
 

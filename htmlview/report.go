@@ -28,7 +28,7 @@ type Entry struct {
 	// make, replayed for the report (BatchReport.Verify); nil for any
 	// other replay. The table's figures of such a replay are these.
 	Played *Played
-	// Band is the band of the game's evidence of computer play
+	// Band is the band of the game's analysis
 	// (docs/analyze.md: consistent, review, strong or insufficient); ""
 	// when it was not analysed. The report has a column of the bands
 	// when an entry has one.
@@ -209,7 +209,7 @@ func firstWhat(g *gameGroup) string {
 
 // needsOf returns the replays that need the operator's eyes, in the order
 // of need: the suspicious (they would be published), the valid games whose
-// evidence of computer play is atypical (band strong, then review), the
+// analysis is of band strong, then review, the
 // top scores, highest first, then the invalid; each in the batch's order.
 // The why of one whose think times were checked and are not sealed says
 // so (the list takes no replay for it).
@@ -259,7 +259,7 @@ func needsOf(entries []Entry, top int, same sameSet) (needs []need, unlisted int
 		}
 		switch n := tops[i]; {
 		case flagged(n.Band):
-			n.Why = strings.TrimSuffix("evidence of computer play: "+analyze.BandText(n.Band)+"; "+n.Why, "; ")
+			n.Why = strings.TrimSuffix("analysis: "+analyze.BandText(n.Band)+"; "+n.Why, "; ")
 			atypical = append(atypical, n)
 		case i >= top && n.Same != nil:
 			copies = append(copies, n)
@@ -409,8 +409,8 @@ func ReportWith(w io.Writer, title string, entries []Entry, opt ReportOptions) e
 		Histogram []bar
 		Stats     string
 		Rows      template.JS
-		// Bands are the counts of the bands of evidence of computer
-		// play, most atypical first; nil when no game was analysed
+		// Bands are the counts of the bands of the analysis, most
+		// atypical first; nil when no game was analysed
 		// (the table has then no column of them).
 		Bands    []bandCount
 		Analysed bool // the page carries the analysis's style

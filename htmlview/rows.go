@@ -29,7 +29,7 @@ import (
 // earlier replay of the batch, "; the same game as NAME (#N), the first
 // of its K replays in the batch's order (game ID)", and when it is the
 // first of K, "; the first of K replays of this game in the batch's
-// order (game ID)": sameGames, sameWhat, firstWhat). When an entry has a band of evidence of computer play
+// order (game ID)": sameGames, sameWhat, firstWhat). When an entry has a band of its analysis
 // (Entry.Band), the object has "bands" too (bandOrder) and each row a
 // 13th field, the band's number in it (null: not analysed); when an
 // entry has a median think time as well (Entry.ThinkMs), the object has
@@ -198,8 +198,8 @@ func smallestP(pl *replay.Plausibility) any {
 	return json.Number(strconv.FormatFloat(p, 'g', 2, 64))
 }
 
-// hasBands reports whether an entry has a band of evidence of computer
-// play: the report then has their column.
+// hasBands reports whether an entry has a band of an analysis
+// (docs/analyze.md): the report then has their column.
 func hasBands(entries []Entry) bool {
 	for _, e := range entries {
 		if e.Band != "" {

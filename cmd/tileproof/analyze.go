@@ -40,9 +40,9 @@ clairvoyance test), and place the game against a reference set of games by known
 Each game gets a band: consistent (not unusually close to the evaluators for a reference
 player), review (unusually close: review suggested), strong (very unusually close: review
 suggested) or insufficient (not placed: too short a game, moves taken back by undo, or a
-reference too thin for it); it says how the moves compare, not who played them. This is a statistical statement for a
-person to review, never a finding of cheating. docs/analyze.md gives the figures, the
-thresholds and how they were measured.
+reference too thin for it). A band says how the moves compare, not who played them: it is a
+statistical statement for a person to review, never a finding of cheating. docs/analyze.md
+gives the figures, the thresholds and how they were measured.
 
 Inputs are read as tileproof verify reads them. --json prints one JSON line a game. Exit status
 1 when a replay is not valid or cannot be analysed, 2 when one cannot be read or its report

@@ -72,7 +72,7 @@ func TestAnalyzeCommand(t *testing.T) {
 	}
 }
 
-// TestVerifyAnalyze: verify --analyze adds the evidence of computer play
+// TestVerifyAnalyze: verify --analyze adds the analysis
 // to a valid game's verdict (the JSON line's "analysis", a line of text),
 // says why where a game cannot be analysed, and leaves an invalid game's
 // verdict as it was.
@@ -303,7 +303,7 @@ func TestAnalyzeTextNotJudged(t *testing.T) {
 	_, out, errOut := runCLI(t, "", "analyze", "../../replays/valid/online-2048-undo-end-run.yaml", "../../replays/valid/classic-2048.yaml")
 	undo, placed, ok := strings.Cut(out, "\n../../replays/valid/classic-2048.yaml: ")
 	games := []string{undo, placed}
-	if !ok || !strings.Contains(games[0], "insufficient (not enough data to judge)\n") {
+	if !ok || !strings.Contains(games[0], "insufficient ("+analyze.BandText(analyze.Insufficient)+")\n") {
 		t.Fatalf("not the two games, the undo one insufficient:\n%s%s", out, errOut)
 	}
 	if !strings.Contains(games[0], line) || strings.Contains(games[1], line) {

@@ -85,9 +85,10 @@ func (c *cli) showCommand() *cobra.Command {
 replay's verdict (VALID, or INVALID with the first divergence: the replay says / the rules
 give). On a terminal (stdin and stdout both), step through the game with the arrow keys or
 n/p, Home/End or g/G, q to quit. With --html, write one self-contained HTML page instead
-(docs/viewer-html.md); with --analyze too, the page has a section of the evidence of computer
-play that tileproof analyze gives a valid game (docs/analyze.md); with --times-key-file,
-whether the replay's think times are sealed by the signed server whose key is given.
+(docs/viewer-html.md); with --analyze too, the page has a section comparing a valid game's
+moves with reference evaluators and players, as tileproof analyze does (docs/analyze.md);
+with --times-key-file, whether the replay's think times are sealed by the signed server whose
+key is given.
 
 REPLAY is a file, or a line of a JSON Lines file as verify names it, FILE.jsonl:LINE.
 An invalid replay is shown (its frames stop at the divergence) and exits 1, as verify does;
@@ -97,7 +98,7 @@ a replay that cannot be read or replayed exits 2.`,
 	fl.Var(&decimal[int]{p: &f.step, unset: "the last"}, "step", "the step to show: 0 the start, `N` after action N")
 	fl.BoolVar(&f.html, "html", false, "write one self-contained HTML page instead (needs -o)")
 	fl.StringVarP(&f.output, "output", "o", "", "with --html, the HTML `FILE` to write")
-	fl.BoolVar(&f.analyze, "analyze", false, "with --html, add to the page of a valid game its evidence of computer play, as tileproof verify --analyze gives it (docs/analyze.md)")
+	fl.BoolVar(&f.analyze, "analyze", false, "with --html, add to the page of a valid game the comparison of its moves with reference evaluators and players, as tileproof verify --analyze gives it (docs/analyze.md)")
 	fl.StringArrayVar(&f.profileFiles, "profile", nil, "a profile YAML `FILE` (repeatable); the replay uses it when its profile: names the file's name:")
 	fl.StringVar(&f.timesKeyFile, "times-key-file", "", "with --html, also check the replay's think times against the key in `FILE` of the signed server that dealt it, as tileproof verify --times-key-file does, and say on the page whether they are sealed")
 	cmd.RunE = c.run(func(cmd *cobra.Command, args []string) int {

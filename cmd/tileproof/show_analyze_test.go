@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// pageBand returns the band of a page's section "Evidence of computer
-// play" ("" when it has none).
+// pageBand returns the band of a page's section "Moves compared with reference evaluators and players"
+// ("" when it has none).
 func pageBand(t *testing.T, file string) string {
 	t.Helper()
 	data, err := os.ReadFile(file)
@@ -19,7 +19,7 @@ func pageBand(t *testing.T, file string) string {
 	}
 	m := regexp.MustCompile(`<section id="evidence" class="evidence" data-band="(\w+)"`).FindSubmatch(data)
 	if m == nil {
-		if strings.Contains(string(data), "Evidence of computer play") {
+		if strings.Contains(string(data), "Moves compared with reference evaluators and players") {
 			t.Fatalf("%s: a section without its band", file)
 		}
 		return ""
@@ -67,7 +67,7 @@ func TestShowHTMLAnalyze(t *testing.T) {
 	for _, name := range []string{valid, small} {
 		page := filepath.Join(dir, filepath.Base(name)+".html")
 		code, out, errOut := runCLI(t, "", "show", "--html", "--analyze", "-o", page, name)
-		if code != exitOK || !strings.HasSuffix(out, ", evidence of computer play: "+want[name]+"\n") {
+		if code != exitOK || !strings.HasSuffix(out, ", analysis: "+want[name]+"\n") {
 			t.Errorf("%s: exit %d, %q %s", name, code, out, errOut)
 		}
 		if got := pageBand(t, page); got != want[name] {
@@ -78,13 +78,13 @@ func TestShowHTMLAnalyze(t *testing.T) {
 			t.Errorf("the 3x3 game's page does not say why it was not analysed")
 		}
 		code, out, _ = runCLI(t, "", "show", "--html", "-o", page, name)
-		if code != exitOK || strings.Contains(out, "evidence") || pageBand(t, page) != "" {
+		if code != exitOK || strings.Contains(out, "analysis") || pageBand(t, page) != "" {
 			t.Errorf("%s without --analyze: exit %d, %q", name, code, out)
 		}
 	}
 	page := filepath.Join(dir, "bad.html")
 	code, out, _ := runCLI(t, "", "show", "--html", "--analyze", "-o", page, "../../replays/tampered/move-changed.yaml")
-	if code != exitFailed || strings.Contains(out, "evidence") || pageBand(t, page) != "" {
+	if code != exitFailed || strings.Contains(out, "analysis") || pageBand(t, page) != "" {
 		t.Errorf("an invalid game: exit %d, %q", code, out)
 	}
 	if code, _, errOut := runCLI(t, "", "show", "--analyze", valid); code != exitBadUsage || !strings.Contains(errOut, "--analyze goes with --html") {

@@ -32,7 +32,7 @@ func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *sho
 	if vd.Analysis != nil {
 		var a struct{ Band string }
 		json.Unmarshal(vd.Analysis, &a)
-		band = ", evidence of computer play: " + a.Band
+		band = ", analysis: " + a.Band
 	}
 	if err := page.WriteFile(f.output, vd, htmlview.Options{}); err != nil {
 		return c.fail(exitBadUsage, "show: -o: %v", err)

@@ -55,7 +55,7 @@ written).`,
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.json, "json", false, "print one JSON verdict a line (the summary goes to stderr)")
-	fl.BoolVar(&f.analyze, "analyze", false, "add to each valid game's verdict the evidence of computer play of tileproof analyze (docs/analyze.md): its band and statement, with --json its report as \"analysis\", with --report its section on the game's page and a column of bands")
+	fl.BoolVar(&f.analyze, "analyze", false, "add to each valid game's verdict the comparison of its moves with reference evaluators and players of tileproof analyze (docs/analyze.md): its band and statement, with --json its report as \"analysis\", with --report its section on the game's page and a column of bands")
 	fl.BoolVar(&f.strict, "strict", false, "fail (exit 1) a valid replay whose spawns the plausibility tests warn about, as a leaderboard may want")
 	fl.StringVar(&f.report, "report", "", "also write an HTML summary to `FILE` (report.html, say), with a viewer page per replay in report_files beside it (docs/viewer-html.md)")
 	numFlag(fl, &f.reportPages, "report-pages", 1000, "with --report, at most `N` viewer pages of the replays that need your eyes (suspicious, invalid, the top scores), and as many of the other valid ones")

@@ -17,8 +17,8 @@ import (
 // replay that decodes, each nil when not asked for: the check of its
 // think times against the signed server's key (--times-key-file), and
 // for a valid game (a suspicious one too; an invalid game is no game to
-// judge) the evidence of computer play that tileproof analyze gives
-// (--analyze). A report adds them with add (SetExtras), before each
+// judge) the comparison with reference evaluators and players that
+// tileproof analyze gives (--analyze). A report adds them with add (SetExtras), before each
 // page is written. The verdict on the game is left as it
 // is: times that are not sealed are not the times the server measured,
 // which says nothing of whether the game is legal.
