@@ -31,7 +31,7 @@ func (c *cli) analyzeCommand() *cobra.Command {
 	var f analyzeFlags
 	cmd := &cobra.Command{
 		Use:   "analyze [flags] REPLAY|DIR|-...",
-		Short: "compare verified games' moves with reference evaluators and reference players (docs/analyze.md)",
+		Short: "compare verified games' moves with reference evaluators and players (docs/analyze.md)",
 		Long: `Compare each move of a verified game with the moves reference evaluators prefer
 (expectimax-2, expectimax-1 and corner-1; expectimax-3 too with --deep), sum the figures up per
 game (agreement on non-trivial moves, losses, errors on crowded boards, and for a seeded game a
