@@ -295,38 +295,36 @@ func (r *Reference) place(rep *GameReport) {
 			k := st.count(*s, rep.NonTrivial)
 			x := float64(k) / float64(rep.NonTrivial)
 			z := tailZ(k, rep.NonTrivial, mu, spread, st.high)
-			beyond := 0
+			// The reference games the game's rate is beyond on the
+			// evaluators' side, and short of on the other side: counted,
+			// not a percentage, in the words, as a reference of three
+			// games is not to be read as a hundred.
+			beyond, short, toward, from := 0, 0, "above", "below"
+			if !st.high {
+				toward, from = from, toward
+			}
 			for _, y := range rates {
-				if y < x == st.high && y != x {
+				switch {
+				case y == x:
+				case y < x == st.high:
 					beyond++
+				default:
+					short++
 				}
 			}
-			pct := 100 * float64(beyond) / float64(len(rates))
+			placing := func(side string, n int) string {
+				return fmt.Sprintf("%s %s %.1f%% (reference %.1f%%, z = %.1f, %s %d of the %d reference games modelled)", st.name, s.Evaluator, 100*x, 100*p, z, side, n, len(rates))
+			}
 			s.Placed = append(s.Placed, st.key)
 			*st.z(s) = z
 			if st.key == "agreement" {
-				s.Percentile, s.ReferenceGames = pct, len(rates)
+				s.Percentile, s.ReferenceGames = 100*float64(beyond)/float64(len(rates)), len(rates)
 			}
 			if z > rep.Score {
-				side := "above"
-				if !st.high {
-					side = "below"
-				}
-				// The games counted, not a percentage: a reference of
-				// three games is not read as a hundred.
-				rep.Score, best = z, fmt.Sprintf("%s %s %.1f%% (reference %.1f%%, z = %.1f, %s %d of the %d reference games modelled)", st.name, s.Evaluator, 100*x, 100*p, z, side, beyond, len(rates))
+				rep.Score, best = z, placing(toward, beyond)
 			}
 			if z <= lowest {
-				side, short := "below", 0
-				if !st.high {
-					side = "above"
-				}
-				for _, y := range rates {
-					if y > x == st.high && y != x {
-						short++
-					}
-				}
-				lowest, away = z, fmt.Sprintf("%s %s %.1f%% (reference %.1f%%, z = %.1f, %s %d of the %d reference games modelled)", st.name, s.Evaluator, 100*x, 100*p, z, side, short, len(rates))
+				lowest, away = z, placing(from, short)
 			}
 		}
 	}
