@@ -58,14 +58,12 @@ type StepInfo struct {
 // (PropertyInfo). A result of neither (an observed game) is left as it
 // is.
 func (r *Report) Describe(pack *Pack) {
-	byName := make(map[string]*Case, len(pack.Cases))
-	for _, c := range pack.Cases {
-		byName[c.Name()] = c
-	}
 	for i := range r.Results {
 		res := &r.Results[i]
-		switch c := byName[res.Case]; {
-		case !res.Status.Failed():
+		if !res.Status.Failed() {
+			continue
+		}
+		switch c := pack.Case(res.Case); {
 		case c != nil:
 			res.Info = caseInfo(c, res.Step)
 		case res.Area == PropertiesArea:

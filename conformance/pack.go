@@ -24,6 +24,17 @@ type Pack struct {
 	Cases    []*Case
 }
 
+// Case returns the pack's case named name (AREA/ID, as a result names
+// it), or nil when it has none.
+func (p *Pack) Case(name string) *Case {
+	for _, c := range p.Cases {
+		if c.Name() == name {
+			return c
+		}
+	}
+	return nil
+}
+
 type packFile struct {
 	Name     string `yaml:"name"`
 	Version  string `yaml:"version"`

@@ -54,12 +54,8 @@ func (c *cli) casesShow(cmd *cobra.Command, dir string, names []string) int {
 	if err != nil {
 		return c.reportPackErrors(dir, err)
 	}
-	byName := make(map[string]*conformance.Case, len(pack.Cases))
-	for _, k := range pack.Cases {
-		byName[k.Name()] = k
-	}
 	for i, name := range names {
-		k := byName[name]
+		k := pack.Case(name)
 		if k == nil {
 			return c.fail(exitBadUsage, "cases show: no case %s in %s (a case is AREA/ID, as a report names it)", safetext.Terminal(strconv.Quote(name)), cmp.Or(dir, builtinPackName))
 		}
