@@ -6,11 +6,12 @@
 package plain
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -40,38 +41,20 @@ func NewBoard(rows, cols int) Cells {
 func (b Cells) Clone() Cells {
 	c := make(Cells, len(b))
 	for r := range b {
-		c[r] = make([]uint64, len(b[r]))
-		copy(c[r], b[r])
+		c[r] = slices.Clone(b[r])
 	}
 	return c
 }
 
 // Equal reports whether two boards have the same shape and the same cells.
-func (b Cells) Equal(o Cells) bool {
-	if len(b) != len(o) {
-		return false
-	}
-	for r := range b {
-		if len(b[r]) != len(o[r]) {
-			return false
-		}
-		for c := range b[r] {
-			if b[r][c] != o[r][c] {
-				return false
-			}
-		}
-	}
-	return true
-}
+func (b Cells) Equal(o Cells) bool { return slices.EqualFunc(b, o, slices.Equal) }
 
 // Max returns the largest cell value on the board (0 for an empty board).
 func (b Cells) Max() uint64 {
 	var m uint64
-	for r := range b {
-		for c := range b[r] {
-			if b[r][c] > m {
-				m = b[r][c]
-			}
+	for _, row := range b {
+		for _, v := range row {
+			m = max(m, v)
 		}
 	}
 	return m
@@ -279,9 +262,8 @@ func Spawn(b Cells, r *SplitMix, weights []Weight) (row, col int, value uint64, 
 		return 0, 0, 0, false
 	}
 
-	sorted := make([]Weight, len(weights))
-	copy(sorted, weights)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Value < sorted[j].Value })
+	sorted := slices.Clone(weights)
+	slices.SortStableFunc(sorted, func(a, b Weight) int { return cmp.Compare(a.Value, b.Value) })
 	var total uint64
 	for _, w := range sorted {
 		total += w.Weight
@@ -353,7 +335,7 @@ func NewOracle(seed string, rows, cols, start int, weights []Weight) (*Oracle, e
 		RNG:     SplitMix{State: key},
 		Weights: append([]Weight(nil), weights...),
 	}
-	for i := 0; i < start; i++ {
+	for range start {
 		Spawn(g.Board, &g.RNG, g.Weights)
 	}
 	return g, nil
