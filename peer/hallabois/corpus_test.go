@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/tileproof/tileproof/internal/plain"
-	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
 // corpusPath returns where the peer's recorded games are:
@@ -65,18 +64,7 @@ func corpusFile(tb testing.TB, elem ...string) (string, []byte) {
 
 // corpusGames reads testdata/corpus.yaml: the verdicts the peer's tests
 // state for the games of its corpus.
-func corpusGames(t *testing.T) []corpusGame {
-	t.Helper()
-	data, err := os.ReadFile("testdata/corpus.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var games []corpusGame
-	if err := strictyaml.Decode("testdata/corpus.yaml", data, &games); err != nil {
-		t.Fatal(err)
-	}
-	return games
-}
+func corpusGames(t *testing.T) []corpusGame { return readList[corpusGame](t, "testdata/corpus.yaml") }
 
 // TestCorpus gives every game of the peer's corpus the verdict its tests
 // state, and checks that testdata/corpus.yaml lists every game there.

@@ -93,17 +93,20 @@ type expected struct {
 	Findings []string `yaml:"findings"` // "AT KIND", in any order
 }
 
-func readManifest(t *testing.T) []expected {
+func readManifest(t *testing.T) []expected { return readList[expected](t, "testdata/recordings.yaml") }
+
+// readList reads a YAML file that is a list of T, strictly.
+func readList[T any](t *testing.T, file string) []T {
 	t.Helper()
-	data, err := os.ReadFile("testdata/recordings.yaml")
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m []expected
-	if err := strictyaml.Decode("testdata/recordings.yaml", data, &m); err != nil {
+	var list []T
+	if err := strictyaml.Decode(file, data, &list); err != nil {
 		t.Fatal(err)
 	}
-	return m
+	return list
 }
 
 // TestRecordings gives every recording of testdata the verdict its
