@@ -22,7 +22,7 @@ func NewBoard(w, h int) Grid { return Grid{w, h, make([]uint64, w*h)} }
 
 // Clone returns a copy of b that shares no memory with it.
 func (b Grid) Clone() Grid {
-	return Grid{b.W, b.H, append([]uint64(nil), b.Cells...)}
+	return Grid{b.W, b.H, slices.Clone(b.Cells)}
 }
 
 // At returns the tile at column x, row y.

@@ -153,12 +153,11 @@ func convertV2(file string, rec *V2) (*Import, error) {
 		Source: fmt.Sprintf("%s, a hallabois second-format recording, imported by tileproof import hallabois", file)}
 	// End markers after the last move are what the format's packing
 	// leaves (it keeps base-6 digits by the length alone).
-	moves := rec.Moves
-	trailing := 0
-	for trailing < len(moves) && moves[len(moves)-1-trailing] == End {
-		trailing++
+	n := len(rec.Moves)
+	for n > 0 && rec.Moves[n-1] == End {
+		n--
 	}
-	moves = moves[:len(moves)-trailing]
+	moves, trailing := rec.Moves[:n], len(rec.Moves)-n
 	r.Actions = make([]engine.Action, 0, len(moves))
 	for i, d := range moves {
 		if d == End {

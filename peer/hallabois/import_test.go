@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -215,6 +216,32 @@ func TestImportErrors(t *testing.T) {
 		_, err = Convert("x.txt", rec)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("Convert(%q) = %v\nwant %s...", tc.text, err, tc.want)
+		}
+	}
+}
+
+// TestImportEndMarkers: the end markers a second-format game ends with
+// are left out with one note, and one between moves with a note of its
+// own. (A game invalid at its second move: its end markers are never
+// played, so none spawns a tile.)
+func TestImportEndMarkers(t *testing.T) {
+	const mid = "an end marker (digit 0) that changes nothing is left out; the actions after it are numbered one less"
+	for _, tc := range []struct {
+		moves   []Dir
+		actions string
+		notes   []Note
+	}{
+		{[]Dir{Left, Left, End, Up, End, End}, "LLU", []Note{{3, mid}, {5, "2 end markers (digit 0) after the last move left out"}}},
+		{[]Dir{Left, Left, End}, "LL", []Note{{3, "1 end marker (digit 0) after the last move left out"}}},
+		{[]Dir{Left, Left, End, Up}, "LLU", []Note{{3, mid}}},
+		{[]Dir{Left, Left}, "LL", nil},
+	} {
+		imp, err := Convert("x.txt", &Recording{V2: &V2{W: 2, H: 2, Seed: 1, Moves: tc.moves}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := engine.FormatActions(imp.Replay.Actions); got != tc.actions || !slices.Equal(imp.Notes, tc.notes) {
+			t.Errorf("%v: actions %s, notes %v\nwant %s, %v", tc.moves, got, imp.Notes, tc.actions, tc.notes)
 		}
 	}
 }
