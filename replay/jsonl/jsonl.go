@@ -77,49 +77,38 @@ func Read(name string, r io.Reader, limit int, send func(replay.Input) bool, idl
 	if !ok {
 		br = bufio.NewReaderSize(r, 64<<10)
 	}
-	var long []byte // a line longer than the buffer, gathered
+	var long []byte // a line longer than the buffer, gathered while within limit
 	for line := 1; ; line++ {
-		if idle != nil && br.Buffered() == 0 {
-			idle()
-		}
+		in := replay.Input{Name: name + ":" + strconv.Itoa(line)}
 		long = long[:0]
-		tooLong := false
-		gather := func(part []byte) { // keeps a long line's parts while it is within limit
-			if !tooLong && len(long)+len(part) <= limit {
-				long = append(long, part...)
-			} else {
-				tooLong, long = true, long[:0]
-			}
-		}
+		size, sent := 0, false // the line's bytes so far; its verdict (too long) handed out before its end
 		var data []byte
 		var err error
-		in := replay.Input{Name: name + ":" + strconv.Itoa(line)}
-		sent := false // the verdict of a line too long, handed out before its end
 		for {
+			if idle != nil && br.Buffered() == 0 {
+				idle()
+			}
 			data, err = br.ReadSlice('\n')
-			if !errors.Is(err, bufio.ErrBufferFull) {
+			size += len(data)
+			full := errors.Is(err, bufio.ErrBufferFull)
+			if size <= limit && (full || len(long) > 0) {
+				long = append(long, data...)
+				data = long
+			}
+			if !full {
 				break
 			}
-			gather(data)
-			if tooLong && !sent {
+			if size > limit && !sent {
 				sent = true
 				if !send(replay.Input{Name: in.Name, Err: errTooLong(limit)}) {
 					return
 				}
 			}
-			if idle != nil && br.Buffered() == 0 {
-				idle()
-			}
 		}
-		if len(long) > 0 || tooLong {
-			gather(data)
-			data = long
-		}
-		tooLong = tooLong || len(data) > limit
 		blank := len(bytes.TrimSpace(data)) == 0
 		switch {
 		case sent:
-		case tooLong:
+		case size > limit:
 			in.Err = errTooLong(limit)
 		case !blank && bytes.TrimLeft(data, " \t")[0] != '{':
 			in.Err = errNotObject

@@ -78,6 +78,14 @@ func TestReadLines(t *testing.T) {
 			t.Errorf("slow %v:\n got %q\nwant %q", slow, got, want)
 		}
 	}
+	// Lines of the limit, 32 bytes with the newline, and one byte past
+	// it, each over three reads of the 16-byte buffer.
+	at := "{" + strings.Repeat("a", 29) + "}"
+	data = []byte(at + "\n" + at + " \n" + at + "\n")
+	want = []string{"f:1 " + at, "f:2 too long", "f:3 " + at}
+	if got := read(data, 32, 16, false); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("at the limit:\n got %q\nwant %q", got, want)
+	}
 }
 
 // FuzzRead holds Read (a bounded buffer, lines gathered across reads,
