@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -104,15 +105,7 @@ func tileExp(v uint64) (uint8, error) {
 func log2(v uint64) uint8 { return uint8(bits.TrailingZeros64(v)) }
 
 // Empty returns the number of empty cells.
-func (b Board) Empty() int {
-	n := 0
-	for _, e := range b.cells[:b.Cells()] {
-		if e == 0 {
-			n++
-		}
-	}
-	return n
-}
+func (b Board) Empty() int { return bytes.Count(b.cells[:b.Cells()], []byte{0}) }
 
 // EmptyMask returns the empty cells as bits: bit i is set when cell i,
 // row-major, is empty. It reads eight cells at a time.
