@@ -173,25 +173,14 @@ type Profile struct {
 	RNG string
 	// Unstated names the parameters, by their key in a profile file, whose
 	// value the profile's source does not give and tileproof chose: the
-	// conformance suite holds no implementation to them. Only four may be
-	// named: "startTiles" (Tile Merge's and PGS's documents do not say how
-	// many tiles a game starts with); "illegalMove" (the Rosetta Code task
-	// does not let a move that changes nothing count, but does not say it
-	// is refused rather than passed over: the suite takes either, and a
-	// move after the end passed over too); "moveAfterEnd", the answer to a move
-	// after the end of the run, which the profile's illegalMove gives
-	// (Online 2048 says only that a finished run cannot be continued; the
-	// suite then also takes the refusal finished); and "newGameSeed", how
-	// a game started without a seed draws its tiles, which tileproof takes
-	// to be independent of the game before (Online 2048 seeds every run,
-	// from "2048-practice" unless another seed is entered, so its new games
-	// may all be one game; the suite then tests no repeat). A fifth,
-	// "winThen", may be named by a profile whose win ends the run (Win.Then
-	// Stop) without undo or a break: the Rosetta Code task says what wins
-	// but not that the game ends there, so the suite also takes play going
-	// on after the win, as win.then continue plays it (it follows such a
-	// run from the implementation's state, which holds neither the move an
-	// undo takes back nor the breaks used).
+	// conformance suite holds no implementation to them. Five may be
+	// named, each once: startTiles, illegalMove, moveAfterEnd (the answer
+	// to a move after the end, which illegalMove gives), newGameSeed (how
+	// a game started without a seed draws its tiles), and winThen in a
+	// profile whose win ends the run (Win.Then Stop) without undo or a
+	// break, since the suite follows play after the win from the
+	// implementation's state, which holds neither. docs/profiles.md gives
+	// the sources' words and what the suite takes for each.
 	Unstated []string
 }
 
