@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -50,7 +49,7 @@ func (c *cli) casesShow(cmd *cobra.Command, dir string, names []string) int {
 	if len(names) == 0 {
 		return c.usageFail(cmd)
 	}
-	pack, err := conformance.LoadPack(packFS(dir))
+	pack, err := loadPack(dir)
 	if err != nil {
 		return c.reportPackErrors(dir, err)
 	}
@@ -68,12 +67,18 @@ func (c *cli) casesShow(cmd *cobra.Command, dir string, names []string) int {
 	return exitOK
 }
 
-// packFS returns the case pack in dir, or the built-in one for "".
-func packFS(dir string) fs.FS {
+// loadPack reads the case pack in the folder dir (packDir: through the
+// folder alone, regular files only, bounded), or the built-in one for "".
+func loadPack(dir string) (*conformance.Pack, error) {
 	if dir == "" {
-		return cases.FS
+		return conformance.LoadPack(cases.FS)
 	}
-	return os.DirFS(dir)
+	p, err := openPackDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	return conformance.LoadPack(p)
 }
 
 func (c *cli) casesLintCommand() *cobra.Command {
@@ -102,13 +107,19 @@ func (c *cli) casesLint(args []string) int {
 	} else if info, err := os.Stat(filepath.Join("cases", "pack.yaml")); err == nil && info.Mode().IsRegular() {
 		dir = "cases"
 	}
-	pack, err := conformance.LoadPack(packFS(dir))
+	pack, err := loadPack(dir)
 	if err != nil {
 		return c.reportPackErrors(dir, err)
 	}
 	problems := conformance.Lint(pack)
+	files := make([]string, len(pack.Cases))
+	for i, k := range pack.Cases {
+		files[i] = k.File
+	}
 	for _, p := range problems {
-		fmt.Fprintf(c.stdout, "%s\n", p)
+		// A problem names a file of the pack and quotes its cases: shown
+		// as the command shows outside text, a file's newline escaped.
+		fmt.Fprintf(c.stdout, "%s\n", safeNamed(p, files...))
 	}
 	fmt.Fprintf(c.stdout, "%s in %s: %s\n", plural(len(pack.Cases), "case"), cmp.Or(dir, builtinPackName), plural(len(problems), "problem"))
 	if len(problems) > 0 {
@@ -123,8 +134,9 @@ func (c *cli) reportPackErrors(dir string, err error) int {
 	var list strictyaml.ErrorList
 	if errors.As(err, &list) {
 		for _, e := range list {
+			// The pack's file names and what it holds are outside text.
 			e.File = filepath.Join(dir, e.File)
-			fmt.Fprintf(c.stderr, "%s\n", e)
+			fmt.Fprintf(c.stderr, "%s\n", safeNamed(e.Error(), e.File))
 		}
 		return c.fail(exitBadUsage, "%s in the case pack %s", plural(len(list), "error"), cmp.Or(dir, builtinPackName))
 	}

@@ -121,7 +121,7 @@ func (c *cli) conform(cmd *cobra.Command, f *conformFlags, args []string) int {
 	if exploreRequested(cmd.Flags()) {
 		return c.conformExplore(run, cmd.Flags(), f, profiles)
 	}
-	pack, err := conformance.LoadPack(packFS(f.cases))
+	pack, err := loadPack(f.cases)
 	if err != nil {
 		return c.reportPackErrors(f.cases, err)
 	}

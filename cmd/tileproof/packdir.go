@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/tileproof/tileproof/internal/strictyaml"
+	"github.com/tileproof/tileproof/replay/batchfiles"
+)
+
+// maxPackBytes bounds the files of a case pack read from a folder
+// together (the pack built into tileproof is some 240 KB); each is bound
+// by strictyaml.DefaultLimits.Bytes.
+const maxPackBytes = 64 << 20
+
+// packDir is a case pack's folder as conformance.LoadPack reads it
+// (cases show, cases lint, conform --cases): through an os.Root, so that
+// no file outside the folder is read (a link that leads out of it is
+// refused; one inside it is followed), and of its files only regular ones
+// (a named pipe is not waited on, a device such as /dev/zero not read),
+// each of at most strictyaml.DefaultLimits.Bytes and all together of at
+// most maxPackBytes: the reads are bounded before a byte is parsed.
+// Before 2026-12-07 the folder was read through os.DirFS, which follows
+// every link: a link to /etc/passwd had its first line quoted in the
+// pack's error, one to /dev/zero read for ever.
+type packDir struct {
+	fs.FS // the root's: the folder listed, and its files opened, through it
+	root  *os.Root
+	read  int64 // the bytes read of the pack's files so far
+}
+
+// openPackDir opens the case pack in the folder dir; its Close closes it.
+func openPackDir(dir string) (*packDir, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &packDir{FS: root.FS(), root: root}, nil
+}
+
+// Close closes the folder.
+func (p *packDir) Close() error { return p.root.Close() }
+
+// ReadFile reads the pack's file name, a regular file inside the folder,
+// within the bounds.
+func (p *packDir) ReadFile(name string) ([]byte, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
+	}
+	f, err := p.root.OpenFile(name, os.O_RDONLY|oNonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %s, not a regular file: a case pack's files are read only when regular", name, fileKind(info.Mode()))
+	}
+	limit := min(int64(strictyaml.DefaultLimits.Bytes), maxPackBytes-p.read)
+	if info.Size() > limit {
+		return nil, packTooLarge(name, limit)
+	}
+	data, err := batchfiles.ReadAtMost(f, limit)
+	p.read += int64(len(data))
+	if err != nil && int64(len(data)) > limit {
+		return nil, packTooLarge(name, limit)
+	}
+	return data, err
+}
+
+// packTooLarge is the error of a file past the bound limit left for it.
+func packTooLarge(name string, limit int64) error {
+	if limit < int64(strictyaml.DefaultLimits.Bytes) {
+		return fmt.Errorf("%s: the pack's files are larger than %d MiB together", name, maxPackBytes>>20)
+	}
+	return fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
+}
+
+// fileKind names the kind of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "a special file"
+}
