@@ -250,7 +250,9 @@ func printAnalysis(w io.Writer, r *analyze.GameReport) {
 			tt.Moves, tt.MedianMs, tt.P25Ms, tt.P75Ms, spread, corr(tt.CrowdedCorr), corr(tt.CriticalCorr), corr(tt.GapCorr),
 			tt.Easy, figure(tt.EasyRatio, "%.2fx"), tt.Critical, figure(tt.CriticalRatio, "%.2fx"))
 	}
-	fmt.Fprintf(w, "  %s\n", r.Statement)
+	// The statement names the reference, whose name is its file's
+	// (--reference): shown as names are.
+	fmt.Fprintf(w, "  %s\n", safetext.Terminal(r.Statement))
 }
 
 // placedZ writes an evaluator's z of the statistic key, or "-" where the

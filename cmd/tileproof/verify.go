@@ -232,7 +232,9 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 				if a.Statement == "" { // a game not analysed (analysisOf): why
 					a.Statement = "not analysed: " + a.Reason
 				}
-				fmt.Fprintf(w, "       analysis: %s: %s\n", a.Band, safetext.TerminalLines(a.Statement))
+				// One line: the statement names the file, whose newline
+				// would otherwise start a line of its own ("ok     y.yaml").
+				fmt.Fprintf(w, "       analysis: %s: %s\n", a.Band, safetext.Terminal(a.Statement))
 			}
 		}
 	case vd.Reason.Unreadable():
