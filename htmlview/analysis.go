@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/analyze"
+	"github.com/tileproof/tileproof/internal/safetext"
 )
 
 // The analysis (docs/analyze.md) on the pages: a viewer page whose
@@ -92,6 +93,14 @@ func evidenceOf(raw json.RawMessage) *evidence {
 	if bandRank(a.Band) < 0 {
 		a.Band = analyze.Insufficient
 	}
+	// The statement names the game by its file's name, and the reference
+	// by its own; a reason may quote either: shown as the page shows a
+	// name (\u202e), so that a right-to-left override in a name cannot
+	// turn the rest of the statement around.
+	a.Reason, a.Reference, a.Stopped = safetext.Terminal(a.Reason), safetext.Terminal(a.Reference), safetext.Terminal(a.Stopped)
+	for i, r := range a.Reasons {
+		a.Reasons[i] = safetext.Terminal(r)
+	}
 	e := &evidence{analysis: a, BandText: analyze.BandText(a.Band), NotAFinding: analyze.NotAFinding, Why: a.Reason}
 	if a.Reason != "" || len(a.Evaluators) == 0 && a.Analysed == 0 {
 		if e.Why == "" {
@@ -101,7 +110,7 @@ func evidenceOf(raw json.RawMessage) *evidence {
 	}
 	e.Figures = true
 	e.Think = thinkViewOf(a.ThinkTime)
-	e.Statement = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(a.Statement), analyze.NotAFinding))
+	e.Statement = safetext.Terminal(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(a.Statement), analyze.NotAFinding)))
 	if a.Band == analyze.Insufficient && len(a.Reasons) > 0 {
 		e.Why = a.Reasons[0] // place() gives the insufficiency first
 	}

@@ -224,10 +224,20 @@
     if (T) { rec.push(r[13]); }
     return rec;
   }
+  // A cell of the CSV, for a spreadsheet: never a formula, whichever
+  // separator it reads the file by (OWASP's CSV injection advice,
+  // docs/security.md). The text is shown as on the page (a control or
+  // format character as \x09, \u202e): no tab, carriage return or NUL
+  // is left to start a cell, and no override turns a name around. A cell
+  // whose text begins with = + - @ (after spaces and quotes) starts with
+  // ', which a spreadsheet reads as text; so does a part of it after a
+  // semicolon, the separator of the spreadsheets of many locales, which
+  // read "a;=1+1;b" as three cells, the second a formula, quoted or not.
   function csvCell(v) {
     if (v === null) { return ""; }
-    v = String(v);
-    if (/^[=+\-@\t\r]/.test(v)) { v = "'" + v; } // never a formula in a spreadsheet
+    v = shown(v);
+    if (/^[\s"]*[=+\-@]/.test(v)) { v = "'" + v; }
+    v = v.replace(/;(?=[\s"]*[=+\-@])/g, ";'");
     return /[",\n\r]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
   }
   $("dl-csv").onclick = function () {
