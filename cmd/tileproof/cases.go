@@ -112,14 +112,8 @@ func (c *cli) casesLint(args []string) int {
 		return c.reportPackErrors(dir, err)
 	}
 	problems := conformance.Lint(pack)
-	files := make([]string, len(pack.Cases))
-	for i, k := range pack.Cases {
-		files[i] = k.File
-	}
 	for _, p := range problems {
-		// A problem names a file of the pack and quotes its cases: shown
-		// as the command shows outside text, a file's newline escaped.
-		fmt.Fprintf(c.stdout, "%s\n", safeNamed(p, files...))
+		fmt.Fprintf(c.stdout, "%s\n", p)
 	}
 	fmt.Fprintf(c.stdout, "%s in %s: %s\n", plural(len(pack.Cases), "case"), cmp.Or(dir, builtinPackName), plural(len(problems), "problem"))
 	if len(problems) > 0 {

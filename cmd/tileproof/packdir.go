@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 )
@@ -20,7 +21,10 @@ const maxPackBytes = 64 << 20
 // refused; one inside it is followed), and of its files only regular ones
 // (a named pipe is not waited on, a device such as /dev/zero not read),
 // each of at most strictyaml.DefaultLimits.Bytes and all together of at
-// most maxPackBytes: the reads are bounded before a byte is parsed.
+// most maxPackBytes: the reads are bounded before a byte is parsed. A
+// file whose name holds a character safetext.Terminal escapes is refused:
+// the name is the case's file in every report of a run (conform's text
+// report wrote it raw, escape sequences and newlines and all).
 // Before 2026-12-07 the folder was read through os.DirFS, which follows
 // every link: a link to /etc/passwd had its first line quoted in the
 // pack's error, one to /dev/zero read for ever.
@@ -47,6 +51,10 @@ func (p *packDir) Close() error { return p.root.Close() }
 func (p *packDir) ReadFile(name string) ([]byte, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
+	}
+	if safetext.Terminal(name) != name {
+		// The name would reach every report of a run as the case's file.
+		return nil, fmt.Errorf("%s: a case pack's file names hold no control or format character", safetext.Terminal(name))
 	}
 	f, err := p.root.OpenFile(name, os.O_RDONLY|oNonBlock, 0)
 	if err != nil {
