@@ -464,7 +464,9 @@ func Conformance(w io.Writer, rep *conformance.Report) error {
 
 // shownReport returns a copy of rep whose text from outside, the
 // implementation's name, version and messages (in the results' reasons
-// and mismatches, the gate's reasons) and the baseline's file name, is
+// and mismatches, the gate's reasons), the baseline's file name, and the
+// case pack's name, version and words (a failing case's description,
+// source, seed and YAML), is
 // shown as a terminal shows it: its controls and format characters as
 // \x1b, \u202e, so that a right-to-left override cannot reverse what
 // follows it on the page, nor a control be written into it. The
@@ -481,7 +483,16 @@ func shownReport(rep *conformance.Report) *conformance.Report {
 			m := &res.Mismatches[j]
 			m.Text, m.Want, m.Got = safetext.TerminalLines(m.Text), safetext.Terminal(m.Want), safetext.Terminal(m.Got)
 		}
+		if in := res.Info; in != nil {
+			// The case's words, its seed and its YAML come from the case
+			// pack, which --cases names: any text.
+			info := *in
+			info.Description, info.Source = safetext.Terminal(in.Description), safetext.Terminal(in.Source)
+			info.From, info.YAML = safetext.TerminalLines(in.From), safetext.TerminalLines(in.YAML)
+			res.Info = &info
+		}
 	}
+	r.Pack, r.PackVersion = safetext.Terminal(r.Pack), safetext.Terminal(r.PackVersion)
 	if rep.Verdict != nil {
 		g := *rep.Verdict
 		g.Baseline = safetext.Terminal(g.Baseline)

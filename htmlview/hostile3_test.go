@@ -1,6 +1,7 @@
 package htmlview
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/tileproof/tileproof/analyze"
+	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/replay"
 )
 
@@ -153,6 +155,36 @@ func TestAnalysisTextShown(t *testing.T) {
 	for _, p := range append(pages, p) {
 		if body := dataScript.ReplaceAllString(p, ""); strings.ContainsAny(body, "\u202e\x1b") {
 			t.Errorf("the page holds an override or an escape as it is")
+		}
+	}
+}
+
+// TestConformancePackTextShown: the conformance page shows the case
+// pack's text, which --cases names (any folder), with its controls and
+// format characters visible, as it shows the implementation's: the
+// pack's name and version, a failing case's description, source, seed
+// and YAML. Before, a right-to-left override there reversed what
+// followed it on the page, and its controls were written into the HTML.
+func TestConformancePackTextShown(t *testing.T) {
+	rep := causeReport()
+	rep.Pack, rep.PackVersion = "cases\u202eKCAP\x1b[8m", "0.1\u2066"
+	hostile := "a left move \u202eevom\x1b]0;t\x07"
+	rep.Results[0].Info = &conformance.CaseInfo{Description: hostile, Source: "src " + hostile, From: "seed 7\u202e", Steps: []conformance.StepInfo{{Action: "left"}},
+		YAML: "cases:\n  - id: x\n    description: " + hostile + "\n"}
+	var b bytes.Buffer
+	if err := Conformance(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, r := range page {
+		if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x2066 && r <= 0x2069 || r >= 0x202a && r <= 0x202e {
+			t.Fatalf("the page holds %U", r)
+		}
+	}
+	for _, want := range []string{`the pack cases\u202eKCAP\x1b[8m 0.1\u2066,`, `<p>a left move \u202eevom\x1b]0;t\x07</p>`, `source: src a left move \u202eevom`,
+		`description: a left move \u202eevom\x1b]0;t\x07`, `from seed 7\u202e`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page does not show %s", want)
 		}
 	}
 }

@@ -78,7 +78,17 @@ func loadPack(dir string) (*conformance.Pack, error) {
 		return nil, err
 	}
 	defer p.Close()
-	return conformance.LoadPack(p)
+	pack, err := conformance.LoadPack(p)
+	if err == nil {
+		// The pack's name and version head every report of a run
+		// (conform's text report wrote them raw).
+		for _, s := range []string{pack.Name, pack.Version} {
+			if safetext.Terminal(s) != s {
+				return nil, fmt.Errorf("pack.yaml: the pack's name and version hold no control or format character: %s", safetext.Terminal(s))
+			}
+		}
+	}
+	return pack, err
 }
 
 func (c *cli) casesLintCommand() *cobra.Command {

@@ -228,3 +228,21 @@ func TestAnalyzeReferenceNameShown(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestCasePackNameRefused: a pack whose name or version holds a control
+// or format character is refused, named escaped: they head every report
+// of a run, and conform's text report wrote them raw ("to the pack
+// cases\x1b]0;pwned..."), as its JSON, JUnit and page carried them.
+func TestCasePackNameRefused(t *testing.T) {
+	for _, head := range []string{"name: \"cases\\e]0;pwned\\a\\u202e\"\nversion: 0.0.1\n", "name: cases\nversion: \"0.0.1\\e[8m\"\n"} {
+		dir := hostilePack(t)
+		putFile(t, filepath.Join(dir, "pack.yaml"), head+"contract: 1\n")
+		for _, args := range [][]string{{"cases", "show", "--cases", dir, "core/x"}, {"cases", "lint", dir}, {"conform", "--impl", "builtin", "--cases", dir, "--properties=false", "--profile", "classic"}} {
+			code, out, errOut := runBounded(t, args...)
+			noControls(t, strings.Join(args[:2], " "), out+errOut)
+			if code != exitBadUsage || !strings.Contains(errOut, "pack.yaml: the pack's name and version hold no control or format character: ") || strings.Contains(out+errOut, "\u202e") {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+			}
+		}
+	}
+}
