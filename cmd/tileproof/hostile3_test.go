@@ -246,3 +246,47 @@ func TestCasePackNameRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestMatrixPlainNames: matrix refuses a report whose pack, version,
+// area or case is not a plain name, as a report written by hand can
+// hold: the matrix writes them as they are, and such a report added a
+// row of passes under the heading ("| evil-impl | ✓ 999"), a column, or
+// a link beside a failed case (before: written so).
+func TestMatrixPlainNames(t *testing.T) {
+	data, err := os.ReadFile("../../conformance/adapters/webcomponent-2048.report.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(r map[string]any)
+	}{
+		{"pack", func(r map[string]any) { r["pack"] = "cases |\n| evil-impl | ✓ 999 |" }},
+		{"version", func(r map[string]any) { r["packVersion"] = "0.3.0 [docs](https://evil.example)" }},
+		{"area", func(r map[string]any) { r["results"].([]any)[0].(map[string]any)["area"] = "core | ✓ 100" }},
+		{"case", func(r map[string]any) {
+			for _, x := range r["results"].([]any) {
+				if res := x.(map[string]any); res["status"] != "pass" && res["status"] != "skip" {
+					res["case"] = "core/x` ✓ [fixed](https://evil.example) `"
+					return
+				}
+			}
+		}},
+	} {
+		var r map[string]any
+		if err := json.Unmarshal(data, &r); err != nil {
+			t.Fatal(err)
+		}
+		tc.edit(r)
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(t.TempDir(), "evil.json")
+		putFile(t, file, string(b))
+		code, out, errOut := runCLI(t, "", "matrix", file)
+		if code != exitBadUsage || out != "" || !strings.Contains(errOut, "is not a name a case pack gives") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", tc.name, code, out, errOut)
+		}
+	}
+}
