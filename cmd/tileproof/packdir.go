@@ -73,11 +73,14 @@ func (p *packDir) ReadFile(name string) ([]byte, error) {
 		return nil, packTooLarge(name, limit)
 	}
 	data, err := batchfiles.ReadAtMost(f, limit)
-	p.read += int64(len(data))
-	if err != nil && int64(len(data)) > limit {
+	switch {
+	case err != nil && int64(len(data)) > limit: // grown since its size was read
 		return nil, packTooLarge(name, limit)
+	case err != nil:
+		return nil, err
 	}
-	return data, err
+	p.read += int64(len(data))
+	return data, nil
 }
 
 // packTooLarge is the error of a file past the bound limit left for it.
