@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -19,15 +20,15 @@ const maxPackBytes = 64 << 20
 // (cases show, cases lint, conform --cases): through an os.Root, so that
 // no file outside the folder is read (a link that leads out of it is
 // refused; one inside it is followed), and of its files only regular ones
-// (a named pipe is not waited on, a device such as /dev/zero not read),
-// each of at most strictyaml.DefaultLimits.Bytes and all together of at
-// most maxPackBytes: the reads are bounded before a byte is parsed. A
-// file whose name holds a character safetext.Terminal escapes is refused:
-// the name is the case's file in every report of a run (conform's text
-// report wrote it raw, escape sequences and newlines and all).
-// Before 2026-12-07 the folder was read through os.DirFS, which follows
-// every link: a link to /etc/passwd had its first line quoted in the
-// pack's error, one to /dev/zero read for ever.
+// (batchfiles.ReadInRoot: a named pipe is not waited on, a device such as
+// /dev/zero not read), each of at most strictyaml.DefaultLimits.Bytes and
+// all together of at most maxPackBytes: the reads are bounded before a
+// byte is parsed. A file whose name holds a character safetext.Terminal
+// escapes is refused: the name is the case's file in every report of a
+// run (conform's text report wrote it raw, escape sequences and newlines
+// and all). Before 2026-12-07 the folder was read through os.DirFS,
+// which follows every link: a link to /etc/passwd had its first line
+// quoted in the pack's error, one to /dev/zero read for ever.
 type packDir struct {
 	fs.FS // the root's: the folder listed, and its files opened, through it
 	root  *os.Root
@@ -56,52 +57,11 @@ func (p *packDir) ReadFile(name string) ([]byte, error) {
 		// The name would reach every report of a run as the case's file.
 		return nil, fmt.Errorf("%s: a case pack's file names hold no control or format character", safetext.Terminal(name))
 	}
-	f, err := p.root.OpenFile(name, os.O_RDONLY|oNonBlock, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %s, not a regular file: a case pack's files are read only when regular", name, fileKind(info.Mode()))
-	}
-	limit := min(int64(strictyaml.DefaultLimits.Bytes), maxPackBytes-p.read)
-	if info.Size() > limit {
-		return nil, packTooLarge(name, limit)
-	}
-	data, err := batchfiles.ReadAtMost(f, limit)
-	switch {
-	case err != nil && int64(len(data)) > limit: // grown since its size was read
-		return nil, packTooLarge(name, limit)
-	case err != nil:
-		return nil, err
+	left := maxPackBytes - p.read
+	data, err := batchfiles.ReadInRoot(p.root, name, min(int64(strictyaml.DefaultLimits.Bytes), left))
+	if errors.Is(err, batchfiles.ErrTooLarge) && left < int64(strictyaml.DefaultLimits.Bytes) {
+		return nil, fmt.Errorf("%s: the pack's files are larger than %d MiB together", name, maxPackBytes>>20)
 	}
 	p.read += int64(len(data))
-	return data, nil
-}
-
-// packTooLarge is the error of a file past the bound limit left for it.
-func packTooLarge(name string, limit int64) error {
-	if limit < int64(strictyaml.DefaultLimits.Bytes) {
-		return fmt.Errorf("%s: the pack's files are larger than %d MiB together", name, maxPackBytes>>20)
-	}
-	return fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
-}
-
-// fileKind names the kind of a file that is not a regular one.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m.IsDir():
-		return "a folder"
-	}
-	return "a special file"
+	return data, err
 }

@@ -7,6 +7,7 @@ package batchfiles
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -185,6 +186,27 @@ func ReadRegular(name string, limit int64) ([]byte, error) {
 	return data, err
 }
 
+// ReadInRoot reads the file name of the directory opened as root, only
+// if it is a regular file (through root, so never a file outside it, a
+// link inside it followed; a named pipe is not waited on, a device never
+// read), and at most limit bytes of it: more is an error, "NAME: larger
+// than N MiB".
+func ReadInRoot(root *os.Root, name string, limit int64) ([]byte, error) {
+	f, err := root.OpenFile(name, os.O_RDONLY|oNonBlock, 0)
+	f, err = regularOnly(f, err, func(m fs.FileMode) error {
+		return fmt.Errorf("%s: %s, not a regular file: inside a folder only regular files are read", name, describe(m))
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := ReadAtMost(f, limit)
+	if err != nil && int64(len(data)) > limit {
+		err = fmt.Errorf("%s: %w", name, err)
+	}
+	return data, err
+}
+
 // ReadAtMost reads r to its end, at most limit bytes of it: more is an
 // error, "larger than N MiB" (N bytes for a limit under 1 MiB), with the
 // limit's bytes and one more returned.
@@ -196,14 +218,23 @@ func ReadAtMost(r io.Reader, limit int64) ([]byte, error) {
 	return data, err
 }
 
-// tooLarge is the error of an input past limit bytes: "larger than N
-// MiB" (N bytes for a limit under 1 MiB).
-func tooLarge(limit int64) error {
+// ErrTooLarge is what the error of an input past its bound is
+// (errors.Is); the error itself says "larger than N MiB".
+var ErrTooLarge = errors.New("larger than its bound")
+
+// tooLarge is the error of an input past its limit in bytes: "larger
+// than N MiB" (N bytes for a limit under 1 MiB).
+type tooLarge int64
+
+func (limit tooLarge) Error() string {
 	if limit >= 1<<20 {
-		return fmt.Errorf("larger than %d MiB", limit>>20)
+		return fmt.Sprintf("larger than %d MiB", limit>>20)
 	}
-	return fmt.Errorf("larger than %d bytes", limit)
+	return fmt.Sprintf("larger than %d bytes", limit)
 }
+
+// Is makes it ErrTooLarge.
+func (tooLarge) Is(target error) bool { return target == ErrTooLarge }
 
 // openInRoot opens the file rel of a directory opened as root, for
 // reading, only if it is a regular file: through root, so never a file
