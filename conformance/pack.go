@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tileproof/tileproof/cases"
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
@@ -48,7 +49,10 @@ func DefaultPack() (*Pack, error) { return LoadPack(cases.FS) }
 // LoadPack reads the pack at the root of fsys: pack.yaml and every other
 // .yaml file below it, each a case file. Errors name the file and line;
 // every file is read and all its errors reported, as a
-// [strictyaml.ErrorList].
+// [strictyaml.ErrorList]. A pack whose name or version, or the name of a
+// file of whose, holds a control or format character (safetext.Terminal)
+// is refused: each heads or names a case in every report of a run. A
+// pack from outside is read with LoadPackDir, bounded.
 func LoadPack(fsys fs.FS) (*Pack, error) {
 	data, err := fs.ReadFile(fsys, "pack.yaml")
 	if err != nil {
@@ -62,6 +66,11 @@ func LoadPack(fsys fs.FS) (*Pack, error) {
 	if pf.Contract != contract {
 		return nil, strictyaml.ErrorList{strictyaml.At("pack.yaml", pos, "contract",
 			fmt.Sprintf("the pack is written for rules contract %d; this runner knows contract %d only", pf.Contract, contract))}
+	}
+	for _, s := range []string{pf.Name, pf.Version} {
+		if safetext.Terminal(s) != s {
+			return nil, fmt.Errorf("pack.yaml: the pack's name and version hold no control or format character: %s", safetext.Terminal(s))
+		}
 	}
 	pack := &Pack{Name: pf.Name, Version: pf.Version, Contract: pf.Contract}
 	var files []string
@@ -78,6 +87,9 @@ func LoadPack(fsys fs.FS) (*Pack, error) {
 	var errs strictyaml.ErrorList
 	seen := map[string]string{}
 	for _, f := range files {
+		if safetext.Terminal(f) != f {
+			return nil, fmt.Errorf("%s: a case pack's file names hold no control or format character", safetext.Terminal(f))
+		}
 		data, err := fs.ReadFile(fsys, f)
 		if err != nil {
 			return nil, err

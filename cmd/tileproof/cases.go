@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tileproof/tileproof/cases"
 	"github.com/tileproof/tileproof/conformance"
 	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/internal/strictyaml"
@@ -67,28 +66,14 @@ func (c *cli) casesShow(cmd *cobra.Command, dir string, names []string) int {
 	return exitOK
 }
 
-// loadPack reads the case pack in the folder dir (packDir: through the
-// folder alone, regular files only, bounded), or the built-in one for "".
+// loadPack reads the case pack in the folder dir
+// (conformance.LoadPackDir: through the folder alone, regular files only,
+// bounded), or the built-in one for "".
 func loadPack(dir string) (*conformance.Pack, error) {
 	if dir == "" {
-		return conformance.LoadPack(cases.FS)
+		return conformance.DefaultPack()
 	}
-	p, err := openPackDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer p.Close()
-	pack, err := conformance.LoadPack(p)
-	if err == nil {
-		// The pack's name and version head every report of a run
-		// (conform's text report wrote them raw).
-		for _, s := range []string{pack.Name, pack.Version} {
-			if safetext.Terminal(s) != s {
-				return nil, fmt.Errorf("pack.yaml: the pack's name and version hold no control or format character: %s", safetext.Terminal(s))
-			}
-		}
-	}
-	return pack, err
+	return conformance.LoadPackDir(dir)
 }
 
 func (c *cli) casesLintCommand() *cobra.Command {
