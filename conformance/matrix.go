@@ -76,8 +76,12 @@ func WriteMatrix(w io.Writer, reports []*Report) error {
 	if slices.ContainsFunc(reports, func(r *Report) bool { return len(r.NotRun()) > 0 }) {
 		notes += " A run cut short (its deadline, an interrupt) left checks not run: a cell with one is never ✓, and says how many of its checks did not run."
 	}
-	fmt.Fprintf(w, "Pack %s %s, rules contract %d. A cell: ✓ and the cases passed, or ✗ and the cases failed of those run; skipped cases in brackets; skipped where none ran.%s\n\n", first.Pack, first.PackVersion, first.Contract, notes)
-	fmt.Fprintf(w, "| implementation | %s | total |\n", strings.Join(areas, " | "))
+	fmt.Fprintf(w, "Pack %s %s, rules contract %d. A cell: ✓ and the cases passed, or ✗ and the cases failed of those run; skipped cases in brackets; skipped where none ran.%s\n\n", safetext.Markdown(first.Pack), safetext.Markdown(first.PackVersion), first.Contract, notes)
+	heads := make([]string, len(areas))
+	for i, a := range areas {
+		heads[i] = safetext.Markdown(a)
+	}
+	fmt.Fprintf(w, "| implementation | %s | total |\n", strings.Join(heads, " | "))
 	fmt.Fprintf(w, "|---|%s---|\n", strings.Repeat("---|", len(areas)))
 	for _, rw := range rows {
 		fmt.Fprintf(w, "| %s | %s |\n", strings.Join(rw.labels, "<br>"), strings.Join(rw.cells, " | "))
@@ -103,7 +107,7 @@ func WriteMatrix(w io.Writer, reports []*Report) error {
 		}
 		var first []string
 		for _, c := range cases[:min(3, len(cases))] {
-			first = append(first, fmt.Sprintf("`%s` %s (%s)", c, status[c], strings.Join(profiles[c], ", ")))
+			first = append(first, fmt.Sprintf("%s %s (%s)", caseLabel(c), status[c], strings.Join(profiles[c], ", ")))
 		}
 		more := ""
 		if len(cases) > 3 {
@@ -119,6 +123,18 @@ func WriteMatrix(w io.Writer, reports []*Report) error {
 // add a row or comment out the rest.
 func label(r *Report) string {
 	return safetext.Markdown(strings.TrimSpace(r.Impl.Name + " " + r.Impl.Version))
+}
+
+// caseLabel is a case's name (AREA/ID) as the matrix writes it: in a
+// code span, where it holds only ASCII letters, digits and ._+/- (every
+// case of a pack whose areas are so named); escaped (safetext.Markdown)
+// otherwise, as a report written by hand may name anything: a backtick
+// would end the span and the rest be read as Markdown.
+func caseLabel(c string) string {
+	if strings.Trim(c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+/-_") != "" {
+		return safetext.Markdown(c)
+	}
+	return "`" + c + "`"
 }
 
 // cell is one area's outcome in the matrix. An area with checks not run

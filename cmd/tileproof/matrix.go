@@ -3,13 +3,10 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tileproof/tileproof/conformance"
-	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 )
 
@@ -36,9 +33,6 @@ func (c *cli) matrix(args []string) int {
 	var reports []*conformance.Report
 	for _, name := range args {
 		r, err := readReportFile(name)
-		if err == nil {
-			err = plainNames(name, r)
-		}
 		if err != nil {
 			return c.fail(exitBadUsage, "matrix: %v", err)
 		}
@@ -63,34 +57,4 @@ func readReportFile(name string) (*conformance.Report, error) {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return r, nil
-}
-
-// plainNames checks that the report r read from the file name names its
-// pack, version, areas and cases plainly (plainName). The matrix writes
-// them as they are (the implementation's name and profiles it escapes):
-// a report written by hand could add rows of passes or links there;
-// the names of the packs conform runs are plain.
-func plainNames(name string, r *conformance.Report) error {
-	names := []string{r.Pack, r.PackVersion}
-	for _, res := range r.Results {
-		names = append(names, res.Area, res.Case)
-	}
-	for _, n := range names {
-		if !plainName(n) {
-			return fmt.Errorf("%s: %s is not a name a case pack gives (letters, digits and ._+/_- only): not a report of tileproof conform", name, safetext.Terminal(strconv.Quote(n)))
-		}
-	}
-	return nil
-}
-
-// plainName reports whether s holds only ASCII letters, digits and
-// ._+/_-: Markdown gives none of them a meaning in a table's cell (an
-// underscore inside a word, as a case pack writes one, marks nothing).
-func plainName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("._+/_-", c) >= 0) {
-			return false
-		}
-	}
-	return true
 }
