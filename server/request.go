@@ -8,10 +8,12 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -129,9 +131,32 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64, what string) 
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			return nil, &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("%s is larger than %d bytes", what, limit)}
 		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			answerLate(w)
+			return nil, &requestError{http.StatusRequestTimeout, what + timedOut}
+		}
 		return nil, &requestError{http.StatusBadRequest, "reading the request: " + err.Error()}
 	}
 	return body, nil
+}
+
+// timedOut says, after what was being read, that a body was cut off by
+// the server's read timeout, and what to do.
+const timedOut = " did not all come in time: the server's read timeout, which counts from the request's start, passed with the body still coming; send it again, whole and at once"
+
+// answerGrace is how long an answer to a request whose body timed out
+// has to go out. The server's write timeout counts from the same start
+// as its read timeout, so without more time the answer saying why would
+// be cut off too, and the client would see its connection closed, or an
+// answer cut short, with no word of why.
+const answerGrace = 5 * time.Second
+
+// answerLate gives the answer to a request whose body the server's read
+// timeout cut off answerGrace to go out, and closes the connection
+// after it (the rest of the body is not read).
+func answerLate(w http.ResponseWriter) {
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(answerGrace))
+	w.Header().Set("Connection", "close")
 }
 
 // describe says where in body and what err, a decoding error, found:

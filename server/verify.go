@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"strconv"
+	"strings"
 
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/jsonl"
@@ -108,31 +111,48 @@ func (s *Server) verifyLines(w http.ResponseWriter, r *http.Request) {
 	}
 	var line []byte
 	n := 0
+	in := &lineBody{r: body, flush: flush}
 	// The verdicts so far go out before each read of more of the body,
 	// which may wait: also when the body has the start of the next line
 	// and not its end.
-	jsonl.Read("request", flushFirst{body, flush}, MaxVerifyReplay, func(in replay.Input) bool {
-		if r.Context().Err() != nil {
-			return false // the client has gone
-		}
+	jsonl.Read("request", in, MaxVerifyReplay, func(l replay.Input) bool {
 		var vd replay.Verdict
-		switch n++; {
-		case n > MaxVerifyLines:
-			vd = jsonl.Unreadable(in.Name, fmt.Errorf("more than %d replays in one request; send the rest in another", MaxVerifyLines))
-		case in.Err != nil:
-			if _, ok := errors.AsType[*http.MaxBytesError](in.Err); ok {
-				in.Err = fmt.Errorf("the request is larger than %d bytes; send the rest in another", MaxVerifyBody)
+		if in.err != nil && !in.whole(l.Name) {
+			// The body failed inside this line: the line is not
+			// verified (its start alone would be malformed), and the
+			// batch ends with a verdict of this line saying why (before,
+			// its start was verified as a whole line, and a read timeout
+			// ended the answer with no word of why).
+			if !errors.Is(l.Err, in.err) {
+				return true // the line's start; the failure's own turn comes next
 			}
-			vd = jsonl.Unreadable(in.Name, in.Err)
-		default:
-			// A place among the verifying, for this line only: the
-			// request holds none while its next line comes in.
-			select {
-			case s.verifying <- struct{}{}:
-			case <-r.Context().Done():
-				return false
+			vd = jsonl.Unreadable(l.Name, in.cutOff(w))
+		} else {
+			// The request's context ends when the client goes, and when
+			// its body fails: the lines that ended before are answered
+			// all the same.
+			var gone <-chan struct{}
+			if in.err == nil {
+				if r.Context().Err() != nil {
+					return false // the client has gone
+				}
+				gone = r.Context().Done()
 			}
-			vd = s.verifyHeld(in.Name, in.Data)
+			switch n++; {
+			case n > MaxVerifyLines:
+				vd = jsonl.Unreadable(l.Name, fmt.Errorf("more than %d replays in one request; send the rest in another", MaxVerifyLines))
+			case l.Err != nil:
+				vd = jsonl.Unreadable(l.Name, l.Err)
+			default:
+				// A place among the verifying, for this line only: the
+				// request holds none while its next line comes in.
+				select {
+				case s.verifying <- struct{}{}:
+				case <-gone:
+					return false
+				}
+				vd = s.verifyHeld(l.Name, l.Data)
+			}
 		}
 		line = jsonl.AppendVerdict(line[:0], vd)
 		if _, err := out.Write(line); err != nil {
@@ -150,14 +170,44 @@ func (s *Server) verifyHeld(name string, data []byte) replay.Verdict {
 	return s.verifier.VerifyFile(name, data)
 }
 
-// flushFirst is a request body that writes out the answer so far
-// (flush) before each read of more of it.
-type flushFirst struct {
+// lineBody is a JSON Lines request's body: it writes out the answer so
+// far (flush) before each read of more of it, and keeps what the reader
+// of the lines cannot say, how many lines the body has ended and the
+// error that cut it off, if any.
+type lineBody struct {
 	r     io.Reader
 	flush func()
+	ended int   // the newlines read: the lines ended
+	err   error // the read's error other than io.EOF: the body cut off
 }
 
-func (f flushFirst) Read(p []byte) (int, error) {
-	f.flush()
-	return f.r.Read(p)
+func (b *lineBody) Read(p []byte) (int, error) {
+	b.flush()
+	n, err := b.r.Read(p)
+	b.ended += bytes.Count(p[:n], []byte{'\n'})
+	if err != nil && err != io.EOF {
+		b.err = err
+	}
+	return n, err
+}
+
+// whole says whether the line named name (request:LINE) ended before the
+// body was cut off.
+func (b *lineBody) whole(name string) bool {
+	k, err := strconv.Atoi(name[strings.LastIndexByte(name, ':')+1:])
+	return err == nil && k <= b.ended
+}
+
+// cutOff says why the body was cut off inside its current line, and what
+// to do. An answer cut off by the server's read timeout is given
+// time to go out (answerLate).
+func (b *lineBody) cutOff(w http.ResponseWriter) error {
+	if _, ok := errors.AsType[*http.MaxBytesError](b.err); ok {
+		return fmt.Errorf("the request is larger than %d bytes; send the rest in another", MaxVerifyBody)
+	}
+	if errors.Is(b.err, os.ErrDeadlineExceeded) {
+		answerLate(w)
+		return errors.New("the request was cut off before this line's end: the server's read timeout, which counts from the request's start, passed with the body still coming; send this line and those after it in another request, and a long batch as several")
+	}
+	return fmt.Errorf("the request was cut off before this line's end (%v); send this line and those after it again", b.err)
 }
