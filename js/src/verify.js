@@ -144,14 +144,27 @@ async function moduleOf(wasm) {
   return WebAssembly.compile(wasm);
 }
 
-// toBytes gives a replay as UTF-8 bytes: a string encoded, bytes as they
-// are (a Uint8Array, an ArrayBuffer or any view of one).
-function toBytes(input) {
+// toBytes gives a replay (or what names) as UTF-8 bytes: a string
+// encoded, bytes as they are (a Uint8Array, an ArrayBuffer or any view of
+// one). Anything else is a TypeError that says what was given and, for
+// the usual mistakes, what to give instead.
+function toBytes(input, what = 'a replay') {
   if (typeof input === 'string') return encoder.encode(input);
   if (input instanceof Uint8Array) return input;
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
-  throw new TypeError('a replay is a string or bytes (a Uint8Array, an ArrayBuffer or a view of one)');
+  let given = input === null ? 'null' : Array.isArray(input) ? 'an array' : typeof input === 'object' ? 'an object' : `a ${typeof input}`;
+  if (input !== null && typeof input === 'object' && typeof input.arrayBuffer === 'function') {
+    // A File from an <input type="file">, a Blob, a fetch Response: read
+    // asynchronously, which a verifier's call is not.
+    given += ' to be read (a Blob, a File or a Response): give await it.arrayBuffer() or await it.text()';
+  } else if (input !== null && typeof input === 'object' && what === 'a replay') {
+    given += ": give its JSON text, JSON.stringify(replay) (a Recorder's toJSONLine(), not its replay())";
+  } else if (input !== null && typeof input === 'object' && what === 'a JSON Lines batch') {
+    given += ": give the lines' text, JSON.stringify(replay) + '\\n' for each (a Recorder's toJSONLine())";
+  }
+  const text = what === 'a replay' ? 'text (YAML or JSON)' : what === 'a profile' ? 'text (YAML)' : 'text';
+  throw new TypeError(`${what} is ${text} or its UTF-8 bytes (a Uint8Array, an ArrayBuffer or a view of one), not ${given}`);
 }
 
 // Verifier is a started module. Its calls are synchronous and one at a
@@ -221,7 +234,7 @@ export class Verifier {
     this.#endStream();
     const x = this.#x;
     const n = encoder.encode(String(file));
-    const data = toBytes(yaml);
+    const data = toBytes(yaml, 'a profile');
     const p = x.input(n.length + data.length);
     const mem = new Uint8Array(x.memory.buffer, p, n.length + data.length);
     mem.set(n);
@@ -250,7 +263,7 @@ export class Verifier {
   // array of verdicts.
   verifyLines(input, { name = 'stdin', strict = false, output = 'object' } = {}) {
     this.#endStream();
-    const data = toBytes(input);
+    const data = toBytes(input, 'a JSON Lines batch');
     return this.#call(this.#x.verifyLines, name, data, strict, output);
   }
 
@@ -267,7 +280,7 @@ export class Verifier {
       open: true,
       push(chunk) {
         if (!s.open) throw new Error('the stream is ended');
-        const data = toBytes(chunk);
+        const data = toBytes(chunk, 'a chunk of JSON Lines');
         x.setStrict(strict ? 1 : 0);
         const p = x.input(data.length);
         new Uint8Array(x.memory.buffer, p, data.length).set(data);

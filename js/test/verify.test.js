@@ -128,6 +128,27 @@ test('strings, bytes and buffers give the same verdict, in every output', () => 
   assert.throws(() => v.verify(text, { output: 'xml' }), TypeError);
 });
 
+// The usual mistakes: the Recorder's replay() object where its JSON text
+// goes, a File or a Response not yet read, an array of replays. Each
+// throws a TypeError that says what was given and what to give (before:
+// "a replay is a string or bytes (...)", whatever was given).
+test('what is not text or bytes throws a TypeError saying what to give instead', () => {
+  const rec = new Recorder({ profile: 'tile-merge', seed: '7' });
+  const claim = { score: 0, maxTile: 4 };
+  assert.equal(v.verify(rec.toJSONLine(claim)).valid, true);
+  const cases = [
+    [() => v.verify(rec.replay(claim)), /^a replay is text \(YAML or JSON\) or its UTF-8 bytes .*, not an object: give its JSON text, JSON\.stringify\(replay\) \(a Recorder's toJSONLine\(\), not its replay\(\)\)$/],
+    [() => v.verify(new Blob([rec.toJSONLine(claim)])), /, not an object to be read \(a Blob, a File or a Response\): give await it\.arrayBuffer\(\) or await it\.text\(\)$/],
+    [() => v.verify(new Response(rec.toJSONLine(claim))), /await it\.arrayBuffer\(\)/],
+    [() => v.verify(42), /^a replay is text \(YAML or JSON\) or its UTF-8 bytes .*, not a number$/],
+    [() => v.verify(null), /, not null$/],
+    [() => v.verifyLines([rec.replay(claim)]), /^a JSON Lines batch is text or its UTF-8 bytes .*, not an array: give the lines' text, JSON\.stringify\(replay\) \+ '\\n' for each/],
+    [() => v.stream().push({}), /^a chunk of JSON Lines is text or .*, not an object$/],
+    [() => v.addProfile({ name: 'x' }), /^a profile is text \(YAML\) or .*, not an object$/],
+  ];
+  for (const [f, message] of cases) assert.throws(f, (e) => e instanceof TypeError && message.test(e.message), String(f));
+});
+
 test('a JSON Lines batch: names, blank lines, lines that are not replays', () => {
   const good = JSON.stringify(JSON.parse(execFileSync(process.execPath, [new URL('js/examples/record.mjs', root).pathname, '--games', '1', '--seed', 'b'], { encoding: 'utf8' })));
   const vds = verifyLines(`${good}\n\n  \nnot json\r\n[1]\n${good}\r\n{`, { name: 'batch' });
