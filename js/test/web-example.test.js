@@ -125,6 +125,39 @@ test('a game submitted twice at once is verified and scored once', async () => {
   assert.equal((await scores()).filter((e) => e.id === g.id).length, 1, 'the game is on the leaderboard once');
 });
 
+// The mistakes a page's developer makes, each refused before the
+// verifier with what to send instead, the game left open: the Recorder's
+// replay() object given to fetch (sent as "[object Object]"), pretty
+// JSON (before: 422, "not of game"), YAML, and a field not as the game
+// gave it, named (before: "its seed, seedCommitment, profile
+// (tile-merge) or rules (1) differ", whichever it was).
+test('a submission refused says what is wrong and what to send, and the game stays open', async () => {
+  const g = await newGame();
+  const line = await empty(g);
+  const replay = JSON.parse(line);
+  const how = "send the replay as one line of JSON, as the kit's Recorder writes it (toJSONLine())";
+  const cases = [
+    [String(replay), 400, `the body is "[object Object]", an object sent as text: ${how}, or JSON.stringify(replay)`],
+    [JSON.stringify(replay, null, 2), 400, `the replay is on several lines: ${how}`],
+    [`profile: ${g.profile}\nseed: "${g.seed}"\n`, 400, `the replay is on several lines: ${how}`],
+    ['profile: tile-merge', 400, new RegExp(`^the replay is not one line of JSON \\(.+\\): ${how.replace(/[()]/g, '\\$&')}; YAML, or JSON over several lines, is not taken here$`)],
+    ['[1,2]', 400, `the replay is not a JSON object: ${how}`],
+    [JSON.stringify({ ...replay, profile: 'tile_merge' }), 422, `the replay is not of game ${g.id}, by its profile (${g.profile} for this game): send the seed, seedCommitment, profile and rules as POST /api/games gave them`],
+    [JSON.stringify({ ...replay, rules: undefined, seed: 'mine' }), 422, `the replay is not of game ${g.id}, by its seed, no rules (${g.rules} for this game): send the seed, seedCommitment, profile and rules as POST /api/games gave them`],
+    [JSON.stringify({ ...replay, seedCommitment: undefined }), 422, /, by no seedCommitment: /],
+  ];
+  for (const [body, status, message] of cases) {
+    const r = await post(base, g.id, body);
+    const { error } = await r.json();
+    assert.equal(r.status, status, `${body}: ${error}`);
+    if (typeof message === 'string') assert.equal(error, message, body);
+    else assert.match(error, message, body);
+  }
+  const r = await post(base, g.id, line);
+  assert.equal(r.status, 200);
+  assert.equal((await r.json()).valid, true, 'the game stayed open through the refusals');
+});
+
 test('a flood of new games does not lock players out, and the leaderboard stays bounded', async () => {
   // 10,000 open games is the example's bound: past it the oldest open game
   // gives its place, so a new game is never refused.

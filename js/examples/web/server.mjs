@@ -319,20 +319,37 @@ async function submit(req, res, id) {
   // Another request may have submitted the game while this one's body
   // came in: one submission a game.
   if (games.get(id) !== game) return send(res, 404, { error: 'no open game with this id' });
+  // What to send, for the messages of a body that is not it.
+  const how = "send the replay as one line of JSON, as the kit's Recorder writes it (toJSONLine())";
+  if (line.startsWith('[object ')) {
+    // fetch's body given the replay object, which it sends as its
+    // String(): "[object Object]".
+    return send(res, 400, { error: `the body is "${line.slice(0, 40)}", an object sent as text: ${how}, or JSON.stringify(replay)` });
+  }
+  if (line.includes('\n')) {
+    // JSON.parse takes an object over several lines, the verifier's
+    // JSON Lines one line a replay.
+    return send(res, 400, { error: `the replay is on several lines: ${how}` });
+  }
   let replay;
   try {
     replay = JSON.parse(line);
-  } catch {
-    return send(res, 400, { error: 'the replay is not one line of JSON' });
+  } catch (e) {
+    return send(res, 400, { error: `the replay is not one line of JSON (${e.message.slice(0, 100)}): ${how}; YAML, or JSON over several lines, is not taken here` });
   }
   if (replay === null || typeof replay !== 'object' || Array.isArray(replay)) {
-    return send(res, 400, { error: 'the replay is not a JSON object' });
+    return send(res, 400, { error: `the replay is not a JSON object: ${how}` });
   }
   // The replay must be of the game this server started: its seed, its
   // commitment, its rules. Anything else is a game the player chose.
-  if (replay.seed !== game.seed || replay.seedCommitment !== game.seedCommitment ||
-      replay.profile !== PROFILE || replay.rules !== RULES || line.includes('\n')) {
-    return send(res, 422, { error: `the replay is not of game ${id}: its seed, seedCommitment, profile (${PROFILE}) or rules (${RULES}) differ` });
+  // The message names what differs or is missing, and what the game has
+  // for the profile and rules (the seed and its commitment the page was
+  // given: a player's page has them, a developer's bug is in them).
+  const expect = { seed: game.seed, seedCommitment: game.seedCommitment, profile: PROFILE, rules: RULES };
+  const differ = Object.keys(expect).filter((k) => replay[k] !== expect[k]).map((k) =>
+    `${replay[k] === undefined ? 'no' : 'its'} ${k}${k === 'profile' || k === 'rules' ? ` (${expect[k]} for this game)` : ''}`);
+  if (differ.length > 0) {
+    return send(res, 422, { error: `the replay is not of game ${id}, by ${differ.join(', ')}: send the seed, seedCommitment, profile and rules as POST /api/games gave them` });
   }
   games.delete(id); // one submission a game, valid or not
   // The verdict `tileproof verify --json -` gives the line, named as there.
