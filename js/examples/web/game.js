@@ -67,6 +67,12 @@ async function submit() {
     game.sent = false; // the server kept the game open: Submit sends it again
     throw new Error(verdict.error);
   }
+  if (res.status !== 200) {
+    // Refused before the verifier: no verdict. A 400, 413 or 422 leaves
+    // the game open (Submit sends it again); a 404 is a game closed.
+    game.sent = res.status === 404;
+    throw new Error(`the server refused the replay (${res.status}): ${verdict.error}`);
+  }
   $('verdict').textContent = verdict.valid
     ? `Verified: ${verdict.proved}. Stored as sha256 ${verdict.sha256}.`
     : `Not verified: ${verdict.reason || verdict.error}`;
