@@ -21,18 +21,39 @@ import { parseArgs } from 'node:util';
 import { join, extname, basename, dirname, isAbsolute, relative, sep } from 'node:path';
 import { loadVerifier } from '../src/verify.js';
 
-const { values: flags, positionals: args } = parseArgs({
-  allowPositionals: true,
-  options: { strict: { type: 'boolean', default: false }, profile: { type: 'string', multiple: true, default: [] } },
-});
+const USAGE = 'usage: node verify.mjs [--strict] [--profile FILE]... FILE|DIR|-...\n';
+let flags, args;
+try {
+  ({ values: flags, positionals: args } = parseArgs({
+    allowPositionals: true,
+    options: { strict: { type: 'boolean', default: false }, profile: { type: 'string', multiple: true, default: [] }, help: { type: 'boolean', short: 'h' } },
+  }));
+} catch (e) {
+  // A usage error, exit status 2 as the command's (before: node's stack
+  // trace, exit status 1).
+  process.stderr.write(`verify.mjs: ${e.message}\n${USAGE}`);
+  process.exit(2);
+}
+if (flags.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 if (args.length === 0) {
-  process.stderr.write('usage: node verify.mjs [--strict] [--profile FILE]... FILE|DIR|-...\n');
+  process.stderr.write(USAGE);
   process.exit(2);
 }
 
 // TILEPROOF_KIT_WASM names a module to load instead of dist/verifier.wasm
 // (the differential test's fresh build).
-const verifier = await loadVerifier({ wasm: process.env.TILEPROOF_KIT_WASM || undefined });
+let verifier;
+try {
+  verifier = await loadVerifier({ wasm: process.env.TILEPROOF_KIT_WASM || undefined });
+} catch (e) {
+  // The module not built, or not a module: exit status 2, as a replay
+  // that cannot be read (before: node's stack trace, exit status 1).
+  process.stderr.write(`verify.mjs: cannot load the verifier: ${e.message}\n`);
+  process.exit(2);
+}
 for (const file of flags.profile) {
   try {
     verifier.addProfile(await readFile(file), { file });

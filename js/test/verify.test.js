@@ -286,3 +286,29 @@ test('a kit whose module is not built says to build it', async (t) => {
   await assert.rejects(copy.loadVerifier(), /^Error: the verifier's module is not built \(npm run build in the kit makes dist\/verifier\.wasm\): ENOENT/);
   await assert.rejects(copy.loadVerifier({ wasm: join(dir, 'nosuch.wasm') }), { code: 'ENOENT' }, 'a module named is the caller\'s: its error as it is');
 });
+
+// examples/verify.mjs answers a usage error, and a verifier it cannot
+// load, as the command does: a line saying why, exit status 2 (before:
+// node's stack trace, exit status 1).
+test('verify.mjs: a usage error or a module it cannot load is exit status 2, saying why', () => {
+  const script = new URL('../examples/verify.mjs', import.meta.url).pathname;
+  const run = (args, env = {}) => {
+    try {
+      const stdout = execFileSync(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: 'pipe', encoding: 'utf8' });
+      return { status: 0, stdout, stderr: '' };
+    } catch (e) {
+      return { status: e.status, stdout: e.stdout, stderr: e.stderr };
+    }
+  };
+  const usage = 'usage: node verify.mjs [--strict] [--profile FILE]... FILE|DIR|-...\n';
+  let r = run(['--bogus', 'x.yaml']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /^verify\.mjs: Unknown option '--bogus'.*\nusage: node verify\.mjs /);
+  r = run([]);
+  assert.deepEqual([r.status, r.stderr], [2, usage]);
+  r = run(['--help']);
+  assert.deepEqual([r.status, r.stdout], [0, usage]);
+  r = run([new URL('minimal.yaml', corpus).pathname], { TILEPROOF_KIT_WASM: '/nonexistent/verifier.wasm' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /^verify\.mjs: cannot load the verifier: ENOENT/);
+});
