@@ -80,7 +80,7 @@ async function load(browser, served) {
     proc.kill();
     await new Promise((resolve) => (proc.exitCode !== null ? resolve() : proc.once('exit', resolve)));
     server.close();
-    await rm(profile, { recursive: true, force: true });
+    await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }); // Chromium's helpers may still be writing
   }
 }
 
@@ -177,6 +177,6 @@ test('the game page shows a refused submission as refused, and sends it again', 
     proc.kill();
     await new Promise((resolve) => (proc.exitCode !== null ? resolve() : proc.once('exit', resolve)));
     server.close();
-    await rm(profile, { recursive: true, force: true });
+    await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }); // Chromium's helpers may still be writing
   }
 });
