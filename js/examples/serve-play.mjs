@@ -66,8 +66,9 @@ async function play(o, i, pick) {
   return g.toJSONLine();
 }
 
+let o; // the options
+
 async function main() {
-  let o;
   try {
     o = options();
   } catch (e) {
@@ -81,6 +82,11 @@ async function main() {
 }
 
 main().catch((e) => {
-  process.stderr.write(`serve-play.mjs: ${e.message}\n`);
+  // fetch's own failure, the server not reached, is a TypeError saying
+  // only "fetch failed": say where, and why (its cause).
+  const why = e instanceof TypeError && e.message === 'fetch failed'
+    ? `cannot reach ${o.url} (${e.cause?.code || e.cause?.message || e.message}): is tileproof serve running there? (--url names another)`
+    : e.message;
+  process.stderr.write(`serve-play.mjs: ${why}\n`);
   process.exit(1);
 });

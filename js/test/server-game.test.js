@@ -289,3 +289,21 @@ test('the server\'s refusals are ServerErrors, and change nothing of the game', 
   assert.equal(verdict.valid, true);
   assert.equal(verdict.thinkTimes.sealed, true);
 });
+
+// examples/serve-play.mjs names the server it cannot reach, and why
+// (before: "serve-play.mjs: fetch failed", fetch's own TypeError).
+test('serve-play.mjs: a server not reached is named, with why', async () => {
+  const net = await import('node:net');
+  const port = await new Promise((resolve) => {
+    const l = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = l.address();
+      l.close(() => resolve(port)); // a port with no server now
+    });
+  });
+  const script = fileURLToPath(new URL('../examples/serve-play.mjs', import.meta.url));
+  const url = `http://127.0.0.1:${port}`;
+  const { code, stderr } = await new Promise((resolve) => execFile(process.execPath, [script, '--url', url, '--seed', 'x', '--games', '1'],
+    (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stderr })));
+  assert.equal(code, 1);
+  assert.equal(stderr, `serve-play.mjs: cannot reach ${url} (ECONNREFUSED): is tileproof serve running there? (--url names another)\n`);
+});
