@@ -211,8 +211,10 @@ export class Verifier {
     throw new TypeError(`output: ${output}: give 'object', 'text' or 'bytes'`);
   }
 
-  #endStream() {
-    if (this.#stream) this.#stream.end();
+  // endStream ends the open stream, if any, before another call, by,
+  // uses the module: that stream's push and end then throw, saying so.
+  #endStream(by) {
+    if (this.#stream) this.#stream.interrupt(by);
   }
 
   // warm builds what the verifier builds on first use (the profiles read,
@@ -221,7 +223,7 @@ export class Verifier {
   // the first replay after it costs no more than the next. A server calls
   // it after loadVerifier; a page that verifies one replay need not.
   warm() {
-    this.#endStream();
+    this.#endStream('warm()');
     this.#x.warm();
   }
 
@@ -231,7 +233,7 @@ export class Verifier {
   // under it. It throws an Error with the command's message for a
   // profile the command would refuse.
   addProfile(yaml, { file = 'profile.yaml' } = {}) {
-    this.#endStream();
+    this.#endStream('addProfile()');
     const x = this.#x;
     const n = encoder.encode(String(file));
     const data = toBytes(yaml, 'a profile');
@@ -248,7 +250,7 @@ export class Verifier {
   // file name that is not UTF-8), strict (as --strict), output ('object',
   // the default: the verdict; 'text': its --json line; 'bytes').
   verify(input, { name = 'replay', strict = false, output = 'object' } = {}) {
-    this.#endStream();
+    this.#endStream('verify()');
     let data = toBytes(input);
     if (data.length > MAX_REPLAY + 1) data = data.subarray(0, MAX_REPLAY + 1); // enough to be refused as too large
     const r = this.#call(this.#x.verify, name, data, strict, output);
@@ -262,7 +264,7 @@ export class Verifier {
   // options as verify's, name 'stdin' unless given; 'object' gives an
   // array of verdicts.
   verifyLines(input, { name = 'stdin', strict = false, output = 'object' } = {}) {
-    this.#endStream();
+    this.#endStream('verifyLines()');
     const data = toBytes(input, 'a JSON Lines batch');
     return this.#call(this.#x.verifyLines, name, data, strict, output);
   }
@@ -270,16 +272,31 @@ export class Verifier {
   // stream opens a JSON Lines batch given a chunk at a time, as `verify -`
   // reads stdin: push(chunk) gives the verdicts of the lines the chunk
   // completes, end() those of a last line without its end. Options as
-  // verifyLines'. One stream is open at a time.
+  // verifyLines'. One stream is open at a time on a verifier: any other
+  // call on it (verify, verifyLines, stream, warm, addProfile) ends the
+  // open stream first, and that stream's push and end then throw an
+  // Error that says which call ended it (a line it had begun is lost;
+  // before, push said only "the stream is ended" and end gave nothing):
+  // a server that streams several requests at once loads a verifier for
+  // each.
   stream({ name = 'stdin', strict = false, output = 'object' } = {}) {
-    this.#endStream();
+    this.#endStream('stream()');
     const x = this.#x;
     this.#call(x.streamStart, name, new Uint8Array(0), strict, output);
     const self = this;
+    let ended = ''; // why push and end throw: another call ended the stream
+    const finish = () => {
+      s.open = false;
+      self.#stream = null;
+      x.setStrict(strict ? 1 : 0);
+      x.streamEnd();
+      return self.#out(output);
+    };
     const s = {
       open: true,
       push(chunk) {
-        if (!s.open) throw new Error('the stream is ended');
+        if (ended) throw new Error(ended);
+        if (!s.open) throw new Error('the stream is ended: its end() was called');
         const data = toBytes(chunk, 'a chunk of JSON Lines');
         x.setStrict(strict ? 1 : 0);
         const p = x.input(data.length);
@@ -288,15 +305,18 @@ export class Verifier {
         return self.#out(output);
       },
       end() {
+        if (ended) throw new Error(ended);
         if (!s.open) return output === 'object' ? [] : output === 'text' ? '' : new Uint8Array(0);
-        s.open = false;
-        self.#stream = null;
-        x.setStrict(strict ? 1 : 0);
-        x.streamEnd();
-        return self.#out(output);
+        return finish();
       },
     };
-    this.#stream = s;
+    this.#stream = {
+      interrupt(by) {
+        finish();
+        ended = `the stream is ended: ${by} on the same verifier ended it, and a line it had begun and not ended is lost ` +
+          '(a verifier has one stream open at a time, and its other calls end it: a server that streams several requests at once loads a verifier for each)';
+      },
+    };
     return s;
   }
 }

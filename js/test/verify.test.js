@@ -312,3 +312,33 @@ test('verify.mjs: a usage error or a module it cannot load is exit status 2, say
   assert.equal(r.status, 2);
   assert.match(r.stderr, /^verify\.mjs: cannot load the verifier: ENOENT/);
 });
+
+// A verifier has one stream open at a time: another call on it ends the
+// open stream, whose push and end then throw, naming the call and what
+// to do (before: push threw "the stream is ended", and end gave nothing,
+// the begun line's verdict lost without a word: a server streaming two
+// requests at once, or verifying one replay while streaming, lost lines).
+test('a stream ended by another call on its verifier says so on push and end', async () => {
+  const w = await loadVerifier();
+  const line = '{"profile":"tile-merge","seed":"7","moves":"","claim":{"score":0,"maxTile":4,"moves":0}}\n';
+  const calls = [
+    ['stream()', () => w.stream()],
+    ['verify()', () => w.verify(line)],
+    ['verifyLines()', () => w.verifyLines(line)],
+    ['warm()', () => w.warm()],
+    ['addProfile()', () => { try { w.addProfile('name: x'); } catch {} }],
+  ];
+  for (const [by, call] of calls) {
+    const s = w.stream({ name: 'a' });
+    assert.deepEqual(s.push(line + line.slice(0, 30)).map((v) => [v.name, v.valid]), [['a:1', true]]);
+    call();
+    const why = new RegExp(`^Error: the stream is ended: ${by.replace(/[()]/g, '\\$&')} on the same verifier ended it, and a line it had begun and not ended is lost \\(a verifier has one stream open at a time, .* loads a verifier for each\\)$`);
+    assert.throws(() => s.push(line.slice(30)), why, by);
+    assert.throws(() => s.end(), why, by);
+  }
+  const s = w.stream({ name: 'b' });
+  assert.deepEqual(s.push(line).map((v) => v.name), ['b:1']);
+  assert.deepEqual(s.end(), []);
+  assert.deepEqual(s.end(), [], 'a stream ended by its own end() ends quietly again');
+  assert.throws(() => s.push(line), /^Error: the stream is ended: its end\(\) was called$/);
+});
