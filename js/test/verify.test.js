@@ -342,3 +342,25 @@ test('a stream ended by another call on its verifier says so on push and end', a
   assert.deepEqual(s.end(), [], 'a stream ended by its own end() ends quietly again');
   assert.throws(() => s.push(line), /^Error: the stream is ended: its end\(\) was called$/);
 });
+
+// wasm/build.mjs (npm run build, npm test's first step) without Go, or
+// with a build that fails, says so in a line and what to do, exit status
+// 2 and 1 (before: node's stack trace of "spawnSync go ENOENT", exit 1).
+test('npm run build without Go, or with a failing build, says so in a line', () => {
+  const script = new URL('../wasm/build.mjs', import.meta.url).pathname;
+  const run = (env) => {
+    try {
+      execFileSync(process.execPath, [script, '/nonexistent/verifier.wasm'], { env: { ...process.env, ...env }, stdio: 'pipe', encoding: 'utf8' });
+      return { status: 0, stderr: '' };
+    } catch (e) {
+      return { status: e.status, stderr: e.stderr };
+    }
+  };
+  assert.deepEqual(run({ PATH: '/nonexistent' }), {
+    status: 2,
+    stderr: "build.mjs: no go on PATH: the verifier is built from the repository's Go source, with the Go that go.mod names or later (https://go.dev/dl/); then npm run build again\n",
+  });
+  const r = run({ GOFLAGS: '-mod=bogus' }); // go refuses at once, before building
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /\nbuild\.mjs: go build failed \(exit status 1\); its messages are above\n$/);
+});
