@@ -12,6 +12,11 @@ import (
 	"time"
 )
 
+// timeout is the read and write timeouts of the servers of these tests:
+// long enough that a busy machine does not stall a request's head past
+// it, short enough for a test.
+const timeout = time.Second
+
 // newTimedServer starts a server whose read and write timeouts are d, as
 // tileproof serve's are 30 s, and returns its address.
 func newTimedServer(t *testing.T, d time.Duration) string {
@@ -57,20 +62,23 @@ func slowRequest(t *testing.T, addr, path, ctype string, length int, sent string
 // 400 "reading the request: read tcp 127.0.0.1:8048->...: i/o timeout",
 // when the answer got out before the write timeout at all).
 func TestReadTimeoutAnswered(t *testing.T) {
-	addr := newTimedServer(t, 300*time.Millisecond)
+	addr := newTimedServer(t, timeout)
 	for _, c := range []struct{ path, ctype, what string }{
 		{"/api/verify", "application/json", "the replay"},
 		{"/api/verify", "application/yaml", "the replay"},
 		{"/api/games/tile-merge/action", "application/json", "the request"},
 	} {
-		resp, body := slowRequest(t, addr, c.path, c.ctype, 1000, `{"profile":`)
-		want := c.what + " did not all come in time: the server's read timeout"
-		if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(body, want) || !strings.Contains(body, "send it again") {
-			t.Errorf("%s as %s, its body stalled: %d %s, want 408 with %q", c.path, c.ctype, resp.StatusCode, body, want)
-		}
-		if !resp.Close {
-			t.Errorf("%s as %s, its body stalled: the connection is kept open, its body unread", c.path, c.ctype)
-		}
+		t.Run(c.path+" "+c.ctype, func(t *testing.T) {
+			t.Parallel()
+			resp, body := slowRequest(t, addr, c.path, c.ctype, 1000, `{"profile":`)
+			want := c.what + " did not all come in time: the server's read timeout"
+			if resp.StatusCode != http.StatusRequestTimeout || !strings.Contains(body, want) || !strings.Contains(body, "send it again") {
+				t.Errorf("its body stalled: %d %s, want 408 with %q", resp.StatusCode, body, want)
+			}
+			if !resp.Close {
+				t.Errorf("its body stalled: the connection is kept open, its body unread")
+			}
+		})
 	}
 }
 
@@ -81,27 +89,30 @@ func TestReadTimeoutAnswered(t *testing.T) {
 // (malformed: "invalid JSON"), or, the write timeout passed too, the
 // answer ended with no verdict of it: a batch cut short looked whole.
 func TestVerifyLinesReadTimeout(t *testing.T) {
-	addr := newTimedServer(t, 300*time.Millisecond)
+	addr := newTimedServer(t, timeout)
 	line := `{"profile":"tile-merge","seed":"7","moves":"","claim":{"score":0,"maxTile":4,"moves":0}}` + "\n"
 	for _, c := range []struct{ name, sent string }{
 		{"inside a line", line + `{"profile":"tile-merge",`},
 		{"at a line's start", line + line},
 	} {
-		resp, body := slowRequest(t, addr, "/api/verify", "application/jsonl", 10000, c.sent)
-		lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
-		cut := strings.Count(c.sent, "\n") + 1
-		if resp.StatusCode != 200 || len(lines) != cut {
-			t.Fatalf("%s: %d, %d verdicts, want %d:\n%s", c.name, resp.StatusCode, len(lines), cut, body)
-		}
-		for i, l := range lines[:cut-1] {
-			if !strings.HasPrefix(l, fmt.Sprintf(`{"name":"request:%d","valid":true,`, i+1)) {
-				t.Errorf("%s: verdict %d: %s", c.name, i+1, l)
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			resp, body := slowRequest(t, addr, "/api/verify", "application/jsonl", 10000, c.sent)
+			lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+			cut := strings.Count(c.sent, "\n") + 1
+			if resp.StatusCode != 200 || len(lines) != cut {
+				t.Fatalf("%d, %d verdicts, want %d:\n%s", resp.StatusCode, len(lines), cut, body)
 			}
-		}
-		want := fmt.Sprintf(`{"name":"request:%d","valid":false,"reason":"malformed","error":"request:%d: the request was cut off before this line's end: the server's read timeout`, cut, cut)
-		if last := lines[cut-1]; !strings.HasPrefix(last, want) || !strings.Contains(last, "send this line and those after it in another request") {
-			t.Errorf("%s: the last verdict: %s\nwant one beginning %s", c.name, last, want)
-		}
+			for i, l := range lines[:cut-1] {
+				if !strings.HasPrefix(l, fmt.Sprintf(`{"name":"request:%d","valid":true,`, i+1)) {
+					t.Errorf("verdict %d: %s", i+1, l)
+				}
+			}
+			want := fmt.Sprintf(`{"name":"request:%d","valid":false,"reason":"malformed","error":"request:%d: the request was cut off before this line's end: the server's read timeout`, cut, cut)
+			if last := lines[cut-1]; !strings.HasPrefix(last, want) || !strings.Contains(last, "send this line and those after it in another request") {
+				t.Errorf("the last verdict: %s\nwant one beginning %s", last, want)
+			}
+		})
 	}
 }
 
