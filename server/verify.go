@@ -8,8 +8,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/tileproof/tileproof/replay"
 	"github.com/tileproof/tileproof/replay/jsonl"
@@ -116,43 +114,33 @@ func (s *Server) verifyLines(w http.ResponseWriter, r *http.Request) {
 	// which may wait: also when the body has the start of the next line
 	// and not its end.
 	jsonl.Read("request", in, MaxVerifyReplay, func(l replay.Input) bool {
+		// The request's context ends when the client goes, and when its
+		// body fails (jsonl.Read gives the line it failed in that error):
+		// the lines that ended before are answered all the same.
+		var gone <-chan struct{}
+		if in.err == nil {
+			if r.Context().Err() != nil {
+				return false // the client has gone
+			}
+			gone = r.Context().Done()
+		}
 		var vd replay.Verdict
-		if in.err != nil && !in.whole(l.Name) {
-			// The body failed inside this line: the line is not
-			// verified (its start alone would be malformed), and the
-			// batch ends with a verdict of this line saying why (before,
-			// its start was verified as a whole line, and a read timeout
-			// ended the answer with no word of why).
-			if !errors.Is(l.Err, in.err) {
-				return true // the line's start; the failure's own turn comes next
+		switch n++; {
+		case n > MaxVerifyLines:
+			vd = jsonl.Unreadable(l.Name, fmt.Errorf("more than %d replays in one request; send the rest in another", MaxVerifyLines))
+		case l.Err != nil && in.err != nil && errors.Is(l.Err, in.err):
+			vd = jsonl.Unreadable(l.Name, cutOff(w, l.Err))
+		case l.Err != nil:
+			vd = jsonl.Unreadable(l.Name, l.Err)
+		default:
+			// A place among the verifying, for this line only: the
+			// request holds none while its next line comes in.
+			select {
+			case s.verifying <- struct{}{}:
+			case <-gone:
+				return false
 			}
-			vd = jsonl.Unreadable(l.Name, in.cutOff(w))
-		} else {
-			// The request's context ends when the client goes, and when
-			// its body fails: the lines that ended before are answered
-			// all the same.
-			var gone <-chan struct{}
-			if in.err == nil {
-				if r.Context().Err() != nil {
-					return false // the client has gone
-				}
-				gone = r.Context().Done()
-			}
-			switch n++; {
-			case n > MaxVerifyLines:
-				vd = jsonl.Unreadable(l.Name, fmt.Errorf("more than %d replays in one request; send the rest in another", MaxVerifyLines))
-			case l.Err != nil:
-				vd = jsonl.Unreadable(l.Name, l.Err)
-			default:
-				// A place among the verifying, for this line only: the
-				// request holds none while its next line comes in.
-				select {
-				case s.verifying <- struct{}{}:
-				case <-gone:
-					return false
-				}
-				vd = s.verifyHeld(l.Name, l.Data)
-			}
+			vd = s.verifyHeld(l.Name, l.Data)
 		}
 		line = jsonl.AppendVerdict(line[:0], vd)
 		if _, err := out.Write(line); err != nil {
@@ -171,43 +159,33 @@ func (s *Server) verifyHeld(name string, data []byte) replay.Verdict {
 }
 
 // lineBody is a JSON Lines request's body: it writes out the answer so
-// far (flush) before each read of more of it, and keeps what the reader
-// of the lines cannot say, how many lines the body has ended and the
-// error that cut it off, if any.
+// far (flush) before each read of more of it, and keeps the error that
+// cut it off, if any.
 type lineBody struct {
 	r     io.Reader
 	flush func()
-	ended int   // the newlines read: the lines ended
 	err   error // the read's error other than io.EOF: the body cut off
 }
 
 func (b *lineBody) Read(p []byte) (int, error) {
 	b.flush()
 	n, err := b.r.Read(p)
-	b.ended += bytes.Count(p[:n], []byte{'\n'})
 	if err != nil && err != io.EOF {
 		b.err = err
 	}
 	return n, err
 }
 
-// whole says whether the line named name (request:LINE) ended before the
-// body was cut off.
-func (b *lineBody) whole(name string) bool {
-	k, err := strconv.Atoi(name[strings.LastIndexByte(name, ':')+1:])
-	return err == nil && k <= b.ended
-}
-
-// cutOff says why the body was cut off inside its current line, and what
-// to do. An answer cut off by the server's read timeout is given
+// cutOff says why the body was cut off, by err, inside its current line,
+// and what to do. An answer cut off by the server's read timeout is given
 // time to go out (answerLate).
-func (b *lineBody) cutOff(w http.ResponseWriter) error {
-	if _, ok := errors.AsType[*http.MaxBytesError](b.err); ok {
+func cutOff(w http.ResponseWriter, err error) error {
+	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		return fmt.Errorf("the request is larger than %d bytes; send the rest in another", MaxVerifyBody)
 	}
-	if errors.Is(b.err, os.ErrDeadlineExceeded) {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
 		answerLate(w)
 		return errors.New("the request was cut off before this line's end: the server's read timeout, which counts from the request's start, passed with the body still coming; send this line and those after it in another request, and a long batch as several")
 	}
-	return fmt.Errorf("the request was cut off before this line's end (%v); send this line and those after it again", b.err)
+	return fmt.Errorf("the request was cut off before this line's end (%v); send this line and those after it again", err)
 }

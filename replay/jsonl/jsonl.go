@@ -67,7 +67,8 @@ var errNotObject = errors.New("not a JSON object: a line of a JSON Lines batch i
 // bytes, its end included, handed out as soon as it passes the limit,
 // then read to its end and dropped, so that a line with no end, stdin
 // from /dev/zero, gets its verdict; a line that does not start with {;
-// the stream's error). It keeps at most limit bytes of
+// r's error, for the line it failed in, never the line's start as if it
+// were whole). It keeps at most limit bytes of
 // a line and a buffer; the bytes handed to send are valid until it
 // returns. Before a read that may wait for more of r, it calls idle (when
 // not nil), so that a caller can write out what it has buffered. It
@@ -105,6 +106,15 @@ func Read(name string, r io.Reader, limit int, send func(replay.Input) bool, idl
 				}
 			}
 		}
+		if err != nil && err != io.EOF {
+			// r failed inside this line: what came of it is not the line
+			// (verified, a line cut short could pass as a whole one), so
+			// its verdict is the failure's, unless it has one already.
+			if !sent {
+				send(replay.Input{Name: in.Name, Err: err})
+			}
+			return
+		}
 		blank := len(bytes.TrimSpace(data)) == 0
 		switch {
 		case sent:
@@ -119,9 +129,6 @@ func Read(name string, r io.Reader, limit int, send func(replay.Input) bool, idl
 			return
 		}
 		if err != nil {
-			if err != io.EOF {
-				send(replay.Input{Name: in.Name, Err: err})
-			}
 			return
 		}
 	}

@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -189,5 +192,38 @@ func TestReadEndlessLine(t *testing.T) {
 	}, nil)
 	if want := fmt.Sprintf(`[stdin:1 "" line longer than %d bytes stdin:2 "{\"next\":1}" <nil>]`, limit); fmt.Sprint(got) != want {
 		t.Errorf("a long line, then another:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestReadCutOff: a stream that fails inside a line gives that line the
+// failure as its verdict, once, never the line's start as a whole line
+// (a request cut off by a server's read timeout had its last line's
+// start verified, then a second verdict of the same name), and the
+// lines that ended before it as they are.
+func TestReadCutOff(t *testing.T) {
+	cut := errors.New("cut off")
+	for _, tc := range []struct {
+		data string
+		want []string
+	}{
+		{"{\"a\":1}\n{\"b\":", []string{"f:1 {\"a\":1}", "f:2 error cut off"}},
+		{"{\"a\":1}\n", []string{"f:1 {\"a\":1}", "f:2 error cut off"}},
+		{"", []string{"f:1 error cut off"}},
+	} {
+		for _, slow := range []bool{false, true} {
+			r := io.MultiReader(iotestReader(bytes.NewReader([]byte(tc.data)), slow), iotest.ErrReader(cut))
+			var got []string
+			Read("f", r, 1<<10, func(in replay.Input) bool {
+				if in.Err != nil {
+					got = append(got, in.Name+" error "+in.Err.Error())
+				} else {
+					got = append(got, in.Name+" "+string(in.Data))
+				}
+				return true
+			}, nil)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%q (slow %v): %q, want %q", tc.data, slow, got, tc.want)
+			}
+		}
 	}
 }
