@@ -95,6 +95,11 @@ func runFake(mode string) int {
 		out.WriteString(s + "\n")
 		out.Flush()
 	}
+	// The longest refusal's message, made once, not for each request.
+	var longMessage string
+	if name == "long-refusal" {
+		longMessage = strings.Repeat("\U0001F600", protocol.MaxMessageLength)
+	}
 	var pending []struct {
 		id int
 		op string
@@ -149,7 +154,7 @@ func runFake(mode string) int {
 		case "word":
 			say(fmt.Sprintf(`{"id":%d,"ok":false,"error":%q,"message":"as asked"}`, req.ID, arg))
 		case "long-refusal":
-			say(fmt.Sprintf(`{"id":%d,"ok":false,"error":"illegal-move","message":"%s"}`, req.ID, strings.Repeat("\U0001F600", protocol.MaxMessageLength)))
+			say(fmt.Sprintf(`{"id":%d,"ok":false,"error":"illegal-move","message":"%s"}`, req.ID, longMessage))
 		case "window":
 			pending = append(pending, struct {
 				id int

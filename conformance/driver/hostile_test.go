@@ -74,15 +74,17 @@ func TestPlayAllKeepsLittle(t *testing.T) {
 
 // hostileServer is a server of the API with one game, classic, that
 // refuses every action as illegal-move with reason, and names itself
-// name.
+// name. The refusal is made once, not quoted again for each request
+// (TestPlayAllKeepsLittle's reason is 65,536 emoji, for 256 games).
 func hostileServer(t *testing.T, reason, name string) http.Handler {
 	srv := builtinServer(t)
+	refusal := fmt.Appendf(nil, `{"ok":false,"error":"illegal-move","reason":%q,"legalActions":[]}`, reason)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/api/games":
 			fmt.Fprintf(w, `{"games":["classic"],"server":{"name":%q,"version":"1"}}`, name)
 		case r.Method == "POST":
-			fmt.Fprintf(w, `{"ok":false,"error":"illegal-move","reason":%q,"legalActions":[]}`, reason)
+			w.Write(refusal)
 		default:
 			srv.ServeHTTP(w, r)
 		}
