@@ -735,6 +735,24 @@ func TestBrowserNoConsoleErrors(t *testing.T) {
 	if err := Conformance(&conf, manyProfiles()); err != nil {
 		t.Fatal(err)
 	}
+	// One tab, each page a new document in it, and one listener: what
+	// the console gets while a page is open is that page's subtest's.
+	ctx := tab(t)
+	var mu sync.Mutex
+	var bad []string
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				mu.Lock()
+				bad = append(bad, m.String())
+				mu.Unlock()
+			}
+		}
+	}()
 	for _, p := range []struct {
 		name, html, wait string
 		use              []chromedp.Action[chromedp.Void]
@@ -753,22 +771,6 @@ func TestBrowserNoConsoleErrors(t *testing.T) {
 			chromedp.Click(`#summary a[href="#area-core"]`), chromedp.Click(`#toc a[href="#core/a"]`)}},
 	} {
 		t.Run(p.name, func(t *testing.T) {
-			ctx := tab(t)
-			var mu sync.Mutex
-			var bad []string
-			msgs := chromedp.Console(ctx)
-			go func() {
-				for m, err := range msgs {
-					if err != nil {
-						return
-					}
-					if m.Type == chromedp.ConsoleError || m.IsException() {
-						mu.Lock()
-						bad = append(bad, m.String())
-						mu.Unlock()
-					}
-				}
-			}()
 			file := filepath.Join(t.TempDir(), "page.html")
 			if err := os.WriteFile(file, []byte(p.html), 0o644); err != nil {
 				t.Fatal(err)
@@ -781,7 +783,16 @@ func TestBrowserNoConsoleErrors(t *testing.T) {
 			for _, m := range bad {
 				t.Errorf("the console: %s", m)
 			}
+			bad = nil
 		})
+	}
+	// What a page wrote after its settling, as the next one opened,
+	// still fails the test.
+	do(t, ctx, "settle", chromedp.Navigate("about:blank"), chromedp.Sleep(200*time.Millisecond))
+	mu.Lock()
+	defer mu.Unlock()
+	for _, m := range bad {
+		t.Errorf("the console, after the last page: %s", m)
 	}
 }
 
