@@ -78,7 +78,9 @@ func TestSpawnDistributionCalibrated(t *testing.T) {
 	failures := 0
 	for i := range runs {
 		var res CaseResult
-		spawnDistribution(&Builtin{Seed: fmt.Sprint("calibrate-", i)}, Hello{}, p, &res, alpha)
+		// The profile given, the same rules, not looked up again for
+		// each of the check's games.
+		spawnDistribution(&Builtin{Seed: fmt.Sprint("calibrate-", i), Profiles: []*engine.Profile{p}}, Hello{}, p, &res, alpha)
 		if res.Status.Failed() {
 			failures++
 		}
