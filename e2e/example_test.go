@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -36,25 +37,66 @@ const readExample = `(() => {
 	};
 })()`
 
-// startExample runs the example's server (node js/examples/web/server.mjs)
-// on a free port and returns its address and the file it stores verdicts in.
+// example is the example's server, shared by the tests that use it at
+// the same time (TestExamplePage, TestVerifyPage): a node process, and
+// the module it loads and warms, once for them, not once each. It ends
+// when the last of them ends.
+var example struct {
+	mu          sync.Mutex
+	users       int
+	base, store string
+	stop        func()
+}
+
+// startExample returns the address of the example's server (node
+// js/examples/web/server.mjs on a free port) and the file it stores
+// verdicts in, starting it unless a test under way has; the server is
+// shared (example), and none of its users submits a game but
+// TestExamplePage.
 func startExample(t *testing.T) (base, store string) {
+	t.Helper()
+	example.mu.Lock()
+	defer example.mu.Unlock()
+	if example.users == 0 {
+		example.base, example.store, example.stop = runExample(t)
+	}
+	example.users++
+	t.Cleanup(func() {
+		example.mu.Lock()
+		defer example.mu.Unlock()
+		if example.users--; example.users == 0 {
+			example.stop()
+		}
+	})
+	return example.base, example.store
+}
+
+// runExample starts the example's server on a free port and returns its
+// address, the file it stores verdicts in (in a folder of its own) and
+// the function that ends it and removes the folder.
+func runExample(t *testing.T) (base, store string, stop func()) {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		absent(t, "no node on PATH")
 	}
-	store = filepath.Join(t.TempDir(), "verdicts.jsonl")
+	dir, err := os.MkdirTemp("", "tileproof-example-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	store = filepath.Join(dir, "verdicts.jsonl")
 	cmd := exec.Command(node, filepath.Join("..", "js", "examples", "web", "server.mjs"), "--port", "0", "--wasm", testkit.KitWasm(t), "--store", store)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
+		os.RemoveAll(dir)
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	stop = func() { cmd.Process.Kill(); cmd.Wait(); os.RemoveAll(dir) }
 	first := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(stdout).ReadString('\n')
@@ -65,13 +107,15 @@ func startExample(t *testing.T) (base, store string) {
 	case line := <-first:
 		m := regexp.MustCompile(`listening on (http://\S+/)`).FindStringSubmatch(line)
 		if m == nil {
+			stop()
 			t.Fatalf("the example server said %q", line)
 		}
-		return m[1], store
+		return m[1], store, stop
 	case <-time.After(time.Minute): // a bound on a hang: node starts in well under 1 s unloaded
+		stop()
 		t.Fatal("the example server did not start within a minute")
 	}
-	return "", ""
+	return "", "", nil
 }
 
 // post sends body to the example server and decodes its JSON answer.
