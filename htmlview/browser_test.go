@@ -510,8 +510,8 @@ func TestBrowserWidths(t *testing.T) {
 		{"the conformance page", conf.String(), "#summary", false},
 		{"the conformance page of many profiles", many.String(), "#summary", false},
 	}
+	in := tab(t) // each page a new document in the one tab, at its width
 	for _, w := range []int64{1280, 390} {
-		in := tab(t) // one tab a width, each page a new document in it
 		for _, p := range pages {
 			ctx := openIn(t, in, p.html, w, 844, "", p.wait)
 			m := measure(t, ctx)
@@ -551,7 +551,7 @@ func TestBrowserConformanceHeight(t *testing.T) {
 	t.Parallel()
 	profiles := []string{"classic", "tile-merge", "pgs", "online-2048", "rosetta"}
 	heights := map[int]map[int64]int{}
-	tabs := map[int64]context.Context{1280: tab(t), 390: tab(t)} // a tab a width
+	in := tab(t) // each page a new document in the one tab, at its width
 	for _, n := range []int{1, 5} {
 		var b bytes.Buffer
 		if err := Conformance(&b, manyFailures(60, profiles[:n])); err != nil {
@@ -559,7 +559,7 @@ func TestBrowserConformanceHeight(t *testing.T) {
 		}
 		heights[n] = map[int64]int{}
 		for _, w := range []int64{1280, 390} {
-			ctx := openIn(t, tabs[w], b.String(), w, 844, "", "#summary")
+			ctx := openIn(t, in, b.String(), w, 844, "", "#summary")
 			heights[n][w] = measure(t, ctx).Height
 			if n == 5 && w == 1280 {
 				t.Logf("60 cases in 5 profiles: %d bytes, %d px at 1,280 px", b.Len(), heights[n][w])

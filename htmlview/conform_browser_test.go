@@ -109,7 +109,7 @@ func TestBrowserConformTargets(t *testing.T) {
 	pages := conformPages(t)
 	t.Parallel()
 	dir := pages()
-	wide, narrow := tab(t), tab(t) // a tab a width, each page a new document
+	in := tab(t) // each page a new document in the one tab, at its width
 	folds := 0
 	defer func() {
 		if folds == 0 && !t.Failed() {
@@ -132,7 +132,7 @@ func TestBrowserConformTargets(t *testing.T) {
 			!strings.Contains(string(html), `<span class="verdict valid big">PASS</span> `+template.HTMLEscapeString(string(line))) {
 			t.Errorf("%s: the verdict is not the command's, PASS and %q", p.file, line)
 		}
-		ctx := openIn(t, wide, string(html), classicWidth, 844, "", "#summary")
+		ctx := openIn(t, in, string(html), classicWidth, 844, "", "#summary")
 		h := pageHeight(t, ctx)
 		t.Logf("%s: %d px tall at 1,280 px with a classic scrollbar", p.file, h)
 		if h > p.max {
@@ -151,7 +151,7 @@ func TestBrowserConformTargets(t *testing.T) {
 				t.Errorf("%s: the link %s did not open the fold and show its cause: %v", p.file, link, err)
 			}
 		}
-		phone := openIn(t, narrow, string(html), 390, 844, "", "#summary")
+		phone := openIn(t, in, string(html), 390, 844, "", "#summary")
 		if bad := eval[string](t, phone, boardsInOneRow); bad != "" {
 			t.Errorf("%s at 390 px: the boards of %s are not in one row", p.file, bad)
 		}
