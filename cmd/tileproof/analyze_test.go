@@ -213,19 +213,9 @@ func TestAnalyzeProfileFileSpawnWeights(t *testing.T) {
 // band read the game's 4096: insufficient, "the reference holds 0 games
 // ... whose largest tile is 2048 and above".
 func TestAnalyzeMaxMovesTileBand(t *testing.T) {
-	data, err := os.ReadFile("../../analyze/data/reference.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ref map[string]any
-	if err := json.Unmarshal(data, &ref); err != nil {
-		t.Fatal(err)
-	}
-	ref["games"] = slices.DeleteFunc(ref["games"].([]any), func(g any) bool { return g.(map[string]any)["max_tile"].(float64) > 1024 })
-	small := filepath.Join(t.TempDir(), "small.json")
-	if data, err = json.Marshal(ref); err != nil || os.WriteFile(small, data, 0o644) != nil {
-		t.Fatal("cannot write the reference")
-	}
+	small := editedReference(t, func(ref map[string]any) {
+		ref["games"] = slices.DeleteFunc(ref["games"].([]any), func(g any) bool { return g.(map[string]any)["max_tile"].(float64) > 1024 })
+	})
 	game := "../../replays/valid/tile-merge-4096.yaml"
 	lines := runLines(t, exitOK, 1, "analyze", "--json", "--no-clairvoyance", "--reference", small, "--max-moves", "300", game)
 	var rep struct {
@@ -314,4 +304,24 @@ func TestAnalyzeTextNotJudged(t *testing.T) {
 			t.Errorf("zText(%v) = %q, want %q", z, got, want)
 		}
 	}
+}
+
+// editedReference writes the shipped reference (analyze/data) with edit
+// applied to its JSON to a file of the test's, and returns its name.
+func editedReference(t *testing.T, edit func(ref map[string]any)) string {
+	t.Helper()
+	data, err := os.ReadFile("../../analyze/data/reference.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref map[string]any
+	if err := json.Unmarshal(data, &ref); err != nil {
+		t.Fatal(err)
+	}
+	edit(ref)
+	file := filepath.Join(t.TempDir(), "ref.json")
+	if data, err = json.Marshal(ref); err != nil || os.WriteFile(file, data, 0o644) != nil {
+		t.Fatal("cannot write the reference")
+	}
+	return file
 }

@@ -209,20 +209,7 @@ func TestAnalysisStatementOneLine(t *testing.T) {
 // before, its escape sequences (a window title) and right-to-left
 // override were written raw, and its newline started a line.
 func TestAnalyzeReferenceNameShown(t *testing.T) {
-	data, err := os.ReadFile("../../analyze/data/reference.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ref map[string]any
-	if err := json.Unmarshal(data, &ref); err != nil {
-		t.Fatal(err)
-	}
-	ref["name"] = "humans\x1b]0;pwned\x07\u202esrc\nok     z.yaml"
-	if data, err = json.Marshal(ref); err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(t.TempDir(), "ref.json")
-	putFile(t, file, string(data))
+	file := editedReference(t, func(ref map[string]any) { ref["name"] = "humans\x1b]0;pwned\x07\u202esrc\nok     z.yaml" })
 	code, out, errOut := runCLI(t, "", "analyze", "--reference", file, "../../replays/valid/committed-seed.yaml")
 	noControls(t, "analyze", out)
 	if code != exitOK || !strings.Contains(out, `Against reference humans\x1b]0;pwned\x07\u202esrc\x0aok     z.yaml`) || strings.Contains(out, "\u202e") {

@@ -175,15 +175,7 @@ func (s *sender) lines(name string, r io.Reader) bool {
 // error.
 func ReadRegular(name string, limit int64) ([]byte, error) {
 	f, err := openRegular(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := ReadAtMost(f, limit)
-	if err != nil && int64(len(data)) > limit {
-		err = fmt.Errorf("%s: %w", name, err)
-	}
-	return data, err
+	return readOpened(name, limit, f, err)
 }
 
 // ReadInRoot reads the file name of the directory opened as root, only
@@ -196,6 +188,12 @@ func ReadInRoot(root *os.Root, name string, limit int64) ([]byte, error) {
 	f, err = regularOnly(f, err, func(m fs.FileMode) error {
 		return fmt.Errorf("%s: %s, not a regular file: inside a folder only regular files are read", name, describe(m))
 	})
+	return readOpened(name, limit, f, err)
+}
+
+// readOpened reads the file f named name, opened with err, at most limit
+// bytes of it (more is an error naming it), and closes it.
+func readOpened(name string, limit int64, f *os.File, err error) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
