@@ -18,6 +18,12 @@ import (
 // Verifier verifies replays against the built-in profiles and any added
 // ones. It is safe for concurrent use.
 type Verifier struct {
+	// HowToAdd, when set, ends the refusal of a replay whose profile the
+	// verifier does not know with how its user makes a profile known:
+	// `verify --profile FILE` for the command, `serve --profiles FILE`
+	// for the server. Set it before the verifier is used.
+	HowToAdd string
+
 	mu       sync.Mutex
 	profiles map[string]*engine.Profile // those added, and the built-in ones used so far
 	rules    map[rulesKey]*compiled     // by profile name and canonical setup
@@ -93,7 +99,7 @@ func (v *Verifier) compile(r *Replay) (*compiled, error) {
 	defer v.mu.Unlock()
 	p, ok := v.profile(r.Profile)
 	if !ok {
-		return nil, fmt.Errorf("unknown profile %s (this verifier knows %s; a profile of a file is known once the file is given: verify --profile FILE)", strictyaml.Echo(r.Profile), strings.Join(v.names(), ", "))
+		return nil, v.unknown(r.Profile)
 	}
 	var setup engine.Setup
 	if r.Setup != nil {
@@ -120,6 +126,63 @@ func (v *Verifier) compile(r *Replay) (*compiled, error) {
 	c := &compiled{rules: rules, p: q, setup: setup.Canonical(p)}
 	v.rules[key] = c
 	return c, nil
+}
+
+// unknown is the refusal of a profile name the verifier does not know,
+// with the known name it is nearest to, if one is that near; v.mu is held.
+func (v *Verifier) unknown(name string) error {
+	names := v.names()
+	var b strings.Builder
+	fmt.Fprintf(&b, "unknown profile %s", strictyaml.Echo(name))
+	if near := nearest(name, names); near != "" {
+		fmt.Fprintf(&b, ": did you mean %s?", near)
+	}
+	fmt.Fprintf(&b, " (this verifier knows %s", strings.Join(names, ", "))
+	if v.HowToAdd != "" {
+		fmt.Fprintf(&b, "; a profile of a file is known once the file is given: %s", v.HowToAdd)
+	}
+	b.WriteString(")")
+	return errors.New(b.String())
+}
+
+// nearest returns the one name of names that name is a near miss of:
+// the same once case and _ against - are set aside, or else one edit
+// (a letter added, dropped or changed) away; "" for none, or for two.
+func nearest(name string, names []string) string {
+	fold := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "-") }
+	f := fold(name)
+	var near []string
+	for _, n := range names {
+		if fold(n) == f {
+			return n
+		}
+		if oneEdit(f, fold(n)) {
+			near = append(near, n)
+		}
+	}
+	if len(near) == 1 {
+		return near[0]
+	}
+	return ""
+}
+
+// oneEdit reports whether a and b differ by one byte added, dropped or
+// changed.
+func oneEdit(a, b string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if len(a)-len(b) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if len(a) == len(b) {
+		return i < len(a) && a[i+1:] == b[i+1:]
+	}
+	return a[i+1:] == b[i:]
 }
 
 func (v *Verifier) names() []string {

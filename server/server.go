@@ -88,6 +88,7 @@ func NewWith(profiles []*engine.Profile, opts Options) (*Server, error) {
 	// served profile file's name is known as `verify --profile FILE`
 	// makes it known).
 	s := &Server{rules: map[string]*engine.Rules{}, verifier: replay.NewVerifier(), verifying: make(chan struct{}, MaxVerifying), verifies: make(chan struct{}, MaxVerifyRequests)}
+	s.verifier.HowToAdd = "serve --profiles FILE"
 	switch n := len(opts.Key); {
 	case n > 0 && n < MinKeySize:
 		return nil, fmt.Errorf("the key is %d bytes; a key has at least %d (say, 32 random bytes: head -c 32 /dev/urandom | base64)", n, MinKeySize)

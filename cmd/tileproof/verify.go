@@ -268,6 +268,7 @@ func indentLines(s, prefix string) string {
 // those of the given YAML files.
 func newVerifier(profileFiles []string) (*replay.Verifier, error) {
 	v := replay.NewVerifier()
+	v.HowToAdd = "verify --profile FILE"
 	for _, f := range profileFiles {
 		p, err := loadProfile(f)
 		if err == nil {

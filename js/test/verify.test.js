@@ -87,7 +87,7 @@ test('games the kit records verify, seeded and spawn-recorded', () => {
 // as it lists them refusing a replay of a profile it does not know.
 function builtinProfiles() {
   const vd = v.verify(JSON.stringify({ profile: 'no-such-profile', seed: '0', moves: '', claim: { score: 0, maxTile: 2, moves: 0 } }));
-  const m = /^unknown profile "no-such-profile" \(this verifier knows ([a-z0-9, -]+); a profile of a file is known once the file is given: verify --profile FILE\)$/.exec(vd.error);
+  const m = /^unknown profile "no-such-profile" \(this verifier knows ([a-z0-9, -]+); a profile of a file is known once the file is given: verifier\.addProfile\(yaml\)\)$/.exec(vd.error);
   assert.ok(m, `the verifier's refusal of an unknown profile lists the profiles it knows: ${vd.error}`);
   return m[1].split(', ');
 }
@@ -253,7 +253,7 @@ test('addProfile: a variant\'s profile file, as --profile', async () => {
   const replay = JSON.stringify({ profile: '2048-webcomponent', seed: '1', moves: '', claim: { score: 0, maxTile: 4, moves: 0 } });
   const before = w.verify(replay);
   assert.equal(before.reason, 'refused');
-  assert.match(before.error, /unknown profile/);
+  assert.match(before.error, /^unknown profile .*: verifier\.addProfile\(yaml\)\)$/);
   w.addProfile(readFileSync(new URL('conformance/adapters/webcomponent-2048.yaml', root)), { file: 'webcomponent-2048.yaml' });
   const after = w.verify(replay);
   assert.equal(after.profile, '2048-webcomponent');

@@ -35,8 +35,14 @@ type kit struct {
 // the command's does (hallabois-lcg, registered by peer/hallabois).
 func newKit() *kit {
 	hallabois.Generator()
-	return &kit{v: replay.NewVerifier()}
+	v := replay.NewVerifier()
+	v.HowToAdd = howToAdd
+	return &kit{v: v}
 }
+
+// howToAdd is how a user of the kit makes a profile known, which the
+// refusal of an unknown profile ends with (docs/web.md).
+const howToAdd = "verifier.addProfile(yaml)"
 
 // verdict returns vd as the command's --strict gives it, when asked.
 func (k *kit) verdict(vd replay.Verdict) replay.Verdict {
