@@ -88,6 +88,9 @@ func decodeForm(name string, data []byte, f *form) (header int, err error) {
 		*f = form{}
 		return 0, se.list
 	}
+	if looksHallabois(data) {
+		return 0, strictyaml.ErrorList{{File: name, Msg: "this looks like a hallabois recording, not a replay: convert it with tileproof import hallabois FILE (docs/peers.md)"}}
+	}
 	if n := bytes.Count(data, []byte{'\r'}); n > 0 && n == bytes.Count(data, []byte("\r\n")) {
 		// A document whose lines end in CR LF, each CR (as a Windows
 		// checkout leaves it), reads as with LF alone: made so, its move
@@ -131,6 +134,38 @@ func decodeForm(name string, data []byte, f *form) (header int, err error) {
 		return 0, err
 	}
 	return len(data) - len(f.text[fMoves]), nil
+}
+
+// looksHallabois reports whether data starts as a recording of the
+// hallabois game does (docs/peers.md): the second format with "::", the
+// first with a board's cells, after its size ("4x4S") if it has one,
+// ("0.2.0.0" and on) and then a spawn ("+").
+func looksHallabois(data []byte) bool {
+	if bytes.HasPrefix(data, []byte("::")) {
+		return true
+	}
+	digits := func(i int) int {
+		for i < len(data) && '0' <= data[i] && data[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	i := digits(0)
+	if i > 0 && i < len(data) && data[i] == 'x' {
+		j := digits(i + 1)
+		if j == i+1 || j == len(data) || data[j] != 'S' {
+			return false
+		}
+		i = digits(j + 1)
+	}
+	dots := 0
+	for i < len(data) && (data[i] == '.' || '0' <= data[i] && data[i] <= '9') {
+		if data[i] == '.' {
+			dots++
+		}
+		i++
+	}
+	return dots >= 3 && i < len(data) && data[i] == '+'
 }
 
 // scalarKind is what a syntax says a scalar value is.
