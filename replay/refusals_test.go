@@ -41,3 +41,14 @@ func TestUnknownProfileHint(t *testing.T) {
 		t.Errorf("HowToAdd: %s", vd.Error)
 	}
 }
+
+// TestRulesVersionHint: a replay pinning a rules version the verifier
+// does not know is told which it knows, and what to do.
+func TestRulesVersionHint(t *testing.T) {
+	r := playGame(t, "tile-merge", "pins", 10, false)
+	r.Rules = 2
+	const want = "the replay pins rules version 2 of profile tile-merge; this verifier knows version 1 only (a newer tileproof may know version 2; if the replay was written for version 1, pin rules: 1)"
+	if vd := NewVerifier().Verify(r); vd.Reason != Refused || vd.Error != want {
+		t.Errorf("rules 2: %s", vd.Error)
+	}
+}

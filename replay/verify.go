@@ -251,7 +251,7 @@ func (v *Verifier) verify(r *Replay, emit func(Frame), s *scratch) Verdict {
 	case r.Rules == 0:
 		vd.Unpinned = append(vd.Unpinned, "rules")
 	case r.Rules != p.Version:
-		return refuse("the replay pins rules version %d of profile %s; this verifier knows version %d only", r.Rules, p.Name, p.Version)
+		return refuse("the replay pins rules version %d of profile %s; this verifier knows version %d only (a newer tileproof may know version %[1]d; if the replay was written for version %[3]d, pin rules: %[3]d)", r.Rules, p.Name, p.Version)
 	}
 	var gen engine.Generator
 	if r.Seed != nil {
