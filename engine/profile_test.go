@@ -211,7 +211,7 @@ func TestParseProfileErrors(t *testing.T) {
 		{"name: x\nwin: {tile: 64}\nillegalMove: maybe\n", `p.yaml:3:1: "maybe" is not one of ignore, reject`},
 		{"name: x\nbase: nosuch\n", `p.yaml:2:1: no built-in profile "nosuch"`},
 		{"name: Bad Name\n", `p.yaml:1:1: name: "Bad Name" is not a profile name`},
-		{"name: x\nrows: four\n", "p.yaml:2:7: cannot unmarshal"},
+		{"name: x\nrows: four\n", "p.yaml:2:7: `four` where a whole number goes"},
 		{"name: x\nunstated: [rows]\n", `p.yaml:2:1: unstated: ["rows"]; only startTiles, illegalMove, moveAfterEnd, newGameSeed and winThen may be named, each once`},
 		{"name: x\nunstated: [startTiles, startTiles]\n", `p.yaml:2:1: unstated: ["startTiles" "startTiles"]; only startTiles, illegalMove, moveAfterEnd, newGameSeed and winThen may be named, each once`},
 		// winThen: a win that ends the run, and no undo or break.
