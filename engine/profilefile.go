@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
@@ -119,7 +117,7 @@ func parseProfile(file string, data []byte, base func(string) (*Profile, error))
 	var f profileFile
 	pos, err := strictyaml.DecodeAt(file, data, &f)
 	if err != nil {
-		return nil, plainTypes(err)
+		return nil, err
 	}
 	fail := func(field string, err error) error {
 		return strictyaml.ErrorList{strictyaml.At(file, pos, field, err.Error())}
@@ -194,65 +192,6 @@ func parseProfile(file string, data []byte, base func(string) (*Profile, error))
 		return nil, fail(pe.Field, err)
 	}
 	return p, nil
-}
-
-// plainTypes puts the YAML library's "cannot unmarshal !!int `8` into
-// engine.winFile", which names a Go type, in the words of
-// docs/profiles.md: "`8` where a mapping goes: a win is written win:
-// {tile: 8} ...". Each error keeps its file, line and column.
-func plainTypes(err error) error {
-	list, ok := err.(strictyaml.ErrorList)
-	if !ok {
-		return err
-	}
-	for _, e := range list {
-		found, typ, ok := strings.Cut(e.Msg, " into ")
-		found, ok2 := strings.CutPrefix(found, "cannot unmarshal ")
-		if !ok || !ok2 {
-			continue
-		}
-		tag, value, quoted := strings.Cut(found, " `")
-		value = strings.TrimSuffix(value, "`")
-		switch {
-		case quoted && strictyaml.Echoable(value):
-			found = "`" + value + "`"
-		case quoted:
-			found = "a text" // not repeated: a file of secrets named as a profile shows none
-		case tag == "!!seq":
-			found = "a list"
-		case tag == "!!map":
-			found = "a mapping"
-		}
-		tile := "2048"
-		if _, err := strconv.ParseUint(value, 10, 64); err == nil {
-			tile = value
-		}
-		var goes string
-		switch typ {
-		case "engine.profileFile":
-			goes = "a mapping goes: a profile file is written name: my-rules and the fields it sets, one a line (docs/profiles.md)"
-		case "engine.winFile":
-			goes = "a mapping goes: a win is written win: {tile: " + tile + "}, when: and then: beside tile: if needed (docs/profiles.md)"
-		case "engine.breakFile":
-			goes = "a mapping goes: a break is written break: {limit: 3, below: 16, price: 1000} (docs/profiles.md)"
-		case "map[uint64]uint64":
-			goes = "a mapping goes: spawn is written tile: weight, spawn: {2: 9, 4: 1}"
-		case "[]uint64":
-			goes = "a list goes: targets are written targets: [2048, 4096]"
-		case "[]string":
-			goes = "a list of names goes, written [a, b]"
-		case "int", "uint64":
-			goes = "a whole number goes"
-		case "string":
-			goes = "text goes"
-		case "bool":
-			goes = "true or false goes"
-		default:
-			continue
-		}
-		e.Msg = found + " where " + goes
-	}
-	return list
 }
 
 // setBreak applies a file's break block to the base's rule: "limit: 0"

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode"
@@ -281,6 +282,7 @@ func decode(file string, data []byte, v any) (*yaml.Node, error) {
 		if list, ok := err.(ErrorList); ok {
 			for _, e := range list {
 				placeColumn(e, root)
+				e.Msg = wrongKind(e.Msg, reflect.TypeOf(v))
 			}
 		}
 		return nil, err
@@ -333,6 +335,87 @@ func undecodedValue(msg string) (string, bool) {
 	_, rest, quoted := strings.Cut(rest, " `")
 	value, _, into := strings.Cut(rest, "` into ")
 	return strings.TrimSuffix(value, "..."), tagged && quoted && into
+}
+
+// wrongKind puts the YAML library's "cannot unmarshal !!TAG `VALUE` into
+// TYPE", which names a Go type, in a reader's words: "`VALUE` where a
+// mapping goes" (a list, a whole number, ...: the kind of the type of
+// that name that t reaches), the value echoed only when [Echoable] ("a
+// text" otherwise: a file of secrets read as YAML shows none of it).
+// Any other message, or a type t does not reach, is left as it is.
+func wrongKind(msg string, t reflect.Type) string {
+	rest, ok := strings.CutPrefix(msg, "cannot unmarshal !!")
+	found, name, into := strings.Cut(rest, " into ")
+	want := kindWords(typeNamed(t, name, map[reflect.Type]bool{}))
+	if !ok || !into || want == "" {
+		return msg
+	}
+	tag, value, quoted := strings.Cut(found, " `")
+	value = strings.TrimSuffix(value, "`")
+	switch {
+	case quoted && Echoable(value) && !strings.HasSuffix(value, "..."):
+		found = "`" + value + "`"
+	case quoted:
+		found = "a text"
+	case tag == "seq":
+		found = "a list"
+	case tag == "map":
+		found = "a mapping"
+	}
+	return found + " where " + want + " goes"
+}
+
+// typeNamed returns the type named name (as reflect writes it) among t
+// and the types it reaches through pointers, lists, maps and fields, or
+// nil.
+func typeNamed(t reflect.Type, name string, seen map[reflect.Type]bool) reflect.Type {
+	if t == nil || seen[t] {
+		return nil
+	}
+	seen[t] = true
+	if t.String() == name {
+		return t
+	}
+	var reached []reflect.Type
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		reached = []reflect.Type{t.Elem()}
+	case reflect.Map:
+		reached = []reflect.Type{t.Key(), t.Elem()}
+	case reflect.Struct:
+		for i := range t.NumField() {
+			reached = append(reached, t.Field(i).Type)
+		}
+	}
+	for _, r := range reached {
+		if found := typeNamed(r, name, seen); found != nil {
+			return found
+		}
+	}
+	return nil
+}
+
+// kindWords says what a value of type t is written as; "" for a nil t or
+// a kind YAML does not write.
+func kindWords(t reflect.Type) string {
+	if t == nil {
+		return ""
+	}
+	switch k := t.Kind(); {
+	case k == reflect.Struct || k == reflect.Map:
+		return "a mapping"
+	case k == reflect.Slice || k == reflect.Array:
+		return "a list"
+	case k >= reflect.Int && k <= reflect.Uint64:
+		return "a whole number"
+	case k == reflect.Float32 || k == reflect.Float64:
+		return "a number"
+	case k == reflect.String:
+		return "text"
+	case k == reflect.Bool:
+		return "true or false"
+	}
+	return ""
 }
 
 func convert(file string, err error) error {
