@@ -73,7 +73,11 @@ func Analyze(ctx context.Context, v *replay.Verifier, name string, r *replay.Rep
 	}
 	vd := v.Verify(r)
 	if !vd.Valid {
-		return nil, fmt.Errorf("%w: the replay is not valid (%s)", ErrNotAnalysable, vd.Reason)
+		why := string(vd.Reason)
+		if vd.Error != "" { // refused or malformed: what the verifier said
+			why += ": " + vd.Error
+		}
+		return nil, fmt.Errorf("%w: the replay is not valid (%s)", ErrNotAnalysable, why)
 	}
 	// A decoded replay has a time an action (replay.Decode refuses
 	// another count); one made in Go may not, and the verdict does not

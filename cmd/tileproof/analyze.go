@@ -75,7 +75,7 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 	if f.buildReference != "" && f.source == "" {
 		return c.fail(exitBadUsage, "analyze: --build-reference needs --source: where the games come from")
 	}
-	v, err := newVerifier(f.profileFiles)
+	v, err := newVerifier("analyze", f.profileFiles)
 	if err != nil {
 		return c.fail(exitBadUsage, "analyze: %v", err)
 	}

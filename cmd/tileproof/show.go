@@ -137,7 +137,7 @@ func (c *cli) show(f *showFlags, args []string) int {
 			return c.fail(exitBadUsage, "show: %v", err)
 		}
 	}
-	v, err := newVerifier(f.profileFiles)
+	v, err := newVerifier("show", f.profileFiles)
 	if err != nil {
 		return c.fail(exitBadUsage, "show: %v", err)
 	}

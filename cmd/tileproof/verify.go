@@ -77,7 +77,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 	case f.workers == 0:
 		f.workers = runtime.GOMAXPROCS(0)
 	}
-	v, err := newVerifier(f.profileFiles)
+	v, err := newVerifier("verify", f.profileFiles)
 	if err != nil {
 		return c.fail(exitBadUsage, "verify: %v", err)
 	}
@@ -264,11 +264,12 @@ func indentLines(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
-// newVerifier returns a verifier that knows the built-in profiles and
-// those of the given YAML files.
-func newVerifier(profileFiles []string) (*replay.Verifier, error) {
+// newVerifier returns a verifier for command (verify, show or analyze,
+// whose --profile its refusal of an unknown profile names) that knows the
+// built-in profiles and those of the given YAML files.
+func newVerifier(command string, profileFiles []string) (*replay.Verifier, error) {
 	v := replay.NewVerifier()
-	v.HowToAdd = "verify --profile FILE"
+	v.HowToAdd = command + " --profile FILE"
 	for _, f := range profileFiles {
 		p, err := loadProfile(f)
 		if err == nil {
