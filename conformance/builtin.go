@@ -22,6 +22,18 @@ type Builtin struct {
 	Profiles []*engine.Profile
 	games    int
 	game     *engine.Game
+	rules    map[rulesKey]*engine.Rules // Load's, compiled once a key
+}
+
+// rulesKey is what Load's compiled rules are kept by: the profile (its
+// entry of Profiles, or none and its name for a built-in one), the
+// setup, and the board's size.
+type rulesKey struct {
+	name       string
+	own        *engine.Profile
+	setup      engine.Setup
+	set        bool
+	rows, cols int
 }
 
 // nextSeed is the seed of the next game the engine starts its own way.
@@ -100,22 +112,52 @@ func (b *Builtin) New(profile, seed string, setup *engine.Setup) (ImplState, err
 // Load starts from st, on a board of any size: the profile's size is
 // taken from the board, as a case on another size asks.
 func (b *Builtin) Load(profile string, st LoadState) (ImplState, error) {
-	p, err := b.profile(profile, st.Setup)
+	r, err := b.loadRules(profile, st.Setup, st.Board.Rows(), st.Board.Cols())
 	if err != nil {
 		return ImplState{}, err
 	}
-	p = p.Clone()
-	p.Rows, p.Cols = st.Board.Rows(), st.Board.Cols()
-	p.StartTiles = min(p.StartTiles, p.Rows*p.Cols)
 	rng, err := engine.NewRNG(b.nextSeed())
 	if err != nil {
 		return ImplState{}, err
 	}
-	b.game, err = engine.Load(p, engine.State{Board: st.Board, Score: st.Score, Moves: st.Moves, RNG: &rng, Won: st.Won, KeepPlaying: st.KeepPlaying})
+	b.game, err = r.Load(engine.State{Board: st.Board, Score: st.Score, Moves: st.Moves, RNG: &rng, Won: st.Won, KeepPlaying: st.KeepPlaying})
 	if err != nil {
 		return ImplState{}, err
 	}
 	return engineState(b.game), nil
+}
+
+// loadRules returns the rules Load plays profile by under setup on a
+// board of rows by cols, compiled once for each: the property checks
+// load thousands of boards, and a profile's copy and compilation were
+// most of a load (docs/conformance.md, BenchmarkSuite).
+func (b *Builtin) loadRules(profile string, setup *engine.Setup, rows, cols int) (*engine.Rules, error) {
+	key := rulesKey{name: profile, rows: rows, cols: cols}
+	if i := slices.IndexFunc(b.Profiles, func(q *engine.Profile) bool { return q.Name == profile }); i >= 0 {
+		key.own = b.Profiles[i]
+	}
+	if setup != nil {
+		key.setup, key.set = *setup, true
+	}
+	if r, ok := b.rules[key]; ok {
+		return r, nil
+	}
+	p, err := b.profile(profile, setup)
+	if err != nil {
+		return nil, err
+	}
+	p = p.Clone()
+	p.Rows, p.Cols = rows, cols
+	p.StartTiles = min(p.StartTiles, rows*cols)
+	r, err := engine.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	if b.rules == nil {
+		b.rules = make(map[rulesKey]*engine.Rules)
+	}
+	b.rules[key] = r
+	return r, nil
 }
 
 // Move plays a move, with a forced spawn when given.
