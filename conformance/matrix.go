@@ -126,12 +126,12 @@ func label(r *Report) string {
 }
 
 // caseLabel is a case's name (AREA/ID) as the matrix writes it: in a
-// code span, where it holds only ASCII letters, digits and ._+/- (every
+// code span, where it holds only ASCII letters, digits and _.+/- (every
 // case of a pack whose areas are so named); escaped (safetext.Markdown)
 // otherwise, as a report written by hand may name anything: a backtick
 // would end the span and the rest be read as Markdown.
 func caseLabel(c string) string {
-	if strings.Trim(c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+/-_") != "" {
+	if strings.Trim(c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+/-") != "" {
 		return safetext.Markdown(c)
 	}
 	return "`" + c + "`"

@@ -49,10 +49,10 @@ func DefaultPack() (*Pack, error) { return LoadPack(cases.FS) }
 // LoadPack reads the pack at the root of fsys: pack.yaml and every other
 // .yaml file below it, each a case file. Errors name the file and line;
 // every file is read and all its errors reported, as a
-// [strictyaml.ErrorList]. A pack whose name or version, or the name of a
-// file of whose, holds a control or format character (safetext.Terminal)
-// is refused: each heads or names a case in every report of a run. A
-// pack from outside is read with LoadPackDir, bounded.
+// [strictyaml.ErrorList]. A pack whose name or version, or the name of
+// one of its files, holds a control or format character
+// (safetext.Terminal) is refused: each heads or names a case in every
+// report of a run. A pack from outside is read with LoadPackDir, bounded.
 func LoadPack(fsys fs.FS) (*Pack, error) {
 	data, err := fs.ReadFile(fsys, "pack.yaml")
 	if err != nil {
