@@ -21,11 +21,11 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 				writeBoards(w, res, "      ")
 			}
 		case res.Status.Failed() && res.Expected != "" && verbose:
-			fmt.Fprintf(w, "xfail %s [%s] %s: %s (expected: %s)\n", res.Case, safetext.Terminal(res.Profile), res.Status, safetext.TerminalLines(res.Reason), res.Expected)
+			fmt.Fprintf(w, "xfail %s [%s] %s: %s (expected: %s)\n", safetext.Terminal(res.Case), safetext.Terminal(res.Profile), res.Status, safetext.TerminalLines(res.Reason), res.Expected)
 		case res.Status == Pass && res.Expected != "":
-			fmt.Fprintf(w, "XPASS %s [%s]: passes, but the expectations file says it fails: %s\n", res.Case, safetext.Terminal(res.Profile), res.Expected)
+			fmt.Fprintf(w, "XPASS %s [%s]: passes, but the expectations file says it fails: %s\n", safetext.Terminal(res.Case), safetext.Terminal(res.Profile), res.Expected)
 		case res.Status == Skip && verbose:
-			fmt.Fprintf(w, "skip  %s [%s]: %s\n", res.Case, safetext.Terminal(res.Profile), safetext.TerminalLines(res.Reason))
+			fmt.Fprintf(w, "skip  %s [%s]: %s\n", safetext.Terminal(res.Case), safetext.Terminal(res.Profile), safetext.TerminalLines(res.Reason))
 		}
 	}
 	if unreachable := r.UnreachableFailures(); len(unreachable) > 0 {
@@ -40,12 +40,12 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 		fmt.Fprintf(w, "\nNOT RUN  %s: the run was cut short: %s\n", count(len(notRun), "check", "checks"), safetext.TerminalLines(strings.TrimPrefix(notRun[0].Reason, "not run: ")))
 		if verbose {
 			for _, res := range notRun {
-				fmt.Fprintf(w, "not-run  %s [%s]\n", res.Case, safetext.Terminal(res.Profile))
+				fmt.Fprintf(w, "not-run  %s [%s]\n", safetext.Terminal(res.Case), safetext.Terminal(res.Profile))
 			}
 		}
 	}
 	areas, total := r.Summaries()
-	fmt.Fprintf(w, "\nconformance of %s %s (profiles %s) to the pack %s %s, rules contract %d\n", safetext.Terminal(r.Impl.Name), safetext.Terminal(r.Impl.Version), safetext.Terminal(strings.Join(r.Impl.Profiles, ", ")), r.Pack, r.PackVersion, r.Contract)
+	fmt.Fprintf(w, "\nconformance of %s %s (profiles %s) to the pack %s %s, rules contract %d\n", safetext.Terminal(r.Impl.Name), safetext.Terminal(r.Impl.Version), safetext.Terminal(strings.Join(r.Impl.Profiles, ", ")), safetext.Terminal(r.Pack), safetext.Terminal(r.PackVersion), r.Contract)
 	// The n/a column is there when a case did not apply to its profile
 	// (CaseResult.NotApplicable), the not-run column when a check did
 	// not run: a run cut short (its deadline, an interrupt).
@@ -75,12 +75,12 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 // writeHead writes a failure's first words after tag: CASE [PROFILE]
 // STATUS, the step and the case's file (a property check has none).
 func writeHead(w io.Writer, tag string, res CaseResult) {
-	fmt.Fprintf(w, "%s%s [%s] %s", tag, res.Case, safetext.Terminal(res.Profile), res.Status)
+	fmt.Fprintf(w, "%s%s [%s] %s", tag, safetext.Terminal(res.Case), safetext.Terminal(res.Profile), res.Status)
 	if res.Step > 0 {
 		fmt.Fprintf(w, " at step %d", res.Step)
 	}
 	if res.File != "" {
-		fmt.Fprintf(w, " (%s:%d)", res.File, res.Line)
+		fmt.Fprintf(w, " (%s:%d)", safetext.Terminal(res.File), res.Line)
 	}
 }
 
