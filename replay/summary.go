@@ -159,11 +159,11 @@ func (s *Summary) Write(w io.Writer) {
 		fmt.Fprintf(w, "; repeats looked for among the first %d games only", maxSummaryGames)
 	}
 	if s.best != nil {
-		fmt.Fprintf(w, "; best verified score %d (%s)", s.best.Score, safetext.Terminal(s.best.Name))
+		fmt.Fprintf(w, "; best verified score %d (%s)", s.best.Score, safetext.Name(s.best.Name))
 		if len(s.best.Warnings) > 0 {
 			fmt.Fprint(w, ", suspicious")
 			if s.clean != nil {
-				fmt.Fprintf(w, "; best without warnings %d (%s)", s.clean.Score, safetext.Terminal(s.clean.Name))
+				fmt.Fprintf(w, "; best without warnings %d (%s)", s.clean.Score, safetext.Name(s.clean.Name))
 			}
 		}
 	}

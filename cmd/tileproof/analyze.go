@@ -116,7 +116,7 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 		if in.Release != nil {
 			in.Release() // analyzed one at a time: the budget bounds what is read ahead
 		}
-		name := safetext.Terminal(in.Name)
+		name := safetext.Name(in.Name)
 		if in.Err != nil {
 			// The error may quote the name (open NAME: ...): shown as
 			// verify shows an unreadable replay's error.

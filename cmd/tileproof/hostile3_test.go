@@ -294,3 +294,22 @@ func TestMatrixNamesShownAsText(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesReadAsWords: a file named to read as the line's own words is
+// quoted where verify names it, in its verdict line and in the summary:
+// "x); best without warnings 9999999 (y.yaml" added a clause to the
+// summary, and ": score 9999999, ..." its own score before the real one.
+func TestNamesReadAsWords(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../replays/valid/committed-seed.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := "x.yaml); best without warnings 9999999 (y.yaml"
+	putFile(t, filepath.Join(dir, name), string(data))
+	code, out, errOut := runCLI(t, "", "verify", dir)
+	quoted := `"` + filepath.Join(dir, name) + `"`
+	if code != exitOK || !strings.Contains(out, "ok     "+quoted+": score") || !strings.HasSuffix(strings.TrimSpace(out), "best verified score 1112 ("+quoted+")") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}

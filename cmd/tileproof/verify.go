@@ -203,12 +203,13 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 // what replay.Verdict.Explain gives. A verdict that --strict made
 // implausible is a FAIL with its warnings.
 //
-// The file's name, and every message that may quote a replay, are shown
+// The file's name (safetext.Name, quoted where it could read as the
+// line's words), and every message that may quote a replay, are shown
 // with safetext.Terminal: a submission named "\x1b[2K\rok ..." cannot
 // repaint its FAIL as ok, set the window's title or write the clipboard.
 func printVerdict(w io.Writer, vd replay.Verdict) {
 	e := vd.Explain()
-	name := safetext.Terminal(vd.Name)
+	name := safetext.Name(vd.Name)
 	e.Headline, e.Says, e.Gives = safetext.TerminalLines(e.Headline), safetext.TerminalLines(e.Says), safetext.TerminalLines(e.Gives)
 	switch {
 	case vd.LegalGame():

@@ -8,6 +8,7 @@ package safetext
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -90,6 +91,20 @@ func escape(s string, lines bool) string {
 func unsafeRune(r rune) bool {
 	return r >= 0x80 && r <= 0x9f || r == 0x2028 || r == 0x2029 || r == utf8.RuneError ||
 		unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r) || !unicode.IsPrint(r) && !unicode.IsSpace(r) && !unicode.IsGraphic(r)
+}
+
+// Name returns a file's name for a line of text that names it among
+// other words ("ok     NAME: ...", "best verified score N (NAME)"): as
+// [Terminal] shows it, or quoted as Go quotes it (%q, which escapes all
+// that Terminal does) when it holds what could read as the line's own
+// words: a parenthesis, a semicolon, ": ", a double quote, or a space at
+// either end. A file named "a.yaml); best without warnings 9999999
+// (b.yaml" would otherwise add a clause to a summary line.
+func Name(s string) string {
+	if strings.ContainsAny(s, `();"`) || strings.Contains(s, ": ") || strings.TrimSpace(s) != s {
+		return strconv.Quote(s)
+	}
+	return Terminal(s)
 }
 
 // Markdown returns s as text for one line of Markdown, a table cell or an

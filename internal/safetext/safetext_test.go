@@ -208,3 +208,22 @@ func TestCut(t *testing.T) {
 		}
 	}
 }
+
+func TestName(t *testing.T) {
+	for in, want := range map[string]string{
+		"games/a.yaml":            "games/a.yaml",
+		"batch.jsonl:12":          "batch.jsonl:12",
+		"x\x1b[2K\r.yaml":         `x\x1b[2K\x0d.yaml`, // only escaped: nothing reads as words
+		"a.yaml); best (b.yaml":   `"a.yaml); best (b.yaml"`,
+		"a.yaml: score 9999":      `"a.yaml: score 9999"`,
+		"my game (1).yaml":        `"my game (1).yaml"`,
+		" a.yaml":                 `" a.yaml"`,
+		`say "hi".yaml`:           `"say \"hi\".yaml"`,
+		"x;\u202e\x1b.yaml":       `"x;\u202e\x1b.yaml"`, // quoted, and escaped by the quoting
+		"stdin:3 (of a long run)": `"stdin:3 (of a long run)"`,
+	} {
+		if got := Name(in); got != want {
+			t.Errorf("Name(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
