@@ -105,7 +105,7 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 	go func() {
 		defer close(inputs)
 		listErr = batchfiles.Read(ctx, args, c.stdin, inputs, func(path, why string) {
-			fmt.Fprintf(c.stderr, "tileproof: analyze: skipped %s: %s\n", safetext.Terminal(path), why)
+			fmt.Fprintf(c.stderr, "tileproof: analyze: skipped %s: %s\n", safetext.Name(path), why)
 		})
 	}()
 	out := bufio.NewWriter(c.stdout)

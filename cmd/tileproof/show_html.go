@@ -41,7 +41,7 @@ func (c *cli) showHTML(v *replay.Verifier, name string, r *replay.Replay, f *sho
 	if !vd.Valid {
 		verdict = "invalid: " + string(vd.Reason)
 	}
-	fmt.Fprintf(c.stdout, "wrote %s: %s, steps 0 to %d, %s%s%s\n", safetext.Terminal(f.output), safetext.Terminal(name), frames-1, verdict, times, band)
+	fmt.Fprintf(c.stdout, "wrote %s: %s, steps 0 to %d, %s%s%s\n", safetext.Name(f.output), safetext.Name(name), frames-1, verdict, times, band)
 	if x.reportUnwritten(c.stderr, "show") { // an analysis JSON cannot hold, as verify --analyze
 		return exitBadUsage
 	}

@@ -131,7 +131,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 				report.Skip(path, why)
 			}
 			progress.ClearWhile(func() {
-				fmt.Fprintf(c.stderr, "tileproof: verify: skipped %s: %s\n", safetext.Terminal(path), why)
+				fmt.Fprintf(c.stderr, "tileproof: verify: skipped %s: %s\n", safetext.Name(path), why)
 			})
 		})
 	}()

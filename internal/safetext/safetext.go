@@ -8,7 +8,6 @@ package safetext
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -95,14 +94,14 @@ func unsafeRune(r rune) bool {
 
 // Name returns a file's name for a line of text that names it among
 // other words ("ok     NAME: ...", "best verified score N (NAME)"): as
-// [Terminal] shows it, or quoted as Go quotes it (%q, which escapes all
-// that Terminal does) when it holds what could read as the line's own
-// words: a parenthesis, a semicolon, ": ", a double quote, or a space at
-// either end. A file named "a.yaml); best without warnings 9999999
-// (b.yaml" would otherwise add a clause to a summary line.
+// [Terminal] shows it, and in double quotes (a double quote inside as
+// \") when it holds what could read as the line's own words: a
+// parenthesis, a semicolon, ": ", a double quote, or a space at either
+// end. A file named "a.yaml); best without warnings 9999999 (b.yaml"
+// would otherwise add a clause to a summary line.
 func Name(s string) string {
 	if strings.ContainsAny(s, `();"`) || strings.Contains(s, ": ") || strings.TrimSpace(s) != s {
-		return strconv.Quote(s)
+		return `"` + Terminal(strings.ReplaceAll(s, `"`, `\"`)) + `"`
 	}
 	return Terminal(s)
 }
