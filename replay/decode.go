@@ -88,9 +88,6 @@ func decodeForm(name string, data []byte, f *form) (header int, err error) {
 		*f = form{}
 		return 0, se.list
 	}
-	if looksHallabois(data) {
-		return 0, strictyaml.ErrorList{{File: name, Msg: "this looks like a hallabois recording, not a replay: convert it with tileproof import hallabois FILE (docs/peers.md)"}}
-	}
 	if n := bytes.Count(data, []byte{'\r'}); n > 0 && n == bytes.Count(data, []byte("\r\n")) {
 		// A document whose lines end in CR LF, each CR (as a Windows
 		// checkout leaves it), reads as with LF alone: made so, its move
@@ -131,6 +128,9 @@ func decodeForm(name string, data []byte, f *form) (header int, err error) {
 		*f = form{}
 	}
 	if err := readYAML(name, data, f, headerLimits); err != nil {
+		if looksHallabois(data) { // looked at only once the document is refused
+			err = strictyaml.ErrorList{{File: name, Msg: "this looks like a hallabois recording, not a replay: convert it with tileproof import hallabois FILE (docs/peers.md)"}}
+		}
 		return 0, err
 	}
 	return len(data) - len(f.text[fMoves]), nil
