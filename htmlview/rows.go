@@ -262,11 +262,7 @@ func what(v replay.Verdict) string {
 		// would turn the rest of the cell around), its newlines and tabs
 		// too, as verify prints it (a file named "x\nok     y.yaml"
 		// read "x ok y.yaml" in the cell, the name's own cell x\x0aok).
-		msg := safetext.TerminalLines(v.Error)
-		if strings.ContainsAny(v.Name, "\n\t") {
-			msg = strings.ReplaceAll(msg, safetext.TerminalLines(v.Name), safetext.Terminal(v.Name))
-		}
-		return msg
+		return safetext.TerminalNamed(v.Error, v.Name)
 	}
 	ex := v.Explain()
 	var s string

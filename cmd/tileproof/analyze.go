@@ -120,7 +120,7 @@ func (c *cli) analyze(cmd *cobra.Command, f *analyzeFlags, args []string) int {
 		if in.Err != nil {
 			// The error may quote the name (open NAME: ...): shown as
 			// verify shows an unreadable replay's error.
-			fmt.Fprintf(c.stderr, "tileproof: analyze: %s: %s\n", name, safeNamed(in.Err.Error(), in.Name))
+			fmt.Fprintf(c.stderr, "tileproof: analyze: %s: %s\n", name, safetext.TerminalNamed(in.Err.Error(), in.Name))
 			code = exitBadUsage
 			continue
 		}

@@ -125,7 +125,7 @@ func (c *cli) reportPackErrors(dir string, err error) int {
 		for _, e := range list {
 			// The pack's file names and what it holds are outside text.
 			e.File = filepath.Join(dir, e.File)
-			fmt.Fprintf(c.stderr, "%s\n", safeNamed(e.Error(), e.File))
+			fmt.Fprintf(c.stderr, "%s\n", safetext.TerminalNamed(e.Error(), e.File))
 		}
 		return c.fail(exitBadUsage, "%s in the case pack %s", plural(len(list), "error"), cmp.Or(dir, builtinPackName))
 	}

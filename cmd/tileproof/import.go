@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/peer/hallabois"
 	"github.com/tileproof/tileproof/replay/batchfiles"
 )
@@ -92,7 +93,7 @@ func (c *cli) importHallabois(cmd *cobra.Command, f *importFlags, args []string)
 	written := map[string]string{} // output path: the recording written there
 	profiles := map[string]bool{}  // profile files written
 	note := func(format string, a ...any) {
-		fmt.Fprintf(c.stderr, "tileproof: %s: %s\n", name, safeNamed(fmt.Sprintf(format, a...), c.named...)) // it names the file and quotes the recording
+		fmt.Fprintf(c.stderr, "tileproof: %s: %s\n", name, safetext.TerminalNamed(fmt.Sprintf(format, a...), c.named...)) // it names the file and quotes the recording
 	}
 	unreadableNote := func(format string, a ...any) { // a recording not read or not written
 		note(format, a...)

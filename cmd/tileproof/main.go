@@ -39,7 +39,7 @@ type cli struct {
 	code           int
 	// named are the arguments (and flag values) that hold a newline or
 	// a tab, which a message keeps as they are: fail shows them escaped
-	// where a message names them (safeNamed).
+	// where a message names them (safetext.TerminalNamed).
 	named []string
 }
 
@@ -180,7 +180,7 @@ func (c *cli) usageError(cmd *cobra.Command, err error) int {
 	if cmd != nil {
 		path = cmd.CommandPath()
 	}
-	fmt.Fprintln(c.stderr, strings.Replace(path, " ", ": ", 1)+": "+safeNamed(msg, c.named...)) // tileproof: import hallabois: msg; msg may quote an argument
+	fmt.Fprintln(c.stderr, strings.Replace(path, " ", ": ", 1)+": "+safetext.TerminalNamed(msg, c.named...)) // tileproof: import hallabois: msg; msg may quote an argument
 	fmt.Fprintf(c.stderr, "Run \"%s --help\" for usage.\n", path)
 	return exitBadUsage
 }
@@ -194,24 +194,9 @@ func (c *cli) usageFail(cmd *cobra.Command) int {
 
 // fail reports an error and returns code.
 func (c *cli) fail(code int, format string, args ...any) int {
-	msg := safeNamed(fmt.Sprintf(format, args...), c.named...) // it may name an outside file, or quote one
+	msg := safetext.TerminalNamed(fmt.Sprintf(format, args...), c.named...) // it may name an outside file, or quote one
 	fmt.Fprintln(c.stderr, "tileproof: "+strings.TrimRight(msg, "\n"))
 	return code
-}
-
-// safeNamed returns msg, a message of one or more lines, as
-// safetext.TerminalLines shows it, with each of names (a file name, an
-// argument) that occurs in it shown as safetext.Terminal shows it: its
-// newlines and tabs as \x0a and \x09 too, so that a file named
-// "x\nok     y.yaml" cannot add a line of its own to the message.
-func safeNamed(msg string, names ...string) string {
-	msg = safetext.TerminalLines(msg)
-	for _, name := range names {
-		if strings.ContainsAny(name, "\n\t") {
-			msg = strings.ReplaceAll(msg, safetext.TerminalLines(name), safetext.Terminal(name))
-		}
-	}
-	return msg
 }
 
 // plural returns "1 replay", "2 replays": n and the noun, with an s unless

@@ -243,7 +243,7 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 		if !strings.HasPrefix(msg, vd.Name) {
 			msg = vd.Name + ": " + msg
 		}
-		fmt.Fprintf(w, "error  %s\n", strings.ReplaceAll(safeNamed(msg, vd.Name), "\n", "\n       "))
+		fmt.Fprintf(w, "error  %s\n", strings.ReplaceAll(safetext.TerminalNamed(msg, vd.Name), "\n", "\n       "))
 	default:
 		d := vd.Divergence
 		fmt.Fprintf(w, "FAIL   %s: %s\n", name, e.Headline)

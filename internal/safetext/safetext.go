@@ -92,6 +92,21 @@ func unsafeRune(r rune) bool {
 		unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r) || !unicode.IsPrint(r) && !unicode.IsSpace(r) && !unicode.IsGraphic(r)
 }
 
+// TerminalNamed returns msg, a message of one or more lines, as
+// [TerminalLines] shows it, with each of names (a file name, an argument)
+// that occurs in it shown as [Terminal] shows it: its newlines and tabs as
+// \x0a and \x09 too, so that a file named "x\nok     y.yaml" cannot add a
+// line of its own to the message.
+func TerminalNamed(msg string, names ...string) string {
+	msg = TerminalLines(msg)
+	for _, name := range names {
+		if strings.ContainsAny(name, "\n\t") {
+			msg = strings.ReplaceAll(msg, TerminalLines(name), Terminal(name))
+		}
+	}
+	return msg
+}
+
 // Name returns a file's name for a line of text that names it among
 // other words ("ok     NAME: ...", "best verified score N (NAME)"): as
 // [Terminal] shows it, and in double quotes (a double quote inside as

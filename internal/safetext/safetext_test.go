@@ -227,3 +227,11 @@ func TestName(t *testing.T) {
 		}
 	}
 }
+
+func TestTerminalNamed(t *testing.T) {
+	name := "x\nok     y.yaml"
+	got := TerminalNamed("open "+name+": no such file\n\x1b[2Kmore", name, "absent")
+	if want := "open x\\x0aok     y.yaml: no such file\n\\x1b[2Kmore"; got != want {
+		t.Errorf("TerminalNamed = %q, want %q", got, want)
+	}
+}
