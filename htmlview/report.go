@@ -321,9 +321,10 @@ type reasonCount struct {
 // theirs) is told from a game whose moves break the rules and from a
 // file that could not be judged.
 func partOf(r replay.Reason) string {
-	switch r {
-	case replay.ClaimMoves, replay.ClaimScore, replay.ClaimMaxTile, replay.ClaimBoard, replay.ClaimWon, replay.ClaimOver, replay.ClaimResult:
+	if r.ClaimMismatch() {
 		return "the claim: the moves are a game of the rules, replayed to the end; its figures are not the claimed ones"
+	}
+	switch r {
 	case replay.ImpossibleClaim:
 		return "the claim: no game reaches it (what its moves make, replayed for this report, is in its row)"
 	case replay.SeedCommitment:

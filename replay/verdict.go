@@ -108,11 +108,15 @@ func (vd Verdict) LegalGame() bool { return vd.Valid || vd.Reason == Implausible
 // claimed are not theirs (a claim-* reason, or an impossible claim whose
 // moves, replayed, keep the rules: its GameSHA256 is set).
 func (vd Verdict) ClaimAloneFalse() bool {
-	switch vd.Reason {
+	return vd.Reason.ClaimMismatch() || vd.Reason == ImpossibleClaim && vd.GameSHA256 != ""
+}
+
+// ClaimMismatch reports whether r is a claim-* reason: the log replayed
+// to its end within the rules, a figure claimed not the game's.
+func (r Reason) ClaimMismatch() bool {
+	switch r {
 	case ClaimMoves, ClaimScore, ClaimMaxTile, ClaimBoard, ClaimWon, ClaimOver, ClaimResult:
 		return true
-	case ImpossibleClaim:
-		return vd.GameSHA256 != ""
 	}
 	return false
 }
