@@ -44,14 +44,11 @@ type thinkView struct {
 
 // thinkCorr is one of the rank correlations as the part writes it: its
 // value ("" where the analysis left it out: the time or the difficulty
-// does not vary, or Few), what the time is correlated with, and where a
-// value above 0 says the player takes longer.
+// does not vary, or the game has fewer than MinCorr timed moves), what
+// the time is correlated with, and where a value above 0 says the player
+// takes longer.
 type thinkCorr struct {
 	ID, Label, Value, Of, Where string
-	// Few is the game's timed moves when they are fewer than
-	// analyze.MinCorrelationMoves, the analysis's reason for no value;
-	// 0 otherwise.
-	Few int
 }
 
 // thinkRatio is the easy or the critical moves as the part writes them:
@@ -83,11 +80,6 @@ func thinkViewOf(t *analyze.ThinkTime) *thinkView {
 		{ID: "think-easy", Label: "easy moves", N: t.Easy, Ratio: maybe(t.EasyRatio), What: "forced or trivial", Means: "below 1 when the player moves faster on them"},
 		{ID: "think-hard", Label: "critical moves", N: t.Critical, Ratio: maybe(t.CriticalRatio),
 			What: "the quarter of the non-trivial ones whose best move leads the next by most", Means: "above 1 when the player takes longer on them"},
-	}
-	if t.Moves < analyze.MinCorrelationMoves {
-		for i := range v.Corrs {
-			v.Corrs[i].Value, v.Corrs[i].Few = "", t.Moves
-		}
 	}
 	if t.Sealed != nil {
 		v.Seal = thinkNotSealed
