@@ -41,6 +41,9 @@ func Decode(name string, data []byte) (*Replay, error) {
 // decodeInto is [Decode] into r, all of whose fields it sets, reusing the
 // room of its Actions and Spawns.
 func decodeInto(name string, data []byte, r *Replay) error {
+	// A byte-order mark, which some Windows editors write, is not part of
+	// the document.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	var f form
 	n, err := decodeForm(name, data, &f)
 	if err != nil {

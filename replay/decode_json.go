@@ -44,16 +44,25 @@ func readJSON(name string, data []byte, f *form) error {
 		if errors.Is(err, errReported) {
 			// A wrong value was found before the end: a document that is
 			// not JSON at all says so first.
-			if _, serr := jsontext.NewDecoder(bytes.NewBuffer(data)).ReadValue(); serr != nil {
+			whole := jsontext.NewDecoder(bytes.NewBuffer(data))
+			if _, serr := whole.ReadValue(); serr != nil {
 				jr.errs.list = nil
 				return jr.fail(serr)
+			}
+			if linesAfter(data, whole.InputOffset()) {
+				jr.errs.add(pos{}, "another object follows on a later line; %s", linesHint)
 			}
 		}
 		return jr.fail(err)
 	}
+	end := dec.InputOffset()
 	if _, err := dec.ReadToken(); err != io.EOF {
 		if err == nil {
-			jr.errs.add(jr.pos(dec.InputOffset()), "data after the replay's object")
+			msg := "data after the replay's object"
+			if linesAfter(data, end) {
+				msg += "; " + linesHint
+			}
+			jr.errs.add(jr.pos(dec.InputOffset()), "%s", msg)
 			return jr.errs.list
 		}
 		return jr.fail(err)
@@ -62,6 +71,17 @@ func readJSON(name string, data []byte, f *form) error {
 		return jr.errs.list
 	}
 	return nil
+}
+
+// linesHint is said of JSON Lines read as one replay.
+const linesHint = "several replays, one a line, are JSON Lines: a .jsonl file, or application/jsonl over HTTP"
+
+// linesAfter reports whether another JSON object starts on a line after
+// the one where the value ending at data[end] ends: JSON Lines read as
+// one replay.
+func linesAfter(data []byte, end int64) bool {
+	rest := bytes.TrimLeft(data[end:], " \t\r")
+	return len(rest) > 0 && rest[0] == '\n' && bytes.HasPrefix(bytes.TrimLeft(rest, " \t\r\n"), []byte("{"))
 }
 
 // fail turns a syntax error into the document's errors.

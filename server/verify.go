@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -85,24 +84,8 @@ func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	vd := s.verifyHeld("request", body)
-	if kind == "application/json" && vd.Reason == replay.Malformed && nextLineObject(body) {
-		vd.Error += "; several replays, one a line, go as application/jsonl"
-	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(jsonl.AppendVerdict(nil, vd))
-}
-
-// nextLineObject reports whether body is a JSON object and, on a line
-// after it, another: JSON Lines sent as one replay.
-func nextLineObject(body []byte) bool {
-	body = bytes.TrimPrefix(body, []byte("\ufeff"))
-	d := json.NewDecoder(bytes.NewReader(body))
-	var first json.RawMessage
-	if d.Decode(&first) != nil || first[0] != '{' {
-		return false
-	}
-	rest := bytes.TrimLeft(body[d.InputOffset():], " \t\r")
-	return len(rest) > 0 && rest[0] == '\n' && bytes.HasPrefix(bytes.TrimLeft(rest, " \t\r\n"), []byte("{"))
 }
 
 // verifyLines answers a JSON Lines body: a verdict a line, each written

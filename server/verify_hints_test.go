@@ -11,7 +11,7 @@ import (
 func TestVerifyEndpointHints(t *testing.T) {
 	ts := newTestServer(t, "")
 	game := `{"profile":"tile-merge","seed":"7","moves":"","claim":{"score":0,"maxTile":4,"moves":0}}`
-	const hint = "; several replays, one a line, go as application/jsonl"
+	const hint = "several replays, one a line, are JSON Lines: a .jsonl file, or application/jsonl over HTTP"
 	for _, c := range []struct {
 		body string
 		hint bool

@@ -115,6 +115,11 @@ func Read(name string, r io.Reader, limit int, send func(replay.Input) bool, idl
 			}
 			return
 		}
+		if line == 1 {
+			// A byte-order mark, which some Windows tools write, is not
+			// part of the first line.
+			data = bytes.TrimPrefix(data, []byte("\ufeff"))
+		}
 		blank := len(bytes.TrimSpace(data)) == 0
 		switch {
 		case sent:

@@ -30,14 +30,18 @@ func plainRead(name string, data []byte, limit int) []string {
 			continue
 		}
 		n := fmt.Sprintf("%s:%d", name, i+1)
+		text := l
+		if i == 0 {
+			text = bytes.TrimPrefix(l, []byte("\ufeff"))
+		}
 		switch {
 		case len(l) > limit:
 			out = append(out, n+" too long")
-		case len(bytes.TrimSpace(l)) == 0:
-		case bytes.TrimLeft(l, " \t")[0] != '{':
+		case len(bytes.TrimSpace(text)) == 0:
+		case bytes.TrimLeft(text, " \t")[0] != '{':
 			out = append(out, n+" not an object")
 		default:
-			out = append(out, n+" "+string(bytes.TrimRight(l, "\r\n")))
+			out = append(out, n+" "+string(bytes.TrimRight(text, "\r\n")))
 		}
 	}
 	return out
@@ -89,6 +93,15 @@ func TestReadLines(t *testing.T) {
 	if got := read(data, 32, 16, false); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("at the limit:\n got %q\nwant %q", got, want)
 	}
+	// A byte-order mark (Windows PowerShell 5's UTF-8) starts the first
+	// line, not its object; anywhere else it is not JSON.
+	data = []byte("\ufeff{\"a\":1}\n\ufeff{\"b\":2}\n")
+	want = []string{`f:1 {"a":1}`, "f:2 not an object"}
+	for _, slow := range []bool{false, true} {
+		if got := read(data, 32, 16, slow); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("a byte-order mark, slow %v:\n got %q\nwant %q", slow, got, want)
+		}
+	}
 }
 
 // FuzzRead holds Read (a bounded buffer, lines gathered across reads,
@@ -98,6 +111,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("{\"a\":1}\n\n{\"b\":2}"), 24, false)
 	f.Add([]byte("{"+strings.Repeat("y", 100)+"}\n{}\n"), 20, true)
 	f.Add([]byte(" \t{}\r\nx\n"), 17, false)
+	f.Add([]byte("\ufeff{}\n\ufeff{}\n"), 17, true)
 	f.Add([]byte("{"+strings.Repeat("z", 14)+"}\n{}"), 0, false) // a line one byte past the limit of 16
 	f.Fuzz(func(t *testing.T, data []byte, limit int, slow bool) {
 		limit = 16 + abs(limit)%200
