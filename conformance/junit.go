@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/tileproof/tileproof/internal/safetext"
 )
@@ -98,12 +99,11 @@ func (r *Report) WriteJUnit(w io.Writer) error {
 			jc.Skipped = &junitSkipped{"fails on a state no game reaches (" + res.Unreachable + "): " + string(res.Status) + ": " + reason}
 			s.Skips++
 		case res.Status.Failed():
-			// The detail: every mismatch of the step, and the diff of its boards.
-			var failureText string
-			for _, m := range res.Mismatches {
-				failureText += m.Text + "\n"
-			}
-			jc.Failure = &junitFailure{Message: reason, Type: string(res.Status), Text: safetext.TerminalLines(failureText + res.Diff())}
+			// The detail, as the text report has it: the case's file and
+			// step, every mismatch, the boards, the source.
+			var text strings.Builder
+			writeFailure(&text, "", res)
+			jc.Failure = &junitFailure{Message: reason, Type: string(res.Status), Text: text.String()}
 			s.Fails++
 		}
 		s.Tests++

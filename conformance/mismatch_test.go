@@ -3,6 +3,8 @@ package conformance
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -63,6 +65,55 @@ func TestEveryMismatchReported(t *testing.T) {
 	for what, out := range map[string]string{"text": text.String(), "JUnit": junit.String(), "JSON": string(js)} {
 		if !strings.Contains(out, moves.Text) && !strings.Contains(out, strings.ReplaceAll(moves.Text, `"`, `\"`)) {
 			t.Errorf("the %s report leaves out the second mismatch %q", what, moves.Text)
+		}
+	}
+}
+
+// TestFailureSaysWhereAndWhy: a failure in the text and JUnit reports
+// names the case's file and line, the spawn its failing step forces and
+// the source the case cites, so that it can be fixed from the report
+// alone (JUnit showed the mismatches and a diff only, the text report
+// neither the spawn nor the source, before 2026-12-08).
+func TestFailureSaysWhereAndWhy(t *testing.T) {
+	pack := loadRepoPack(t)
+	rep, err := Run(t.Context(), pack, altered{&Builtin{}, wrongTwice}, Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^core/`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Describe(pack)
+	var r *CaseResult
+	for i, res := range rep.Results {
+		if res.Status.Failed() && res.Info != nil && res.Step > 0 && res.Info.Steps[res.Step-1].Spawn != "" {
+			r = &rep.Results[i]
+			break
+		}
+	}
+	if r == nil {
+		t.Fatal("no core case failed at a step that forces a spawn")
+	}
+	var text, junit bytes.Buffer
+	rep.WriteText(&text, false)
+	if err := rep.WriteJUnit(&junit); err != nil {
+		t.Fatal(err)
+	}
+	var doc junitSuites
+	if err := xml.Unmarshal(junit.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var failure string
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			if c.Name == r.Case+" ["+r.Profile+"]" && c.Failure != nil {
+				failure = c.Failure.Text
+			}
+		}
+	}
+	want := []string{fmt.Sprintf("at step %d (%s:%d)", r.Step, r.File, r.Line), "the step forces the spawn " + r.Info.Steps[r.Step-1].Spawn, "source: " + r.Info.Source}
+	for what, out := range map[string]string{"text": text.String(), "JUnit": failure} {
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: the %s report leaves out %q:\n%s", r.Key(), what, w, out)
+			}
 		}
 	}
 }

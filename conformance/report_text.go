@@ -15,11 +15,7 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 	for _, res := range r.Results {
 		switch {
 		case res.Status.Failed() && res.Expected == "" && res.Unreachable == "":
-			writeHead(w, "FAIL  ", res)
-			fmt.Fprintf(w, "\n      %s\n", safetext.TerminalLines(res.summary("      ")))
-			if res.Got != nil {
-				writeBoards(w, res, "      ")
-			}
+			writeFailure(w, "FAIL  ", res)
 		case res.Status.Failed() && res.Expected != "" && verbose:
 			fmt.Fprintf(w, "xfail %s [%s] %s: %s (expected: %s)\n", safetext.Terminal(res.Case), safetext.Terminal(res.Profile), res.Status, safetext.TerminalLines(res.Reason), res.Expected)
 		case res.Status == Pass && res.Expected != "":
@@ -70,6 +66,26 @@ func (r *Report) WriteText(w io.Writer, verbose bool) {
 		fmt.Fprintf(w, "  the legal moves the cases state were not compared: the implementation does not list them (legal: unsupported-op)\n")
 	}
 	fmt.Fprintf(w, "  in %.3fs\n", r.Duration.Seconds())
+}
+
+// writeFailure writes a failure whole, as the text report and the
+// JUnit report show it: its head, its mismatches, its boards, the spawn
+// the failing step forced and the source the case or property check
+// cites for the rule.
+func writeFailure(w io.Writer, tag string, res CaseResult) {
+	writeHead(w, tag, res)
+	fmt.Fprintf(w, "\n      %s\n", safetext.TerminalLines(res.summary("      ")))
+	if res.Got != nil {
+		writeBoards(w, res, "      ")
+	}
+	if info := res.Info; info != nil {
+		if n := len(info.Steps); res.Step > 0 && n >= res.Step && info.Steps[res.Step-1].Spawn != "" {
+			fmt.Fprintf(w, "      the step forces the spawn %s\n", info.Steps[res.Step-1].Spawn)
+		}
+		if info.Source != "" {
+			fmt.Fprintf(w, "      source: %s\n", safetext.TerminalLines(info.Source))
+		}
+	}
 }
 
 // writeHead writes a failure's first words after tag: CASE [PROFILE]
