@@ -508,7 +508,7 @@ func (c *checker) spawn(p *engine.Profile, d engine.Direction, forced *engine.Sp
 	sp, board := mr.Spawn, mr.State.Board
 	switch {
 	case !mr.Changed && sp != nil:
-		c.add("spawn", SpawnWrong, "none", *sp, "move %s changed nothing but a %d spawned at row %d, column %d", d, sp.Value, sp.Row, sp.Col)
+		c.add("spawn", SpawnWrong, "none", *sp, "move %s changed nothing but a tile of %d spawned at row %d, column %d", d, sp.Value, sp.Row, sp.Col)
 	case mr.Changed && sp == nil:
 		c.add("spawn", SpawnWrong, "a spawn", "none", "move %s changed the board but reported no spawn", d)
 	case sp == nil:
@@ -520,7 +520,7 @@ func (c *checker) spawn(p *engine.Profile, d engine.Direction, forced *engine.Sp
 	case board.At(sp.Row, sp.Col) != sp.Value:
 		c.add("spawn", SpawnWrong, sp.Value, board.At(sp.Row, sp.Col), "the spawn is reported as %d at row %d, column %d, but the board holds %d there", sp.Value, sp.Row, sp.Col, board.At(sp.Row, sp.Col))
 	case p != nil && !p.SpawnValue(sp.Value):
-		c.add("spawn", SpawnWrong, p.SpawnValues(), sp.Value, "a %d spawned; profile %s spawns only %s", sp.Value, p.Name, p.SpawnValues())
+		c.add("spawn", SpawnWrong, p.SpawnValues(), sp.Value, "a tile of %d spawned; profile %s spawns only %s", sp.Value, p.Name, p.SpawnValues())
 	case forced != nil && *forced != *sp:
 		c.add("spawn", SpawnWrong, *forced, *sp, "the spawn was forced to %d at row %d, column %d; it is %d at row %d, column %d", forced.Value, forced.Row, forced.Col, sp.Value, sp.Row, sp.Col)
 	}
@@ -535,7 +535,11 @@ func (c *checker) expect(e Expect, mr *MoveResult, slid engine.Board, st ImplSta
 		c.board("board", *e.Board, slid, "%s: the board after the slide differs", what)
 	}
 	if e.After != nil && *e.After != st.Board {
-		c.board("after", *e.After, st.Board, "%s: the board after the step differs", what)
+		after := "the board after the step"
+		if mr == nil && what == "check" { // a step that only checks: the state as it is
+			after = "the board"
+		}
+		c.board("after", *e.After, st.Board, "%s: %s differs", what, after)
 	}
 	if r := e.Row; r != nil {
 		got := make([]uint64, slid.Cols())

@@ -117,3 +117,52 @@ func TestFailureSaysWhereAndWhy(t *testing.T) {
 		}
 	}
 }
+
+// eights spawns 8s: its start and each spawn are the engine's cells with
+// the value 8.
+type eights struct{ *Builtin }
+
+func (e eights) New(profile, seed string, setup *engine.Setup) (ImplState, error) {
+	st, err := e.Builtin.New(profile, seed, setup)
+	cells := st.Board.Values()
+	for r, row := range cells {
+		for c, v := range row {
+			if v != 0 {
+				cells[r][c] = 8
+			}
+		}
+	}
+	st.Board, _ = engine.BoardFromValues(cells)
+	return st, err
+}
+
+func (e eights) Move(dir engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	mr, err := e.Builtin.Move(dir, spawn)
+	if sp := mr.Spawn; err == nil && sp != nil {
+		sp.Value = 8
+		mr.State.Board.Set(sp.Row, sp.Col, 8)
+	}
+	return mr, err
+}
+
+// TestMismatchWords: a step that only checks the state says "the board
+// differs", not "the board after the step" (it has none); a spawned 8
+// is "a tile of 8", not "a 8".
+func TestMismatchWords(t *testing.T) {
+	rep, err := Run(t.Context(), loadRepoPack(t), eights{&Builtin{}}, Options{Profiles: []string{"classic"}, Run: regexp.MustCompile(`^tp1/tp1-(opening-seed-7|seed-7-first-move)$`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"tp1/tp1-opening-seed-7": "check: the board differs", "tp1/tp1-seed-7-first-move": "a tile of 8 spawned; profile classic spawns only 2 and 4"}
+	for _, res := range rep.Results {
+		if w, ok := want[res.Case]; ok {
+			if res.Reason != w {
+				t.Errorf("%s: %q, want %q", res.Case, res.Reason, w)
+			}
+			delete(want, res.Case)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("not run: %v", want)
+	}
+}
