@@ -208,7 +208,12 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		case errors.Is(rerr, os.ErrDeadlineExceeded) && p.exited():
 			return i, &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s: the implementation %s without answering", what, p.ended())}
 		case errors.Is(rerr, os.ErrDeadlineExceeded):
-			return i, e.countTimeout(&conformance.DriverError{Status: conformance.Timeout, Msg: fmt.Sprintf("%s: no answer within %s", what, d)}, what)
+			msg := fmt.Sprintf("%s: no answer within %s", what, d)
+			if what.op == protocol.OpHello {
+				// Most often an answer written and never flushed.
+				msg += " (an answer written to stdout waits in the implementation's buffer until it is flushed: flush after each line)"
+			}
+			return i, e.countTimeout(&conformance.DriverError{Status: conformance.Timeout, Msg: msg}, what)
 		case errors.Is(rerr, errLineTooLong):
 			return i, &conformance.DriverError{Status: conformance.ProtocolError, Msg: fmt.Sprintf("%s: the answer is longer than %d bytes", what, protocol.MaxLine)}
 		case rerr != nil:

@@ -483,3 +483,14 @@ func TestExecSlowStart(t *testing.T) {
 		t.Errorf("after the start: %v", err)
 	}
 }
+
+// TestExecHelloTimeoutSaysFlush: hello unanswered, most often an answer
+// the adapter wrote and did not flush (Python's print to a pipe), says
+// so.
+func TestExecHelloTimeoutSaysFlush(t *testing.T) {
+	t.Parallel()
+	e := &Exec{Command: "sleep 30", Timeout: 300 * time.Millisecond, StartTimeout: 300 * time.Millisecond, Stderr: io.Discard}
+	defer e.Close()
+	_, err := e.Hello()
+	wantDriverError(t, err, conformance.Timeout, "hello (request 1): no answer within 300ms", "flush after each line")
+}
