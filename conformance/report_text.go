@@ -80,7 +80,7 @@ func writeFailure(w io.Writer, tag string, res CaseResult) {
 	}
 	if info := res.Info; info != nil {
 		if n := len(info.Steps); res.Step > 0 && n >= res.Step && info.Steps[res.Step-1].Spawn != "" {
-			fmt.Fprintf(w, "      the step forces the spawn %s\n", info.Steps[res.Step-1].Spawn)
+			fmt.Fprintf(w, "      the step forces the spawn %s\n", safetext.Terminal(info.Steps[res.Step-1].Spawn))
 		}
 		if info.Source != "" {
 			fmt.Fprintf(w, "      source: %s\n", safetext.TerminalLines(info.Source))
