@@ -206,7 +206,7 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 		}
 		switch {
 		case errors.Is(rerr, os.ErrDeadlineExceeded) && p.exited():
-			return i, &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s: the implementation %s without answering", what, p.ended())}
+			return i, &conformance.DriverError{Status: conformance.Crash, Msg: fmt.Sprintf("%s: the implementation %s without answering%s", what, p.ended(), p.saidLast())}
 		case errors.Is(rerr, os.ErrDeadlineExceeded):
 			msg := fmt.Sprintf("%s: no answer within %s", what, d)
 			if what.op == protocol.OpHello {
@@ -221,6 +221,7 @@ func (e *Exec) exchange(reqs []protocol.Request, got func(i int, a protocol.Answ
 			if len(data) > 0 {
 				msg += fmt.Sprintf(" (it wrote %q without a newline)", safetext.Cut(string(data), 120))
 			}
+			msg += p.saidLast()
 			return i, &conformance.DriverError{Status: conformance.Crash, Msg: msg}
 		}
 		o.answered.Store(time.Now().UnixNano())

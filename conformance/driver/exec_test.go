@@ -339,6 +339,29 @@ func TestExecEndOfStdout(t *testing.T) {
 	}
 }
 
+// panicStderr is what a chatty implementation that crashes writes to
+// stderr: more lines of its own than a crash's message keeps, then a
+// panic.
+var panicStderr = strings.Repeat("debug: a request read\n", 120) + "panic: the board is full \x1b[2J\n\ngoroutine 1 [running]:\nmain.move(...)\n\t/src/game.go:42 +0x1d\nexit status 2\n"
+
+// TestExecCrashSaysStderr: a crash's message quotes the end of what the
+// implementation wrote to stderr, from a whole line, two kilobytes at
+// most.
+func TestExecCrashSaysStderr(t *testing.T) {
+	t.Parallel()
+	e := &Exec{Command: fake(t, "panic-after-hello"), Stderr: io.Discard}
+	defer e.Close()
+	if _, err := e.Hello(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := e.New("classic", "", nil)
+	wantDriverError(t, err, conformance.Crash, "new (request 2): the implementation exited (exit status 2) without answering; the end of its stderr:\n...\ndebug: a request read\n",
+		"debug: a request read\npanic: the board is full \x1b[2J\n\ngoroutine 1 [running]:\nmain.move(...)\n\t/src/game.go:42 +0x1d\nexit status 2")
+	if de := driverError(t, err); len(de.Msg) > 2200 || strings.HasSuffix(de.Msg, "\n") {
+		t.Errorf("the message (%d bytes) keeps more than two kilobytes of stderr, or its line break: %q", len(de.Msg), de.Msg)
+	}
+}
+
 // TestExecEndOfStdoutSimpleCommand: an adapter named as one simple
 // command (a path, no exec of its own) that closes its stdout is seen to,
 // at once: the shell that runs it does not keep a copy of the pipe open.
@@ -493,4 +516,35 @@ func TestExecHelloTimeoutSaysFlush(t *testing.T) {
 	defer e.Close()
 	_, err := e.Hello()
 	wantDriverError(t, err, conformance.Timeout, "hello (request 1): no answer within 300ms", "flush after each line")
+}
+
+// FuzzStderrTail holds stderrTail, written in pieces, to the plain tail
+// of the whole: its last stderrTailSize bytes, from the first whole line
+// when bytes were dropped.
+func FuzzStderrTail(f *testing.F) {
+	f.Add([]byte(strings.Repeat("a line\n", 700)), uint8(7))
+	f.Add([]byte("short"), uint8(1))
+	f.Add([]byte(strings.Repeat("x", 5000)+"\nend\n"), uint8(200))
+	f.Fuzz(func(t *testing.T, data []byte, piece uint8) {
+		var tail stderrTail
+		for rest := data; len(rest) > 0; {
+			n := min(len(rest), 1+int(piece)*int(piece))
+			if w, _ := tail.Write(rest[:n]); w != n {
+				t.Fatalf("Write took %d of %d bytes", w, n)
+			}
+			rest = rest[n:]
+		}
+		want := string(data)
+		if len(want) > stderrTailSize {
+			want = want[len(want)-stderrTailSize:]
+			if _, rest, ok := strings.Cut(want, "\n"); ok {
+				want = rest
+			}
+			want = "...\n" + want
+		}
+		want = strings.TrimRight(want, " \t\r\n")
+		if got := tail.String(); got != want || cap(tail.buf) > 4*stderrTailSize {
+			t.Fatalf("got %q (a buffer of %d), want %q", got, cap(tail.buf), want)
+		}
+	})
 }

@@ -72,6 +72,7 @@ func fakeAnswer(id int, op string) string {
 //	stderr-hostile     writes hostileStderr to stderr, then answers everything
 //	close-stdout       answers hello, closes stdout and runs on
 //	exit-after-hello   answers hello, then exits with status 7 at the next request
+//	panic-after-hello  answers hello, then at the next request writes panicStderr to stderr and exits with status 2
 //	no-state           answers hello, then {"id":N,"ok":true} to everything
 //	bare-refusal       answers hello, then {"id":N,"ok":false} to everything
 //	word W             answers hello, then ok: false with error W to everything
@@ -139,6 +140,9 @@ func runFake(mode string) int {
 			time.Sleep(time.Hour)
 		case "exit-after-hello":
 			return 7
+		case "panic-after-hello":
+			os.Stderr.WriteString(panicStderr)
+			return 2
 		case "no-state":
 			say(fmt.Sprintf(`{"id":%d,"ok":true}`, req.ID))
 		case "deaf":

@@ -53,6 +53,10 @@ type process struct {
 	// unwatch stops the watch on the run's context that stops the
 	// process when the run ends; it reports whether it stopped it first.
 	unwatch func() bool
+	// said keeps the end of what the process wrote to stderr, for the
+	// report of a crash; saidDone is closed when stderr has ended.
+	said     stderrTail
+	saidDone chan struct{}
 
 	mu       sync.Mutex // orders the end of the process and the deadlines of reads
 	exitedAt time.Time  // when the process exited; zero while it runs
@@ -63,7 +67,7 @@ type process struct {
 func startProcess(command string, stderr io.Writer) (*process, error) {
 	var raw [8]byte
 	rand.Read(raw[:])
-	p := &process{tag: hex.EncodeToString(raw[:]), done: make(chan struct{}), quit: make(chan struct{}), unwatch: func() bool { return true }}
+	p := &process{tag: hex.EncodeToString(raw[:]), done: make(chan struct{}), quit: make(chan struct{}), saidDone: make(chan struct{}), unwatch: func() bool { return true }}
 	p.cmd = exec.Command("sh", "-c", execPrefix(command))
 	p.cmd.Env = append(os.Environ(), tagVariable+"="+p.tag)
 	ownSession(p.cmd)
@@ -95,8 +99,9 @@ func startProcess(command string, stderr io.Writer) (*process, error) {
 	}
 	p.stdin, p.out, p.lines = inW, outR, bufio.NewReaderSize(outR, 64<<10)
 	go func() {
-		io.Copy(stderr, errR)
+		io.Copy(io.MultiWriter(stderr, &p.said), errR)
 		errR.Close()
+		close(p.saidDone)
 	}()
 	go func() {
 		p.cmd.Wait()
@@ -165,6 +170,66 @@ func (p *process) ended() string {
 	case <-time.After(exitGrace):
 		return "closed its stdout, still running,"
 	}
+}
+
+// saidLast is the end of what the process wrote to stderr, once stderr
+// has ended (or after exitGrace), as a clause of a crash's message; ""
+// when it wrote nothing.
+func (p *process) saidLast() string {
+	select {
+	case <-p.saidDone:
+	case <-time.After(exitGrace):
+	}
+	if s := p.said.String(); s != "" {
+		return "; the end of its stderr:\n" + s
+	}
+	return ""
+}
+
+// stderrTail keeps the last stderrTailSize bytes written to it (in at
+// most twice that memory): where a crash's traceback, or a panic's, is.
+type stderrTail struct {
+	mu   sync.Mutex
+	buf  []byte
+	from int  // where the kept bytes start in buf
+	cut  bool // bytes before them were dropped
+}
+
+// stderrTailSize bounds what a crash's message quotes of stderr.
+const stderrTailSize = 2 << 10
+
+func (t *stderrTail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(b)
+	if len(b) > stderrTailSize {
+		t.buf, t.from, t.cut = t.buf[:0], 0, true
+		b = b[len(b)-stderrTailSize:]
+	}
+	if len(t.buf)+len(b) > 2*stderrTailSize {
+		t.buf, t.from = append(t.buf[:0], t.buf[t.from:]...), 0
+	}
+	t.buf = append(t.buf, b...)
+	if kept := len(t.buf) - t.from; kept > stderrTailSize {
+		t.from, t.cut = t.from+kept-stderrTailSize, true
+	}
+	return n, nil
+}
+
+// String is what was kept, without the line break at its end; when bytes
+// before it were dropped, from the first whole line kept, after "...".
+// The reports show it as they show an implementation's other text.
+func (t *stderrTail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := string(t.buf[t.from:])
+	if t.cut {
+		if _, rest, ok := strings.Cut(s, "\n"); ok {
+			s = rest
+		}
+		s = "...\n" + s
+	}
+	return strings.TrimRight(s, " \t\r\n")
 }
 
 // stop ends the process and every process it started, and waits for it.
