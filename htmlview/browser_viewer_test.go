@@ -16,6 +16,9 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/replay"
 )
 
 // The browser tests of the viewer's issue 24 item 4: the play's speed,
@@ -454,4 +457,69 @@ func writePage(t *testing.T, html string) string {
 		t.Fatal(err)
 	}
 	return file
+}
+
+// TestBrowserBreakNamed: a hallabois game's break is named on the page,
+// its price shown as the points it gained (a negative number), and a
+// refused break is named over the board (before 2026-12-08 each said
+// "undefined", and the break gained 0 points while the score fell by its
+// price).
+func TestBrowserBreakNamed(t *testing.T) {
+	t.Parallel()
+	p, err := engine.BuiltinProfile("hallabois-v1-4x4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := engine.Compile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := replay.NewRecorder(rules, "break")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := rec.Game()
+	for g.Score() < p.Break.Price && !g.Over() { // a corner player's moves
+		d := engine.Up
+		for _, c := range []engine.Direction{engine.Left, engine.Down, engine.Right} {
+			if g.Legal(c) {
+				d = c
+				break
+			}
+		}
+		if err := rec.Do(engine.Action(d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	score := g.Score()
+	if err := rec.Do(engine.Break); err != nil {
+		t.Fatal(err)
+	}
+	r := rec.SpawnRecorded()
+	at := len(r.Actions) // the break's step
+	valid := decodeTraced(t, r)
+	in := tab(t)
+	ctx := openIn(t, in, page(t, valid), 1280, 800, fmt.Sprintf("#step=%d", at), "#board .c")
+	shown := eval[string](t, ctx, `["cap", "f-action", "f-gained", "f-score"].map(id => document.getElementById(id).textContent).join(" | ")`)
+	if want := fmt.Sprintf("after action %d (break) | break | -%d | %d", at, p.Break.Price, score-p.Break.Price); shown != want {
+		t.Errorf("the break's step: %q, want %q", shown, want)
+	}
+	// A break with too few points is refused, and named.
+	r.Actions = append([]engine.Action{engine.Break}, r.Actions...)
+	r.Spawns = append([]engine.Spawn{{}}, r.Spawns...)
+	refused := decodeTraced(t, r)
+	ctx = openIn(t, in, page(t, refused), 1280, 800, "", "#board .c")
+	over := eval[string](t, ctx, `document.querySelector("#board .refused .what").textContent`)
+	action := eval[string](t, ctx, `document.getElementById("f-action").textContent`)
+	if !strings.HasPrefix(over, "break: ") || action != "break (refused)" {
+		t.Errorf("the refused break: %q over the board, the action %q", over, action)
+	}
+}
+
+// decodeTraced traces r as a page shows it.
+func decodeTraced(t *testing.T, r *replay.Replay) TracedReplay {
+	t.Helper()
+	vd, frames := replay.NewVerifier().Trace(r)
+	vd.Name = "break.yaml"
+	return TracedReplay{Replay: r, Verdict: vd, Frames: frames}
 }

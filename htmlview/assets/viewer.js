@@ -4,7 +4,7 @@
   "use strict";
   var D = JSON.parse(document.getElementById("tp-data").textContent);
   var DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-  var NAMES = { U: "up", D: "down", L: "left", R: "right", Z: "undo", E: "End run", K: "keep playing", "-": "none (the start)" };
+  var NAMES = { U: "up", D: "down", L: "left", R: "right", Z: "undo", E: "End run", K: "keep playing", B: "break", "-": "none (the start)" };
   var ARROWS = { U: "\u2191", D: "\u2193", L: "\u2190", R: "\u2192", Z: "\u21B6", E: "\u25A0", K: "\u21BB" };
   var frames = D.frames;
   var extra = D.div && D.div.board ? 1 : 0; // the refused action's step, past the frames
@@ -50,7 +50,11 @@
     s.gained = 0;
     s.spawn = -1;
     s.slideN = 0;
-    if (head & 16) { s.score += varint(s); }
+    if (head & 16) {
+      var d = varint(s);
+      s.score += d;
+      if (s.act === "B") { s.gained = d; } // a break merges nothing: its price
+    }
     if (head & 32) { s.moves += varint(s); }
     if (head & 64) { s.gained = uvarint(s); }
     if (head & 128) { s.state = bytes[s.off++]; }
