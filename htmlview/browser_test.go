@@ -497,6 +497,13 @@ func TestBrowserWidths(t *testing.T) {
 	if err := Conformance(&many, manyProfiles()); err != nil {
 		t.Fatal(err)
 	}
+	// Names of 250 characters and more, with no place to break a line
+	// (before 2026-12-08 the list that needs your eyes grew as wide as
+	// the longest, its verdicts and whys out of a 1,280 px window).
+	longNames := corpusEntries(t)
+	for i := range longNames {
+		longNames[i].Verdict.Name = strings.Repeat("x", 250) + longNames[i].Verdict.Name
+	}
 	big := load(t, "valid/tile-merge-4096.yaml")
 	pages := []struct {
 		name, html, wait string
@@ -507,6 +514,7 @@ func TestBrowserWidths(t *testing.T) {
 		{"the viewer of a false claimed board", page(t, load(t, "tampered/truncated.yaml")), "#board .c", false},
 		{"the viewer of an 8x8 game", page(t, wideGame(t)), "#board .c", false},
 		{"the batch report", rep.String(), "#replays", false},
+		{"the batch report of long names", reportHTML(t, "t", longNames), "#replays", false},
 		{"the conformance page", conf.String(), "#summary", false},
 		{"the conformance page of many profiles", many.String(), "#summary", false},
 	}
