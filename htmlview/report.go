@@ -222,8 +222,8 @@ func firstWhat(g *gameGroup) string {
 // one listed for nothing else comes after the top scores, before the
 // invalid. The unreadable come last, their error their why: a truncated
 // upload, a file past the size bound or a profile this verifier does not
-// know is a submission to answer too. The copies so listed, the invalid
-// and the unreadable are listed up to maxListed each, the first in the
+// know is a submission to answer too. The suspicious, the copies so
+// listed, the invalid and the unreadable are listed up to maxListed each, the first in the
 // batch's order (which do not depend on the workers), then a line of how
 // many more (capped). same is the batch's sameGames.
 func needsOf(entries []Entry, top int, same sameSet) (needs []need, unlisted int) {
@@ -274,7 +274,7 @@ func needsOf(entries []Entry, top int, same sameSet) (needs []need, unlisted int
 		unlisted = len(atypical) - maxAtypicalNeeds
 		atypical = atypical[:maxAtypicalNeeds]
 	}
-	needs = slices.Concat(sus, atypical, tops, capped(copies, kindValid), capped(bad, kindInvalid), capped(unread, kindUnreadable))
+	needs = slices.Concat(capped(sus, kindSuspicious), atypical, tops, capped(copies, kindValid), capped(bad, kindInvalid), capped(unread, kindUnreadable))
 	for i, n := range needs {
 		if n.Verdict.ThinkTimes.State() == replay.TimesNotSealed {
 			needs[i].Why = strings.TrimPrefix(n.Why+"; "+notSealedWhat+": "+n.Verdict.ThinkTimes.Reason, "; ")
@@ -287,9 +287,9 @@ func needsOf(entries []Entry, top int, same sameSet) (needs []need, unlisted int
 // batch of many keeps the list one to read.
 const maxAtypicalNeeds = 100
 
-// maxListed bounds the invalid replays the list of the replays that need
-// the operator's eyes holds, the copies listed for that alone apart, and
-// the skipped files the page names. The table holds every replay, and a
+// maxListed bounds the suspicious and the invalid replays the list of
+// the replays that need the operator's eyes holds, the copies listed for
+// that alone apart, and the skipped files the page names. The table holds every replay, and a
 // flood of bad submissions (docs/viewer-html.md measures 50,000) made the
 // list the most of a page a browser took tens of seconds to load. Two of
 // the table's pages of rows: enough to see what a flood is made of, some
@@ -297,8 +297,9 @@ const maxAtypicalNeeds = 100
 const maxListed = 200
 
 // capped returns the first maxListed of list, and past them a line
-// saying how many more replays of kind (kindInvalid, kindUnreadable, or
-// kindValid for the copies listed for that alone) are not listed
+// saying how many more replays of kind (kindSuspicious, kindInvalid,
+// kindUnreadable, or kindValid for the copies listed for that alone) are
+// not listed
 // (need.More).
 func capped(list []need, kind string) []need {
 	if len(list) <= maxListed {
