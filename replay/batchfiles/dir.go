@@ -49,6 +49,7 @@ func (s *sender) dir(arg string, skip func(path, why string)) error {
 	defer root.Close()
 	name := func(rel string) string { return filepath.Join(arg, filepath.FromSlash(rel)) }
 	var files []string
+	txt := ""                    // the first .txt file, as a hallabois recording is named
 	broken := map[string]error{} // the entries that cannot be listed
 	fsys := listFS(root)
 	err = fs.WalkDir(fsys, ".", func(rel string, d fs.DirEntry, err error) error {
@@ -73,6 +74,9 @@ func (s *sender) dir(arg string, skip func(path, why string)) error {
 			skip(name(rel), "a hidden file (its name begins with a dot): inside a directory it is not read (name it on the command line to read it)")
 			return nil
 		case d.IsDir() || !IsReplayFile(rel):
+			if txt == "" && path.Ext(rel) == ".txt" {
+				txt = rel
+			}
 			return nil
 		case !d.Type().IsRegular():
 			skip(name(rel), notRegular(d.Type()))
@@ -83,6 +87,9 @@ func (s *sender) dir(arg string, skip func(path, why string)) error {
 	})
 	if err != nil {
 		return err
+	}
+	if len(files) == 0 && len(broken) == 0 && txt != "" {
+		return fmt.Errorf("%s: no replay files (.yaml, .yml, .json, .jsonl), but .txt files such as %s: a hallabois recording becomes a replay with tileproof import hallabois FILE... -o DIR (docs/peers.md)", arg, name(txt))
 	}
 	if len(files) == 0 && len(broken) == 0 {
 		return fmt.Errorf("%s: no replay files (.yaml, .yml, .json, .jsonl)", arg)
