@@ -105,9 +105,18 @@ func TestVerifyAnalyze(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "\n       analysis: insufficient: not analysed: not analysable: a 3x3 board") {
 		t.Errorf("a 3x3 game, text: exit %d, %s", code, out)
 	}
+	// The summary counts the bands (before 2026-12-08 a batch's flagged
+	// games were found by reading every verdict).
+	if !strings.Contains(out, "\nanalysis: 0 strong, 0 review, 0 consistent, 1 insufficient (not analysed, or too little to place); ") {
+		t.Errorf("a 3x3 game, the summary: %s", out)
+	}
 	code, out, _ = runCLI(t, "", "verify", "--analyze", "../../replays/valid/tile-merge-2048.yaml")
 	if code != exitOK || !strings.Contains(out, "\n       analysis: ") || !strings.Contains(out, "not a finding of cheating") {
 		t.Errorf("text: exit %d, %s", code, out)
+	}
+	code, _, errOut := runCLI(t, "", "verify", "--analyze", "--json", "../../replays/valid/tile-merge-2048.yaml", "../../replays/tampered/move-changed.yaml")
+	if code != exitFailed || !regexp.MustCompile(`\nanalysis: (1 strong, 0 review|0 strong, 1 review), 0 consistent, 0 insufficient `).MatchString(errOut) {
+		t.Errorf("--json: exit %d, the summary on stderr: %s", code, errOut)
 	}
 }
 

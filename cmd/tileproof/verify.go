@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tileproof/tileproof/analyze"
 	"github.com/tileproof/tileproof/htmlview"
 	"github.com/tileproof/tileproof/internal/safetext"
 	"github.com/tileproof/tileproof/replay"
@@ -109,6 +110,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 	}
 	var sum replay.Summary
 	times := map[replay.TimesState]int{}
+	bands := map[string]int{} // --analyze: the games of each band
 	var progressOut io.Writer // stderr when it is a terminal
 	if f := terminalFile(c.stderr); f != nil {
 		progressOut = f
@@ -146,6 +148,10 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		}
 		sum.Add(vd)
 		times[vd.ThinkTimes.State()]++
+		var a struct{ Band string }
+		if json.Unmarshal(vd.Analysis, &a) == nil {
+			bands[a.Band]++
+		}
 		if report != nil {
 			report.Add(vd)
 		}
@@ -172,6 +178,10 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 	if f.timesKeyFile != "" {
 		fmt.Fprintf(summaryOut, "think times: %s sealed by the key given, %d with times NOT sealed by it, %d without times\n",
 			plural(times[replay.TimesSealed], "replay"), times[replay.TimesNotSealed], times[replay.TimesNone])
+	}
+	if f.analyze {
+		fmt.Fprintf(summaryOut, "analysis: %d strong, %d review, %d consistent, %d insufficient (not analysed, or too little to place); a band is for a person to review, never a finding of cheating\n",
+			bands[analyze.Strong], bands[analyze.Review], bands[analyze.Consistent], bands[analyze.Insufficient])
 	}
 	if report != nil {
 		pages, unpaged, stale, err := report.Finish("tileproof verify " + strings.Join(args, " "))
