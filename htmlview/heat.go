@@ -42,6 +42,7 @@ type heatCell struct {
 	Row, Col   int
 	Seen, Fair float64
 	Colour     template.CSS
+	Ink        template.CSS // the text's colour, legible on Colour
 }
 
 // heatMap is the heat map replay.html draws, a cell a board cell.
@@ -62,11 +63,14 @@ func (h *heat) grid() *heatMap {
 		seen, fair := h.seen[i], h.fair[i]
 		ratio := (seen + 0.5) / (fair + 0.5)
 		t := math.Min(1, math.Abs(math.Log2(ratio))/3)
-		colour := fmt.Sprintf("rgba(200,120,0,%.2f)", t)
+		colour, ink := fmt.Sprintf("rgba(200,120,0,%.2f)", t), "#1f1b17"
 		if ratio < 1 {
 			colour = fmt.Sprintf("rgba(31,95,168,%.2f)", t)
+			if t >= 0.75 { // the dark ink's contrast falls below 4 there, white's rises above
+				ink = "#fff"
+			}
 		}
-		m.Cells = append(m.Cells, heatCell{i / h.cols, i % h.cols, seen, fair, template.CSS(colour)})
+		m.Cells = append(m.Cells, heatCell{i / h.cols, i % h.cols, seen, fair, template.CSS(colour), template.CSS(ink)})
 	}
 	return m
 }

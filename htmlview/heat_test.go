@@ -2,6 +2,7 @@ package htmlview
 
 import (
 	"bytes"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -81,5 +82,77 @@ func TestSuspiciousHeat(t *testing.T) {
 	}
 	if h := page(t, load(t, "valid/tile-merge-spawns.yaml")); strings.Contains(h, `id="heat"`) {
 		t.Error("a game without warnings has a heat map")
+	}
+}
+
+// TestHeatLegible: every figure of the heat map has a contrast of 4 or
+// more with its cell, the cell's colour laid over the map's, at every
+// depth of amber and blue (before 2026-12-08 the figures were one dark
+// brown on every cell: 1.5 on the deepest blue, the cells that matter
+// most, and 2.8 on the deepest amber).
+func TestHeatLegible(t *testing.T) {
+	h := &heat{rows: 8, cols: 8, spawns: 1}
+	for k := range 32 {
+		depth := float64(k) / 31                                   // the colour's alpha
+		h.fair[k], h.seen[k] = 10, math.Exp2(3*depth)*10.5-0.5     // amber: more than fair
+		h.fair[32+k], h.seen[32+k] = 0.5*math.Exp2(3*depth)-0.5, 0 // blue: fewer
+	}
+	under := [3]float64{0xe4 / 255.0, 0xdd / 255.0, 0xd3 / 255.0} // .heat's background
+	colour := regexp.MustCompile(`^rgba\((\d+),(\d+),(\d+),([\d.]+)\)$`)
+	for _, c := range h.grid().Cells {
+		m := colour.FindStringSubmatch(string(c.Colour))
+		if m == nil {
+			t.Fatalf("a colour %q", c.Colour)
+		}
+		a, _ := strconv.ParseFloat(m[4], 64)
+		var bg [3]float64
+		for i := range bg {
+			v, _ := strconv.Atoi(m[i+1])
+			bg[i] = a*float64(v)/255 + (1-a)*under[i]
+		}
+		if k := contrast(hexColour(t, string(c.Ink)), bg); k < 4 {
+			t.Errorf("on %s its text %s has a contrast of %.2f", c.Colour, c.Ink, k)
+		}
+	}
+}
+
+// hexColour reads a colour written #rgb or #rrggbb.
+func hexColour(t *testing.T, s string) [3]float64 {
+	t.Helper()
+	if len(s) == 4 {
+		s = string([]byte{'#', s[1], s[1], s[2], s[2], s[3], s[3]})
+	}
+	var c [3]float64
+	for i := range c {
+		v, err := strconv.ParseUint(s[1+2*i:3+2*i], 16, 8)
+		if err != nil || len(s) != 7 {
+			t.Fatalf("not a colour: %q", s)
+		}
+		c[i] = float64(v) / 255
+	}
+	return c
+}
+
+// TestBrowserHeatInk: the figures of the heat map are drawn in their
+// cell's ink (TestHeatLegible), no rule of the page's own over it.
+func TestBrowserHeatInk(t *testing.T) {
+	t.Parallel()
+	r := firstCellGame(t, 60)
+	pv := NewViewer(r)
+	vd := replay.NewVerifier().Walk(r, pv.Add)
+	var b bytes.Buffer
+	if err := pv.Write(&b, vd, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := openAt(t, b.String(), 1280, 800, "", "#heat .hc")
+	cells := eval[[][]string](t, ctx, `Array.from(document.querySelectorAll("#heat .hc")).map(c => [c.style.color,
+		getComputedStyle(c.querySelector("b")).color, getComputedStyle(c.querySelector("span")).color])`)
+	for _, c := range cells {
+		if c[0] == "" || c[1] != c[0] || c[2] != c[0] {
+			t.Errorf("a cell's ink %q, its figures %q and %q", c[0], c[1], c[2])
+		}
+	}
+	if len(cells) != 16 {
+		t.Errorf("%d cells", len(cells))
 	}
 }
