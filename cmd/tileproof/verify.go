@@ -149,7 +149,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		sum.Add(vd)
 		times[vd.ThinkTimes.State()]++
 		var a struct{ Band string }
-		if json.Unmarshal(vd.Analysis, &a) == nil {
+		if f.analyze && json.Unmarshal(vd.Analysis, &a) == nil {
 			bands[a.Band]++
 		}
 		if report != nil {
