@@ -103,8 +103,8 @@ func evidenceOf(raw json.RawMessage) *evidence {
 	}
 	e := &evidence{analysis: a, BandText: analyze.BandText(a.Band), NotAFinding: analyze.NotAFinding, Why: a.Reason}
 	if a.Reason != "" || len(a.Evaluators) == 0 && a.Analysed == 0 {
-		if e.Why == "" {
-			e.Why = "the game was not analysed"
+		if !strings.HasPrefix(e.Why, analyze.ErrNotAnalysable.Error()) {
+			e.Why = strings.TrimSuffix("not analysed: "+e.Why, ": ")
 		}
 		return e
 	}

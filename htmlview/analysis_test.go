@@ -230,7 +230,14 @@ func TestEvidenceNotAnalysed(t *testing.T) {
 	if got := byID(t, p, "band-key"); got != analyze.Insufficient {
 		t.Errorf("band %q", got)
 	}
-	if got := byID(t, p, "evidence-why"); got != "not analysed: "+err.Error() {
+	// A reason that says it (not analysable: ...) is not said twice; any
+	// other is said to be why the game was not analysed.
+	if got := byID(t, p, "evidence-why"); got != err.Error() || !strings.HasPrefix(got, "not analysable: ") {
+		t.Errorf("why: %q", got)
+	}
+	other := g
+	other.Verdict.Analysis, _ = json.Marshal(map[string]string{"band": analyze.Insufficient, "reason": "the analysis cannot be written as JSON"})
+	if got := byID(t, page(t, other), "evidence-why"); got != "not analysed: the analysis cannot be written as JSON" {
 		t.Errorf("why: %q", got)
 	}
 	if got := byID(t, p, "not-a-finding"); got != analyze.NotAFinding {

@@ -102,7 +102,7 @@ func TestVerifyAnalyze(t *testing.T) {
 	}
 	// In text, the reason too (before 2026-12-07: "analysis: insufficient: " and nothing).
 	code, out, _ = runCLI(t, "", "verify", "--analyze", small)
-	if code != exitOK || !strings.Contains(out, "\n       analysis: insufficient: not analysed: not analysable: a 3x3 board") {
+	if code != exitOK || !strings.Contains(out, "\n       analysis: insufficient: not analysable: a 3x3 board") {
 		t.Errorf("a 3x3 game, text: exit %d, %s", code, out)
 	}
 	// The summary counts the bands (before 2026-12-08 a batch's flagged

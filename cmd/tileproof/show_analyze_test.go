@@ -74,7 +74,7 @@ func TestShowHTMLAnalyze(t *testing.T) {
 			t.Errorf("%s: the page's band %q, verify's %q", name, got, want[name])
 		}
 		data, _ := os.ReadFile(page)
-		if name == small && !strings.Contains(string(data), "not analysed: not analysable: a 3x3 board") {
+		if name == small && !strings.Contains(string(data), "<p class=\"why\" id=\"evidence-why\">not analysable: a 3x3 board") {
 			t.Errorf("the 3x3 game's page does not say why it was not analysed")
 		}
 		code, out, _ = runCLI(t, "", "show", "--html", "-o", page, name)
