@@ -413,6 +413,9 @@ func (s *session) compare(step CaseStep, out outcome, n int, res *CaseResult) bo
 		res.stepBoards(before, st.Board)
 		return false
 	}
+	if scoreUnstated(s.profile) {
+		e.Gained, e.Score = nil, nil
+	}
 	c := &checker{what: what, before: before, after: st.Board, showAfter: true}
 	slid := st.Board
 	if mr := out.Move; mr != nil {
@@ -470,6 +473,13 @@ func refusedAfterEnd(p *engine.Profile, step CaseStep, before ImplState, got str
 	return got == "finished" && step.Move != nil && before.Over &&
 		(e.Changed == nil || !*e.Changed) && (e.Spawned == nil || !*e.Spawned) &&
 		slices.Contains(p.Unstated, "moveAfterEnd")
+}
+
+// scoreUnstated reports whether p lists score as unstated: its source
+// keeps no score (the Rosetta Code task), so an implementation is held
+// to no score and no move's points.
+func scoreUnstated(p *engine.Profile) bool {
+	return p != nil && slices.Contains(p.Unstated, "score")
 }
 
 // passedOver reports whether an implementation's answer to a move the

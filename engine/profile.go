@@ -173,12 +173,13 @@ type Profile struct {
 	RNG string
 	// Unstated names the parameters, by their key in a profile file, whose
 	// value the profile's source does not give and tileproof chose: the
-	// conformance suite holds no implementation to them. Five may be
+	// conformance suite holds no implementation to them. Six may be
 	// named, each once: startTiles, illegalMove, moveAfterEnd (the answer
 	// to a move after the end, which illegalMove gives), newGameSeed (how
-	// a game started without a seed draws its tiles), and winThen in a
-	// profile whose win ends the run (Win.Then Stop) without undo or a
-	// break, since the suite follows play after the win from the
+	// a game started without a seed draws its tiles), score (the score
+	// and each move's points, for a source that keeps none), and winThen
+	// in a profile whose win ends the run (Win.Then Stop) without undo or
+	// a break, since the suite follows play after the win from the
 	// implementation's state, which holds neither. docs/profiles.md gives
 	// the sources' words and what the suite takes for each.
 	Unstated []string
@@ -188,7 +189,7 @@ type Profile struct {
 // as unstated, each once.
 func unstatedNamed(names []string) bool {
 	for i, n := range names {
-		if n != "startTiles" && n != "moveAfterEnd" && n != "newGameSeed" && n != "illegalMove" && n != "winThen" || slices.Contains(names[:i], n) {
+		if !slices.Contains([]string{"startTiles", "moveAfterEnd", "newGameSeed", "illegalMove", "winThen", "score"}, n) || slices.Contains(names[:i], n) {
 			return false
 		}
 	}

@@ -1,0 +1,75 @@
+package conformance
+
+import (
+	"testing"
+
+	"github.com/tileproof/tileproof/engine"
+)
+
+// noScore is the engine keeping no score: every state's score is 7 and
+// every move's points 0, as an adapter of a game whose source keeps none
+// may answer.
+type noScore struct{ *Builtin }
+
+func zeroScore(st ImplState, err error) (ImplState, error) {
+	st.Score = 7
+	return st, err
+}
+
+func zeroPoints(mr MoveResult) MoveResult {
+	mr.Gained, mr.State.Score = 0, 7
+	return mr
+}
+
+func (n noScore) New(profile, seed string, setup *engine.Setup) (ImplState, error) {
+	return zeroScore(n.Builtin.New(profile, seed, setup))
+}
+
+func (n noScore) Load(profile string, st LoadState) (ImplState, error) {
+	return zeroScore(n.Builtin.Load(profile, st))
+}
+
+func (n noScore) Do(action string) (ImplState, error) { return zeroScore(n.Builtin.Do(action)) }
+
+func (n noScore) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
+	mr, err := n.Builtin.Move(d, spawn)
+	return zeroPoints(mr), err
+}
+
+// TestRosettaKeepsNoScore: the Rosetta Code task speaks of no score, so
+// rosetta lists score as unstated: an implementation that keeps none
+// passes every case, the property checks, the explored games and the
+// observed ones. Under classic, whose source scores, the same fails.
+func TestRosettaKeepsNoScore(t *testing.T) {
+	rosetta := []string{"rosetta"}
+	rep, err := Run(t.Context(), loadRepoPack(t), noScore{&Builtin{}}, Options{Profiles: rosetta, Properties: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed, _ := rep.Failures()
+	for _, f := range failed {
+		t.Errorf("%s [%s]: %s: %s", f.Case, f.Profile, f.Status, f.Reason)
+	}
+	exp, err := Explore(t.Context(), noScore{&Builtin{}}, ExploreOptions{Games: 20, Seed: 1, Profiles: rosetta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range exp.Divergences {
+		t.Errorf("explored game %d [%s]: %s", d.Game, d.Profile, d.Result.Reason)
+	}
+	obs, err := Observe(t.Context(), noScore{&Builtin{}}, ObserveOptions{Games: 2, Seed: 1, Profiles: rosetta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range obs.Divergences {
+		t.Errorf("observed game %d [%s]: %s", d.Game, d.Profile, d.Result.Reason)
+	}
+
+	rep, err = Run(t.Context(), loadRepoPack(t), noScore{&Builtin{}}, Options{Profiles: []string{"classic"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed, _ := rep.Failures(); len(failed) == 0 || failed[0].Status != ScoreDiverged {
+		t.Errorf("classic: a game that keeps no score fails %d cases, the first %v", len(failed), failed)
+	}
+}
