@@ -26,34 +26,13 @@ func (f finishedRefused) Move(d engine.Direction, spawn *engine.Spawn) (MoveResu
 // returns when isGameTerminated), the same refusal fails.
 func TestMoveAfterEndRefused(t *testing.T) {
 	online := []string{"online-2048"}
-	rep, err := Run(t.Context(), loadRepoPack(t), finishedRefused{&Builtin{}}, Options{Profiles: online})
+	passesUnder(t, func() Impl { return finishedRefused{&Builtin{}} }, online, false)
+
+	rep, err := Run(t.Context(), loadRepoPack(t), finishedRefused{&Builtin{}}, Options{Profiles: []string{"classic"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	failed, _ := rep.Failures()
-	for _, f := range failed {
-		t.Errorf("%s [%s]: %s: %s", f.Case, f.Profile, f.Status, f.Reason)
-	}
-	exp, err := Explore(t.Context(), finishedRefused{&Builtin{}}, ExploreOptions{Games: 40, Seed: 1, Profiles: online})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range exp.Divergences {
-		t.Errorf("explored game %d [%s]: %s", d.Game, d.Profile, d.Result.Reason)
-	}
-	obs, err := Observe(t.Context(), finishedRefused{&Builtin{}}, ObserveOptions{Games: 2, Seed: 1, Profiles: online})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range obs.Divergences {
-		t.Errorf("observed game %d [%s]: %s", d.Game, d.Profile, d.Result.Reason)
-	}
-
-	rep, err = Run(t.Context(), loadRepoPack(t), finishedRefused{&Builtin{}}, Options{Profiles: []string{"classic"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	failed, _ = rep.Failures()
 	found := false
 	for _, f := range failed {
 		found = found || f.Case == "profiles/after-game-over-move-ignored" && f.Status == IllegalHandled

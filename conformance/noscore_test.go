@@ -42,30 +42,9 @@ func (n noScore) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, erro
 // observed ones. Under classic, whose source scores, the same fails.
 func TestRosettaKeepsNoScore(t *testing.T) {
 	rosetta := []string{"rosetta"}
-	rep, err := Run(t.Context(), loadRepoPack(t), noScore{&Builtin{}}, Options{Profiles: rosetta, Properties: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	failed, _ := rep.Failures()
-	for _, f := range failed {
-		t.Errorf("%s [%s]: %s: %s", f.Case, f.Profile, f.Status, f.Reason)
-	}
-	exp, err := Explore(t.Context(), noScore{&Builtin{}}, ExploreOptions{Games: 20, Seed: 1, Profiles: rosetta})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range exp.Divergences {
-		t.Errorf("explored game %d [%s]: %s", d.Game, d.Profile, d.Result.Reason)
-	}
-	obs, err := Observe(t.Context(), noScore{&Builtin{}}, ObserveOptions{Games: 2, Seed: 1, Profiles: rosetta})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range obs.Divergences {
-		t.Errorf("observed game %d [%s]: %s", d.Game, d.Profile, d.Result.Reason)
-	}
+	passesUnder(t, func() Impl { return noScore{&Builtin{}} }, rosetta, true)
 
-	rep, err = Run(t.Context(), loadRepoPack(t), noScore{&Builtin{}}, Options{Profiles: []string{"classic"}})
+	rep, err := Run(t.Context(), loadRepoPack(t), noScore{&Builtin{}}, Options{Profiles: []string{"classic"}})
 	if err != nil {
 		t.Fatal(err)
 	}

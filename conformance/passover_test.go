@@ -28,6 +28,36 @@ func (p passOver) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, err
 	return mr, err
 }
 
+// passesUnder runs the pack (with the property checks when props), 40
+// explored games and 2 observed ones under profiles against what
+// newImpl makes, each run a new one, and fails t for each failure: a
+// reading the profiles' sources allow passes everywhere.
+func passesUnder(t *testing.T, newImpl func() Impl, profiles []string, props bool) {
+	t.Helper()
+	rep, err := Run(t.Context(), loadRepoPack(t), newImpl(), Options{Profiles: profiles, Properties: props})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed, _ := rep.Failures()
+	for _, f := range failed {
+		t.Errorf("%s [%s]: %s: %s", f.Case, f.Profile, f.Status, f.Reason)
+	}
+	exp, err := Explore(t.Context(), newImpl(), ExploreOptions{Games: 40, Seed: 1, Profiles: profiles})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range exp.Divergences {
+		t.Errorf("explored game %d [%s]: %s", d.Game, d.Profile, d.Result.Reason)
+	}
+	obs, err := Observe(t.Context(), newImpl(), ObserveOptions{Games: 2, Seed: 1, Profiles: profiles})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range obs.Divergences {
+		t.Errorf("observed game %d [%s]: %s", d.Game, d.Profile, d.Result.Reason)
+	}
+}
+
 // TestRosettaMovePassedOver: the Rosetta Code task lets no move that
 // changes nothing count, and says no more, so rosetta lists illegalMove
 // as unstated: an implementation that passes such a move over (and one
@@ -36,28 +66,7 @@ func (p passOver) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, err
 // and so does, under rosetta, a move passed over but counted.
 func TestRosettaMovePassedOver(t *testing.T) {
 	rosetta := []string{"rosetta"}
-	rep, err := Run(t.Context(), loadRepoPack(t), passOver{Builtin: &Builtin{}}, Options{Profiles: rosetta})
-	if err != nil {
-		t.Fatal(err)
-	}
-	failed, _ := rep.Failures()
-	for _, f := range failed {
-		t.Errorf("%s [%s]: %s: %s", f.Case, f.Profile, f.Status, f.Reason)
-	}
-	exp, err := Explore(t.Context(), passOver{Builtin: &Builtin{}}, ExploreOptions{Games: 40, Seed: 1, Profiles: rosetta})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range exp.Divergences {
-		t.Errorf("explored game %d [%s]: %s", d.Game, d.Profile, d.Result.Reason)
-	}
-	obs, err := Observe(t.Context(), passOver{Builtin: &Builtin{}}, ObserveOptions{Games: 2, Seed: 1, Profiles: rosetta})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range obs.Divergences {
-		t.Errorf("observed game %d [%s]: %s", d.Game, d.Profile, d.Result.Reason)
-	}
+	passesUnder(t, func() Impl { return passOver{Builtin: &Builtin{}} }, rosetta, false)
 
 	for _, tc := range []struct {
 		impl    passOver
