@@ -223,9 +223,10 @@ func firstWhat(g *gameGroup) string {
 // invalid. The unreadable come last, their error their why: a truncated
 // upload, a file past the size bound or a profile this verifier does not
 // know is a submission to answer too. The suspicious, the copies so
-// listed, the invalid and the unreadable are listed up to maxListed each, the first in the
-// batch's order (which do not depend on the workers), then a line of how
-// many more (capped). same is the batch's sameGames.
+// listed, the invalid and the unreadable are listed up to maxListed
+// each, the first in the batch's order (which do not depend on the
+// workers), then a line of how many more (capped). same is the batch's
+// sameGames.
 func needsOf(entries []Entry, top int, same sameSet) (needs []need, unlisted int) {
 	var sus, atypical, tops, copies, bad, unread []need
 	for i, e := range entries {
@@ -289,18 +290,17 @@ const maxAtypicalNeeds = 100
 
 // maxListed bounds the suspicious and the invalid replays the list of
 // the replays that need the operator's eyes holds, the copies listed for
-// that alone apart, and the skipped files the page names. The table holds every replay, and a
-// flood of bad submissions (docs/viewer-html.md measures 50,000) made the
-// list the most of a page a browser took tens of seconds to load. Two of
-// the table's pages of rows: enough to see what a flood is made of, some
-// 100 to 200 KB at most.
+// that alone apart, and the skipped files the page names. The table
+// holds every replay, and a flood of bad submissions (docs/viewer-html.md
+// measures 50,000) made the list the most of a page a browser took tens
+// of seconds to load. Two of the table's pages of rows: enough to see
+// what a flood is made of, some 100 to 200 KB at most.
 const maxListed = 200
 
 // capped returns the first maxListed of list, and past them a line
 // saying how many more replays of kind (kindSuspicious, kindInvalid,
 // kindUnreadable, or kindValid for the copies listed for that alone) are
-// not listed
-// (need.More).
+// not listed (need.More).
 func capped(list []need, kind string) []need {
 	if len(list) <= maxListed {
 		return list
