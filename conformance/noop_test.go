@@ -26,32 +26,18 @@ func (n noOpRefused) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, 
 // TestNoOpAfterEndRefused: tile-merge's and rosetta's sources refuse a
 // move that changes nothing and name no other refusal for one after the
 // end, so an implementation that refuses a move on a blocked board as
-// illegal-move passes every case and the observed games. One that says
-// illegal-move for a move after the end that does change the board (a
-// won rosetta run) still fails.
+// illegal-move passes every case, the explored games and the observed
+// ones. One that says illegal-move for a move after the end that does
+// change the board (a won rosetta run) still fails.
 func TestNoOpAfterEndRefused(t *testing.T) {
 	opts := Options{Profiles: []string{"tile-merge", "rosetta"}}
-	rep, err := Run(t.Context(), loadRepoPack(t), noOpRefused{Builtin: &Builtin{}}, opts)
+	passesUnder(t, func() Impl { return noOpRefused{Builtin: &Builtin{}} }, opts.Profiles, false)
+
+	rep, err := Run(t.Context(), loadRepoPack(t), noOpRefused{Builtin: &Builtin{}, all: true}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	failed, _ := rep.Failures()
-	for _, f := range failed {
-		t.Errorf("%s [%s]: %s: %s", f.Case, f.Profile, f.Status, f.Reason)
-	}
-	obs, err := Observe(t.Context(), noOpRefused{Builtin: &Builtin{}}, ObserveOptions{Games: 1, Seed: 1, Profiles: opts.Profiles})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range obs.Divergences {
-		t.Errorf("observed game %d [%s]: %s", d.Game, d.Profile, d.Result.Reason)
-	}
-
-	rep, err = Run(t.Context(), loadRepoPack(t), noOpRefused{Builtin: &Builtin{}, all: true}, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	failed, _ = rep.Failures()
 	found := false
 	for _, f := range failed {
 		found = found || f.Case == "rosetta/rosetta-no-move-after-win" && f.Status == IllegalHandled
