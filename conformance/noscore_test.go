@@ -11,29 +11,29 @@ import (
 // may answer.
 type noScore struct{ *Builtin }
 
-func zeroScore(st ImplState, err error) (ImplState, error) {
+func scoreKeptNone(st ImplState, err error) (ImplState, error) {
 	st.Score = 7
 	return st, err
 }
 
-func zeroPoints(mr MoveResult) MoveResult {
+func pointsKeptNone(mr MoveResult) MoveResult {
 	mr.Gained, mr.State.Score = 0, 7
 	return mr
 }
 
 func (n noScore) New(profile, seed string, setup *engine.Setup) (ImplState, error) {
-	return zeroScore(n.Builtin.New(profile, seed, setup))
+	return scoreKeptNone(n.Builtin.New(profile, seed, setup))
 }
 
 func (n noScore) Load(profile string, st LoadState) (ImplState, error) {
-	return zeroScore(n.Builtin.Load(profile, st))
+	return scoreKeptNone(n.Builtin.Load(profile, st))
 }
 
-func (n noScore) Do(action string) (ImplState, error) { return zeroScore(n.Builtin.Do(action)) }
+func (n noScore) Do(action string) (ImplState, error) { return scoreKeptNone(n.Builtin.Do(action)) }
 
 func (n noScore) Move(d engine.Direction, spawn *engine.Spawn) (MoveResult, error) {
 	mr, err := n.Builtin.Move(d, spawn)
-	return zeroPoints(mr), err
+	return pointsKeptNone(mr), err
 }
 
 // TestRosettaKeepsNoScore: the Rosetta Code task speaks of no score, so
