@@ -110,7 +110,6 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 	}
 	var sum replay.Summary
 	times := map[replay.TimesState]int{}
-	bands := map[string]int{} // --analyze: the games of each band
 	var progressOut io.Writer // stderr when it is a terminal
 	if f := terminalFile(c.stderr); f != nil {
 		progressOut = f
@@ -148,10 +147,6 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 		}
 		sum.Add(vd)
 		times[vd.ThinkTimes.State()]++
-		var a struct{ Band string }
-		if f.analyze && json.Unmarshal(vd.Analysis, &a) == nil {
-			bands[a.Band]++
-		}
 		if report != nil {
 			report.Add(vd)
 		}
@@ -181,7 +176,7 @@ func (c *cli) verify(cmd *cobra.Command, f *verifyFlags, args []string) int {
 	}
 	if f.analyze {
 		fmt.Fprintf(summaryOut, "analysis: %d strong, %d review, %d consistent, %d insufficient (not analysed, or too little to place); a band is for a person to review, never a finding of cheating\n",
-			bands[analyze.Strong], bands[analyze.Review], bands[analyze.Consistent], bands[analyze.Insufficient])
+			x.bands[analyze.Strong], x.bands[analyze.Review], x.bands[analyze.Consistent], x.bands[analyze.Insufficient])
 	}
 	if report != nil {
 		pages, unpaged, stale, err := report.Finish("tileproof verify " + strings.Join(args, " "))

@@ -26,9 +26,11 @@ type verdictExtras struct {
 	checkTimes func(r *replay.Replay) *replay.TimesCheck
 	analyse    func(name string, r *replay.Replay) json.RawMessage
 	// unwritten are the games whose analysis JSON cannot hold
-	// (analysisOf), each "NAME: why", gathered from the workers.
+	// (analysisOf), each "NAME: why", and bands the games of each band,
+	// gathered from the workers.
 	mu        sync.Mutex
 	unwritten []string
+	bands     map[string]int
 }
 
 // newExtras returns the extras of --times-key-file keyFile (none for "")
@@ -68,6 +70,16 @@ func newExtras(ctx context.Context, v *replay.Verifier, keyFile string, analyse 
 // dropped: the verdict carries the reason, and the game is kept for
 // reportUnwritten.
 func (x *verdictExtras) analysisOf(name string, rep *analyze.GameReport, err error) json.RawMessage {
+	band := analyze.Insufficient
+	if err == nil {
+		band = rep.Band
+	}
+	x.mu.Lock()
+	if x.bands == nil {
+		x.bands = map[string]int{}
+	}
+	x.bands[band]++
+	x.mu.Unlock()
 	if err == nil {
 		b, jerr := json.Marshal(rep)
 		if jerr == nil {
