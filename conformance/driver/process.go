@@ -186,13 +186,13 @@ func (p *process) saidLast() string {
 	return ""
 }
 
-// stderrTail keeps the last stderrTailSize bytes written to it (in at
-// most twice that memory): where a crash's traceback, or a panic's, is.
+// stderrTail keeps the last stderrTailSize bytes written to it, in at
+// most twice that (and one write): where a crash's traceback, or a
+// panic's, is.
 type stderrTail struct {
-	mu   sync.Mutex
-	buf  []byte
-	from int  // where the kept bytes start in buf
-	cut  bool // bytes before them were dropped
+	mu  sync.Mutex
+	buf []byte
+	cut bool // bytes before buf were dropped
 }
 
 // stderrTailSize bounds what a crash's message quotes of stderr.
@@ -201,29 +201,25 @@ const stderrTailSize = 2 << 10
 func (t *stderrTail) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	n := len(b)
-	if len(b) > stderrTailSize {
-		t.buf, t.from, t.cut = t.buf[:0], 0, true
-		b = b[len(b)-stderrTailSize:]
-	}
-	if len(t.buf)+len(b) > 2*stderrTailSize {
-		t.buf, t.from = append(t.buf[:0], t.buf[t.from:]...), 0
-	}
 	t.buf = append(t.buf, b...)
-	if kept := len(t.buf) - t.from; kept > stderrTailSize {
-		t.from, t.cut = t.from+kept-stderrTailSize, true
+	if over := len(t.buf) - stderrTailSize; over > stderrTailSize {
+		t.buf, t.cut = append(t.buf[:0], t.buf[over:]...), true
 	}
-	return n, nil
+	return len(b), nil
 }
 
-// String is what was kept, without the line break at its end; when bytes
-// before it were dropped, from the first whole line kept, after "...".
-// The reports show it as they show an implementation's other text.
+// String is the last stderrTailSize bytes, without the line break at
+// their end; when bytes before them were dropped, from the first whole
+// line kept, after "...". The reports show it as they show an
+// implementation's other text.
 func (t *stderrTail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := string(t.buf[t.from:])
-	if t.cut {
+	s, cut := string(t.buf), t.cut
+	if over := len(s) - stderrTailSize; over > 0 {
+		s, cut = s[over:], true
+	}
+	if cut {
 		if _, rest, ok := strings.Cut(s, "\n"); ok {
 			s = rest
 		}
