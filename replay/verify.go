@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/tileproof/tileproof/engine"
+	"github.com/tileproof/tileproof/internal/nearname"
 	"github.com/tileproof/tileproof/internal/strictyaml"
 )
 
@@ -134,7 +135,7 @@ func (v *Verifier) unknown(name string) error {
 	names := v.names()
 	var b strings.Builder
 	fmt.Fprintf(&b, "unknown profile %s", strictyaml.Echo(name))
-	if near := nearest(name, names); near != "" {
+	if near := nearProfile(name, names); near != "" {
 		fmt.Fprintf(&b, ": did you mean %s?", near)
 	}
 	fmt.Fprintf(&b, " (this verifier knows %s", strings.Join(names, ", "))
@@ -145,18 +146,21 @@ func (v *Verifier) unknown(name string) error {
 	return errors.New(b.String())
 }
 
-// nearest returns the one name of names that name is a near miss of:
+// nearProfile returns the one name of names that name is a near miss of:
 // the same once case and _ against - are set aside, or else one edit
 // (a letter added, dropped or changed) away; "" for none, or for two.
-func nearest(name string, names []string) string {
+func nearProfile(name string, names []string) string {
 	fold := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "-") }
 	f := fold(name)
 	var near []string
 	for _, n := range names {
-		if fold(n) == f {
+		fn := fold(n)
+		if fn == f {
 			return n
 		}
-		if oneEdit(f, fold(n)) {
+		// Lengths two apart are two edits at least: a long name costs no
+		// distance's quadratic time.
+		if d := len(f) - len(fn); d >= -1 && d <= 1 && nearname.Distance(f, fn) == 1 {
 			near = append(near, n)
 		}
 	}
@@ -164,25 +168,6 @@ func nearest(name string, names []string) string {
 		return near[0]
 	}
 	return ""
-}
-
-// oneEdit reports whether a and b differ by one byte added, dropped or
-// changed.
-func oneEdit(a, b string) bool {
-	if len(a) < len(b) {
-		a, b = b, a
-	}
-	if len(a)-len(b) > 1 {
-		return false
-	}
-	i := 0
-	for i < len(b) && a[i] == b[i] {
-		i++
-	}
-	if len(a) == len(b) {
-		return i < len(a) && a[i+1:] == b[i+1:]
-	}
-	return a[i+1:] == b[i:]
 }
 
 func (v *Verifier) names() []string {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/tileproof/tileproof/internal/nearname"
 )
 
 // helpTemplate is every command's help: its description, its usage
@@ -134,7 +136,7 @@ func nearestFlag(fs *pflag.FlagSet, name string) string {
 		if f.Hidden {
 			return
 		}
-		d := editDistance(strings.ToLower(name), f.Name)
+		d := nearname.Distance(strings.ToLower(name), f.Name)
 		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
 			d = 1
 		}
@@ -143,26 +145,4 @@ func nearestFlag(fs *pflag.FlagSet, name string) string {
 		}
 	})
 	return best
-}
-
-// editDistance is the Levenshtein distance of a and b: the fewest
-// insertions, deletions and substitutions of bytes that make one the
-// other.
-func editDistance(a, b string) int {
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			sub := prev[j-1]
-			if a[i-1] != b[j-1] {
-				sub++
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, sub)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
