@@ -58,6 +58,16 @@ func (o Options) evaluators() []evaluator {
 // a valid replay, or not on a 4x4 board.
 var ErrNotAnalysable = errors.New("not analysable")
 
+// NotAnalysed says that a game was not analysed, and why: reason, the
+// error its verdict carries, as it is when it says so already (an
+// ErrNotAnalysable), after "not analysed: " otherwise.
+func NotAnalysed(reason string) string {
+	if strings.HasPrefix(reason, ErrNotAnalysable.Error()) {
+		return reason
+	}
+	return strings.TrimSuffix("not analysed: "+reason, ": ")
+}
+
 // Analyze verifies replay r (called name in the statement) with v and
 // analyses its moves. A replay that is not valid is not analysed (the
 // error says why). With no opts.Reference it fails, before anything

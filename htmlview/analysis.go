@@ -103,9 +103,7 @@ func evidenceOf(raw json.RawMessage) *evidence {
 	}
 	e := &evidence{analysis: a, BandText: analyze.BandText(a.Band), NotAFinding: analyze.NotAFinding, Why: a.Reason}
 	if a.Reason != "" || len(a.Evaluators) == 0 && a.Analysed == 0 {
-		if !strings.HasPrefix(e.Why, analyze.ErrNotAnalysable.Error()) {
-			e.Why = strings.TrimSuffix("not analysed: "+e.Why, ": ")
-		}
+		e.Why = analyze.NotAnalysed(e.Why)
 		return e
 	}
 	e.Figures = true

@@ -236,10 +236,7 @@ func printVerdict(w io.Writer, vd replay.Verdict) {
 			var a struct{ Band, Statement, Reason string }
 			if json.Unmarshal(vd.Analysis, &a) == nil {
 				if a.Statement == "" { // a game not analysed (analysisOf): why
-					a.Statement = a.Reason
-					if !strings.HasPrefix(a.Reason, analyze.ErrNotAnalysable.Error()) {
-						a.Statement = "not analysed: " + a.Reason
-					}
+					a.Statement = analyze.NotAnalysed(a.Reason)
 				}
 				// One line: the statement names the file, whose newline
 				// would otherwise start a line of its own ("ok     y.yaml").
